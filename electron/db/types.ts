@@ -1,0 +1,130 @@
+/**
+ * The job store's typed interface: plain synchronous functions over better-sqlite3.
+ * The engine and worker depend on this, never on SQL.
+ */
+import type { ErrorBody } from '../../shared/errors.js';
+import type {
+  GenerateRequest,
+  JobDetail,
+  JobResult,
+  JobStatus,
+  JobSummary,
+  ListPage,
+  ListQuery,
+} from '../../shared/contract.js';
+
+export interface NewImage {
+  id: string;
+  index: number;
+  /** Relative to the data dir, e.g. library/ab/cdef….png */
+  path: string;
+  sha256: string;
+  bytes: number;
+  width: number;
+  height: number;
+  mime: string;
+  /** Relative to the data dir, or null when no thumbnail could be made. */
+  thumbPath: string | null;
+}
+
+export interface StoredImage extends NewImage {
+  jobId: string;
+}
+
+export interface QueuedJob {
+  id: string;
+  provider: string;
+  createdAt: number;
+  request: GenerateRequest;
+}
+
+export interface RemovedFiles {
+  removed: number;
+  bytesFreed: number;
+  /** Relative paths no other image references any more: the caller deletes them after the commit. */
+  files: string[];
+}
+
+export interface PruneLimits {
+  maxAgeMs?: number | null;
+  maxJobs?: number | null;
+  maxBytes?: number | null;
+}
+
+export interface StoreStats {
+  byStatus: Record<JobStatus, number>;
+  total: number;
+  trashed: number;
+  favorites: number;
+  images: number;
+  databaseBytes: number;
+  /** Sum of image bytes recorded in the store. */
+  imageBytes: number;
+}
+
+export interface StoreLimits {
+  /** Queued + running jobs allowed at once; more is `overloaded`. */
+  maxPendingJobs: number;
+  /** Logical bytes of request/result/error JSON across the store; more is `overloaded`. */
+  maxLogicalBytes: number;
+  /** Result or error JSON above this is truncated to a bounded summary, not stored whole. */
+  maxResultBytes: number;
+}
+
+export interface JobStore {
+  submit(request: GenerateRequest): { job: JobDetail; created: boolean };
+  /** Throws AppError('not_found'). */
+  get(id: string): JobDetail;
+  getSummary(id: string): JobSummary;
+  list(query: ListQuery): ListPage;
+
+  /** Compare-and-set queued -> running; false when already claimed, not queued or cancel requested. */
+  claim(id: string): boolean;
+  /** Queued jobs, oldest first. */
+  queued(limit: number): QueuedJob[];
+  /** Writes only when the stage or partial count changed; returns whether it wrote. */
+  setProgress(id: string, progress: { stage: string; fraction?: number; partialImages: number }): boolean;
+  /** Images + succeeded + result in one transaction. */
+  succeed(id: string, images: NewImage[], result: JobResult): JobSummary;
+  fail(id: string, error: ErrorBody, result?: Partial<JobResult>): JobSummary;
+  markCancelled(id: string, reason?: string): JobSummary;
+  /** Queued: cancelled at once. Running: flagged for the worker. Terminal: unchanged. */
+  requestCancel(id: string): JobDetail;
+  /** On open: running -> interrupted; returns how many. */
+  recoverInterrupted(): number;
+  appendEvent(jobId: string, kind: string, message: string, data?: Record<string, unknown>): void;
+
+  setFavorite(ids: string[], favorite: boolean): number;
+  /** Terminal jobs only. */
+  trash(ids: string[]): number;
+  restore(ids: string[]): number;
+  /** Deletes rows; favorites are never purged unless listed explicitly by id. */
+  purge(ids: string[]): RemovedFiles;
+  emptyTrash(): RemovedFiles;
+  /** Terminal, non-favorite jobs only. */
+  prune(limits: PruneLimits): RemovedFiles;
+  /** Trashed longer than `olderThanMs`. */
+  emptyTrashOlderThan(olderThanMs: number): RemovedFiles;
+
+  stats(): StoreStats;
+  image(id: string): StoredImage | null;
+  /** Every path (images and thumbnails) the store references, for the orphan sweep. */
+  referencedPaths(): Set<string>;
+  /** Image rows, for the missing-file check. */
+  allImagePaths(): Array<{ id: string; path: string }>;
+
+  getSetting<T>(key: string): T | null;
+  setSetting(key: string, value: unknown): void;
+
+  /** PRAGMA optimize, close, release the library lock. */
+  close(): void;
+}
+
+export interface StoreOptions {
+  dataDir: string;
+  now?: () => number;
+  limits?: Partial<StoreLimits>;
+  /** Called for each statement slower than the threshold (default 40 ms). */
+  onSlowQuery?: (name: string, ms: number) => void;
+  nativeBinding?: string;
+}

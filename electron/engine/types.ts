@@ -1,0 +1,55 @@
+import type { EventName, Events, Handlers } from '../../shared/contract.js';
+
+export interface Clock {
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+/** Where provider secrets live: Electron safeStorage in the app, an AES-GCM key file in the headless host. */
+export interface Keyring {
+  get(name: string): Promise<string | null>;
+  set(name: string, value: string): Promise<void>;
+  delete(name: string): Promise<void>;
+}
+
+export interface Logger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+export type Unsubscribe = () => void;
+
+export interface EngineEvents {
+  on<E extends EventName>(name: E, listener: (payload: Events[E]) => void): Unsubscribe;
+}
+
+export type MediaKind = 'image' | 'thumb' | 'preview';
+
+export interface MediaFile {
+  /** Absolute path, always inside the data dir. */
+  path: string;
+  mime: string;
+}
+
+export interface Engine {
+  readonly dataDir: string;
+  readonly handlers: Handlers;
+  readonly events: EngineEvents;
+  /** Resolves an image id to its file under the data dir, or null (the hosts answer 404). */
+  resolveMedia(kind: MediaKind, imageId: string): MediaFile | null;
+  /** Stop taking work, give running jobs `graceMs`, then close the database cleanly. */
+  close(options?: { graceMs?: number }): Promise<void>;
+}
+
+export interface EngineOptions {
+  dataDir: string;
+  keyring: Keyring;
+  clock?: Clock;
+  log?: Logger;
+  /** Overrides of provider base URLs etc. for tests; merged under stored settings. */
+  providerDefaults?: Record<string, { baseUrl?: string }>;
+  /** Path to an Electron build of better-sqlite3 (the app passes it; Node uses the default). */
+  nativeBinding?: string;
+}

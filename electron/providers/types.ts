@@ -1,0 +1,81 @@
+import type {
+  GenerateRequest,
+  JobResult,
+  ProviderCapabilities,
+  ProviderTestResult,
+} from '../../shared/contract.js';
+
+/** What a provider needs from settings and the keyring for one call. Secrets are decrypted only here. */
+export interface ProviderConfig {
+  baseUrl?: string;
+  model?: string;
+  apiKey?: string;
+  username?: string;
+  password?: string;
+  timeoutMs: number;
+  /** ComfyUI: a user-supplied API-format workflow. */
+  workflow?: string;
+  /** Hard bound on any one response body or stream, in bytes. */
+  maxResponseBytes: number;
+}
+
+export interface ProviderProgress {
+  stage: string;
+  fraction?: number;
+  step?: number;
+  steps?: number;
+  etaMs?: number;
+}
+
+export interface EncodedImage {
+  data: Uint8Array;
+  mime: string;
+  width?: number;
+  height?: number;
+}
+
+export interface GeneratedImage extends EncodedImage {
+  seed?: number;
+}
+
+export interface ProviderOutput {
+  images: GeneratedImage[];
+  revisedPrompt?: string;
+  seed?: number;
+  usage?: JobResult['usage'];
+  /** Provider-specific extras worth keeping in the result (e.g. A1111 infotexts). */
+  info?: Record<string, unknown>;
+}
+
+export interface ProviderContext {
+  /** Aborted on cancel or timeout; the provider stops through its own cancel mechanism. */
+  signal: AbortSignal;
+  onProgress(progress: ProviderProgress): void;
+  onPartialImage(image: EncodedImage): void;
+  /**
+   * Called once the provider has accepted the work (request fully sent and acknowledged).
+   * After this, nothing is retried automatically: the provider may bill it.
+   */
+  onAccepted(): void;
+  /** Appends to the job's trace (job_events). */
+  trace(kind: string, message: string, data?: Record<string, unknown>): void;
+}
+
+/**
+ * One image provider. Errors are thrown as AppError with contract codes; `retryable: true` only when the
+ * request certainly did not reach the provider's billing (connection refused, 429/503 before acceptance),
+ * with `details.retryAfterMs` when the provider said how long to wait.
+ */
+export interface Provider {
+  readonly id: string;
+  readonly name: string;
+  capabilities(config: ProviderConfig): ProviderCapabilities;
+  /** Models known without a network call (the picker shows these offline). */
+  knownModels(config: ProviderConfig): string[];
+  /** True when everything it needs (base URL, key) is present. */
+  isConfigured(config: ProviderConfig): boolean;
+  /** Throws AppError('invalid_request') before any network call. */
+  validate(request: GenerateRequest, config: ProviderConfig): void;
+  generate(request: GenerateRequest, config: ProviderConfig, context: ProviderContext): Promise<ProviderOutput>;
+  test(config: ProviderConfig, signal: AbortSignal): Promise<ProviderTestResult>;
+}

@@ -1,0 +1,75 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+/** Only these files touch Electron; everything else must run under plain Node. */
+const ELECTRON_GLUE = [
+  'electron/main.ts',
+  'electron/preload.ts',
+  'electron/ipc.ts',
+  'electron/media-protocol.ts',
+  'electron/safe-storage-keyring.ts',
+  'electron/desktop/**/*.ts',
+];
+
+const NODE_BUILTINS = ['node:*', 'fs', 'path', 'os', 'crypto', 'child_process', 'http', 'https', 'net', 'url', 'util', 'stream', 'events', 'worker_threads', 'buffer'];
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', 'release/', 'coverage/', 'test-results/', '.electron-native/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module' },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'electron', message: "Only the Electron glue files may import 'electron'." }] },
+      ],
+    },
+  },
+  {
+    files: ['electron/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', '*.config.ts', 'eslint.config.js'],
+    languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    files: ELECTRON_GLUE,
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    files: ['test/unit/electron/**/*.ts'],
+    // Glue tests mock 'electron' with vi.mock; the real module is never loaded.
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    files: ['shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'shared/ is pure TypeScript.' }],
+          patterns: [{ group: NODE_BUILTINS, message: 'shared/ runs in the browser too: no Node modules.' }, { group: ['react', 'react-dom', '../electron/*', '../renderer/*'], message: 'shared/ depends on nothing but zod.' }],
+        },
+      ],
+      'no-restricted-globals': ['error', 'window', 'document', 'navigator', 'localStorage', 'process', 'Buffer', 'require'],
+    },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'The renderer talks to the main process only through renderer/api.' }],
+          patterns: [
+            { group: NODE_BUILTINS, message: 'The renderer runs in a sandboxed browser: no Node modules.' },
+            { group: ['**/electron/**'], message: 'The renderer reaches the engine only through renderer/api.' },
+          ],
+        },
+      ],
+    },
+  },
+);
