@@ -40,6 +40,8 @@ export interface QueuedJob {
 
 export interface RemovedFiles {
   removed: number;
+  /** Ids of the deleted jobs (the engine announces them in `jobs.removed`). */
+  ids: string[];
   bytesFreed: number;
   /** Relative paths no other image references any more: the caller deletes them after the commit. */
   files: string[];
