@@ -1,0 +1,120 @@
+import { AppError } from '../../shared/errors.js';
+import { isTerminal, type Handlers, type JobDetail } from '../../shared/contract.js';
+import type { JobStore, RemovedFiles } from '../db/types.js';
+import type { Scheduler } from '../worker/scheduler.js';
+import type { EventBus } from './event-bus.js';
+import type { ProviderRegistry } from './provider-registry.js';
+import type { SettingsService } from './settings-service.js';
+
+export interface HandlerDeps {
+  store: JobStore;
+  scheduler: Scheduler;
+  providers: ProviderRegistry;
+  settings: SettingsService;
+  bus: EventBus;
+  /** Deletes files the store no longer references (after the commit). */
+  removeFiles(files: string[]): Promise<void>;
+  /** Image rows whose file is missing, found by the start-up check. */
+  missingFiles(): number;
+}
+
+const desktopOnly = (): never => {
+  throw new AppError('desktop_only', 'This works in the desktop app only.');
+};
+
+/** The engine's channel handlers: transport-free, over contract types. */
+export function createHandlers(deps: HandlerDeps): Handlers {
+  const { store, scheduler, providers, settings, bus } = deps;
+
+  const announce = (ids: string[]): void => {
+    for (const id of ids) {
+      try {
+        bus.emit('jobs.changed', { job: store.getSummary(id) });
+      } catch (error) {
+        if (!(error instanceof AppError && error.code === 'not_found')) throw error;
+      }
+    }
+  };
+
+  const removed = async (result: RemovedFiles): Promise<{ removed: number; bytesFreed: number }> => {
+    if (result.ids.length > 0) bus.emit('jobs.removed', { ids: result.ids });
+    await deps.removeFiles(result.files);
+    return { removed: result.removed, bytesFreed: result.bytesFreed };
+  };
+
+  const submit = async (request: Parameters<Handlers['jobs.submit']>[0]): Promise<{ job: JobDetail; created: boolean }> => {
+    const { provider, config } = await providers.ready(request.provider);
+    provider.validate(request, config);
+    const result = store.submit(request);
+    if (result.created) {
+      announce([result.job.id]);
+      scheduler.kick();
+    }
+    return result;
+  };
+
+  return {
+    'jobs.submit': submit,
+    'jobs.list': async (query) => store.list(query),
+    'jobs.get': async ({ id }) => store.get(id),
+    'jobs.cancel': async ({ id }) => {
+      const before = store.get(id);
+      const after = store.requestCancel(id);
+      if (after.status === 'running') scheduler.cancel(id);
+      if (after.status !== before.status || after.cancelRequested !== before.cancelRequested) announce([id]);
+      return after;
+    },
+    'jobs.retry': async ({ id }) => {
+      const original = store.get(id);
+      if (!isTerminal(original.status)) {
+        throw new AppError('conflict', 'This job is still queued or running: wait for it to finish, or cancel it first.');
+      }
+      const result = await submit({ ...original.request });
+      store.appendEvent(result.job.id, 'retry_of', `Retry of job ${id}.`, { originalId: id });
+      store.appendEvent(id, 'retried_as', `Retried as job ${result.job.id}.`, { retryId: result.job.id });
+      return { job: store.get(result.job.id), created: result.created };
+    },
+    'jobs.setFavorite': async ({ ids, favorite }) => {
+      const updated = store.setFavorite(ids, favorite);
+      announce(ids);
+      return { updated };
+    },
+    'jobs.trash': async ({ ids }) => {
+      const updated = store.trash(ids);
+      announce(ids);
+      return { updated };
+    },
+    'jobs.restore': async ({ ids }) => {
+      const updated = store.restore(ids);
+      announce(ids);
+      return { updated };
+    },
+    'jobs.purge': async ({ ids }) => removed(store.purge(ids)),
+    'jobs.emptyTrash': async () => removed(store.emptyTrash()),
+    'jobs.stats': async () => {
+      const s = store.stats();
+      return {
+        byStatus: s.byStatus,
+        total: s.total,
+        trashed: s.trashed,
+        favorites: s.favorites,
+        images: s.images,
+        databaseBytes: s.databaseBytes,
+        mediaBytes: s.imageBytes,
+        missingFiles: deps.missingFiles(),
+      };
+    },
+    'providers.list': async () => ({ providers: await providers.list() }),
+    'providers.test': async ({ id }) => providers.test(id),
+    'settings.get': async () => settings.publicView(),
+    'settings.update': async (patch) => {
+      const next = await settings.update(patch);
+      scheduler.kick();
+      return next;
+    },
+    'desktop.reveal': async () => desktopOnly(),
+    'desktop.copyImage': async () => desktopOnly(),
+    'desktop.saveAs': async () => desktopOnly(),
+    'desktop.startDrag': async () => desktopOnly(),
+  };
+}

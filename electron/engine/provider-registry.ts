@@ -1,0 +1,116 @@
+import { AppError } from '../../shared/errors.js';
+import type { ProviderInfo, ProviderTestResult } from '../../shared/contract.js';
+import type { Provider, ProviderConfig } from '../providers/types.js';
+import type { ProviderDefaults, SettingsService } from './settings-service.js';
+
+/** Hard bound on any provider response body or stream (no unbounded buffering). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 128 * 1024 * 1024;
+
+export interface ProviderRegistry {
+  ids(): string[];
+  get(id: string): Provider;
+  /** Settings + decrypted secrets for one call; secrets exist only in this object, never in job JSON or logs. */
+  config(id: string): Promise<ProviderConfig>;
+  /** The provider, its config, and a check that it is enabled and configured. */
+  ready(id: string): Promise<{ provider: Provider; config: ProviderConfig }>;
+  list(): Promise<ProviderInfo[]>;
+  test(id: string): Promise<ProviderTestResult>;
+}
+
+export interface ProviderEntry {
+  provider: Provider;
+  defaults: ProviderDefaults[string];
+}
+
+export function createProviderRegistry(
+  entries: ProviderEntry[],
+  settings: SettingsService,
+  options: { maxResponseBytes?: number } = {},
+): ProviderRegistry {
+  const byId = new Map(entries.map((e) => [e.provider.id, e.provider]));
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+
+  const get = (id: string): Provider => {
+    const provider = byId.get(id);
+    if (provider === undefined) {
+      throw new AppError('invalid_request', `There is no provider called “${id}”. Choose one from the list.`, {
+        details: { fields: { provider: 'Unknown provider.' } },
+      });
+    }
+    return provider;
+  };
+
+  const config = async (id: string): Promise<ProviderConfig> => {
+    get(id);
+    const s = settings.provider(id);
+    if (s === undefined) throw new AppError('internal', `Provider ${id} has no settings.`);
+    const c: ProviderConfig = { timeoutMs: s.timeoutMs, maxResponseBytes };
+    if (s.baseUrl !== undefined) c.baseUrl = s.baseUrl;
+    if (s.model !== undefined) c.model = s.model;
+    if (s.username !== undefined) c.username = s.username;
+    if (s.workflow !== undefined) c.workflow = s.workflow;
+    if (s.hasApiKey) {
+      const key = await settings.secret(id, 'apiKey');
+      if (key !== undefined) c.apiKey = key;
+    }
+    if (s.hasPassword) {
+      const password = await settings.secret(id, 'password');
+      if (password !== undefined) c.password = password;
+    }
+    return c;
+  };
+
+  return {
+    ids: () => [...byId.keys()],
+    get,
+    config,
+    async ready(id) {
+      const provider = get(id);
+      const s = settings.provider(id);
+      if (s === undefined || !s.enabled) {
+        throw new AppError('invalid_request', `${provider.name} is turned off. Turn it on in Settings first.`, {
+          details: { fields: { provider: 'This provider is turned off.' } },
+        });
+      }
+      const c = await config(id);
+      if (!provider.isConfigured(c)) {
+        throw new AppError('invalid_request', `${provider.name} is not set up yet: add its address or key in Settings.`, {
+          details: { fields: { provider: 'Not set up.' } },
+        });
+      }
+      return { provider, config: c };
+    },
+    async list() {
+      const infos: ProviderInfo[] = [];
+      for (const provider of byId.values()) {
+        const c = await config(provider.id);
+        const s = settings.provider(provider.id);
+        const info: ProviderInfo = {
+          id: provider.id,
+          name: provider.name,
+          enabled: s?.enabled ?? false,
+          configured: provider.isConfigured(c),
+          capabilities: provider.capabilities(c),
+          models: provider.knownModels(c),
+        };
+        if (c.model !== undefined) info.defaultModel = c.model;
+        infos.push(info);
+      }
+      return infos;
+    },
+    async test(id) {
+      const provider = get(id);
+      const c = await config(id);
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), Math.min(c.timeoutMs, 30_000));
+      try {
+        return await provider.test(c, controller.signal);
+      } catch (error) {
+        const message = error instanceof AppError ? error.message : 'The connection test failed.';
+        return { ok: false, reachable: false, models: [], latencyMs: 0, message };
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}

@@ -1,0 +1,183 @@
+import { AppError } from '../../shared/errors.js';
+import type { ProviderSettings, Settings, SettingsPatch } from '../../shared/contract.js';
+import type { JobStore } from '../db/types.js';
+import type { Keyring } from './types.js';
+
+/** What is stored in the settings table: everything but secrets, which live in the keyring. */
+export interface StoredProviderSettings {
+  enabled: boolean;
+  baseUrl?: string;
+  model?: string;
+  timeoutMs: number;
+  concurrency: number;
+  username?: string;
+  workflow?: string;
+  hasApiKey: boolean;
+  hasPassword: boolean;
+}
+
+export interface StoredSettings {
+  concurrency: { global: number };
+  retention: { trashAutoEmptyDays: number; maxJobs: number | null; maxBytes: number | null; maxAgeDays: number | null };
+  theme: Settings['theme'];
+  providers: Record<string, StoredProviderSettings>;
+}
+
+export type ProviderDefaults = Record<string, Omit<StoredProviderSettings, 'hasApiKey' | 'hasPassword'>>;
+
+const SETTINGS_KEY = 'settings';
+
+export function secretName(providerId: string, kind: 'apiKey' | 'password'): string {
+  return `provider.${providerId}.${kind}`;
+}
+
+export interface SettingsService {
+  current(): StoredSettings;
+  provider(id: string): StoredProviderSettings | undefined;
+  secret(providerId: string, kind: 'apiKey' | 'password'): Promise<string | undefined>;
+  publicView(): Settings;
+  update(patch: SettingsPatch): Promise<Settings>;
+}
+
+export function createSettingsService(options: {
+  store: JobStore;
+  keyring: Keyring;
+  dataDir: string;
+  providerDefaults: ProviderDefaults;
+  /** Called after every successful update (the worker picks up new limits). */
+  onChange?: (settings: StoredSettings) => void;
+}): SettingsService {
+  const { store, keyring, dataDir, providerDefaults } = options;
+
+  const defaults = (): StoredSettings => ({
+    // Two jobs at once keeps a 2-core machine responsive while a remote provider works.
+    concurrency: { global: 2 },
+    retention: { trashAutoEmptyDays: 30, maxJobs: null, maxBytes: null, maxAgeDays: null },
+    theme: 'system',
+    providers: Object.fromEntries(
+      Object.entries(providerDefaults).map(([id, d]) => [id, { ...d, hasApiKey: false, hasPassword: false }]),
+    ),
+  });
+
+  const load = (): StoredSettings => {
+    const base = defaults();
+    const stored = store.getSetting<Partial<StoredSettings>>(SETTINGS_KEY);
+    if (stored === null) return base;
+    const providers: Record<string, StoredProviderSettings> = { ...base.providers };
+    for (const [id, p] of Object.entries(stored.providers ?? {})) {
+      // Providers that no longer exist are kept out of the view but not deleted from disk.
+      if (providers[id] !== undefined) providers[id] = { ...providers[id], ...p };
+    }
+    return {
+      concurrency: { ...base.concurrency, ...stored.concurrency },
+      retention: { ...base.retention, ...stored.retention },
+      theme: stored.theme ?? base.theme,
+      providers,
+    };
+  };
+
+  let cached = load();
+
+  const publicProvider = (p: StoredProviderSettings): ProviderSettings => {
+    const view: ProviderSettings = {
+      enabled: p.enabled,
+      timeoutMs: p.timeoutMs,
+      concurrency: p.concurrency,
+      hasApiKey: p.hasApiKey,
+      hasPassword: p.hasPassword,
+    };
+    if (p.baseUrl !== undefined) view.baseUrl = p.baseUrl;
+    if (p.model !== undefined) view.model = p.model;
+    if (p.username !== undefined) view.username = p.username;
+    if (p.workflow !== undefined) view.workflow = p.workflow;
+    return view;
+  };
+
+  const service: SettingsService = {
+    current: () => cached,
+    provider: (id) => cached.providers[id],
+    async secret(providerId, kind) {
+      return (await keyring.get(secretName(providerId, kind))) ?? undefined;
+    },
+    publicView() {
+      return {
+        concurrency: { ...cached.concurrency },
+        retention: { ...cached.retention },
+        theme: cached.theme,
+        providers: Object.fromEntries(Object.entries(cached.providers).map(([id, p]) => [id, publicProvider(p)])),
+        dataDir,
+      };
+    },
+    async update(patch) {
+      const next: StoredSettings = structuredClone(cached);
+      if (patch.concurrency) next.concurrency = { ...next.concurrency, ...patch.concurrency };
+      if (patch.retention) next.retention = { ...next.retention, ...patch.retention };
+      if (patch.theme) next.theme = patch.theme;
+      const secretWrites: Array<() => Promise<void>> = [];
+      for (const [id, p] of Object.entries(patch.providers ?? {})) {
+        const current = next.providers[id];
+        if (current === undefined) {
+          throw new AppError('invalid_request', `There is no provider called “${id}”.`, {
+            details: { fields: { [`providers.${id}`]: 'Unknown provider.' } },
+          });
+        }
+        if (p.enabled !== undefined) current.enabled = p.enabled;
+        if (p.timeoutMs !== undefined) current.timeoutMs = p.timeoutMs;
+        if (p.concurrency !== undefined) current.concurrency = p.concurrency;
+        if (p.baseUrl !== undefined) {
+          if (p.baseUrl === null) delete current.baseUrl;
+          else current.baseUrl = normaliseBaseUrl(p.baseUrl, id);
+        }
+        for (const field of ['model', 'username', 'workflow'] as const) {
+          const value = p[field];
+          if (value === undefined) continue;
+          if (value === null) delete current[field];
+          else current[field] = value;
+        }
+        if (p.workflow) validateWorkflow(p.workflow, id);
+        for (const [kind, flag] of [['apiKey', 'hasApiKey'], ['password', 'hasPassword']] as const) {
+          const value = p[kind];
+          if (value === undefined) continue;
+          current[flag] = value !== null;
+          const name = secretName(id, kind);
+          secretWrites.push(() => (value === null ? keyring.delete(name) : keyring.set(name, value)));
+        }
+      }
+      // Secrets first: a settings row never claims a key that the keyring failed to store.
+      for (const write of secretWrites) await write();
+      store.setSetting(SETTINGS_KEY, next);
+      cached = next;
+      options.onChange?.(cached);
+      return service.publicView();
+    },
+  };
+  return service;
+}
+
+function normaliseBaseUrl(raw: string, providerId: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new AppError('invalid_request', 'That base URL is not a valid address.', {
+      details: { fields: { [`providers.${providerId}.baseUrl`]: 'Not a valid URL.' } },
+    });
+  }
+  if (url.username || url.password) {
+    throw new AppError('invalid_request', 'Put the user name and password in their own fields, not in the URL.', {
+      details: { fields: { [`providers.${providerId}.baseUrl`]: 'No credentials in the URL.' } },
+    });
+  }
+  return url.toString().replace(/\/+$/, '');
+}
+
+function validateWorkflow(text: string, providerId: string): void {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+  } catch {
+    throw new AppError('invalid_request', 'The workflow must be ComfyUI API-format JSON (Export (API) in ComfyUI).', {
+      details: { fields: { [`providers.${providerId}.workflow`]: 'Not API-format JSON.' } },
+    });
+  }
+}

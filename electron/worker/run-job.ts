@@ -1,0 +1,168 @@
+import { AppError, toErrorBody } from '../../shared/errors.js';
+import { uuidv7 } from '../../shared/ids.js';
+import type { JobProgressEvent, JobResult } from '../../shared/contract.js';
+import type { JobStore, NewImage, QueuedJob } from '../db/types.js';
+import type { EventBus } from '../engine/event-bus.js';
+import type { ProviderRegistry } from '../engine/provider-registry.js';
+import type { Clock, Logger } from '../engine/types.js';
+import type { ProviderOutput } from '../providers/types.js';
+import type { ProgressThrottle } from './progress-throttle.js';
+import { retryDelayMs, shouldRetry, sleep, type RetryPolicy } from './retry-policy.js';
+import type { JobMedia } from './types.js';
+
+export type AbortReason = 'cancel' | 'shutdown' | 'timeout';
+
+export interface RunJobDeps {
+  store: JobStore;
+  providers: ProviderRegistry;
+  media: JobMedia;
+  bus: EventBus;
+  throttle: ProgressThrottle<JobProgressEvent>;
+  clock: Clock;
+  retry: RetryPolicy;
+  log?: Logger;
+  /** Extra time past the provider's own timeout before the worker aborts it itself. */
+  hardTimeoutGraceMs: number;
+}
+
+/** Runs one claimed job to a terminal state. Never throws: every outcome is recorded in the store. */
+export async function runJob(job: QueuedJob, controller: AbortController, deps: RunJobDeps): Promise<void> {
+  const { store, bus, clock, throttle } = deps;
+  const started = clock.now();
+  const emitChanged = (): void => bus.emit('jobs.changed', { job: store.getSummary(job.id) });
+  const trace = (kind: string, message: string, data?: Record<string, unknown>): void =>
+    store.appendEvent(job.id, kind, message, data);
+
+  let partialImages = 0;
+  let previewImageId: string | undefined;
+  let stage = 'starting';
+  let last: Omit<JobProgressEvent, 'id' | 'partialImages' | 'previewImageId'> = { stage };
+  const progressEvent = (): JobProgressEvent => {
+    const e: JobProgressEvent = { ...last, id: job.id, partialImages };
+    if (previewImageId !== undefined) e.previewImageId = previewImageId;
+    return e;
+  };
+  const setStage = (next: string, fraction?: number): void => {
+    stage = next;
+    last = fraction === undefined ? { stage } : { stage, fraction };
+    const p: { stage: string; fraction?: number; partialImages: number } = { stage, partialImages };
+    if (fraction !== undefined) p.fraction = fraction;
+    store.setProgress(job.id, p);
+    throttle.push(job.id, progressEvent());
+  };
+
+  let hardTimer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    emitChanged();
+    const { provider, config } = await deps.providers.ready(job.provider);
+    const timeoutMs = job.request.timeoutMs ?? config.timeoutMs;
+    config.timeoutMs = timeoutMs;
+    // The provider enforces its own timeout; this is the backstop for one that does not.
+    hardTimer = setTimeout(() => controller.abort('timeout' satisfies AbortReason), timeoutMs + deps.hardTimeoutGraceMs);
+    setStage('starting');
+
+    let output: ProviderOutput | undefined;
+    for (let attempt = 1; output === undefined; attempt += 1) {
+      let accepted = false;
+      trace('attempt', `Attempt ${attempt} with ${provider.name}.`, { attempt });
+      try {
+        output = await provider.generate(job.request, config, {
+          signal: controller.signal,
+          onAccepted: () => {
+            if (accepted) return;
+            accepted = true;
+            trace('accepted', `${provider.name} accepted the request.`, { attempt });
+          },
+          onProgress: (p) => {
+            if (p.stage !== stage) setStage(p.stage, p.fraction);
+            last = { ...p };
+            throttle.push(job.id, progressEvent());
+          },
+          onPartialImage: (image) => {
+            void deps.media
+              .addPreview(job.id, image)
+              .then((id) => {
+                partialImages += 1;
+                previewImageId = id;
+                setStage(stage, last.fraction);
+              })
+              .catch((error: unknown) => trace('warning', 'A partial preview could not be kept.', { error: String(error) }));
+          },
+          trace,
+        });
+      } catch (error) {
+        if (controller.signal.aborted) throw abortError(controller.signal.reason);
+        if (!shouldRetry(error, attempt, accepted, deps.retry)) throw error;
+        const delay = retryDelayMs(error, attempt, deps.retry);
+        const body = toErrorBody(error);
+        trace('retry', `${body.message} Trying again in ${Math.ceil(delay / 1000)} s.`, { attempt, delayMs: delay, code: body.code });
+        setStage('waiting to retry');
+        await sleep(delay, controller.signal).catch(() => {
+          throw abortError(controller.signal.reason);
+        });
+      }
+    }
+    // A result that arrived before a cancel landed is kept: the work is done and maybe paid for.
+    if (output.images.length === 0) throw new AppError('provider_error', `${provider.name} returned no images.`);
+    clearTimeout(hardTimer);
+    setStage('saving', 1);
+    const providerDone = clock.now();
+    const images: NewImage[] = [];
+    for (const [index, image] of output.images.entries()) {
+      const seed = image.seed ?? (output.seed === undefined ? undefined : output.seed + index);
+      images.push(
+        await deps.media.storeImage({
+          imageId: uuidv7(clock.now()),
+          jobId: job.id,
+          index,
+          image,
+          request: job.request,
+          ...(seed === undefined ? {} : { seed }),
+          createdAt: job.createdAt,
+        }),
+      );
+    }
+    const finished = clock.now();
+    const result: JobResult = {
+      timings: {
+        queuedMs: Math.max(0, started - job.createdAt),
+        providerMs: providerDone - started,
+        storeMs: finished - providerDone,
+        totalMs: finished - job.createdAt,
+      },
+    };
+    if (output.revisedPrompt !== undefined) result.revisedPrompt = output.revisedPrompt;
+    const seed = output.seed ?? output.images[0]?.seed;
+    if (seed !== undefined) result.seed = seed;
+    if (output.usage !== undefined) result.usage = output.usage;
+    throttle.drop(job.id);
+    store.succeed(job.id, images, result);
+  } catch (error) {
+    throttle.drop(job.id);
+    const body = toErrorBody(error);
+    if (!(error instanceof AppError)) deps.log?.error('job failed unexpectedly', { jobId: job.id, error: String(error) });
+    if (body.code === 'interrupted') {
+      // Quitting: leave the row running so the next start marks it interrupted exactly like a crash.
+      return;
+    }
+    if (body.code === 'cancelled') {
+      store.markCancelled(job.id, body.message);
+    } else {
+      store.fail(job.id, body, { timings: { totalMs: clock.now() - job.createdAt } });
+    }
+  } finally {
+    clearTimeout(hardTimer);
+    await deps.media.clearPreviews(job.id).catch(() => undefined);
+  }
+  emitChanged();
+}
+
+function abortError(reason: unknown): AppError {
+  if (reason === 'timeout') {
+    return new AppError('timeout', 'The provider took too long and was stopped. It may still have run the job: check its history before retrying.', { retryable: false });
+  }
+  if (reason === 'shutdown') {
+    return new AppError('interrupted', 'Atelier quit while this job was running. Check the provider’s history before retrying: it may have run.', { retryable: false });
+  }
+  return new AppError('cancelled', 'The job was cancelled.');
+}

@@ -1,0 +1,94 @@
+import type { QueuedJob } from '../db/types.js';
+import { runJob, type AbortReason, type RunJobDeps } from './run-job.js';
+
+export interface SchedulerLimits {
+  global: number;
+  perProvider(providerId: string): number;
+}
+
+export interface Scheduler {
+  /** Looks for work now (after a submit, a finished job or a settings change). */
+  kick(): void;
+  /** Aborts a running job through its provider's cancel path; false if it isn't running here. */
+  cancel(jobId: string): boolean;
+  isRunning(jobId: string): boolean;
+  runningCount(): number;
+  /** Stops taking work, waits up to graceMs for running jobs, then aborts the rest. */
+  stop(graceMs: number): Promise<void>;
+}
+
+interface Running {
+  provider: string;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+/** Claims the oldest queued job whenever a global and a per-provider slot are free. */
+export function createScheduler(
+  deps: RunJobDeps & { limits: () => SchedulerLimits },
+): Scheduler {
+  const running = new Map<string, Running>();
+  let accepting = true;
+  let scheduled = false;
+
+  const perProviderCount = (provider: string): number => {
+    let n = 0;
+    for (const r of running.values()) if (r.provider === provider) n += 1;
+    return n;
+  };
+
+  const start = (job: QueuedJob): void => {
+    const controller = new AbortController();
+    const done = runJob(job, controller, deps).finally(() => {
+      running.delete(job.id);
+      scheduler.kick();
+    });
+    running.set(job.id, { provider: job.provider, controller, done });
+  };
+
+  const pump = (): void => {
+    scheduled = false;
+    if (!accepting) return;
+    const limits = deps.limits();
+    while (running.size < limits.global) {
+      const free = limits.global - running.size;
+      // Look a little past the free slots so a busy provider does not block others behind it.
+      const candidates = deps.store.queued(Math.max(50, free * 10));
+      const next = candidates.find(
+        (job) => !running.has(job.id) && perProviderCount(job.provider) < limits.perProvider(job.provider),
+      );
+      if (next === undefined) return;
+      if (deps.store.claim(next.id)) start(next);
+    }
+  };
+
+  const scheduler: Scheduler = {
+    kick() {
+      if (scheduled || !accepting) return;
+      scheduled = true;
+      queueMicrotask(pump);
+    },
+    cancel(jobId) {
+      const r = running.get(jobId);
+      if (r === undefined) return false;
+      r.controller.abort('cancel' satisfies AbortReason);
+      return true;
+    },
+    isRunning: (jobId) => running.has(jobId),
+    runningCount: () => running.size,
+    async stop(graceMs) {
+      accepting = false;
+      const all = Promise.allSettled([...running.values()].map((r) => r.done));
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const grace = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      });
+      await Promise.race([all, grace]);
+      clearTimeout(timer);
+      for (const r of running.values()) r.controller.abort('shutdown' satisfies AbortReason);
+      await all;
+      deps.throttle.close();
+    },
+  };
+  return scheduler;
+}
