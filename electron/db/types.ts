@@ -120,6 +120,21 @@ export interface JobStore {
 
   /** PRAGMA optimize, close, release the library lock. */
   close(): void;
+
+  /** What happened on open: schema migration, backup taken, jobs recovered as interrupted. */
+  readonly info: StoreOpenInfo;
+}
+
+export interface StoreOpenInfo {
+  /** Absolute path of atelier.db. */
+  databasePath: string;
+  /** Schema version found on disk (0 for a new library) and the version now. */
+  migratedFrom: number;
+  schemaVersion: number;
+  /** Copy taken before migrating, relative to the data dir; null when nothing was migrated. */
+  backupPath: string | null;
+  /** Jobs that were running when Atelier last stopped, now `interrupted`. */
+  recoveredInterrupted: number;
 }
 
 export interface StoreOptions {
@@ -128,5 +143,11 @@ export interface StoreOptions {
   limits?: Partial<StoreLimits>;
   /** Called for each statement slower than the threshold (default 40 ms). */
   onSlowQuery?: (name: string, ms: number) => void;
+  /** Threshold for onSlowQuery in ms (default 40). */
+  slowQueryMs?: number;
+  /** Monotonic timer used to time statements (default performance.now); injectable for tests. */
+  timer?: () => number;
+  /** Full-text matches above which a search walks the history index instead (default 2,000). */
+  denseSearchThreshold?: number;
   nativeBinding?: string;
 }

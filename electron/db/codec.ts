@@ -1,0 +1,46 @@
+import type { ImageSummary, JobDetail, JobEvent, JobResult, JobStatus, JobSummary } from '../../shared/contract.js';
+import type { ErrorBody } from '../../shared/errors.js';
+import type { DetailRow, SummaryRow } from './context.js';
+
+/** A stored row as the contract's JobSummary (optional fields omitted, never null). */
+export function toSummary(row: SummaryRow, images: ImageSummary[]): JobSummary {
+  const summary: JobSummary = {
+    id: row.id,
+    status: row.status as JobStatus,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    provider: row.provider,
+    prompt: row.prompt,
+    width: row.width,
+    height: row.height,
+    count: row.count,
+    favorite: row.favorite === 1,
+    trashedAt: row.trashed_at,
+    images,
+  };
+  if (row.started_at !== null) summary.startedAt = row.started_at;
+  if (row.completed_at !== null) summary.completedAt = row.completed_at;
+  if (row.model !== null) summary.model = row.model;
+  if (row.negative_prompt !== null) summary.negativePrompt = row.negative_prompt;
+  if (row.progress_stage !== null) {
+    summary.progress = { stage: row.progress_stage, partialImages: row.partial_images };
+    if (row.progress_fraction !== null) summary.progress.fraction = row.progress_fraction;
+  }
+  if (row.error_json !== null) {
+    const error = JSON.parse(row.error_json) as ErrorBody;
+    summary.error = { code: error.code, message: error.message };
+  }
+  return summary;
+}
+
+export function toDetail(row: DetailRow, images: ImageSummary[], events: JobEvent[]): JobDetail {
+  const detail: JobDetail = {
+    ...toSummary(row, images),
+    request: JSON.parse(row.request_json) as JobDetail['request'],
+    cancelRequested: row.cancel_requested === 1,
+    events,
+  };
+  if (row.result_json !== null) detail.result = JSON.parse(row.result_json) as JobResult;
+  if (row.error_json !== null) detail.errorDetail = JSON.parse(row.error_json) as ErrorBody;
+  return detail;
+}

@@ -1,0 +1,96 @@
+import type { ImageSummary } from '../../shared/contract.js';
+import type { StoreContext } from './context.js';
+import type { NewImage, StoredImage } from './types.js';
+
+interface ImageRow {
+  id: string;
+  job_id: string;
+  idx: number;
+  path: string;
+  sha256: string;
+  bytes: number;
+  width: number;
+  height: number;
+  mime: string;
+  thumb_path: string | null;
+}
+
+function toStored(row: ImageRow): StoredImage {
+  return {
+    id: row.id,
+    jobId: row.job_id,
+    index: row.idx,
+    path: row.path,
+    sha256: row.sha256,
+    bytes: row.bytes,
+    width: row.width,
+    height: row.height,
+    mime: row.mime,
+    thumbPath: row.thumb_path,
+  };
+}
+
+export function createImages(ctx: StoreContext) {
+  const insert = ctx.sql.prepare(
+    'images.insert',
+    `INSERT INTO images (id, job_id, idx, path, sha256, bytes, width, height, mime, thumb_path)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const byId = ctx.sql.prepare<ImageRow>('images.get', 'SELECT * FROM images WHERE id = ?');
+  // One query per page: the ids arrive as a JSON array so the statement is prepared once for any page size.
+  const forJobs = ctx.sql.prepare<ImageRow>(
+    'images.forJobs',
+    `SELECT i.* FROM json_each(?) AS ids JOIN images AS i ON i.job_id = ids.value ORDER BY i.job_id, i.idx`,
+  );
+  const allPaths = ctx.sql.prepare<{ path: string; thumb_path: string | null }>(
+    'images.allPaths',
+    'SELECT path, thumb_path FROM images',
+  );
+  const idAndPath = ctx.sql.prepare<{ id: string; path: string }>('images.idAndPath', 'SELECT id, path FROM images');
+
+  return {
+    insertAll(jobId: string, images: NewImage[]): void {
+      for (const image of images) {
+        insert.run(
+          image.id,
+          jobId,
+          image.index,
+          image.path,
+          image.sha256,
+          image.bytes,
+          image.width,
+          image.height,
+          image.mime,
+          image.thumbPath,
+        );
+      }
+    },
+    get(id: string): StoredImage | null {
+      const row = byId.get(id);
+      return row === undefined ? null : toStored(row);
+    },
+    summariesFor(jobIds: string[]): Map<string, ImageSummary[]> {
+      const out = new Map<string, ImageSummary[]>();
+      if (jobIds.length === 0) return out;
+      for (const row of forJobs.all(JSON.stringify(jobIds))) {
+        let list = out.get(row.job_id);
+        if (list === undefined) out.set(row.job_id, (list = []));
+        list.push({ id: row.id, index: row.idx, width: row.width, height: row.height, mime: row.mime, bytes: row.bytes });
+      }
+      return out;
+    },
+    referencedPaths(): Set<string> {
+      const out = new Set<string>();
+      for (const row of allPaths.all()) {
+        out.add(row.path);
+        if (row.thumb_path !== null) out.add(row.thumb_path);
+      }
+      return out;
+    },
+    allImagePaths(): Array<{ id: string; path: string }> {
+      return idAndPath.all();
+    },
+  };
+}
+
+export type Images = ReturnType<typeof createImages>;

@@ -1,0 +1,139 @@
+import { TERMINAL_STATUSES } from '../../shared/contract.js';
+import type { StoreContext } from './context.js';
+import type { PruneLimits, RemovedFiles } from './types.js';
+
+const TERMINAL_SQL = TERMINAL_STATUSES.map((s) => `'${s}'`).join(', ');
+/** Ids travel as one JSON array so each statement is prepared once whatever the selection size. */
+const IDS = 'SELECT value FROM json_each(?)';
+const IDS_NAMED = 'SELECT value FROM json_each(@ids)';
+
+/** Favorites, trash, restore, purge, retention: what the person does to their history. */
+export function createLibrary(ctx: StoreContext) {
+  const { sql } = ctx;
+  const setFavoriteStmt = sql.prepare(
+    'jobs.setFavorite',
+    `UPDATE jobs SET favorite = @value, updated_at = @now WHERE id IN (${IDS_NAMED}) AND favorite <> @value`,
+  );
+  const trashStmt = sql.prepare(
+    'jobs.trash',
+    `UPDATE jobs SET trashed_at = @now, updated_at = @now
+     WHERE id IN (${IDS_NAMED}) AND trashed_at IS NULL AND status IN (${TERMINAL_SQL})`,
+  );
+  const restoreStmt = sql.prepare(
+    'jobs.restore',
+    `UPDATE jobs SET trashed_at = NULL, updated_at = @now WHERE id IN (${IDS_NAMED}) AND trashed_at IS NOT NULL`,
+  );
+  const filesOf = sql.prepare<{ path: string; thumb_path: string | null; bytes: number }>(
+    'images.filesOfJobs',
+    `SELECT path, thumb_path, bytes FROM images WHERE job_id IN (${IDS})`,
+  );
+  const deleteJobs = sql.prepare<{ id: string }>('jobs.delete', `DELETE FROM jobs WHERE id IN (${IDS}) RETURNING id`);
+  const stillReferenced = sql.prepare<{ one: number }>(
+    'images.stillReferenced',
+    'SELECT 1 AS one FROM images WHERE path = @path OR thumb_path = @path LIMIT 1',
+  );
+  const trashedIds = sql.prepare<{ id: string }>(
+    'jobs.trashedIds',
+    'SELECT id FROM jobs WHERE trashed_at IS NOT NULL AND trashed_at <= ?',
+  );
+  const trashedNonFavoriteIds = sql.prepare<{ id: string }>(
+    'jobs.trashedNonFavoriteIds',
+    'SELECT id FROM jobs WHERE trashed_at IS NOT NULL AND trashed_at <= ? AND favorite = 0',
+  );
+  const expiredIds = sql.prepare<{ id: string }>(
+    'jobs.expiredIds',
+    `SELECT id FROM jobs WHERE status IN (${TERMINAL_SQL}) AND favorite = 0 AND COALESCE(completed_at, created_at) <= ?`,
+  );
+  const totals = sql.prepare<{ jobs: number; bytes: number }>(
+    'jobs.footprint',
+    `SELECT (SELECT COUNT(*) FROM jobs) AS jobs,
+       (SELECT logical_bytes FROM store_totals WHERE id = 1) + (SELECT COALESCE(SUM(bytes), 0) FROM images) AS bytes`,
+  );
+  const prunableOldestFirst = sql.prepare<{ id: string; bytes: number }>(
+    'jobs.prunable',
+    `SELECT j.id, j.logical_bytes + COALESCE((SELECT SUM(i.bytes) FROM images AS i WHERE i.job_id = j.id), 0) AS bytes
+     FROM jobs AS j WHERE j.status IN (${TERMINAL_SQL}) AND j.favorite = 0 ORDER BY j.created_at, j.id`,
+  );
+
+  function touch(stmt: typeof setFavoriteStmt, ids: string[], params: Record<string, unknown>): number {
+    if (ids.length === 0) return 0;
+    return stmt.run({ ids: JSON.stringify([...new Set(ids)]), now: ctx.now(), ...params }).changes;
+  }
+
+  /** Deletes rows (images and events cascade) and returns the files no remaining image references. */
+  const removeTx = ctx.db.transaction((ids: string[]): RemovedFiles => {
+    const idsJson = JSON.stringify([...new Set(ids)]);
+    const candidates = new Map<string, number>();
+    for (const row of filesOf.all(idsJson)) {
+      candidates.set(row.path, Math.max(candidates.get(row.path) ?? 0, row.bytes));
+      if (row.thumb_path !== null && !candidates.has(row.thumb_path)) candidates.set(row.thumb_path, 0);
+    }
+    const removedIds = deleteJobs.all(idsJson).map((r) => r.id);
+    const files: string[] = [];
+    let bytesFreed = 0;
+    // Content-addressed files may be shared by other images: only unreferenced ones go back to the caller.
+    for (const [path, bytes] of candidates) {
+      if (stillReferenced.get({ path }) !== undefined) continue;
+      files.push(path);
+      bytesFreed += bytes;
+    }
+    return { removed: removedIds.length, ids: removedIds, bytesFreed, files };
+  });
+
+  function remove(ids: string[]): RemovedFiles {
+    if (ids.length === 0) return { removed: 0, ids: [], bytesFreed: 0, files: [] };
+    return sql.time('jobs.remove', () => removeTx.immediate(ids));
+  }
+
+  function pruneIds(limits: PruneLimits): string[] {
+    const chosen = new Set<string>();
+    if (limits.maxAgeMs !== undefined && limits.maxAgeMs !== null) {
+      for (const row of expiredIds.all(ctx.now() - limits.maxAgeMs)) chosen.add(row.id);
+    }
+    const wantJobs = limits.maxJobs ?? null;
+    const wantBytes = limits.maxBytes ?? null;
+    if (wantJobs === null && wantBytes === null) return [...chosen];
+    const current = totals.get()!;
+    let jobs = current.jobs;
+    let bytes = current.bytes;
+    const over = () => (wantJobs !== null && jobs > wantJobs) || (wantBytes !== null && bytes > wantBytes);
+    const prunable = prunableOldestFirst.all();
+    // The age pass already counts toward the budgets.
+    for (const row of prunable) {
+      if (chosen.has(row.id)) {
+        jobs -= 1;
+        bytes -= row.bytes;
+      }
+    }
+    for (const row of prunable) {
+      if (!over()) break;
+      if (chosen.has(row.id)) continue;
+      chosen.add(row.id);
+      jobs -= 1;
+      bytes -= row.bytes;
+    }
+    return [...chosen];
+  }
+
+  return {
+    setFavorite(ids: string[], favorite: boolean): number {
+      return touch(setFavoriteStmt, ids, { value: favorite ? 1 : 0 });
+    },
+    trash(ids: string[]): number {
+      return touch(trashStmt, ids, {});
+    },
+    restore(ids: string[]): number {
+      return touch(restoreStmt, ids, {});
+    },
+    purge: remove,
+    emptyTrash(): RemovedFiles {
+      return remove(trashedIds.all(Number.MAX_SAFE_INTEGER).map((r) => r.id));
+    },
+    emptyTrashOlderThan(olderThanMs: number): RemovedFiles {
+      return remove(trashedNonFavoriteIds.all(ctx.now() - olderThanMs).map((r) => r.id));
+    },
+    prune(limits: PruneLimits): RemovedFiles {
+      return remove(sql.time('jobs.prune.select', () => pruneIds(limits)));
+    },
+  };
+}
