@@ -1,0 +1,38 @@
+/**
+ * Channel names without zod, for the sandboxed preload (which bundles no validation: the main process validates).
+ * The type assertions below fail to compile if this list and the contract ever drift apart.
+ */
+import type { ChannelName, EventName } from '../../shared/contract.js';
+
+export const BRIDGE_CHANNELS = [
+  'jobs.submit',
+  'jobs.list',
+  'jobs.get',
+  'jobs.cancel',
+  'jobs.retry',
+  'jobs.setFavorite',
+  'jobs.trash',
+  'jobs.restore',
+  'jobs.purge',
+  'jobs.emptyTrash',
+  'jobs.stats',
+  'providers.list',
+  'providers.test',
+  'settings.get',
+  'settings.update',
+  'desktop.reveal',
+  'desktop.copyImage',
+  'desktop.saveAs',
+  'desktop.startDrag',
+] as const satisfies readonly ChannelName[];
+
+type MissingChannels = Exclude<ChannelName, (typeof BRIDGE_CHANNELS)[number]>;
+// Compile-time proof that no contract channel is left out of the bridge.
+export const BRIDGE_COVERS_CONTRACT: [MissingChannels] extends [never] ? true : MissingChannels = true;
+
+/** The IPC channel on which the main process pushes each engine event (never an invoke channel name). */
+export const EVENT_IPC_CHANNELS = {
+  'jobs.changed': 'atelier:event:jobs.changed',
+  'jobs.progress': 'atelier:event:jobs.progress',
+  'jobs.removed': 'atelier:event:jobs.removed',
+} as const satisfies Record<EventName, string>;

@@ -1,0 +1,73 @@
+import { realpath, stat } from 'node:fs/promises';
+import { isAbsolute, relative } from 'node:path';
+import { MEDIA_KINDS, MEDIA_SCHEME, type MediaKindName } from '../../shared/bridge.js';
+import type { Engine } from '../engine/types.js';
+
+export interface MediaRequest {
+  kind: MediaKindName;
+  imageId: string;
+}
+
+/**
+ * Ids are matched on the raw, undecoded text: letters, digits, - and _ only, so `..`, `%2e`, `%2f`, backslashes,
+ * null bytes and any other trick cannot even reach the store.
+ */
+const ID = '[A-Za-z0-9_-]{1,128}';
+const KINDS = MEDIA_KINDS.join('|');
+const SCHEME_URL = new RegExp(`^${MEDIA_SCHEME}://(${KINDS})/(${ID})/?(?:\\?[^#]*)?$`);
+const HTTP_PATH = new RegExp(`^/media/(${KINDS})/(${ID})$`);
+
+function toRequest(match: RegExpExecArray | null): MediaRequest | null {
+  if (match === null) return null;
+  return { kind: match[1] as MediaKindName, imageId: match[2] as string };
+}
+
+/** `atelier-media://thumb/<id>` (Electron) → {kind, imageId}, or null for anything else. */
+export function parseMediaUrl(url: string): MediaRequest | null {
+  return toRequest(SCHEME_URL.exec(url));
+}
+
+/** `/media/thumb/<id>` (headless host, pathname without query) → {kind, imageId}, or null. */
+export function parseMediaPath(pathname: string): MediaRequest | null {
+  return toRequest(HTTP_PATH.exec(pathname));
+}
+
+export interface ResolvedMedia {
+  path: string;
+  mime: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/** True when `child` is `parent` itself or below it (both absolute, already resolved). */
+export function isInside(parent: string, child: string): boolean {
+  const rel = relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/**
+ * Asks the engine for the file, then checks — after following symlinks — that it is a regular file inside the
+ * data dir. Anything else is null, which both hosts answer with 404.
+ */
+export async function resolveMediaFile(
+  engine: Pick<Engine, 'dataDir' | 'resolveMedia'>,
+  request: MediaRequest,
+): Promise<ResolvedMedia | null> {
+  const file = engine.resolveMedia(request.kind, request.imageId);
+  if (file === null) return null;
+  try {
+    const [root, real] = await Promise.all([realpath(engine.dataDir), realpath(file.path)]);
+    if (!isInside(root, real) || real === root) return null;
+    const info = await stat(real);
+    if (!info.isFile()) return null;
+    return { path: real, mime: file.mime, size: info.size, mtimeMs: info.mtimeMs };
+  } catch {
+    // Gone from disk between the lookup and now: the same answer as an unknown id.
+    return null;
+  }
+}
+
+/** Originals and thumbnails are content-addressed and never change; previews are replaced while a job runs. */
+export function mediaCacheControl(kind: MediaKindName): string {
+  return kind === 'preview' ? 'no-store' : 'private, max-age=31536000, immutable';
+}

@@ -1,0 +1,99 @@
+import type { EventEmitter } from 'node:events';
+import { describe, expect, it, vi } from 'vitest';
+import { EVENT_SUBSCRIPTIONS, type AtelierBridge } from '../../../shared/bridge.js';
+import { CHANNEL_NAMES } from '../../../shared/contract.js';
+import { BRIDGE_CHANNELS } from '../../../electron/host/channel-names.js';
+
+const electron = vi.hoisted(() => ({
+  exposed: new Map<string, unknown>(),
+  invokes: [] as { channel: string; args: unknown[] }[],
+  invokeResult: undefined as unknown,
+  bus: undefined as unknown as EventEmitter,
+}));
+
+vi.mock('electron', async () => {
+  const { EventEmitter: Emitter } = await import('node:events');
+  electron.bus = new Emitter();
+  return {
+    contextBridge: { exposeInMainWorld: (key: string, api: unknown) => electron.exposed.set(key, api) },
+    ipcRenderer: {
+      invoke: (channel: string, ...args: unknown[]) => {
+        electron.invokes.push({ channel, args });
+        return electron.invokeResult instanceof Error
+          ? Promise.reject(electron.invokeResult)
+          : Promise.resolve(electron.invokeResult);
+      },
+      on: (channel: string, fn: (...a: unknown[]) => void) => electron.bus.on(channel, fn),
+      removeListener: (channel: string, fn: (...a: unknown[]) => void) => electron.bus.removeListener(channel, fn),
+    },
+  };
+});
+
+await import('../../../electron/preload.js');
+const bus = (): EventEmitter => electron.bus;
+const ID = '0190a6e2-0000-7000-8000-000000000001';
+
+describe('preload bridge', () => {
+  it('exposes only window.atelier', () => {
+    expect([...electron.exposed.keys()]).toEqual(['atelier']);
+  });
+
+  const bridge = () => electron.exposed.get('atelier') as AtelierBridge;
+
+  it('has exactly one method per contract channel plus the three subscriptions', () => {
+    const expected = [...CHANNEL_NAMES, ...Object.values(EVENT_SUBSCRIPTIONS)].sort();
+    expect(Object.keys(bridge()).sort()).toEqual(expected);
+    for (const key of expected) expect(typeof (bridge() as unknown as Record<string, unknown>)[key]).toBe('function');
+  });
+
+  it('keeps its zod-free channel list equal to the contract', () => {
+    expect([...BRIDGE_CHANNELS].sort()).toEqual([...CHANNEL_NAMES].sort());
+  });
+
+  it('invokes the fixed channel of each method with the input unchanged', async () => {
+    electron.invokes.length = 0;
+    electron.invokeResult = { ok: true, value: { providers: [] } };
+    await expect(bridge()['providers.list']({})).resolves.toEqual({ ok: true, value: { providers: [] } });
+    for (const channel of CHANNEL_NAMES) {
+      await (bridge()[channel] as (input: unknown) => Promise<unknown>)({ probe: channel });
+    }
+    expect(electron.invokes.slice(1)).toEqual(CHANNEL_NAMES.map((channel) => ({ channel, args: [{ probe: channel }] })));
+  });
+
+  it('turns a rejected invoke into a failure value, never a throw', async () => {
+    electron.invokeResult = new Error('Refused');
+    const result = await bridge()['jobs.get']({ id: ID });
+    expect(result).toMatchObject({ ok: false, error: { code: 'internal' } });
+  });
+
+  it('delivers only the payload to subscribers, and each unsubscribe removes its own listener', () => {
+    const first = vi.fn();
+    const second = vi.fn();
+    const offFirst = bridge().onJobProgress(first);
+    const offSecond = bridge().onJobProgress(second);
+    const removed = vi.fn();
+    const offRemoved = bridge().onJobsRemoved(removed);
+    const payload = { id: ID, stage: 'x', partialImages: 0 };
+    bus().emit('atelier:event:jobs.progress', { sender: 'secret' }, payload);
+    expect(first).toHaveBeenCalledWith(payload);
+    expect(first.mock.calls[0]).toHaveLength(1);
+    offFirst();
+    bus().emit('atelier:event:jobs.progress', {}, payload);
+    expect(first).toHaveBeenCalledTimes(1);
+    expect(second).toHaveBeenCalledTimes(2);
+    expect(removed).not.toHaveBeenCalled();
+    offSecond();
+    offRemoved();
+    expect(bus().eventNames()).toEqual([]);
+  });
+
+  it('routes each event to its own subscription', () => {
+    const changed = vi.fn();
+    const off = bridge().onJobChanged(changed);
+    bus().emit('atelier:event:jobs.removed', {}, { ids: [ID] });
+    expect(changed).not.toHaveBeenCalled();
+    bus().emit('atelier:event:jobs.changed', {}, { job: { id: ID } });
+    expect(changed).toHaveBeenCalledWith({ job: { id: ID } });
+    off();
+  });
+});
