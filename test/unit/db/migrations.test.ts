@@ -1,0 +1,127 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../../shared/errors.js';
+import { JobDetail } from '../../../shared/contract.js';
+import { openStore } from '../../../electron/db/store.js';
+import { migrate } from '../../../electron/db/migrations/runner.js';
+import { MIGRATIONS } from '../../../electron/db/migrations/index.js';
+import { open, tempDir } from './helpers.js';
+
+const V1_SQL = readFileSync(new URL('../../fixtures/db/v1.sql', import.meta.url), 'utf8');
+
+function seedV1(dir: string): void {
+  const db = new Database(join(dir, 'atelier.db'));
+  db.exec(V1_SQL);
+  db.close();
+}
+
+describe('migrations', () => {
+  it('creates a new library at the latest version and records each migration with its time', () => {
+    const dir = tempDir();
+    const store = open({ dataDir: dir, now: () => 1_234 });
+    store.close();
+    const db = new Database(join(dir, 'atelier.db'), { readonly: true });
+    expect(db.prepare('SELECT version, name, applied_at FROM schema_migrations ORDER BY version').all()).toEqual(
+      MIGRATIONS.map((m) => ({ version: m.version, name: m.name, applied_at: 1_234 })),
+    );
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    db.close();
+    expect(existsSync(join(dir, 'backups'))).toBe(false);
+  });
+
+  it('upgrades a version 1 library with no job, image, favorite, event or setting lost, after a backup', () => {
+    const dir = tempDir();
+    seedV1(dir);
+    const store = open({ dataDir: dir, now: () => Date.UTC(2026, 0, 2, 3, 4, 5) });
+    expect(store.info.migratedFrom).toBe(1);
+    expect(store.info.schemaVersion).toBe(2);
+    expect(store.info.backupPath).toBe('backups/atelier-v1-20260102T030405Z.db');
+
+    const backup = new Database(join(dir, store.info.backupPath!), { readonly: true });
+    expect(backup.prepare('SELECT COUNT(*) AS n FROM favorites').get()).toEqual({ n: 2 });
+    expect(backup.pragma('user_version', { simple: true })).toBe(1);
+    backup.close();
+
+    const all = store.list({ limit: 60, view: 'all' });
+    expect(all.items.map((j) => j.id)).toEqual([
+      '018bcfe5-7400-7000-8000-000000000004',
+      '018bcfe5-7000-7000-8000-000000000003',
+      '018bcfe5-6c00-7000-8000-000000000002',
+      '018bcfe5-6800-7000-8000-000000000001',
+    ]);
+    const fox = store.get('018bcfe5-6800-7000-8000-000000000001');
+    expect(JobDetail.safeParse(fox).success).toBe(true);
+    expect(fox.favorite).toBe(true);
+    expect(fox.images.map((i) => i.bytes)).toEqual([1000, 2000]);
+    expect(fox.result).toEqual({ seed: 42, timings: { totalMs: 4000 } });
+    expect(fox.events.map((e) => e.kind)).toEqual(['submitted', 'succeeded']);
+    const lighthouse = store.get('018bcfe5-7000-7000-8000-000000000003');
+    expect(lighthouse.favorite).toBe(true);
+    expect(lighthouse.trashedAt).toBe(1700000030000);
+    expect(store.get('018bcfe5-6c00-7000-8000-000000000002').errorDetail?.code).toBe('provider_error');
+    expect(store.stats()).toMatchObject({ total: 4, favorites: 2, trashed: 1, images: 3, imageBytes: 6000 });
+    expect(store.getSetting('theme')).toBe('dark');
+    // The old rows are searchable (folded and indexed during the upgrade), in any case and script.
+    expect(store.list({ limit: 10, view: 'all', search: 'copper fox' }).items).toHaveLength(1);
+    expect(store.list({ limit: 10, view: 'all', search: 'BLURRY' }).items).toHaveLength(1);
+    expect(store.list({ limit: 10, view: 'all', search: 'červená' }).items).toHaveLength(1);
+    // The queued job is still queued for the worker.
+    expect(store.queued(10).map((q) => q.id)).toEqual(['018bcfe5-7400-7000-8000-000000000004']);
+    store.close();
+
+    // Opening again migrates nothing and takes no second backup.
+    const again = open({ dataDir: dir });
+    expect(again.info.backupPath).toBeNull();
+    expect(readdirSync(join(dir, 'backups'))).toHaveLength(1);
+  });
+
+  it('refuses a library written by a newer Atelier and changes nothing', () => {
+    const dir = tempDir();
+    openStore({ dataDir: dir }).close();
+    const db = new Database(join(dir, 'atelier.db'));
+    db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (99, ?, 1)').run('future');
+    db.close();
+    const before = readFileSync(join(dir, 'atelier.db'));
+    let error: unknown;
+    try {
+      openStore({ dataDir: dir });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe('storage');
+    expect((error as AppError).message).toMatch(/newer version of Atelier \(schema version 99; this version knows up to 2\)/);
+    expect(readFileSync(join(dir, 'atelier.db')).equals(before)).toBe(true);
+    expect(existsSync(join(dir, 'backups'))).toBe(false);
+    // The lock was released: after a downgrade the next open (here: with the row removed) works.
+    const fix = new Database(join(dir, 'atelier.db'));
+    fix.prepare('DELETE FROM schema_migrations WHERE version = 99').run();
+    fix.close();
+    open({ dataDir: dir });
+  });
+
+  it('also refuses by user_version alone', () => {
+    const dir = tempDir();
+    const db = new Database(join(dir, 'atelier.db'));
+    db.pragma('user_version = 7');
+    db.close();
+    expect(() => openStore({ dataDir: dir })).toThrow(/schema version 7/);
+  });
+
+  it('applies all pending migrations in one transaction: a failure leaves the old schema intact', () => {
+    const dir = tempDir();
+    seedV1(dir);
+    const db = new Database(join(dir, 'atelier.db'));
+    const broken = [
+      ...MIGRATIONS,
+      { version: 3, name: 'broken', up: (d: Database.Database) => d.exec('CREATE TABLE x (a INTEGER) STRICT; SELECT no_such_function();') },
+    ];
+    expect(() => migrate(db, dir, () => 5, broken)).toThrow(/could not upgrade its library \(from schema version 1\).*backups/);
+    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    expect(db.prepare("SELECT COUNT(*) AS n FROM sqlite_schema WHERE name IN ('favorites', 'jobs_fts', 'x')").get()).toEqual({ n: 1 });
+    expect(db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get()).toEqual({ v: 1 });
+    db.close();
+  });
+});
