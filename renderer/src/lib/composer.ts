@@ -1,0 +1,188 @@
+import {
+  describeIssues,
+  GenerateRequest,
+  type ProviderCapabilities,
+  type ProviderInfo,
+  type QUALITIES,
+} from '../../../shared/contract';
+
+export type Quality = (typeof QUALITIES)[number];
+
+export interface ComposerDraft {
+  provider: string;
+  model: string;
+  prompt: string;
+  negativePrompt: string;
+  width: number;
+  height: number;
+  count: number;
+  seedLocked: boolean;
+  seed: number;
+  steps: number | null;
+  guidance: number | null;
+  quality: Quality | null;
+  previews: boolean;
+}
+
+export const DEFAULT_DRAFT: ComposerDraft = {
+  provider: 'builtin',
+  model: '',
+  prompt: '',
+  negativePrompt: '',
+  width: 512,
+  height: 512,
+  count: 1,
+  seedLocked: false,
+  seed: 0,
+  steps: null,
+  guidance: null,
+  quality: null,
+  previews: true,
+};
+
+export type RequestWithoutKey = Omit<GenerateRequest, 'idempotencyKey'>;
+
+/** The request a draft stands for, carrying only what the chosen provider supports. */
+export function buildRequest(draft: ComposerDraft, caps: ProviderCapabilities | undefined): RequestWithoutKey {
+  const request: RequestWithoutKey = {
+    provider: draft.provider,
+    prompt: draft.prompt,
+    width: draft.width,
+    height: draft.height,
+    count: draft.count,
+  };
+  if (draft.model !== '') request.model = draft.model;
+  if (caps === undefined) return request;
+  if (caps.negativePrompt && draft.negativePrompt.trim() !== '') request.negativePrompt = draft.negativePrompt;
+  if (caps.seed && draft.seedLocked) request.seed = draft.seed;
+  if (caps.steps !== undefined && draft.steps !== null) request.steps = draft.steps;
+  if (caps.guidance !== undefined && draft.guidance !== null) request.guidance = draft.guidance;
+  if (caps.qualities !== undefined && draft.quality !== null && caps.qualities.includes(draft.quality)) {
+    request.quality = draft.quality;
+  }
+  if (caps.maxPartialImages > 0) request.partialImages = draft.previews ? Math.min(2, caps.maxPartialImages) : 0;
+  return request;
+}
+
+/** Checks a request with the contract's own schema plus the provider's limits; field -> message. */
+export function validateRequest(request: RequestWithoutKey, caps: ProviderCapabilities | undefined): Record<string, string> {
+  const parsed = GenerateRequest.safeParse(request);
+  const fields: Record<string, string> = parsed.success ? {} : describeIssues(parsed.error).fields;
+  if (caps !== undefined) {
+    const { min, max, multipleOf, fixed } = caps.sizes;
+    if (fixed !== undefined && fixed.length > 0) {
+      if (!fixed.some(([w, h]) => w === request.width && h === request.height) && fields.width === undefined) {
+        fields.width = `This provider makes only ${fixed.map(([w, h]) => `${w}×${h}`).join(', ')}.`;
+      }
+    } else {
+      for (const key of ['width', 'height'] as const) {
+        const value = request[key];
+        const label = key === 'width' ? 'Width' : 'Height';
+        if (fields[key] !== undefined) continue;
+        if (value < min || value > max) fields[key] = `${label} must be between ${min} and ${max} here.`;
+        else if (value % multipleOf !== 0) fields[key] = `${label} must be a multiple of ${multipleOf} here.`;
+      }
+    }
+    if (request.count > caps.maxCount && fields.count === undefined) {
+      fields.count = `This provider makes at most ${caps.maxCount} at once.`;
+    }
+  }
+  return fields;
+}
+
+/** A stable fingerprint of what would be sent: equal fingerprints are the same request. */
+export function fingerprint(request: RequestWithoutKey): string {
+  const sorted = Object.keys(request)
+    .sort()
+    .map((key) => [key, request[key as keyof RequestWithoutKey]]);
+  return JSON.stringify(sorted);
+}
+
+export interface PendingSubmit {
+  fingerprint: string;
+  key: string;
+}
+
+/**
+ * The idempotency key for a submit attempt: the same composed request reuses its key until it succeeds, so a
+ * double click, a retry after a dropped connection or a reload mid-submit can never queue it twice.
+ */
+export function keyForAttempt(
+  pending: PendingSubmit | null,
+  request: RequestWithoutKey,
+  makeKey: () => string,
+): PendingSubmit {
+  const print = fingerprint(request);
+  if (pending !== null && pending.fingerprint === print) return pending;
+  return { fingerprint: print, key: makeKey() };
+}
+
+export const ASPECT_RATIOS = [
+  { label: '1:1', w: 1, h: 1 },
+  { label: '4:3', w: 4, h: 3 },
+  { label: '3:2', w: 3, h: 2 },
+  { label: '16:9', w: 16, h: 9 },
+  { label: '3:4', w: 3, h: 4 },
+  { label: '2:3', w: 2, h: 3 },
+  { label: '9:16', w: 9, h: 16 },
+] as const;
+
+/** The size for an aspect ratio whose long edge is `longEdge`, snapped to what the provider accepts. */
+export function sizeForAspect(ratio: { w: number; h: number }, longEdge: number, caps: ProviderCapabilities): [number, number] {
+  const { min, max, multipleOf } = caps.sizes;
+  const snap = (v: number) => Math.min(max, Math.max(min, Math.round(v / multipleOf) * multipleOf));
+  if (ratio.w >= ratio.h) return [snap(longEdge), snap((longEdge * ratio.h) / ratio.w)];
+  return [snap((longEdge * ratio.w) / ratio.h), snap(longEdge)];
+}
+
+/** The draft adjusted to a newly chosen provider: its default model and a size it accepts. */
+export function adaptDraftToProvider(draft: ComposerDraft, provider: ProviderInfo): ComposerDraft {
+  const caps = provider.capabilities;
+  const next: ComposerDraft = { ...draft, provider: provider.id };
+  if (!provider.models.includes(draft.model)) next.model = provider.defaultModel ?? provider.models[0] ?? '';
+  const sizeOk =
+    caps.sizes.fixed !== undefined && caps.sizes.fixed.length > 0
+      ? caps.sizes.fixed.some(([w, h]) => w === draft.width && h === draft.height)
+      : draft.width >= caps.sizes.min &&
+        draft.width <= caps.sizes.max &&
+        draft.height >= caps.sizes.min &&
+        draft.height <= caps.sizes.max &&
+        draft.width % caps.sizes.multipleOf === 0 &&
+        draft.height % caps.sizes.multipleOf === 0;
+  if (!sizeOk) {
+    const preset = caps.sizes.fixed?.[0] ?? caps.sizes.presets[0];
+    if (preset !== undefined) [next.width, next.height] = preset;
+  }
+  next.count = Math.min(draft.count, caps.maxCount);
+  if (caps.steps === undefined) next.steps = null;
+  else if (next.steps === null) next.steps = caps.steps.default;
+  if (caps.guidance === undefined) next.guidance = null;
+  else if (next.guidance === null) next.guidance = caps.guidance.default;
+  if (caps.qualities === undefined) next.quality = null;
+  else if (next.quality === null || !caps.qualities.includes(next.quality)) next.quality = caps.qualities[0] ?? null;
+  return next;
+}
+
+/** The draft a past job's settings make ("Reuse settings"); prompt history is left alone. */
+export function draftFromRequest(
+  current: ComposerDraft,
+  request: Partial<GenerateRequest> & { provider: string; width: number; height: number; count: number },
+  seed: number | undefined,
+): ComposerDraft {
+  return {
+    ...current,
+    provider: request.provider,
+    prompt: request.prompt ?? current.prompt,
+    model: request.model ?? '',
+    negativePrompt: request.negativePrompt ?? '',
+    width: request.width,
+    height: request.height,
+    count: request.count,
+    seedLocked: seed !== undefined,
+    seed: seed ?? current.seed,
+    steps: request.steps ?? current.steps,
+    guidance: request.guidance ?? current.guidance,
+    quality: request.quality ?? current.quality,
+    previews: (request.partialImages ?? 1) > 0,
+  };
+}

@@ -1,0 +1,72 @@
+const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
+
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 0) return '—';
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  const digits = unit === 0 || value >= 100 ? 0 : value >= 10 ? 1 : 2;
+  return `${value.toFixed(digits)} ${BYTE_UNITS[unit]}`;
+}
+
+/** 850 ms, 4.2 s, 3 min 05 s, 1 h 02 min. */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '—';
+  if (ms < 1_000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1_000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+  const totalSeconds = Math.round(ms / 1_000);
+  if (totalSeconds < 3_600) {
+    const minutes = Math.floor(totalSeconds / 60);
+    return `${minutes} min ${String(totalSeconds % 60).padStart(2, '0')} s`;
+  }
+  const totalMinutes = Math.round(totalSeconds / 60);
+  return `${Math.floor(totalMinutes / 60)} h ${String(totalMinutes % 60).padStart(2, '0')} min`;
+}
+
+export function formatEta(etaMs: number | undefined): string | null {
+  if (etaMs === undefined || !Number.isFinite(etaMs) || etaMs < 0) return null;
+  if (etaMs < 1_000) return 'almost done';
+  return `about ${formatDuration(etaMs)} left`;
+}
+
+export function formatPercent(fraction: number | undefined): string | null {
+  if (fraction === undefined || !Number.isFinite(fraction)) return null;
+  return `${Math.round(Math.min(1, Math.max(0, fraction)) * 100)}%`;
+}
+
+export function formatCount(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}
+
+/** "just now", "5 min ago", "3 h ago", then a date. */
+export function formatRelativeTime(at: number, now: number): string {
+  const delta = now - at;
+  if (delta < 45_000) return 'just now';
+  if (delta < 3_600_000) return `${Math.round(delta / 60_000)} min ago`;
+  if (delta < 86_400_000) return `${Math.round(delta / 3_600_000)} h ago`;
+  return new Date(at).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+}
+
+export function formatDateTime(at: number): string {
+  return new Date(at).toLocaleString('en-US', {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
+}
+
+/** A stage name from the engine ("sampling", "encoding") as a label. */
+export function formatStage(stage: string): string {
+  const words = stage.replace(/[_-]+/g, ' ').trim();
+  return words === '' ? 'Working' : words[0]!.toUpperCase() + words.slice(1);
+}
+
+export function formatStatus(status: string): string {
+  return formatStage(status);
+}

@@ -1,0 +1,106 @@
+export type Command =
+  | 'focusSearch'
+  | 'submit'
+  | 'favorite'
+  | 'delete'
+  | 'open'
+  | 'close'
+  | 'prev'
+  | 'next'
+  | 'up'
+  | 'down'
+  | 'first'
+  | 'last'
+  | 'selectAll'
+  | 'undo'
+  | 'zoom'
+  | 'retry';
+
+export type KeyContext = 'grid' | 'viewer' | 'composer' | 'other';
+
+export interface KeyInput {
+  key: string;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  shiftKey: boolean;
+  altKey: boolean;
+  /** The key went to a text field: plain letters belong to the text there. */
+  inTextField: boolean;
+}
+
+/** The one place keys become commands; components act on commands, never on raw keys. */
+export function keyToCommand(input: KeyInput, context: KeyContext): Command | null {
+  const mod = input.ctrlKey || input.metaKey;
+  if (input.altKey) return null;
+  if (mod && input.key === 'Enter') return context === 'composer' ? 'submit' : null;
+  if (input.key === 'Escape') return 'close';
+  if (input.inTextField) return null;
+  if (mod) {
+    if (input.key === 'a' || input.key === 'A') return context === 'grid' ? 'selectAll' : null;
+    if ((input.key === 'z' || input.key === 'Z') && !input.shiftKey) return 'undo';
+    return null;
+  }
+  switch (input.key) {
+    case '/':
+      return 'focusSearch';
+    case 'f':
+    case 'F':
+      return context === 'grid' || context === 'viewer' ? 'favorite' : null;
+    case 'Delete':
+    case 'Backspace':
+      return context === 'grid' || context === 'viewer' ? 'delete' : null;
+    case 'Enter':
+      return context === 'grid' ? 'open' : null;
+    case 'ArrowLeft':
+      return context === 'grid' || context === 'viewer' ? 'prev' : null;
+    case 'ArrowRight':
+      return context === 'grid' || context === 'viewer' ? 'next' : null;
+    case 'ArrowUp':
+      return context === 'grid' ? 'up' : null;
+    case 'ArrowDown':
+      return context === 'grid' ? 'down' : null;
+    case 'Home':
+      return context === 'grid' ? 'first' : null;
+    case 'End':
+      return context === 'grid' ? 'last' : null;
+    case 'z':
+    case 'Z':
+      return context === 'viewer' ? 'zoom' : null;
+    case 'r':
+    case 'R':
+      return context === 'grid' || context === 'viewer' ? 'retry' : null;
+    default:
+      return null;
+  }
+}
+
+/** The grid index a navigation command moves to, clamped to the list. */
+export function moveIndex(command: Command, index: number, columns: number, length: number): number {
+  if (length === 0) return -1;
+  const clamp = (i: number) => Math.max(0, Math.min(length - 1, i));
+  switch (command) {
+    case 'prev':
+      return clamp(index - 1);
+    case 'next':
+      return clamp(index + 1);
+    case 'up':
+      return clamp(index - columns);
+    case 'down':
+      return clamp(index + columns);
+    case 'first':
+      return 0;
+    case 'last':
+      return length - 1;
+    default:
+      return clamp(index);
+  }
+}
+
+export function isTextField(target: EventTarget | null): boolean {
+  if (target === null || typeof (target as { tagName?: unknown }).tagName !== 'string') return false;
+  const element = target as unknown as { tagName: string; isContentEditable?: boolean; type?: string };
+  if (element.isContentEditable === true) return true;
+  if (element.tagName === 'TEXTAREA' || element.tagName === 'SELECT') return true;
+  if (element.tagName !== 'INPUT') return false;
+  return !['checkbox', 'radio', 'button', 'submit', 'range', 'color'].includes(element.type ?? 'text');
+}

@@ -1,0 +1,74 @@
+import { pruneSelection } from '../lib/selection';
+import type { SliceCreator } from './deps';
+import { DEFAULT_FILTERS, toListQuery } from './filters';
+import * as model from './jobs-model';
+import type { HistorySlice } from './types';
+
+export const createHistorySlice: SliceCreator<HistorySlice> =
+  ({ api }) =>
+  (set, get) => ({
+    jobs: model.EMPTY_JOBS,
+    filters: DEFAULT_FILTERS,
+    historyState: 'loading',
+    loadingMore: false,
+    generation: 0,
+
+    applyJobChanged: (job) => set((s) => ({ jobs: model.applyJobChanged(s.jobs, job, s.filters) })),
+    applyProgress: (tick) => set((s) => ({ jobs: model.applyProgress(s.jobs, tick) })),
+    applyRemoved: (ids) =>
+      set((s) => {
+        const jobs = model.applyRemoved(s.jobs, ids);
+        return { jobs, selection: pruneSelection(s.selection, jobs.order) };
+      }),
+
+    async loadFirstPage() {
+      const generation = get().generation + 1;
+      const filters = get().filters;
+      set((s) => ({ generation, historyState: 'loading', jobs: model.beginFirstPage(s.jobs) }));
+      try {
+        const page = await api.call('jobs.list', toListQuery(filters));
+        if (get().generation !== generation) return;
+        set((s) => {
+          const jobs = model.applyFirstPage(s.jobs, page, s.filters);
+          return { jobs, historyState: 'ready', selection: pruneSelection(s.selection, jobs.order) };
+        });
+      } catch (error) {
+        if (get().generation !== generation) return;
+        set((s) => ({ historyState: 'error', jobs: { ...s.jobs, touchedDuringFetch: null } }));
+        get().reportError(error);
+      }
+    },
+
+    async loadMore() {
+      const { jobs, loadingMore, historyState, generation, filters } = get();
+      if (loadingMore || historyState !== 'ready' || jobs.nextCursor === null) return;
+      set({ loadingMore: true });
+      try {
+        const page = await api.call('jobs.list', toListQuery(filters, jobs.nextCursor));
+        if (get().generation !== generation) return;
+        set((s) => ({ jobs: model.applyNextPage(s.jobs, page, s.filters) }));
+      } catch (error) {
+        get().reportError(error);
+      } finally {
+        if (get().generation === generation) set({ loadingMore: false });
+        else set({ loadingMore: false });
+      }
+    },
+
+    async loadLive() {
+      try {
+        const page = await api.call('jobs.list', { view: 'all', status: ['queued', 'running'], limit: 200 });
+        set((s) => ({ jobs: model.applyLivePage(s.jobs, page.items) }));
+      } catch (error) {
+        get().reportError(error);
+      }
+    },
+
+    setFilters(patch) {
+      set((s) => ({ filters: { ...s.filters, ...patch } }));
+      void get().loadFirstPage();
+    },
+
+    holdArrivals: (hold) => set((s) => ({ jobs: model.setHoldArrivals(s.jobs, hold) })),
+    showArrivals: () => set((s) => ({ jobs: model.releaseArrivals(s.jobs) })),
+  });

@@ -1,0 +1,204 @@
+import type { JobProgressEvent, JobSummary, ListPage } from '../../../shared/contract';
+import { belongsInGrid, belongsInQueue, compareNewestFirst, type Filters } from './filters';
+
+/**
+ * Everything the renderer knows about jobs, as plain data with pure transitions. The rule that makes events and
+ * fetches commute: a job replaces what the store holds only when its `updatedAt` is newer.
+ */
+export interface JobsData {
+  byId: Record<string, JobSummary>;
+  /** Ids shown in the grid, newest first. */
+  order: string[];
+  nextCursor: string | null;
+  /** Queued and running jobs, oldest first (the one running now on top). */
+  liveIds: string[];
+  progress: Record<string, JobProgressEvent>;
+  /** Purged ids: a page fetched before the purge must not bring them back. */
+  removed: Record<string, true>;
+  /** New arrivals held back while the person is scrolled away from the top, so nothing moves under them. */
+  pendingTop: string[];
+  holdArrivals: boolean;
+  /** Ids touched by events while a first-page fetch was in flight: the fetch's snapshot may predate them. */
+  touchedDuringFetch: string[] | null;
+}
+
+export const EMPTY_JOBS: JobsData = {
+  byId: {},
+  order: [],
+  nextCursor: null,
+  liveIds: [],
+  progress: {},
+  removed: {},
+  pendingTop: [],
+  holdArrivals: false,
+  touchedDuringFetch: null,
+};
+
+function isNewer(incoming: JobSummary, held: JobSummary | undefined): boolean {
+  return held === undefined || incoming.updatedAt > held.updatedAt;
+}
+
+function insertSorted(ids: string[], id: string, byId: Record<string, JobSummary>): string[] {
+  const job = byId[id]!;
+  let lo = 0;
+  let hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (compareNewestFirst(byId[ids[mid]!]!, job) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  const next = ids.slice();
+  next.splice(lo, 0, id);
+  return next;
+}
+
+/** Whether a job sorts inside what has been loaded (beyond it, the next page will bring it). */
+function withinLoadedRange(data: JobsData, job: JobSummary, byId: Record<string, JobSummary>): boolean {
+  if (data.nextCursor === null) return true;
+  const lastId = data.order[data.order.length - 1];
+  if (lastId === undefined) return false;
+  return compareNewestFirst(job, byId[lastId]!) < 0;
+}
+
+/** Applies a `jobs.changed` event. */
+export function applyJobChanged(data: JobsData, job: JobSummary, filters: Filters): JobsData {
+  if (data.removed[job.id]) return data;
+  if (!isNewer(job, data.byId[job.id])) return data;
+  const byId = { ...data.byId, [job.id]: job };
+  const next: JobsData = { ...data, byId };
+  if (data.touchedDuringFetch !== null && !data.touchedDuringFetch.includes(job.id)) {
+    next.touchedDuringFetch = [...data.touchedDuringFetch, job.id];
+  }
+  next.liveIds = placeLiveOrdered(data.liveIds, job, byId);
+  if (!belongsInQueue(job) && data.progress[job.id] !== undefined) {
+    const { [job.id]: _dropped, ...progress } = data.progress;
+    next.progress = progress;
+  }
+  const shown = data.order.includes(job.id);
+  const pending = data.pendingTop.includes(job.id);
+  if (belongsInGrid(job, filters)) {
+    if (!shown && !pending && withinLoadedRange(data, job, byId)) {
+      if (data.holdArrivals && data.order.length > 0 && compareNewestFirst(job, byId[data.order[0]!]!) < 0) {
+        next.pendingTop = insertSorted(data.pendingTop, job.id, byId);
+      } else {
+        next.order = insertSorted(data.order, job.id, byId);
+      }
+    }
+  } else {
+    if (shown) next.order = data.order.filter((id) => id !== job.id);
+    if (pending) next.pendingTop = data.pendingTop.filter((id) => id !== job.id);
+  }
+  return next;
+}
+
+function placeLiveOrdered(liveIds: string[], job: JobSummary, byId: Record<string, JobSummary>): string[] {
+  const present = liveIds.includes(job.id);
+  if (!belongsInQueue(job)) return present ? liveIds.filter((id) => id !== job.id) : liveIds;
+  if (present) return liveIds;
+  const next = [...liveIds, job.id];
+  next.sort((a, b) => -compareNewestFirst(byId[a]!, byId[b]!));
+  return next;
+}
+
+/** Applies a `jobs.progress` tick; ticks for jobs already finished are stale and dropped. */
+export function applyProgress(data: JobsData, tick: JobProgressEvent): JobsData {
+  const job = data.byId[tick.id];
+  if (data.removed[tick.id] || (job !== undefined && !belongsInQueue(job))) return data;
+  return { ...data, progress: { ...data.progress, [tick.id]: tick } };
+}
+
+/** Applies `jobs.removed` (purged for good). */
+export function applyRemoved(data: JobsData, ids: readonly string[]): JobsData {
+  const gone = new Set(ids);
+  const byId = { ...data.byId };
+  const progress = { ...data.progress };
+  const removed = { ...data.removed };
+  for (const id of ids) {
+    delete byId[id];
+    delete progress[id];
+    removed[id] = true;
+  }
+  return {
+    ...data,
+    byId,
+    progress,
+    removed,
+    order: data.order.filter((id) => !gone.has(id)),
+    liveIds: data.liveIds.filter((id) => !gone.has(id)),
+    pendingTop: data.pendingTop.filter((id) => !gone.has(id)),
+  };
+}
+
+/** Marks the start of a first-page fetch. */
+export function beginFirstPage(data: JobsData): JobsData {
+  return { ...data, touchedDuringFetch: [] };
+}
+
+function mergeItems(data: JobsData, items: readonly JobSummary[]): Record<string, JobSummary> {
+  const byId = { ...data.byId };
+  for (const item of items) {
+    if (data.removed[item.id]) continue;
+    if (isNewer(item, byId[item.id])) byId[item.id] = item;
+  }
+  return byId;
+}
+
+/** Replaces the grid with a fresh first page, keeping whatever events brought in while it was in flight. */
+export function applyFirstPage(data: JobsData, page: ListPage, filters: Filters): JobsData {
+  const byId = mergeItems(data, page.items);
+  const candidates = new Set<string>();
+  for (const item of page.items) if (!data.removed[item.id]) candidates.add(item.id);
+  for (const id of data.touchedDuringFetch ?? []) if (byId[id] !== undefined) candidates.add(id);
+  let order = [...candidates].filter((id) => belongsInGrid(byId[id]!, filters));
+  order.sort((a, b) => compareNewestFirst(byId[a]!, byId[b]!));
+  const lastOfPage = page.items[page.items.length - 1];
+  if (page.nextCursor !== null && lastOfPage !== undefined) {
+    // Beyond the page's last item the next page is the authority.
+    order = order.filter((id) => compareNewestFirst(byId[id]!, lastOfPage) <= 0);
+  }
+  return {
+    ...data,
+    byId,
+    order,
+    nextCursor: page.nextCursor,
+    pendingTop: [],
+    touchedDuringFetch: null,
+  };
+}
+
+/** Appends the next page of the infinite scroll. */
+export function applyNextPage(data: JobsData, page: ListPage, filters: Filters): JobsData {
+  const byId = mergeItems(data, page.items);
+  const seen = new Set(data.order);
+  const added: string[] = [];
+  for (const item of page.items) {
+    if (seen.has(item.id) || data.removed[item.id]) continue;
+    if (belongsInGrid(byId[item.id]!, filters)) added.push(item.id);
+  }
+  return { ...data, byId, order: data.order.concat(added), nextCursor: page.nextCursor };
+}
+
+/** Loads the queue (queued + running jobs) from a fetch. */
+export function applyLivePage(data: JobsData, items: readonly JobSummary[]): JobsData {
+  const byId = mergeItems(data, items);
+  let liveIds = data.liveIds;
+  for (const item of items) {
+    const job = byId[item.id];
+    if (job !== undefined) liveIds = placeLiveOrdered(liveIds, job, byId);
+  }
+  return { ...data, byId, liveIds };
+}
+
+/** Holding on (scrolled away) or letting go (back at the top): letting go shows what was held. */
+export function setHoldArrivals(data: JobsData, hold: boolean): JobsData {
+  if (hold === data.holdArrivals) return data;
+  if (hold) return { ...data, holdArrivals: true };
+  return releaseArrivals({ ...data, holdArrivals: false });
+}
+
+export function releaseArrivals(data: JobsData): JobsData {
+  if (data.pendingTop.length === 0) return data;
+  let order = data.order;
+  for (const id of data.pendingTop) if (!order.includes(id)) order = insertSorted(order, id, data.byId);
+  return { ...data, order, pendingTop: [] };
+}

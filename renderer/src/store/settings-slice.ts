@@ -1,0 +1,66 @@
+import type { SliceCreator } from './deps';
+import type { SettingsSlice } from './types';
+
+export const createSettingsSlice: SliceCreator<SettingsSlice> =
+  ({ api }) =>
+  (set, get) => ({
+    settings: null,
+    providers: [],
+    stats: null,
+    providerTests: {},
+
+    async loadSettings() {
+      try {
+        const [settings, { providers }] = await Promise.all([
+          api.call('settings.get', {}),
+          api.call('providers.list', {}),
+        ]);
+        set({ settings, providers });
+        const draft = get().draft;
+        const chosen = providers.find((p) => p.id === draft.provider) ?? providers.find((p) => p.enabled);
+        if (chosen !== undefined) get().chooseProvider(chosen.id);
+      } catch (error) {
+        get().reportError(error);
+      }
+    },
+
+    async loadStats() {
+      try {
+        set({ stats: await api.call('jobs.stats', {}) });
+      } catch (error) {
+        get().reportError(error);
+      }
+    },
+
+    async updateSettings(patch) {
+      try {
+        const settings = await api.call('settings.update', patch);
+        set({ settings });
+        // Enabling a provider or setting its key changes what it can do.
+        if (patch.providers !== undefined) set({ providers: (await api.call('providers.list', {})).providers });
+        return true;
+      } catch (error) {
+        get().reportError(error);
+        return false;
+      }
+    },
+
+    async testProvider(id) {
+      set((s) => ({ providerTests: { ...s.providerTests, [id]: 'testing' } }));
+      try {
+        const result = await api.call('providers.test', { id });
+        set((s) => {
+          const providerDown = { ...s.providerDown };
+          if (result.ok) delete providerDown[id];
+          return { providerTests: { ...s.providerTests, [id]: result }, providerDown };
+        });
+      } catch (error) {
+        set((s) => {
+          const providerTests = { ...s.providerTests };
+          delete providerTests[id];
+          return { providerTests };
+        });
+        get().reportError(error);
+      }
+    },
+  });

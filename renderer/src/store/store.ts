@@ -1,0 +1,23 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { createActionsSlice } from './actions-slice';
+import { createComposerSlice } from './composer-slice';
+import type { StoreDeps } from './deps';
+import { createHistorySlice } from './history-slice';
+import { createSelectionSlice } from './selection-slice';
+import { createSettingsSlice } from './settings-slice';
+import type { AppState } from './types';
+import { createUiSlice } from './ui-slice';
+
+export type AppStore = StoreApi<AppState>;
+
+/** The one store: typed slices side by side, created outside React so events can be wired before any render. */
+export function createAppStore(deps: StoreDeps): AppStore {
+  return createStore<AppState>()((...a) => ({
+    ...createHistorySlice(deps)(...a),
+    ...createComposerSlice(deps)(...a),
+    ...createSelectionSlice(deps)(...a),
+    ...createSettingsSlice(deps)(...a),
+    ...createUiSlice(deps)(...a),
+    ...createActionsSlice(deps)(...a),
+  }));
+}

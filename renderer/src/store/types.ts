@@ -1,0 +1,94 @@
+import type { JobDetail, ProviderInfo, ProviderTestResult, Settings, SettingsPatch, Stats } from '../../../shared/contract';
+import type { ComposerDraft, PendingSubmit } from '../lib/composer';
+import type { Selection } from '../lib/selection';
+import type { Filters } from './filters';
+import type { JobsData } from './jobs-model';
+import type { JobSummary, JobProgressEvent } from '../../../shared/contract';
+
+export type LoadState = 'loading' | 'ready' | 'error';
+
+export interface HistorySlice {
+  jobs: JobsData;
+  filters: Filters;
+  historyState: LoadState;
+  loadingMore: boolean;
+  /** Bumps with every first-page load, so a slow answer to an older query is dropped. */
+  generation: number;
+  applyJobChanged(job: JobSummary): void;
+  applyProgress(tick: JobProgressEvent): void;
+  applyRemoved(ids: readonly string[]): void;
+  loadFirstPage(): Promise<void>;
+  loadMore(): Promise<void>;
+  loadLive(): Promise<void>;
+  setFilters(patch: Partial<Filters>): void;
+  holdArrivals(hold: boolean): void;
+  showArrivals(): void;
+}
+
+export interface ComposerSlice {
+  draft: ComposerDraft;
+  fieldErrors: Record<string, string>;
+  submitting: boolean;
+  pendingSubmit: PendingSubmit | null;
+  updateDraft(patch: Partial<ComposerDraft>): void;
+  chooseProvider(id: string): void;
+  submit(): Promise<void>;
+  reuseSettings(job: JobDetail): void;
+}
+
+export interface SelectionSlice {
+  selection: Selection;
+  focusedId: string | null;
+  click(id: string, mods: { range: boolean; toggle: boolean }): void;
+  selectAllShown(): void;
+  clearSelection(): void;
+  setFocused(id: string | null): void;
+}
+
+export interface SettingsSlice {
+  settings: Settings | null;
+  providers: ProviderInfo[];
+  stats: Stats | null;
+  providerTests: Record<string, ProviderTestResult | 'testing'>;
+  loadSettings(): Promise<void>;
+  loadStats(): Promise<void>;
+  updateSettings(patch: SettingsPatch): Promise<boolean>;
+  testProvider(id: string): Promise<void>;
+}
+
+export interface Toast {
+  id: number;
+  kind: 'info' | 'error';
+  message: string;
+  action?: { label: string; run: () => void };
+}
+
+export type Panel = 'none' | 'settings';
+
+export interface UiSlice {
+  toasts: Toast[];
+  panel: Panel;
+  viewerId: string | null;
+  online: boolean;
+  /** provider id -> why it looks down (last failure), cleared by a success. */
+  providerDown: Record<string, string>;
+  toast(toast: Omit<Toast, 'id'>): number;
+  dismissToast(id: number): void;
+  reportError(error: unknown): void;
+  setPanel(panel: Panel): void;
+  openViewer(id: string): void;
+  closeViewer(): void;
+  setOnline(online: boolean): void;
+}
+
+export interface ActionsSlice {
+  setFavorite(ids: readonly string[], favorite: boolean): Promise<void>;
+  trash(ids: readonly string[]): Promise<void>;
+  restore(ids: readonly string[]): Promise<void>;
+  emptyTrash(): Promise<{ removed: number; bytesFreed: number } | null>;
+  cancel(id: string): Promise<void>;
+  retry(id: string): Promise<void>;
+  getDetail(id: string): Promise<JobDetail | null>;
+}
+
+export type AppState = HistorySlice & ComposerSlice & SelectionSlice & SettingsSlice & UiSlice & ActionsSlice;

@@ -1,0 +1,34 @@
+import { AppError } from '../../../shared/errors';
+import type { SliceCreator } from './deps';
+import type { UiSlice } from './types';
+
+let nextToastId = 1;
+const MAX_TOASTS = 4;
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof AppError) return error.message;
+  if (error instanceof Error && error.message !== '') return error.message;
+  return 'Something went wrong.';
+}
+
+export const createUiSlice: SliceCreator<UiSlice> = () => (set, get) => ({
+  toasts: [],
+  panel: 'none',
+  viewerId: null,
+  online: true,
+  providerDown: {},
+
+  toast(toast) {
+    const id = nextToastId++;
+    set((s) => ({ toasts: [...s.toasts, { ...toast, id }].slice(-MAX_TOASTS) }));
+    return id;
+  },
+  dismissToast: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
+  reportError: (error) => {
+    get().toast({ kind: 'error', message: errorMessage(error) });
+  },
+  setPanel: (panel) => set({ panel }),
+  openViewer: (id) => set({ viewerId: id, focusedId: id }),
+  closeViewer: () => set({ viewerId: null }),
+  setOnline: (online) => set({ online }),
+});

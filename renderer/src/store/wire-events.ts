@@ -1,0 +1,71 @@
+import type { Api } from '../api';
+import type { AppStore } from './store';
+
+const STATS_DEBOUNCE_MS = 400;
+
+export interface WireOptions {
+  setTimeout?: (fn: () => void, ms: number) => unknown;
+  clearTimeout?: (handle: unknown) => void;
+}
+
+/**
+ * Wires engine events into the store once, outside React. Order matters: subscribe first, then fetch, so an event
+ * that lands while the first page is in flight is held in the store and reconciled by updatedAt, never lost.
+ */
+export function wireEvents(store: AppStore, api: Api, options: WireOptions = {}): () => void {
+  const later = options.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
+  const cancel = options.clearTimeout ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
+  let statsTimer: unknown = null;
+  const refreshStatsSoon = () => {
+    if (statsTimer !== null) cancel(statsTimer);
+    statsTimer = later(() => {
+      statsTimer = null;
+      void store.getState().loadStats();
+    }, STATS_DEBOUNCE_MS);
+  };
+
+  const offs = [
+    api.on('jobs.changed', ({ job }) => {
+      const state = store.getState();
+      state.applyJobChanged(job);
+      trackProviderHealth(store, job);
+      refreshStatsSoon();
+    }),
+    api.on('jobs.progress', (tick) => store.getState().applyProgress(tick)),
+    api.on('jobs.removed', ({ ids }) => {
+      store.getState().applyRemoved(ids);
+      refreshStatsSoon();
+    }),
+    api.onConnectionChange((online) => store.getState().setOnline(online)),
+    // Events may have been missed while the stream was down: the first page and the queue are the truth again.
+    api.onReconnect(() => void refreshAll(store)),
+  ];
+
+  void refreshAll(store);
+  void store.getState().loadSettings();
+
+  return () => {
+    for (const off of offs) off();
+    if (statsTimer !== null) cancel(statsTimer);
+  };
+}
+
+function refreshAll(store: AppStore): Promise<unknown> {
+  const state = store.getState();
+  return Promise.all([state.loadFirstPage(), state.loadLive(), state.loadStats()]);
+}
+
+const DOWN_CODES = new Set(['provider_unavailable', 'timeout', 'provider_auth']);
+
+function trackProviderHealth(store: AppStore, job: { provider: string; status: string; error?: { code: string; message: string } }): void {
+  const { providerDown } = store.getState();
+  if (job.status === 'failed' && job.error !== undefined && DOWN_CODES.has(job.error.code)) {
+    if (providerDown[job.provider] !== job.error.message) {
+      store.setState({ providerDown: { ...providerDown, [job.provider]: job.error.message } });
+    }
+  } else if (job.status === 'succeeded' && providerDown[job.provider] !== undefined) {
+    const next = { ...providerDown };
+    delete next[job.provider];
+    store.setState({ providerDown: next });
+  }
+}

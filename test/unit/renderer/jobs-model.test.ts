@@ -1,0 +1,188 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { JobSummary } from '../../../shared/contract';
+import { DEFAULT_FILTERS, belongsInGrid, compareNewestFirst, matchesFilters, type Filters } from '../../../renderer/src/store/filters';
+import * as model from '../../../renderer/src/store/jobs-model';
+import { idFor, makeJob } from './helpers';
+
+const F: Filters = DEFAULT_FILTERS;
+
+function page(items: JobSummary[], nextCursor: string | null = null) {
+  return { items, nextCursor };
+}
+
+describe('jobs model: events and fetches reconciled by updatedAt', () => {
+  it('an event that arrives while the first page is in flight is kept, even if the snapshot predates it', () => {
+    const old = makeJob({ createdAt: 1000, updatedAt: 1000 });
+    let data = model.beginFirstPage(model.EMPTY_JOBS);
+    const fresh = makeJob({ createdAt: 2000, updatedAt: 2500 });
+    data = model.applyJobChanged(data, fresh, F);
+    data = model.applyFirstPage(data, page([old]), F);
+    expect(data.order).toEqual([fresh.id, old.id]);
+  });
+
+  it('a stale page never overwrites a newer event, and an old or repeated event changes nothing', () => {
+    const v1 = makeJob({ updatedAt: 10 });
+    const v2 = { ...v1, favorite: true, updatedAt: 20 };
+    let data = model.beginFirstPage(model.EMPTY_JOBS);
+    data = model.applyJobChanged(data, v2, F);
+    data = model.applyFirstPage(data, page([v1]), F);
+    expect(data.byId[v1.id]).toEqual(v2);
+    const again = model.applyJobChanged(data, v2, F);
+    expect(again).toBe(data);
+    expect(model.applyJobChanged(data, v1, F)).toBe(data);
+  });
+
+  it('a job trashed by event leaves the grid; restored, it comes back in its place', () => {
+    const a = makeJob({ createdAt: 1, updatedAt: 1 });
+    const b = makeJob({ createdAt: 2, updatedAt: 2 });
+    const c = makeJob({ createdAt: 3, updatedAt: 3 });
+    let data = model.applyFirstPage(model.beginFirstPage(model.EMPTY_JOBS), page([c, b, a]), F);
+    data = model.applyJobChanged(data, { ...b, trashedAt: 5, updatedAt: 5 }, F);
+    expect(data.order).toEqual([c.id, a.id]);
+    data = model.applyJobChanged(data, { ...b, trashedAt: null, updatedAt: 6 }, F);
+    expect(data.order).toEqual([c.id, b.id, a.id]);
+  });
+
+  it('queued and running jobs sit in the queue, then slide into the grid when they finish', () => {
+    const job = makeJob({ status: 'queued', updatedAt: 1 });
+    let data = model.applyJobChanged(model.EMPTY_JOBS, job, F);
+    expect(data.liveIds).toEqual([job.id]);
+    expect(data.order).toEqual([]);
+    data = model.applyProgress(data, { id: job.id, stage: 'sampling', fraction: 0.5, partialImages: 1 });
+    expect(data.progress[job.id]?.fraction).toBe(0.5);
+    data = model.applyJobChanged(data, { ...job, status: 'succeeded', updatedAt: 2 }, F);
+    expect(data.liveIds).toEqual([]);
+    expect(data.progress[job.id]).toBeUndefined();
+    expect(data.order).toEqual([job.id]);
+    // A late tick for a finished job is dropped.
+    expect(model.applyProgress(data, { id: job.id, stage: 'sampling', partialImages: 1 })).toBe(data);
+  });
+
+  it('the queue lists the oldest job first', () => {
+    const first = makeJob({ status: 'running', createdAt: 1 });
+    const second = makeJob({ status: 'queued', createdAt: 2 });
+    let data = model.applyJobChanged(model.EMPTY_JOBS, second, F);
+    data = model.applyJobChanged(data, first, F);
+    expect(data.liveIds).toEqual([first.id, second.id]);
+    data = model.applyLivePage(model.EMPTY_JOBS, [second, first]);
+    expect(data.liveIds).toEqual([first.id, second.id]);
+  });
+
+  it('a purged job never comes back from a page fetched before the purge', () => {
+    const job = makeJob();
+    let data = model.beginFirstPage(model.EMPTY_JOBS);
+    data = model.applyRemoved(data, [job.id]);
+    data = model.applyFirstPage(data, page([job]), F);
+    expect(data.order).toEqual([]);
+    expect(data.byId[job.id]).toBeUndefined();
+    expect(model.applyJobChanged(data, { ...job, updatedAt: job.updatedAt + 1 }, F)).toBe(data);
+  });
+
+  it('an arrival beyond the loaded range waits for its page; infinite scroll appends without duplicates', () => {
+    const items = [5, 4, 3].map((n) => makeJob({ createdAt: n * 100, updatedAt: n * 100 }));
+    let data = model.applyFirstPage(model.beginFirstPage(model.EMPTY_JOBS), page(items, 'c1'), F);
+    const older = makeJob({ createdAt: 50, updatedAt: 900 });
+    data = model.applyJobChanged(data, older, F);
+    expect(data.order).not.toContain(older.id);
+    data = model.applyNextPage(data, page([items[2]!, older], null), F);
+    expect(data.order).toEqual([...items.map((j) => j.id), older.id]);
+    expect(data.nextCursor).toBeNull();
+  });
+
+  it('holds new arrivals while the person is scrolled down, and shows them on release', () => {
+    const a = makeJob({ createdAt: 1 });
+    let data = model.applyFirstPage(model.beginFirstPage(model.EMPTY_JOBS), page([a]), F);
+    data = model.setHoldArrivals(data, true);
+    const b = makeJob({ createdAt: 2 });
+    data = model.applyJobChanged(data, b, F);
+    expect(data.order).toEqual([a.id]);
+    expect(data.pendingTop).toEqual([b.id]);
+    data = model.setHoldArrivals(data, false);
+    expect(data.order).toEqual([b.id, a.id]);
+    expect(data.pendingTop).toEqual([]);
+  });
+
+  it('filters: favorites, trash, provider, status and search all place an event-borne job correctly', () => {
+    const job = makeJob({ prompt: 'A Lighthouse at dusk', provider: 'openai', favorite: true });
+    expect(belongsInGrid(job, { ...F, view: 'favorites' })).toBe(true);
+    expect(belongsInGrid({ ...job, favorite: false }, { ...F, view: 'favorites' })).toBe(false);
+    expect(belongsInGrid(job, { ...F, view: 'trash' })).toBe(false);
+    expect(belongsInGrid({ ...job, trashedAt: 1 }, { ...F, view: 'trash' })).toBe(true);
+    expect(belongsInGrid(job, { ...F, provider: 'comfyui' })).toBe(false);
+    expect(belongsInGrid(job, { ...F, search: 'lighthouse DUSK' })).toBe(true);
+    expect(belongsInGrid(job, { ...F, search: 'harbour' })).toBe(false);
+    expect(belongsInGrid({ ...job, status: 'running' }, F)).toBe(false);
+    expect(belongsInGrid({ ...job, status: 'running' }, { ...F, status: ['running'] })).toBe(true);
+  });
+});
+
+describe('jobs model: property — any interleaving of events and one fetch ends in the server state', () => {
+  const versionArb = fc.record({
+    job: fc.integer({ min: 0, max: 5 }),
+    status: fc.constantFrom('queued', 'running', 'succeeded', 'failed', 'cancelled') as fc.Arbitrary<JobSummary['status']>,
+    favorite: fc.boolean(),
+    trashed: fc.boolean(),
+    duplicate: fc.boolean(),
+  });
+
+  it('holds for every timeline, snapshot point and duplicate delivery', () => {
+    fc.assert(
+      fc.property(
+        fc.array(versionArb, { minLength: 1, maxLength: 30 }),
+        fc.nat(),
+        fc.nat(),
+        fc.nat(),
+        fc.constantFrom<Filters>(F, { ...F, view: 'favorites' }, { ...F, view: 'trash' }),
+        (timeline, aSeed, sSeed, rSeed, filters) => {
+          // Server side: every timeline entry is a new version of a job.
+          const versions: JobSummary[] = timeline.map((entry, t) => ({
+            id: idFor(entry.job + 1),
+            status: entry.status,
+            createdAt: 1000 + entry.job,
+            updatedAt: 10_000 + t,
+            provider: 'builtin',
+            prompt: `job ${entry.job}`,
+            width: 64,
+            height: 64,
+            count: 1,
+            favorite: entry.favorite,
+            trashedAt: entry.trashed ? 5 : null,
+            images: [],
+          }));
+          const n = versions.length;
+          const a = aSeed % (n + 1);
+          const s = a + (sSeed % (n + 1 - a));
+          const r = s + (rSeed % (n + 1 - s));
+          const latestBefore = (point: number) => {
+            const latest = new Map<string, JobSummary>();
+            for (const v of versions.slice(0, point)) latest.set(v.id, v);
+            return [...latest.values()];
+          };
+          // The server filters the page itself.
+          const snapshot = latestBefore(s).filter((j) => matchesFilters(j, filters)).sort(compareNewestFirst);
+
+          let data = model.EMPTY_JOBS;
+          for (let t = 0; t <= n; t += 1) {
+            if (t === a) data = model.beginFirstPage(data);
+            if (t === r) data = model.applyFirstPage(data, { items: snapshot, nextCursor: null }, filters);
+            if (t < n) {
+              data = model.applyJobChanged(data, versions[t]!, filters);
+              if (timeline[t]!.duplicate) data = model.applyJobChanged(data, versions[t]!, filters);
+            }
+          }
+          const final = latestBefore(n);
+          for (const job of final) expect(data.byId[job.id]).toEqual(job);
+          const expectedOrder = final.filter((j) => belongsInGrid(j, filters)).sort(compareNewestFirst).map((j) => j.id);
+          expect(data.order).toEqual(expectedOrder);
+          const expectedLive = final
+            .filter((j) => (j.status === 'queued' || j.status === 'running') && j.trashedAt === null)
+            .sort((x, y) => -compareNewestFirst(x, y))
+            .map((j) => j.id);
+          expect(data.liveIds).toEqual(expectedLive);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+});

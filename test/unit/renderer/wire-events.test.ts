@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import type { ListPage, Stats } from '../../../shared/contract';
+import { AppError } from '../../../shared/errors';
+import { createAppStore } from '../../../renderer/src/store/store';
+import { wireEvents } from '../../../renderer/src/store/wire-events';
+import { deferred, fakeApi, flush, makeJob } from './helpers';
+
+const emptyStats: Stats = { byStatus: {}, total: 0, trashed: 0, favorites: 0, images: 0, databaseBytes: 0, mediaBytes: 0, missingFiles: 0 } as Stats;
+
+function setup(listPages: ((input: { status?: string[]; search?: string }) => Promise<ListPage>) | null = null) {
+  const firstPage = deferred<ListPage>();
+  const fake = fakeApi({
+    'jobs.list': (input) => {
+      const query = input as { status?: string[]; search?: string };
+      if (listPages !== null) return listPages(query);
+      if (query.status?.includes('running')) return Promise.resolve({ items: [], nextCursor: null });
+      return firstPage.promise;
+    },
+    'jobs.stats': async () => emptyStats,
+    'settings.get': async () => ({ concurrency: { global: 1 }, retention: { trashAutoEmptyDays: 30, maxJobs: null, maxBytes: null, maxAgeDays: null }, theme: 'system', providers: {}, dataDir: '/d' }),
+    'providers.list': async () => ({ providers: [] }),
+  });
+  let key = 0;
+  const store = createAppStore({ api: fake.api, makeKey: () => `key-${++key}`, now: () => 0 });
+  const timers: (() => void)[] = [];
+  const unwire = wireEvents(store, fake.api, { setTimeout: (fn) => timers.push(fn), clearTimeout: () => undefined });
+  return { fake, store, firstPage, unwire, timers };
+}
+
+describe('wireEvents', () => {
+  it('subscribes to every event before the first fetch goes out', () => {
+    const { fake } = setup();
+    const firstCall = fake.order.findIndex((entry) => entry.startsWith('call:'));
+    const subscriptions = fake.order.filter((entry) => entry.startsWith('on:'));
+    expect(subscriptions).toEqual(['on:jobs.changed', 'on:jobs.progress', 'on:jobs.removed']);
+    expect(fake.order.slice(0, firstCall)).toEqual(subscriptions);
+  });
+
+  it('an event during the first fetch is neither lost nor applied twice', async () => {
+    const { fake, store, firstPage } = setup();
+    const old = makeJob({ createdAt: 1 });
+    const during = makeJob({ createdAt: 2 });
+    fake.emit('jobs.changed', { job: during });
+    fake.emit('jobs.changed', { job: during });
+    firstPage.resolve({ items: [old], nextCursor: null });
+    await flush();
+    expect(store.getState().jobs.order).toEqual([during.id, old.id]);
+    expect(store.getState().historyState).toBe('ready');
+  });
+
+  it('refetches the first page after the event stream reconnects, and tracks online state', async () => {
+    let pages = 0;
+    const job = makeJob();
+    const { fake, store } = setup(async (query) => {
+      if (query.status === undefined) pages += 1;
+      return { items: query.status === undefined ? [job] : [], nextCursor: null };
+    });
+    await flush();
+    expect(pages).toBe(1);
+    fake.setOnline(false);
+    expect(store.getState().online).toBe(false);
+    fake.reconnect();
+    fake.setOnline(true);
+    await flush();
+    expect(pages).toBe(2);
+    expect(store.getState().online).toBe(true);
+  });
+
+  it('progress ticks land in the live slice and a failing provider raises the banner until a success', async () => {
+    const { fake, store, firstPage } = setup();
+    firstPage.resolve({ items: [], nextCursor: null });
+    await flush();
+    const job = makeJob({ status: 'running', provider: 'a1111', updatedAt: 1 });
+    fake.emit('jobs.changed', { job });
+    fake.emit('jobs.progress', { id: job.id, stage: 'sampling', fraction: 0.25, step: 5, steps: 20, partialImages: 0 });
+    expect(store.getState().jobs.progress[job.id]?.step).toBe(5);
+    fake.emit('jobs.changed', { job: { ...job, status: 'failed', updatedAt: 2, error: { code: 'provider_unavailable', message: 'A1111 is not reachable at http://127.0.0.1:7860.' } } });
+    expect(store.getState().providerDown.a1111).toContain('not reachable');
+    fake.emit('jobs.changed', { job: { ...makeJob({ provider: 'a1111' }), status: 'succeeded' } });
+    expect(store.getState().providerDown.a1111).toBeUndefined();
+  });
+
+  it('a slow answer to an older search never replaces the newer one', async () => {
+    const slow = deferred<ListPage>();
+    const fast = deferred<ListPage>();
+    const a = makeJob({ prompt: 'castle' });
+    const b = makeJob({ prompt: 'castle moat' });
+    const { store } = setup(async (query) => {
+      if (query.status !== undefined) return { items: [], nextCursor: null };
+      if (query.search === 'castle') return slow.promise;
+      if (query.search === 'castle moat') return fast.promise;
+      return { items: [], nextCursor: null };
+    });
+    await flush();
+    store.getState().setFilters({ search: 'castle' });
+    store.getState().setFilters({ search: 'castle moat' });
+    fast.resolve({ items: [b], nextCursor: null });
+    await flush();
+    slow.resolve({ items: [a, b], nextCursor: null });
+    await flush();
+    expect(store.getState().jobs.order).toEqual([b.id]);
+  });
+
+  it('unwiring removes every listener', () => {
+    const { fake, unwire } = setup();
+    unwire();
+    expect(fake.listenerCount('jobs.changed')).toBe(0);
+    expect(fake.listenerCount('jobs.progress')).toBe(0);
+  });
+});
+
+describe('store actions', () => {
+  it('submit reuses the idempotency key for the same composed request until it succeeds', async () => {
+    const submitted = deferred<unknown>();
+    const keys: string[] = [];
+    const job = { ...makeJob({ status: 'queued' }), request: {}, cancelRequested: false, events: [] };
+    const fake = fakeApi({
+      'jobs.submit': (input) => {
+        keys.push((input as { idempotencyKey: string }).idempotencyKey);
+        return keys.length === 1 ? Promise.reject(new AppError('provider_unavailable', 'Atelier cannot be reached.')) : submitted.promise;
+      },
+    });
+    let n = 0;
+    const store = createAppStore({ api: fake.api, makeKey: () => `key-${++n}`, now: () => 0 });
+    store.getState().updateDraft({ prompt: 'a fox in snow' });
+    await store.getState().submit(); // fails: network
+    expect(store.getState().toasts.at(-1)?.message).toBe('Atelier cannot be reached.');
+    const second = store.getState().submit(); // retry of the same request
+    void store.getState().submit(); // double click while in flight: ignored, same key kept
+    submitted.resolve({ job, created: true });
+    await second;
+    expect(keys).toEqual(['key-1', 'key-1']);
+    expect(store.getState().jobs.liveIds).toEqual([job.id]);
+    // A new click after success is a new request.
+    store.getState().updateDraft({ prompt: 'a fox in snow' });
+    expect(store.getState().pendingSubmit).toBeNull();
+  });
+
+  it('a changed prompt gets a new key; validation errors appear per field without a call', async () => {
+    const fake = fakeApi({ 'jobs.submit': () => Promise.reject(new AppError('invalid_request', 'Width must be at least 64.', { details: { fields: { width: 'Width must be at least 64.' } } })) });
+    let n = 0;
+    const store = createAppStore({ api: fake.api, makeKey: () => `key-${++n}`, now: () => 0 });
+    await store.getState().submit();
+    expect(store.getState().fieldErrors.prompt).toBe('Write a prompt.');
+    expect(fake.calls).toHaveLength(0);
+    store.getState().updateDraft({ prompt: 'one' });
+    expect(store.getState().fieldErrors.prompt).toBeUndefined();
+    await store.getState().submit();
+    expect(store.getState().fieldErrors.width).toBe('Width must be at least 64.');
+    store.getState().updateDraft({ prompt: 'two' });
+    await store.getState().submit();
+    const sent = fake.calls.map((c) => (c.input as { idempotencyKey: string }).idempotencyKey);
+    expect(sent).toEqual(['key-1', 'key-2']);
+  });
+
+  it('trash shows an Undo toast that restores exactly those jobs', async () => {
+    const fake = fakeApi({ 'jobs.trash': async () => ({ updated: 2 }), 'jobs.restore': async () => ({ updated: 2 }) });
+    const store = createAppStore({ api: fake.api, makeKey: () => 'k', now: () => 0 });
+    const ids = [makeJob().id, makeJob().id];
+    await store.getState().trash(ids);
+    const toast = store.getState().toasts.at(-1)!;
+    expect(toast.message).toBe('Moved 2 jobs to Trash.');
+    toast.action?.run();
+    await flush();
+    expect(fake.calls.at(-1)).toEqual({ channel: 'jobs.restore', input: { ids } });
+  });
+});
