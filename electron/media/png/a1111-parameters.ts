@@ -1,0 +1,130 @@
+/**
+ * The AUTOMATIC1111 `parameters` infotext (provider-protocols §4.1): `create_infotext` to write,
+ * `parse_generation_parameters` to read, mirrored rule for rule so A1111, Forge and SD.Next read ours back.
+ */
+
+export interface A1111Settings {
+  prompt: string;
+  negativePrompt?: string;
+  steps?: number;
+  sampler?: string;
+  cfgScale?: number;
+  seed?: number;
+  width?: number;
+  height?: number;
+  model?: string;
+  /** Any further `Key: value` entries, in order, written after Model. */
+  extra?: Array<[string, string | number]>;
+}
+
+export interface A1111Parameters {
+  prompt: string;
+  negativePrompt: string;
+  /** Every `Key: value` of the params line, quotes decoded; `Size` also as `Size-1` / `Size-2`. */
+  params: Record<string, string>;
+  steps?: number;
+  sampler?: string;
+  cfgScale?: number;
+  seed?: number;
+  width?: number;
+  height?: number;
+  model?: string;
+}
+
+/**
+ * A1111's `quote`: JSON-quote a value containing a comma, newline or colon. Also quotes a value that starts with
+ * a double quote, which A1111 leaves bare and its own reader would then mis-decode.
+ */
+export function quoteValue(value: string | number): string {
+  const text = String(value);
+  return /[,\n:]/.test(text) || text.startsWith('"') ? JSON.stringify(text) : text;
+}
+
+export function formatParameters(settings: A1111Settings): string {
+  const params: Array<[string, string | number | undefined]> = [
+    ['Steps', settings.steps],
+    ['Sampler', settings.sampler],
+    ['CFG scale', settings.cfgScale],
+    ['Seed', settings.seed],
+    [
+      'Size',
+      settings.width !== undefined && settings.height !== undefined ? `${settings.width}x${settings.height}` : undefined,
+    ],
+    ['Model', settings.model],
+    ...(settings.extra ?? []),
+  ];
+  const line = params
+    .filter((entry): entry is [string, string | number] => entry[1] !== undefined && entry[1] !== '')
+    .map(([key, value]) => (key === String(value) ? key : `${key}: ${quoteValue(value)}`))
+    .join(', ');
+  const negative = settings.negativePrompt ? `\nNegative prompt: ${settings.negativePrompt}` : '';
+  return `${settings.prompt}${negative}\n${line}`.trim();
+}
+
+const PARAM_RE = /\s*(\w[\w \-/]+):\s*("(?:\\.|[^\\"])+"|[^,]*)(?:,|$)/g;
+
+function decodeQuoted(value: string): string {
+  if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) {
+    try {
+      const decoded: unknown = JSON.parse(value);
+      if (typeof decoded === 'string') return decoded;
+    } catch {
+      // A1111 keeps the raw text when the quotes are not valid JSON.
+    }
+  }
+  return value;
+}
+
+function toNumber(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+export function parseParameters(text: string): A1111Parameters {
+  const lines = text.trim().split('\n');
+  let last = lines.pop() ?? '';
+  if ([...last.matchAll(PARAM_RE)].length < 3) {
+    lines.push(last);
+    last = '';
+  }
+  let prompt = '';
+  let negativePrompt = '';
+  let doneWithPrompt = false;
+  for (const raw of lines) {
+    let line = raw.trim();
+    if (line.startsWith('Negative prompt:')) {
+      doneWithPrompt = true;
+      line = line.slice(16).trim();
+    }
+    if (doneWithPrompt) negativePrompt += (negativePrompt === '' ? '' : '\n') + line;
+    else prompt += (prompt === '' ? '' : '\n') + line;
+  }
+  const params: Record<string, string> = {};
+  for (const match of last.matchAll(PARAM_RE)) {
+    const key = match[1]!.trim();
+    const value = decodeQuoted(match[2]!.trim());
+    params[key] = value;
+    if (key === 'Size') {
+      const [w, h] = value.split('x');
+      if (w !== undefined && h !== undefined) {
+        params['Size-1'] = w;
+        params['Size-2'] = h;
+      }
+    }
+  }
+  const result: A1111Parameters = { prompt, negativePrompt, params };
+  const steps = toNumber(params['Steps']);
+  const cfgScale = toNumber(params['CFG scale']);
+  const seed = toNumber(params['Seed']);
+  const width = toNumber(params['Size-1']);
+  const height = toNumber(params['Size-2']);
+  if (steps !== undefined) result.steps = steps;
+  if (params['Sampler'] !== undefined) result.sampler = params['Sampler'];
+  if (cfgScale !== undefined) result.cfgScale = cfgScale;
+  if (seed !== undefined) result.seed = seed;
+  if (width !== undefined) result.width = width;
+  if (height !== undefined) result.height = height;
+  if (params['Model'] !== undefined) result.model = params['Model'];
+  return result;
+}
