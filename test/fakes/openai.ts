@@ -1,0 +1,269 @@
+import type { ServerResponse } from 'node:http';
+import { pngFor } from './png.js';
+import { type LoggedRequest, Script, delay, sendText, startHttpFake, streamHugeBody } from './server.js';
+
+/** What the next POST /v1/images/generations does. Streaming vs JSON follows the request's `stream` field. */
+export type OpenAIScenario =
+  | {
+      kind: 'success';
+      /** Images to return; defaults to the request's n. */
+      images?: number;
+      /** Delay before the JSON answer, or between stream events. */
+      stepMs?: number;
+      revisedPrompt?: string;
+      /** Stream framing variants clients must accept. */
+      crlf?: boolean;
+      keepaliveComments?: boolean;
+      doneMarker?: boolean;
+      /** Stream: send fewer partials than asked (allowed by the API). */
+      partials?: number;
+    }
+  | { kind: 'error'; status: number; type: string; code: string | null; message: string; param?: string | null; headers?: Record<string, string> }
+  /** Stream: the socket is destroyed after `afterPartials` partial events; JSON: after half the body. */
+  | { kind: 'cut'; afterPartials?: number }
+  | { kind: 'malformed_json' }
+  | { kind: 'invalid_base64' }
+  /** A body of `bytes` written lazily; `declareLength` sends content-length up front. */
+  | { kind: 'huge'; bytes: number; declareLength?: boolean }
+  /** Accepts the request and never answers. */
+  | { kind: 'hang' }
+  /** A mid-stream `event: error` after one partial. */
+  | { kind: 'stream_error' };
+
+/** Real OpenAI error bodies and headers (protocol reference §1.7). */
+type ErrorScenario = Extract<OpenAIScenario, { kind: 'error' }>;
+
+export const openAIErrors = {
+  unauthorized: (): ErrorScenario => ({
+    kind: 'error',
+    status: 401,
+    type: 'invalid_request_error',
+    code: 'invalid_api_key',
+    message: 'Incorrect API key provided: sk-abc***xyz. You can find your API key at https://platform.openai.com/account/api-keys.',
+  }),
+  orgNotVerified: (): ErrorScenario => ({
+    kind: 'error',
+    status: 403,
+    type: 'invalid_request_error',
+    code: null,
+    message: 'Your organization must be verified to use the model `gpt-image-1`.',
+  }),
+  rateLimited: (retryAfter: { seconds?: number; ms?: number; date?: string } = { seconds: 2 }): ErrorScenario => ({
+    kind: 'error',
+    status: 429,
+    type: 'requests',
+    code: 'rate_limit_exceeded',
+    message: 'Rate limit exceeded for images per minute in organization org-X. Limit: 5/1min. Current: 6/1min.',
+    headers: {
+      ...(retryAfter.seconds === undefined ? {} : { 'retry-after': String(retryAfter.seconds) }),
+      ...(retryAfter.ms === undefined ? {} : { 'retry-after-ms': String(retryAfter.ms) }),
+      ...(retryAfter.date === undefined ? {} : { 'retry-after': retryAfter.date }),
+      'x-ratelimit-limit-requests': '5',
+      'x-ratelimit-remaining-requests': '0',
+      'x-ratelimit-reset-requests': '12s',
+    },
+  }),
+  quota: (): ErrorScenario => ({
+    kind: 'error',
+    status: 429,
+    type: 'insufficient_quota',
+    code: 'insufficient_quota',
+    message: 'You exceeded your current quota, please check your plan and billing details.',
+  }),
+  serverError: (): ErrorScenario => ({
+    kind: 'error',
+    status: 500,
+    type: 'server_error',
+    code: null,
+    message: 'The server had an error while processing your request. Sorry about that!',
+  }),
+  unavailable: (): ErrorScenario => ({
+    kind: 'error',
+    status: 503,
+    type: 'server_error',
+    code: 'service_unavailable',
+    message: 'The engine is currently overloaded, please try again later.',
+  }),
+  moderation: (): ErrorScenario => ({
+    kind: 'error',
+    status: 400,
+    type: 'image_generation_user_error',
+    code: 'moderation_blocked',
+    message:
+      'Your request was rejected by the safety system. If you believe this is an error, contact us at help.openai.com and include the request ID 6f1c. safety_violations=[sexual].',
+  }),
+  contentPolicy: (): ErrorScenario => ({
+    kind: 'error',
+    status: 400,
+    type: 'invalid_request_error',
+    code: 'content_policy_violation',
+    message: 'Your request was rejected as a result of our safety system. Your prompt may contain text that is not allowed by our safety system.',
+  }),
+  badValue: (param: string): ErrorScenario => ({
+    kind: 'error',
+    status: 400,
+    type: 'invalid_request_error',
+    code: 'invalid_value',
+    message: `Invalid value for '${param}'.`,
+    param,
+  }),
+};
+
+export interface FakeOpenAIOptions {
+  /** The key the fake accepts; any other Bearer gets a real-looking 401. */
+  apiKey?: string;
+  /** Model ids for GET /v1/models. */
+  models?: string[];
+  scenario?: OpenAIScenario;
+}
+
+export interface FakeOpenAI {
+  url: string;
+  requests: LoggedRequest[];
+  /** POST /v1/images/generations requests only. */
+  generationRequests(): LoggedRequest[];
+  /** One scenario, or a list taken in order (the last repeats): e.g. [rateLimited(), success]. */
+  setScenario(next: OpenAIScenario | OpenAIScenario[]): void;
+  close(): Promise<void>;
+}
+
+const GENERATIONS = '/v1/images/generations';
+
+export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
+  const apiKey = options.apiKey ?? 'sk-test-fake-key';
+  const script = new Script<OpenAIScenario>(options.scenario ?? { kind: 'success' });
+  let requestCounter = 0;
+
+  const fake = await startHttpFake(async (req, res, logged) => {
+    requestCounter += 1;
+    const common = { 'x-request-id': `req_fake${requestCounter}`, 'openai-version': '2020-10-01', 'openai-processing-ms': '12' };
+    const path = logged.path.replace(/^\/v1\/v1\//, '/v1/');
+    if (req.headers.authorization !== `Bearer ${apiKey}`) {
+      sendError(res, openAIErrors.unauthorized(), common);
+      return;
+    }
+    if (req.method === 'GET' && path === '/v1/models') {
+      const ids = options.models ?? ['gpt-4o', 'gpt-image-1', 'dall-e-3', 'whisper-1'];
+      sendText(res, 200, JSON.stringify({ object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 1698785189, owned_by: 'system' })) }, null, 2), common);
+      return;
+    }
+    if (req.method !== 'POST' || path !== GENERATIONS) {
+      sendText(res, 404, JSON.stringify({ error: { message: `Invalid URL (${req.method} ${logged.path})`, type: 'invalid_request_error', param: null, code: null } }, null, 2), common);
+      return;
+    }
+    const body = (logged.json ?? {}) as Record<string, unknown>;
+    const scenario = script.next();
+    await respond(res, logged, body, scenario, common);
+  });
+
+  return {
+    url: fake.url,
+    requests: fake.requests,
+    generationRequests: () => fake.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/images/generations')),
+    setScenario: (next) => script.set(next),
+    close: fake.close,
+  };
+}
+
+function sendError(res: ServerResponse, scenario: ErrorScenario, common: Record<string, string>): void {
+  const body = { error: { message: scenario.message, type: scenario.type, param: scenario.param ?? null, code: scenario.code } };
+  sendText(res, scenario.status, JSON.stringify(body, null, 2), { ...common, ...scenario.headers });
+}
+
+async function respond(res: ServerResponse, logged: LoggedRequest, body: Record<string, unknown>, scenario: OpenAIScenario, common: Record<string, string>): Promise<void> {
+  const n = typeof body.n === 'number' ? body.n : 1;
+  const streaming = body.stream === true;
+  switch (scenario.kind) {
+    case 'error':
+      sendError(res, scenario, common);
+      return;
+    case 'hang':
+      return; // never answers; the socket stays open until the client gives up
+    case 'malformed_json':
+      sendText(res, 200, '{\n  "created": 1713833628,\n  "data": [\n    {"b64_json": "iVBOR', common);
+      return;
+    case 'invalid_base64':
+      sendText(res, 200, JSON.stringify({ created: 1713833628, data: [{ b64_json: 'iVBORw0KGgo!!!not*base64###' }] }, null, 2), common);
+      return;
+    case 'huge': {
+      const headers: Record<string, string> = { ...common, 'content-type': 'application/json' };
+      if (scenario.declareLength === true) headers['content-length'] = String(scenario.bytes);
+      res.writeHead(200, headers);
+      streamHugeBody(res, logged, scenario.bytes);
+      return;
+    }
+    default:
+      break;
+  }
+  if (!streaming) {
+    if (scenario.kind === 'stream_error') throw new Error('stream_error needs a streaming request');
+    const images = scenario.kind === 'success' ? (scenario.images ?? n) : n;
+    const json = JSON.stringify(
+      {
+        created: 1713833628,
+        background: 'opaque',
+        data: Array.from({ length: images }, (_, i) => ({
+          b64_json: pngFor(i).toString('base64'),
+          ...(scenario.kind === 'success' && scenario.revisedPrompt !== undefined ? { revised_prompt: scenario.revisedPrompt } : {}),
+        })),
+        output_format: 'png',
+        quality: 'high',
+        size: typeof body.size === 'string' ? body.size : '1024x1024',
+        usage: { input_tokens: 50, input_tokens_details: { image_tokens: 40, text_tokens: 10 }, output_tokens: 4160, total_tokens: 4210 },
+      },
+      null,
+      2,
+    );
+    if (scenario.kind === 'success' && scenario.stepMs !== undefined) await delay(scenario.stepMs);
+    if (scenario.kind === 'cut') {
+      res.writeHead(200, { ...common, 'content-type': 'application/json', 'content-length': String(json.length) });
+      res.write(json.slice(0, Math.floor(json.length / 2)));
+      setTimeout(() => res.destroy(), 20);
+      return;
+    }
+    if (!res.destroyed) sendText(res, 200, json, common);
+    return;
+  }
+
+  // Streaming (protocol reference §1.6): event line + single-line JSON data line + blank line.
+  res.writeHead(200, { ...common, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+  const success = scenario.kind === 'success' ? scenario : undefined;
+  const eol = success?.crlf === true ? '\r\n' : '\n';
+  const stepMs = success?.stepMs ?? 5;
+  const requested = typeof body.partial_images === 'number' ? body.partial_images : 0;
+  const partials = scenario.kind === 'cut' ? (scenario.afterPartials ?? 1) : scenario.kind === 'stream_error' ? 1 : (success?.partials ?? requested);
+  const fields = { created_at: 1713833628, size: body.size ?? 'auto', quality: body.quality ?? 'auto', background: body.background ?? 'auto', output_format: body.output_format ?? 'png' };
+  const send = (event: string, data: unknown): boolean => {
+    if (res.destroyed) return false;
+    if (success?.keepaliveComments === true) res.write(`: keepalive${eol}`);
+    res.write(`event: ${event}${eol}data: ${JSON.stringify(data)}${eol}${eol}`);
+    return true;
+  };
+  for (let i = 0; i < partials; i += 1) {
+    await delay(stepMs);
+    if (!send('image_generation.partial_image', { type: 'image_generation.partial_image', b64_json: pngFor(100 + i).toString('base64'), partial_image_index: i, ...fields })) return;
+  }
+  if (scenario.kind === 'cut') {
+    await delay(stepMs);
+    res.destroy();
+    return;
+  }
+  if (scenario.kind === 'stream_error') {
+    send('error', { error: { message: 'The server had an error while processing your request.', type: 'server_error', param: null, code: null } });
+    res.end();
+    return;
+  }
+  const images = success?.images ?? n;
+  for (let i = 0; i < images; i += 1) {
+    await delay(stepMs);
+    const completed = {
+      type: 'image_generation.completed',
+      b64_json: pngFor(i).toString('base64'),
+      ...fields,
+      usage: { total_tokens: 100, input_tokens: 50, output_tokens: 50, input_tokens_details: { text_tokens: 10, image_tokens: 40 } },
+    };
+    if (!send('image_generation.completed', completed)) return;
+  }
+  if (success?.doneMarker === true) res.write(`data: [DONE]${eol}${eol}`);
+  res.end();
+}
