@@ -1,0 +1,109 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Engine, EngineOptions, Logger } from '../engine/types.js';
+import { parseServeArgs, UsageError } from './args.js';
+import { startServer, type RunningServer } from './server.js';
+
+/** Running jobs get this long to finish on Ctrl+C before the database is closed under them. */
+export const SHUTDOWN_GRACE_MS = 5_000;
+
+export interface ServeDeps {
+  createEngine(options: EngineOptions): Promise<Engine>;
+  createKeyring(dataDir: string): Promise<EngineOptions['keyring']>;
+  stdout: (line: string) => void;
+  stderr: (line: string) => void;
+}
+
+/** dist/renderer next to the repo root, whether this runs from source (tsx) or from the dist/electron bundle. */
+export function findRendererDir(from: string = dirname(fileURLToPath(import.meta.url))): string {
+  let dir = from;
+  for (let i = 0; i < 4; i += 1) {
+    const candidate = join(dir, 'dist', 'renderer');
+    if (existsSync(join(dir, 'package.json'))) return candidate;
+    dir = dirname(dir);
+  }
+  return resolve('dist', 'renderer');
+}
+
+const stderrLog = (stderr: (line: string) => void): Logger => ({
+  info: () => undefined,
+  warn: (message, fields) => stderr(`warn: ${message}${fields === undefined ? '' : ` ${JSON.stringify(fields)}`}`),
+  error: (message, fields) => stderr(`error: ${message}${fields === undefined ? '' : ` ${JSON.stringify(fields)}`}`),
+});
+
+export interface ServeHandle {
+  server: RunningServer;
+  engine: Engine;
+  /** Stop listening and end streams, then give running jobs the grace period and close the store. */
+  shutdown(): Promise<void>;
+}
+
+export async function runServe(argv: string[], deps: ServeDeps): Promise<ServeHandle> {
+  const args = parseServeArgs(argv);
+  for (const warning of args.warnings) deps.stderr(warning);
+  const rendererDir = args.rendererDir ?? findRendererDir();
+  if (!existsSync(join(rendererDir, 'index.html'))) {
+    deps.stderr(`The UI is not built (${rendererDir} has no index.html): run \`npm run build:renderer\`.`);
+  }
+  const log = stderrLog(deps.stderr);
+  const keyring = await deps.createKeyring(args.dataDir);
+  const engine = await deps.createEngine({ dataDir: args.dataDir, keyring, log });
+  let server: RunningServer;
+  try {
+    server = await startServer({
+      engine,
+      rendererDir,
+      token: args.token,
+      host: args.host,
+      port: args.port,
+      onUnexpected: (channel, error) => log.error('unexpected error', { channel, error: String(error) }),
+    });
+  } catch (error) {
+    await engine.close({ graceMs: 0 });
+    throw error;
+  }
+  deps.stdout(`Atelier is serving at ${server.url}`);
+  let closing: Promise<void> | null = null;
+  return {
+    server,
+    engine,
+    shutdown() {
+      closing ??= (async () => {
+        await server.close();
+        await engine.close({ graceMs: SHUTDOWN_GRACE_MS });
+      })();
+      return closing;
+    },
+  };
+}
+
+/** The CLI around runServe: one URL line on stdout, graceful SIGINT/SIGTERM, a second signal forces the exit. */
+export async function main(argv: string[], deps: ServeDeps): Promise<void> {
+  let handle: ServeHandle;
+  try {
+    handle = await runServe(argv, deps);
+  } catch (error) {
+    deps.stderr(error instanceof UsageError ? error.message : `Atelier could not start: ${(error as Error).message}`);
+    process.exitCode = error instanceof UsageError ? 2 : 1;
+    return;
+  }
+  let signalled = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (signalled) {
+      deps.stderr(`${signal} again: exiting now.`);
+      process.exit(130);
+    }
+    signalled = true;
+    deps.stderr(`${signal}: finishing running jobs (up to ${SHUTDOWN_GRACE_MS / 1000} s), then closing the library…`);
+    handle.shutdown().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        deps.stderr(`Shutdown failed: ${String(error)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}
