@@ -20,6 +20,8 @@ export interface ProviderRegistry {
 export interface ProviderEntry {
   provider: Provider;
   defaults: ProviderDefaults[string];
+  /** Releases what the provider holds (e.g. the builtin's worker threads). */
+  close?: () => Promise<void> | void;
 }
 
 export function createProviderRegistry(

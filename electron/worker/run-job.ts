@@ -137,6 +137,7 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
     if (output.usage !== undefined) result.usage = output.usage;
     throttle.drop(job.id);
     store.succeed(job.id, images, result);
+    emitChanged();
   } catch (error) {
     throttle.drop(job.id);
     const body = toErrorBody(error);
@@ -150,11 +151,11 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
     } else {
       store.fail(job.id, body, { timings: { totalMs: clock.now() - job.createdAt } });
     }
+    emitChanged();
   } finally {
     clearTimeout(hardTimer);
     await deps.media.clearPreviews(job.id).catch(() => undefined);
   }
-  emitChanged();
 }
 
 function abortError(reason: unknown): AppError {

@@ -7,6 +7,8 @@ export interface SchedulerLimits {
 }
 
 export interface Scheduler {
+  /** Begins taking work (the engine calls it once start-up housekeeping is done). */
+  start(): void;
   /** Looks for work now (after a submit, a finished job or a settings change). */
   kick(): void;
   /** Aborts a running job through its provider's cancel path; false if it isn't running here. */
@@ -28,7 +30,8 @@ export function createScheduler(
   deps: RunJobDeps & { limits: () => SchedulerLimits },
 ): Scheduler {
   const running = new Map<string, Running>();
-  let accepting = true;
+  let accepting = false;
+  let stopped = false;
   let scheduled = false;
 
   const perProviderCount = (provider: string): number => {
@@ -63,6 +66,11 @@ export function createScheduler(
   };
 
   const scheduler: Scheduler = {
+    start() {
+      if (stopped) return;
+      accepting = true;
+      scheduler.kick();
+    },
     kick() {
       if (scheduled || !accepting) return;
       scheduled = true;
@@ -78,6 +86,7 @@ export function createScheduler(
     runningCount: () => running.size,
     async stop(graceMs) {
       accepting = false;
+      stopped = true;
       const all = Promise.allSettled([...running.values()].map((r) => r.done));
       let timer: ReturnType<typeof setTimeout> | undefined;
       const grace = new Promise<void>((resolve) => {

@@ -1,0 +1,162 @@
+import { mkdirSync } from 'node:fs';
+import { unlink } from 'node:fs/promises';
+import { openStore } from '../db/store.js';
+import type { JobStore } from '../db/types.js';
+import { findMissingFiles, resolveInsideDataDir, sweepOrphans } from '../media/index.js';
+import { createProgressThrottle } from '../worker/progress-throttle.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../worker/retry-policy.js';
+import { createScheduler } from '../worker/scheduler.js';
+import type { JobProgressEvent } from '../../shared/contract.js';
+import { defaultProviders } from './default-providers.js';
+import { createEventBus } from './event-bus.js';
+import { createHandlers } from './handlers.js';
+import { createJobMedia } from './job-media.js';
+import { createProviderRegistry, type ProviderEntry } from './provider-registry.js';
+import { createSettingsService, type ProviderDefaults } from './settings-service.js';
+import { systemClock, type Engine, type EngineOptions, type Logger, type MediaFile } from './types.js';
+
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
+
+export interface EngineTestOptions {
+  /** Replaces the default provider set (tests use fakes on loopback). */
+  providers?: ProviderEntry[];
+  retry?: RetryPolicy;
+  maxResponseBytes?: number;
+  /** Orphan files younger than this survive the start-up sweep. */
+  sweepGraceMs?: number;
+  /** How long past a provider's timeout the worker waits before aborting it itself. */
+  hardTimeoutGraceMs?: number;
+  /** Interval for retention (trash auto-empty, prune); 0 disables the timer. */
+  maintenanceIntervalMs?: number;
+}
+
+const silentLog: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** The composition root: one engine per data dir, shared by the Electron app and the headless host. */
+export async function createEngine(options: EngineOptions & EngineTestOptions): Promise<Engine> {
+  const clock = options.clock ?? systemClock;
+  const log = options.log ?? silentLog;
+  const { dataDir, keyring } = options;
+  mkdirSync(dataDir, { recursive: true });
+
+  const store: JobStore = openStore({
+    dataDir,
+    now: () => clock.now(),
+    onSlowQuery: (name, ms) => log.warn('slow query', { name, ms: Math.round(ms) }),
+    ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }),
+  });
+  try {
+    const interrupted = store.recoverInterrupted();
+    if (interrupted > 0) log.warn('jobs interrupted by the last shutdown', { count: interrupted });
+
+    const bus = createEventBus(log);
+    const entries = options.providers ?? defaultProviders();
+    const providerDefaults: ProviderDefaults = {};
+    for (const entry of entries) {
+      providerDefaults[entry.provider.id] = { ...entry.defaults, ...options.providerDefaults?.[entry.provider.id] };
+    }
+    const settings = createSettingsService({ store, keyring, dataDir, providerDefaults });
+    const registry = createProviderRegistry(entries, settings, {
+      ...(options.maxResponseBytes === undefined ? {} : { maxResponseBytes: options.maxResponseBytes }),
+    });
+    const media = createJobMedia(dataDir);
+    const throttle = createProgressThrottle<JobProgressEvent>((_, event) => bus.emit('jobs.progress', event));
+    const scheduler = createScheduler({
+      store,
+      providers: registry,
+      media,
+      bus,
+      throttle,
+      clock,
+      log,
+      retry: options.retry ?? DEFAULT_RETRY_POLICY,
+      hardTimeoutGraceMs: options.hardTimeoutGraceMs ?? 5_000,
+      limits: () => ({
+        global: settings.current().concurrency.global,
+        perProvider: (id) => settings.provider(id)?.concurrency ?? 1,
+      }),
+    });
+
+    let missing = 0;
+    const removeFiles = async (files: string[]): Promise<void> => {
+      for (const rel of files) {
+        const path = resolveInsideDataDir(dataDir, rel);
+        if (path === null) continue;
+        await unlink(path).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== 'ENOENT') log.warn('could not remove a file', { path: rel, code: error.code });
+        });
+      }
+    };
+    const handlers = createHandlers({ store, scheduler, providers: registry, settings, bus, removeFiles, missingFiles: () => missing });
+
+    const maintain = async (): Promise<void> => {
+      const { retention } = settings.current();
+      const results = [];
+      if (retention.trashAutoEmptyDays > 0) results.push(store.emptyTrashOlderThan(retention.trashAutoEmptyDays * DAY));
+      results.push(
+        store.prune({
+          maxAgeMs: retention.maxAgeDays === null ? null : retention.maxAgeDays * DAY,
+          maxJobs: retention.maxJobs,
+          maxBytes: retention.maxBytes,
+        }),
+      );
+      for (const r of results) {
+        if (r.ids.length > 0) bus.emit('jobs.removed', { ids: r.ids });
+        await removeFiles(r.files);
+      }
+    };
+
+    // Start-up housekeeping runs before the worker starts, so no running job's files are swept.
+    const startup = (async () => {
+      const sweep = await sweepOrphans(dataDir, store.referencedPaths(), clock.now(), options.sweepGraceMs);
+      if (sweep.removed.length > 0) log.info('removed orphan files', { count: sweep.removed.length, bytes: sweep.bytesFreed });
+      missing = (await findMissingFiles(dataDir, store.allImagePaths())).count;
+      if (missing > 0) log.warn('image files missing from disk', { count: missing });
+      await maintain();
+    })()
+      .catch((error: unknown) => log.error('start-up housekeeping failed', { error: String(error) }))
+      .finally(() => scheduler.start());
+
+    const interval = options.maintenanceIntervalMs ?? HOUR;
+    const timer =
+      interval > 0
+        ? setInterval(() => {
+            maintain().catch((error: unknown) => log.error('maintenance failed', { error: String(error) }));
+          }, interval)
+        : undefined;
+    timer?.unref();
+
+    const resolveMedia = (kind: 'image' | 'thumb' | 'preview', imageId: string): MediaFile | null => {
+      if (kind === 'preview') return media.previews.resolvePreview(imageId);
+      const image = store.image(imageId);
+      if (image === null) return null;
+      const rel = kind === 'image' ? image.path : image.thumbPath;
+      if (rel === null) return null;
+      const path = resolveInsideDataDir(dataDir, rel);
+      if (path === null) return null;
+      return { path, mime: kind === 'image' ? image.mime : 'image/webp' };
+    };
+
+    let closed: Promise<void> | undefined;
+    return {
+      dataDir,
+      handlers,
+      events: bus,
+      resolveMedia,
+      close(closeOptions = {}) {
+        closed ??= (async () => {
+          if (timer !== undefined) clearInterval(timer);
+          await startup;
+          await scheduler.stop(closeOptions.graceMs ?? 3_000);
+          for (const entry of entries) await entry.close?.();
+          store.close();
+        })();
+        return closed;
+      },
+    };
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+}

@@ -1,0 +1,28 @@
+import { createPreviewRegistry, storeProviderImage, type PreviewRegistry } from '../media/index.js';
+import type { JobMedia } from '../worker/types.js';
+
+export const APP_VERSION = '0.1.0';
+
+/** Binds electron/media to the worker's needs for one data dir. */
+export function createJobMedia(dataDir: string): JobMedia & { previews: PreviewRegistry } {
+  const previews = createPreviewRegistry(dataDir);
+  return {
+    previews,
+    storeImage: (input) =>
+      storeProviderImage({
+        dataDir,
+        id: input.imageId,
+        index: input.index,
+        image: input.image,
+        jobId: input.jobId,
+        request: input.request,
+        provider: input.request.provider,
+        createdAt: input.createdAt,
+        appVersion: APP_VERSION,
+        ...(input.request.model === undefined ? {} : { model: input.request.model }),
+        ...(input.seed === undefined ? {} : { seed: input.seed }),
+      }),
+    addPreview: (jobId, image) => previews.addPreview(jobId, image),
+    clearPreviews: (jobId) => previews.clearJob(jobId),
+  };
+}
