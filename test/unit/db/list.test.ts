@@ -1,0 +1,221 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ListPage, type JobStatus, type ListQuery } from '../../../shared/contract.js';
+import { foldForSearch, searchTerms } from '../../../electron/db/fold.js';
+import { planList } from '../../../electron/db/search.js';
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { finished, manualClock, open, req, tempDir } from './helpers.js';
+import type { JobStore } from '../../../electron/db/types.js';
+
+const q = (extra: Partial<ListQuery> = {}): ListQuery => ({ limit: 60, view: 'active', ...extra });
+
+function all(store: JobStore, query: ListQuery): string[] {
+  const ids: string[] = [];
+  let cursor: string | undefined;
+  for (;;) {
+    const page = store.list({ ...query, ...(cursor === undefined ? {} : { cursor }) });
+    expect(ListPage.safeParse(page).success).toBe(true);
+    ids.push(...page.items.map((i) => i.id));
+    if (page.nextCursor === null) return ids;
+    cursor = page.nextCursor;
+  }
+}
+
+describe('list', () => {
+  it('pages newest first with a cursor that stays stable while new jobs arrive', () => {
+    const clock = manualClock();
+    const store = open({ now: clock.now });
+    const ids = Array.from({ length: 7 }, (_, i) => store.submit(req(`job ${i}`)).job.id);
+    const first = store.list(q({ limit: 3 }));
+    expect(first.items.map((j) => j.id)).toEqual([ids[6], ids[5], ids[4]]);
+    store.submit(req('arrived later'));
+    const second = store.list(q({ limit: 3, cursor: first.nextCursor! }));
+    expect(second.items.map((j) => j.id)).toEqual([ids[3], ids[2], ids[1]]);
+    const third = store.list(q({ limit: 3, cursor: second.nextCursor! }));
+    expect(third.items.map((j) => j.id)).toEqual([ids[0]]);
+    expect(third.nextCursor).toBeNull();
+  });
+
+  it('orders jobs created in the same millisecond by id', () => {
+    const store = open({ now: () => 5_000 });
+    const ids = Array.from({ length: 5 }, () => store.submit(req()).job.id);
+    expect(all(store, q({ limit: 2 }))).toEqual([...ids].reverse());
+  });
+
+  it('refuses a cursor it did not make', () => {
+    const store = open();
+    expect(() => store.list(q({ cursor: 'garbage' }))).toThrow(/not one Atelier made/);
+    expect(() => store.list(q({ cursor: 'c1.' + Buffer.from('{"a":1}').toString('base64url') }))).toThrow(/not one Atelier made/);
+  });
+
+  it('applies view, status, favorite and provider filters before the cursor', () => {
+    const store = open({ now: manualClock().now });
+    const a = finished(store, 'a', { provider: 'openai' });
+    const b = finished(store, 'b');
+    const c = store.submit(req('c')).job.id;
+    const d = finished(store, 'd', { provider: 'openai' });
+    store.setFavorite([a, d], true);
+    store.trash([b]);
+    expect(all(store, q({ limit: 1 }))).toEqual([d, c, a]);
+    expect(all(store, q({ limit: 1, view: 'trash' }))).toEqual([b]);
+    expect(all(store, q({ limit: 1, view: 'all' }))).toEqual([d, c, b, a]);
+    expect(all(store, q({ limit: 1, favorite: true }))).toEqual([d, a]);
+    expect(all(store, q({ limit: 1, favorite: false, view: 'all' }))).toEqual([c, b]);
+    expect(all(store, q({ limit: 1, status: ['queued'] }))).toEqual([c]);
+    expect(all(store, q({ limit: 1, status: ['succeeded', 'queued'], view: 'all' }))).toEqual([d, c, b, a]);
+    expect(all(store, q({ limit: 1, provider: 'openai', favorite: true }))).toEqual([d, a]);
+  });
+});
+
+describe('search', () => {
+  function seeded() {
+    const store = open({ now: manualClock().now });
+    const ids = {
+      fox: finished(store, 'Red fox 100%'),
+      bird: finished(store, 'BLUE_bird study'),
+      czech: finished(store, 'ČERVENÁ liška'),
+      greek: finished(store, 'ΟΔΟΣ ΑΘΗΝΑΣ'),
+      negative: finished(store, 'castle', { negativePrompt: 'Watermark, text' }),
+      quotes: finished(store, 'say "hello" (NEAR town) AND name:value ^start*'),
+    };
+    return { store, ids };
+  }
+  const search = (store: JobStore, text: string, extra: Partial<ListQuery> = {}) =>
+    store.list(q({ view: 'all', search: text, ...extra })).items.map((j) => j.id);
+
+  it('is case-insensitive for any script', () => {
+    const { store, ids } = seeded();
+    expect(search(store, 'červená')).toEqual([ids.czech]);
+    expect(search(store, 'ČERVENÁ LIŠKA')).toEqual([ids.czech]);
+    expect(search(store, 'οδοσ')).toEqual([ids.greek]);
+    expect(search(store, 'οδος αθηνας')).toEqual([ids.greek]);
+    expect(search(store, 'RED FOX')).toEqual([ids.fox]);
+  });
+
+  it('treats %, _, quotes and FTS syntax as literal text', () => {
+    const { store, ids } = seeded();
+    expect(search(store, '100%')).toEqual([ids.fox]);
+    expect(search(store, '0%')).toEqual([ids.fox]);
+    expect(search(store, 'blue_')).toEqual([ids.bird]);
+    expect(search(store, 'e_b')).toEqual([ids.bird]);
+    expect(search(store, '%')).toEqual([ids.fox]);
+    expect(search(store, '_')).toEqual([ids.bird]);
+    expect(search(store, '"hello"')).toEqual([ids.quotes]);
+    expect(search(store, '(NEAR')).toEqual([ids.quotes]);
+    expect(search(store, 'name:value')).toEqual([ids.quotes]);
+    expect(search(store, '^start*')).toEqual([ids.quotes]);
+    expect(search(store, 'AND')).toEqual([ids.quotes]);
+    expect(search(store, 'fox OR bird')).toEqual([]);
+    expect(search(store, "' OR 1=1 --")).toEqual([]);
+    expect(search(store, 'NEAR(fox bird)')).toEqual([]);
+  });
+
+  it('finds 1–2 character terms, requires every term, and searches the negative prompt', () => {
+    const { store, ids } = seeded();
+    expect(search(store, 'fo')).toEqual([ids.fox]);
+    expect(search(store, 'š')).toEqual([ids.czech]);
+    expect(search(store, 'red   study')).toEqual([]);
+    expect(search(store, 'study blue')).toEqual([ids.bird]);
+    expect(search(store, 'watermark')).toEqual([ids.negative]);
+    expect(search(store, 'castle watermark')).toEqual([ids.negative]);
+    expect(search(store, '   ')).toHaveLength(6);
+  });
+
+  it('combines search with filters before the cursor', () => {
+    const { store, ids } = seeded();
+    store.setFavorite([ids.fox], true);
+    store.trash([ids.bird]);
+    expect(search(store, '100%', { favorite: true, view: 'active' })).toEqual([ids.fox]);
+    expect(search(store, 'blue_', { view: 'trash' })).toEqual([ids.bird]);
+    expect(search(store, 'blue_', { view: 'active' })).toEqual([]);
+  });
+
+  it('agrees with a naive substring filter for arbitrary text, in both search strategies (property)', () => {
+    const alphabet = fc.constantFrom('a', 'b', 'A', 'é', 'É', 'š', 'Š', 'Σ', 'σ', 'ς', '%', '_', '"', "'", '*', '(', ')', ':', '^', ' ', 'ﬁ', '東', '😀');
+    const text = fc.array(alphabet, { minLength: 1, maxLength: 12 }).map((cs) => cs.join(''));
+    const free = fc.string({ maxLength: 8 });
+    fc.assert(
+      fc.property(fc.array(fc.oneof(text, free).filter((s) => s.trim().length > 0), { minLength: 1, maxLength: 12 }), fc.oneof(text, free), fc.boolean(), (prompts, query, dense) => {
+        const store = open({ now: manualClock().now, denseSearchThreshold: dense ? 0 : 10_000 });
+        const ids = prompts.map((p) => store.submit(req(p)).job.id);
+        const terms = searchTerms(query);
+        const expected = ids
+          .filter((_, i) => terms.every((t) => foldForSearch(prompts[i]!).includes(t)))
+          .reverse();
+        const got = all(store, q({ limit: 3, search: query }));
+        store.close();
+        expect(got).toEqual(expected);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe('cursor pagination (property)', () => {
+  it('visits every matching job exactly once, newest first, for random data and filters', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ t: fc.integer({ min: 0, max: 20 }), fav: fc.boolean(), done: fc.boolean(), word: fc.constantFrom('cat', 'dog', 'owl') }), { maxLength: 40 }),
+        fc.integer({ min: 1, max: 7 }),
+        fc.option(fc.boolean(), { nil: undefined }),
+        fc.option(fc.constantFrom('cat', 'og', 'x'), { nil: undefined }),
+        (rows, limit, favorite, searchText) => {
+          let t = 0;
+          const store = open({ now: () => t });
+          const made = rows.map((row) => {
+            t = row.t; // repeated times exercise the id tie-break
+            const id = row.done ? finished(store, row.word) : store.submit(req(row.word)).job.id;
+            if (row.fav) store.setFavorite([id], true);
+            return { id, createdAt: row.t, ...row };
+          });
+          const query = q({ limit, ...(favorite === undefined ? {} : { favorite }), ...(searchText === undefined ? {} : { search: searchText }) });
+          const expected = made
+            .filter((m) => (favorite === undefined || m.fav === favorite) && (searchText === undefined || m.word.includes(searchText)))
+            .sort((x, y) => y.createdAt - x.createdAt || (y.id < x.id ? -1 : 1))
+            .map((m) => m.id);
+          expect(all(store, query)).toEqual(expected);
+          store.close();
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe('query plans', () => {
+  function plans(store: JobStore, dir: string, query: ListQuery, mode: 'fts' | 'walk' | 'none'): string {
+    void store;
+    const db = new Database(join(dir, 'atelier.db'), { readonly: true });
+    try {
+      const plan = planList(query, mode, query.limit + 1);
+      return (db.prepare(`EXPLAIN QUERY PLAN ${plan.sql}`).all(...plan.params) as Array<{ detail: string }>).map((r) => r.detail).join('\n');
+    } finally {
+      db.close();
+    }
+  }
+
+  it('serves the history page, its filters and search from indexes, never a full scan or a sort of jobs', () => {
+    const dir = tempDir();
+    const store = open({ dataDir: dir });
+    for (let i = 0; i < 20; i += 1) finished(store, `job ${i}`);
+    const cursor = store.list(q({ limit: 5 })).nextCursor!;
+    const cases: Array<[Partial<ListQuery>, 'fts' | 'walk' | 'none', RegExp]> = [
+      [{}, 'none', /SCAN j USING (COVERING )?INDEX jobs_created/],
+      [{ cursor }, 'none', /SEARCH j USING INDEX jobs_created/],
+      [{ view: 'trash' }, 'none', /INDEX jobs_trash_created/],
+      [{ favorite: true }, 'none', /INDEX jobs_favorite_created/],
+      [{ status: ['failed' as JobStatus] }, 'none', /INDEX jobs_status_created/],
+      [{ provider: 'openai' }, 'none', /INDEX jobs_provider_created/],
+      [{ search: 'fox' }, 'fts', /VIRTUAL TABLE INDEX/],
+      [{ search: 'fox', favorite: true, cursor }, 'fts', /VIRTUAL TABLE INDEX/],
+      [{ search: 'fo' }, 'walk', /INDEX jobs_created/],
+    ];
+    for (const [extra, mode, expected] of cases) {
+      const detail = plans(store, dir, q(extra), mode);
+      expect(detail, JSON.stringify(extra)).toMatch(expected);
+      expect(detail, JSON.stringify(extra)).not.toMatch(/^SCAN j$/m);
+      if (mode !== 'fts') expect(detail, JSON.stringify(extra)).not.toMatch(/TEMP B-TREE/);
+    }
+  });
+});
