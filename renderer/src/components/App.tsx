@@ -1,0 +1,59 @@
+import { useEffect } from 'react';
+import { useApp } from '../store/context';
+import { Composer } from './Composer';
+import { Filters } from './Filters';
+import { GlobalKeys } from './GlobalKeys';
+import { HistoryGrid } from './HistoryGrid';
+import { QueuePanel } from './QueuePanel';
+import { SearchBar } from './SearchBar';
+import { SelectionBar } from './SelectionBar';
+import { SettingsPanel } from './SettingsPanel';
+import { StatusBanner } from './StatusBanner';
+import { Toasts } from './Toasts';
+import { TrashView } from './TrashView';
+import { Viewer } from './Viewer';
+
+function useTheme() {
+  const theme = useApp((s) => s.settings?.theme ?? 'system');
+  useEffect(() => {
+    const root = document.documentElement;
+    if (theme === 'system') delete root.dataset.theme;
+    else root.dataset.theme = theme;
+  }, [theme]);
+}
+
+export function App() {
+  useTheme();
+  const view = useApp((s) => s.filters.view);
+  const panel = useApp((s) => s.panel);
+  const viewerOpen = useApp((s) => s.viewerId !== null);
+  const setPanel = useApp((s) => s.setPanel);
+  return (
+    <div className="app">
+      <header className="topbar">
+        <h1 className="brand">Atelier</h1>
+        <SearchBar />
+        <button type="button" className="btn ghost" onClick={() => setPanel('settings')} aria-haspopup="dialog">
+          Settings
+        </button>
+      </header>
+      <StatusBanner />
+      <div className="workspace">
+        <aside className="sidebar" aria-label="Compose">
+          <Composer />
+        </aside>
+        <main className="content">
+          <QueuePanel />
+          <Filters />
+          {view === 'trash' ? <TrashView /> : null}
+          <SelectionBar />
+          <HistoryGrid />
+        </main>
+      </div>
+      {viewerOpen ? <Viewer /> : null}
+      {panel === 'settings' ? <SettingsPanel /> : null}
+      <Toasts />
+      <GlobalKeys />
+    </div>
+  );
+}

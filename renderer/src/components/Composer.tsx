@@ -1,0 +1,234 @@
+import { useMemo } from 'react';
+import { ASPECT_RATIOS, sizeForAspect } from '../lib/composer';
+import { keyToCommand } from '../lib/keyboard';
+import { useApp, useAppShallow } from '../store/context';
+import { Field } from './Field';
+
+const MAX_SEED = 2 ** 32 - 1;
+
+function randomSeed(): number {
+  const values = new Uint32Array(1);
+  crypto.getRandomValues(values);
+  return values[0]!;
+}
+
+export function Composer() {
+  const draft = useApp((s) => s.draft);
+  const errors = useApp((s) => s.fieldErrors);
+  const submitting = useApp((s) => s.submitting);
+  const providers = useAppShallow((s) => s.providers.filter((p) => p.enabled));
+  const update = useApp((s) => s.updateDraft);
+  const chooseProvider = useApp((s) => s.chooseProvider);
+  const submit = useApp((s) => s.submit);
+  const provider = providers.find((p) => p.id === draft.provider);
+  const caps = provider?.capabilities;
+  const fixedSizes = caps?.sizes.fixed !== undefined && caps.sizes.fixed.length > 0 ? caps.sizes.fixed : null;
+  const presets = fixedSizes ?? caps?.sizes.presets ?? [];
+  const longEdge = Math.max(draft.width, draft.height);
+  const sizeKey = `${draft.width}x${draft.height}`;
+  const presetKeys = useMemo(() => presets.map(([w, h]) => `${w}x${h}`), [presets]);
+
+  const onSubmit = () => void submit();
+
+  return (
+    <form
+      className="composer"
+      aria-label="Composer"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSubmit();
+      }}
+      onKeyDown={(e) => {
+        const command = keyToCommand(
+          { key: e.key, ctrlKey: e.ctrlKey, metaKey: e.metaKey, shiftKey: e.shiftKey, altKey: e.altKey, inTextField: true },
+          'composer',
+        );
+        if (command === 'submit') {
+          e.preventDefault();
+          onSubmit();
+        }
+      }}
+    >
+      <Field label="Prompt" error={errors.prompt}>
+        {(props) => (
+          <textarea
+            {...props}
+            className="prompt"
+            rows={5}
+            value={draft.prompt}
+            placeholder="Describe the image. Ctrl+Enter to generate."
+            onChange={(e) => update({ prompt: e.target.value })}
+          />
+        )}
+      </Field>
+      {caps?.negativePrompt ? (
+        <Field label="Negative prompt" error={errors.negativePrompt}>
+          {(props) => (
+            <textarea {...props} rows={2} value={draft.negativePrompt} placeholder="What to avoid" onChange={(e) => update({ negativePrompt: e.target.value })} />
+          )}
+        </Field>
+      ) : null}
+
+      <div className="row">
+        <Field label="Provider" error={errors.provider}>
+          {(props) => (
+            <select {...props} value={draft.provider} onChange={(e) => chooseProvider(e.target.value)}>
+              {providers.length === 0 ? <option value={draft.provider}>Loading…</option> : null}
+              {providers.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                  {p.configured ? '' : ' (needs setup)'}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        {provider !== undefined && provider.models.length > 0 ? (
+          <Field label="Model" error={errors.model}>
+            {(props) => (
+              <select {...props} value={draft.model} onChange={(e) => update({ model: e.target.value })}>
+                {provider.models.map((m) => (
+                  <option key={m} value={m}>
+                    {m}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        ) : null}
+      </div>
+
+      {caps !== undefined && fixedSizes === null ? (
+        <div className="field">
+          <span className="label" id="aspect-label">
+            Aspect ratio
+          </span>
+          <div className="chips" role="group" aria-labelledby="aspect-label">
+            {ASPECT_RATIOS.map((ratio) => {
+              const [w, h] = sizeForAspect(ratio, longEdge, caps);
+              const active = w === draft.width && h === draft.height;
+              return (
+                <button key={ratio.label} type="button" className={active ? 'chip active' : 'chip'} aria-pressed={active} onClick={() => update({ width: w, height: h })}>
+                  {ratio.label}
+                </button>
+              );
+            })}
+          </div>
+        </div>
+      ) : null}
+
+      <div className="row">
+        <Field label="Size" error={errors.width ?? errors.height}>
+          {(props) => (
+            <select
+              {...props}
+              value={presetKeys.includes(sizeKey) ? sizeKey : 'custom'}
+              onChange={(e) => {
+                const [w, h] = e.target.value.split('x').map(Number);
+                if (w !== undefined && h !== undefined && !Number.isNaN(w)) update({ width: w, height: h });
+              }}
+            >
+              {presets.map(([w, h]) => (
+                <option key={`${w}x${h}`} value={`${w}x${h}`}>
+                  {w} × {h}
+                </option>
+              ))}
+              {presetKeys.includes(sizeKey) ? null : <option value="custom">{`${draft.width} × ${draft.height} (custom)`}</option>}
+            </select>
+          )}
+        </Field>
+        <Field label="Count" error={errors.count}>
+          {(props) => (
+            <input {...props} type="number" min={1} max={caps?.maxCount ?? 10} value={draft.count} onChange={(e) => update({ count: Number(e.target.value) })} />
+          )}
+        </Field>
+      </div>
+      {fixedSizes === null && caps !== undefined ? (
+        <div className="row">
+          <Field label="Width">
+            {(props) => (
+              <input {...props} type="number" min={caps.sizes.min} max={caps.sizes.max} step={caps.sizes.multipleOf} value={draft.width} onChange={(e) => update({ width: Number(e.target.value) })} />
+            )}
+          </Field>
+          <Field label="Height">
+            {(props) => (
+              <input {...props} type="number" min={caps.sizes.min} max={caps.sizes.max} step={caps.sizes.multipleOf} value={draft.height} onChange={(e) => update({ height: Number(e.target.value) })} />
+            )}
+          </Field>
+        </div>
+      ) : null}
+
+      {caps?.seed ? (
+        <Field label="Seed" error={errors.seed} hint={draft.seedLocked ? 'Fixed: the same settings give the same image.' : 'Random for every generation.'}>
+          {(props) => (
+            <div className="seed">
+              <input
+                {...props}
+                type="number"
+                min={0}
+                max={MAX_SEED}
+                value={draft.seed}
+                disabled={!draft.seedLocked}
+                onChange={(e) => update({ seed: Number(e.target.value), seedLocked: true })}
+              />
+              <button
+                type="button"
+                className={draft.seedLocked ? 'btn small active' : 'btn small'}
+                aria-pressed={draft.seedLocked}
+                onClick={() => update({ seedLocked: !draft.seedLocked })}
+                title={draft.seedLocked ? 'Unlock: random seed' : 'Lock this seed'}
+              >
+                {draft.seedLocked ? 'Locked' : 'Lock'}
+              </button>
+              <button type="button" className="btn small" onClick={() => update({ seed: randomSeed(), seedLocked: true })}>
+                New seed
+              </button>
+            </div>
+          )}
+        </Field>
+      ) : null}
+
+      <div className="row">
+        {caps?.steps !== undefined ? (
+          <Field label="Steps" error={errors.steps}>
+            {(props) => (
+              <input {...props} type="number" min={caps.steps!.min} max={caps.steps!.max} value={draft.steps ?? caps.steps!.default} onChange={(e) => update({ steps: Number(e.target.value) })} />
+            )}
+          </Field>
+        ) : null}
+        {caps?.guidance !== undefined ? (
+          <Field label="Guidance" error={errors.guidance}>
+            {(props) => (
+              <input {...props} type="number" step={0.5} min={caps.guidance!.min} max={caps.guidance!.max} value={draft.guidance ?? caps.guidance!.default} onChange={(e) => update({ guidance: Number(e.target.value) })} />
+            )}
+          </Field>
+        ) : null}
+        {caps?.qualities !== undefined ? (
+          <Field label="Quality" error={errors.quality}>
+            {(props) => (
+              <select {...props} value={draft.quality ?? ''} onChange={(e) => update({ quality: e.target.value as typeof draft.quality })}>
+                {caps.qualities!.map((q) => (
+                  <option key={q} value={q}>
+                    {q}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        ) : null}
+      </div>
+
+      {caps !== undefined && caps.maxPartialImages > 0 ? (
+        <label className="check">
+          <input type="checkbox" checked={draft.previews} onChange={(e) => update({ previews: e.target.checked })} />
+          Show partial previews while it renders
+        </label>
+      ) : null}
+
+      <button type="submit" className="btn primary generate" aria-label="Generate" aria-busy={submitting}>
+        {submitting ? 'Queuing…' : 'Generate'}
+        <kbd aria-hidden="true">Ctrl ↵</kbd>
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,139 @@
+import type { JobDetail } from '../../../shared/contract';
+import { formatBytes, formatDateTime, formatDuration } from '../lib/format';
+import { useApi, useApp, useAppShallow, useAppStore } from '../store/context';
+import { StatusBadge } from './StatusBadge';
+
+function Row({ label, value }: { label: string; value: string | number | undefined | null }) {
+  if (value === undefined || value === null || value === '') return null;
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd>{value}</dd>
+    </>
+  );
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+export function DetailsPanel({ id, detail, imageId, onTrash, onClose }: { id: string; detail: JobDetail | null; imageId: string | undefined; onTrash: () => void; onClose: () => void }) {
+  const api = useApi();
+  const store = useAppStore();
+  const job = useApp((s) => s.jobs.byId[id]);
+  const actions = useAppShallow((s) => ({
+    toast: s.toast,
+    reportError: s.reportError,
+    reuseSettings: s.reuseSettings,
+    retry: s.retry,
+    setFavorite: s.setFavorite,
+  }));
+  if (job === undefined) return <aside className="details" aria-label="Details" />;
+  const request = detail?.request;
+  const result = detail?.result;
+  const image = job.images.find((i) => i.id === imageId);
+  const desktop = api.host === 'desktop';
+  const runDesktop = (channel: 'desktop.reveal' | 'desktop.copyImage' | 'desktop.saveAs') => {
+    if (imageId === undefined) return;
+    void api.call(channel, { imageId }).catch(store.getState().reportError);
+  };
+
+  return (
+    <aside className="details" aria-label="Details">
+      <div className="details-head">
+        <StatusBadge status={job.status} />
+        {job.trashedAt !== null ? <span className="badge">In trash</span> : null}
+      </div>
+      <h2 className="details-prompt">{job.prompt}</h2>
+      <div className="details-actions">
+        <button type="button" className="btn small" onClick={() => void navigator.clipboard?.writeText(job.prompt).then(() => actions.toast({ kind: 'info', message: 'Prompt copied.' }), actions.reportError)}>
+          Copy prompt
+        </button>
+        <button
+          type="button"
+          className="btn small"
+          disabled={detail === null}
+          onClick={() => {
+            if (detail === null) return;
+            actions.reuseSettings(detail);
+            onClose();
+            requestAnimationFrame(() => document.querySelector<HTMLElement>('textarea.prompt')?.focus());
+          }}
+        >
+          Reuse settings
+        </button>
+        {['failed', 'cancelled', 'interrupted'].includes(job.status) ? (
+          <button type="button" className="btn small" onClick={() => void actions.retry(id)}>
+            Retry
+          </button>
+        ) : null}
+        <button type="button" className="btn small" aria-pressed={job.favorite} onClick={() => void actions.setFavorite([id], !job.favorite)}>
+          {job.favorite ? '★ Favorite' : '☆ Favorite'}
+        </button>
+        <button type="button" className="btn small danger" onClick={onTrash}>
+          {job.trashedAt === null ? 'Delete' : 'Restore'}
+        </button>
+        {desktop && imageId !== undefined ? (
+          <>
+            <button type="button" className="btn small" onClick={() => runDesktop('desktop.reveal')}>
+              Reveal in folder
+            </button>
+            <button type="button" className="btn small" onClick={() => runDesktop('desktop.copyImage')}>
+              Copy image
+            </button>
+            <button type="button" className="btn small" onClick={() => runDesktop('desktop.saveAs')}>
+              Save as…
+            </button>
+          </>
+        ) : null}
+      </div>
+      {job.error !== undefined ? (
+        <p className="details-error" role="note">
+          <strong>{job.error.code.replace(/_/g, ' ')}:</strong> {job.error.message}
+          {job.status === 'interrupted' ? ' The provider may have billed it: check before retrying.' : ''}
+        </p>
+      ) : null}
+      <dl className="details-list">
+        <Row label="Negative" value={job.negativePrompt} />
+        <Row label="Provider" value={job.provider} />
+        <Row label="Model" value={job.model ?? request?.model} />
+        <Row label="Size" value={`${job.width} × ${job.height}`} />
+        <Row label="Images" value={`${job.images.length} of ${job.count}`} />
+        {image === undefined ? null : <Row label="File" value={`${image.mime}, ${formatBytes(image.bytes)}`} />}
+        <Row label="Seed" value={result?.seed ?? request?.seed} />
+        <Row label="Steps" value={request?.steps} />
+        <Row label="Guidance" value={request?.guidance} />
+        <Row label="Quality" value={request?.quality} />
+        <Row label="Created" value={formatDateTime(job.createdAt)} />
+        {job.completedAt === undefined ? null : <Row label="Finished" value={formatDateTime(job.completedAt)} />}
+        {Object.entries(result?.timings ?? {}).map(([key, ms]) => (
+          <Row key={key} label={key.replace(/Ms$/, '')} value={formatDuration(ms)} />
+        ))}
+        {Object.entries(result?.usage ?? {}).map(([key, value]) => (
+          <Row key={`usage-${key}`} label={`Usage: ${key}`} value={describe(value)} />
+        ))}
+      </dl>
+      {result?.revisedPrompt === undefined ? null : (
+        <section>
+          <h3>Revised prompt</h3>
+          <p className="small">{result.revisedPrompt}</p>
+        </section>
+      )}
+      {detail === null ? (
+        <div className="skeleton line" aria-label="Loading details" />
+      ) : detail.events.length === 0 ? null : (
+        <section>
+          <h3>Event trace</h3>
+          <ol className="trace">
+            {detail.events.map((event) => (
+              <li key={event.seq}>
+                <time>{new Date(event.at).toLocaleTimeString('en-US')}</time> <span className="trace-kind">{event.kind}</span> {event.message}
+              </li>
+            ))}
+          </ol>
+        </section>
+      )}
+    </aside>
+  );
+}

@@ -1,0 +1,55 @@
+import { useApp } from '../store/context';
+
+/** What to do next, said plainly: never a blank grid. */
+export function EmptyState() {
+  const filters = useApp((s) => s.filters);
+  const setFilters = useApp((s) => s.setFilters);
+  const failed = useApp((s) => s.historyState === 'error');
+  const reload = useApp((s) => s.loadFirstPage);
+  const filtered = filters.search.trim() !== '' || filters.status.length > 0 || filters.provider !== null;
+
+  if (failed) {
+    return (
+      <div className="empty" role="status">
+        <h2>History could not be loaded</h2>
+        <p>Atelier did not answer. Your images are safe on disk.</p>
+        <button type="button" className="btn" onClick={() => void reload()}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+  if (filtered) {
+    return (
+      <div className="empty" role="status">
+        <h2>Nothing matches{filters.search.trim() === '' ? ' these filters' : ` “${filters.search.trim()}”`}</h2>
+        <p>Try fewer words, another spelling, or clear the filters.</p>
+        <button type="button" className="btn" onClick={() => setFilters({ search: '', status: [], provider: null })}>
+          Clear search and filters
+        </button>
+      </div>
+    );
+  }
+  if (filters.view === 'trash') {
+    return (
+      <div className="empty" role="status">
+        <h2>Trash is empty</h2>
+        <p>Deleted jobs wait here until you empty the trash, so nothing is lost by accident.</p>
+      </div>
+    );
+  }
+  if (filters.view === 'favorites') {
+    return (
+      <div className="empty" role="status">
+        <h2>No favorites yet</h2>
+        <p>Star an image (or press F on it) to keep it here. Favorites are never pruned.</p>
+      </div>
+    );
+  }
+  return (
+    <div className="empty" role="status">
+      <h2>Your gallery is empty</h2>
+      <p>Write a prompt on the left and press Generate (Ctrl+Enter). Finished images appear here.</p>
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+import type { JobStatus } from '../../../shared/contract';
+import { useApp, useAppShallow } from '../store/context';
+import type { View } from '../store/filters';
+
+const VIEWS: { id: View; label: string }[] = [
+  { id: 'all', label: 'All' },
+  { id: 'favorites', label: 'Favorites' },
+  { id: 'trash', label: 'Trash' },
+];
+
+const STATUS_CHOICES: { value: string; label: string; statuses: JobStatus[] }[] = [
+  { value: '', label: 'Any status', statuses: [] },
+  { value: 'succeeded', label: 'Succeeded', statuses: ['succeeded'] },
+  { value: 'failed', label: 'Failed', statuses: ['failed'] },
+  { value: 'cancelled', label: 'Cancelled', statuses: ['cancelled'] },
+  { value: 'interrupted', label: 'Interrupted', statuses: ['interrupted'] },
+  { value: 'active', label: 'Queued or running', statuses: ['queued', 'running'] },
+];
+
+export function Filters() {
+  const filters = useApp((s) => s.filters);
+  const setFilters = useApp((s) => s.setFilters);
+  const providers = useAppShallow((s) => s.providers.map((p) => ({ id: p.id, name: p.name })));
+  const stats = useApp((s) => s.stats);
+  const statusValue = STATUS_CHOICES.find((c) => c.statuses.join() === filters.status.join())?.value ?? '';
+  const counts: Record<View, number | undefined> = {
+    all: stats === null ? undefined : stats.total - stats.trashed,
+    favorites: stats?.favorites,
+    trash: stats?.trashed,
+  };
+
+  return (
+    <nav className="filters" aria-label="Filters">
+      <div className="tabs" role="tablist" aria-label="View">
+        {VIEWS.map((v) => (
+          <button
+            key={v.id}
+            type="button"
+            role="tab"
+            aria-selected={filters.view === v.id}
+            className={filters.view === v.id ? 'tab active' : 'tab'}
+            onClick={() => setFilters({ view: v.id })}
+          >
+            {v.label}
+            {counts[v.id] === undefined ? null : <span className="count">{counts[v.id]!.toLocaleString('en-US')}</span>}
+          </button>
+        ))}
+      </div>
+      <label className="inline-field">
+        <span>Status</span>
+        <select
+          value={statusValue}
+          onChange={(e) => setFilters({ status: STATUS_CHOICES.find((c) => c.value === e.target.value)?.statuses ?? [] })}
+        >
+          {STATUS_CHOICES.map((c) => (
+            <option key={c.value} value={c.value}>
+              {c.label}
+              {c.statuses.length === 1 && stats?.byStatus[c.statuses[0]!] !== undefined ? ` (${stats.byStatus[c.statuses[0]!]})` : ''}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="inline-field">
+        <span>Provider</span>
+        <select value={filters.provider ?? ''} onChange={(e) => setFilters({ provider: e.target.value === '' ? null : e.target.value })}>
+          <option value="">Any provider</option>
+          {providers.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name}
+            </option>
+          ))}
+        </select>
+      </label>
+    </nav>
+  );
+}

@@ -1,0 +1,40 @@
+import { useEffect } from 'react';
+import { isTextField, keyToCommand } from '../lib/keyboard';
+import { useAppStore } from '../store/context';
+
+/** Keys that work anywhere outside a text field: `/` to search, Ctrl/Cmd+Z to undo the last action. */
+export function GlobalKeys() {
+  const store = useAppStore();
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented) return;
+      const state = store.getState();
+      if (state.viewerId !== null || state.panel !== 'none') return;
+      const command = keyToCommand(
+        {
+          key: event.key,
+          ctrlKey: event.ctrlKey,
+          metaKey: event.metaKey,
+          shiftKey: event.shiftKey,
+          altKey: event.altKey,
+          inTextField: isTextField(event.target),
+        },
+        'other',
+      );
+      if (command === 'focusSearch') {
+        event.preventDefault();
+        document.getElementById('search')?.focus();
+      } else if (command === 'undo') {
+        const undo = [...state.toasts].reverse().find((t) => t.action?.label === 'Undo');
+        if (undo?.action !== undefined) {
+          event.preventDefault();
+          undo.action.run();
+          state.dismissToast(undo.id);
+        }
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [store]);
+  return null;
+}

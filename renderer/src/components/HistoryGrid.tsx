@@ -1,0 +1,197 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { gridLayout, CARD_GAP } from '../lib/grid-layout';
+import { isTextField, keyToCommand, moveIndex } from '../lib/keyboard';
+import { selectedIds } from '../lib/selection';
+import { useApp, useAppStore } from '../store/context';
+import { EmptyState } from './EmptyState';
+import { JobCard } from './JobCard';
+
+const SKELETON_CARDS = 12;
+
+function useWidth(ref: React.RefObject<HTMLElement | null>): number {
+  const [width, setWidth] = useState(0);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (element === null) return;
+    setWidth(element.clientWidth);
+    const observer = new ResizeObserver(() => setWidth(element.clientWidth));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
+}
+
+export function HistoryGrid() {
+  const store = useAppStore();
+  const order = useApp((s) => s.jobs.order);
+  const hasMore = useApp((s) => s.jobs.nextCursor !== null);
+  const pending = useApp((s) => s.jobs.pendingTop.length);
+  const historyState = useApp((s) => s.historyState);
+  const loadMore = useApp((s) => s.loadMore);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const width = useWidth(scrollRef);
+  const layout = gridLayout(width - 2 * CARD_GAP, order.length);
+  const rowCount = layout.rows + (hasMore ? 1 : 0);
+
+  const virtualizer = useVirtualizer({
+    count: rowCount,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => layout.rowHeight,
+    overscan: 3,
+  });
+  useEffect(() => virtualizer.measure(), [layout.rowHeight, virtualizer]);
+
+  const items = virtualizer.getVirtualItems();
+  const lastRow = items[items.length - 1]?.index ?? 0;
+  useEffect(() => {
+    if (hasMore && lastRow >= layout.rows - 3) void loadMore();
+  }, [hasMore, lastRow, layout.rows, loadMore, order.length]);
+
+  const focusCard = useCallback(
+    (id: string) => {
+      const index = store.getState().jobs.order.indexOf(id);
+      if (index === -1) return;
+      virtualizer.scrollToIndex(Math.floor(index / layout.columns), { align: 'auto' });
+      // The card may mount only after the scroll: focus on the next frames.
+      const tryFocus = (attempt: number) => {
+        const element = scrollRef.current?.querySelector<HTMLElement>(`[data-card="${id}"]`);
+        if (element !== null && element !== undefined) element.focus();
+        else if (attempt < 5) requestAnimationFrame(() => tryFocus(attempt + 1));
+      };
+      requestAnimationFrame(() => tryFocus(0));
+    },
+    [layout.columns, store, virtualizer],
+  );
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const command = keyToCommand(
+      { key: event.key, ctrlKey: event.ctrlKey, metaKey: event.metaKey, shiftKey: event.shiftKey, altKey: event.altKey, inTextField: isTextField(event.target) },
+      'grid',
+    );
+    if (command === null) return;
+    const state = store.getState();
+    const current = state.focusedId ?? state.jobs.order[0] ?? null;
+    if (current === null) return;
+    const targets = () => {
+      const chosen = selectedIds(state.selection, state.jobs.order);
+      return chosen.includes(current) && chosen.length > 0 ? chosen : [current];
+    };
+    switch (command) {
+      case 'prev':
+      case 'next':
+      case 'up':
+      case 'down':
+      case 'first':
+      case 'last': {
+        event.preventDefault();
+        const index = moveIndex(command, state.jobs.order.indexOf(current), layout.columns, state.jobs.order.length);
+        const id = state.jobs.order[index];
+        if (id === undefined) return;
+        if (event.shiftKey) state.click(id, { range: true, toggle: false });
+        else state.setFocused(id);
+        focusCard(id);
+        return;
+      }
+      case 'open':
+        // Enter on a focused card opens it; Space (the button's own click) selects.
+        event.preventDefault();
+        state.openViewer(current);
+        return;
+      case 'favorite': {
+        event.preventDefault();
+        const ids = targets();
+        const allFavorite = ids.every((id) => state.jobs.byId[id]?.favorite);
+        void state.setFavorite(ids, !allFavorite);
+        return;
+      }
+      case 'delete': {
+        event.preventDefault();
+        const ids = targets();
+        const index = state.jobs.order.indexOf(current);
+        if (state.filters.view === 'trash') void state.restore(ids);
+        else void state.trash(ids);
+        // Keep the focus where the person was.
+        const nextId = state.jobs.order.filter((id) => !ids.includes(id))[Math.min(index, state.jobs.order.length - ids.length - 1)];
+        if (nextId !== undefined) {
+          state.setFocused(nextId);
+          focusCard(nextId);
+        }
+        return;
+      }
+      case 'selectAll':
+        event.preventDefault();
+        state.selectAllShown();
+        return;
+      case 'retry': {
+        const job = state.jobs.byId[current];
+        if (job !== undefined && ['failed', 'cancelled', 'interrupted'].includes(job.status)) void state.retry(current);
+        return;
+      }
+      case 'close':
+        state.clearSelection();
+        return;
+      default:
+        return;
+    }
+  };
+
+  // Scrolled away from the top: hold new arrivals so nothing moves under the person.
+  const onScroll = () => {
+    const top = scrollRef.current?.scrollTop ?? 0;
+    const holding = store.getState().jobs.holdArrivals;
+    if (top > 48 && !holding) store.getState().holdArrivals(true);
+    else if (top <= 48 && holding) store.getState().holdArrivals(false);
+  };
+
+  // If no card holds the tab stop (first load, or the focused one was removed), give it to the first card.
+  const focusedId = useApp((s) => s.focusedId);
+  const firstId = order[0];
+  const focusValid = focusedId !== null && order.includes(focusedId);
+  useEffect(() => {
+    if (!focusValid && firstId !== undefined) store.getState().setFocused(firstId);
+  }, [focusValid, firstId, store]);
+
+  return (
+    <section className="grid-section" aria-label="History">
+      {pending > 0 ? (
+        <button
+          type="button"
+          className="new-arrivals"
+          onClick={() => {
+            scrollRef.current?.scrollTo({ top: 0 });
+            store.getState().showArrivals();
+          }}
+        >
+          {pending} new — show
+        </button>
+      ) : null}
+      <div className="grid-scroll" ref={scrollRef} onScroll={onScroll} onKeyDown={onKeyDown} aria-busy={historyState === 'loading'}>
+        {historyState === 'loading' && order.length === 0 ? (
+          <div className="grid-skeleton" aria-label="Loading history">
+            {Array.from({ length: SKELETON_CARDS }, (_, i) => (
+              <div key={i} className="card skeleton-card" style={{ width: layout.cardWidth }}>
+                <div className="thumb skeleton" />
+                <div className="skeleton line" />
+              </div>
+            ))}
+          </div>
+        ) : order.length === 0 ? (
+          <EmptyState />
+        ) : (
+          <div className="grid-canvas" role="list" style={{ height: virtualizer.getTotalSize() }}>
+            {items.map((row) => {
+              const start = row.index * layout.columns;
+              const ids = order.slice(start, start + layout.columns);
+              return (
+                <div key={row.key} className="grid-row" role="listitem" style={{ transform: `translateY(${row.start}px)`, height: layout.rowHeight }}>
+                  {ids.length === 0 ? <p className="muted loading-more">Loading more…</p> : ids.map((id) => <JobCard key={id} id={id} width={layout.cardWidth} />)}
+                </div>
+              );
+            })}
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,162 @@
+import { useEffect, useRef, useState } from 'react';
+import { THEMES, type SettingsPatch } from '../../../shared/contract';
+import { formatBytes } from '../lib/format';
+import { useApp } from '../store/context';
+import { ProviderSettingsCard } from './ProviderSettingsCard';
+
+function numberOrNull(text: string): number | null {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  const n = Number(trimmed);
+  return Number.isFinite(n) ? n : null;
+}
+
+export function SettingsPanel() {
+  const settings = useApp((s) => s.settings);
+  const providers = useApp((s) => s.providers);
+  const stats = useApp((s) => s.stats);
+  const update = useApp((s) => s.updateSettings);
+  const setPanel = useApp((s) => s.setPanel);
+  const toast = useApp((s) => s.toast);
+  const ref = useRef<HTMLDialogElement>(null);
+  const [concurrency, setConcurrency] = useState('');
+  const [trashDays, setTrashDays] = useState('');
+  const [maxJobs, setMaxJobs] = useState('');
+  const [maxAgeDays, setMaxAgeDays] = useState('');
+  const [maxGb, setMaxGb] = useState('');
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog !== null && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
+
+  useEffect(() => {
+    if (settings === null) return;
+    setConcurrency(String(settings.concurrency.global));
+    setTrashDays(String(settings.retention.trashAutoEmptyDays));
+    setMaxJobs(settings.retention.maxJobs === null ? '' : String(settings.retention.maxJobs));
+    setMaxAgeDays(settings.retention.maxAgeDays === null ? '' : String(settings.retention.maxAgeDays));
+    setMaxGb(settings.retention.maxBytes === null ? '' : String(Math.round((settings.retention.maxBytes / 1024 ** 3) * 10) / 10));
+  }, [settings]);
+
+  const close = () => setPanel('none');
+
+  const saveGeneral = async () => {
+    const gb = numberOrNull(maxGb);
+    const patch: SettingsPatch = {
+      concurrency: { global: Number(concurrency) },
+      retention: {
+        trashAutoEmptyDays: Number(trashDays),
+        maxJobs: numberOrNull(maxJobs),
+        maxAgeDays: numberOrNull(maxAgeDays),
+        maxBytes: gb === null ? null : Math.round(gb * 1024 ** 3),
+      },
+    };
+    if (await update(patch)) toast({ kind: 'info', message: 'Settings saved.' });
+  };
+
+  return (
+    <dialog
+      ref={ref}
+      className="dialog settings"
+      aria-labelledby="settings-title"
+      onCancel={(e) => {
+        e.preventDefault();
+        close();
+      }}
+    >
+      <div className="dialog-head">
+        <h2 id="settings-title">Settings</h2>
+        <button type="button" className="btn small" onClick={close}>
+          Close
+        </button>
+      </div>
+      {settings === null ? (
+        <div className="skeleton line" aria-label="Loading settings" />
+      ) : (
+        <div className="settings-body">
+          <section aria-labelledby="theme-title">
+            <h3 id="theme-title">Appearance</h3>
+            <div className="chips" role="radiogroup" aria-labelledby="theme-title">
+              {THEMES.map((theme) => (
+                <button key={theme} type="button" role="radio" aria-checked={settings.theme === theme} className={settings.theme === theme ? 'chip active' : 'chip'} onClick={() => void update({ theme })}>
+                  {theme === 'system' ? 'Follow system' : theme === 'dark' ? 'Dark' : 'Light'}
+                </button>
+              ))}
+            </div>
+          </section>
+
+          <section aria-labelledby="providers-title">
+            <h3 id="providers-title">Providers</h3>
+            {providers.map((provider) => (
+              <ProviderSettingsCard key={provider.id} provider={provider} settings={settings.providers[provider.id]} />
+            ))}
+          </section>
+
+          <section aria-labelledby="work-title">
+            <h3 id="work-title">Work and retention</h3>
+            <form
+              className="settings-grid"
+              onSubmit={(e) => {
+                e.preventDefault();
+                void saveGeneral();
+              }}
+            >
+              <label>
+                Jobs running at once
+                <input type="number" min={1} max={16} value={concurrency} onChange={(e) => setConcurrency(e.target.value)} />
+              </label>
+              <label>
+                Empty trash after (days, 0 = never)
+                <input type="number" min={0} max={3650} value={trashDays} onChange={(e) => setTrashDays(e.target.value)} />
+              </label>
+              <label>
+                Keep at most (jobs, blank = no limit)
+                <input type="number" min={1} value={maxJobs} onChange={(e) => setMaxJobs(e.target.value)} />
+              </label>
+              <label>
+                Keep at most (GB, blank = no limit)
+                <input type="number" min={0.1} step={0.1} value={maxGb} onChange={(e) => setMaxGb(e.target.value)} />
+              </label>
+              <label>
+                Keep for at most (days, blank = forever)
+                <input type="number" min={1} value={maxAgeDays} onChange={(e) => setMaxAgeDays(e.target.value)} />
+              </label>
+              <p className="hint">Pruning removes the oldest non-favorite jobs first; favorites are never pruned.</p>
+              <button type="submit" className="btn primary">
+                Save
+              </button>
+            </form>
+          </section>
+
+          <section aria-labelledby="storage-title">
+            <h3 id="storage-title">Library</h3>
+            <dl className="details-list">
+              <dt>Data folder</dt>
+              <dd className="mono">{settings.dataDir}</dd>
+              {stats === null ? null : (
+                <>
+                  <dt>Images</dt>
+                  <dd>{stats.images.toLocaleString('en-US')} ({formatBytes(stats.mediaBytes)})</dd>
+                  <dt>Database</dt>
+                  <dd>{formatBytes(stats.databaseBytes)}</dd>
+                  <dt>Jobs</dt>
+                  <dd>
+                    {stats.total.toLocaleString('en-US')} ({stats.favorites.toLocaleString('en-US')} favorites, {stats.trashed.toLocaleString('en-US')} in trash)
+                  </dd>
+                  {stats.missingFiles > 0 ? (
+                    <>
+                      <dt>Missing files</dt>
+                      <dd className="warn-text">{stats.missingFiles.toLocaleString('en-US')} images have no file on disk</dd>
+                    </>
+                  ) : null}
+                </>
+              )}
+            </dl>
+          </section>
+        </div>
+      )}
+    </dialog>
+  );
+}

@@ -1,0 +1,7 @@
+import type { JobStatus } from '../../../shared/contract';
+import { formatStatus } from '../lib/format';
+
+export function StatusBadge({ status, title }: { status: JobStatus; title?: string | undefined }) {
+  if (status === 'succeeded') return null;
+  return <span className={`badge status-${status}`} title={title}>{formatStatus(status)}</span>;
+}

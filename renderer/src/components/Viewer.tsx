@@ -1,0 +1,195 @@
+import { useEffect, useRef, useState } from 'react';
+import type { JobDetail } from '../../../shared/contract';
+import { isTextField, keyToCommand } from '../lib/keyboard';
+import { useApi, useApp, useAppStore } from '../store/context';
+import { DetailsPanel } from './DetailsPanel';
+import { ProgressBar } from './ProgressBar';
+
+/** The full image with prev/next through the job's images and then the grid, zoom, and the details beside it. */
+export function Viewer() {
+  const api = useApi();
+  const store = useAppStore();
+  const id = useApp((s) => s.viewerId)!;
+  const job = useApp((s) => s.jobs.byId[id]);
+  const tick = useApp((s) => s.jobs.progress[id]);
+  const getDetail = useApp((s) => s.getDetail);
+  const [detail, setDetail] = useState<JobDetail | null>(null);
+  const [imageIndex, setImageIndex] = useState(0);
+  const [actualSize, setActualSize] = useState(false);
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const updatedAt = job?.updatedAt;
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (dialog !== null && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
+
+  useEffect(() => {
+    let live = true;
+    void getDetail(id).then((d) => {
+      if (live) setDetail(d);
+    });
+    return () => {
+      live = false;
+    };
+  }, [getDetail, id, updatedAt]);
+
+  useEffect(() => setImageIndex(0), [id]);
+
+  const step = (delta: 1 | -1) => {
+    const state = store.getState();
+    const current = state.jobs.byId[id];
+    const next = imageIndex + delta;
+    if (current !== undefined && next >= 0 && next < current.images.length) {
+      setImageIndex(next);
+      return;
+    }
+    const order = state.jobs.order;
+    const neighbour = order[order.indexOf(id) + delta];
+    if (neighbour === undefined) return;
+    setDetail(null);
+    state.openViewer(neighbour);
+    if (delta === -1) {
+      const count = state.jobs.byId[neighbour]?.images.length ?? 1;
+      queueMicrotask(() => setImageIndex(Math.max(0, count - 1)));
+    }
+  };
+
+  const close = () => {
+    store.getState().closeViewer();
+    // Back to the card the person opened (or moved to).
+    requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-card="${id}"]`)?.focus());
+  };
+
+  const onKeyDown = (event: React.KeyboardEvent) => {
+    const command = keyToCommand(
+      { key: event.key, ctrlKey: event.ctrlKey, metaKey: event.metaKey, shiftKey: event.shiftKey, altKey: event.altKey, inTextField: isTextField(event.target) },
+      'viewer',
+    );
+    const state = store.getState();
+    switch (command) {
+      case 'close':
+        event.preventDefault();
+        close();
+        return;
+      case 'prev':
+        event.preventDefault();
+        step(-1);
+        return;
+      case 'next':
+        event.preventDefault();
+        step(1);
+        return;
+      case 'zoom':
+        setActualSize((v) => !v);
+        return;
+      case 'favorite':
+        if (job !== undefined) void state.setFavorite([id], !job.favorite);
+        return;
+      case 'delete':
+        event.preventDefault();
+        trashAndMove();
+        return;
+      case 'undo': {
+        const undo = [...state.toasts].reverse().find((t) => t.action?.label === 'Undo');
+        if (undo?.action !== undefined) {
+          event.preventDefault();
+          undo.action.run();
+          state.dismissToast(undo.id);
+        }
+        return;
+      }
+      case 'retry':
+        if (job !== undefined && ['failed', 'cancelled', 'interrupted'].includes(job.status)) void state.retry(id);
+        return;
+      default:
+        return;
+    }
+  };
+
+  const trashAndMove = () => {
+    const state = store.getState();
+    const order = state.jobs.order;
+    const index = order.indexOf(id);
+    const neighbour = order[index + 1] ?? order[index - 1];
+    if (job?.trashedAt !== null && job !== undefined) void state.restore([id]);
+    else void state.trash([id]);
+    if (neighbour === undefined) close();
+    else state.openViewer(neighbour);
+  };
+
+  const image = job?.images[imageIndex];
+  const desktop = api.host === 'desktop';
+
+  return (
+    <dialog
+      ref={dialogRef}
+      className="viewer"
+      aria-label={job === undefined ? 'Viewer' : `Viewer: ${job.prompt}`}
+      onKeyDown={onKeyDown}
+      onCancel={(e) => {
+        e.preventDefault();
+        close();
+      }}
+    >
+      <div className="viewer-stage">
+        <div className="viewer-toolbar">
+          <button type="button" className="btn small" onClick={() => step(-1)} aria-label="Previous">
+            ←
+          </button>
+          <button type="button" className="btn small" onClick={() => step(1)} aria-label="Next">
+            →
+          </button>
+          <button type="button" className="btn small" aria-pressed={actualSize} onClick={() => setActualSize((v) => !v)}>
+            {actualSize ? 'Fit' : '100%'}
+          </button>
+          {job !== undefined && job.images.length > 1 ? (
+            <span className="muted small">
+              Image {imageIndex + 1} of {job.images.length}
+            </span>
+          ) : null}
+          <span className="spacer" />
+          <button type="button" className="btn small" onClick={close} aria-label="Close viewer">
+            Close
+          </button>
+        </div>
+        <div className={actualSize ? 'viewer-image actual' : 'viewer-image fit'}>
+          {image !== undefined ? (
+            <img
+              src={api.mediaUrl('image', image.id)}
+              alt={job?.prompt ?? ''}
+              width={image.width}
+              height={image.height}
+              draggable={desktop}
+              onDragStart={(e) => {
+                if (!desktop) return;
+                e.preventDefault();
+                void api.call('desktop.startDrag', { imageId: image.id }).catch(store.getState().reportError);
+              }}
+              onDoubleClick={() => setActualSize((v) => !v)}
+            />
+          ) : tick?.previewImageId !== undefined ? (
+            <img src={api.mediaUrl('preview', tick.previewImageId)} alt="Partial preview" />
+          ) : job !== undefined && (job.status === 'queued' || job.status === 'running') ? (
+            <div className="viewer-pending">
+              <ProgressBar tick={tick} status={job.status} />
+            </div>
+          ) : (
+            <p className="muted">{job?.error?.message ?? 'This job has no image.'}</p>
+          )}
+        </div>
+        {job !== undefined && job.images.length > 1 ? (
+          <div className="filmstrip" role="group" aria-label="Images of this job">
+            {job.images.map((img, i) => (
+              <button key={img.id} type="button" className={i === imageIndex ? 'active' : ''} aria-label={`Image ${i + 1}`} aria-current={i === imageIndex} onClick={() => setImageIndex(i)}>
+                <img src={api.mediaUrl('thumb', img.id)} alt="" />
+              </button>
+            ))}
+          </div>
+        ) : null}
+      </div>
+      <DetailsPanel id={id} detail={detail} imageId={image?.id} onTrash={trashAndMove} onClose={close} />
+    </dialog>
+  );
+}
