@@ -1,0 +1,69 @@
+import type { GenerateRequest, ProviderCapabilities } from '../../../shared/contract.js';
+import { AppError } from '../../../shared/errors.js';
+
+export const BUILTIN_MODEL = 'atelier-builtin-1';
+export const DEFAULT_STEPS = 20;
+export const DEFAULT_GUIDANCE = 7;
+
+export const BUILTIN_CAPABILITIES: ProviderCapabilities = {
+  sizes: {
+    min: 64,
+    max: 2048,
+    multipleOf: 8,
+    presets: [
+      [512, 512],
+      [768, 512],
+      [512, 768],
+      [1024, 1024],
+      [1536, 1024],
+      [1024, 1536],
+      [2048, 2048],
+    ],
+  },
+  maxCount: 10,
+  steps: { min: 1, max: 150, default: DEFAULT_STEPS },
+  guidance: { min: 0, max: 30, default: DEFAULT_GUIDANCE },
+  seed: true,
+  negativePrompt: true,
+  maxPartialImages: 3,
+  outputFormats: ['png'],
+};
+
+function invalid(message: string, field: string): AppError {
+  return new AppError('invalid_request', message, { retryable: false, details: { fields: { [field]: message } } });
+}
+
+/** Checks a request against what the built-in generator can do; throws AppError('invalid_request'). */
+export function validateBuiltinRequest(request: GenerateRequest): void {
+  const { sizes } = BUILTIN_CAPABILITIES;
+  for (const [field, value] of [
+    ['width', request.width],
+    ['height', request.height],
+  ] as const) {
+    if (value < sizes.min || value > sizes.max) {
+      throw invalid(`The built-in generator renders from ${sizes.min}×${sizes.min} up to ${sizes.max}×${sizes.max}; ${field} ${value} is outside that.`, field);
+    }
+    if (value % sizes.multipleOf !== 0) {
+      throw invalid(`The built-in generator needs width and height in multiples of ${sizes.multipleOf}; ${field} ${value} is not.`, field);
+    }
+  }
+  if (request.count > BUILTIN_CAPABILITIES.maxCount) {
+    throw invalid(`The built-in generator makes at most ${BUILTIN_CAPABILITIES.maxCount} images per request.`, 'count');
+  }
+  if (request.model !== undefined && request.model !== BUILTIN_MODEL) {
+    throw invalid(`The built-in generator has one model, ${BUILTIN_MODEL}.`, 'model');
+  }
+  if (request.outputFormat !== undefined && request.outputFormat !== 'png') {
+    throw invalid('The built-in generator makes PNG images only.', 'outputFormat');
+  }
+  if (request.sampler !== undefined) throw invalid('The built-in generator has no samplers to choose from.', 'sampler');
+  if (request.quality !== undefined && request.quality !== 'auto') {
+    throw invalid('The built-in generator has no quality setting.', 'quality');
+  }
+  if (request.background === 'transparent') {
+    throw invalid('The built-in generator cannot make transparent backgrounds.', 'background');
+  }
+  if ((request.partialImages ?? 0) > BUILTIN_CAPABILITIES.maxPartialImages) {
+    throw invalid(`The built-in generator shows at most ${BUILTIN_CAPABILITIES.maxPartialImages} previews.`, 'partialImages');
+  }
+}
