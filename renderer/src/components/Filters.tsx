@@ -1,5 +1,5 @@
 import type { JobStatus } from '../../../shared/contract';
-import { useApp, useAppShallow } from '../store/context';
+import { useApp } from '../store/context';
 import type { View } from '../store/filters';
 
 const VIEWS: { id: View; label: string }[] = [
@@ -20,7 +20,7 @@ const STATUS_CHOICES: { value: string; label: string; statuses: JobStatus[] }[] 
 export function Filters() {
   const filters = useApp((s) => s.filters);
   const setFilters = useApp((s) => s.setFilters);
-  const providers = useAppShallow((s) => s.providers.map((p) => ({ id: p.id, name: p.name })));
+  const providers = useApp((s) => s.providers);
   const stats = useApp((s) => s.stats);
   const statusValue = STATUS_CHOICES.find((c) => c.statuses.join() === filters.status.join())?.value ?? '';
   const counts: Record<View, number | undefined> = {

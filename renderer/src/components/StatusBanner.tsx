@@ -1,10 +1,12 @@
-import { useApp, useAppShallow } from '../store/context';
+import { useApp } from '../store/context';
 
 /** Offline or a provider down: said once, at the top, while history stays usable. */
 export function StatusBanner() {
   const online = useApp((s) => s.online);
-  const down = useAppShallow((s) => Object.entries(s.providerDown));
-  const names = useAppShallow((s) => Object.fromEntries(s.providers.map((p) => [p.id, p.name])));
+  const providerDown = useApp((s) => s.providerDown);
+  const providers = useApp((s) => s.providers);
+  const down = Object.entries(providerDown);
+  const names = Object.fromEntries(providers.map((p) => [p.id, p.name]));
   const openSettings = useApp((s) => s.setPanel);
   if (online && down.length === 0) return null;
   return (
