@@ -1,0 +1,426 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import type WebSocket from 'ws';
+import type { GenerateRequest, ProviderCapabilities, ProviderTestResult } from '../../../shared/contract.js';
+import { AppError } from '../../../shared/errors.js';
+import { parseJsonSync, readBounded, readJson } from '../http/body.js';
+import { Deadline, sleep } from '../http/deadline.js';
+import { type CallScope, abortedError, droppedError, malformedError, networkError, redact, statusError } from '../http/errors.js';
+import { toImage } from '../http/image.js';
+import { send } from '../http/request.js';
+import { basicHeader, joinUrl, parseBaseUrl } from '../http/url.js';
+import type { GeneratedImage, Provider, ProviderConfig, ProviderContext, ProviderOutput } from '../types.js';
+import { decodePreviewFrame } from './frames.js';
+import { openSocket } from './socket.js';
+import { type ApiGraph, type WorkflowValues, checkPlaceholders, defaultWorkflow, fillWorkflow, parseWorkflow } from './workflow.js';
+
+export const COMFYUI_BASE_URL = 'http://127.0.0.1:8188';
+const PROVIDER = 'ComfyUI';
+const TEST_TIMEOUT_MS = 15_000;
+export const COMFYUI_DEFAULTS = { steps: 20, cfg: 7, sampler: 'euler', scheduler: 'normal' } as const;
+const SAMPLERS = ['euler', 'euler_ancestral', 'heun', 'dpm_2', 'dpmpp_2m', 'dpmpp_2m_sde', 'dpmpp_sde', 'dpmpp_3m_sde', 'lms', 'ddim', 'uni_pc'];
+
+export interface ComfyUIProviderOptions {
+  /** After cancel, how long to wait for ComfyUI to confirm the interrupt before closing the socket. */
+  cancelGraceMs?: number;
+  /** How long to keep asking /history after the done signal while it is still empty. */
+  historyWaitMs?: number;
+}
+
+interface Connection {
+  base: string;
+  ws: string;
+  headers: Record<string, string>;
+  secrets: string[];
+}
+
+function connection(config: ProviderConfig): Connection {
+  const { base, basic } = parseBaseUrl(config.baseUrl, COMFYUI_BASE_URL, PROVIDER);
+  const username = config.username ?? basic?.username;
+  const password = config.password ?? basic?.password;
+  // ComfyUI has no auth of its own; a proxy in front of it may want Basic or a Bearer key.
+  const headers: Record<string, string> =
+    username !== undefined && username !== '' ? basicHeader(username, password ?? '') : config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {};
+  return {
+    base,
+    ws: `${base.replace(/^http/, 'ws')}/ws`,
+    headers,
+    secrets: [password, config.apiKey].filter((s): s is string => typeof s === 'string' && s !== ''),
+  };
+}
+
+function capabilities(): ProviderCapabilities {
+  return {
+    sizes: { min: 64, max: 4096, multipleOf: 8, presets: [[512, 512], [768, 768], [1024, 1024], [832, 1216], [1216, 832]] },
+    maxCount: 10,
+    steps: { min: 1, max: 150, default: COMFYUI_DEFAULTS.steps },
+    guidance: { min: 0, max: 30, default: COMFYUI_DEFAULTS.cfg },
+    seed: true,
+    negativePrompt: true,
+    maxPartialImages: 3,
+    outputFormats: ['png'],
+    samplers: SAMPLERS,
+  };
+}
+
+function invalid(message: string, field: string): AppError {
+  return new AppError('invalid_request', message, { details: { field } });
+}
+
+/** The graph for this request (default or the user's), checked without any network call. */
+function buildGraph(request: GenerateRequest, config: ProviderConfig, seed: number): ApiGraph {
+  connection(config);
+  if (request.width % 8 !== 0 || request.height % 8 !== 0) throw invalid(`ComfyUI latents need a width and height divisible by 8 (got ${request.width}x${request.height}).`, 'width');
+  if (request.quality !== undefined) throw invalid('ComfyUI has no quality setting: use steps and the sampler instead.', 'quality');
+  if (request.background !== undefined) throw invalid('ComfyUI has no background setting.', 'background');
+  if (request.outputFormat !== undefined && request.outputFormat !== 'png') throw invalid('ComfyUI\'s SaveImage writes PNG only.', 'outputFormat');
+  const model = request.model ?? config.model;
+  const custom = config.workflow !== undefined && config.workflow.trim() !== '';
+  const graph = custom ? parseWorkflow(config.workflow!) : defaultWorkflow();
+  const used = checkPlaceholders(graph);
+  if (used.has('model') && (model === undefined || model === '')) {
+    throw invalid('Choose a ComfyUI checkpoint (model) first: "Test connection" lists the ones it has.', 'model');
+  }
+  if (custom) {
+    const needs: [keyof GenerateRequest, string, string][] = [
+      ['negativePrompt', 'negative_prompt', 'a negative prompt'],
+      ['seed', 'seed', 'a seed'],
+      ['steps', 'steps', 'a step count'],
+      ['guidance', 'cfg', 'a CFG scale'],
+      ['sampler', 'sampler', 'a sampler'],
+    ];
+    for (const [field, placeholder, what] of needs) {
+      const value = request[field];
+      if (value !== undefined && value !== '' && !used.has(placeholder)) throw invalid(`This ComfyUI workflow has no {{${placeholder}}} placeholder, so it cannot take ${what}.`, field);
+    }
+  }
+  const values: WorkflowValues = {
+    prompt: request.prompt,
+    negative_prompt: request.negativePrompt ?? '',
+    seed,
+    steps: request.steps ?? COMFYUI_DEFAULTS.steps,
+    cfg: request.guidance ?? COMFYUI_DEFAULTS.cfg,
+    width: request.width,
+    height: request.height,
+    batch_size: request.count,
+    model,
+    sampler: request.sampler ?? COMFYUI_DEFAULTS.sampler,
+    scheduler: COMFYUI_DEFAULTS.scheduler,
+  };
+  return fillWorkflow(graph, values);
+}
+
+/**
+ * ComfyUI: the WebSocket (clientId) is opened first, then POST /prompt with our own prompt_id; progress, previews
+ * and the done signal arrive over the socket, images come from /history and /view. Cancel = queue delete, plus
+ * interrupt with the prompt id once it runs.
+ */
+export function createComfyUIProvider(options: ComfyUIProviderOptions = {}): Provider {
+  const cancelGraceMs = options.cancelGraceMs ?? 2_000;
+  const historyWaitMs = options.historyWaitMs ?? 2_000;
+  return {
+    id: 'comfyui',
+    name: 'ComfyUI',
+    capabilities: () => capabilities(),
+    knownModels: (config) => (config.model === undefined || config.model === '' ? [] : [config.model]),
+    // The base URL defaults to http://127.0.0.1:8188, so ComfyUI is always configured; `enabled` is separate.
+    isConfigured: (config) => {
+      try {
+        connection(config);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    validate: (request, config) => void buildGraph(request, config, request.seed ?? 0),
+    generate: (request, config, context) => generate(request, config, context, cancelGraceMs, historyWaitMs),
+    test: (config, signal) => testConnection(config, signal),
+  };
+}
+
+interface RunState {
+  started: boolean;
+  finished: boolean;
+  interrupted: boolean;
+  executedImages: ImageRef[];
+}
+
+interface ImageRef {
+  filename: string;
+  subfolder: string;
+  type: string;
+}
+
+async function generate(request: GenerateRequest, config: ProviderConfig, context: ProviderContext, cancelGraceMs: number, historyWaitMs: number): Promise<ProviderOutput> {
+  const seed = request.seed ?? randomInt(0, 2 ** 32);
+  const graph = buildGraph(request, config, seed);
+  const conn = connection(config);
+  const deadline = new Deadline(context.signal, request.timeoutMs ?? config.timeoutMs);
+  const scope: CallScope = { provider: PROVIDER, deadline, secrets: conn.secrets };
+  const clientId = randomUUID().replace(/-/g, '');
+  const promptId = randomUUID();
+  const state: RunState = { started: false, finished: false, interrupted: false, executedImages: [] };
+  let socket: WebSocket | undefined;
+  let accepted = false;
+  let settle!: (error?: AppError) => void;
+  const done = new Promise<AppError | undefined>((resolve) => {
+    settle = (error) => resolve(error);
+  });
+
+  try {
+    context.onProgress({ stage: 'connecting' });
+    socket = await openSocket(`${conn.ws}?clientId=${clientId}`, conn.headers, scope);
+    // Ask for type-4 previews that carry their prompt id; older servers ignore this and send type 1.
+    socket.send(JSON.stringify({ type: 'feature_flags', data: { supports_preview_metadata: true } }));
+    socket.on('message', (data: Buffer, isBinary: boolean) => onMessage(data, isBinary, promptId, state, context, scope, settle));
+    socket.on('close', () => {
+      if (!state.finished) settle(accepted ? droppedError(scope, 'while ComfyUI was running the prompt (the WebSocket closed)') : new AppError('provider_unavailable', 'ComfyUI closed the WebSocket before the prompt was queued.', { retryable: true, details: { phase: 'before_accept' } }));
+    });
+
+    context.trace('request', `POST /prompt (${config.workflow ? 'custom workflow' : 'default workflow'}, seed ${seed})`, { promptId, clientId, seed });
+    const response = await send(joinUrl(conn.base, 'prompt'), { method: 'POST', headers: conn.headers, json: { prompt: graph, client_id: clientId, prompt_id: promptId } }, scope, 'while queueing the prompt');
+    if (response.status !== 200) throw await promptError(response, scope);
+    const queued = parseJsonSync(await readBounded(response, Math.min(config.maxResponseBytes, 1024 * 1024), scope), scope, 'the /prompt response') as { prompt_id?: unknown };
+    if (typeof queued.prompt_id === 'string' && queued.prompt_id !== promptId) throw malformedError(scope, `a different prompt id than the one sent (${queued.prompt_id})`);
+    accepted = true;
+    context.onAccepted();
+    context.onProgress({ stage: 'queued' });
+
+    const aborted = new Promise<'aborted'>((resolve) => {
+      if (deadline.signal.aborted) resolve('aborted');
+      else deadline.signal.addEventListener('abort', () => resolve('aborted'), { once: true });
+    });
+    const first = await Promise.race([done, aborted]);
+    if (first === 'aborted') throw await cancelRemote();
+    if (first !== undefined) throw first;
+    state.finished = true;
+    context.onProgress({ stage: 'downloading' });
+    const refs = await historyImages(conn, promptId, scope, config, historyWaitMs, state);
+    const images: GeneratedImage[] = [];
+    for (const ref of refs) images.push(await viewImage(conn, ref, scope, config));
+    if (images.length === 0) throw malformedError(scope, 'no output images for the prompt (does the workflow end in a SaveImage node?)');
+    context.onProgress({ stage: 'done', fraction: 1 });
+    return { images, seed, info: { promptId, files: refs.map((r) => r.filename) } };
+  } catch (error) {
+    if (deadline.reason !== null && !state.finished) {
+      // Cancelled or timed out while queueing: we chose the prompt id, so it can still be removed.
+      if (!accepted && socket !== undefined) await cancelRemote().catch(() => undefined);
+      throw abortedError(scope, socket !== undefined);
+    }
+    throw error instanceof AppError ? error : networkError(error, scope, 'while ComfyUI was running the prompt');
+  } finally {
+    state.finished = true;
+    socket?.terminate();
+    deadline.dispose();
+  }
+
+  /** Reference §3.6: delete from the queue (harmless if not pending), interrupt by id only once ours is running. */
+  async function cancelRemote(): Promise<AppError> {
+    const why = deadline.reason ?? 'cancel';
+    const short = () => AbortSignal.timeout(5_000);
+    const post = async (path: string, json: unknown) => {
+      try {
+        const res = await fetch(joinUrl(conn.base, path), { method: 'POST', headers: { ...conn.headers, 'content-type': 'application/json' }, body: JSON.stringify(json), signal: short() });
+        await res.body?.cancel();
+        context.trace('cancel', `POST /${path} for prompt ${promptId} (${why}): HTTP ${res.status}.`);
+      } catch (error) {
+        context.trace('warning', `Could not send /${path} to ComfyUI: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    };
+    await post('queue', { delete: [promptId] });
+    let running = state.started;
+    if (!running) {
+      try {
+        const res = await fetch(joinUrl(conn.base, 'queue'), { headers: conn.headers, signal: short() });
+        const queue = (await res.json()) as { queue_running?: unknown[][] };
+        running = (queue.queue_running ?? []).some((item) => Array.isArray(item) && item[1] === promptId);
+      } catch {
+        running = false;
+      }
+    }
+    // A body-less /interrupt is global (and old servers ignore the id), so it is only sent when ours is running.
+    if (running) {
+      await post('interrupt', { prompt_id: promptId });
+      await Promise.race([done, sleep(cancelGraceMs)]);
+    }
+    return abortedError(scope, true);
+  }
+}
+
+function onMessage(data: Buffer, isBinary: boolean, promptId: string, state: RunState, context: ProviderContext, scope: CallScope, settle: (error?: AppError) => void): void {
+  if (isBinary) {
+    const frame = decodePreviewFrame(data);
+    // Type-1 frames carry no prompt id: they go to our client id only, and only while our prompt runs.
+    if (frame === null || (frame.promptId !== undefined && frame.promptId !== promptId) || !state.started || state.finished) return;
+    try {
+      const image = toImage(frame.data, scope, 'a preview frame');
+      context.onPartialImage(image);
+    } catch (error) {
+      context.trace('warning', `Skipped a preview frame: ${(error as Error).message}`);
+    }
+    return;
+  }
+  let message: { type?: unknown; data?: Record<string, unknown> };
+  try {
+    message = JSON.parse(data.toString('utf8')) as typeof message;
+  } catch {
+    context.trace('warning', 'ComfyUI sent a WebSocket message that is not JSON; ignored.');
+    return;
+  }
+  const body = message.data ?? {};
+  const ours = body.prompt_id === promptId;
+  switch (message.type) {
+    case 'execution_start':
+      if (ours) {
+        state.started = true;
+        context.onProgress({ stage: 'running', fraction: 0 });
+      }
+      return;
+    case 'executing':
+      if (!ours) return;
+      if (body.node === null) {
+        settle();
+        return;
+      }
+      state.started = true;
+      return;
+    case 'progress': {
+      // Older servers omit prompt_id on progress; it is still sent to our client id only.
+      if (body.prompt_id !== undefined && !ours) return;
+      const value = Number(body.value);
+      const max = Number(body.max);
+      if (!Number.isFinite(value) || !Number.isFinite(max) || max <= 0) return;
+      state.started = true;
+      context.onProgress({ stage: 'sampling', step: value, steps: max, fraction: Math.max(0, Math.min(1, value / max)) });
+      return;
+    }
+    case 'executed': {
+      if (!ours) return;
+      const output = body.output as { images?: unknown } | null | undefined;
+      if (output !== null && output !== undefined && Array.isArray(output.images)) state.executedImages.push(...output.images.filter(isImageRef));
+      return;
+    }
+    case 'execution_success':
+      if (ours) settle();
+      return;
+    case 'execution_error':
+      if (!ours) return;
+      settle(
+        new AppError('provider_error', `ComfyUI failed in node ${String(body.node_id)} (${String(body.node_type)}): ${redact(String(body.exception_message ?? 'unknown error'), scope.secrets).trim()}`, {
+          retryable: false,
+          details: { phase: 'after_send', nodeId: body.node_id, nodeType: body.node_type, exceptionType: body.exception_type },
+        }),
+      );
+      return;
+    case 'execution_interrupted':
+      if (!ours) return;
+      state.interrupted = true;
+      // Our own cancel is handled by the abort path; anyone else's interrupt is a failure worth naming.
+      settle(new AppError('provider_error', 'The prompt was interrupted inside ComfyUI (by someone or something other than Atelier).', { retryable: false, details: { phase: 'after_send' } }));
+      return;
+    default:
+      return;
+  }
+}
+
+function isImageRef(value: unknown): value is ImageRef {
+  if (value === null || typeof value !== 'object') return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.filename === 'string' && typeof (v.subfolder ?? '') === 'string' && typeof (v.type ?? 'output') === 'string';
+}
+
+async function promptError(response: Response, scope: CallScope): Promise<AppError> {
+  let said: string | undefined;
+  let type: string | undefined;
+  try {
+    const json = parseJsonSync(await readBounded(response, 256 * 1024, scope), scope, 'an error response') as {
+      error?: { type?: unknown; message?: unknown; details?: unknown } | string;
+      node_errors?: Record<string, { class_type?: unknown; errors?: { message?: unknown; details?: unknown }[] }>;
+    };
+    if (typeof json.error === 'object' && json.error !== null) {
+      type = typeof json.error.type === 'string' ? json.error.type : undefined;
+      said = typeof json.error.message === 'string' ? json.error.message : undefined;
+      if (typeof json.error.details === 'string' && json.error.details !== '' && json.error.details !== said) said = `${said ?? ''}: ${json.error.details}`;
+    } else if (typeof json.error === 'string') said = json.error;
+    const nodeIssues = Object.entries(json.node_errors ?? {}).flatMap(([id, node]) =>
+      (node.errors ?? []).map((e) => `node ${id} (${String(node.class_type)}): ${String(e.details || e.message)}`),
+    );
+    if (nodeIssues.length > 0) said = `${said ?? 'Prompt failed validation'} — ${nodeIssues.slice(0, 5).join('; ')}`;
+  } catch {
+    // The status still classifies it (a 403 with an empty body is the Origin check).
+  }
+  const base = { status: response.status, headers: response.headers, ...(said === undefined ? {} : { providerMessage: said }), ...(type === undefined ? {} : { providerCode: type }) };
+  if (response.status === 400) return statusError({ ...base, message: 'ComfyUI rejected the workflow.' }, scope);
+  return statusError(base, scope);
+}
+
+async function historyImages(conn: Connection, promptId: string, scope: CallScope, config: ProviderConfig, waitMs: number, state: RunState): Promise<ImageRef[]> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const response = await send(joinUrl(conn.base, `history/${encodeURIComponent(promptId)}`), { headers: conn.headers }, scope, 'while reading the history');
+    if (response.status !== 200) throw await promptError(response, scope);
+    const json = await readJson(response, config.maxResponseBytes, scope, 'the history');
+    const entry = json !== null && typeof json === 'object' ? (json as Record<string, unknown>)[promptId] : undefined;
+    if (entry !== undefined && entry !== null && typeof entry === 'object') {
+      const { outputs, status } = entry as { outputs?: Record<string, { images?: unknown[] }>; status?: { status_str?: unknown } };
+      if (status?.status_str === 'error') throw new AppError('provider_error', 'ComfyUI recorded the prompt as failed.', { retryable: false, details: { phase: 'after_send' } });
+      const refs = Object.values(outputs ?? {}).flatMap((o) => (Array.isArray(o.images) ? o.images.filter(isImageRef) : []));
+      // SaveImage writes type "output"; previews ("temp") only count when a workflow saves nothing.
+      const saved = refs.filter((r) => (r.type ?? 'output') === 'output');
+      return saved.length > 0 ? saved : refs;
+    }
+    // History is written just before the done signal on current servers; older ones may lag a little.
+    if (Date.now() > until) {
+      if (state.executedImages.length > 0) return state.executedImages;
+      throw malformedError(scope, 'an empty history for the finished prompt');
+    }
+    await sleep(100, scope.deadline.signal);
+  }
+}
+
+async function viewImage(conn: Connection, ref: ImageRef, scope: CallScope, config: ProviderConfig): Promise<GeneratedImage> {
+  const url = joinUrl(conn.base, 'view', { filename: ref.filename, subfolder: ref.subfolder ?? '', type: ref.type ?? 'output' });
+  const response = await send(url, { headers: { ...conn.headers, accept: 'image/*' } }, scope, 'while downloading an image');
+  if (response.status !== 200) throw await promptError(response, scope);
+  return toImage(await readBounded(response, config.maxResponseBytes, scope, 'while sending an image'), scope, `the file ${ref.filename}`);
+}
+
+async function testConnection(config: ProviderConfig, signal: AbortSignal): Promise<ProviderTestResult> {
+  const started = Date.now();
+  const elapsed = () => Date.now() - started;
+  let conn: Connection;
+  try {
+    conn = connection(config);
+  } catch (error) {
+    return { ok: false, reachable: false, models: [], latencyMs: 0, message: (error as Error).message };
+  }
+  const deadline = new Deadline(signal, Math.min(config.timeoutMs, TEST_TIMEOUT_MS));
+  const scope: CallScope = { provider: PROVIDER, deadline, secrets: conn.secrets };
+  try {
+    const stats = await send(joinUrl(conn.base, 'system_stats'), { headers: conn.headers }, scope);
+    if (stats.status !== 200) {
+      const error = await promptError(stats, scope);
+      return { ok: false, reachable: true, ...(error.code === 'provider_auth' ? { authenticated: false } : {}), models: [], latencyMs: elapsed(), message: error.message };
+    }
+    const system = (await readJson(stats, config.maxResponseBytes, scope, 'the system stats')) as { system?: { comfyui_version?: unknown } };
+    const info = await send(joinUrl(conn.base, 'object_info/CheckpointLoaderSimple'), { headers: conn.headers }, scope);
+    const models = info.status === 200 ? checkpointNames(await readJson(info, config.maxResponseBytes, scope, 'the node info')) : [];
+    if (info.status !== 200) await info.body?.cancel();
+    const version = typeof system.system?.comfyui_version === 'string' ? ` ${system.system.comfyui_version}` : '';
+    return { ok: true, reachable: true, authenticated: true, models, latencyMs: elapsed(), message: `Connected to ComfyUI${version}: ${models.length} checkpoint${models.length === 1 ? '' : 's'}.` };
+  } catch (error) {
+    if (signal.aborted) throw new AppError('cancelled', 'Cancelled.', { retryable: false });
+    const appError = error instanceof AppError ? error : networkError(error, scope, 'while testing');
+    return { ok: false, reachable: appError.code !== 'provider_unavailable' && appError.code !== 'timeout', models: [], latencyMs: elapsed(), message: appError.message };
+  } finally {
+    deadline.dispose();
+  }
+}
+
+/** ckpt_name is `[[names...], {...}]` or the newer `["COMBO", {options:[...]}]` (reference §3.5). */
+export function checkpointNames(json: unknown): string[] {
+  const spec = (json as { CheckpointLoaderSimple?: { input?: { required?: { ckpt_name?: unknown } } } } | null)?.CheckpointLoaderSimple?.input?.required?.ckpt_name;
+  if (!Array.isArray(spec)) return [];
+  const [first, second] = spec as [unknown, unknown];
+  const list = Array.isArray(first) ? first : first === 'COMBO' && second !== null && typeof second === 'object' ? (second as { options?: unknown }).options : [];
+  return Array.isArray(list) ? list.filter((n): n is string => typeof n === 'string') : [];
+}
