@@ -84,3 +84,21 @@ describe('secrets and URLs', () => {
     expect(() => parseBaseUrl('ftp://x', 'http://127.0.0.1:7860', 'A1111')).toThrow(expect.objectContaining({ code: 'invalid_request' }));
   });
 });
+
+describe('ComfyUI binary frames', () => {
+  it('decodes legacy type-1 and metadata type-4 previews (big-endian), ignoring other frames', async () => {
+    const { decodePreviewFrame } = await import('../../../electron/providers/comfyui/frames.js');
+    const png = pngFor(3);
+    const type1 = Buffer.concat([Buffer.from([0, 0, 0, 1, 0, 0, 0, 2]), png]);
+    expect(decodePreviewFrame(type1)).toMatchObject({ mime: 'image/png' });
+    expect(Buffer.from(decodePreviewFrame(type1)!.data).equals(png)).toBe(true);
+    expect(decodePreviewFrame(Buffer.concat([Buffer.from([0, 0, 0, 1, 0, 0, 0, 1]), png]))?.mime).toBe('image/jpeg');
+    const meta = Buffer.from(JSON.stringify({ prompt_id: 'p1', image_type: 'image/webp' }));
+    const header = Buffer.alloc(8);
+    header.writeUInt32BE(4, 0);
+    header.writeUInt32BE(meta.length, 4);
+    expect(decodePreviewFrame(Buffer.concat([header, meta, png]))).toMatchObject({ mime: 'image/webp', promptId: 'p1' });
+    expect(decodePreviewFrame(Buffer.from([0, 0, 0, 3, 0, 0, 0, 1, 0x33, 0x68, 0x69]))).toBeNull();
+    expect(decodePreviewFrame(Buffer.from([0, 0, 0]))).toBeNull();
+  });
+});
