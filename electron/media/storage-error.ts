@@ -19,7 +19,7 @@ export const STORAGE_ERRNOS: readonly string[] = Object.keys(MESSAGES);
 export function toStorageError(error: unknown, dataDir: string, action: string): AppError {
   if (error instanceof AppError) return error;
   const errno = errnoOf(error);
-  const message = errno === undefined ? undefined : MESSAGES[errno];
+  const message = errno !== undefined && Object.hasOwn(MESSAGES, errno) ? MESSAGES[errno] : undefined;
   if (message !== undefined) {
     return new AppError('storage', message(dataDir), { retryable: false, details: { errno, action }, cause: error });
   }

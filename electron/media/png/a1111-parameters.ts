@@ -100,31 +100,36 @@ export function parseParameters(text: string): A1111Parameters {
     if (doneWithPrompt) negativePrompt += (negativePrompt === '' ? '' : '\n') + line;
     else prompt += (prompt === '' ? '' : '\n') + line;
   }
-  const params: Record<string, string> = {};
+  // Collected in a Map, then defined as own properties: a key like "__proto__" stays plain data.
+  const entries = new Map<string, string>();
   for (const match of last.matchAll(PARAM_RE)) {
     const key = match[1]!.trim();
     const value = decodeQuoted(match[2]!.trim());
-    params[key] = value;
+    entries.set(key, value);
     if (key === 'Size') {
       const [w, h] = value.split('x');
       if (w !== undefined && h !== undefined) {
-        params['Size-1'] = w;
-        params['Size-2'] = h;
+        entries.set('Size-1', w);
+        entries.set('Size-2', h);
       }
     }
   }
+  const params: Record<string, string> = Object.fromEntries(entries);
   const result: A1111Parameters = { prompt, negativePrompt, params };
-  const steps = toNumber(params['Steps']);
-  const cfgScale = toNumber(params['CFG scale']);
-  const seed = toNumber(params['Seed']);
-  const width = toNumber(params['Size-1']);
-  const height = toNumber(params['Size-2']);
+  const own = (key: string): string | undefined => entries.get(key);
+  const steps = toNumber(own('Steps'));
+  const cfgScale = toNumber(own('CFG scale'));
+  const seed = toNumber(own('Seed'));
+  const width = toNumber(own('Size-1'));
+  const height = toNumber(own('Size-2'));
   if (steps !== undefined) result.steps = steps;
-  if (params['Sampler'] !== undefined) result.sampler = params['Sampler'];
+  const sampler = own('Sampler');
+  if (sampler !== undefined) result.sampler = sampler;
   if (cfgScale !== undefined) result.cfgScale = cfgScale;
   if (seed !== undefined) result.seed = seed;
   if (width !== undefined) result.width = width;
   if (height !== undefined) result.height = height;
-  if (params['Model'] !== undefined) result.model = params['Model'];
+  const model = own('Model');
+  if (model !== undefined) result.model = model;
   return result;
 }

@@ -41,7 +41,7 @@ export interface SceneInput {
   guidance?: number;
 }
 
-const COLOUR_HUES: Record<string, number> = {
+const COLOUR_HUE_TABLE: Record<string, number> = {
   red: 0, crimson: 350, scarlet: 5, ruby: 348, wine: 345, rose: 340, pink: 330, magenta: 305, fuchsia: 310,
   orange: 28, amber: 40, peach: 25, coral: 12, rust: 18, copper: 24, brown: 25, coffee: 28, gold: 45, golden: 45,
   yellow: 55, lemon: 58, lime: 90, olive: 70, green: 125, emerald: 145, jade: 150, mint: 155, moss: 90,
@@ -49,7 +49,7 @@ const COLOUR_HUES: Record<string, number> = {
   indigo: 250, violet: 270, purple: 280, lavender: 265, lilac: 285, plum: 295,
 };
 
-const THEME_HUES: Record<string, number[]> = {
+const THEME_HUE_TABLE: Record<string, number[]> = {
   sunset: [20, 330, 270], sunrise: [35, 340, 200], dusk: [280, 20], dawn: [35, 200],
   ocean: [205, 185], sea: [205, 180], water: [195], lake: [200, 150], river: [195, 130], beach: [45, 190],
   forest: [125, 95, 35], jungle: [130, 100], tree: [120, 35], trees: [120, 35], leaf: [100], garden: [110, 330],
@@ -65,7 +65,7 @@ const DARK_WORDS = new Set(['dark', 'night', 'midnight', 'shadow', 'shadows', 'n
 const LIGHT_WORDS = new Set(['light', 'bright', 'pale', 'white', 'snow', 'pastel', 'soft', 'airy', 'sunny', 'dawn']);
 const GREY_WORDS = new Set(['grey', 'gray', 'silver', 'monochrome', 'foggy', 'fog', 'mist', 'misty']);
 
-const SHAPE_WORDS: Record<string, LayerKind> = {
+const SHAPE_WORD_TABLE: Record<string, LayerKind> = {
   sun: 'disc', moon: 'disc', planet: 'disc', orb: 'disc', sunset: 'disc', sunrise: 'disc', eclipse: 'disc',
   mountain: 'ridges', mountains: 'ridges', hill: 'ridges', hills: 'ridges', peak: 'ridges', peaks: 'ridges',
   landscape: 'ridges', valley: 'ridges', cliff: 'ridges', cliffs: 'ridges', forest: 'ridges', trees: 'ridges',
@@ -75,6 +75,11 @@ const SHAPE_WORDS: Record<string, LayerKind> = {
   stripes: 'stripes', lines: 'stripes', geometric: 'stripes', pattern: 'stripes', abstract: 'stripes', rain: 'stripes',
   bokeh: 'orbs', bubbles: 'orbs', lights: 'orbs', lanterns: 'orbs', fireflies: 'orbs', stars: 'orbs', galaxy: 'orbs', nebula: 'orbs',
 };
+
+// Maps, not object lookups: a prompt word like "constructor" must not find Object.prototype members.
+const COLOUR_HUES = new Map(Object.entries(COLOUR_HUE_TABLE));
+const THEME_HUES = new Map(Object.entries(THEME_HUE_TABLE));
+const SHAPE_WORDS = new Map(Object.entries(SHAPE_WORD_TABLE));
 
 /** Back to front: a sun sets behind mountains, waves are in front of everything. */
 const DEPTH: Record<LayerKind, number> = { stripes: 0, rings: 1, orbs: 2, disc: 3, ridges: 4, skyline: 5, waves: 6 };
@@ -132,10 +137,10 @@ function mix(a: Rgb, b: Rgb, t: number): Rgb {
 function hueWords(list: string[]): number[] {
   const hues: number[] = [];
   for (const w of list) {
-    const hue = COLOUR_HUES[w];
+    const hue = COLOUR_HUES.get(w);
     if (hue !== undefined) hues.push(hue);
   }
-  for (const w of list) for (const hue of THEME_HUES[w] ?? []) hues.push(hue);
+  for (const w of list) for (const hue of THEME_HUES.get(w) ?? []) hues.push(hue);
   return hues;
 }
 
@@ -170,7 +175,7 @@ export function buildScene(input: SceneInput): Scene {
   const seed = seed32(input.seed);
   const random = rng(seed ^ wordHash);
 
-  const negativeHues = negativeWords.map((w) => COLOUR_HUES[w]).filter((h): h is number => h !== undefined);
+  const negativeHues = negativeWords.map((w) => COLOUR_HUES.get(w)).filter((h): h is number => h !== undefined);
   const hues = paletteHues(promptWords, negativeHues, wordHash).map((h) => h + (random() - 0.5) * 10);
   const has = (set: Set<string>) => promptWords.some((w) => set.has(w)) && !negativeWords.some((w) => set.has(w));
   const dark = has(DARK_WORDS);
@@ -190,13 +195,13 @@ export function buildScene(input: SceneInput): Scene {
 
   const kinds: Array<{ kind: LayerKind; word: string }> = [];
   for (const w of promptWords) {
-    const kind = SHAPE_WORDS[w];
+    const kind = SHAPE_WORDS.get(w);
     if (kind === undefined || negativeSet.has(w)) continue;
-    if (negativeWords.some((n) => SHAPE_WORDS[n] === kind)) continue;
+    if (negativeWords.some((n) => SHAPE_WORDS.get(n) === kind)) continue;
     if (!kinds.some((k) => k.kind === kind)) kinds.push({ kind, word: w });
   }
   if (kinds.length === 0) {
-    const allowed = FALLBACK_KINDS.filter((k) => !negativeWords.some((n) => SHAPE_WORDS[n] === k));
+    const allowed = FALLBACK_KINDS.filter((k) => !negativeWords.some((n) => SHAPE_WORDS.get(n) === k));
     for (let i = 0; i < 2 && allowed.length > 0; i += 1) {
       const kind = allowed.splice((wordHash >>> (i * 7)) % allowed.length, 1)[0]!;
       kinds.push({ kind, word: promptWords[i] ?? String(i) });

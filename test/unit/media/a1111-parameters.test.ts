@@ -54,6 +54,14 @@ describe('A1111 parameters text', () => {
     expect(parsed.params).toEqual({});
   });
 
+  it('keeps keys like __proto__ and constructor as plain data', () => {
+    const parsed = parseParameters('cat\n__proto__: x, constructor: y, Steps: 3, Seed: 4');
+    expect(Object.getPrototypeOf(parsed.params)).toBe(Object.prototype);
+    expect(Object.hasOwn(parsed.params, '__proto__')).toBe(true);
+    expect(parsed.params['constructor']).toBe('y');
+    expect(parsed).toMatchObject({ prompt: 'cat', steps: 3, seed: 4 });
+  });
+
   it('round-trips prompts A1111 can represent (lines trimmed, no "Negative prompt:" line)', () => {
     const line = fc
       .string({ unit: 'binary', maxLength: 40 })

@@ -35,6 +35,12 @@ describe('builtin scene from the prompt', () => {
     expect(seed32(2 ** 32 + 5)).not.toBe(seed32(5));
   });
 
+  it('ignores words that name Object.prototype members', () => {
+    const scene = buildScene({ prompt: 'constructor toString __proto__ valueOf hasOwnProperty', negativePrompt: 'constructor', seed: 2 });
+    expect(scene.layers.length).toBe(2);
+    for (const v of [...scene.skyTop, ...scene.skyBottom]) expect(Number.isFinite(v)).toBe(true);
+  });
+
   it('splits words on punctuation and case', () => {
     expect(words('Red-orange, SUNSET… 夕焼け')).toEqual(['red', 'orange', 'sunset', '夕焼け']);
   });
