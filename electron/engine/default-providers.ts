@@ -1,3 +1,6 @@
+import { A1111_BASE_URL, createA1111Provider } from '../providers/a1111/index.js';
+import { createBuiltinProvider } from '../providers/builtin/index.js';
+import { COMFYUI_BASE_URL, createComfyUIProvider } from '../providers/comfyui/index.js';
 import { createOpenAIProvider } from '../providers/openai/index.js';
 import type { ProviderEntry } from './provider-registry.js';
 
@@ -5,8 +8,20 @@ const MINUTE = 60_000;
 
 /** Every provider Atelier ships, with the settings a new library starts with. */
 export function defaultProviders(): ProviderEntry[] {
+  const builtin = createBuiltinProvider();
   return [
-    // Off until a key is added: enabling it without one would only fail jobs.
+    // On from the first minute: offline, no setup.
+    { provider: builtin, defaults: { enabled: true, timeoutMs: 5 * MINUTE, concurrency: 2 }, close: () => builtin.close() },
+    // On, but "not set up" until a key is added, so the picker can say what is missing.
     { provider: createOpenAIProvider(), defaults: { enabled: true, timeoutMs: 5 * MINUTE, concurrency: 2 } },
+    // Local servers are off until the person turns them on: most machines don't run one.
+    {
+      provider: createA1111Provider(),
+      defaults: { enabled: false, baseUrl: A1111_BASE_URL, timeoutMs: 10 * MINUTE, concurrency: 1 },
+    },
+    {
+      provider: createComfyUIProvider(),
+      defaults: { enabled: false, baseUrl: COMFYUI_BASE_URL, timeoutMs: 10 * MINUTE, concurrency: 1 },
+    },
   ];
 }
