@@ -49,6 +49,7 @@ export function Filters() {
       <label className="inline-field">
         <span>Status</span>
         <select
+          aria-label="Status filter"
           value={statusValue}
           onChange={(e) => setFilters({ status: STATUS_CHOICES.find((c) => c.value === e.target.value)?.statuses ?? [] })}
         >
@@ -62,7 +63,7 @@ export function Filters() {
       </label>
       <label className="inline-field">
         <span>Provider</span>
-        <select value={filters.provider ?? ''} onChange={(e) => setFilters({ provider: e.target.value === '' ? null : e.target.value })}>
+        <select aria-label="Provider filter" value={filters.provider ?? ''} onChange={(e) => setFilters({ provider: e.target.value === '' ? null : e.target.value })}>
           <option value="">Any provider</option>
           {providers.map((p) => (
             <option key={p.id} value={p.id}>

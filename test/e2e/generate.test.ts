@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeA1111 } from '../fakes/a1111.js';
+import { buildRenderer, closedPort, launchBrowser, rm, startHost, tempDir, type Browser, type Host } from './harness.js';
+import { expectGrid, waitFor } from './helpers.js';
+
+let renderer: Awaited<ReturnType<typeof buildRenderer>>;
+let dataDir: string;
+let host: Host;
+let browser: Browser;
+
+beforeAll(async () => {
+  renderer = await buildRenderer();
+  dataDir = await tempDir('atelier-e2e-gen-');
+  // A1111 points at a port nothing listens on: the "stopped provider".
+  host = await startHost({ rendererDir: renderer.dir, dataDir, engine: { providerDefaults: { a1111: { baseUrl: `http://127.0.0.1:${await closedPort()}` } } } });
+  browser = await launchBrowser();
+  await browser.page.goto(host.url);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await host?.stop();
+  await rm(dataDir, { recursive: true, force: true });
+  await renderer?.remove();
+});
+
+describe('generate with the builtin provider', () => {
+  it('shows moving progress and a partial preview, then the image lands in the grid', async () => {
+    const { page } = browser;
+    await page.getByLabel('Prompt', { exact: true }).fill('a quiet harbour at dawn with fishing boats');
+    await page.getByLabel('Steps').fill('16');
+    await page.getByRole('button', { name: 'Generate' }).click();
+
+    const item = page.getByRole('listitem', { name: /a quiet harbour at dawn/ });
+    await item.waitFor();
+    const values = new Set<string>();
+    let sawPreview = false;
+    await waitFor(async () => {
+      const now = await item.getByRole('progressbar').getAttribute('aria-valuenow').catch(() => null);
+      if (now !== null) values.add(now);
+      if ((await item.locator('img').count()) > 0) sawPreview = true;
+      return (await item.count()) === 0;
+    }, 'the job to leave the queue', 30_000);
+    expect(values.size, `progress values seen: ${[...values].join(', ')}`).toBeGreaterThan(1);
+    expect(sawPreview).toBe(true);
+
+    await expectGrid(page, ['a quiet harbour at dawn with fishing boats']);
+    const thumb = page.getByRole('button', { name: 'a quiet harbour at dawn with fishing boats' }).locator('img');
+    await waitFor(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), 'the thumbnail to load');
+  }, 60_000);
+
+  it('cancels a running job', async () => {
+    const { page } = browser;
+    await page.getByLabel('Prompt', { exact: true }).fill('a very slow cathedral interior');
+    await page.getByLabel('Size').selectOption('2048x2048');
+    await page.getByLabel('Steps').fill('150');
+    await page.getByRole('button', { name: 'Generate' }).click();
+    const cancel = page.getByRole('button', { name: 'Cancel: a very slow cathedral interior' });
+    await cancel.click();
+    await page.getByRole('listitem', { name: /a very slow cathedral interior/ }).waitFor({ state: 'detached' });
+    await page.getByLabel('Status filter').selectOption('cancelled');
+    await expectGrid(page, ['a very slow cathedral interior']);
+    await page.getByLabel('Status filter').selectOption('');
+  });
+
+  it('a job against a stopped provider shows its error, and Retry works once the provider is back', async () => {
+    const { page } = browser;
+    // Turn on AUTOMATIC1111 in Settings (it points at a dead port).
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    const card = page.getByRole('article', { name: /AUTOMATIC1111|A1111/ });
+    await card.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Close', exact: true }).click();
+
+    await page.getByLabel('Provider', { exact: true }).selectOption('a1111');
+    await page.getByLabel('Prompt', { exact: true }).fill('a portrait that cannot render yet');
+    await page.getByRole('button', { name: 'Generate' }).click();
+    await page.getByLabel('Status filter').selectOption('failed');
+    await expectGrid(page, ['a portrait that cannot render yet']);
+    const failedCard = page.locator('.card', { has: page.getByRole('button', { name: 'a portrait that cannot render yet' }) });
+    await expect(failedCard.locator('.thumb.empty').textContent()).resolves.toMatch(/reach|connect|unavailable|refused/i);
+    await page.getByRole('status').filter({ hasText: /unavailable/ }).first().waitFor();
+
+    const fake = await startFakeA1111();
+    try {
+      // The banner leads to the fix.
+      await page.getByRole('button', { name: 'Check settings' }).click();
+      await card.getByLabel('Base URL').fill(fake.url);
+      await card.getByRole('button', { name: 'Save' }).click();
+      await page.getByText('saved.').first().waitFor();
+      await page.getByRole('button', { name: 'Close', exact: true }).click();
+      await page.getByRole('button', { name: 'Retry: a portrait that cannot render yet' }).click();
+      await page.getByLabel('Status filter').selectOption('succeeded');
+      await waitFor(async () => (await page.getByRole('button', { name: 'a portrait that cannot render yet' }).count()) === 1, 'the retried job to succeed', 20_000);
+      expect(fake.generationRequests().length).toBeGreaterThan(0);
+    } finally {
+      await fake.close();
+      await page.getByLabel('Status filter').selectOption('');
+    }
+  }, 60_000);
+});

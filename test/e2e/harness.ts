@@ -1,0 +1,121 @@
+/**
+ * End-to-end harness: the real engine and the headless host on a temp data dir, the renderer built by Vite into a
+ * temp folder, and Debian's Chromium driven by playwright-core. Everything it starts, it stops and removes.
+ */
+import { mkdtemp, rm, mkdir } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { build } from 'vite';
+import { createEngine, type EngineTestOptions } from '../../electron/engine/create-engine.js';
+import { createFileKeyring } from '../../electron/engine/file-keyring.js';
+import type { Engine } from '../../electron/engine/types.js';
+import { startServer, type RunningServer } from '../../electron/serve/server.js';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+export const SCREENSHOT_DIR = join(ROOT, 'test-results', 'screenshots');
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Builds the renderer once per test file into its own folder, so parallel files never race on dist/. */
+export async function buildRenderer(): Promise<{ dir: string; remove(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'atelier-ui-'));
+  await build({ configFile: join(ROOT, 'vite.config.ts'), logLevel: 'error', build: { outDir: dir, emptyOutDir: true } });
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+export interface Host {
+  engine: Engine;
+  server: RunningServer;
+  dataDir: string;
+  /** The one link with the token; the page then lives on the cookie. */
+  url: string;
+  origin: string;
+  stop(): Promise<void>;
+}
+
+export async function startHost(options: { rendererDir: string; dataDir: string; port?: number; token?: string; engine?: EngineTestOptions & { providerDefaults?: Record<string, { baseUrl?: string }> } }): Promise<Host> {
+  const keyring = await createFileKeyring(options.dataDir);
+  const engine = await createEngine({ dataDir: options.dataDir, keyring, maintenanceIntervalMs: 0, ...options.engine });
+  const token = options.token ?? 'e2e-token-0123456789abcdef';
+  let server: RunningServer;
+  try {
+    server = await startServer({ engine, rendererDir: options.rendererDir, token, port: options.port ?? 0 });
+  } catch (error) {
+    await engine.close({ graceMs: 0 });
+    throw error;
+  }
+  const origin = `http://127.0.0.1:${server.port}`;
+  return {
+    engine,
+    server,
+    dataDir: options.dataDir,
+    url: server.url,
+    origin,
+    async stop() {
+      await server.close();
+      await engine.close({ graceMs: 500 });
+    },
+  };
+}
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  close(): Promise<void>;
+}
+
+export async function launchBrowser(options: { colorScheme?: 'light' | 'dark'; viewport?: { width: number; height: number } } = {}): Promise<Browser> {
+  const profile = await mkdtemp(join(tmpdir(), 'atelier-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: options.viewport ?? { width: 1360, height: 860 },
+    colorScheme: options.colorScheme ?? 'light',
+    reducedMotion: 'reduce',
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  return {
+    context,
+    page,
+    async close() {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function tempDir(prefix: string): Promise<string> {
+  return mkdtemp(join(tmpdir(), prefix));
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  const path = join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path });
+  return path;
+}
+
+/** A loopback port that nothing listens on (bound, then released): connections to it are refused. */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export { rm };

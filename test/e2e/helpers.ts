@@ -1,0 +1,54 @@
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import type { ChannelName, ChannelOutput, ChannelRequest } from '../../shared/contract.js';
+import type { Host } from './harness.js';
+
+/** Calls the host's API directly (seeding), with the token as a bearer. */
+export async function apiCall<C extends ChannelName>(host: Host, channel: C, input: ChannelRequest<C>): Promise<ChannelOutput<C>> {
+  const token = new URL(host.url).searchParams.get('token')!;
+  const response = await fetch(`${host.origin}/api/${channel}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(input),
+  });
+  const body = (await response.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
+  if (!body.ok) throw new Error(`${channel}: ${body.error?.message}`);
+  return body.value as ChannelOutput<C>;
+}
+
+/** Queues a small builtin job and waits until it is done. */
+export async function seedJob(host: Host, prompt: string, size = 64): Promise<string> {
+  const { job } = await apiCall(host, 'jobs.submit', { provider: 'builtin', prompt, width: size, height: size, count: 1, steps: 2 });
+  await waitFor(async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded', `job "${prompt}" to finish`);
+  return job.id;
+}
+
+export async function waitFor(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The prompts of the cards shown in the grid, in order. */
+export async function gridPrompts(page: Page): Promise<string[]> {
+  return page.locator('.grid-canvas .card-open').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('aria-label') ?? ''));
+}
+
+export async function expectGrid(page: Page, prompts: string[]): Promise<void> {
+  let last: string[] = [];
+  try {
+    await waitFor(async () => {
+      last = await gridPrompts(page);
+      return JSON.stringify([...last].sort()) === JSON.stringify([...prompts].sort());
+    }, `grid to show ${JSON.stringify(prompts)}`, 10_000);
+  } catch {
+    expect(last.sort()).toEqual([...prompts].sort());
+  }
+}
+
+export async function search(page: Page, text: string): Promise<void> {
+  await page.getByRole('searchbox', { name: 'Search' }).fill(text);
+}
