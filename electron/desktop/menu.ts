@@ -1,0 +1,41 @@
+import type { MenuItemConstructorOptions } from 'electron';
+
+/** Standard roles give every OS its expected shortcuts (copy/paste, zoom, full screen, quit) for free. */
+export function menuTemplate(isMac: boolean, appName: string): MenuItemConstructorOptions[] {
+  const template: MenuItemConstructorOptions[] = [];
+  if (isMac) {
+    template.push({
+      label: appName,
+      submenu: [
+        { role: 'about' },
+        { type: 'separator' },
+        { role: 'services' },
+        { type: 'separator' },
+        { role: 'hide' },
+        { role: 'hideOthers' },
+        { role: 'unhide' },
+        { type: 'separator' },
+        { role: 'quit' },
+      ],
+    });
+  }
+  template.push(
+    { label: 'File', submenu: [isMac ? { role: 'close' } : { role: 'quit' }] },
+    { role: 'editMenu' },
+    {
+      label: 'View',
+      submenu: [
+        { role: 'reload' },
+        { role: 'toggleDevTools' },
+        { type: 'separator' },
+        { role: 'resetZoom' },
+        { role: 'zoomIn' },
+        { role: 'zoomOut' },
+        { type: 'separator' },
+        { role: 'togglefullscreen' },
+      ],
+    },
+    { role: 'windowMenu' },
+  );
+  return template;
+}

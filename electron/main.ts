@@ -1,0 +1,231 @@
+/**
+ * The Electron main process: one locked-down window on the app's own scheme, the engine behind typed IPC, and the
+ * desktop touches (menu, progress bar, notifications, theme). Everything that can be plain Node lives elsewhere.
+ */
+import { join } from 'node:path';
+import {
+  BrowserWindow,
+  Menu,
+  Notification,
+  app,
+  nativeTheme,
+  screen,
+  session,
+  shell,
+  type BrowserWindowConstructorOptions,
+} from 'electron';
+import type { Handlers } from '../shared/contract.js';
+import { createEngine } from './engine/create-engine.js';
+import type { Engine, Logger } from './engine/types.js';
+import { APP_ENTRY_URL } from './desktop/app-url.js';
+import { createDesktopHandlers } from './desktop/channels.js';
+import { JobIndicators, notificationFor } from './desktop/indicators.js';
+import { menuTemplate } from './desktop/menu.js';
+import { nativeBindingPath } from './desktop/native-binding.js';
+import { guardWebContents } from './desktop/window-security.js';
+import { DEFAULT_STATE, MIN_SIZE, loadWindowState, saveWindowState, type WindowState } from './desktop/window-state.js';
+import { DATA_SUBDIR } from './host/data-dir.js';
+import { CONTENT_SECURITY_POLICY } from './host/security.js';
+import { registerIpc } from './ipc.js';
+import { handleProtocols, registerPrivilegedSchemes } from './media-protocol.js';
+import { createSafeStorageKeyring } from './safe-storage-keyring.js';
+
+/** Running jobs get this long to finish when the app quits; then the store closes and they resume as interrupted. */
+const QUIT_GRACE_MS = 3_000;
+
+const log: Logger = {
+  info: (message, fields) => console.log(message, fields ?? ''),
+  warn: (message, fields) => console.warn(message, fields ?? ''),
+  error: (message, fields) => console.error(message, fields ?? ''),
+};
+
+let engine: Engine | null = null;
+let mainWindow: BrowserWindow | null = null;
+let unregisterIpc: (() => void) | null = null;
+let quitting: 'no' | 'closing' | 'closed' = 'no';
+
+// Both schemes must be registered as privileged before `ready`.
+registerPrivilegedSchemes();
+
+if (!app.requestSingleInstanceLock()) {
+  // Another Atelier owns the library: it will focus its window (see 'second-instance').
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (mainWindow === null) return;
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.focus();
+  });
+  app.whenReady().then(start, (error: unknown) => fatal(error));
+}
+
+function fatal(error: unknown): void {
+  log.error('Atelier could not start', { error: String(error) });
+  app.exit(1);
+}
+
+const windowStateFile = (): string => join(app.getPath('userData'), 'window-state.json');
+
+async function createWindow(rendererUrl: string): Promise<BrowserWindow> {
+  const workAreas = screen.getAllDisplays().map((display) => display.workArea);
+  const state = await loadWindowState(windowStateFile(), workAreas);
+  const options: BrowserWindowConstructorOptions = {
+    ...state.bounds,
+    minWidth: MIN_SIZE.width,
+    minHeight: MIN_SIZE.height,
+    show: false,
+    title: 'Atelier',
+    backgroundColor: nativeTheme.shouldUseDarkColors ? '#16161a' : '#f6f6f4',
+    webPreferences: {
+      preload: join(app.getAppPath(), 'dist', 'electron', 'preload.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInSubFrames: false,
+      webviewTag: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      spellcheck: true,
+    },
+  };
+  const win = new BrowserWindow(options);
+  guardWebContents(win.webContents, (url) => shell.openExternal(url));
+  if (state.maximized) win.maximize();
+  win.once('ready-to-show', () => win.show());
+
+  let saveTimer: NodeJS.Timeout | undefined;
+  const remember = (): void => {
+    clearTimeout(saveTimer);
+    saveTimer = setTimeout(() => {
+      if (win.isDestroyed()) return;
+      const next: WindowState = {
+        bounds: win.isMaximized() || win.isFullScreen() ? (win.getNormalBounds() ?? DEFAULT_STATE.bounds) : win.getBounds(),
+        maximized: win.isMaximized(),
+      };
+      void saveWindowState(windowStateFile(), next).catch((error: unknown) => log.warn('window state not saved', { error: String(error) }));
+    }, 400);
+  };
+  win.on('resize', remember);
+  win.on('move', remember);
+  win.on('maximize', remember);
+  win.on('unmaximize', remember);
+  win.on('close', remember);
+  win.on('closed', () => {
+    if (mainWindow === win) mainWindow = null;
+  });
+  await win.loadURL(rendererUrl);
+  return win;
+}
+
+function applyTheme(theme: 'system' | 'dark' | 'light'): void {
+  nativeTheme.themeSource = theme;
+}
+
+function watchJobs(current: Engine): void {
+  const indicators = new JobIndicators();
+  const refresh = (): void => {
+    const { progress } = indicators.current();
+    if (mainWindow !== null && !mainWindow.isDestroyed()) mainWindow.setProgressBar(progress);
+  };
+  current.events.on('jobs.progress', (payload) => {
+    indicators.progress(payload);
+    refresh();
+  });
+  current.events.on('jobs.removed', (payload) => {
+    indicators.removed(payload);
+    refresh();
+  });
+  current.events.on('jobs.changed', (payload) => {
+    const finished = indicators.changed(payload);
+    refresh();
+    const focused = mainWindow !== null && !mainWindow.isDestroyed() && mainWindow.isFocused();
+    if (finished !== null && !focused && Notification.isSupported()) {
+      const notification = new Notification({ ...notificationFor(finished), silent: false });
+      notification.on('click', () => {
+        mainWindow?.show();
+        mainWindow?.focus();
+      });
+      notification.show();
+    }
+  });
+}
+
+async function start(): Promise<void> {
+  // The library sits apart from Chromium's caches in userData: <userData>/data (see host/data-dir.ts).
+  const dataDir = join(app.getPath('userData'), DATA_SUBDIR);
+  const rendererDir = join(app.getAppPath(), 'dist', 'renderer');
+  const nativeBinding = nativeBindingPath({
+    isPackaged: app.isPackaged,
+    appPath: app.getAppPath(),
+    platform: process.platform,
+    arch: process.arch,
+  });
+  if (nativeBinding === undefined) {
+    log.warn('No Electron build of better-sqlite3 found: run `npm run native:electron` (npm start does it).');
+  }
+  engine = await createEngine({
+    dataDir,
+    keyring: createSafeStorageKeyring(dataDir),
+    log,
+    ...(nativeBinding === undefined ? {} : { nativeBinding }),
+  });
+  const current = engine;
+
+  // The CSP also rides on every atelier:// response; this covers anything else the session loads.
+  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    callback({
+      responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] },
+    });
+  });
+  // Atelier needs no camera, location, notifications-from-the-page or other web permission.
+  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  handleProtocols(rendererDir, current);
+
+  const desktop = createDesktopHandlers(current, () => mainWindow);
+  const handlers: Handlers = {
+    ...current.handlers,
+    ...desktop,
+    async 'settings.update'(input) {
+      const settings = await current.handlers['settings.update'](input);
+      applyTheme(settings.theme);
+      return settings;
+    },
+  };
+  unregisterIpc = registerIpc({
+    handlers,
+    events: current.events,
+    target: () => (mainWindow === null || mainWindow.isDestroyed() ? null : mainWindow.webContents),
+    onUnexpected: (channel, error) => log.error('unexpected error', { channel, error: String(error) }),
+  });
+  applyTheme((await current.handlers['settings.get']({})).theme);
+  watchJobs(current);
+
+  Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(process.platform === 'darwin', app.name)));
+  mainWindow = await createWindow(APP_ENTRY_URL);
+
+  app.on('activate', () => {
+    if (mainWindow === null && quitting === 'no') void createWindow(APP_ENTRY_URL).then((win) => (mainWindow = win));
+  });
+}
+
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit();
+});
+
+// Quit: stop taking calls, let running jobs finish for a moment, close the store (PRAGMA optimize), then exit.
+app.on('before-quit', (event) => {
+  if (quitting === 'closed' || engine === null) return;
+  event.preventDefault();
+  if (quitting === 'closing') return;
+  quitting = 'closing';
+  unregisterIpc?.();
+  unregisterIpc = null;
+  const closing = engine;
+  void closing
+    .close({ graceMs: QUIT_GRACE_MS })
+    .catch((error: unknown) => log.error('engine did not close cleanly', { error: String(error) }))
+    .finally(() => {
+      quitting = 'closed';
+      app.quit();
+    });
+});
