@@ -65,8 +65,16 @@ export async function storeProviderImage(input: StoreImageInput): Promise<NewIma
     ...(input.revisedPrompt !== undefined ? { revisedPrompt: input.revisedPrompt } : {}),
   });
   const writeOptions = input.fs === undefined ? {} : { fs: input.fs };
-  const original = await writeContentAddressed(input.dataDir, LIBRARY_DIR, embedded, 'png', writeOptions);
-  const thumb = await writeThumbnail(input.dataDir, png, writeOptions);
+  // Independent files: encode the thumbnail while the original is written and fsynced. Both settle before we
+  // answer, so no temp file is still being written when a failure is reported.
+  const [originalResult, thumbResult] = await Promise.allSettled([
+    writeContentAddressed(input.dataDir, LIBRARY_DIR, embedded, 'png', writeOptions),
+    writeThumbnail(input.dataDir, png, writeOptions),
+  ]);
+  if (originalResult.status === 'rejected') throw originalResult.reason;
+  if (thumbResult.status === 'rejected') throw thumbResult.reason;
+  const original = originalResult.value;
+  const thumb = thumbResult.value;
   return {
     id: input.id,
     index: input.index,
