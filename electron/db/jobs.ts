@@ -38,11 +38,11 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
     'jobs.byIdempotencyKey',
     'SELECT id, request_fingerprint FROM jobs WHERE idempotency_key_hash = ?',
   );
-  const pendingCount = sql.prepare<{ n: number }>(
-    'jobs.pendingCount',
-    "SELECT COUNT(*) AS n FROM jobs WHERE status IN ('queued', 'running')",
+  // One row kept by triggers (migrations 0002, 0003): admission is O(1) however long the history.
+  const admission = sql.prepare<{ pending: number; bytes: number }>(
+    'jobs.admission',
+    'SELECT queued + running AS pending, logical_bytes AS bytes FROM store_totals WHERE id = 1',
   );
-  const totalBytes = sql.prepare<{ bytes: number }>('jobs.logicalBytes', 'SELECT logical_bytes AS bytes FROM store_totals WHERE id = 1');
   const insert = sql.prepare(
     'jobs.insert',
     `INSERT INTO jobs (id, status, created_at, updated_at, provider, model, prompt, negative_prompt, width, height,
@@ -133,7 +133,8 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
     const first = replay();
     if (first !== null) return first;
 
-    if (pendingCount.get()!.n >= ctx.limits.maxPendingJobs) {
+    const totals = admission.get()!;
+    if (totals.pending >= ctx.limits.maxPendingJobs) {
       throw new AppError('overloaded', `Atelier already has ${ctx.limits.maxPendingJobs} jobs waiting. Try again when some finish.`, {
         retryable: true,
         details: { reason: 'pending_capacity', maxPendingJobs: ctx.limits.maxPendingJobs },
@@ -144,7 +145,7 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
     const searchText = searchTextOf(request.prompt, request.negativePrompt);
     const rowBytes =
       byteLength(requestJson) + byteLength(searchText) + ROW_OVERHEAD_BYTES + ctx.limits.maxResultBytes;
-    if (totalBytes.get()!.bytes + rowBytes > ctx.limits.maxLogicalBytes) {
+    if (totals.bytes + rowBytes > ctx.limits.maxLogicalBytes) {
       throw new AppError('overloaded', 'The job store is full. Empty the trash or prune old jobs, then try again.', {
         retryable: true,
         details: { reason: 'byte_budget', maxLogicalBytes: ctx.limits.maxLogicalBytes },

@@ -46,8 +46,7 @@ export function createLibrary(ctx: StoreContext) {
   );
   const totals = sql.prepare<{ jobs: number; bytes: number }>(
     'jobs.footprint',
-    `SELECT (SELECT COUNT(*) FROM jobs) AS jobs,
-       (SELECT logical_bytes FROM store_totals WHERE id = 1) + (SELECT COALESCE(SUM(bytes), 0) FROM images) AS bytes`,
+    'SELECT jobs, logical_bytes + image_bytes AS bytes FROM store_totals WHERE id = 1',
   );
   const prunableOldestFirst = sql.prepare<{ id: string; bytes: number }>(
     'jobs.prunable',

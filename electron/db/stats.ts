@@ -2,20 +2,13 @@ import { JOB_STATUSES, type JobStatus } from '../../shared/contract.js';
 import type { StoreContext } from './context.js';
 import type { StoreStats } from './types.js';
 
+type TotalsRow = Record<JobStatus, number> & { trashed: number; favorites: number; images: number; image_bytes: number };
+
 export function createStats(ctx: StoreContext) {
-  // Each count is answered from an index (status, partial favorites/trash), never the table itself.
-  const byStatus = ctx.sql.prepare<{ status: JobStatus; n: number }>(
-    'stats.byStatus',
-    'SELECT status, COUNT(*) AS n FROM jobs GROUP BY status',
-  );
-  const flags = ctx.sql.prepare<{ trashed: number; favorites: number }>(
-    'stats.flags',
-    `SELECT (SELECT COUNT(*) FROM jobs WHERE trashed_at IS NOT NULL) AS trashed,
-       (SELECT COUNT(*) FROM jobs WHERE favorite = 1) AS favorites`,
-  );
-  const imageTotals = ctx.sql.prepare<{ n: number; bytes: number }>(
-    'stats.images',
-    'SELECT COUNT(*) AS n, COALESCE(SUM(bytes), 0) AS bytes FROM images',
+  // Counts come from the one store_totals row that triggers keep current (migration 0003): O(1) at any size.
+  const totals = ctx.sql.prepare<TotalsRow>(
+    'stats.totals',
+    `SELECT ${JOB_STATUSES.join(', ')}, trashed, favorites, images, image_bytes FROM store_totals WHERE id = 1`,
   );
   const pages = ctx.sql.prepare<{ bytes: number }>(
     'stats.databaseBytes',
@@ -25,22 +18,16 @@ export function createStats(ctx: StoreContext) {
   return {
     stats(): StoreStats {
       return ctx.sql.time('stats', () => {
-        const counts = Object.fromEntries(JOB_STATUSES.map((s) => [s, 0])) as Record<JobStatus, number>;
-        let total = 0;
-        for (const row of byStatus.all()) {
-          counts[row.status] = row.n;
-          total += row.n;
-        }
-        const flagRow = flags.get()!;
-        const imageRow = imageTotals.get()!;
+        const row = totals.get()!;
+        const counts = Object.fromEntries(JOB_STATUSES.map((s) => [s, row[s]])) as Record<JobStatus, number>;
         return {
           byStatus: counts,
-          total,
-          trashed: flagRow.trashed,
-          favorites: flagRow.favorites,
-          images: imageRow.n,
+          total: JOB_STATUSES.reduce((sum, s) => sum + row[s], 0),
+          trashed: row.trashed,
+          favorites: row.favorites,
+          images: row.images,
           databaseBytes: pages.get()!.bytes,
-          imageBytes: imageRow.bytes,
+          imageBytes: row.image_bytes,
         };
       });
     },

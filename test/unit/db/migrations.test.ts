@@ -6,7 +6,7 @@ import { AppError } from '../../../shared/errors.js';
 import { JobDetail } from '../../../shared/contract.js';
 import { openStore } from '../../../electron/db/store.js';
 import { migrate } from '../../../electron/db/migrations/runner.js';
-import { MIGRATIONS } from '../../../electron/db/migrations/index.js';
+import { LATEST_VERSION, MIGRATIONS } from '../../../electron/db/migrations/index.js';
 import { open, tempDir } from './helpers.js';
 
 const V1_SQL = readFileSync(new URL('../../fixtures/db/v1.sql', import.meta.url), 'utf8');
@@ -36,7 +36,7 @@ describe('migrations', () => {
     seedV1(dir);
     const store = open({ dataDir: dir, now: () => Date.UTC(2026, 0, 2, 3, 4, 5) });
     expect(store.info.migratedFrom).toBe(1);
-    expect(store.info.schemaVersion).toBe(2);
+    expect(store.info.schemaVersion).toBe(LATEST_VERSION);
     expect(store.info.backupPath).toBe('backups/atelier-v1-20260102T030405Z.db');
 
     const backup = new Database(join(dir, store.info.backupPath!), { readonly: true });
@@ -92,7 +92,7 @@ describe('migrations', () => {
     }
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe('storage');
-    expect((error as AppError).message).toMatch(/newer version of Atelier \(schema version 99; this version knows up to 2\)/);
+    expect((error as AppError).message).toMatch(new RegExp(`newer version of Atelier \\(schema version 99; this version knows up to ${LATEST_VERSION}\\)`));
     expect(readFileSync(join(dir, 'atelier.db')).equals(before)).toBe(true);
     expect(existsSync(join(dir, 'backups'))).toBe(false);
     // The lock was released: after a downgrade the next open (here: with the row removed) works.
@@ -116,7 +116,7 @@ describe('migrations', () => {
     const db = new Database(join(dir, 'atelier.db'));
     const broken = [
       ...MIGRATIONS,
-      { version: 3, name: 'broken', up: (d: Database.Database) => d.exec('CREATE TABLE x (a INTEGER) STRICT; SELECT no_such_function();') },
+      { version: LATEST_VERSION + 1, name: 'broken', up: (d: Database.Database) => d.exec('CREATE TABLE x (a INTEGER) STRICT; SELECT no_such_function();') },
     ];
     expect(() => migrate(db, dir, () => 5, broken)).toThrow(/could not upgrade its library \(from schema version 1\).*backups/);
     expect(db.pragma('user_version', { simple: true })).toBe(1);
