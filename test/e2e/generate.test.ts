@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeA1111 } from '../fakes/a1111.js';
 import { buildRenderer, closedPort, launchBrowser, rm, startHost, tempDir, type Browser, type Host } from './harness.js';
-import { expectGrid, waitFor } from './helpers.js';
+import { expectGrid, waitFor, type ImageLike } from './helpers.js';
 
 let renderer: Awaited<ReturnType<typeof buildRenderer>>;
 let dataDir: string;
@@ -46,7 +46,7 @@ describe('generate with the builtin provider', () => {
 
     await expectGrid(page, ['a quiet harbour at dawn with fishing boats']);
     const thumb = page.getByRole('button', { name: 'a quiet harbour at dawn with fishing boats' }).locator('img');
-    await waitFor(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), 'the thumbnail to load');
+    await waitFor(() => thumb.evaluate((img) => (img as unknown as ImageLike).complete && (img as unknown as ImageLike).naturalWidth > 0), 'the thumbnail to load');
   }, 60_000);
 
   it('cancels a running job', async () => {

@@ -49,6 +49,15 @@ export async function expectGrid(page: Page, prompts: string[]): Promise<void> {
   }
 }
 
+/** The few DOM shapes the page callbacks touch; this side compiles without DOM types. */
+export interface ImageLike {
+  complete: boolean;
+  naturalWidth: number;
+}
+export interface FocusDoc {
+  document: { activeElement: { tagName: string; className: string; id: string; getAttribute(name: string): string | null } | null };
+}
+
 export async function search(page: Page, text: string): Promise<void> {
   await page.getByRole('searchbox', { name: 'Search' }).fill(text);
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRenderer, launchBrowser, rm, screenshot, startHost, tempDir, type Browser, type Host } from './harness.js';
-import { apiCall, expectGrid, search, seedJob, waitFor } from './helpers.js';
+import { apiCall, expectGrid, search, seedJob, waitFor, type FocusDoc, type ImageLike } from './helpers.js';
 
 const FOX = 'a red fox sleeping under snowy pines';
 const TOKYO = '東京の夜景 with neon rain';
@@ -54,7 +54,7 @@ describe('find', () => {
     const { page } = browser;
     await page.locator('body').click({ position: { x: 5, y: 400 } });
     await page.keyboard.press('/');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Search');
+    expect(await page.evaluate(() => (globalThis as unknown as FocusDoc).document.activeElement?.getAttribute('aria-label'))).toBe('Search');
     await page.keyboard.press('Escape');
   });
 });
@@ -126,7 +126,11 @@ describe('keyboard only', () => {
     const { page } = browser;
     await page.reload();
     await expectGrid(page, [FOX, TOKYO, FILE_A, FILE_B, SALE_A]);
-    const focused = () => page.evaluate(() => ({ label: document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.id ?? '', tag: document.activeElement?.tagName, cls: document.activeElement?.className ?? '' }));
+    const focused = () =>
+      page.evaluate(() => {
+        const active = (globalThis as unknown as FocusDoc).document.activeElement;
+        return { label: active?.getAttribute('aria-label') ?? active?.id ?? '', tag: active?.tagName, cls: active?.className ?? '' };
+      });
     const tabTo = async (match: (f: Awaited<ReturnType<typeof focused>>) => boolean, what: string) => {
       for (let i = 0; i < 60; i += 1) {
         await page.keyboard.press('Tab');
@@ -170,7 +174,7 @@ describe('screenshots (light and dark)', () => {
       await page.emulateMedia({ colorScheme: scheme });
       await page.reload();
       await expectGrid(page, ['keyboard painted meadow', FOX, TOKYO, FILE_A, FILE_B, SALE_A]);
-      await waitFor(() => page.locator('.grid-canvas img.thumb').evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).complete)), 'thumbnails');
+      await waitFor(() => page.locator('.grid-canvas img.thumb').evaluateAll((imgs) => imgs.every((i) => (i as unknown as ImageLike).complete)), 'thumbnails');
       await screenshot(page, `main-${scheme}`);
       await page.getByRole('button', { name: FOX, exact: true }).dblclick();
       await page.getByRole('dialog', { name: `Viewer: ${FOX}` }).waitFor();
