@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors.js';
 import { openStore } from '../../../electron/db/store.js';
+import { LATEST_VERSION } from '../../../electron/db/migrations/index.js';
 import { finished, open, req, tempDir } from './helpers.js';
 
 const HOLDER = fileURLToPath(new URL('../../fixtures/db/hold-store.ts', import.meta.url));
@@ -36,7 +37,7 @@ describe('opening the library', () => {
       db.close();
     }
     expect(statSync(join(dir, 'atelier.lock')).isFile()).toBe(true);
-    expect(store.info.schemaVersion).toBe(2);
+    expect(store.info.schemaVersion).toBe(LATEST_VERSION);
     expect(store.info.migratedFrom).toBe(0);
     expect(store.info.backupPath).toBeNull();
   });
