@@ -16,10 +16,14 @@ export const DEFAULT_LIMITS: StoreLimits = {
   maxResultBytes: 64 * 1024,
 };
 
-/** Columns a JobSummary needs (no request/result JSON: list pages stay small). */
-export const SUMMARY_COLUMNS = `j.id, j.status, j.created_at, j.updated_at, j.started_at, j.completed_at, j.provider,
-  j.model, j.prompt, j.negative_prompt, j.width, j.height, j.count, j.favorite, j.trashed_at, j.progress_stage,
-  j.progress_fraction, j.partial_images, j.error_json`;
+/** Columns a JobSummary needs (no request/result JSON: list pages stay small), in SELECT order. */
+const SUMMARY_FIELDS = [
+  'id', 'status', 'created_at', 'updated_at', 'started_at', 'completed_at', 'provider', 'model', 'prompt',
+  'negative_prompt', 'width', 'height', 'count', 'favorite', 'trashed_at', 'progress_stage', 'progress_fraction',
+  'partial_images', 'error_json',
+] as const satisfies ReadonlyArray<keyof SummaryRow>;
+
+export const SUMMARY_COLUMNS = SUMMARY_FIELDS.map((f) => `j.${f}`).join(', ');
 
 export interface SummaryRow {
   id: string;
@@ -41,6 +45,13 @@ export interface SummaryRow {
   progress_fraction: number | null;
   partial_images: number;
   error_json: string | null;
+}
+
+/** A row of SUMMARY_COLUMNS fetched raw (as an array of values: a list page reads 60 of them per call). */
+export function summaryRowFrom(values: readonly unknown[]): SummaryRow {
+  const row: Record<string, unknown> = {};
+  for (let i = 0; i < SUMMARY_FIELDS.length; i += 1) row[SUMMARY_FIELDS[i]!] = values[i];
+  return row as unknown as SummaryRow;
 }
 
 export interface DetailRow extends SummaryRow {

@@ -9,7 +9,7 @@ import { createJobs } from './jobs.js';
 import { createLibrary } from './library.js';
 import { acquireLibraryLock, type LibraryLock } from './lock.js';
 import { migrate } from './migrations/runner.js';
-import { DEFAULT_DENSE_SEARCH_THRESHOLD, createSearch } from './search.js';
+import { DEFAULT_DENSE_SEARCH_THRESHOLD, DEFAULT_SEARCH_WALK_BUDGET, createSearch, type SearchTuning } from './search.js';
 import { createSettings } from './settings.js';
 import { DEFAULT_SLOW_QUERY_MS, Statements, defaultClock } from './statements.js';
 import { createStats } from './stats.js';
@@ -47,7 +47,10 @@ export function openStore(options: StoreOptions): JobStore {
         clock: options.timer ?? defaultClock,
       }),
     };
-    const store = composeStore(ctx, lock, options.denseSearchThreshold ?? DEFAULT_DENSE_SEARCH_THRESHOLD);
+    const store = composeStore(ctx, lock, {
+      walkBudget: Math.max(0, Math.trunc(options.searchWalkBudget ?? DEFAULT_SEARCH_WALK_BUDGET)),
+      denseThreshold: Math.max(0, Math.trunc(options.denseSearchThreshold ?? DEFAULT_DENSE_SEARCH_THRESHOLD)),
+    });
     const recovered = store.recoverInterrupted();
     Object.assign(store.info, {
       databasePath,
@@ -64,11 +67,11 @@ export function openStore(options: StoreOptions): JobStore {
   }
 }
 
-function composeStore(ctx: StoreContext, lock: LibraryLock, denseThreshold: number): JobStore {
+function composeStore(ctx: StoreContext, lock: LibraryLock, searchTuning: SearchTuning): JobStore {
   const events = createEvents(ctx);
   const images = createImages(ctx);
   const jobs = createJobs(ctx, images, events);
-  const search = createSearch(ctx, images, denseThreshold);
+  const search = createSearch(ctx, images, searchTuning);
   const library = createLibrary(ctx);
   const stats = createStats(ctx);
   const settings = createSettings(ctx);

@@ -149,5 +149,7 @@ export interface StoreOptions {
   timer?: () => number;
   /** Full-text matches above which a search walks the history index instead (default 2,000). */
   denseSearchThreshold?: number;
+  /** History rows a search walks newest-first before it consults the full-text index (default 2,000; 0: at once). */
+  searchWalkBudget?: number;
   nativeBinding?: string;
 }

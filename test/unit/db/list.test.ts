@@ -2,13 +2,26 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ListPage, type JobStatus, type ListQuery } from '../../../shared/contract.js';
 import { foldForSearch, searchTerms } from '../../../electron/db/fold.js';
-import { planList } from '../../../electron/db/search.js';
+import { planList, type PlanOptions } from '../../../electron/db/search.js';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { finished, manualClock, open, req, tempDir } from './helpers.js';
 import type { JobStore } from '../../../electron/db/types.js';
 
 const q = (extra: Partial<ListQuery> = {}): ListQuery => ({ limit: 60, view: 'active', ...extra });
+
+/**
+ * Search tunings that force each strategy on small data: the index at once (budget 0, any threshold), a walk
+ * that sees everything (huge budget), and a short walk followed by the index or by walking on (threshold 0).
+ */
+const tuning = fc.constantFrom(
+  { searchWalkBudget: 0, denseSearchThreshold: 10_000 },
+  { searchWalkBudget: 0, denseSearchThreshold: 0 },
+  { searchWalkBudget: 10_000, denseSearchThreshold: 10_000 },
+  { searchWalkBudget: 1, denseSearchThreshold: 10_000 },
+  { searchWalkBudget: 2, denseSearchThreshold: 0 },
+  { searchWalkBudget: 3, denseSearchThreshold: 1 },
+);
 
 function all(store: JobStore, query: ListQuery): string[] {
   const ids: string[] = [];
@@ -131,13 +144,13 @@ describe('search', () => {
     expect(search(store, 'blue_', { view: 'active' })).toEqual([]);
   });
 
-  it('agrees with a naive substring filter for arbitrary text, in both search strategies (property)', () => {
+  it('agrees with a naive substring filter for arbitrary text, in every search strategy (property)', () => {
     const alphabet = fc.constantFrom('a', 'b', 'A', 'é', 'É', 'š', 'Š', 'Σ', 'σ', 'ς', '%', '_', '"', "'", '*', '(', ')', ':', '^', ' ', 'ﬁ', '東', '😀');
     const text = fc.array(alphabet, { minLength: 1, maxLength: 12 }).map((cs) => cs.join(''));
     const free = fc.string({ maxLength: 8 });
     fc.assert(
-      fc.property(fc.array(fc.oneof(text, free).filter((s) => s.trim().length > 0), { minLength: 1, maxLength: 12 }), fc.oneof(text, free), fc.boolean(), (prompts, query, dense) => {
-        const store = open({ now: manualClock().now, denseSearchThreshold: dense ? 0 : 10_000 });
+      fc.property(fc.array(fc.oneof(text, free).filter((s) => s.trim().length > 0), { minLength: 1, maxLength: 12 }), fc.oneof(text, free), tuning, (prompts, query, tune) => {
+        const store = open({ now: manualClock().now, ...tune });
         const ids = prompts.map((p) => store.submit(req(p)).job.id);
         const terms = searchTerms(query);
         const expected = ids
@@ -152,6 +165,73 @@ describe('search', () => {
   });
 });
 
+describe('search strategy', () => {
+  /** A store whose every statement reports its name, so a test can see which path a search took. */
+  function traced(tune: { searchWalkBudget: number; denseSearchThreshold: number }) {
+    const names: string[] = [];
+    const store = open({ now: manualClock().now, slowQueryMs: -1, onSlowQuery: (name) => names.push(name), ...tune });
+    // 30 jobs, newest last: "rareword" in three old ones, "oldword" in the six oldest, "pair" in jobs 20 and 25.
+    const ids = Array.from({ length: 30 }, (_, i) => {
+      const extra = [[3, 6, 9].includes(i) ? 'rareword' : '', i < 6 ? 'oldword' : '', [20, 25].includes(i) ? 'pair' : ''];
+      return store.submit(req(`common job ${i} ${extra.join(' ')}`)).job.id;
+    });
+    const run = (query: Partial<ListQuery>) => {
+      names.splice(0);
+      const page = store.list(q(query));
+      return { ids: page.items.map((j) => j.id), nextCursor: page.nextCursor, ran: [...names] };
+    };
+    return { ids, run };
+  }
+
+  it("fills a common term's page from a bounded walk of the newest rows, never sorting full-text matches", () => {
+    const { ids, run } = traced({ searchWalkBudget: 10, denseSearchThreshold: 10_000 });
+    const first = run({ search: 'COMMON', limit: 5 });
+    expect(first.ids).toEqual(ids.slice(25).reverse());
+    expect(first.ran).toContain('jobs.list.search.walk');
+    expect(first.ran).not.toContain('jobs.list.search.fts');
+  });
+
+  it('sends a term with a page or two of matches straight to the full-text index, without walking', () => {
+    const { ids, run } = traced({ searchWalkBudget: 10, denseSearchThreshold: 10_000 });
+    const rare = run({ search: 'rareword', limit: 5 });
+    expect(rare.ids).toEqual([ids[9], ids[6], ids[3]]);
+    expect(rare.ran).toContain('jobs.list.search.fts');
+    expect(rare.ran).not.toContain('jobs.list.search.walk');
+  });
+
+  it('falls back to the full-text index for a term the walk budget does not find', () => {
+    const { ids, run } = traced({ searchWalkBudget: 10, denseSearchThreshold: 10_000 });
+    const old = run({ search: 'oldword', limit: 1 });
+    expect(old.ids).toEqual([ids[5]]);
+    expect(old.ran).toEqual(expect.arrayContaining(['jobs.search.floor', 'jobs.list.search.walk', 'jobs.list.search.fts']));
+    const next = run({ search: 'oldword', limit: 10, cursor: old.nextCursor! });
+    expect(next.ids).toEqual([ids[4], ids[3], ids[2], ids[1], ids[0]]);
+  });
+
+  it('walks on past the budget when every term has more matches than the dense threshold', () => {
+    const { ids, run } = traced({ searchWalkBudget: 3, denseSearchThreshold: 1 });
+    const pair = run({ search: 'pair job', limit: 5 });
+    expect(pair.ids).toEqual([ids[25], ids[20]]);
+    expect(pair.ran.filter((n) => n === 'jobs.list.search.walk')).toHaveLength(2);
+    expect(pair.ran).not.toContain('jobs.list.search.fts');
+  });
+
+  it('ends a walk that reaches the oldest row without consulting the index (the last pages of a common term)', () => {
+    const { ids, run } = traced({ searchWalkBudget: 8, denseSearchThreshold: 10_000 });
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let last: ReturnType<typeof run> | undefined;
+    do {
+      last = run({ search: 'common', limit: 5, ...(cursor === undefined ? {} : { cursor }) });
+      seen.push(...last.ids);
+      cursor = last.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+    expect(seen).toEqual([...ids].reverse());
+    expect(last.ran).not.toContain('jobs.list.search.fts');
+    expect(last.ran).toContain('jobs.list.search.walk');
+  });
+});
+
 describe('cursor pagination (property)', () => {
   it('visits every matching job exactly once, newest first, for random data and filters', () => {
     fc.assert(
@@ -159,10 +239,11 @@ describe('cursor pagination (property)', () => {
         fc.array(fc.record({ t: fc.integer({ min: 0, max: 20 }), fav: fc.boolean(), done: fc.boolean(), word: fc.constantFrom('cat', 'dog', 'owl') }), { maxLength: 40 }),
         fc.integer({ min: 1, max: 7 }),
         fc.option(fc.boolean(), { nil: undefined }),
-        fc.option(fc.constantFrom('cat', 'og', 'x'), { nil: undefined }),
-        (rows, limit, favorite, searchText) => {
+        fc.option(fc.constantFrom('cat', 'og', 'x', 'cat dog', 'owl'), { nil: undefined }),
+        tuning,
+        (rows, limit, favorite, searchText, tune) => {
           let t = 0;
-          const store = open({ now: () => t });
+          const store = open({ now: () => t, ...tune });
           const made = rows.map((row) => {
             t = row.t; // repeated times exercise the id tie-break
             const id = row.done ? finished(store, row.word) : store.submit(req(row.word)).job.id;
@@ -171,7 +252,7 @@ describe('cursor pagination (property)', () => {
           });
           const query = q({ limit, ...(favorite === undefined ? {} : { favorite }), ...(searchText === undefined ? {} : { search: searchText }) });
           const expected = made
-            .filter((m) => (favorite === undefined || m.fav === favorite) && (searchText === undefined || m.word.includes(searchText)))
+            .filter((m) => (favorite === undefined || m.fav === favorite) && (searchText === undefined || searchText.split(' ').every((w) => m.word.includes(w))))
             .sort((x, y) => y.createdAt - x.createdAt || (y.id < x.id ? -1 : 1))
             .map((m) => m.id);
           expect(all(store, query)).toEqual(expected);
@@ -184,11 +265,11 @@ describe('cursor pagination (property)', () => {
 });
 
 describe('query plans', () => {
-  function plans(store: JobStore, dir: string, query: ListQuery, mode: 'fts' | 'walk' | 'none'): string {
+  function plans(store: JobStore, dir: string, query: ListQuery, mode: 'fts' | 'walk' | 'none', options: PlanOptions = {}): string {
     void store;
     const db = new Database(join(dir, 'atelier.db'), { readonly: true });
     try {
-      const plan = planList(query, mode, query.limit + 1);
+      const plan = planList(query, mode, query.limit + 1, options);
       return (db.prepare(`EXPLAIN QUERY PLAN ${plan.sql}`).all(...plan.params) as Array<{ detail: string }>).map((r) => r.detail).join('\n');
     } finally {
       db.close();
@@ -200,7 +281,8 @@ describe('query plans', () => {
     const store = open({ dataDir: dir });
     for (let i = 0; i < 20; i += 1) finished(store, `job ${i}`);
     const cursor = store.list(q({ limit: 5 })).nextCursor!;
-    const cases: Array<[Partial<ListQuery>, 'fts' | 'walk' | 'none', RegExp]> = [
+    const floor = { createdAt: 0, id: '' };
+    const cases: Array<[Partial<ListQuery>, 'fts' | 'walk' | 'none', RegExp, PlanOptions?]> = [
       [{}, 'none', /SCAN j USING (COVERING )?INDEX jobs_created/],
       [{ cursor }, 'none', /SEARCH j USING INDEX jobs_created/],
       [{ view: 'trash' }, 'none', /INDEX jobs_trash_created/],
@@ -210,9 +292,14 @@ describe('query plans', () => {
       [{ search: 'fox' }, 'fts', /VIRTUAL TABLE INDEX/],
       [{ search: 'fox', favorite: true, cursor }, 'fts', /VIRTUAL TABLE INDEX/],
       [{ search: 'fo' }, 'walk', /INDEX jobs_created/],
+      // The bounded walk of common terms: a range of the history index, newest first, no sort.
+      [{ search: 'fox' }, 'walk', /SEARCH j USING INDEX jobs_created \(\(created_at,id\)>/, { floor }],
+      [{ search: 'fox', cursor }, 'walk', /SEARCH j USING INDEX jobs_created \(\(created_at,id\)>.*<|SEARCH j USING INDEX jobs_created \(\(created_at,id\)<.*>/, { floor }],
+      [{ search: 'fox', favorite: true }, 'walk', /INDEX jobs_favorite_created/, { floor }],
+      [{ search: 'fox fo' }, 'fts', /VIRTUAL TABLE INDEX/, { ftsTerms: ['fox'] }],
     ];
-    for (const [extra, mode, expected] of cases) {
-      const detail = plans(store, dir, q(extra), mode);
+    for (const [extra, mode, expected, options] of cases) {
+      const detail = plans(store, dir, q(extra), mode, options);
       expect(detail, JSON.stringify(extra)).toMatch(expected);
       expect(detail, JSON.stringify(extra)).not.toMatch(/^SCAN j$/m);
       if (mode !== 'fts') expect(detail, JSON.stringify(extra)).not.toMatch(/TEMP B-TREE/);
