@@ -18,8 +18,18 @@ const version = (pkg: string): string =>
   (JSON.parse(readFileSync(join(root, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
 
 function run(command: string, args: string[], cwd: string): boolean {
-  const result = spawnSync(command, args, { cwd, stdio: 'inherit', env: { ...process.env, npm_config_runtime: 'electron' } });
+  const env: NodeJS.ProcessEnv = { ...process.env, npm_config_runtime: 'electron' };
+  // A machine-wide `nodedir` (npm config or env) would make node-gyp build against Node's headers, not Electron's.
+  for (const key of Object.keys(env)) if (key.toLowerCase() === 'npm_config_nodedir') delete env[key];
+  env['npm_config_nodedir'] = '';
+  const result = spawnSync(command, args, { cwd, stdio: 'inherit', env });
   return result.status === 0;
+}
+
+/** A binary that plain Node can load was built for Node's ABI, not Electron's: refuse it rather than crash the app. */
+function loadsUnderNode(file: string): boolean {
+  const probe = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(file)})`], { stdio: 'ignore' });
+  return probe.status === 0;
 }
 
 async function buildTarget(platform: string, arch: string, electron: string, sqlite: string): Promise<void> {
@@ -44,12 +54,15 @@ async function buildTarget(platform: string, arch: string, electron: string, sql
     if (!ok) {
       process.stdout.write('No prebuilt binary: compiling better-sqlite3 against Electron headers with node-gyp…\n');
       const gyp = join(root, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');
-      const gypArgs = ['rebuild', '--release', `--target=${electron}`, `--arch=${arch}`, '--dist-url=https://electronjs.org/headers'];
+      const gypArgs = ['rebuild', '--release', `--target=${electron}`, `--arch=${arch}`, '--runtime=electron', '--dist-url=https://electronjs.org/headers'];
       ok = existsSync(gyp) ? run(process.execPath, [gyp, ...gypArgs], copy) : run('npx', ['--yes', 'node-gyp', ...gypArgs], copy);
     }
     const built = join(copy, 'build', 'Release', BINDING_FILE);
     if (!ok || !existsSync(built)) {
       throw new Error(`Could not build better-sqlite3 for Electron ${electron} (${platform}-${arch}). It needs internet (prebuilt download) or a C++ toolchain.`);
+    }
+    if (platform === process.platform && arch === process.arch && loadsUnderNode(built)) {
+      throw new Error(`The build of better-sqlite3 came out for Node's ABI, not Electron ${electron}'s. Check that npm's "nodedir" setting is not forcing Node headers.`);
     }
     await mkdir(target, { recursive: true });
     await copyFile(built, join(target, BINDING_FILE));
