@@ -42,7 +42,10 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
     if (previewImageId !== undefined) e.previewImageId = previewImageId;
     return e;
   };
+  // Once the job is finishing, late callbacks (a preview still encoding) must not emit progress after its end.
+  let ended = false;
   const setStage = (next: string, fraction?: number): void => {
+    if (ended) return;
     stage = next;
     last = fraction === undefined ? { stage } : { stage, fraction };
     const p: { stage: string; fraction?: number; partialImages: number } = { stage, partialImages };
@@ -74,6 +77,7 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
             trace('accepted', `${provider.name} accepted the request.`, { attempt });
           },
           onProgress: (p) => {
+            if (ended) return;
             if (p.stage !== stage) setStage(p.stage, p.fraction);
             last = { ...p };
             throttle.push(job.id, progressEvent());
@@ -82,6 +86,7 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
             void deps.media
               .addPreview(job.id, image)
               .then((id) => {
+                if (ended) return;
                 partialImages += 1;
                 previewImageId = id;
                 setStage(stage, last.fraction);
@@ -135,10 +140,12 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
     const seed = output.seed ?? output.images[0]?.seed;
     if (seed !== undefined) result.seed = seed;
     if (output.usage !== undefined) result.usage = output.usage;
+    ended = true;
     throttle.drop(job.id);
     store.succeed(job.id, images, result);
     emitChanged();
   } catch (error) {
+    ended = true;
     throttle.drop(job.id);
     const body = toErrorBody(error);
     if (!(error instanceof AppError)) deps.log?.error('job failed unexpectedly', { jobId: job.id, error: String(error) });

@@ -16,7 +16,8 @@ describe('engine with network providers', () => {
 
   it('honours Retry-After on a 429, records both attempts, and keeps partial previews flowing', async () => {
     openai = await startFakeOpenAI({ apiKey: 'sk-engine' });
-    openai.setScenario([openAIErrors.rateLimited({ ms: 300 }), { kind: 'success', stepMs: 5 }]);
+    // Partial previews a little apart, as a real stream sends them, so each lands before the final image.
+    openai.setScenario([openAIErrors.rateLimited({ ms: 300 }), { kind: 'success', stepMs: 150 }]);
     h = await startHarness({ providers: defaultProviders(), retry: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 1_000 } });
     await h.engine.handlers['settings.update']({ providers: { openai: { apiKey: 'sk-engine', baseUrl: openai.url } } });
     const started = Date.now();

@@ -35,6 +35,12 @@ describe('provider worker', () => {
     expect(statuses[0]).toBe('queued');
     expect(statuses).toContain('running');
     expect(statuses.at(-1)).toBe('succeeded');
+    // No progress is announced after the job's end.
+    const lastProgress = h.events.map((e) => e.name).lastIndexOf('jobs.progress');
+    const terminal = h.events.findIndex((e) => e.name === 'jobs.changed' && (e.payload as { job: { status: string } }).job.status === 'succeeded');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(h.events.map((e) => e.name).lastIndexOf('jobs.progress')).toBe(lastProgress);
+    expect(lastProgress).toBeLessThan(terminal);
     // Partial previews are removed when the job ends.
     await waitFor(() => !existsSync(join(h.dataDir, 'previews', job.id)));
   });
