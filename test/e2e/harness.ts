@@ -75,12 +75,12 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-export async function launchBrowser(options: { colorScheme?: 'light' | 'dark'; viewport?: { width: number; height: number } } = {}): Promise<Browser> {
+export async function launchBrowser(options: { colorScheme?: 'light' | 'dark'; viewport?: { width: number; height: number }; extraArgs?: string[] } = {}): Promise<Browser> {
   const profile = await mkdtemp(join(tmpdir(), 'atelier-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: CHROMIUM_ARGS,
+    args: [...CHROMIUM_ARGS, ...(options.extraArgs ?? [])],
     viewport: options.viewport ?? { width: 1360, height: 860 },
     colorScheme: options.colorScheme ?? 'light',
     reducedMotion: 'reduce',
