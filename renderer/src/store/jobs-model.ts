@@ -23,7 +23,8 @@ export interface JobsData {
 }
 
 export const EMPTY_JOBS: JobsData = {
-  byId: {},
+  // Frozen: the page append below adds to an index in place, and this one is shared by every fresh store.
+  byId: Object.freeze({}) as Record<string, JobSummary>,
   order: [],
   nextCursor: null,
   liveIds: [],
@@ -166,9 +167,22 @@ export function applyFirstPage(data: JobsData, page: ListPage, filters: Filters)
   };
 }
 
+/**
+ * The infinite scroll's merge. Copying an index of 60,000 jobs for every page of 120 made long scrolls quadratic, so
+ * when a page brings only ids this index has never held it adds them in place: no earlier snapshot refers to those ids,
+ * so sharing the object changes nothing any snapshot shows. A page that would replace a held job copies as before.
+ */
+function appendItems(data: JobsData, items: readonly JobSummary[]): Record<string, JobSummary> {
+  const allNew = data.byId !== EMPTY_JOBS.byId && items.every((item) => data.byId[item.id] === undefined);
+  if (!allNew) return mergeItems(data, items);
+  const byId = data.byId;
+  for (const item of items) if (!data.removed[item.id]) byId[item.id] = item;
+  return byId;
+}
+
 /** Appends the next page of the infinite scroll. */
 export function applyNextPage(data: JobsData, page: ListPage, filters: Filters): JobsData {
-  const byId = mergeItems(data, page.items);
+  const byId = appendItems(data, page.items);
   const seen = new Set(data.order);
   const added: string[] = [];
   for (const item of page.items) {

@@ -185,4 +185,26 @@ describe('jobs model: property — any interleaving of events and one fetch ends
       { numRuns: 400 },
     );
   });
+
+  it('appending pages keeps every job, adds new ones in place, and never changes a job an earlier snapshot shows', () => {
+    const first = Array.from({ length: 3 }, (_, i) => makeJob({ createdAt: 100 - i }));
+    const data = model.applyFirstPage(model.beginFirstPage(model.EMPTY_JOBS), page(first, 'c1'), F);
+    const second = Array.from({ length: 3 }, (_, i) => makeJob({ createdAt: 50 - i }));
+    const next = model.applyNextPage(data, page(second, 'c2'), F);
+    expect(next.order).toEqual([...first, ...second].map((j) => j.id));
+    // Only ids the index never held were added, so the index object is shared rather than copied.
+    expect(next.byId).toBe(data.byId);
+    expect(data.order).toEqual(first.map((j) => j.id));
+    // A page that brings a newer version of a held job copies: the earlier snapshot still shows the old version.
+    const changed = { ...second[0]!, favorite: true, updatedAt: second[0]!.updatedAt + 1 };
+    const third = model.applyNextPage(next, page([changed, makeJob({ createdAt: 10 })], null), F);
+    expect(third.byId).not.toBe(next.byId);
+    expect(third.byId[changed.id]?.favorite).toBe(true);
+    expect(next.byId[changed.id]?.favorite).toBe(false);
+    expect(third.order).toHaveLength(7);
+    // The shared empty index is never written to.
+    expect(Object.keys(model.EMPTY_JOBS.byId)).toEqual([]);
+    expect(model.applyNextPage(model.EMPTY_JOBS, page([makeJob()]), F).byId).not.toBe(model.EMPTY_JOBS.byId);
+    expect(Object.keys(model.EMPTY_JOBS.byId)).toEqual([]);
+  });
 });
