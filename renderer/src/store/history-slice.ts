@@ -1,3 +1,4 @@
+import { mark } from '../lib/marks';
 import { pruneSelection } from '../lib/selection';
 import type { SliceCreator } from './deps';
 import { DEFAULT_FILTERS, toListQuery } from './filters';
@@ -26,7 +27,9 @@ export const createHistorySlice: SliceCreator<HistorySlice> =
       const filters = get().filters;
       set((s) => ({ generation, historyState: 'loading', jobs: model.beginFirstPage(s.jobs) }));
       try {
+        if (generation === 1) mark('first-page-requested');
         const page = await api.call('jobs.list', toListQuery(filters));
+        if (generation === 1) mark('first-page-received');
         if (get().generation !== generation) return;
         set((s) => {
           const jobs = model.applyFirstPage(s.jobs, page, s.filters);

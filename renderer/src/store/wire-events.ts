@@ -41,8 +41,8 @@ export function wireEvents(store: AppStore, api: Api, options: WireOptions = {})
     api.onReconnect(() => void refreshAll(store)),
   ];
 
-  void refreshAll(store);
-  void store.getState().loadSettings();
+  // The first page goes out alone: the host answers one call at a time, and the grid is what the person waits for.
+  void refreshAll(store).then(() => store.getState().loadSettings());
 
   return () => {
     for (const off of offs) off();
@@ -50,9 +50,10 @@ export function wireEvents(store: AppStore, api: Api, options: WireOptions = {})
   };
 }
 
-function refreshAll(store: AppStore): Promise<unknown> {
+async function refreshAll(store: AppStore): Promise<void> {
   const state = store.getState();
-  return Promise.all([state.loadFirstPage(), state.loadLive(), state.loadStats()]);
+  await state.loadFirstPage();
+  await Promise.all([state.loadLive(), state.loadStats()]);
 }
 
 const DOWN_CODES = new Set(['provider_unavailable', 'timeout', 'provider_auth']);

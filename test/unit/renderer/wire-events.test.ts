@@ -36,6 +36,17 @@ describe('wireEvents', () => {
     expect(fake.order.slice(0, firstCall)).toEqual(subscriptions);
   });
 
+  it('the first page goes out alone; the queue, stats and settings wait for it', async () => {
+    const { fake, firstPage } = setup();
+    await flush();
+    expect(fake.calls.map((c) => c.channel)).toEqual(['jobs.list']);
+    firstPage.resolve({ items: [], nextCursor: null });
+    await flush();
+    const channels = fake.calls.map((c) => c.channel);
+    expect(channels[0]).toBe('jobs.list');
+    expect(channels.slice(1)).toEqual(expect.arrayContaining(['jobs.list', 'jobs.stats', 'settings.get', 'providers.list']));
+  });
+
   it('an event during the first fetch is neither lost nor applied twice', async () => {
     const { fake, store, firstPage } = setup();
     const old = makeJob({ createdAt: 1 });
