@@ -1,10 +1,13 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { gridLayout, CARD_GAP } from '../lib/grid-layout';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { gridLayout, CARD_GAP, stripRows, STRIP_HEIGHT } from '../lib/grid-layout';
 import { isTextField, keyToCommand, moveIndex } from '../lib/keyboard';
+import { mark } from '../lib/marks';
 import { selectedIds } from '../lib/selection';
 import { useApp, useAppStore } from '../store/context';
+import { PAGE_SIZE } from '../store/filters';
 import { EmptyState } from './EmptyState';
+import { ImageStrip } from './ImageStrip';
 import { JobCard } from './JobCard';
 
 const SKELETON_CARDS = 12;
@@ -32,27 +35,43 @@ export function HistoryGrid() {
   const scrollRef = useRef<HTMLDivElement>(null);
   const width = useWidth(scrollRef);
   const layout = gridLayout(width - 2 * CARD_GAP, order.length);
-  const rowCount = layout.rows + (hasMore ? 1 : 0);
+  const searchShown = useApp((s) => s.filters.search);
+
+  // An expanded card (more than one image) gets a strip of its images in a row of its own beneath its row.
+  const expandedId = useApp((s) => s.expandedId);
+  const expandedImages = useApp((s) => (s.expandedId === null ? 0 : (s.jobs.byId[s.expandedId]?.images.length ?? 0)));
+  const expandedIndex = useMemo(() => (expandedId === null || expandedImages < 2 ? -1 : order.indexOf(expandedId)), [order, expandedId, expandedImages]);
+  const stripAfter = expandedIndex === -1 ? -1 : Math.floor(expandedIndex / layout.columns);
+  const rows = useMemo(() => stripRows(stripAfter), [stripAfter]);
+  const rowCount = layout.rows + (rows.stripAfter >= 0 ? 1 : 0) + (hasMore ? 1 : 0);
 
   const virtualizer = useVirtualizer({
     count: rowCount,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => layout.rowHeight,
-    overscan: 3,
+    estimateSize: (i) => (rows.isStrip(i) ? STRIP_HEIGHT : layout.rowHeight),
+    getItemKey: (i) => (rows.isStrip(i) ? 'strip' : rows.toData(i)),
+    overscan: 2,
   });
-  useEffect(() => virtualizer.measure(), [layout.rowHeight, virtualizer]);
+  useEffect(() => virtualizer.measure(), [layout.rowHeight, rows.stripAfter, virtualizer]);
 
   const items = virtualizer.getVirtualItems();
-  const lastRow = items[items.length - 1]?.index ?? 0;
+  const lastRow = rows.toData(items[items.length - 1]?.index ?? 0);
+  // Fetch the next page a page ahead, so a fast scroll rarely reaches the "Loading more" row.
+  const prefetchRows = Math.ceil(PAGE_SIZE / layout.columns);
   useEffect(() => {
-    if (hasMore && lastRow >= layout.rows - 3) void loadMore();
-  }, [hasMore, lastRow, layout.rows, loadMore, order.length]);
+    if (hasMore && lastRow >= layout.rows - prefetchRows) void loadMore();
+  }, [hasMore, lastRow, layout.rows, loadMore, order.length, prefetchRows]);
+
+  const firstShown = order.length > 0;
+  useEffect(() => {
+    if (firstShown) mark('grid-rendered');
+  }, [firstShown]);
 
   const focusCard = useCallback(
     (id: string) => {
       const index = store.getState().jobs.order.indexOf(id);
       if (index === -1) return;
-      virtualizer.scrollToIndex(Math.floor(index / layout.columns), { align: 'auto' });
+      virtualizer.scrollToIndex(rows.toVirtual(Math.floor(index / layout.columns)), { align: 'auto' });
       // The card may mount only after the scroll: focus on the next frames.
       const tryFocus = (attempt: number) => {
         const element = scrollRef.current?.querySelector<HTMLElement>(`[data-card="${id}"]`);
@@ -61,7 +80,7 @@ export function HistoryGrid() {
       };
       requestAnimationFrame(() => tryFocus(0));
     },
-    [layout.columns, store, virtualizer],
+    [layout.columns, rows, store, virtualizer],
   );
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -70,6 +89,8 @@ export function HistoryGrid() {
       'grid',
     );
     if (command === null) return;
+    // Enter on a card's own buttons (favorite, retry, show images) presses that button.
+    if (command === 'open' && !(event.target instanceof HTMLElement && event.target.dataset.card !== undefined)) return;
     const state = store.getState();
     const current = state.focusedId ?? state.jobs.order[0] ?? null;
     if (current === null) return;
@@ -145,9 +166,9 @@ export function HistoryGrid() {
   };
 
   // If no card holds the tab stop (first load, or the focused one was removed), give it to the first card.
-  const focusedId = useApp((s) => s.focusedId);
+  // A selector, not a render-time scan: the grid re-renders on every scroll frame and the order may hold 60,000 ids.
+  const focusValid = useApp((s) => s.focusedId !== null && s.jobs.order.includes(s.focusedId));
   const firstId = order[0];
-  const focusValid = focusedId !== null && order.includes(focusedId);
   useEffect(() => {
     if (!focusValid && firstId !== undefined) store.getState().setFocused(firstId);
   }, [focusValid, firstId, store]);
@@ -166,7 +187,9 @@ export function HistoryGrid() {
           {pending} new — show
         </button>
       ) : null}
-      <div className="grid-scroll" ref={scrollRef} onScroll={onScroll} onKeyDown={onKeyDown} aria-busy={historyState === 'loading'}>
+      <div className="grid-scroll" ref={scrollRef} onScroll={onScroll} onKeyDown={onKeyDown} aria-busy={historyState === 'loading'}
+        data-results-for={historyState === 'ready' ? searchShown : undefined}
+      >
         {historyState === 'loading' && order.length === 0 ? (
           <div className="grid-skeleton" aria-label="Loading history">
             {Array.from({ length: SKELETON_CARDS }, (_, i) => (
@@ -181,7 +204,14 @@ export function HistoryGrid() {
         ) : (
           <div className="grid-canvas" role="list" style={{ height: virtualizer.getTotalSize() }}>
             {items.map((row) => {
-              const start = row.index * layout.columns;
+              if (rows.isStrip(row.index) && expandedId !== null) {
+                return (
+                  <div key={row.key} className="grid-row strip-row" role="listitem" style={{ transform: `translateY(${row.start}px)`, height: STRIP_HEIGHT }}>
+                    <ImageStrip id={expandedId} />
+                  </div>
+                );
+              }
+              const start = rows.toData(row.index) * layout.columns;
               const ids = order.slice(start, start + layout.columns);
               return (
                 <div key={row.key} className="grid-row" role="listitem" style={{ transform: `translateY(${row.start}px)`, height: layout.rowHeight }}>

@@ -18,6 +18,8 @@ export const JobCard = memo(function JobCard({ id, width }: { id: string; width:
   const setFavorite = useApp((s) => s.setFavorite);
   const retry = useApp((s) => s.retry);
   const restore = useApp((s) => s.restore);
+  const expanded = useApp((s) => s.expandedId === id);
+  const toggleExpanded = useApp((s) => s.toggleExpanded);
   if (job === undefined) return null;
   const cover = job.images[0];
   const trashed = job.trashedAt !== null;
@@ -41,7 +43,7 @@ export const JobCard = memo(function JobCard({ id, width }: { id: string; width:
             {isTerminal(job.status) ? <span>{job.status === 'succeeded' ? 'No image' : (job.error?.message ?? 'No image')}</span> : <ProgressBar tick={tick} status={job.status} />}
           </div>
         ) : (
-          <img className="thumb" src={api.mediaUrl('thumb', cover.id)} alt="" loading="lazy" decoding="async" draggable={false} />
+          <img className="thumb" src={api.mediaUrl('thumb', cover.id)} alt="" width={width} height={width} loading="lazy" decoding="async" draggable={false} />
         )}
         {job.images.length > 1 ? <span className="badge count-badge">{job.images.length}</span> : null}
       </button>
@@ -51,6 +53,17 @@ export const JobCard = memo(function JobCard({ id, width }: { id: string; width:
         </p>
         <div className="card-actions">
           <StatusBadge status={job.status} title={job.error?.message} />
+          {job.images.length > 1 ? (
+            <button
+              type="button"
+              className="link expand"
+              aria-expanded={expanded}
+              aria-label={`${expanded ? 'Hide' : 'Show'} ${job.images.length} images: ${job.prompt}`}
+              onClick={() => toggleExpanded(id)}
+            >
+              {expanded ? 'Hide' : `${job.images.length} images`}
+            </button>
+          ) : null}
           {RETRYABLE.has(job.status) && !trashed ? (
             <button type="button" className="link" onClick={() => void retry(id)} aria-label={`Retry: ${job.prompt}`}>
               Retry

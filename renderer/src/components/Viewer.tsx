@@ -14,7 +14,7 @@ export function Viewer() {
   const tick = useApp((s) => s.jobs.progress[id]);
   const getDetail = useApp((s) => s.getDetail);
   const [detail, setDetail] = useState<JobDetail | null>(null);
-  const [imageIndex, setImageIndex] = useState(0);
+  const [imageIndex, setImageIndex] = useState(() => store.getState().viewerImage);
   const [actualSize, setActualSize] = useState(false);
   const dialogRef = useRef<HTMLDialogElement>(null);
   const updatedAt = job?.updatedAt;
@@ -35,7 +35,7 @@ export function Viewer() {
     };
   }, [getDetail, id, updatedAt]);
 
-  useEffect(() => setImageIndex(0), [id]);
+  useEffect(() => setImageIndex(store.getState().viewerImage), [id, store]);
 
   const step = (delta: 1 | -1) => {
     const state = store.getState();
@@ -49,11 +49,9 @@ export function Viewer() {
     const neighbour = order[order.indexOf(id) + delta];
     if (neighbour === undefined) return;
     setDetail(null);
-    state.openViewer(neighbour);
-    if (delta === -1) {
-      const count = state.jobs.byId[neighbour]?.images.length ?? 1;
-      queueMicrotask(() => setImageIndex(Math.max(0, count - 1)));
-    }
+    // Going back lands on the previous job's last image.
+    const count = state.jobs.byId[neighbour]?.images.length ?? 1;
+    state.openViewer(neighbour, delta === -1 ? Math.max(0, count - 1) : 0);
   };
 
   const close = () => {

@@ -17,3 +17,27 @@ export function gridLayout(width: number, items: number): GridLayout {
   const cardWidth = Math.floor((usable - CARD_GAP * (columns - 1)) / columns);
   return { columns, cardWidth, rowHeight: cardWidth + CARD_CAPTION + CARD_GAP, rows: Math.ceil(items / columns) };
 }
+
+/** Height of the row that shows an expanded job's images beneath its card. */
+export const STRIP_THUMB = 120;
+export const STRIP_HEIGHT = STRIP_THUMB + 2 * CARD_GAP;
+
+export interface StripRows {
+  /** The data row the strip sits beneath, or -1 when nothing is expanded. */
+  stripAfter: number;
+  isStrip(virtualIndex: number): boolean;
+  /** Virtual row (what the virtualizer counts) to data row (a row of cards); the strip maps to its card's row. */
+  toData(virtualIndex: number): number;
+  toVirtual(dataRow: number): number;
+}
+
+/** Maps between the virtualizer's rows and rows of cards when an image strip is inserted after one of them. */
+export function stripRows(stripAfter: number): StripRows {
+  const on = stripAfter >= 0;
+  return {
+    stripAfter,
+    isStrip: (v) => on && v === stripAfter + 1,
+    toData: (v) => (on && v > stripAfter ? v - 1 : v),
+    toVirtual: (row) => (on && row > stripAfter ? row + 1 : row),
+  };
+}

@@ -69,6 +69,10 @@ export interface UiSlice {
   toasts: Toast[];
   panel: Panel;
   viewerId: string | null;
+  /** The image the viewer opens on (a card's expanded strip can open any of its job's images). */
+  viewerImage: number;
+  /** The grid card whose images are shown in a strip beneath its row. */
+  expandedId: string | null;
   online: boolean;
   /** provider id -> why it looks down (last failure), cleared by a success. */
   providerDown: Record<string, string>;
@@ -76,7 +80,8 @@ export interface UiSlice {
   dismissToast(id: number): void;
   reportError(error: unknown): void;
   setPanel(panel: Panel): void;
-  openViewer(id: string): void;
+  openViewer(id: string, imageIndex?: number): void;
+  toggleExpanded(id: string): void;
   closeViewer(): void;
   setOnline(online: boolean): void;
 }

@@ -15,6 +15,8 @@ export const createUiSlice: SliceCreator<UiSlice> = () => (set, get) => ({
   toasts: [],
   panel: 'none',
   viewerId: null,
+  viewerImage: 0,
+  expandedId: null,
   online: true,
   providerDown: {},
 
@@ -28,7 +30,8 @@ export const createUiSlice: SliceCreator<UiSlice> = () => (set, get) => ({
     get().toast({ kind: 'error', message: errorMessage(error) });
   },
   setPanel: (panel) => set({ panel }),
-  openViewer: (id) => set({ viewerId: id, focusedId: id }),
+  openViewer: (id, imageIndex = 0) => set({ viewerId: id, viewerImage: imageIndex, focusedId: id }),
+  toggleExpanded: (id) => set((s) => ({ expandedId: s.expandedId === id ? null : id })),
   closeViewer: () => set({ viewerId: null }),
   setOnline: (online) => set({ online }),
 });

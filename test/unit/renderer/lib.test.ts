@@ -11,7 +11,7 @@ import {
   validateRequest,
 } from '../../../renderer/src/lib/composer';
 import { formatBytes, formatDuration, formatEta, formatPercent, formatRelativeTime } from '../../../renderer/src/lib/format';
-import { gridLayout } from '../../../renderer/src/lib/grid-layout';
+import { gridLayout, stripRows } from '../../../renderer/src/lib/grid-layout';
 import { keyToCommand, moveIndex, type KeyInput } from '../../../renderer/src/lib/keyboard';
 import { clickSelect, EMPTY_SELECTION, pruneSelection, selectAll, selectedIds } from '../../../renderer/src/lib/selection';
 
@@ -124,6 +124,27 @@ describe('grid layout', () => {
     expect(wide.columns).toBeGreaterThan(4);
     expect(wide.rows).toBe(Math.ceil(100 / wide.columns));
     expect(wide.cardWidth * wide.columns).toBeLessThanOrEqual(1200);
+  });
+
+  it('an expanded card inserts one strip row beneath its row and every card row keeps a virtual row of its own', () => {
+    const none = stripRows(-1);
+    expect([0, 1, 2].map((v) => none.isStrip(v))).toEqual([false, false, false]);
+    expect(none.toData(5)).toBe(5);
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 50 }), fc.integer({ min: 1, max: 60 }), (after, dataRows) => {
+        const rows = stripRows(after);
+        const seen: number[] = [];
+        let strips = 0;
+        for (let v = 0; v < dataRows + 1; v += 1) {
+          if (rows.isStrip(v)) strips += 1;
+          else seen.push(rows.toData(v));
+        }
+        expect(strips).toBe(after + 1 < dataRows + 1 ? 1 : 0);
+        expect(seen).toEqual(seen.map((_, i) => i));
+        for (const row of seen) expect(rows.toData(rows.toVirtual(row))).toBe(row);
+        expect(rows.isStrip(rows.toVirtual(after) + 1)).toBe(true);
+      }),
+    );
   });
 });
 

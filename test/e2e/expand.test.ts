@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildRenderer, launchBrowser, rm, startHost, tempDir, type Browser, type Host } from './harness.js';
+import { apiCall, expectGrid, waitFor, type FocusDoc, type ImageLike } from './helpers.js';
+
+const MANY = 'three studies of a heron at dawn';
+const ONE = 'a single lemon on a blue plate';
+
+let renderer: Awaited<ReturnType<typeof buildRenderer>>;
+let dataDir: string;
+let host: Host;
+let browser: Browser;
+
+async function seed(prompt: string, count: number): Promise<void> {
+  const { job } = await apiCall(host, 'jobs.submit', { provider: 'builtin', prompt, width: 64, height: 64, count, steps: 2 });
+  await waitFor(async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded', `job "${prompt}" to finish`);
+}
+
+beforeAll(async () => {
+  renderer = await buildRenderer();
+  dataDir = await tempDir('atelier-e2e-expand-');
+  host = await startHost({ rendererDir: renderer.dir, dataDir });
+  await seed(MANY, 3);
+  await seed(ONE, 1);
+  browser = await launchBrowser();
+  await browser.page.goto(host.url);
+  await expectGrid(browser.page, [MANY, ONE]);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await host?.stop();
+  await rm(dataDir, { recursive: true, force: true });
+  await renderer?.remove();
+});
+
+describe('one card per job, expandable to its images', () => {
+  it('a card with several images shows their count and expands, by keyboard, to a strip of them that opens the viewer', async () => {
+    const { page } = browser;
+    // Only the card with more than one image offers the control.
+    expect(await page.getByRole('button', { name: `Show 1 images: ${ONE}` }).count()).toBe(0);
+    const toggle = page.getByRole('button', { name: `Show 3 images: ${MANY}` });
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(await page.getByRole('group', { name: `Images of: ${MANY}` }).count()).toBe(0);
+
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    const strip = page.getByRole('group', { name: `Images of: ${MANY}` });
+    await strip.waitFor();
+    expect(await page.getByRole('button', { name: `Hide 3 images: ${MANY}` }).getAttribute('aria-expanded')).toBe('true');
+    const images = strip.getByRole('button');
+    expect(await images.count()).toBe(3);
+    await waitFor(
+      async () => (await strip.locator('img').evaluateAll((nodes) => nodes.every((n) => (n as unknown as ImageLike).complete && (n as unknown as ImageLike).naturalWidth > 0))),
+      'the strip thumbnails to load',
+    );
+    // Enter expanded the card; it did not open the viewer.
+    expect(await page.getByRole('dialog').count()).toBe(0);
+
+    // The second image opens the viewer on that image.
+    await page.getByRole('button', { name: `Image 2 of 3: ${MANY}` }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog').getByText('Image 2 of 3', { exact: true }).waitFor();
+    expect(await page.getByRole('dialog').getByRole('button', { name: 'Image 2', exact: true }).getAttribute('aria-current')).toBe('true');
+    await page.keyboard.press('Escape');
+    await waitFor(async () => (await page.getByRole('dialog').count()) === 0, 'the viewer to close');
+
+    // Collapsing removes the strip and the grid is as before.
+    await page.getByRole('button', { name: `Hide 3 images: ${MANY}` }).click();
+    await waitFor(async () => (await strip.count()) === 0, 'the strip to go');
+    await expectGrid(page, [MANY, ONE]);
+    expect(await page.evaluate(() => (globalThis as unknown as FocusDoc).document.activeElement?.getAttribute('aria-expanded'))).toBe('false');
+  });
+});
