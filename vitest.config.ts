@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SummaryReporter from './test/summary-reporter.js';
 
 export default defineConfig({
   test: {
@@ -8,6 +9,6 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 20_000,
     hookTimeout: 60_000,
-    reporters: ['default'],
+    reporters: ['default', new SummaryReporter()],
   },
 });
