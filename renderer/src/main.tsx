@@ -1,4 +1,5 @@
-import './zod-jitless';
+import { mark } from './lib/marks';
+import { loadValidation } from './store/composer-slice';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserApi } from './api';
@@ -9,12 +10,20 @@ import { createAppStore } from './store/store';
 import { wireEvents } from './store/wire-events';
 import './styles/app.css';
 
+mark('boot');
 const api = createBrowserApi();
 const store = createAppStore({ api, makeKey: () => crypto.randomUUID(), now: () => Date.now() });
 restoreComposer(store, window.sessionStorage);
 persistComposer(store, window.sessionStorage);
 // Wired once, before the first render: no event can slip past while React mounts.
 wireEvents(store, api);
+// Once the first page is in, load the submit validator while the app is idle, so Generate never waits for it.
+const unsubscribe = store.subscribe((state) => {
+  if (state.historyState === 'loading') return;
+  unsubscribe();
+  const idle = window.requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 200));
+  idle(() => void loadValidation());
+});
 
 const root = document.getElementById('root');
 if (root === null) throw new Error('#root is missing from index.html');

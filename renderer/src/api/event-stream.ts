@@ -1,4 +1,5 @@
-import { EVENT_NAMES, type EventName, type Events } from '../../../shared/contract';
+import type { EventName, Events } from '../../../shared/contract';
+import { EVENT_NAMES } from '../lib/contract-constants';
 import { Listeners } from './listeners';
 
 /** The part of EventSource this module uses, so tests can hand in a fake. */

@@ -1,5 +1,5 @@
 import { memo, type MouseEvent } from 'react';
-import { isTerminal } from '../../../shared/contract';
+import { isTerminal } from '../lib/contract-constants';
 import { useApi, useApp } from '../store/context';
 import { ProgressBar } from './ProgressBar';
 import { StatusBadge } from './StatusBadge';
@@ -43,7 +43,7 @@ export const JobCard = memo(function JobCard({ id, width }: { id: string; width:
             {isTerminal(job.status) ? <span>{job.status === 'succeeded' ? 'No image' : (job.error?.message ?? 'No image')}</span> : <ProgressBar tick={tick} status={job.status} />}
           </div>
         ) : (
-          <img className="thumb" src={api.mediaUrl('thumb', cover.id)} alt="" width={width} height={width} loading="lazy" decoding="async" draggable={false} />
+          <img className="thumb" src={api.mediaUrl('thumb', cover.id)} alt="" width={width} height={width} decoding="async" draggable={false} />
         )}
         {job.images.length > 1 ? <span className="badge count-badge">{job.images.length}</span> : null}
       </button>

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { THEMES, type SettingsPatch } from '../../../shared/contract';
+import type { SettingsPatch } from '../../../shared/contract';
+import { THEMES } from '../lib/contract-constants';
 import { formatBytes } from '../lib/format';
 import { useApp } from '../store/context';
 import { ProviderSettingsCard } from './ProviderSettingsCard';

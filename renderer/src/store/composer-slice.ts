@@ -5,10 +5,17 @@ import {
   DEFAULT_DRAFT,
   draftFromRequest,
   keyForAttempt,
-  validateRequest,
 } from '../lib/composer';
+import type * as RequestValidation from '../lib/request-validation';
 import type { SliceCreator } from './deps';
 import type { ComposerSlice } from './types';
+
+// The validator brings zod and the contract: loaded on the first submit (or when the app is idle), never before the grid.
+let validation: Promise<typeof RequestValidation> | null = null;
+export function loadValidation(): Promise<typeof RequestValidation> {
+  validation ??= import('../lib/request-validation');
+  return validation;
+}
 
 function fieldsFrom(error: unknown): Record<string, string> | null {
   if (!(error instanceof AppError) || error.code !== 'invalid_request') return null;
@@ -41,6 +48,8 @@ export const createComposerSlice: SliceCreator<ComposerSlice> =
     },
 
     async submit() {
+      const { validateRequest } = await loadValidation();
+      // Read the state only after the wait: a second click meanwhile must see the first one's key and flag.
       const state = get();
       const caps = state.providers.find((p) => p.id === state.draft.provider)?.capabilities;
       const request = buildRequest(state.draft, caps);

@@ -1,4 +1,5 @@
-import { isTerminal, type JobStatus, type JobSummary, type ListQuery } from '../../../shared/contract';
+import type { JobStatus, JobSummary, ListQuery } from '../../../shared/contract';
+import { isTerminal } from '../lib/contract-constants';
 
 export type View = 'all' | 'favorites' | 'trash';
 

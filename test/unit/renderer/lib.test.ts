@@ -8,8 +8,8 @@ import {
   fingerprint,
   keyForAttempt,
   sizeForAspect,
-  validateRequest,
 } from '../../../renderer/src/lib/composer';
+import { validateRequest } from '../../../renderer/src/lib/request-validation';
 import { formatBytes, formatDuration, formatEta, formatPercent, formatRelativeTime } from '../../../renderer/src/lib/format';
 import { gridLayout, stripRows } from '../../../renderer/src/lib/grid-layout';
 import { keyToCommand, moveIndex, type KeyInput } from '../../../renderer/src/lib/keyboard';

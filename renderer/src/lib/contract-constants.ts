@@ -1,0 +1,14 @@
+import type { EventName, JobStatus, THEMES as ContractThemes } from '../../../shared/contract';
+
+// Copies of the contract's few runtime constants the first render needs: importing them from shared/contract would
+// build every zod schema before the grid can paint. A unit test holds them equal to the contract's own.
+
+export const TERMINAL_STATUSES: readonly JobStatus[] = ['succeeded', 'failed', 'cancelled', 'interrupted'];
+
+export function isTerminal(status: JobStatus): boolean {
+  return TERMINAL_STATUSES.includes(status);
+}
+
+export const EVENT_NAMES: readonly EventName[] = ['jobs.changed', 'jobs.progress', 'jobs.removed'];
+
+export const THEMES: typeof ContractThemes = ['system', 'dark', 'light'];

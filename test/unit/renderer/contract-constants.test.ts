@@ -1,0 +1,12 @@
+import { describe, expect, it } from 'vitest';
+import * as contract from '../../../shared/contract';
+import * as local from '../../../renderer/src/lib/contract-constants';
+
+describe("the renderer's copies of the contract's constants (kept out of the first paint)", () => {
+  it('equal the contract: terminal statuses, event names, themes', () => {
+    expect([...local.TERMINAL_STATUSES].sort()).toEqual([...contract.TERMINAL_STATUSES].sort());
+    expect([...local.EVENT_NAMES].sort()).toEqual([...contract.EVENT_NAMES].sort());
+    expect([...local.THEMES]).toEqual([...contract.THEMES]);
+    for (const status of contract.JOB_STATUSES) expect(local.isTerminal(status)).toBe(contract.isTerminal(status));
+  });
+});
