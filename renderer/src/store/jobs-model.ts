@@ -172,21 +172,22 @@ export function applyFirstPage(data: JobsData, page: ListPage, filters: Filters)
  * when a page brings only ids this index has never held it adds them in place: no earlier snapshot refers to those ids,
  * so sharing the object changes nothing any snapshot shows. A page that would replace a held job copies as before.
  */
-function appendItems(data: JobsData, items: readonly JobSummary[]): Record<string, JobSummary> {
+function appendItems(data: JobsData, items: readonly JobSummary[]): { byId: Record<string, JobSummary>; allNew: boolean } {
   const allNew = data.byId !== EMPTY_JOBS.byId && items.every((item) => data.byId[item.id] === undefined);
-  if (!allNew) return mergeItems(data, items);
+  if (!allNew) return { byId: mergeItems(data, items), allNew };
   const byId = data.byId;
   for (const item of items) if (!data.removed[item.id]) byId[item.id] = item;
-  return byId;
+  return { byId, allNew };
 }
 
 /** Appends the next page of the infinite scroll. */
 export function applyNextPage(data: JobsData, page: ListPage, filters: Filters): JobsData {
-  const byId = appendItems(data, page.items);
-  const seen = new Set(data.order);
+  const { byId, allNew } = appendItems(data, page.items);
+  // Ids the index never held cannot be in the grid: no need for a set of the whole order.
+  const seen = allNew ? null : new Set(data.order);
   const added: string[] = [];
   for (const item of page.items) {
-    if (seen.has(item.id) || data.removed[item.id]) continue;
+    if (seen?.has(item.id) === true || data.removed[item.id]) continue;
     if (belongsInGrid(byId[item.id]!, filters)) added.push(item.id);
   }
   return { ...data, byId, order: data.order.concat(added), nextCursor: page.nextCursor };
