@@ -70,4 +70,20 @@ describe('one card per job, expandable to its images', () => {
     await expectGrid(page, [MANY, ONE]);
     expect(await page.evaluate(() => (globalThis as unknown as FocusDoc).document.activeElement?.getAttribute('aria-expanded'))).toBe('false');
   });
+
+  it('a tab stop on the newest card follows a new arrival to the top while the person is elsewhere', async () => {
+    const { page } = browser;
+    const tabStop = () => page.locator('.grid-canvas .card-open[tabindex="0"]').getAttribute('aria-label');
+    // The viewer left the tab stop on the older card; Home puts it on the newest.
+    expect(await tabStop()).toBe(MANY);
+    await page.locator('.grid-canvas .card-open[tabindex="0"]').focus();
+    await page.keyboard.press('Home');
+    await waitFor(async () => (await tabStop()) === ONE, 'Home to move the tab stop to the newest card');
+    await page.getByRole('searchbox', { name: 'Search' }).focus();
+    const NEW = 'a kite over the dunes, just arrived';
+    await seed(NEW, 1);
+    await expectGrid(page, [NEW, MANY, ONE]);
+    await waitFor(async () => (await tabStop()) === NEW, 'the tab stop to move to the new card');
+  });
 });
+

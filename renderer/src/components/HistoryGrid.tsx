@@ -173,6 +173,17 @@ export function HistoryGrid() {
     if (!focusValid && firstId !== undefined) store.getState().setFocused(firstId);
   }, [focusValid, firstId, store]);
 
+  // A tab stop that sat on the newest card follows a new arrival to the top, unless the person is in the grid now.
+  const previousFirst = useRef(firstId);
+  useEffect(() => {
+    const before = previousFirst.current;
+    previousFirst.current = firstId;
+    if (firstId === undefined || before === undefined || before === firstId) return;
+    const state = store.getState();
+    const inGrid = scrollRef.current?.contains(document.activeElement) === true;
+    if (!inGrid && state.focusedId === before) state.setFocused(firstId);
+  }, [firstId, store]);
+
   return (
     <section className="grid-section" aria-label="History">
       {pending > 0 ? (

@@ -1,6 +1,6 @@
 import { memo, type MouseEvent } from 'react';
 import { isTerminal } from '../lib/contract-constants';
-import { useApi, useApp } from '../store/context';
+import { useApi, useApp, useAppStore } from '../store/context';
 import { ProgressBar } from './ProgressBar';
 import { StatusBadge } from './StatusBadge';
 
@@ -13,13 +13,10 @@ export const JobCard = memo(function JobCard({ id, width }: { id: string; width:
   const selected = useApp((s) => s.selection.selected[id] === true);
   const focused = useApp((s) => s.focusedId === id);
   const tick = useApp((s) => s.jobs.progress[id]);
-  const click = useApp((s) => s.click);
-  const openViewer = useApp((s) => s.openViewer);
-  const setFavorite = useApp((s) => s.setFavorite);
-  const retry = useApp((s) => s.retry);
-  const restore = useApp((s) => s.restore);
   const expanded = useApp((s) => s.expandedId === id);
-  const toggleExpanded = useApp((s) => s.toggleExpanded);
+  // Actions are read when used, not subscribed: a scroll mounts ~10 cards a frame and each subscription costs.
+  const store = useAppStore();
+  const { click, openViewer, setFavorite, retry, restore, toggleExpanded } = store.getState();
   if (job === undefined) return null;
   const cover = job.images[0];
   const trashed = job.trashedAt !== null;
