@@ -146,7 +146,7 @@ function mergeItems(data: JobsData, items: readonly JobSummary[]): Record<string
 
 /** Replaces the grid with a fresh first page, keeping whatever events brought in while it was in flight. */
 export function applyFirstPage(data: JobsData, page: ListPage, filters: Filters): JobsData {
-  const byId = mergeItems(data, page.items);
+  const { byId } = appendItems(data, page.items);
   const candidates = new Set<string>();
   for (const item of page.items) if (!data.removed[item.id]) candidates.add(item.id);
   for (const id of data.touchedDuringFetch ?? []) if (byId[id] !== undefined) candidates.add(id);
@@ -173,11 +173,13 @@ export function applyFirstPage(data: JobsData, page: ListPage, filters: Filters)
  * so sharing the object changes nothing any snapshot shows. A page that would replace a held job copies as before.
  */
 function appendItems(data: JobsData, items: readonly JobSummary[]): { byId: Record<string, JobSummary>; allNew: boolean } {
-  const allNew = data.byId !== EMPTY_JOBS.byId && items.every((item) => data.byId[item.id] === undefined);
-  if (!allNew) return { byId: mergeItems(data, items), allNew };
-  const byId = data.byId;
-  for (const item of items) if (!data.removed[item.id]) byId[item.id] = item;
-  return { byId, allNew };
+  const held = data.byId;
+  const allNew = items.every((item) => held[item.id] === undefined);
+  // Search results are mostly jobs already held at the same version: those need no write either.
+  const noReplacement = allNew || items.every((item) => held[item.id] === undefined || !isNewer(item, held[item.id]));
+  if (held === EMPTY_JOBS.byId || !noReplacement) return { byId: mergeItems(data, items), allNew };
+  for (const item of items) if (!data.removed[item.id] && held[item.id] === undefined) held[item.id] = item;
+  return { byId: held, allNew };
 }
 
 /** Appends the next page of the infinite scroll. */

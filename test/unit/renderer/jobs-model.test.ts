@@ -202,6 +202,15 @@ describe('jobs model: property — any interleaving of events and one fetch ends
     expect(third.byId[changed.id]?.favorite).toBe(true);
     expect(next.byId[changed.id]?.favorite).toBe(false);
     expect(third.order).toHaveLength(7);
+    // A search's first page of jobs already held at the same version writes nothing and copies nothing.
+    const searched = model.applyFirstPage(model.beginFirstPage(third), page([first[1]!, changed], null), F);
+    expect(searched.byId).toBe(third.byId);
+    expect(searched.order).toEqual([first[1]!.id, changed.id]);
+    // One newer version among them: copied, and the earlier snapshot keeps what it showed.
+    const newer = { ...first[1]!, favorite: true, updatedAt: first[1]!.updatedAt + 5 };
+    const refreshed = model.applyFirstPage(model.beginFirstPage(searched), page([newer], null), F);
+    expect(refreshed.byId).not.toBe(searched.byId);
+    expect(searched.byId[newer.id]?.favorite).toBe(false);
     // The shared empty index is never written to.
     expect(Object.keys(model.EMPTY_JOBS.byId)).toEqual([]);
     expect(model.applyNextPage(model.EMPTY_JOBS, page([makeJob()]), F).byId).not.toBe(model.EMPTY_JOBS.byId);
