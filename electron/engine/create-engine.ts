@@ -47,6 +47,8 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
     ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }),
   });
   try {
+    // Warm the history page's statements and pages so the window's first request is not the cold one.
+    store.list({ limit: 60, view: 'active' });
     const interrupted = store.recoverInterrupted();
     if (interrupted > 0) log.warn('jobs interrupted by the last shutdown', { count: interrupted });
 
