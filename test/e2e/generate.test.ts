@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeA1111 } from '../fakes/a1111.js';
 import { buildRenderer, closedPort, launchBrowser, rm, startHost, tempDir, type Browser, type Host } from './harness.js';
-import { expectGrid, waitFor, type ImageLike } from './helpers.js';
+import { apiCall, expectGrid, waitFor, type ImageLike } from './helpers.js';
 
 let renderer: Awaited<ReturnType<typeof buildRenderer>>;
 let dataDir: string;
@@ -80,13 +80,21 @@ describe('generate with the builtin provider', () => {
     await expect(failedCard.locator('.thumb.empty').textContent()).resolves.toMatch(/reach|connect|unavailable|refused/i);
     await page.getByRole('status').filter({ hasText: /unavailable/ }).first().waitFor();
 
-    const fake = await startFakeA1111();
+    // The server that comes back runs with --api-auth: the user name and password from Settings must reach it.
+    const secret = 'pw-e2e-never-shown';
+    const fake = await startFakeA1111({ auth: { username: 'artist', password: secret } });
     try {
       // The banner leads to the fix.
       await page.getByRole('button', { name: 'Check settings' }).click();
       await card.getByLabel('Base URL').fill(fake.url);
+      await card.getByLabel('User name (optional)').fill('artist');
+      await card.getByLabel(/^Password/).fill(secret);
       await card.getByRole('button', { name: 'Save' }).click();
       await page.getByText('saved.').first().waitFor();
+      // Write-only: the page shows that a password is stored, never the password.
+      await card.getByText('password set').waitFor();
+      expect(await card.getByLabel(/^Password/).inputValue()).toBe('');
+      expect(JSON.stringify(await apiCall(host, 'settings.get', {}))).not.toContain(secret);
       await page.getByRole('button', { name: 'Close', exact: true }).click();
       await page.getByRole('button', { name: 'Retry: a portrait that cannot render yet' }).click();
       await page.getByLabel('Status filter').selectOption('succeeded');

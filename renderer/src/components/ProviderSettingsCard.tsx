@@ -2,6 +2,12 @@ import { useEffect, useState } from 'react';
 import type { ProviderInfo, ProviderSettings, ProviderSettingsPatch } from '../../../shared/contract';
 import { useApp } from '../store/context';
 
+const URL_PLACEHOLDERS: Record<string, string> = {
+  openai: 'https://api.openai.com (or an OpenAI-compatible server)',
+  a1111: 'http://127.0.0.1:7860',
+  comfyui: 'http://127.0.0.1:8188',
+};
+
 /** One provider: switch it on, point it somewhere, give it a key (never shown back), test it. */
 export function ProviderSettingsCard({ provider, settings }: { provider: ProviderInfo; settings: ProviderSettings | undefined }) {
   const update = useApp((s) => s.updateSettings);
@@ -11,13 +17,21 @@ export function ProviderSettingsCard({ provider, settings }: { provider: Provide
   const [baseUrl, setBaseUrl] = useState(settings?.baseUrl ?? '');
   const [model, setModel] = useState(settings?.model ?? '');
   const [apiKey, setApiKey] = useState('');
-  const needsUrl = provider.id !== 'builtin' && provider.id !== 'openai';
+  const [username, setUsername] = useState(settings?.username ?? '');
+  const [password, setPassword] = useState('');
+  const [workflow, setWorkflow] = useState(settings?.workflow ?? '');
+  const needsUrl = provider.id !== 'builtin';
   const needsKey = provider.id === 'openai' || settings?.hasApiKey === true;
+  // A1111/Forge behind --api-auth takes a user name and password; ComfyUI can run the person's own workflow.
+  const takesLogin = provider.id === 'a1111';
+  const takesWorkflow = provider.id === 'comfyui';
 
   useEffect(() => {
     setBaseUrl(settings?.baseUrl ?? '');
     setModel(settings?.model ?? '');
-  }, [settings?.baseUrl, settings?.model]);
+    setUsername(settings?.username ?? '');
+    setWorkflow(settings?.workflow ?? '');
+  }, [settings?.baseUrl, settings?.model, settings?.username, settings?.workflow]);
 
   const save = async (patch: ProviderSettingsPatch, message: string) => {
     if (await update({ providers: { [provider.id]: patch } })) toast({ kind: 'info', message });
@@ -28,7 +42,11 @@ export function ProviderSettingsCard({ provider, settings }: { provider: Provide
     if (baseUrl.trim() !== (settings?.baseUrl ?? '')) patch.baseUrl = baseUrl.trim() === '' ? null : baseUrl.trim();
     if (model.trim() !== (settings?.model ?? '')) patch.model = model.trim() === '' ? null : model.trim();
     if (apiKey !== '') patch.apiKey = apiKey;
+    if (takesLogin && username.trim() !== (settings?.username ?? '')) patch.username = username.trim() === '' ? null : username.trim();
+    if (takesLogin && password !== '') patch.password = password;
+    if (takesWorkflow && workflow.trim() !== (settings?.workflow ?? '')) patch.workflow = workflow.trim() === '' ? null : workflow.trim();
     setApiKey('');
+    setPassword('');
     void save(patch, `${provider.name} saved.`);
   };
 
@@ -53,7 +71,7 @@ export function ProviderSettingsCard({ provider, settings }: { provider: Provide
         {needsUrl ? (
           <label htmlFor={fieldId('url')}>
             Base URL
-            <input id={fieldId('url')} type="url" value={baseUrl} placeholder="http://127.0.0.1:7860" onChange={(e) => setBaseUrl(e.target.value)} />
+            <input id={fieldId('url')} type="url" value={baseUrl} placeholder={URL_PLACEHOLDERS[provider.id] ?? 'http://127.0.0.1'} onChange={(e) => setBaseUrl(e.target.value)} />
           </label>
         ) : null}
         {provider.id !== 'builtin' ? (
@@ -80,10 +98,46 @@ export function ProviderSettingsCard({ provider, settings }: { provider: Provide
             />
           </label>
         ) : null}
+        {takesLogin ? (
+          <>
+            <label htmlFor={fieldId('user')}>
+              User name (optional)
+              <input id={fieldId('user')} autoComplete="off" value={username} onChange={(e) => setUsername(e.target.value)} />
+            </label>
+            <label htmlFor={fieldId('password')}>
+              Password {settings?.hasPassword ? <span className="badge ok">password set</span> : null}
+              <input
+                id={fieldId('password')}
+                type="password"
+                autoComplete="off"
+                value={password}
+                placeholder={settings?.hasPassword ? 'A password is stored — type to replace it' : 'Only if the web UI uses --api-auth'}
+                onChange={(e) => setPassword(e.target.value)}
+              />
+            </label>
+          </>
+        ) : null}
+        {takesWorkflow ? (
+          <label htmlFor={fieldId('workflow')} className="wide">
+            Workflow (API format, optional)
+            <textarea
+              id={fieldId('workflow')}
+              rows={4}
+              value={workflow}
+              placeholder='Empty: the built-in text-to-image graph. Otherwise paste "Export (API)" JSON with {{prompt}}, {{seed}}, {{width}}…'
+              onChange={(e) => setWorkflow(e.target.value)}
+            />
+          </label>
+        ) : null}
         <div className="provider-buttons">
           {provider.id !== 'builtin' ? (
             <button type="submit" className="btn small primary">
               Save
+            </button>
+          ) : null}
+          {settings?.hasPassword ? (
+            <button type="button" className="btn small" onClick={() => void save({ password: null }, `${provider.name} password forgotten.`)}>
+              Forget password
             </button>
           ) : null}
           {settings?.hasApiKey ? (
