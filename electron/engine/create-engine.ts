@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { openStore } from '../db/store.js';
 import type { JobStore } from '../db/types.js';
-import { findMissingFiles, resolveInsideDataDir, sweepOrphans } from '../media/index.js';
+import { findMissingFiles, removePreviewFolders, resolveInsideDataDir, sweepOrphans } from '../media/index.js';
 import { createProgressThrottle } from '../worker/progress-throttle.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../worker/retry-policy.js';
 import { createScheduler } from '../worker/scheduler.js';
@@ -25,6 +25,8 @@ export interface EngineTestOptions {
   maxResponseBytes?: number;
   /** Orphan files younger than this survive the start-up sweep. */
   sweepGraceMs?: number;
+  /** Delay before the start-up library sweep and missing-file check (default 3 s); 0 runs them at once. */
+  housekeepingDelayMs?: number;
   /** How long past a provider's timeout the worker waits before aborting it itself. */
   hardTimeoutGraceMs?: number;
   /** Interval for retention (trash auto-empty, prune); 0 disables the timer. */
@@ -109,16 +111,29 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       }
     };
 
-    // Start-up housekeeping runs before the worker starts, so no running job's files are swept.
-    const startup = (async () => {
-      const sweep = await sweepOrphans(dataDir, store.referencedPaths(), clock.now(), options.sweepGraceMs);
+    // Leftover previews go before the worker starts (afterwards their folders are live). The library sweep and the
+    // missing-file check stat every file, so they wait until the window has its first page and run in the
+    // background; files younger than the grace period (a job that is committing) are never taken.
+    const housekeeping = async (): Promise<void> => {
+      const sweep = await sweepOrphans(dataDir, store.referencedPaths(), clock.now(), options.sweepGraceMs, undefined, { previews: false });
       if (sweep.removed.length > 0) log.info('removed orphan files', { count: sweep.removed.length, bytes: sweep.bytesFreed });
       missing = (await findMissingFiles(dataDir, store.allImagePaths())).count;
       if (missing > 0) log.warn('image files missing from disk', { count: missing });
       await maintain();
-    })()
-      .catch((error: unknown) => log.error('start-up housekeeping failed', { error: String(error) }))
-      .finally(() => scheduler.start());
+    };
+    let housekeepingTimer: ReturnType<typeof setTimeout> | undefined;
+    let housekeepingDone: Promise<void> = Promise.resolve();
+    const startup = removePreviewFolders(dataDir)
+      .catch((error: unknown) => log.error('could not clear old previews', { error: String(error) }))
+      .finally(() => {
+        scheduler.start();
+        const run = (): void => {
+          housekeepingDone = housekeeping().catch((error: unknown) => log.error('start-up housekeeping failed', { error: String(error) }));
+        };
+        if ((options.housekeepingDelayMs ?? 3_000) <= 0) run();
+        else housekeepingTimer = setTimeout(run, options.housekeepingDelayMs ?? 3_000);
+        housekeepingTimer?.unref();
+      });
 
     const interval = options.maintenanceIntervalMs ?? HOUR;
     const timer =
@@ -150,6 +165,8 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
         closed ??= (async () => {
           if (timer !== undefined) clearInterval(timer);
           await startup;
+          clearTimeout(housekeepingTimer);
+          await housekeepingDone;
           await scheduler.stop(closeOptions.graceMs ?? 3_000);
           for (const entry of entries) await entry.close?.();
           store.close();

@@ -47,6 +47,8 @@ export async function sweepOrphans(
   now: number,
   graceMs: number = DEFAULT_SWEEP_GRACE_MS,
   fs: MediaFs = nodeMediaFs,
+  /** `previews: false` once jobs may be running: their preview folders are live. */
+  options: { previews?: boolean } = {},
 ): Promise<SweepResult> {
   const result: SweepResult = { removed: [], bytesFreed: 0, keptYoung: 0, previewsRemoved: 0 };
   const candidates = [
@@ -70,11 +72,18 @@ export async function sweepOrphans(
       if (errnoOf(error) !== 'ENOENT') throw error;
     }
   }
+  if (options.previews !== false) result.previewsRemoved = await removePreviewFolders(dataDir, fs);
+  return result;
+}
+
+/** Removes every partial-preview folder left by a previous run; returns how many. Only safe before jobs start. */
+export async function removePreviewFolders(dataDir: string, fs: MediaFs = nodeMediaFs): Promise<number> {
+  let removed = 0;
   for (const name of await list(fs, absolute(dataDir, PREVIEWS_DIR))) {
     await fs.rm(absolute(dataDir, `${PREVIEWS_DIR}/${name}`), { recursive: true, force: true });
-    result.previewsRemoved += 1;
+    removed += 1;
   }
-  return result;
+  return removed;
 }
 
 /** Image rows whose file is gone: reported (stats.missingFiles), never dropped. */

@@ -36,7 +36,7 @@ export async function startHarness(options: EngineTestOptions = {}): Promise<Har
     engine: undefined as unknown as Engine,
     events: [],
     async open(next = options) {
-      const engine = await createEngine({ dataDir, keyring, sweepGraceMs: 0, maintenanceIntervalMs: 0, retry: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 50 }, ...next });
+      const engine = await createEngine({ dataDir, keyring, sweepGraceMs: 0, housekeepingDelayMs: 0, maintenanceIntervalMs: 0, retry: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 50 }, ...next });
       for (const name of ['jobs.changed', 'jobs.progress', 'jobs.removed'] as const) {
         engine.events.on(name, (payload) => harness.events.push({ name, payload }));
       }
