@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { safeStorage } from 'electron';
 import { AppError } from '../shared/errors.js';
 import type { Keyring } from './engine/types.js';
+import { createSerialQueue } from './engine/serial-queue.js';
 
 /** Provider secrets in the app: encrypted by the OS keychain (safeStorage), stored as base64 in a 0600 file. */
 const FILE = 'keys.safestorage.json';
@@ -29,12 +30,7 @@ export function createSafeStorageKeyring(dataDir: string): Keyring {
       throw new AppError('storage', 'This system has no keychain available to protect API keys. Set up the OS keyring (e.g. GNOME Keyring or KWallet) and try again.');
     }
   };
-  let queue: Promise<unknown> = Promise.resolve();
-  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
-    const next = queue.then(fn, fn);
-    queue = next.catch(() => undefined);
-    return next;
-  };
+  const serial = createSerialQueue();
   return {
     async get(name) {
       const sealed = (await readAll())[name];

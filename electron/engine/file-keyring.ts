@@ -4,6 +4,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError } from '../../shared/errors.js';
 import type { Keyring } from './types.js';
+import { createSerialQueue } from './serial-queue.js';
 
 /** Encrypted secrets file for the headless host: a 32-byte key in `keys/master.key` (0600) and AES-256-GCM values. */
 const KEY_FILE = 'master.key';
@@ -31,13 +32,7 @@ export async function createFileKeyring(dataDir: string): Promise<Keyring> {
   };
   const writeAll = (all: Record<string, Sealed>): void => writeFileAtomic(secretsPath, JSON.stringify(all));
 
-  // Serialise writers so two quick updates cannot lose one another.
-  let queue: Promise<unknown> = Promise.resolve();
-  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
-    const next = queue.then(fn, fn);
-    queue = next.catch(() => undefined);
-    return next;
-  };
+  const serial = createSerialQueue();
 
   return {
     async get(name) {
