@@ -33,8 +33,20 @@ export function ProviderSettingsCard({ provider, settings }: { provider: Provide
     setWorkflow(settings?.workflow ?? '');
   }, [settings?.baseUrl, settings?.model, settings?.username, settings?.workflow]);
 
-  const save = async (patch: ProviderSettingsPatch, message: string) => {
-    if (await update({ providers: { [provider.id]: patch } })) toast({ kind: 'info', message });
+  const save = async (patch: ProviderSettingsPatch, message: string): Promise<boolean> => {
+    const saved = await update({ providers: { [provider.id]: patch } });
+    if (saved) toast({ kind: 'info', message });
+    return Boolean(saved);
+  };
+
+  // The switch answers at once and goes back only if saving fails.
+  const [enabled, setEnabled] = useState(settings?.enabled ?? provider.enabled);
+  useEffect(() => setEnabled(settings?.enabled ?? provider.enabled), [settings?.enabled, provider.enabled]);
+  const toggle = (next: boolean) => {
+    setEnabled(next);
+    void save({ enabled: next }, `${provider.name} ${next ? 'enabled' : 'disabled'}.`).then((saved) => {
+      if (!saved) setEnabled(!next);
+    });
   };
 
   const saveFields = () => {
@@ -56,7 +68,7 @@ export function ProviderSettingsCard({ provider, settings }: { provider: Provide
     <article className="provider-card" aria-label={provider.name}>
       <header>
         <label className="check">
-          <input type="checkbox" checked={settings?.enabled ?? provider.enabled} onChange={(e) => void save({ enabled: e.target.checked }, `${provider.name} ${e.target.checked ? 'enabled' : 'disabled'}.`)} />
+          <input type="checkbox" checked={enabled} onChange={(e) => toggle(e.target.checked)} />
           <strong>{provider.name}</strong>
         </label>
         <span className={provider.configured ? 'badge ok' : 'badge'}>{provider.configured ? 'Ready' : 'Needs setup'}</span>
