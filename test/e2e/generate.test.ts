@@ -36,7 +36,8 @@ describe('generate with the builtin provider', () => {
     const values = new Set<string>();
     let sawPreview = false;
     await waitFor(async () => {
-      const now = await item.getByRole('progressbar').getAttribute('aria-valuenow').catch(() => null);
+      // A short timeout: once the job leaves the queue there is no bar, and the default would wait 30 s for one.
+      const now = await item.getByRole('progressbar').getAttribute('aria-valuenow', { timeout: 200 }).catch(() => null);
       if (now !== null) values.add(now);
       if ((await item.locator('img').count()) > 0) sawPreview = true;
       return (await item.count()) === 0;

@@ -71,11 +71,19 @@ export function HistoryGrid() {
     (id: string) => {
       const index = store.getState().jobs.order.indexOf(id);
       if (index === -1) return;
+      const find = () => scrollRef.current?.querySelector<HTMLElement>(`[data-card="${id}"]`) ?? null;
+      const mounted = find();
+      // A mounted card takes focus now, so the next key press already starts from it.
+      if (mounted !== null) {
+        mounted.focus({ preventScroll: true });
+        virtualizer.scrollToIndex(rows.toVirtual(Math.floor(index / layout.columns)), { align: 'auto' });
+        return;
+      }
       virtualizer.scrollToIndex(rows.toVirtual(Math.floor(index / layout.columns)), { align: 'auto' });
-      // The card may mount only after the scroll: focus on the next frames.
+      // The card mounts only after the scroll: focus on the next frames.
       const tryFocus = (attempt: number) => {
-        const element = scrollRef.current?.querySelector<HTMLElement>(`[data-card="${id}"]`);
-        if (element !== null && element !== undefined) element.focus();
+        const element = find();
+        if (element !== null) element.focus();
         else if (attempt < 5) requestAnimationFrame(() => tryFocus(attempt + 1));
       };
       requestAnimationFrame(() => tryFocus(0));
