@@ -2,59 +2,8 @@
  * `npm run bench -- ui [jobs] [rows to scroll]`: seeds a library with 100,000 finished jobs whose images are real files (a few hundred
  * distinct images shared by content address), serves it headless, drives Debian's Chromium and prints a table.
  */
-import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import sharp from 'sharp';
-import { searchTextOf } from '../electron/db/fold.js';
-import { openStore } from '../electron/db/store.js';
-import { uuidv7 } from '../shared/ids.js';
+import { seedLargeLibrary } from '../test/fixtures/large-library.js';
 import { buildRenderer, launchBrowser, rm, startHost, tempDir } from '../test/e2e/harness.js';
-
-const WORDS = ['lighthouse', 'fox', 'harbour', 'cathedral', 'meadow', 'neon', 'portrait', 'forest', 'desert', 'glacier', 'city', 'garden'];
-const STYLES = ['oil painting', 'watercolor', 'ink sketch', 'photograph', 'gouache', 'pixel art'];
-
-async function writeImages(dataDir: string, distinct: number): Promise<{ path: string; thumb: string; sha: string; bytes: number }[]> {
-  const files = [];
-  for (let i = 0; i < distinct; i += 1) {
-    const png = await sharp({ create: { width: 256, height: 256, channels: 3, background: { r: (i * 53) % 256, g: (i * 97) % 256, b: (i * 29) % 256 } } }).png().toBuffer();
-    const sha = createHash('sha256').update(png).update(String(i)).digest('hex');
-    const path = `library/${sha.slice(0, 2)}/${sha.slice(2)}.png`;
-    const thumb = `thumbs/${sha.slice(0, 2)}/${sha.slice(2)}.webp`;
-    mkdirSync(join(dataDir, 'library', sha.slice(0, 2)), { recursive: true });
-    mkdirSync(join(dataDir, 'thumbs', sha.slice(0, 2)), { recursive: true });
-    writeFileSync(join(dataDir, path), png);
-    writeFileSync(join(dataDir, thumb), await sharp(png).resize(128, 128).webp().toBuffer());
-    files.push({ path, thumb, sha, bytes: png.length });
-  }
-  return files;
-}
-
-function seedJobs(dataDir: string, count: number, files: Awaited<ReturnType<typeof writeImages>>): void {
-  openStore({ dataDir }).close();
-  const db = new Database(join(dataDir, 'atelier.db'));
-  db.pragma('journal_mode = WAL');
-  const job = db.prepare(
-    `INSERT INTO jobs (id, status, created_at, updated_at, started_at, completed_at, provider, prompt, width, height, count,
-       request_json, search_text, logical_bytes, favorite, progress_stage, partial_images)
-     VALUES (?, 'succeeded', ?, ?, ?, ?, 'builtin', ?, 256, 256, 1, ?, ?, ?, 0, 'done', 0)`,
-  );
-  const image = db.prepare(`INSERT INTO images (id, job_id, idx, path, sha256, bytes, width, height, mime, thumb_path) VALUES (?, ?, 0, ?, ?, ?, 256, 256, 'image/png', ?)`);
-  const start = Date.UTC(2024, 0, 1);
-  db.transaction(() => {
-    for (let i = 0; i < count; i += 1) {
-      const created = start + i * 1000;
-      const id = uuidv7(created);
-      const text = `${WORDS[i % WORDS.length]} ${WORDS[(i * 7) % WORDS.length]} study ${i}, ${STYLES[i % STYLES.length]}`;
-      const request = JSON.stringify({ provider: 'builtin', prompt: text, width: 256, height: 256, count: 1 });
-      const file = files[i % files.length]!;
-      job.run(id, created, created + 900, created + 10, created + 900, text, request, searchTextOf(text, null), file.bytes);
-      image.run(uuidv7(created), id, file.path, file.sha, file.bytes, file.thumb);
-    }
-  })();
-  db.close();
-}
 
 function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -67,8 +16,7 @@ export async function run(args: string[]): Promise<void> {
   const dataDir = await tempDir('atelier-bench-ui-');
   const renderer = await buildRenderer();
   try {
-    const files = await writeImages(dataDir, 300);
-    seedJobs(dataDir, total, files);
+    await seedLargeLibrary(dataDir, total, 300);
     const host = await startHost({ rendererDir: renderer.dir, dataDir });
     // A long scroll outgrows a small /dev/shm in containers; the flag moves that memory to /tmp.
     const browser = await launchBrowser({ viewport: { width: 1440, height: 900 }, extraArgs: ['--disable-dev-shm-usage', '--enable-precise-memory-info'] });

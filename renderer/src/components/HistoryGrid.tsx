@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { gridLayout, CARD_GAP, stripRows, STRIP_HEIGHT } from '../lib/grid-layout';
+import { createFlingDetector, FLING_SETTLE_MS } from '../lib/fling';
 import { isTextField, keyToCommand, moveIndex } from '../lib/keyboard';
 import { mark } from '../lib/marks';
 import { selectedIds } from '../lib/selection';
@@ -8,7 +9,7 @@ import { useApp, useAppStore } from '../store/context';
 import { PAGE_SIZE } from '../store/filters';
 import { EmptyState } from './EmptyState';
 import { ImageStrip } from './ImageStrip';
-import { JobCard } from './JobCard';
+import { GridRow } from './GridRow';
 
 const SKELETON_CARDS = 12;
 
@@ -23,6 +24,38 @@ function useWidth(ref: React.RefObject<HTMLElement | null>): number {
     return () => observer.disconnect();
   }, [ref]);
   return width;
+}
+
+/** True while the person flings through the history faster than cards could load and paint. */
+function useFling(ref: React.RefObject<HTMLElement | null>): boolean {
+  const [flinging, setFlinging] = useState(false);
+  useEffect(() => {
+    const element = ref.current;
+    if (element === null) return;
+    const detector = createFlingDetector({ top: element.scrollTop, time: performance.now() });
+    let fast = false;
+    let settle: ReturnType<typeof setTimeout> | undefined;
+    const end = () => {
+      fast = false;
+      setFlinging(false);
+    };
+    const onScroll = () => {
+      if (!detector.sample(element.scrollTop, performance.now())) return;
+      if (!fast) {
+        fast = true;
+        setFlinging(true);
+      }
+      clearTimeout(settle);
+      settle = setTimeout(end, FLING_SETTLE_MS);
+    };
+    // Registered before the virtualizer's own listener renders the new rows, so they mount as frames.
+    element.addEventListener('scroll', onScroll, { passive: true, capture: true });
+    return () => {
+      element.removeEventListener('scroll', onScroll, { capture: true });
+      clearTimeout(settle);
+    };
+  }, [ref]);
+  return flinging;
 }
 
 export function HistoryGrid() {
@@ -84,7 +117,7 @@ export function HistoryGrid() {
       const tryFocus = (attempt: number) => {
         const element = find();
         if (element !== null) element.focus();
-        else if (attempt < 5) requestAnimationFrame(() => tryFocus(attempt + 1));
+        else if (attempt < 15) requestAnimationFrame(() => tryFocus(attempt + 1));
       };
       requestAnimationFrame(() => tryFocus(0));
     },
@@ -165,6 +198,8 @@ export function HistoryGrid() {
     }
   };
 
+  const flinging = useFling(scrollRef);
+
   // Scrolled away from the top: hold new arrivals so nothing moves under the person.
   const onScroll = () => {
     const top = scrollRef.current?.scrollTop ?? 0;
@@ -230,12 +265,17 @@ export function HistoryGrid() {
                   </div>
                 );
               }
-              const start = rows.toData(row.index) * layout.columns;
-              const ids = order.slice(start, start + layout.columns);
               return (
-                <div key={row.key} className="grid-row" role="listitem" style={{ transform: `translateY(${row.start}px)`, height: layout.rowHeight }}>
-                  {ids.length === 0 ? <p className="muted loading-more">Loading more…</p> : ids.map((id) => <JobCard key={id} id={id} width={layout.cardWidth} />)}
-                </div>
+                <GridRow
+                  key={row.key}
+                  order={order}
+                  start={rows.toData(row.index) * layout.columns}
+                  columns={layout.columns}
+                  cardWidth={layout.cardWidth}
+                  top={row.start}
+                  height={layout.rowHeight}
+                  lite={flinging}
+                />
               );
             })}
           </div>

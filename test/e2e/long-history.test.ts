@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { libraryPrompt, seedLargeLibrary } from '../fixtures/large-library.js';
+import { buildRenderer, launchBrowser, rm, startHost, tempDir, type Browser, type Host } from './harness.js';
+import { gridPrompts, waitFor } from './helpers.js';
+
+const JOBS = 3_000;
+
+let renderer: Awaited<ReturnType<typeof buildRenderer>>;
+let dataDir: string;
+let host: Host;
+let browser: Browser;
+
+beforeAll(async () => {
+  renderer = await buildRenderer();
+  dataDir = await tempDir('atelier-e2e-long-');
+  await seedLargeLibrary(dataDir, JOBS, 24);
+  host = await startHost({ rendererDir: renderer.dir, dataDir });
+  browser = await launchBrowser({ viewport: { width: 1280, height: 800 } });
+  await browser.page.goto(host.url);
+  await waitFor(async () => (await gridPrompts(browser.page))[0] === libraryPrompt(JOBS - 1), 'the newest job first');
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await host?.stop();
+  await rm(dataDir, { recursive: true, force: true });
+  await renderer?.remove();
+});
+
+/** Page-side numbers: the grid's cards, frames and thumbnails, and every element in the document. */
+const census = () =>
+  browser.page.evaluate(`(() => ({
+    cards: document.querySelectorAll('.grid-canvas .card-open').length,
+    frames: document.querySelectorAll('.grid-canvas .card-frame').length,
+    loadedThumbs: [...document.querySelectorAll('.grid-canvas img.thumb')].filter((i) => i.complete && i.naturalWidth > 0).length,
+    thumbRequests: performance.getEntriesByType('resource').filter((e) => e.name.includes('/media/thumb/')).length,
+    nodes: document.getElementsByTagName('*').length,
+    top: document.querySelector('.grid-scroll').scrollTop,
+  }))()`) as Promise<{ cards: number; frames: number; loadedThumbs: number; thumbRequests: number; nodes: number; top: number }>;
+
+describe('a long history', () => {
+  it('a fast fling draws empty frames for the rows it passes, then the cards where it stops, with their thumbnails', async () => {
+    const before = await census();
+    // 40 frames at 400 px each: far faster than anyone reads.
+    const during = (await browser.page.evaluate(`(async () => {
+      const el = document.querySelector('.grid-scroll');
+      let seen = 0;
+      for (let i = 0; i < 40; i += 1) {
+        await new Promise((r) => requestAnimationFrame(r));
+        el.scrollTop += 400;
+        seen = Math.max(seen, document.querySelectorAll('.grid-canvas .card-frame').length);
+      }
+      return { frames: seen, requests: performance.getEntriesByType('resource').filter((e) => e.name.includes('/media/thumb/')).length };
+    })()`)) as { frames: number; requests: number };
+    expect(during.frames).toBeGreaterThan(0);
+    // 16,000 px is some 300 cards; only the first scroll events (before they read as a fling) ask for thumbnails.
+    expect(during.requests - before.thumbRequests).toBeLessThan(2 * before.cards);
+
+    let after = await census();
+    await waitFor(async () => {
+      after = await census();
+      return after.frames === 0 && after.cards > 0 && after.loadedThumbs === after.cards;
+    }, 'the cards and their thumbnails where the fling stopped', 10_000);
+    expect(after.top).toBeGreaterThan(10_000);
+    const shown = await gridPrompts(browser.page);
+    expect(shown).not.toContain(libraryPrompt(JOBS - 1));
+  });
+
+  it('scrolls through the whole history page by page, newest first, with the DOM staying small', async () => {
+    const { page } = browser;
+    let maxNodes = 0;
+    const oldest = libraryPrompt(0);
+    await waitFor(async () => {
+      await page.evaluate(`(() => { const el = document.querySelector('.grid-scroll'); el.scrollTop = el.scrollHeight; })()`);
+      const now = await census();
+      maxNodes = Math.max(maxNodes, now.nodes);
+      return (await gridPrompts(page)).includes(oldest);
+    }, 'the oldest job at the end of the scroll', 60_000);
+    expect(maxNodes).toBeLessThan(1_500);
+    // The cards on screen at the end are the oldest jobs, newest first, with none missing or repeated.
+    const numbers = (await gridPrompts(page)).map((p) => Number(/study (\d+),/.exec(p)?.[1]));
+    expect(numbers.at(-1)).toBe(0);
+    expect(numbers).toEqual(numbers.map((_, i) => numbers.length - 1 - i + (numbers.at(-1) ?? 0)));
+  }, 90_000);
+});
