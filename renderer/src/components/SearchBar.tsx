@@ -1,26 +1,31 @@
-import { useEffect, useRef, useState } from 'react';
-import { useApp } from '../store/context';
-
-const DEBOUNCE_MS = 150;
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { createLatestRunner } from '../lib/latest-runner';
+import { useApp, useAppStore } from '../store/context';
 
 export function SearchBar() {
+  const store = useAppStore();
   const committed = useApp((s) => s.filters.search);
-  const setFilters = useApp((s) => s.setFilters);
   const [text, setText] = useState(committed);
-  const timer = useRef<number | null>(null);
+  // What this box typed and the store has not shown yet: only a change from elsewhere ("Clear filters") rewrites the text.
+  const typed = useRef<string[]>([]);
+  // No debounce: each keystroke searches at once when nothing is in flight; while one is, only the newest waits.
+  const runner = useMemo(() => createLatestRunner((value: string) => store.getState().setSearch(value)), [store]);
 
-  useEffect(() => setText(committed), [committed]);
-  useEffect(() => () => {
-    if (timer.current !== null) window.clearTimeout(timer.current);
-  }, []);
+  useEffect(() => {
+    const ours = typed.current.lastIndexOf(committed);
+    if (ours >= 0) {
+      // Ours, and everything typed before it (skipped while a search was in flight) is behind us too.
+      typed.current.splice(0, ours + 1);
+      return;
+    }
+    typed.current = [];
+    setText(committed);
+  }, [committed]);
 
   const onChange = (value: string) => {
     setText(value);
-    if (timer.current !== null) window.clearTimeout(timer.current);
-    timer.current = window.setTimeout(() => {
-      timer.current = null;
-      setFilters({ search: value });
-    }, DEBOUNCE_MS);
+    typed.current.push(value);
+    runner.push(value);
   };
 
   return (

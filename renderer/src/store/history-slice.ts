@@ -72,6 +72,11 @@ export const createHistorySlice: SliceCreator<HistorySlice> =
       void get().loadFirstPage();
     },
 
+    setSearch(text) {
+      set((s) => ({ filters: { ...s.filters, search: text } }));
+      return get().loadFirstPage();
+    },
+
     holdArrivals: (hold) => set((s) => ({ jobs: model.setHoldArrivals(s.jobs, hold) })),
     showArrivals: () => set((s) => ({ jobs: model.releaseArrivals(s.jobs) })),
   });

@@ -21,6 +21,8 @@ export interface HistorySlice {
   loadMore(): Promise<void>;
   loadLive(): Promise<void>;
   setFilters(patch: Partial<Filters>): void;
+  /** Search as you type: resolves once the grid shows this search's first page (or a newer query took over). */
+  setSearch(text: string): Promise<void>;
   holdArrivals(hold: boolean): void;
   showArrivals(): void;
 }
