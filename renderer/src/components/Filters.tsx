@@ -1,4 +1,5 @@
 import type { JobStatus } from '../../../shared/contract';
+import { formatNumber } from '../lib/format';
 import { useApp } from '../store/context';
 import type { View } from '../store/filters';
 
@@ -42,7 +43,7 @@ export function Filters() {
             onClick={() => setFilters({ view: v.id })}
           >
             {v.label}
-            {counts[v.id] === undefined ? null : <span className="count">{counts[v.id]!.toLocaleString('en-US')}</span>}
+            {counts[v.id] === undefined ? null : <span className="count">{formatNumber(counts[v.id]!)}</span>}
           </button>
         ))}
       </div>

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { SettingsPatch } from '../../../shared/contract';
 import { THEMES } from '../lib/contract-constants';
-import { formatBytes } from '../lib/format';
+import { formatBytes, formatNumber } from '../lib/format';
 import { useApp } from '../store/context';
 import { ProviderSettingsCard } from './ProviderSettingsCard';
 
@@ -139,17 +139,17 @@ export function SettingsPanel() {
               {stats === null ? null : (
                 <>
                   <dt>Images</dt>
-                  <dd>{stats.images.toLocaleString('en-US')} ({formatBytes(stats.mediaBytes)})</dd>
+                  <dd>{formatNumber(stats.images)} ({formatBytes(stats.mediaBytes)})</dd>
                   <dt>Database</dt>
                   <dd>{formatBytes(stats.databaseBytes)}</dd>
                   <dt>Jobs</dt>
                   <dd>
-                    {stats.total.toLocaleString('en-US')} ({stats.favorites.toLocaleString('en-US')} favorites, {stats.trashed.toLocaleString('en-US')} in trash)
+                    {formatNumber(stats.total)} ({formatNumber(stats.favorites)} favorites, {formatNumber(stats.trashed)} in trash)
                   </dd>
                   {stats.missingFiles > 0 ? (
                     <>
                       <dt>Missing files</dt>
-                      <dd className="warn-text">{stats.missingFiles.toLocaleString('en-US')} images have no file on disk</dd>
+                      <dd className="warn-text">{formatNumber(stats.missingFiles)} images have no file on disk</dd>
                     </>
                   ) : null}
                 </>

@@ -37,8 +37,19 @@ export function formatPercent(fraction: number | undefined): string | null {
   return `${Math.round(Math.min(1, Math.max(0, fraction)) * 100)}%`;
 }
 
+/**
+ * 12345 -> "12,345". Not toLocaleString: its first call loads ICU number data, ~200 ms of a cold start spent on the
+ * counts in the filter tabs.
+ */
+export function formatNumber(n: number): string {
+  if (!Number.isFinite(n)) return String(n);
+  const [whole = '', fraction] = String(Math.abs(n)).split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${n < 0 ? '-' : ''}${grouped}${fraction === undefined ? '' : `.${fraction}`}`;
+}
+
 export function formatCount(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+  return `${formatNumber(n)} ${n === 1 ? one : many}`;
 }
 
 /** "just now", "5 min ago", "3 h ago", then a date. */

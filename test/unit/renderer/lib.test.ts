@@ -10,7 +10,7 @@ import {
   sizeForAspect,
 } from '../../../renderer/src/lib/composer';
 import { validateRequest } from '../../../renderer/src/lib/request-validation';
-import { formatBytes, formatDuration, formatEta, formatPercent, formatRelativeTime } from '../../../renderer/src/lib/format';
+import { formatBytes, formatCount, formatDuration, formatEta, formatNumber, formatPercent, formatRelativeTime } from '../../../renderer/src/lib/format';
 import { gridLayout, stripRows } from '../../../renderer/src/lib/grid-layout';
 import { keyToCommand, moveIndex, type KeyInput } from '../../../renderer/src/lib/keyboard';
 import { clickSelect, EMPTY_SELECTION, pruneSelection, selectAll, selectedIds } from '../../../renderer/src/lib/selection';
@@ -91,6 +91,19 @@ describe('selection', () => {
 });
 
 describe('formatters', () => {
+  it('numbers group thousands exactly as en-US does, for any number', () => {
+    expect(formatNumber(0)).toBe('0');
+    expect(formatNumber(100_000)).toBe('100,000');
+    expect(formatNumber(-1234567.5)).toBe('-1,234,567.5');
+    expect(formatCount(1, 'image')).toBe('1 image');
+    expect(formatCount(12_345, 'image')).toBe('12,345 images');
+    fc.assert(
+      fc.property(fc.integer({ min: -1e15, max: 1e15 }), (n) => {
+        expect(formatNumber(n)).toBe(n.toLocaleString('en-US'));
+      }),
+    );
+  });
+
   it('bytes, durations, ETA, percent and relative time read naturally', () => {
     expect(formatBytes(0)).toBe('0 B');
     expect(formatBytes(1536)).toBe('1.50 KB');
