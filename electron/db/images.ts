@@ -15,6 +15,12 @@ interface ImageRow {
   thumb_path: string | null;
 }
 
+export interface ImagePathRow {
+  id: string;
+  path: string;
+  thumbPath: string | null;
+}
+
 function toStored(row: ImageRow): StoredImage {
   return {
     id: row.id,
@@ -42,11 +48,11 @@ export function createImages(ctx: StoreContext) {
     'images.forJobs',
     `SELECT i.* FROM json_each(?) AS ids JOIN images AS i ON i.job_id = ids.value ORDER BY i.job_id, i.idx`,
   );
-  const allPaths = ctx.sql.prepare<{ path: string; thumb_path: string | null }>(
-    'images.allPaths',
-    'SELECT path, thumb_path FROM images',
+  // Keyset pages by id, so a 100k-image library is read in slices between which the event loop runs.
+  const pathsAfter = ctx.sql.prepare<ImagePathRow>(
+    'images.pathsAfter',
+    'SELECT id, path, thumb_path AS thumbPath FROM images WHERE id > ? ORDER BY id LIMIT ?',
   );
-  const idAndPath = ctx.sql.prepare<{ id: string; path: string }>('images.idAndPath', 'SELECT id, path FROM images');
 
   return {
     insertAll(jobId: string, images: NewImage[]): void {
@@ -79,16 +85,8 @@ export function createImages(ctx: StoreContext) {
       }
       return out;
     },
-    referencedPaths(): Set<string> {
-      const out = new Set<string>();
-      for (const row of allPaths.all()) {
-        out.add(row.path);
-        if (row.thumb_path !== null) out.add(row.thumb_path);
-      }
-      return out;
-    },
-    allImagePaths(): Array<{ id: string; path: string }> {
-      return idAndPath.all();
+    pathsPage(afterId: string | null, limit: number): ImagePathRow[] {
+      return pathsAfter.all(afterId ?? '', limit);
     },
   };
 }

@@ -108,8 +108,7 @@ function composeStore(ctx: StoreContext, lock: LibraryLock, searchTuning: Search
     emptyTrashOlderThan: guard(library.emptyTrashOlderThan),
     stats: guard(stats.stats),
     image: guard(images.get),
-    referencedPaths: guard(images.referencedPaths),
-    allImagePaths: guard(images.allImagePaths),
+    imagePathsPage: guard(images.pathsPage),
     getSetting: guard(settings.getSetting) as JobStore['getSetting'],
     setSetting: guard(settings.setSetting),
     close() {

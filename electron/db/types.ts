@@ -110,10 +110,8 @@ export interface JobStore {
 
   stats(): StoreStats;
   image(id: string): StoredImage | null;
-  /** Every path (images and thumbnails) the store references, for the orphan sweep. */
-  referencedPaths(): Set<string>;
-  /** Image rows, for the missing-file check. */
-  allImagePaths(): Array<{ id: string; path: string }>;
+  /** Image rows with their file paths, `limit` at a time in id order after `afterId` (null: from the start). */
+  imagePathsPage(afterId: string | null, limit: number): Array<{ id: string; path: string; thumbPath: string | null }>;
 
   getSetting<T>(key: string): T | null;
   setSetting(key: string, value: unknown): void;
@@ -147,9 +145,9 @@ export interface StoreOptions {
   slowQueryMs?: number;
   /** Monotonic timer used to time statements (default performance.now); injectable for tests. */
   timer?: () => number;
-  /** Full-text matches above which a search walks the history index instead (default 2,000). */
+  /** Search index matches above which a search walks the history index instead (default 2,000). */
   denseSearchThreshold?: number;
-  /** History rows a search walks newest-first before it consults the full-text index (default 2,000; 0: at once). */
+  /** History rows a search walks newest-first before it sorts the search index's matches (default 2,000; 0: at once). */
   searchWalkBudget?: number;
   nativeBinding?: string;
 }

@@ -10,6 +10,7 @@ import type { JobProgressEvent } from '../../shared/contract.js';
 import { defaultProviders } from './default-providers.js';
 import { createEventBus } from './event-bus.js';
 import { createHandlers } from './handlers.js';
+import { collectImagePaths } from './image-paths.js';
 import { createJobMedia } from './job-media.js';
 import { createProviderRegistry, type ProviderEntry } from './provider-registry.js';
 import { createSettingsService, type ProviderDefaults } from './settings-service.js';
@@ -115,9 +116,10 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
     // missing-file check stat every file, so they wait until the window has its first page and run in the
     // background; files younger than the grace period (a job that is committing) are never taken.
     const housekeeping = async (): Promise<void> => {
-      const sweep = await sweepOrphans(dataDir, store.referencedPaths(), clock.now(), options.sweepGraceMs, undefined, { previews: false });
+      const paths = await collectImagePaths(store);
+      const sweep = await sweepOrphans(dataDir, paths.referenced, clock.now(), options.sweepGraceMs, undefined, { previews: false });
       if (sweep.removed.length > 0) log.info('removed orphan files', { count: sweep.removed.length, bytes: sweep.bytesFreed });
-      missing = (await findMissingFiles(dataDir, store.allImagePaths())).count;
+      missing = (await findMissingFiles(dataDir, paths.images)).count;
       if (missing > 0) log.warn('image files missing from disk', { count: missing });
       await maintain();
     };
