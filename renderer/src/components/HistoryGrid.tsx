@@ -6,7 +6,7 @@ import { isTextField, keyToCommand, moveIndex } from '../lib/keyboard';
 import { mark } from '../lib/marks';
 import { selectedIds } from '../lib/selection';
 import { useApp, useAppStore } from '../store/context';
-import { PAGE_SIZE } from '../store/filters';
+import { NEXT_PAGE_SIZE } from '../store/filters';
 import { EmptyState } from './EmptyState';
 import { ImageStrip } from './ImageStrip';
 import { GridRow } from './GridRow';
@@ -90,7 +90,7 @@ export function HistoryGrid() {
   const items = virtualizer.getVirtualItems();
   const lastRow = rows.toData(items[items.length - 1]?.index ?? 0);
   // Fetch the next page a page ahead, so a fast scroll rarely reaches the "Loading more" row.
-  const prefetchRows = Math.ceil(PAGE_SIZE / layout.columns);
+  const prefetchRows = Math.ceil(NEXT_PAGE_SIZE / layout.columns);
   useEffect(() => {
     if (hasMore && lastRow >= layout.rows - prefetchRows) void loadMore();
   }, [hasMore, lastRow, layout.rows, loadMore, order.length, prefetchRows]);

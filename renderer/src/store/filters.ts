@@ -12,6 +12,8 @@ export interface Filters {
 
 export const DEFAULT_FILTERS: Filters = { view: 'all', status: [], provider: null, search: '' };
 export const PAGE_SIZE = 120;
+/** Pages after the first are the largest the contract allows: a fast scroll needs fewer round trips. */
+export const NEXT_PAGE_SIZE = 200;
 
 export function toListQuery(filters: Filters, cursor?: string, limit = PAGE_SIZE): ListQuery {
   const query: ListQuery = { limit, view: filters.view === 'trash' ? 'trash' : 'active' };

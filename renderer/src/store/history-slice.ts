@@ -1,7 +1,7 @@
 import { mark } from '../lib/marks';
 import { pruneSelection } from '../lib/selection';
 import type { SliceCreator } from './deps';
-import { DEFAULT_FILTERS, toListQuery } from './filters';
+import { DEFAULT_FILTERS, NEXT_PAGE_SIZE, toListQuery } from './filters';
 import * as model from './jobs-model';
 import type { HistorySlice } from './types';
 
@@ -47,7 +47,7 @@ export const createHistorySlice: SliceCreator<HistorySlice> =
       if (loadingMore || historyState !== 'ready' || jobs.nextCursor === null) return;
       set({ loadingMore: true });
       try {
-        const page = await api.call('jobs.list', toListQuery(filters, jobs.nextCursor));
+        const page = await api.call('jobs.list', toListQuery(filters, jobs.nextCursor, NEXT_PAGE_SIZE));
         if (get().generation !== generation) return;
         set((s) => ({ jobs: model.applyNextPage(s.jobs, page, s.filters) }));
       } catch (error) {
