@@ -7,6 +7,7 @@ import { SUMMARY_COLUMNS, type DetailRow, type StoreContext, type SummaryRow } f
 import type { Events } from './events.js';
 import { idempotencyKeyHash, requestFingerprint } from './fingerprint.js';
 import { searchTextOf } from './fold.js';
+import { gramsOf } from './grams.js';
 import type { Images } from './images.js';
 import type { NewImage, QueuedJob } from './types.js';
 
@@ -50,6 +51,9 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
      VALUES (?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (idempotency_key_hash) WHERE idempotency_key_hash IS NOT NULL DO NOTHING`,
   );
+  // Around the insert, the jobs_grams trigger stands aside (migration 0004): the tokens are made here, in linear time.
+  const gramsFromApp = sql.prepare('jobs.gramsFromApp', 'UPDATE store_totals SET grams_from_app = ? WHERE id = 1');
+  const insertGrams = sql.prepare('jobs.insertGrams', 'INSERT INTO jobs_grams (rowid, grams) VALUES (?, ?)');
   const status = sql.prepare<{ status: string; cancel_requested: number }>(
     'jobs.status',
     'SELECT status, cancel_requested FROM jobs WHERE id = ?',
@@ -153,6 +157,7 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
     }
     const now = ctx.now();
     const id = uuidv7(now);
+    gramsFromApp.run(1);
     const inserted = insert.run(
       id,
       now,
@@ -170,12 +175,14 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
       keyHash,
       fingerprint,
     );
+    gramsFromApp.run(0);
     if (inserted.changes === 0) {
       // Another connection committed the same key first: converge on its job (or its conflict).
       const raced = replay();
       if (raced !== null) return raced;
       throw new AppError('internal', 'The job could not be stored.');
     }
+    insertGrams.run(inserted.lastInsertRowid, gramsOf(searchText));
     events.append(id, 'submitted', `Queued for ${request.provider}.`);
     return { id, created: true };
   });

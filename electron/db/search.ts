@@ -3,29 +3,36 @@ import { toSummary } from './codec.js';
 import { SUMMARY_COLUMNS, summaryRowFrom, type StoreContext, type SummaryRow } from './context.js';
 import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.js';
 import { searchTerms } from './fold.js';
+import { matchAll, termTokens, tokenIsExact } from './grams.js';
 import type { Images } from './images.js';
 
 /**
  * How many history rows (below the cursor) a search first walks newest-first with instr(). A term common enough to
- * fill the page within them never touches the full-text index; every rare or absent term pays this walk in full,
- * so it stays a small fraction of a large history.
+ * fill the page within them never needs the index's matches sorted; a rare or absent conjunction is settled by the
+ * index before any walk, so the walk stays a small fraction of a large history.
  */
 export const DEFAULT_SEARCH_WALK_BUDGET = 2_000;
-/** Past this many full-text matches a term is "dense": walking on finds the page sooner than sorting every match. */
+/** Past this many index matches a search is "dense": walking on finds the page sooner than sorting every match. */
 export const DEFAULT_DENSE_SEARCH_THRESHOLD = 2_000;
-/** After a walk budget finds some matches, walking on up to this many budgets more beats probing the index. */
-const WALK_ON_BUDGETS = 8;
-/** A term with at most this many pages of full-text matches skips the walk: sorting them all is cheap. */
+/** Sorting one index match (a row read by rowid, out of order) costs about this many rows of a newest-first walk. */
+const MATCH_COST_IN_WALKED_ROWS = 3;
+/** A search with at most this many pages of index matches skips the walk: sorting them all is cheap. */
 const FEW_MATCHES_PAGES = 2;
-/** The trigram index needs 3 characters; shorter terms are checked with instr() on the folded column. */
-const TRIGRAM = 3;
-
-/** A phrase in FTS5 syntax: inside double quotes every character is literal except the quote, which is doubled. */
-export function ftsPhrase(term: string): string {
-  return `"${term.replace(/"/g, '""')}"`;
-}
-
-const isLong = (term: string) => [...term].length >= TRIGRAM;
+/** Matches read from each end of a token's postings to estimate how many jobs hold it. */
+const SAMPLE = 256;
+/** A token held by more than this share of jobs filters too little to repay reading its postings in an AND. */
+const COMMON_SHARE = 0.25;
+/** Tokens ANDed in one index query: the rarest few settle it; more only add postings to read. */
+const MAX_MATCH_TOKENS = 4;
+/** Trigrams of one long term whose frequency is estimated (a pasted sentence would otherwise sample dozens). */
+const MAX_TERM_CANDIDATES = 8;
+/**
+ * Walk budgets' worth of index entries a newest-first read may pass over to reach a cursor: FTS5 steps through them
+ * (~0.1 µs each, a tenth of a walked row), so past this a deep page walks the history index from the cursor instead.
+ */
+const NEWEST_SKIP_BUDGETS = 5;
+/** Token frequency estimates kept for the session (search as you type repeats them keystroke after keystroke). */
+const ESTIMATE_CACHE_SIZE = 4_096;
 
 export interface ListPlan {
   sql: string;
@@ -35,32 +42,38 @@ export interface ListPlan {
 }
 
 export interface PlanOptions {
-  /** fts: the terms matched through the index (default every 3+ character term); the rest are checked with instr(). */
-  ftsTerms?: string[];
+  /** fts, newest: the index tokens ANDed (default every token of every term); a term they miss gets instr(). */
+  tokens?: string[];
+  /** newest: only rows below this rowid (the cursor's place when rowid order is history order). */
+  belowRowid?: number;
   /** walk: stop at this row (inclusive), the far end of the walk budget. */
   floor?: CursorPosition;
   /** Replaces the query's cursor: a walk that continues past an earlier one's floor. */
   before?: CursorPosition;
 }
 
+export type PlanMode = 'fts' | 'newest' | 'walk' | 'none';
+
 /**
  * Builds the page query. Filters and search are in WHERE, so they apply before the cursor and the limit.
- * `mode` picks how search runs: `fts` starts from the trigram index (rare terms), `walk` walks the history
- * index newest-first and checks instr() on the folded text (common terms, and 1–2 character terms).
+ * `mode` picks how search runs: `fts` starts from the gram index and sorts its matches, `newest` reads the index's
+ * matches in descending rowid order and stops at the limit (only valid while rowid order is history order), `walk`
+ * walks the history index newest-first and checks instr() on the folded text.
  */
-export function planList(query: ListQuery, mode: 'fts' | 'walk' | 'none', limit: number, options: PlanOptions = {}): ListPlan {
+export function planList(query: ListQuery, mode: PlanMode, limit: number, options: PlanOptions = {}): ListPlan {
   const where: string[] = [];
   const params: unknown[] = [];
   const key: string[] = [mode];
   const terms = query.search === undefined ? [] : searchTerms(query.search);
-  const ftsTerms = mode === 'fts' ? (options.ftsTerms ?? terms.filter(isLong)) : [];
-  if (ftsTerms.length > 0) {
-    where.push('jobs_fts MATCH ?');
-    params.push(ftsTerms.map(ftsPhrase).join(' AND '));
+  const indexed = mode === 'fts' || mode === 'newest';
+  const tokens = indexed ? (options.tokens ?? [...new Set(terms.flatMap(termTokens))]) : [];
+  if (tokens.length > 0) {
+    where.push('jobs_grams MATCH ?');
+    params.push(matchAll(tokens));
   }
   if (mode !== 'none') {
     for (const term of terms) {
-      if (ftsTerms.includes(term)) continue;
+      if (indexed && tokenIsExact(term) && tokens.includes(termTokens(term)[0]!)) continue;
       where.push('instr(j.search_text, ?) > 0');
       params.push(term);
       key.push('s');
@@ -96,32 +109,78 @@ export function planList(query: ListQuery, mode: 'fts' | 'walk' | 'none', limit:
     params.push(options.floor.createdAt, options.floor.id);
     key.push('floor');
   }
+  if (mode === 'newest' && options.belowRowid !== undefined) {
+    // On the index's rowid, so FTS5 starts its descending scan there instead of skipping newer matches one by one.
+    where.push('g.rowid < ?');
+    params.push(options.belowRowid);
+    key.push('below');
+  }
   params.push(limit);
   const filter = where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`;
   const order = 'ORDER BY j.created_at DESC, j.id DESC';
   let sql = `SELECT ${SUMMARY_COLUMNS} FROM jobs AS j ${filter} ${order} LIMIT ?`;
+  if (mode === 'newest') {
+    // FTS5 yields matches by descending rowid with no sort, so the scan ends at the page's last match.
+    sql = `SELECT ${SUMMARY_COLUMNS} FROM jobs_grams AS g CROSS JOIN jobs AS j ON j.rowid = g.rowid ${filter}
+      ORDER BY g.rowid DESC LIMIT ?`;
+  }
   if (mode === 'fts') {
-    key.push(`m${ftsTerms.length}`);
     // Every match is sorted, so the sort carries only its keys and rowid; the page's columns are read after the LIMIT.
-    // CROSS JOIN fixes the order: matches come from the full-text index, then their rows by rowid.
+    // CROSS JOIN fixes the order: matches come from the gram index, then their rows by rowid.
     sql = `SELECT ${SUMMARY_COLUMNS} FROM (
-        SELECT j.rowid AS rid FROM jobs_fts AS f CROSS JOIN jobs AS j ON j.rowid = f.rowid ${filter} ${order} LIMIT ?
+        SELECT j.rowid AS rid FROM jobs_grams AS g CROSS JOIN jobs AS j ON j.rowid = g.rowid ${filter} ${order} LIMIT ?
       ) AS page CROSS JOIN jobs AS j ON j.rowid = page.rid ${order}`;
   }
   return { sql, params, key: key.join('|'), name: mode === 'none' ? 'jobs.list' : `jobs.list.search.${mode}` };
 }
 
+interface Extent {
+  lo: number | null;
+  hi: number | null;
+  total: number;
+  /** store_totals.order_breaks: 0 while rowid order is history order (migration 0004). */
+  breaks: number;
+}
+
 export interface SearchTuning {
-  /** Rows walked newest-first before the full-text index is consulted; 0 consults it at once. */
+  /** Rows walked newest-first before the index's matches are sorted; 0 sorts them at once. */
   walkBudget: number;
-  /** Full-text matches above which a term is too common for the index to beat walking on. */
+  /** Index matches above which a search is too common for sorting them to beat walking on. */
   denseThreshold: number;
+}
+
+/** A long term's trigrams worth estimating: non-overlapping ones and the last, so typing adds one or two. */
+function candidates(tokens: string[]): string[] {
+  if (tokens.length <= 2) return tokens;
+  const picked = tokens.filter((_, i) => i % 3 === 0).slice(0, MAX_TERM_CANDIDATES - 1);
+  const last = tokens[tokens.length - 1]!;
+  return picked.includes(last) ? picked : [...picked, last];
 }
 
 export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTuning) {
   const probe = ctx.sql.prepare<{ n: number }>(
     'jobs.search.probe',
-    'SELECT COUNT(*) AS n FROM (SELECT rowid FROM jobs_fts WHERE jobs_fts MATCH ? LIMIT ?)',
+    'SELECT COUNT(*) AS n FROM (SELECT rowid FROM jobs_grams WHERE jobs_grams MATCH ? LIMIT ?)',
+  );
+  // A token's newest and oldest matches: few enough to count exactly, or how many rowids SAMPLE of them span.
+  const sampleNewest = ctx.sql.prepare<{ n: number; edge: number | null }>(
+    'jobs.search.sampleNewest',
+    'SELECT COUNT(*) AS n, MIN(rowid) AS edge FROM (SELECT rowid FROM jobs_grams WHERE jobs_grams MATCH ? ORDER BY rowid DESC LIMIT ?)',
+  );
+  const sampleOldest = ctx.sql.prepare<{ n: number; edge: number | null }>(
+    'jobs.search.sampleOldest',
+    'SELECT COUNT(*) AS n, MAX(rowid) AS edge FROM (SELECT rowid FROM jobs_grams WHERE jobs_grams MATCH ? ORDER BY rowid ASC LIMIT ?)',
+  );
+  const extent = ctx.sql.prepare<Extent>(
+    'jobs.search.extent',
+    // Separate subqueries: MIN and MAX in one SELECT scan the table; alone, each reads one end of the b-tree.
+    `SELECT (SELECT MIN(rowid) FROM jobs) AS lo, (SELECT MAX(rowid) FROM jobs) AS hi,
+       (SELECT jobs FROM store_totals WHERE id = 1) AS total, (SELECT order_breaks FROM store_totals WHERE id = 1) AS breaks`,
+  );
+  // Where a cursor falls in rowid order: the first row at or above it (rows below it have smaller rowids, in order).
+  const cursorRowid = ctx.sql.prepare<{ rowid: number }>(
+    'jobs.search.cursorRowid',
+    'SELECT rowid FROM jobs WHERE (created_at, id) >= (?, ?) ORDER BY created_at, id LIMIT 1',
   );
   // The far end of the walk budget: index-only (jobs_created covers created_at and id), whatever the filters.
   const floorFirst = ctx.sql.prepare<{ created_at: number; id: string }>(
@@ -133,7 +192,12 @@ export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTu
     'SELECT created_at, id FROM jobs WHERE (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?',
   );
 
-  function rows(query: ListQuery, mode: 'fts' | 'walk' | 'none', limit: number, options?: PlanOptions): SummaryRow[] {
+  // Estimates only steer the plan (results never depend on them), so they are kept until the history has grown or
+  // shrunk by an eighth.
+  const estimates = new Map<string, number>();
+  let estimatedAt = 0;
+
+  function rows(query: ListQuery, mode: PlanMode, limit: number, options?: PlanOptions): SummaryRow[] {
     const plan = planList(query, mode, limit, options);
     return ctx.sql.cached<unknown[]>(plan.name, plan.key, () => plan.sql, { raw: true }).all(...plan.params).map(summaryRowFrom);
   }
@@ -148,20 +212,87 @@ export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTu
     return row === undefined ? undefined : { createdAt: row.created_at, id: row.id };
   }
 
-  const matchesUpTo = (term: string, cap: number) => probe.get(ftsPhrase(term), cap + 1)!.n;
+  const matchesUpTo = (tokens: string[], cap: number) => probe.get(matchAll(tokens), cap + 1)!.n;
+
+  /** About how many jobs hold `token`: exact below SAMPLE, else from the density of its newest and oldest matches. */
+  function estimate(token: string, lo: number, hi: number): number {
+    const cached = estimates.get(token);
+    if (cached !== undefined) return cached;
+    const query = matchAll([token]);
+    const recent = sampleNewest.get(query, SAMPLE)!;
+    let count = recent.n;
+    if (recent.n >= SAMPLE) {
+      const early = sampleOldest.get(query, SAMPLE)!;
+      const spanned = hi - recent.edge! + 1 + (early.edge! - lo + 1);
+      count = Math.round((2 * SAMPLE * (hi - lo + 1)) / Math.max(spanned, 2 * SAMPLE));
+    }
+    if (estimates.size >= ESTIMATE_CACHE_SIZE) estimates.clear();
+    estimates.set(token, count);
+    return count;
+  }
 
   /**
-   * Up to `want` rows of the page. A term with a page or two of full-text matches goes straight to the index.
-   * Common terms fill the page from a bounded walk of the newest rows. Past the budget, a term with few matches
-   * goes through the index (matches sorted by their keys only); when every term has many, the walk goes on.
+   * The tokens to AND: the rarest (estimated) token of each term, rarest term first, leaving out tokens most jobs
+   * hold. Any subset finds every match (instr() checks the rest), so this only decides how much index is read.
+   */
+  function chooseTokens(terms: string[], { lo, hi, total }: Extent): string[] {
+    if (lo === null || hi === null) return [...new Set(terms.flatMap(termTokens))];
+    if (Math.abs(total - estimatedAt) * 8 > estimatedAt) {
+      estimates.clear();
+      estimatedAt = total;
+    }
+    const rarest = terms.map((term) => {
+      let best = { token: '', count: Infinity };
+      for (const token of candidates(termTokens(term))) {
+        const count = estimate(token, lo, hi);
+        if (count < best.count) best = { token, count };
+      }
+      return best;
+    });
+    rarest.sort((a, b) => a.count - b.count);
+    const chosen: string[] = [];
+    for (const { token, count } of rarest) {
+      if (chosen.includes(token)) continue;
+      if (chosen.length > 0 && (chosen.length >= MAX_MATCH_TOKENS || count > COMMON_SHARE * total)) break;
+      chosen.push(token);
+    }
+    return chosen;
+  }
+
+  /**
+   * The newest `want` matches straight from the index in rowid order (valid only while that is history order), or
+   * undefined when the cursor is so deep that reaching it would pass over too many index entries.
+   */
+  function newestMatches(query: ListQuery, tokens: string[], want: number, { lo, hi }: Extent): SummaryRow[] | undefined {
+    if (query.cursor === undefined) return rows(query, 'newest', want, { tokens });
+    const { createdAt, id } = decodeCursor(query.cursor);
+    const at = cursorRowid.get(createdAt, id);
+    if (at === undefined) return rows(query, 'newest', want, { tokens });
+    const above = lo === null || hi === null ? 0 : Math.max(0, hi - at.rowid + 1) / (hi - lo + 1);
+    const skipped = tokens.reduce((sum, t) => sum + (estimates.get(t) ?? 0) * above, 0);
+    if (skipped > NEWEST_SKIP_BUDGETS * tuning.walkBudget) return undefined;
+    return rows(query, 'newest', want, { tokens, belowRowid: at.rowid });
+  }
+
+  /**
+   * Up to `want` rows of the page. While rowid order is history order, the index's matches are read newest first
+   * and the scan stops at the page, whatever the terms. Otherwise the index settles absent and rare conjunctions
+   * (its matches are a superset, so none means no job matches) and sends a search with a page or two of matches
+   * straight to sorting them; common searches fill the page from a bounded walk of the newest rows, and past the
+   * budget the matches are sorted when that costs less than walking on at the density the walk saw.
    */
   function search(query: ListQuery, terms: string[], want: number): SummaryRow[] {
-    // Longest first: a longer phrase is usually the rarer one.
-    const longTerms = terms.filter(isLong).sort((a, b) => [...b].length - [...a].length);
-    if (longTerms.length === 0) return rows(query, 'walk', want);
-    const fts = (term: string) => rows(query, 'fts', want, { ftsTerms: [term] });
+    const shape = extent.get()!;
+    const tokens = chooseTokens(terms, shape);
+    // A filter most jobs fail reads many matches per page in rowid order; its own history index walks only its jobs.
+    const selective = query.view === 'trash' || query.favorite === true || query.status !== undefined || query.provider !== undefined;
+    const newest = shape.breaks === 0 && !selective ? newestMatches(query, tokens, want, shape) : undefined;
+    if (newest !== undefined) return newest;
+    const fts = () => rows(query, 'fts', want, { tokens });
     const fewCap = Math.min(tuning.denseThreshold, FEW_MATCHES_PAGES * want);
-    if (matchesUpTo(longTerms[0]!, fewCap) <= fewCap) return fts(longTerms[0]!);
+    const few = matchesUpTo(tokens, fewCap);
+    if (few === 0) return [];
+    if (few <= fewCap) return fts();
 
     let found: SummaryRow[] = [];
     let floor: CursorPosition | undefined;
@@ -170,10 +301,11 @@ export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTu
       found = rows(query, 'walk', want, floor === undefined ? {} : { floor });
       if (found.length >= want || floor === undefined) return found;
     }
-    // The walk measured the density: if the page should fill within a few more budgets, walking on is cheaper.
-    const walkOn = found.length * (WALK_ON_BUDGETS + 1) >= want;
-    const sparse = walkOn ? undefined : longTerms.find((t) => matchesUpTo(t, tuning.denseThreshold) <= tuning.denseThreshold);
-    if (sparse !== undefined) return fts(sparse);
+    // The walk measured the density, so how many more rows it needs; sorting the matches wins if there are fewer
+    // than that many (by what each costs), and never past the dense threshold.
+    const rowsToFill = found.length === 0 ? Infinity : ((want - found.length) * tuning.walkBudget) / found.length;
+    const cap = Math.min(tuning.denseThreshold, Math.floor(rowsToFill / MATCH_COST_IN_WALKED_ROWS));
+    if (matchesUpTo(tokens, cap) <= cap) return fts();
     if (floor === undefined) return rows(query, 'walk', want);
     return [...found, ...rows(query, 'walk', want - found.length, { before: floor })];
   }

@@ -2,9 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ListPage, type JobStatus, type ListQuery } from '../../../shared/contract.js';
 import { foldForSearch, searchTerms } from '../../../electron/db/fold.js';
-import { planList, type PlanOptions } from '../../../electron/db/search.js';
+import { matchAll, termTokens } from '../../../electron/db/grams.js';
+import { planList, type PlanMode, type PlanOptions } from '../../../electron/db/search.js';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { uuidv7 } from '../../../shared/ids.js';
 import { finished, manualClock, open, req, tempDir } from './helpers.js';
 import type { JobStore } from '../../../electron/db/types.js';
 
@@ -166,10 +169,20 @@ describe('search', () => {
 });
 
 describe('search strategy', () => {
-  /** A store whose every statement reports its name, so a test can see which path a search took. */
-  function traced(tune: { searchWalkBudget: number; denseSearchThreshold: number }) {
+  /**
+   * A store whose every statement reports its name, so a test can see which path a search took. Unless `ordered`,
+   * the first job is dated in the future (a clock set back afterwards), so rowid order is not history order and
+   * search takes the paths that do not rely on it.
+   */
+  function traced(tune: { searchWalkBudget: number; denseSearchThreshold: number }, ordered = false) {
     const names: string[] = [];
-    const store = open({ now: manualClock().now, slowQueryMs: -1, onSlowQuery: (name) => names.push(name), ...tune });
+    const clock = manualClock();
+    const store = open({ now: clock.now, slowQueryMs: -1, onSlowQuery: (name) => names.push(name), ...tune });
+    if (!ordered) {
+      clock.advance(1e9);
+      store.submit(req('zzz from a clock running ahead'));
+      clock.advance(-1e9);
+    }
     // 30 jobs, newest last: "rareword" in three old ones, "oldword" in the six oldest, "pair" in jobs 20 and 25.
     const ids = Array.from({ length: 30 }, (_, i) => {
       const extra = [[3, 6, 9].includes(i) ? 'rareword' : '', i < 6 ? 'oldword' : '', [20, 25].includes(i) ? 'pair' : ''];
@@ -183,7 +196,7 @@ describe('search strategy', () => {
     return { ids, run };
   }
 
-  it("fills a common term's page from a bounded walk of the newest rows, never sorting full-text matches", () => {
+  it("fills a common term's page from a bounded walk of the newest rows, never sorting index matches", () => {
     const { ids, run } = traced({ searchWalkBudget: 10, denseSearchThreshold: 10_000 });
     const first = run({ search: 'COMMON', limit: 5 });
     expect(first.ids).toEqual(ids.slice(25).reverse());
@@ -191,7 +204,7 @@ describe('search strategy', () => {
     expect(first.ran).not.toContain('jobs.list.search.fts');
   });
 
-  it('sends a term with a page or two of matches straight to the full-text index, without walking', () => {
+  it('sends a term with a page or two of matches straight to the search index, without walking', () => {
     const { ids, run } = traced({ searchWalkBudget: 10, denseSearchThreshold: 10_000 });
     const rare = run({ search: 'rareword', limit: 5 });
     expect(rare.ids).toEqual([ids[9], ids[6], ids[3]]);
@@ -199,7 +212,7 @@ describe('search strategy', () => {
     expect(rare.ran).not.toContain('jobs.list.search.walk');
   });
 
-  it('falls back to the full-text index for a term the walk budget does not find', () => {
+  it('falls back to the search index for a term the walk budget does not find', () => {
     const { ids, run } = traced({ searchWalkBudget: 10, denseSearchThreshold: 10_000 });
     const old = run({ search: 'oldword', limit: 1 });
     expect(old.ids).toEqual([ids[5]]);
@@ -229,6 +242,184 @@ describe('search strategy', () => {
     expect(seen).toEqual([...ids].reverse());
     expect(last.ran).not.toContain('jobs.list.search.fts');
     expect(last.ran).toContain('jobs.list.search.walk');
+  });
+
+  it('settles an absent conjunction of common terms in the index, without walking or sorting', () => {
+    const { run } = traced({ searchWalkBudget: 10, denseSearchThreshold: 10_000 });
+    // Every job holds "common" and "job", and 1–2 character terms are in the index too.
+    for (const search of ['common rareword pair', 'job x', 'common zq', 'ǆ']) {
+      const page = run({ search, limit: 5 });
+      expect(page.ids, search).toEqual([]);
+      expect(page.ran, search).toContain('jobs.search.probe');
+      expect(page.ran, search).not.toContain('jobs.list.search.walk');
+      expect(page.ran, search).not.toContain('jobs.list.search.fts');
+    }
+  });
+
+  it('sends a rare 1–2 character term to the index instead of walking the history', () => {
+    const { ids, run } = traced({ searchWalkBudget: 10, denseSearchThreshold: 10_000 });
+    const page = run({ search: 'b 25', limit: 5 });
+    expect(page.ids).toEqual([ids[25]]);
+    expect(page.ran).toContain('jobs.list.search.fts');
+    expect(page.ran).not.toContain('jobs.list.search.walk');
+  });
+
+  it('reads the index newest first and stops at the page while rowid order is history order, for any term', () => {
+    const { ids, run } = traced({ searchWalkBudget: 10, denseSearchThreshold: 10_000 }, true);
+    const only = (ran: string[]) => ran.filter((n) => n.startsWith('jobs.list.search.') || n === 'jobs.search.probe');
+    for (const [search, expected] of [
+      ['common', ids.slice(25).reverse()],
+      ['oldword', ids.slice(1, 6).reverse()],
+      ['rareword', [ids[9], ids[6], ids[3]]],
+      ['common zq', []],
+      ['b 25', [ids[25]]],
+    ] as const) {
+      const page = run({ search, limit: 5 });
+      expect(page.ids, search).toEqual(expected);
+      expect(only(page.ran), search).toEqual(['jobs.list.search.newest']);
+    }
+    // Later pages start the index scan at the cursor's rowid.
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = run({ search: 'job', limit: 7, ...(cursor === undefined ? {} : { cursor }) });
+      seen.push(...page.ids);
+      expect(page.ran).not.toContain('jobs.list.search.walk');
+      if (cursor !== undefined) expect(page.ran).toContain('jobs.search.cursorRowid');
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+    expect(seen).toEqual([...ids].reverse());
+    // A filter few jobs pass walks its own history index instead.
+    expect(run({ search: 'common', limit: 5, favorite: true }).ran).not.toContain('jobs.list.search.newest');
+  });
+
+  it('walks from a deep cursor rather than pass over many newer index entries to reach it', () => {
+    // A walk budget of 1 lets the newest-first read pass over 5 entries at most.
+    const { ids, run } = traced({ searchWalkBudget: 1, denseSearchThreshold: 10_000 }, true);
+    const seen: string[] = [];
+    const ran: string[][] = [];
+    let cursor: string | undefined;
+    do {
+      const page = run({ search: 'job', limit: 7, ...(cursor === undefined ? {} : { cursor }) });
+      seen.push(...page.ids);
+      ran.push(page.ran);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+    expect(seen).toEqual([...ids].reverse());
+    expect(ran[0]).toContain('jobs.list.search.newest');
+    expect(ran.at(-1)).not.toContain('jobs.list.search.newest');
+    expect(ran.at(-1)).toContain('jobs.list.search.walk');
+  });
+
+  it('stops reading the index in rowid order once a job is dated before an older row', () => {
+    const clock = manualClock();
+    const names: string[] = [];
+    const store = open({ now: clock.now, slowQueryMs: -1, onSlowQuery: (name) => names.push(name) });
+    const a = store.submit(req('fox a')).job.id;
+    const b = store.submit(req('fox b')).job.id;
+    names.splice(0);
+    expect(store.list(q({ search: 'fox' })).items.map((j) => j.id)).toEqual([b, a]);
+    expect(names).toContain('jobs.list.search.newest');
+    clock.advance(-1_000_000);
+    const c = store.submit(req('fox c')).job.id;
+    names.splice(0);
+    expect(store.list(q({ search: 'fox' })).items.map((j) => j.id)).toEqual([b, a, c]);
+    expect(names).not.toContain('jobs.list.search.newest');
+  });
+});
+
+describe('search index', () => {
+  it('drops a removed job from the index and indexes a new one at once', () => {
+    const dir = tempDir();
+    const store = open({ dataDir: dir, now: manualClock().now });
+    const kept = finished(store, 'quokka kept');
+    const gone = finished(store, 'quokka gone');
+    store.trash([gone]);
+    store.emptyTrash();
+    const db = new Database(join(dir, 'atelier.db'), { readonly: true });
+    const indexed = (term: string) =>
+      (db.prepare('SELECT rowid FROM jobs_grams WHERE jobs_grams MATCH ?').all(matchAll(termTokens(term))) as unknown[]).length;
+    expect(indexed('quokka')).toBe(1);
+    expect(indexed('gone')).toBe(0);
+    expect(store.list(q({ search: 'quokka' })).items.map((j) => j.id)).toEqual([kept]);
+    finished(store, 'quokka new');
+    expect(indexed('quokka')).toBe(2);
+    expect(indexed('ne')).toBe(1);
+    db.close();
+  });
+
+  it('indexes the longest prompts the contract allows at submit, in linear time, and rows other writers insert', () => {
+    const dir = tempDir();
+    const store = open({ dataDir: dir, now: manualClock().now });
+    const long = 'abcdefghij klmnopqrs ťuvwxyz 東京 '.repeat(1_000).slice(0, 31_990);
+    const started = performance.now();
+    const { job } = store.submit(req(`${long} ZEBRA`, { negativePrompt: `${long} ǆq` }));
+    // The SQL the triggers would use is quadratic: seconds for this prompt.
+    expect(performance.now() - started).toBeLessThan(1_000);
+    for (const search of ['zebra', 'ǆq', 'ǆ', 'ť', '東京 zebra']) expect(store.list(q({ search })).items.map((j) => j.id), search).toEqual([job.id]);
+    // The store's own inserts leave the trigger on for everyone else (here: a second connection writing directly).
+    store.submit(req('keyed', { idempotencyKey: 'k' }));
+    store.submit(req('keyed', { idempotencyKey: 'k' }));
+    const db = new Database(join(dir, 'atelier.db'));
+    db.prepare(
+      `INSERT INTO jobs (id, status, created_at, updated_at, provider, prompt, width, height, count, request_json, search_text)
+       VALUES (?, 'succeeded', 1, 1, 'builtin', 'Okapi', 64, 64, 1, '{}', 'okapi')`,
+    ).run(uuidv7(1));
+    db.close();
+    expect(store.list(q({ search: 'kap' })).items.map((j) => j.prompt)).toEqual(['Okapi']);
+    expect(store.list(q({ search: 'ka' })).items.map((j) => j.prompt)).toEqual(['Okapi']);
+  });
+
+  it.each([
+    ['in rowid order', false],
+    ['out of rowid order', true],
+  ])('agrees with a naive filter on a larger history %s, where token estimates are sampled and common tokens left out (property)', (_, shuffled) => {
+    const dir = tempDir();
+    open({ dataDir: dir }).close();
+    // Written straight into the schema, as imports and benches do: the triggers must index these rows too.
+    const words = ['ab', 'abc', 'bca', 'cab', 'a', 'x', 'zz', 'é', 'ab-c', 'Στ', '東京', 'qu'];
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const prompts = Array.from({ length: 900 }, (_, i) => {
+      const n = 1 + Math.floor(random() * 4);
+      const parts = Array.from({ length: n }, () => words[Math.floor(random() ** 2 * words.length)]!);
+      return `${parts.join(' ')}${i % 97 === 0 ? ' rare' : ''}`;
+    });
+    const db = new Database(join(dir, 'atelier.db'));
+    const insert = db.prepare(
+      `INSERT INTO jobs (id, status, created_at, updated_at, provider, prompt, width, height, count, request_json, search_text, trashed_at)
+       VALUES (?, 'succeeded', ?, ?, 'builtin', ?, 64, 64, 1, '{}', ?, ?)`,
+    );
+    // Shuffled: an import of old jobs, or a clock set back, so history order is not rowid order.
+    const at = prompts.map((_, i) => 1_700_000_000_000 + (shuffled ? (i * 7919) % prompts.length : i) * 1000);
+    const ids = prompts.map((prompt, i) => {
+      const id = uuidv7(at[i]);
+      insert.run(id, at[i], at[i], prompt, foldForSearch(prompt), i % 11 === 0 ? 1 : null);
+      return id;
+    });
+    const breaks = (db.prepare('SELECT order_breaks AS n FROM store_totals').get() as { n: number }).n;
+    expect(breaks > 0).toBe(shuffled);
+    db.close();
+    const newestFirst = prompts.map((_, i) => i).sort((x, y) => at[y]! - at[x]!);
+    const fragment = fc.oneof(
+      fc.constantFrom(...words, 'rare', 'zzz', 'b', 'c', 'ca', 'bc', 'A', 'AB', 'σ', '京', 'q'),
+      fc.string({ minLength: 1, maxLength: 3 }),
+    );
+    for (const tune of [{}, { searchWalkBudget: 50, denseSearchThreshold: 100 }, { searchWalkBudget: 0, denseSearchThreshold: 0 }]) {
+      const store = open({ dataDir: dir, ...tune });
+      fc.assert(
+        fc.property(fc.array(fragment, { minLength: 1, maxLength: 3 }), fc.integer({ min: 1, max: 150 }), fc.constantFrom('active' as const, 'all' as const), (parts, limit, view) => {
+          const search = parts.join(' ');
+          const terms = searchTerms(search);
+          const expected = newestFirst
+            .filter((i) => (view === 'all' || i % 11 !== 0) && terms.every((t) => foldForSearch(prompts[i]!).includes(t)))
+            .map((i) => ids[i]);
+          expect(all(store, q({ limit, view, search }))).toEqual(expected);
+        }),
+        { numRuns: 40 },
+      );
+      store.close();
+    }
   });
 });
 
@@ -265,7 +456,7 @@ describe('cursor pagination (property)', () => {
 });
 
 describe('query plans', () => {
-  function plans(store: JobStore, dir: string, query: ListQuery, mode: 'fts' | 'walk' | 'none', options: PlanOptions = {}): string {
+  function plans(store: JobStore, dir: string, query: ListQuery, mode: PlanMode, options: PlanOptions = {}): string {
     void store;
     const db = new Database(join(dir, 'atelier.db'), { readonly: true });
     try {
@@ -282,7 +473,7 @@ describe('query plans', () => {
     for (let i = 0; i < 20; i += 1) finished(store, `job ${i}`);
     const cursor = store.list(q({ limit: 5 })).nextCursor!;
     const floor = { createdAt: 0, id: '' };
-    const cases: Array<[Partial<ListQuery>, 'fts' | 'walk' | 'none', RegExp, PlanOptions?]> = [
+    const cases: Array<[Partial<ListQuery>, PlanMode, RegExp, PlanOptions?]> = [
       [{}, 'none', /SCAN j USING (COVERING )?INDEX jobs_created/],
       [{ cursor }, 'none', /SEARCH j USING INDEX jobs_created/],
       [{ view: 'trash' }, 'none', /INDEX jobs_trash_created/],
@@ -296,7 +487,10 @@ describe('query plans', () => {
       [{ search: 'fox' }, 'walk', /SEARCH j USING INDEX jobs_created \(\(created_at,id\)>/, { floor }],
       [{ search: 'fox', cursor }, 'walk', /SEARCH j USING INDEX jobs_created \(\(created_at,id\)>.*<|SEARCH j USING INDEX jobs_created \(\(created_at,id\)<.*>/, { floor }],
       [{ search: 'fox', favorite: true }, 'walk', /INDEX jobs_favorite_created/, { floor }],
-      [{ search: 'fox fo' }, 'fts', /VIRTUAL TABLE INDEX/, { ftsTerms: ['fox'] }],
+      [{ search: 'fox fo' }, 'fts', /VIRTUAL TABLE INDEX/, { tokens: termTokens('fox') }],
+      // Newest first straight from the index: its rowid order, no sort, and a cursor's rowid bound goes to FTS5.
+      [{ search: 'fox fo' }, 'newest', /SCAN g VIRTUAL TABLE INDEX/],
+      [{ search: 'fox', cursor }, 'newest', /SCAN g VIRTUAL TABLE INDEX \d+:M\d*</, { belowRowid: 10 }],
     ];
     for (const [extra, mode, expected, options] of cases) {
       const detail = plans(store, dir, q(extra), mode, options);

@@ -67,14 +67,47 @@ describe('migrations', () => {
     expect(store.list({ limit: 10, view: 'all', search: 'copper fox' }).items).toHaveLength(1);
     expect(store.list({ limit: 10, view: 'all', search: 'BLURRY' }).items).toHaveLength(1);
     expect(store.list({ limit: 10, view: 'all', search: 'červená' }).items).toHaveLength(1);
+    // 1–2 character terms and conjunctions go through the gram index (version 4), backfilled for the old rows.
+    expect(store.list({ limit: 10, view: 'all', search: 'š' }).items.map((j) => j.prompt)).toEqual(['ČERVENÁ liška']);
+    expect(store.list({ limit: 10, view: 'all', search: 'FO sn' }).items.map((j) => j.prompt)).toEqual(['Copper FOX in the snow']);
+    expect(store.list({ limit: 10, view: 'all', search: 'o' }).items).toHaveLength(3);
+    expect(store.list({ limit: 10, view: 'all', search: 'teapot fox' }).items).toHaveLength(0);
     // The queued job is still queued for the worker.
     expect(store.queued(10).map((q) => q.id)).toEqual(['018bcfe5-7400-7000-8000-000000000004']);
     store.close();
+
+    const after = new Database(join(dir, 'atelier.db'), { readonly: true });
+    expect(after.prepare("SELECT name FROM sqlite_schema WHERE name LIKE 'jobs_fts%' OR name = 'jobs_grams'").all()).toEqual([{ name: 'jobs_grams' }]);
+    expect(after.prepare('SELECT COUNT(*) AS n FROM jobs_grams').get()).toEqual({ n: 4 });
+    after.close();
 
     // Opening again migrates nothing and takes no second backup.
     const again = open({ dataDir: dir });
     expect(again.info.backupPath).toBeNull();
     expect(readdirSync(join(dir, 'backups'))).toHaveLength(1);
+  });
+
+  it('version 4 indexes every existing job for search and counts the rows out of history order', () => {
+    for (const [times, breaks] of [
+      [[1, 2, 3, 4], 0],
+      [[1, 5, 2, 3, 9, 4], 2],
+    ] as const) {
+      const dir = tempDir();
+      const db = new Database(join(dir, 'atelier.db'));
+      migrate(db, dir, () => 1, MIGRATIONS.slice(0, 3));
+      const insert = db.prepare(
+        `INSERT INTO jobs (id, status, created_at, updated_at, provider, prompt, width, height, count, request_json, search_text)
+         VALUES (?, 'succeeded', ?, ?, 'builtin', ?, 64, 64, 1, '{}', ?)`,
+      );
+      times.forEach((t, i) => insert.run(`job-${i}`, t, t, `Fox ${t}`, `fox ${t}`));
+      db.close();
+      const store = open({ dataDir: dir });
+      expect(store.list({ limit: 10, view: 'all', search: 'fo' }).items.map((j) => j.createdAt)).toEqual([...times].sort((a, b) => b - a));
+      store.close();
+      const after = new Database(join(dir, 'atelier.db'), { readonly: true });
+      expect(after.prepare('SELECT order_breaks AS n FROM store_totals').get()).toEqual({ n: breaks });
+      after.close();
+    }
   });
 
   it('refuses a library written by a newer Atelier and changes nothing', () => {

@@ -136,8 +136,8 @@ describe('opening the library', () => {
     expect(reported.some((name) => name.startsWith('x'))).toBe(false);
     expect(reported).toContain('jobs.submit');
     expect(reported).toContain('jobs.insert');
-    expect(reported).toContain('jobs.search.probe');
-    expect(reported).toContain('jobs.list.search.fts');
+    expect(reported).toContain('jobs.search.extent');
+    expect(reported).toContain('jobs.list.search.newest');
 
     // The real timer and the default 40 ms threshold: these statements take well under a millisecond.
     const quiet: string[] = [];
