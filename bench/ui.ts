@@ -107,7 +107,15 @@ export async function run(args: string[]): Promise<void> {
       try {
         for (const q of queries) {
           await box.fill('');
-          await page.waitForFunction(`document.querySelector('.grid-scroll').getAttribute('data-results-for') === ''`, undefined, { timeout: 10_000 });
+          // A function, not a string: the page's CSP forbids eval.
+          await page.waitForFunction(
+            () =>
+              (globalThis as unknown as { document: { querySelector(s: string): { getAttribute(n: string): string | null } } }).document
+                .querySelector('.grid-scroll')
+                .getAttribute('data-results-for') === '',
+            undefined,
+            { timeout: 10_000 },
+          );
           await box.focus();
           for (let i = 1; i <= q.length; i += 1) {
             const text = q.slice(0, i);

@@ -89,8 +89,10 @@ export function HistoryGrid() {
 
   const items = virtualizer.getVirtualItems();
   const lastRow = rows.toData(items[items.length - 1]?.index ?? 0);
-  // Fetch the next page a page ahead, so a fast scroll rarely reaches the "Loading more" row.
-  const prefetchRows = Math.ceil(NEXT_PAGE_SIZE / layout.columns);
+  // Once the person scrolls down, fetch a page ahead so a fast scroll rarely reaches the "Loading more" row. At the
+  // top (first load, each search keystroke) only what is on screen: a prefetch there competed with the next keystroke.
+  const scrolledDown = useApp((s) => s.jobs.holdArrivals);
+  const prefetchRows = scrolledDown ? Math.ceil(NEXT_PAGE_SIZE / layout.columns) : 1;
   useEffect(() => {
     if (hasMore && lastRow >= layout.rows - prefetchRows) void loadMore();
   }, [hasMore, lastRow, layout.rows, loadMore, order.length, prefetchRows]);
