@@ -45,6 +45,20 @@ export function isInside(parent: string, child: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
+// The data dir's real path, resolved once per dir: a grid of thumbnails asked for it on every request. Should the
+// dir be swapped for a link elsewhere later, files resolve outside the cached root and are refused (fails closed).
+const roots = new Map<string, Promise<string>>();
+function realRoot(dataDir: string): Promise<string> {
+  let root = roots.get(dataDir);
+  if (root === undefined) {
+    root = realpath(dataDir);
+    roots.set(dataDir, root);
+    // A failure is not cached: the next request tries again.
+    root.catch(() => roots.delete(dataDir));
+  }
+  return root;
+}
+
 /**
  * Asks the engine for the file, then checks — after following symlinks — that it is a regular file inside the
  * data dir. Anything else is null, which both hosts answer with 404.
@@ -56,7 +70,7 @@ export async function resolveMediaFile(
   const file = engine.resolveMedia(request.kind, request.imageId);
   if (file === null) return null;
   try {
-    const [root, real] = await Promise.all([realpath(engine.dataDir), realpath(file.path)]);
+    const [root, real] = await Promise.all([realRoot(engine.dataDir), realpath(file.path)]);
     if (!isInside(root, real) || real === root) return null;
     const info = await stat(real);
     if (!info.isFile()) return null;

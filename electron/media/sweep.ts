@@ -92,10 +92,15 @@ export async function findMissingFiles(
   rows: ReadonlyArray<{ id: string; path: string }>,
   fs: MediaFs = nodeMediaFs,
 ): Promise<MissingFiles> {
+  // One listing of library/ answers for nearly every row: a stat per row (100k of them) kept the I/O threads that
+  // serve thumbnails busy for seconds after start-up.
+  const listed = new Set(await shardedFiles(fs, dataDir, LIBRARY_DIR));
+  const unlisted = rows.filter((row) => !listed.has(row.path));
+  // Not in the listing (a path outside the shard layout, or a file written since): stat decides, a few at a time.
   const ids: string[] = [];
-  const BATCH = 64;
-  for (let i = 0; i < rows.length; i += BATCH) {
-    const batch = rows.slice(i, i + BATCH);
+  const BATCH = 16;
+  for (let i = 0; i < unlisted.length; i += BATCH) {
+    const batch = unlisted.slice(i, i + BATCH);
     const present = await Promise.all(
       batch.map((row) =>
         fs.stat(absolute(dataDir, row.path)).then(

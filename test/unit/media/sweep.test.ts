@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdir, readdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { nodeMediaFs } from '../../../electron/media/media-fs.js';
 import { findMissingFiles, sweepOrphans } from '../../../electron/media/sweep.js';
 import { tempDir } from './helpers.js';
 
@@ -71,5 +72,20 @@ describe('start-up sweep', () => {
     expect(missing.count).toBe(101);
     expect(missing.ids[0]).toBe('i2');
     expect(missing.ids).not.toContain('i1');
+  });
+
+  it('answers rows in the library from one listing, and stats only the rest', async () => {
+    for (let i = 0; i < 40; i += 1) await put(`library/${i % 4}a/${i}.png`, 0);
+    await put('imports/old.png', 0);
+    const stats: string[] = [];
+    const counting = { ...nodeMediaFs, stat: (path: string) => (stats.push(path), nodeMediaFs.stat(path)) };
+    const rows = [
+      ...Array.from({ length: 40 }, (_, i) => ({ id: `p${i}`, path: `library/${i % 4}a/${i}.png` })),
+      { id: 'outside', path: 'imports/old.png' },
+      { id: 'gone', path: 'library/0a/gone.png' },
+    ];
+    const missing = await findMissingFiles(dir, rows, counting);
+    expect(missing).toEqual({ count: 1, ids: ['gone'] });
+    expect(stats).toHaveLength(2);
   });
 });
