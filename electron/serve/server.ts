@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { access } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
@@ -16,6 +16,8 @@ import { createSseHub, type SseHub } from './sse.js';
 import { STATUS_BY_CODE } from './status.js';
 
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+/** Media files up to this size are read whole and sent in one write. */
+const SMALL_FILE_BYTES = 1024 * 1024;
 
 export interface ServeOptions {
   engine: Pick<Engine, 'dataDir' | 'handlers' | 'events' | 'resolveMedia'>;
@@ -149,12 +151,17 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const request = parseMediaPath(pathname);
     const file = request === null ? null : await resolveMediaFile(options.engine, request);
     if (request === null || file === null) return sendText(res, 404, 'Not found');
-    res.writeHead(200, {
-      'content-type': file.mime,
-      'content-length': file.size,
-      'cache-control': mediaCacheControl(request.kind),
-    });
-    if (req.method === 'HEAD') return void res.end();
+    const head = (size: number) =>
+      res.writeHead(200, { 'content-type': file.mime, 'content-length': size, 'cache-control': mediaCacheControl(request.kind) });
+    if (req.method === 'HEAD') return void head(file.size).end();
+    // Thumbnails and previews are small: one read beats a stream's machinery (a grid asks for dozens at once).
+    if (file.size <= SMALL_FILE_BYTES) {
+      const body = await readFile(file.path).catch(() => null);
+      // Gone since it was resolved (a preview replaced, a purge): the same answer as an unknown id.
+      if (body === null) return sendText(res, 404, 'Not found');
+      return void head(body.length).end(body);
+    }
+    head(file.size);
     const stream = createReadStream(file.path);
     stream.on('error', () => res.destroy());
     stream.pipe(res);
