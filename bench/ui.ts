@@ -3,7 +3,8 @@
  * distinct images shared by content address), serves it headless, drives Debian's Chromium and prints a table.
  */
 import { seedLargeLibrary } from '../test/fixtures/large-library.js';
-import { buildRenderer, launchBrowser, rm, startHost, tempDir } from '../test/e2e/harness.js';
+import { buildRenderer, launchBrowser, rm, tempDir } from '../test/e2e/harness.js';
+import { startServeProcess } from '../test/fixtures/serve-process.js';
 
 function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -17,7 +18,8 @@ export async function run(args: string[]): Promise<void> {
   const renderer = await buildRenderer();
   try {
     await seedLargeLibrary(dataDir, total, 300);
-    const host = await startHost({ rendererDir: renderer.dir, dataDir });
+    // The host in its own process, as `npm run serve` runs it: it shares no event loop with the seeding or the driver.
+    const host = await startServeProcess(dataDir, renderer.dir);
     // A long scroll outgrows a small /dev/shm in containers; the flag moves that memory to /tmp.
     const browser = await launchBrowser({ viewport: { width: 1440, height: 900 }, extraArgs: ['--disable-dev-shm-usage', '--enable-precise-memory-info'] });
     try {
@@ -39,6 +41,10 @@ export async function run(args: string[]): Promise<void> {
         const nav = performance.getEntriesByType('navigation')[0];
         const out = { responseEnd: nav ? Math.round(nav.responseEnd) : -1, domContentLoaded: nav ? Math.round(nav.domContentLoadedEventEnd) : -1 };
         for (const m of performance.getEntriesByType('mark')) if (m.name.startsWith('atelier:')) out[m.name.slice(8)] = Math.round(m.startTime);
+        const list = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/api/jobs.list'));
+        if (list) Object.assign(out, { listSent: Math.round(list.requestStart), listFirstByte: Math.round(list.responseStart), listEnd: Math.round(list.responseEnd) });
+        const thumbs = performance.getEntriesByType('resource').filter((e) => e.name.includes('/media/thumb/'));
+        if (thumbs.length > 0) Object.assign(out, { thumbsAsked: Math.round(thumbs[0].startTime), thumbsLoaded: Math.round(Math.max(...thumbs.map((e) => e.responseEnd))), thumbs: thumbs.length });
         return out;
       })()`)) as Record<string, number>;
       console.error(`first paint ${firstPaintMs} ms; page timeline (ms since navigation): ${JSON.stringify(marks)}`);
@@ -130,7 +136,7 @@ export async function run(args: string[]): Promise<void> {
         searchFailure = String(error).split('\n')[0] ?? 'failed';
       }
       // The host's own share of the first paint: the first page asked for directly, after the browser run (warm).
-      const token = new URL(host.url).searchParams.get('token') ?? '';
+      const token = host.token;
       const listTimes: number[] = [];
       for (let i = 0; i < 5; i += 1) {
         const started = performance.now();

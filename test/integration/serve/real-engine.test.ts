@@ -2,46 +2,16 @@
  * `electron/serve.ts` as users run it (a child process through tsx) on the real engine: one URL line, a job on the
  * builtin provider streamed over SSE, its image served from /media, then SIGTERM closes everything cleanly.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JobDetail } from '../../../shared/contract.js';
-
-const root = resolve(import.meta.dirname, '..', '..', '..');
-
-interface Served {
-  child: ChildProcess;
-  base: string;
-  token: string;
-  stdout: () => string;
-}
-
-async function serve(dataDir: string, rendererDir: string): Promise<Served> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(root, 'electron', 'serve.ts'), '--data-dir', dataDir, '--renderer-dir', rendererDir],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let out = '';
-  let err = '';
-  child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const line = await new Promise<string>((resolveLine, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('\n')) resolveLine(out.split('\n')[0] ?? '');
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
-  });
-  const match = /^Atelier is serving at (http:\/\/127\.0\.0\.1:\d+)\/\?token=([A-Za-z0-9_-]+)$/.exec(line);
-  if (match === null) throw new Error(`unexpected first line: ${line}`);
-  return { child, base: match[1] as string, token: match[2] as string, stdout: () => out };
-}
+import { startServeProcess, type ServeProcess } from '../../fixtures/serve-process.js';
 
 describe('npm run serve on the real engine', () => {
   let dir: string;
-  let served: Served | undefined;
+  let served: ServeProcess | undefined;
   afterEach(async () => {
     if (served !== undefined && served.child.exitCode === null) served.child.kill('SIGKILL');
     served = undefined;
@@ -53,8 +23,8 @@ describe('npm run serve on the real engine', () => {
     const rendererDir = join(dir, 'renderer');
     await mkdir(rendererDir);
     await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>Atelier</title>');
-    served = await serve(join(dir, 'data'), rendererDir);
-    const { base, token } = served;
+    served = await startServeProcess(join(dir, 'data'), rendererDir);
+    const { origin: base, token } = served;
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const call = async (channel: string, body: unknown) => {
       const response = await fetch(`${base}/api/${channel}`, { method: 'POST', headers, body: JSON.stringify(body) });
@@ -100,9 +70,7 @@ describe('npm run serve on the real engine', () => {
     expect((await image.arrayBuffer()).byteLength).toBeGreaterThan(100);
     expect((await call('desktop.reveal', { imageId })).status).toBe(501);
 
-    const exited = new Promise<number | null>((r) => served!.child.once('exit', (code) => r(code)));
-    served.child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(await served.stop()).toBe(0);
     // Exactly one line on stdout: the URL.
     expect(served.stdout().trim().split('\n')).toHaveLength(1);
   });
