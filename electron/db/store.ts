@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AppError } from '../../shared/errors.js';
+import { CLEAN_CLOSE_FILE, recordCleanClose, takeCleanClose } from './clean-close.js';
 import { openDatabase, quickCheck, type Db } from './connection.js';
 import { DEFAULT_LIMITS, type StoreContext } from './context.js';
 import { createEvents } from './events.js';
@@ -34,7 +35,9 @@ export function openStore(options: StoreOptions): JobStore {
   let db: Db | null = null;
   try {
     db = openDatabase(databasePath, options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding });
-    quickCheck(db, databasePath);
+    const cleanMarker = join(dataDir, CLEAN_CLOSE_FILE);
+    const checked = !takeCleanClose(cleanMarker, databasePath);
+    if (checked) quickCheck(db, databasePath);
     const now = options.now ?? Date.now;
     const migration = migrate(db, dataDir, now);
     const ctx: StoreContext = {
@@ -47,7 +50,7 @@ export function openStore(options: StoreOptions): JobStore {
         clock: options.timer ?? defaultClock,
       }),
     };
-    const store = composeStore(ctx, lock, {
+    const store = composeStore(ctx, lock, () => recordCleanClose(cleanMarker, databasePath), {
       walkBudget: Math.max(0, Math.trunc(options.searchWalkBudget ?? DEFAULT_SEARCH_WALK_BUDGET)),
       denseThreshold: Math.max(0, Math.trunc(options.denseSearchThreshold ?? DEFAULT_DENSE_SEARCH_THRESHOLD)),
     });
@@ -58,6 +61,7 @@ export function openStore(options: StoreOptions): JobStore {
       schemaVersion: migration.to,
       backupPath: migration.backupPath,
       recoveredInterrupted: recovered,
+      integrityChecked: checked,
     });
     return store;
   } catch (error) {
@@ -67,7 +71,7 @@ export function openStore(options: StoreOptions): JobStore {
   }
 }
 
-function composeStore(ctx: StoreContext, lock: LibraryLock, searchTuning: SearchTuning): JobStore {
+function composeStore(ctx: StoreContext, lock: LibraryLock, afterClose: () => void, searchTuning: SearchTuning): JobStore {
   const events = createEvents(ctx);
   const images = createImages(ctx);
   const jobs = createJobs(ctx, images, events);
@@ -83,7 +87,7 @@ function composeStore(ctx: StoreContext, lock: LibraryLock, searchTuning: Search
     };
   };
   return {
-    info: { databasePath: '', migratedFrom: 0, schemaVersion: 0, backupPath: null, recoveredInterrupted: 0 },
+    info: { databasePath: '', migratedFrom: 0, schemaVersion: 0, backupPath: null, recoveredInterrupted: 0, integrityChecked: true },
     submit: guard(jobs.submit),
     get: guard(jobs.get),
     getSummary: guard(jobs.getSummary),
@@ -118,8 +122,13 @@ function composeStore(ctx: StoreContext, lock: LibraryLock, searchTuning: Search
         // Refreshes planner statistics for the indexes the history page relies on; cheap when nothing changed.
         ctx.db.pragma('optimize');
       } finally {
-        ctx.db.close();
-        lock.release();
+        try {
+          ctx.db.close();
+          // Still under the lock, and only once the close succeeded.
+          afterClose();
+        } finally {
+          lock.release();
+        }
       }
     },
   };

@@ -133,6 +133,8 @@ export interface StoreOpenInfo {
   backupPath: string | null;
   /** Jobs that were running when Atelier last stopped, now `interrupted`. */
   recoveredInterrupted: number;
+  /** PRAGMA quick_check ran on open: skipped only after a clean close left the file untouched. */
+  integrityChecked: boolean;
 }
 
 export interface StoreOptions {

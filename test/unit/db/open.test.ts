@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, symlinkSync, writeFileSync, readFileSync, openSync, writeSync, closeSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors.js';
+import { CLEAN_CLOSE_FILE } from '../../../electron/db/clean-close.js';
 import { openStore } from '../../../electron/db/store.js';
 import { LATEST_VERSION } from '../../../electron/db/migrations/index.js';
 import { finished, open, req, tempDir } from './helpers.js';
@@ -82,6 +83,38 @@ describe('opening the library', () => {
     const before = readFileSync(join(dir, 'atelier.db'));
     expect(storageError(() => openStore({ dataDir: dir })).message).toMatch(/damaged/);
     expect(readFileSync(join(dir, 'atelier.db')).equals(before)).toBe(true);
+  });
+
+  it('checks the file on open unless the last close was clean and nothing touched the file since', () => {
+    const dir = tempDir();
+    const marker = join(dir, CLEAN_CLOSE_FILE);
+    const first = openStore({ dataDir: dir });
+    expect(first.info.integrityChecked).toBe(true);
+    finished(first, 'a fox');
+    first.close();
+    expect(existsSync(marker)).toBe(true);
+
+    const second = openStore({ dataDir: dir });
+    expect(second.info.integrityChecked).toBe(false);
+    // While open there is no marker: a crash now leaves none, and the next open checks.
+    expect(existsSync(marker)).toBe(false);
+    finished(second, 'a hare');
+    second.close();
+
+    // Written by something else after the clean close: checked again.
+    const db = new Database(join(dir, 'atelier.db'));
+    db.prepare("UPDATE jobs SET prompt = 'edited' WHERE prompt = 'a fox'").run();
+    db.close();
+    const third = openStore({ dataDir: dir });
+    expect(third.info.integrityChecked).toBe(true);
+    expect(third.list({ limit: 10, view: 'active' }).items.map((j) => j.prompt).sort()).toEqual(['a hare', 'edited']);
+    third.close();
+
+    // A marker that does not parse is no proof either.
+    writeFileSync(marker, '{not json');
+    const fourth = openStore({ dataDir: dir });
+    expect(fourth.info.integrityChecked).toBe(true);
+    fourth.close();
   });
 
   it('lets only one store hold a library at a time, and frees it on close', () => {
