@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRenderer, launchBrowser, rm, startHost, tempDir, type Browser, type Host } from './harness.js';
+import { buildRenderer, launchBrowser, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
 import { apiCall, expectGrid, waitFor, type FocusDoc, type ImageLike } from './helpers.js';
 
 const MANY = 'three studies of a heron at dawn';
@@ -26,12 +26,7 @@ beforeAll(async () => {
   await expectGrid(browser.page, [MANY, ONE]);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await host?.stop();
-  await rm(dataDir, { recursive: true, force: true });
-  await renderer?.remove();
-});
+afterAll(() => tearDown({ browser, host, dataDir, renderer }));
 
 describe('one card per job, expandable to its images', () => {
   it('a card with several images shows their count and expands, by keyboard, to a strip of them that opens the viewer', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeA1111 } from '../fakes/a1111.js';
-import { buildRenderer, closedPort, launchBrowser, rm, startHost, tempDir, type Browser, type Host } from './harness.js';
+import { buildRenderer, closedPort, launchBrowser, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
 import { apiCall, expectGrid, waitFor, type ImageLike } from './helpers.js';
 
 let renderer: Awaited<ReturnType<typeof buildRenderer>>;
@@ -17,12 +17,7 @@ beforeAll(async () => {
   await browser.page.goto(host.url);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await host?.stop();
-  await rm(dataDir, { recursive: true, force: true });
-  await renderer?.remove();
-});
+afterAll(() => tearDown({ browser, host, dataDir, renderer }));
 
 describe('generate with the builtin provider', () => {
   it('shows moving progress and a partial preview, then the image lands in the grid', async () => {

@@ -119,3 +119,11 @@ export async function closedPort(): Promise<number> {
 }
 
 export { rm };
+
+/** Stops what an e2e file started, in reverse order; any part may be missing if its setup failed. */
+export async function tearDown(parts: { browser?: Browser; host?: Host; dataDir?: string; renderer?: { remove(): Promise<void> } }): Promise<void> {
+  await parts.browser?.close();
+  await parts.host?.stop();
+  if (parts.dataDir !== undefined) await rm(parts.dataDir, { recursive: true, force: true });
+  await parts.renderer?.remove();
+}

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRenderer, launchBrowser, rm, screenshot, startHost, tempDir, type Browser, type Host } from './harness.js';
+import { buildRenderer, launchBrowser, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
 import { apiCall, expectGrid, search, seedJob, waitFor, type FocusDoc, type ImageLike } from './helpers.js';
 
 const FOX = 'a red fox sleeping under snowy pines';
@@ -26,12 +26,7 @@ beforeAll(async () => {
   await expectGrid(browser.page, ALL);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await host?.stop();
-  await rm(dataDir, { recursive: true, force: true });
-  await renderer?.remove();
-});
+afterAll(() => tearDown({ browser, host, dataDir, renderer }));
 
 describe('find', () => {
   it('finds by a word from the middle of a prompt, in another script, and with literal % and _', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { libraryPrompt, seedLargeLibrary } from '../fixtures/large-library.js';
-import { buildRenderer, launchBrowser, rm, startHost, tempDir, type Browser, type Host } from './harness.js';
+import { buildRenderer, launchBrowser, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
 import { gridPrompts, waitFor } from './helpers.js';
 
 const JOBS = 3_000;
@@ -20,12 +20,7 @@ beforeAll(async () => {
   await waitFor(async () => (await gridPrompts(browser.page))[0] === libraryPrompt(JOBS - 1), 'the newest job first');
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await host?.stop();
-  await rm(dataDir, { recursive: true, force: true });
-  await renderer?.remove();
-});
+afterAll(() => tearDown({ browser, host, dataDir, renderer }));
 
 /** Page-side numbers: the grid's cards, frames and thumbnails, and every element in the document. */
 const census = () =>
