@@ -107,6 +107,7 @@ export async function run(args: string[]): Promise<void> {
         }).observe(grid, { attributes: true, attributeFilter: ['aria-busy', 'data-results-for'] });
       })()`);
       const latencies: number[] = [];
+      const typed: string[] = [];
       let searchFailure: string | null = null;
       const queries = ['lighthouse fox study 1', 'harbour neon', 'glacier city study 99', 'meadow', 'portrait forest'];
       const box = page.getByRole('searchbox', { name: 'Search' });
@@ -130,11 +131,14 @@ export async function run(args: string[]): Promise<void> {
               await page.waitForFunction((t: string) => (globalThis as unknown as { __searchProbe: { results: Record<string, number> } }).__searchProbe.results[t], text, { timeout: 10_000 })
             ).jsonValue()) as number;
             latencies.push(Math.round(ms));
+            typed.push(text);
           }
         }
       } catch (error) {
         searchFailure = String(error).split('\n')[0] ?? 'failed';
       }
+      const slowest = latencies.map((ms, i) => [ms, typed[i]] as const).sort((a, b) => b[0] - a[0]).slice(0, 6);
+      console.error(`slowest keystrokes: ${slowest.map(([ms, t]) => `${JSON.stringify(t)} ${ms} ms`).join(', ')}`);
       // The host's own share of the first paint: the first page asked for directly, after the browser run (warm).
       const token = host.token;
       const listTimes: number[] = [];
