@@ -35,7 +35,12 @@ const census = () =>
 
 describe('a long history', () => {
   it('a fast fling draws empty frames for the rows it passes, then the cards where it stops, with their thumbnails', async () => {
-    const before = await census();
+    // Resource entries appear when a load ends: let the first screen's thumbnails finish before counting.
+    let before = await census();
+    await waitFor(async () => {
+      before = await census();
+      return before.cards > 0 && before.loadedThumbs === before.cards;
+    }, 'the first screen of thumbnails');
     // 40 frames at 400 px each: far faster than anyone reads.
     const during = (await browser.page.evaluate(`(async () => {
       const el = document.querySelector('.grid-scroll');
@@ -77,4 +82,40 @@ describe('a long history', () => {
     expect(numbers.at(-1)).toBe(0);
     expect(numbers).toEqual(numbers.map((_, i) => numbers.length - 1 - i + (numbers.at(-1) ?? 0)));
   }, 90_000);
+
+  it('while a search is typed, result cards come without thumbnails; they load at the pause', async () => {
+    const { page } = browser;
+    await page.evaluate(`(() => {
+      document.querySelector('.grid-scroll').scrollTop = 0;
+      const probe = (window.__typing = { placeholders: 0, requestsAtFirstKey: -1, requestsAtLastKey: -1 });
+      const thumbs = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/media/thumb/')).length;
+      const input = document.querySelector('input[aria-label="Search"]');
+      input.addEventListener('keydown', () => {
+        if (probe.requestsAtFirstKey < 0) probe.requestsAtFirstKey = thumbs();
+        probe.requestsAtLastKey = thumbs();
+      });
+      const watch = () => {
+        probe.placeholders = Math.max(probe.placeholders, document.querySelectorAll('.grid-canvas .card-open div.thumb').length);
+        if (!probe.done) requestAnimationFrame(watch);
+      };
+      requestAnimationFrame(watch);
+    })()`);
+    await page.getByRole('searchbox', { name: 'Search' }).focus();
+    await page.keyboard.type('glacier', { delay: 40 });
+    await waitFor(async () => (await gridPrompts(page)).every((p) => p.includes('glacier')), 'the results for "glacier"');
+    let after = await census();
+    await waitFor(async () => {
+      after = await census();
+      return after.cards > 0 && after.loadedThumbs === after.cards;
+    }, 'the thumbnails after the pause', 10_000);
+    const probe = (await page.evaluate('(() => { window.__typing.done = true; return window.__typing; })()')) as {
+      placeholders: number;
+      requestsAtFirstKey: number;
+      requestsAtLastKey: number;
+    };
+    expect(probe.placeholders).toBeGreaterThan(0);
+    // Keystrokes after the first asked for no thumbnails of their own.
+    expect(probe.requestsAtLastKey - probe.requestsAtFirstKey).toBeLessThan(after.cards);
+    await page.getByRole('searchbox', { name: 'Search' }).fill('');
+  });
 });

@@ -1,4 +1,4 @@
-import { memo, type MouseEvent } from 'react';
+import { memo, useState, type MouseEvent } from 'react';
 import { isTerminal } from '../lib/contract-constants';
 import { useApi, useApp, useAppStore } from '../store/context';
 import { ProgressBar } from './ProgressBar';
@@ -17,6 +17,10 @@ export const JobCard = memo(function JobCard({ id, width }: { id: string; width:
   // Actions are read when used, not subscribed: a scroll mounts ~10 cards a frame and each subscription costs.
   const store = useAppStore();
   const { click, openViewer, setFavorite, retry, restore, toggleExpanded } = store.getState();
+  // A card shown while the person is typing a search loads its thumbnail at the pause, and keeps it from then on.
+  const typing = useApp((s) => s.searchTyping);
+  const [imageAllowed, allowImage] = useState(() => !store.getState().searchTyping);
+  if (!imageAllowed && !typing) allowImage(true);
   if (job === undefined) return null;
   const cover = job.images[0];
   const trashed = job.trashedAt !== null;
@@ -40,7 +44,11 @@ export const JobCard = memo(function JobCard({ id, width }: { id: string; width:
             {isTerminal(job.status) ? <span>{job.status === 'succeeded' ? 'No image' : (job.error?.message ?? 'No image')}</span> : <ProgressBar tick={tick} status={job.status} />}
           </div>
         ) : (
-          <img className="thumb" src={api.mediaUrl('thumb', cover.id)} alt="" width={width} height={width} decoding="async" draggable={false} />
+          imageAllowed ? (
+            <img className="thumb" src={api.mediaUrl('thumb', cover.id)} alt="" width={width} height={width} decoding="async" draggable={false} />
+          ) : (
+            <div className="thumb" aria-hidden="true" />
+          )
         )}
         {job.images.length > 1 ? <span className="badge count-badge">{job.images.length}</span> : null}
       </button>

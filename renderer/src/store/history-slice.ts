@@ -13,6 +13,7 @@ export const createHistorySlice: SliceCreator<HistorySlice> =
     historyState: 'loading',
     loadingMore: false,
     generation: 0,
+    searchTyping: false,
 
     applyJobChanged: (job) => set((s) => ({ jobs: model.applyJobChanged(s.jobs, job, s.filters) })),
     applyProgress: (tick) => set((s) => ({ jobs: model.applyProgress(s.jobs, tick) })),

@@ -14,6 +14,8 @@ export interface HistorySlice {
   loadingMore: boolean;
   /** Bumps with every first-page load, so a slow answer to an older query is dropped. */
   generation: number;
+  /** Keystrokes in the search box within the last moment: cards shown meanwhile hold their thumbnails back. */
+  searchTyping: boolean;
   applyJobChanged(job: JobSummary): void;
   applyProgress(tick: JobProgressEvent): void;
   applyRemoved(ids: readonly string[]): void;
