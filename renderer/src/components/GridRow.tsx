@@ -1,4 +1,5 @@
-import { memo, useState } from 'react';
+import { memo } from 'react';
+import { useLatch } from '../lib/use-latch';
 import { JobCard } from './JobCard';
 
 export interface GridRowProps {
@@ -19,15 +20,13 @@ export interface GridRowProps {
  * its cards it keeps them, so slowing down never makes a row flicker back to frames.
  */
 export const GridRow = memo(function GridRow({ order, start, columns, cardWidth, top, height, lite }: GridRowProps) {
-  const [full, setFull] = useState(!lite);
-  // Derived state: the first render after the fling ends upgrades the row.
-  if (!lite && !full) setFull(true);
+  const full = useLatch(!lite);
   const ids = order.slice(start, start + columns);
   return (
     <div className="grid-row" role="listitem" style={{ transform: `translateY(${top}px)`, height }}>
       {ids.length === 0 ? (
         <p className="muted loading-more">Loading more…</p>
-      ) : full || !lite ? (
+      ) : full ? (
         ids.map((id) => <JobCard key={id} id={id} width={cardWidth} />)
       ) : (
         ids.map((id) => <div key={id} className="card-frame" style={{ width: cardWidth, height: cardWidth }} aria-hidden="true" />)

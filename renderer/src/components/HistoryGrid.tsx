@@ -108,13 +108,9 @@ export function HistoryGrid() {
       if (index === -1) return;
       const find = () => scrollRef.current?.querySelector<HTMLElement>(`[data-card="${id}"]`) ?? null;
       const mounted = find();
-      // A mounted card takes focus now, so the next key press already starts from it.
-      if (mounted !== null) {
-        mounted.focus({ preventScroll: true });
-        virtualizer.scrollToIndex(rows.toVirtual(Math.floor(index / layout.columns)), { align: 'auto' });
-        return;
-      }
       virtualizer.scrollToIndex(rows.toVirtual(Math.floor(index / layout.columns)), { align: 'auto' });
+      // A mounted card takes focus now, so the next key press already starts from it.
+      if (mounted !== null) return void mounted.focus({ preventScroll: true });
       // The card mounts only after the scroll: focus on the next frames.
       const tryFocus = (attempt: number) => {
         const element = find();

@@ -1,5 +1,6 @@
-import { memo, useState, type MouseEvent } from 'react';
+import { memo, type MouseEvent } from 'react';
 import { isTerminal } from '../lib/contract-constants';
+import { useLatch } from '../lib/use-latch';
 import { useApi, useApp, useAppStore } from '../store/context';
 import { ProgressBar } from './ProgressBar';
 import { StatusBadge } from './StatusBadge';
@@ -18,9 +19,7 @@ export const JobCard = memo(function JobCard({ id, width }: { id: string; width:
   const store = useAppStore();
   const { click, openViewer, setFavorite, retry, restore, toggleExpanded } = store.getState();
   // A card shown while the person is typing a search loads its thumbnail at the pause, and keeps it from then on.
-  const typing = useApp((s) => s.searchTyping);
-  const [imageAllowed, allowImage] = useState(() => !store.getState().searchTyping);
-  if (!imageAllowed && !typing) allowImage(true);
+  const imageAllowed = useLatch(!useApp((s) => s.searchTyping));
   if (job === undefined) return null;
   const cover = job.images[0];
   const trashed = job.trashedAt !== null;

@@ -8,6 +8,32 @@ const URL_PLACEHOLDERS: Record<string, string> = {
   comfyui: 'http://127.0.0.1:8188',
 };
 
+/** A write-only secret: says whether one is stored, never shows it; typing replaces it on save. */
+function SecretField(props: {
+  id: string;
+  label: string;
+  stored: boolean;
+  storedBadge: string;
+  storedHint: string;
+  emptyHint: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label htmlFor={props.id}>
+      {props.label} {props.stored ? <span className="badge ok">{props.storedBadge}</span> : null}
+      <input
+        id={props.id}
+        type="password"
+        autoComplete="off"
+        value={props.value}
+        placeholder={props.stored ? props.storedHint : props.emptyHint}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+    </label>
+  );
+}
+
 /** One provider: switch it on, point it somewhere, give it a key (never shown back), test it. */
 export function ProviderSettingsCard({ provider, settings }: { provider: ProviderInfo; settings: ProviderSettings | undefined }) {
   const update = useApp((s) => s.updateSettings);
@@ -98,17 +124,16 @@ export function ProviderSettingsCard({ provider, settings }: { provider: Provide
           </label>
         ) : null}
         {needsKey ? (
-          <label htmlFor={fieldId('key')}>
-            API key {settings?.hasApiKey ? <span className="badge ok">key set</span> : null}
-            <input
-              id={fieldId('key')}
-              type="password"
-              autoComplete="off"
-              value={apiKey}
-              placeholder={settings?.hasApiKey ? 'A key is stored — type to replace it' : 'Paste your key'}
-              onChange={(e) => setApiKey(e.target.value)}
-            />
-          </label>
+          <SecretField
+            id={fieldId('key')}
+            label="API key"
+            stored={settings?.hasApiKey === true}
+            storedBadge="key set"
+            storedHint="A key is stored — type to replace it"
+            emptyHint="Paste your key"
+            value={apiKey}
+            onChange={setApiKey}
+          />
         ) : null}
         {takesLogin ? (
           <>
@@ -116,17 +141,16 @@ export function ProviderSettingsCard({ provider, settings }: { provider: Provide
               User name (optional)
               <input id={fieldId('user')} autoComplete="off" value={username} onChange={(e) => setUsername(e.target.value)} />
             </label>
-            <label htmlFor={fieldId('password')}>
-              Password {settings?.hasPassword ? <span className="badge ok">password set</span> : null}
-              <input
-                id={fieldId('password')}
-                type="password"
-                autoComplete="off"
-                value={password}
-                placeholder={settings?.hasPassword ? 'A password is stored — type to replace it' : 'Only if the web UI uses --api-auth'}
-                onChange={(e) => setPassword(e.target.value)}
-              />
-            </label>
+            <SecretField
+              id={fieldId('password')}
+              label="Password"
+              stored={settings?.hasPassword === true}
+              storedBadge="password set"
+              storedHint="A password is stored — type to replace it"
+              emptyHint="Only if the web UI uses --api-auth"
+              value={password}
+              onChange={setPassword}
+            />
           </>
         ) : null}
         {takesWorkflow ? (
