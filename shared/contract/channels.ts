@@ -1,0 +1,51 @@
+/** The channel map: one input and one output schema per channel. Names are public: rename nothing. */
+import { z } from 'zod';
+import { ById, ByImage, Empty, Ids, ProviderId } from './common.js';
+import { GenerateRequest, JobDetail, ListPage, ListQuery, Stats, SubmitResult } from './jobs.js';
+import { ProviderInfo, ProviderTestResult } from './providers.js';
+import { Settings, SettingsPatch } from './settings.js';
+
+const Updated = z.object({ updated: z.number().int() });
+const Removed = z.object({ removed: z.number().int(), bytesFreed: z.number().int() });
+const Done = z.object({});
+
+export const channels = {
+  'jobs.submit': { input: GenerateRequest, output: SubmitResult },
+  'jobs.list': { input: ListQuery, output: ListPage },
+  'jobs.get': { input: ById, output: JobDetail },
+  'jobs.cancel': { input: ById, output: JobDetail },
+  'jobs.retry': { input: ById, output: SubmitResult },
+  'jobs.setFavorite': { input: z.strictObject({ ids: Ids, favorite: z.boolean() }), output: Updated },
+  'jobs.trash': { input: z.strictObject({ ids: Ids }), output: Updated },
+  'jobs.restore': { input: z.strictObject({ ids: Ids }), output: Updated },
+  'jobs.purge': { input: z.strictObject({ ids: Ids }), output: Removed },
+  'jobs.emptyTrash': { input: Empty, output: Removed },
+  'jobs.stats': { input: Empty, output: Stats },
+  'providers.list': { input: Empty, output: z.object({ providers: z.array(ProviderInfo) }) },
+  'providers.test': { input: z.strictObject({ id: ProviderId }), output: ProviderTestResult },
+  'settings.get': { input: Empty, output: Settings },
+  'settings.update': { input: SettingsPatch, output: Settings },
+  // Desktop-only touches: the headless host answers these with `desktop_only`.
+  'desktop.reveal': { input: ByImage, output: Done },
+  'desktop.copyImage': { input: ByImage, output: Done },
+  'desktop.saveAs': { input: ByImage, output: z.object({ saved: z.boolean() }) },
+  'desktop.startDrag': { input: ByImage, output: Done },
+} as const;
+
+export type Channels = typeof channels;
+export type ChannelName = keyof Channels;
+export const CHANNEL_NAMES = Object.keys(channels) as ChannelName[];
+/** What a caller may send (defaults not yet applied). */
+export type ChannelRequest<C extends ChannelName> = z.input<Channels[C]['input']>;
+/** What a handler receives after validation. */
+export type ChannelInput<C extends ChannelName> = z.output<Channels[C]['input']>;
+export type ChannelOutput<C extends ChannelName> = z.output<Channels[C]['output']>;
+
+export function isChannelName(name: string): name is ChannelName {
+  return Object.prototype.hasOwnProperty.call(channels, name);
+}
+
+/** The engine side: one function per channel. */
+export type Handlers = {
+  [C in ChannelName]: (input: ChannelInput<C>) => Promise<ChannelOutput<C>>;
+};

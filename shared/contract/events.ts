@@ -1,0 +1,26 @@
+/** Events the engine pushes to every host and the renderer. */
+import { z } from 'zod';
+import { Id } from './common.js';
+import { JobSummary } from './jobs.js';
+
+export const JobProgressEvent = z.object({
+  id: Id,
+  stage: z.string(),
+  fraction: z.number().min(0).max(1).optional(),
+  step: z.number().int().optional(),
+  steps: z.number().int().optional(),
+  etaMs: z.number().int().optional(),
+  partialImages: z.number().int(),
+  previewImageId: z.string().optional(),
+});
+export type JobProgressEvent = z.infer<typeof JobProgressEvent>;
+
+export const events = {
+  'jobs.changed': z.object({ job: JobSummary }),
+  'jobs.progress': JobProgressEvent,
+  'jobs.removed': z.object({ ids: z.array(Id) }),
+} as const;
+
+export type Events = { [E in keyof typeof events]: z.infer<(typeof events)[E]> };
+export type EventName = keyof Events;
+export const EVENT_NAMES = Object.keys(events) as EventName[];

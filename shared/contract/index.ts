@@ -1,0 +1,10 @@
+/**
+ * The one contract between the engine, both hosts (Electron IPC and the headless HTTP host) and the renderer,
+ * split by domain. Channel and event names are public: outside clients depend on them, so rename nothing.
+ */
+export * from './common.js';
+export * from './jobs.js';
+export * from './providers.js';
+export * from './settings.js';
+export * from './channels.js';
+export * from './events.js';

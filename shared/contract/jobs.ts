@@ -1,0 +1,141 @@
+/** Jobs: what a person asks for, what the engine keeps, and how the history is listed. */
+import { z } from 'zod';
+import { ERROR_CODES } from '../errors.js';
+import { BACKGROUNDS, CONTROL_CHARS, Id, JOB_STATUSES, JobStatus, MAX_SAFE_SEED, OUTPUT_FORMATS, ProviderId, QUALITIES, int, num } from './common.js';
+
+
+export const GenerateRequest = z.strictObject({
+  provider: ProviderId,
+  model: z.string().min(1, 'A model name cannot be empty.').max(200, 'A model name is at most 200 characters.').optional(),
+  prompt: z
+    .string({ error: 'Write a prompt.' })
+    .min(1, 'Write a prompt.')
+    .max(32_000, 'A prompt is at most 32,000 characters.')
+    .refine((s) => s.trim().length > 0, 'Write a prompt: it cannot be only spaces.'),
+  negativePrompt: z.string().max(32_000, 'A negative prompt is at most 32,000 characters.').optional(),
+  width: int('Width', 64, 4096),
+  height: int('Height', 64, 4096),
+  count: int('Count', 1, 10),
+  seed: int('Seed', 0, MAX_SAFE_SEED).optional(),
+  steps: int('Steps', 1, 150).optional(),
+  guidance: num('Guidance', 0, 30).optional(),
+  sampler: z.string().min(1).max(64, 'A sampler name is at most 64 characters.').optional(),
+  quality: z.enum(QUALITIES, { error: `Quality is one of ${QUALITIES.join(', ')}.` }).optional(),
+  background: z.enum(BACKGROUNDS, { error: `Background is one of ${BACKGROUNDS.join(', ')}.` }).optional(),
+  outputFormat: z.enum(OUTPUT_FORMATS, { error: `Output format is one of ${OUTPUT_FORMATS.join(', ')}.` }).optional(),
+  partialImages: int('Partial previews', 0, 3).optional(),
+  /** Per-request provider timeout; excluded from the idempotency fingerprint. */
+  timeoutMs: int('Timeout', 1_000, 3_600_000).optional(),
+  idempotencyKey: z
+    .string()
+    .min(1, 'An idempotency key cannot be empty.')
+    .max(256, 'An idempotency key is at most 256 characters.')
+    .refine((s) => !CONTROL_CHARS.test(s), 'An idempotency key cannot contain control characters.')
+    .optional(),
+});
+export type GenerateRequest = z.infer<typeof GenerateRequest>;
+
+export const ImageSummary = z.object({
+  id: Id,
+  index: z.number().int().min(0),
+  width: z.number().int(),
+  height: z.number().int(),
+  mime: z.string(),
+  bytes: z.number().int().min(0),
+});
+export type ImageSummary = z.infer<typeof ImageSummary>;
+
+export const JobProgress = z.object({
+  stage: z.string(),
+  fraction: z.number().min(0).max(1).optional(),
+  partialImages: z.number().int().min(0),
+});
+export type JobProgress = z.infer<typeof JobProgress>;
+
+export const ErrorBody = z.object({
+  code: z.enum(ERROR_CODES),
+  message: z.string(),
+  retryable: z.boolean(),
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const JobSummary = z.object({
+  id: Id,
+  status: JobStatus,
+  createdAt: z.number().int(),
+  updatedAt: z.number().int(),
+  startedAt: z.number().int().optional(),
+  completedAt: z.number().int().optional(),
+  provider: z.string(),
+  model: z.string().optional(),
+  prompt: z.string(),
+  negativePrompt: z.string().optional(),
+  width: z.number().int(),
+  height: z.number().int(),
+  count: z.number().int(),
+  favorite: z.boolean(),
+  trashedAt: z.number().int().nullable(),
+  progress: JobProgress.optional(),
+  images: z.array(ImageSummary),
+  error: z.object({ code: z.enum(ERROR_CODES), message: z.string() }).optional(),
+});
+export type JobSummary = z.infer<typeof JobSummary>;
+
+export const Usage = z.record(z.string(), z.unknown());
+
+export const JobResult = z.object({
+  revisedPrompt: z.string().optional(),
+  seed: z.number().optional(),
+  usage: Usage.optional(),
+  /** Milliseconds per phase, e.g. {queuedMs, providerMs, storeMs, totalMs}. */
+  timings: z.record(z.string(), z.number()),
+});
+export type JobResult = z.infer<typeof JobResult>;
+
+export const JobEvent = z.object({
+  seq: z.number().int(),
+  at: z.number().int(),
+  kind: z.string(),
+  message: z.string(),
+  data: z.record(z.string(), z.unknown()).optional(),
+});
+export type JobEvent = z.infer<typeof JobEvent>;
+
+export const JobDetail = JobSummary.extend({
+  request: GenerateRequest.omit({ idempotencyKey: true }),
+  result: JobResult.optional(),
+  errorDetail: ErrorBody.optional(),
+  cancelRequested: z.boolean(),
+  events: z.array(JobEvent),
+});
+export type JobDetail = z.infer<typeof JobDetail>;
+
+export const ListQuery = z.strictObject({
+  cursor: z.string().min(1).max(512, 'That cursor is not one Atelier made.').optional(),
+  limit: int('Limit', 1, 200).default(60),
+  view: z.enum(['active', 'trash', 'all']).default('active'),
+  status: z.array(JobStatus).min(1).max(JOB_STATUSES.length).optional(),
+  favorite: z.boolean().optional(),
+  provider: ProviderId.optional(),
+  search: z.string().max(1_000, 'A search is at most 1,000 characters.').optional(),
+});
+export type ListQuery = z.infer<typeof ListQuery>;
+
+export const ListPage = z.object({ items: z.array(JobSummary), nextCursor: z.string().nullable() });
+export type ListPage = z.infer<typeof ListPage>;
+
+export const SubmitResult = z.object({ job: JobDetail, created: z.boolean() });
+export type SubmitResult = z.infer<typeof SubmitResult>;
+
+export const Stats = z.object({
+  byStatus: z.record(JobStatus, z.number().int()),
+  total: z.number().int(),
+  trashed: z.number().int(),
+  favorites: z.number().int(),
+  images: z.number().int(),
+  databaseBytes: z.number().int(),
+  mediaBytes: z.number().int(),
+  /** Image rows whose file is gone from disk: reported, never silently dropped. */
+  missingFiles: z.number().int(),
+});
+export type Stats = z.infer<typeof Stats>;

@@ -1,0 +1,70 @@
+/** Settings: the public view (secrets as has-flags only) and the patch a person sends. */
+import { z } from 'zod';
+import { ProviderId, int } from './common.js';
+
+export const THEMES = ['system', 'dark', 'light'] as const;
+
+export const ProviderSettings = z.object({
+  enabled: z.boolean(),
+  baseUrl: z.string().optional(),
+  model: z.string().optional(),
+  timeoutMs: z.number().int(),
+  concurrency: z.number().int(),
+  username: z.string().optional(),
+  /** ComfyUI: a user-supplied API-format workflow with {{placeholders}}. */
+  workflow: z.string().optional(),
+  /** Secrets are write-only: only whether one is stored comes back. */
+  hasApiKey: z.boolean(),
+  hasPassword: z.boolean(),
+});
+export type ProviderSettings = z.infer<typeof ProviderSettings>;
+
+export const Settings = z.object({
+  concurrency: z.object({ global: z.number().int() }),
+  retention: z.object({
+    trashAutoEmptyDays: z.number().int(),
+    maxJobs: z.number().int().nullable(),
+    maxBytes: z.number().int().nullable(),
+    maxAgeDays: z.number().int().nullable(),
+  }),
+  theme: z.enum(THEMES),
+  providers: z.record(z.string(), ProviderSettings),
+  dataDir: z.string(),
+});
+export type Settings = z.infer<typeof Settings>;
+
+const BaseUrl = z
+  .string()
+  .max(2048, 'A base URL is at most 2,048 characters.')
+  .regex(/^https?:\/\/[^\s/?#]+[^\s]*$/i, 'A base URL starts with http:// or https://, like http://127.0.0.1:7860.');
+
+const Secret = z.string().min(1, 'A key cannot be empty.').max(4096, 'A key is at most 4,096 characters.');
+
+export const ProviderSettingsPatch = z.strictObject({
+  enabled: z.boolean().optional(),
+  baseUrl: BaseUrl.nullable().optional(),
+  model: z.string().min(1).max(200).nullable().optional(),
+  timeoutMs: int('Timeout', 1_000, 3_600_000).optional(),
+  concurrency: int('Provider concurrency', 1, 16).optional(),
+  username: z.string().max(256).nullable().optional(),
+  workflow: z.string().max(1_000_000, 'A workflow is at most 1 MB.').nullable().optional(),
+  /** A new key, or null to forget the stored one. */
+  apiKey: Secret.nullable().optional(),
+  password: Secret.nullable().optional(),
+});
+export type ProviderSettingsPatch = z.infer<typeof ProviderSettingsPatch>;
+
+export const SettingsPatch = z.strictObject({
+  concurrency: z.strictObject({ global: int('Concurrency', 1, 16) }).optional(),
+  retention: z
+    .strictObject({
+      trashAutoEmptyDays: int('Trash auto-empty days', 0, 3650).optional(),
+      maxJobs: int('Maximum jobs', 1, 100_000_000).nullable().optional(),
+      maxBytes: int('Maximum bytes', 1, Number.MAX_SAFE_INTEGER).nullable().optional(),
+      maxAgeDays: int('Maximum age', 1, 36_500).nullable().optional(),
+    })
+    .optional(),
+  theme: z.enum(THEMES).optional(),
+  providers: z.record(ProviderId, ProviderSettingsPatch).optional(),
+});
+export type SettingsPatch = z.infer<typeof SettingsPatch>;
