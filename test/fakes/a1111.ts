@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { credentialEcho, echoEverywhere } from './echo.js';
 import { pngFor } from './png.js';
 import { pyJson } from './pyjson.js';
 import { type LoggedRequest, Script, delay, sendText, startHttpFake, streamHugeBody } from './server.js';
@@ -40,6 +41,8 @@ export interface FakeA1111Options {
   /** false: /internal/progress is missing (--nowebui), so clients must fall back to /sdapi/v1/progress. */
   internalProgress?: boolean;
   scenario?: A1111Scenario;
+  /** A careless server: the credentials it was sent come back in every field, header and nested object. */
+  echoCredentials?: boolean;
 }
 
 interface Task {
@@ -77,14 +80,16 @@ export async function startFakeA1111(options: FakeA1111Options = {}): Promise<Fa
     const expected = `Basic ${Buffer.from(`${options.auth.username}:${options.auth.password}`).toString('base64')}`;
     return header === expected;
   };
+  let echo = '';
   const json = (res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}) =>
-    sendText(res, status, JSON.stringify(value), { 'x-process-time': '0.0012', ...headers });
+    sendText(res, status, JSON.stringify(value), { 'x-process-time': '0.0012', ...(echo === '' ? {} : { 'x-echo': echo }), ...headers });
 
   const fake = await startHttpFake(async (req, res, logged) => {
     const path = logged.path;
+    echo = options.echoCredentials === true ? credentialEcho(req.headers) : '';
     if (path.startsWith('/sdapi/') && !authorized(req.headers.authorization)) {
       // A1111's handler rebuilds the 401 without WWW-Authenticate.
-      json(res, 401, { error: 'HTTPException', detail: req.headers.authorization ? 'Incorrect username or password' : 'Not authenticated', body: '', errors: '401: Incorrect username or password' });
+      json(res, 401, echoEverywhere({ error: 'HTTPException', detail: req.headers.authorization ? 'Incorrect username or password' : 'Not authenticated', body: '', errors: '401: Incorrect username or password' }, echo));
       return;
     }
     if (req.method === 'POST' && path === '/sdapi/v1/txt2img') return txt2img(res, logged);
@@ -114,7 +119,7 @@ export async function startFakeA1111(options: FakeA1111Options = {}): Promise<Fa
         eta: progress > 0 ? elapsed / progress - elapsed : null,
         live_preview: fresh ? `data:image/png;base64,${task.preview!.toString('base64')}` : null,
         id_live_preview: fresh ? task.previewId : (body.id_live_preview ?? -1),
-        textinfo: null,
+        textinfo: echo === '' ? null : `Sampling ${echo}`,
       });
     }
     if (req.method === 'GET' && path === '/sdapi/v1/progress') {
@@ -128,6 +133,7 @@ export async function startFakeA1111(options: FakeA1111Options = {}): Promise<Fa
     }
     if (req.method === 'GET' && path === '/sdapi/v1/sd-models') {
       return json(res, 200, [
+        ...(echo === '' ? [] : [{ title: echo, model_name: `model ${echo}`, hash: echo, sha256: null, filename: echo, config: null }]),
         { title: 'v1-5-pruned-emaonly.safetensors [6ce0161689]', model_name: 'v1-5-pruned-emaonly', hash: '6ce0161689', sha256: null, filename: '/models/Stable-diffusion/v1-5-pruned-emaonly.safetensors', config: null },
         { title: 'sd_xl_base_1.0.safetensors [31e35c80fc]', model_name: 'sd_xl_base_1.0', hash: '31e35c80fc', sha256: null, filename: '/models/Stable-diffusion/sd_xl_base_1.0.safetensors', config: null },
       ]);
@@ -147,7 +153,7 @@ export async function startFakeA1111(options: FakeA1111Options = {}): Promise<Fa
     const body = (logged.json ?? {}) as Record<string, unknown>;
     switch (scenario.kind) {
       case 'error':
-        json(res, scenario.status, scenario.body, scenario.headers);
+        json(res, scenario.status, echoEverywhere(scenario.body, echo), scenario.headers);
         return;
       case 'hang':
         return;
@@ -209,7 +215,8 @@ export async function startFakeA1111(options: FakeA1111Options = {}): Promise<Fa
     const images = Array.from({ length: batch }, (_, i) => pngFor(task.interrupted ? 50 + i : i).toString('base64'));
     const withGrid = scenario.grid === true && batch > 1;
     const seeds = Array.from({ length: batch }, (_, i) => seed + i);
-    const prompt = typeof body.prompt === 'string' ? body.prompt : '';
+    const tail = echo === '' ? '' : ` ${echo}`;
+    const prompt = (typeof body.prompt === 'string' ? body.prompt : '') + tail;
     const negative = typeof body.negative_prompt === 'string' ? body.negative_prompt : '';
     const infotexts = seeds.map(
       (s) => `${prompt}${negative ? `\nNegative prompt: ${negative}` : ''}\nSteps: ${steps}, Sampler: ${String(body.sampler_name)}, Schedule type: ${String(body.scheduler)}, CFG scale: ${String(body.cfg_scale)}, Seed: ${s}, Size: ${String(body.width)}x${String(body.height)}, Model hash: 6ce0161689, Model: v1-5-pruned-emaonly, Version: v1.10.1`,
@@ -226,13 +233,13 @@ export async function startFakeA1111(options: FakeA1111Options = {}): Promise<Fa
       cfg_scale: body.cfg_scale,
       steps,
       batch_size: batch,
-      sd_model_name: 'v1-5-pruned-emaonly',
-      sd_model_hash: '6ce0161689',
-      extra_generation_params: { 'Schedule type': body.scheduler },
+      sd_model_name: `v1-5-pruned-emaonly${tail}`,
+      sd_model_hash: `6ce0161689${tail}`,
+      extra_generation_params: { 'Schedule type': body.scheduler, ...(echo === '' ? {} : { [echo]: echo }) },
       index_of_first_image: withGrid ? 1 : 0,
       infotexts: withGrid ? [infotexts[0], ...infotexts] : infotexts,
-      job_timestamp: '20240601120000',
-      version: 'v1.10.1',
+      job_timestamp: `20240601120000${tail}`,
+      version: `v1.10.1${tail}`,
     });
     json(res, 200, { images: withGrid ? [pngFor(99, 16).toString('base64'), ...images] : images, parameters: body, info });
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { credentialEcho, echoEverywhere, nestedEcho } from './echo.js';
 import { pngFor } from './png.js';
 import { pyJson } from './pyjson.js';
 import { type LoggedRequest, Script, sendText, startHttpFake, streamHugeBody } from './server.js';
@@ -56,6 +57,8 @@ export interface FakeComfyOptions {
   checkpoints?: string[];
   /** Answer /object_info with the newer ["COMBO", {options}] spec. */
   comboSpec?: boolean;
+  /** A careless server (or the proxy in front of it): the credentials it was sent come back everywhere. */
+  echoCredentials?: boolean;
 }
 
 export interface SocketLog {
@@ -97,6 +100,8 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
   const viewBehaviour = new Map<string, ComfyScenario>();
   let counter = 0;
   let closed = false;
+  let echo = '';
+  const tail = () => (echo === '' ? '' : ` ${echo}`);
 
   const toClient = (clientId: string, message: unknown) => {
     for (const ws of clients.get(clientId) ?? []) ws.send(pyJson(message));
@@ -105,11 +110,13 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
     for (const set of clients.values()) for (const ws of set) ws.send(pyJson(message));
   };
   const queueStatus = () => ({ type: 'status', data: { status: { exec_info: { queue_remaining: [...jobs.values()].filter((j) => j.status === 'pending' || j.status === 'running').length } } } });
-  const json = (res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}) => sendText(res, status, pyJson(value), headers);
+  const json = (res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}) =>
+    sendText(res, status, pyJson(value), { ...(echo === '' ? {} : { 'x-echo': echo }), ...headers });
 
   const fake = await startHttpFake(
     async (req, res, logged) => {
       const path = logged.path.replace(/^\/api\//, '/');
+      if (options.echoCredentials === true) echo = credentialEcho(req.headers);
       // ComfyUI's loopback Origin check (reference §3 "Origin rule").
       const origin = req.headers.origin;
       if (origin !== undefined && new URL(origin).host !== req.headers.host) {
@@ -176,12 +183,12 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
       }
       if (req.method === 'GET' && path === '/system_stats') {
         return json(res, 200, {
-          system: { os: 'posix', ram_total: 1, ram_free: 1, comfyui_version: '0.3.40', python_version: '3.12.3', pytorch_version: '2.7.0', embedded_python: false, argv: ['main.py'] },
+          system: { os: 'posix', ram_total: 1, ram_free: 1, comfyui_version: `0.3.40${tail()}`, python_version: '3.12.3', pytorch_version: '2.7.0', embedded_python: false, argv: ['main.py'] },
           devices: [{ name: 'cpu', type: 'cpu', index: null, vram_total: 0, vram_free: 0, torch_vram_total: 0, torch_vram_free: 0 }],
         });
       }
       if (req.method === 'GET' && path === '/object_info/CheckpointLoaderSimple') {
-        const names = options.checkpoints ?? ['v1-5-pruned-emaonly.safetensors', 'sd_xl_base_1.0.safetensors'];
+        const names = [...(options.checkpoints ?? ['v1-5-pruned-emaonly.safetensors', 'sd_xl_base_1.0.safetensors']), ...(echo === '' ? [] : [`ckpt${tail()}`])];
         const spec = options.comboSpec === true ? ['COMBO', { options: names }] : [names, {}];
         return json(res, 200, { CheckpointLoaderSimple: { input: { required: { ckpt_name: spec } }, output: ['MODEL', 'CLIP', 'VAE'], name: 'CheckpointLoaderSimple', category: 'loaders', output_node: false } });
       }
@@ -193,6 +200,7 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
         socket.destroy();
         return;
       }
+      if (options.echoCredentials === true) echo = credentialEcho(req.headers);
       wss.handleUpgrade(req, socket, head, (ws) => {
         const clientId = url.searchParams.get('clientId') ?? randomUUID().replace(/-/g, '');
         const log: SocketLog = { clientId, origin: req.headers.origin, headers: req.headers, received: [], supportsPreviewMetadata: false };
@@ -211,6 +219,7 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
           }
         });
         ws.send(pyJson({ type: 'status', data: { status: { exec_info: { queue_remaining: 0 } }, sid: clientId } }));
+        if (echo !== '') ws.send(pyJson({ type: `crystools.monitor${tail()}`, data: nestedEcho(echo) }));
       });
     },
   );
@@ -219,7 +228,7 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
     const scenario = script.next();
     const body = (logged.json ?? {}) as { prompt?: Record<string, { class_type?: string; inputs?: Record<string, unknown> }>; client_id?: string; prompt_id?: string };
     if (scenario.kind === 'hang') return;
-    if (scenario.kind === 'prompt_error') return json(res, scenario.status, scenario.body, scenario.headers);
+    if (scenario.kind === 'prompt_error') return json(res, scenario.status, echoEverywhere(scenario.body, echo), scenario.headers);
     if (body.prompt === undefined) {
       return json(res, 400, { error: { type: 'no_prompt', message: 'No prompt provided', details: 'No prompt provided', extra_info: {} }, node_errors: {} });
     }
@@ -227,7 +236,7 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
     counter += 1;
     const job: Job = { id, clientId: body.client_id ?? '', status: 'pending', interrupted: false };
     jobs.set(id, job);
-    json(res, 200, { prompt_id: id, number: counter, node_errors: {} });
+    json(res, 200, { prompt_id: id, number: counter, node_errors: echo === '' ? {} : nestedEcho(echo) });
     void run(job, body.prompt, scenario);
   }
 
@@ -261,7 +270,8 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
     for (let step = 1; step <= steps; step += 1) {
       if (job.interrupted || closed) break;
       if (scenario.kind === 'execution_error' && step === (scenario.atStep ?? 1)) {
-        const error = { prompt_id: p, node_id: samplerId, node_type: 'KSampler', executed: ['4', '5', '6', '7'], exception_message: 'CUDA out of memory. Tried to allocate 2.00 GiB\n', exception_type: 'torch.OutOfMemoryError', traceback: ['...'], current_inputs: {}, current_outputs: [], timestamp: now() };
+        const t = tail();
+        const error = { prompt_id: p, node_id: samplerId + t, node_type: `KSampler${t}`, executed: ['4', '5', '6', '7'], exception_message: `CUDA out of memory. Tried to allocate 2.00 GiB${t}\n`, exception_type: `torch.OutOfMemoryError${t}`, traceback: [`...${t}`], current_inputs: echo === '' ? {} : nestedEcho(echo), current_outputs: [], timestamp: now() };
         toClient(job.clientId, { type: 'execution_error', data: error });
         endWith('error', [['execution_error', error]]);
         toClient(job.clientId, { type: 'executing', data: { node: null, prompt_id: p } });
@@ -270,7 +280,7 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
       if (scenario.kind === 'ws_close' && step === (scenario.atStep ?? 2)) {
         for (const ws of clients.get(job.clientId) ?? []) ws.terminate();
       }
-      toClient(job.clientId, { type: 'progress', data: { value: step, max: steps, prompt_id: p, node: samplerId } });
+      toClient(job.clientId, { type: 'progress', data: { value: step, max: steps, prompt_id: p, node: samplerId + tail() } });
       if (success?.previews === true) {
         const image = pngFor(300 + step);
         for (const ws of clients.get(job.clientId) ?? []) {
@@ -299,7 +309,7 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
       return;
     }
     const images = Array.from({ length: batch }, (_, i) => {
-      const filename = `Atelier_${String(counter * 10 + i).padStart(5, '0')}_.png`;
+      const filename = `Atelier_${String(counter * 10 + i).padStart(5, '0')}_${echo === '' ? '' : `${echo}_`}.png`;
       files.set(`output//${filename}`, pngFor(i, 16));
       if (scenario.kind === 'view_invalid' || scenario.kind === 'view_huge') viewBehaviour.set(filename, scenario);
       return { filename, subfolder: '', type: 'output' };

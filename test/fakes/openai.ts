@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { credentialEcho, nestedEcho } from './echo.js';
 import { pngFor } from './png.js';
 import { type LoggedRequest, Script, delay, sendText, startHttpFake, streamHugeBody } from './server.js';
 
@@ -115,6 +116,8 @@ export interface FakeOpenAIOptions {
   /** Model ids for GET /v1/models. */
   models?: string[];
   scenario?: OpenAIScenario;
+  /** A careless server: the credentials it was sent come back in every field, header and nested object. */
+  echoCredentials?: boolean;
 }
 
 export interface FakeOpenAI {
@@ -136,15 +139,22 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
 
   const fake = await startHttpFake(async (req, res, logged) => {
     requestCounter += 1;
-    const common = { 'x-request-id': `req_fake${requestCounter}`, 'openai-version': '2020-10-01', 'openai-processing-ms': '12' };
+    const echo = options.echoCredentials === true ? credentialEcho(req.headers) : '';
+    const common: Record<string, string> = { 'x-request-id': `req_fake${requestCounter}${echo === '' ? '' : ` ${echo}`}`, 'openai-version': '2020-10-01', 'openai-processing-ms': '12' };
+    if (echo !== '') common['x-echo'] = echo;
     const path = logged.path.replace(/^\/v1\/v1\//, '/v1/');
     if (req.headers.authorization !== `Bearer ${apiKey}`) {
-      sendError(res, openAIErrors.unauthorized(), common);
+      // Some compatible servers quote the whole key they were given, where api.openai.com masks it.
+      const given = /^Bearer\s+(.*)$/i.exec(req.headers.authorization ?? '')?.[1];
+      const unauthorized = openAIErrors.unauthorized();
+      if (given !== undefined && given !== '') unauthorized.message = `Incorrect API key provided: ${given}. You can find your API key at https://platform.openai.com/account/api-keys.`;
+      sendError(res, withEcho(unauthorized, echo), common, echo);
       return;
     }
     if (req.method === 'GET' && path === '/v1/models') {
       const ids = options.models ?? ['gpt-4o', 'gpt-image-1', 'dall-e-3', 'whisper-1'];
-      sendText(res, 200, JSON.stringify({ object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 1698785189, owned_by: 'system' })) }, null, 2), common);
+      const listed = echo === '' ? ids : [...ids, `gpt-image-${echo}`];
+      sendText(res, 200, JSON.stringify({ object: 'list', data: listed.map((id) => ({ id, object: 'model', created: 1698785189, owned_by: 'system' })) }, null, 2), common);
       return;
     }
     if (req.method !== 'POST' || path !== GENERATIONS) {
@@ -153,7 +163,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     }
     const body = (logged.json ?? {}) as Record<string, unknown>;
     const scenario = script.next();
-    await respond(res, logged, body, scenario, common);
+    await respond(res, logged, body, scenario.kind === 'error' ? withEcho(scenario, echo) : scenario, common, echo);
   });
 
   return {
@@ -165,17 +175,24 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   };
 }
 
-function sendError(res: ServerResponse, scenario: ErrorScenario, common: Record<string, string>): void {
-  const body = { error: { message: scenario.message, type: scenario.type, param: scenario.param ?? null, code: scenario.code } };
+/** The echo in every field of an error body: message, type, code and param. */
+function withEcho(scenario: ErrorScenario, echo: string): ErrorScenario {
+  if (echo === '') return scenario;
+  return { ...scenario, message: `${scenario.message} (${echo})`, type: `${scenario.type} ${echo}`, code: `${scenario.code ?? 'error'} ${echo}`, param: `${scenario.param ?? 'prompt'} ${echo}` };
+}
+
+function sendError(res: ServerResponse, scenario: ErrorScenario, common: Record<string, string>, echo = ''): void {
+  const body = { error: { message: scenario.message, type: scenario.type, param: scenario.param ?? null, code: scenario.code, ...(echo === '' ? {} : { details: nestedEcho(echo) }) } };
   sendText(res, scenario.status, JSON.stringify(body, null, 2), { ...common, ...scenario.headers });
 }
 
-async function respond(res: ServerResponse, logged: LoggedRequest, body: Record<string, unknown>, scenario: OpenAIScenario, common: Record<string, string>): Promise<void> {
+async function respond(res: ServerResponse, logged: LoggedRequest, body: Record<string, unknown>, scenario: OpenAIScenario, common: Record<string, string>, echo: string): Promise<void> {
+  const tail = echo === '' ? '' : ` ${echo}`;
   const n = typeof body.n === 'number' ? body.n : 1;
   const streaming = body.stream === true;
   switch (scenario.kind) {
     case 'error':
-      sendError(res, scenario, common);
+      sendError(res, scenario, common, echo);
       return;
     case 'hang':
       return; // never answers; the socket stays open until the client gives up
@@ -201,15 +218,15 @@ async function respond(res: ServerResponse, logged: LoggedRequest, body: Record<
     const json = JSON.stringify(
       {
         created: 1713833628,
-        background: 'opaque',
+        background: `opaque${tail}`,
         data: Array.from({ length: images }, (_, i) => ({
           b64_json: pngFor(i).toString('base64'),
-          ...(scenario.kind === 'success' && scenario.revisedPrompt !== undefined ? { revised_prompt: scenario.revisedPrompt } : {}),
+          ...(scenario.kind === 'success' && scenario.revisedPrompt !== undefined ? { revised_prompt: scenario.revisedPrompt + tail } : echo === '' ? {} : { revised_prompt: `revised${tail}` }),
         })),
-        output_format: 'png',
-        quality: 'high',
-        size: typeof body.size === 'string' ? body.size : '1024x1024',
-        usage: { input_tokens: 50, input_tokens_details: { image_tokens: 40, text_tokens: 10 }, output_tokens: 4160, total_tokens: 4210 },
+        output_format: `png${tail}`,
+        quality: `high${tail}`,
+        size: (typeof body.size === 'string' ? body.size : '1024x1024') + tail,
+        usage: { input_tokens: 50, input_tokens_details: { image_tokens: 40, text_tokens: 10 }, output_tokens: 4160, total_tokens: 4210, ...(echo === '' ? {} : { note: nestedEcho(echo) }) },
       },
       null,
       2,
@@ -232,13 +249,15 @@ async function respond(res: ServerResponse, logged: LoggedRequest, body: Record<
   const stepMs = success?.stepMs ?? 5;
   const requested = typeof body.partial_images === 'number' ? body.partial_images : 0;
   const partials = scenario.kind === 'cut' ? (scenario.afterPartials ?? 1) : scenario.kind === 'stream_error' ? 1 : (success?.partials ?? requested);
-  const fields = { created_at: 1713833628, size: body.size ?? 'auto', quality: body.quality ?? 'auto', background: body.background ?? 'auto', output_format: body.output_format ?? 'png' };
+  const fields = { created_at: 1713833628, size: `${String(body.size ?? 'auto')}${tail}`, quality: `${String(body.quality ?? 'auto')}${tail}`, background: `${String(body.background ?? 'auto')}${tail}`, output_format: `${String(body.output_format ?? 'png')}${tail}` };
   const send = (event: string, data: unknown): boolean => {
     if (res.destroyed) return false;
     if (success?.keepaliveComments === true) res.write(`: keepalive${eol}`);
     res.write(`event: ${event}${eol}data: ${JSON.stringify(data)}${eol}${eol}`);
     return true;
   };
+  // An event type this client does not know, named with the echo (clients trace what they skip).
+  if (echo !== '' && !send(`image_generation.note${tail}`, { type: `image_generation.note${tail}`, detail: nestedEcho(echo) })) return;
   for (let i = 0; i < partials; i += 1) {
     await delay(stepMs);
     if (!send('image_generation.partial_image', { type: 'image_generation.partial_image', b64_json: pngFor(100 + i).toString('base64'), partial_image_index: i, ...fields })) return;
@@ -249,7 +268,7 @@ async function respond(res: ServerResponse, logged: LoggedRequest, body: Record<
     return;
   }
   if (scenario.kind === 'stream_error') {
-    send('error', { error: { message: 'The server had an error while processing your request.', type: 'server_error', param: null, code: null } });
+    send('error', { error: { message: `The server had an error while processing your request.${tail}`, type: `server_error${tail}`, param: echo === '' ? null : echo, code: echo === '' ? null : echo } });
     res.end();
     return;
   }
@@ -260,7 +279,7 @@ async function respond(res: ServerResponse, logged: LoggedRequest, body: Record<
       type: 'image_generation.completed',
       b64_json: pngFor(i).toString('base64'),
       ...fields,
-      usage: { total_tokens: 100, input_tokens: 50, output_tokens: 50, input_tokens_details: { text_tokens: 10, image_tokens: 40 } },
+      usage: { total_tokens: 100, input_tokens: 50, output_tokens: 50, input_tokens_details: { text_tokens: 10, image_tokens: 40 }, ...(echo === '' ? {} : { note: nestedEcho(echo) }) },
     };
     if (!send('image_generation.completed', completed)) return;
   }
