@@ -3,6 +3,7 @@ import { unlink } from 'node:fs/promises';
 import { openStore } from '../db/store.js';
 import type { JobStore } from '../db/types.js';
 import { findMissingFiles, removePreviewFolders, resolveInsideDataDir, sweepOrphans } from '../media/index.js';
+import { createSecretBook } from '../providers/redact.js';
 import { createProgressThrottle } from '../worker/progress-throttle.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../worker/retry-policy.js';
 import { createScheduler } from '../worker/scheduler.js';
@@ -13,6 +14,7 @@ import { createHandlers } from './handlers.js';
 import { collectImagePaths } from './image-paths.js';
 import { createJobMedia } from './job-media.js';
 import { createProviderRegistry, type ProviderEntry } from './provider-registry.js';
+import { redactingLog } from './redacting-log.js';
 import { createSettingsService, type ProviderDefaults } from './settings-service.js';
 import { systemClock, type Engine, type EngineOptions, type Logger, type MediaFile } from './types.js';
 
@@ -39,7 +41,8 @@ const silentLog: Logger = { info: () => undefined, warn: () => undefined, error:
 /** The composition root: one engine per data dir, shared by the Electron app and the headless host. */
 export async function createEngine(options: EngineOptions & EngineTestOptions): Promise<Engine> {
   const clock = options.clock ?? systemClock;
-  const log = options.log ?? silentLog;
+  const secrets = createSecretBook();
+  const log = redactingLog(options.log ?? silentLog, secrets);
   const { dataDir, keyring } = options;
   mkdirSync(dataDir, { recursive: true });
 
@@ -63,6 +66,7 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
     }
     const settings = createSettingsService({ store, keyring, dataDir, providerDefaults });
     const registry = createProviderRegistry(entries, settings, {
+      secrets,
       ...(options.maxResponseBytes === undefined ? {} : { maxResponseBytes: options.maxResponseBytes }),
     });
     const media = createJobMedia(dataDir);

@@ -1,5 +1,7 @@
 import { AppError } from '../../shared/errors.js';
 import type { ProviderInfo, ProviderTestResult } from '../../shared/contract.js';
+import type { SecretBook } from '../providers/redact.js';
+import { redactingProvider } from '../providers/redacting-provider.js';
 import type { Provider, ProviderConfig } from '../providers/types.js';
 import type { ProviderDefaults, SettingsService } from './settings-service.js';
 
@@ -27,9 +29,10 @@ export interface ProviderEntry {
 export function createProviderRegistry(
   entries: ProviderEntry[],
   settings: SettingsService,
-  options: { maxResponseBytes?: number } = {},
+  options: { maxResponseBytes?: number; secrets?: SecretBook } = {},
 ): ProviderRegistry {
-  const byId = new Map(entries.map((e) => [e.provider.id, e.provider]));
+  // Every caller (ready, list, test) gets the provider behind the redacting boundary, never the bare one.
+  const byId = new Map(entries.map((e) => [e.provider.id, redactingProvider(e.provider, (s) => options.secrets?.add(s))]));
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
 
   const get = (id: string): Provider => {

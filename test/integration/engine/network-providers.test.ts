@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultProviders } from '../../../electron/engine/default-providers.js';
 import { openAIErrors, startFakeA1111, startFakeOpenAI, type FakeA1111, type FakeOpenAI } from '../../fakes/index.js';
@@ -15,7 +17,8 @@ describe('engine with network providers', () => {
   });
 
   it('honours Retry-After on a 429, records both attempts, and keeps partial previews flowing', async () => {
-    openai = await startFakeOpenAI({ apiKey: 'sk-engine' });
+    // A careless server echoes the key it was sent in every field: none of it may be kept.
+    openai = await startFakeOpenAI({ apiKey: 'sk-engine', echoCredentials: true });
     // Partial previews a little apart, as a real stream sends them, so each lands before the final image.
     openai.setScenario([openAIErrors.rateLimited({ ms: 300 }), { kind: 'success', stepMs: 150 }]);
     h = await startHarness({ providers: defaultProviders(), retry: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 1_000 } });
@@ -29,8 +32,13 @@ describe('engine with network providers', () => {
     const retry = done.events.find((e) => e.kind === 'retry');
     expect(Number(retry?.data?.['delayMs'])).toBeGreaterThanOrEqual(300);
     expect(h.events.some((e) => e.name === 'jobs.progress' && (e.payload as { previewImageId?: string }).previewImageId !== undefined)).toBe(true);
-    // The key went to the provider and nowhere else.
+    // The key went to the provider and nowhere else: not the job, its trace, the database or its WAL.
+    expect(openai.generationRequests()[0]!.headers.authorization).toBe('Bearer sk-engine');
+    expect(JSON.stringify(done)).toContain('***');
     expect(JSON.stringify(done)).not.toContain('sk-engine');
+    for (const file of ['atelier.db', 'atelier.db-wal'].map((name) => join(h!.dataDir, name)).filter((path) => existsSync(path))) {
+      expect(readFileSync(file).includes('sk-engine')).toBe(false);
+    }
   });
 
   it('a stopped provider fails the job with a clear error after bounded retries, and Retry works once it is back', async () => {

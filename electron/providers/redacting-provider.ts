@@ -1,0 +1,73 @@
+import { AppError } from '../../shared/errors.js';
+import { createRedactor, secretsOf, type Redactor } from './redact.js';
+import type { Provider, ProviderConfig, ProviderContext, ProviderOutput } from './types.js';
+
+/**
+ * The one boundary every provider answer crosses: whatever it yields (output, thrown errors, traces, progress
+ * stages, test results) is redacted against the secrets of the config it was called with, whichever field or
+ * nesting a provider echoed them in, before anything is stored, logged or sent.
+ */
+export function redactingProvider(provider: Provider, onSecrets?: (secrets: string[]) => void): Provider {
+  const redactorFor = (config: ProviderConfig): Redactor => {
+    const secrets = secretsOf(config);
+    onSecrets?.(secrets);
+    return createRedactor(secrets);
+  };
+
+  return {
+    id: provider.id,
+    name: provider.name,
+    capabilities: (config) => provider.capabilities(config),
+    knownModels: (config) => provider.knownModels(config),
+    isConfigured: (config) => provider.isConfigured(config),
+    validate(request, config) {
+      try {
+        provider.validate(request, config);
+      } catch (error) {
+        throw redactError(error, redactorFor(config));
+      }
+    },
+    async generate(request, config, context) {
+      const r = redactorFor(config);
+      const safe: ProviderContext = {
+        signal: context.signal,
+        onAccepted: () => context.onAccepted(),
+        onPartialImage: (image) => context.onPartialImage(image),
+        onProgress: (progress) => context.onProgress({ ...progress, stage: r.text(progress.stage) }),
+        trace: (kind, message, data) => context.trace(r.text(kind), r.text(message), data === undefined ? undefined : r.deep(data)),
+      };
+      let output: ProviderOutput;
+      try {
+        output = await provider.generate(request, config, safe);
+      } catch (error) {
+        throw redactError(error, r);
+      }
+      // Image bytes are left alone (deep copies only plain objects and arrays); every string around them is not.
+      return r.deep(output);
+    },
+    async test(config, signal) {
+      const r = redactorFor(config);
+      try {
+        return r.deep(await provider.test(config, signal));
+      } catch (error) {
+        throw redactError(error, r);
+      }
+    },
+  };
+}
+
+/** The same error with its message and details redacted; anything else thrown keeps only a redacted message. */
+export function redactError(error: unknown, r: Redactor): unknown {
+  if (error instanceof AppError) {
+    return new AppError(error.code, r.text(error.message), {
+      retryable: error.retryable,
+      ...(error.details === undefined ? {} : { details: r.deep(error.details) }),
+    });
+  }
+  if (error instanceof Error) {
+    const copy = new Error(r.text(error.message));
+    copy.name = error.name;
+    return copy;
+  }
+  return typeof error === 'string' ? r.text(error) : error;
+}
