@@ -66,7 +66,8 @@ export function createSettingsService(options: {
     const providers: Record<string, StoredProviderSettings> = { ...base.providers };
     for (const [id, p] of Object.entries(stored.providers ?? {})) {
       // Providers that no longer exist are kept out of the view but not deleted from disk.
-      if (providers[id] !== undefined) providers[id] = { ...providers[id], ...p };
+      const known = ownProvider(providers, id);
+      if (known !== undefined) providers[id] = { ...known, ...p };
     }
     return {
       concurrency: { ...base.concurrency, ...stored.concurrency },
@@ -95,7 +96,7 @@ export function createSettingsService(options: {
 
   const service: SettingsService = {
     current: () => cached,
-    provider: (id) => cached.providers[id],
+    provider: (id) => ownProvider(cached.providers, id),
     async secret(providerId, kind) {
       return (await keyring.get(secretName(providerId, kind))) ?? undefined;
     },
@@ -115,7 +116,7 @@ export function createSettingsService(options: {
       if (patch.theme) next.theme = patch.theme;
       const secretWrites: Array<() => Promise<void>> = [];
       for (const [id, p] of Object.entries(patch.providers ?? {})) {
-        const current = next.providers[id];
+        const current = ownProvider(next.providers, id);
         if (current === undefined) {
           throw new AppError('invalid_request', `There is no provider called “${id}”.`, {
             details: { fields: { [`providers.${id}`]: 'Unknown provider.' } },
@@ -152,6 +153,11 @@ export function createSettingsService(options: {
     },
   };
   return service;
+}
+
+/** Only a provider's own entry: "constructor" or "__proto__" must never reach Object or Object.prototype. */
+function ownProvider(providers: Record<string, StoredProviderSettings>, id: string): StoredProviderSettings | undefined {
+  return Object.hasOwn(providers, id) ? providers[id] : undefined;
 }
 
 function normaliseBaseUrl(raw: string, providerId: string): string {
