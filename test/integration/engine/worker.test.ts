@@ -21,7 +21,11 @@ describe('provider worker', () => {
     const done = await waitForStatus(h.engine, job.id, ['succeeded']);
     expect(done.images).toHaveLength(2);
     expect(done.result?.seed).toBe(7);
-    expect(done.result?.timings['totalMs']).toBeGreaterThanOrEqual(0);
+    // The phases add up to the whole, and the provider's 200 ms of work is in its own phase.
+    const t = done.result!.timings as Record<'queuedMs' | 'providerMs' | 'storeMs' | 'totalMs', number>;
+    expect(Object.keys(t).sort()).toEqual(['providerMs', 'queuedMs', 'storeMs', 'totalMs']);
+    expect(t.totalMs).toBe(t.queuedMs + t.providerMs + t.storeMs);
+    expect(t.providerMs).toBeGreaterThan(0);
     for (const image of done.images) {
       const file = h.engine.resolveMedia('image', image.id);
       expect(file).not.toBeNull();

@@ -1,6 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type * as nodeCrypto from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tokensEqual } from '../../../electron/serve/auth.js';
 import { startHarness, TOKEN, type Harness } from './helpers.js';
+
+// The real timingSafeEqual, watched: the token check must go through it whatever the caller sends.
+vi.mock('node:crypto', async (importOriginal) => {
+  const actual = await importOriginal<typeof nodeCrypto>();
+  return { ...actual, timingSafeEqual: vi.fn(actual.timingSafeEqual) };
+});
 
 describe('headless host: token', () => {
   let h: Harness;
@@ -63,10 +71,18 @@ describe('headless host: token', () => {
     expect(reply.status).toBe(401);
   });
 
-  it('compares tokens without regard to length tricks', () => {
+  it('compares tokens in constant time: equal-length digests through timingSafeEqual, whatever length is sent', () => {
+    const compare = vi.mocked(timingSafeEqual);
+    compare.mockClear();
     expect(tokensEqual(TOKEN, TOKEN)).toBe(true);
-    expect(tokensEqual(TOKEN, `${TOKEN}\0`)).toBe(false);
-    expect(tokensEqual(TOKEN, '')).toBe(false);
+    // Longer, shorter, a prefix, one character, empty, a different case: each refused without a length shortcut.
+    const wrong = [`${TOKEN}\0`, `${TOKEN}${TOKEN}`, TOKEN.slice(0, -1), TOKEN.slice(0, 1), '', TOKEN.toUpperCase()];
+    for (const given of wrong) expect(tokensEqual(TOKEN, given), given).toBe(false);
+    expect(compare).toHaveBeenCalledTimes(1 + wrong.length);
+    for (const [a, b] of compare.mock.calls) {
+      expect(a.byteLength).toBe(32);
+      expect(b.byteLength).toBe(32);
+    }
     expect(tokensEqual(TOKEN, undefined)).toBe(false);
   });
 });

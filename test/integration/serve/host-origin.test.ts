@@ -1,3 +1,5 @@
+import { connect } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './helpers.js';
 
@@ -49,11 +51,32 @@ describe('headless host: Host and Origin', () => {
   });
 });
 
+/** Whether a TCP connection to host:port opens (refused, unroutable or silent all count as no). */
+function opens(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    socket.setTimeout(1_000);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
 describe('headless host: bind address', () => {
-  it('binds 127.0.0.1 by default', async () => {
+  it('binds 127.0.0.1 by default: the socket opens there and on no other address of this machine', async () => {
     const h = await startHarness();
     try {
       expect(h.server.host).toBe('127.0.0.1');
+      expect(await opens('127.0.0.1', h.server.port)).toBe(true);
+      // 127.0.0.2 is loopback too on Linux, but only a wildcard bind (0.0.0.0, ::) answers there.
+      const others = ['127.0.0.2', '::1', ...Object.values(networkInterfaces()).flatMap((list) => (list ?? []).filter((a) => !a.internal).map((a) => a.address))];
+      for (const address of others) expect(await opens(address, h.server.port), address).toBe(false);
     } finally {
       await h.close();
     }

@@ -102,7 +102,7 @@ describe('app scheme', () => {
     expect(await index.text()).toContain('<title>Atelier</title>');
     const script = await appResponse(join(root, 'renderer'), 'atelier://app/assets/main.js');
     expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
-    expect(script.headers.get('content-security-policy')).toBeTruthy();
+    expect(script.headers.get('content-security-policy')).toBe(index.headers.get('content-security-policy'));
   });
 
   it.each([
