@@ -56,9 +56,20 @@ function safeDecode(text: string): string {
   }
 }
 
+/** A secret as it is and as it looks once echoed inside JSON text or a URL. */
+export function secretForms(secret: string): string[] {
+  const forms = [secret, JSON.stringify(secret).slice(1, -1)];
+  try {
+    forms.push(encodeURIComponent(secret));
+  } catch {
+    // A lone surrogate has no URL form.
+  }
+  return [...new Set(forms)];
+}
+
 export function createRedactor(secrets: Iterable<string>): Redactor {
   // Longest first, so a secret that contains another is removed whole.
-  const list = [...new Set(secrets)].filter((s) => s.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
+  const list = [...new Set([...secrets].filter((s) => s.length >= MIN_SECRET_LENGTH).flatMap(secretForms))].sort((a, b) => b.length - a.length);
 
   const text = (value: string): string => {
     let out = value;
