@@ -7,7 +7,13 @@ import type { GenerateRequest } from '../../../shared/contract.js';
 import { createEngine } from '../../../electron/engine/create-engine.js';
 import { defaultProviders } from '../../../electron/engine/default-providers.js';
 import type { Engine, Logger } from '../../../electron/engine/types.js';
+import { createA1111Provider } from '../../../electron/providers/a1111/index.js';
+import { createComfyUIProvider } from '../../../electron/providers/comfyui/index.js';
+import { redactingProvider } from '../../../electron/providers/redacting-provider.js';
+import type { Provider, ProviderConfig } from '../../../electron/providers/types.js';
+import { AppError } from '../../../shared/errors.js';
 import { a1111Errors, comfyErrors, openAIErrors, startFakeA1111, startFakeComfyUI, startFakeOpenAI } from '../../fakes/index.js';
+import { config, recordingContext } from '../providers/helpers.js';
 import { memoryKeyring, waitForStatus } from './harness.js';
 
 const OPENAI_KEY = 'sk-echo-key-0123456789abcdef';
@@ -134,4 +140,47 @@ describe('a provider that echoes the credentials it is sent', () => {
     await engine.close({ graceMs: 0 });
     expect(leaks(everywhere(run))).toEqual([]);
   }, 60_000);
+});
+
+describe('credentials written into the base URL', () => {
+  // Settings refuses them, but a library from before that rule (or a relay address) can still carry them.
+  const USER = 'urluser';
+  const PASSWORD = 'url-p@ss-5150';
+  const forms = [PASSWORD, encodeURIComponent(PASSWORD), basic(USER, PASSWORD)];
+  const withCredentials = (url: string) => url.replace('http://', `http://${USER}:${encodeURIComponent(PASSWORD)}@`);
+
+  it('are redacted from everything A1111 and ComfyUI echo: output, traces, progress, errors and test results', async () => {
+    const a1111 = await startFakeA1111({ auth: { username: USER, password: PASSWORD }, echoCredentials: true });
+    const comfy = await startFakeComfyUI({ echoCredentials: true });
+    try {
+      const yielded: unknown[] = [];
+      const request = { prompt: 'a red kite', width: 512, height: 512, count: 1, steps: 3 };
+      /** Runs one generate per scenario and a connection test, keeping everything the provider yielded. */
+      const exercise = async (provider: Provider, cfg: ProviderConfig, scenarios: Array<() => void>): Promise<void> => {
+        for (const setScenario of scenarios) {
+          setScenario();
+          const context = recordingContext();
+          const outcome = await provider.generate({ provider: provider.id, ...request }, cfg, context).catch((error: unknown) => (error instanceof AppError ? error.toBody() : String(error)));
+          yielded.push(outcome, context.traces, context.progress);
+        }
+        yielded.push(await provider.test(cfg, new AbortController().signal));
+      };
+      await exercise(redactingProvider(createA1111Provider({ pollIntervalMs: 20 })), config({ baseUrl: withCredentials(a1111.url) }), [
+        () => a1111.setScenario({ kind: 'success', stepMs: 20, previewEvery: 1 }),
+        () => a1111.setScenario(a1111Errors.outOfMemory()),
+      ]);
+      await exercise(redactingProvider(createComfyUIProvider()), config({ baseUrl: withCredentials(comfy.url), model: 'v1-5-pruned-emaonly.safetensors' }), [
+        () => comfy.setScenario({ kind: 'success', previews: true }),
+        () => comfy.setScenario({ kind: 'execution_error', atStep: 2 }),
+        () => comfy.setScenario(comfyErrors.validation()),
+      ]);
+      expect(a1111.generationRequests()[0]!.headers.authorization).toBe(`Basic ${basic(USER, PASSWORD)}`);
+      const text = JSON.stringify(yielded);
+      expect(text).toContain('***');
+      expect(forms.filter((form) => text.includes(form))).toEqual([]);
+    } finally {
+      await a1111.close();
+      await comfy.close();
+    }
+  });
 });
