@@ -15,11 +15,8 @@ export function redactingProvider(provider: Provider, onSecrets?: (secrets: stri
   };
 
   return {
-    id: provider.id,
-    name: provider.name,
-    capabilities: (config) => provider.capabilities(config),
-    knownModels: (config) => provider.knownModels(config),
-    isConfigured: (config) => provider.isConfigured(config),
+    // What the provider knows without asking anyone (and any method added later) passes through as it is.
+    ...provider,
     validate(request, config) {
       try {
         provider.validate(request, config);
