@@ -35,7 +35,10 @@ export interface EncodedImage {
 }
 
 export interface GeneratedImage extends EncodedImage {
+  /** The seed this image was rendered with; left out when the provider does not say (OpenAI). */
   seed?: number;
+  /** Position in a batch drawn from one shared seed (ComfyUI's batch_size), where that is how it was made. */
+  batchIndex?: number;
 }
 
 export interface ProviderOutput {
