@@ -122,6 +122,15 @@ export function createComfyUIProvider(options: ComfyUIProviderOptions = {}): Pro
     name: 'ComfyUI',
     capabilities: () => capabilities(),
     knownModels: (config) => (config.model === undefined || config.model === '' ? [] : [config.model]),
+    listsModels: true,
+    requiresModel: (config) => {
+      try {
+        return checkPlaceholders(config.workflow !== undefined && config.workflow.trim() !== '' ? parseWorkflow(config.workflow) : defaultWorkflow()).has('model');
+      } catch {
+        // A broken workflow is refused by validate() with its own message.
+        return false;
+      }
+    },
     // The base URL defaults to http://127.0.0.1:8188, so ComfyUI is always configured; `enabled` is separate.
     isConfigured: (config) => {
       try {
