@@ -100,11 +100,13 @@ export function createModelCache(
 }
 
 /**
- * The request as it will run: with no model chosen (in the request or in settings) and a provider that cannot run
- * without one, the first model the server listed, so the job records what ran.
+ * The request as it will run, so the job records the model that ran: the one asked for, else the default from
+ * Settings, else (for a provider that cannot run without one) the first model the server listed.
  */
 export function withListedModel(request: GenerateRequest, provider: Provider, config: ProviderConfig, cache: ModelCache | undefined): GenerateRequest {
-  if (request.model !== undefined || (config.model ?? '') !== '' || provider.requiresModel?.(config) !== true) return request;
+  if (request.model !== undefined) return request;
+  if (config.model !== undefined && config.model !== '') return { ...request, model: config.model };
+  if (provider.requiresModel?.(config) !== true) return request;
   const first = cache?.get(provider.id)?.models[0];
   return first === undefined ? request : { ...request, model: first };
 }

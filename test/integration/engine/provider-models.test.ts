@@ -68,6 +68,18 @@ describe('the servers’ model lists are kept and used', () => {
     expect(job.request.model).toBe(CHECKPOINTS[0]);
   });
 
+  it('a default model from Settings is what runs, and the job records it', async () => {
+    comfy = await startFakeComfyUI({ checkpoints: CHECKPOINTS });
+    h = await startHarness({ providers: defaultProviders() });
+    await h.engine.handlers['settings.update']({ providers: { comfyui: { enabled: true, baseUrl: comfy.url, model: CHECKPOINTS[1] } } });
+    await h.engine.handlers['providers.test']({ id: 'comfyui' });
+    const { job } = await h.engine.handlers['jobs.submit']({ provider: 'comfyui', prompt: 'a harbour at night', width: 64, height: 64, count: 1, steps: 2 });
+    expect(job.model).toBe(CHECKPOINTS[1]);
+    await waitForStatus(h.engine, job.id, ['succeeded', 'failed']);
+    const graph = (comfy.promptRequests()[0]!.json as { prompt: Record<string, { class_type: string; inputs: Record<string, unknown> }> }).prompt;
+    expect(Object.values(graph).find((n) => n.class_type === 'CheckpointLoaderSimple')!.inputs.ckpt_name).toBe(CHECKPOINTS[1]);
+  });
+
   it('listing fetches a list that was never kept, for an enabled server (no Test pressed)', async () => {
     comfy = await startFakeComfyUI({ checkpoints: CHECKPOINTS, comboSpec: true });
     h = await startHarness({ providers: defaultProviders() });
