@@ -13,6 +13,8 @@ interface ImageRow {
   height: number;
   mime: string;
   thumb_path: string | null;
+  seed: number | null;
+  batch_index: number | null;
 }
 
 export interface ImagePathRow {
@@ -33,14 +35,23 @@ function toStored(row: ImageRow): StoredImage {
     height: row.height,
     mime: row.mime,
     thumbPath: row.thumb_path,
+    ...perImage(row),
   };
+}
+
+/** The values that differ between a batch's images, present only where known. */
+function perImage(row: ImageRow): Pick<ImageSummary, 'seed' | 'batchIndex'> {
+  const out: Pick<ImageSummary, 'seed' | 'batchIndex'> = {};
+  if (row.seed !== null) out.seed = row.seed;
+  if (row.batch_index !== null) out.batchIndex = row.batch_index;
+  return out;
 }
 
 export function createImages(ctx: StoreContext) {
   const insert = ctx.sql.prepare(
     'images.insert',
-    `INSERT INTO images (id, job_id, idx, path, sha256, bytes, width, height, mime, thumb_path)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO images (id, job_id, idx, path, sha256, bytes, width, height, mime, thumb_path, seed, batch_index)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const byId = ctx.sql.prepare<ImageRow>('images.get', 'SELECT * FROM images WHERE id = ?');
   // One query per page: the ids arrive as a JSON array so the statement is prepared once for any page size.
@@ -68,6 +79,8 @@ export function createImages(ctx: StoreContext) {
           image.height,
           image.mime,
           image.thumbPath,
+          image.seed ?? null,
+          image.batchIndex ?? null,
         );
       }
     },
@@ -81,7 +94,7 @@ export function createImages(ctx: StoreContext) {
       for (const row of forJobs.all(JSON.stringify(jobIds))) {
         let list = out.get(row.job_id);
         if (list === undefined) out.set(row.job_id, (list = []));
-        list.push({ id: row.id, index: row.idx, width: row.width, height: row.height, mime: row.mime, bytes: row.bytes });
+        list.push({ id: row.id, index: row.idx, width: row.width, height: row.height, mime: row.mime, bytes: row.bytes, ...perImage(row) });
       }
       return out;
     },

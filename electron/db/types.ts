@@ -25,6 +25,10 @@ export interface NewImage {
   mime: string;
   /** Relative to the data dir, or null when no thumbnail could be made. */
   thumbPath: string | null;
+  /** The seed this image was rendered with, when the provider said. */
+  seed?: number;
+  /** Its position in a batch drawn from one shared seed (ComfyUI), when that is how it was made. */
+  batchIndex?: number;
 }
 
 export interface StoredImage extends NewImage {

@@ -13,6 +13,7 @@ import { createEventBus } from './event-bus.js';
 import { createHandlers } from './handlers.js';
 import { collectImagePaths } from './image-paths.js';
 import { createJobMedia } from './job-media.js';
+import { createModelCache } from './model-cache.js';
 import { createProviderRegistry, type ProviderEntry } from './provider-registry.js';
 import { redactingLog } from './redacting-log.js';
 import { createSettingsService, type ProviderDefaults } from './settings-service.js';
@@ -65,8 +66,10 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       providerDefaults[entry.provider.id] = { ...entry.defaults, ...options.providerDefaults?.[entry.provider.id] };
     }
     const settings = createSettingsService({ store, keyring, dataDir, providerDefaults });
+    const models = createModelCache(store, { clock });
     const registry = createProviderRegistry(entries, settings, {
       secrets,
+      models,
       ...(options.maxResponseBytes === undefined ? {} : { maxResponseBytes: options.maxResponseBytes }),
     });
     const media = createJobMedia(dataDir);
@@ -97,7 +100,7 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
         });
       }
     };
-    const handlers = createHandlers({ store, scheduler, providers: registry, settings, bus, removeFiles, missingFiles: () => missing });
+    const handlers = createHandlers({ store, scheduler, providers: registry, settings, bus, removeFiles, missingFiles: () => missing, models });
 
     const maintain = async (): Promise<void> => {
       const { retention } = settings.current();

@@ -3,6 +3,7 @@ import { isTerminal, type Handlers, type JobDetail } from '../../shared/contract
 import type { JobStore, RemovedFiles } from '../db/types.js';
 import type { Scheduler } from '../worker/scheduler.js';
 import type { EventBus } from './event-bus.js';
+import { withListedModel, type ModelCache } from './model-cache.js';
 import type { ProviderRegistry } from './provider-registry.js';
 import type { SettingsService } from './settings-service.js';
 
@@ -16,6 +17,8 @@ export interface HandlerDeps {
   removeFiles(files: string[]): Promise<void>;
   /** Image rows whose file is missing, found by the start-up check. */
   missingFiles(): number;
+  /** The servers' model lists, for a request that names no model. */
+  models?: ModelCache;
 }
 
 const desktopOnly = (): never => {
@@ -42,8 +45,9 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     return { removed: result.removed, bytesFreed: result.bytesFreed };
   };
 
-  const submit = async (request: Parameters<Handlers['jobs.submit']>[0]): Promise<{ job: JobDetail; created: boolean }> => {
-    const { provider, config } = await providers.ready(request.provider);
+  const submit = async (asked: Parameters<Handlers['jobs.submit']>[0]): Promise<{ job: JobDetail; created: boolean }> => {
+    const { provider, config } = await providers.ready(asked.provider);
+    const request = withListedModel(asked, provider, config, deps.models);
     provider.validate(request, config);
     const result = store.submit(request);
     if (result.created) {

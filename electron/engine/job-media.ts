@@ -21,6 +21,7 @@ export function createJobMedia(dataDir: string): JobMedia & { previews: PreviewR
         appVersion: APP_VERSION,
         ...(input.request.model === undefined ? {} : { model: input.request.model }),
         ...(input.seed === undefined ? {} : { seed: input.seed }),
+        ...(input.batchIndex === undefined ? {} : { batchIndex: input.batchIndex }),
       }),
     addPreview: (jobId, image) => previews.addPreview(jobId, image),
     clearPreviews: (jobId) => previews.clearJob(jobId),

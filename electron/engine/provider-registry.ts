@@ -3,6 +3,7 @@ import type { ProviderInfo, ProviderTestResult } from '../../shared/contract.js'
 import type { SecretBook } from '../providers/redact.js';
 import { redactingProvider } from '../providers/redacting-provider.js';
 import type { Provider, ProviderConfig } from '../providers/types.js';
+import type { ModelCache } from './model-cache.js';
 import type { ProviderDefaults, SettingsService } from './settings-service.js';
 
 /** Hard bound on any provider response body or stream (no unbounded buffering). */
@@ -29,7 +30,7 @@ export interface ProviderEntry {
 export function createProviderRegistry(
   entries: ProviderEntry[],
   settings: SettingsService,
-  options: { maxResponseBytes?: number; secrets?: SecretBook } = {},
+  options: { maxResponseBytes?: number; secrets?: SecretBook; models?: ModelCache } = {},
 ): ProviderRegistry {
   // Every caller (ready, list, test) gets the provider behind the redacting boundary, never the bare one.
   const byId = new Map(entries.map((e) => [e.provider.id, redactingProvider(e.provider, (s) => options.secrets?.add(s))]));
@@ -65,6 +66,17 @@ export function createProviderRegistry(
     return c;
   };
 
+  // Enabled, set-up providers whose model list comes from their server: a listing refreshes a stale one.
+  const listTargets = async () => {
+    const targets = [];
+    for (const provider of byId.values()) {
+      if (provider.listsModels !== true || settings.provider(provider.id)?.enabled !== true) continue;
+      const c = await config(provider.id);
+      if (provider.isConfigured(c)) targets.push({ id: provider.id, fetch: () => provider.test(c, AbortSignal.timeout(Math.min(c.timeoutMs, 30_000))) });
+    }
+    return targets;
+  };
+
   return {
     ids: () => [...byId.keys()],
     get,
@@ -87,6 +99,7 @@ export function createProviderRegistry(
     },
     async list() {
       const infos: ProviderInfo[] = [];
+      await options.models?.refreshStale(await listTargets());
       for (const provider of byId.values()) {
         const c = await config(provider.id);
         const s = settings.provider(provider.id);
@@ -96,8 +109,10 @@ export function createProviderRegistry(
           enabled: s?.enabled ?? false,
           configured: provider.isConfigured(c),
           capabilities: provider.capabilities(c),
-          models: provider.knownModels(c),
+          models: options.models?.merged(provider.id, provider.knownModels(c)) ?? provider.knownModels(c),
         };
+        const listedAt = options.models?.get(provider.id)?.listedAt;
+        if (listedAt !== undefined) info.modelsListedAt = listedAt;
         if (c.model !== undefined) info.defaultModel = c.model;
         infos.push(info);
       }
@@ -109,7 +124,9 @@ export function createProviderRegistry(
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), Math.min(c.timeoutMs, 30_000));
       try {
-        return await provider.test(c, controller.signal);
+        const result = await provider.test(c, controller.signal);
+        if (result.ok && provider.listsModels === true) options.models?.put(id, result.models);
+        return result;
       } catch (error) {
         const message = error instanceof AppError ? error.message : 'The connection test failed.';
         return { ok: false, reachable: false, models: [], latencyMs: 0, message };

@@ -20,6 +20,7 @@ export interface StoreImageInput extends WriteOptions {
   provider: string;
   model?: string;
   seed?: number;
+  batchIndex?: number;
   revisedPrompt?: string;
   createdAt: number;
   appVersion: string;
@@ -62,6 +63,7 @@ export async function storeProviderImage(input: StoreImageInput): Promise<NewIma
     appVersion: input.appVersion,
     ...(input.model !== undefined ? { model: input.model } : {}),
     ...(input.seed !== undefined ? { seed: input.seed } : {}),
+    ...(input.batchIndex !== undefined ? { batchIndex: input.batchIndex, batchSize: input.request.count } : {}),
     ...(input.revisedPrompt !== undefined ? { revisedPrompt: input.revisedPrompt } : {}),
   });
   const writeOptions = input.fs === undefined ? {} : { fs: input.fs };
@@ -85,5 +87,7 @@ export async function storeProviderImage(input: StoreImageInput): Promise<NewIma
     height: size.height,
     mime: 'image/png',
     thumbPath: thumb.path,
+    ...(input.seed === undefined ? {} : { seed: input.seed }),
+    ...(input.batchIndex === undefined ? {} : { batchIndex: input.batchIndex }),
   };
 }

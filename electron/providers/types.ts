@@ -35,7 +35,10 @@ export interface EncodedImage {
 }
 
 export interface GeneratedImage extends EncodedImage {
+  /** The seed this image was rendered with; left out when the provider does not say (OpenAI). */
   seed?: number;
+  /** Position in a batch drawn from one shared seed (ComfyUI's batch_size), where that is how it was made. */
+  batchIndex?: number;
 }
 
 export interface ProviderOutput {
@@ -72,6 +75,10 @@ export interface Provider {
   capabilities(config: ProviderConfig): ProviderCapabilities;
   /** Models known without a network call (the picker shows these offline). */
   knownModels(config: ProviderConfig): string[];
+  /** Its test() fetches the server's model list (A1111's checkpoints, ComfyUI's), which the engine keeps. */
+  readonly listsModels?: boolean;
+  /** True when a request without a model cannot run (ComfyUI's {{model}}): the engine then picks the first listed. */
+  requiresModel?(config: ProviderConfig): boolean;
   /** True when everything it needs (base URL, key) is present. */
   isConfigured(config: ProviderConfig): boolean;
   /** Throws AppError('invalid_request') before any network call. */

@@ -114,7 +114,8 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
     const providerDone = clock.now();
     const images: NewImage[] = [];
     for (const [index, image] of output.images.entries()) {
-      const seed = image.seed ?? (output.seed === undefined ? undefined : output.seed + index);
+      // Only the provider knows how a batch's seeds relate (seed + i, or one shared seed): never guessed here.
+      const { seed, batchIndex } = image;
       images.push(
         await deps.media.storeImage({
           imageId: uuidv7(clock.now()),
@@ -123,6 +124,7 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
           image,
           request: job.request,
           ...(seed === undefined ? {} : { seed }),
+          ...(batchIndex === undefined ? {} : { batchIndex }),
           createdAt: job.createdAt,
         }),
       );

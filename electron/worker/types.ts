@@ -12,6 +12,7 @@ export interface JobMedia {
     image: GeneratedImage;
     request: GenerateRequest;
     seed?: number;
+    batchIndex?: number;
     createdAt: number;
   }): Promise<NewImage>;
   /** Keeps a partial preview as a small temporary file; returns its id for `/preview/<id>`. */

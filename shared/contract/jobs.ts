@@ -42,6 +42,10 @@ export const ImageSummary = z.object({
   height: z.number().int(),
   mime: z.string(),
   bytes: z.number().int().min(0),
+  /** The seed this image was rendered with, where known: a batch's images each have their own. */
+  seed: z.number().int().optional(),
+  /** Position in a batch that shares one seed (ComfyUI): reproduce it with that seed and at least this many + 1. */
+  batchIndex: z.number().int().min(0).optional(),
 });
 export type ImageSummary = z.infer<typeof ImageSummary>;
 

@@ -35,6 +35,8 @@ export const ProviderInfo = z.object({
   configured: z.boolean(),
   capabilities: ProviderCapabilities,
   models: z.array(z.string()),
+  /** When the server's model list in `models` was last fetched (kept across restarts, so it works offline). */
+  modelsListedAt: z.number().int().optional(),
   defaultModel: z.string().optional(),
 });
 export type ProviderInfo = z.infer<typeof ProviderInfo>;

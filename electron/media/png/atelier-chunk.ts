@@ -13,6 +13,8 @@ export interface AtelierChunk {
   provider: string;
   model?: string;
   seed?: number;
+  /** Position in a batch drawn from one shared seed (ComfyUI): the seed with request.count reproduces it there. */
+  batchIndex?: number;
   createdAt: number;
   revisedPrompt?: string;
   request: Omit<GenerateRequest, 'idempotencyKey'>;
@@ -33,6 +35,7 @@ export function buildAtelierChunk(input: Omit<AtelierChunk, 'format' | 'app' | '
   };
   if (input.model !== undefined) chunk.model = input.model;
   if (input.seed !== undefined) chunk.seed = input.seed;
+  if (input.batchIndex !== undefined) chunk.batchIndex = input.batchIndex;
   if (input.revisedPrompt !== undefined) chunk.revisedPrompt = input.revisedPrompt;
   return chunk;
 }

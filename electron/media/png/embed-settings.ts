@@ -12,6 +12,9 @@ export interface ImageSettings {
   /** The model that actually ran, when the provider said. */
   model?: string;
   seed?: number;
+  /** Position in a batch drawn from one shared seed, and that batch's size (both or neither). */
+  batchIndex?: number;
+  batchSize?: number;
   width: number;
   height: number;
   createdAt: number;
@@ -33,6 +36,10 @@ export function a1111ParametersFor(settings: ImageSettings): string {
     model: settings.model ?? request.model ?? settings.provider,
     // Provider and Version keep the params line at >= 3 entries, which A1111's reader needs to recognise it.
     extra: [
+      // A1111's own names for a shared-seed batch: the seed alone does not reproduce this image.
+      ...(settings.batchIndex !== undefined && settings.batchSize !== undefined
+        ? ([['Batch size', settings.batchSize], ['Batch pos', settings.batchIndex]] satisfies [string, number][])
+        : []),
       ['Provider', settings.provider],
       ['Version', `Atelier ${settings.appVersion}`],
     ],
@@ -62,6 +69,7 @@ export function embedSettings(png: Uint8Array, settings: ImageSettings): Uint8Ar
     request: settings.request,
     ...(settings.model !== undefined ? { model: settings.model } : {}),
     ...(settings.seed !== undefined ? { seed: settings.seed } : {}),
+    ...(settings.batchIndex !== undefined ? { batchIndex: settings.batchIndex } : {}),
     ...(settings.revisedPrompt !== undefined ? { revisedPrompt: settings.revisedPrompt } : {}),
   });
   added.push(encodeTextChunk(ATELIER_KEYWORD, JSON.stringify(atelier)));

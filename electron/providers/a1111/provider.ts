@@ -103,6 +103,8 @@ export function createA1111Provider(options: A1111ProviderOptions = {}): Provide
     name: 'AUTOMATIC1111 / Forge',
     capabilities: () => capabilities(),
     knownModels: (config) => (config.model === undefined || config.model === '' ? [] : [config.model]),
+    // Without a model A1111 runs the checkpoint it has loaded, so none is ever required.
+    listsModels: true,
     // The base URL defaults to http://127.0.0.1:7860, so A1111 is always configured; `enabled` is a separate setting.
     isConfigured: (config) => {
       try {

@@ -66,8 +66,8 @@ function invalid(message: string, field: string): AppError {
   return new AppError('invalid_request', message, { details: { field } });
 }
 
-/** The graph for this request (default or the user's), checked without any network call. */
-function buildGraph(request: GenerateRequest, config: ProviderConfig, seed: number): ApiGraph {
+/** The graph for this request (default or the user's), checked without any network call; and whether it takes the seed. */
+function buildGraph(request: GenerateRequest, config: ProviderConfig, seed: number): { graph: ApiGraph; usesSeed: boolean } {
   connection(config);
   if (request.width % 8 !== 0 || request.height % 8 !== 0) throw invalid(`ComfyUI latents need a width and height divisible by 8 (got ${request.width}x${request.height}).`, 'width');
   if (request.quality !== undefined) throw invalid('ComfyUI has no quality setting: use steps and the sampler instead.', 'quality');
@@ -106,7 +106,7 @@ function buildGraph(request: GenerateRequest, config: ProviderConfig, seed: numb
     sampler: request.sampler ?? COMFYUI_DEFAULTS.sampler,
     scheduler: COMFYUI_DEFAULTS.scheduler,
   };
-  return fillWorkflow(graph, values);
+  return { graph: fillWorkflow(graph, values), usesSeed: used.has('seed') };
 }
 
 /**
@@ -122,6 +122,15 @@ export function createComfyUIProvider(options: ComfyUIProviderOptions = {}): Pro
     name: 'ComfyUI',
     capabilities: () => capabilities(),
     knownModels: (config) => (config.model === undefined || config.model === '' ? [] : [config.model]),
+    listsModels: true,
+    requiresModel: (config) => {
+      try {
+        return checkPlaceholders(config.workflow !== undefined && config.workflow.trim() !== '' ? parseWorkflow(config.workflow) : defaultWorkflow()).has('model');
+      } catch {
+        // A broken workflow is refused by validate() with its own message.
+        return false;
+      }
+    },
     // The base URL defaults to http://127.0.0.1:8188, so ComfyUI is always configured; `enabled` is separate.
     isConfigured: (config) => {
       try {
@@ -152,7 +161,7 @@ interface ImageRef {
 
 async function generate(request: GenerateRequest, config: ProviderConfig, context: ProviderContext, cancelGraceMs: number, historyWaitMs: number): Promise<ProviderOutput> {
   const seed = request.seed ?? randomInt(0, 2 ** 32);
-  const graph = buildGraph(request, config, seed);
+  const { graph, usesSeed } = buildGraph(request, config, seed);
   const conn = connection(config);
   const deadline = new Deadline(context.signal, request.timeoutMs ?? config.timeoutMs);
   const scope: CallScope = { provider: PROVIDER, deadline, secrets: conn.secrets };
@@ -199,6 +208,14 @@ async function generate(request: GenerateRequest, config: ProviderConfig, contex
     for (const ref of refs) images.push(await viewImage(conn, ref, scope, config));
     if (images.length === 0) throw malformedError(scope, 'no output images for the prompt (does the workflow end in a SaveImage node?)');
     context.onProgress({ stage: 'done', fraction: 1 });
+    // A workflow without {{seed}} ran with a seed of its own: claiming ours would mislead.
+    if (!usesSeed) return { images, info: { promptId, files: refs.map((r) => r.filename) } };
+    // KSampler draws a whole batch's noise from the one seed: image i is "seed, batch position i", not seed + i.
+    const batch = images.length === request.count && request.count > 1;
+    images.forEach((image, i) => {
+      image.seed = seed;
+      if (batch) image.batchIndex = i;
+    });
     return { images, seed, info: { promptId, files: refs.map((r) => r.filename) } };
   } catch (error) {
     if (deadline.reason !== null && !state.finished) {

@@ -37,8 +37,8 @@ export function openAIError(status: number, headers: Headers, body: OpenAIErrorB
 
   if ((status === 400 || status === 0) && (MODERATION_CODES.has(body.code ?? '') || body.type === 'image_generation_user_error')) {
     const flagged = /safety_violations=\[([^\]]*)\]/.exec(said ?? '')?.[1];
-    const error = statusError({ ...base, status: 400, message: `OpenAI refused the prompt under its content policy${flagged ? ` (flagged: ${flagged})` : ''}. Rephrase it and try again.` }, scope);
-    return withoutSuffix(error, said);
+    const error = statusError({ ...base, status: 400, message: `${scope.provider} refused the prompt under its content policy${flagged ? ` (flagged: ${flagged})` : ''}. Rephrase it and try again.` }, scope);
+    return withoutSuffix(error, said, scope);
   }
   if (status === 429 && code === 'insufficient_quota') {
     return new AppError('provider_rejected', 'Your OpenAI account has run out of credit (insufficient_quota). Check the plan and billing; Atelier will not retry this.', {
@@ -46,9 +46,9 @@ export function openAIError(status: number, headers: Headers, body: OpenAIErrorB
       details: { status, providerCode: 'insufficient_quota', phase: 'before_accept', ...(said === undefined ? {} : { providerMessage: said }) },
     });
   }
-  if (status === 401) return withoutSuffix(statusError({ ...base, message: 'OpenAI did not accept the API key (HTTP 401). Check it in settings.' }, scope), said);
+  if (status === 401) return withoutSuffix(statusError({ ...base, message: `${scope.provider} did not accept the API key (HTTP 401). Check it in settings.` }, scope), said, scope);
   if (status === 400 && body.param !== undefined) {
-    return statusError({ ...base, message: `OpenAI rejected the value of "${body.param}" (HTTP 400).` }, scope);
+    return statusError({ ...base, message: `${scope.provider} rejected the value of "${body.param}" (HTTP 400).` }, scope);
   }
   const error = statusError(base, scope);
   // x-should-retry:false is OpenAI saying a retry will not help; it can only make us more careful, never less.
@@ -70,8 +70,8 @@ export async function openAIResponseError(response: Response, scope: CallScope, 
 }
 
 /** The message for policy refusals is ours alone; OpenAI's own text (with its request id) stays in details. */
-function withoutSuffix(error: AppError, said: string | undefined): AppError {
+function withoutSuffix(error: AppError, said: string | undefined, scope: CallScope): AppError {
   if (said === undefined) return error;
-  const message = error.message.split(' OpenAI said: ')[0] ?? error.message;
+  const message = error.message.split(` ${scope.provider} said: `)[0] ?? error.message;
   return new AppError(error.code, message, { retryable: error.retryable, ...(error.details === undefined ? {} : { details: error.details }) });
 }

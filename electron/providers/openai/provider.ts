@@ -20,6 +20,12 @@ export function openAIUrl(base: string, path: string): string {
   return /\/v1$/i.test(base) ? joinUrl(base, path) : joinUrl(base, `v1/${path}`);
 }
 
+/** How messages name the server: a custom base URL is not OpenAI, and says which server it is. */
+export function providerLabel(base: string): string {
+  const url = new URL(base);
+  return url.hostname === 'api.openai.com' ? PROVIDER : `OpenAI-compatible server at ${url.host}`;
+}
+
 function modelFor(request: GenerateRequest | undefined, config: ProviderConfig): string {
   return request?.model ?? config.model ?? DEFAULT_OPENAI_MODEL;
 }
@@ -78,7 +84,7 @@ async function generate(request: GenerateRequest, config: ProviderConfig, contex
     throw new AppError('provider_auth', 'Add an OpenAI API key in settings first.', { retryable: false, details: { phase: 'before_accept' } });
   }
   const deadline = new Deadline(context.signal, request.timeoutMs ?? config.timeoutMs);
-  const scope: CallScope = { provider: PROVIDER, deadline, secrets: secretsOf(config, basic) };
+  const scope: CallScope = { provider: providerLabel(base), deadline, secrets: secretsOf(config, basic) };
   const body = generationBody(request, model);
   const streaming = body.stream === true;
   try {
@@ -102,7 +108,7 @@ async function generate(request: GenerateRequest, config: ProviderConfig, contex
     context.onProgress({ stage: 'done', fraction: 1 });
     return output;
   } catch (error) {
-    throw error instanceof AppError ? error : networkError(error, scope, 'while OpenAI was working');
+    throw error instanceof AppError ? error : networkError(error, scope, `while ${scope.provider} was working`);
   } finally {
     deadline.dispose();
   }
@@ -230,7 +236,7 @@ async function testConnection(config: ProviderConfig, signal: AbortSignal): Prom
     return { ok: false, reachable: false, authenticated: false, models: [], latencyMs: 0, message: 'Add an OpenAI API key in settings first.' };
   }
   const deadline = new Deadline(signal, Math.min(config.timeoutMs, TEST_TIMEOUT_MS));
-  const scope: CallScope = { provider: PROVIDER, deadline, secrets: secretsOf(config, basic) };
+  const scope: CallScope = { provider: providerLabel(base), deadline, secrets: secretsOf(config, basic) };
   try {
     const response = await send(openAIUrl(base, 'models'), { headers: authHeaders(config, basic) }, scope);
     if (response.status === 401 || response.status === 403) {
@@ -245,7 +251,7 @@ async function testConnection(config: ProviderConfig, signal: AbortSignal): Prom
     const ids = isRecord(json) && Array.isArray(json.data) ? json.data.map((m) => (isRecord(m) && typeof m.id === 'string' ? m.id : null)).filter((id): id is string => id !== null) : [];
     const imageModels = ids.filter((id) => isGptImage(familyOf(id)) || id.startsWith('dall-e'));
     const models = (imageModels.length > 0 ? imageModels : ids).sort();
-    return { ok: true, reachable: true, authenticated: true, models, latencyMs: elapsed(), message: `Connected to ${PROVIDER}: ${models.length} image model${models.length === 1 ? '' : 's'} available.` };
+    return { ok: true, reachable: true, authenticated: true, models, latencyMs: elapsed(), message: `Connected to ${scope.provider}: ${models.length} image model${models.length === 1 ? '' : 's'} available.` };
   } catch (error) {
     if (signal.aborted) throw new AppError('cancelled', 'Cancelled.', { retryable: false });
     const appError = error instanceof AppError ? error : networkError(error, scope, 'while listing models');

@@ -87,6 +87,8 @@ export function Composer() {
           <Field label="Model" error={errors.model}>
             {(props) => (
               <select {...props} value={draft.model} onChange={(e) => update({ model: e.target.value })}>
+                {/* Nothing chosen: the engine's default (ComfyUI: the first listed; A1111: the checkpoint it has loaded). */}
+                {provider.defaultModel === undefined && (draft.model === '' || provider.models.length > 1) ? <option value="">Default</option> : null}
                 {provider.models.map((m) => (
                   <option key={m} value={m}>
                     {m}

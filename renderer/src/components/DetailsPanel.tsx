@@ -1,5 +1,6 @@
 import type { JobDetail } from '../../../shared/contract';
 import { formatBytes, formatDateTime, formatDuration } from '../lib/format';
+import { describeSeed, seedOfImage } from '../lib/image-seed';
 import { useApi, useApp, useAppShallow, useAppStore } from '../store/context';
 import { StatusBadge } from './StatusBadge';
 
@@ -56,7 +57,7 @@ export function DetailsPanel({ id, detail, imageId, onTrash, onClose }: { id: st
           disabled={detail === null}
           onClick={() => {
             if (detail === null) return;
-            actions.reuseSettings(detail);
+            actions.reuseSettings(detail, imageId);
             onClose();
             requestAnimationFrame(() => document.querySelector<HTMLElement>('textarea.prompt')?.focus());
           }}
@@ -101,7 +102,7 @@ export function DetailsPanel({ id, detail, imageId, onTrash, onClose }: { id: st
         <Row label="Size" value={`${job.width} × ${job.height}`} />
         <Row label="Images" value={`${job.images.length} of ${job.count}`} />
         {image === undefined ? null : <Row label="File" value={`${image.mime}, ${formatBytes(image.bytes)}`} />}
-        <Row label="Seed" value={result?.seed ?? request?.seed} />
+        <Row label="Seed" value={describeSeed(seedOfImage({ images: job.images, request, result }, imageId), job.count)} />
         <Row label="Steps" value={request?.steps} />
         <Row label="Guidance" value={request?.guidance} />
         <Row label="Quality" value={request?.quality} />

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ProviderInfo, ProviderSettings, ProviderSettingsPatch } from '../../../shared/contract';
+import { formatCount, formatRelativeTime } from '../lib/format';
 import { useApp } from '../store/context';
 
 const URL_PLACEHOLDERS: Record<string, string> = {
@@ -7,6 +8,20 @@ const URL_PLACEHOLDERS: Record<string, string> = {
   a1111: 'http://127.0.0.1:7860',
   comfyui: 'http://127.0.0.1:8188',
 };
+
+/** What an empty model field runs, for the servers that list their own models. */
+const EMPTY_MODEL: Record<string, string> = {
+  a1111: 'the checkpoint A1111 has loaded',
+  comfyui: 'the first one listed',
+};
+
+/** Where the model suggestions came from: the server's list (when fetched) or a nudge to fetch it. */
+function modelsHint(provider: ProviderInfo): string | null {
+  const empty = EMPTY_MODEL[provider.id];
+  if (empty === undefined) return null;
+  if (provider.modelsListedAt === undefined) return 'No list yet: Test connection fetches the server’s models.';
+  return `${formatCount(provider.models.length, 'model')} listed ${formatRelativeTime(provider.modelsListedAt, Date.now())}. Empty: ${empty}.`;
+}
 
 /** A write-only secret: says whether one is stored, never shows it; typing replaces it on save. */
 function SecretField(props: {
@@ -115,7 +130,7 @@ export function ProviderSettingsCard({ provider, settings }: { provider: Provide
         {provider.id !== 'builtin' ? (
           <label htmlFor={fieldId('model')}>
             Model
-            <input id={fieldId('model')} list={fieldId('models')} value={model} placeholder={provider.defaultModel ?? ''} onChange={(e) => setModel(e.target.value)} />
+            <input id={fieldId('model')} list={fieldId('models')} value={model} placeholder={provider.defaultModel ?? (provider.id === 'comfyui' ? provider.models[0] : undefined) ?? ''} onChange={(e) => setModel(e.target.value)} />
             <datalist id={fieldId('models')}>
               {provider.models.map((m) => (
                 <option key={m} value={m} />
@@ -123,6 +138,7 @@ export function ProviderSettingsCard({ provider, settings }: { provider: Provide
             </datalist>
           </label>
         ) : null}
+        {modelsHint(provider) === null ? null : <p className="hint wide">{modelsHint(provider)}</p>}
         {needsKey ? (
           <SecretField
             id={fieldId('key')}

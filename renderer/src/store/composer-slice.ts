@@ -6,6 +6,7 @@ import {
   draftFromRequest,
   keyForAttempt,
 } from '../lib/composer';
+import { seedOfImage } from '../lib/image-seed';
 import type * as RequestValidation from '../lib/request-validation';
 import type { SliceCreator } from './deps';
 import type { ComposerSlice } from './types';
@@ -78,9 +79,9 @@ export const createComposerSlice: SliceCreator<ComposerSlice> =
       }
     },
 
-    reuseSettings(job) {
+    reuseSettings(job, imageId) {
       set((s) => ({
-        draft: draftFromRequest(s.draft, { ...job.request }, job.result?.seed ?? job.request.seed),
+        draft: draftFromRequest(s.draft, { ...job.request }, seedOfImage(job, imageId)?.seed),
         fieldErrors: {},
         pendingSubmit: null,
       }));

@@ -49,6 +49,8 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> =
       set((s) => ({ providerTests: { ...s.providerTests, [id]: 'testing' } }));
       try {
         const result = await api.call('providers.test', { id });
+        // A passing test keeps the server's model list: list again so the pickers show it.
+        if (result.ok) set({ providers: (await api.call('providers.list', {})).providers });
         set((s) => {
           const providerDown = { ...s.providerDown };
           if (result.ok) delete providerDown[id];

@@ -37,7 +37,8 @@ export interface ComposerSlice {
   updateDraft(patch: Partial<ComposerDraft>): void;
   chooseProvider(id: string): void;
   submit(): Promise<void>;
-  reuseSettings(job: JobDetail): void;
+  /** The job's settings, with the seed of the image on screen (`imageId`). */
+  reuseSettings(job: JobDetail, imageId?: string): void;
 }
 
 export interface SelectionSlice {

@@ -168,12 +168,12 @@ describe('openai: errors', () => {
   it('moderation_blocked and content_policy_violation are rejections a person understands', async () => {
     fake.setScenario(openAIErrors.moderation());
     const blocked = await rejectsWith(provider.generate(request(), cfg, recordingContext()), 'provider_rejected');
-    expect(blocked.message).toBe('OpenAI refused the prompt under its content policy (flagged: sexual). Rephrase it and try again.');
+    expect(blocked.message).toBe(`OpenAI-compatible server at ${new URL(fake.url).host} refused the prompt under its content policy (flagged: sexual). Rephrase it and try again.`);
     expect(blocked.retryable).toBe(false);
     expect(blocked.details).toMatchObject({ status: 400, providerCode: 'moderation_blocked' });
     fake.setScenario(openAIErrors.contentPolicy());
     const policy = await rejectsWith(provider.generate(request({ model: 'dall-e-3' }), cfg, recordingContext()), 'provider_rejected');
-    expect(policy.message).toMatch(/^OpenAI refused the prompt under its content policy/);
+    expect(policy.message).toMatch(/^OpenAI-compatible server at 127.0.0.1:\d+ refused the prompt under its content policy/);
   });
 
   it('a 400 naming a parameter says which one', async () => {

@@ -55,6 +55,8 @@ describe('migrations', () => {
     expect(JobDetail.safeParse(fox).success).toBe(true);
     expect(fox.favorite).toBe(true);
     expect(fox.images.map((i) => i.bytes)).toEqual([1000, 2000]);
+    // Version 5: the built-in generator rendered image i with seed + i.
+    expect(fox.images.map((i) => i.seed)).toEqual([42, 43]);
     expect(fox.result).toEqual({ seed: 42, timings: { totalMs: 4000 } });
     expect(fox.events.map((e) => e.kind)).toEqual(['submitted', 'succeeded']);
     const lighthouse = store.get('018bcfe5-7000-7000-8000-000000000003');
@@ -108,6 +110,40 @@ describe('migrations', () => {
       expect(after.prepare('SELECT order_breaks AS n FROM store_totals').get()).toEqual({ n: breaks });
       after.close();
     }
+  });
+
+  it('version 5 gives old images their own seed where the provider renders image i with seed + i, and no guess elsewhere', () => {
+    const dir = tempDir();
+    const db = new Database(join(dir, 'atelier.db'));
+    migrate(db, dir, () => 1, MIGRATIONS.slice(0, 4));
+    const job = db.prepare(
+      `INSERT INTO jobs (id, status, created_at, updated_at, provider, prompt, width, height, count, request_json, result_json, search_text)
+       VALUES (?, 'succeeded', ?, ?, ?, 'fox', 64, 64, 3, '{}', ?, 'fox')`,
+    );
+    const image = db.prepare(`INSERT INTO images (id, job_id, idx, path, sha256, bytes, width, height, mime) VALUES (?, ?, ?, ?, 'x', 1, 64, 64, 'image/png')`);
+    const jobs = [
+      ['builtin', '{"seed":424242,"timings":{}}'],
+      ['a1111', '{"seed":7,"timings":{}}'],
+      ['comfyui', '{"seed":99,"timings":{}}'],
+      ['openai', '{"timings":{}}'],
+      ['builtin', '{"timings":{}}'],
+    ] as const;
+    jobs.forEach(([provider, result], j) => {
+      job.run(`job-${j}`, j + 1, j + 1, provider, result);
+      for (let i = 0; i < 3; i += 1) image.run(`img-${j}-${i}`, `job-${j}`, i, `library/${j}/${i}.png`);
+    });
+    db.close();
+    const store = open({ dataDir: dir });
+    const seeds = (id: string) => store.get(id).images.map((i) => i.seed ?? null);
+    expect(seeds('job-0')).toEqual([424242, 424243, 424244]);
+    expect(seeds('job-1')).toEqual([7, 8, 9]);
+    // ComfyUI draws a batch from one seed (and a custom workflow may ignore it); OpenAI has none: left unknown.
+    expect(seeds('job-2')).toEqual([null, null, null]);
+    expect(seeds('job-3')).toEqual([null, null, null]);
+    expect(seeds('job-4')).toEqual([null, null, null]);
+    expect(store.list({ limit: 10, view: 'all' }).items.find((j) => j.id === 'job-0')!.images.map((i) => i.seed)).toEqual([424242, 424243, 424244]);
+    expect(store.get('job-0').images.every((i) => i.batchIndex === undefined)).toBe(true);
+    store.close();
   });
 
   it('refuses a library written by a newer Atelier and changes nothing', () => {

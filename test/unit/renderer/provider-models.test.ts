@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import type { ProviderInfo } from '../../../shared/contract';
+import { createAppStore } from '../../../renderer/src/store/store';
+import { fakeApi } from './helpers';
+
+const CAPS: ProviderInfo['capabilities'] = { sizes: { min: 64, max: 2048, multipleOf: 8, presets: [[512, 512]] }, maxCount: 4, seed: true, negativePrompt: true, maxPartialImages: 0, outputFormats: ['png'] };
+
+function comfy(models: string[]): ProviderInfo {
+  return { id: 'comfyui', name: 'ComfyUI', enabled: true, configured: true, capabilities: CAPS, models, ...(models.length > 0 ? { modelsListedAt: 1 } : {}) };
+}
+
+describe('a passing connection test brings the server’s models to the pickers', () => {
+  it('lists the providers again after an ok test, so Settings and the Composer show what the test fetched', async () => {
+    let listed = comfy([]);
+    const fake = fakeApi({
+      'providers.test': () => {
+        listed = comfy(['a.safetensors', 'b.safetensors']);
+        return { ok: true, reachable: true, models: listed.models, latencyMs: 1, message: 'Connected.' };
+      },
+      'providers.list': () => ({ providers: [listed] }),
+    });
+    const store = createAppStore({ api: fake.api, makeKey: () => 'k', now: () => 0 });
+    store.setState({ providers: [comfy([])] });
+    await store.getState().testProvider('comfyui');
+    expect(store.getState().providers[0]!.models).toEqual(['a.safetensors', 'b.safetensors']);
+  });
+
+  it('a failing test lists nothing again (the kept list stays as it was)', async () => {
+    const fake = fakeApi({ 'providers.test': () => ({ ok: false, reachable: false, models: [], latencyMs: 1, message: 'Could not reach ComfyUI.' }) });
+    const store = createAppStore({ api: fake.api, makeKey: () => 'k', now: () => 0 });
+    store.setState({ providers: [comfy(['kept.safetensors'])] });
+    await store.getState().testProvider('comfyui');
+    expect(fake.calls.map((c) => c.channel)).toEqual(['providers.test']);
+    expect(store.getState().providers[0]!.models).toEqual(['kept.safetensors']);
+  });
+});
