@@ -87,7 +87,8 @@ export function createSettingsService(options: {
       hasApiKey: p.hasApiKey,
       hasPassword: p.hasPassword,
     };
-    if (p.baseUrl !== undefined) view.baseUrl = p.baseUrl;
+    // A URL stored with credentials (defaults, or a library from before they were refused) never shows them.
+    if (p.baseUrl !== undefined) view.baseUrl = withoutCredentials(p.baseUrl);
     if (p.model !== undefined) view.model = p.model;
     if (p.username !== undefined) view.username = p.username;
     if (p.workflow !== undefined) view.workflow = p.workflow;
@@ -158,6 +159,18 @@ export function createSettingsService(options: {
 /** Only a provider's own entry: "constructor" or "__proto__" must never reach Object or Object.prototype. */
 function ownProvider(providers: Record<string, StoredProviderSettings>, id: string): StoredProviderSettings | undefined {
   return Object.hasOwn(providers, id) ? providers[id] : undefined;
+}
+
+function withoutCredentials(raw: string): string {
+  try {
+    const url = new URL(raw);
+    if (url.username === '' && url.password === '') return raw;
+    url.username = '';
+    url.password = '';
+    return url.toString().replace(/\/+$/, '');
+  } catch {
+    return raw;
+  }
 }
 
 function normaliseBaseUrl(raw: string, providerId: string): string {
