@@ -12,6 +12,7 @@ import { createEventBus } from './event-bus.js';
 import { createHandlers } from './handlers.js';
 import { collectImagePaths } from './image-paths.js';
 import { createJobMedia } from './job-media.js';
+import { createProviderHealth, trackJobOutcomes } from './provider-health.js';
 import { createProviderRegistry, type ProviderEntry } from './provider-registry.js';
 import { createSettingsService, type ProviderDefaults } from './settings-service.js';
 import { systemClock, type Engine, type EngineOptions, type Logger, type MediaFile } from './types.js';
@@ -62,9 +63,13 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       providerDefaults[entry.provider.id] = { ...entry.defaults, ...options.providerDefaults?.[entry.provider.id] };
     }
     const settings = createSettingsService({ store, keyring, dataDir, providerDefaults });
+    const health = createProviderHealth(store);
     const registry = createProviderRegistry(entries, settings, {
       ...(options.maxResponseBytes === undefined ? {} : { maxResponseBytes: options.maxResponseBytes }),
+      health,
+      now: () => clock.now(),
     });
+    trackJobOutcomes({ events: bus, health, registry, settings, log });
     const media = createJobMedia(dataDir);
     const throttle = createProgressThrottle<JobProgressEvent>((_, event) => bus.emit('jobs.progress', event));
     const scheduler = createScheduler({

@@ -1,6 +1,7 @@
 import { AppError } from '../../shared/errors.js';
 import type { ProviderInfo, ProviderTestResult } from '../../shared/contract.js';
 import type { Provider, ProviderConfig } from '../providers/types.js';
+import type { ProviderHealth } from './provider-health.js';
 import type { ProviderDefaults, SettingsService } from './settings-service.js';
 
 /** Hard bound on any provider response body or stream (no unbounded buffering). */
@@ -22,14 +23,18 @@ export interface ProviderEntry {
   defaults: ProviderDefaults[string];
   /** Releases what the provider holds (e.g. the builtin's worker threads). */
   close?: () => Promise<void> | void;
+  /** Ready whenever it is on: nothing to connect to, nothing to test (the builtin). */
+  alwaysReady?: boolean;
 }
 
 export function createProviderRegistry(
   entries: ProviderEntry[],
   settings: SettingsService,
-  options: { maxResponseBytes?: number } = {},
+  options: { maxResponseBytes?: number; health?: ProviderHealth; now?: () => number } = {},
 ): ProviderRegistry {
   const byId = new Map(entries.map((e) => [e.provider.id, e.provider]));
+  const alwaysReady = new Set(entries.filter((e) => e.alwaysReady === true).map((e) => e.provider.id));
+  const now = options.now ?? Date.now;
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
 
   const get = (id: string): Provider => {
@@ -94,6 +99,11 @@ export function createProviderRegistry(
           configured: provider.isConfigured(c),
           capabilities: provider.capabilities(c),
           models: provider.knownModels(c),
+          status: options.health?.status(provider.id, {
+            enabled: s?.enabled ?? false,
+            alwaysReady: alwaysReady.has(provider.id),
+            connection: connectionOf(s),
+          }) ?? { state: 'untested' },
         };
         if (c.model !== undefined) info.defaultModel = c.model;
         infos.push(info);
@@ -105,14 +115,23 @@ export function createProviderRegistry(
       const c = await config(id);
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), Math.min(c.timeoutMs, 30_000));
+      let result: ProviderTestResult;
       try {
-        return await provider.test(c, controller.signal);
+        result = await provider.test(c, controller.signal);
       } catch (error) {
         const message = error instanceof AppError ? error.message : 'The connection test failed.';
-        return { ok: false, reachable: false, models: [], latencyMs: 0, message };
+        result = { ok: false, reachable: false, models: [], latencyMs: 0, message };
       } finally {
         clearTimeout(timer);
       }
+      const secrets = [c.apiKey, c.password].filter((x): x is string => x !== undefined);
+      options.health?.record(id, { at: now(), ok: result.ok, source: 'test', message: result.message, secrets, connection: connectionOf(settings.provider(id)) });
+      return result;
     },
   };
+}
+
+/** What a connection test depends on: a new address or login needs a new test. */
+export function connectionOf(s: { baseUrl?: string; username?: string; hasApiKey: boolean; hasPassword: boolean } | undefined): string {
+  return JSON.stringify([s?.baseUrl ?? '', s?.username ?? '', s?.hasApiKey ?? false, s?.hasPassword ?? false]);
 }
