@@ -45,6 +45,14 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> =
       }
     },
 
+    async refreshProviders() {
+      try {
+        set({ providers: (await api.call('providers.list', {})).providers });
+      } catch (error) {
+        get().reportError(error);
+      }
+    },
+
     async testProvider(id) {
       set((s) => ({ providerTests: { ...s.providerTests, [id]: 'testing' } }));
       try {
@@ -54,6 +62,8 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> =
           if (result.ok) delete providerDown[id];
           return { providerTests: { ...s.providerTests, [id]: result }, providerDown };
         });
+        // The card's status (Ready, when; Failing, why) is the engine's record of this test.
+        await get().refreshProviders();
       } catch (error) {
         set((s) => {
           const providerTests = { ...s.providerTests };

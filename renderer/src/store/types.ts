@@ -58,6 +58,8 @@ export interface SettingsSlice {
   loadStats(): Promise<void>;
   updateSettings(patch: SettingsPatch): Promise<boolean>;
   testProvider(id: string): Promise<void>;
+  /** Fetches what the engine last saw of each provider (the Settings cards' status). */
+  refreshProviders(): Promise<void>;
 }
 
 export interface Toast {
