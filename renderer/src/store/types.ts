@@ -80,6 +80,8 @@ export interface UiSlice {
   /** The grid card whose images are shown in a strip beneath its row. */
   expandedId: string | null;
   online: boolean;
+  /** The card the grid should scroll to, focus and flash; seq tells a second reveal of the same card from the first. */
+  revealed: { id: string; seq: number } | null;
   /** provider id -> why it looks down (last failure), cleared by a success. */
   providerDown: Record<string, string>;
   toast(toast: Omit<Toast, 'id'>): number;
@@ -100,6 +102,8 @@ export interface ActionsSlice {
   cancel(id: string): Promise<void>;
   retry(id: string): Promise<void>;
   getDetail(id: string): Promise<JobDetail | null>;
+  /** Brings a job before the person: its card in the grid (focused, flashed), or else the viewer. */
+  revealJob(id: string): Promise<void>;
 }
 
 export type AppState = HistorySlice & ComposerSlice & SelectionSlice & SettingsSlice & UiSlice & ActionsSlice;

@@ -1,11 +1,18 @@
+import type { JobSummary } from '../../../shared/contract';
 import type { Api } from '../api';
+import { failureToastMessage, justFailed, needsFailureToast } from '../lib/failure-notice';
+import { cardOnScreen, pageHidden } from '../lib/on-screen';
 import type { AppStore } from './store';
 
 const STATS_DEBOUNCE_MS = 400;
+/** Long enough for the grid to draw the failed card where it now belongs. */
+const NOTICE_DELAY_MS = 250;
 
 export interface WireOptions {
   setTimeout?: (fn: () => void, ms: number) => unknown;
   clearTimeout?: (handle: unknown) => void;
+  /** Where the person is looking (the DOM by default). */
+  attention?: { hidden(): boolean; onScreen(id: string): boolean };
 }
 
 /**
@@ -24,11 +31,27 @@ export function wireEvents(store: AppStore, api: Api, options: WireOptions = {})
     }, STATS_DEBOUNCE_MS);
   };
 
+  const attention = options.attention ?? { hidden: pageHidden, onScreen: cardOnScreen };
+  // Once per job, however often its failure is replayed (a reconnect, a second client).
+  const noticed = new Set<string>();
+  const noticeFailure = (previous: JobSummary | undefined, job: JobSummary): void => {
+    if (noticed.has(job.id) || !justFailed(previous, job)) return;
+    noticed.add(job.id);
+    later(() => {
+      const s = store.getState();
+      const covered = s.viewerId !== null || s.panel !== 'none';
+      if (!needsFailureToast({ hidden: attention.hidden(), covered, onScreen: attention.onScreen(job.id) })) return;
+      s.toast({ kind: 'error', message: failureToastMessage(job), action: { label: 'Show', run: () => void store.getState().revealJob(job.id) } });
+    }, NOTICE_DELAY_MS);
+  };
+
   const offs = [
     api.on('jobs.changed', ({ job }) => {
       const state = store.getState();
+      const previous = state.jobs.byId[job.id];
       state.applyJobChanged(job);
       trackProviderHealth(store, job);
+      noticeFailure(previous, job);
       refreshStatsSoon();
     }),
     api.on('jobs.progress', (tick) => store.getState().applyProgress(tick)),
