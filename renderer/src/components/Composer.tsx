@@ -166,7 +166,7 @@ export function Composer() {
         <Field
           label="Seed"
           error={errors.seed}
-          hint={draft.seedLocked ? 'Fixed: the same settings give the same image.' : 'Random for every generation. Type a number to fix it.'}
+          hint={draft.seedLocked ? 'Fixed: the same settings give the same image.' : 'Random each time. Type a number to fix it.'}
         >
           {(props) => (
             <div className="seed">

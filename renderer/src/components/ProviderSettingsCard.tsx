@@ -106,7 +106,8 @@ export function ProviderSettingsCard({ provider, settings }: { provider: Provide
         </span>
       </header>
       <p className={`provider-status ${status.tone}`} aria-label={`${provider.name} status`}>
-        {status.detail}
+        {/* A test result just below says the provider's words already: the status line need not repeat them. */}
+        {result !== undefined && result !== 'testing' ? status.headline : status.detail}
       </p>
       <form
         className="settings-grid"

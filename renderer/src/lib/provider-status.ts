@@ -1,6 +1,9 @@
 import type { ProviderInfo } from '../../../shared/contract';
 import { formatRelativeTime } from './format';
 
+const NOT_TESTED = 'Not tested yet: Test connection checks that it answers.';
+const NEEDS_SETUP = 'Add its address or key below, then test it.';
+
 export type ProviderTone = 'off' | 'idle' | 'ok' | 'fail';
 
 export interface ProviderStatusView {
@@ -9,6 +12,8 @@ export interface ProviderStatusView {
   tone: ProviderTone;
   /** The line under it: when it last passed, or what it last said. */
   detail: string;
+  /** The same without the provider's message (shown when the test result beside it already says it). */
+  headline: string;
   /** For the provider picker: nothing when ready, otherwise why not. */
   pickerNote: string;
 }
@@ -19,28 +24,30 @@ export interface ProviderStatusView {
  */
 export function providerStatusView(provider: Pick<ProviderInfo, 'configured' | 'status'>, now: number, liveFailure?: string): ProviderStatusView {
   const { status } = provider;
-  if (status.state === 'off') return { label: 'Off', tone: 'off', detail: 'Turned off: it is not offered in the composer.', pickerNote: 'off' };
-  if (liveFailure !== undefined) return { label: 'Failing', tone: 'fail', detail: `Last job: ${liveFailure}`, pickerNote: 'failing' };
+  if (status.state === 'off') {
+    const detail = 'Turned off: it is not offered in the composer.';
+    return { label: 'Off', tone: 'off', detail, headline: detail, pickerNote: 'off' };
+  }
+  if (liveFailure !== undefined) return { label: 'Failing', tone: 'fail', detail: `Last job failed: ${liveFailure}`, headline: 'Last job failed.', pickerNote: 'failing' };
   const when = status.at === undefined ? '' : ` ${formatRelativeTime(status.at, now)}`;
   const what = status.source === 'job' ? 'job' : 'test';
   switch (status.state) {
     case 'ready':
-      return {
-        label: 'Ready',
-        tone: 'ok',
-        detail: status.at === undefined ? 'Works offline: nothing to test.' : `Last ${what} passed${when}.`,
-        pickerNote: '',
-      };
+    {
+      const detail = status.at === undefined ? 'Works offline: nothing to test.' : `Last ${what} passed${when}.`;
+      return { label: 'Ready', tone: 'ok', detail, headline: detail, pickerNote: '' };
+    }
     case 'failing':
       return {
         label: 'Failing',
         tone: 'fail',
         detail: `Last ${what} failed${when}: ${status.message ?? 'no reason given.'}`,
+        headline: `Last ${what} failed${when}.`,
         pickerNote: 'failing',
       };
     default:
       return provider.configured
-        ? { label: 'Not tested', tone: 'idle', detail: 'Not tested yet: Test connection checks that it answers.', pickerNote: 'not tested' }
-        : { label: 'Needs setup', tone: 'idle', detail: 'Add its address or key below, then test it.', pickerNote: 'needs setup' };
+        ? { label: 'Not tested', tone: 'idle', detail: NOT_TESTED, headline: NOT_TESTED, pickerNote: 'not tested' }
+        : { label: 'Needs setup', tone: 'idle', detail: NEEDS_SETUP, headline: NEEDS_SETUP, pickerNote: 'needs setup' };
   }
 }

@@ -36,6 +36,13 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> =
       try {
         const settings = await api.call('settings.update', patch);
         set({ settings });
+        // A job's failure was about the old address or login: with new ones the provider is untested again.
+        const reconnected = Object.entries(patch.providers ?? {})
+          .filter(([, p]) => p.baseUrl !== undefined || p.username !== undefined || p.apiKey !== undefined || p.password !== undefined)
+          .map(([id]) => id);
+        if (reconnected.some((id) => get().providerDown[id] !== undefined)) {
+          set((s) => ({ providerDown: Object.fromEntries(Object.entries(s.providerDown).filter(([id]) => !reconnected.includes(id))) }));
+        }
         // Enabling a provider or setting its key changes what it can do.
         if (patch.providers !== undefined) set({ providers: (await api.call('providers.list', {})).providers });
         return true;
