@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ListPage, Stats } from '../../../shared/contract';
 import { clampWords } from '../../../renderer/src/lib/failure-notice';
+import { EMPTY_JOBS } from '../../../renderer/src/store/jobs-model';
 import { createAppStore } from '../../../renderer/src/store/store';
 import { wireEvents } from '../../../renderer/src/store/wire-events';
 import { fakeApi, flush, makeJob } from './helpers';
@@ -48,8 +49,9 @@ describe('a failure the person may not have seen', () => {
     expect(toasts.map((t) => [t.kind, t.message, t.action?.label])).toEqual([
       ['error', '“a lighthouse in a storm” failed: Nothing answers at 127.0.0.1:7860.', 'Show'],
     ]);
-    // Replayed (a reconnect, a second client): still one.
+    // Replayed (a reconnect, a second client), even after the grid dropped what it held (a new filter): still one.
     fake.emit('jobs.changed', { job: { ...failed, updatedAt: failed.updatedAt + 1 } });
+    store.setState({ jobs: EMPTY_JOBS });
     fake.emit('jobs.changed', { job: failed });
     runTimers();
     expect(store.getState().toasts).toHaveLength(1);
