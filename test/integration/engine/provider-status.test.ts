@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProviderStatus } from '../../../shared/contract.js';
 import { defaultProviders } from '../../../electron/engine/default-providers.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startFakeA1111, type FakeA1111 } from '../../fakes/index.js';
+import { createScriptedProvider, scriptedEntry } from '../../fakes/scripted-provider.js';
 import { createServer, type AddressInfo } from 'node:net';
 import { startHarness, waitFor, waitForStatus, type Harness } from './harness.js';
 
@@ -99,5 +102,25 @@ describe('provider status: what the Settings card and the picker say', () => {
     // Starring the old successful job later is not news about the provider.
     await h.engine.handlers['jobs.setFavorite']({ ids: [succeededId], favorite: true });
     expect((await statusOf(h, 'a1111')).state).toBe('failing');
+  });
+
+  it('what a provider said is kept without the key, control characters or unbounded length', async () => {
+    const key = 'sk-status-never-stored-0123';
+    const provider = createScriptedProvider('scripted');
+    provider.test = async () => ({ ok: false, reachable: true, models: [], latencyMs: 1, message: `Bad key ${key}\u0007\n${'x'.repeat(5_000)}` });
+    h = await startHarness({ providers: [scriptedEntry(provider)] });
+    await h.engine.handlers['settings.update']({ providers: { scripted: { apiKey: key } } });
+    await h.engine.handlers['providers.test']({ id: 'scripted' });
+    const status = await statusOf(h, 'scripted');
+    expect(status.state).toBe('failing');
+    expect(status.message).toMatch(/^Bad key \*\*\* x+…$/);
+    expect(status.message!.length).toBeLessThanOrEqual(300);
+    await h.engine.close();
+    for (const file of ['atelier.db', 'atelier.db-wal']) {
+      const path = join(h.dataDir, file);
+      if (!existsSync(path)) continue;
+      expect(readFileSync(path).toString('latin1').includes(key), file).toBe(false);
+    }
+    await h.open();
   });
 });
