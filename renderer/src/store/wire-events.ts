@@ -81,7 +81,7 @@ async function refreshAll(store: AppStore): Promise<void> {
 
 const DOWN_CODES = new Set(['provider_unavailable', 'timeout', 'provider_auth']);
 
-function trackProviderHealth(store: AppStore, job: { provider: string; status: string; error?: { code: string; message: string } }): void {
+function trackProviderHealth(store: AppStore, job: JobSummary): void {
   const { providerDown } = store.getState();
   if (job.status === 'failed' && job.error !== undefined && DOWN_CODES.has(job.error.code)) {
     if (providerDown[job.provider] !== job.error.message) {
@@ -91,5 +91,10 @@ function trackProviderHealth(store: AppStore, job: { provider: string; status: s
     const next = { ...providerDown };
     delete next[job.provider];
     store.setState({ providerDown: next });
+  }
+  // A success where the list still says Failing or Not tested: the engine now says Ready, so fetch what it says.
+  const listed = store.getState().providers.find((p) => p.id === job.provider);
+  if (job.status === 'succeeded' && listed !== undefined && listed.status.state !== 'ready' && job.updatedAt === job.completedAt) {
+    void store.getState().refreshProviders();
   }
 }

@@ -118,3 +118,26 @@ describe('clampWords', () => {
     );
   });
 });
+
+describe('provider status in the picker', () => {
+  it('a job that succeeds where the list said Failing fetches the engine’s new word', async () => {
+    let listed: 'failing' | 'ready' = 'failing';
+    const fake = fakeApi({
+      'jobs.list': async (): Promise<ListPage> => ({ items: [], nextCursor: null }),
+      'jobs.stats': async () => emptyStats,
+      'settings.get': async () => ({ concurrency: { global: 1 }, retention: { trashAutoEmptyDays: 30, maxJobs: null, maxBytes: null, maxAgeDays: null }, theme: 'system', providers: {}, dataDir: '/d' }),
+      'providers.list': async () => ({
+        providers: [{ id: 'a1111', name: 'A1111', enabled: true, configured: true, models: [], capabilities: { sizes: { min: 64, max: 64, multipleOf: 8, presets: [] }, maxCount: 1, seed: true, negativePrompt: true, maxPartialImages: 0, outputFormats: ['png'] }, status: { state: listed } }],
+      }),
+    });
+    const store = createAppStore({ api: fake.api, makeKey: () => 'k', now: () => 0 });
+    wireEvents(store, fake.api, { setTimeout: () => undefined, clearTimeout: () => undefined, attention: { hidden: () => false, onScreen: () => true } });
+    await flush();
+    expect(store.getState().providers[0]?.status.state).toBe('failing');
+    listed = 'ready';
+    const done = makeJob({ provider: 'a1111', status: 'succeeded' });
+    fake.emit('jobs.changed', { job: { ...done, completedAt: done.updatedAt } });
+    await flush();
+    expect(store.getState().providers[0]?.status.state).toBe('ready');
+  });
+});
