@@ -30,6 +30,8 @@ export function toSummary(row: SummaryRow, images: ImageSummary[]): JobSummary {
     const error = JSON.parse(row.error_json) as ErrorBody;
     summary.error = { code: error.code, message: error.message };
   }
+  if (row.retry_of !== null) summary.retryOf = row.retry_of;
+  if (row.retried_as !== null) summary.retriedAs = row.retried_as;
   return summary;
 }
 

@@ -20,7 +20,7 @@ export const DEFAULT_LIMITS: StoreLimits = {
 const SUMMARY_FIELDS = [
   'id', 'status', 'created_at', 'updated_at', 'started_at', 'completed_at', 'provider', 'model', 'prompt',
   'negative_prompt', 'width', 'height', 'count', 'favorite', 'trashed_at', 'progress_stage', 'progress_fraction',
-  'partial_images', 'error_json',
+  'partial_images', 'error_json', 'retry_of', 'retried_as',
 ] as const satisfies ReadonlyArray<keyof SummaryRow>;
 
 export const SUMMARY_COLUMNS = SUMMARY_FIELDS.map((f) => `j.${f}`).join(', ');
@@ -45,6 +45,8 @@ export interface SummaryRow {
   progress_fraction: number | null;
   partial_images: number;
   error_json: string | null;
+  retry_of: string | null;
+  retried_as: string | null;
 }
 
 /** A row of SUMMARY_COLUMNS fetched raw (as an array of values: a list page reads 60 of them per call). */

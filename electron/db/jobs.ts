@@ -93,6 +93,14 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
     `UPDATE jobs SET status = 'interrupted', updated_at = @now, completed_at = @now, error_json = @error
      WHERE id = @id AND status = 'running'`,
   );
+  // updated_at moves past the submit's own stamp, so a client holding either job takes the linked version as newer.
+  const linkStmt = sql.prepare(
+    'jobs.linkRetry',
+    `UPDATE jobs SET retry_of = CASE WHEN id = @retry THEN @original ELSE retry_of END,
+       retried_as = CASE WHEN id = @original THEN @retry ELSE retried_as END,
+       updated_at = MAX(updated_at + 1, @now)
+     WHERE id IN (@original, @retry)`,
+  );
   const runningIds = sql.prepare<{ id: string }>('jobs.running', "SELECT id FROM jobs WHERE status = 'running'");
 
   function detail(id: string): JobDetail {
@@ -248,6 +256,14 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
     }
   });
 
+  const linkRetryTx = ctx.db.transaction((originalId: string, retryId: string) => {
+    requireStatus(originalId);
+    requireStatus(retryId);
+    linkStmt.run({ original: originalId, retry: retryId, now: ctx.now() });
+    events.append(retryId, 'retry_of', `Retry of job ${originalId}.`, { originalId });
+    events.append(originalId, 'retried_as', `Retried as job ${retryId}.`, { retryId });
+  });
+
   const recoverTx = ctx.db.transaction((): number => {
     const ids = runningIds.all().map((r) => r.id);
     const errorJson = JSON.stringify(INTERRUPTED_ERROR);
@@ -312,6 +328,9 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
     requestCancel(id: string): JobDetail {
       requestCancelTx.immediate(id);
       return detail(id);
+    },
+    linkRetry(originalId: string, retryId: string): void {
+      linkRetryTx.immediate(originalId, retryId);
     },
     recoverInterrupted(): number {
       return sql.time('jobs.recoverInterrupted', () => recoverTx.immediate());

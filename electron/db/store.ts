@@ -100,6 +100,7 @@ function composeStore(ctx: StoreContext, lock: LibraryLock, afterClose: () => vo
     markCancelled: guard(jobs.markCancelled),
     requestCancel: guard(jobs.requestCancel),
     recoverInterrupted: guard(jobs.recoverInterrupted),
+    linkRetry: guard(jobs.linkRetry),
     appendEvent: guard((jobId: string, kind: string, message: string, data?: Record<string, unknown>) =>
       events.appendChecked(jobId, kind, message, data),
     ),

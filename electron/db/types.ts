@@ -98,6 +98,8 @@ export interface JobStore {
   requestCancel(id: string): JobDetail;
   /** On open: running -> interrupted; returns how many. */
   recoverInterrupted(): number;
+  /** Links a retry and the job it retried (both rows, one transaction) and records it in both traces. */
+  linkRetry(originalId: string, retryId: string): void;
   appendEvent(jobId: string, kind: string, message: string, data?: Record<string, unknown>): void;
 
   setFavorite(ids: string[], favorite: boolean): number;

@@ -14,6 +14,7 @@ import { createHandlers } from './handlers.js';
 import { collectImagePaths } from './image-paths.js';
 import { createJobMedia } from './job-media.js';
 import { createModelCache } from './model-cache.js';
+import { createProviderHealth, trackJobOutcomes } from './provider-health.js';
 import { createProviderRegistry, type ProviderEntry } from './provider-registry.js';
 import { redactingLog } from './redacting-log.js';
 import { createSettingsService, type ProviderDefaults } from './settings-service.js';
@@ -67,11 +68,15 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
     }
     const settings = createSettingsService({ store, keyring, dataDir, providerDefaults });
     const models = createModelCache(store, { clock });
+    const health = createProviderHealth(store);
     const registry = createProviderRegistry(entries, settings, {
       secrets,
       models,
       ...(options.maxResponseBytes === undefined ? {} : { maxResponseBytes: options.maxResponseBytes }),
+      health,
+      now: () => clock.now(),
     });
+    trackJobOutcomes({ events: bus, health, registry, settings, log });
     const media = createJobMedia(dataDir);
     const throttle = createProgressThrottle<JobProgressEvent>((_, event) => bus.emit('jobs.progress', event));
     const scheduler = createScheduler({

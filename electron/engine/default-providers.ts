@@ -11,7 +11,7 @@ export function defaultProviders(): ProviderEntry[] {
   const builtin = createBuiltinProvider();
   return [
     // On from the first minute: offline, no setup.
-    { provider: builtin, defaults: { enabled: true, timeoutMs: 5 * MINUTE, concurrency: 2 }, close: () => builtin.close() },
+    { provider: builtin, defaults: { enabled: true, timeoutMs: 5 * MINUTE, concurrency: 2 }, close: () => builtin.close(), alwaysReady: true },
     // On, but "not set up" until a key is added, so the picker can say what is missing.
     { provider: createOpenAIProvider(), defaults: { enabled: true, timeoutMs: 5 * MINUTE, concurrency: 2 } },
     // Local servers are off until the person turns them on: most machines don't run one.

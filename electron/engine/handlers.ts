@@ -74,8 +74,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         throw new AppError('conflict', 'This job is still queued or running: wait for it to finish, or cancel it first.');
       }
       const result = await submit({ ...original.request });
-      store.appendEvent(result.job.id, 'retry_of', `Retry of job ${id}.`, { originalId: id });
-      store.appendEvent(id, 'retried_as', `Retried as job ${result.job.id}.`, { retryId: result.job.id });
+      store.linkRetry(id, result.job.id);
+      announce([id, result.job.id]);
       return { job: store.get(result.job.id), created: result.created };
     },
     'jobs.setFavorite': async ({ ids, favorite }) => {

@@ -4,6 +4,7 @@ import type { SecretBook } from '../providers/redact.js';
 import { redactingProvider } from '../providers/redacting-provider.js';
 import type { Provider, ProviderConfig } from '../providers/types.js';
 import type { ModelCache } from './model-cache.js';
+import type { ProviderHealth } from './provider-health.js';
 import type { ProviderDefaults, SettingsService } from './settings-service.js';
 
 /** Hard bound on any provider response body or stream (no unbounded buffering). */
@@ -25,15 +26,19 @@ export interface ProviderEntry {
   defaults: ProviderDefaults[string];
   /** Releases what the provider holds (e.g. the builtin's worker threads). */
   close?: () => Promise<void> | void;
+  /** Ready whenever it is on: nothing to connect to, nothing to test (the builtin). */
+  alwaysReady?: boolean;
 }
 
 export function createProviderRegistry(
   entries: ProviderEntry[],
   settings: SettingsService,
-  options: { maxResponseBytes?: number; secrets?: SecretBook; models?: ModelCache } = {},
+  options: { maxResponseBytes?: number; secrets?: SecretBook; models?: ModelCache; health?: ProviderHealth; now?: () => number } = {},
 ): ProviderRegistry {
   // Every caller (ready, list, test) gets the provider behind the redacting boundary, never the bare one.
   const byId = new Map(entries.map((e) => [e.provider.id, redactingProvider(e.provider, (s) => options.secrets?.add(s))]));
+  const alwaysReady = new Set(entries.filter((e) => e.alwaysReady === true).map((e) => e.provider.id));
+  const now = options.now ?? Date.now;
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
 
   const get = (id: string): Provider => {
@@ -110,6 +115,11 @@ export function createProviderRegistry(
           configured: provider.isConfigured(c),
           capabilities: provider.capabilities(c),
           models: options.models?.merged(provider.id, provider.knownModels(c)) ?? provider.knownModels(c),
+          status: options.health?.status(provider.id, {
+            enabled: s?.enabled ?? false,
+            alwaysReady: alwaysReady.has(provider.id),
+            connection: connectionOf(s),
+          }) ?? { state: 'untested' },
         };
         const listedAt = options.models?.get(provider.id)?.listedAt;
         if (listedAt !== undefined) info.modelsListedAt = listedAt;
@@ -123,16 +133,24 @@ export function createProviderRegistry(
       const c = await config(id);
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), Math.min(c.timeoutMs, 30_000));
+      let result: ProviderTestResult;
       try {
-        const result = await provider.test(c, controller.signal);
+        result = await provider.test(c, controller.signal);
         if (result.ok && provider.listsModels === true) options.models?.put(id, result.models);
-        return result;
       } catch (error) {
         const message = error instanceof AppError ? error.message : 'The connection test failed.';
-        return { ok: false, reachable: false, models: [], latencyMs: 0, message };
+        result = { ok: false, reachable: false, models: [], latencyMs: 0, message };
       } finally {
         clearTimeout(timer);
       }
+      const secrets = [c.apiKey, c.password].filter((x): x is string => x !== undefined);
+      options.health?.record(id, { at: now(), ok: result.ok, source: 'test', message: result.message, secrets, connection: connectionOf(settings.provider(id)) });
+      return result;
     },
   };
+}
+
+/** What a connection test depends on: a new address or login needs a new test. */
+export function connectionOf(s: { baseUrl?: string; username?: string; hasApiKey: boolean; hasPassword: boolean } | undefined): string {
+  return JSON.stringify([s?.baseUrl ?? '', s?.username ?? '', s?.hasApiKey ?? false, s?.hasPassword ?? false]);
 }

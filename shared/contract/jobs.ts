@@ -82,6 +82,9 @@ export const JobSummary = z.object({
   progress: JobProgress.optional(),
   images: z.array(ImageSummary),
   error: z.object({ code: z.enum(ERROR_CODES), message: z.string() }).optional(),
+  /** The job this one retried, and the newest job that retried this one. */
+  retryOf: Id.optional(),
+  retriedAs: Id.optional(),
 });
 export type JobSummary = z.infer<typeof JobSummary>;
 

@@ -27,6 +27,19 @@ export const ProviderCapabilities = z.object({
 });
 export type ProviderCapabilities = z.infer<typeof ProviderCapabilities>;
 
+export const PROVIDER_STATES = ['off', 'untested', 'ready', 'failing'] as const;
+
+/** What Atelier last saw of a provider: a connection test or a real job. Messages came from the provider (redacted). */
+export const ProviderStatus = z.object({
+  state: z.enum(PROVIDER_STATES),
+  /** When the outcome behind `ready` or `failing` was seen (absent for a provider that needs no test). */
+  at: z.number().int().optional(),
+  source: z.enum(['test', 'job']).optional(),
+  /** Why it is failing. */
+  message: z.string().max(500).optional(),
+});
+export type ProviderStatus = z.infer<typeof ProviderStatus>;
+
 export const ProviderInfo = z.object({
   id: ProviderId,
   name: z.string(),
@@ -38,6 +51,7 @@ export const ProviderInfo = z.object({
   /** When the server's model list in `models` was last fetched (kept across restarts, so it works offline). */
   modelsListedAt: z.number().int().optional(),
   defaultModel: z.string().optional(),
+  status: ProviderStatus,
 });
 export type ProviderInfo = z.infer<typeof ProviderInfo>;
 

@@ -3,9 +3,17 @@ import { migration0002 } from './0002_search_favorite_budget.js';
 import { migration0003 } from './0003_totals_counts.js';
 import { migration0004 } from './0004_search_grams.js';
 import { migration0005 } from './0005_image_seed.js';
+import { migration0006 } from './0006_retry_link.js';
 import type { Migration } from './types.js';
 
 /** Every migration, in order. Append only: a released migration never changes. */
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005];
+export const MIGRATIONS: readonly Migration[] = [
+  migration0001,
+  migration0002,
+  migration0003,
+  migration0004,
+  migration0005,
+  migration0006,
+];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1,10 +1,9 @@
 import { useMemo } from 'react';
-import { ASPECT_RATIOS, sizeForAspect } from '../lib/composer';
+import { ASPECT_RATIOS, MAX_SEED, seedFieldText, seedFromInput, sizeForAspect } from '../lib/composer';
 import { keyToCommand } from '../lib/keyboard';
+import { providerStatusView } from '../lib/provider-status';
 import { useApp, useAppShallow } from '../store/context';
 import { Field } from './Field';
-
-const MAX_SEED = 2 ** 32 - 1;
 
 function randomSeed(): number {
   const values = new Uint32Array(1);
@@ -12,11 +11,16 @@ function randomSeed(): number {
   return values[0]!;
 }
 
+function pickerSuffix(note: string): string {
+  return note === '' ? '' : ` (${note})`;
+}
+
 export function Composer() {
   const draft = useApp((s) => s.draft);
   const errors = useApp((s) => s.fieldErrors);
   const submitting = useApp((s) => s.submitting);
   const providers = useAppShallow((s) => s.providers.filter((p) => p.enabled));
+  const providerDown = useApp((s) => s.providerDown);
   const update = useApp((s) => s.updateDraft);
   const chooseProvider = useApp((s) => s.chooseProvider);
   const submit = useApp((s) => s.submit);
@@ -77,7 +81,7 @@ export function Composer() {
               {providers.map((p) => (
                 <option key={p.id} value={p.id}>
                   {p.name}
-                  {p.configured ? '' : ' (needs setup)'}
+                  {pickerSuffix(providerStatusView(p, Date.now(), providerDown[p.id]).pickerNote)}
                 </option>
               ))}
             </select>
@@ -161,29 +165,33 @@ export function Composer() {
       ) : null}
 
       {caps?.seed ? (
-        <Field label="Seed" error={errors.seed} hint={draft.seedLocked ? 'Fixed: the same settings give the same image.' : 'Random for every generation.'}>
+        <Field
+          label="Seed"
+          error={errors.seed}
+          hint={draft.seedLocked ? 'Fixed: the same settings give the same image.' : 'Random each time. Type a number to fix it.'}
+        >
           {(props) => (
             <div className="seed">
               <input
                 {...props}
-                type="number"
-                min={0}
-                max={MAX_SEED}
-                value={draft.seed}
-                disabled={!draft.seedLocked}
-                onChange={(e) => update({ seed: Number(e.target.value), seedLocked: true })}
+                type="text"
+                inputMode="numeric"
+                autoComplete="off"
+                placeholder="Random"
+                title={`A whole number from 0 to ${MAX_SEED}`}
+                value={seedFieldText(draft)}
+                onChange={(e) => {
+                  const next = seedFromInput(e.target.value);
+                  if (next !== null) update(next);
+                }}
               />
-              <button
-                type="button"
-                className={draft.seedLocked ? 'btn small active' : 'btn small'}
-                aria-pressed={draft.seedLocked}
-                onClick={() => update({ seedLocked: !draft.seedLocked })}
-                title={draft.seedLocked ? 'Unlock: random seed' : 'Lock this seed'}
-              >
-                {draft.seedLocked ? 'Locked' : 'Lock'}
-              </button>
-              <button type="button" className="btn small" onClick={() => update({ seed: randomSeed(), seedLocked: true })}>
-                New seed
+              {draft.seedLocked ? (
+                <button type="button" className="btn small" aria-label="Back to a random seed" title="Back to random" onClick={() => update({ seedLocked: false })}>
+                  Random
+                </button>
+              ) : null}
+              <button type="button" className="btn small" aria-label="New seed" title="Roll a new seed and keep it" onClick={() => update({ seed: randomSeed(), seedLocked: true })}>
+                <span aria-hidden="true" className="dice">⚄</span> New
               </button>
             </div>
           )}

@@ -122,6 +122,21 @@ export function HistoryGrid() {
     [layout.columns, rows, store, virtualizer],
   );
 
+  // A reveal (a toast's Show, a retry link) scrolls to the card, focuses it and flashes it once so the eye finds it.
+  const revealed = useApp((s) => s.revealed);
+  const revealedSeq = useRef(0);
+  useEffect(() => {
+    if (revealed === null || revealed.seq === revealedSeq.current) return;
+    revealedSeq.current = revealed.seq;
+    focusCard(revealed.id);
+    const flash = (attempt: number) => {
+      const card = scrollRef.current?.querySelector<HTMLElement>(`.card[data-id="${revealed.id}"]`);
+      if (card) card.animate([{ boxShadow: '0 0 0 3px var(--focus)' }, { boxShadow: '0 0 0 3px var(--focus)', offset: 0.6 }, { boxShadow: '0 0 0 0 transparent' }], { duration: 1600, easing: 'ease-out' });
+      else if (attempt < 15) requestAnimationFrame(() => flash(attempt + 1));
+    };
+    flash(0);
+  }, [revealed, focusCard]);
+
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const command = keyToCommand(
       { key: event.key, ctrlKey: event.ctrlKey, metaKey: event.metaKey, shiftKey: event.shiftKey, altKey: event.altKey, inTextField: isTextField(event.target) },

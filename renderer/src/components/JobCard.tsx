@@ -1,11 +1,39 @@
 import { memo, type MouseEvent } from 'react';
 import { isTerminal } from '../lib/contract-constants';
+import { clampWords } from '../lib/failure-notice';
+import { formatStatus } from '../lib/format';
 import { useLatch } from '../lib/use-latch';
 import { useApi, useApp, useAppStore } from '../store/context';
 import { ProgressBar } from './ProgressBar';
 import { StatusBadge } from './StatusBadge';
 
 const RETRYABLE = new Set(['failed', 'cancelled', 'interrupted']);
+
+/** Characters of a message that fit a square tile of this width at 12 px, cut at a word, the rest in the tooltip. */
+function messageBudget(width: number, linked: boolean): number {
+  const inner = Math.max(40, width - 28);
+  const lines = Math.max(2, Math.floor((inner - (linked ? 26 : 0)) / 16));
+  return Math.floor((inner / 7) * lines * 0.85);
+}
+
+/** "Retried as …" on the old job, "Retry of …" on the new: each brings the other before the person. */
+function RetryLink({ other, kind, prompt }: { other: string; kind: 'as' | 'of'; prompt: string }) {
+  const status = useApp((s) => s.jobs.byId[other]?.status);
+  const revealJob = useApp((s) => s.revealJob);
+  const text = kind === 'as' ? 'Retried as new job ›' : '‹ Retry of earlier job';
+  const what = kind === 'as' ? 'the retry' : 'the job this retried';
+  return (
+    <button
+      type="button"
+      className={`retry-link ${kind}`}
+      title={status === undefined ? `Show ${what}` : `Show ${what} (${formatStatus(status).toLowerCase()})`}
+      aria-label={`${kind === 'as' ? 'Retried as' : 'Retry of'}: show ${what} of ${prompt}`}
+      onClick={() => void revealJob(other)}
+    >
+      {text}
+    </button>
+  );
+}
 
 /** One job in the grid; subscribes to its own entry only, so other cards never re-render for it. */
 export const JobCard = memo(function JobCard({ id, width }: { id: string; width: number }) {
@@ -24,10 +52,13 @@ export const JobCard = memo(function JobCard({ id, width }: { id: string; width:
   const cover = job.images[0];
   const trashed = job.trashedAt !== null;
 
+  const linked = job.retriedAs !== undefined || job.retryOf !== undefined;
+  const message = job.status === 'succeeded' ? 'No image' : (job.error?.message ?? 'No image');
+
   const onClick = (e: MouseEvent) => click(id, { range: e.shiftKey, toggle: e.ctrlKey || e.metaKey });
 
   return (
-    <div className={`card${selected ? ' selected' : ''}`} style={{ width }} data-id={id}>
+    <div className={`card${selected ? ' selected' : ''}${linked ? ' linked' : ''}`} style={{ width }} data-id={id}>
       <button
         type="button"
         className="card-open"
@@ -40,7 +71,13 @@ export const JobCard = memo(function JobCard({ id, width }: { id: string; width:
       >
         {cover === undefined ? (
           <div className={`thumb empty status-${job.status}`} aria-hidden="true">
-            {isTerminal(job.status) ? <span>{job.status === 'succeeded' ? 'No image' : (job.error?.message ?? 'No image')}</span> : <ProgressBar tick={tick} status={job.status} />}
+            {isTerminal(job.status) ? (
+              <span className="tile-message" title={message} data-full={message}>
+                {clampWords(message, messageBudget(width, linked))}
+              </span>
+            ) : (
+              <ProgressBar tick={tick} status={job.status} />
+            )}
           </div>
         ) : (
           imageAllowed ? (
@@ -51,6 +88,8 @@ export const JobCard = memo(function JobCard({ id, width }: { id: string; width:
         )}
         {job.images.length > 1 ? <span className="badge count-badge">{job.images.length}</span> : null}
       </button>
+      {job.retriedAs !== undefined ? <RetryLink other={job.retriedAs} kind="as" prompt={job.prompt} /> : null}
+      {job.retryOf !== undefined && job.retriedAs === undefined ? <RetryLink other={job.retryOf} kind="of" prompt={job.prompt} /> : null}
       <div className="card-meta">
         <p className="card-prompt" title={job.prompt}>
           {job.prompt}

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { ProviderInfo, ProviderSettings, ProviderSettingsPatch } from '../../../shared/contract';
 import { formatCount, formatRelativeTime } from '../lib/format';
+import { providerStatusView } from '../lib/provider-status';
 import { useApp } from '../store/context';
 
 const URL_PLACEHOLDERS: Record<string, string> = {
@@ -55,6 +56,7 @@ export function ProviderSettingsCard({ provider, settings }: { provider: Provide
   const test = useApp((s) => s.testProvider);
   const result = useApp((s) => s.providerTests[provider.id]);
   const toast = useApp((s) => s.toast);
+  const liveFailure = useApp((s) => s.providerDown[provider.id]);
   const [baseUrl, setBaseUrl] = useState(settings?.baseUrl ?? '');
   const [model, setModel] = useState(settings?.model ?? '');
   const [apiKey, setApiKey] = useState('');
@@ -104,6 +106,8 @@ export function ProviderSettingsCard({ provider, settings }: { provider: Provide
   };
 
   const fieldId = (name: string) => `provider-${provider.id}-${name}`;
+  // The switch answers before the save: say Off at once, not what the engine said before it.
+  const status = providerStatusView(enabled ? provider : { ...provider, status: { state: 'off' } }, Date.now(), enabled ? liveFailure : undefined);
 
   return (
     <article className="provider-card" aria-label={provider.name}>
@@ -112,8 +116,14 @@ export function ProviderSettingsCard({ provider, settings }: { provider: Provide
           <input type="checkbox" checked={enabled} onChange={(e) => toggle(e.target.checked)} />
           <strong>{provider.name}</strong>
         </label>
-        <span className={provider.configured ? 'badge ok' : 'badge'}>{provider.configured ? 'Ready' : 'Needs setup'}</span>
+        <span className={`badge provider-state ${status.tone}`} data-state={status.label}>
+          {status.label}
+        </span>
       </header>
+      <p className={`provider-status ${status.tone}`} aria-label={`${provider.name} status`}>
+        {/* A test result just below says the provider's words already: the status line need not repeat them. */}
+        {result !== undefined && result !== 'testing' ? status.headline : status.detail}
+      </p>
       <form
         className="settings-grid"
         onSubmit={(e) => {

@@ -26,6 +26,10 @@ export function SettingsPanel() {
   const [maxAgeDays, setMaxAgeDays] = useState('');
   const [maxGb, setMaxGb] = useState('');
 
+  // Jobs since the last look may have changed what a provider's card should say.
+  const refreshProviders = useApp((s) => s.refreshProviders);
+  useEffect(() => void refreshProviders(), [refreshProviders]);
+
   useEffect(() => {
     const dialog = ref.current;
     if (dialog !== null && !dialog.open) dialog.showModal();

@@ -1,4 +1,5 @@
-import { memo, useEffect } from 'react';
+import { memo, useEffect, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { useApp } from '../store/context';
 import type { Toast } from '../store/types';
 
@@ -32,13 +33,28 @@ const ToastItem = memo(function ToastItem({ toast }: { toast: Toast }) {
   );
 });
 
+/** The open modal dialog while the viewer or a panel is up: it sits above the page and makes the rest inert. */
+function useDialogHost(): HTMLElement | null {
+  const covered = useApp((s) => s.viewerId !== null || s.panel !== 'none');
+  const [host, setHost] = useState<HTMLElement | null>(null);
+  // A passive effect: it runs after the dialog's own effect has opened it.
+  useEffect(() => {
+    const open = document.querySelectorAll<HTMLDialogElement>('dialog[open]');
+    setHost(covered ? (open[open.length - 1] ?? null) : null);
+  }, [covered]);
+  return host;
+}
+
 export function Toasts() {
   const toasts = useApp((s) => s.toasts);
-  return (
+  const host = useDialogHost();
+  const list = (
     <div className="toasts" aria-live="polite">
       {toasts.map((toast) => (
         <ToastItem key={toast.id} toast={toast} />
       ))}
     </div>
   );
+  // Inside the dialog a toast (and its action) can be seen and used; outside it would sit under the backdrop.
+  return host === null ? list : createPortal(list, host);
 }

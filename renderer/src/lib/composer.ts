@@ -155,3 +155,23 @@ export function draftFromRequest(
     previews: (request.partialImages ?? 1) > 0,
   };
 }
+
+/** The largest seed the composer offers (every provider takes a 32-bit seed). */
+export const MAX_SEED = 2 ** 32 - 1;
+
+/**
+ * What typing in the seed field means: empty is random again, a whole number fixes (locks) that seed, anything else
+ * is refused (null: the field keeps what it had).
+ */
+export function seedFromInput(text: string): Pick<ComposerDraft, 'seedLocked'> & Partial<Pick<ComposerDraft, 'seed'>> | null {
+  const trimmed = text.trim();
+  if (trimmed === '') return { seedLocked: false };
+  if (!/^\d{1,10}$/.test(trimmed)) return null;
+  const seed = Number(trimmed);
+  return seed <= MAX_SEED ? { seed, seedLocked: true } : null;
+}
+
+/** The seed field's text: empty while random (its placeholder says so), the number once fixed. */
+export function seedFieldText(draft: Pick<ComposerDraft, 'seed' | 'seedLocked'>): string {
+  return draft.seedLocked ? String(draft.seed) : '';
+}

@@ -3,7 +3,7 @@ import type { ActionsSlice } from './types';
 
 export const createActionsSlice: SliceCreator<ActionsSlice> =
   ({ api }) =>
-  (_set, get) => ({
+  (set, get) => ({
     async setFavorite(ids, favorite) {
       if (ids.length === 0) return;
       try {
@@ -66,6 +66,24 @@ export const createActionsSlice: SliceCreator<ActionsSlice> =
       } catch (error) {
         get().reportError(error);
       }
+    },
+
+    async revealJob(id) {
+      const state = get();
+      if (state.viewerId !== null) state.closeViewer();
+      if (state.panel !== 'none') state.setPanel('none');
+      if (state.jobs.pendingTop.includes(id)) state.showArrivals();
+      if (get().jobs.order.includes(id)) {
+        set((s) => ({ focusedId: id, revealed: { id, seq: (s.revealed?.seq ?? 0) + 1 } }));
+        return;
+      }
+      // Not in the grid (queued, filtered out, not loaded yet): the viewer shows it wherever it is.
+      if (get().jobs.byId[id] === undefined) {
+        const detail = await get().getDetail(id);
+        if (detail === null) return;
+        get().applyJobChanged(detail);
+      }
+      get().openViewer(id);
     },
 
     async getDetail(id) {

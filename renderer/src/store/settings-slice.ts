@@ -36,12 +36,27 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> =
       try {
         const settings = await api.call('settings.update', patch);
         set({ settings });
+        // A job's failure was about the old address or login: with new ones the provider is untested again.
+        const reconnected = Object.entries(patch.providers ?? {})
+          .filter(([, p]) => p.baseUrl !== undefined || p.username !== undefined || p.apiKey !== undefined || p.password !== undefined)
+          .map(([id]) => id);
+        if (reconnected.some((id) => get().providerDown[id] !== undefined)) {
+          set((s) => ({ providerDown: Object.fromEntries(Object.entries(s.providerDown).filter(([id]) => !reconnected.includes(id))) }));
+        }
         // Enabling a provider or setting its key changes what it can do.
         if (patch.providers !== undefined) set({ providers: (await api.call('providers.list', {})).providers });
         return true;
       } catch (error) {
         get().reportError(error);
         return false;
+      }
+    },
+
+    async refreshProviders() {
+      try {
+        set({ providers: (await api.call('providers.list', {})).providers });
+      } catch (error) {
+        get().reportError(error);
       }
     },
 
@@ -56,6 +71,8 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> =
           if (result.ok) delete providerDown[id];
           return { providerTests: { ...s.providerTests, [id]: result }, providerDown };
         });
+        // The card's status (Ready, when; Failing, why) is the engine's record of this test.
+        await get().refreshProviders();
       } catch (error) {
         set((s) => {
           const providerTests = { ...s.providerTests };

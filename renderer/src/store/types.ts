@@ -59,6 +59,8 @@ export interface SettingsSlice {
   loadStats(): Promise<void>;
   updateSettings(patch: SettingsPatch): Promise<boolean>;
   testProvider(id: string): Promise<void>;
+  /** Fetches what the engine last saw of each provider (the Settings cards' status). */
+  refreshProviders(): Promise<void>;
 }
 
 export interface Toast {
@@ -79,6 +81,8 @@ export interface UiSlice {
   /** The grid card whose images are shown in a strip beneath its row. */
   expandedId: string | null;
   online: boolean;
+  /** The card the grid should scroll to, focus and flash; seq tells a second reveal of the same card from the first. */
+  revealed: { id: string; seq: number } | null;
   /** provider id -> why it looks down (last failure), cleared by a success. */
   providerDown: Record<string, string>;
   toast(toast: Omit<Toast, 'id'>): number;
@@ -99,6 +103,8 @@ export interface ActionsSlice {
   cancel(id: string): Promise<void>;
   retry(id: string): Promise<void>;
   getDetail(id: string): Promise<JobDetail | null>;
+  /** Brings a job before the person: its card in the grid (focused, flashed), or else the viewer. */
+  revealJob(id: string): Promise<void>;
 }
 
 export type AppState = HistorySlice & ComposerSlice & SelectionSlice & SettingsSlice & UiSlice & ActionsSlice;

@@ -18,6 +18,7 @@ export const createUiSlice: SliceCreator<UiSlice> = () => (set, get) => ({
   viewerImage: 0,
   expandedId: null,
   online: true,
+  revealed: null,
   providerDown: {},
 
   toast(toast) {

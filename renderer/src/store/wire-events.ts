@@ -1,11 +1,18 @@
+import type { JobSummary } from '../../../shared/contract';
 import type { Api } from '../api';
+import { failureToastMessage, justFailed, needsFailureToast } from '../lib/failure-notice';
+import { cardOnScreen, pageHidden } from '../lib/on-screen';
 import type { AppStore } from './store';
 
 const STATS_DEBOUNCE_MS = 400;
+/** Long enough for the grid to draw the failed card where it now belongs. */
+const NOTICE_DELAY_MS = 250;
 
 export interface WireOptions {
   setTimeout?: (fn: () => void, ms: number) => unknown;
   clearTimeout?: (handle: unknown) => void;
+  /** Where the person is looking (the DOM by default). */
+  attention?: { hidden(): boolean; onScreen(id: string): boolean };
 }
 
 /**
@@ -24,11 +31,27 @@ export function wireEvents(store: AppStore, api: Api, options: WireOptions = {})
     }, STATS_DEBOUNCE_MS);
   };
 
+  const attention = options.attention ?? { hidden: pageHidden, onScreen: cardOnScreen };
+  // Once per job, however often its failure is replayed (a reconnect, a second client).
+  const noticed = new Set<string>();
+  const noticeFailure = (previous: JobSummary | undefined, job: JobSummary): void => {
+    if (noticed.has(job.id) || !justFailed(previous, job)) return;
+    noticed.add(job.id);
+    later(() => {
+      const s = store.getState();
+      const covered = s.viewerId !== null || s.panel !== 'none';
+      if (!needsFailureToast({ hidden: attention.hidden(), covered, onScreen: attention.onScreen(job.id) })) return;
+      s.toast({ kind: 'error', message: failureToastMessage(job), action: { label: 'Show', run: () => void store.getState().revealJob(job.id) } });
+    }, NOTICE_DELAY_MS);
+  };
+
   const offs = [
     api.on('jobs.changed', ({ job }) => {
       const state = store.getState();
+      const previous = state.jobs.byId[job.id];
       state.applyJobChanged(job);
       trackProviderHealth(store, job);
+      noticeFailure(previous, job);
       refreshStatsSoon();
     }),
     api.on('jobs.progress', (tick) => store.getState().applyProgress(tick)),
@@ -58,7 +81,7 @@ async function refreshAll(store: AppStore): Promise<void> {
 
 const DOWN_CODES = new Set(['provider_unavailable', 'timeout', 'provider_auth']);
 
-function trackProviderHealth(store: AppStore, job: { provider: string; status: string; error?: { code: string; message: string } }): void {
+function trackProviderHealth(store: AppStore, job: JobSummary): void {
   const { providerDown } = store.getState();
   if (job.status === 'failed' && job.error !== undefined && DOWN_CODES.has(job.error.code)) {
     if (providerDown[job.provider] !== job.error.message) {
@@ -68,5 +91,10 @@ function trackProviderHealth(store: AppStore, job: { provider: string; status: s
     const next = { ...providerDown };
     delete next[job.provider];
     store.setState({ providerDown: next });
+  }
+  // A success where the list still says Failing or Not tested: the engine now says Ready, so fetch what it says.
+  const listed = store.getState().providers.find((p) => p.id === job.provider);
+  if (job.status === 'succeeded' && listed !== undefined && listed.status.state !== 'ready' && job.updatedAt === job.completedAt) {
+    void store.getState().refreshProviders();
   }
 }

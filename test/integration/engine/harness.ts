@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Events, EventName } from '../../../shared/contract.js';
 import { createEngine, type EngineTestOptions } from '../../../electron/engine/create-engine.js';
-import type { Engine, Keyring } from '../../../electron/engine/types.js';
+import type { Engine, EngineOptions, Keyring } from '../../../electron/engine/types.js';
+
+/** What a test may set: the engine's test options, plus provider address overrides. */
+export type HarnessOptions = EngineTestOptions & Pick<EngineOptions, 'providerDefaults'>;
 
 export function memoryKeyring(): Keyring & { values: Map<string, string> } {
   const values = new Map<string, string>();
@@ -23,12 +26,12 @@ export interface Harness {
   dataDir: string;
   engine: Engine;
   events: Array<{ name: EventName; payload: Events[EventName] }>;
-  open(options?: EngineTestOptions): Promise<Engine>;
+  open(options?: HarnessOptions): Promise<Engine>;
   cleanup(): Promise<void>;
 }
 
 /** An engine on a fresh temp data dir that records every event; `open` reopens it (a restart). */
-export async function startHarness(options: EngineTestOptions = {}): Promise<Harness> {
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const dataDir = await mkdtemp(join(tmpdir(), 'atelier-engine-'));
   const keyring = memoryKeyring();
   const harness: Harness = {

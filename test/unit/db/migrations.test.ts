@@ -26,7 +26,7 @@ describe('migrations', () => {
     expect(db.prepare('SELECT version, name, applied_at FROM schema_migrations ORDER BY version').all()).toEqual(
       MIGRATIONS.map((m) => ({ version: m.version, name: m.name, applied_at: 1_234 })),
     );
-    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    expect(db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
     db.close();
     expect(existsSync(join(dir, 'backups'))).toBe(false);
   });

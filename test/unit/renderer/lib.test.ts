@@ -208,7 +208,7 @@ describe('composer', () => {
   });
 
   it('switching provider adapts model, size, count and the controls it supports', () => {
-    const openai: ProviderInfo = { id: 'openai', name: 'OpenAI', enabled: true, configured: true, capabilities: fixedCaps, models: ['gpt-image-1'], defaultModel: 'gpt-image-1' };
+    const openai: ProviderInfo = { id: 'openai', name: 'OpenAI', enabled: true, configured: true, capabilities: fixedCaps, models: ['gpt-image-1'], defaultModel: 'gpt-image-1', status: { state: 'ready' } };
     const next = adaptDraftToProvider({ ...DEFAULT_DRAFT, count: 3, steps: 20 }, openai);
     expect(next).toMatchObject({ provider: 'openai', model: 'gpt-image-1', width: 1024, height: 1024, count: 3, steps: null, quality: 'low' });
   });

@@ -6,7 +6,7 @@ import { fakeApi } from './helpers';
 const CAPS: ProviderInfo['capabilities'] = { sizes: { min: 64, max: 2048, multipleOf: 8, presets: [[512, 512]] }, maxCount: 4, seed: true, negativePrompt: true, maxPartialImages: 0, outputFormats: ['png'] };
 
 function comfy(models: string[]): ProviderInfo {
-  return { id: 'comfyui', name: 'ComfyUI', enabled: true, configured: true, capabilities: CAPS, models, ...(models.length > 0 ? { modelsListedAt: 1 } : {}) };
+  return { id: 'comfyui', name: 'ComfyUI', enabled: true, configured: true, capabilities: CAPS, models, status: { state: 'untested' }, ...(models.length > 0 ? { modelsListedAt: 1 } : {}) };
 }
 
 describe('a passing connection test brings the server’s models to the pickers', () => {
