@@ -64,14 +64,13 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> =
       set((s) => ({ providerTests: { ...s.providerTests, [id]: 'testing' } }));
       try {
         const result = await api.call('providers.test', { id });
-        // A passing test keeps the server's model list: list again so the pickers show it.
-        if (result.ok) set({ providers: (await api.call('providers.list', {})).providers });
         set((s) => {
           const providerDown = { ...s.providerDown };
           if (result.ok) delete providerDown[id];
           return { providerTests: { ...s.providerTests, [id]: result }, providerDown };
         });
-        // The card's status (Ready, when; Failing, why) is the engine's record of this test.
+        // The engine kept this test's outcome (Ready, when; Failing, why) and, when it passed, the server's models:
+        // list once more so the cards and pickers show both.
         await get().refreshProviders();
       } catch (error) {
         set((s) => {

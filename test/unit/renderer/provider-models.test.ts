@@ -25,12 +25,16 @@ describe('a passing connection test brings the server’s models to the pickers'
     expect(store.getState().providers[0]!.models).toEqual(['a.safetensors', 'b.safetensors']);
   });
 
-  it('a failing test lists nothing again (the kept list stays as it was)', async () => {
-    const fake = fakeApi({ 'providers.test': () => ({ ok: false, reachable: false, models: [], latencyMs: 1, message: 'Could not reach ComfyUI.' }) });
+  it('a failing test lists once more for the Failing status, and the kept list stays as the engine kept it', async () => {
+    const fake = fakeApi({
+      'providers.test': () => ({ ok: false, reachable: false, models: [], latencyMs: 1, message: 'Could not reach ComfyUI.' }),
+      'providers.list': () => ({ providers: [{ ...comfy(['kept.safetensors']), status: { state: 'failing' } }] }),
+    });
     const store = createAppStore({ api: fake.api, makeKey: () => 'k', now: () => 0 });
     store.setState({ providers: [comfy(['kept.safetensors'])] });
     await store.getState().testProvider('comfyui');
-    expect(fake.calls.map((c) => c.channel)).toEqual(['providers.test']);
+    expect(fake.calls.map((c) => c.channel)).toEqual(['providers.test', 'providers.list']);
     expect(store.getState().providers[0]!.models).toEqual(['kept.safetensors']);
+    expect(store.getState().providers[0]!.status.state).toBe('failing');
   });
 });
