@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { openStore } from '../db/store.js';
 import type { JobStore } from '../db/types.js';
+import { createLibraryRecovery } from '../library/recovery.js';
 import { findMissingFiles, removePreviewFolders, resolveInsideDataDir, sweepOrphans } from '../media/index.js';
 import { createProgressThrottle } from '../worker/progress-throttle.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../worker/retry-policy.js';
@@ -93,24 +94,56 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
         });
       }
     };
-    const handlers = createHandlers({ store, scheduler, providers: registry, settings, bus, removeFiles, missingFiles: () => missing });
-
-    const maintain = async (): Promise<void> => {
-      const { retention } = settings.current();
-      const results = [];
-      if (retention.trashAutoEmptyDays > 0) results.push(store.emptyTrashOlderThan(retention.trashAutoEmptyDays * DAY));
-      results.push(
-        store.prune({
-          maxAgeMs: retention.maxAgeDays === null ? null : retention.maxAgeDays * DAY,
-          maxJobs: retention.maxJobs,
-          maxBytes: retention.maxBytes,
-        }),
-      );
-      for (const r of results) {
-        if (r.ids.length > 0) bus.emit('jobs.removed', { ids: r.ids });
-        await removeFiles(r.files);
+    const announce = async (ids: string[]): Promise<void> => {
+      // A retention pass may move thousands: announced a slice at a time so the loop keeps serving.
+      for (let i = 0; i < ids.length; i += 200) {
+        for (const id of ids.slice(i, i + 200)) bus.emit('jobs.changed', { job: store.getSummary(id) });
+        if (i + 200 < ids.length) await new Promise((r) => setImmediate(r));
       }
     };
+    // Retention never deletes: it moves jobs to the trash (favorites never), whose own auto-empty then applies.
+    const applyRetention = async (): Promise<void> => {
+      const { retention } = settings.current();
+      const moved = store.prune({
+        maxAgeMs: retention.maxAgeDays === null ? null : retention.maxAgeDays * DAY,
+        maxJobs: retention.maxJobs,
+        maxBytes: retention.maxBytes,
+      });
+      if (moved.jobs > 0) log.info('retention moved jobs to the trash', { jobs: moved.jobs, images: moved.images, bytes: moved.bytes });
+      await announce(moved.ids);
+    };
+    const maintain = async (): Promise<void> => {
+      const { retention } = settings.current();
+      if (retention.trashAutoEmptyDays > 0) {
+        // Favorites in the trash stay: only Empty trash, with its counted confirmation, removes them.
+        const expired = store.emptyTrashOlderThan(retention.trashAutoEmptyDays * DAY);
+        if (expired.ids.length > 0) bus.emit('jobs.removed', { ids: expired.ids });
+        await removeFiles(expired.files);
+      }
+      await applyRetention();
+    };
+
+    let housekeepingDone: Promise<void> = Promise.resolve();
+    let sweepStarted = false;
+    const recovery = createLibraryRecovery({
+      dataDir,
+      store,
+      log,
+      now: () => clock.now(),
+      announce: (ids) => void announce(ids),
+      sweepDone: () => (sweepStarted ? housekeepingDone : Promise.resolve()),
+    });
+    const handlers = createHandlers({
+      store,
+      scheduler,
+      providers: registry,
+      settings,
+      bus,
+      removeFiles,
+      missingFiles: () => missing,
+      recovery,
+      applyRetention,
+    });
 
     // Leftover previews go before the worker starts (afterwards their folders are live). The library sweep and the
     // missing-file check stat every file, so they wait until the window has its first page and run in the
@@ -118,18 +151,18 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
     const housekeeping = async (): Promise<void> => {
       const paths = await collectImagePaths(store);
       const sweep = await sweepOrphans(dataDir, paths.referenced, clock.now(), options.sweepGraceMs, undefined, { previews: false });
-      if (sweep.removed.length > 0) log.info('removed orphan files', { count: sweep.removed.length, bytes: sweep.bytesFreed });
+      await recovery.afterSweep(sweep);
       missing = (await findMissingFiles(dataDir, paths.images)).count;
       if (missing > 0) log.warn('image files missing from disk', { count: missing });
       await maintain();
     };
     let housekeepingTimer: ReturnType<typeof setTimeout> | undefined;
-    let housekeepingDone: Promise<void> = Promise.resolve();
     const startup = removePreviewFolders(dataDir)
       .catch((error: unknown) => log.error('could not clear old previews', { error: String(error) }))
       .finally(() => {
         scheduler.start();
         const run = (): void => {
+          sweepStarted = true;
           housekeepingDone = housekeeping().catch((error: unknown) => log.error('start-up housekeeping failed', { error: String(error) }));
         };
         if ((options.housekeepingDelayMs ?? 3_000) <= 0) run();

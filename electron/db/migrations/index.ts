@@ -2,9 +2,10 @@ import { migration0001 } from './0001_initial.js';
 import { migration0002 } from './0002_search_favorite_budget.js';
 import { migration0003 } from './0003_totals_counts.js';
 import { migration0004 } from './0004_search_grams.js';
+import { migration0007 } from './0007_favorites_outside_trash.js';
 import type { Migration } from './types.js';
 
 /** Every migration, in order. Append only: a released migration never changes. */
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0007];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

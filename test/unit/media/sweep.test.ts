@@ -28,37 +28,73 @@ async function exists(rel: string): Promise<boolean> {
   );
 }
 
+/** An Atelier-style content-addressed name under `root`: `root/ab/<62 hex>.ext`. */
+function own(root: string, seed: number, ext = root === 'thumbs' ? 'webp' : 'png'): string {
+  const hex = seed.toString(16).padStart(64, '0');
+  return `${root}/${hex.slice(0, 2)}/${hex.slice(2)}.${ext}`;
+}
+
 describe('start-up sweep', () => {
-  it('removes old unreferenced originals, thumbnails and temp files; keeps referenced and young ones', async () => {
-    await put('library/aa/referenced.png', 5 * HOUR);
-    await put('library/aa/orphan-old.png', 2 * HOUR);
-    await put('library/bb/orphan-young.png', 10 * 60_000);
-    await put('thumbs/cc/referenced.webp', 5 * HOUR);
-    await put('thumbs/cc/orphan-old.webp', 3 * HOUR);
-    await put('tmp/abc.part', 2 * HOUR);
-    await put('tmp/def.part', 1000);
+  it('moves old unreferenced originals and thumbnails to orphans/, removes stale temp files; keeps referenced and young ones', async () => {
+    const referencedLib = [own('library', 1), own('library', 2), own('library', 3)];
+    for (const rel of referencedLib) await put(rel, 5 * HOUR);
+    await put(own('library', 10), 2 * HOUR);
+    await put(own('library', 11), 10 * 60_000);
+    await put(own('thumbs', 1), 5 * HOUR);
+    await put(own('thumbs', 10), 3 * HOUR);
+    await put('library/aa/not-atelier.png', 3 * HOUR);
+    await put('tmp/0123456789abcdef.part', 2 * HOUR);
+    await put('tmp/fedcba9876543210.part', 1000);
+    await put('tmp/notes.txt', 2 * HOUR);
     await put(`previews/job-1/0.webp`, 0);
     await put(`previews/job-2/0.webp`, 0);
     await put('atelier.db', 10 * HOUR);
 
-    const referenced = new Set(['library/aa/referenced.png', 'thumbs/cc/referenced.webp']);
+    const referenced = new Set([...referencedLib, own('thumbs', 1)]);
     const result = await sweepOrphans(dir, referenced, NOW, HOUR);
 
-    expect(result.removed.sort()).toEqual(['library/aa/orphan-old.png', 'thumbs/cc/orphan-old.webp', 'tmp/abc.part']);
-    expect(result.bytesFreed).toBe(30);
+    expect(result.held).toBe(false);
+    expect(result.moved.sort()).toEqual([own('library', 10), own('thumbs', 10)].sort());
+    expect(result.bytesMoved).toBe(20);
+    expect(result.tmpRemoved).toBe(1);
     expect(result.keptYoung).toBe(2);
+    expect(result.leftAlone).toBe(2);
     expect(result.previewsRemoved).toBe(2);
-    for (const kept of ['library/aa/referenced.png', 'library/bb/orphan-young.png', 'thumbs/cc/referenced.webp', 'tmp/def.part', 'atelier.db']) {
-      expect(await exists(kept)).toBe(true);
+    for (const rel of result.moved) {
+      expect(await exists(rel)).toBe(false);
+      expect(await exists(`orphans/${rel}`)).toBe(true);
     }
+    const kept = [...referenced, own('library', 11), 'library/aa/not-atelier.png', 'tmp/fedcba9876543210.part', 'tmp/notes.txt', 'atelier.db'];
+    for (const rel of kept) expect(await exists(rel)).toBe(true);
+    expect(await exists('tmp/0123456789abcdef.part')).toBe(false);
     expect(await readdir(join(dir, 'previews'))).toEqual([]);
   });
 
+  it('moves nothing when the database knows fewer than half of library/ (an empty or replaced database)', async () => {
+    for (let i = 1; i <= 6; i += 1) {
+      await put(own('library', i), 5 * HOUR);
+      await put(own('thumbs', i), 5 * HOUR);
+    }
+    const result = await sweepOrphans(dir, new Set([own('library', 1), own('library', 2)]), NOW, HOUR);
+    expect(result).toMatchObject({ held: true, moved: [], libraryFiles: 6, unreferencedLibraryFiles: 4 });
+    for (let i = 1; i <= 6; i += 1) {
+      expect(await exists(own('library', i))).toBe(true);
+      expect(await exists(own('thumbs', i))).toBe(true);
+    }
+    // Known half or more: an ordinary sweep.
+    const healthy = await sweepOrphans(dir, new Set([1, 2, 3].map((i) => own('library', i))), NOW, HOUR);
+    expect(healthy.held).toBe(false);
+    expect(healthy.moved.filter((rel) => rel.startsWith('library/'))).toHaveLength(3);
+  });
+
   it('uses a one-hour grace period by default and copes with a fresh, empty data dir', async () => {
-    expect(await sweepOrphans(dir, new Set(), NOW)).toEqual({ removed: [], bytesFreed: 0, keptYoung: 0, previewsRemoved: 0 });
-    await put('library/aa/x.png', 59 * 60_000);
-    expect((await sweepOrphans(dir, new Set(), NOW)).keptYoung).toBe(1);
-    expect((await sweepOrphans(dir, new Set(), NOW + 2 * 60_000)).removed).toEqual(['library/aa/x.png']);
+    const empty = await sweepOrphans(dir, new Set(), NOW);
+    expect(empty).toMatchObject({ moved: [], bytesMoved: 0, keptYoung: 0, previewsRemoved: 0, held: false, libraryFiles: 0 });
+    await put(own('library', 1), 5 * HOUR);
+    await put(own('thumbs', 7), 59 * 60_000);
+    const referenced = new Set([own('library', 1)]);
+    expect((await sweepOrphans(dir, referenced, NOW)).keptYoung).toBe(1);
+    expect((await sweepOrphans(dir, referenced, NOW + 2 * 60_000)).moved).toEqual([own('thumbs', 7)]);
   });
 
   it('reports rows whose file is missing without touching them', async () => {
