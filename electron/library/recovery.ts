@@ -52,6 +52,8 @@ export function createLibraryRecovery(deps: LibraryRecoveryDeps) {
 
     /** Takes in the start-up sweep's findings, and says what it did (and did not do) in the log. */
     async afterSweep(sweep: SweepResult): Promise<void> {
+      // Counted before the state leaves 'checking': a settled state means every number is in.
+      await refreshOrphans();
       recovery = {
         state: sweep.held ? 'needed' : 'ok',
         libraryFiles: sweep.libraryFiles,
@@ -65,7 +67,6 @@ export function createLibraryRecovery(deps: LibraryRecoveryDeps) {
       }
       if (sweep.moved.length > 0) log.info('moved orphan files to orphans/', { count: sweep.moved.length, bytes: sweep.bytesMoved });
       if (sweep.tmpRemoved > 0) log.info('removed stale temp files', { count: sweep.tmpRemoved });
-      await refreshOrphans();
     },
 
     rebuild(): Promise<RebuildResult> {
