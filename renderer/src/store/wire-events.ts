@@ -2,6 +2,9 @@ import type { Api } from '../api';
 import type { AppStore } from './store';
 
 const STATS_DEBOUNCE_MS = 400;
+/** While the engine's start-up library check (or a rebuild) runs, stats are asked for again this often, this many times. */
+const RECHECK_MS = 1_500;
+const MAX_RECHECKS = 40;
 
 export interface WireOptions {
   setTimeout?: (fn: () => void, ms: number) => unknown;
@@ -24,7 +27,22 @@ export function wireEvents(store: AppStore, api: Api, options: WireOptions = {})
     }, STATS_DEBOUNCE_MS);
   };
 
+  let rechecks = 0;
+  let recheckTimer: unknown = null;
+  const offStats = store.subscribe((state, previous) => {
+    if (state.stats === previous.stats || state.stats === null) return;
+    const busy = state.stats.recovery.state === 'checking' || state.stats.recovery.state === 'rebuilding';
+    if (!busy) rechecks = 0;
+    if (!busy || recheckTimer !== null || rechecks >= MAX_RECHECKS) return;
+    rechecks += 1;
+    recheckTimer = later(() => {
+      recheckTimer = null;
+      void store.getState().loadStats();
+    }, RECHECK_MS);
+  });
+
   const offs = [
+    offStats,
     api.on('jobs.changed', ({ job }) => {
       const state = store.getState();
       state.applyJobChanged(job);
@@ -47,6 +65,7 @@ export function wireEvents(store: AppStore, api: Api, options: WireOptions = {})
   return () => {
     for (const off of offs) off();
     if (statsTimer !== null) cancel(statsTimer);
+    if (recheckTimer !== null) cancel(recheckTimer);
   };
 }
 
