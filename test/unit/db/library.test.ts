@@ -171,3 +171,29 @@ describe('concurrent submits with one key', () => {
     expect(store.stats().total).toBe(150);
   }, 60_000);
 });
+
+describe('restore from files', () => {
+  const entry = (jobId: string, index: number, path: string) => ({
+    jobId,
+    createdAt: 1_600_000_000_000 + index,
+    request: req('a restored fox', { seed: 7 }),
+    provider: 'builtin',
+    seed: 7 + index,
+    image: image(index, path, 500),
+  });
+
+  it('recreates succeeded jobs at their own time, joins images of one job, and never stores a file or slot twice', () => {
+    const store = open();
+    const jobId = '018bcfe5-6800-7000-8000-00000000aaaa';
+    expect(store.restoreFromFiles([entry(jobId, 0, 'library/aa/0.png'), entry(jobId, 1, 'library/aa/1.png')])).toEqual({ jobs: 1, images: 2, known: 0 });
+    const job = store.get(jobId);
+    expect(job).toMatchObject({ status: 'succeeded', createdAt: 1_600_000_000_000, prompt: 'a restored fox', result: { seed: 7 } });
+    expect(job.images.map((i) => i.index)).toEqual([0, 1]);
+    // The same files again, and another file claiming a slot the job already has: nothing is added.
+    expect(store.restoreFromFiles([entry(jobId, 0, 'library/aa/0.png'), entry(jobId, 1, 'library/bb/other.png')])).toEqual({ jobs: 0, images: 0, known: 2 });
+    // A file some image already references, whatever job its record names, is known.
+    expect(store.restoreFromFiles([entry('018bcfe5-6800-7000-8000-00000000bbbb', 0, 'library/aa/1.png')])).toEqual({ jobs: 0, images: 0, known: 1 });
+    expect(store.stats()).toMatchObject({ total: 1, images: 2, byStatus: { succeeded: 1 } });
+    expect(store.list({ limit: 10, view: 'all', search: 'restored' }).items.map((j) => j.id)).toEqual([jobId]);
+  });
+});
