@@ -70,6 +70,8 @@ describe('empty trash tells the truth about favorites', () => {
     await screenshot(page, 'safety-empty-trash-favorites');
     await dialog.getByRole('button', { name: 'Delete for good' }).click();
     await page.getByText('Trash is empty').waitFor();
+    // Shown once Empty trash has answered: by then the earlier Undo must be gone (it could restore nothing).
+    await page.getByText(/Trash emptied: 4 jobs removed/).waitFor();
     await expect(undo.count()).resolves.toBe(0);
     await page.getByRole('tab', { name: /All/ }).click();
   });
