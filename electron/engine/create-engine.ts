@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
+import { AppError } from '../../shared/errors.js';
 import { openStore } from '../db/store.js';
 import type { JobStore } from '../db/types.js';
 import { createLibraryRecovery } from '../library/recovery.js';
@@ -97,7 +98,14 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
     const announce = async (ids: string[]): Promise<void> => {
       // A retention pass may move thousands: announced a slice at a time so the loop keeps serving.
       for (let i = 0; i < ids.length; i += 200) {
-        for (const id of ids.slice(i, i + 200)) bus.emit('jobs.changed', { job: store.getSummary(id) });
+        for (const id of ids.slice(i, i + 200)) {
+          try {
+            bus.emit('jobs.changed', { job: store.getSummary(id) });
+          } catch (error) {
+            // Purged meanwhile: its `jobs.removed` went out already.
+            if (!(error instanceof AppError && error.code === 'not_found')) throw error;
+          }
+        }
         if (i + 200 < ids.length) await new Promise((r) => setImmediate(r));
       }
     };
@@ -130,7 +138,9 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       store,
       log,
       now: () => clock.now(),
-      announce: (ids) => void announce(ids),
+      announce: (ids) => {
+        announce(ids).catch((error: unknown) => log.error('could not announce rebuilt jobs', { error: String(error) }));
+      },
       sweepDone: () => (sweepStarted ? housekeepingDone : Promise.resolve()),
     });
     const handlers = createHandlers({
