@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises';
+import { mkdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRenderer, launchBrowser, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
@@ -95,5 +95,33 @@ describe('an emptied database beside the library', () => {
     await expectGrid(page, PROMPTS.slice(4));
     await banner.waitFor({ state: 'detached' });
     await page.getByText(/History rebuilt from your images: 2 jobs with 2 images restored/).waitFor();
+  }, 60_000);
+});
+
+describe('kept orphans', () => {
+  it('Settings shows the orphans the sweep kept, and removes them only after a counted confirmation', async () => {
+    const { page } = browser;
+    const port = host.server.port;
+    await host.stop();
+    // A leftover no job lists, named as Atelier names its files and older than the sweep's grace period.
+    const orphan = join(dataDir, 'library', 'ff', `${'f'.repeat(62)}.png`);
+    await mkdir(join(dataDir, 'library', 'ff'), { recursive: true });
+    await writeFile(orphan, 'an orphaned leftover');
+    const old = new Date(Date.now() - 2 * 3_600_000);
+    await utimes(orphan, old, old);
+    host = await startHost({ rendererDir: renderer.dir, dataDir, token: TOKEN, port, engine: { housekeepingDelayMs: 0 } });
+    await waitFor(async () => (await apiCall(host, 'jobs.stats', {})).orphans.files === 1, 'the orphan to be kept aside');
+    await page.goto(host.url);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const row = page.getByRole('region', { name: 'Library' });
+    await expect(row.textContent()).resolves.toMatch(/1 file \(20 B\) no job lists, kept in the orphans folder/);
+    await row.getByRole('button', { name: 'Remove for good…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete 1 orphaned file?' });
+    await dialog.waitFor();
+    await screenshot(page, 'safety-orphans-confirm');
+    await dialog.getByRole('button', { name: 'Delete for good' }).click();
+    await page.getByText(/Removed 1 orphaned file, 20 B freed/).waitFor();
+    await waitFor(async () => (await apiCall(host, 'jobs.stats', {})).orphans.files === 0, 'the orphans folder to be empty');
+    expect((await apiCall(host, 'jobs.stats', {})).total).toBe(2);
   }, 60_000);
 });

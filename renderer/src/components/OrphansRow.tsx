@@ -47,7 +47,7 @@ export function OrphansRow({ files, bytes }: { files: number; bytes: number }) {
         >
           <p>
             This permanently deletes the {formatCount(files, 'file')} ({formatBytes(bytes)}) in the orphans folder. No job in your
-            history uses them.
+            history uses {files === 1 ? 'it' : 'them'}.
           </p>
           <p className="muted">It cannot be undone. To keep any, move them out of the folder first.</p>
         </ConfirmDialog>
