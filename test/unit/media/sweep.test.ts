@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdir, readdir, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { nodeMediaFs } from '../../../electron/media/media-fs.js';
 import { findMissingFiles, sweepOrphans } from '../../../electron/media/sweep.js';
@@ -85,6 +86,41 @@ describe('start-up sweep', () => {
     const healthy = await sweepOrphans(dir, new Set([1, 2, 3].map((i) => own('library', i))), NOW, HOUR);
     expect(healthy.held).toBe(false);
     expect(healthy.moved.filter((rel) => rel.startsWith('library/'))).toHaveLength(3);
+  });
+
+  it('never deletes a library file or thumbnail, never moves a referenced one, and moves nothing while the database looks lost', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ referenced: fc.boolean(), old: fc.boolean(), thumb: fc.boolean() }), { maxLength: 12 }),
+        async (files) => {
+          await rm(join(dir, 'library'), { recursive: true, force: true });
+          await rm(join(dir, 'thumbs'), { recursive: true, force: true });
+          await rm(join(dir, 'orphans'), { recursive: true, force: true });
+          const referenced = new Set<string>();
+          const all: string[] = [];
+          for (const [i, f] of files.entries()) {
+            const rel = own(f.thumb ? 'thumbs' : 'library', i + 1);
+            await put(rel, f.old ? 2 * HOUR : 0);
+            all.push(rel);
+            if (f.referenced) referenced.add(rel);
+          }
+          const result = await sweepOrphans(dir, referenced, NOW, HOUR);
+          const lib = all.filter((rel) => rel.startsWith('library/'));
+          const unknown = lib.filter((rel) => !referenced.has(rel)).length;
+          expect(result.held).toBe(unknown > 0 && unknown > lib.length - unknown);
+          if (result.held) expect(result.moved).toEqual([]);
+          for (const rel of all) {
+            const here = await exists(rel);
+            const aside = await exists(`orphans/${rel}`);
+            // Every file is still somewhere: in place, or kept in orphans/.
+            expect(here !== aside).toBe(true);
+            if (referenced.has(rel)) expect(here).toBe(true);
+            if (aside) expect(result.moved).toContain(rel);
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 
   it('uses a one-hour grace period by default and copes with a fresh, empty data dir', async () => {
