@@ -6,7 +6,7 @@ import { uuidv7 } from '../../shared/ids.js';
 import type { RecoveredImage } from '../db/recovered.js';
 import type { JobStore } from '../db/types.js';
 import { collectImagePaths } from '../engine/image-paths.js';
-import { LIBRARY_DIR, nodeMediaFs, readPngMetadata, sha256Hex, shardedFiles, writeThumbnail } from '../media/index.js';
+import { LIBRARY_DIR, nodeMediaFs, readPngMetadata, shardedFiles, writeThumbnail } from '../media/index.js';
 import { absolute } from '../media/media-paths.js';
 
 export interface RebuildOutcome {
@@ -54,7 +54,8 @@ async function recoveredFrom(dataDir: string, rel: string, now: number): Promise
       id: uuidv7(now),
       index: chunk.index,
       path: rel,
-      sha256: sha256Hex(bytes),
+      // The name is the content's sha256 (library/ab/cdef….png): hashing megabytes again would hold up the loop.
+      sha256: rel.split('/').slice(1).join('').replace(/\.png$/, ''),
       bytes: bytes.length,
       width: meta.width,
       height: meta.height,
@@ -87,6 +88,7 @@ export async function rebuildFromFiles(options: RebuildOptions): Promise<Rebuild
       const entry = await recoveredFrom(dataDir, rel, options.now()).catch(() => null);
       if (entry === null) out.unreadable += 1;
       else batch.push(entry);
+      await yieldToLoop();
     }
     const before = new Set(out.jobIds);
     const result = store.restoreFromFiles(batch);
