@@ -134,5 +134,19 @@ describe('an empty or missing database beside a populated library', () => {
     expect((await settled(engine)).recovery).toMatchObject({ state: 'needed', libraryFiles: 6 });
     expect(await engine.handlers['library.rebuild']({})).toEqual({ jobs: 4, images: 5, known: 0, unreadable: 1 });
     expect(existsSync(stranger)).toBe(true);
+    expect((await engine.handlers['jobs.stats']({})).recovery).toEqual({ state: 'ok', libraryFiles: 6, unknownFiles: 1 });
+  });
+
+  it('once rebuilt, does not keep offering a rebuild for files it could not read', async () => {
+    const made = await populatedLibrary();
+    h = made.h;
+    LOSSES.deleted(h.dataDir);
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    mkdirSync(join(h.dataDir, 'library', 'ab'), { recursive: true });
+    for (let i = 0; i < 8; i += 1) writeFileSync(join(h.dataDir, 'library', 'ab', `${String(i).repeat(62)}.png`), `stranger ${i}`);
+    const engine = await h.open({ providers: [scriptedEntry(createScriptedProvider())] });
+    expect((await settled(engine)).recovery).toMatchObject({ state: 'needed', libraryFiles: 13, unknownFiles: 13 });
+    expect(await engine.handlers['library.rebuild']({})).toMatchObject({ jobs: 4, unreadable: 8 });
+    expect((await engine.handlers['jobs.stats']({})).recovery).toEqual({ state: 'ok', libraryFiles: 13, unknownFiles: 8 });
   });
 });

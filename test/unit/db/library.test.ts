@@ -196,4 +196,13 @@ describe('restore from files', () => {
     expect(store.stats()).toMatchObject({ total: 1, images: 2, byStatus: { succeeded: 1 } });
     expect(store.list({ limit: 10, view: 'all', search: 'restored' }).items.map((j) => j.id)).toEqual([jobId]);
   });
+
+  it("leaves a running job's images to the job itself (its file can be on disk before its row)", () => {
+    const store = open();
+    const { job } = store.submit(req('still rendering'));
+    store.claim(job.id);
+    expect(store.restoreFromFiles([entry(job.id, 0, 'library/cc/0.png')])).toEqual({ jobs: 0, images: 0, known: 1 });
+    store.succeed(job.id, [image(0, 'library/cc/0.png')], { timings: {} });
+    expect(store.get(job.id).images).toHaveLength(1);
+  });
 });
