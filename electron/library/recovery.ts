@@ -67,6 +67,7 @@ export function createLibraryRecovery(deps: LibraryRecoveryDeps) {
       }
       if (sweep.moved.length > 0) log.info('moved orphan files to orphans/', { count: sweep.moved.length, bytes: sweep.bytesMoved });
       if (sweep.tmpRemoved > 0) log.info('removed stale temp files', { count: sweep.tmpRemoved });
+      if (sweep.failed > 0) log.warn('could not move some orphan files aside; they stay where they are', { count: sweep.failed });
     },
 
     rebuild(): Promise<RebuildResult> {

@@ -1,6 +1,7 @@
 import { AppError } from '../../shared/errors.js';
 import { errnoOf, nodeMediaFs, type MediaFs } from './media-fs.js';
 import { absolute } from './media-paths.js';
+import { toStorageError } from './storage-error.js';
 
 /** Where the sweep moves files no row references: kept until the person removes them (a counted confirmation). */
 export const ORPHANS_DIR = 'orphans';
@@ -67,7 +68,7 @@ export async function removeOrphans(
       await fs.unlink(path);
     } catch (error) {
       if (errnoOf(error) === 'ENOENT') continue;
-      throw error;
+      throw toStorageError(error, dataDir, `remove ${rel}`);
     }
     removed += 1;
     bytesFreed += stat?.size ?? 0;

@@ -4,6 +4,7 @@ import { mkdir, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { nodeMediaFs } from '../../../electron/media/media-fs.js';
 import { findMissingFiles, sweepOrphans } from '../../../electron/media/sweep.js';
+import { faultFs } from './fault-fs.js';
 import { tempDir } from './helpers.js';
 
 let dir: string;
@@ -121,6 +122,15 @@ describe('start-up sweep', () => {
       ),
       { numRuns: 40 },
     );
+  });
+
+  it('counts a file it cannot move aside and goes on: the file stays where it is', async () => {
+    await put(own('library', 1), 5 * HOUR);
+    await put(own('library', 2), 5 * HOUR);
+    await put(own('thumbs', 9), 5 * HOUR);
+    const result = await sweepOrphans(dir, new Set([own('library', 1), own('library', 2)]), NOW, HOUR, faultFs({ op: 'rename', code: 'EACCES' }));
+    expect(result).toMatchObject({ moved: [], failed: 1 });
+    expect(await exists(own('thumbs', 9))).toBe(true);
   });
 
   it('uses a one-hour grace period by default and copes with a fresh, empty data dir', async () => {
