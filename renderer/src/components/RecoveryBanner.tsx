@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { formatCount } from '../lib/format';
 import { useApp } from '../store/context';
 
@@ -8,8 +9,17 @@ import { useApp } from '../store/context';
 export function RecoveryBanner() {
   const recovery = useApp((s) => s.stats?.recovery);
   const rebuild = useApp((s) => s.rebuildHistory);
+  const [asked, setAsked] = useState(false);
   if (recovery === undefined || (recovery.state !== 'needed' && recovery.state !== 'rebuilding')) return null;
-  const rebuilding = recovery.state === 'rebuilding';
+  const rebuilding = asked || recovery.state === 'rebuilding';
+  const start = async () => {
+    setAsked(true);
+    try {
+      await rebuild();
+    } finally {
+      setAsked(false);
+    }
+  };
   return (
     <div className="banners">
       <div className="banner warn recovery" role="status">
@@ -18,7 +28,7 @@ export function RecoveryBanner() {
           Atelier&apos;s database looks new, emptied or replaced. Every file was left where it is; each image carries its
           own settings, so the history can be rebuilt from them.
         </span>
-        <button type="button" className="btn small primary" disabled={rebuilding} onClick={() => void rebuild()}>
+        <button type="button" className="btn small primary" disabled={rebuilding} onClick={() => void start()}>
           {rebuilding ? 'Rebuilding…' : 'Rebuild history from images'}
         </button>
       </div>
