@@ -30,7 +30,7 @@ export interface RecoveredBatch {
 export function createRecovered(ctx: StoreContext, images: Images, events: Events) {
   const { sql } = ctx;
   const pathKnown = sql.prepare<{ one: number }>('recovered.pathKnown', 'SELECT 1 AS one FROM images WHERE path = ? LIMIT 1');
-  const jobKnown = sql.prepare<{ one: number }>('recovered.jobKnown', 'SELECT 1 AS one FROM jobs WHERE id = ?');
+  const jobStatus = sql.prepare<{ status: string }>('recovered.jobStatus', 'SELECT status FROM jobs WHERE id = ?');
   const slotTaken = sql.prepare<{ one: number }>('recovered.slotTaken', 'SELECT 1 AS one FROM images WHERE job_id = ? AND idx = ?');
   const insert = sql.prepare(
     'recovered.insert',
@@ -78,10 +78,12 @@ export function createRecovered(ctx: StoreContext, images: Images, events: Event
         out.known += 1;
         continue;
       }
-      if (jobKnown.get(entry.jobId) === undefined) {
+      const existing = jobStatus.get(entry.jobId);
+      if (existing === undefined) {
         insertJob(entry);
         out.jobs += 1;
-      } else if (slotTaken.get(entry.jobId, entry.image.index) !== undefined) {
+      } else if (existing.status === 'queued' || existing.status === 'running' || slotTaken.get(entry.jobId, entry.image.index) !== undefined) {
+        // A running job's file may be on disk before its row: that job records its own images when it commits.
         out.known += 1;
         continue;
       }

@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
-import { AppError } from '../../shared/errors.js';
 import { openStore } from '../db/store.js';
 import type { JobStore } from '../db/types.js';
 import { createLibraryRecovery } from '../library/recovery.js';
@@ -14,12 +13,12 @@ import { createEventBus } from './event-bus.js';
 import { createHandlers } from './handlers.js';
 import { collectImagePaths } from './image-paths.js';
 import { createJobMedia } from './job-media.js';
+import { createRetention } from './retention.js';
 import { createProviderRegistry, type ProviderEntry } from './provider-registry.js';
 import { createSettingsService, type ProviderDefaults } from './settings-service.js';
 import { systemClock, type Engine, type EngineOptions, type Logger, type MediaFile } from './types.js';
 
 const HOUR = 60 * 60 * 1000;
-const DAY = 24 * HOUR;
 
 export interface EngineTestOptions {
   /** Replaces the default provider set (tests use fakes on loopback). */
@@ -95,41 +94,7 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
         });
       }
     };
-    const announce = async (ids: string[]): Promise<void> => {
-      // A retention pass may move thousands: announced a slice at a time so the loop keeps serving.
-      for (let i = 0; i < ids.length; i += 200) {
-        for (const id of ids.slice(i, i + 200)) {
-          try {
-            bus.emit('jobs.changed', { job: store.getSummary(id) });
-          } catch (error) {
-            // Purged meanwhile: its `jobs.removed` went out already.
-            if (!(error instanceof AppError && error.code === 'not_found')) throw error;
-          }
-        }
-        if (i + 200 < ids.length) await new Promise((r) => setImmediate(r));
-      }
-    };
-    // Retention never deletes: it moves jobs to the trash (favorites never), whose own auto-empty then applies.
-    const applyRetention = async (): Promise<void> => {
-      const { retention } = settings.current();
-      const moved = store.prune({
-        maxAgeMs: retention.maxAgeDays === null ? null : retention.maxAgeDays * DAY,
-        maxJobs: retention.maxJobs,
-        maxBytes: retention.maxBytes,
-      });
-      if (moved.jobs > 0) log.info('retention moved jobs to the trash', { jobs: moved.jobs, images: moved.images, bytes: moved.bytes });
-      await announce(moved.ids);
-    };
-    const maintain = async (): Promise<void> => {
-      const { retention } = settings.current();
-      if (retention.trashAutoEmptyDays > 0) {
-        // Favorites in the trash stay: only Empty trash, with its counted confirmation, removes them.
-        const expired = store.emptyTrashOlderThan(retention.trashAutoEmptyDays * DAY);
-        if (expired.ids.length > 0) bus.emit('jobs.removed', { ids: expired.ids });
-        await removeFiles(expired.files);
-      }
-      await applyRetention();
-    };
+    const { announce, applyRetention, maintain } = createRetention({ store, settings, bus, log, removeFiles });
 
     let housekeepingDone: Promise<void> = Promise.resolve();
     let sweepStarted = false;

@@ -40,11 +40,13 @@ export function createLibraryRecovery(deps: LibraryRecoveryDeps) {
     orphans = { files: counted.files, bytes: counted.bytes };
   };
 
-  const census = async (): Promise<void> => {
+  /** After a rebuild: files it could not read are not offered again (this session; they stay where they are). */
+  const census = async (unreadable: number): Promise<void> => {
     const { referenced } = await collectImagePaths(store);
     const files = await shardedFiles(nodeMediaFs, dataDir, LIBRARY_DIR);
     const unknown = files.filter((rel) => !referenced.has(rel)).length;
-    recovery = { state: databaseLooksLost(files.length, unknown) ? 'needed' : 'ok', libraryFiles: files.length, unknownFiles: unknown };
+    const lost = databaseLooksLost(files.length - unreadable, Math.max(0, unknown - unreadable));
+    recovery = { state: lost ? 'needed' : 'ok', libraryFiles: files.length, unknownFiles: unknown };
   };
 
   return {
@@ -88,7 +90,7 @@ export function createLibraryRecovery(deps: LibraryRecoveryDeps) {
             known: outcome.known,
             unreadable: outcome.unreadable,
           });
-          await census();
+          await census(outcome.unreadable);
           return { jobs: outcome.jobs, images: outcome.images, known: outcome.known, unreadable: outcome.unreadable };
         } catch (error) {
           recovery = previous;

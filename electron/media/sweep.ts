@@ -17,6 +17,8 @@ export interface SweepResult {
   leftAlone: number;
   /** Preview folders removed. */
   previewsRemoved: number;
+  /** Files that could not be moved or removed (permissions, a full disk): left where they are. */
+  failed: number;
   /** Files in library/, and how many of them no row references. */
   libraryFiles: number;
   unreferencedLibraryFiles: number;
@@ -100,6 +102,7 @@ export async function sweepOrphans(
     keptYoung: 0,
     leftAlone: 0,
     previewsRemoved: 0,
+    failed: 0,
     libraryFiles: library.length,
     unreferencedLibraryFiles: unreferencedLibrary.length,
     held,
@@ -129,7 +132,8 @@ export async function sweepOrphans(
       result.moved.push(rel);
       result.bytesMoved += stat.size;
     } catch (error) {
-      if (errnoOf(error) !== 'ENOENT') throw error;
+      // One stubborn file must not stop the sweep: it stays where it is, and is counted.
+      if (errnoOf(error) !== 'ENOENT') result.failed += 1;
     }
   }
   if (options.previews !== false) result.previewsRemoved = await removePreviewFolders(dataDir, fs);
