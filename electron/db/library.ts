@@ -1,6 +1,6 @@
 import { TERMINAL_STATUSES } from '../../shared/contract.js';
 import type { StoreContext } from './context.js';
-import type { PruneLimits, RemovedFiles } from './types.js';
+import type { PruneLimits, RemovedFiles, RetentionMove, TrashSummary } from './types.js';
 
 const TERMINAL_SQL = TERMINAL_STATUSES.map((s) => `'${s}'`).join(', ');
 /** Ids travel as one JSON array so each statement is prepared once whatever the selection size. */
@@ -40,19 +40,49 @@ export function createLibrary(ctx: StoreContext) {
     'jobs.trashedNonFavoriteIds',
     'SELECT id FROM jobs WHERE trashed_at IS NOT NULL AND trashed_at <= ? AND favorite = 0',
   );
+  // Retention looks only at jobs outside the trash: what is already there is the trash's own auto-empty's business.
   const expiredIds = sql.prepare<{ id: string }>(
     'jobs.expiredIds',
-    `SELECT id FROM jobs WHERE status IN (${TERMINAL_SQL}) AND favorite = 0 AND COALESCE(completed_at, created_at) <= ?`,
+    `SELECT id FROM jobs WHERE status IN (${TERMINAL_SQL}) AND favorite = 0 AND trashed_at IS NULL
+       AND COALESCE(completed_at, created_at) <= ?`,
   );
   const totals = sql.prepare<{ jobs: number; bytes: number }>(
     'jobs.footprint',
-    'SELECT jobs, logical_bytes + image_bytes AS bytes FROM store_totals WHERE id = 1',
+    'SELECT jobs - trashed AS jobs, logical_bytes + image_bytes AS bytes FROM store_totals WHERE id = 1',
+  );
+  const trashedFootprint = sql.prepare<{ bytes: number }>(
+    'jobs.trashedFootprint',
+    `SELECT COALESCE(SUM(j.logical_bytes + COALESCE((SELECT SUM(i.bytes) FROM images AS i WHERE i.job_id = j.id), 0)), 0) AS bytes
+     FROM jobs AS j WHERE j.trashed_at IS NOT NULL`,
   );
   const prunableOldestFirst = sql.prepare<{ id: string; bytes: number }>(
     'jobs.prunable',
     `SELECT j.id, j.logical_bytes + COALESCE((SELECT SUM(i.bytes) FROM images AS i WHERE i.job_id = j.id), 0) AS bytes
-     FROM jobs AS j WHERE j.status IN (${TERMINAL_SQL}) AND j.favorite = 0 ORDER BY j.created_at, j.id`,
+     FROM jobs AS j WHERE j.status IN (${TERMINAL_SQL}) AND j.favorite = 0 AND j.trashed_at IS NULL ORDER BY j.created_at, j.id`,
   );
+  const retainStmt = sql.prepare(
+    'jobs.retain',
+    `UPDATE jobs SET trashed_at = @now, updated_at = @now
+     WHERE id IN (${IDS_NAMED}) AND trashed_at IS NULL AND favorite = 0 AND status IN (${TERMINAL_SQL})`,
+  );
+  const imagesOf = sql.prepare<{ images: number; bytes: number }>(
+    'images.sizeOfJobs',
+    `SELECT COUNT(*) AS images, COALESCE(SUM(bytes), 0) AS bytes FROM images WHERE job_id IN (${IDS})`,
+  );
+  const trashJobs = sql.prepare<{ jobs: number; favorites: number }>(
+    'jobs.trashSummary',
+    'SELECT COUNT(*) AS jobs, COALESCE(SUM(favorite), 0) AS favorites FROM jobs WHERE trashed_at IS NOT NULL',
+  );
+  const trashImages = sql.prepare<{ images: number; bytes: number }>(
+    'images.trashSummary',
+    `SELECT COUNT(*) AS images, COALESCE(SUM(i.bytes), 0) AS bytes
+     FROM jobs AS j JOIN images AS i ON i.job_id = j.id WHERE j.trashed_at IS NOT NULL`,
+  );
+
+  function sizeOf(ids: string[]): RetentionMove {
+    const { images, bytes } = imagesOf.get(JSON.stringify(ids))!;
+    return { ids, jobs: ids.length, images, bytes };
+  }
 
   function touch(stmt: typeof setFavoriteStmt, ids: string[], params: Record<string, unknown>): number {
     if (ids.length === 0) return 0;
@@ -94,7 +124,7 @@ export function createLibrary(ctx: StoreContext) {
     if (wantJobs === null && wantBytes === null) return [...chosen];
     const current = totals.get()!;
     let jobs = current.jobs;
-    let bytes = current.bytes;
+    let bytes = current.bytes - trashedFootprint.get()!.bytes;
     const over = () => (wantJobs !== null && jobs > wantJobs) || (wantBytes !== null && bytes > wantBytes);
     const prunable = prunableOldestFirst.all();
     // The age pass already counts toward the budgets.
@@ -114,6 +144,12 @@ export function createLibrary(ctx: StoreContext) {
     return [...chosen];
   }
 
+  const pruneTx = ctx.db.transaction((limits: PruneLimits): RetentionMove => {
+    const move = sizeOf(pruneIds(limits));
+    if (move.ids.length > 0) retainStmt.run({ ids: JSON.stringify(move.ids), now: ctx.now() });
+    return move;
+  });
+
   return {
     setFavorite(ids: string[], favorite: boolean): number {
       return touch(setFavoriteStmt, ids, { value: favorite ? 1 : 0 });
@@ -131,8 +167,19 @@ export function createLibrary(ctx: StoreContext) {
     emptyTrashOlderThan(olderThanMs: number): RemovedFiles {
       return remove(trashedNonFavoriteIds.all(ctx.now() - olderThanMs).map((r) => r.id));
     },
-    prune(limits: PruneLimits): RemovedFiles {
-      return remove(sql.time('jobs.prune.select', () => pruneIds(limits)));
+    /** What `prune` would move to the trash now under these limits (nothing is changed). */
+    previewPrune(limits: PruneLimits): RetentionMove {
+      return sizeOf(sql.time('jobs.prune.select', () => pruneIds(limits)));
+    },
+    /** Retention never deletes: it moves the oldest non-favorite jobs to the trash, whose auto-empty then applies. */
+    prune(limits: PruneLimits): RetentionMove {
+      return sql.time('jobs.prune', () => pruneTx.immediate(limits));
+    },
+    /** What Empty trash removes: jobs, their images and bytes, and how many of the jobs are favorites. */
+    trashSummary(): TrashSummary {
+      const { jobs, favorites } = trashJobs.get()!;
+      const { images, bytes } = trashImages.get()!;
+      return { jobs, images, bytes, favorites };
     },
   };
 }

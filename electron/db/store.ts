@@ -8,6 +8,7 @@ import { createEvents } from './events.js';
 import { createImages } from './images.js';
 import { createJobs } from './jobs.js';
 import { createLibrary } from './library.js';
+import { createRecovered } from './recovered.js';
 import { acquireLibraryLock, type LibraryLock } from './lock.js';
 import { migrate } from './migrations/runner.js';
 import { DEFAULT_DENSE_SEARCH_THRESHOLD, DEFAULT_SEARCH_WALK_BUDGET, createSearch, type SearchTuning } from './search.js';
@@ -77,6 +78,7 @@ function composeStore(ctx: StoreContext, lock: LibraryLock, afterClose: () => vo
   const jobs = createJobs(ctx, images, events);
   const search = createSearch(ctx, images, searchTuning);
   const library = createLibrary(ctx);
+  const recovered = createRecovered(ctx, images, events);
   const stats = createStats(ctx);
   const settings = createSettings(ctx);
   let open = true;
@@ -110,6 +112,9 @@ function composeStore(ctx: StoreContext, lock: LibraryLock, afterClose: () => vo
     purge: guard(library.purge),
     emptyTrash: guard(library.emptyTrash),
     prune: guard(library.prune),
+    previewPrune: guard(library.previewPrune),
+    trashSummary: guard(library.trashSummary),
+    restoreFromFiles: guard(recovered.restoreFromFiles),
     emptyTrashOlderThan: guard(library.emptyTrashOlderThan),
     stats: guard(stats.stats),
     image: guard(images.get),

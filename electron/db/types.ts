@@ -3,6 +3,7 @@
  * The engine and worker depend on this, never on SQL.
  */
 import type { ErrorBody } from '../../shared/errors.js';
+import type { RecoveredBatch, RecoveredImage } from './recovered.js';
 import type {
   GenerateRequest,
   JobDetail,
@@ -49,6 +50,22 @@ export interface RemovedFiles {
   bytesFreed: number;
   /** Relative paths no other image references any more: the caller deletes them after the commit. */
   files: string[];
+}
+
+/** Jobs retention moves (or would move) to the trash, with their images and image bytes. */
+export interface RetentionMove {
+  ids: string[];
+  jobs: number;
+  images: number;
+  bytes: number;
+}
+
+export interface TrashSummary {
+  jobs: number;
+  images: number;
+  bytes: number;
+  /** Favorites among the trashed jobs: Empty trash removes them too, the auto-empty keeps them. */
+  favorites: number;
 }
 
 export interface PruneLimits {
@@ -109,9 +126,14 @@ export interface JobStore {
   /** Deletes rows; favorites are never purged unless listed explicitly by id. */
   purge(ids: string[]): RemovedFiles;
   emptyTrash(): RemovedFiles;
-  /** Terminal, non-favorite jobs only. */
-  prune(limits: PruneLimits): RemovedFiles;
-  /** Trashed longer than `olderThanMs`. */
+  /** Moves terminal, non-favorite jobs outside the trash into it, oldest first, until within the limits. */
+  prune(limits: PruneLimits): RetentionMove;
+  /** What `prune` would move now; changes nothing. */
+  previewPrune(limits: PruneLimits): RetentionMove;
+  trashSummary(): TrashSummary;
+  /** Recreates succeeded jobs from their files' embedded settings; files already known are skipped. */
+  restoreFromFiles(batch: RecoveredImage[]): RecoveredBatch;
+  /** Trashed longer than `olderThanMs`; favorites stay (only Empty trash, confirmed, removes them). */
   emptyTrashOlderThan(olderThanMs: number): RemovedFiles;
 
   stats(): StoreStats;

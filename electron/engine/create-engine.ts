@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { openStore } from '../db/store.js';
 import type { JobStore } from '../db/types.js';
+import { createLibraryRecovery } from '../library/recovery.js';
 import { findMissingFiles, removePreviewFolders, resolveInsideDataDir, sweepOrphans } from '../media/index.js';
 import { createSecretBook } from '../providers/redact.js';
 import { createProgressThrottle } from '../worker/progress-throttle.js';
@@ -15,13 +16,13 @@ import { collectImagePaths } from './image-paths.js';
 import { createJobMedia } from './job-media.js';
 import { createModelCache } from './model-cache.js';
 import { createProviderHealth, trackJobOutcomes } from './provider-health.js';
+import { createRetention } from './retention.js';
 import { createProviderRegistry, type ProviderEntry } from './provider-registry.js';
 import { redactingLog } from './redacting-log.js';
 import { createSettingsService, type ProviderDefaults } from './settings-service.js';
 import { systemClock, type Engine, type EngineOptions, type Logger, type MediaFile } from './types.js';
 
 const HOUR = 60 * 60 * 1000;
-const DAY = 24 * HOUR;
 
 export interface EngineTestOptions {
   /** Replaces the default provider set (tests use fakes on loopback). */
@@ -105,24 +106,32 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
         });
       }
     };
-    const handlers = createHandlers({ store, scheduler, providers: registry, settings, bus, removeFiles, missingFiles: () => missing, models });
+    const { announce, applyRetention, maintain } = createRetention({ store, settings, bus, log, removeFiles });
 
-    const maintain = async (): Promise<void> => {
-      const { retention } = settings.current();
-      const results = [];
-      if (retention.trashAutoEmptyDays > 0) results.push(store.emptyTrashOlderThan(retention.trashAutoEmptyDays * DAY));
-      results.push(
-        store.prune({
-          maxAgeMs: retention.maxAgeDays === null ? null : retention.maxAgeDays * DAY,
-          maxJobs: retention.maxJobs,
-          maxBytes: retention.maxBytes,
-        }),
-      );
-      for (const r of results) {
-        if (r.ids.length > 0) bus.emit('jobs.removed', { ids: r.ids });
-        await removeFiles(r.files);
-      }
-    };
+    let housekeepingDone: Promise<void> = Promise.resolve();
+    let sweepStarted = false;
+    const recovery = createLibraryRecovery({
+      dataDir,
+      store,
+      log,
+      now: () => clock.now(),
+      announce: (ids) => {
+        announce(ids).catch((error: unknown) => log.error('could not announce rebuilt jobs', { error: String(error) }));
+      },
+      sweepDone: () => (sweepStarted ? housekeepingDone : Promise.resolve()),
+    });
+    const handlers = createHandlers({
+      store,
+      scheduler,
+      providers: registry,
+      settings,
+      bus,
+      removeFiles,
+      missingFiles: () => missing,
+      recovery,
+      applyRetention,
+      models,
+    });
 
     // Leftover previews go before the worker starts (afterwards their folders are live). The library sweep and the
     // missing-file check stat every file, so they wait until the window has its first page and run in the
@@ -130,18 +139,18 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
     const housekeeping = async (): Promise<void> => {
       const paths = await collectImagePaths(store);
       const sweep = await sweepOrphans(dataDir, paths.referenced, clock.now(), options.sweepGraceMs, undefined, { previews: false });
-      if (sweep.removed.length > 0) log.info('removed orphan files', { count: sweep.removed.length, bytes: sweep.bytesFreed });
+      await recovery.afterSweep(sweep);
       missing = (await findMissingFiles(dataDir, paths.images)).count;
       if (missing > 0) log.warn('image files missing from disk', { count: missing });
       await maintain();
     };
     let housekeepingTimer: ReturnType<typeof setTimeout> | undefined;
-    let housekeepingDone: Promise<void> = Promise.resolve();
     const startup = removePreviewFolders(dataDir)
       .catch((error: unknown) => log.error('could not clear old previews', { error: String(error) }))
       .finally(() => {
         scheduler.start();
         const run = (): void => {
+          sweepStarted = true;
           housekeepingDone = housekeeping().catch((error: unknown) => log.error('start-up housekeeping failed', { error: String(error) }));
         };
         if ((options.housekeepingDelayMs ?? 3_000) <= 0) run();

@@ -1,6 +1,7 @@
 import { AppError } from '../../shared/errors.js';
 import { isTerminal, type Handlers, type JobDetail } from '../../shared/contract.js';
 import type { JobStore, RemovedFiles } from '../db/types.js';
+import type { LibraryRecovery } from '../library/recovery.js';
 import type { Scheduler } from '../worker/scheduler.js';
 import type { EventBus } from './event-bus.js';
 import { withListedModel, type ModelCache } from './model-cache.js';
@@ -19,7 +20,13 @@ export interface HandlerDeps {
   missingFiles(): number;
   /** The servers' model lists, for a request that names no model. */
   models?: ModelCache;
+  /** Kept orphans, a database that looks lost, and the rebuild from files. */
+  recovery: LibraryRecovery;
+  /** Applies saved retention limits now (moves jobs to the trash; the person saw how many first). */
+  applyRetention(): Promise<void>;
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 const desktopOnly = (): never => {
   throw new AppError('desktop_only', 'This works in the desktop app only.');
@@ -106,14 +113,26 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         databaseBytes: s.databaseBytes,
         mediaBytes: s.imageBytes,
         missingFiles: deps.missingFiles(),
+        ...deps.recovery.stats(),
       };
     },
+    'jobs.trashSummary': async () => store.trashSummary(),
+    'jobs.previewRetention': async ({ maxJobs, maxBytes, maxAgeDays }) => {
+      const move = store.previewPrune({ maxJobs, maxBytes, maxAgeMs: maxAgeDays === null ? null : maxAgeDays * DAY_MS });
+      return { jobs: move.jobs, images: move.images, bytes: move.bytes };
+    },
+    'library.rebuild': async () => deps.recovery.rebuild(),
+    'library.removeOrphans': async ({ expectedCount }) => deps.recovery.removeOrphans(expectedCount),
     'providers.list': async () => ({ providers: await providers.list() }),
     'providers.test': async ({ id }) => providers.test(id),
     'settings.get': async () => settings.publicView(),
     'settings.update': async (patch) => {
       const next = await settings.update(patch);
       scheduler.kick();
+      const limits = patch.retention;
+      if (limits !== undefined && (limits.maxJobs !== undefined || limits.maxBytes !== undefined || limits.maxAgeDays !== undefined)) {
+        await deps.applyRetention();
+      }
       return next;
     },
     'desktop.reveal': async () => desktopOnly(),

@@ -1,16 +1,32 @@
 import { errnoOf, nodeMediaFs, type MediaFs } from './media-fs.js';
+import { ensureDir } from './atomic-write.js';
 import { absolute, LIBRARY_DIR, PREVIEWS_DIR, THUMBS_DIR, TMP_DIR } from './media-paths.js';
+import { ORPHANS_DIR } from './orphans.js';
 
 export const DEFAULT_SWEEP_GRACE_MS = 60 * 60 * 1000;
 
 export interface SweepResult {
-  /** Relative paths removed (orphans under library/ and thumbs/, stale tmp/ files). */
-  removed: string[];
-  bytesFreed: number;
+  /** Relative paths moved from library/ and thumbs/ into orphans/ (same relative layout beneath it). */
+  moved: string[];
+  bytesMoved: number;
+  /** Stale tmp/ files removed (Atelier's own half-written temp files). */
+  tmpRemoved: number;
   /** Orphans younger than the grace period, left for a later sweep (a write may still be committing). */
   keptYoung: number;
+  /** Unreferenced entries whose names are not Atelier's content-addressed ones: never touched. */
+  leftAlone: number;
   /** Preview folders removed. */
   previewsRemoved: number;
+  /** Files that could not be moved or removed (permissions, a full disk): left where they are. */
+  failed: number;
+  /** Files in library/, and how many of them no row references. */
+  libraryFiles: number;
+  unreferencedLibraryFiles: number;
+  /**
+   * True when the database knows fewer than half of library/'s files (a new, empty or replaced database): then
+   * nothing under library/ or thumbs/ is moved, and the history should be rebuilt from the files instead.
+   */
+  held: boolean;
 }
 
 export interface MissingFiles {
@@ -28,7 +44,7 @@ async function list(fs: MediaFs, dir: string): Promise<string[]> {
 }
 
 /** Every file two levels down (`root/ab/file`), as relative paths. */
-async function shardedFiles(fs: MediaFs, dataDir: string, root: string): Promise<string[]> {
+export async function shardedFiles(fs: MediaFs, dataDir: string, root: string): Promise<string[]> {
   const out: string[] = [];
   for (const shard of await list(fs, absolute(dataDir, root))) {
     for (const name of await list(fs, absolute(dataDir, `${root}/${shard}`))) out.push(`${root}/${shard}/${name}`);
@@ -36,9 +52,35 @@ async function shardedFiles(fs: MediaFs, dataDir: string, root: string): Promise
   return out;
 }
 
+/** Names Atelier gives its own files: `ab/cdef….png|webp` (the sha256 split after two hex digits), `tmp/….part`. */
+const SHARD = /^[0-9a-f]{2}$/;
+const CONTENT_NAME = /^[0-9a-f]{62}\.(png|webp)$/;
+const TMP_NAME = /^[0-9a-f]{16}\.part$/;
+
+function isOwnName(rel: string): boolean {
+  const [, shard, name] = rel.split('/');
+  return shard !== undefined && name !== undefined && SHARD.test(shard) && CONTENT_NAME.test(name);
+}
+
 /**
- * Start-up sweep: removes files under library/ and thumbs/ that no row references and tmp/ leftovers, once older
- * than `graceMs` (so a write between "file renamed" and "row committed" is never taken), and every preview folder
+ * The library needs recovery, not a sweep, when more of library/'s files are unknown to the database than known:
+ * an orphan is a rare leftover of a crash, while an empty or replaced database leaves nearly every file unknown.
+ */
+export function databaseLooksLost(libraryFiles: number, unreferenced: number): boolean {
+  return unreferenced > 0 && unreferenced > libraryFiles - unreferenced;
+}
+
+async function moveAside(fs: MediaFs, dataDir: string, rel: string): Promise<void> {
+  const target = `${ORPHANS_DIR}/${rel}`;
+  await ensureDir(dataDir, target.split('/').slice(0, -1).join('/'), fs);
+  await fs.rename(absolute(dataDir, rel), absolute(dataDir, target));
+}
+
+/**
+ * Start-up sweep. Nothing under library/ or thumbs/ is ever deleted: a file no row references, older than
+ * `graceMs` (so a write between "file renamed" and "row committed" is never taken) and named as Atelier names its
+ * files, is moved to orphans/, where it is counted and kept until the person removes it. When the database looks
+ * lost (see `databaseLooksLost`) nothing is moved at all. Stale tmp/ files are removed, and every preview folder
  * (no job is running at start). Rows are never touched: see `findMissingFiles`.
  */
 export async function sweepOrphans(
@@ -50,13 +92,29 @@ export async function sweepOrphans(
   /** `previews: false` once jobs may be running: their preview folders are live. */
   options: { previews?: boolean } = {},
 ): Promise<SweepResult> {
-  const result: SweepResult = { removed: [], bytesFreed: 0, keptYoung: 0, previewsRemoved: 0 };
-  const candidates = [
-    ...(await shardedFiles(fs, dataDir, LIBRARY_DIR)),
-    ...(await shardedFiles(fs, dataDir, THUMBS_DIR)),
-    ...(await list(fs, absolute(dataDir, TMP_DIR))).map((name) => `${TMP_DIR}/${name}`),
-  ].filter((rel) => !referenced.has(rel));
-  for (const rel of candidates) {
+  const library = await shardedFiles(fs, dataDir, LIBRARY_DIR);
+  const unreferencedLibrary = library.filter((rel) => !referenced.has(rel));
+  const held = databaseLooksLost(library.length, unreferencedLibrary.length);
+  const result: SweepResult = {
+    moved: [],
+    bytesMoved: 0,
+    tmpRemoved: 0,
+    keptYoung: 0,
+    leftAlone: 0,
+    previewsRemoved: 0,
+    failed: 0,
+    libraryFiles: library.length,
+    unreferencedLibraryFiles: unreferencedLibrary.length,
+    held,
+  };
+  const media = held ? [] : [...unreferencedLibrary, ...(await shardedFiles(fs, dataDir, THUMBS_DIR)).filter((rel) => !referenced.has(rel))];
+  const tmp = (await list(fs, absolute(dataDir, TMP_DIR))).map((name) => `${TMP_DIR}/${name}`);
+  for (const rel of [...media, ...tmp]) {
+    const isTmp = rel.startsWith(`${TMP_DIR}/`);
+    if (isTmp ? !TMP_NAME.test(rel.slice(TMP_DIR.length + 1)) : !isOwnName(rel)) {
+      result.leftAlone += 1;
+      continue;
+    }
     const path = absolute(dataDir, rel);
     try {
       const stat = await fs.stat(path);
@@ -65,11 +123,17 @@ export async function sweepOrphans(
         result.keptYoung += 1;
         continue;
       }
-      await fs.unlink(path);
-      result.removed.push(rel);
-      result.bytesFreed += stat.size;
+      if (isTmp) {
+        await fs.unlink(path);
+        result.tmpRemoved += 1;
+        continue;
+      }
+      await moveAside(fs, dataDir, rel);
+      result.moved.push(rel);
+      result.bytesMoved += stat.size;
     } catch (error) {
-      if (errnoOf(error) !== 'ENOENT') throw error;
+      // One stubborn file must not stop the sweep: it stays where it is, and is counted.
+      if (errnoOf(error) !== 'ENOENT') result.failed += 1;
     }
   }
   if (options.previews !== false) result.previewsRemoved = await removePreviewFolders(dataDir, fs);

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { ById, ByImage, Empty, Ids, ProviderId } from './common.js';
 import { GenerateRequest, JobDetail, ListPage, ListQuery, Stats, SubmitResult } from './jobs.js';
+import { RebuildResult, RemoveOrphans, RetentionLimits, RetentionPreview, TrashSummary } from './library.js';
 import { ProviderInfo, ProviderTestResult } from './providers.js';
 import { Settings, SettingsPatch } from './settings.js';
 
@@ -21,6 +22,10 @@ export const channels = {
   'jobs.purge': { input: z.strictObject({ ids: Ids }), output: Removed },
   'jobs.emptyTrash': { input: Empty, output: Removed },
   'jobs.stats': { input: Empty, output: Stats },
+  'jobs.trashSummary': { input: Empty, output: TrashSummary },
+  'jobs.previewRetention': { input: RetentionLimits, output: RetentionPreview },
+  'library.rebuild': { input: Empty, output: RebuildResult },
+  'library.removeOrphans': { input: RemoveOrphans, output: Removed },
   'providers.list': { input: Empty, output: z.object({ providers: z.array(ProviderInfo) }) },
   'providers.test': { input: z.strictObject({ id: ProviderId }), output: ProviderTestResult },
   'settings.get': { input: Empty, output: Settings },

@@ -6,5 +6,6 @@ export * from './common.js';
 export * from './jobs.js';
 export * from './providers.js';
 export * from './settings.js';
+export * from './library.js';
 export * from './channels.js';
 export * from './events.js';

@@ -1,6 +1,7 @@
 /** Jobs: what a person asks for, what the engine keeps, and how the history is listed. */
 import { z } from 'zod';
 import { ERROR_CODES } from '../errors.js';
+import { OrphanStats, RecoveryStats } from './library.js';
 import { BACKGROUNDS, CONTROL_CHARS, Id, JOB_STATUSES, JobStatus, MAX_SAFE_SEED, OUTPUT_FORMATS, ProviderId, QUALITIES, int, num } from './common.js';
 
 
@@ -144,5 +145,7 @@ export const Stats = z.object({
   mediaBytes: z.number().int(),
   /** Image rows whose file is gone from disk: reported, never silently dropped. */
   missingFiles: z.number().int(),
+  orphans: OrphanStats,
+  recovery: RecoveryStats,
 });
 export type Stats = z.infer<typeof Stats>;

@@ -114,6 +114,22 @@ export function createFakeEngine(dataDir: string): FakeEngine {
       record('jobs.stats', input);
       throw new AppError('overloaded', 'Busy, try again.');
     },
+    async 'jobs.trashSummary'(input) {
+      record('jobs.trashSummary', input);
+      return { jobs: 0, images: 0, bytes: 0, favorites: 0 };
+    },
+    async 'jobs.previewRetention'(input) {
+      record('jobs.previewRetention', input);
+      return { jobs: 0, images: 0, bytes: 0 };
+    },
+    async 'library.rebuild'(input) {
+      record('library.rebuild', input);
+      return { jobs: 0, images: 0, known: 0, unreadable: 0 };
+    },
+    async 'library.removeOrphans'(input) {
+      record('library.removeOrphans', input);
+      return { removed: 0, bytesFreed: 0 };
+    },
     async 'providers.list'(input) {
       record('providers.list', input);
       return { providers: [] };

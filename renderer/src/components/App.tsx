@@ -5,6 +5,7 @@ import { Filters } from './Filters';
 import { GlobalKeys } from './GlobalKeys';
 import { HistoryGrid } from './HistoryGrid';
 import { QueuePanel } from './QueuePanel';
+import { RecoveryBanner } from './RecoveryBanner';
 import { SearchBar } from './SearchBar';
 import { SelectionBar } from './SelectionBar';
 import { SettingsPanel } from './SettingsPanel';
@@ -38,6 +39,7 @@ export function App() {
         </button>
       </header>
       <StatusBanner />
+      <RecoveryBanner />
       <div className="workspace">
         <aside className="sidebar" aria-label="Compose">
           <Composer />

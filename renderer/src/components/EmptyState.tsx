@@ -6,6 +6,7 @@ export function EmptyState() {
   const setFilters = useApp((s) => s.setFilters);
   const failed = useApp((s) => s.historyState === 'error');
   const reload = useApp((s) => s.loadFirstPage);
+  const lost = useApp((s) => (s.stats?.recovery.state === 'needed' ? s.stats.recovery.unknownFiles : 0));
   const filtered = filters.search.trim() !== '' || filters.status.length > 0 || filters.provider !== null;
 
   if (failed) {
@@ -34,7 +35,10 @@ export function EmptyState() {
     return (
       <div className="empty" role="status">
         <h2>Trash is empty</h2>
-        <p>Deleted jobs wait here until you empty the trash, so nothing is lost by accident.</p>
+        <p>
+          Deleted jobs, and jobs over your retention limits, wait here. Favorites stay until you empty the trash yourself;
+          others go after the days set in Settings.
+        </p>
       </div>
     );
   }
@@ -43,6 +47,14 @@ export function EmptyState() {
       <div className="empty" role="status">
         <h2>No favorites yet</h2>
         <p>Star an image (or press F on it) to keep it here. Favorites are never pruned.</p>
+      </div>
+    );
+  }
+  if (lost > 0) {
+    return (
+      <div className="empty" role="status">
+        <h2>Your history is empty, but your images are not</h2>
+        <p>The library folder holds {lost === 1 ? '1 image' : `${lost} images`} the history does not list. Rebuild the history from them with the button above.</p>
       </div>
     );
   }

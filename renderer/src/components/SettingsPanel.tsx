@@ -1,8 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import type { SettingsPatch } from '../../../shared/contract';
+import type { RetentionPreview, SettingsPatch } from '../../../shared/contract';
 import { THEMES } from '../lib/contract-constants';
-import { formatBytes, formatNumber } from '../lib/format';
-import { useApp } from '../store/context';
+import { formatBytes, formatCount, formatNumber } from '../lib/format';
+import { useApi, useApp } from '../store/context';
+import { ConfirmDialog } from './ConfirmDialog';
+import { OrphansRow } from './OrphansRow';
 import { ProviderSettingsCard } from './ProviderSettingsCard';
 
 function numberOrNull(text: string): number | null {
@@ -19,7 +21,10 @@ export function SettingsPanel() {
   const update = useApp((s) => s.updateSettings);
   const setPanel = useApp((s) => s.setPanel);
   const toast = useApp((s) => s.toast);
+  const reportError = useApp((s) => s.reportError);
+  const api = useApi();
   const ref = useRef<HTMLDialogElement>(null);
+  const [moving, setMoving] = useState<{ patch: SettingsPatch; preview: RetentionPreview } | null>(null);
   const [concurrency, setConcurrency] = useState('');
   const [trashDays, setTrashDays] = useState('');
   const [maxJobs, setMaxJobs] = useState('');
@@ -47,18 +52,33 @@ export function SettingsPanel() {
 
   const close = () => setPanel('none');
 
+  const save = async (patch: SettingsPatch) => {
+    if (await update(patch)) toast({ kind: 'info', message: 'Settings saved.' });
+  };
+
   const saveGeneral = async () => {
     const gb = numberOrNull(maxGb);
+    const limits = { maxJobs: numberOrNull(maxJobs), maxAgeDays: numberOrNull(maxAgeDays), maxBytes: gb === null ? null : Math.round(gb * 1024 ** 3) };
     const patch: SettingsPatch = {
       concurrency: { global: Number(concurrency) },
-      retention: {
-        trashAutoEmptyDays: Number(trashDays),
-        maxJobs: numberOrNull(maxJobs),
-        maxAgeDays: numberOrNull(maxAgeDays),
-        maxBytes: gb === null ? null : Math.round(gb * 1024 ** 3),
-      },
+      retention: { trashAutoEmptyDays: Number(trashDays), ...limits },
     };
-    if (await update(patch)) toast({ kind: 'info', message: 'Settings saved.' });
+    const current = settings?.retention;
+    const changed = current === undefined || limits.maxJobs !== current.maxJobs || limits.maxAgeDays !== current.maxAgeDays || limits.maxBytes !== current.maxBytes;
+    if (changed) {
+      // Saving limits moves jobs to the trash at once: the person sees how many before anything moves.
+      try {
+        const preview = await api.call('jobs.previewRetention', limits);
+        if (preview.jobs > 0) {
+          setMoving({ patch, preview });
+          return;
+        }
+      } catch (error) {
+        reportError(error);
+        return;
+      }
+    }
+    await save(patch);
   };
 
   return (
@@ -128,7 +148,9 @@ export function SettingsPanel() {
                 Keep for at most (days, blank = forever)
                 <input type="number" min={1} value={maxAgeDays} onChange={(e) => setMaxAgeDays(e.target.value)} />
               </label>
-              <p className="hint">Pruning removes the oldest non-favorite jobs first; favorites are never pruned.</p>
+              <p className="hint">
+                Over a limit, the oldest jobs move to the trash (favorites never do); the trash then empties itself as set above.
+              </p>
               <button type="submit" className="btn primary">
                 Save
               </button>
@@ -150,6 +172,7 @@ export function SettingsPanel() {
                   <dd>
                     {formatNumber(stats.total)} ({formatNumber(stats.favorites)} favorites, {formatNumber(stats.trashed)} in trash)
                   </dd>
+                  {stats.orphans.files > 0 ? <OrphansRow files={stats.orphans.files} bytes={stats.orphans.bytes} /> : null}
                   {stats.missingFiles > 0 ? (
                     <>
                       <dt>Missing files</dt>
@@ -161,6 +184,28 @@ export function SettingsPanel() {
             </dl>
           </section>
         </div>
+      )}
+      {moving === null ? null : (
+        <ConfirmDialog
+          title={`Move ${formatCount(moving.preview.jobs, 'job')} to the trash?`}
+          confirmLabel="Move to trash and save"
+          onCancel={() => setMoving(null)}
+          onConfirm={() => {
+            const { patch } = moving;
+            setMoving(null);
+            void save(patch);
+          }}
+        >
+          <p data-testid="retention-counts">
+            These limits move {formatCount(moving.preview.jobs, 'job')} with {formatCount(moving.preview.images, 'image')} (
+            {formatBytes(moving.preview.bytes)}) to the trash now, oldest first. Favorites never move.
+          </p>
+          <p className="muted">
+            {Number(trashDays) > 0
+              ? `You can restore them from the trash; it deletes them for good after ${trashDays} days.`
+              : 'You can restore them from the trash until you empty it.'}
+          </p>
+        </ConfirmDialog>
       )}
     </dialog>
   );

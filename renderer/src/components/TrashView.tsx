@@ -1,6 +1,6 @@
 import { useState } from 'react';
+import type { TrashSummary } from '../../../shared/contract';
 import { formatBytes, formatCount } from '../lib/format';
-import { measureTrash, type TrashSize } from '../lib/trash-size';
 import { useApi, useApp } from '../store/context';
 import { ConfirmDialog } from './ConfirmDialog';
 
@@ -12,13 +12,13 @@ export function TrashView() {
   const emptyTrash = useApp((s) => s.emptyTrash);
   const toast = useApp((s) => s.toast);
   const reportError = useApp((s) => s.reportError);
-  const [size, setSize] = useState<TrashSize | 'measuring' | null>(null);
+  const [size, setSize] = useState<TrashSummary | 'measuring' | null>(null);
   const [busy, setBusy] = useState(false);
 
   const ask = async () => {
     setSize('measuring');
     try {
-      setSize(await measureTrash(api));
+      setSize(await api.call('jobs.trashSummary', {}));
     } catch (error) {
       setSize(null);
       reportError(error);
@@ -39,7 +39,9 @@ export function TrashView() {
     <div className="trash-header">
       <p>
         {trashed === 0 ? 'Nothing in the trash.' : `${formatCount(trashed, 'job')} in the trash.`}
-        {days !== undefined && days > 0 ? ` Emptied automatically after ${days} days. Favorites are never removed.` : ''}
+        {days !== undefined && days > 0
+          ? ` Emptied automatically after ${days} days, except favorites: those stay until you empty the trash yourself.`
+          : ''}
       </p>
       <button type="button" className="btn danger" disabled={trashed === 0 || size === 'measuring'} onClick={() => void ask()}>
         {size === 'measuring' ? 'Counting…' : 'Empty trash…'}
@@ -56,6 +58,12 @@ export function TrashView() {
           <p>
             This permanently deletes {formatCount(size.jobs, 'job')} with {formatCount(size.images, 'image')} ({formatBytes(size.bytes)}).
           </p>
+          {size.favorites > 0 ? (
+            <p className="warn-text" data-testid="trash-favorites">
+              {size.favorites === 1 ? '1 of them is a favorite.' : `${formatCount(size.favorites, 'favorite')} are among them.`} Restore{' '}
+              {size.favorites === 1 ? 'it' : 'them'} first to keep {size.favorites === 1 ? 'it' : 'them'}.
+            </p>
+          ) : null}
           <p className="muted">It cannot be undone. Files shared with jobs you keep stay on disk.</p>
         </ConfirmDialog>
       ) : null}

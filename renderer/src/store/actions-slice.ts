@@ -23,6 +23,7 @@ export const createActionsSlice: SliceCreator<ActionsSlice> =
           kind: 'info',
           message: list.length === 1 ? 'Moved to Trash.' : `Moved ${list.length} jobs to Trash.`,
           action: { label: 'Undo', run: () => void get().restore(list) },
+          topic: 'trash',
         });
       } catch (error) {
         get().reportError(error);
@@ -42,12 +43,29 @@ export const createActionsSlice: SliceCreator<ActionsSlice> =
     async emptyTrash() {
       try {
         const result = await api.call('jobs.emptyTrash', {});
+        // Those jobs are gone for good: an earlier "Moved to Trash — Undo" could only do nothing now.
+        get().dismissTopic('trash');
         void get().loadFirstPage();
         void get().loadStats();
         return result;
       } catch (error) {
         get().reportError(error);
         return null;
+      }
+    },
+
+    async rebuildHistory() {
+      try {
+        void get().loadStats();
+        const result = await api.call('library.rebuild', {});
+        void get().loadFirstPage();
+        void get().loadStats();
+        const restored = `${result.jobs} job${result.jobs === 1 ? '' : 's'} with ${result.images} image${result.images === 1 ? '' : 's'}`;
+        const unread = result.unreadable === 0 ? '' : ` ${result.unreadable} file${result.unreadable === 1 ? '' : 's'} had no Atelier settings and stay where they are.`;
+        get().toast({ kind: 'info', message: `History rebuilt from your images: ${restored} restored.${unread}` });
+      } catch (error) {
+        void get().loadStats();
+        get().reportError(error);
       }
     },
 

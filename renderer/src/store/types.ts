@@ -68,6 +68,8 @@ export interface Toast {
   kind: 'info' | 'error';
   message: string;
   action?: { label: string; run: () => void };
+  /** What the toast's action depends on: Empty trash withdraws every 'trash' Undo (nothing is left to restore). */
+  topic?: 'trash';
 }
 
 export type Panel = 'none' | 'settings';
@@ -87,6 +89,7 @@ export interface UiSlice {
   providerDown: Record<string, string>;
   toast(toast: Omit<Toast, 'id'>): number;
   dismissToast(id: number): void;
+  dismissTopic(topic: NonNullable<Toast['topic']>): void;
   reportError(error: unknown): void;
   setPanel(panel: Panel): void;
   openViewer(id: string, imageIndex?: number): void;
@@ -100,6 +103,8 @@ export interface ActionsSlice {
   trash(ids: readonly string[]): Promise<void>;
   restore(ids: readonly string[]): Promise<void>;
   emptyTrash(): Promise<{ removed: number; bytesFreed: number } | null>;
+  /** Recreates the history from the library files' embedded settings (offered when the database looks lost). */
+  rebuildHistory(): Promise<void>;
   cancel(id: string): Promise<void>;
   retry(id: string): Promise<void>;
   getDetail(id: string): Promise<JobDetail | null>;

@@ -27,6 +27,7 @@ export const createUiSlice: SliceCreator<UiSlice> = () => (set, get) => ({
     return id;
   },
   dismissToast: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
+  dismissTopic: (topic) => set((s) => ({ toasts: s.toasts.filter((t) => t.topic !== topic) })),
   reportError: (error) => {
     get().toast({ kind: 'error', message: errorMessage(error) });
   },

@@ -7,6 +7,9 @@ import type { AppStore } from './store';
 const STATS_DEBOUNCE_MS = 400;
 /** Long enough for the grid to draw the failed card where it now belongs. */
 const NOTICE_DELAY_MS = 250;
+/** While the engine's start-up library check (or a rebuild) runs, stats are asked for again this often, this many times. */
+const RECHECK_MS = 1_500;
+const MAX_RECHECKS = 40;
 
 export interface WireOptions {
   setTimeout?: (fn: () => void, ms: number) => unknown;
@@ -44,8 +47,22 @@ export function wireEvents(store: AppStore, api: Api, options: WireOptions = {})
       s.toast({ kind: 'error', message: failureToastMessage(job), action: { label: 'Show', run: () => void store.getState().revealJob(job.id) } });
     }, NOTICE_DELAY_MS);
   };
+  let rechecks = 0;
+  let recheckTimer: unknown = null;
+  const offStats = store.subscribe((state, previous) => {
+    if (state.stats === previous.stats || state.stats === null) return;
+    const busy = state.stats.recovery.state === 'checking' || state.stats.recovery.state === 'rebuilding';
+    if (!busy) rechecks = 0;
+    if (!busy || recheckTimer !== null || rechecks >= MAX_RECHECKS) return;
+    rechecks += 1;
+    recheckTimer = later(() => {
+      recheckTimer = null;
+      void store.getState().loadStats();
+    }, RECHECK_MS);
+  });
 
   const offs = [
+    offStats,
     api.on('jobs.changed', ({ job }) => {
       const state = store.getState();
       const previous = state.jobs.byId[job.id];
@@ -70,6 +87,7 @@ export function wireEvents(store: AppStore, api: Api, options: WireOptions = {})
   return () => {
     for (const off of offs) off();
     if (statsTimer !== null) cancel(statsTimer);
+    if (recheckTimer !== null) cancel(recheckTimer);
   };
 }
 

@@ -5,9 +5,6 @@ import type { Events, EventName } from '../../../shared/contract.js';
 import { createEngine, type EngineTestOptions } from '../../../electron/engine/create-engine.js';
 import type { Engine, EngineOptions, Keyring } from '../../../electron/engine/types.js';
 
-/** What a test may set: the engine's test options, plus provider address overrides. */
-export type HarnessOptions = EngineTestOptions & Pick<EngineOptions, 'providerDefaults'>;
-
 export function memoryKeyring(): Keyring & { values: Map<string, string> } {
   const values = new Map<string, string>();
   return {
@@ -21,6 +18,9 @@ export function memoryKeyring(): Keyring & { values: Map<string, string> } {
     },
   };
 }
+
+/** Test options plus the engine's own log and clock, which tests may watch or move. */
+export type HarnessOptions = EngineTestOptions & Partial<Pick<EngineOptions, 'log' | 'clock' | 'providerDefaults'>>;
 
 export interface Harness {
   dataDir: string;

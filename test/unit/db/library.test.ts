@@ -63,7 +63,7 @@ describe('purge, empty trash, prune', () => {
     expect(store.stats().total).toBe(0);
   });
 
-  it('prunes by age, count and bytes, oldest first, never favorites or pending jobs', () => {
+  it('prunes by age, count and bytes into the trash, oldest first, never favorites or pending jobs, deleting nothing', () => {
     const clock = manualClock();
     const store = open({ now: clock.now });
     const ids = Array.from({ length: 6 }, (_, i) => finished(store, `job ${i}`, {}, [image(0, `library/${i}.png`, 10_000)]));
@@ -71,17 +71,43 @@ describe('purge, empty trash, prune', () => {
     const pending = store.submit(req('pending')).job.id;
     clock.advance(1_000_000);
     const recent = finished(store, 'recent');
-    expect(store.prune({ maxAgeMs: 500_000 }).ids.sort()).toEqual(ids.slice(1).sort());
-    expect(store.list({ limit: 60, view: 'all' }).items.map((j) => j.id).sort()).toEqual([ids[0], pending, recent].sort());
+    const preview = store.previewPrune({ maxAgeMs: 500_000 });
+    expect(preview).toMatchObject({ jobs: 5, images: 5, bytes: 50_000 });
+    expect(store.stats().trashed).toBe(0);
+    const aged = store.prune({ maxAgeMs: 500_000 });
+    expect(aged.ids.sort()).toEqual(ids.slice(1).sort());
+    expect(aged).toMatchObject({ jobs: 5, images: 5, bytes: 50_000 });
+    expect(store.list({ limit: 60, view: 'active' }).items.map((j) => j.id).sort()).toEqual([ids[0], pending, recent].sort());
+    expect(store.list({ limit: 60, view: 'trash' }).items.map((j) => j.id).sort()).toEqual(ids.slice(1).sort());
+    expect(store.stats()).toMatchObject({ total: 8, trashed: 5, images: 6 });
 
     const more = Array.from({ length: 4 }, (_, i) => finished(store, `more ${i}`));
-    // 7 jobs, keep 5: the two oldest prunable go (ids are UUIDv7, so sorting them is creation order).
+    // 7 jobs outside the trash, keep 5: the two oldest prunable move (ids are UUIDv7: sorted is creation order).
     expect(store.prune({ maxJobs: 5 }).ids.sort()).toEqual([recent, more[0]]);
-    expect(store.stats().total).toBe(5);
+    expect(store.stats().total - store.stats().trashed).toBe(5);
     const bytes = store.prune({ maxBytes: 1 });
     expect(bytes.ids.sort()).toEqual([more[1], more[2], more[3]]);
-    expect(store.stats().total).toBe(2); // the favorite and the pending job remain
-    expect(store.prune({ maxAgeMs: 0, maxJobs: 0, maxBytes: 0 }).removed).toBe(0);
+    // The favorite and the pending job remain outside; nothing was deleted.
+    expect(store.list({ limit: 60, view: 'active' }).items.map((j) => j.id).sort()).toEqual([ids[0], pending].sort());
+    expect(store.stats().total).toBe(12);
+    expect(store.prune({ maxAgeMs: 0, maxJobs: 1, maxBytes: 1 }).jobs).toBe(0);
+  });
+
+  it('summarises the trash with its favorites, and counts favorites outside it only', () => {
+    const store = open();
+    const a = finished(store, 'a', {}, [image(0, 'library/a.png', 100), image(1, 'library/b.png', 200)]);
+    const b = finished(store, 'b', {}, [image(0, 'library/c.png', 300)]);
+    const c = finished(store, 'c');
+    store.setFavorite([a, c], true);
+    store.trash([a, b]);
+    expect(store.trashSummary()).toEqual({ jobs: 2, images: 3, bytes: 600, favorites: 1 });
+    expect(store.stats()).toMatchObject({ favorites: 1, trashed: 2 });
+    store.restore([a]);
+    expect(store.stats().favorites).toBe(2);
+    store.trash([a, c]);
+    expect(store.stats().favorites).toBe(0);
+    store.emptyTrash();
+    expect(store.stats()).toMatchObject({ favorites: 0, trashed: 0, total: 0 });
   });
 });
 
@@ -144,4 +170,39 @@ describe('concurrent submits with one key', () => {
     const store = open({ dataDir: dir });
     expect(store.stats().total).toBe(150);
   }, 60_000);
+});
+
+describe('restore from files', () => {
+  const entry = (jobId: string, index: number, path: string) => ({
+    jobId,
+    createdAt: 1_600_000_000_000 + index,
+    request: req('a restored fox', { seed: 7 }),
+    provider: 'builtin',
+    seed: 7 + index,
+    image: image(index, path, 500),
+  });
+
+  it('recreates succeeded jobs at their own time, joins images of one job, and never stores a file or slot twice', () => {
+    const store = open();
+    const jobId = '018bcfe5-6800-7000-8000-00000000aaaa';
+    expect(store.restoreFromFiles([entry(jobId, 0, 'library/aa/0.png'), entry(jobId, 1, 'library/aa/1.png')])).toEqual({ jobs: 1, images: 2, known: 0 });
+    const job = store.get(jobId);
+    expect(job).toMatchObject({ status: 'succeeded', createdAt: 1_600_000_000_000, prompt: 'a restored fox', result: { seed: 7 } });
+    expect(job.images.map((i) => i.index)).toEqual([0, 1]);
+    // The same files again, and another file claiming a slot the job already has: nothing is added.
+    expect(store.restoreFromFiles([entry(jobId, 0, 'library/aa/0.png'), entry(jobId, 1, 'library/bb/other.png')])).toEqual({ jobs: 0, images: 0, known: 2 });
+    // A file some image already references, whatever job its record names, is known.
+    expect(store.restoreFromFiles([entry('018bcfe5-6800-7000-8000-00000000bbbb', 0, 'library/aa/1.png')])).toEqual({ jobs: 0, images: 0, known: 1 });
+    expect(store.stats()).toMatchObject({ total: 1, images: 2, byStatus: { succeeded: 1 } });
+    expect(store.list({ limit: 10, view: 'all', search: 'restored' }).items.map((j) => j.id)).toEqual([jobId]);
+  });
+
+  it("leaves a running job's images to the job itself (its file can be on disk before its row)", () => {
+    const store = open();
+    const { job } = store.submit(req('still rendering'));
+    store.claim(job.id);
+    expect(store.restoreFromFiles([entry(job.id, 0, 'library/cc/0.png')])).toEqual({ jobs: 0, images: 0, known: 1 });
+    store.succeed(job.id, [image(0, 'library/cc/0.png')], { timings: {} });
+    expect(store.get(job.id).images).toHaveLength(1);
+  });
 });

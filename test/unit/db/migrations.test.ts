@@ -63,7 +63,8 @@ describe('migrations', () => {
     expect(lighthouse.favorite).toBe(true);
     expect(lighthouse.trashedAt).toBe(1700000030000);
     expect(store.get('018bcfe5-6c00-7000-8000-000000000002').errorDetail?.code).toBe('provider_error');
-    expect(store.stats()).toMatchObject({ total: 4, favorites: 2, trashed: 1, images: 3, imageBytes: 6000 });
+    // The lighthouse is a favorite in the trash: the Favorites count leaves it out (version 7).
+    expect(store.stats()).toMatchObject({ total: 4, favorites: 1, trashed: 1, images: 3, imageBytes: 6000 });
     expect(store.getSetting('theme')).toBe('dark');
     // The old rows are searchable (folded and indexed during the upgrade), in any case and script.
     expect(store.list({ limit: 10, view: 'all', search: 'copper fox' }).items).toHaveLength(1);
@@ -174,9 +175,9 @@ describe('migrations', () => {
   it('also refuses by user_version alone', () => {
     const dir = tempDir();
     const db = new Database(join(dir, 'atelier.db'));
-    db.pragma('user_version = 7');
+    db.pragma(`user_version = ${LATEST_VERSION + 1}`);
     db.close();
-    expect(() => openStore({ dataDir: dir })).toThrow(/schema version 7/);
+    expect(() => openStore({ dataDir: dir })).toThrow(new RegExp(`schema version ${LATEST_VERSION + 1}`));
   });
 
   it('applies all pending migrations in one transaction: a failure leaves the old schema intact', () => {

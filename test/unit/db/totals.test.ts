@@ -39,7 +39,7 @@ function counted(db: Database.Database) {
     byStatus,
     total: one('SELECT COUNT(*) AS n FROM jobs'),
     trashed: one('SELECT COUNT(*) AS n FROM jobs WHERE trashed_at IS NOT NULL'),
-    favorites: one('SELECT COUNT(*) AS n FROM jobs WHERE favorite = 1'),
+    favorites: one('SELECT COUNT(*) AS n FROM jobs WHERE favorite = 1 AND trashed_at IS NULL'),
     images: one('SELECT COUNT(*) AS n FROM images'),
     imageBytes: one('SELECT COALESCE(SUM(bytes), 0) AS n FROM images'),
   };

@@ -5,7 +5,7 @@ import { createAppStore } from '../../../renderer/src/store/store';
 import { wireEvents } from '../../../renderer/src/store/wire-events';
 import { deferred, fakeApi, flush, makeJob } from './helpers';
 
-const emptyStats: Stats = { byStatus: {}, total: 0, trashed: 0, favorites: 0, images: 0, databaseBytes: 0, mediaBytes: 0, missingFiles: 0 } as Stats;
+const emptyStats: Stats = { byStatus: {}, total: 0, trashed: 0, favorites: 0, images: 0, databaseBytes: 0, mediaBytes: 0, missingFiles: 0, orphans: { files: 0, bytes: 0 }, recovery: { state: 'ok', libraryFiles: 0, unknownFiles: 0 } } as Stats;
 
 function setup(listPages: ((input: { status?: string[]; search?: string }) => Promise<ListPage>) | null = null) {
   const firstPage = deferred<ListPage>();
@@ -28,6 +28,31 @@ function setup(listPages: ((input: { status?: string[]; search?: string }) => Pr
 }
 
 describe('wireEvents', () => {
+  it('asks for stats again while the start-up library check runs, and stops once it has answered', async () => {
+    const states = ['checking', 'checking', 'needed'];
+    const fake = fakeApi({
+      'jobs.list': async () => ({ items: [], nextCursor: null }),
+      'jobs.stats': async () => ({ ...emptyStats, recovery: { state: states.shift() ?? 'needed', libraryFiles: 3, unknownFiles: 3 } }),
+      'settings.get': async () => ({ concurrency: { global: 1 }, retention: { trashAutoEmptyDays: 30, maxJobs: null, maxBytes: null, maxAgeDays: null }, theme: 'system', providers: {}, dataDir: '/d' }),
+      'providers.list': async () => ({ providers: [] }),
+    });
+    const store = createAppStore({ api: fake.api, makeKey: () => 'k', now: () => 0 });
+    const timers: (() => void)[] = [];
+    wireEvents(store, fake.api, { setTimeout: (fn) => timers.push(fn), clearTimeout: () => undefined });
+    const statsCalls = () => fake.calls.filter((c) => c.channel === 'jobs.stats').length;
+    await flush();
+    expect(statsCalls()).toBe(1);
+    expect(timers).toHaveLength(1);
+    timers.shift()!();
+    await flush();
+    expect(statsCalls()).toBe(2);
+    timers.shift()!();
+    await flush();
+    expect(statsCalls()).toBe(3);
+    expect(store.getState().stats?.recovery.state).toBe('needed');
+    expect(timers).toHaveLength(0);
+  });
+
   it('subscribes to every event before the first fetch goes out', () => {
     const { fake } = setup();
     const firstCall = fake.order.findIndex((entry) => entry.startsWith('call:'));
