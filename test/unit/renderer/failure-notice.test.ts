@@ -1,13 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ListPage, Stats } from '../../../shared/contract';
+import type { ListPage } from '../../../shared/contract';
 import { clampWords } from '../../../renderer/src/lib/failure-notice';
 import { EMPTY_JOBS } from '../../../renderer/src/store/jobs-model';
 import { createAppStore } from '../../../renderer/src/store/store';
 import { wireEvents } from '../../../renderer/src/store/wire-events';
-import { fakeApi, flush, makeJob } from './helpers';
+import { fakeApi, flush, makeJob, emptyStats } from './helpers';
 
-const emptyStats = { byStatus: {}, total: 0, trashed: 0, favorites: 0, images: 0, databaseBytes: 0, mediaBytes: 0, missingFiles: 0 } as Stats;
 
 function setup(look: { hidden: boolean; onScreen: boolean }) {
   const fake = fakeApi({

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { ListPage, Stats } from '../../../shared/contract';
+import type { ListPage } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { createAppStore } from '../../../renderer/src/store/store';
 import { wireEvents } from '../../../renderer/src/store/wire-events';
-import { deferred, fakeApi, flush, makeJob } from './helpers';
+import { deferred, fakeApi, flush, makeJob, emptyStats } from './helpers';
 
-const emptyStats: Stats = { byStatus: {}, total: 0, trashed: 0, favorites: 0, images: 0, databaseBytes: 0, mediaBytes: 0, missingFiles: 0, orphans: { files: 0, bytes: 0 }, recovery: { state: 'ok', libraryFiles: 0, unknownFiles: 0 } } as Stats;
 
 function setup(listPages: ((input: { status?: string[]; search?: string }) => Promise<ListPage>) | null = null) {
   const firstPage = deferred<ListPage>();
