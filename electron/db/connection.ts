@@ -62,7 +62,7 @@ export function quickCheck(db: Db, path: string): void {
     throw new AppError(
       'storage',
       `The library database at ${path} is damaged (${problems[0]}). Restore a copy from the backups folder.`,
-      { details: { path, problems: problems.slice(0, 5) } },
+      { details: { path, problems: problems.slice(0, 5), reason: 'damaged' } },
     );
   }
 }

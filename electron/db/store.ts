@@ -9,6 +9,10 @@ import { createImages } from './images.js';
 import { createJobs } from './jobs.js';
 import { createLibrary } from './library.js';
 import { acquireLibraryLock, type LibraryLock } from './lock.js';
+import { backupDatabase } from './backups.js';
+import { watchLibraryPresence, type LibraryPresence } from './library-presence.js';
+import { explainOpenFailure } from './open-failure.js';
+import { asStorageError } from './storage-fault.js';
 import { migrate } from './migrations/runner.js';
 import { DEFAULT_DENSE_SEARCH_THRESHOLD, DEFAULT_SEARCH_WALK_BUDGET, createSearch, type SearchTuning } from './search.js';
 import { createSettings } from './settings.js';
@@ -25,6 +29,14 @@ export const LOCK_FILE = 'atelier.lock';
  */
 export function openStore(options: StoreOptions): JobStore {
   const dataDir = resolve(options.dataDir);
+  try {
+    return openStoreIn(dataDir, options);
+  } catch (error) {
+    throw explainOpenFailure(error, dataDir);
+  }
+}
+
+function openStoreIn(dataDir: string, options: StoreOptions): JobStore {
   try {
     mkdirSync(dataDir, { recursive: true });
   } catch (error) {
@@ -50,11 +62,13 @@ export function openStore(options: StoreOptions): JobStore {
         clock: options.timer ?? defaultClock,
       }),
     };
-    const store = composeStore(ctx, lock, () => recordCleanClose(cleanMarker, databasePath), {
+    const presence = watchLibraryPresence(dataDir, databasePath);
+    const store = composeStore(ctx, lock, presence, dataDir, () => recordCleanClose(cleanMarker, databasePath), {
       walkBudget: Math.max(0, Math.trunc(options.searchWalkBudget ?? DEFAULT_SEARCH_WALK_BUDGET)),
       denseThreshold: Math.max(0, Math.trunc(options.denseSearchThreshold ?? DEFAULT_DENSE_SEARCH_THRESHOLD)),
     });
     const recovered = store.recoverInterrupted();
+    store.markOpened();
     Object.assign(store.info, {
       databasePath,
       migratedFrom: migration.from,
@@ -71,7 +85,14 @@ export function openStore(options: StoreOptions): JobStore {
   }
 }
 
-function composeStore(ctx: StoreContext, lock: LibraryLock, afterClose: () => void, searchTuning: SearchTuning): JobStore {
+function composeStore(
+  ctx: StoreContext,
+  lock: LibraryLock,
+  presence: LibraryPresence,
+  dataDir: string,
+  afterClose: () => void,
+  searchTuning: SearchTuning,
+): JobStore & { markOpened(): void } {
   const events = createEvents(ctx);
   const images = createImages(ctx);
   const jobs = createJobs(ctx, images, events);
@@ -80,20 +101,35 @@ function composeStore(ctx: StoreContext, lock: LibraryLock, afterClose: () => vo
   const stats = createStats(ctx);
   const settings = createSettings(ctx);
   let open = true;
-  const guard = <A extends unknown[], R>(fn: (...args: A) => R) => {
-    return (...args: A): R => {
-      if (!open) throw new AppError('storage', 'The job store is closed.');
+  const changes = ctx.db.prepare('SELECT total_changes() AS n').pluck();
+  let changesAtOpen: number | null = null;
+  const call = <A extends unknown[], R>(fn: (...args: A) => R, args: A, action: string): R => {
+    if (!open) throw new AppError('storage', 'The job store is closed.');
+    try {
       return fn(...args);
+    } catch (error) {
+      throw asStorageError(error, dataDir, action);
+    }
+  };
+  // Writes first check the library is still where it was opened (never answer ok into an unlinked file).
+  const guard = <A extends unknown[], R>(fn: (...args: A) => R, action = 'save this change') => {
+    return (...args: A): R => {
+      if (open) presence.assertHere();
+      return call(fn, args, action);
     };
+  };
+  // Reads come from the open file, which stays readable even while its folder is gone.
+  const read = <A extends unknown[], R>(fn: (...args: A) => R) => {
+    return (...args: A): R => call(fn, args, 'read the library');
   };
   return {
     info: { databasePath: '', migratedFrom: 0, schemaVersion: 0, backupPath: null, recoveredInterrupted: 0, integrityChecked: true },
-    submit: guard(jobs.submit),
-    get: guard(jobs.get),
-    getSummary: guard(jobs.getSummary),
-    list: guard(search.list),
+    submit: guard(jobs.submit, 'store the new job'),
+    get: read(jobs.get),
+    getSummary: read(jobs.getSummary),
+    list: read(search.list),
     claim: guard(jobs.claim),
-    queued: guard(jobs.queued),
+    queued: read(jobs.queued),
     setProgress: guard(jobs.setProgress),
     succeed: guard(jobs.succeed),
     fail: guard(jobs.fail),
@@ -110,22 +146,33 @@ function composeStore(ctx: StoreContext, lock: LibraryLock, afterClose: () => vo
     emptyTrash: guard(library.emptyTrash),
     prune: guard(library.prune),
     emptyTrashOlderThan: guard(library.emptyTrashOlderThan),
-    stats: guard(stats.stats),
-    image: guard(images.get),
-    imagePathsPage: guard(images.pathsPage),
-    getSetting: guard(settings.getSetting) as JobStore['getSetting'],
+    stats: read(stats.stats),
+    image: read(images.get),
+    imagePathsPage: read(images.pathsPage),
+    getSetting: read(settings.getSetting) as JobStore['getSetting'],
     setSetting: guard(settings.setSetting),
+    async backupIfChanged() {
+      if (!open || presence.check() !== 'here') return null;
+      if ((changes.get() as number) === (changesAtOpen ?? 0)) return null;
+      return backupDatabase(ctx.db, dataDir, ctx.now());
+    },
+    markOpened() {
+      changesAtOpen = changes.get() as number;
+    },
     close() {
       if (!open) return;
       open = false;
+      const here = presence.check() === 'here';
       try {
         // Refreshes planner statistics for the indexes the history page relies on; cheap when nothing changed.
-        ctx.db.pragma('optimize');
+        if (here) ctx.db.pragma('optimize');
+      } catch {
+        // A disk that just filled up: the statistics wait for the next close.
       } finally {
         try {
           ctx.db.close();
-          // Still under the lock, and only once the close succeeded.
-          afterClose();
+          // Still under the lock, only once the close succeeded, and never onto a folder that replaced ours.
+          if (here) afterClose();
         } finally {
           lock.release();
         }

@@ -116,6 +116,11 @@ export interface JobStore {
   getSetting<T>(key: string): T | null;
   setSetting(key: string, value: unknown): void;
 
+  /**
+   * On a clean quit: a copy in backups/ when anything changed since open (the newest few are kept); resolves to its
+   * path relative to the data dir, or null when nothing changed. Bounded in time; call before close().
+   */
+  backupIfChanged(): Promise<string | null>;
   /** PRAGMA optimize, close, release the library lock. */
   close(): void;
 
