@@ -47,6 +47,7 @@ function openStoreIn(dataDir: string, options: StoreOptions): JobStore {
   let db: Db | null = null;
   try {
     db = openDatabase(databasePath, options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding });
+    if (options.wrapDatabase !== undefined) db = options.wrapDatabase(db);
     const cleanMarker = join(dataDir, CLEAN_CLOSE_FILE);
     const checked = !takeCleanClose(cleanMarker, databasePath);
     if (checked) quickCheck(db, databasePath);

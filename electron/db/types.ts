@@ -3,6 +3,7 @@
  * The engine and worker depend on this, never on SQL.
  */
 import type { ErrorBody } from '../../shared/errors.js';
+import type { Db } from './connection.js';
 import type {
   GenerateRequest,
   JobDetail,
@@ -157,4 +158,6 @@ export interface StoreOptions {
   /** History rows a search walks newest-first before it sorts the search index's matches (default 2,000; 0: at once). */
   searchWalkBudget?: number;
   nativeBinding?: string;
+  /** Tests only: wraps the connection the store uses (fault injection beneath the store's own error handling). */
+  wrapDatabase?: (db: Db) => Db;
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Events, EventName } from '../../../shared/contract.js';
 import { createEngine, type EngineTestOptions } from '../../../electron/engine/create-engine.js';
-import type { Engine, Keyring } from '../../../electron/engine/types.js';
+import type { Engine, Keyring, Logger } from '../../../electron/engine/types.js';
 
 export function memoryKeyring(): Keyring & { values: Map<string, string> } {
   const values = new Map<string, string>();
@@ -23,12 +23,12 @@ export interface Harness {
   dataDir: string;
   engine: Engine;
   events: Array<{ name: EventName; payload: Events[EventName] }>;
-  open(options?: EngineTestOptions): Promise<Engine>;
+  open(options?: EngineTestOptions & { log?: Logger }): Promise<Engine>;
   cleanup(): Promise<void>;
 }
 
 /** An engine on a fresh temp data dir that records every event; `open` reopens it (a restart). */
-export async function startHarness(options: EngineTestOptions = {}): Promise<Harness> {
+export async function startHarness(options: EngineTestOptions & { log?: Logger } = {}): Promise<Harness> {
   const dataDir = await mkdtemp(join(tmpdir(), 'atelier-engine-'));
   const keyring = memoryKeyring();
   const harness: Harness = {
