@@ -66,3 +66,12 @@ export function quickCheck(db: Db, path: string): void {
     );
   }
 }
+
+/**
+ * Rewrites user_version with its own value: SQLite opens a file it may not write (immutable, owned by another user)
+ * read-only without a word, and the first save would fail; this fails at open instead, where it can be explained.
+ */
+export function probeWritable(db: Db): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  db.pragma(`user_version = ${Math.trunc(version)}`);
+}

@@ -48,7 +48,12 @@ export function createHolderRecords(lockPath: string) {
   return {
     /** Records this process; returns the record's name. */
     announce(): string {
-      mkdirSync(dir, { recursive: true });
+      // Not recursive: Node reports a recursive mkdir on a read-only disk as ENOENT.
+      try {
+        mkdirSync(dir);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
       const file = `${process.pid}-${randomBytes(4).toString('hex')}.json`;
       writeFileSync(join(dir, file), JSON.stringify({ pid: process.pid, host, since: new Date().toISOString() }));
       return file;

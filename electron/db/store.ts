@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { AppError } from '../../shared/errors.js';
 import { CLEAN_CLOSE_FILE, recordCleanClose, takeCleanClose } from './clean-close.js';
-import { openDatabase, quickCheck, type Db } from './connection.js';
+import { openDatabase, probeWritable, quickCheck, type Db } from './connection.js';
 import { DEFAULT_LIMITS, type StoreContext } from './context.js';
 import { createEvents } from './events.js';
 import { createImages } from './images.js';
@@ -36,11 +36,23 @@ export function openStore(options: StoreOptions): JobStore {
   }
 }
 
+/** A recursive mkdir reports a read-only disk as ENOENT; creating the first missing folder alone tells the truth. */
+function mkdirCause(dataDir: string, error: unknown): unknown {
+  let child = dataDir;
+  while (!existsSync(dirname(child)) && dirname(child) !== child) child = dirname(child);
+  try {
+    mkdirSync(child);
+  } catch (real) {
+    return real;
+  }
+  return error;
+}
+
 function openStoreIn(dataDir: string, options: StoreOptions): JobStore {
   try {
     mkdirSync(dataDir, { recursive: true });
   } catch (error) {
-    throw new AppError('storage', `Atelier could not create its data folder ${dataDir}.`, { cause: error });
+    throw new AppError('storage', `Atelier could not create its data folder ${dataDir}.`, { cause: mkdirCause(dataDir, error) });
   }
   const databasePath = join(dataDir, DATABASE_FILE);
   const lock: LibraryLock = acquireLibraryLock(join(dataDir, LOCK_FILE), dataDir, options.nativeBinding);
@@ -53,6 +65,7 @@ function openStoreIn(dataDir: string, options: StoreOptions): JobStore {
     if (checked) quickCheck(db, databasePath);
     const now = options.now ?? Date.now;
     const migration = migrate(db, dataDir, now);
+    probeWritable(db);
     const ctx: StoreContext = {
       db,
       now,

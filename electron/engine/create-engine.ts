@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { openStore } from '../db/store.js';
 import type { JobStore, StoreOptions } from '../db/types.js';
@@ -44,7 +43,6 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
   const clock = options.clock ?? systemClock;
   const log = options.log ?? silentLog;
   const { dataDir, keyring } = options;
-  mkdirSync(dataDir, { recursive: true });
 
   const store: JobStore = openStore({
     dataDir,
