@@ -58,7 +58,8 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
     try {
       write();
     } catch (error) {
-      if (deps.terminal === undefined) {
+      // Only the disk is worth waiting for; anything else (the job purged meanwhile) will not get better.
+      if (deps.terminal === undefined || !isStorage(error)) {
         deps.log?.error('a finished job could not be recorded', { jobId: job.id, error: String(error) });
         return;
       }
@@ -186,7 +187,7 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
       store.succeed(job.id, images, result);
     } catch (error) {
       // The images are on disk and maybe paid for: keep trying to record them rather than fail the job.
-      if (!(error instanceof AppError && error.code === 'storage')) throw error;
+      if (!isStorage(error)) throw error;
       finish(() => store.succeed(job.id, images, result));
       return;
     }
@@ -208,6 +209,8 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
     await deps.media.clearPreviews(job.id).catch(() => undefined);
   }
 }
+
+const isStorage = (error: unknown): boolean => error instanceof AppError && error.code === 'storage';
 
 function abortError(reason: unknown): AppError {
   if (reason === 'timeout') {

@@ -1,3 +1,4 @@
+import { AppError } from '../../shared/errors.js';
 import type { Logger } from '../engine/types.js';
 
 /** How often a job's end that could not be written (a full disk) is tried again. */
@@ -29,9 +30,15 @@ export function createTerminalWrites(options: { log?: Logger; intervalMs?: numbe
       try {
         write();
       } catch (error) {
-        options.log?.warn('a finished job still cannot be recorded', { jobId, error: String(error) });
-        // The disk is still refusing: the rest would fail the same way.
-        break;
+        if (error instanceof AppError && error.code === 'storage') {
+          options.log?.warn('a finished job still cannot be recorded', { jobId, error: String(error) });
+          // The disk is still refusing: the rest would fail the same way.
+          break;
+        }
+        // Not the disk (the job was removed meanwhile): waiting will not help, and must not hold up the others.
+        options.log?.error('gave up recording a finished job', { jobId, error: String(error) });
+        waiting.delete(jobId);
+        continue;
       }
       waiting.delete(jobId);
       options.onWritten(jobId);
