@@ -134,7 +134,8 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
               })
               .catch((error: unknown) => traceQuietly('warning', 'A partial preview could not be kept.', { error: String(error) }));
           },
-          trace,
+          // Providers trace from stream and socket callbacks, where a throw would escape.
+          trace: traceQuietly,
         });
       } catch (error) {
         if (controller.signal.aborted) throw abortError(controller.signal.reason);
