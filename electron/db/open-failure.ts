@@ -1,9 +1,24 @@
+import { accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../../shared/errors.js';
 import { newestBackup } from './backups.js';
 import { storageFaultOf, type StorageFault } from './storage-fault.js';
 
 const DATABASE_FILE = 'atelier.db';
+
+/**
+ * SQLite says only "unable to open" (CANTOPEN) when it may not create its journal beside the database; the folder's
+ * own permissions tell a read-only or forbidden folder from a missing one.
+ */
+function refineByFolder(fault: StorageFault | undefined, dataDir: string): StorageFault | undefined {
+  if (fault !== 'missing' && fault !== 'io') return fault;
+  try {
+    accessSync(dataDir, constants.W_OK);
+    return fault;
+  } catch (error) {
+    return storageFaultOf(error) ?? fault;
+  }
+}
 
 /** The first disk fault along the error's cause chain (the wrapped SQLite or errno error). */
 function rootFault(error: unknown): StorageFault | undefined {
@@ -66,7 +81,7 @@ const OPEN_MESSAGES: Partial<Record<StorageFault, (dir: string) => string>> = {
  */
 export function explainOpenFailure(error: unknown, dataDir: string): AppError {
   const details = error instanceof AppError ? error.details : undefined;
-  const fault = details?.['reason'] === 'damaged' ? 'damaged' : rootFault(error);
+  const fault = details?.['reason'] === 'damaged' ? 'damaged' : refineByFolder(rootFault(error), dataDir);
   if (fault === 'damaged') {
     const problems = details?.['problems'];
     const problem = Array.isArray(problems) && typeof problems[0] === 'string' ? problems[0] : undefined;
