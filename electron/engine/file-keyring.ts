@@ -1,8 +1,9 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError } from '../../shared/errors.js';
+import { toStorageError } from '../db/storage-fault.js';
 import type { Keyring } from './types.js';
 import { createSerialQueue } from './serial-queue.js';
 
@@ -30,7 +31,13 @@ export async function createFileKeyring(dataDir: string): Promise<Keyring> {
       throw new AppError('storage', 'The saved provider keys could not be read.', { cause: error });
     }
   };
-  const writeAll = (all: Record<string, Sealed>): void => writeFileAtomic(secretsPath, JSON.stringify(all));
+  const writeAll = (all: Record<string, Sealed>): void => {
+    try {
+      writeFileAtomic(secretsPath, JSON.stringify(all));
+    } catch (error) {
+      throw toStorageError(error, dataDir, 'save the provider key');
+    }
+  };
 
   const serial = createSerialQueue();
 
@@ -85,10 +92,16 @@ function writeFileAtomic(path: string, data: string | Buffer): void {
   const tmp = `${path}.${process.pid}.tmp`;
   const fd = openSync(tmp, 'w', 0o600);
   try {
-    writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    try {
+      writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+  } catch (error) {
+    // A half-written temp file (a full disk) is ours to remove; the previous file stays as it was.
+    rmSync(tmp, { force: true });
+    throw error;
   }
-  renameSync(tmp, path);
 }

@@ -3,7 +3,7 @@
  * the disk-full wording (never 500 "Something went wrong"), the host keeps serving reads, and once space is freed a
  * new job succeeds without a restart. On a real 6 MB tmpfs when this runs as root (CI), injected otherwise.
  */
-import { mkdirSync, mkdtempSync, openSync, rmSync, writeSync, closeSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ import { startServeProcess, type ServeProcess } from '../fixtures/serve-process.
 import { memoryKeyring, waitFor } from '../integration/engine/harness.js';
 import { createDiskFault, type DiskFault } from './disk-fault.js';
 import { watchProcessCrashes } from './helpers.js';
-import { CAN_MOUNT, tryMount, unmount } from './mount.js';
+import { CAN_MOUNT, fillDisk, tryMount, unmount } from './mount.js';
 
 const DISK_FULL = /disk is full, so Atelier could not .*: free some space/;
 const TOKEN = 'fault-token-0123456789abcdefghijklmnop';
@@ -46,28 +46,6 @@ async function finished(host: Host, id: string): Promise<JobDetail> {
     const job = (await call(host, 'jobs.get', { id })).body.value as JobDetail;
     return ['succeeded', 'failed', 'cancelled', 'interrupted'].includes(job.status) ? job : undefined;
   }, 30_000);
-}
-
-/** Fills the file system under `dir` to the last byte (our own file, removed to free the space again). */
-function fillDisk(dir: string): string {
-  const filler = join(dir, 'filler');
-  const fd = openSync(filler, 'w');
-  try {
-    for (const size of [1 << 16, 1 << 12, 1 << 9, 1]) {
-      const chunk = Buffer.alloc(size, 0x61);
-      for (;;) {
-        try {
-          writeSync(fd, chunk);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
-          break;
-        }
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return filler;
 }
 
 describe('a full disk over HTTP', () => {
