@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** Runs `mount`/`umount` when this process may (root, as in CI); false when it cannot, so the caller falls back. */
@@ -17,15 +18,19 @@ export function unmount(dir: string, lazy = false): void {
   execFileSync('umount', lazy ? ['-l', dir] : [dir], { stdio: 'ignore' });
 }
 
-/** Whether bind and tmpfs mounts work here: decided once, so the test names can say which variant ran. */
+/** Whether tmpfs and bind mounts really work here (root with the right to mount): tried once, so test names say which variant ran. */
 export const CAN_MOUNT: boolean = (() => {
   // ATELIER_FAULTS_NO_MOUNT=1 runs the fallbacks as root too, to check them.
   if (process.getuid?.() !== 0 || process.env['ATELIER_FAULTS_NO_MOUNT'] === '1') return false;
+  const probe = mkdtempSync(join(tmpdir(), 'atelier-mount-probe-'));
   try {
-    execFileSync('mount', ['--version'], { stdio: 'ignore' });
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe], { stdio: 'ignore' });
+    execFileSync('umount', [probe], { stdio: 'ignore' });
     return true;
   } catch {
     return false;
+  } finally {
+    rmSync(probe, { recursive: true, force: true });
   }
 })();
 
@@ -50,3 +55,20 @@ export function fillDisk(dir: string): string {
   }
   return filler;
 }
+
+/** Whether `chattr +i` works on files under the temp dir (root on ext4 and friends; not on tmpfs or overlayfs). */
+export const CAN_CHATTR: boolean = (() => {
+  if (process.getuid?.() !== 0 || process.env['ATELIER_FAULTS_NO_MOUNT'] === '1') return false;
+  const probe = mkdtempSync(join(tmpdir(), 'atelier-chattr-probe-'));
+  const file = join(probe, 'f');
+  try {
+    closeSync(openSync(file, 'w'));
+    execFileSync('chattr', ['+i', file], { stdio: 'ignore' });
+    execFileSync('chattr', ['-i', file], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    rmSync(probe, { recursive: true, force: true });
+  }
+})();

@@ -19,7 +19,7 @@ import { QUIT_BACKUPS_KEPT } from '../../electron/db/backups.js';
 import { createScriptedProvider, scriptedEntry } from '../fakes/scripted-provider.js';
 import { memoryKeyring, waitForStatus } from '../integration/engine/harness.js';
 import { rejection } from './helpers.js';
-import { CAN_MOUNT, tryMount, unmount } from './mount.js';
+import { CAN_CHATTR, CAN_MOUNT, tryMount, unmount } from './mount.js';
 
 const HOLD_STORE = fileURLToPath(new URL('../fixtures/db/hold-store.ts', import.meta.url));
 const HOLD_LOCK_FILE = fileURLToPath(new URL('../fixtures/db/hold-lock-file.ts', import.meta.url));
@@ -88,6 +88,22 @@ async function deadPid(): Promise<number> {
   return child.pid!;
 }
 
+/** The connection SQLite opens read-only without a word: the first write of the open (the probe) is refused. */
+function refusingWrites(db: Database.Database): Database.Database {
+  return new Proxy(db, {
+    get(target, key) {
+      if (key === 'pragma') {
+        return (source: string, options?: Database.PragmaOptions) => {
+          if (/^user_version\s*=/.test(source)) throw new Database.SqliteError('attempt to write a readonly database', 'SQLITE_READONLY');
+          return target.pragma(source, options);
+        };
+      }
+      const value = Reflect.get(target, key, target) as unknown;
+      return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+    },
+  });
+}
+
 describe('a read-only library', () => {
   const dirVariant = CAN_MOUNT ? 'a read-only bind mount' : process.getuid?.() === 0 ? 'injected SQLITE_READONLY' : 'chmod 0555';
   it(`says the folder is read-only and what to do, not SQLite's words (${dirVariant})`, async () => {
@@ -106,21 +122,7 @@ describe('a read-only library', () => {
     } else if (process.getuid?.() === 0) {
       rmSync(dataDir, { recursive: true });
       renameSync(drive, dataDir);
-      extra = {
-        wrapDatabase: (db: Database.Database) =>
-          new Proxy(db, {
-            get(target, key) {
-              if (key === 'pragma') {
-                return (source: string, options?: Database.PragmaOptions) => {
-                  if (/^user_version\s*=/.test(source)) throw new Database.SqliteError('attempt to write a readonly database', 'SQLITE_READONLY');
-                  return target.pragma(source, options);
-                };
-              }
-              const value = Reflect.get(target, key, target) as unknown;
-              return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
-            },
-          }),
-      };
+      extra = { wrapDatabase: refusingWrites };
       expected = /library folder \(.*\): the disk or folder is read-only\. Make it writable.*start Atelier again/;
     } else {
       rmSync(dataDir, { recursive: true });
@@ -138,27 +140,22 @@ describe('a read-only library', () => {
     await reopened.close({ graceMs: 0 });
   });
 
-  const fileVariant = process.getuid?.() === 0 ? 'chattr +i on atelier.db' : 'chmod 0444 on atelier.db';
+  const fileVariant = CAN_CHATTR ? 'chattr +i on atelier.db' : process.getuid?.() === 0 ? 'injected SQLITE_READONLY: no chattr here' : 'chmod 0444 on atelier.db';
   it(`a database file Atelier may not write is refused at start, not at the first save (${fileVariant})`, async () => {
     root = mkdtempSync(join(tmpdir(), 'atelier-ro-'));
     const dataDir = join(root, 'data');
     await libraryWithAJob(dataDir);
     const db = join(dataDir, 'atelier.db');
-    let locked = false;
-    if (process.getuid?.() === 0) {
-      try {
-        execFileSync('chattr', ['+i', db], { stdio: 'ignore' });
-        locked = true;
-        cleanups.push(() => void execFileSync('chattr', ['-i', db], { stdio: 'ignore' }));
-      } catch {
-        // No chattr on this file system: the read-only bind mount above covers root.
-      }
+    let extra = {};
+    if (CAN_CHATTR) {
+      execFileSync('chattr', ['+i', db], { stdio: 'ignore' });
+      cleanups.push(() => void execFileSync('chattr', ['-i', db], { stdio: 'ignore' }));
+    } else if (process.getuid?.() === 0) {
+      extra = { wrapDatabase: refusingWrites };
     } else {
       chmodSync(db, 0o444);
-      locked = true;
     }
-    expect(locked, 'could not make atelier.db read-only here').toBe(true);
-    expect((await startFailure(dataDir)).message).toMatch(/read-only\. Make it writable.*start Atelier again/);
+    expect((await startFailure(dataDir, extra)).message).toMatch(/read-only\. Make it writable.*start Atelier again/);
   });
 });
 
