@@ -3,6 +3,7 @@ import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, write
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError } from '../../shared/errors.js';
+import { explainOpenFailure } from '../db/open-failure.js';
 import { toStorageError } from '../db/storage-fault.js';
 import type { Keyring } from './types.js';
 import { createSerialQueue } from './serial-queue.js';
@@ -19,8 +20,14 @@ interface Sealed {
 
 export async function createFileKeyring(dataDir: string): Promise<Keyring> {
   const dir = join(dataDir, 'keys');
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const key = await loadOrCreateKey(join(dir, KEY_FILE));
+  let key: Buffer;
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    key = await loadOrCreateKey(join(dir, KEY_FILE));
+  } catch (error) {
+    // The host's first touch of the data dir: a read-only or full disk is told in the same words as the store's.
+    throw explainOpenFailure(error, dataDir);
+  }
   const secretsPath = join(dir, SECRETS_FILE);
 
   const readAll = async (): Promise<Record<string, Sealed>> => {

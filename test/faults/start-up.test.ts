@@ -15,6 +15,8 @@ import { AppError } from '../../shared/errors.js';
 import { createEngine } from '../../electron/engine/create-engine.js';
 import type { Engine } from '../../electron/engine/types.js';
 import { openStore } from '../../electron/db/store.js';
+import { createFileKeyring } from '../../electron/engine/file-keyring.js';
+import { runServe } from '../../electron/serve/run.js';
 import { QUIT_BACKUPS_KEPT } from '../../electron/db/backups.js';
 import { createScriptedProvider, scriptedEntry } from '../fakes/scripted-provider.js';
 import { memoryKeyring, waitForStatus } from '../integration/engine/harness.js';
@@ -156,6 +158,44 @@ describe('a read-only library', () => {
       chmodSync(db, 0o444);
     }
     expect((await startFailure(dataDir, extra)).message).toMatch(/read-only\. Make it writable.*start Atelier again/);
+  });
+});
+
+describe('npm run serve on a read-only library', () => {
+  const variant = CAN_MOUNT ? 'a read-only bind mount' : process.getuid?.() === 0 ? 'injected SQLITE_READONLY' : 'chmod 0555';
+  it(`fails to start with the same words, not a raw mkdir or SQLite error (${variant})`, async () => {
+    root = mkdtempSync(join(tmpdir(), 'atelier-ro-serve-'));
+    const drive = join(root, 'drive');
+    const dataDir = join(root, 'data');
+    mkdirSync(dataDir);
+    await libraryWithAJob(drive);
+    let extra = {};
+    if (CAN_MOUNT) {
+      expect(tryMount(['--bind', drive, dataDir])).toBe(true);
+      cleanups.push(() => unmount(dataDir));
+      expect(tryMount(['-o', 'remount,ro,bind', dataDir])).toBe(true);
+    } else {
+      rmSync(dataDir, { recursive: true });
+      renameSync(drive, dataDir);
+      if (process.getuid?.() === 0) extra = { wrapDatabase: refusingWrites };
+      else {
+        chmodSync(dataDir, 0o555);
+        cleanups.push(() => chmodSync(dataDir, 0o755));
+      }
+    }
+    const stderr: string[] = [];
+    const error = (await rejection(
+      runServe(['--data-dir', dataDir, '--renderer-dir', root], {
+        createEngine: (options) => createEngine({ ...options, ...extra }),
+        createKeyring: createFileKeyring,
+        stdout: () => undefined,
+        stderr: (line) => stderr.push(line),
+      }),
+    )) as AppError;
+    expect(error).toBeInstanceOf(AppError);
+    expect(error.message).toMatch(/library folder \(.*\): the disk or folder is read-only\. Make it writable.*start Atelier again/);
+    expect(error.message).not.toMatch(RAW_SQLITE);
+    expect(error.message).not.toMatch(/ENOENT|EROFS|mkdir/);
   });
 });
 
