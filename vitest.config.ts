@@ -3,7 +3,7 @@ import SummaryReporter from './test/summary-reporter.js';
 
 export default defineConfig({
   test: {
-    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/faults/**/*.test.ts'],
+    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/faults/**/*.test.ts', 'test/e2e/**/*.test.ts'],
     environment: 'node',
     // Two cores here: forks keep native modules (better-sqlite3, sharp) isolated per file.
     pool: 'forks',

@@ -8,6 +8,7 @@ import {
   Menu,
   Notification,
   app,
+  dialog,
   nativeTheme,
   screen,
   session,
@@ -56,11 +57,14 @@ if (!app.requestSingleInstanceLock()) {
     if (mainWindow.isMinimized()) mainWindow.restore();
     mainWindow.focus();
   });
-  app.whenReady().then(start, (error: unknown) => fatal(error));
+  // start's own failures too (a read-only or damaged library): they end in the dialog below, not a silent exit.
+  app.whenReady().then(start).catch((error: unknown) => fatal(error));
 }
 
 function fatal(error: unknown): void {
   log.error('Atelier could not start', { error: String(error) });
+  // The store's start-up errors say what happened and what to do; a person sees them before the app exits.
+  dialog.showErrorBox('Atelier could not start', error instanceof Error ? error.message : String(error));
   app.exit(1);
 }
 

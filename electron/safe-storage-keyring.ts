@@ -1,7 +1,8 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { safeStorage } from 'electron';
 import { AppError } from '../shared/errors.js';
+import { toStorageError } from './db/storage-fault.js';
 import type { Keyring } from './engine/types.js';
 import { createSerialQueue } from './engine/serial-queue.js';
 
@@ -19,10 +20,15 @@ export function createSafeStorageKeyring(dataDir: string): Keyring {
     }
   };
   const writeAll = async (all: Record<string, string>): Promise<void> => {
-    await mkdir(dataDir, { recursive: true });
     const temp = `${path}.${process.pid}.tmp`;
-    await writeFile(temp, JSON.stringify(all), { mode: 0o600 });
-    await rename(temp, path);
+    try {
+      // The data dir is never re-created here: gone means an unplugged drive, and this must say so.
+      await writeFile(temp, JSON.stringify(all), { mode: 0o600 });
+      await rename(temp, path);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw toStorageError(error, dataDir, 'save the provider key');
+    }
   };
   const requireEncryption = (): void => {
     // Never fall back to storing a key in clear text: say why and what to do instead.

@@ -62,7 +62,16 @@ export function quickCheck(db: Db, path: string): void {
     throw new AppError(
       'storage',
       `The library database at ${path} is damaged (${problems[0]}). Restore a copy from the backups folder.`,
-      { details: { path, problems: problems.slice(0, 5) } },
+      { details: { path, problems: problems.slice(0, 5), reason: 'damaged' } },
     );
   }
+}
+
+/**
+ * Rewrites user_version with its own value: SQLite opens a file it may not write (immutable, owned by another user)
+ * read-only without a word, and the first save would fail; this fails at open instead, where it can be explained.
+ */
+export function probeWritable(db: Db): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  db.pragma(`user_version = ${Math.trunc(version)}`);
 }

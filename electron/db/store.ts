@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { AppError } from '../../shared/errors.js';
 import { CLEAN_CLOSE_FILE, recordCleanClose, takeCleanClose } from './clean-close.js';
-import { openDatabase, quickCheck, type Db } from './connection.js';
+import { openDatabase, probeWritable, quickCheck, type Db } from './connection.js';
 import { DEFAULT_LIMITS, type StoreContext } from './context.js';
 import { createEvents } from './events.js';
 import { createImages } from './images.js';
@@ -10,6 +10,10 @@ import { createJobs } from './jobs.js';
 import { createLibrary } from './library.js';
 import { createRecovered } from './recovered.js';
 import { acquireLibraryLock, type LibraryLock } from './lock.js';
+import { backupDatabase } from './backups.js';
+import { watchLibraryPresence, type LibraryPresence } from './library-presence.js';
+import { explainOpenFailure } from './open-failure.js';
+import { asStorageError } from './storage-fault.js';
 import { migrate } from './migrations/runner.js';
 import { DEFAULT_DENSE_SEARCH_THRESHOLD, DEFAULT_SEARCH_WALK_BUDGET, createSearch, type SearchTuning } from './search.js';
 import { createSettings } from './settings.js';
@@ -27,20 +31,42 @@ export const LOCK_FILE = 'atelier.lock';
 export function openStore(options: StoreOptions): JobStore {
   const dataDir = resolve(options.dataDir);
   try {
+    return openStoreIn(dataDir, options);
+  } catch (error) {
+    throw explainOpenFailure(error, dataDir);
+  }
+}
+
+/** A recursive mkdir reports a read-only disk as ENOENT; creating the first missing folder alone tells the truth. */
+function mkdirCause(dataDir: string, error: unknown): unknown {
+  let child = dataDir;
+  while (!existsSync(dirname(child)) && dirname(child) !== child) child = dirname(child);
+  try {
+    mkdirSync(child);
+  } catch (real) {
+    return real;
+  }
+  return error;
+}
+
+function openStoreIn(dataDir: string, options: StoreOptions): JobStore {
+  try {
     mkdirSync(dataDir, { recursive: true });
   } catch (error) {
-    throw new AppError('storage', `Atelier could not create its data folder ${dataDir}.`, { cause: error });
+    throw new AppError('storage', `Atelier could not create its data folder ${dataDir}.`, { cause: mkdirCause(dataDir, error) });
   }
   const databasePath = join(dataDir, DATABASE_FILE);
   const lock: LibraryLock = acquireLibraryLock(join(dataDir, LOCK_FILE), dataDir, options.nativeBinding);
   let db: Db | null = null;
   try {
     db = openDatabase(databasePath, options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding });
+    if (options.wrapDatabase !== undefined) db = options.wrapDatabase(db);
     const cleanMarker = join(dataDir, CLEAN_CLOSE_FILE);
     const checked = !takeCleanClose(cleanMarker, databasePath);
     if (checked) quickCheck(db, databasePath);
     const now = options.now ?? Date.now;
     const migration = migrate(db, dataDir, now);
+    probeWritable(db);
     const ctx: StoreContext = {
       db,
       now,
@@ -51,11 +77,13 @@ export function openStore(options: StoreOptions): JobStore {
         clock: options.timer ?? defaultClock,
       }),
     };
-    const store = composeStore(ctx, lock, () => recordCleanClose(cleanMarker, databasePath), {
+    const presence = watchLibraryPresence(dataDir, databasePath);
+    const store = composeStore(ctx, lock, presence, dataDir, () => recordCleanClose(cleanMarker, databasePath), {
       walkBudget: Math.max(0, Math.trunc(options.searchWalkBudget ?? DEFAULT_SEARCH_WALK_BUDGET)),
       denseThreshold: Math.max(0, Math.trunc(options.denseSearchThreshold ?? DEFAULT_DENSE_SEARCH_THRESHOLD)),
     });
     const recovered = store.recoverInterrupted();
+    store.markOpened();
     Object.assign(store.info, {
       databasePath,
       migratedFrom: migration.from,
@@ -72,7 +100,14 @@ export function openStore(options: StoreOptions): JobStore {
   }
 }
 
-function composeStore(ctx: StoreContext, lock: LibraryLock, afterClose: () => void, searchTuning: SearchTuning): JobStore {
+function composeStore(
+  ctx: StoreContext,
+  lock: LibraryLock,
+  presence: LibraryPresence,
+  dataDir: string,
+  afterClose: () => void,
+  searchTuning: SearchTuning,
+): JobStore & { markOpened(): void } {
   const events = createEvents(ctx);
   const images = createImages(ctx);
   const jobs = createJobs(ctx, images, events);
@@ -82,20 +117,35 @@ function composeStore(ctx: StoreContext, lock: LibraryLock, afterClose: () => vo
   const stats = createStats(ctx);
   const settings = createSettings(ctx);
   let open = true;
-  const guard = <A extends unknown[], R>(fn: (...args: A) => R) => {
-    return (...args: A): R => {
-      if (!open) throw new AppError('storage', 'The job store is closed.');
+  const changes = ctx.db.prepare('SELECT total_changes() AS n').pluck();
+  let changesAtOpen: number | null = null;
+  const call = <A extends unknown[], R>(fn: (...args: A) => R, args: A, action: string): R => {
+    if (!open) throw new AppError('storage', 'The job store is closed.');
+    try {
       return fn(...args);
+    } catch (error) {
+      throw asStorageError(error, dataDir, action);
+    }
+  };
+  // Writes first check the library is still where it was opened (never answer ok into an unlinked file).
+  const guard = <A extends unknown[], R>(fn: (...args: A) => R, action = 'save this change') => {
+    return (...args: A): R => {
+      if (open) presence.assertHere();
+      return call(fn, args, action);
     };
+  };
+  // Reads come from the open file, which stays readable even while its folder is gone.
+  const read = <A extends unknown[], R>(fn: (...args: A) => R) => {
+    return (...args: A): R => call(fn, args, 'read the library');
   };
   return {
     info: { databasePath: '', migratedFrom: 0, schemaVersion: 0, backupPath: null, recoveredInterrupted: 0, integrityChecked: true },
-    submit: guard(jobs.submit),
-    get: guard(jobs.get),
-    getSummary: guard(jobs.getSummary),
-    list: guard(search.list),
+    submit: guard(jobs.submit, 'store the new job'),
+    get: read(jobs.get),
+    getSummary: read(jobs.getSummary),
+    list: read(search.list),
     claim: guard(jobs.claim),
-    queued: guard(jobs.queued),
+    queued: read(jobs.queued),
     setProgress: guard(jobs.setProgress),
     succeed: guard(jobs.succeed),
     fail: guard(jobs.fail),
@@ -112,26 +162,37 @@ function composeStore(ctx: StoreContext, lock: LibraryLock, afterClose: () => vo
     purge: guard(library.purge),
     emptyTrash: guard(library.emptyTrash),
     prune: guard(library.prune),
-    previewPrune: guard(library.previewPrune),
-    trashSummary: guard(library.trashSummary),
+    previewPrune: read(library.previewPrune),
+    trashSummary: read(library.trashSummary),
     restoreFromFiles: guard(recovered.restoreFromFiles),
     emptyTrashOlderThan: guard(library.emptyTrashOlderThan),
-    stats: guard(stats.stats),
-    image: guard(images.get),
-    imagePathsPage: guard(images.pathsPage),
-    getSetting: guard(settings.getSetting) as JobStore['getSetting'],
+    stats: read(stats.stats),
+    image: read(images.get),
+    imagePathsPage: read(images.pathsPage),
+    getSetting: read(settings.getSetting) as JobStore['getSetting'],
     setSetting: guard(settings.setSetting),
+    async backupIfChanged() {
+      if (!open || presence.check() !== 'here') return null;
+      if ((changes.get() as number) === (changesAtOpen ?? 0)) return null;
+      return backupDatabase(ctx.db, dataDir, ctx.now());
+    },
+    markOpened() {
+      changesAtOpen = changes.get() as number;
+    },
     close() {
       if (!open) return;
       open = false;
+      const here = presence.check() === 'here';
       try {
         // Refreshes planner statistics for the indexes the history page relies on; cheap when nothing changed.
-        ctx.db.pragma('optimize');
+        if (here) ctx.db.pragma('optimize');
+      } catch {
+        // A disk that just filled up: the statistics wait for the next close.
       } finally {
         try {
           ctx.db.close();
-          // Still under the lock, and only once the close succeeded.
-          afterClose();
+          // Still under the lock, only once the close succeeded, and never onto a folder that replaced ours.
+          if (here) afterClose();
         } finally {
           lock.release();
         }

@@ -3,6 +3,7 @@
  * The engine and worker depend on this, never on SQL.
  */
 import type { ErrorBody } from '../../shared/errors.js';
+import type { Db } from './connection.js';
 import type { RecoveredBatch, RecoveredImage } from './recovered.js';
 import type {
   GenerateRequest,
@@ -144,6 +145,11 @@ export interface JobStore {
   getSetting<T>(key: string): T | null;
   setSetting(key: string, value: unknown): void;
 
+  /**
+   * On a clean quit: a copy in backups/ when anything changed since open (the newest few are kept); resolves to its
+   * path relative to the data dir, or null when nothing changed. Bounded in time; call before close().
+   */
+  backupIfChanged(): Promise<string | null>;
   /** PRAGMA optimize, close, release the library lock. */
   close(): void;
 
@@ -180,4 +186,6 @@ export interface StoreOptions {
   /** History rows a search walks newest-first before it sorts the search index's matches (default 2,000; 0: at once). */
   searchWalkBudget?: number;
   nativeBinding?: string;
+  /** Tests only: wraps the connection the store uses (fault injection beneath the store's own error handling). */
+  wrapDatabase?: (db: Db) => Db;
 }

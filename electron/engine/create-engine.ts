@@ -1,9 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { openStore } from '../db/store.js';
-import type { JobStore } from '../db/types.js';
+import type { JobStore, StoreOptions } from '../db/types.js';
 import { createLibraryRecovery } from '../library/recovery.js';
-import { findMissingFiles, removePreviewFolders, resolveInsideDataDir, sweepOrphans } from '../media/index.js';
+import { findMissingFiles, removePreviewFolders, resolveInsideDataDir, sweepOrphans, type MediaFs } from '../media/index.js';
 import { createSecretBook } from '../providers/redact.js';
 import { createProgressThrottle } from '../worker/progress-throttle.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../worker/retry-policy.js';
@@ -37,6 +36,9 @@ export interface EngineTestOptions {
   hardTimeoutGraceMs?: number;
   /** Interval for retention (trash auto-empty, prune); 0 disables the timer. */
   maintenanceIntervalMs?: number;
+  /** Fault injection: the store's connection and the media file system (test/faults). */
+  wrapDatabase?: StoreOptions['wrapDatabase'];
+  mediaFs?: MediaFs;
 }
 
 const silentLog: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -47,13 +49,13 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
   const secrets = createSecretBook();
   const log = redactingLog(options.log ?? silentLog, secrets);
   const { dataDir, keyring } = options;
-  mkdirSync(dataDir, { recursive: true });
 
   const store: JobStore = openStore({
     dataDir,
     now: () => clock.now(),
     onSlowQuery: (name, ms) => log.warn('slow query', { name, ms: Math.round(ms) }),
     ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }),
+    ...(options.wrapDatabase === undefined ? {} : { wrapDatabase: options.wrapDatabase }),
   });
   try {
     // Warm the history page's statements and pages so the window's first request is not the cold one.
@@ -78,7 +80,7 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       now: () => clock.now(),
     });
     trackJobOutcomes({ events: bus, health, registry, settings, log });
-    const media = createJobMedia(dataDir);
+    const media = createJobMedia(dataDir, options.mediaFs);
     const throttle = createProgressThrottle<JobProgressEvent>((_, event) => bus.emit('jobs.progress', event));
     const scheduler = createScheduler({
       store,
@@ -192,6 +194,7 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
           await housekeepingDone;
           await scheduler.stop(closeOptions.graceMs ?? 3_000);
           for (const entry of entries) await entry.close?.();
+          await store.backupIfChanged().catch((error: unknown) => log.warn('could not back up the library on quit', { error: String(error) }));
           store.close();
         })();
         return closed;

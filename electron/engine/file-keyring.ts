@@ -1,8 +1,10 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError } from '../../shared/errors.js';
+import { explainOpenFailure } from '../db/open-failure.js';
+import { toStorageError } from '../db/storage-fault.js';
 import type { Keyring } from './types.js';
 import { createSerialQueue } from './serial-queue.js';
 
@@ -18,8 +20,14 @@ interface Sealed {
 
 export async function createFileKeyring(dataDir: string): Promise<Keyring> {
   const dir = join(dataDir, 'keys');
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const key = await loadOrCreateKey(join(dir, KEY_FILE));
+  let key: Buffer;
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    key = await loadOrCreateKey(join(dir, KEY_FILE));
+  } catch (error) {
+    // The host's first touch of the data dir: a read-only or full disk is told in the same words as the store's.
+    throw explainOpenFailure(error, dataDir);
+  }
   const secretsPath = join(dir, SECRETS_FILE);
 
   const readAll = async (): Promise<Record<string, Sealed>> => {
@@ -30,7 +38,13 @@ export async function createFileKeyring(dataDir: string): Promise<Keyring> {
       throw new AppError('storage', 'The saved provider keys could not be read.', { cause: error });
     }
   };
-  const writeAll = (all: Record<string, Sealed>): void => writeFileAtomic(secretsPath, JSON.stringify(all));
+  const writeAll = (all: Record<string, Sealed>): void => {
+    try {
+      writeFileAtomic(secretsPath, JSON.stringify(all));
+    } catch (error) {
+      throw toStorageError(error, dataDir, 'save the provider key');
+    }
+  };
 
   const serial = createSerialQueue();
 
@@ -85,10 +99,16 @@ function writeFileAtomic(path: string, data: string | Buffer): void {
   const tmp = `${path}.${process.pid}.tmp`;
   const fd = openSync(tmp, 'w', 0o600);
   try {
-    writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    try {
+      writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+  } catch (error) {
+    // A half-written temp file (a full disk) is ours to remove; the previous file stays as it was.
+    rmSync(tmp, { force: true });
+    throw error;
   }
-  renameSync(tmp, path);
 }

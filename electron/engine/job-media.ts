@@ -1,11 +1,11 @@
-import { createPreviewRegistry, storeProviderImage, type PreviewRegistry } from '../media/index.js';
+import { createPreviewRegistry, storeProviderImage, type MediaFs, type PreviewRegistry } from '../media/index.js';
 import type { JobMedia } from '../worker/types.js';
 
 export const APP_VERSION = '0.1.0';
 
 /** Binds electron/media to the worker's needs for one data dir. */
-export function createJobMedia(dataDir: string): JobMedia & { previews: PreviewRegistry } {
-  const previews = createPreviewRegistry(dataDir);
+export function createJobMedia(dataDir: string, fs?: MediaFs): JobMedia & { previews: PreviewRegistry } {
+  const previews = createPreviewRegistry(dataDir, fs === undefined ? {} : { fs });
   return {
     previews,
     storeImage: (input) =>
@@ -19,6 +19,7 @@ export function createJobMedia(dataDir: string): JobMedia & { previews: PreviewR
         provider: input.request.provider,
         createdAt: input.createdAt,
         appVersion: APP_VERSION,
+        ...(fs === undefined ? {} : { fs }),
         ...(input.request.model === undefined ? {} : { model: input.request.model }),
         ...(input.seed === undefined ? {} : { seed: input.seed }),
         ...(input.batchIndex === undefined ? {} : { batchIndex: input.batchIndex }),

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import { errnoOf, nodeMediaFs, type MediaFileHandle, type MediaFs } from './media-fs.js';
-import { absolute, TMP_DIR } from './media-paths.js';
+import { absolute, THUMBS_DIR, TMP_DIR } from './media-paths.js';
 import { toStorageError } from './storage-error.js';
 
 export interface WriteOptions {
@@ -80,6 +80,6 @@ export async function writeFileAtomic(
   } catch (error) {
     if (handle !== undefined) await handle.close().catch(() => undefined);
     if (tmpCreated) await fs.unlink(tmp).catch(() => undefined);
-    throw toStorageError(error, dataDir, `save ${relPath}`);
+    throw toStorageError(error, dataDir, relPath.startsWith(`${THUMBS_DIR}/`) ? 'save the thumbnail' : 'save the image');
   }
 }

@@ -8,6 +8,7 @@ import type { Clock, Logger } from '../engine/types.js';
 import type { ProviderOutput } from '../providers/types.js';
 import type { ProgressThrottle } from './progress-throttle.js';
 import { retryDelayMs, shouldRetry, sleep, type RetryPolicy } from './retry-policy.js';
+import type { TerminalWrites } from './terminal-writes.js';
 import type { JobMedia } from './types.js';
 
 export type AbortReason = 'cancel' | 'shutdown' | 'timeout';
@@ -23,15 +24,50 @@ export interface RunJobDeps {
   log?: Logger;
   /** Extra time past the provider's own timeout before the worker aborts it itself. */
   hardTimeoutGraceMs: number;
+  /** Where a job's end goes when the disk refuses it (the scheduler provides one). */
+  terminal?: TerminalWrites;
 }
 
-/** Runs one claimed job to a terminal state. Never throws: every outcome is recorded in the store. */
+/**
+ * Runs one claimed job to a terminal state. Never throws: every outcome is recorded in the store, or, when the disk
+ * refuses even that, handed to `deps.terminal` to retry (the row stays running; a restart marks it interrupted).
+ */
 export async function runJob(job: QueuedJob, controller: AbortController, deps: RunJobDeps): Promise<void> {
   const { store, bus, clock, throttle } = deps;
   const started = clock.now();
-  const emitChanged = (): void => bus.emit('jobs.changed', { job: store.getSummary(job.id) });
+  // Announcing is never worth failing a job over (a read on a drive that just went away).
+  const emitChanged = (): void => {
+    try {
+      bus.emit('jobs.changed', { job: store.getSummary(job.id) });
+    } catch (error) {
+      deps.log?.warn('could not announce a job change', { jobId: job.id, error: String(error) });
+    }
+  };
   const trace = (kind: string, message: string, data?: Record<string, unknown>): void =>
     store.appendEvent(job.id, kind, message, data);
+  // Traces from provider callbacks and preview promises: a throw there would escape as an unhandled error.
+  const traceQuietly = (kind: string, message: string, data?: Record<string, unknown>): void => {
+    try {
+      trace(kind, message, data);
+    } catch (error) {
+      deps.log?.warn('could not record a job event', { jobId: job.id, kind, error: String(error) });
+    }
+  };
+  // A job's end: written now, or kept and retried while the disk refuses it.
+  const finish = (write: () => void): void => {
+    try {
+      write();
+    } catch (error) {
+      // Only the disk is worth waiting for; anything else (the job purged meanwhile) will not get better.
+      if (deps.terminal === undefined || !isStorage(error)) {
+        deps.log?.error('a finished job could not be recorded', { jobId: job.id, error: String(error) });
+        return;
+      }
+      deps.terminal.defer(job.id, write);
+      return;
+    }
+    emitChanged();
+  };
 
   let partialImages = 0;
   let previewImageId: string | undefined;
@@ -50,7 +86,12 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
     last = fraction === undefined ? { stage } : { stage, fraction };
     const p: { stage: string; fraction?: number; partialImages: number } = { stage, partialImages };
     if (fraction !== undefined) p.fraction = fraction;
-    store.setProgress(job.id, p);
+    try {
+      store.setProgress(job.id, p);
+    } catch (error) {
+      // Progress in the row is only a display; the event below still reaches the window.
+      deps.log?.warn('could not record job progress', { jobId: job.id, error: String(error) });
+    }
     throttle.push(job.id, progressEvent());
   };
 
@@ -74,7 +115,7 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
           onAccepted: () => {
             if (accepted) return;
             accepted = true;
-            trace('accepted', `${provider.name} accepted the request.`, { attempt });
+            traceQuietly('accepted', `${provider.name} accepted the request.`, { attempt });
           },
           onProgress: (p) => {
             if (ended) return;
@@ -91,9 +132,10 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
                 previewImageId = id;
                 setStage(stage, last.fraction);
               })
-              .catch((error: unknown) => trace('warning', 'A partial preview could not be kept.', { error: String(error) }));
+              .catch((error: unknown) => traceQuietly('warning', 'A partial preview could not be kept.', { error: String(error) }));
           },
-          trace,
+          // Providers trace from stream and socket callbacks, where a throw would escape.
+          trace: traceQuietly,
         });
       } catch (error) {
         if (controller.signal.aborted) throw abortError(controller.signal.reason);
@@ -144,7 +186,14 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
     if (output.usage !== undefined) result.usage = output.usage;
     ended = true;
     throttle.drop(job.id);
-    store.succeed(job.id, images, result);
+    try {
+      store.succeed(job.id, images, result);
+    } catch (error) {
+      // The images are on disk and maybe paid for: keep trying to record them rather than fail the job.
+      if (!isStorage(error)) throw error;
+      finish(() => store.succeed(job.id, images, result));
+      return;
+    }
     emitChanged();
   } catch (error) {
     ended = true;
@@ -155,17 +204,16 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
       // Quitting: leave the row running so the next start marks it interrupted exactly like a crash.
       return;
     }
-    if (body.code === 'cancelled') {
-      store.markCancelled(job.id, body.message);
-    } else {
-      store.fail(job.id, body, { timings: { totalMs: clock.now() - job.createdAt } });
-    }
-    emitChanged();
+    const totalMs = clock.now() - job.createdAt;
+    if (body.code === 'cancelled') finish(() => store.markCancelled(job.id, body.message));
+    else finish(() => store.fail(job.id, body, { timings: { totalMs } }));
   } finally {
     clearTimeout(hardTimer);
     await deps.media.clearPreviews(job.id).catch(() => undefined);
   }
 }
+
+const isStorage = (error: unknown): boolean => error instanceof AppError && error.code === 'storage';
 
 function abortError(reason: unknown): AppError {
   if (reason === 'timeout') {

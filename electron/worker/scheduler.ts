@@ -1,5 +1,9 @@
 import type { QueuedJob } from '../db/types.js';
 import { runJob, type AbortReason, type RunJobDeps } from './run-job.js';
+import { createTerminalWrites } from './terminal-writes.js';
+
+/** After the store refused to hand out work (a full or vanished disk), the worker looks again this much later. */
+export const PUMP_RETRY_MS = 2_000;
 
 export interface SchedulerLimits {
   global: number;
@@ -33,6 +37,18 @@ export function createScheduler(
   let accepting = false;
   let stopped = false;
   let scheduled = false;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  const terminal = createTerminalWrites({
+    ...(deps.log === undefined ? {} : { log: deps.log }),
+    onWritten: (jobId) => {
+      try {
+        deps.bus.emit('jobs.changed', { job: deps.store.getSummary(jobId) });
+      } catch (error) {
+        deps.log?.warn('could not announce a job change', { jobId, error: String(error) });
+      }
+    },
+  });
+  const jobDeps: RunJobDeps = { ...deps, terminal };
 
   const perProviderCount = (provider: string): number => {
     let n = 0;
@@ -42,16 +58,32 @@ export function createScheduler(
 
   const start = (job: QueuedJob): void => {
     const controller = new AbortController();
-    const done = runJob(job, controller, deps).finally(() => {
-      running.delete(job.id);
-      scheduler.kick();
-    });
+    const done = runJob(job, controller, jobDeps)
+      .catch((error: unknown) => deps.log?.error('a job escaped its own error handling', { jobId: job.id, error: String(error) }))
+      .finally(() => {
+        running.delete(job.id);
+        scheduler.kick();
+      });
     running.set(job.id, { provider: job.provider, controller, done });
   };
 
   const pump = (): void => {
     scheduled = false;
     if (!accepting) return;
+    try {
+      // Jobs whose end is still waiting for the disk go first: the space may be back.
+      if (terminal.pending() > 0) terminal.flush();
+      take();
+    } catch (error) {
+      // Runs in a microtask: a throw here would take the process down. Try again a little later.
+      deps.log?.warn('the worker could not look for work', { error: String(error) });
+      clearTimeout(retryTimer);
+      retryTimer = setTimeout(() => scheduler.kick(), PUMP_RETRY_MS);
+      retryTimer.unref();
+    }
+  };
+
+  const take = (): void => {
     const limits = deps.limits();
     while (running.size < limits.global) {
       const free = limits.global - running.size;
@@ -96,6 +128,10 @@ export function createScheduler(
       clearTimeout(timer);
       for (const r of running.values()) r.controller.abort('shutdown' satisfies AbortReason);
       await all;
+      clearTimeout(retryTimer);
+      // A last try; what is still refused stays running and the next start marks it interrupted.
+      terminal.flush();
+      terminal.close();
       deps.throttle.close();
     },
   };
