@@ -89,6 +89,7 @@ function composeStore(ctx: StoreContext, lock: LibraryLock, afterClose: () => vo
   return {
     info: { databasePath: '', migratedFrom: 0, schemaVersion: 0, backupPath: null, recoveredInterrupted: 0, integrityChecked: true },
     submit: guard(jobs.submit),
+    submitMany: guard(jobs.submitMany),
     get: guard(jobs.get),
     getSummary: guard(jobs.getSummary),
     list: guard(search.list),
