@@ -4,6 +4,9 @@ import type { JobStore } from '../db/types.js';
 /** Submits stored per commit: bounds how long one batch holds the main loop (other requests wait that long). */
 export const MAX_SUBMIT_BATCH = 50;
 
+/** While submits keep arriving, commits are at least this far apart (a submit waits at most this long more). */
+export const SUBMIT_WINDOW_MS = 5;
+
 export interface SubmitBatcher {
   /** Resolves once the job is committed, with what store.submit() returns; rejects with its error. */
   submit(request: GenerateRequest): Promise<{ job: JobDetail; created: boolean }>;
@@ -16,16 +19,23 @@ interface Pending {
 }
 
 /**
- * Group commit: submits that arrive in the same turn of the event loop are stored in one transaction. A burst of
- * 200 requests then costs a handful of commits instead of 200, and the loop turns between batches so a read
- * (jobs.stats, a page of history) waits for one batch, not for the whole burst.
+ * Group commit: submits that arrive close together are stored in one transaction. Each commit rewrites every page
+ * the inserts touched (jobs, its indexes, the search index, the trace) and fills the WAL towards a checkpoint, so a
+ * burst of 200 costs a few dozen commits instead of 200; the loop turns between batches, so a read (jobs.stats, a
+ * page of history) waits for one batch, not for the whole burst.
  */
-export function createSubmitBatcher(store: Pick<JobStore, 'submitMany'>, maxBatch = MAX_SUBMIT_BATCH): SubmitBatcher {
+export function createSubmitBatcher(
+  store: Pick<JobStore, 'submitMany'>,
+  maxBatch = MAX_SUBMIT_BATCH,
+  windowMs = SUBMIT_WINDOW_MS,
+): SubmitBatcher {
   const queue: Pending[] = [];
   let scheduled = false;
+  let lastFlush = -Infinity;
 
   const flush = (): void => {
     scheduled = false;
+    lastFlush = performance.now();
     const batch = queue.splice(0, maxBatch);
     if (queue.length > 0) schedule();
     try {
@@ -44,8 +54,11 @@ export function createSubmitBatcher(store: Pick<JobStore, 'submitMany'>, maxBatc
   function schedule(): void {
     if (scheduled) return;
     scheduled = true;
-    // setImmediate runs after this turn's I/O callbacks: every request already read joins the batch.
-    setImmediate(flush);
+    // A lone submit is stored on the next turn of the loop. While they keep coming, each commit waits until
+    // windowMs after the previous one, so the ones arriving meanwhile (one per turn over fresh connections) join it.
+    const wait = lastFlush + windowMs - performance.now();
+    if (wait <= 0) setImmediate(flush);
+    else setTimeout(flush, wait);
   }
 
   return {
