@@ -4,8 +4,10 @@ import type { JobStore } from '../db/types.js';
 /** Submits stored per commit: bounds how long one batch holds the main loop (other requests wait that long). */
 export const MAX_SUBMIT_BATCH = 50;
 
-/** While submits keep arriving, commits are at least this far apart (a submit waits at most this long more). */
+/** In a burst, commits are at least this far apart (a submit then waits at most this long more). */
 export const SUBMIT_WINDOW_MS = 5;
+/** This many submits within one window make a burst. */
+export const BURST_ARRIVALS = 4;
 
 export interface SubmitBatcher {
   /** Resolves once the job is committed, with what store.submit() returns; rejects with its error. */
@@ -32,6 +34,8 @@ export function createSubmitBatcher(
   const queue: Pending[] = [];
   let scheduled = false;
   let lastFlush = -Infinity;
+  /** When the last few submits arrived. */
+  const arrivals: number[] = [];
 
   const flush = (): void => {
     scheduled = false;
@@ -54,15 +58,20 @@ export function createSubmitBatcher(
   function schedule(): void {
     if (scheduled) return;
     scheduled = true;
-    // A lone submit is stored on the next turn of the loop. While they keep coming, each commit waits until
-    // windowMs after the previous one, so the ones arriving meanwhile (one per turn over fresh connections) join it.
-    const wait = lastFlush + windowMs - performance.now();
+    const now = performance.now();
+    // A submit is stored on the next turn of the loop. In a burst (BURST_ARRIVALS within one window: faster than a
+    // client that waits for each answer) the next commit waits until windowMs after the previous one, so the
+    // submits arriving meanwhile (over fresh connections Node hands them over one per turn) join it.
+    const burst = arrivals.length === BURST_ARRIVALS && now - arrivals[0]! < windowMs;
+    const wait = burst ? lastFlush + windowMs - now : 0;
     if (wait <= 0) setImmediate(flush);
     else setTimeout(flush, wait);
   }
 
   return {
     submit(request) {
+      arrivals.push(performance.now());
+      if (arrivals.length > BURST_ARRIVALS) arrivals.shift();
       return new Promise((resolve, reject) => {
         queue.push({ request, resolve, reject });
         schedule();

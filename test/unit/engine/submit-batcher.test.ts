@@ -33,7 +33,7 @@ describe('submit batcher', () => {
     expect(store.batches.flat()).toEqual(prompts);
   });
 
-  it('while submits keep coming, makes the ones from the next turns wait for the window and share one commit', async () => {
+  it('in a burst (4 submits within a window) holds the next commit for the window so the ones arriving meanwhile share it', async () => {
     const store = recordingStore();
     const batcher = createSubmitBatcher(store, 50, 200);
     await batcher.submit(request('alone'));
@@ -43,7 +43,19 @@ describe('submit batcher', () => {
       await nextTurn();
     }
     await Promise.all(later);
-    expect(store.batches).toEqual([['alone'], ['turn 0', 'turn 1', 'turn 2', 'turn 3', 'turn 4']]);
+    expect(store.batches).toEqual([['alone'], ['turn 0'], ['turn 1'], ['turn 2', 'turn 3', 'turn 4']]);
+  });
+
+  it('stores each submit of a client that waits for its answers on the next turn, never holding it for the window', async () => {
+    const store = recordingStore();
+    const batcher = createSubmitBatcher(store, 50, 30);
+    for (let i = 0; i < 6; i += 1) {
+      // A client that waits for each answer and 12 ms more: well inside one window, yet 4 of them span more than one.
+      await new Promise((r) => setTimeout(r, 12));
+      const first = await Promise.race([batcher.submit(request(`spaced ${i}`)), nextTurn().then(nextTurn).then(() => 'held back')]);
+      expect(first).toEqual({ job: { id: `spaced ${i}` }, created: true });
+    }
+    expect(store.batches.map((b) => b.length)).toEqual([1, 1, 1, 1, 1, 1]);
   });
 
   it('rejects every submit of a batch whose transaction failed, and stores the next batch', async () => {
