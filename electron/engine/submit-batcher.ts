@@ -2,7 +2,7 @@ import type { GenerateRequest, JobDetail } from '../../shared/contract.js';
 import type { JobStore } from '../db/types.js';
 
 /** Submits stored per commit: bounds how long one batch holds the main loop (other requests wait that long). */
-export const MAX_SUBMIT_BATCH = 50;
+export const MAX_SUBMIT_BATCH = 20;
 
 /** In a burst, commits are at least this far apart (a submit then waits at most this long more). */
 export const SUBMIT_WINDOW_MS = 5;
