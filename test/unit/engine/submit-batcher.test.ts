@@ -25,7 +25,7 @@ const nextTurn = () => new Promise<void>((r) => setImmediate(r));
 describe('submit batcher', () => {
   it('stores submits made in one turn together, at most maxBatch per commit, each answered with its own job', async () => {
     const store = recordingStore();
-    const batcher = createSubmitBatcher(store, 50, 0); // the cap given here, not the default
+    const batcher = createSubmitBatcher(store, 50, 0);
     const prompts = Array.from({ length: 120 }, (_, i) => `p${i}`);
     const answers = await Promise.all(prompts.map((p) => batcher.submit(request(p))));
     expect(answers.map((a) => a.job.id)).toEqual(prompts);
