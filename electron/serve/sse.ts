@@ -22,7 +22,7 @@ export function createSseHub(events: EngineEvents, keepaliveMs: number, coalesce
     if (!res.writableEnded) res.end();
   };
   // Every write to a client is a syscall that also wakes the reader. Frames are therefore gathered for up to
-  // COALESCE_MS after a write and sent as one chunk per client: a burst of hundreds of events costs a few writes,
+  // coalesceMs after a write and sent as one chunk per client: a burst of hundreds of events costs a few writes,
   // and a quiet stream still gets its first frame on the next turn of the loop.
   let pending: string[] = [];
   let lastFlush = -Infinity;
