@@ -9,7 +9,7 @@ import { idempotencyKeyHash, requestFingerprint } from './fingerprint.js';
 import { searchTextOf } from './fold.js';
 import { gramsOf } from './grams.js';
 import type { Images } from './images.js';
-import type { NewImage, QueuedJob } from './types.js';
+import type { NewImage, QueuedJob, SubmitOutcome } from './types.js';
 
 /** Fixed per-row overhead counted in the logical byte budget (ids, times, index entries). */
 const ROW_OVERHEAD_BYTES = 256;
@@ -276,16 +276,52 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
     return ids.length;
   });
 
+  const parseRequest = (raw: GenerateRequest): GenerateRequest => {
+    const parsed = GenerateRequest.safeParse(raw);
+    if (!parsed.success) {
+      const { message, fields } = describeIssues(parsed.error);
+      throw new AppError('invalid_request', message, { details: { fields } });
+    }
+    return parsed.data;
+  };
+
+  // Each submit runs in its own savepoint (better-sqlite3 nests transactions so): a refused one rolls back alone.
+  const submitManyTx = ctx.db.transaction((requests: GenerateRequest[]) =>
+    requests.map((request): { id: string; created: boolean } | { error: unknown } => {
+      try {
+        return submitTx(request);
+      } catch (error) {
+        return { error };
+      }
+    }),
+  );
+
   return {
     submit(raw: GenerateRequest): { job: JobDetail; created: boolean } {
-      const parsed = GenerateRequest.safeParse(raw);
-      if (!parsed.success) {
-        const { message, fields } = describeIssues(parsed.error);
-        throw new AppError('invalid_request', message, { details: { fields } });
-      }
+      const request = parseRequest(raw);
       // IMMEDIATE: the write lock is taken before the key lookup, so lookup-then-insert is atomic across connections.
-      const outcome = sql.time('jobs.submit', () => submitTx.immediate(parsed.data));
+      const outcome = sql.time('jobs.submit', () => submitTx.immediate(request));
       return { job: detail(outcome.id), created: outcome.created };
+    },
+    submitMany(raws: GenerateRequest[]): SubmitOutcome[] {
+      const outcomes: SubmitOutcome[] = new Array<SubmitOutcome>(raws.length);
+      // Validated outside the transaction: only well-formed requests take the write lock.
+      const valid: Array<{ at: number; request: GenerateRequest }> = [];
+      raws.forEach((raw, at) => {
+        try {
+          valid.push({ at, request: parseRequest(raw) });
+        } catch (error) {
+          outcomes[at] = { ok: false, error };
+        }
+      });
+      if (valid.length === 0) return outcomes;
+      const stored = sql.time('jobs.submitMany', () => submitManyTx.immediate(valid.map((v) => v.request)));
+      stored.forEach((outcome, k) => {
+        const at = valid[k]!.at;
+        outcomes[at] =
+          'error' in outcome ? { ok: false, error: outcome.error } : { ok: true, value: { job: detail(outcome.id), created: outcome.created } };
+      });
+      return outcomes;
     },
     get: detail,
     getSummary: summary,

@@ -141,6 +141,12 @@ function composeStore(
   return {
     info: { databasePath: '', migratedFrom: 0, schemaVersion: 0, backupPath: null, recoveredInterrupted: 0, integrityChecked: true },
     submit: guard(jobs.submit, 'store the new job'),
+    // One request's failure inside a group commit is that request's answer, in the same storage words as submit's.
+    submitMany: guard(
+      (requests: Parameters<typeof jobs.submitMany>[0]) =>
+        jobs.submitMany(requests).map((o) => (o.ok ? o : { ok: false as const, error: asStorageError(o.error, dataDir, 'store the new job') })),
+      'store the new job',
+    ),
     get: read(jobs.get),
     getSummary: read(jobs.getSummary),
     list: read(search.list),

@@ -95,8 +95,15 @@ export interface StoreLimits {
   maxResultBytes: number;
 }
 
+export type SubmitOutcome = { ok: true; value: { job: JobDetail; created: boolean } } | { ok: false; error: unknown };
+
 export interface JobStore {
   submit(request: GenerateRequest): { job: JobDetail; created: boolean };
+  /**
+   * Many submits in one transaction (one commit for a burst); each is answered on its own, exactly as submit()
+   * would: a refused one (invalid, conflict, overloaded) leaves the others stored.
+   */
+  submitMany(requests: GenerateRequest[]): SubmitOutcome[];
   /** Throws AppError('not_found'). */
   get(id: string): JobDetail;
   getSummary(id: string): JobSummary;

@@ -5,6 +5,7 @@ import type { LibraryRecovery } from '../library/recovery.js';
 import type { Scheduler } from '../worker/scheduler.js';
 import type { EventBus } from './event-bus.js';
 import { withListedModel, type ModelCache } from './model-cache.js';
+import { createSubmitBatcher } from './submit-batcher.js';
 import type { ProviderRegistry } from './provider-registry.js';
 import type { SettingsService } from './settings-service.js';
 
@@ -46,6 +47,13 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     }
   };
 
+  // The job as just stored, announced without reading it back (a burst announces hundreds).
+  const announceJob = (job: JobDetail): void => {
+    const { request: _request, result: _result, errorDetail: _errorDetail, cancelRequested: _cancel, events: _events, ...summary } = job;
+    bus.emit('jobs.changed', { job: summary });
+  };
+  const batcher = createSubmitBatcher(store);
+
   const removed = async (result: RemovedFiles): Promise<{ removed: number; bytesFreed: number }> => {
     if (result.ids.length > 0) bus.emit('jobs.removed', { ids: result.ids });
     await deps.removeFiles(result.files);
@@ -56,9 +64,9 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     const { provider, config } = await providers.ready(asked.provider);
     const request = withListedModel(asked, provider, config, deps.models);
     provider.validate(request, config);
-    const result = store.submit(request);
+    const result = await batcher.submit(request);
     if (result.created) {
-      announce([result.job.id]);
+      announceJob(result.job);
       scheduler.kick();
     }
     return result;

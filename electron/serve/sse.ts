@@ -5,6 +5,9 @@ import type { EngineEvents } from '../engine/types.js';
 /** A client that cannot keep up is dropped (it reconnects and refetches) rather than buffered without bound. */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 
+/** Frames within this long of the last write share the next one (events reach the page at most this much later). */
+export const SSE_COALESCE_MS = 25;
+
 export interface SseHub {
   attach(res: ServerResponse): void;
   readonly size: number;
@@ -12,17 +15,34 @@ export interface SseHub {
 }
 
 /** Fans engine events out to every connected EventSource as `event: <name>` + JSON `data:` frames. */
-export function createSseHub(events: EngineEvents, keepaliveMs: number): SseHub {
+export function createSseHub(events: EngineEvents, keepaliveMs: number, coalesceMs = SSE_COALESCE_MS): SseHub {
   const clients = new Set<ServerResponse>();
   const drop = (res: ServerResponse): void => {
     clients.delete(res);
     if (!res.writableEnded) res.end();
   };
-  const send = (frame: string): void => {
+  // Every write to a client is a syscall that also wakes the reader. Frames are therefore gathered for up to
+  // coalesceMs after a write and sent as one chunk per client: a burst of hundreds of events costs a few writes,
+  // and a quiet stream still gets its first frame on the next turn of the loop.
+  let pending: string[] = [];
+  let lastFlush = -Infinity;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = (): void => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (pending.length === 0) return;
+    const chunk = pending.join('');
+    pending = [];
+    lastFlush = performance.now();
     for (const res of clients) {
       if (res.writableLength > MAX_BUFFERED_BYTES) drop(res);
-      else res.write(frame);
+      else res.write(chunk);
     }
+  };
+  const send = (frame: string): void => {
+    if (clients.size === 0) return;
+    pending.push(frame);
+    if (timer === undefined) timer = setTimeout(flush, Math.max(0, lastFlush + coalesceMs - performance.now()));
   };
   const unsubscribes = EVENT_NAMES.map((name) =>
     events.on(name, (payload) => send(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`)),
@@ -39,6 +59,8 @@ export function createSseHub(events: EngineEvents, keepaliveMs: number): SseHub 
         connection: 'keep-alive',
         'x-accel-buffering': 'no',
       });
+      // Frames from before it connected go to the others first: a new client starts from now, as it always did.
+      flush();
       res.write(': connected\n\n');
       clients.add(res);
       res.on('close', () => clients.delete(res));
@@ -48,6 +70,7 @@ export function createSseHub(events: EngineEvents, keepaliveMs: number): SseHub 
     },
     close() {
       clearInterval(keepalive);
+      flush();
       for (const unsubscribe of unsubscribes) unsubscribe();
       for (const res of [...clients]) drop(res);
     },

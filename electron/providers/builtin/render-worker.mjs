@@ -3,7 +3,18 @@
 // transform, so .mjs runs unchanged from source (tests) and, copied next to the bundle, from a build.
 // Input: a scene from scene.ts (plain JSON). Output: RGB bytes, rendered in row bands; between bands the worker
 // posts progress and checks the shared abort word, so a cancel lands within one band (a few milliseconds).
+import { platform, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
+
+// Linux keeps a nice value per thread: a lower priority for rendering leaves the core to the main loop, which
+// answers requests and events. (Elsewhere it would lower the whole process, so it is left alone there.)
+if (platform() === 'linux') {
+  try {
+    setPriority(0, 10);
+  } catch {
+    // Not permitted (some sandboxes): render at normal priority.
+  }
+}
 
 const abortWord = new Int32Array(workerData.abort);
 

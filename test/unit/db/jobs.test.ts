@@ -78,6 +78,51 @@ describe('submit', () => {
   });
 });
 
+describe('submitMany', () => {
+  it('stores a burst in order, answering each as submit() would: created, invalid, replayed, conflicting, overloaded', () => {
+    const store = open({ limits: { maxPendingJobs: 3 } });
+    const outcomes = store.submitMany([
+      req('a', { idempotencyKey: 'k' }),
+      req('bad', { width: 0 }),
+      req('a', { idempotencyKey: 'k' }),
+      req('other', { idempotencyKey: 'k' }),
+      req('b'),
+      req('c'),
+      req('d'),
+    ]);
+    const code = (i: number) => {
+      const o = outcomes[i]!;
+      return o.ok ? 'ok' : o.error instanceof AppError ? o.error.code : String(o.error);
+    };
+    expect(outcomes.map((_, i) => code(i))).toEqual(['ok', 'invalid_request', 'ok', 'conflict', 'ok', 'ok', 'overloaded']);
+    const value = (i: number) => {
+      const o = outcomes[i]!;
+      if (!o.ok) throw new Error(`outcome ${i} was refused`);
+      return o.value;
+    };
+    expect(value(0).created).toBe(true);
+    expect(value(2)).toMatchObject({ created: false, job: { id: value(0).job.id } });
+    const made = [value(0), value(4), value(5)];
+    expect(made.map((r) => r.job.prompt)).toEqual(['a', 'b', 'c']);
+    expect(made.map((r) => r.job.id)).toEqual(made.map((r) => r.job.id).sort());
+    for (const r of made) {
+      expect(JobDetail.parse(r.job)).toEqual(r.job);
+      expect(r.job.events.map((e) => e.kind)).toEqual(['submitted']);
+      expect(store.get(r.job.id)).toEqual(r.job);
+    }
+    expect(store.list({ limit: 10, view: 'all' }).items.map((j) => j.prompt)).toEqual(['c', 'b', 'a']);
+    expect(store.stats().byStatus.queued).toBe(3);
+  });
+
+  it('answers a batch with nothing valid, storing nothing', () => {
+    const store = open();
+    const outcomes = store.submitMany([req('bad', { width: 0 })]);
+    expect(outcomes).toHaveLength(1);
+    expect(outcomes[0]!.ok).toBe(false);
+    expect(store.stats().total).toBe(0);
+  });
+});
+
 describe('lifecycle', () => {
   it('claims with a compare-and-set that succeeds once', () => {
     const store = open();
