@@ -163,6 +163,7 @@ describe('keyboard only', () => {
     await page.getByRole('dialog', { name: `Viewer: ${SALE_A}` }).waitFor();
     await page.keyboard.press('Escape');
     await expectGrid(page, [FOX, TOKYO, FILE_A, FILE_B, SALE_A]);
+    await page.getByRole('status').filter({ hasText: 'Moved to Trash.' }).waitFor();
     await page.keyboard.press('Control+z');
     await expectGrid(page, ['keyboard painted meadow', FOX, TOKYO, FILE_A, FILE_B, SALE_A]);
     const job = (await apiCall(host, 'jobs.list', { search: 'keyboard painted' })).items[0];

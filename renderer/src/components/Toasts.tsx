@@ -4,13 +4,16 @@ import { useApp } from '../store/context';
 import type { Toast } from '../store/types';
 
 const LIFETIME_MS = { info: 7_000, error: 12_000 } as const;
+/** A toast that offers an action (Undo, Show) stays long enough to reach for it. */
+const ACTION_LIFETIME_MS = 15_000;
 
 const ToastItem = memo(function ToastItem({ toast }: { toast: Toast }) {
   const dismiss = useApp((s) => s.dismissToast);
   useEffect(() => {
-    const timer = window.setTimeout(() => dismiss(toast.id), LIFETIME_MS[toast.kind]);
+    const lifetime = toast.action === undefined ? LIFETIME_MS[toast.kind] : ACTION_LIFETIME_MS;
+    const timer = window.setTimeout(() => dismiss(toast.id), lifetime);
     return () => window.clearTimeout(timer);
-  }, [dismiss, toast.id, toast.kind]);
+  }, [dismiss, toast.id, toast.kind, toast.action]);
   return (
     <div className={`toast ${toast.kind}`} role={toast.kind === 'error' ? 'alert' : 'status'}>
       <span>{toast.message}</span>
