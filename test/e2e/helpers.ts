@@ -61,3 +61,39 @@ export interface FocusDoc {
 export async function search(page: Page, text: string): Promise<void> {
   await page.getByRole('searchbox', { name: 'Search' }).fill(text);
 }
+
+interface ObservedEl {
+  getAttribute?(name: string): string | null;
+  querySelectorAll?(selector: string): ArrayLike<ObservedEl>;
+}
+
+/**
+ * Records, from inside the page, every value a progress bar shows from now on: polling from the test misses the
+ * steps of a fast job on a busy machine. Returns a reader for the distinct values seen so far.
+ */
+export async function recordProgressValues(page: Page): Promise<() => Promise<string[]>> {
+  await page.evaluate(() => {
+    const g = globalThis as unknown as {
+      __progressSeen: string[];
+      document: { body: unknown };
+      MutationObserver: new (cb: (records: Array<{ target: ObservedEl; addedNodes: ArrayLike<ObservedEl> }>) => void) => {
+        observe(node: unknown, options: Record<string, unknown>): void;
+      };
+    };
+    g.__progressSeen = [];
+    const note = (el: ObservedEl): void => {
+      const value = typeof el.getAttribute === 'function' ? el.getAttribute('aria-valuenow') : null;
+      if (value !== null && !g.__progressSeen.includes(value)) g.__progressSeen.push(value);
+    };
+    new g.MutationObserver((records) => {
+      for (const record of records) {
+        note(record.target);
+        for (const node of Array.from(record.addedNodes)) {
+          note(node);
+          for (const bar of Array.from(node.querySelectorAll?.('[role="progressbar"]') ?? [])) note(bar);
+        }
+      }
+    }).observe(g.document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-valuenow'] });
+  });
+  return () => page.evaluate(() => (globalThis as unknown as { __progressSeen: string[] }).__progressSeen);
+}
