@@ -1,0 +1,87 @@
+/**
+ * What Atelier reads from an image file made by any generator (issue 9), in the fields a generated job uses.
+ * Readers never throw: what parsed is kept, what did not is named in `problems`, the raw text is always kept.
+ */
+
+/** The tool a file came from; the `source` filter of the history. */
+export const IMAGE_SOURCES = [
+  'atelier',
+  'a1111',
+  'comfyui',
+  'invokeai',
+  'fooocus',
+  'novelai',
+  'swarmui',
+  'easydiffusion',
+  'midjourney',
+  'unknown',
+] as const;
+export type ImageSource = (typeof IMAGE_SOURCES)[number];
+
+export type ImageFormat = 'png' | 'jpeg' | 'webp';
+
+export interface LoraRef {
+  name: string;
+  weight?: number;
+  hash?: string;
+}
+
+/** One generation's settings. Seeds are decimal strings: ComfyUI and Fooocus seeds go past 2^53. */
+export interface ReadSettings {
+  prompt?: string;
+  negativePrompt?: string;
+  seed?: string;
+  steps?: number;
+  guidance?: number;
+  sampler?: string;
+  scheduler?: string;
+  model?: string;
+  modelHash?: string;
+  width?: number;
+  height?: number;
+  loras?: LoraRef[];
+  /** Image-to-image strength, where the tool records one. */
+  denoise?: number;
+}
+
+/** A piece of metadata text as the file holds it (PNG keyword, EXIF tag, XMP, sidecar), kept whole and searchable. */
+export interface RawText {
+  key: string;
+  text: string;
+}
+
+/** Every text a container holds, by key (PNG keyword, or `exif:<Tag>`, `xmp`, `sidecar`); the last one wins. */
+export type TextMap = ReadonlyMap<string, string>;
+
+/** A generator-specific reader: recognises its own keys in the texts, or answers undefined. Never throws. */
+export interface GeneratorRead {
+  source: ImageSource;
+  /** The main generation; ComfyUI graphs with several samplers list the others in `alternatives`. */
+  settings: ReadSettings;
+  alternatives?: ReadSettings[];
+  /** Fields that were there but could not be parsed, in words. */
+  problems: string[];
+}
+
+export type GeneratorReader = (texts: TextMap) => GeneratorRead | undefined;
+
+export interface ImageRead {
+  /** Sniffed from the bytes, never the extension; null when it is none of the three. */
+  format: ImageFormat | null;
+  /** Pixel size from the container header, when it could be read. */
+  width?: number;
+  height?: number;
+  source: ImageSource;
+  settings: ReadSettings;
+  alternatives?: ReadSettings[];
+  raw: RawText[];
+  problems: string[];
+}
+
+/** Decimal digits of a seed, kept exactly; anything else is not a seed. */
+export function seedString(value: unknown): string | undefined {
+  if (typeof value === 'bigint') return value >= 0n ? value.toString() : undefined;
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? String(value) : undefined;
+  if (typeof value === 'string' && /^\d{1,20}$/.test(value.trim())) return value.trim().replace(/^0+(?=\d)/, '');
+  return undefined;
+}
