@@ -1,0 +1,63 @@
+import exifr from 'exifr';
+import { utf8OrLatin1 } from './bytes.js';
+import type { RawText } from './types.js';
+import { decodeUserComment } from './user-comment.js';
+
+/** Only the tags generators write into; no GPS, thumbnails or value translation (cheap, and nothing is invented). */
+const OPTIONS = {
+  tiff: true,
+  ifd0: {},
+  exif: true,
+  userComment: true,
+  makerNote: true,
+  ifd1: false,
+  gps: false,
+  interop: false,
+  xmp: false,
+  icc: false,
+  iptc: false,
+  jfif: false,
+  ihdr: false,
+  translateKeys: true,
+  translateValues: false,
+  reviveValues: false,
+  sanitize: true,
+  mergeOutput: true,
+} as const;
+
+const STRING_TAGS = ['Make', 'Model', 'Software', 'ImageDescription'] as const;
+
+function textOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.replace(/\0+$/, '');
+  if (value instanceof Uint8Array) return utf8OrLatin1(value).replace(/\0+$/, '');
+  return undefined;
+}
+
+export interface ExifTexts {
+  raw: RawText[];
+  problems: string[];
+}
+
+/** The EXIF tags generators use, as `exif:<Tag>` texts; UserComment decoded from its declared character code. */
+export async function readExifTexts(tiff: Uint8Array): Promise<ExifTexts> {
+  let tags: Record<string, unknown> | undefined;
+  try {
+    tags = (await exifr.parse(tiff, OPTIONS)) as Record<string, unknown> | undefined;
+  } catch (error) {
+    return { raw: [], problems: [`The EXIF block could not be read (${error instanceof Error ? error.message : String(error)}).`] };
+  }
+  const raw: RawText[] = [];
+  if (tags === undefined || tags === null) return { raw, problems: [] };
+  for (const tag of STRING_TAGS) {
+    const text = textOf(tags[tag]);
+    if (text !== undefined && text !== '') raw.push({ key: `exif:${tag}`, text });
+  }
+  const comment = tags.userComment;
+  if (comment instanceof Uint8Array) {
+    const text = decodeUserComment(comment);
+    if (text !== '') raw.push({ key: 'exif:UserComment', text });
+  }
+  const makerNote = textOf(tags.makerNote);
+  if (makerNote !== undefined && makerNote !== '') raw.push({ key: 'exif:MakerNote', text: makerNote });
+  return { raw, problems: [] };
+}
