@@ -59,6 +59,8 @@ export interface GeneratorRead {
   /** The main generation; ComfyUI graphs with several samplers list the others in `alternatives`. */
   settings: ReadSettings;
   alternatives?: ReadSettings[];
+  /** A caption the file carries that is not known to be a prompt (EXIF ImageDescription, XMP dc:description). */
+  description?: string;
   /** Fields that were there but could not be parsed, in words. */
   problems: string[];
 }
@@ -74,6 +76,7 @@ export interface ImageRead {
   source: ImageSource;
   settings: ReadSettings;
   alternatives?: ReadSettings[];
+  description?: string;
   raw: RawText[];
   problems: string[];
 }

@@ -1,0 +1,65 @@
+import { parseParameters } from '../../media/png/a1111-parameters.js';
+import { lorasInPrompt, withLoraHashes } from './a1111-loras.js';
+import { compact, numberField } from './fields.js';
+import { seedString, type GeneratorRead, type TextMap } from './types.js';
+
+/** JSON in `parameters` belongs to Fooocus or SwarmUI; their readers run first, A1111 never claims it. */
+function looksLikeJson(text: string): boolean {
+  return /^\s*[[{]/.test(text);
+}
+
+/** A UserComment or sidecar is A1111 only with a params line; a bare `parameters` chunk may be a prompt alone. */
+function hasParamsLine(text: string): boolean {
+  return /(^|\n)\s*(Steps|Sampler|Seed|CFG scale|Size|Model):\s*\S/.test(text) || text.includes('\nNegative prompt:');
+}
+
+function sizeField(value: string | undefined, problems: string[]): { width?: number; height?: number } {
+  if (value === undefined) return {};
+  const match = /^\s*(\d+)\s*x\s*(\d+)\s*$/.exec(value);
+  if (match) return { width: Number(match[1]), height: Number(match[2]) };
+  problems.push(`Size ${JSON.stringify(value)} is not WIDTHxHEIGHT.`);
+  return {};
+}
+
+/** The A1111 infotext (`prompt\nNegative prompt: …\nSteps: …, Seed: …`) in the fields a job uses. */
+export function a1111FromText(text: string): GeneratorRead {
+  const parsed = parseParameters(text);
+  const p = parsed.params;
+  const problems: string[] = [];
+  // The seed is read from the text, not parsed.seed: a number would lose digits past 2^53.
+  const seed = p.Seed === undefined ? undefined : seedString(p.Seed);
+  if (p.Seed !== undefined && seed === undefined) problems.push(`Seed ${JSON.stringify(p.Seed)} is not a whole number.`);
+  const loras = withLoraHashes(lorasInPrompt(parsed.prompt), p['Lora hashes']);
+  return {
+    source: 'a1111',
+    settings: compact({
+      prompt: parsed.prompt || undefined,
+      negativePrompt: parsed.negativePrompt || undefined,
+      seed,
+      steps: numberField(p.Steps, 'Steps', problems),
+      guidance: numberField(p['CFG scale'], 'CFG scale', problems),
+      sampler: p.Sampler || undefined,
+      scheduler: p['Schedule type'] || undefined,
+      model: p.Model || undefined,
+      modelHash: p['Model hash'] || undefined,
+      ...sizeField(p.Size, problems),
+      loras: loras.length > 0 ? loras : undefined,
+      denoise: numberField(p['Denoising strength'], 'Denoising strength', problems),
+    }),
+    problems,
+  };
+}
+
+/** PNG `parameters`, else the EXIF UserComment A1111 writes into JPEG and WebP. */
+export function readA1111(texts: TextMap): GeneratorRead | undefined {
+  const parameters = texts.get('parameters');
+  if (parameters !== undefined && parameters.trim() !== '' && !looksLikeJson(parameters)) return a1111FromText(parameters);
+  const comment = texts.get('exif:UserComment');
+  if (comment !== undefined && !looksLikeJson(comment) && hasParamsLine(comment)) return a1111FromText(comment);
+  return undefined;
+}
+
+/** The `<name>.txt` A1111 saves beside an image when "save text information" is on. */
+export function readA1111Sidecar(text: string): GeneratorRead | undefined {
+  return text.trim() !== '' && !looksLikeJson(text) && hasParamsLine(text) ? a1111FromText(text) : undefined;
+}

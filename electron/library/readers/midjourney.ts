@@ -1,0 +1,44 @@
+import { compact } from './fields.js';
+import { seedString, type GeneratorRead, type TextMap } from './types.js';
+
+const JOB_ID = /\s*Job ID:\s*[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s*$/i;
+/** `--flag value` pairs after the prompt; a value may have spaces (`--no red, blue`), a bare flag (`--tile`) none. */
+function flags(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const part of text.split(/(?:^|\s)--(?=[a-z])/i)) {
+    const match = /^([a-z]+)\s*([\s\S]*)$/i.exec(part.trim());
+    if (match) out.set(match[1]!.toLowerCase(), match[2]!.trim());
+  }
+  return out;
+}
+
+function modelOf(f: Map<string, string>): string | undefined {
+  if (f.has('niji')) return `niji ${f.get('niji')}`.trim();
+  if (f.has('v')) return `Midjourney v${f.get('v')}`;
+  if (f.has('version')) return `Midjourney v${f.get('version')}`;
+  return undefined;
+}
+
+/** The description a Midjourney web download carries: `<prompt> --ar 2:1 --v 6 Job ID: <uuid>`. */
+export function readMidjourney(texts: TextMap): GeneratorRead | undefined {
+  const description = texts.get('Description') ?? texts.get('exif:ImageDescription');
+  if (description === undefined || !JOB_ID.test(description)) return undefined;
+  const body = description.replace(JOB_ID, '');
+  const flagAt = body.search(/(^|\s)--[a-z]/i);
+  const prompt = (flagAt < 0 ? body : body.slice(0, flagAt)).trim();
+  const f = flags(flagAt < 0 ? '' : body.slice(flagAt));
+  const problems: string[] = [];
+  const seedText = f.get('seed');
+  const seed = seedText === undefined ? undefined : seedString(seedText);
+  if (seedText !== undefined && seed === undefined) problems.push(`Seed ${JSON.stringify(seedText)} is not a whole number.`);
+  return {
+    source: 'midjourney',
+    settings: compact({
+      prompt: prompt || undefined,
+      negativePrompt: f.get('no') || undefined,
+      seed,
+      model: modelOf(f),
+    }),
+    problems,
+  };
+}

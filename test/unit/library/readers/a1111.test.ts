@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { readImageMetadata } from '../../../../electron/library/readers/read-image.js';
+import { baseJpeg, baseWebp, jpegWith, webpWith } from '../../../fixtures/images/containers.js';
+import { buildExif, unicodeComment } from '../../../fixtures/images/tiff-exif.js';
+import { insertChunks, iTXt, makePng, tEXt } from '../../media/helpers.js';
+
+const INFOTEXT = [
+  'a lighthouse at dusk, <lora:oilPaint_v2:0.8>, (film grain:1.2), <lora:detailer:0.45>',
+  'Negative prompt: blurry, lowres',
+  'Steps: 28, Sampler: DPM++ 2M, Schedule type: Karras, CFG scale: 6.5, Seed: 18446744073709551615, Size: 832x1216, ' +
+    'Model hash: 31e35c80fc, Model: sd_xl_base_1.0, Denoising strength: 0.4, ' +
+    'Lora hashes: "oilPaint_v2: a1b2c3d4e5f6, detailer: 0f0f0f0f0f0f", Version: v1.10.1',
+].join('\n');
+
+const EXPECTED = {
+  prompt: 'a lighthouse at dusk, <lora:oilPaint_v2:0.8>, (film grain:1.2), <lora:detailer:0.45>',
+  negativePrompt: 'blurry, lowres',
+  seed: '18446744073709551615',
+  steps: 28,
+  guidance: 6.5,
+  sampler: 'DPM++ 2M',
+  scheduler: 'Karras',
+  model: 'sd_xl_base_1.0',
+  modelHash: '31e35c80fc',
+  width: 832,
+  height: 1216,
+  denoise: 0.4,
+  loras: [
+    { name: 'oilPaint_v2', weight: 0.8, hash: 'a1b2c3d4e5f6' },
+    { name: 'detailer', weight: 0.45, hash: '0f0f0f0f0f0f' },
+  ],
+};
+
+describe('A1111 / Forge reader', () => {
+  it('reads the PNG parameters chunk into every field, the 64-bit seed exactly', async () => {
+    const read = await readImageMetadata(insertChunks(await makePng(16, 16), [tEXt('parameters', INFOTEXT)]));
+    expect(read.source).toBe('a1111');
+    expect(read.settings).toEqual(EXPECTED);
+    expect(read.problems).toEqual([]);
+    expect(read.raw).toEqual([{ key: 'parameters', text: INFOTEXT }]);
+  });
+
+  it('reads a non-Latin prompt from an iTXt parameters chunk', async () => {
+    const text = '夕暮れの灯台\nSteps: 20, Sampler: Euler a, Seed: 7, Size: 512x512';
+    const read = await readImageMetadata(insertChunks(await makePng(), [iTXt('parameters', text, false)]));
+    expect(read.settings.prompt).toBe('夕暮れの灯台');
+    expect(read.settings.seed).toBe('7');
+  });
+
+  it('reads the EXIF UserComment of a JPEG (UTF-16 BE, as piexif writes)', async () => {
+    const exif = buildExif({ UserComment: unicodeComment(INFOTEXT, 'be') });
+    const read = await readImageMetadata(jpegWith(await baseJpeg(), { exif }));
+    expect(read.format).toBe('jpeg');
+    expect(read.source).toBe('a1111');
+    expect(read.settings).toEqual(EXPECTED);
+  });
+
+  it('reads the EXIF UserComment of a WebP (UTF-16 LE)', async () => {
+    const exif = buildExif({ UserComment: unicodeComment(INFOTEXT, 'le') }, 'II');
+    const read = await readImageMetadata(webpWith(await baseWebp(24, 24), 24, 24, { exif }));
+    expect(read.format).toBe('webp');
+    expect(read.source).toBe('a1111');
+    expect(read.settings).toEqual(EXPECTED);
+  });
+
+  it('names fields that do not parse and keeps the rest', async () => {
+    const text = 'a cat\nSteps: many, Sampler: Euler, Seed: -1, Size: big, CFG scale: 7';
+    const read = await readImageMetadata(insertChunks(await makePng(), [tEXt('parameters', text)]));
+    expect(read.settings).toEqual({ prompt: 'a cat', sampler: 'Euler', guidance: 7 });
+    expect(read.problems).toEqual([
+      'Seed "-1" is not a whole number.',
+      'Steps "many" is not a number.',
+      'Size "big" is not WIDTHxHEIGHT.',
+    ]);
+  });
+
+  it('does not claim JSON parameters (Fooocus, SwarmUI) nor a camera UserComment', async () => {
+    const json = await readImageMetadata(insertChunks(await makePng(), [tEXt('parameters', '{"prompt": "x"}')]));
+    expect(json.source).toBe('unknown');
+    const camera = await readImageMetadata(jpegWith(await baseJpeg(), { exif: buildExif({ UserComment: unicodeComment('holiday 2019') }) }));
+    expect(camera.source).toBe('unknown');
+    expect(camera.raw).toEqual([{ key: 'exif:UserComment', text: 'holiday 2019' }]);
+  });
+});
