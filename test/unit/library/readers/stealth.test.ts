@@ -47,12 +47,12 @@ describe('A1111 stealth reader', () => {
   it('refuses a length that is larger than the image holds, and finds nothing in plain pixels', async () => {
     const png = await stealthPng('x', { mode: 'alpha', gzip: false, width: 16, height: 16 });
     const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
-    // Bit 120 is the top bit of the 32-bit length: claim 2^31 bits.
-    const p = 120;
+    // Bit 128 of the stream is bit 23 of the 32-bit length: claim 2^23 + 8 bits, far more than 256 pixels hold.
+    const p = 128;
     const at = ((p % info.height) * info.width + Math.floor(p / info.height)) * 4 + 3;
     data[at] = data[at]! | 1;
     const lying = new Uint8Array(await sharp(data, { raw: { width: info.width, height: info.height, channels: 4 } }).png().toBuffer());
-    expect(await readStealth(lying)).toEqual({ problems: [expect.stringMatching(/claim 2147483656 bits, more than the image holds/)] });
+    expect(await readStealth(lying)).toEqual({ problems: [expect.stringMatching(/claim 8388616 bits, more than the image holds/)] });
     const plain = new Uint8Array(await sharp({ create: { width: 8, height: 8, channels: 4, background: '#fff' } }).png().toBuffer());
     expect(await readStealth(plain)).toEqual({ problems: [] });
   });
