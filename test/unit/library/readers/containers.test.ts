@@ -45,6 +45,15 @@ describe('readContainerTexts: PNG', () => {
     expect(out.problems).toEqual([expect.stringMatching(/"Comment" is larger than 4 MB/)]);
   });
 
+  it('stops at a chunk whose length claims 4 GB, keeping what came before', async () => {
+    const png = insertChunks(await makePng(), [tEXt('parameters', 'kept'), tEXt('liar', 'short')]);
+    const liar = png.findIndex((_, i) => String.fromCharCode(...png.subarray(i, i + 8)) === 'tEXtliar');
+    png.set([0xff, 0xff, 0xff, 0xf0], liar - 4);
+    const out = await readContainerTexts(png, 'png');
+    expect(out.raw).toEqual([{ key: 'parameters', text: 'kept' }]);
+    expect(out.problems).toEqual(['The file is cut short inside its "tEXt" chunk; what came before it was read.']);
+  });
+
   it('names a damaged compressed chunk and keeps the rest', async () => {
     const broken = { type: 'zTXt', data: Uint8Array.from([...utf8('bad'), 0, 0, 1, 2, 3]) };
     const out = await readContainerTexts(insertChunks(await makePng(), [broken, tEXt('good', 'yes')]), 'png');

@@ -4,6 +4,7 @@ import { readImageMetadata } from '../../../../electron/library/readers/read-ima
 import { IMAGE_SOURCES, type ImageRead } from '../../../../electron/library/readers/types.js';
 import { baseJpeg, baseWebp, jpegWith, webpWith } from '../../../fixtures/images/containers.js';
 import { buildExif, unicodeComment } from '../../../fixtures/images/tiff-exif.js';
+import { readChunks, writeChunks } from '../../../../electron/media/png/chunks.js';
 import { insertChunks, makePng, tEXt } from '../../media/helpers.js';
 
 const INFOTEXT = 'a moth on a lamp\nNegative prompt: dust\nSteps: 30, Sampler: Euler, CFG scale: 7, Seed: 5, Size: 64x64';
@@ -27,6 +28,19 @@ describe('readImageMetadata', () => {
     const read = await readImageMetadata(insertChunks(await makePng(), [tEXt('parameters', INFOTEXT)], 'IEND'));
     expect(read.source).toBe('a1111');
     expect(read.settings.prompt).toBe('a moth on a lamp');
+  });
+
+  it('reads settings without decoding pixels: a header claiming 60000×60000 and garbage data cost nothing', async () => {
+    const chunks = readChunks(insertChunks(await makePng(), [tEXt('parameters', INFOTEXT)]));
+    const ihdr = chunks.find((c) => c.type === 'IHDR')!;
+    const view = new DataView(ihdr.data.buffer, ihdr.data.byteOffset);
+    view.setUint32(0, 60000);
+    view.setUint32(4, 60000);
+    const idat = chunks.find((c) => c.type === 'IDAT')!;
+    idat.data = new Uint8Array(idat.data.length).fill(0x5a);
+    const read = await readImageMetadata(writeChunks(chunks));
+    expect([read.width, read.height, read.settings.prompt]).toEqual([60000, 60000, 'a moth on a lamp']);
+    expect(read.problems).toEqual([]);
   });
 
   it('uses the A1111 sidecar text only when the file holds no settings', async () => {
