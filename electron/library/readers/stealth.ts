@@ -5,6 +5,7 @@ import { MAX_TEXT_CHARS } from './text-cap.js';
 /** Decoding pixels is the one costly step: refuse images past this size (about 8K × 8K). */
 const MAX_PIXELS = 64 * 1024 * 1024;
 const SIGNATURE_BITS = 15 * 8;
+const HEADER_BITS = SIGNATURE_BITS + 32;
 
 export interface StealthText {
   text?: string;
@@ -13,41 +14,39 @@ export interface StealthText {
 
 type Mode = 'alpha' | 'rgb';
 
-interface Pixels {
+/** The leftmost `width` columns of the image: the hidden stream runs column by column, so it starts there. */
+interface Strip {
   data: Uint8Array;
   width: number;
   height: number;
   channels: number;
 }
 
-/** Bit i of the hidden stream: pixels are taken column by column; RGB mode packs three bits (R, G, B) per pixel. */
-function bitReader(px: Pixels, mode: Mode): { capacity: number; bit: (i: number) => number } {
-  const perPixel = mode === 'alpha' ? 1 : 3;
-  return {
-    capacity: px.width * px.height * perPixel,
-    bit(i) {
-      const p = Math.floor(i / perPixel);
-      const x = Math.floor(p / px.height);
-      const y = p % px.height;
-      const channel = mode === 'alpha' ? 3 : i % perPixel;
-      return px.data[(y * px.width + x) * px.channels + channel]! & 1;
-    },
-  };
+const PER_PIXEL: Record<Mode, number> = { alpha: 1, rgb: 3 };
+
+/** Bit i of the hidden stream; RGB mode packs three bits (R, G, B) per pixel. */
+function bitAt(strip: Strip, mode: Mode, i: number): number {
+  const perPixel = PER_PIXEL[mode];
+  const p = Math.floor(i / perPixel);
+  const x = Math.floor(p / strip.height);
+  const y = p % strip.height;
+  const channel = mode === 'alpha' ? 3 : i % perPixel;
+  return strip.data[(y * strip.width + x) * strip.channels + channel]! & 1;
 }
 
-function readBytes(bit: (i: number) => number, from: number, count: number): Uint8Array {
+function readBytes(strip: Strip, mode: Mode, from: number, count: number): Uint8Array {
   const out = new Uint8Array(count);
   for (let b = 0; b < count; b += 1) {
     let v = 0;
-    for (let k = 0; k < 8; k += 1) v = (v << 1) | bit(from + b * 8 + k);
+    for (let k = 0; k < 8; k += 1) v = (v << 1) | bitAt(strip, mode, from + b * 8 + k);
     out[b] = v;
   }
   return out;
 }
 
-function readU32(bit: (i: number) => number, from: number): number {
+function readU32(strip: Strip, mode: Mode, from: number): number {
   let v = 0;
-  for (let k = 0; k < 32; k += 1) v = v * 2 + bit(from + k);
+  for (let k = 0; k < 32; k += 1) v = v * 2 + bitAt(strip, mode, from + k);
   return v;
 }
 
@@ -56,45 +55,63 @@ const SIGNATURES: Record<Mode, { plain: string; gzip: string }> = {
   rgb: { plain: 'stealth_rgbinfo', gzip: 'stealth_rgbcomp' },
 };
 
-function decodePayload(payload: Uint8Array, gzip: boolean): string {
-  const bytes = gzip ? gunzipSync(payload, { maxOutputLength: MAX_TEXT_CHARS * 4 }) : payload;
-  return new TextDecoder('utf-8').decode(bytes);
+function columnsFor(bits: number, mode: Mode, height: number): number {
+  return Math.ceil(Math.ceil(bits / PER_PIXEL[mode]) / height);
 }
 
-function readMode(px: Pixels, mode: Mode): StealthText | undefined {
-  const { capacity, bit } = bitReader(px, mode);
-  if (capacity < SIGNATURE_BITS + 32) return undefined;
-  const signature = String.fromCharCode(...readBytes(bit, 0, 15));
+async function decodeStrip(bytes: Uint8Array, width: number): Promise<Strip> {
+  const image = sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'none' });
+  const { data, info } = await image.extract({ left: 0, top: 0, width, height: (await image.metadata()).height }).raw().toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, channels: info.channels };
+}
+
+interface Header {
+  mode: Mode;
+  gzip: boolean;
+  bits: number;
+}
+
+function readHeader(strip: Strip, mode: Mode): Header | undefined {
+  if (strip.width * strip.height * PER_PIXEL[mode] < HEADER_BITS) return undefined;
+  const signature = String.fromCharCode(...readBytes(strip, mode, 0, 15));
   const names = SIGNATURES[mode];
   if (signature !== names.plain && signature !== names.gzip) return undefined;
-  const bits = readU32(bit, SIGNATURE_BITS);
-  const start = SIGNATURE_BITS + 32;
-  if (bits % 8 !== 0 || bits > capacity - start || bits / 8 > MAX_TEXT_CHARS * 4) {
-    return { problems: [`The hidden ${mode} settings claim ${bits} bits, more than the image holds; they were not read.`] };
+  return { mode, gzip: signature === names.gzip, bits: readU32(strip, mode, SIGNATURE_BITS) };
+}
+
+async function readPayload(bytes: Uint8Array, header: Header, size: { width: number; height: number }): Promise<StealthText> {
+  const columns = columnsFor(HEADER_BITS + header.bits, header.mode, size.height);
+  if (header.bits % 8 !== 0 || columns > size.width || header.bits / 8 > MAX_TEXT_CHARS * 4) {
+    return { problems: [`The hidden ${header.mode} settings claim ${header.bits} bits, more than the image holds; they were not read.`] };
   }
+  const strip = await decodeStrip(bytes, columns);
+  const payload = readBytes(strip, header.mode, HEADER_BITS, header.bits / 8);
   try {
-    return { text: decodePayload(readBytes(bit, start, bits / 8), signature === names.gzip), problems: [] };
+    const body = header.gzip ? gunzipSync(payload, { maxOutputLength: MAX_TEXT_CHARS * 4 }) : payload;
+    return { text: new TextDecoder('utf-8').decode(body), problems: [] };
   } catch {
     return { problems: ['The hidden (stealth) settings are damaged and could not be unpacked.'] };
   }
 }
 
-async function rawPixels(bytes: Uint8Array): Promise<Pixels> {
-  const { data, info } = await sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'none' }).raw().toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, channels: info.channels };
+async function find(bytes: Uint8Array): Promise<StealthText> {
+  const meta = await sharp(bytes, { limitInputPixels: MAX_PIXELS }).metadata();
+  const size = { width: meta.width, height: meta.height };
+  if (!(size.width > 0 && size.height > 0)) return { problems: [] };
+  // First only the columns that hold the signature and length: most images hide nothing.
+  const strip = await decodeStrip(bytes, Math.min(size.width, columnsFor(HEADER_BITS, 'alpha', size.height)));
+  const header = (strip.channels === 4 ? readHeader(strip, 'alpha') : undefined) ?? readHeader(strip, 'rgb');
+  return header === undefined ? { problems: [] } : readPayload(bytes, header, size);
 }
 
 /**
  * The A1111 "stealth" settings hidden in the lowest bit of the alpha channel (or of RGB): a signature, a 32-bit
- * big-endian bit length, then the text (gzip for the `*comp` signatures). Only reads as many pixels as the data needs.
+ * big-endian bit length, then the text (gzip for the `*comp` signatures). Keeps only the leftmost columns it needs.
  */
 export async function readStealth(bytes: Uint8Array): Promise<StealthText> {
-  let px: Pixels;
   try {
-    px = await rawPixels(bytes);
+    return await find(bytes);
   } catch (error) {
     return { problems: [`The pixels could not be decoded to look for hidden settings (${error instanceof Error ? error.message : String(error)}).`] };
   }
-  const alpha = px.channels === 4 ? readMode(px, 'alpha') : undefined;
-  return alpha ?? readMode(px, 'rgb') ?? { problems: [] };
 }
