@@ -13,8 +13,16 @@ const TEXT_TYPES = new Set(['tEXt', 'zTXt', 'iTXt']);
 /** Longer chunks are cut before decoding, so a 1 GB tEXt never becomes a 1 GB string (4 bytes per char at most). */
 const MAX_CHUNK_BYTES = MAX_TEXT_CHARS * 4 + 80;
 
+/** Cuts at a UTF-8 character boundary, so a cut UTF-8 text still decodes as UTF-8. */
+function cutBytes(data: Uint8Array): Uint8Array {
+  if (data.length <= MAX_CHUNK_BYTES) return data;
+  let end = MAX_CHUNK_BYTES;
+  while (end > 0 && (data[end]! & 0xc0) === 0x80) end -= 1;
+  return data.subarray(0, end);
+}
+
 function decodeText(type: string, data: Uint8Array): RawText | undefined {
-  const decoded = decodeTextChunk({ type, data: type === 'tEXt' ? data.subarray(0, MAX_CHUNK_BYTES) : data });
+  const decoded = decodeTextChunk({ type, data: type === 'tEXt' ? cutBytes(data) : data });
   if (decoded === null) return undefined;
   if (decoded.chunk === 'iTXt') return { key: decoded.keyword, text: decoded.text };
   // tEXt and zTXt are Latin-1 by the spec; many writers put UTF-8 in them, so read it as UTF-8 when valid.
@@ -43,7 +51,7 @@ export function readPngTexts(bytes: Uint8Array): FoundTexts {
     }
     if (TEXT_TYPES.has(type)) {
       const text = decodeText(type, bytes.subarray(at + 8, at + 8 + length));
-      if (text === undefined) problems.push(`A ${type} chunk could not be decoded and was skipped.`);
+      if (text === undefined) problems.push(`A ${type} chunk could not be decoded (damaged, or over 16 MB unpacked) and was skipped.`);
       else raw.push(text);
     }
     at = end;

@@ -45,6 +45,13 @@ describe('readContainerTexts: PNG', () => {
     expect(out.problems).toEqual([expect.stringMatching(/"Comment" is larger than 4 MB/)]);
   });
 
+  it('cuts a huge UTF-8 tEXt at a character boundary, still as UTF-8', async () => {
+    const huge = '狐'.repeat(MAX_TEXT_CHARS * 2);
+    const out = await readContainerTexts(insertChunks(await makePng(), [utf8tEXt('parameters', huge)]), 'png');
+    expect(out.texts.get('parameters')).toBe('狐'.repeat(MAX_TEXT_CHARS));
+    expect(out.problems).toEqual([expect.stringMatching(/"parameters" is larger than 4 MB/)]);
+  });
+
   it('stops at a chunk whose length claims 4 GB, keeping what came before', async () => {
     const png = insertChunks(await makePng(), [tEXt('parameters', 'kept'), tEXt('liar', 'short')]);
     const liar = png.findIndex((_, i) => String.fromCharCode(...png.subarray(i, i + 8)) === 'tEXtliar');
@@ -58,7 +65,7 @@ describe('readContainerTexts: PNG', () => {
     const broken = { type: 'zTXt', data: Uint8Array.from([...utf8('bad'), 0, 0, 1, 2, 3]) };
     const out = await readContainerTexts(insertChunks(await makePng(), [broken, tEXt('good', 'yes')]), 'png');
     expect(out.texts.get('good')).toBe('yes');
-    expect(out.problems).toEqual(['A zTXt chunk could not be decoded and was skipped.']);
+    expect(out.problems).toEqual(['A zTXt chunk could not be decoded (damaged, or over 16 MB unpacked) and was skipped.']);
   });
 });
 
