@@ -43,6 +43,13 @@ describe('readImageMetadata', () => {
     expect(read.problems).toEqual([]);
   });
 
+  it('tries the readers in order: a generator beats a bare description', async () => {
+    const a1111 = await readImageMetadata(insertChunks(await makePng(), [tEXt('Comment', 'a note'), tEXt('parameters', INFOTEXT)]));
+    expect(a1111.source).toBe('a1111');
+    const novelai = insertChunks(await makePng(), [tEXt('Description', 'a lantern --ar 1:1 Job ID: 8b6a2c1e-4f3d-4e2a-9c1b-0a1b2c3d4e5f'), tEXt('Software', 'NovelAI')]);
+    expect((await readImageMetadata(novelai)).source).toBe('novelai');
+  });
+
   it('uses the A1111 sidecar text only when the file holds no settings', async () => {
     const bare = await readImageMetadata(await baseJpeg(), { sidecarText: INFOTEXT });
     expect(bare.source).toBe('a1111');
