@@ -158,6 +158,16 @@ describe('ComfyUI reader', () => {
     expect(read?.alternatives?.[0]).toMatchObject({ seed: '156680208700286', steps: 20, width: 512, height: 768 });
   });
 
+  it('takes the sampler feeding SaveImage even when a later one builds on it and goes nowhere', () => {
+    const graph = defaultGraph();
+    graph['10'] = node('LatentUpscale', { upscale_method: 'nearest-exact', width: 1024, height: 1536, crop: 'disabled', samples: ['3', 0] });
+    graph['11'] = node('KSampler', { seed: 42, steps: 14, model: ['4', 0], positive: ['6', 0], negative: ['7', 0], latent_image: ['10', 0] });
+    graph['12'] = node('VAEDecode', { samples: ['11', 0], vae: ['4', 2] });
+    const read = readComfyui(png(graph));
+    expect(read?.settings.seed).toBe('156680208700286');
+    expect(read?.alternatives?.map((s) => s.seed)).toEqual(['42']);
+  });
+
   it('without an output node, takes the last sampler of the chain', () => {
     const graph = defaultGraph();
     // Node "2" sorts first by id but builds on "3": it is the last in the chain.
@@ -203,7 +213,8 @@ describe('ComfyUI reader', () => {
   it('survives a cycle and names a dangling link, keeping the rest', () => {
     const graph = defaultGraph();
     graph['40'] = node('ConditioningCombine', { conditioning_1: ['41', 0], conditioning_2: ['6', 0] });
-    graph['41'] = node('ConditioningConcat', { conditioning_to: ['40', 0], conditioning_from: ['40', 0] });
+    // Four links back into the loop at each step: a walk that revisits nodes would never finish.
+    graph['41'] = node('ConditioningCombine', { conditioning_1: ['40', 0], conditioning_2: ['41', 0], conditioning_3: ['40', 0], conditioning_4: ['41', 0] });
     graph['3']!.inputs['positive'] = ['40', 0];
     graph['3']!.inputs['model'] = ['3', 0];
     graph['5']!.inputs = { samples: ['5', 0] };
