@@ -83,6 +83,13 @@ describe('Fooocus reader', () => {
     });
   });
 
+  it('reads an a1111-scheme prompt that starts with a brace as text, not as damaged JSON', () => {
+    const text = a1111Text.replace('a knight in a misty forest', '{red|blue} cloak, a knight');
+    const read = readFooocus(new Map([['parameters', text], ['fooocus_scheme', 'a1111']]));
+    expect(read?.settings.prompt).toBe('{red|blue} cloak, a knight');
+    expect(read?.problems).toEqual([]);
+  });
+
   it('reads JPEG/WebP EXIF: UserComment data, MakerNote scheme, Software "Fooocus …"', () => {
     const texts = new Map([
       ['exif:UserComment', fooocusJson('"1234567890123"')],
