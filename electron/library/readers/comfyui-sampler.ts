@@ -2,7 +2,6 @@ import { asCount, asNumber, asSeed, asText, newFill, put, putLoras, type Fill } 
 import { followInput, input, valueOf, type ComfyNode, type Walk } from './comfyui-graph.js';
 import { readModel, readSize } from './comfyui-model.js';
 import { readPrompt } from './comfyui-prompts.js';
-import type { ReadSettings } from './types.js';
 
 /**
  * The nodes that carry a sampler's settings: the sampler itself, and for SamplerCustomAdvanced the noise
@@ -29,14 +28,24 @@ function parts(walk: Walk, sampler: ComfyNode): Parts {
   return found;
 }
 
+type SamplerField = 'seed' | 'steps' | 'guidance' | 'sampler' | 'scheduler' | 'denoise';
+
+const COERCE: Record<SamplerField, (value: unknown) => string | number | undefined> = {
+  seed: asSeed,
+  steps: asCount,
+  guidance: asNumber,
+  sampler: asText,
+  scheduler: asText,
+  denoise: asNumber,
+};
+
 /** The first of these inputs that is present, on the first of these nodes that has it. */
-function pick(walk: Walk, fill: Fill, key: keyof ReadSettings, nodes: Array<ComfyNode | undefined>, names: string[]) {
+function pick(walk: Walk, fill: Fill, key: SamplerField, nodes: Array<ComfyNode | undefined>, names: string[]) {
   for (const node of nodes) {
     if (node === undefined) continue;
     const name = names.find((candidate) => input(node, candidate) !== undefined);
     if (name === undefined) continue;
-    const coerce = key === 'seed' ? asSeed : key === 'steps' ? asCount : key === 'sampler' || key === 'scheduler' ? asText : asNumber;
-    put(fill, key, valueOf(walk, node, name), coerce, `${node.classType} #${node.id} ${name}`);
+    put(fill, key, valueOf(walk, node, name), COERCE[key], `${node.classType} #${node.id} ${name}`);
     return;
   }
 }
