@@ -35,14 +35,11 @@ export function asSeed(value: unknown): string | undefined {
   return seedString(value);
 }
 
-/** Shown in a problem: short, and never the whole of a huge value. */
+/** Shown in a problem: short, flat (a nested value is named, never walked), never the whole of a huge value. */
 function describe(value: unknown): string {
-  let text: string;
-  try {
-    text = typeof value === 'bigint' ? value.toString() : (JSON.stringify(value) ?? String(value));
-  } catch {
-    text = String(value);
-  }
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object' && value !== null) return 'an object';
+  const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
