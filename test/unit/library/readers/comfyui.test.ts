@@ -75,6 +75,13 @@ describe('ComfyUI reader', () => {
     ]);
   });
 
+  it('leaves NaN and Infinity inside strings alone (a prompt may say them)', () => {
+    const graph = defaultGraph();
+    graph['6']!.inputs['text'] = 'NaN, "Infinity" -Infinity mirrors';
+    const read = readComfyui(png(JSON.stringify(graph).replace('"cfg":8', '"cfg":NaN')));
+    expect(read?.settings.prompt).toBe('NaN, "Infinity" -Infinity mirrors');
+  });
+
   it('reads SDXL text_g and text_l, both kept', () => {
     const graph = defaultGraph();
     graph['6'] = node('CLIPTextEncodeSDXL', { text_g: 'a castle on a hill', text_l: 'oil painting', width: 1024, height: 1024 });
