@@ -1,4 +1,4 @@
-import { asCount, asText, lora } from './fields.js';
+import { asCount, asNumber, asText, lora } from './fields.js';
 import { follow, input, MAX_DEPTH, valueOf, type ComfyNode, type Walk } from './comfyui-graph.js';
 import type { LoraRef } from './types.js';
 
@@ -33,11 +33,15 @@ export interface SizeRead {
   height?: number;
 }
 
+/** LatentUpscaleBy scales the latent (1/8 of the pixels), rounding there: the pixel size ComfyUI ends up with. */
+const scaled = (pixels: number, scale: number): number => (scale === 1 ? pixels : Math.round((pixels / 8) * scale) * 8);
+
 /** Follows the latent back (through upscales and earlier samplers) to the node that sets its size. */
 export function readSize(walk: Walk, from: ComfyNode): SizeRead {
   const visited = new Set<string>();
   let node: ComfyNode | undefined = from;
   let name = 'latent_image';
+  let scale = 1;
   for (let depth = 0; node !== undefined && depth < MAX_DEPTH; depth++) {
     const target = follow(walk, node, name, input(node, name));
     if (target === undefined || visited.has(target.node.id)) return {};
@@ -45,7 +49,8 @@ export function readSize(walk: Walk, from: ComfyNode): SizeRead {
     visited.add(node.id);
     const width = asCount(valueOf(walk, node, 'width'));
     const height = asCount(valueOf(walk, node, 'height'));
-    if (width !== undefined && height !== undefined) return { width, height };
+    if (width !== undefined && height !== undefined) return { width: scaled(width, scale), height: scaled(height, scale) };
+    scale *= asNumber(valueOf(walk, node, 'scale_by')) ?? 1;
     name = ['latent_image', 'samples', 'latent'].find((key) => input(target.node, key) !== undefined) ?? '';
   }
   return {};

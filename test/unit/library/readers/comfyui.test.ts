@@ -175,6 +175,16 @@ describe('ComfyUI reader', () => {
     expect(read?.alternatives?.map((s) => s.seed)).toEqual(['42']);
   });
 
+  it('reads the size a LatentUpscaleBy hires pass makes', () => {
+    const graph = defaultGraph();
+    graph['10'] = node('LatentUpscaleBy', { upscale_method: 'nearest-exact', scale_by: 1.5, samples: ['3', 0] });
+    graph['11'] = node('KSampler', { seed: 42, steps: 14, model: ['4', 0], positive: ['6', 0], negative: ['7', 0], latent_image: ['10', 0] });
+    graph['8']!.inputs['samples'] = ['11', 0];
+    const read = readComfyui(png(graph));
+    expect([read?.settings.width, read?.settings.height]).toEqual([768, 1152]);
+    expect([read?.alternatives?.[0]?.width, read?.alternatives?.[0]?.height]).toEqual([512, 768]);
+  });
+
   it('without an output node, takes the last sampler of the chain', () => {
     const graph = defaultGraph();
     // Node "2" sorts first by id but builds on "3": it is the last in the chain.
