@@ -1,0 +1,85 @@
+import { isObject, type JsonObject } from './json.js';
+
+/** One node of a ComfyUI API graph (`{nodeId: {class_type, inputs}}`). */
+export interface ComfyNode {
+  id: string;
+  classType: string;
+  inputs: JsonObject;
+}
+
+/** Nodes by id: a Map, so an id like "constructor" is data, never a prototype member. */
+export type Graph = ReadonlyMap<string, ComfyNode>;
+
+/** Bound on every walk: graphs are small, and a cycle or a hostile file must never loop. */
+export const MAX_DEPTH = 32;
+
+/** A walk over one graph, collecting what it could not follow. */
+export interface Walk {
+  graph: Graph;
+  problems: Set<string>;
+}
+
+export function toGraph(value: JsonObject): Graph {
+  const graph = new Map<string, ComfyNode>();
+  for (const [id, raw] of Object.entries(value)) {
+    if (!isObject(raw) || typeof raw['class_type'] !== 'string') continue;
+    graph.set(id, { id, classType: raw['class_type'], inputs: isObject(raw['inputs']) ? raw['inputs'] : {} });
+  }
+  return graph;
+}
+
+export function input(node: ComfyNode, name: string): unknown {
+  return Object.hasOwn(node.inputs, name) ? node.inputs[name] : undefined;
+}
+
+/** An input that is `[nodeId, outputIndex]` rather than a value. */
+export function isLink(value: unknown): value is [string | number | bigint, number | bigint] {
+  return (
+    Array.isArray(value) &&
+    value.length === 2 &&
+    ['string', 'number', 'bigint'].includes(typeof value[0]) &&
+    ['number', 'bigint'].includes(typeof value[1])
+  );
+}
+
+export interface Target {
+  node: ComfyNode;
+  output: number;
+}
+
+/** The node a link leads to; a link to a missing node is noted once and leads nowhere. */
+export function follow(walk: Walk, from: ComfyNode, name: string, value: unknown): Target | undefined {
+  if (!isLink(value)) return undefined;
+  const node = walk.graph.get(String(value[0]));
+  if (node === undefined) {
+    walk.problems.add(`${from.classType} #${from.id}: ${name} links to missing node ${String(value[0])}`);
+    return undefined;
+  }
+  return { node, output: Number(value[1]) };
+}
+
+export function followInput(walk: Walk, node: ComfyNode | undefined, name: string): ComfyNode | undefined {
+  return node === undefined ? undefined : follow(walk, node, name, input(node, name))?.node;
+}
+
+// Where primitive, seed and string nodes keep their value (core Primitive*, rgthree, Crystools, WAS, …).
+const VALUE_INPUTS = ['value', 'seed', 'noise_seed', 'int', 'float', 'number', 'string', 'text', 'Text'];
+
+/** An input's value; when it is a link to a primitive or string node, that node's value. */
+export function valueOf(walk: Walk, node: ComfyNode, name: string): unknown {
+  let current = node;
+  let key = name;
+  for (let depth = 0; depth < MAX_DEPTH; depth++) {
+    const raw = input(current, key);
+    if (!isLink(raw)) return raw;
+    const target = follow(walk, current, key, raw);
+    if (target === undefined) return undefined;
+    current = target.node;
+    const found = [name, ...VALUE_INPUTS].find((candidate) => input(current, candidate) !== undefined);
+    if (found === undefined) return undefined;
+    key = found;
+  }
+  return undefined;
+}
+
+export const byId = (a: ComfyNode, b: ComfyNode): number => a.id.localeCompare(b.id, 'en', { numeric: true });

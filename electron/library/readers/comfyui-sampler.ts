@@ -1,0 +1,97 @@
+import { asCount, asNumber, asSeed, asText, newFill, put, putLoras, type Fill } from './fields.js';
+import { followInput, input, valueOf, type ComfyNode, type Walk } from './comfyui-graph.js';
+import { readModel, readSize } from './comfyui-model.js';
+import { readPrompt } from './comfyui-prompts.js';
+
+/**
+ * The nodes that carry a sampler's settings: the sampler itself, and for SamplerCustomAdvanced the noise
+ * (seed), guider (cfg, prompts, model), sampler select (name) and sigmas (steps, scheduler, denoise) it links to.
+ */
+interface Parts {
+  sampler: ComfyNode;
+  noise?: ComfyNode;
+  guider?: ComfyNode;
+  select?: ComfyNode;
+  sigmas?: ComfyNode;
+}
+
+function parts(walk: Walk, sampler: ComfyNode): Parts {
+  const found: Parts = { sampler };
+  const noise = followInput(walk, sampler, 'noise');
+  const guider = followInput(walk, sampler, 'guider');
+  const select = followInput(walk, sampler, 'sampler');
+  const sigmas = followInput(walk, sampler, 'sigmas');
+  if (noise !== undefined) found.noise = noise;
+  if (guider !== undefined) found.guider = guider;
+  if (select !== undefined) found.select = select;
+  if (sigmas !== undefined) found.sigmas = sigmas;
+  return found;
+}
+
+type SamplerField = 'seed' | 'steps' | 'guidance' | 'sampler' | 'scheduler' | 'denoise';
+
+const COERCE: Record<SamplerField, (value: unknown) => string | number | undefined> = {
+  seed: asSeed,
+  steps: asCount,
+  guidance: asNumber,
+  sampler: asText,
+  scheduler: asText,
+  denoise: asNumber,
+};
+
+/** The first of these inputs that is present, on the first of these nodes that has it. */
+function pick(walk: Walk, fill: Fill, key: SamplerField, nodes: Array<ComfyNode | undefined>, names: string[]) {
+  for (const node of nodes) {
+    if (node === undefined) continue;
+    const name = names.find((candidate) => input(node, candidate) !== undefined);
+    if (name === undefined) continue;
+    put(fill, key, valueOf(walk, node, name), COERCE[key], `${node.classType} #${node.id} ${name}`);
+    return;
+  }
+}
+
+/** The node whose input holds a conditioning: the sampler, or the guider it links to. */
+function promptOwner(p: Parts, name: string): [ComfyNode, string] | undefined {
+  if (input(p.sampler, name) !== undefined) return [p.sampler, name];
+  if (p.guider === undefined) return undefined;
+  if (input(p.guider, name) !== undefined) return [p.guider, name];
+  // BasicGuider (Flux) has one `conditioning` and no negative.
+  return name === 'positive' && input(p.guider, 'conditioning') !== undefined ? [p.guider, 'conditioning'] : undefined;
+}
+
+function putPrompts(walk: Walk, fill: Fill, p: Parts): void {
+  const positive = promptOwner(p, 'positive');
+  const negative = promptOwner(p, 'negative');
+  const pos = positive === undefined ? undefined : readPrompt(walk, ...positive);
+  const neg = negative === undefined ? undefined : readPrompt(walk, ...negative);
+  if (pos !== undefined && pos.texts.length > 0) fill.settings.prompt = pos.texts.join('\n');
+  if (neg !== undefined && neg.texts.length > 0) fill.settings.negativePrompt = neg.texts.join('\n');
+  // Flux samples at cfg 1: the guidance the person set is FluxGuidance's.
+  if (pos?.guidance !== undefined) fill.settings.guidance = pos.guidance;
+}
+
+function putModel(walk: Walk, fill: Fill, p: Parts): void {
+  const owner = input(p.sampler, 'model') !== undefined ? p.sampler : p.guider;
+  if (owner === undefined) return;
+  const read = readModel(walk, owner, 'model');
+  if (read.model !== undefined) fill.settings.model = read.model;
+  putLoras(fill, read.loras);
+}
+
+/** Everything one sampler's generation used. */
+export function readSampler(walk: Walk, sampler: ComfyNode): Fill {
+  const fill = newFill();
+  const p = parts(walk, sampler);
+  pick(walk, fill, 'seed', [sampler, p.noise], ['seed', 'noise_seed']);
+  pick(walk, fill, 'steps', [sampler, p.sigmas], ['steps']);
+  pick(walk, fill, 'guidance', [sampler, p.guider], ['cfg']);
+  pick(walk, fill, 'sampler', [sampler, p.select], ['sampler_name']);
+  pick(walk, fill, 'scheduler', [sampler, p.sigmas], ['scheduler']);
+  pick(walk, fill, 'denoise', [sampler, p.sigmas], ['denoise']);
+  putPrompts(walk, fill, p);
+  putModel(walk, fill, p);
+  const size = readSize(walk, sampler);
+  if (size.width !== undefined) fill.settings.width = size.width;
+  if (size.height !== undefined) fill.settings.height = size.height;
+  return fill;
+}

@@ -1,0 +1,46 @@
+import { isInteger, parse } from 'lossless-json';
+
+export type JsonObject = Record<string, unknown>;
+
+export type JsonResult = { ok: true; value: unknown } | { ok: false; reason: string };
+
+// A string literal (skipped as is) or a bare NaN/Infinity token, which Python's json.dumps writes and JSON rejects.
+const NON_FINITE = /"(?:[^"\\]|\\.)*"|-?\b(?:NaN|Infinity)\b/g;
+
+/** Bare NaN/Infinity become strings, so the field they sat in is reported as unparseable instead of failing the file. */
+export function replaceNonFinite(text: string): string {
+  return text.replace(NON_FINITE, (token) => (token.startsWith('"') ? token : JSON.stringify(token)));
+}
+
+/** Integers past 2^53 stay exact as bigint; every other number is a plain number. */
+function parseNumber(digits: string): number | bigint {
+  if (!isInteger(digits)) return Number.parseFloat(digits);
+  const value = Number(digits);
+  return Number.isSafeInteger(value) ? value : BigInt(digits);
+}
+
+/** Parses generator JSON losslessly; a duplicate key keeps the last value, as JSON.parse does. Never throws. */
+export function parseJson(text: string): JsonResult {
+  try {
+    const value = parse(replaceNonFinite(text), null, { parseNumber, onDuplicateKey: (info) => info.newValue });
+    return { ok: true, value };
+  } catch (error) {
+    return { ok: false, reason: error instanceof Error ? error.message : 'not valid JSON' };
+  }
+}
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The JSON object a text holds, or undefined (not JSON, or JSON that is not an object). */
+export function parseObject(text: string | undefined): JsonObject | undefined {
+  if (text === undefined) return undefined;
+  const result = parseJson(text);
+  return result.ok && isObject(result.value) ? result.value : undefined;
+}
+
+/** Sets a key as plain data, even one like `__proto__` that an assignment would treat as the prototype. */
+export function setOwn(target: JsonObject, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
