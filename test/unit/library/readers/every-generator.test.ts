@@ -24,12 +24,12 @@ async function png(texts: Array<[string, string]>): Promise<Uint8Array> {
   return insertChunks(await makePng(16, 16), texts.map(([k, v]) => tEXt(k, v)));
 }
 
-describe('every generator through one entry point, in the registry’s order', () => {
+describe('every generator through one entry point', () => {
   const cases: Array<[string, () => Promise<Uint8Array>, ImageSource, Record<string, unknown>]> = [
     ['AUTOMATIC1111 parameters', () => png([['parameters', A1111]]), 'a1111', { prompt: 'a moth on a lamp', seed: '5', steps: 30 }],
     ['ComfyUI graph (64-bit seed)', () => png([['prompt', COMFY_GRAPH]]), 'comfyui', { prompt: 'a glass harbour at night', seed: '18446744073709551615', model: 'dream.safetensors', width: 832 }],
-    ['Fooocus JSON in parameters, before A1111', () => png([['parameters', FOOOCUS], ['fooocus_scheme', 'fooocus']]), 'fooocus', { seed: '9007199254740993', steps: 30, width: 896 }],
-    ['SwarmUI JSON in parameters, before A1111', () => png([['parameters', SWARM]]), 'swarmui', { prompt: 'a fox in a library', model: 'flux-dev', seed: '77' }],
+    ['Fooocus JSON in parameters is Fooocus, not A1111 text', () => png([['parameters', FOOOCUS], ['fooocus_scheme', 'fooocus']]), 'fooocus', { seed: '9007199254740993', steps: 30, width: 896 }],
+    ['SwarmUI JSON in parameters is SwarmUI, not A1111 text', () => png([['parameters', SWARM]]), 'swarmui', { prompt: 'a fox in a library', model: 'flux-dev', seed: '77' }],
     ['InvokeAI 3 metadata', () => png([['invokeai_metadata', INVOKE]]), 'invokeai', { prompt: 'a brass owl', seed: '42', modelHash: 'abc123' }],
     ['NovelAI', () => png([['Software', 'NovelAI'], ['Description', 'a cat knight'], ['Comment', NOVELAI]]), 'novelai', { prompt: 'a cat knight', negativePrompt: 'lowres', seed: '1234' }],
     [
