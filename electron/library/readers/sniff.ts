@@ -1,5 +1,6 @@
 import type { ImageFormat } from './types.js';
 import { ascii, startsWith, u16be, u16le, u24le, u32be, u32le } from './bytes.js';
+import { walkJpegSegments } from './jpeg-walk.js';
 
 export interface Sniffed {
   format: ImageFormat | null;
@@ -31,26 +32,13 @@ function isStartOfFrame(marker: number): boolean {
 }
 
 function jpegSize(bytes: Uint8Array): Sniffed {
-  let at = 2;
-  while (at + 4 <= bytes.length) {
-    if (bytes[at] !== 0xff) break;
-    const marker = bytes[at + 1]!;
-    // Fill bytes and markers without a length (RSTn, TEM).
-    if (marker === 0xff) {
-      at += 1;
-      continue;
-    }
-    if ((marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) {
-      at += 2;
-      continue;
-    }
-    if (marker === 0xda || marker === 0xd9) break;
-    const length = u16be(bytes, at + 2);
-    if (length === undefined || length < 2) break;
-    if (isStartOfFrame(marker)) return sized('jpeg', u16be(bytes, at + 7), u16be(bytes, at + 5));
-    at += 2 + length;
-  }
-  return { format: 'jpeg' };
+  let size: Sniffed = { format: 'jpeg' };
+  walkJpegSegments(bytes, ({ marker, at }) => {
+    if (!isStartOfFrame(marker)) return false;
+    size = sized('jpeg', u16be(bytes, at + 7), u16be(bytes, at + 5));
+    return true;
+  });
+  return size;
 }
 
 function webpSize(bytes: Uint8Array): Sniffed {
