@@ -13,6 +13,7 @@ export interface BridgeEvents {
   onJobChanged(listener: (payload: Events['jobs.changed']) => void): () => void;
   onJobProgress(listener: (payload: Events['jobs.progress']) => void): () => void;
   onJobsRemoved(listener: (payload: Events['jobs.removed']) => void): () => void;
+  onImportProgress(listener: (payload: Events['library.importProgress']) => void): () => void;
 }
 
 export type AtelierBridge = BridgeMethods & BridgeEvents;
@@ -22,6 +23,7 @@ export const EVENT_SUBSCRIPTIONS = {
   'jobs.changed': 'onJobChanged',
   'jobs.progress': 'onJobProgress',
   'jobs.removed': 'onJobsRemoved',
+  'library.importProgress': 'onImportProgress',
 } as const satisfies Record<keyof Events, keyof BridgeEvents>;
 
 /** Media URL paths shared by both hosts: `atelier-media://<kind>/<id>` in Electron, `/media/<kind>/<id>` over HTTP. */

@@ -1,4 +1,4 @@
-import type { ImageSummary, JobDetail, JobEvent, JobResult, JobStatus, JobSummary } from '../../shared/contract.js';
+import type { ImageSource, ImageSummary, ImportedMetadata, JobDetail, JobEvent, JobResult, JobStatus, JobSummary } from '../../shared/contract.js';
 import type { ErrorBody } from '../../shared/errors.js';
 import type { DetailRow, SummaryRow } from './context.js';
 
@@ -17,7 +17,9 @@ export function toSummary(row: SummaryRow, images: ImageSummary[]): JobSummary {
     favorite: row.favorite === 1,
     trashedAt: row.trashed_at,
     images,
+    source: row.source as ImageSource,
   };
+  if (row.original_path !== null) summary.path = row.original_path;
   if (row.started_at !== null) summary.startedAt = row.started_at;
   if (row.completed_at !== null) summary.completedAt = row.completed_at;
   if (row.model !== null) summary.model = row.model;
@@ -44,5 +46,6 @@ export function toDetail(row: DetailRow, images: ImageSummary[], events: JobEven
   };
   if (row.result_json !== null) detail.result = JSON.parse(row.result_json) as JobResult;
   if (row.error_json !== null) detail.errorDetail = JSON.parse(row.error_json) as ErrorBody;
+  if (row.metadata_json !== null) detail.metadata = JSON.parse(row.metadata_json) as ImportedMetadata;
   return detail;
 }

@@ -20,10 +20,15 @@ export const DEFAULT_LIMITS: StoreLimits = {
 const SUMMARY_FIELDS = [
   'id', 'status', 'created_at', 'updated_at', 'started_at', 'completed_at', 'provider', 'model', 'prompt',
   'negative_prompt', 'width', 'height', 'count', 'favorite', 'trashed_at', 'progress_stage', 'progress_fraction',
-  'partial_images', 'error_json', 'retry_of', 'retried_as',
+  'partial_images', 'error_json', 'retry_of', 'retried_as', 'source', 'original_path',
 ] as const satisfies ReadonlyArray<keyof SummaryRow>;
 
-export const SUMMARY_COLUMNS = SUMMARY_FIELDS.map((f) => `j.${f}`).join(', ');
+/** An imported job's original: the first location still found, else the first known (index image_locations_image). */
+const ORIGINAL_PATH_SQL = `CASE WHEN j.source = 'atelier' THEN NULL ELSE (SELECT l.path FROM images AS i
+  JOIN image_locations AS l ON l.image_id = i.id WHERE i.job_id = j.id
+  ORDER BY l.missing_at IS NOT NULL, l.seen_at, l.path LIMIT 1) END AS original_path`;
+
+export const SUMMARY_COLUMNS = SUMMARY_FIELDS.map((f) => (f === 'original_path' ? ORIGINAL_PATH_SQL : `j.${f}`)).join(', ');
 
 export interface SummaryRow {
   id: string;
@@ -47,6 +52,8 @@ export interface SummaryRow {
   error_json: string | null;
   retry_of: string | null;
   retried_as: string | null;
+  source: string;
+  original_path: string | null;
 }
 
 /** A row of SUMMARY_COLUMNS fetched raw (as an array of values: a list page reads 60 of them per call). */
@@ -60,4 +67,5 @@ export interface DetailRow extends SummaryRow {
   request_json: string;
   result_json: string | null;
   cancel_requested: number;
+  metadata_json: string | null;
 }

@@ -15,12 +15,15 @@ interface ImageRow {
   thumb_path: string | null;
   seed: number | null;
   batch_index: number | null;
+  linked: number;
 }
 
 export interface ImagePathRow {
   id: string;
   path: string;
   thumbPath: string | null;
+  /** The path is someone else's file outside the data dir (an imported original). */
+  linked: boolean;
 }
 
 function toStored(row: ImageRow): StoredImage {
@@ -35,15 +38,17 @@ function toStored(row: ImageRow): StoredImage {
     height: row.height,
     mime: row.mime,
     thumbPath: row.thumb_path,
+    linked: row.linked === 1,
     ...perImage(row),
   };
 }
 
 /** The values that differ between a batch's images, present only where known. */
-function perImage(row: ImageRow): Pick<ImageSummary, 'seed' | 'batchIndex'> {
-  const out: Pick<ImageSummary, 'seed' | 'batchIndex'> = {};
+function perImage(row: ImageRow): Pick<ImageSummary, 'seed' | 'batchIndex' | 'thumbPending'> {
+  const out: Pick<ImageSummary, 'seed' | 'batchIndex' | 'thumbPending'> = {};
   if (row.seed !== null) out.seed = row.seed;
   if (row.batch_index !== null) out.batchIndex = row.batch_index;
+  if (row.thumb_path === null) out.thumbPending = true;
   return out;
 }
 
@@ -60,9 +65,9 @@ export function createImages(ctx: StoreContext) {
     `SELECT i.* FROM json_each(?) AS ids JOIN images AS i ON i.job_id = ids.value ORDER BY i.job_id, i.idx`,
   );
   // Keyset pages by id, so a 100k-image library is read in slices between which the event loop runs.
-  const pathsAfter = ctx.sql.prepare<ImagePathRow>(
+  const pathsAfter = ctx.sql.prepare<Omit<ImagePathRow, 'linked'> & { linked: number }>(
     'images.pathsAfter',
-    'SELECT id, path, thumb_path AS thumbPath FROM images WHERE id > ? ORDER BY id LIMIT ?',
+    'SELECT id, path, thumb_path AS thumbPath, linked FROM images WHERE id > ? ORDER BY id LIMIT ?',
   );
 
   return {
@@ -99,7 +104,7 @@ export function createImages(ctx: StoreContext) {
       return out;
     },
     pathsPage(afterId: string | null, limit: number): ImagePathRow[] {
-      return pathsAfter.all(afterId ?? '', limit);
+      return pathsAfter.all(afterId ?? '', limit).map((row) => ({ ...row, linked: row.linked === 1 }));
     },
   };
 }

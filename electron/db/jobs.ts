@@ -32,7 +32,7 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
   const { sql } = ctx;
   const detailById = sql.prepare<DetailRow>(
     'jobs.get',
-    `SELECT ${SUMMARY_COLUMNS}, j.request_json, j.result_json, j.cancel_requested FROM jobs AS j WHERE j.id = ?`,
+    `SELECT ${SUMMARY_COLUMNS}, j.request_json, j.result_json, j.cancel_requested, j.metadata_json FROM jobs AS j WHERE j.id = ?`,
   );
   const summaryById = sql.prepare<SummaryRow>('jobs.getSummary', `SELECT ${SUMMARY_COLUMNS} FROM jobs AS j WHERE j.id = ?`);
   const byKey = sql.prepare<{ id: string; request_fingerprint: string | null }>(

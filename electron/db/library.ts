@@ -23,9 +23,9 @@ export function createLibrary(ctx: StoreContext) {
     'jobs.restore',
     `UPDATE jobs SET trashed_at = NULL, updated_at = @now WHERE id IN (${IDS_NAMED}) AND trashed_at IS NOT NULL`,
   );
-  const filesOf = sql.prepare<{ path: string; thumb_path: string | null; bytes: number }>(
+  const filesOf = sql.prepare<{ path: string; thumb_path: string | null; bytes: number; linked: number }>(
     'images.filesOfJobs',
-    `SELECT path, thumb_path, bytes FROM images WHERE job_id IN (${IDS})`,
+    `SELECT path, thumb_path, bytes, linked FROM images WHERE job_id IN (${IDS})`,
   );
   const deleteJobs = sql.prepare<{ id: string }>('jobs.delete', `DELETE FROM jobs WHERE id IN (${IDS}) RETURNING id`);
   const stillReferenced = sql.prepare<{ one: number }>(
@@ -94,7 +94,8 @@ export function createLibrary(ctx: StoreContext) {
     const idsJson = JSON.stringify([...new Set(ids)]);
     const candidates = new Map<string, number>();
     for (const row of filesOf.all(idsJson)) {
-      candidates.set(row.path, Math.max(candidates.get(row.path) ?? 0, row.bytes));
+      // A linked original is the person's own file, outside the data dir: its row goes, the file is never offered.
+      if (row.linked === 0) candidates.set(row.path, Math.max(candidates.get(row.path) ?? 0, row.bytes));
       if (row.thumb_path !== null && !candidates.has(row.thumb_path)) candidates.set(row.thumb_path, 0);
     }
     const removedIds = deleteJobs.all(idsJson).map((r) => r.id);

@@ -98,6 +98,11 @@ export function planList(query: ListQuery, mode: PlanMode, limit: number, option
     params.push(query.provider);
     key.push('prov');
   }
+  if (query.source !== undefined) {
+    where.push('j.source = ?');
+    params.push(query.source);
+    key.push('src');
+  }
   const before = options.before ?? (query.cursor === undefined ? undefined : decodeCursor(query.cursor));
   if (before !== undefined) {
     where.push('(j.created_at, j.id) < (?, ?)');
@@ -285,7 +290,7 @@ export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTu
     const shape = extent.get()!;
     const tokens = chooseTokens(terms, shape);
     // A filter most jobs fail reads many matches per page in rowid order; its own history index walks only its jobs.
-    const selective = query.view === 'trash' || query.favorite === true || query.status !== undefined || query.provider !== undefined;
+    const selective = query.view === 'trash' || query.favorite === true || query.status !== undefined || query.provider !== undefined || query.source !== undefined;
     const newest = shape.breaks === 0 && !selective ? newestMatches(query, tokens, want, shape) : undefined;
     if (newest !== undefined) return newest;
     const fts = () => rows(query, 'fts', want, { tokens });

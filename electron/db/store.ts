@@ -6,6 +6,8 @@ import { openDatabase, probeWritable, quickCheck, type Db } from './connection.j
 import { DEFAULT_LIMITS, type StoreContext } from './context.js';
 import { createEvents } from './events.js';
 import { createImages } from './images.js';
+import { createImports } from './imports.js';
+import type { ImportStore } from './import-types.js';
 import { createJobs } from './jobs.js';
 import { createLibrary } from './library.js';
 import { createRecovered } from './recovered.js';
@@ -116,6 +118,7 @@ function composeStore(
   const recovered = createRecovered(ctx, images, events);
   const stats = createStats(ctx);
   const settings = createSettings(ctx);
+  const importsRaw = createImports(ctx, images, events);
   let open = true;
   const changes = ctx.db.prepare('SELECT total_changes() AS n').pluck();
   let changesAtOpen: number | null = null;
@@ -138,7 +141,17 @@ function composeStore(
   const read = <A extends unknown[], R>(fn: (...args: A) => R) => {
     return (...args: A): R => call(fn, args, 'read the library');
   };
+  const IMPORT_READS = new Set<keyof ImportStore>([
+    'get', 'list', 'running', 'problems', 'folder', 'folders', 'pending', 'location', 'imageBySha', 'locationsIn', 'original', 'thumbless',
+  ]);
+  const imports = Object.fromEntries(
+    Object.entries(importsRaw).map(([name, fn]) => [
+      name,
+      IMPORT_READS.has(name as keyof ImportStore) ? read(fn as (...a: unknown[]) => unknown) : guard(fn as (...a: unknown[]) => unknown, 'record the import'),
+    ]),
+  ) as unknown as ImportStore;
   return {
+    imports,
     info: { databasePath: '', migratedFrom: 0, schemaVersion: 0, backupPath: null, recoveredInterrupted: 0, integrityChecked: true },
     submit: guard(jobs.submit, 'store the new job'),
     // One request's failure inside a group commit is that request's answer, in the same storage words as submit's.

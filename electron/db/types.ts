@@ -4,6 +4,7 @@
  */
 import type { ErrorBody } from '../../shared/errors.js';
 import type { Db } from './connection.js';
+import type { ImportStore } from './import-types.js';
 import type { RecoveredBatch, RecoveredImage } from './recovered.js';
 import type {
   GenerateRequest,
@@ -35,6 +36,8 @@ export interface NewImage {
 
 export interface StoredImage extends NewImage {
   jobId: string;
+  /** An imported original outside the data dir: `path` is absolute and the file is never Atelier's to touch. */
+  linked: boolean;
 }
 
 export interface QueuedJob {
@@ -147,7 +150,7 @@ export interface JobStore {
   stats(): StoreStats;
   image(id: string): StoredImage | null;
   /** Image rows with their file paths, `limit` at a time in id order after `afterId` (null: from the start). */
-  imagePathsPage(afterId: string | null, limit: number): Array<{ id: string; path: string; thumbPath: string | null }>;
+  imagePathsPage(afterId: string | null, limit: number): Array<{ id: string; path: string; thumbPath: string | null; linked: boolean }>;
 
   getSetting<T>(key: string): T | null;
   setSetting(key: string, value: unknown): void;
@@ -162,6 +165,8 @@ export interface JobStore {
 
   /** What happened on open: schema migration, backup taken, jobs recovered as interrupted. */
   readonly info: StoreOpenInfo;
+  /** Imports, their files, the library's folders and where imported files are. */
+  readonly imports: ImportStore;
 }
 
 export interface StoreOpenInfo {

@@ -2,6 +2,9 @@ import { unlink } from 'node:fs/promises';
 import { openStore } from '../db/store.js';
 import type { JobStore, StoreOptions } from '../db/types.js';
 import { createLibraryRecovery } from '../library/recovery.js';
+import { createImporter } from '../library/import/importer.js';
+import { createLibraryFolders } from '../library/import/library-folders.js';
+import { createThumbnailer } from '../library/import/thumbnailer.js';
 import { findMissingFiles, removePreviewFolders, resolveInsideDataDir, sweepOrphans, type MediaFs } from '../media/index.js';
 import { createSecretBook } from '../providers/redact.js';
 import { createProgressThrottle } from '../worker/progress-throttle.js';
@@ -122,7 +125,28 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       },
       sweepDone: () => (sweepStarted ? housekeepingDone : Promise.resolve()),
     });
+    const thumbnailer = createThumbnailer({
+      dataDir,
+      store,
+      log,
+      announce: (ids) => void announce(ids).catch((error: unknown) => log.error('could not announce thumbnails', { error: String(error) })),
+    });
+    const importer = createImporter({
+      dataDir,
+      store,
+      bus,
+      log,
+      now: () => clock.now(),
+      announce: (ids) => {
+        if (ids.length === 0) return;
+        announce(ids).catch((error: unknown) => log.error('could not announce imported jobs', { error: String(error) }));
+        thumbnailer.kick();
+      },
+    });
+    const folders = createLibraryFolders({ store, watchState: () => 'off', unwatch: async () => undefined });
     const handlers = createHandlers({
+      importer,
+      folders,
       store,
       scheduler,
       providers: registry,
@@ -151,6 +175,8 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       .catch((error: unknown) => log.error('could not clear old previews', { error: String(error) }))
       .finally(() => {
         scheduler.start();
+        importer.resumeInterrupted();
+        thumbnailer.kick();
         const run = (): void => {
           sweepStarted = true;
           housekeepingDone = housekeeping().catch((error: unknown) => log.error('start-up housekeeping failed', { error: String(error) }));
@@ -173,6 +199,10 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       if (kind === 'preview') return media.previews.resolvePreview(imageId);
       const image = store.image(imageId);
       if (image === null) return null;
+      if (kind === 'image' && image.linked) {
+        const original = store.imports.original(imageId);
+        return original === null ? null : { path: original.path, mime: image.mime, root: original.root };
+      }
       const rel = kind === 'image' ? image.path : image.thumbPath;
       if (rel === null) return null;
       const path = resolveInsideDataDir(dataDir, rel);
@@ -192,6 +222,8 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
           await startup;
           clearTimeout(housekeepingTimer);
           await housekeepingDone;
+          await importer.close();
+          await thumbnailer.close();
           await scheduler.stop(closeOptions.graceMs ?? 3_000);
           for (const entry of entries) await entry.close?.();
           await store.backupIfChanged().catch((error: unknown) => log.warn('could not back up the library on quit', { error: String(error) }));

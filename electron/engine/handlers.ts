@@ -2,6 +2,8 @@ import { AppError } from '../../shared/errors.js';
 import { isTerminal, type Handlers, type JobDetail } from '../../shared/contract.js';
 import type { JobStore, RemovedFiles } from '../db/types.js';
 import type { LibraryRecovery } from '../library/recovery.js';
+import type { Importer } from '../library/import/importer.js';
+import type { LibraryFolders } from '../library/import/library-folders.js';
 import type { Scheduler } from '../worker/scheduler.js';
 import type { EventBus } from './event-bus.js';
 import { withListedModel, type ModelCache } from './model-cache.js';
@@ -25,6 +27,9 @@ export interface HandlerDeps {
   recovery: LibraryRecovery;
   /** Applies saved retention limits now (moves jobs to the trash; the person saw how many first). */
   applyRetention(): Promise<void>;
+  /** Imports of other tools' images, and the folders they came from. */
+  importer: Importer;
+  folders: LibraryFolders;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -131,6 +136,17 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
     'library.rebuild': async () => deps.recovery.rebuild(),
     'library.removeOrphans': async ({ expectedCount }) => deps.recovery.removeOrphans(expectedCount),
+    'library.import': async (request) => ({ import: await deps.importer.import(request) }),
+    'library.imports': async () => ({ items: deps.importer.list() }),
+    'library.cancelImport': async ({ id }) => ({ import: await deps.importer.stop(id, 'cancel') }),
+    'library.pauseImport': async ({ id }) => ({ import: await deps.importer.stop(id, 'pause') }),
+    'library.resumeImport': async ({ id }) => ({ import: deps.importer.resume(id) }),
+    'library.folders': async () => ({ items: deps.folders.list() }),
+    'library.removeFolder': async ({ id }) => {
+      const { trashed } = await deps.folders.remove(id);
+      announce(trashed);
+      return { trashed: trashed.length };
+    },
     'providers.list': async () => ({ providers: await providers.list() }),
     'providers.test': async ({ id }) => providers.test(id),
     'settings.get': async () => settings.publicView(),

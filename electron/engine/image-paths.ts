@@ -19,8 +19,10 @@ export async function collectImagePaths(store: Pick<JobStore, 'imagePathsPage'>,
   for (;;) {
     const page = store.imagePathsPage(after, pageSize);
     for (const row of page) {
-      referenced.add(row.path);
       if (row.thumbPath !== null) referenced.add(row.thumbPath);
+      // A linked original lives outside the data dir: the folder scan, not library/'s listing, says if it is there.
+      if (row.linked) continue;
+      referenced.add(row.path);
       images.push({ id: row.id, path: row.path });
     }
     if (page.length < pageSize) return { referenced, images };

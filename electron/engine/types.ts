@@ -28,9 +28,11 @@ export interface EngineEvents {
 export type MediaKind = 'image' | 'thumb' | 'preview';
 
 export interface MediaFile {
-  /** Absolute path, always inside the data dir. */
+  /** Absolute path: inside the data dir, or for a linked original inside `root`. */
   path: string;
   mime: string;
+  /** A linked original's allow-listed root (a folder the person imported): the file must resolve inside it. */
+  root?: string;
 }
 
 export interface Engine {

@@ -28,6 +28,13 @@ export const BRIDGE_CHANNELS = [
   'desktop.copyImage',
   'desktop.saveAs',
   'desktop.startDrag',
+  'library.import',
+  'library.imports',
+  'library.cancelImport',
+  'library.pauseImport',
+  'library.resumeImport',
+  'library.folders',
+  'library.removeFolder',
 ] as const satisfies readonly ChannelName[];
 
 type MissingChannels = Exclude<ChannelName, (typeof BRIDGE_CHANNELS)[number]>;
@@ -39,4 +46,5 @@ export const EVENT_IPC_CHANNELS = {
   'jobs.changed': 'atelier:event:jobs.changed',
   'jobs.progress': 'atelier:event:jobs.progress',
   'jobs.removed': 'atelier:event:jobs.removed',
+  'library.importProgress': 'atelier:event:library.importProgress',
 } as const satisfies Record<EventName, string>;

@@ -1,5 +1,5 @@
 import { realpath, stat } from 'node:fs/promises';
-import { isAbsolute, relative } from 'node:path';
+import { isInside } from '../library/import/paths.js';
 import { MEDIA_KINDS, MEDIA_SCHEME, type MediaKindName } from '../../shared/bridge.js';
 import type { Engine } from '../engine/types.js';
 
@@ -39,11 +39,7 @@ export interface ResolvedMedia {
   mtimeMs: number;
 }
 
-/** True when `child` is `parent` itself or below it (both absolute, already resolved). */
-export function isInside(parent: string, child: string): boolean {
-  const rel = relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-}
+export { isInside };
 
 // The data dir's real path, resolved once per dir: a grid of thumbnails asked for it on every request. Should the
 // dir be swapped for a link elsewhere later, files resolve outside the cached root and are refused (fails closed).
@@ -61,7 +57,8 @@ function realRoot(dataDir: string): Promise<string> {
 
 /**
  * Asks the engine for the file, then checks — after following symlinks — that it is a regular file inside the
- * data dir. Anything else is null, which both hosts answer with 404.
+ * data dir, or for a linked original inside the imported folder it belongs to (resolved too: a symlink that leads
+ * out of that folder is refused). Anything else is null, which both hosts answer with 404.
  */
 export async function resolveMediaFile(
   engine: Pick<Engine, 'dataDir' | 'resolveMedia'>,
@@ -70,8 +67,8 @@ export async function resolveMediaFile(
   const file = engine.resolveMedia(request.kind, request.imageId);
   if (file === null) return null;
   try {
-    const [root, real] = await Promise.all([realRoot(engine.dataDir), realpath(file.path)]);
-    if (!isInside(root, real) || real === root) return null;
+    const [root, real] = await Promise.all([file.root === undefined ? realRoot(engine.dataDir) : realpath(file.root), realpath(file.path)]);
+    if (!isInside(root, real) || (real === root && file.root === undefined)) return null;
     const info = await stat(real);
     if (!info.isFile()) return null;
     return { path: real, mime: file.mime, size: info.size, mtimeMs: info.mtimeMs };

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ById, ByImage, Empty, Ids, ProviderId } from './common.js';
 import { GenerateRequest, JobDetail, ListPage, ListQuery, Stats, SubmitResult } from './jobs.js';
 import { RebuildResult, RemoveOrphans, RetentionLimits, RetentionPreview, TrashSummary } from './library.js';
+import { ImportRequest, ImportSummary, LibraryFolder, RemovedFolder, RemoveFolder } from './imports.js';
 import { ProviderInfo, ProviderTestResult } from './providers.js';
 import { Settings, SettingsPatch } from './settings.js';
 
@@ -26,6 +27,13 @@ export const channels = {
   'jobs.previewRetention': { input: RetentionLimits, output: RetentionPreview },
   'library.rebuild': { input: Empty, output: RebuildResult },
   'library.removeOrphans': { input: RemoveOrphans, output: Removed },
+  'library.import': { input: ImportRequest, output: z.object({ import: ImportSummary }) },
+  'library.imports': { input: Empty, output: z.object({ items: z.array(ImportSummary) }) },
+  'library.cancelImport': { input: ById, output: z.object({ import: ImportSummary }) },
+  'library.pauseImport': { input: ById, output: z.object({ import: ImportSummary }) },
+  'library.resumeImport': { input: ById, output: z.object({ import: ImportSummary }) },
+  'library.folders': { input: Empty, output: z.object({ items: z.array(LibraryFolder) }) },
+  'library.removeFolder': { input: RemoveFolder, output: RemovedFolder },
   'providers.list': { input: Empty, output: z.object({ providers: z.array(ProviderInfo) }) },
   'providers.test': { input: z.strictObject({ id: ProviderId }), output: ProviderTestResult },
   'settings.get': { input: Empty, output: Settings },

@@ -1,6 +1,7 @@
 /** Events the engine pushes to every host and the renderer. */
 import { z } from 'zod';
 import { Id } from './common.js';
+import { ImportProgressEvent } from './imports.js';
 import { JobSummary } from './jobs.js';
 
 export const JobProgressEvent = z.object({
@@ -19,6 +20,7 @@ export const events = {
   'jobs.changed': z.object({ job: JobSummary }),
   'jobs.progress': JobProgressEvent,
   'jobs.removed': z.object({ ids: z.array(Id) }),
+  'library.importProgress': ImportProgressEvent,
 } as const;
 
 export type Events = { [E in keyof typeof events]: z.infer<(typeof events)[E]> };

@@ -7,5 +7,6 @@ export * from './jobs.js';
 export * from './providers.js';
 export * from './settings.js';
 export * from './library.js';
+export * from './imports.js';
 export * from './channels.js';
 export * from './events.js';

@@ -1,6 +1,7 @@
 /** Jobs: what a person asks for, what the engine keeps, and how the history is listed. */
 import { z } from 'zod';
 import { ERROR_CODES } from '../errors.js';
+import { ImageSource, ImportedMetadata } from './imports.js';
 import { OrphanStats, RecoveryStats } from './library.js';
 import { BACKGROUNDS, CONTROL_CHARS, Id, JOB_STATUSES, JobStatus, MAX_SAFE_SEED, OUTPUT_FORMATS, ProviderId, QUALITIES, int, num } from './common.js';
 
@@ -47,6 +48,8 @@ export const ImageSummary = z.object({
   seed: z.number().int().optional(),
   /** Position in a batch that shares one seed (ComfyUI): reproduce it with that seed and at least this many + 1. */
   batchIndex: z.number().int().min(0).optional(),
+  /** No thumbnail yet (an imported image's is made in the background; a job's failed): show a placeholder. */
+  thumbPending: z.literal(true).optional(),
 });
 export type ImageSummary = z.infer<typeof ImageSummary>;
 
@@ -86,6 +89,10 @@ export const JobSummary = z.object({
   /** The job this one retried, and the newest job that retried this one. */
   retryOf: Id.optional(),
   retriedAs: Id.optional(),
+  /** The tool that made the image: atelier for jobs run here, else the generator an imported file came from. */
+  source: ImageSource,
+  /** Imported images: where the original is (the first location still found, else the first known). */
+  path: z.string().optional(),
 });
 export type JobSummary = z.infer<typeof JobSummary>;
 
@@ -109,8 +116,21 @@ export const JobEvent = z.object({
 });
 export type JobEvent = z.infer<typeof JobEvent>;
 
+/**
+ * A job's settings as stored. A job run here always satisfies GenerateRequest; an imported file's settings are
+ * whatever its tool wrote: no prompt, or a size outside what Atelier generates, is kept as it is.
+ */
+export const StoredRequest = GenerateRequest.omit({ idempotencyKey: true }).extend({
+  prompt: z.string().max(32_000),
+  width: z.number().int().min(1).max(65_535),
+  height: z.number().int().min(1).max(65_535),
+});
+export type StoredRequest = z.infer<typeof StoredRequest>;
+
 export const JobDetail = JobSummary.extend({
-  request: GenerateRequest.omit({ idempotencyKey: true }),
+  request: StoredRequest,
+  /** Imported images only: what the file said beyond the request, its raw metadata texts, where it lives. */
+  metadata: ImportedMetadata.optional(),
   result: JobResult.optional(),
   errorDetail: ErrorBody.optional(),
   cancelRequested: z.boolean(),
@@ -125,6 +145,7 @@ export const ListQuery = z.strictObject({
   status: z.array(JobStatus).min(1).max(JOB_STATUSES.length).optional(),
   favorite: z.boolean().optional(),
   provider: ProviderId.optional(),
+  source: ImageSource.optional(),
   search: z.string().max(1_000, 'A search is at most 1,000 characters.').optional(),
 });
 export type ListQuery = z.infer<typeof ListQuery>;

@@ -46,6 +46,10 @@ export function createFakeEngine(dataDir: string): FakeEngine {
     return job;
   };
 
+  // Channels the host tests never call through this fake: answering them would be a second importer to keep in step.
+  const notImplementedHere = <C extends keyof Handlers>(names: C[]): Pick<Handlers, C> =>
+    Object.fromEntries(names.map((n) => [n, async () => { throw new AppError('internal', `The fake engine does not answer ${n}.`); }])) as unknown as Pick<Handlers, C>;
+
   const handlers: Handlers = {
     async 'jobs.submit'(input) {
       record('jobs.submit', input);
@@ -65,6 +69,7 @@ export function createFakeEngine(dataDir: string): FakeEngine {
         favorite: false,
         trashedAt: null,
         images: [],
+        source: 'atelier',
         request,
         cancelRequested: false,
         events: [],
@@ -151,6 +156,7 @@ export function createFakeEngine(dataDir: string): FakeEngine {
     'desktop.copyImage': desktopOnly,
     'desktop.saveAs': desktopOnly,
     'desktop.startDrag': desktopOnly,
+    ...notImplementedHere(['library.import', 'library.imports', 'library.cancelImport', 'library.pauseImport', 'library.resumeImport', 'library.folders', 'library.removeFolder']),
   };
 
   const engine: FakeEngine = {

@@ -3,20 +3,9 @@
  * Readers never throw: what parsed is kept, what did not is named in `problems`, the raw text is always kept.
  */
 
-/** The tool a file came from; the `source` filter of the history. */
-export const IMAGE_SOURCES = [
-  'atelier',
-  'a1111',
-  'comfyui',
-  'invokeai',
-  'fooocus',
-  'novelai',
-  'swarmui',
-  'easydiffusion',
-  'midjourney',
-  'unknown',
-] as const;
-export type ImageSource = (typeof IMAGE_SOURCES)[number];
+import type { ImageSource } from '../../../shared/contract/imports.js';
+
+export { IMAGE_SOURCES, type ImageSource } from '../../../shared/contract/imports.js';
 
 export type ImageFormat = 'png' | 'jpeg' | 'webp';
 

@@ -17,6 +17,7 @@ const job = (id: string, status: JobSummary['status'], extra: Partial<JobSummary
     favorite: false,
     trashedAt: null,
     images: [],
+    source: 'atelier',
     ...extra,
   },
 });

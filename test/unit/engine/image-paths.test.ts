@@ -8,6 +8,7 @@ describe('collectImagePaths', () => {
       id: `img-${String(i).padStart(5, '0')}`,
       path: `library/${i % 7}/p${i}.png`,
       thumbPath: i % 3 === 0 ? null : `thumbs/${i % 7}/p${i}.webp`,
+      linked: false,
     }));
     const pagesAsked: Array<string | null> = [];
     const store = {

@@ -25,6 +25,7 @@ export function makeJob(overrides: Partial<JobSummary> = {}): JobSummary {
     favorite: false,
     trashedAt: null,
     images: [],
+    source: 'atelier',
     ...overrides,
   };
 }

@@ -149,6 +149,7 @@ describe('jobs model: property — any interleaving of events and one fetch ends
             favorite: entry.favorite,
             trashedAt: entry.trashed ? 5 : null,
             images: [],
+            source: 'atelier',
           }));
           const n = versions.length;
           const a = aSeed % (n + 1);

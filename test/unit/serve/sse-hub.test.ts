@@ -36,6 +36,7 @@ const job = (id: string, status: JobStatus): JobSummary => ({
   favorite: false,
   trashedAt: null,
   images: [],
+  source: 'atelier',
 });
 
 /** The `event:`/`data:` frames a client received, in order. */

@@ -1,0 +1,72 @@
+import type { StoreContext } from './context.js';
+import type { Events } from './events.js';
+import { foldForSearch, searchTextOf } from './fold.js';
+import { gramsOf } from './grams.js';
+import type { ImportedImage } from './import-types.js';
+import type { Images } from './images.js';
+import { ROW_BYTES_SQL } from './jobs.js';
+
+const SOURCE_NAMES: Record<string, string> = {
+  a1111: 'AUTOMATIC1111/Forge',
+  comfyui: 'ComfyUI',
+  invokeai: 'InvokeAI',
+  fooocus: 'Fooocus',
+  novelai: 'NovelAI',
+  swarmui: 'SwarmUI',
+  easydiffusion: 'Easy Diffusion',
+  midjourney: 'Midjourney',
+  atelier: 'Atelier',
+  unknown: 'an unknown tool',
+};
+
+/** Writes one imported file as a succeeded job with its one image, searchable like a generated one. */
+export function createImportedJobs(ctx: StoreContext, images: Images, events: Events) {
+  const { sql } = ctx;
+  const insert = sql.prepare(
+    'imported.insert',
+    `INSERT INTO jobs (id, status, created_at, updated_at, completed_at, provider, model, prompt, negative_prompt, width,
+       height, count, request_json, result_json, search_text, progress_stage, progress_fraction, source, metadata_json)
+     VALUES (?, 'succeeded', ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, 'done', 1, ?, ?)`,
+  );
+  const resize = sql.prepare('imported.resize', `UPDATE jobs SET logical_bytes = ${ROW_BYTES_SQL} WHERE id = ?`);
+  const gramsFromApp = sql.prepare('imported.gramsFromApp', 'UPDATE store_totals SET grams_from_app = ? WHERE id = 1');
+  const insertGrams = sql.prepare('imported.insertGrams', 'INSERT INTO jobs_grams (rowid, grams) VALUES (?, ?)');
+  const setLinked = sql.prepare('imported.setLinked', 'UPDATE images SET linked = 1 WHERE id = ?');
+
+  return {
+    insert(entry: ImportedImage): void {
+      const { request } = entry;
+      const result: Record<string, unknown> = { timings: {} };
+      if (entry.seed !== undefined) result.seed = /^\d+$/.test(entry.seed) && Number.isSafeInteger(Number(entry.seed)) ? Number(entry.seed) : entry.seed;
+      const base = searchTextOf(request.prompt, request.negativePrompt);
+      const extra = entry.searchExtra.length > 0 ? foldForSearch(entry.searchExtra) : '';
+      const searchText = extra.length > 0 ? `${base}\n${extra}` : base;
+      gramsFromApp.run(1);
+      const inserted = insert.run(
+        entry.jobId,
+        entry.createdAt,
+        ctx.now(),
+        entry.createdAt,
+        entry.source,
+        request.model ?? null,
+        request.prompt,
+        request.negativePrompt ?? null,
+        request.width,
+        request.height,
+        JSON.stringify(request),
+        JSON.stringify(result),
+        searchText,
+        entry.source,
+        JSON.stringify(entry.metadata),
+      );
+      gramsFromApp.run(0);
+      insertGrams.run(inserted.lastInsertRowid, gramsOf(searchText));
+      resize.run(entry.jobId);
+      const { linked, ...image } = entry.image;
+      images.insertAll(entry.jobId, [image]);
+      if (linked) setLinked.run(image.id);
+      const how = linked ? 'linked in place' : 'copied into the library';
+      events.append(entry.jobId, 'imported', `Imported from ${SOURCE_NAMES[entry.source] ?? entry.source}, ${how}.`);
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import { webcrypto } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { dirname, extname, join, basename } from 'node:path';
+import { readImageMetadata } from '../readers/read-image.js';
+import { sniffImage } from '../readers/sniff.js';
+import type { ImageFormat, ImageRead } from '../readers/types.js';
+import { truncation } from './truncation.js';
+
+/** Larger files are not images any of these tools write: listed, never read into memory. */
+export const MAX_IMPORT_BYTES = 512 * 1024 * 1024;
+const SIDECAR_MAX_BYTES = 1024 * 1024;
+
+export type Probe =
+  | { kind: 'image'; bytes: Uint8Array; size: number; mtimeMs: number; sha256: string; format: ImageFormat; width: number; height: number; read: ImageRead }
+  | { kind: 'skipped' | 'failed'; reason: string };
+
+/** The file's size and modification time, or why it cannot be looked at. */
+export async function fileStat(path: string): Promise<{ size: number; mtimeMs: number } | { reason: string }> {
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) return { reason: 'It is not a regular file.' };
+    return { size: info.size, mtimeMs: info.mtimeMs };
+  } catch (error) {
+    return { reason: describeReadError(error) };
+  }
+}
+
+export function describeReadError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code === 'ENOENT') return 'The file is gone (moved or deleted before it was read).';
+  if (code === 'EACCES' || code === 'EPERM') return 'Atelier is not allowed to read this file.';
+  if (code === 'EIO' || code === 'ENXIO' || code === 'ENODEV') return 'The drive could not be read (was it unplugged?).';
+  return `The file could not be read${code === undefined ? '' : ` (${code})`}.`;
+}
+
+/** SHA-256 on libuv's thread pool (WebCrypto), so hashing megabytes never holds the event loop. */
+async function sha256Of(bytes: Uint8Array): Promise<string> {
+  const digest = await webcrypto.subtle.digest('SHA-256', bytes);
+  return Buffer.from(digest).toString('hex');
+}
+
+async function sidecarOf(path: string): Promise<string | undefined> {
+  const sidecar = join(dirname(path), `${basename(path, extname(path))}.txt`);
+  try {
+    const info = await stat(sidecar);
+    if (!info.isFile() || info.size > SIDECAR_MAX_BYTES) return undefined;
+    return await readFile(sidecar, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads one file: is it an image (by its bytes, never its name), its hash, size and every setting it carries. */
+export async function probeFile(path: string, known?: { size: number; mtimeMs: number }): Promise<Probe> {
+  const info = known ?? (await fileStat(path));
+  if ('reason' in info) return { kind: 'failed', reason: info.reason };
+  if (info.size === 0) return { kind: 'failed', reason: 'The file is empty.' };
+  if (info.size > MAX_IMPORT_BYTES) return { kind: 'skipped', reason: 'The file is larger than 512 MB: not an image Atelier imports.' };
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(await readFile(path));
+  } catch (error) {
+    return { kind: 'failed', reason: describeReadError(error) };
+  }
+  const sniffed = sniffImage(bytes);
+  if (sniffed.format === null) return { kind: 'skipped', reason: 'Not a PNG, JPEG or WebP image (judged by its content, not its name).' };
+  const cut = truncation(bytes, sniffed.format);
+  if (cut !== null) return { kind: 'failed', reason: cut };
+  if (sniffed.width === undefined || sniffed.height === undefined) {
+    return { kind: 'failed', reason: 'The image header is damaged: its size cannot be read.' };
+  }
+  const sidecarText = await sidecarOf(path);
+  const [sha256, read] = await Promise.all([
+    sha256Of(bytes),
+    readImageMetadata(bytes, sidecarText === undefined ? {} : { sidecarText }),
+  ]);
+  return {
+    kind: 'image',
+    bytes,
+    size: bytes.length,
+    mtimeMs: info.mtimeMs,
+    sha256,
+    format: sniffed.format,
+    width: sniffed.width,
+    height: sniffed.height,
+    read,
+  };
+}

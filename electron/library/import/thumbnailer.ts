@@ -1,0 +1,86 @@
+import { readFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { JobStore } from '../../db/types.js';
+import type { Logger } from '../../engine/types.js';
+import { absolute } from '../../media/media-paths.js';
+import { writeThumbnail } from '../../media/thumbnail.js';
+
+export interface ThumbnailerDeps {
+  dataDir: string;
+  store: JobStore;
+  log: Logger;
+  announce(ids: string[]): void;
+  /** Pause between thumbnails: the background must not compete with the grid or an import's reads. */
+  idleMs?: number;
+}
+
+/**
+ * Makes the thumbnails imported images are still waiting for, one at a time in the background (sharp works on its
+ * own threads). The grid shows a placeholder until the job is announced again with its thumbnail.
+ */
+export function createThumbnailer(deps: ThumbnailerDeps) {
+  const { store, log } = deps;
+  const failed = new Set<string>();
+  let running: Promise<void> | null = null;
+  let closed = false;
+  let again = false;
+  let made = 0;
+
+  async function one(imageId: string): Promise<string | null> {
+    const image = store.image(imageId);
+    if (image === null) return null;
+    const source = image.linked ? store.imports.original(imageId)?.path : absolute(deps.dataDir, image.path);
+    if (source === undefined) return null;
+    const bytes = new Uint8Array(await readFile(source));
+    const thumb = await writeThumbnail(deps.dataDir, bytes);
+    return store.imports.setThumb(imageId, thumb.path);
+  }
+
+  async function loop(): Promise<void> {
+    do {
+      again = false;
+      for (;;) {
+        if (closed) return;
+        const rows = store.imports.thumbless(32).filter((r) => !failed.has(r.imageId));
+        if (rows.length === 0) break;
+        for (const row of rows) {
+          if (closed) return;
+          try {
+            const jobId = await one(row.imageId);
+            if (jobId === null) failed.add(row.imageId);
+            else {
+              made += 1;
+              deps.announce([jobId]);
+            }
+          } catch (error) {
+            // An original that is gone or not decodable keeps its placeholder; it is tried again next start.
+            failed.add(row.imageId);
+            log.warn('could not make a thumbnail', { imageId: row.imageId, error: error instanceof Error ? error.message : String(error) });
+          }
+          if ((deps.idleMs ?? 0) > 0) await sleep(deps.idleMs);
+        }
+      }
+    } while (again && !closed);
+  }
+
+  return {
+    /** New images may be waiting: make their thumbnails (a run in progress picks them up). */
+    kick(): void {
+      if (closed) return;
+      if (running !== null) {
+        again = true;
+        return;
+      }
+      running = loop()
+        .catch((error: unknown) => log.error('the thumbnail queue stopped', { error: String(error) }))
+        .finally(() => {
+          running = null;
+        });
+    },
+    made: () => made,
+    async close(): Promise<void> {
+      closed = true;
+      await running;
+    },
+  };
+}

@@ -1,0 +1,131 @@
+/** Importing and watching folders of images made by any tool (issue 9): requests, progress and what is read. */
+import { z } from 'zod';
+import { CONTROL_CHARS, Id } from './common.js';
+
+/** The tool a file came from; the history's `source` filter. */
+export const IMAGE_SOURCES = [
+  'atelier',
+  'a1111',
+  'comfyui',
+  'invokeai',
+  'fooocus',
+  'novelai',
+  'swarmui',
+  'easydiffusion',
+  'midjourney',
+  'unknown',
+] as const;
+export const ImageSource = z.enum(IMAGE_SOURCES, { error: `A source is one of ${IMAGE_SOURCES.join(', ')}.` });
+export type ImageSource = z.infer<typeof ImageSource>;
+
+export const IMPORT_MODES = ['link', 'copy'] as const;
+export const ImportMode = z.enum(IMPORT_MODES, { error: 'Mode is link (index in place) or copy (into the library).' });
+export type ImportMode = z.infer<typeof ImportMode>;
+
+export const IMPORT_STATUSES = ['running', 'paused', 'completed', 'cancelled', 'failed'] as const;
+export const ImportStatus = z.enum(IMPORT_STATUSES);
+export type ImportStatus = z.infer<typeof ImportStatus>;
+
+/** An absolute path on this machine (POSIX or Windows), as the person typed or picked it. */
+export const AbsolutePath = z
+  .string({ error: 'A path is text.' })
+  .min(1, 'A path cannot be empty.')
+  .max(4_096, 'A path is at most 4,096 characters.')
+  .refine((s) => !CONTROL_CHARS.test(s), 'A path cannot contain control characters.')
+  .refine((s) => s.startsWith('/') || /^[A-Za-z]:[\\/]/.test(s) || s.startsWith('\\\\'), 'Give the full path of a folder or file, e.g. /home/you/outputs.');
+
+export const ImportRequest = z.strictObject({
+  paths: z.array(AbsolutePath).min(1, 'Choose at least one folder or file.').max(1_000, 'At most 1,000 paths at once.'),
+  mode: ImportMode.default('link'),
+  watch: z.boolean().default(false),
+});
+export type ImportRequest = z.infer<typeof ImportRequest>;
+
+const count = z.number().int().min(0);
+
+/** A file that was not imported, and why, in words. */
+export const ImportProblem = z.object({ path: z.string(), reason: z.string() });
+export type ImportProblem = z.infer<typeof ImportProblem>;
+
+export const ImportCounts = z.object({
+  /** Files found so far (the scan may still be going: `scanning`). */
+  found: count,
+  imported: count,
+  /** Files whose content (SHA-256) the library already had: one image, another known location. */
+  duplicates: count,
+  /** Files that are not images Atelier reads (by content, never the extension). */
+  skipped: count,
+  /** Files that could not be read at all (gone, unreadable, truncated). */
+  failed: count,
+});
+
+export const ImportProgressEvent = ImportCounts.extend({
+  id: Id,
+  status: ImportStatus,
+  scanning: z.boolean(),
+  ratePerSecond: z.number().min(0).optional(),
+  etaMs: count.optional(),
+});
+export type ImportProgressEvent = z.infer<typeof ImportProgressEvent>;
+
+export const ImportSummary = ImportProgressEvent.extend({
+  paths: z.array(z.string()),
+  mode: ImportMode,
+  watch: z.boolean(),
+  createdAt: z.number().int(),
+  updatedAt: z.number().int(),
+  finishedAt: z.number().int().optional(),
+  /** The newest files that were skipped or failed, with their reasons (all of them are kept in the database). */
+  problems: z.array(ImportProblem),
+});
+export type ImportSummary = z.infer<typeof ImportSummary>;
+
+/** A folder (or single file) the person imported: its files may be served, and it may be watched. */
+export const LibraryFolder = z.object({
+  id: Id,
+  path: z.string(),
+  mode: ImportMode,
+  watch: z.boolean(),
+  /** 'watching' while a live watcher runs; 'failed' when the folder is gone or cannot be watched. */
+  watchState: z.enum(['off', 'watching', 'failed']),
+  createdAt: z.number().int(),
+  images: count,
+  /** Known files no longer found where they were: marked, never dropped. */
+  missing: count,
+});
+export type LibraryFolder = z.infer<typeof LibraryFolder>;
+
+export const RemoveFolder = z.strictObject({
+  id: Id,
+  /** Removing a folder never deletes its files: only `false` is accepted here. */
+  deleteFiles: z.literal(false, { error: 'Removing a folder never deletes its files from disk.' }).optional(),
+});
+
+export const RemovedFolder = z.object({
+  /** Imported jobs moved to the trash with the folder (their originals stay where they are). */
+  trashed: count,
+});
+
+export const LoraRef = z.object({ name: z.string(), weight: z.number().optional(), hash: z.string().optional() });
+
+/** One of the files' metadata texts exactly as the file holds it (PNG keyword, EXIF tag, XMP, sidecar). */
+export const RawText = z.object({ key: z.string(), text: z.string() });
+
+/** What an imported image's file said beyond the request fields, and where the file is. */
+export const ImportedMetadata = z.object({
+  scheduler: z.string().optional(),
+  modelHash: z.string().optional(),
+  loras: z.array(LoraRef).optional(),
+  denoise: z.number().optional(),
+  description: z.string().optional(),
+  /** Other generations the file describes (a ComfyUI graph with several samplers). */
+  alternatives: z.array(z.record(z.string(), z.unknown())).optional(),
+  raw: z.array(RawText),
+  /** Fields that were there but could not be read. */
+  problems: z.array(z.string()),
+  /** Every place the same file (same SHA-256) was found, and whether it is still there. */
+  locations: z.array(z.object({ path: z.string(), missing: z.boolean() })),
+  /** link: the original stays where it is; copy: a copy lives in the library. */
+  mode: ImportMode,
+});
+export type ImportedMetadata = z.infer<typeof ImportedMetadata>;
