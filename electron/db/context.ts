@@ -24,9 +24,9 @@ const SUMMARY_FIELDS = [
 ] as const satisfies ReadonlyArray<keyof SummaryRow>;
 
 /** An imported job's original: the first location still found, else the first known (index image_locations_image). */
-const ORIGINAL_PATH_SQL = `CASE WHEN j.source = 'atelier' THEN NULL ELSE (SELECT l.path FROM images AS i
-  JOIN image_locations AS l ON l.image_id = i.id WHERE i.job_id = j.id
-  ORDER BY l.missing_at IS NOT NULL, l.seen_at, l.path LIMIT 1) END AS original_path`;
+const ORIGINAL_PATH_SQL = `CASE WHEN j.source = 'atelier' THEN NULL ELSE COALESCE(
+  (SELECT l.path FROM images AS i JOIN image_locations AS l ON l.image_id = i.id WHERE i.job_id = j.id AND l.missing_at IS NULL LIMIT 1),
+  (SELECT l.path FROM images AS i JOIN image_locations AS l ON l.image_id = i.id WHERE i.job_id = j.id LIMIT 1)) END AS original_path`;
 
 export const SUMMARY_COLUMNS = SUMMARY_FIELDS.map((f) => (f === 'original_path' ? ORIGINAL_PATH_SQL : `j.${f}`)).join(', ');
 

@@ -103,10 +103,19 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
   );
   const runningIds = sql.prepare<{ id: string }>('jobs.running', "SELECT id FROM jobs WHERE status = 'running'");
 
+  const locationsOf = sql.prepare<{ path: string; missing: number }>(
+    'jobs.locations',
+    `SELECT l.path, l.missing_at IS NOT NULL AS missing FROM images AS i JOIN image_locations AS l ON l.image_id = i.id
+     WHERE i.job_id = ? ORDER BY l.missing_at IS NOT NULL, l.seen_at, l.path`,
+  );
+
   function detail(id: string): JobDetail {
     const row = detailById.get(id);
     if (row === undefined) throw new AppError('not_found', `There is no job ${id}.`, { details: { id } });
-    return toDetail(row, images.summariesFor([id]).get(id) ?? [], events.list(id));
+    const out = toDetail(row, images.summariesFor([id]).get(id) ?? [], events.list(id));
+    // Where the file is now lives in image_locations (it changes as folders are watched), not in the stored metadata.
+    if (out.metadata !== undefined) out.metadata.locations = locationsOf.all(id).map((l) => ({ path: l.path, missing: l.missing === 1 }));
+    return out;
   }
 
   function summary(id: string): JobSummary {

@@ -1,6 +1,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type { ImportProgressEvent, ImportRequest, ImportSummary } from '../../../shared/contract.js';
+import type { z } from 'zod';
+import { ImportRequest, type ImportProgressEvent, type ImportSummary } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
 import { uuidv7 } from '../../../shared/ids.js';
 import type { FileOutcome, ImportRecord } from '../../db/import-types.js';
@@ -240,7 +241,9 @@ export function createImporter(deps: ImporterDeps) {
   }
 
   return {
-    async import(request: ImportRequest): Promise<ImportSummary> {
+    async import(asked: z.input<typeof ImportRequest>): Promise<ImportSummary> {
+      // The hosts validate; parsed again here so a caller inside the process gets the same defaults.
+      const request = ImportRequest.parse(asked);
       const roots = await resolveRoots(request.paths);
       const id = uuidv7(deps.now());
       const record = imports.create({ id, paths: roots.map((r) => r.path), mode: request.mode, watch: request.watch });

@@ -1,0 +1,195 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Engine } from '../../../electron/engine/types.js';
+import { resolveMediaFile } from '../../../electron/host/media-request.js';
+import { COMFY_SEED, toolFiles, type ToolFile } from '../../fixtures/images/tool-files.js';
+import { startHarness, waitFor, type Harness } from '../engine/harness.js';
+
+async function importDone(engine: Engine, id: string) {
+  return waitFor(async () => {
+    const { items } = await engine.handlers['library.imports']({});
+    const found = items.find((i) => i.id === id);
+    return found !== undefined && found.status !== 'running' ? found : undefined;
+  }, 20_000);
+}
+
+function writeAll(dir: string, files: ToolFile[]): void {
+  mkdirSync(dir, { recursive: true });
+  for (const f of files) writeFileSync(join(dir, f.name), f.bytes);
+}
+
+describe('importing a folder of other tools\' images', () => {
+  let h: Harness;
+  let outside: string;
+  beforeEach(() => {
+    outside = mkdtempSync(join(tmpdir(), 'atelier-outputs-'));
+  });
+  afterEach(async () => {
+    await h?.cleanup();
+    rmSync(outside, { recursive: true, force: true });
+  });
+
+  it('makes one succeeded job per file with its tool, settings, raw texts and original path, filterable by source', async () => {
+    h = await startHarness({ housekeepingDelayMs: 0 });
+    const files = await toolFiles('zq');
+    writeAll(join(outside, 'outputs', 'txt2img'), files);
+    writeFileSync(join(outside, 'outputs', 'notes.md'), '# not an image');
+    const { import: started } = await h.engine.handlers['library.import']({ paths: [join(outside, 'outputs')] });
+    expect(started.status).toBe('running');
+    const done = await importDone(h.engine, started.id);
+    expect(done).toMatchObject({ status: 'completed', found: files.length + 1, imported: files.length, skipped: 1, failed: 0, duplicates: 0 });
+    expect(done.problems).toEqual([{ path: join(outside, 'outputs', 'notes.md'), reason: expect.stringContaining('Not a PNG, JPEG or WebP') }]);
+
+    const page = await h.engine.handlers['jobs.list']({ limit: 60, view: 'active' });
+    expect(page.items).toHaveLength(files.length);
+    for (const file of files) {
+      const path = join(outside, 'outputs', 'txt2img', file.name);
+      const job = page.items.find((j) => j.path === path);
+      expect(job, file.name).toMatchObject({ status: 'succeeded', source: file.source, prompt: file.prompt, count: 1 });
+      // Created at the file's own time, not the import's.
+      expect(job!.createdAt).toBe(Math.trunc(statSync(path).mtimeMs));
+    }
+    const comfy = page.items.find((j) => j.source === 'comfyui')!;
+    const detail = await h.engine.handlers['jobs.get']({ id: comfy.id });
+    expect(detail.request).toMatchObject({ provider: 'comfyui', prompt: 'a glass harbour comfyzq', seed: COMFY_SEED, steps: 25, guidance: 6.5, sampler: 'dpmpp_2m', model: 'dream.safetensors' });
+    expect(detail.metadata).toMatchObject({ scheduler: 'karras', mode: 'link', locations: [{ path: comfy.path, missing: false }] });
+    expect(detail.metadata!.raw.map((r) => r.key)).toContain('prompt');
+    expect(detail.events.map((e) => e.kind)).toEqual(['imported']);
+
+    const a1111 = await h.engine.handlers['jobs.list']({ limit: 60, view: 'active', source: 'a1111' });
+    expect(a1111.items.map((j) => j.source)).toEqual(['a1111', 'a1111', 'a1111']);
+    const lora = await h.engine.handlers['jobs.get']({ id: a1111.items.find((j) => j.path!.endsWith('.png'))!.id });
+    expect(lora.metadata!.modelHash).toBe('6ce0161689');
+  });
+
+  it('finds imported images by prompt words, model, seed and file name', async () => {
+    h = await startHarness({ housekeepingDelayMs: 0 });
+    writeAll(join(outside, 'a'), await toolFiles('kx'));
+    const { import: started } = await h.engine.handlers['library.import']({ paths: [join(outside, 'a')] });
+    await importDone(h.engine, started.id);
+    const search = async (q: string) => (await h.engine.handlers['jobs.list']({ limit: 60, view: 'active', search: q })).items.map((j) => j.source);
+    expect(await search('fooocuskx')).toEqual(['fooocus']);
+    expect(await search('juggernaut')).toEqual(['fooocus']);
+    expect(await search(COMFY_SEED)).toEqual(['comfyui']);
+    expect(await search('novelai-0.png')).toEqual(['novelai']);
+  });
+
+  it('keeps the same content once: a second copy of a file is another location of the same image', async () => {
+    h = await startHarness({ housekeepingDelayMs: 0 });
+    const [first] = await toolFiles('dup');
+    writeAll(join(outside, 'one'), [first!]);
+    writeAll(join(outside, 'two'), [{ ...first!, name: 'renamed copy.png' }]);
+    const { import: started } = await h.engine.handlers['library.import']({ paths: [join(outside, 'one'), join(outside, 'two')] });
+    const done = await importDone(h.engine, started.id);
+    expect(done).toMatchObject({ imported: 1, duplicates: 1 });
+    const { items } = await h.engine.handlers['jobs.list']({ limit: 60, view: 'active' });
+    expect(items).toHaveLength(1);
+    const detail = await h.engine.handlers['jobs.get']({ id: items[0]!.id });
+    expect(detail.metadata!.locations.map((l) => l.path).sort()).toEqual([join(outside, 'one', first!.name), join(outside, 'two', 'renamed copy.png')].sort());
+
+    // Importing the same folder again reads nothing new and adds nothing.
+    const again = await importDone(h.engine, (await h.engine.handlers['library.import']({ paths: [join(outside, 'one')] })).import.id);
+    expect(again).toMatchObject({ imported: 0, duplicates: 1 });
+    expect((await h.engine.handlers['jobs.list']({ limit: 60, view: 'active' })).items).toHaveLength(1);
+  });
+
+  it('lists damaged files with their reasons and imports the rest', async () => {
+    h = await startHarness({ housekeepingDelayMs: 0 });
+    const [good, , , comfy] = await toolFiles('dmg');
+    const dir = join(outside, 'mixed');
+    writeAll(dir, [good!]);
+    writeFileSync(join(dir, 'empty.png'), '');
+    writeFileSync(join(dir, 'cut.png'), comfy!.bytes.subarray(0, Math.floor(comfy!.bytes.length / 2)));
+    writeFileSync(join(dir, 'photo.png'), 'GIF89a not really');
+    const done = await importDone(h.engine, (await h.engine.handlers['library.import']({ paths: [dir] })).import.id);
+    expect(done).toMatchObject({ imported: 1, failed: 2, skipped: 1 });
+    const reasons = Object.fromEntries(done.problems.map((p) => [p.path.split('/').pop(), p.reason]));
+    expect(reasons['empty.png']).toMatch(/empty/);
+    expect(reasons['cut.png']).toMatch(/cut short/);
+    expect(reasons['photo.png']).toMatch(/Not a PNG, JPEG or WebP/);
+  });
+
+  it('sniffs by content: a PNG named .jpg and a JPEG named .txt are imported as what they are', async () => {
+    h = await startHarness({ housekeepingDelayMs: 0 });
+    const files = await toolFiles('lie');
+    const dir = join(outside, 'lying');
+    writeAll(dir, [{ ...files[0]!, name: 'really-a-png.jpg' }, { ...files[1]!, name: 'really-a-jpeg.txt' }]);
+    const done = await importDone(h.engine, (await h.engine.handlers['library.import']({ paths: [dir] })).import.id);
+    expect(done).toMatchObject({ imported: 2, skipped: 0 });
+    const mimes = (await h.engine.handlers['jobs.list']({ limit: 60, view: 'active' })).items.map((j) => [j.path!.split('/').pop(), j.images[0]!.mime]);
+    expect(Object.fromEntries(mimes)).toEqual({ 'really-a-png.jpg': 'image/png', 'really-a-jpeg.txt': 'image/jpeg' });
+  });
+
+  it('never touches the originals: trash, empty trash and removing the folder leave every file as it was', async () => {
+    h = await startHarness({ housekeepingDelayMs: 0 });
+    const files = await toolFiles('keep');
+    const dir = join(outside, 'precious');
+    writeAll(dir, files);
+    const before = files.map((f) => readFileSync(join(dir, f.name)));
+    await importDone(h.engine, (await h.engine.handlers['library.import']({ paths: [dir] })).import.id);
+    const ids = (await h.engine.handlers['jobs.list']({ limit: 60, view: 'active' })).items.map((j) => j.id);
+    await h.engine.handlers['jobs.trash']({ ids: ids.slice(0, 3) });
+    const removed = await h.engine.handlers['jobs.emptyTrash']({});
+    expect(removed.removed).toBe(3);
+    await h.engine.handlers['jobs.purge']({ ids: ids.slice(3, 5) });
+    const [folder] = (await h.engine.handlers['library.folders']({})).items;
+    expect(folder).toMatchObject({ path: dir, mode: 'link', images: files.length - 5 });
+    expect(await h.engine.handlers['library.removeFolder']({ id: folder!.id })).toEqual({ trashed: files.length - 5 });
+    await h.engine.handlers['jobs.emptyTrash']({});
+    files.forEach((f, i) => expect(readFileSync(join(dir, f.name)).equals(before[i]!), f.name).toBe(true));
+    await expect(h.engine.handlers['library.removeFolder']({ id: folder!.id })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('serves a linked original only from inside its imported folder: a symlink out of it is refused', async () => {
+    h = await startHarness({ housekeepingDelayMs: 0 });
+    const [file, second] = await toolFiles('srv');
+    const dir = join(outside, 'served');
+    writeAll(dir, [file!]);
+    writeAll(join(outside, 'secret'), [second!]);
+    symlinkSync(join(outside, 'secret', second!.name), join(dir, 'link-out.png'));
+    const done = await importDone(h.engine, (await h.engine.handlers['library.import']({ paths: [dir] })).import.id);
+    expect(done.imported).toBe(1);
+    const { items } = await h.engine.handlers['jobs.list']({ limit: 60, view: 'active' });
+    expect(items.map((j) => j.path)).toEqual([join(dir, file!.name)]);
+    const served = await resolveMediaFile(h.engine, { kind: 'image', imageId: items[0]!.images[0]!.id });
+    expect(served).toMatchObject({ path: join(dir, file!.name), mime: 'image/png' });
+    // The original is swapped for a symlink that leads out of the folder: refused, like an unknown id.
+    rmSync(join(dir, file!.name));
+    symlinkSync(join(outside, 'secret', second!.name), join(dir, file!.name));
+    expect(await resolveMediaFile(h.engine, { kind: 'image', imageId: items[0]!.images[0]!.id })).toBeNull();
+  });
+
+  it('makes thumbnails in the background and announces the job again with it', async () => {
+    h = await startHarness({ housekeepingDelayMs: 0 });
+    writeAll(join(outside, 't'), (await toolFiles('th')).slice(0, 2));
+    await importDone(h.engine, (await h.engine.handlers['library.import']({ paths: [join(outside, 't')] })).import.id);
+    const items = await waitFor(async () => {
+      const page = await h.engine.handlers['jobs.list']({ limit: 60, view: 'active' });
+      return page.items.every((j) => j.images[0]!.thumbPending === undefined) ? page.items : undefined;
+    });
+    for (const job of items) {
+      const thumb = await resolveMediaFile(h.engine, { kind: 'thumb', imageId: job.images[0]!.id });
+      expect(thumb!.path.startsWith(join(h.dataDir, 'thumbs'))).toBe(true);
+    }
+  });
+
+  it('copy mode puts the file into the library, so it survives the original being deleted', async () => {
+    h = await startHarness({ housekeepingDelayMs: 0 });
+    const [file] = await toolFiles('cp');
+    writeAll(join(outside, 'c'), [file!]);
+    await importDone(h.engine, (await h.engine.handlers['library.import']({ paths: [join(outside, 'c')], mode: 'copy' })).import.id);
+    rmSync(join(outside, 'c', file!.name));
+    const [job] = (await h.engine.handlers['jobs.list']({ limit: 60, view: 'active' })).items;
+    const served = await resolveMediaFile(h.engine, { kind: 'image', imageId: job!.images[0]!.id });
+    expect(served!.path.startsWith(join(h.dataDir, 'library'))).toBe(true);
+    expect(readFileSync(served!.path).equals(Buffer.from(file!.bytes))).toBe(true);
+  });
+
+  it('refuses paths that do not exist, are relative, or lie inside the data dir', async () => {
+    h = await startHarness({ housekeepingDelayMs: 0 });
+    await expect(h.engine.handlers['library.import']({ paths: [join(outside, 'nope')] })).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(h.engine.handlers['library.import']({ paths: [h.dataDir] })).rejects.toMatchObject({ code: 'invalid_request' });
+  });
+});
