@@ -43,7 +43,7 @@ export function createLibrary(ctx: StoreContext) {
   // Retention looks only at jobs outside the trash: what is already there is the trash's own auto-empty's business.
   const expiredIds = sql.prepare<{ id: string }>(
     'jobs.expiredIds',
-    `SELECT id FROM jobs WHERE status IN (${TERMINAL_SQL}) AND favorite = 0 AND trashed_at IS NULL
+    `SELECT id FROM jobs WHERE status IN (${TERMINAL_SQL}) AND favorite = 0 AND trashed_at IS NULL AND source = 'atelier'
        AND COALESCE(completed_at, created_at) <= ?`,
   );
   const totals = sql.prepare<{ jobs: number; bytes: number }>(
@@ -58,7 +58,14 @@ export function createLibrary(ctx: StoreContext) {
   const prunableOldestFirst = sql.prepare<{ id: string; bytes: number }>(
     'jobs.prunable',
     `SELECT j.id, j.logical_bytes + COALESCE((SELECT SUM(i.bytes) FROM images AS i WHERE i.job_id = j.id), 0) AS bytes
-     FROM jobs AS j WHERE j.status IN (${TERMINAL_SQL}) AND j.favorite = 0 AND j.trashed_at IS NULL ORDER BY j.created_at, j.id`,
+     FROM jobs AS j WHERE j.status IN (${TERMINAL_SQL}) AND j.favorite = 0 AND j.trashed_at IS NULL AND j.source = 'atelier'
+     ORDER BY j.created_at, j.id`,
+  );
+  // Retention keeps Atelier's own history in bounds: imported images are the person's files, neither counted nor moved.
+  const importedFootprint = sql.prepare<{ jobs: number; bytes: number }>(
+    'jobs.importedFootprint',
+    `SELECT COUNT(*) AS jobs, COALESCE(SUM(j.logical_bytes + COALESCE((SELECT SUM(i.bytes) FROM images AS i WHERE i.job_id = j.id), 0)), 0) AS bytes
+     FROM jobs AS j WHERE j.source <> 'atelier' AND j.trashed_at IS NULL`,
   );
   const retainStmt = sql.prepare(
     'jobs.retain',
@@ -124,8 +131,9 @@ export function createLibrary(ctx: StoreContext) {
     const wantBytes = limits.maxBytes ?? null;
     if (wantJobs === null && wantBytes === null) return [...chosen];
     const current = totals.get()!;
-    let jobs = current.jobs;
-    let bytes = current.bytes - trashedFootprint.get()!.bytes;
+    const imported = importedFootprint.get()!;
+    let jobs = current.jobs - imported.jobs;
+    let bytes = current.bytes - trashedFootprint.get()!.bytes - imported.bytes;
     const over = () => (wantJobs !== null && jobs > wantJobs) || (wantBytes !== null && bytes > wantBytes);
     const prunable = prunableOldestFirst.all();
     // The age pass already counts toward the budgets.

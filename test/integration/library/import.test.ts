@@ -187,6 +187,23 @@ describe('importing a folder of other tools\' images', () => {
     expect(readFileSync(served!.path).equals(Buffer.from(file!.bytes))).toBe(true);
   });
 
+  it('retention limits count and move only the jobs Atelier made, never imported images', async () => {
+    h = await startHarness({ housekeepingDelayMs: 0 });
+    const files = await toolFiles('ret');
+    writeAll(join(outside, 'r'), files);
+    await importDone(h.engine, (await h.engine.handlers['library.import']({ paths: [join(outside, 'r')] })).import.id);
+    for (let i = 0; i < 3; i += 1) {
+      const { job } = await h.engine.handlers['jobs.submit']({ provider: 'builtin', prompt: `made here ${i}`, width: 64, height: 64, count: 1 });
+      await waitFor(async () => ((await h.engine.handlers['jobs.get']({ id: job.id })).status === 'succeeded' ? true : undefined));
+    }
+    const preview = await h.engine.handlers['jobs.previewRetention']({ maxJobs: 1, maxBytes: null, maxAgeDays: null });
+    expect(preview.jobs).toBe(2);
+    await h.engine.handlers['settings.update']({ retention: { maxJobs: 1 } });
+    const left = (await h.engine.handlers['jobs.list']({ limit: 60, view: 'active' })).items;
+    expect(left.filter((j) => j.source === 'atelier')).toHaveLength(1);
+    expect(left.filter((j) => j.source !== 'atelier')).toHaveLength(files.length);
+  });
+
   it('refuses paths that do not exist, are relative, or lie inside the data dir', async () => {
     h = await startHarness({ housekeepingDelayMs: 0 });
     await expect(h.engine.handlers['library.import']({ paths: [join(outside, 'nope')] })).rejects.toMatchObject({ code: 'invalid_request' });
