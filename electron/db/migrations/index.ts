@@ -5,6 +5,7 @@ import { migration0004 } from './0004_search_grams.js';
 import { migration0005 } from './0005_image_seed.js';
 import { migration0006 } from './0006_retry_link.js';
 import { migration0007 } from './0007_favorites_outside_trash.js';
+import { migration0009 } from './0009_exact_seeds.js';
 import type { Migration } from './types.js';
 
 /** Every migration, in order. Append only: a released migration never changes. */
@@ -16,6 +17,8 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0005,
   migration0006,
   migration0007,
+  // TODO(lead): renumber after 0008 lands; it only needs to come after 0005 (images.seed).
+  migration0009,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -7,7 +7,8 @@ import { AppError } from '../../../shared/errors.js';
  */
 export const PLACEHOLDERS = ['prompt', 'negative_prompt', 'seed', 'steps', 'cfg', 'width', 'height', 'batch_size', 'model', 'sampler', 'scheduler'] as const;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
-export type WorkflowValues = Record<Placeholder, string | number | undefined>;
+/** A bigint (a seed beyond 2^53) is sent as its exact digits (http/request.ts serialises it losslessly). */
+export type WorkflowValues = Record<Placeholder, string | number | bigint | undefined>;
 export type ApiGraph = Record<string, { class_type: string; inputs: Record<string, unknown>; _meta?: unknown }>;
 
 const TOKEN = /\{\{\s*([a-zA-Z_]+)\s*\}\}/g;
