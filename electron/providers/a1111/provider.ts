@@ -67,7 +67,9 @@ function validate(request: GenerateRequest, config: ProviderConfig): void {
   if (request.width % 8 !== 0 || request.height % 8 !== 0) throw invalid(`A1111 needs a width and height divisible by 8 (got ${request.width}x${request.height}).`, 'width');
   if (request.guidance !== undefined && request.guidance < 1) throw invalid('A1111 needs a CFG scale of at least 1.', 'guidance');
   if (request.seed !== undefined && seedToBigInt(request.seed) > A1111_MAX_SEED) {
-    throw invalid(`A1111 seeds go up to ${A1111_MAX_SEED} (a 32-bit number); ${formatSeed(request.seed)} is larger. Nothing was sent.`, 'seed');
+    const message = `A1111 seeds go up to ${A1111_MAX_SEED} (a 32-bit number); ${formatSeed(request.seed)} is larger. Nothing was sent.`;
+    // `fields` puts the message under the Composer's seed field (a 64-bit seed reused from a ComfyUI image lands here).
+    throw new AppError('invalid_request', message, { details: { field: 'seed', fields: { seed: message } } });
   }
   if (request.quality !== undefined) throw invalid('A1111 has no quality setting: use steps and the sampler instead.', 'quality');
   if (request.background !== undefined) throw invalid('A1111 has no background setting.', 'background');

@@ -91,7 +91,9 @@ describe('64-bit seeds are kept, shown and sent exactly', () => {
       );
       expect(error).toBeInstanceOf(AppError);
       expect((error as AppError).code).toBe('invalid_request');
-      expect((error as AppError).message).toBe(`A1111 seeds go up to 4294967295 (a 32-bit number); ${seed} is larger. Nothing was sent.`);
+      const message = `A1111 seeds go up to 4294967295 (a 32-bit number); ${seed} is larger. Nothing was sent.`;
+      expect((error as AppError).message).toBe(message);
+      expect((error as AppError).details?.['fields']).toEqual({ seed: message });
     }
     expect(a1111.generationRequests()).toHaveLength(0);
     expect((await h.engine.handlers['jobs.list']({ limit: 10, view: 'all' })).items).toHaveLength(0);
