@@ -1,3 +1,4 @@
+import { isInteger, parse } from 'lossless-json';
 import { AppError } from '../../../shared/errors.js';
 
 /**
@@ -34,6 +35,11 @@ export function defaultWorkflow(): ApiGraph {
   };
 }
 
+function exactNumber(digits: string): number | bigint {
+  const value = Number(digits);
+  return isInteger(digits) && !Number.isSafeInteger(value) ? BigInt(digits) : value;
+}
+
 /** Parses a user workflow and checks it is API format ("Save (API Format)"), not the UI format with nodes/links. */
 export function parseWorkflow(text: string): ApiGraph {
   let json: unknown;
@@ -43,6 +49,8 @@ export function parseWorkflow(text: string): ApiGraph {
     throw invalid(`The ComfyUI workflow is not valid JSON (${error instanceof Error ? error.message : String(error)}).`);
   }
   if (json === null || typeof json !== 'object' || Array.isArray(json)) throw invalid('The ComfyUI workflow must be a JSON object of nodes.');
+  // Read again keeping integers past 2^53 (a 64-bit seed written into the workflow) as bigints, sent back digit for digit.
+  json = parse(text, null, { parseNumber: exactNumber, onDuplicateKey: (info) => info.newValue });
   const record = json as Record<string, unknown>;
   if (Array.isArray(record.nodes) && Array.isArray(record.links)) {
     throw invalid('This is a UI-format ComfyUI workflow. Export it with "Save (API Format)" and paste that instead.');

@@ -69,6 +69,26 @@ describe('64-bit seeds are kept, shown and sent exactly', () => {
     expect(seeds(await h.engine.handlers['jobs.get']({ id: done.id }))).toEqual(expected);
   });
 
+  it('a ComfyUI workflow of the person’s own keeps a 64-bit number written into it, digit for digit', async () => {
+    comfy = await startFakeComfyUI();
+    h = await startHarness({ providers: defaultProviders() });
+    // Its own seed, no {{seed}}: ComfyUI's "Save (API Format)" writes a 64-bit seed as a bare JSON number.
+    const workflow = `{
+      "3": {"class_type": "KSampler", "inputs": {"seed": 18446744073709551557, "steps": 2, "cfg": 7, "sampler_name": "euler", "scheduler": "normal",
+            "denoise": 1, "model": ["4", 0], "positive": ["6", 0], "negative": ["6", 0], "latent_image": ["5", 0]}},
+      "4": {"class_type": "CheckpointLoaderSimple", "inputs": {"ckpt_name": "v1-5-pruned-emaonly.safetensors"}},
+      "5": {"class_type": "EmptyLatentImage", "inputs": {"width": 64, "height": 64, "batch_size": 1}},
+      "6": {"class_type": "CLIPTextEncode", "inputs": {"text": "{{prompt}}", "clip": ["4", 1]}},
+      "8": {"class_type": "VAEDecode", "inputs": {"samples": ["3", 0], "vae": ["4", 2]}},
+      "9": {"class_type": "SaveImage", "inputs": {"filename_prefix": "Atelier", "images": ["8", 0]}}
+    }`;
+    await h.engine.handlers['settings.update']({ providers: { comfyui: { enabled: true, baseUrl: comfy.url, workflow } } });
+    const done = await run({ provider: 'comfyui', prompt: 'a harbour at dawn', width: 64, height: 64, count: 1 });
+    expect(comfy.promptRequests()[0]!.body).toContain('"seed":18446744073709551557,');
+    // The workflow's own seed is not Atelier's to claim.
+    expect(done.images[0]!.seed).toBeUndefined();
+  });
+
   it('"42" and 42 are one request: the same idempotency key finds the same job', async () => {
     h = await startHarness({ providers: defaultProviders() });
     const request = { provider: 'builtin', prompt: 'one seed, two spellings', width: 64, height: 64, count: 1, idempotencyKey: 'seed-spelling' };
