@@ -1,4 +1,5 @@
 import type { ImageSummary } from '../../shared/contract.js';
+import { normalizeSeed, type Seed } from '../../shared/seed.js';
 import type { StoreContext } from './context.js';
 import type { NewImage, StoredImage } from './types.js';
 
@@ -14,6 +15,8 @@ interface ImageRow {
   mime: string;
   thumb_path: string | null;
   seed: number | null;
+  /** A seed beyond 2^53, as its digits (migration 9): an INTEGER column would round it. */
+  seed_digits: string | null;
   batch_index: number | null;
   linked: number;
 }
@@ -47,16 +50,24 @@ function toStored(row: ImageRow): StoredImage {
 function perImage(row: ImageRow): Pick<ImageSummary, 'seed' | 'batchIndex' | 'thumbPending'> {
   const out: Pick<ImageSummary, 'seed' | 'batchIndex' | 'thumbPending'> = {};
   if (row.seed !== null) out.seed = row.seed;
+  else if (row.seed_digits !== null) out.seed = row.seed_digits;
   if (row.batch_index !== null) out.batchIndex = row.batch_index;
   if (row.thumb_path === null) out.thumbPending = true;
   return out;
 }
 
+/** [seed, seed_digits]: a safe integer in the INTEGER column, a seed beyond 2^53 as its digits. */
+function seedColumns(seed: Seed | undefined): [number | null, string | null] {
+  const canonical = seed === undefined ? null : normalizeSeed(seed);
+  if (canonical === null) return [null, null];
+  return typeof canonical === 'number' ? [canonical, null] : [null, canonical];
+}
+
 export function createImages(ctx: StoreContext) {
   const insert = ctx.sql.prepare(
     'images.insert',
-    `INSERT INTO images (id, job_id, idx, path, sha256, bytes, width, height, mime, thumb_path, seed, batch_index)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO images (id, job_id, idx, path, sha256, bytes, width, height, mime, thumb_path, seed, seed_digits, batch_index)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const byId = ctx.sql.prepare<ImageRow>('images.get', 'SELECT * FROM images WHERE id = ?');
   // One query per page: the ids arrive as a JSON array so the statement is prepared once for any page size.
@@ -84,7 +95,7 @@ export function createImages(ctx: StoreContext) {
           image.height,
           image.mime,
           image.thumbPath,
-          image.seed ?? null,
+          ...seedColumns(image.seed),
           image.batchIndex ?? null,
         );
       }

@@ -6,6 +6,7 @@ import { searchTextOf } from './fold.js';
 import type { Images } from './images.js';
 import { ROW_BYTES_SQL } from './jobs.js';
 import type { NewImage } from './types.js';
+import type { Seed } from '../../shared/seed.js';
 
 /** One library file's own record of the job that made it (its embedded `atelier` chunk), ready to store. */
 export interface RecoveredImage {
@@ -14,7 +15,7 @@ export interface RecoveredImage {
   request: Omit<GenerateRequest, 'idempotencyKey'>;
   provider: string;
   model?: string;
-  seed?: number;
+  seed?: Seed;
   revisedPrompt?: string;
   image: NewImage;
 }

@@ -15,6 +15,7 @@ import type {
   ListPage,
   ListQuery,
 } from '../../shared/contract.js';
+import type { Seed } from '../../shared/seed.js';
 
 export interface NewImage {
   id: string;
@@ -29,7 +30,7 @@ export interface NewImage {
   /** Relative to the data dir, or null when no thumbnail could be made. */
   thumbPath: string | null;
   /** The seed this image was rendered with, when the provider said. */
-  seed?: number;
+  seed?: Seed;
   /** Its position in a batch drawn from one shared seed (ComfyUI), when that is how it was made. */
   batchIndex?: number;
 }

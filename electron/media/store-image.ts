@@ -8,6 +8,7 @@ import { writeContentAddressed } from './content-store.js';
 import { LIBRARY_DIR } from './media-paths.js';
 import { embedSettings } from './png/embed-settings.js';
 import { writeThumbnail } from './thumbnail.js';
+import type { Seed } from '../../shared/seed.js';
 
 export interface StoreImageInput extends WriteOptions {
   dataDir: string;
@@ -19,7 +20,7 @@ export interface StoreImageInput extends WriteOptions {
   request: GenerateRequest;
   provider: string;
   model?: string;
-  seed?: number;
+  seed?: Seed;
   batchIndex?: number;
   revisedPrompt?: string;
   createdAt: number;

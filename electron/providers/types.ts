@@ -4,6 +4,7 @@ import type {
   ProviderCapabilities,
   ProviderTestResult,
 } from '../../shared/contract.js';
+import type { Seed } from '../../shared/seed.js';
 
 /** What a provider needs from settings and the keyring for one call. Secrets are decrypted only here. */
 export interface ProviderConfig {
@@ -36,7 +37,7 @@ export interface EncodedImage {
 
 export interface GeneratedImage extends EncodedImage {
   /** The seed this image was rendered with; left out when the provider does not say (OpenAI). */
-  seed?: number;
+  seed?: Seed;
   /** Position in a batch drawn from one shared seed (ComfyUI's batch_size), where that is how it was made. */
   batchIndex?: number;
 }
@@ -44,7 +45,7 @@ export interface GeneratedImage extends EncodedImage {
 export interface ProviderOutput {
   images: GeneratedImage[];
   revisedPrompt?: string;
-  seed?: number;
+  seed?: Seed;
   usage?: JobResult['usage'];
   /** Provider-specific extras worth keeping in the result (e.g. A1111 infotexts). */
   info?: Record<string, unknown>;

@@ -1,6 +1,7 @@
 import type { GenerateRequest } from '../../shared/contract.js';
 import type { NewImage } from '../db/types.js';
 import type { EncodedImage, GeneratedImage } from '../providers/types.js';
+import type { Seed } from '../../shared/seed.js';
 
 /** What the worker needs from electron/media: durable originals and throwaway previews. */
 export interface JobMedia {
@@ -11,7 +12,7 @@ export interface JobMedia {
     index: number;
     image: GeneratedImage;
     request: GenerateRequest;
-    seed?: number;
+    seed?: Seed;
     batchIndex?: number;
     createdAt: number;
   }): Promise<NewImage>;

@@ -1,7 +1,7 @@
 /** Building blocks every domain of the contract shares: statuses, ids, numeric fields, issue wording. */
 import { z } from 'zod';
+import { MAX_SEED_TEXT, SEED_MESSAGE, normalizeSeed } from '../seed.js';
 
-export const MAX_SAFE_SEED = Number.MAX_SAFE_INTEGER;
 // eslint-disable-next-line no-control-regex -- the point is to reject control characters
 export const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 
@@ -31,6 +31,22 @@ export const int = (label: string, min: number, max: number) =>
     .int(`${label} must be a whole number.`)
     .min(min, `${label} must be at least ${min}.`)
     .max(max, `${label} must be at most ${max}.`);
+
+/**
+ * A seed, 0 … 2^64-1: a safe integer, or decimal digits (no sign, spaces or leading zeros). The output is canonical:
+ * digits that fit a safe integer become that number, so "42" and 42 are the same request (and fingerprint).
+ */
+export const Seed = z.union([z.number(), z.string()], { error: SEED_MESSAGE }).transform((value, ctx) => {
+  const seed = normalizeSeed(value);
+  if (seed !== null) return seed;
+  const message =
+    typeof value === 'number' && Number.isInteger(value) && value > Number.MAX_SAFE_INTEGER && value <= Number(MAX_SEED_TEXT)
+      ? `${SEED_MESSAGE} Above ${Number.MAX_SAFE_INTEGER} send it as a string of digits, e.g. "${MAX_SEED_TEXT}": a JSON number that large has lost digits.`
+      : SEED_MESSAGE;
+  ctx.addIssue({ code: 'custom', message });
+  return z.NEVER;
+});
+export type Seed = z.infer<typeof Seed>;
 
 export const num = (label: string, min: number, max: number) =>
   z

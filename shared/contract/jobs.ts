@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ERROR_CODES } from '../errors.js';
 import { ImageSource, ImportedMetadata } from './imports.js';
 import { OrphanStats, RecoveryStats } from './library.js';
-import { BACKGROUNDS, CONTROL_CHARS, Id, JOB_STATUSES, JobStatus, MAX_SAFE_SEED, OUTPUT_FORMATS, ProviderId, QUALITIES, int, num } from './common.js';
+import { BACKGROUNDS, CONTROL_CHARS, Id, JOB_STATUSES, JobStatus, OUTPUT_FORMATS, ProviderId, QUALITIES, Seed, int, num } from './common.js';
 
 
 export const GenerateRequest = z.strictObject({
@@ -18,7 +18,7 @@ export const GenerateRequest = z.strictObject({
   width: int('Width', 64, 4096),
   height: int('Height', 64, 4096),
   count: int('Count', 1, 10),
-  seed: int('Seed', 0, MAX_SAFE_SEED).optional(),
+  seed: Seed.optional(),
   steps: int('Steps', 1, 150).optional(),
   guidance: num('Guidance', 0, 30).optional(),
   sampler: z.string().min(1).max(64, 'A sampler name is at most 64 characters.').optional(),
@@ -45,7 +45,7 @@ export const ImageSummary = z.object({
   mime: z.string(),
   bytes: z.number().int().min(0),
   /** The seed this image was rendered with, where known: a batch's images each have their own. */
-  seed: z.number().int().optional(),
+  seed: Seed.optional(),
   /** Position in a batch that shares one seed (ComfyUI): reproduce it with that seed and at least this many + 1. */
   batchIndex: z.number().int().min(0).optional(),
   /** No thumbnail yet (an imported image's is made in the background; a job's failed): show a placeholder. */
@@ -100,7 +100,7 @@ export const Usage = z.record(z.string(), z.unknown());
 
 export const JobResult = z.object({
   revisedPrompt: z.string().optional(),
-  seed: z.number().optional(),
+  seed: Seed.optional(),
   usage: Usage.optional(),
   /** Milliseconds per phase, e.g. {queuedMs, providerMs, storeMs, totalMs}. */
   timings: z.record(z.string(), z.number()),

@@ -72,3 +72,35 @@ describe('ComfyUI’s checkpoints are offered once listed', () => {
     expect(items[0]?.model).toBe(CHECKPOINTS[0]);
   }, 60_000);
 });
+
+describe('a 64-bit ComfyUI seed keeps every digit', () => {
+  it('typed in the Composer, it reaches ComfyUI whole, Details shows it whole, and Reuse settings brings it back whole', async () => {
+    const { page } = browser;
+    const seed = '18446744073709551557';
+    const prompt = 'a lighthouse at the end of the world';
+    // ComfyUI was switched on and chosen by the test above.
+    expect(await page.getByLabel('Provider', { exact: true }).inputValue()).toBe('comfyui');
+    await page.getByLabel('Prompt', { exact: true }).fill(prompt);
+    const field = page.getByLabel('Seed', { exact: true });
+    await field.fill(seed);
+    expect(await field.inputValue()).toBe(seed);
+    await screenshot(page, 'composer-64-bit-seed');
+    const before = comfy.promptRequests().length;
+    await page.getByRole('button', { name: 'Generate' }).click();
+    await waitFor(async () => comfy.promptRequests().length === before + 1, 'ComfyUI to get the prompt', 20_000);
+    expect(comfy.promptRequests()[before]!.body).toContain(`"seed":${seed},`);
+
+    await expectGrid(page, [prompt, 'a harbour in the fog, by comfy', BATCH]);
+    await field.fill('');
+    await page.getByRole('button', { name: prompt, exact: true }).dblclick();
+    const viewer = page.getByRole('dialog', { name: `Viewer: ${prompt}` });
+    await viewer.waitFor();
+    const seedRow = viewer.locator('.details-list dt', { hasText: /^Seed$/ }).locator('xpath=following-sibling::dd[1]');
+    // The count of 3 came with the batch reused above: ComfyUI draws all three from the one seed.
+    await waitFor(async () => (await seedRow.textContent()) === `${seed} (shared by the batch: image 1 of 3)`, 'the seed in Details');
+    await screenshot(page, 'viewer-64-bit-seed');
+    await viewer.getByRole('button', { name: 'Reuse settings' }).click();
+    await waitFor(async () => (await page.getByRole('dialog').count()) === 0, 'the viewer to close');
+    expect(await field.inputValue()).toBe(seed);
+  }, 60_000);
+});

@@ -4,6 +4,7 @@
  */
 import sharp from 'sharp';
 import { AppError } from '../../shared/errors.js';
+import { offsetSeed, seedToBigInt } from '../../shared/seed.js';
 import type { GenerateRequest, ProviderCapabilities } from '../../shared/contract.js';
 import type { Provider, ProviderOutput } from '../../electron/providers/types.js';
 import type { ProviderEntry } from '../../electron/engine/provider-registry.js';
@@ -94,7 +95,8 @@ export function createScriptedProvider(id = 'scripted', script: AttemptScript[] 
       }
       const images = [];
       for (let i = 0; i < request.count; i += 1) {
-        images.push({ data: await solidPng(request.width, request.height, (request.seed ?? 1) + i), mime: 'image/png', seed: (request.seed ?? 1) + i });
+        const seed = offsetSeed(request.seed ?? 1, i);
+        images.push({ data: await solidPng(request.width, request.height, Number(seedToBigInt(seed) % 256n)), mime: 'image/png', seed });
       }
       return { images, seed: request.seed ?? 1, usage: { scripted: true } };
     },

@@ -2,6 +2,7 @@
  * The AUTOMATIC1111 `parameters` infotext (provider-protocols §4.1): `create_infotext` to write,
  * `parse_generation_parameters` to read, mirrored rule for rule so A1111, Forge and SD.Next read ours back.
  */
+import { normalizeSeed, type Seed } from '../../../shared/seed.js';
 
 export interface A1111Settings {
   prompt: string;
@@ -9,7 +10,7 @@ export interface A1111Settings {
   steps?: number;
   sampler?: string;
   cfgScale?: number;
-  seed?: number;
+  seed?: Seed;
   width?: number;
   height?: number;
   model?: string;
@@ -25,7 +26,7 @@ export interface A1111Parameters {
   steps?: number;
   sampler?: string;
   cfgScale?: number;
-  seed?: number;
+  seed?: Seed;
   width?: number;
   height?: number;
   model?: string;
@@ -119,7 +120,8 @@ export function parseParameters(text: string): A1111Parameters {
   const own = (key: string): string | undefined => entries.get(key);
   const steps = toNumber(own('Steps'));
   const cfgScale = toNumber(own('CFG scale'));
-  const seed = toNumber(own('Seed'));
+  // From its digits, not a float: a 64-bit seed (Fooocus, ComfyUI) keeps every digit.
+  const seed = normalizeSeed(own('Seed')) ?? undefined;
   const width = toNumber(own('Size-1'));
   const height = toNumber(own('Size-2'));
   if (steps !== undefined) result.steps = steps;

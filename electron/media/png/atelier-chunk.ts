@@ -1,4 +1,5 @@
 import type { GenerateRequest } from '../../../shared/contract.js';
+import type { Seed } from '../../../shared/seed.js';
 
 /** Atelier's own PNG text chunk: the full request (minus the idempotency key) plus what the run decided. */
 export const ATELIER_KEYWORD = 'atelier';
@@ -12,7 +13,7 @@ export interface AtelierChunk {
   index: number;
   provider: string;
   model?: string;
-  seed?: number;
+  seed?: Seed;
   /** Position in a batch drawn from one shared seed (ComfyUI): the seed with request.count reproduces it there. */
   batchIndex?: number;
   createdAt: number;

@@ -3,6 +3,7 @@ import { buildAtelierChunk, ATELIER_KEYWORD } from './atelier-chunk.js';
 import { formatParameters } from './a1111-parameters.js';
 import { readChunks, writeChunks, type PngChunk } from './chunks.js';
 import { decodeTextChunk, encodeTextChunk } from './text-chunks.js';
+import type { Seed } from '../../../shared/seed.js';
 
 export interface ImageSettings {
   request: GenerateRequest;
@@ -11,7 +12,7 @@ export interface ImageSettings {
   provider: string;
   /** The model that actually ran, when the provider said. */
   model?: string;
-  seed?: number;
+  seed?: Seed;
   /** Position in a batch drawn from one shared seed, and that batch's size (both or neither). */
   batchIndex?: number;
   batchSize?: number;

@@ -4,12 +4,13 @@ import { readChunks } from './chunks.js';
 import { readComfyMetadata, type ComfyMetadata } from './comfyui.js';
 import { readInvokeMetadata, type InvokeMetadata } from './invokeai.js';
 import { readTextChunks, type PngText } from './text-chunks.js';
+import type { Seed } from '../../../shared/seed.js';
 
 /** Generation settings in one shape, whichever tool wrote them. */
 export interface GenerationSettings {
   prompt?: string;
   negativePrompt?: string;
-  seed?: number;
+  seed?: Seed;
   steps?: number;
   guidance?: number;
   sampler?: string;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { GenerateRequest, ProviderCapabilities, ProviderTestResult } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
+import { formatSeed, seedToBigInt } from '../../../shared/seed.js';
 import { readJson } from '../http/body.js';
 import { Deadline, sleep } from '../http/deadline.js';
 import { type CallScope, abortedError, malformedError, networkError } from '../http/errors.js';
@@ -13,6 +14,8 @@ import { ProgressPoller } from './progress.js';
 
 export const A1111_BASE_URL = 'http://127.0.0.1:7860';
 const PROVIDER = 'A1111';
+/** A1111 seeds its RNG with a 32-bit value: -1 (random) or 0 … 2^32-1. */
+const A1111_MAX_SEED = 0xffffffffn;
 const TEST_TIMEOUT_MS = 15_000;
 /** The API defaults differ from the UI (steps 50, sampler "Euler"), so these are always sent (reference §7.7). */
 export const A1111_DEFAULTS = { steps: 20, cfgScale: 7, sampler: 'Euler a', scheduler: 'Automatic' } as const;
@@ -63,7 +66,11 @@ function validate(request: GenerateRequest, config: ProviderConfig): void {
   if (request.width > caps.sizes.max || request.height > caps.sizes.max) throw invalid(`A1111 sizes go up to ${caps.sizes.max}x${caps.sizes.max} here.`, 'width');
   if (request.width % 8 !== 0 || request.height % 8 !== 0) throw invalid(`A1111 needs a width and height divisible by 8 (got ${request.width}x${request.height}).`, 'width');
   if (request.guidance !== undefined && request.guidance < 1) throw invalid('A1111 needs a CFG scale of at least 1.', 'guidance');
-  if (request.seed !== undefined && request.seed > 0xffffffff) throw invalid('A1111 seeds go up to 4294967295.', 'seed');
+  if (request.seed !== undefined && seedToBigInt(request.seed) > A1111_MAX_SEED) {
+    const message = `A1111 seeds go up to ${A1111_MAX_SEED} (a 32-bit number); ${formatSeed(request.seed)} is larger. Nothing was sent.`;
+    // `fields` puts the message under the Composer's seed field (a 64-bit seed reused from a ComfyUI image lands here).
+    throw new AppError('invalid_request', message, { details: { field: 'seed', fields: { seed: message } } });
+  }
   if (request.quality !== undefined) throw invalid('A1111 has no quality setting: use steps and the sampler instead.', 'quality');
   if (request.background !== undefined) throw invalid('A1111 has no background setting.', 'background');
   if (request.outputFormat !== undefined && request.outputFormat !== 'png') throw invalid('Atelier asks A1111 for PNG only.', 'outputFormat');

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import sharp from 'sharp';
 import type { GenerateRequest, ProviderTestResult } from '../../../shared/contract.js';
+import { offsetSeed } from '../../../shared/seed.js';
 import type { GeneratedImage, Provider, ProviderContext, ProviderOutput } from '../types.js';
 import { BUILTIN_CAPABILITIES, BUILTIN_MODEL, DEFAULT_STEPS, validateBuiltinRequest } from './capabilities.js';
 import { buildScene, type Scene } from './scene.js';
@@ -79,7 +80,7 @@ export function createBuiltinProvider(options: BuiltinProviderOptions = {}): Bui
     report('rendering', 0);
     const images: GeneratedImage[] = [];
     for (let index = 0; index < request.count; index += 1) {
-      const imageSeed = seed + index;
+      const imageSeed = offsetSeed(seed, index);
       const scene = buildScene({
         prompt: request.prompt,
         seed: imageSeed,

@@ -3,6 +3,7 @@
  * from shape words (or a hash of the words), positions from the seed. Pure and deterministic; the worker only
  * does pixel math on the plain object this returns.
  */
+import { type Seed, seedToBigInt } from '../../../shared/seed.js';
 
 export type Rgb = [number, number, number];
 
@@ -36,7 +37,7 @@ export interface Scene {
 export interface SceneInput {
   prompt: string;
   negativePrompt?: string;
-  seed: number;
+  seed: Seed;
   steps?: number;
   guidance?: number;
 }
@@ -108,9 +109,10 @@ function rng(seed: number): () => number {
   };
 }
 
-/** Seeds up to 2^53: fold the high bits in so every seed gives its own picture. */
-export function seed32(seed: number): number {
-  return ((seed % 4294967296) ^ Math.floor(seed / 4294967296)) >>> 0;
+/** Any 64-bit seed: its high 32 bits folded into its low 32 (the state mulberry32 takes), the same seed the same state. */
+export function seed32(seed: Seed): number {
+  const value = seedToBigInt(seed);
+  return Number((value & 0xffffffffn) ^ ((value >> 32n) & 0xffffffffn)) >>> 0;
 }
 
 function hsl(h: number, s: number, l: number): Rgb {

@@ -2,6 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import type WebSocket from 'ws';
 import type { GenerateRequest, ProviderCapabilities, ProviderTestResult } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
+import { type Seed, seedToBigInt } from '../../../shared/seed.js';
 import { parseJsonSync, readBounded, readJson } from '../http/body.js';
 import { Deadline, sleep } from '../http/deadline.js';
 import { type CallScope, abortedError, droppedError, malformedError, networkError, redact, statusError } from '../http/errors.js';
@@ -67,7 +68,7 @@ function invalid(message: string, field: string): AppError {
 }
 
 /** The graph for this request (default or the user's), checked without any network call; and whether it takes the seed. */
-function buildGraph(request: GenerateRequest, config: ProviderConfig, seed: number): { graph: ApiGraph; usesSeed: boolean } {
+function buildGraph(request: GenerateRequest, config: ProviderConfig, seed: Seed): { graph: ApiGraph; usesSeed: boolean } {
   connection(config);
   if (request.width % 8 !== 0 || request.height % 8 !== 0) throw invalid(`ComfyUI latents need a width and height divisible by 8 (got ${request.width}x${request.height}).`, 'width');
   if (request.quality !== undefined) throw invalid('ComfyUI has no quality setting: use steps and the sampler instead.', 'quality');
@@ -96,7 +97,8 @@ function buildGraph(request: GenerateRequest, config: ProviderConfig, seed: numb
   const values: WorkflowValues = {
     prompt: request.prompt,
     negative_prompt: request.negativePrompt ?? '',
-    seed,
+    // ComfyUI seeds are 64-bit: past 2^53 a JS number would round, so the digits travel as a bigint.
+    seed: typeof seed === 'string' ? seedToBigInt(seed) : seed,
     steps: request.steps ?? COMFYUI_DEFAULTS.steps,
     cfg: request.guidance ?? COMFYUI_DEFAULTS.cfg,
     width: request.width,

@@ -1,3 +1,4 @@
+import { isInteger, parse } from 'lossless-json';
 import { AppError } from '../../../shared/errors.js';
 
 /**
@@ -7,7 +8,8 @@ import { AppError } from '../../../shared/errors.js';
  */
 export const PLACEHOLDERS = ['prompt', 'negative_prompt', 'seed', 'steps', 'cfg', 'width', 'height', 'batch_size', 'model', 'sampler', 'scheduler'] as const;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
-export type WorkflowValues = Record<Placeholder, string | number | undefined>;
+/** A bigint (a seed beyond 2^53) is sent as its exact digits (http/request.ts serialises it losslessly). */
+export type WorkflowValues = Record<Placeholder, string | number | bigint | undefined>;
 export type ApiGraph = Record<string, { class_type: string; inputs: Record<string, unknown>; _meta?: unknown }>;
 
 const TOKEN = /\{\{\s*([a-zA-Z_]+)\s*\}\}/g;
@@ -33,6 +35,11 @@ export function defaultWorkflow(): ApiGraph {
   };
 }
 
+function exactNumber(digits: string): number | bigint {
+  const value = Number(digits);
+  return isInteger(digits) && !Number.isSafeInteger(value) ? BigInt(digits) : value;
+}
+
 /** Parses a user workflow and checks it is API format ("Save (API Format)"), not the UI format with nodes/links. */
 export function parseWorkflow(text: string): ApiGraph {
   let json: unknown;
@@ -42,6 +49,8 @@ export function parseWorkflow(text: string): ApiGraph {
     throw invalid(`The ComfyUI workflow is not valid JSON (${error instanceof Error ? error.message : String(error)}).`);
   }
   if (json === null || typeof json !== 'object' || Array.isArray(json)) throw invalid('The ComfyUI workflow must be a JSON object of nodes.');
+  // Read again keeping integers past 2^53 (a 64-bit seed written into the workflow) as bigints, sent back digit for digit.
+  json = parse(text, null, { parseNumber: exactNumber, onDuplicateKey: (info) => info.newValue });
   const record = json as Record<string, unknown>;
   if (Array.isArray(record.nodes) && Array.isArray(record.links)) {
     throw invalid('This is a UI-format ComfyUI workflow. Export it with "Save (API Format)" and paste that instead.');

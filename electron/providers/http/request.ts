@@ -1,9 +1,10 @@
+import { stringify } from 'lossless-json';
 import { type CallScope, networkError } from './errors.js';
 
 export interface SendInit {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
-  /** Serialized as JSON with a JSON content type. */
+  /** Serialized as JSON with a JSON content type; a bigint (a 64-bit seed) is written as its exact digits. */
   json?: unknown;
   /** Overrides the scope's deadline signal (e.g. a short-lived cancel call after the job's signal fired). */
   signal?: AbortSignal;
@@ -18,7 +19,8 @@ export async function send(url: string, init: SendInit, scope: CallScope, what =
   let body: string | undefined;
   if (init.json !== undefined) {
     headers['content-type'] = 'application/json';
-    body = JSON.stringify(init.json);
+    // lossless-json writes what JSON.stringify does, except that a bigint becomes its digits instead of throwing.
+    body = stringify(init.json) ?? 'null';
   }
   try {
     return await fetch(url, {

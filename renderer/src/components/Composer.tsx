@@ -171,7 +171,8 @@ export function Composer() {
           hint={draft.seedLocked ? 'Fixed: the same settings give the same image.' : 'Random each time. Type a number to fix it.'}
         >
           {(props) => (
-            <div className="seed">
+            // A seed past 32 bits (up to 20 digits) takes the whole row, its buttons below, so every digit shows.
+            <div className={seedFieldText(draft).length > 10 ? 'seed long' : 'seed'}>
               <input
                 {...props}
                 type="text"

@@ -1,4 +1,5 @@
 import type { GenerateRequest, ProviderCapabilities, ProviderInfo, QUALITIES } from '../../../shared/contract';
+import { MAX_SEED_TEXT, formatSeed, normalizeSeed, type Seed } from '../../../shared/seed';
 
 export type Quality = (typeof QUALITIES)[number];
 
@@ -11,7 +12,8 @@ export interface ComposerDraft {
   height: number;
   count: number;
   seedLocked: boolean;
-  seed: number;
+  /** Canonical (shared/seed.ts): a number up to 2^53-1, its digits beyond, so a 20-digit seed is never rounded. */
+  seed: Seed;
   steps: number | null;
   guidance: number | null;
   quality: Quality | null;
@@ -136,7 +138,7 @@ export function adaptDraftToProvider(draft: ComposerDraft, provider: ProviderInf
 export function draftFromRequest(
   current: ComposerDraft,
   request: Partial<GenerateRequest> & { provider: string; width: number; height: number; count: number },
-  seed: number | undefined,
+  seed: Seed | undefined,
 ): ComposerDraft {
   return {
     ...current,
@@ -156,22 +158,23 @@ export function draftFromRequest(
   };
 }
 
-/** The largest seed the composer offers (every provider takes a 32-bit seed). */
-export const MAX_SEED = 2 ** 32 - 1;
+/** The largest seed the composer takes: 2^64-1 (ComfyUI, Fooocus); a provider with a smaller range says so on submit. */
+export const MAX_SEED = MAX_SEED_TEXT;
 
 /**
  * What typing in the seed field means: empty is random again, a whole number fixes (locks) that seed, anything else
- * is refused (null: the field keeps what it had).
+ * is refused (null: the field keeps what it had). Read from the digits, never through Number(), so none is rounded.
  */
 export function seedFromInput(text: string): Pick<ComposerDraft, 'seedLocked'> & Partial<Pick<ComposerDraft, 'seed'>> | null {
   const trimmed = text.trim();
   if (trimmed === '') return { seedLocked: false };
-  if (!/^\d{1,10}$/.test(trimmed)) return null;
-  const seed = Number(trimmed);
-  return seed <= MAX_SEED ? { seed, seedLocked: true } : null;
+  if (!/^\d+$/.test(trimmed)) return null;
+  // Leading zeros typed are dropped ("007" is seed 7), as the field always showed.
+  const seed = normalizeSeed(trimmed.replace(/^0+(?=\d)/, ''));
+  return seed === null ? null : { seed, seedLocked: true };
 }
 
-/** The seed field's text: empty while random (its placeholder says so), the number once fixed. */
+/** The seed field's text: empty while random (its placeholder says so), every digit once fixed. */
 export function seedFieldText(draft: Pick<ComposerDraft, 'seed' | 'seedLocked'>): string {
-  return draft.seedLocked ? String(draft.seed) : '';
+  return draft.seedLocked ? formatSeed(draft.seed) : '';
 }

@@ -1,14 +1,15 @@
 import type { ImageSummary } from '../../../shared/contract';
+import { formatSeed, type Seed } from '../../../shared/seed';
 
 /** What the seed is read from: a job's images, and its request and result once its detail is loaded. */
 export interface SeedSource {
   images: ImageSummary[];
-  request?: { seed?: number | undefined } | undefined;
-  result?: { seed?: number | undefined } | undefined;
+  request?: { seed?: Seed | undefined } | undefined;
+  result?: { seed?: Seed | undefined } | undefined;
 }
 
 export interface ImageSeed {
-  seed: number;
+  seed: Seed;
   /** Set when the batch shares the seed (ComfyUI): the image comes back at this place with the same count. */
   batchIndex?: number;
 }
@@ -26,9 +27,9 @@ export function seedOfImage(job: SeedSource, imageId: string | undefined): Image
   return { seed: jobSeed, batchIndex: image.index };
 }
 
-/** "424244", or "777 (shared by the batch: image 3 of 3)". */
+/** "424244", or "777 (shared by the batch: image 3 of 3)"; every digit of a 64-bit seed. */
 export function describeSeed(seed: ImageSeed | undefined, count: number): string | undefined {
   if (seed === undefined) return undefined;
-  if (seed.batchIndex === undefined) return String(seed.seed);
-  return `${seed.seed} (shared by the batch: image ${seed.batchIndex + 1} of ${count})`;
+  if (seed.batchIndex === undefined) return formatSeed(seed.seed);
+  return `${formatSeed(seed.seed)} (shared by the batch: image ${seed.batchIndex + 1} of ${count})`;
 }

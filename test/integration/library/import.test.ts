@@ -36,7 +36,7 @@ describe('importing a folder of other tools\' images', () => {
     const files = await toolFiles('zq');
     writeAll(join(outside, 'outputs', 'txt2img'), files);
     writeFileSync(join(outside, 'outputs', 'notes.md'), '# not an image');
-    const { import: started } = await h.engine.handlers['library.import']({ paths: [join(outside, 'outputs')] });
+    const { import: started } = await h.engine.handlers['library.import']({ paths: [join(outside, 'outputs')], mode: 'link', watch: false });
     expect(started.status).toBe('running');
     const done = await importDone(h.engine, started.id);
     expect(done).toMatchObject({ status: 'completed', found: files.length + 1, imported: files.length, skipped: 1, failed: 0, duplicates: 0 });
@@ -67,7 +67,7 @@ describe('importing a folder of other tools\' images', () => {
   it('finds imported images by prompt words, model, seed and file name', async () => {
     h = await startHarness({ housekeepingDelayMs: 0 });
     writeAll(join(outside, 'a'), await toolFiles('kx'));
-    const { import: started } = await h.engine.handlers['library.import']({ paths: [join(outside, 'a')] });
+    const { import: started } = await h.engine.handlers['library.import']({ paths: [join(outside, 'a')], mode: 'link', watch: false });
     await importDone(h.engine, started.id);
     const search = async (q: string) => (await h.engine.handlers['jobs.list']({ limit: 60, view: 'active', search: q })).items.map((j) => j.source);
     expect(await search('fooocuskx')).toEqual(['fooocus']);
@@ -81,7 +81,7 @@ describe('importing a folder of other tools\' images', () => {
     const [first] = await toolFiles('dup');
     writeAll(join(outside, 'one'), [first!]);
     writeAll(join(outside, 'two'), [{ ...first!, name: 'renamed copy.png' }]);
-    const { import: started } = await h.engine.handlers['library.import']({ paths: [join(outside, 'one'), join(outside, 'two')] });
+    const { import: started } = await h.engine.handlers['library.import']({ paths: [join(outside, 'one'), join(outside, 'two')], mode: 'link', watch: false });
     const done = await importDone(h.engine, started.id);
     expect(done).toMatchObject({ imported: 1, duplicates: 1 });
     const { items } = await h.engine.handlers['jobs.list']({ limit: 60, view: 'active' });
@@ -90,7 +90,7 @@ describe('importing a folder of other tools\' images', () => {
     expect(detail.metadata!.locations.map((l) => l.path).sort()).toEqual([join(outside, 'one', first!.name), join(outside, 'two', 'renamed copy.png')].sort());
 
     // Importing the same folder again reads nothing new and adds nothing.
-    const again = await importDone(h.engine, (await h.engine.handlers['library.import']({ paths: [join(outside, 'one')] })).import.id);
+    const again = await importDone(h.engine, (await h.engine.handlers['library.import']({ paths: [join(outside, 'one')], mode: 'link', watch: false })).import.id);
     expect(again).toMatchObject({ imported: 0, duplicates: 1 });
     expect((await h.engine.handlers['jobs.list']({ limit: 60, view: 'active' })).items).toHaveLength(1);
   });
@@ -103,7 +103,7 @@ describe('importing a folder of other tools\' images', () => {
     writeFileSync(join(dir, 'empty.png'), '');
     writeFileSync(join(dir, 'cut.png'), comfy!.bytes.subarray(0, Math.floor(comfy!.bytes.length / 2)));
     writeFileSync(join(dir, 'photo.png'), 'GIF89a not really');
-    const done = await importDone(h.engine, (await h.engine.handlers['library.import']({ paths: [dir] })).import.id);
+    const done = await importDone(h.engine, (await h.engine.handlers['library.import']({ paths: [dir], mode: 'link', watch: false })).import.id);
     expect(done).toMatchObject({ imported: 1, failed: 2, skipped: 1 });
     const reasons = Object.fromEntries(done.problems.map((p) => [p.path.split('/').pop(), p.reason]));
     expect(reasons['empty.png']).toMatch(/empty/);
@@ -116,7 +116,7 @@ describe('importing a folder of other tools\' images', () => {
     const files = await toolFiles('lie');
     const dir = join(outside, 'lying');
     writeAll(dir, [{ ...files[0]!, name: 'really-a-png.jpg' }, { ...files[1]!, name: 'really-a-jpeg.txt' }]);
-    const done = await importDone(h.engine, (await h.engine.handlers['library.import']({ paths: [dir] })).import.id);
+    const done = await importDone(h.engine, (await h.engine.handlers['library.import']({ paths: [dir], mode: 'link', watch: false })).import.id);
     expect(done).toMatchObject({ imported: 2, skipped: 0 });
     const mimes = (await h.engine.handlers['jobs.list']({ limit: 60, view: 'active' })).items.map((j) => [j.path!.split('/').pop(), j.images[0]!.mime]);
     expect(Object.fromEntries(mimes)).toEqual({ 'really-a-png.jpg': 'image/png', 'really-a-jpeg.txt': 'image/jpeg' });
@@ -128,7 +128,7 @@ describe('importing a folder of other tools\' images', () => {
     const dir = join(outside, 'precious');
     writeAll(dir, files);
     const before = files.map((f) => readFileSync(join(dir, f.name)));
-    await importDone(h.engine, (await h.engine.handlers['library.import']({ paths: [dir] })).import.id);
+    await importDone(h.engine, (await h.engine.handlers['library.import']({ paths: [dir], mode: 'link', watch: false })).import.id);
     const ids = (await h.engine.handlers['jobs.list']({ limit: 60, view: 'active' })).items.map((j) => j.id);
     await h.engine.handlers['jobs.trash']({ ids: ids.slice(0, 3) });
     const removed = await h.engine.handlers['jobs.emptyTrash']({});
@@ -149,7 +149,7 @@ describe('importing a folder of other tools\' images', () => {
     writeAll(dir, [file!]);
     writeAll(join(outside, 'secret'), [second!]);
     symlinkSync(join(outside, 'secret', second!.name), join(dir, 'link-out.png'));
-    const done = await importDone(h.engine, (await h.engine.handlers['library.import']({ paths: [dir] })).import.id);
+    const done = await importDone(h.engine, (await h.engine.handlers['library.import']({ paths: [dir], mode: 'link', watch: false })).import.id);
     expect(done.imported).toBe(1);
     const { items } = await h.engine.handlers['jobs.list']({ limit: 60, view: 'active' });
     expect(items.map((j) => j.path)).toEqual([join(dir, file!.name)]);
@@ -164,7 +164,7 @@ describe('importing a folder of other tools\' images', () => {
   it('makes thumbnails in the background and announces the job again with it', async () => {
     h = await startHarness({ housekeepingDelayMs: 0 });
     writeAll(join(outside, 't'), (await toolFiles('th')).slice(0, 2));
-    await importDone(h.engine, (await h.engine.handlers['library.import']({ paths: [join(outside, 't')] })).import.id);
+    await importDone(h.engine, (await h.engine.handlers['library.import']({ paths: [join(outside, 't')], mode: 'link', watch: false })).import.id);
     const items = await waitFor(async () => {
       const page = await h.engine.handlers['jobs.list']({ limit: 60, view: 'active' });
       return page.items.every((j) => j.images[0]!.thumbPending === undefined) ? page.items : undefined;
@@ -179,7 +179,7 @@ describe('importing a folder of other tools\' images', () => {
     h = await startHarness({ housekeepingDelayMs: 0 });
     const [file] = await toolFiles('cp');
     writeAll(join(outside, 'c'), [file!]);
-    await importDone(h.engine, (await h.engine.handlers['library.import']({ paths: [join(outside, 'c')], mode: 'copy' })).import.id);
+    await importDone(h.engine, (await h.engine.handlers['library.import']({ paths: [join(outside, 'c')], mode: 'copy', watch: false })).import.id);
     rmSync(join(outside, 'c', file!.name));
     const [job] = (await h.engine.handlers['jobs.list']({ limit: 60, view: 'active' })).items;
     const served = await resolveMediaFile(h.engine, { kind: 'image', imageId: job!.images[0]!.id });
@@ -191,7 +191,7 @@ describe('importing a folder of other tools\' images', () => {
     h = await startHarness({ housekeepingDelayMs: 0 });
     const files = await toolFiles('ret');
     writeAll(join(outside, 'r'), files);
-    await importDone(h.engine, (await h.engine.handlers['library.import']({ paths: [join(outside, 'r')] })).import.id);
+    await importDone(h.engine, (await h.engine.handlers['library.import']({ paths: [join(outside, 'r')], mode: 'link', watch: false })).import.id);
     for (let i = 0; i < 3; i += 1) {
       const { job } = await h.engine.handlers['jobs.submit']({ provider: 'builtin', prompt: `made here ${i}`, width: 64, height: 64, count: 1 });
       await waitFor(async () => ((await h.engine.handlers['jobs.get']({ id: job.id })).status === 'succeeded' ? true : undefined));
@@ -206,7 +206,7 @@ describe('importing a folder of other tools\' images', () => {
 
   it('refuses paths that do not exist, are relative, or lie inside the data dir', async () => {
     h = await startHarness({ housekeepingDelayMs: 0 });
-    await expect(h.engine.handlers['library.import']({ paths: [join(outside, 'nope')] })).rejects.toMatchObject({ code: 'invalid_request' });
-    await expect(h.engine.handlers['library.import']({ paths: [h.dataDir] })).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(h.engine.handlers['library.import']({ paths: [join(outside, 'nope')], mode: 'link', watch: false })).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(h.engine.handlers['library.import']({ paths: [h.dataDir], mode: 'link', watch: false })).rejects.toMatchObject({ code: 'invalid_request' });
   });
 });

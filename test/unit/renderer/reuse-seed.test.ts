@@ -9,7 +9,7 @@ function image(index: number, extra: Partial<ImageSummary> = {}): ImageSummary {
   return { id: idFor(1000 + index), index, width: 64, height: 64, mime: 'image/png', bytes: 10, ...extra };
 }
 
-function detail(images: ImageSummary[], seed: number | undefined, provider = 'builtin'): JobDetail {
+function detail(images: ImageSummary[], seed: number | string | undefined, provider = 'builtin'): JobDetail {
   const summary = makeJob({ provider, count: images.length, images });
   return {
     ...summary,
@@ -59,5 +59,14 @@ describe('Reuse settings uses the image on screen', () => {
     const store = createAppStore({ api: fakeApi().api, makeKey: () => 'k', now: () => 0 });
     store.getState().reuseSettings(detail([image(0), image(1)], undefined, 'openai'), idFor(1001));
     expect(store.getState().draft.seedLocked).toBe(false);
+  });
+
+  it('a 64-bit ComfyUI seed is shown and reused with every digit', () => {
+    const big = '18446744073709551557';
+    const job = detail([image(0, { seed: big, batchIndex: 0 }), image(1, { seed: big, batchIndex: 1 })], big, 'comfyui');
+    expect(describeSeed(seedOfImage(job, job.images[1]!.id), 2)).toBe('18446744073709551557 (shared by the batch: image 2 of 2)');
+    const store = createAppStore({ api: fakeApi().api, makeKey: () => 'k', now: () => 0 });
+    store.getState().reuseSettings(job, job.images[1]!.id);
+    expect(store.getState().draft).toMatchObject({ seed: big, seedLocked: true, count: 2 });
   });
 });

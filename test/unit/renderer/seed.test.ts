@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DRAFT, MAX_SEED, buildRequest, seedFieldText, seedFromInput } from '../../../renderer/src/lib/composer';
+import { DEFAULT_DRAFT, buildRequest, seedFieldText, seedFromInput } from '../../../renderer/src/lib/composer';
+import { GenerateRequest } from '../../../shared/contract';
+import { MAX_SEED } from '../../../shared/seed';
+
+const CAPS = { seed: true, negativePrompt: false, maxPartialImages: 0, maxCount: 1, outputFormats: ['png' as const], sizes: { min: 64, max: 64, multipleOf: 8, presets: [] } };
 
 describe('the seed field', () => {
   it('reads empty (its placeholder says Random) while random, never "0"', () => {
@@ -14,17 +18,29 @@ describe('the seed field', () => {
     expect(seedFromInput(' 7 ')).toEqual({ seed: 7, seedLocked: true });
     expect(seedFromInput('')).toEqual({ seedLocked: false });
     expect(seedFromInput('   ')).toEqual({ seedLocked: false });
-    for (const bad of ['-1', '1.5', '1e3', 'abc', '12a', String(MAX_SEED + 1), '99999999999']) expect(seedFromInput(bad)).toBeNull();
+    expect(seedFromInput('007')).toEqual({ seed: 7, seedLocked: true });
+    for (const bad of ['-1', '1.5', '1e3', 'abc', '12a', '1 2', String(MAX_SEED + 1n), '99999999999999999999']) expect(seedFromInput(bad)).toBeNull();
+  });
+
+  it('a 20-digit seed is kept, shown and sent with every digit (never through Number())', () => {
+    const patch = seedFromInput('18446744073709551615');
+    expect(patch).toEqual({ seed: '18446744073709551615', seedLocked: true });
+    const draft = { ...DEFAULT_DRAFT, prompt: 'p', ...patch };
+    expect(seedFieldText(draft)).toBe('18446744073709551615');
+    const request = buildRequest(draft, CAPS);
+    expect(request.seed).toBe('18446744073709551615');
+    expect(GenerateRequest.parse(request).seed).toBe('18446744073709551615');
   });
 
   it('any seed typed is the seed sent, and shows back as typed', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: MAX_SEED }), (n) => {
+      fc.property(fc.bigInt({ min: 0n, max: MAX_SEED }), (n) => {
         const patch = seedFromInput(String(n));
-        expect(patch).toEqual({ seed: n, seedLocked: true });
+        expect(patch?.seedLocked).toBe(true);
         const draft = { ...DEFAULT_DRAFT, prompt: 'p', ...patch };
         expect(seedFieldText(draft)).toBe(String(n));
-        expect(buildRequest(draft, { seed: true, negativePrompt: false, maxPartialImages: 0, maxCount: 1, outputFormats: ['png'], sizes: { min: 64, max: 64, multipleOf: 8, presets: [] } }).seed).toBe(n);
+        const sent = GenerateRequest.parse(buildRequest(draft, CAPS)).seed;
+        expect(BigInt(sent ?? -1)).toBe(n);
       }),
     );
   });
@@ -34,10 +50,9 @@ describe('the seed field', () => {
       fc.property(fc.string(), (text) => {
         const patch = seedFromInput(text);
         if (patch === null || patch.seedLocked === false) return;
-        expect(Number.isInteger(patch.seed)).toBe(true);
-        expect(patch.seed).toBeGreaterThanOrEqual(0);
-        expect(patch.seed).toBeLessThanOrEqual(MAX_SEED);
         expect(text.trim()).toMatch(/^\d+$/);
+        expect(BigInt(patch.seed ?? -1)).toBe(BigInt(text.trim()));
+        expect(BigInt(text.trim())).toBeLessThanOrEqual(MAX_SEED);
       }),
     );
   });
