@@ -1,3 +1,4 @@
+import { normalizeSeed } from '../../shared/seed.js';
 import type { StoreContext } from './context.js';
 import type { Events } from './events.js';
 import { foldForSearch, searchTextOf } from './fold.js';
@@ -37,7 +38,8 @@ export function createImportedJobs(ctx: StoreContext, images: Images, events: Ev
     insert(entry: ImportedImage): void {
       const { request } = entry;
       const result: Record<string, unknown> = { timings: {} };
-      if (entry.seed !== undefined) result.seed = /^\d+$/.test(entry.seed) && Number.isSafeInteger(Number(entry.seed)) ? Number(entry.seed) : entry.seed;
+      const seed = entry.seed === undefined ? null : normalizeSeed(entry.seed);
+      if (seed !== null) result.seed = seed;
       const base = searchTextOf(request.prompt, request.negativePrompt);
       const extra = entry.searchExtra.length > 0 ? foldForSearch(entry.searchExtra) : '';
       const searchText = extra.length > 0 ? `${base}\n${extra}` : base;

@@ -3,6 +3,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import sharp from 'sharp';
 import { GenerateRequest, Id } from '../../shared/contract.js';
 import { uuidv7 } from '../../shared/ids.js';
+import { normalizeSeed } from '../../shared/seed.js';
 import type { RecoveredImage } from '../db/recovered.js';
 import type { JobStore } from '../db/types.js';
 import { collectImagePaths } from '../engine/image-paths.js';
@@ -48,7 +49,7 @@ async function recoveredFrom(dataDir: string, rel: string, now: number): Promise
     request: stored,
     provider: typeof chunk.provider === 'string' ? chunk.provider : stored.provider,
     ...(typeof chunk.model === 'string' ? { model: chunk.model } : {}),
-    ...(typeof chunk.seed === 'number' ? { seed: chunk.seed } : {}),
+    ...(normalizeSeed(chunk.seed) === null ? {} : { seed: normalizeSeed(chunk.seed)! }),
     ...(typeof chunk.revisedPrompt === 'string' ? { revisedPrompt: chunk.revisedPrompt } : {}),
     image: {
       id: uuidv7(now),

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { StoredRequest, type ImportedMetadata, type ImportMode } from '../../../shared/contract.js';
 import { uuidv7 } from '../../../shared/ids.js';
+import { normalizeSeed, type Seed } from '../../../shared/seed.js';
 import type { ImportedImage } from '../../db/import-types.js';
 import type { ImageFormat, ImageRead, ReadSettings } from '../readers/types.js';
 
@@ -12,10 +13,9 @@ export const EXTENSION: Record<ImageFormat, string> = { png: 'png', jpeg: 'jpg',
 const RAW_SEARCH_CHARS = 4_096;
 const MAX_RAW_CHARS = 256 * 1024;
 
-/** A seed as the contract carries it: a number while exact, else its decimal digits. */
-function contractSeed(seed: string): number | string {
-  const n = Number(seed);
-  return Number.isSafeInteger(n) ? n : seed;
+/** A seed as the contract carries it: a number while exact, else its decimal digits (or none past 2^64-1). */
+function contractSeed(seed: string): Seed | undefined {
+  return normalizeSeed(seed) ?? undefined;
 }
 
 function settingsRequest(source: string, s: ReadSettings, width: number, height: number): StoredRequest {
@@ -28,7 +28,8 @@ function settingsRequest(source: string, s: ReadSettings, width: number, height:
   };
   if (s.negativePrompt !== undefined && s.negativePrompt.length > 0) request.negativePrompt = s.negativePrompt.slice(0, 32_000);
   if (s.model !== undefined && s.model.length > 0) request.model = s.model.slice(0, 200);
-  if (s.seed !== undefined) request.seed = contractSeed(s.seed);
+  const seed = s.seed === undefined ? undefined : contractSeed(s.seed);
+  if (seed !== undefined) request.seed = seed;
   if (s.steps !== undefined) request.steps = s.steps;
   if (s.guidance !== undefined) request.guidance = s.guidance;
   if (s.sampler !== undefined && s.sampler.length > 0) request.sampler = s.sampler.slice(0, 64);
@@ -116,7 +117,7 @@ export function toImportedImage(file: ImportedFile): ImportedImage {
       height: file.height,
       mime: MIME[file.format],
       thumbPath: null,
-      ...(typeof seedNumber === 'number' ? { seed: seedNumber } : {}),
+      ...(seedNumber === undefined ? {} : { seed: seedNumber }),
       linked: file.mode === 'link',
     },
   };
