@@ -5,6 +5,7 @@ import { createLibraryRecovery } from '../library/recovery.js';
 import { createImporter } from '../library/import/importer.js';
 import { createLibraryFolders } from '../library/import/library-folders.js';
 import { createThumbnailer } from '../library/import/thumbnailer.js';
+import { checkOriginals } from '../library/import/originals-check.js';
 import { findMissingFiles, removePreviewFolders, resolveInsideDataDir, sweepOrphans, type MediaFs } from '../media/index.js';
 import { createSecretBook } from '../providers/redact.js';
 import { createProgressThrottle } from '../worker/progress-throttle.js';
@@ -168,6 +169,8 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       await recovery.afterSweep(sweep);
       missing = (await findMissingFiles(dataDir, paths.images)).count;
       if (missing > 0) log.warn('image files missing from disk', { count: missing });
+      const originals = await checkOriginals(store.imports, importer);
+      if (originals.gone + originals.back > 0) log.info('checked imported originals', { ...originals });
       await maintain();
     };
     let housekeepingTimer: ReturnType<typeof setTimeout> | undefined;

@@ -210,3 +210,40 @@ describe('importing a folder of other tools\' images', () => {
     await expect(h.engine.handlers['library.import']({ paths: [h.dataDir], mode: 'link', watch: false })).rejects.toMatchObject({ code: 'invalid_request' });
   });
 });
+
+describe('originals that change while Atelier is closed', () => {
+  let h: Harness;
+  let outside: string;
+  afterEach(async () => {
+    await h?.cleanup();
+    rmSync(outside, { recursive: true, force: true });
+  });
+
+  it('marks a deleted original missing on the next start (never dropped), and present again once it is back', async () => {
+    outside = mkdtempSync(join(tmpdir(), 'atelier-outputs-'));
+    h = await startHarness({ housekeepingDelayMs: 0 });
+    const files = (await toolFiles('gone')).slice(0, 3);
+    writeAll(join(outside, 'g'), files);
+    await importDone(h.engine, (await h.engine.handlers['library.import']({ paths: [join(outside, 'g')], mode: 'link', watch: false })).import.id);
+    await h.engine.close();
+    const victim = join(outside, 'g', files[0]!.name);
+    const kept = readFileSync(victim);
+    rmSync(victim);
+
+    let engine = await h.open({ housekeepingDelayMs: 0 });
+    const job = (await engine.handlers['jobs.list']({ limit: 60, view: 'active' })).items.find((j) => j.path === victim)!;
+    const missing = await waitFor(async () => {
+      const d = await engine.handlers['jobs.get']({ id: job.id });
+      return d.metadata!.locations[0]!.missing ? d : undefined;
+    });
+    expect(missing.metadata!.locations).toEqual([{ path: victim, missing: true }]);
+    expect((await engine.handlers['jobs.list']({ limit: 60, view: 'active' })).items).toHaveLength(3);
+    const [folder] = (await engine.handlers['library.folders']({})).items;
+    expect(folder).toMatchObject({ images: 3, missing: 1 });
+
+    await engine.close();
+    writeFileSync(victim, kept);
+    engine = await h.open({ housekeepingDelayMs: 0 });
+    await waitFor(async () => ((await engine.handlers['jobs.get']({ id: job.id })).metadata!.locations[0]!.missing ? undefined : true));
+  });
+});
