@@ -48,7 +48,8 @@ export interface ImportedImage {
 
 /** What became of one file: the transaction that records it also records the file's location. */
 export type FileOutcome =
-  | { kind: 'imported'; seq: number; path: string; folderId: string | null; bytes: number; mtimeMs: number; image: ImportedImage }
+  /** path null: no place outside the data dir is known (a library file rebuilt after the database was lost). */
+  | { kind: 'imported'; seq: number; path: string | null; folderId: string | null; bytes: number; mtimeMs: number; image: ImportedImage }
   | { kind: 'duplicate'; seq: number; path: string; folderId: string | null; bytes: number; mtimeMs: number; imageId: string }
   | { kind: 'unchanged'; seq: number }
   | { kind: 'skipped' | 'failed'; seq: number; path: string; reason: string };

@@ -212,8 +212,10 @@ export function createImports(ctx: StoreContext, images: Images, events: Events)
           counts.duplicates += 1;
           touched.add(existing.job_id);
         }
-        upsertLocation.run({ path: outcome.path, imageId, folderId: outcome.folderId, bytes: outcome.bytes, mtime: Math.trunc(outcome.mtimeMs), now });
-        dropMissingOf.run(imageId, outcome.path);
+        if (outcome.path !== null) {
+          upsertLocation.run({ path: outcome.path, imageId, folderId: outcome.folderId, bytes: outcome.bytes, mtime: Math.trunc(outcome.mtimeMs), now });
+          dropMissingOf.run(imageId, outcome.path);
+        }
       } else if (outcome.kind === 'duplicate') {
         upsertLocation.run({ path: outcome.path, imageId: outcome.imageId, folderId: outcome.folderId, bytes: outcome.bytes, mtime: Math.trunc(outcome.mtimeMs), now });
         dropMissingOf.run(outcome.imageId, outcome.path);

@@ -1,13 +1,17 @@
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rename } from 'node:fs/promises';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import sharp from 'sharp';
 import { GenerateRequest, Id } from '../../shared/contract.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { normalizeSeed } from '../../shared/seed.js';
+import type { FileOutcome } from '../db/import-types.js';
 import type { RecoveredImage } from '../db/recovered.js';
+import { probeFile } from './import/probe-file.js';
+import { toImportedImage } from './import/to-imported.js';
 import type { JobStore } from '../db/types.js';
 import { collectImagePaths } from '../engine/image-paths.js';
-import { LIBRARY_DIR, nodeMediaFs, readPngMetadata, shardedFiles, writeThumbnail } from '../media/index.js';
+import { LIBRARY_DIR, countOrphans, nodeMediaFs, readPngMetadata, shardedFiles, writeThumbnail } from '../media/index.js';
 import { absolute } from '../media/media-paths.js';
 
 export interface RebuildOutcome {
@@ -21,7 +25,7 @@ export interface RebuildOutcome {
 
 export interface RebuildOptions {
   dataDir: string;
-  store: Pick<JobStore, 'imagePathsPage' | 'restoreFromFiles'>;
+  store: Pick<JobStore, 'imagePathsPage' | 'restoreFromFiles' | 'imports'>;
   now: () => number;
   /** Files read and written per transaction; the event loop runs between batches. */
   batchSize?: number;
@@ -29,6 +33,8 @@ export interface RebuildOptions {
 }
 
 const PNG_NAME = /^[0-9a-f]{62}\.png$/;
+/** Content-addressed names Atelier gives library files: its own PNGs, and copies of imported PNG, JPEG and WebP files. */
+const LIBRARY_NAME = /^[0-9a-f]{62}\.(png|jpg|webp)$/;
 
 /** The job one library file records in its own `atelier` chunk, or null when it has none Atelier can use. */
 async function recoveredFrom(dataDir: string, rel: string, now: number): Promise<RecoveredImage | null> {
@@ -66,6 +72,30 @@ async function recoveredFrom(dataDir: string, rel: string, now: number): Promise
   };
 }
 
+/** A library file that is a copy of an imported image: its settings read again by the tools' readers. */
+async function importedCopy(dataDir: string, rel: string): Promise<FileOutcome | null> {
+  const probe = await probeFile(absolute(dataDir, rel));
+  if (probe.kind !== 'image') return null;
+  const image = toImportedImage({ ...probe, path: rel, mode: 'copy', storedPath: rel });
+  return { kind: 'imported', seq: 0, path: null, folderId: null, bytes: probe.size, mtimeMs: probe.mtimeMs, image };
+}
+
+/** Files the start-up sweep set aside in orphans/library/ go back to library/ (never over a file already there). */
+async function restoreSetAside(dataDir: string): Promise<number> {
+  const { paths } = await countOrphans(dataDir);
+  let restored = 0;
+  for (const rel of paths) {
+    const [, root, shard, name] = rel.split('/');
+    if (root !== LIBRARY_DIR || shard === undefined || name === undefined || !LIBRARY_NAME.test(name)) continue;
+    const target = `${LIBRARY_DIR}/${shard}/${name}`;
+    if (existsSync(absolute(dataDir, target))) continue;
+    await mkdir(absolute(dataDir, `${LIBRARY_DIR}/${shard}`), { recursive: true });
+    await rename(absolute(dataDir, rel), absolute(dataDir, target));
+    restored += 1;
+  }
+  return restored;
+}
+
 /**
  * Recreates the history from library/ itself: each PNG's embedded `atelier` chunk holds its job's full request,
  * so every file becomes an image of a succeeded job again (images of one job rejoin it), at its original time.
@@ -75,8 +105,9 @@ async function recoveredFrom(dataDir: string, rel: string, now: number): Promise
 export async function rebuildFromFiles(options: RebuildOptions): Promise<RebuildOutcome> {
   const { dataDir, store } = options;
   const batchSize = Math.max(1, options.batchSize ?? 16);
+  await restoreSetAside(dataDir);
   const { referenced } = await collectImagePaths(store);
-  const files = (await shardedFiles(nodeMediaFs, dataDir, LIBRARY_DIR)).filter((rel) => PNG_NAME.test(rel.split('/')[2] ?? ''));
+  const files = (await shardedFiles(nodeMediaFs, dataDir, LIBRARY_DIR)).filter((rel) => LIBRARY_NAME.test(rel.split('/')[2] ?? ''));
   const out: RebuildOutcome = { jobs: 0, images: 0, known: 0, unreadable: 0, jobIds: [] };
   const pending = files.filter((rel) => {
     if (!referenced.has(rel)) return true;
@@ -85,11 +116,25 @@ export async function rebuildFromFiles(options: RebuildOptions): Promise<Rebuild
   });
   for (let i = 0; i < pending.length; i += batchSize) {
     const batch: RecoveredImage[] = [];
+    const copies: FileOutcome[] = [];
     for (const rel of pending.slice(i, i + batchSize)) {
-      const entry = await recoveredFrom(dataDir, rel, options.now()).catch(() => null);
-      if (entry === null) out.unreadable += 1;
-      else batch.push(entry);
+      const entry = PNG_NAME.test(rel.split('/')[2] ?? '') ? await recoveredFrom(dataDir, rel, options.now()).catch(() => null) : null;
+      if (entry !== null) batch.push(entry);
+      else {
+        // Not an Atelier PNG with its record: a copied import (or a damaged one), read like any other tool's file.
+        const copy = await importedCopy(dataDir, rel);
+        if (copy === null) out.unreadable += 1;
+        else copies.push(copy);
+      }
       await yieldToLoop();
+    }
+    if (copies.length > 0) {
+      const created = store.imports.commit(null, copies).created;
+      out.jobs += created.length;
+      out.images += created.length;
+      out.known += copies.length - created.length;
+      out.jobIds.push(...created);
+      if (created.length > 0) options.onBatch?.(created);
     }
     const before = new Set(out.jobIds);
     const result = store.restoreFromFiles(batch);

@@ -91,6 +91,8 @@ export function createLibraryRecovery(deps: LibraryRecoveryDeps) {
             unreadable: outcome.unreadable,
           });
           await census(outcome.unreadable);
+          // Files the sweep had set aside may be back in library/ now.
+          await refreshOrphans();
           return { jobs: outcome.jobs, images: outcome.images, known: outcome.known, unreadable: outcome.unreadable };
         } catch (error) {
           recovery = previous;

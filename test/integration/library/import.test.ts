@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -245,5 +245,41 @@ describe('originals that change while Atelier is closed', () => {
     writeFileSync(victim, kept);
     engine = await h.open({ housekeepingDelayMs: 0 });
     await waitFor(async () => ((await engine.handlers['jobs.get']({ id: job.id })).metadata!.locations[0]!.missing ? undefined : true));
+  });
+});
+
+describe('rebuilding a lost history from the files', () => {
+  let h: Harness;
+  let outside: string;
+  afterEach(async () => {
+    await h?.cleanup();
+    rmSync(outside, { recursive: true, force: true });
+  });
+
+  it('reads copied imports back with their tool and settings, including one the sweep had set aside', async () => {
+    outside = mkdtempSync(join(tmpdir(), 'atelier-outputs-'));
+    h = await startHarness({ housekeepingDelayMs: 0 });
+    const files = (await toolFiles('rb')).slice(0, 4);
+    writeAll(join(outside, 'c'), files);
+    await importDone(h.engine, (await h.engine.handlers['library.import']({ paths: [join(outside, 'c')], mode: 'copy', watch: false })).import.id);
+    const before = (await h.engine.handlers['jobs.list']({ limit: 60, view: 'active' })).items;
+    const stored = await Promise.all(before.map(async (j) => (await resolveMediaFile(h.engine, { kind: 'image', imageId: j.images[0]!.id }))!.path));
+    await h.engine.close();
+    rmSync(join(outside, 'c'), { recursive: true });
+    for (const f of ['atelier.db', 'atelier.db-wal', 'atelier.db-shm']) rmSync(join(h.dataDir, f), { force: true });
+    // One copy was set aside by a sweep: it is brought back.
+    const aside = stored[0]!.replace(join(h.dataDir, 'library'), join(h.dataDir, 'orphans', 'library'));
+    mkdirSync(join(aside, '..'), { recursive: true });
+    renameSync(stored[0]!, aside);
+
+    const engine = await h.open({ housekeepingDelayMs: 0 });
+    await waitFor(async () => ((await engine.handlers['jobs.stats']({})).recovery.state === 'needed' ? true : undefined));
+    const rebuilt = await engine.handlers['library.rebuild']({});
+    expect(rebuilt).toEqual({ jobs: 4, images: 4, known: 0, unreadable: 0 });
+    const after = (await engine.handlers['jobs.list']({ limit: 60, view: 'active' })).items;
+    expect(after.map((j) => `${j.source}:${j.prompt}`).sort()).toEqual(before.map((j) => `${j.source}:${j.prompt}`).sort());
+    expect(readFileSync(stored[0]!).length).toBeGreaterThan(0);
+    expect((await engine.handlers['jobs.stats']({})).orphans.files).toBe(0);
+    expect(await engine.handlers['library.rebuild']({})).toMatchObject({ jobs: 0, known: 4 });
   });
 });
