@@ -480,6 +480,8 @@ describe('query plans', () => {
       [{ favorite: true }, 'none', /INDEX jobs_favorite_created/],
       [{ status: ['failed' as JobStatus] }, 'none', /INDEX jobs_status_created/],
       [{ provider: 'openai' }, 'none', /INDEX jobs_provider_created/],
+      [{ source: 'comfyui' }, 'none', /INDEX jobs_source_created/],
+      [{ source: 'comfyui', cursor }, 'none', /SEARCH j USING INDEX jobs_source_created \(source=\? AND/],
       [{ search: 'fox' }, 'fts', /VIRTUAL TABLE INDEX/],
       [{ search: 'fox', favorite: true, cursor }, 'fts', /VIRTUAL TABLE INDEX/],
       [{ search: 'fo' }, 'walk', /INDEX jobs_created/],
