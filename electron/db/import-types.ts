@@ -39,6 +39,8 @@ export interface ImportedImage {
   createdAt: number;
   source: ImageSource;
   request: StoredRequest;
+  /** The model the file names, shown on the card whichever provider the request is for. */
+  model?: string;
   seed?: string;
   metadata: ImportedMetadata;
   /** Extra folded text to search besides the prompts (model, sampler, LoRAs, raw metadata), already capped. */

@@ -50,7 +50,7 @@ export function createImportedJobs(ctx: StoreContext, images: Images, events: Ev
         ctx.now(),
         entry.createdAt,
         entry.source,
-        request.model ?? null,
+        entry.model ?? request.model ?? null,
         request.prompt,
         request.negativePrompt ?? null,
         request.width,

@@ -113,6 +113,9 @@ export const RawText = z.object({ key: z.string(), text: z.string() });
 
 /** What an imported image's file said beyond the request fields, and where the file is. */
 export const ImportedMetadata = z.object({
+  /** The model and sampler as the tool named them (the request keeps them only for a provider that has them). */
+  model: z.string().optional(),
+  sampler: z.string().optional(),
   scheduler: z.string().optional(),
   modelHash: z.string().optional(),
   loras: z.array(LoraRef).optional(),

@@ -27,12 +27,14 @@ function settingsRequest(source: string, s: ReadSettings, width: number, height:
     count: 1,
   };
   if (s.negativePrompt !== undefined && s.negativePrompt.length > 0) request.negativePrompt = s.negativePrompt.slice(0, 32_000);
-  if (s.model !== undefined && s.model.length > 0) request.model = s.model.slice(0, 200);
+  // The built-in generator has its own one model and sampler: the tool's names stay in the metadata.
+  const ownTool = request.provider !== 'builtin';
+  if (ownTool && s.model !== undefined && s.model.length > 0) request.model = s.model.slice(0, 200);
   const seed = s.seed === undefined ? undefined : contractSeed(s.seed);
   if (seed !== undefined) request.seed = seed;
   if (s.steps !== undefined) request.steps = s.steps;
   if (s.guidance !== undefined) request.guidance = s.guidance;
-  if (s.sampler !== undefined && s.sampler.length > 0) request.sampler = s.sampler.slice(0, 64);
+  if (ownTool && s.sampler !== undefined && s.sampler.length > 0) request.sampler = s.sampler.slice(0, 64);
   const parsed = StoredRequest.safeParse(request);
   if (parsed.success) return parsed.data;
   // A field outside what Atelier's contract holds (steps 500, a size of 0…) is left out; the raw text keeps it.
@@ -92,6 +94,8 @@ export function toImportedImage(file: ImportedFile): ImportedImage {
   const createdAt = Math.trunc(file.mtimeMs);
   const s = read.settings;
   const metadata: ImportedMetadata = { raw: capRaw(read.raw), problems: read.problems.slice(0, 50), locations: [], mode: file.mode };
+  if (s.model !== undefined) metadata.model = s.model.slice(0, 1_000);
+  if (s.sampler !== undefined) metadata.sampler = s.sampler.slice(0, 200);
   if (s.scheduler !== undefined) metadata.scheduler = s.scheduler;
   if (s.modelHash !== undefined) metadata.modelHash = s.modelHash;
   if (s.loras !== undefined && s.loras.length > 0) metadata.loras = s.loras;
@@ -104,6 +108,7 @@ export function toImportedImage(file: ImportedFile): ImportedImage {
     createdAt,
     source: read.source,
     request: settingsRequest(read.source, s, file.width, file.height),
+    ...(s.model === undefined || s.model.length === 0 ? {} : { model: s.model.slice(0, 200) }),
     ...(s.seed === undefined ? {} : { seed: s.seed }),
     metadata,
     searchExtra: searchExtra(file.path, read),

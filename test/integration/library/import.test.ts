@@ -204,6 +204,23 @@ describe('importing a folder of other tools\' images', () => {
     expect(left.filter((j) => j.source !== 'atelier')).toHaveLength(files.length);
   });
 
+  it('Retry on an imported image runs its settings again, here on the built-in generator, linked to the original', async () => {
+    h = await startHarness({ housekeepingDelayMs: 0 });
+    const fooocus = (await toolFiles('rty')).find((f) => f.source === 'fooocus')!;
+    writeAll(join(outside, 'y'), [fooocus]);
+    await importDone(h.engine, (await h.engine.handlers['library.import']({ paths: [join(outside, 'y')], mode: 'link', watch: false })).import.id);
+    const [imported] = (await h.engine.handlers['jobs.list']({ limit: 60, view: 'active' })).items;
+    const { job } = await h.engine.handlers['jobs.retry']({ id: imported!.id });
+    expect(job.request).toMatchObject({ provider: 'builtin', prompt: fooocus.prompt, seed: '9007199254740993', width: 896, height: 1152 });
+    const done = await waitFor(async () => {
+      const d = await h.engine.handlers['jobs.get']({ id: job.id });
+      return d.status === 'succeeded' || d.status === 'failed' ? d : undefined;
+    }, 30_000);
+    expect(done.status).toBe('succeeded');
+    expect(done.retryOf).toBe(imported!.id);
+    expect(done.source).toBe('atelier');
+  });
+
   it('refuses paths that do not exist, are relative, or lie inside the data dir', async () => {
     h = await startHarness({ housekeepingDelayMs: 0 });
     await expect(h.engine.handlers['library.import']({ paths: [join(outside, 'nope')], mode: 'link', watch: false })).rejects.toMatchObject({ code: 'invalid_request' });
