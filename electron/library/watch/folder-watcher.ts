@@ -153,7 +153,11 @@ export function createFolderWatcher(opts: FolderWatcherOptions): FolderWatcher {
         log.info('Watching a folder.', { rootId, root: absRoot });
       } catch (error) {
         fail(root, String(error));
-        throw error instanceof AppError ? error : new AppError('storage', `Atelier could not watch ${absRoot}.`, { cause: error });
+        if (error instanceof AppError) throw error;
+        // Linux caps watched folders per user; a huge tree can exhaust it (the message names the setting to raise).
+        const limit = /ENOSPC|inotify|watch limit/i.test(String(error));
+        const why = limit ? ' The system limit on watched folders is reached (raise fs.inotify.max_user_watches).' : '';
+        throw new AppError('storage', `Atelier could not watch ${absRoot}.${why}`, { cause: error });
       }
     },
     unwatch,

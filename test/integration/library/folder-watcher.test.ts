@@ -1,9 +1,10 @@
 import { statSync } from 'node:fs';
-import { appendFile, mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFolderWatcher, type FolderWatcher, type WatchBatch, type WatchStatus } from '../../../electron/library/watch/index.js';
+import { SettleQueue, type SettleOutcome } from '../../../electron/library/watch/settle.js';
 import { AppError } from '../../../shared/errors.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -271,12 +272,62 @@ describe('folder watcher: changes while Atelier was closed', () => {
     expect((await readdir(f.base)).sort()).toEqual(['data', 'outputs']);
   });
 
-  it('answers null for a root with no snapshot and for a forgotten one', async () => {
+  it('answers null for a root with no snapshot and for a forgotten one, not_found for a missing root', async () => {
     const f = await setup();
     await f.watcher.checkpoint('r1', f.root);
     expect(await f.watcher.changesSince('r1', f.root)).toEqual({ upserted: [], removed: [] });
     expect(await f.watcher.changesSince('r2', f.root)).toBeNull();
     await f.watcher.forget('r1');
     expect(await f.watcher.changesSince('r1', f.root)).toBeNull();
+    await rm(f.root, { recursive: true });
+    await expect(f.watcher.changesSince('r2', f.root)).rejects.toMatchObject({ code: 'not_found' });
+  });
+});
+
+describe('settle queue: events the native watcher misses', () => {
+  it('holds back a file that keeps growing after its only event until its size and mtime settle', async () => {
+    const base = await mkdtemp(join(tmpdir(), 'atelier-settle-'));
+    const outcomes: (SettleOutcome & { size: number })[] = [];
+    const file = join(base, 'growing.png');
+    const queue = new SettleQueue({
+      root: base,
+      settleMs: 600,
+      onSettled: (outcome) => outcomes.push({ ...outcome, size: outcome.upserted.includes(file) ? statSync(file).size : -1 }),
+      warn: () => {},
+    });
+    try {
+      const chunk = Buffer.alloc(64 * 1024, 1);
+      await writeFile(file, chunk);
+      // One event, then writes nobody reports (a network drive, a folder not watched yet).
+      queue.touch(file);
+      const chunks = 20;
+      for (let i = 1; i < chunks; i += 1) {
+        await sleep(100);
+        await appendFile(file, chunk);
+      }
+      await until(() => outcomes.some((o) => o.upserted.includes(file)), 'the grown file');
+      expect(outcomes.filter((o) => o.upserted.includes(file)).map((o) => o.size)).toEqual([chunks * chunk.length]);
+    } finally {
+      queue.stop();
+      await rm(base, { recursive: true, force: true });
+    }
+  });
+
+  it('still reports a file whose mtime lies in the future (a skewed clock) once two stats agree', async () => {
+    const base = await mkdtemp(join(tmpdir(), 'atelier-settle-'));
+    const outcomes: SettleOutcome[] = [];
+    const file = join(base, 'from-the-future.png');
+    const queue = new SettleQueue({ root: base, settleMs: 300, onSettled: (o) => outcomes.push(o), warn: () => {} });
+    try {
+      await writeFile(file, 'x');
+      const anHourAhead = new Date(Date.now() + 3_600_000);
+      await utimes(file, anHourAhead, anHourAhead);
+      queue.touch(file);
+      await until(() => outcomes.some((o) => o.upserted.includes(file)), 'the file');
+      expect(outcomes.flatMap((o) => o.upserted)).toEqual([file]);
+    } finally {
+      queue.stop();
+      await rm(base, { recursive: true, force: true });
+    }
   });
 });
