@@ -89,6 +89,8 @@ async function main(): Promise<void> {
       '/node_modules/better-sqlite3/lib/index.js',
       '/node_modules/zod/package.json',
       '/node_modules/sharp/package.json',
+      '/node_modules/@parcel/watcher/index.js',
+      '/node_modules/detect-libc/package.json',
     ]) {
       expect(entries.has(required), `app.asar lacks ${required}`);
     }
@@ -110,6 +112,8 @@ async function main(): Promise<void> {
     const imgDir = join(unpacked, 'node_modules', '@img');
     const sharpNative = existsSync(imgDir) ? (await readdir(imgDir, { recursive: true })).some((f) => String(f).endsWith('.node')) : false;
     expect(sharpNative, "sharp's native @img binary is not unpacked");
+    const watcherNative = join(unpacked, 'node_modules', '@parcel', 'watcher-linux-x64-glibc', 'watcher.node');
+    expect(existsSync(watcherNative), "@parcel/watcher's native binary is not unpacked");
 
     const fuses = await getCurrentFuseWire(join(appDir, 'atelier'));
     for (const fuse of FUSE_SETTINGS) {
