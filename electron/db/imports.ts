@@ -1,3 +1,4 @@
+import { sep } from 'node:path';
 import type { ImportProblem, ImportStatus, LibraryFolder } from '../../shared/contract.js';
 import { AppError } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
@@ -62,6 +63,8 @@ function toFolder(row: FolderRow) {
     createdAt: row.created_at,
   };
 }
+
+const AFTER_SEP = String.fromCharCode(sep.charCodeAt(0) + 1);
 
 const FINISHED: readonly ImportStatus[] = ['completed', 'cancelled', 'failed'];
 
@@ -143,6 +146,8 @@ export function createImports(ctx: StoreContext, images: Images, events: Events)
        WHERE o.image_id = l.image_id AND o.path <> l.path AND o.missing_at IS NULL) AS others
      FROM image_locations AS l WHERE l.path = ?`,
   );
+  // The character after the separator bounds the range: it holds exactly the paths that start with `<folder><sep>`.
+  const below = sql.prepare<{ path: string }>('locations.below', 'SELECT path FROM image_locations WHERE path >= ? AND path < ?');
   const deleteLocation = sql.prepare('locations.delete', 'DELETE FROM image_locations WHERE path = ?');
   const markMissing = sql.prepare('locations.markMissing', 'UPDATE image_locations SET missing_at = ? WHERE path = ? AND missing_at IS NULL');
   const touchJob = sql.prepare('jobs.touch', 'UPDATE jobs SET updated_at = MAX(updated_at + 1, ?) WHERE id = ?');
@@ -236,9 +241,11 @@ export function createImports(ctx: StoreContext, images: Images, events: Events)
     return { created, touched: [...touched].filter((id) => !created.includes(id)) };
   });
 
-  const goneTx = ctx.db.transaction((paths: string[]): CommitResult => {
+  const goneTx = ctx.db.transaction((given: string[]): CommitResult => {
     const now = ctx.now();
     const touched = new Set<string>();
+    // A folder removed or moved away whole arrives as its own path: every known file below it is gone.
+    const paths = given.flatMap((p) => (goneLocation.get(p) === undefined ? below.all(`${p}${sep}`, `${p}${AFTER_SEP}`).map((r) => r.path) : [p]));
     for (const path of paths) {
       const row = goneLocation.get(path);
       if (row === undefined || row.missing_at !== null) continue;

@@ -6,6 +6,9 @@ import { createImporter } from '../library/import/importer.js';
 import { createLibraryFolders } from '../library/import/library-folders.js';
 import { createThumbnailer } from '../library/import/thumbnailer.js';
 import { checkOriginals } from '../library/import/originals-check.js';
+import { createFolderSync, type FolderSync } from '../library/import/folder-sync.js';
+import { createFolderWatcher } from '../library/watch/index.js';
+import { join } from 'node:path';
 import { findMissingFiles, removePreviewFolders, resolveInsideDataDir, sweepOrphans, type MediaFs } from '../media/index.js';
 import { createSecretBook } from '../providers/redact.js';
 import { createProgressThrottle } from '../worker/progress-throttle.js';
@@ -43,6 +46,8 @@ export interface EngineTestOptions {
   /** Fault injection: the store's connection and the media file system (test/faults). */
   wrapDatabase?: StoreOptions['wrapDatabase'];
   mediaFs?: MediaFs;
+  /** Quiet time before a watched file is read (default 400 ms). */
+  watchSettleMs?: number;
 }
 
 const silentLog: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -132,6 +137,8 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       log,
       announce: (ids) => void announce(ids).catch((error: unknown) => log.error('could not announce thumbnails', { error: String(error) })),
     });
+    // Assigned right below: the importer tells the folder sync about watched folders, which imports through it.
+    let folderSync: FolderSync | undefined;
     const importer = createImporter({
       dataDir,
       store,
@@ -143,8 +150,24 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
         announce(ids).catch((error: unknown) => log.error('could not announce imported jobs', { error: String(error) }));
         thumbnailer.kick();
       },
+      onWatchedFolder: (id) => folderSync?.watch(id),
+      onWatchedFolderImported: (id) => void folderSync?.checkpoint(id),
     });
-    const folders = createLibraryFolders({ store, watchState: () => 'off', unwatch: async () => undefined });
+    folderSync = createFolderSync({
+      store,
+      importer,
+      log,
+      skip: [dataDir],
+      createWatcher: (onChanges) =>
+        createFolderWatcher({
+          snapshotDir: join(dataDir, 'watch'),
+          onChanges,
+          log,
+          ...(options.watchSettleMs === undefined ? {} : { settleMs: options.watchSettleMs }),
+        }),
+    });
+    const sync = folderSync;
+    const folders = createLibraryFolders({ store, watchState: (id) => sync.watchState(id), unwatch: (id) => sync.unwatch(id) });
     const handlers = createHandlers({
       importer,
       folders,
@@ -180,6 +203,7 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
         scheduler.start();
         importer.resumeInterrupted();
         thumbnailer.kick();
+        sync.start().catch((error: unknown) => log.error('could not start watching folders', { error: String(error) }));
         const run = (): void => {
           sweepStarted = true;
           housekeepingDone = housekeeping().catch((error: unknown) => log.error('start-up housekeeping failed', { error: String(error) }));
@@ -226,6 +250,7 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
           clearTimeout(housekeepingTimer);
           await housekeepingDone;
           await importer.close();
+          await sync.close();
           await thumbnailer.close();
           await scheduler.stop(closeOptions.graceMs ?? 3_000);
           for (const entry of entries) await entry.close?.();

@@ -21,8 +21,10 @@ export interface ImporterDeps {
   now: () => number;
   /** New or changed jobs, to announce as `jobs.changed`. */
   announce(ids: string[]): void;
-  /** A folder imported with watch on, once its import finished: the live watcher takes over. */
+  /** A folder imported with watch on: watched from the start of its import, so nothing written meanwhile is missed. */
   onWatchedFolder?(folderId: string): void;
+  /** That folder's import finished: the state the next start compares with. */
+  onWatchedFolderImported?(folderId: string): void;
   /** Files read at once (I/O overlaps; the readers' CPU share stays small). */
   concurrency?: number;
   /** Files committed per transaction at most, and the longest a finished file waits for its commit. */
@@ -222,7 +224,7 @@ export function createImporter(deps: ImporterDeps) {
         else if (run.stop === 'quit') return;
         else {
           imports.setStatus(id, 'completed');
-          if (record.watch) for (const f of imports.folders()) if (record.paths.includes(f.path) && !f.isFile) deps.onWatchedFolder?.(f.id);
+          if (record.watch) for (const f of imports.folders()) if (record.paths.includes(f.path) && !f.isFile) deps.onWatchedFolderImported?.(f.id);
         }
       } catch (error) {
         log.error('an import stopped', { id, error: error instanceof Error ? error.message : String(error) });
@@ -247,7 +249,10 @@ export function createImporter(deps: ImporterDeps) {
       const roots = await resolveRoots(request.paths);
       const id = uuidv7(deps.now());
       const record = imports.create({ id, paths: roots.map((r) => r.path), mode: request.mode, watch: request.watch });
-      for (const root of roots) imports.ensureFolder({ path: root.path, isFile: root.isFile, mode: request.mode, watch: request.watch && !root.isFile });
+      for (const root of roots) {
+        const folderId = imports.ensureFolder({ path: root.path, isFile: root.isFile, mode: request.mode, watch: request.watch && !root.isFile });
+        if (request.watch && !root.isFile) deps.onWatchedFolder?.(folderId);
+      }
       log.info('import started', { id, paths: roots.length, mode: request.mode, watch: request.watch });
       start(id);
       return summaryOf(record);
