@@ -300,3 +300,65 @@ describe('rebuilding a lost history from the files', () => {
     expect(await engine.handlers['library.rebuild']({})).toMatchObject({ jobs: 0, known: 4 });
   });
 });
+
+describe('pausing, resuming and cancelling an import', () => {
+  let h: Harness;
+  let outside: string;
+  afterEach(async () => {
+    await h?.cleanup();
+    rmSync(outside, { recursive: true, force: true });
+  });
+
+  async function manyFiles(dir: string, folders: number): Promise<number> {
+    let n = 0;
+    for (let i = 0; i < folders; i += 1) {
+      const files = await toolFiles(`p${i}`, i);
+      writeAll(join(dir, `f${i}`), files);
+      n += files.length;
+    }
+    return n;
+  }
+
+  it('pauses where it is, resumes to the end, and a finished import cannot be paused or cancelled', async () => {
+    outside = mkdtempSync(join(tmpdir(), 'atelier-outputs-'));
+    const total = await manyFiles(join(outside, 'big'), 30);
+    h = await startHarness({ housekeepingDelayMs: 0 });
+    const { import: started } = await h.engine.handlers['library.import']({ paths: [join(outside, 'big')], mode: 'link', watch: false });
+    await waitFor(async () => ((await h.engine.handlers['library.imports']({})).items[0]!.imported > 0 ? true : undefined));
+    const { import: paused } = await h.engine.handlers['library.pauseImport']({ id: started.id });
+    expect(paused.status).toBe('paused');
+    expect(paused.imported).toBeLessThan(total);
+    // Paused means paused: nothing more is committed.
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await h.engine.handlers['library.imports']({})).items[0]!.imported).toBe(paused.imported);
+    expect((await list(h)).length).toBe(paused.imported);
+
+    const { import: resumed } = await h.engine.handlers['library.resumeImport']({ id: started.id });
+    expect(resumed.status).toBe('running');
+    const done = await importDone(h.engine, started.id);
+    expect(done).toMatchObject({ status: 'completed', found: total, imported: total, duplicates: 0 });
+    await expect(h.engine.handlers['library.pauseImport']({ id: started.id })).rejects.toMatchObject({ code: 'conflict' });
+    await expect(h.engine.handlers['library.cancelImport']({ id: started.id })).rejects.toMatchObject({ code: 'conflict' });
+  });
+
+  it('cancels: the images imported so far stay, nothing more is read, and it is not resumed on the next start', async () => {
+    outside = mkdtempSync(join(tmpdir(), 'atelier-outputs-'));
+    const total = await manyFiles(join(outside, 'big'), 30);
+    h = await startHarness({ housekeepingDelayMs: 0 });
+    const { import: started } = await h.engine.handlers['library.import']({ paths: [join(outside, 'big')], mode: 'link', watch: false });
+    await waitFor(async () => ((await h.engine.handlers['library.imports']({})).items[0]!.imported > 0 ? true : undefined));
+    const { import: cancelled } = await h.engine.handlers['library.cancelImport']({ id: started.id });
+    expect(cancelled).toMatchObject({ status: 'cancelled', finishedAt: expect.any(Number) });
+    expect(cancelled.imported).toBeLessThan(total);
+    await expect(h.engine.handlers['library.resumeImport']({ id: started.id })).rejects.toMatchObject({ code: 'conflict' });
+    await h.engine.close();
+    const engine = await h.open({ housekeepingDelayMs: 0 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await engine.handlers['library.imports']({})).items[0]).toMatchObject({ status: 'cancelled', imported: cancelled.imported });
+    expect((await engine.handlers['jobs.list']({ limit: 200, view: 'active' })).items).toHaveLength(cancelled.imported);
+  });
+});
+
+async function list(h: Harness) {
+  return (await h.engine.handlers['jobs.list']({ limit: 200, view: 'active' })).items;
+}
