@@ -133,3 +133,5 @@ async function main(): Promise<void> {
 }
 
 await main();
+// process.exitCode alone ends the run with 0 here (something in electron-builder resets it): exit explicitly.
+if (failures.length > 0) process.exit(1);
