@@ -20,16 +20,18 @@ function writeAll(dir: string, files: ToolFile[]): void {
   for (const f of files) writeFileSync(join(dir, f.name), f.bytes);
 }
 
+// One engine and one folder of "other tools' outputs" per test, both removed after it.
+let h: Harness;
+let outside: string;
+beforeEach(() => {
+  outside = mkdtempSync(join(tmpdir(), 'atelier-outputs-'));
+});
+afterEach(async () => {
+  await h?.cleanup();
+  rmSync(outside, { recursive: true, force: true });
+});
+
 describe('importing a folder of other tools\' images', () => {
-  let h: Harness;
-  let outside: string;
-  beforeEach(() => {
-    outside = mkdtempSync(join(tmpdir(), 'atelier-outputs-'));
-  });
-  afterEach(async () => {
-    await h?.cleanup();
-    rmSync(outside, { recursive: true, force: true });
-  });
 
   it('makes one succeeded job per file with its tool, settings, raw texts and original path, filterable by source', async () => {
     h = await startHarness({ housekeepingDelayMs: 0 });
@@ -229,15 +231,8 @@ describe('importing a folder of other tools\' images', () => {
 });
 
 describe('originals that change while Atelier is closed', () => {
-  let h: Harness;
-  let outside: string;
-  afterEach(async () => {
-    await h?.cleanup();
-    rmSync(outside, { recursive: true, force: true });
-  });
 
   it('marks a deleted original missing on the next start (never dropped), and present again once it is back', async () => {
-    outside = mkdtempSync(join(tmpdir(), 'atelier-outputs-'));
     h = await startHarness({ housekeepingDelayMs: 0 });
     const files = (await toolFiles('gone')).slice(0, 3);
     writeAll(join(outside, 'g'), files);
@@ -266,15 +261,8 @@ describe('originals that change while Atelier is closed', () => {
 });
 
 describe('rebuilding a lost history from the files', () => {
-  let h: Harness;
-  let outside: string;
-  afterEach(async () => {
-    await h?.cleanup();
-    rmSync(outside, { recursive: true, force: true });
-  });
 
   it('reads copied imports back with their tool and settings, including one the sweep had set aside', async () => {
-    outside = mkdtempSync(join(tmpdir(), 'atelier-outputs-'));
     h = await startHarness({ housekeepingDelayMs: 0 });
     const files = (await toolFiles('rb')).slice(0, 4);
     writeAll(join(outside, 'c'), files);
@@ -302,12 +290,6 @@ describe('rebuilding a lost history from the files', () => {
 });
 
 describe('pausing, resuming and cancelling an import', () => {
-  let h: Harness;
-  let outside: string;
-  afterEach(async () => {
-    await h?.cleanup();
-    rmSync(outside, { recursive: true, force: true });
-  });
 
   async function manyFiles(dir: string, folders: number): Promise<number> {
     let n = 0;
@@ -320,7 +302,6 @@ describe('pausing, resuming and cancelling an import', () => {
   }
 
   it('pauses where it is, resumes to the end, and a finished import cannot be paused or cancelled', async () => {
-    outside = mkdtempSync(join(tmpdir(), 'atelier-outputs-'));
     const total = await manyFiles(join(outside, 'big'), 30);
     h = await startHarness({ housekeepingDelayMs: 0 });
     const { import: started } = await h.engine.handlers['library.import']({ paths: [join(outside, 'big')], mode: 'link', watch: false });
@@ -342,7 +323,6 @@ describe('pausing, resuming and cancelling an import', () => {
   });
 
   it('cancels: the images imported so far stay, nothing more is read, and it is not resumed on the next start', async () => {
-    outside = mkdtempSync(join(tmpdir(), 'atelier-outputs-'));
     const total = await manyFiles(join(outside, 'big'), 30);
     h = await startHarness({ housekeepingDelayMs: 0 });
     const { import: started } = await h.engine.handlers['library.import']({ paths: [join(outside, 'big')], mode: 'link', watch: false });
@@ -359,6 +339,6 @@ describe('pausing, resuming and cancelling an import', () => {
   });
 });
 
-async function list(h: Harness) {
-  return (await h.engine.handlers['jobs.list']({ limit: 200, view: 'active' })).items;
+async function list(harness: Harness) {
+  return (await harness.engine.handlers['jobs.list']({ limit: 200, view: 'active' })).items;
 }
