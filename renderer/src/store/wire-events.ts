@@ -72,6 +72,10 @@ export function wireEvents(store: AppStore, api: Api, options: WireOptions = {})
       refreshStatsSoon();
     }),
     api.on('jobs.progress', (tick) => store.getState().applyProgress(tick)),
+    api.on('library.importProgress', (event) => store.getState().applyImportProgress(event)),
+    api.onMenuCommand((command) => {
+      if (command === 'import') store.getState().openImportDialog();
+    }),
     api.on('jobs.removed', ({ ids }) => {
       store.getState().applyRemoved(ids);
       refreshStatsSoon();
@@ -94,7 +98,7 @@ export function wireEvents(store: AppStore, api: Api, options: WireOptions = {})
 async function refreshAll(store: AppStore): Promise<void> {
   const state = store.getState();
   await state.loadFirstPage();
-  await Promise.all([state.loadLive(), state.loadStats()]);
+  await Promise.all([state.loadLive(), state.loadStats(), state.loadImports()]);
 }
 
 const DOWN_CODES = new Set(['provider_unavailable', 'timeout', 'provider_auth']);
