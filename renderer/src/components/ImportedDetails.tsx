@@ -33,7 +33,7 @@ export function ImportedDetails({ source, metadata }: { source: ImageSource; met
       <dl className="details-list imported">
         <dt>Source</dt>
         <dd>{SOURCE_LABELS[source]}</dd>
-        <dt>{metadata.locations.length === 1 ? 'File' : 'Files'}</dt>
+        <dt>{metadata.locations.length === 1 ? 'Location' : 'Locations'}</dt>
         <dd>
           <ul className="locations">
             {metadata.locations.map((l) => (

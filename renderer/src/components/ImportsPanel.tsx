@@ -32,6 +32,7 @@ const ImportItem = memo(function ImportItem({ id }: { id: string }) {
         <p className="import-title" title={row.paths?.join('\n')}>
           {name}
           {more > 0 ? <span className="muted"> and {more} more</span> : null}
+          {first === undefined || more > 0 ? null : <span className="import-path mono muted">{first}</span>}
           {row.mode === 'copy' ? <span className="badge">copy</span> : null}
           {row.watch === true ? <span className="badge">watching</span> : null}
         </p>
@@ -53,7 +54,7 @@ const ImportItem = memo(function ImportItem({ id }: { id: string }) {
         <Count n={row.found} label="found" />
         <Count n={row.imported} label="imported" />
         <Count n={row.duplicates} label={row.duplicates === 1 ? 'duplicate' : 'duplicates'} />
-        <Count n={row.skipped} label="skipped" warn />
+        <Count n={row.skipped} label="skipped" />
         <Count n={row.failed} label="failed" warn />
         {rate === null ? null : <span className="muted">{rate}</span>}
         {eta === null ? null : <span className="muted">{eta}</span>}
