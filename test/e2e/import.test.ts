@@ -120,6 +120,12 @@ describe('importing a folder of other tools’ images, typed by its path', () =>
     await viewer.getByRole('button', { name: 'Reuse settings' }).click();
     await waitFor(async () => (await page.getByRole('dialog').count()) === 0, 'the viewer to close');
     expect(await page.getByLabel('Prompt', { exact: true }).inputValue()).toBe(A1111);
+    expect(await page.getByLabel('Negative prompt', { exact: true }).inputValue()).toBe('dust');
+    // AUTOMATIC1111 is off here: the settings go to the provider the composer can run, and a toast says so.
+    await page.getByText(/is not turned on, so these settings are set up for Built-in/).waitFor();
+    expect(await page.getByLabel('Provider', { exact: true }).inputValue()).toBe('builtin');
+    expect(await page.getByLabel('Steps', { exact: true }).inputValue()).toBe('30');
+    await screenshot(page, 'import-reused');
 
     await page.getByRole('button', { name: `Favorite: ${A1111}` }).click();
     await page.getByRole('button', { name: `Unfavorite: ${A1111}` }).waitFor();
