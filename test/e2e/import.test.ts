@@ -178,4 +178,35 @@ describe('importing a folder of other tools’ images, typed by its path', () =>
     for (const f of files) expect(Buffer.from(await readFile(join(folder, 'txt2img', f.name))).equals(Buffer.from(f.bytes)), f.name).toBe(true);
     expect((await apiCall(host, 'library.folders', {})).items).toEqual([]);
   }, 60_000);
+
+  it('Resume and Cancel on an import that was paused: the row says where it stopped and goes on from there', async () => {
+    const { page } = browser;
+    await page.getByRole('button', { name: 'Close', exact: true }).click();
+    // Many copies of one file, so the import is still scanning when it is paused a moment after it starts.
+    const many = async (name: string, tag: string) => {
+      const dir = join(outside, name);
+      await mkdir(dir, { recursive: true });
+      const [file] = await toolFiles(tag, 3);
+      for (let i = 0; i < 1_500; i += 1) await writeFile(join(dir, `copy-${i}.png`), file!.bytes);
+      const { import: started } = await apiCall(host, 'library.import', { paths: [dir] });
+      const { import: paused } = await apiCall(host, 'library.pauseImport', { id: started.id });
+      expect(paused.status).toBe('paused');
+      return page.getByRole('listitem', { name: `Import of ${name}` });
+    };
+    const resumed = await many('many', 'pz');
+    await resumed.getByText(/^Paused( at \d+ of \d+| while looking: \d+ found)?$/).waitFor();
+    expect(await resumed.getByRole('button', { name: 'Pause' }).count()).toBe(0);
+    await screenshot(page, 'import-paused');
+    await resumed.getByRole('button', { name: 'Resume' }).click();
+    await resumed.getByText('Done: 1 imported').waitFor({ timeout: 30_000 });
+    expect(await resumed.locator('.import-counts').textContent()).toContain('1,499 duplicates');
+
+    const cancelled = await many('more', 'cz');
+    await cancelled.getByText(/^Paused( at \d+ of \d+| while looking: \d+ found)?$/).waitFor();
+    await cancelled.getByRole('button', { name: 'Cancel' }).click();
+    await cancelled.getByText(/^Cancelled at \d+ of \d+$/).waitFor();
+    expect(await cancelled.getByRole('button', { name: 'Resume' }).count()).toBe(0);
+    await cancelled.getByRole('button', { name: 'Dismiss the import of more' }).click();
+    await waitFor(async () => (await cancelled.count()) === 0, 'the dismissed row to go');
+  }, 90_000);
 });

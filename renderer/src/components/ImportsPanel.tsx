@@ -41,7 +41,7 @@ const ImportItem = memo(function ImportItem({ id }: { id: string }) {
         </span>
       </div>
       <div
-        className={fraction === undefined && !finished ? 'bar indeterminate' : 'bar'}
+        className={fraction === undefined && row.status === 'running' ? 'bar indeterminate' : 'bar'}
         role="progressbar"
         aria-label={`Import progress: ${name}`}
         aria-valuemin={0}

@@ -88,6 +88,8 @@ export function describeImport(row: ImportRow): string {
       if (row.scanning) return `Looking for images… ${row.found} found`;
       return `Importing: ${done} of ${row.found}`;
     case 'paused':
+      if (row.found === 0) return 'Paused';
+      if (row.scanning) return `Paused while looking: ${row.found} found`;
       return `Paused at ${done} of ${row.found}`;
     case 'completed':
       return `Done: ${row.imported} imported`;

@@ -82,6 +82,8 @@ describe('import progress in the store', () => {
     expect(describeImport(tick({ scanning: true, found: 1_200 }))).toBe('Looking for images… 1200 found');
     expect(describeImport(tick({ imported: 10, skipped: 2, duplicates: 3, failed: 1 }))).toBe('Importing: 16 of 100');
     expect(describeImport(tick({ status: 'paused', imported: 40 }))).toBe('Paused at 40 of 100');
+    expect(describeImport(tick({ status: 'paused', scanning: true, found: 12 }))).toBe('Paused while looking: 12 found');
+    expect(describeImport(tick({ status: 'paused', found: 0, imported: 0 }))).toBe('Paused');
     expect(describeImport(tick({ status: 'completed', imported: 97 }))).toBe('Done: 97 imported');
     expect(formatRate(412.4)).toBe('412 files/s');
     expect(formatRate(2.5)).toBe('2.5 files/s');
