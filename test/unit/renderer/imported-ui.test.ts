@@ -10,6 +10,7 @@ import { jobTitle, thumbSrc } from '../../../renderer/src/lib/thumbs';
 import { DEFAULT_FILTERS, matchesFilters, toListQuery } from '../../../renderer/src/store/filters';
 import { createAppStore } from '../../../renderer/src/store/store';
 import type { AtelierBridge } from '../../../shared/bridge';
+import { AppError } from '../../../shared/errors';
 import { fakeApi, makeJob } from './helpers';
 
 describe('the Source filter', () => {
@@ -71,6 +72,40 @@ describe('Reuse settings of an imported image', () => {
     store.getState().reuseSettings(importedDetail('a1111'));
     expect(store.getState().draft).toMatchObject({ provider: 'a1111', width: 64, height: 48 });
     expect(store.getState().toasts).toEqual([]);
+  });
+});
+
+describe('Retry of an imported image', () => {
+  function setup(prompt: string) {
+    const detail = { ...importedDetail('builtin'), source: 'novelai' as const, request: { provider: 'builtin', prompt, width: 512, height: 512, count: 1, seed: 1234, sampler: 'k_euler_ancestral' } };
+    const fake = fakeApi({
+      'jobs.retry': async () => {
+        throw new AppError('invalid_request', 'The built-in generator has no samplers to choose from.');
+      },
+      'jobs.get': async () => detail,
+      'jobs.submit': async (input) => ({ job: { ...detail, id: 'new', source: 'atelier', request: input }, created: true }),
+    });
+    const store = createAppStore({ api: fake.api, makeKey: () => 'k', now: () => 0 });
+    store.setState({ providers: [provider('builtin', 'Built-in', true)] });
+    store.getState().applyJobChanged(detail);
+    return { store, fake, detail };
+  }
+
+  it('whose settings the provider refuses as they are: the composer fits them and generates it again', async () => {
+    const { store, fake, detail } = setup('a cat knight');
+    await store.getState().retry(detail.id);
+    const submitted = fake.calls.find((c) => c.channel === 'jobs.submit')?.input as Record<string, unknown>;
+    expect(submitted).toMatchObject({ provider: 'builtin', prompt: 'a cat knight', seed: 1234 });
+    expect(submitted.sampler).toBeUndefined();
+    expect(store.getState().toasts.map((t) => t.message)).toEqual(['The built-in generator has no samplers to choose from. Generating it again with Built-in, its settings fitted to it.']);
+  });
+
+  it('without a prompt: nothing is sent, and the composer says what is missing', async () => {
+    const { store, fake, detail } = setup('');
+    await store.getState().retry(detail.id);
+    expect(fake.calls.map((c) => c.channel)).not.toContain('jobs.submit');
+    expect(store.getState().fieldErrors.prompt).toBe('Write a prompt.');
+    expect(store.getState().toasts.at(-1)?.kind).toBe('error');
   });
 });
 
