@@ -142,6 +142,29 @@ describe('importing a folder of other tools’ images, typed by its path', () =>
     await search(page, '');
   }, 60_000);
 
+  it('Retry generates an imported image again with its settings fitted to a provider here, as a new Atelier job', async () => {
+    const { page } = browser;
+    const NOVEL = 'a cat knight novelez';
+    await search(page, 'novelez');
+    await expectGrid(page, [NOVEL]);
+    await page.getByRole('button', { name: NOVEL, exact: true }).dblclick();
+    const viewer = page.getByRole('dialog', { name: `Viewer: ${NOVEL}` });
+    await viewer.getByRole('button', { name: 'Retry' }).click();
+    // NovelAI is not a provider here and the built-in has no samplers: the settings are fitted, and the toast says so.
+    await page.getByText('The built-in generator has no samplers to choose from. Generating it again with Built-in (offline), its settings fitted to it.').waitFor();
+    await page.keyboard.press('Escape');
+    let retried: string | undefined;
+    // 832 × 1216 at 28 steps: the built-in takes a while on a busy machine.
+    await waitFor(async () => {
+      const { items } = await apiCall(host, 'jobs.list', { limit: 10, view: 'all', search: 'novelez', source: 'atelier' });
+      retried = items[0]?.status === 'succeeded' ? items[0].id : undefined;
+      return retried !== undefined;
+    }, 'the retry to finish', 75_000);
+    const detail = await apiCall(host, 'jobs.get', { id: retried! });
+    expect(detail.request).toMatchObject({ provider: 'builtin', prompt: NOVEL, negativePrompt: 'lowres', seed: 1234, steps: 28 });
+    await search(page, '');
+  }, 100_000);
+
   it('a file dropped on the page opens the dialog, which says that the browser needs the path typed', async () => {
     const { page } = browser;
     await page.evaluate(() => {

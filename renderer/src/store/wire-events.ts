@@ -10,6 +10,8 @@ const NOTICE_DELAY_MS = 250;
 /** While the engine's start-up library check (or a rebuild) runs, stats are asked for again this often, this many times. */
 const RECHECK_MS = 1_500;
 const MAX_RECHECKS = 40;
+/** A running import quiet this long is asked for again: an event may have been missed (a stream not yet open). */
+export const IMPORT_QUIET_MS = 3_000;
 
 export interface WireOptions {
   setTimeout?: (fn: () => void, ms: number) => unknown;
@@ -61,8 +63,22 @@ export function wireEvents(store: AppStore, api: Api, options: WireOptions = {})
     }, RECHECK_MS);
   });
 
+  let importTimer: unknown = null;
+  const offImports = store.subscribe((state, previous) => {
+    if (state.imports === previous.imports) return;
+    if (importTimer !== null) cancel(importTimer);
+    importTimer = null;
+    const running = state.imports.order.some((id) => state.imports.byId[id]?.status === 'running');
+    if (!running) return;
+    importTimer = later(() => {
+      importTimer = null;
+      void store.getState().loadImports();
+    }, IMPORT_QUIET_MS);
+  });
+
   const offs = [
     offStats,
+    offImports,
     api.on('jobs.changed', ({ job }) => {
       const state = store.getState();
       const previous = state.jobs.byId[job.id];
@@ -92,6 +108,7 @@ export function wireEvents(store: AppStore, api: Api, options: WireOptions = {})
     for (const off of offs) off();
     if (statsTimer !== null) cancel(statsTimer);
     if (recheckTimer !== null) cancel(recheckTimer);
+    if (importTimer !== null) cancel(importTimer);
   };
 }
 

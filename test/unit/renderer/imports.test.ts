@@ -12,7 +12,7 @@ import {
   visibleImportIds,
 } from '../../../renderer/src/lib/imports-model';
 import { createAppStore } from '../../../renderer/src/store/store';
-import { wireEvents } from '../../../renderer/src/store/wire-events';
+import { IMPORT_QUIET_MS, wireEvents } from '../../../renderer/src/store/wire-events';
 import { emptyStats, fakeApi, flush, idFor } from './helpers';
 
 const ID = idFor(900);
@@ -130,6 +130,30 @@ describe('import events wired into the store', () => {
     await flush();
     expect(count('library.folders')).toBe(1);
     expect(count('library.imports')).toBe(3);
+  });
+
+  it('a running import that goes quiet (a missed event) is asked for again, until it has ended', async () => {
+    const timers: { fn: () => void; ms: number }[] = [];
+    let listed = [summary({ imported: 20 })];
+    const fake = fakeApi({
+      'jobs.list': async () => ({ items: [], nextCursor: null }),
+      'jobs.stats': async () => emptyStats,
+      'library.imports': async () => ({ items: listed }),
+    });
+    const store = createAppStore({ api: fake.api, makeKey: () => 'k', now: () => 0 });
+    wireEvents(store, fake.api, { setTimeout: (fn, ms) => timers.push({ fn, ms }), clearTimeout: () => undefined });
+    await flush();
+    await flush();
+    const quiet = () => timers.filter((t) => t.ms === IMPORT_QUIET_MS);
+    expect(quiet()).toHaveLength(1);
+    const asked = fake.calls.filter((c) => c.channel === 'library.imports').length;
+    listed = [summary({ status: 'completed', imported: 100, finishedAt: 9 })];
+    quiet()[0]!.fn();
+    await flush();
+    expect(fake.calls.filter((c) => c.channel === 'library.imports').length).toBe(asked + 1);
+    expect(store.getState().imports.byId[ID]!.status).toBe('completed');
+    // Ended: nothing more is asked for.
+    expect(quiet()).toHaveLength(1);
   });
 
   it('Pause sends the import\'s id and shows what the engine answered', async () => {
