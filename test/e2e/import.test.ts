@@ -97,6 +97,8 @@ describe('importing a folder of other tools’ images, typed by its path', () =>
     await viewer.waitFor();
     const value = (label: string) => viewer.locator('.details-list dt', { hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::dd[1]');
     await value('Source').getByText('ComfyUI').waitFor();
+    // The tool is the Source; "Provider" would name a provider this file never ran on.
+    expect(await viewer.locator('.details-list dt', { hasText: /^Provider$/ }).count()).toBe(0);
     expect(await value('Seed').textContent()).toBe(COMFY_SEED);
     expect(await value('Scheduler').textContent()).toBe('karras');
     expect(await value('Sampler').textContent()).toBe('dpmpp_2m');
@@ -176,10 +178,19 @@ describe('importing a folder of other tools’ images, typed by its path', () =>
       };
       const data = new g.DataTransfer();
       data.items.add(new g.File(['x'], 'dropped.png', { type: 'image/png' }));
-      g.dispatchEvent(new g.DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+      (g as unknown as { __drop: unknown }).__drop = data;
+      g.dispatchEvent(new g.DragEvent('dragenter', { dataTransfer: data, bubbles: true, cancelable: true }));
     });
+    await page.getByText('Drop folders or images to import them').waitFor();
+    await screenshot(page, 'import-drop-overlay');
+    await page.evaluate(() => {
+      const g = globalThis as unknown as { __drop: unknown; DragEvent: new (type: string, init: Record<string, unknown>) => unknown; dispatchEvent(event: unknown): boolean };
+      g.dispatchEvent(new g.DragEvent('drop', { dataTransfer: g.__drop, bubbles: true, cancelable: true }));
+    });
+    expect(await page.getByText('Drop folders or images to import them').count()).toBe(0);
     const dialog = page.getByRole('dialog', { name: 'Import images' });
     await dialog.getByRole('note').getByText('In the browser, type the folder’s path', { exact: false }).waitFor();
+    await screenshot(page, 'import-dialog-after-drop');
     expect(await dialog.getByLabel('Folders or files, one a line').inputValue()).toBe('');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await waitFor(async () => (await page.getByRole('dialog').count()) === 0, 'the dialog to close');

@@ -104,7 +104,7 @@ export function DetailsPanel({ id, detail, imageId, onTrash, onClose }: { id: st
       ) : null}
       <dl className="details-list">
         <Row label="Negative" value={job.negativePrompt} />
-        <Row label="Provider" value={job.provider} />
+        {imported ? null : <Row label="Provider" value={job.provider} />}
         <Row label="Model" value={job.model ?? request?.model} />
         <Row label="Size" value={`${job.width} × ${job.height}`} />
         <Row label="Images" value={`${job.images.length} of ${job.count}`} />
@@ -115,7 +115,7 @@ export function DetailsPanel({ id, detail, imageId, onTrash, onClose }: { id: st
         <Row label="Sampler" value={request?.sampler} />
         <Row label="Quality" value={request?.quality} />
         <Row label="Created" value={formatDateTime(job.createdAt)} />
-        {job.completedAt === undefined ? null : <Row label="Finished" value={formatDateTime(job.completedAt)} />}
+        {job.completedAt === undefined || imported ? null : <Row label="Finished" value={formatDateTime(job.completedAt)} />}
         {Object.entries(result?.timings ?? {}).map(([key, ms]) => (
           <Row key={key} label={key.replace(/Ms$/, '')} value={formatDuration(ms)} />
         ))}
