@@ -5,6 +5,8 @@ import { cardOnScreen, pageHidden } from '../lib/on-screen';
 import type { AppStore } from './store';
 
 const STATS_DEBOUNCE_MS = 400;
+/** A stream of events (an import) would put the refresh off for ever: past this, the pending one stands. */
+export const STATS_MAX_WAIT_MS = 2_000;
 /** Long enough for the grid to draw the failed card where it now belongs. */
 const NOTICE_DELAY_MS = 250;
 /** While the engine's start-up library check (or a rebuild) runs, stats are asked for again this often, this many times. */
@@ -18,6 +20,7 @@ export interface WireOptions {
   clearTimeout?: (handle: unknown) => void;
   /** Where the person is looking (the DOM by default). */
   attention?: { hidden(): boolean; onScreen(id: string): boolean };
+  now?: () => number;
 }
 
 /**
@@ -27,9 +30,14 @@ export interface WireOptions {
 export function wireEvents(store: AppStore, api: Api, options: WireOptions = {}): () => void {
   const later = options.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
   const cancel = options.clearTimeout ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
+  const now = options.now ?? (() => Date.now());
   let statsTimer: unknown = null;
+  let statsSince = 0;
   const refreshStatsSoon = () => {
-    if (statsTimer !== null) cancel(statsTimer);
+    if (statsTimer !== null) {
+      if (now() - statsSince >= STATS_MAX_WAIT_MS) return;
+      cancel(statsTimer);
+    } else statsSince = now();
     statsTimer = later(() => {
       statsTimer = null;
       void store.getState().loadStats();

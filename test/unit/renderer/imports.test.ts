@@ -12,8 +12,8 @@ import {
   visibleImportIds,
 } from '../../../renderer/src/lib/imports-model';
 import { createAppStore } from '../../../renderer/src/store/store';
-import { IMPORT_QUIET_MS, wireEvents } from '../../../renderer/src/store/wire-events';
-import { emptyStats, fakeApi, flush, idFor } from './helpers';
+import { IMPORT_QUIET_MS, STATS_MAX_WAIT_MS, wireEvents } from '../../../renderer/src/store/wire-events';
+import { emptyStats, fakeApi, flush, idFor, makeJob } from './helpers';
 
 const ID = idFor(900);
 
@@ -154,6 +154,29 @@ describe('import events wired into the store', () => {
     expect(store.getState().imports.byId[ID]!.status).toBe('completed');
     // Ended: nothing more is asked for.
     expect(quiet()).toHaveLength(1);
+  });
+
+  it('the counts in the tabs follow a steady stream of imported jobs, not only after it stops', async () => {
+    const fake = fakeApi({ 'jobs.list': async () => ({ items: [], nextCursor: null }), 'jobs.stats': async () => emptyStats });
+    const store = createAppStore({ api: fake.api, makeKey: () => 'k', now: () => 0 });
+    let clock = 0;
+    const pending = new Map<number, { fn: () => void; at: number }>();
+    let next = 0;
+    wireEvents(store, fake.api, {
+      now: () => clock,
+      setTimeout: (fn) => (pending.set(++next, { fn, at: clock }), next),
+      clearTimeout: (h) => void pending.delete(h as number),
+    });
+    await flush();
+    const asked = fake.calls.filter((c) => c.channel === 'jobs.stats').length;
+    // An event every 100 ms: each would put a plain debounce off again, to 400 ms after the last one.
+    for (clock = 0; clock <= STATS_MAX_WAIT_MS + 1_000; clock += 100) fake.emit('jobs.changed', { job: makeJob({ source: 'a1111' }) });
+    const left = [...pending.values()];
+    expect(left).toHaveLength(1);
+    expect(left[0]!.at).toBeLessThan(STATS_MAX_WAIT_MS);
+    left[0]!.fn();
+    await flush();
+    expect(fake.calls.filter((c) => c.channel === 'jobs.stats').length).toBe(asked + 1);
   });
 
   it('Pause sends the import\'s id and shows what the engine answered', async () => {
