@@ -44,7 +44,7 @@ afterAll(async () => {
 });
 
 describe('importing a folder of other tools’ images, typed by its path', () => {
-  it('Ctrl+I opens the dialog; the import shows its counts and problems; the grid fills with thumbnails and source badges', async () => {
+  it('Ctrl+I opens the dialog, Ctrl+Enter imports; the import shows its counts and problems; the grid fills with thumbnails and source badges', async () => {
     const { page } = browser;
     await page.locator('body').click({ position: { x: 700, y: 500 } });
     await page.keyboard.press('Control+i');
@@ -53,9 +53,13 @@ describe('importing a folder of other tools’ images, typed by its path', () =>
     expect(await dialog.getByRole('radio', { name: /Keep files where they are/ }).isChecked()).toBe(true);
     // The browser has no OS picker: paths are typed.
     expect(await dialog.getByRole('button', { name: 'Choose folders…' }).count()).toBe(0);
-    await dialog.getByLabel('Folders or files, one a line').fill(`${folder}\n`);
-    await screenshot(page, 'import-dialog');
+    await dialog.getByLabel('Folders or files, one a line').fill('outputs');
     await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+    await dialog.getByRole('alert').getByText('“outputs” is not a full path', { exact: false }).waitFor();
+    await dialog.getByLabel('Folders or files, one a line').fill(`${folder}\n`);
+    expect(await dialog.getByRole('alert').count()).toBe(0);
+    await screenshot(page, 'import-dialog');
+    await page.keyboard.press('Control+Enter');
     await waitFor(async () => (await page.getByRole('dialog').count()) === 0, 'the dialog to close');
 
     const row = page.getByRole('listitem', { name: 'Import of outputs' });

@@ -64,6 +64,13 @@ export function ImportDialog() {
           e.preventDefault();
           void submit();
         }}
+        onKeyDown={(e) => {
+          // Enter makes a new line in the paths; Ctrl/Cmd+Enter imports, as it generates in the composer.
+          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && !busy) {
+            e.preventDefault();
+            void submit();
+          }
+        }}
       >
         <h2 id="import-title">Import images</h2>
         <p className="muted small">
@@ -127,7 +134,7 @@ export function ImportDialog() {
           <button type="button" className="btn" onClick={close}>
             Cancel
           </button>
-          <button type="submit" className="btn primary" disabled={busy}>
+          <button type="submit" className="btn primary" disabled={busy} title="Ctrl+Enter">
             Import
           </button>
         </div>
