@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { JobDetail } from '../../../shared/contract';
 import { isTextField, keyToCommand } from '../lib/keyboard';
-import { thumbSrc } from '../lib/thumbs';
+import { jobTitle, thumbSrc } from '../lib/thumbs';
 import { useApi, useApp, useAppStore } from '../store/context';
 import { DetailsPanel } from './DetailsPanel';
 import { ProgressBar } from './ProgressBar';
@@ -125,7 +125,7 @@ export function Viewer() {
     <dialog
       ref={dialogRef}
       className="viewer"
-      aria-label={job === undefined ? 'Viewer' : `Viewer: ${job.prompt}`}
+      aria-label={job === undefined ? 'Viewer' : `Viewer: ${jobTitle(job)}`}
       onKeyDown={onKeyDown}
       onCancel={(e) => {
         e.preventDefault();
@@ -157,7 +157,7 @@ export function Viewer() {
           {image !== undefined ? (
             <img
               src={api.mediaUrl('image', image.id)}
-              alt={job?.prompt ?? ''}
+              alt={job === undefined ? '' : jobTitle(job)}
               width={image.width}
               height={image.height}
               draggable={desktop}
