@@ -18,6 +18,8 @@ export interface HistorySlice {
   /** Keystrokes in the search box within the last moment: cards shown meanwhile hold their thumbnails back. */
   searchTyping: boolean;
   applyJobChanged(job: JobSummary): void;
+  /** Many jobs in one update (an import's arrivals): one render, not one each. */
+  applyJobsChanged(jobs: readonly JobSummary[]): void;
   applyProgress(tick: JobProgressEvent): void;
   applyRemoved(ids: readonly string[]): void;
   loadFirstPage(): Promise<void>;

@@ -14,6 +14,8 @@ const RECHECK_MS = 1_500;
 const MAX_RECHECKS = 40;
 /** A running import quiet this long is asked for again: an event may have been missed (a stream not yet open). */
 export const IMPORT_QUIET_MS = 3_000;
+/** Imported jobs arrive hundreds a second during an import: the grid takes them in one update this often. */
+export const IMPORTED_BATCH_MS = 100;
 
 export interface WireOptions {
   setTimeout?: (fn: () => void, ms: number) => unknown;
@@ -71,6 +73,17 @@ export function wireEvents(store: AppStore, api: Api, options: WireOptions = {})
     }, RECHECK_MS);
   });
 
+  // Imported jobs (never running, never failing here) wait a moment and land together; Atelier's own go at once.
+  let arrivals: JobSummary[] = [];
+  let arrivalsTimer: unknown = null;
+  const flushArrivals = () => {
+    arrivalsTimer = null;
+    const batch = arrivals;
+    arrivals = [];
+    store.getState().applyJobsChanged(batch);
+    refreshStatsSoon();
+  };
+
   let importTimer: unknown = null;
   const offImports = store.subscribe((state, previous) => {
     if (state.imports === previous.imports) return;
@@ -88,6 +101,11 @@ export function wireEvents(store: AppStore, api: Api, options: WireOptions = {})
     offStats,
     offImports,
     api.on('jobs.changed', ({ job }) => {
+      if (job.source !== 'atelier') {
+        arrivals.push(job);
+        arrivalsTimer ??= later(flushArrivals, IMPORTED_BATCH_MS);
+        return;
+      }
       const state = store.getState();
       const previous = state.jobs.byId[job.id];
       state.applyJobChanged(job);
@@ -117,6 +135,7 @@ export function wireEvents(store: AppStore, api: Api, options: WireOptions = {})
     if (statsTimer !== null) cancel(statsTimer);
     if (recheckTimer !== null) cancel(recheckTimer);
     if (importTimer !== null) cancel(importTimer);
+    if (arrivalsTimer !== null) cancel(arrivalsTimer);
   };
 }
 

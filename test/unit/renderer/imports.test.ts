@@ -12,7 +12,7 @@ import {
   visibleImportIds,
 } from '../../../renderer/src/lib/imports-model';
 import { createAppStore } from '../../../renderer/src/store/store';
-import { IMPORT_QUIET_MS, STATS_MAX_WAIT_MS, wireEvents } from '../../../renderer/src/store/wire-events';
+import { IMPORTED_BATCH_MS, IMPORT_QUIET_MS, STATS_MAX_WAIT_MS, wireEvents } from '../../../renderer/src/store/wire-events';
 import { emptyStats, fakeApi, flush, idFor, makeJob } from './helpers';
 
 const ID = idFor(900);
@@ -170,13 +170,37 @@ describe('import events wired into the store', () => {
     await flush();
     const asked = fake.calls.filter((c) => c.channel === 'jobs.stats').length;
     // An event every 100 ms: each would put a plain debounce off again, to 400 ms after the last one.
-    for (clock = 0; clock <= STATS_MAX_WAIT_MS + 1_000; clock += 100) fake.emit('jobs.changed', { job: makeJob({ source: 'a1111' }) });
+    for (clock = 0; clock <= STATS_MAX_WAIT_MS + 1_000; clock += 100) fake.emit('jobs.changed', { job: makeJob() });
     const left = [...pending.values()];
     expect(left).toHaveLength(1);
     expect(left[0]!.at).toBeLessThan(STATS_MAX_WAIT_MS);
     left[0]!.fn();
     await flush();
     expect(fake.calls.filter((c) => c.channel === 'jobs.stats').length).toBe(asked + 1);
+  });
+
+  it('imported jobs arriving by the hundred land in the grid together, in one update; Atelier\'s own at once', async () => {
+    const fake = fakeApi({ 'jobs.list': async () => ({ items: [], nextCursor: null }), 'jobs.stats': async () => emptyStats });
+    const store = createAppStore({ api: fake.api, makeKey: () => 'k', now: () => 0 });
+    const timers: { fn: () => void; ms: number }[] = [];
+    wireEvents(store, fake.api, { setTimeout: (fn, ms) => timers.push({ fn, ms }), clearTimeout: () => undefined });
+    await flush();
+    await flush();
+    let updates = 0;
+    store.subscribe((state, previous) => {
+      if (state.jobs.order !== previous.jobs.order) updates += 1;
+    });
+    const imported = Array.from({ length: 200 }, () => makeJob({ source: 'comfyui' }));
+    for (const job of imported) fake.emit('jobs.changed', { job });
+    expect(store.getState().jobs.order).toEqual([]);
+    const batch = timers.filter((t) => t.ms === IMPORTED_BATCH_MS);
+    expect(batch).toHaveLength(1);
+    batch[0]!.fn();
+    expect(updates).toBe(1);
+    expect([...store.getState().jobs.order].sort()).toEqual(imported.map((j) => j.id).sort());
+    const own = makeJob();
+    fake.emit('jobs.changed', { job: own });
+    expect(store.getState().jobs.order).toContain(own.id);
   });
 
   it('Pause sends the import\'s id and shows what the engine answered', async () => {
