@@ -25,6 +25,7 @@ import { menuTemplate } from './desktop/menu.js';
 import { nativeBindingPath } from './desktop/native-binding.js';
 import { guardWebContents } from './desktop/window-security.js';
 import { DEFAULT_STATE, MIN_SIZE, loadWindowState, saveWindowState, type WindowState } from './desktop/window-state.js';
+import { MENU_IPC_CHANNEL } from './host/channel-names.js';
 import { DATA_SUBDIR } from './host/data-dir.js';
 import { CONTENT_SECURITY_POLICY } from './host/security.js';
 import { registerIpc } from './ipc.js';
@@ -204,7 +205,10 @@ async function start(): Promise<void> {
   applyTheme((await current.handlers['settings.get']({})).theme);
   watchJobs(current);
 
-  Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(process.platform === 'darwin', app.name)));
+  const importFolder = (): void => {
+    if (mainWindow !== null && !mainWindow.isDestroyed()) mainWindow.webContents.send(MENU_IPC_CHANNEL, 'import');
+  };
+  Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(process.platform === 'darwin', app.name, { importFolder })));
   mainWindow = await createWindow(APP_ENTRY_URL);
 
   app.on('activate', () => {

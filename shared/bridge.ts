@@ -16,7 +16,24 @@ export interface BridgeEvents {
   onImportProgress(listener: (payload: Events['library.importProgress']) => void): () => void;
 }
 
-export type AtelierBridge = BridgeMethods & BridgeEvents;
+/** What the desktop app's menu asks the window to do. */
+export const MENU_COMMANDS = ['import'] as const;
+export type MenuCommand = (typeof MENU_COMMANDS)[number];
+
+/** Desktop-only helpers that are not engine channels. */
+export interface BridgeDesktop {
+  /**
+   * The paths of files dropped on the window. Not a channel: a File cannot cross IPC, and since Electron 32 only the
+   * preload (webUtils.getPathForFile) can see where a dropped file lives. Typed loosely: shared/ knows no DOM.
+   */
+  pathsForFiles(files: readonly unknown[]): string[];
+  /** The application menu's commands (File → Import Folder…); returns its unsubscribe. */
+  onMenuCommand(listener: (command: MenuCommand) => void): () => void;
+}
+
+export const BRIDGE_DESKTOP_METHODS = ['pathsForFiles', 'onMenuCommand'] as const satisfies readonly (keyof BridgeDesktop)[];
+
+export type AtelierBridge = BridgeMethods & BridgeEvents & BridgeDesktop;
 
 /** Maps each event to its bridge subscription method. */
 export const EVENT_SUBSCRIPTIONS = {

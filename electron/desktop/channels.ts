@@ -3,9 +3,10 @@ import type { Handlers } from '../../shared/contract.js';
 import { AppError } from '../../shared/errors.js';
 import type { Engine } from '../engine/types.js';
 import { resolveMediaFile } from '../host/media-request.js';
+import { pickImportPaths } from './pick-paths.js';
 import { copyAtomically, suggestedName } from './save-copy.js';
 
-type DesktopChannel = 'desktop.reveal' | 'desktop.copyImage' | 'desktop.saveAs' | 'desktop.startDrag';
+type DesktopChannel = 'desktop.reveal' | 'desktop.copyImage' | 'desktop.saveAs' | 'desktop.startDrag' | 'desktop.pickImportPaths';
 export type DesktopHandlers = Pick<Handlers, DesktopChannel>;
 
 /** The desktop touches, over the same checked media resolution the media scheme uses. */
@@ -53,6 +54,10 @@ export function createDesktopHandlers(
       if (!icon.isEmpty()) icon = icon.resize({ width: 96 });
       win.webContents.startDrag({ file: file.path, icon });
       return {};
+    },
+    async 'desktop.pickImportPaths'() {
+      const win = window();
+      return pickImportPaths((options) => (win === null ? dialog.showOpenDialog(options) : dialog.showOpenDialog(win, options)));
     },
   };
 }

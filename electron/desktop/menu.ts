@@ -1,7 +1,7 @@
 import type { MenuItemConstructorOptions } from 'electron';
 
 /** Standard roles give every OS its expected shortcuts (copy/paste, zoom, full screen, quit) for free. */
-export function menuTemplate(isMac: boolean, appName: string): MenuItemConstructorOptions[] {
+export function menuTemplate(isMac: boolean, appName: string, commands: { importFolder(): void }): MenuItemConstructorOptions[] {
   const template: MenuItemConstructorOptions[] = [];
   if (isMac) {
     template.push({
@@ -20,7 +20,14 @@ export function menuTemplate(isMac: boolean, appName: string): MenuItemConstruct
     });
   }
   template.push(
-    { label: 'File', submenu: [isMac ? { role: 'close' } : { role: 'quit' }] },
+    {
+      label: 'File',
+      submenu: [
+        { label: 'Import Folder…', accelerator: 'CmdOrCtrl+I', click: () => commands.importFolder() },
+        { type: 'separator' },
+        isMac ? { role: 'close' } : { role: 'quit' },
+      ],
+    },
     { role: 'editMenu' },
     {
       label: 'View',

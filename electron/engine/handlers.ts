@@ -163,5 +163,6 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'desktop.copyImage': async () => desktopOnly(),
     'desktop.saveAs': async () => desktopOnly(),
     'desktop.startDrag': async () => desktopOnly(),
+    'desktop.pickImportPaths': async () => desktopOnly(),
   };
 }

@@ -28,6 +28,7 @@ export const BRIDGE_CHANNELS = [
   'desktop.copyImage',
   'desktop.saveAs',
   'desktop.startDrag',
+  'desktop.pickImportPaths',
   'library.import',
   'library.imports',
   'library.cancelImport',
@@ -48,3 +49,6 @@ export const EVENT_IPC_CHANNELS = {
   'jobs.removed': 'atelier:event:jobs.removed',
   'library.importProgress': 'atelier:event:library.importProgress',
 } as const satisfies Record<EventName, string>;
+
+/** The IPC channel on which the main process passes a menu command to the window. */
+export const MENU_IPC_CHANNEL = 'atelier:menu';

@@ -55,6 +55,7 @@ export function headlessHandlers(handlers: Handlers): Handlers {
     'desktop.copyImage': desktopOnly,
     'desktop.saveAs': desktopOnly,
     'desktop.startDrag': desktopOnly,
+    'desktop.pickImportPaths': desktopOnly,
   };
 }
 

@@ -9,6 +9,7 @@ import { AppProvider } from './store/context';
 import { createAppStore } from './store/store';
 import { wireEvents } from './store/wire-events';
 import './styles/app.css';
+import './styles/imports.css';
 
 mark('boot');
 const api = createBrowserApi();

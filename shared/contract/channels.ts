@@ -43,6 +43,8 @@ export const channels = {
   'desktop.copyImage': { input: ByImage, output: Done },
   'desktop.saveAs': { input: ByImage, output: z.object({ saved: z.boolean() }) },
   'desktop.startDrag': { input: ByImage, output: Done },
+  /** The OS picker for folders and files to import; no paths when the person closes it. */
+  'desktop.pickImportPaths': { input: Empty, output: z.object({ paths: z.array(z.string()) }) },
 } as const;
 
 export type Channels = typeof channels;

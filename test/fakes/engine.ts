@@ -156,6 +156,7 @@ export function createFakeEngine(dataDir: string): FakeEngine {
     'desktop.copyImage': desktopOnly,
     'desktop.saveAs': desktopOnly,
     'desktop.startDrag': desktopOnly,
+    'desktop.pickImportPaths': desktopOnly,
     ...notImplementedHere(['library.import', 'library.imports', 'library.cancelImport', 'library.pauseImport', 'library.resumeImport', 'library.folders', 'library.removeFolder']),
   };
 

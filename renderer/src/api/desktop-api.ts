@@ -19,5 +19,7 @@ export function createDesktopApi(bridge: AtelierBridge): Api {
     onReconnect: () => () => undefined,
     onConnectionChange: () => () => undefined,
     mediaUrl: (kind, imageId) => `${MEDIA_SCHEME}://${kind}/${encodeURIComponent(imageId)}`,
+    pathsForFiles: (files) => bridge.pathsForFiles(files),
+    onMenuCommand: (listener) => bridge.onMenuCommand(listener),
   };
 }

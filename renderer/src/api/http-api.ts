@@ -55,5 +55,8 @@ export function createHttpApi(options: HttpApiOptions): Api & { readonly stream:
       return stream.connection.add(listener);
     },
     mediaUrl: (kind, imageId) => `${base}/media/${kind}/${encodeURIComponent(imageId)}`,
+    // A page is never told where a dropped file lives: the person types the folder's path instead.
+    pathsForFiles: () => [],
+    onMenuCommand: () => () => undefined,
   };
 }

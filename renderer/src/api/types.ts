@@ -1,5 +1,5 @@
 import type { ChannelName, ChannelOutput, ChannelRequest, EventName, Events } from '../../../shared/contract';
-import type { MediaKindName } from '../../../shared/bridge';
+import type { MediaKindName, MenuCommand } from '../../../shared/bridge';
 
 export type HostKind = 'desktop' | 'browser';
 export type Unsubscribe = () => void;
@@ -15,4 +15,8 @@ export interface Api {
   /** Fires when the link to the host goes down or comes back. */
   onConnectionChange(listener: (online: boolean) => void): Unsubscribe;
   mediaUrl(kind: MediaKindName, imageId: string): string;
+  /** Where dropped files live on disk; the browser never says, so it answers none. */
+  pathsForFiles(files: readonly File[]): string[];
+  /** The desktop menu's commands (File → Import Folder…); the browser has no menu. */
+  onMenuCommand(listener: (command: MenuCommand) => void): Unsubscribe;
 }

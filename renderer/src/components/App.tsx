@@ -1,9 +1,12 @@
 import { useEffect } from 'react';
 import { useApp } from '../store/context';
 import { Composer } from './Composer';
+import { DropToImport } from './DropToImport';
 import { Filters } from './Filters';
 import { GlobalKeys } from './GlobalKeys';
 import { HistoryGrid } from './HistoryGrid';
+import { ImportDialog } from './ImportDialog';
+import { ImportsPanel } from './ImportsPanel';
 import { QueuePanel } from './QueuePanel';
 import { RecoveryBanner } from './RecoveryBanner';
 import { SearchBar } from './SearchBar';
@@ -29,11 +32,16 @@ export function App() {
   const panel = useApp((s) => s.panel);
   const viewerOpen = useApp((s) => s.viewerId !== null);
   const setPanel = useApp((s) => s.setPanel);
+  const importOpen = useApp((s) => s.importDialog !== null);
+  const openImport = useApp((s) => s.openImportDialog);
   return (
     <div className="app">
       <header className="topbar">
         <h1 className="brand">Atelier</h1>
         <SearchBar />
+        <button type="button" className="btn ghost" onClick={() => openImport()} aria-haspopup="dialog" title="Import folders of images (Ctrl+I)">
+          Import…
+        </button>
         <button type="button" className="btn ghost" onClick={() => setPanel('settings')} aria-haspopup="dialog">
           Settings
         </button>
@@ -46,6 +54,7 @@ export function App() {
         </aside>
         <main className="content">
           <QueuePanel />
+          <ImportsPanel />
           <Filters />
           {view === 'trash' ? <TrashView /> : null}
           <SelectionBar />
@@ -54,6 +63,8 @@ export function App() {
       </div>
       {viewerOpen ? <Viewer /> : null}
       {panel === 'settings' ? <SettingsPanel /> : null}
+      {importOpen ? <ImportDialog /> : null}
+      <DropToImport />
       <Toasts />
       <GlobalKeys />
     </div>

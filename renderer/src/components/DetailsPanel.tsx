@@ -2,6 +2,7 @@ import type { JobDetail } from '../../../shared/contract';
 import { formatBytes, formatDateTime, formatDuration } from '../lib/format';
 import { describeSeed, seedOfImage } from '../lib/image-seed';
 import { useApi, useApp, useAppShallow, useAppStore } from '../store/context';
+import { ImportedDetails } from './ImportedDetails';
 import { StatusBadge } from './StatusBadge';
 
 function Row({ label, value }: { label: string; value: string | number | undefined | null }) {
@@ -35,6 +36,7 @@ export function DetailsPanel({ id, detail, imageId, onTrash, onClose }: { id: st
   const result = detail?.result;
   const image = job.images.find((i) => i.id === imageId);
   const desktop = api.host === 'desktop';
+  const imported = job.source !== 'atelier';
   const runDesktop = (channel: 'desktop.reveal' | 'desktop.copyImage' | 'desktop.saveAs') => {
     if (imageId === undefined) return;
     void api.call(channel, { imageId }).catch(store.getState().reportError);
@@ -46,7 +48,7 @@ export function DetailsPanel({ id, detail, imageId, onTrash, onClose }: { id: st
         <StatusBadge status={job.status} />
         {job.trashedAt !== null ? <span className="badge">In trash</span> : null}
       </div>
-      <h2 className="details-prompt">{job.prompt}</h2>
+      {job.prompt.trim() === '' ? <h2 className="details-prompt muted">No prompt in this file</h2> : <h2 className="details-prompt">{job.prompt}</h2>}
       <div className="details-actions">
         <button type="button" className="btn small" onClick={() => void navigator.clipboard?.writeText(job.prompt).then(() => actions.toast({ kind: 'info', message: 'Prompt copied.' }), actions.reportError)}>
           Copy prompt
@@ -64,8 +66,13 @@ export function DetailsPanel({ id, detail, imageId, onTrash, onClose }: { id: st
         >
           Reuse settings
         </button>
-        {['failed', 'cancelled', 'interrupted'].includes(job.status) ? (
-          <button type="button" className="btn small" onClick={() => void actions.retry(id)}>
+        {['failed', 'cancelled', 'interrupted'].includes(job.status) || imported ? (
+          <button
+            type="button"
+            className="btn small"
+            title={imported ? `Generate it again with ${job.provider}, the same settings` : undefined}
+            onClick={() => void actions.retry(id)}
+          >
             Retry
           </button>
         ) : null}
@@ -97,7 +104,7 @@ export function DetailsPanel({ id, detail, imageId, onTrash, onClose }: { id: st
       ) : null}
       <dl className="details-list">
         <Row label="Negative" value={job.negativePrompt} />
-        <Row label="Provider" value={job.provider} />
+        {imported ? null : <Row label="Provider" value={job.provider} />}
         <Row label="Model" value={job.model ?? request?.model} />
         <Row label="Size" value={`${job.width} × ${job.height}`} />
         <Row label="Images" value={`${job.images.length} of ${job.count}`} />
@@ -105,9 +112,10 @@ export function DetailsPanel({ id, detail, imageId, onTrash, onClose }: { id: st
         <Row label="Seed" value={describeSeed(seedOfImage({ images: job.images, request, result }, imageId), job.count)} />
         <Row label="Steps" value={request?.steps} />
         <Row label="Guidance" value={request?.guidance} />
+        <Row label="Sampler" value={request?.sampler} />
         <Row label="Quality" value={request?.quality} />
         <Row label="Created" value={formatDateTime(job.createdAt)} />
-        {job.completedAt === undefined ? null : <Row label="Finished" value={formatDateTime(job.completedAt)} />}
+        {job.completedAt === undefined || imported ? null : <Row label="Finished" value={formatDateTime(job.completedAt)} />}
         {Object.entries(result?.timings ?? {}).map(([key, ms]) => (
           <Row key={key} label={key.replace(/Ms$/, '')} value={formatDuration(ms)} />
         ))}
@@ -115,6 +123,7 @@ export function DetailsPanel({ id, detail, imageId, onTrash, onClose }: { id: st
           <Row key={`usage-${key}`} label={`Usage: ${key}`} value={describe(value)} />
         ))}
       </dl>
+      {imported && detail?.metadata !== undefined ? <ImportedDetails source={job.source} metadata={detail.metadata} /> : null}
       {result?.revisedPrompt === undefined ? null : (
         <section>
           <h3>Revised prompt</h3>

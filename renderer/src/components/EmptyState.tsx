@@ -6,8 +6,9 @@ export function EmptyState() {
   const setFilters = useApp((s) => s.setFilters);
   const failed = useApp((s) => s.historyState === 'error');
   const reload = useApp((s) => s.loadFirstPage);
+  const openImport = useApp((s) => s.openImportDialog);
   const lost = useApp((s) => (s.stats?.recovery.state === 'needed' ? s.stats.recovery.unknownFiles : 0));
-  const filtered = filters.search.trim() !== '' || filters.status.length > 0 || filters.provider !== null;
+  const filtered = filters.search.trim() !== '' || filters.status.length > 0 || filters.provider !== null || filters.source !== null;
 
   if (failed) {
     return (
@@ -25,7 +26,7 @@ export function EmptyState() {
       <div className="empty" role="status">
         <h2>Nothing matches{filters.search.trim() === '' ? ' these filters' : ` “${filters.search.trim()}”`}</h2>
         <p>Try fewer words, another spelling, or clear the filters.</p>
-        <button type="button" className="btn" onClick={() => setFilters({ search: '', status: [], provider: null })}>
+        <button type="button" className="btn" onClick={() => setFilters({ search: '', status: [], provider: null, source: null })}>
           Clear search and filters
         </button>
       </div>
@@ -62,6 +63,10 @@ export function EmptyState() {
     <div className="empty" role="status">
       <h2>Your gallery is empty</h2>
       <p>Write a prompt on the left and press Generate (Ctrl+Enter). Finished images appear here.</p>
+      <p>Already have images from AUTOMATIC1111, ComfyUI or another tool? Bring them in with their settings.</p>
+      <button type="button" className="btn" onClick={() => openImport()}>
+        Import a folder…
+      </button>
     </div>
   );
 }

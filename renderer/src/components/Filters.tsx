@@ -1,5 +1,6 @@
-import type { JobStatus } from '../../../shared/contract';
+import type { ImageSource, JobStatus } from '../../../shared/contract';
 import { formatNumber } from '../lib/format';
+import { SOURCE_LABELS, SOURCE_ORDER } from '../lib/sources';
 import { useApp } from '../store/context';
 import type { View } from '../store/filters';
 
@@ -69,6 +70,21 @@ export function Filters() {
           {providers.map((p) => (
             <option key={p.id} value={p.id}>
               {p.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="inline-field">
+        <span>Source</span>
+        <select
+          aria-label="Source filter"
+          value={filters.source ?? ''}
+          onChange={(e) => setFilters({ source: e.target.value === '' ? null : (e.target.value as ImageSource) })}
+        >
+          <option value="">All sources</option>
+          {SOURCE_ORDER.map((source) => (
+            <option key={source} value={source}>
+              {SOURCE_LABELS[source]}
             </option>
           ))}
         </select>

@@ -2,14 +2,14 @@ import { useEffect } from 'react';
 import { isTextField, keyToCommand } from '../lib/keyboard';
 import { useAppStore } from '../store/context';
 
-/** Keys that work anywhere outside a text field: `/` to search, Ctrl/Cmd+Z to undo the last action. */
+/** Keys that work anywhere outside a text field: `/` to search, Ctrl/Cmd+Z to undo, Ctrl/Cmd+I to import. */
 export function GlobalKeys() {
   const store = useAppStore();
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented) return;
       const state = store.getState();
-      if (state.viewerId !== null || state.panel !== 'none') return;
+      if (state.viewerId !== null || state.panel !== 'none' || state.importDialog !== null) return;
       const command = keyToCommand(
         {
           key: event.key,
@@ -21,7 +21,10 @@ export function GlobalKeys() {
         },
         'other',
       );
-      if (command === 'focusSearch') {
+      if (command === 'import') {
+        event.preventDefault();
+        state.openImportDialog();
+      } else if (command === 'focusSearch') {
         event.preventDefault();
         document.getElementById('search')?.focus();
       } else if (command === 'undo') {

@@ -1,4 +1,5 @@
 import { STRIP_THUMB } from '../lib/grid-layout';
+import { thumbSrc } from '../lib/thumbs';
 import { useApi, useApp } from '../store/context';
 
 /** An expanded job's images in a row beneath its card; each opens the viewer on that image. */
@@ -12,7 +13,11 @@ export function ImageStrip({ id }: { id: string }) {
     <div className="image-strip" role="group" aria-label={`Images of: ${job.prompt}`}>
       {job.images.map((image, i) => (
         <button key={image.id} type="button" className="strip-image" aria-label={`Image ${i + 1} of ${count}: ${job.prompt}`} onClick={() => openViewer(id, i)}>
-          <img className="thumb" src={api.mediaUrl('thumb', image.id)} alt="" width={STRIP_THUMB} height={STRIP_THUMB} loading="lazy" decoding="async" draggable={false} />
+          {thumbSrc(api, image) === null ? (
+            <div className="thumb pending" aria-hidden="true" />
+          ) : (
+            <img className="thumb" src={thumbSrc(api, image)!} alt="" width={STRIP_THUMB} height={STRIP_THUMB} loading="lazy" decoding="async" draggable={false} />
+          )}
         </button>
       ))}
     </div>

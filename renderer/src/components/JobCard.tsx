@@ -2,6 +2,8 @@ import { memo, type MouseEvent } from 'react';
 import { isTerminal } from '../lib/contract-constants';
 import { clampWords } from '../lib/failure-notice';
 import { formatStatus } from '../lib/format';
+import { SOURCE_BADGES, SOURCE_LABELS } from '../lib/sources';
+import { jobTitle, thumbSrc } from '../lib/thumbs';
 import { useLatch } from '../lib/use-latch';
 import { useApi, useApp, useAppStore } from '../store/context';
 import { ProgressBar } from './ProgressBar';
@@ -50,6 +52,8 @@ export const JobCard = memo(function JobCard({ id, width }: { id: string; width:
   const imageAllowed = useLatch(!useApp((s) => s.searchTyping));
   if (job === undefined) return null;
   const cover = job.images[0];
+  const coverSrc = cover === undefined ? null : thumbSrc(api, cover);
+  const title = jobTitle(job);
   const trashed = job.trashedAt !== null;
 
   const linked = job.retriedAs !== undefined || job.retryOf !== undefined;
@@ -62,7 +66,7 @@ export const JobCard = memo(function JobCard({ id, width }: { id: string; width:
       <button
         type="button"
         className="card-open"
-        aria-label={job.prompt}
+        aria-label={title}
         aria-pressed={selected}
         tabIndex={focused ? 0 : -1}
         data-card={id}
@@ -79,20 +83,23 @@ export const JobCard = memo(function JobCard({ id, width }: { id: string; width:
               <ProgressBar tick={tick} status={job.status} />
             )}
           </div>
+        ) : coverSrc !== null && imageAllowed ? (
+          <img key={coverSrc} className="thumb" src={coverSrc} alt="" width={width} height={width} decoding="async" draggable={false} />
         ) : (
-          imageAllowed ? (
-            <img className="thumb" src={api.mediaUrl('thumb', cover.id)} alt="" width={width} height={width} decoding="async" draggable={false} />
-          ) : (
-            <div className="thumb" aria-hidden="true" />
-          )
+          <div className={coverSrc === null ? 'thumb pending' : 'thumb'} aria-hidden="true" />
         )}
+        {job.source !== 'atelier' ? (
+          <span className="badge source-badge" title={`Imported from ${SOURCE_LABELS[job.source]}`}>
+            {SOURCE_BADGES[job.source]}
+          </span>
+        ) : null}
         {job.images.length > 1 ? <span className="badge count-badge">{job.images.length}</span> : null}
       </button>
       {job.retriedAs !== undefined ? <RetryLink other={job.retriedAs} kind="as" prompt={job.prompt} /> : null}
       {job.retryOf !== undefined && job.retriedAs === undefined ? <RetryLink other={job.retryOf} kind="of" prompt={job.prompt} /> : null}
       <div className="card-meta">
-        <p className="card-prompt" title={job.prompt}>
-          {job.prompt}
+        <p className={job.prompt.trim() === '' ? 'card-prompt muted' : 'card-prompt'} title={title}>
+          {title}
         </p>
         <div className="card-actions">
           <StatusBadge status={job.status} title={job.error?.message} />
@@ -108,19 +115,19 @@ export const JobCard = memo(function JobCard({ id, width }: { id: string; width:
             </button>
           ) : null}
           {RETRYABLE.has(job.status) && !trashed ? (
-            <button type="button" className="link" onClick={() => void retry(id)} aria-label={`Retry: ${job.prompt}`}>
+            <button type="button" className="link" onClick={() => void retry(id)} aria-label={`Retry: ${title}`}>
               Retry
             </button>
           ) : null}
           {trashed ? (
-            <button type="button" className="link" onClick={() => void restore([id])} aria-label={`Restore: ${job.prompt}`}>
+            <button type="button" className="link" onClick={() => void restore([id])} aria-label={`Restore: ${title}`}>
               Restore
             </button>
           ) : (
             <button
               type="button"
               className={job.favorite ? 'star on' : 'star'}
-              aria-label={job.favorite ? `Unfavorite: ${job.prompt}` : `Favorite: ${job.prompt}`}
+              aria-label={job.favorite ? `Unfavorite: ${title}` : `Favorite: ${title}`}
               aria-pressed={job.favorite}
               onClick={() => void setFavorite([id], !job.favorite)}
             >

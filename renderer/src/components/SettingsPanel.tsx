@@ -4,6 +4,7 @@ import { THEMES } from '../lib/contract-constants';
 import { formatBytes, formatCount, formatNumber } from '../lib/format';
 import { useApi, useApp } from '../store/context';
 import { ConfirmDialog } from './ConfirmDialog';
+import { LibraryFolders } from './LibraryFolders';
 import { OrphansRow } from './OrphansRow';
 import { ProviderSettingsCard } from './ProviderSettingsCard';
 
@@ -183,6 +184,8 @@ export function SettingsPanel() {
               )}
             </dl>
           </section>
+
+          <LibraryFolders />
         </div>
       )}
       {moving === null ? null : (

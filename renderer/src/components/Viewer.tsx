@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { JobDetail } from '../../../shared/contract';
 import { isTextField, keyToCommand } from '../lib/keyboard';
+import { jobTitle, thumbSrc } from '../lib/thumbs';
 import { useApi, useApp, useAppStore } from '../store/context';
 import { DetailsPanel } from './DetailsPanel';
 import { ProgressBar } from './ProgressBar';
@@ -124,7 +125,7 @@ export function Viewer() {
     <dialog
       ref={dialogRef}
       className="viewer"
-      aria-label={job === undefined ? 'Viewer' : `Viewer: ${job.prompt}`}
+      aria-label={job === undefined ? 'Viewer' : `Viewer: ${jobTitle(job)}`}
       onKeyDown={onKeyDown}
       onCancel={(e) => {
         e.preventDefault();
@@ -156,7 +157,7 @@ export function Viewer() {
           {image !== undefined ? (
             <img
               src={api.mediaUrl('image', image.id)}
-              alt={job?.prompt ?? ''}
+              alt={job === undefined ? '' : jobTitle(job)}
               width={image.width}
               height={image.height}
               draggable={desktop}
@@ -181,7 +182,7 @@ export function Viewer() {
           <div className="filmstrip" role="group" aria-label="Images of this job">
             {job.images.map((img, i) => (
               <button key={img.id} type="button" className={i === imageIndex ? 'active' : ''} aria-label={`Image ${i + 1}`} aria-current={i === imageIndex} onClick={() => setImageIndex(i)}>
-                <img src={api.mediaUrl('thumb', img.id)} alt="" />
+                {thumbSrc(api, img) === null ? <span className="thumb pending" aria-hidden="true" /> : <img src={thumbSrc(api, img)!} alt="" />}
               </button>
             ))}
           </div>

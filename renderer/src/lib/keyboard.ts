@@ -14,7 +14,8 @@ export type Command =
   | 'selectAll'
   | 'undo'
   | 'zoom'
-  | 'retry';
+  | 'retry'
+  | 'import';
 
 export type KeyContext = 'grid' | 'viewer' | 'composer' | 'other';
 
@@ -34,6 +35,8 @@ export function keyToCommand(input: KeyInput, context: KeyContext): Command | nu
   if (input.altKey) return null;
   if (mod && input.key === 'Enter') return context === 'composer' ? 'submit' : null;
   if (input.key === 'Escape') return 'close';
+  // Ctrl/Cmd+I imports from anywhere, a text field too (plain text fields have no italics to lose).
+  if (mod && !input.shiftKey && (input.key === 'i' || input.key === 'I')) return 'import';
   if (input.inTextField) return null;
   if (mod) {
     if (input.key === 'a' || input.key === 'A') return context === 'grid' ? 'selectAll' : null;

@@ -1,5 +1,25 @@
+import { AppError } from '../../../shared/errors';
 import type { SliceCreator } from './deps';
-import type { ActionsSlice } from './types';
+import type { ActionsSlice, AppState } from './types';
+
+/**
+ * An imported file's settings are what its tool wrote (a sampler the built-in lacks, a provider turned off here):
+ * the composer fits them to a provider that can run them and generates; what still does not fit shows there.
+ */
+async function retryThroughComposer(get: () => AppState, id: string, why: string): Promise<void> {
+  const detail = await get().getDetail(id);
+  if (detail === null) return;
+  get().reuseSettings(detail);
+  await get().submit();
+  const state = get();
+  if (Object.keys(state.fieldErrors).length > 0) {
+    state.closeViewer();
+    state.toast({ kind: 'error', message: `${why} Its settings are in the composer: fix what it marks, then Generate.` });
+    return;
+  }
+  const provider = state.providers.find((p) => p.id === state.draft.provider)?.name ?? state.draft.provider;
+  state.toast({ kind: 'info', message: `${why} Generating it again with ${provider}, its settings fitted to it.` });
+}
 
 export const createActionsSlice: SliceCreator<ActionsSlice> =
   ({ api }) =>
@@ -82,6 +102,11 @@ export const createActionsSlice: SliceCreator<ActionsSlice> =
         const result = await api.call('jobs.retry', { id });
         get().applyJobChanged(result.job);
       } catch (error) {
+        const job = get().jobs.byId[id];
+        if (job !== undefined && job.source !== 'atelier' && error instanceof AppError && error.code === 'invalid_request') {
+          await retryThroughComposer(get, id, error.message);
+          return;
+        }
         get().reportError(error);
       }
     },

@@ -80,10 +80,16 @@ export const createComposerSlice: SliceCreator<ComposerSlice> =
     },
 
     reuseSettings(job, imageId) {
-      set((s) => ({
-        draft: draftFromRequest(s.draft, { ...job.request }, seedOfImage(job, imageId)?.seed),
-        fieldErrors: {},
-        pendingSubmit: null,
-      }));
+      const state = get();
+      let draft = draftFromRequest(state.draft, { ...job.request }, seedOfImage(job, imageId)?.seed);
+      const enabled = state.providers.filter((p) => p.enabled);
+      if (enabled.length > 0 && !enabled.some((p) => p.id === draft.provider)) {
+        // An imported file's tool (or a provider turned off since) cannot run it here: one that can takes the settings.
+        const target = enabled.find((p) => p.id === state.draft.provider) ?? enabled[0]!;
+        const wanted = state.providers.find((p) => p.id === draft.provider)?.name ?? draft.provider;
+        draft = adaptDraftToProvider(draft, target);
+        state.toast({ kind: 'info', message: `${wanted} is not turned on, so these settings are set up for ${target.name}. Turn it on in Settings to use it.` });
+      }
+      set({ draft, fieldErrors: {}, pendingSubmit: null });
     },
   });

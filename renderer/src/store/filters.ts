@@ -1,4 +1,4 @@
-import type { JobStatus, JobSummary, ListQuery } from '../../../shared/contract';
+import type { ImageSource, JobStatus, JobSummary, ListQuery } from '../../../shared/contract';
 import { isTerminal } from '../lib/contract-constants';
 
 export type View = 'all' | 'favorites' | 'trash';
@@ -7,10 +7,12 @@ export interface Filters {
   view: View;
   status: JobStatus[];
   provider: string | null;
+  /** The tool the images came from (Atelier itself, or the generator of an imported file). */
+  source: ImageSource | null;
   search: string;
 }
 
-export const DEFAULT_FILTERS: Filters = { view: 'all', status: [], provider: null, search: '' };
+export const DEFAULT_FILTERS: Filters = { view: 'all', status: [], provider: null, source: null, search: '' };
 export const PAGE_SIZE = 120;
 /** Pages after the first are the largest the contract allows: a fast scroll needs fewer round trips. */
 export const NEXT_PAGE_SIZE = 200;
@@ -21,6 +23,7 @@ export function toListQuery(filters: Filters, cursor?: string, limit = PAGE_SIZE
   if (filters.view === 'favorites') query.favorite = true;
   if (filters.status.length > 0) query.status = [...filters.status];
   if (filters.provider !== null) query.provider = filters.provider;
+  if (filters.source !== null) query.source = filters.source;
   const search = filters.search.trim();
   if (search !== '') query.search = search;
   return query;
@@ -32,6 +35,7 @@ export function matchesFilters(job: JobSummary, filters: Filters): boolean {
   if (filters.view === 'favorites' && !job.favorite) return false;
   if (filters.status.length > 0 && !filters.status.includes(job.status)) return false;
   if (filters.provider !== null && job.provider !== filters.provider) return false;
+  if (filters.source !== null && job.source !== filters.source) return false;
   const terms = filters.search.trim().toLocaleLowerCase().split(/\s+/).filter(Boolean);
   if (terms.length > 0) {
     const prompt = job.prompt.toLocaleLowerCase();

@@ -3,6 +3,7 @@ import { createActionsSlice } from './actions-slice';
 import { createComposerSlice } from './composer-slice';
 import type { StoreDeps } from './deps';
 import { createHistorySlice } from './history-slice';
+import { createImportsSlice } from './imports-slice';
 import { createSelectionSlice } from './selection-slice';
 import { createSettingsSlice } from './settings-slice';
 import type { AppState } from './types';
@@ -19,5 +20,6 @@ export function createAppStore(deps: StoreDeps): AppStore {
     ...createSettingsSlice(deps)(...a),
     ...createUiSlice(deps)(...a),
     ...createActionsSlice(deps)(...a),
+    ...createImportsSlice(deps)(...a),
   }));
 }

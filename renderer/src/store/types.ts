@@ -3,7 +3,8 @@ import type { ComposerDraft, PendingSubmit } from '../lib/composer';
 import type { Selection } from '../lib/selection';
 import type { Filters } from './filters';
 import type { JobsData } from './jobs-model';
-import type { JobSummary, JobProgressEvent } from '../../../shared/contract';
+import type { ImportProgressEvent, JobSummary, JobProgressEvent, LibraryFolder } from '../../../shared/contract';
+import type { ImportsData } from '../lib/imports-model';
 
 export type LoadState = 'loading' | 'ready' | 'error';
 
@@ -17,6 +18,8 @@ export interface HistorySlice {
   /** Keystrokes in the search box within the last moment: cards shown meanwhile hold their thumbnails back. */
   searchTyping: boolean;
   applyJobChanged(job: JobSummary): void;
+  /** Many jobs in one update (an import's arrivals): one render, not one each. */
+  applyJobsChanged(jobs: readonly JobSummary[]): void;
   applyProgress(tick: JobProgressEvent): void;
   applyRemoved(ids: readonly string[]): void;
   loadFirstPage(): Promise<void>;
@@ -112,4 +115,33 @@ export interface ActionsSlice {
   revealJob(id: string): Promise<void>;
 }
 
-export type AppState = HistorySlice & ComposerSlice & SelectionSlice & SettingsSlice & UiSlice & ActionsSlice;
+export interface ImportDialogState {
+  /** Paths to start from (a drop, the desktop picker). */
+  paths: string[];
+  /** Why the paths are not filled in (a drop in the browser), shown in the dialog. */
+  note: string | null;
+}
+
+export interface ImportsSlice {
+  imports: ImportsData;
+  /** When this window opened: imports that ended before it stay out of the panel. */
+  importsOpenedAt: number;
+  /** Finished imports the person closed in the panel. */
+  dismissedImports: Record<string, true>;
+  dismissImport(id: string): void;
+  /** Imported folders (Settings → Library); null until first asked for. */
+  folders: LibraryFolder[] | null;
+  importDialog: ImportDialogState | null;
+  applyImportProgress(event: ImportProgressEvent): void;
+  loadImports(): Promise<void>;
+  /** Starts an import; resolves to the error to show in the dialog, or null once it runs (the dialog closes). */
+  startImport(request: { paths: string[]; mode: 'link' | 'copy'; watch: boolean }): Promise<unknown>;
+  controlImport(id: string, action: 'pause' | 'resume' | 'cancel'): Promise<void>;
+  openImportDialog(prefill?: Partial<ImportDialogState>): void;
+  closeImportDialog(): void;
+  loadFolders(): Promise<void>;
+  /** Removes a folder from the library; resolves to how many jobs went to the trash, or null on failure. */
+  removeFolder(id: string): Promise<number | null>;
+}
+
+export type AppState = HistorySlice & ComposerSlice & SelectionSlice & SettingsSlice & UiSlice & ActionsSlice & ImportsSlice;

@@ -5,17 +5,24 @@ import { cardOnScreen, pageHidden } from '../lib/on-screen';
 import type { AppStore } from './store';
 
 const STATS_DEBOUNCE_MS = 400;
+/** A stream of events (an import) would put the refresh off for ever: past this, the pending one stands. */
+export const STATS_MAX_WAIT_MS = 2_000;
 /** Long enough for the grid to draw the failed card where it now belongs. */
 const NOTICE_DELAY_MS = 250;
 /** While the engine's start-up library check (or a rebuild) runs, stats are asked for again this often, this many times. */
 const RECHECK_MS = 1_500;
 const MAX_RECHECKS = 40;
+/** A running import quiet this long is asked for again: an event may have been missed (a stream not yet open). */
+export const IMPORT_QUIET_MS = 3_000;
+/** Imported jobs arrive hundreds a second during an import: the grid takes them in one update this often. */
+export const IMPORTED_BATCH_MS = 100;
 
 export interface WireOptions {
   setTimeout?: (fn: () => void, ms: number) => unknown;
   clearTimeout?: (handle: unknown) => void;
   /** Where the person is looking (the DOM by default). */
   attention?: { hidden(): boolean; onScreen(id: string): boolean };
+  now?: () => number;
 }
 
 /**
@@ -25,9 +32,14 @@ export interface WireOptions {
 export function wireEvents(store: AppStore, api: Api, options: WireOptions = {}): () => void {
   const later = options.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
   const cancel = options.clearTimeout ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
+  const now = options.now ?? (() => Date.now());
   let statsTimer: unknown = null;
+  let statsSince = 0;
   const refreshStatsSoon = () => {
-    if (statsTimer !== null) cancel(statsTimer);
+    if (statsTimer !== null) {
+      if (now() - statsSince >= STATS_MAX_WAIT_MS) return;
+      cancel(statsTimer);
+    } else statsSince = now();
     statsTimer = later(() => {
       statsTimer = null;
       void store.getState().loadStats();
@@ -61,9 +73,39 @@ export function wireEvents(store: AppStore, api: Api, options: WireOptions = {})
     }, RECHECK_MS);
   });
 
+  // Imported jobs (never running, never failing here) wait a moment and land together; Atelier's own go at once.
+  let arrivals: JobSummary[] = [];
+  let arrivalsTimer: unknown = null;
+  const flushArrivals = () => {
+    arrivalsTimer = null;
+    const batch = arrivals;
+    arrivals = [];
+    store.getState().applyJobsChanged(batch);
+    refreshStatsSoon();
+  };
+
+  let importTimer: unknown = null;
+  const offImports = store.subscribe((state, previous) => {
+    if (state.imports === previous.imports) return;
+    if (importTimer !== null) cancel(importTimer);
+    importTimer = null;
+    const running = state.imports.order.some((id) => state.imports.byId[id]?.status === 'running');
+    if (!running) return;
+    importTimer = later(() => {
+      importTimer = null;
+      void store.getState().loadImports();
+    }, IMPORT_QUIET_MS);
+  });
+
   const offs = [
     offStats,
+    offImports,
     api.on('jobs.changed', ({ job }) => {
+      if (job.source !== 'atelier') {
+        arrivals.push(job);
+        arrivalsTimer ??= later(flushArrivals, IMPORTED_BATCH_MS);
+        return;
+      }
       const state = store.getState();
       const previous = state.jobs.byId[job.id];
       state.applyJobChanged(job);
@@ -72,6 +114,10 @@ export function wireEvents(store: AppStore, api: Api, options: WireOptions = {})
       refreshStatsSoon();
     }),
     api.on('jobs.progress', (tick) => store.getState().applyProgress(tick)),
+    api.on('library.importProgress', (event) => store.getState().applyImportProgress(event)),
+    api.onMenuCommand((command) => {
+      if (command === 'import') store.getState().openImportDialog();
+    }),
     api.on('jobs.removed', ({ ids }) => {
       store.getState().applyRemoved(ids);
       refreshStatsSoon();
@@ -88,13 +134,15 @@ export function wireEvents(store: AppStore, api: Api, options: WireOptions = {})
     for (const off of offs) off();
     if (statsTimer !== null) cancel(statsTimer);
     if (recheckTimer !== null) cancel(recheckTimer);
+    if (importTimer !== null) cancel(importTimer);
+    if (arrivalsTimer !== null) cancel(arrivalsTimer);
   };
 }
 
 async function refreshAll(store: AppStore): Promise<void> {
   const state = store.getState();
   await state.loadFirstPage();
-  await Promise.all([state.loadLive(), state.loadStats()]);
+  await Promise.all([state.loadLive(), state.loadStats(), state.loadImports()]);
 }
 
 const DOWN_CODES = new Set(['provider_unavailable', 'timeout', 'provider_auth']);

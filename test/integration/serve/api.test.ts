@@ -65,6 +65,12 @@ describe('headless host: /api/<channel>', () => {
     },
   );
 
+  it('desktop.pickImportPaths answers 501 desktop_only: the browser types paths instead', async () => {
+    const reply = await h.api('desktop.pickImportPaths', {});
+    expect(reply.status).toBe(501);
+    expect(reply.json()).toMatchObject({ ok: false, error: { code: 'desktop_only' } });
+  });
+
   it('hides unexpected failures behind a generic internal error', async () => {
     const reply = await h.api('jobs.submit', { ...request, prompt: 'boom' });
     expect(reply.status).toBe(500);

@@ -3,7 +3,7 @@
  * contract channel has an engine handler, an IPC registration and a preload method, and the bridge has nothing more.
  */
 import { describe, expectTypeOf, it } from 'vitest';
-import type { AtelierBridge, BridgeEvents } from '../../../shared/bridge.js';
+import type { AtelierBridge, BridgeDesktop, BridgeEvents } from '../../../shared/bridge.js';
 import type { ChannelName, Handlers } from '../../../shared/contract.js';
 import type { Result } from '../../../shared/errors.js';
 import type { BRIDGE_CHANNELS } from '../../../electron/host/channel-names.js';
@@ -11,7 +11,7 @@ import type { buildBridge } from '../../../electron/preload.js';
 import type { createFakeEngine } from '../../fakes/engine.js';
 
 type PreloadChannels = (typeof BRIDGE_CHANNELS)[number];
-type BridgeKeys = Exclude<keyof ReturnType<typeof buildBridge>, keyof BridgeEvents>;
+type BridgeKeys = Exclude<keyof ReturnType<typeof buildBridge>, keyof BridgeEvents | keyof BridgeDesktop>;
 
 describe('contract coverage (types)', () => {
   it('the preload list names every channel and nothing else', () => {

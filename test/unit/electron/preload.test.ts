@@ -1,6 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
-import { EVENT_SUBSCRIPTIONS, type AtelierBridge } from '../../../shared/bridge.js';
+import { BRIDGE_DESKTOP_METHODS, EVENT_SUBSCRIPTIONS, type AtelierBridge } from '../../../shared/bridge.js';
 import { CHANNEL_NAMES } from '../../../shared/contract.js';
 import { BRIDGE_CHANNELS } from '../../../electron/host/channel-names.js';
 
@@ -8,6 +8,7 @@ const electron = vi.hoisted(() => ({
   exposed: new Map<string, unknown>(),
   invokes: [] as { channel: string; args: unknown[] }[],
   invokeResult: undefined as unknown,
+  paths: new Map<unknown, string>(),
   bus: undefined as unknown as EventEmitter,
 }));
 
@@ -16,6 +17,13 @@ vi.mock('electron', async () => {
   electron.bus = new Emitter();
   return {
     contextBridge: { exposeInMainWorld: (key: string, api: unknown) => electron.exposed.set(key, api) },
+    webUtils: {
+      getPathForFile: (file: unknown) => {
+        const path = electron.paths.get(file);
+        if (path === undefined) throw new Error('not a file from disk');
+        return path;
+      },
+    },
     ipcRenderer: {
       invoke: (channel: string, ...args: unknown[]) => {
         electron.invokes.push({ channel, args });
@@ -40,8 +48,8 @@ describe('preload bridge', () => {
 
   const bridge = () => electron.exposed.get('atelier') as AtelierBridge;
 
-  it('has exactly one method per contract channel plus the three subscriptions', () => {
-    const expected = [...CHANNEL_NAMES, ...Object.values(EVENT_SUBSCRIPTIONS)].sort();
+  it('has exactly one method per contract channel plus the subscriptions and the desktop helpers', () => {
+    const expected = [...CHANNEL_NAMES, ...Object.values(EVENT_SUBSCRIPTIONS), ...BRIDGE_DESKTOP_METHODS].sort();
     expect(Object.keys(bridge()).sort()).toEqual(expected);
     for (const key of expected) expect(typeof (bridge() as unknown as Record<string, unknown>)[key]).toBe('function');
   });
@@ -58,6 +66,26 @@ describe('preload bridge', () => {
       await (bridge()[channel] as (input: unknown) => Promise<unknown>)({ probe: channel });
     }
     expect(electron.invokes.slice(1)).toEqual(CHANNEL_NAMES.map((channel) => ({ channel, args: [{ probe: channel }] })));
+  });
+
+  it('gives the paths of dropped files through webUtils, leaving out files that are not on disk', () => {
+    const photo = { name: 'a.png' };
+    const folder = { name: 'outputs' };
+    const made = { name: 'made-by-the-page.png' };
+    electron.paths.set(photo, '/home/me/a.png');
+    electron.paths.set(folder, '/home/me/outputs');
+    expect(bridge().pathsForFiles([photo, made, folder])).toEqual(['/home/me/a.png', '/home/me/outputs']);
+  });
+
+  it('passes the menu\'s known commands to the page, and nothing else', () => {
+    const listener = vi.fn();
+    const off = bridge().onMenuCommand(listener);
+    bus().emit('atelier:menu', { sender: 'secret' }, 'import');
+    bus().emit('atelier:menu', { sender: 'secret' }, 'rm -rf');
+    expect(listener.mock.calls).toEqual([['import']]);
+    off();
+    bus().emit('atelier:menu', {}, 'import');
+    expect(listener).toHaveBeenCalledTimes(1);
   });
 
   it('turns a rejected invoke into a failure value, never a throw', async () => {

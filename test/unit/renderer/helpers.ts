@@ -33,7 +33,9 @@ export function makeJob(overrides: Partial<JobSummary> = {}): JobSummary {
 type Handler = (input: unknown) => unknown;
 
 /** An Api double: calls go to per-channel handlers (which may return promises the test controls). */
-export function fakeApi(handlers: Record<string, Handler> = {}) {
+export function fakeApi(given: Record<string, Handler> = {}) {
+  // Every start-up asks for the imports; a test that cares about them hands in its own.
+  const handlers: Record<string, Handler> = { 'library.imports': async () => ({ items: [] }), ...given };
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
   const reconnect = new Set<() => void>();
   const connection = new Set<(online: boolean) => void>();
@@ -64,6 +66,8 @@ export function fakeApi(handlers: Record<string, Handler> = {}) {
       return () => connection.delete(listener);
     },
     mediaUrl: (kind, id) => `/media/${kind}/${id}`,
+    pathsForFiles: () => [],
+    onMenuCommand: () => () => undefined,
   };
   return {
     api,

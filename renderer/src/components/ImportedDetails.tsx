@@ -1,0 +1,106 @@
+import { useState } from 'react';
+import type { ImportedMetadata, ImageSource } from '../../../shared/contract';
+import { SOURCE_LABELS } from '../lib/sources';
+
+/** Past this many characters a raw text is cut on screen (it is kept whole, and "Show all" shows it). */
+export const RAW_PREVIEW_CHARS = 600;
+
+function RawText({ name, text }: { name: string; text: string }) {
+  const [all, setAll] = useState(false);
+  const long = text.length > RAW_PREVIEW_CHARS;
+  return (
+    <li className="raw-text">
+      <div className="raw-key">
+        <span className="mono">{name}</span>
+        <span className="muted small">{text.length.toLocaleString('en-US')} characters</span>
+        {long ? (
+          <button type="button" className="link small" aria-expanded={all} onClick={() => setAll(!all)}>
+            {all ? 'Show less' : 'Show all'}
+          </button>
+        ) : null}
+      </div>
+      <pre className="raw-value" aria-label={`Raw metadata: ${name}`}>
+        {long && !all ? `${text.slice(0, RAW_PREVIEW_CHARS)}…` : text}
+      </pre>
+    </li>
+  );
+}
+
+/** What an imported file said beyond the shared fields: where it lives, extra settings, and every raw text. */
+export function ImportedDetails({ source, metadata }: { source: ImageSource; metadata: ImportedMetadata }) {
+  return (
+    <>
+      <dl className="details-list imported">
+        <dt>Source</dt>
+        <dd>{SOURCE_LABELS[source]}</dd>
+        <dt>{metadata.locations.length === 1 ? 'Location' : 'Locations'}</dt>
+        <dd>
+          <ul className="locations">
+            {metadata.locations.map((l) => (
+              <li key={l.path} className={l.missing ? 'missing' : ''}>
+                <span className="mono">{l.path}</span>
+                {l.missing ? <span className="badge warn">missing</span> : null}
+              </li>
+            ))}
+          </ul>
+        </dd>
+        <dt>Kept</dt>
+        <dd>{metadata.mode === 'link' ? 'Where it is (linked)' : 'Copied into the library'}</dd>
+        {metadata.scheduler === undefined ? null : (
+          <>
+            <dt>Scheduler</dt>
+            <dd>{metadata.scheduler}</dd>
+          </>
+        )}
+        {metadata.modelHash === undefined ? null : (
+          <>
+            <dt>Model hash</dt>
+            <dd className="mono">{metadata.modelHash}</dd>
+          </>
+        )}
+        {metadata.denoise === undefined ? null : (
+          <>
+            <dt>Denoise</dt>
+            <dd>{metadata.denoise}</dd>
+          </>
+        )}
+        {metadata.loras === undefined || metadata.loras.length === 0 ? null : (
+          <>
+            <dt>LoRAs</dt>
+            <dd>
+              <ul className="loras">
+                {metadata.loras.map((l, i) => (
+                  <li key={`${l.name}-${i}`}>
+                    {l.name}
+                    {l.weight === undefined ? null : <span className="muted"> × {l.weight}</span>}
+                  </li>
+                ))}
+              </ul>
+            </dd>
+          </>
+        )}
+        {metadata.alternatives === undefined || metadata.alternatives.length === 0 ? null : (
+          <>
+            <dt>Also in file</dt>
+            <dd>{metadata.alternatives.length === 1 ? '1 more generation' : `${metadata.alternatives.length} more generations`}</dd>
+          </>
+        )}
+      </dl>
+      {metadata.problems.length === 0 ? null : (
+        <p className="muted small" role="note">
+          Not read: {metadata.problems.join('; ')}
+        </p>
+      )}
+      {metadata.raw.length === 0 ? null : (
+        <details className="raw-metadata">
+          <summary>Raw metadata ({metadata.raw.length})</summary>
+          <ul>
+            {metadata.raw.map((r, i) => (
+              <RawText key={`${r.key}-${i}`} name={r.key} text={r.text} />
+            ))}
+          </ul>
+        </details>
+      )}
+    </>
+  );
+}

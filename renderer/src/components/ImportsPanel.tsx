@@ -1,0 +1,126 @@
+import { memo, useState } from 'react';
+import { formatEta, formatNumber } from '../lib/format';
+import { describeImport, formatRate, importFraction, isFinished, visibleImportIds } from '../lib/imports-model';
+import { useApp, useAppShallow } from '../store/context';
+
+function Count({ n, label, warn }: { n: number; label: string; warn?: boolean }) {
+  return (
+    <span className={warn === true && n > 0 ? 'import-count warn-text' : 'import-count'}>
+      <strong>{formatNumber(n)}</strong> {label}
+    </span>
+  );
+}
+
+/** One import: what it found and did so far, how fast, and its controls; an event re-renders only this row. */
+const ImportItem = memo(function ImportItem({ id }: { id: string }) {
+  const row = useApp((s) => s.imports.byId[id]);
+  const actions = useAppShallow((s) => ({ control: s.controlImport, dismiss: s.dismissImport, load: s.loadImports }));
+  const [showProblems, setShowProblems] = useState(false);
+  if (row === undefined) return null;
+  const first = row.paths?.[0];
+  const more = (row.paths?.length ?? 1) - 1;
+  const fraction = importFraction(row);
+  const rate = row.status === 'running' ? formatRate(row.ratePerSecond) : null;
+  const eta = row.status === 'running' && !row.scanning ? formatEta(row.etaMs) : null;
+  const problemCount = row.skipped + row.failed;
+  const name = first === undefined ? 'Import' : (first.split(/[\\/]/).filter(Boolean).pop() ?? first);
+  const finished = isFinished(row.status);
+
+  return (
+    <li className={`import-item status-${row.status}`} aria-label={`Import of ${name}`}>
+      <div className="import-head">
+        <p className="import-title" title={row.paths?.join('\n')}>
+          {name}
+          {more > 0 ? <span className="muted"> and {more} more</span> : null}
+          {first === undefined || more > 0 ? null : <span className="import-path mono muted">{first}</span>}
+          {row.mode === 'copy' ? <span className="badge">copy</span> : null}
+          {row.watch === true ? <span className="badge">watching</span> : null}
+        </p>
+        <span className="import-state" role="status">
+          {describeImport(row)}
+        </span>
+      </div>
+      <div
+        className={fraction === undefined && row.status === 'running' ? 'bar indeterminate' : 'bar'}
+        role="progressbar"
+        aria-label={`Import progress: ${name}`}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        {...(fraction === undefined ? {} : { 'aria-valuenow': Math.round(fraction * 100) })}
+      >
+        <div className="fill" style={{ width: `${Math.round((finished ? 1 : (fraction ?? 0)) * 100)}%` }} />
+      </div>
+      <p className="import-counts">
+        <Count n={row.found} label="found" />
+        <Count n={row.imported} label="imported" />
+        <Count n={row.duplicates} label={row.duplicates === 1 ? 'duplicate' : 'duplicates'} />
+        <Count n={row.skipped} label="skipped" />
+        <Count n={row.failed} label="failed" warn />
+        {rate === null ? null : <span className="muted">{rate}</span>}
+        {eta === null ? null : <span className="muted">{eta}</span>}
+      </p>
+      <div className="import-actions">
+        {row.status === 'running' ? (
+          <button type="button" className="btn small" onClick={() => void actions.control(id, 'pause')}>
+            Pause
+          </button>
+        ) : null}
+        {row.status === 'paused' ? (
+          <button type="button" className="btn small" onClick={() => void actions.control(id, 'resume')}>
+            Resume
+          </button>
+        ) : null}
+        {finished ? null : (
+          <button type="button" className="btn small" onClick={() => void actions.control(id, 'cancel')}>
+            Cancel
+          </button>
+        )}
+        {problemCount > 0 ? (
+          <button
+            type="button"
+            className="link"
+            aria-expanded={showProblems}
+            onClick={() => {
+              if (!showProblems) void actions.load();
+              setShowProblems(!showProblems);
+            }}
+          >
+            {showProblems ? 'Hide problems' : `Show ${problemCount === 1 ? 'the problem' : `${formatNumber(problemCount)} problems`}`}
+          </button>
+        ) : null}
+        {finished ? (
+          <button type="button" className="link dismiss" onClick={() => actions.dismiss(id)} aria-label={`Dismiss the import of ${name}`}>
+            Dismiss
+          </button>
+        ) : null}
+      </div>
+      {showProblems ? (
+        <ul className="import-problems" aria-label="Files not imported">
+          {(row.problems ?? []).map((p) => (
+            <li key={p.path}>
+              <span className="mono">{p.path}</span> <span className="muted">— {p.reason}</span>
+            </li>
+          ))}
+          {row.problems !== undefined && row.problems.length < problemCount ? (
+            <li className="muted small">The newest {row.problems.length} of {formatNumber(problemCount)} are listed.</li>
+          ) : null}
+        </ul>
+      ) : null}
+    </li>
+  );
+});
+
+/** Running and recent imports, above the grid: the grid fills with their images meanwhile. */
+export function ImportsPanel() {
+  const ids = useAppShallow((s) => visibleImportIds(s.imports, s.dismissedImports, s.importsOpenedAt));
+  if (ids.length === 0) return null;
+  return (
+    <section className="imports" aria-label="Imports">
+      <ul>
+        {ids.map((id) => (
+          <ImportItem key={id} id={id} />
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,77 @@
+import { applyImportList, applyImportProgress, EMPTY_IMPORTS, isFinished } from '../lib/imports-model';
+import type { SliceCreator } from './deps';
+import type { ImportsSlice } from './types';
+
+export const createImportsSlice: SliceCreator<ImportsSlice> =
+  ({ api, now }) =>
+  (set, get) => ({
+    imports: EMPTY_IMPORTS,
+    importsOpenedAt: now(),
+    dismissedImports: {},
+    folders: null,
+    importDialog: null,
+
+    applyImportProgress(event) {
+      const before = get().imports.byId[event.id];
+      set((s) => ({ imports: applyImportProgress(s.imports, event) }));
+      // An import we have not seen (another window, a watch) or one that just ended: fetch its paths and problems.
+      const ended = isFinished(event.status) && (before === undefined || !isFinished(before.status));
+      if (before === undefined || ended) void get().loadImports();
+      if (ended) void get().loadFolders();
+    },
+
+    async loadImports() {
+      try {
+        const { items } = await api.call('library.imports', {});
+        set((s) => ({ imports: applyImportList(s.imports, items) }));
+      } catch (error) {
+        get().reportError(error);
+      }
+    },
+
+    async startImport(request) {
+      try {
+        const { import: started } = await api.call('library.import', request);
+        set((s) => ({ imports: applyImportList(s.imports, [started]), importDialog: null }));
+        return null;
+      } catch (error) {
+        return error;
+      }
+    },
+
+    async controlImport(id, action) {
+      const channel = action === 'pause' ? 'library.pauseImport' : action === 'resume' ? 'library.resumeImport' : 'library.cancelImport';
+      try {
+        const { import: summary } = await api.call(channel, { id });
+        set((s) => ({ imports: applyImportList(s.imports, [summary]) }));
+      } catch (error) {
+        get().reportError(error);
+      }
+    },
+
+    dismissImport: (id) => set((s) => ({ dismissedImports: { ...s.dismissedImports, [id]: true } })),
+
+    openImportDialog: (prefill = {}) => set({ importDialog: { paths: prefill.paths ?? [], note: prefill.note ?? null } }),
+    closeImportDialog: () => set({ importDialog: null }),
+
+    async loadFolders() {
+      try {
+        const { items } = await api.call('library.folders', {});
+        set({ folders: items });
+      } catch (error) {
+        get().reportError(error);
+      }
+    },
+
+    async removeFolder(id) {
+      try {
+        const { trashed } = await api.call('library.removeFolder', { id });
+        void get().loadFolders();
+        void get().loadStats();
+        return trashed;
+      } catch (error) {
+        get().reportError(error);
+        return null;
+      }
+    },
+  });
