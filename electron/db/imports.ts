@@ -96,7 +96,8 @@ export function createImports(ctx: StoreContext, images: Images, events: Events)
   const watchFolder = sql.prepare('folders.watch', 'UPDATE import_folders SET watch = 1 WHERE id = ?');
   const folderRows = sql.prepare<FolderRow & { images: number; missing: number }>(
     'folders.list',
-    `SELECT f.*, (SELECT COUNT(DISTINCT l.image_id) FROM image_locations AS l WHERE l.folder_id = f.id) AS images,
+    `SELECT f.*, (SELECT COUNT(DISTINCT l.image_id) FROM image_locations AS l JOIN images AS i ON i.id = l.image_id
+         JOIN jobs AS j ON j.id = i.job_id WHERE l.folder_id = f.id AND j.trashed_at IS NULL) AS images,
        (SELECT COUNT(*) FROM image_locations AS l WHERE l.folder_id = f.id AND l.missing_at IS NOT NULL) AS missing
      FROM import_folders AS f ORDER BY f.created_at, f.id`,
   );

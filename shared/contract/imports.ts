@@ -89,6 +89,7 @@ export const LibraryFolder = z.object({
   /** 'watching' while a live watcher runs; 'failed' when the folder is gone or cannot be watched. */
   watchState: z.enum(['off', 'watching', 'failed']),
   createdAt: z.number().int(),
+  /** Its images outside the trash: what Remove from library moves there. */
   images: count,
   /** Known files no longer found where they were: marked, never dropped. */
   missing: count,

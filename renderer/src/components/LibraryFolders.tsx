@@ -64,8 +64,7 @@ export function LibraryFolders() {
           }}
         >
           <p data-testid="remove-folder-counts">
-            The {formatCount(removing.images, 'image')} from <span className="mono">{removing.path}</span> move to Atelier’s trash (any
-            already there stay there){removing.watch ? ', and the folder is no longer watched' : ''}. You can restore them from the trash.
+            The {formatCount(removing.images, 'image')} from <span className="mono">{removing.path}</span> move to Atelier’s trash{removing.watch ? ', and the folder is no longer watched' : ''}. You can restore them from the trash.
           </p>
           <p className="muted">The files on your disk are not touched: nothing there is moved, changed or deleted.</p>
         </ConfirmDialog>
