@@ -138,7 +138,7 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       announce: (ids) => void announce(ids).catch((error: unknown) => log.error('could not announce thumbnails', { error: String(error) })),
     });
     // Assigned right below: the importer tells the folder sync about watched folders, which imports through it.
-    let folderSync: FolderSync | undefined;
+    const watched: { sync?: FolderSync } = {};
     const importer = createImporter({
       dataDir,
       store,
@@ -150,10 +150,10 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
         announce(ids).catch((error: unknown) => log.error('could not announce imported jobs', { error: String(error) }));
         thumbnailer.kick();
       },
-      onWatchedFolder: (id) => folderSync?.watch(id),
-      onWatchedFolderImported: (id) => void folderSync?.checkpoint(id),
+      onWatchedFolder: (id) => watched.sync?.watch(id),
+      onWatchedFolderImported: (id) => void watched.sync?.checkpoint(id),
     });
-    folderSync = createFolderSync({
+    const sync = createFolderSync({
       store,
       importer,
       log,
@@ -166,7 +166,7 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
           ...(options.watchSettleMs === undefined ? {} : { settleMs: options.watchSettleMs }),
         }),
     });
-    const sync = folderSync;
+    watched.sync = sync;
     const folders = createLibraryFolders({ store, watchState: (id) => sync.watchState(id), unwatch: (id) => sync.unwatch(id) });
     const handlers = createHandlers({
       importer,
