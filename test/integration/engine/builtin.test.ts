@@ -37,6 +37,11 @@ describe('a newcomer with no setup', () => {
     expect(meta.settings).toMatchObject({ prompt: 'a red fox in deep blue snow, Gogh', negativePrompt: 'green', seed: 1234, steps: 12 });
     expect(meta.atelier?.jobId).toBe(job.id);
     const progress = h.events.filter((e) => e.name === 'jobs.progress').map((e) => e.payload as { partialImages: number });
-    expect(Math.max(...progress.map((p) => p.partialImages))).toBe(2);
+    // Previews arrive on the way, in order; one that lands in the last 100 ms before the image is superseded by it
+    // (the worker drops a pending tick at the end), so on a busy machine the second may never be sent.
+    const counts = progress.map((p) => p.partialImages);
+    expect(Math.max(...counts)).toBeGreaterThanOrEqual(1);
+    expect(Math.max(...counts)).toBeLessThanOrEqual(2);
+    expect(counts).toEqual([...counts].sort((a, b) => a - b));
   }, 40_000);
 });
