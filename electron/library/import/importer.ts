@@ -174,7 +174,12 @@ export function createImporter(deps: ImporterDeps) {
         if (run.stop !== null) break;
         const files = imports.pending(run.id, lastSeq, batchSize);
         if (files.length === 0) {
-          if (scanFinished) break;
+          // Done only when no file of this import is left pending, whatever the cursor passed.
+          if (scanFinished && (lastSeq === 0 || imports.pending(run.id, 0, 1).length === 0)) break;
+          if (scanFinished) {
+            lastSeq = 0;
+            continue;
+          }
           await new Promise<void>((resolve) => {
             more = resolve;
             setTimeout(resolve, 200).unref();
@@ -186,7 +191,9 @@ export function createImporter(deps: ImporterDeps) {
         const worker = async (): Promise<void> => {
           while (next < files.length && run.stop === null) {
             const file = files[next++]!;
-            pendingCommit.push(await importFileSafely({ seq: file.seq, path: file.path, folderId: file.folderId }, record.mode));
+            // Awaited first: `pendingCommit.push(await …)` would push into the batch another worker has since committed.
+            const outcome = await importFileSafely({ seq: file.seq, path: file.path, folderId: file.folderId }, record.mode);
+            pendingCommit.push(outcome);
             if (pendingCommit.length >= batchSize || deps.now() - lastCommit >= batchMs) commit();
           }
         };

@@ -1,0 +1,39 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStore } from '../../../electron/db/store.js';
+import type { JobStore } from '../../../electron/db/types.js';
+import { createEventBus } from '../../../electron/engine/event-bus.js';
+import { createImporter } from '../../../electron/library/import/importer.js';
+import { toolFiles } from '../../fixtures/images/tool-files.js';
+import { insertChunks, tEXt } from '../../unit/media/helpers.js';
+
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
+let dir: string;
+let store: JobStore | undefined;
+afterEach(() => {
+  store?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the importer under many small commits', () => {
+  it('accounts for every file once, however commits and concurrent reads interleave', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'atelier-batches-'));
+    const source = join(dir, 'outputs');
+    mkdirSync(source);
+    const [base] = await toolFiles('batch');
+    const total = 400;
+    for (let i = 0; i < total; i += 1) writeFileSync(join(source, `img-${i}.png`), insertChunks(base!.bytes, [tEXt('note', `copy ${i}`)]));
+    store = openStore({ dataDir: join(dir, 'data') });
+    const announced = new Set<string>();
+    // A commit every millisecond while six files are read at once: commits land while reads are awaited.
+    const importer = createImporter({ dataDir: join(dir, 'data'), store, bus: createEventBus(), log: silent, now: Date.now, announce: (ids) => ids.forEach((id) => announced.add(id)), batchMs: 1, batchSize: 16, concurrency: 6 });
+    const { id } = await importer.import({ paths: [source] });
+    for (let i = 0; i < 600 && importer.get(id).status === 'running'; i += 1) await new Promise((r) => setTimeout(r, 50));
+    expect(importer.get(id)).toMatchObject({ status: 'completed', found: total, imported: total, duplicates: 0 });
+    expect(store.imports.pending(id, 0, 10)).toEqual([]);
+    expect(store.stats().total).toBe(total);
+    expect(announced.size).toBe(total);
+  }, 60_000);
+});
