@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- import [--files 10000] [--avg-kb 1024] [--keep DIR] [--thumb-cap 120] [--watch-files 20]`:
+ * `npm run bench -- import [--files 10000] [--avg-kb 1024] [--keep DIR] [--thumb-cap 120] [--watch-files 20] [--statements]`:
  * the library import of issue 9 at scale.
  * 1. Generates N files across the tools and containers (bench/lib/import-generate.ts) in nested output folders, in a
  *    child process (its buffers stay out of the measured RSS). `--keep DIR` generates there once and reuses it.
@@ -17,6 +17,7 @@ import type { Engine } from '../electron/engine/types.js';
 import { readManifest, type Manifest } from './lib/import-generate.js';
 import { checkSearch, LOOP_RESOLUTION_MS, measureImport, measureReopen, openEngine, type ImportRun } from './lib/import-measure.js';
 import { measureWatchedFile, type WatchRow } from './lib/import-watch.js';
+import { timeStatements } from './lib/statement-times.js';
 
 interface Options {
   files: number;
@@ -24,6 +25,8 @@ interface Options {
   keep: string | undefined;
   thumbCapS: number;
   watchFiles: number;
+  /** Print the store's time per statement over the import (a diagnostic; it adds a timer per call). */
+  statements: boolean;
 }
 
 function parse(args: string[]): Options {
@@ -44,6 +47,7 @@ function parse(args: string[]): Options {
     keep: keep === undefined ? undefined : resolve(keep),
     thumbCapS: number('--thumb-cap', 120),
     watchFiles: Math.round(number('--watch-files', 20)),
+    statements: args.includes('--statements'),
   };
 }
 
@@ -134,7 +138,12 @@ export async function run(args: string[]): Promise<void> {
     console.log(`  ${Object.entries(manifest.byKind).map(([k, n]) => `${k} ${n}`).join(', ')}`);
 
     engine = await openEngine(dataDir);
-    const imported = await measureImport(engine, root, options.thumbCapS);
+    const statements = options.statements ? timeStatements() : undefined;
+    let statementReport = '';
+    const imported = await measureImport(engine, root, options.thumbCapS, () => {
+      statementReport = statements?.report(12) ?? '';
+      statements?.restore();
+    });
     const search = await checkSearch(engine, manifest.samples);
     const reopen = await measureReopen(engine, dataDir);
     engine = reopen.engine;
@@ -152,6 +161,7 @@ export async function run(args: string[]): Promise<void> {
     console.log('| measure | target | measured | |');
     console.log('| --- | --- | --- | --- |');
     for (const r of rows(imported, reopen, watch, manifest.files)) console.log(`| ${r.what} | ${r.target} | ${r.measured} | ${r.verdict} |`);
+    if (statementReport !== '') console.log(`\n${statementReport}`);
   } finally {
     const t0 = performance.now();
     await engine?.close({ graceMs: 0 }).catch(() => undefined);

@@ -59,7 +59,7 @@ export interface ImportRun {
 const done = (status: string): boolean => status !== 'running';
 
 /** Imports `root` into the engine and follows it until the import ends and thumbnails are made (or `thumbCapS` passes). */
-export async function measureImport(engine: Engine, root: string, thumbCapS: number): Promise<ImportRun> {
+export async function measureImport(engine: Engine, root: string, thumbCapS: number, onCommitted?: () => void): Promise<ImportRun> {
   let firstJobAt = NaN;
   let committedAt = NaN;
   let final: ImportProgressEvent | undefined;
@@ -91,6 +91,7 @@ export async function measureImport(engine: Engine, root: string, thumbCapS: num
     if (done(event.status) && final === undefined) {
       committedAt = performance.now();
       final = event;
+      onCommitted?.();
       settle();
     }
   };
