@@ -44,6 +44,10 @@ export interface ImportRun {
   peakRssImportMb: number;
   peakRssMb: number;
   baselineRssMb: number;
+  /** Files done (committed) over time, from the progress events: ms from the call, count. */
+  timeline: Array<{ ms: number; processed: number }>;
+  /** Main-loop stalls over 100 ms during the import: when (s from the call) and how long (ms). */
+  longStalls: Array<{ atS: number; ms: number }>;
   thumbs: {
     made: number;
     wanted: number;
@@ -68,6 +72,7 @@ export async function measureImport(engine: Engine, root: string, thumbCapS: num
   const thumbed = new Set<string>();
   const thumbTimes: number[] = [];
   let importId: string | undefined = undefined;
+  let started = performance.now();
   let settle!: () => void;
   const finished = new Promise<void>((r) => (settle = r));
   let thumbsAll: () => void = () => undefined;
@@ -85,8 +90,10 @@ export async function measureImport(engine: Engine, root: string, thumbCapS: num
     thumbTimes.push(performance.now());
     if (final !== undefined && thumbed.size >= final.imported) thumbsAll();
   };
+  const timeline: ImportRun['timeline'] = [];
   const onProgress = (event: ImportProgressEvent): void => {
     if (importId !== undefined && event.id !== importId) return;
+    timeline.push({ ms: performance.now() - started, processed: event.imported + event.duplicates + event.skipped + event.failed });
     if (event.ratePerSecond !== undefined) reportedRate = event.ratePerSecond;
     if (done(event.status) && final === undefined) {
       committedAt = performance.now();
@@ -110,7 +117,16 @@ export async function measureImport(engine: Engine, root: string, thumbCapS: num
   const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
   loop.enable();
 
-  const started = performance.now();
+  started = performance.now();
+  // A plain timer beside the histogram, to say when the long stalls happened.
+  const longStalls: ImportRun['longStalls'] = [];
+  let tick = performance.now();
+  const lagProbe = setInterval(() => {
+    const now = performance.now();
+    const late = now - tick - LOOP_RESOLUTION_MS;
+    if (late > 100) longStalls.push({ atS: (tick - started) / 1000, ms: late });
+    tick = now;
+  }, LOOP_RESOLUTION_MS);
   const { import: summary } = await engine.handlers['library.import']({ paths: [root], mode: 'link', watch: false });
   importId = summary.id;
   // An import that ended before its id was known (a tiny folder): its final state is in the list.
@@ -119,6 +135,7 @@ export async function measureImport(engine: Engine, root: string, thumbCapS: num
     if (known !== undefined && done(known.status)) onProgress(known);
   }
   await finished;
+  clearInterval(lagProbe);
   loop.disable();
   const stallImport = stallOf(loop);
   inImport = false;
@@ -153,6 +170,8 @@ export async function measureImport(engine: Engine, root: string, thumbCapS: num
   const mb = (b: number): number => b / 1024 / 1024;
   const processed = final!.imported + final!.duplicates + final!.skipped + final!.failed;
   const result: ImportRun = {
+    timeline,
+    longStalls,
     final: final!,
     firstJobMs: firstJobAt - started,
     committedMs: committedAt - started,

@@ -213,3 +213,17 @@ export function pathOf(kind: Kind | 'damaged', i: number, n: number, seed: numbe
       return `Pictures/edits/${day}/edit-${num}.png`;
   }
 }
+
+/**
+ * The top-level folders in the order the importer walks them (by name, upper case first) and the kinds in each:
+ * files are read in the order they are found, so the time between crossings is each tool's own rate.
+ */
+export const FOLDERS: Array<{ folder: string; kinds: Array<Kind | 'damaged'> }> = [
+  { folder: 'ComfyUI', kinds: ['comfyui-png'] },
+  { folder: 'Downloads (NovelAI)', kinds: ['novelai-png'] },
+  { folder: 'Fooocus', kinds: ['fooocus-png'] },
+  { folder: 'Pictures (no metadata)', kinds: ['plain-png'] },
+  { folder: 'SwarmUI', kinds: ['swarmui-png'] },
+  { folder: 'invokeai', kinds: ['invokeai-png'] },
+  { folder: 'stable-diffusion-webui (A1111 PNG/JPEG/WebP)', kinds: ['a1111-png', 'a1111-jpeg', 'a1111-webp', 'damaged'] },
+];
