@@ -139,7 +139,9 @@ function rateByFolder(run: ImportRun, manifest: Manifest): string {
     const n = kinds.reduce((sum, k) => sum + (manifest.byKind[k] ?? 0), 0);
     if (n === 0) continue;
     const to = at(before + n);
-    parts.push(`${folder} ${fmt(n / ((to - from) / 1000))}/s`);
+    const rate = n / ((to - from) / 1000);
+    // Progress comes every 250 ms: a folder done between two events has no rate of its own.
+    parts.push(`${folder} ${Number.isFinite(rate) && to > from ? `${fmt(rate)}/s` : 'n/a'}`);
     before += n;
     from = to;
   }
