@@ -88,11 +88,18 @@ async function fileSet(options: Options): Promise<{ root: string; manifest: Mani
   await mkdir(root, { recursive: true });
   const need = options.files * options.avgKb * 1024 * 1.2;
   const fs = await statfs(root);
-  if (fs.bavail * fs.bsize < need + 2 * 1024 ** 3) {
-    throw new Error(`${root} has ${Math.round((fs.bavail * fs.bsize) / 1024 ** 3)} GB free; ${options.files} files of ~${options.avgKb} KB need about ${Math.ceil(need / 1024 ** 3)} GB plus 2 GB`);
+  if (fs.bavail * fs.bsize < need + 5 * 1024 ** 3) {
+    if (options.keep === undefined) await rm(root, { recursive: true, force: true });
+    throw new Error(`${root} has ${Math.round((fs.bavail * fs.bsize) / 1024 ** 3)} GB free; ${options.files} files of ~${options.avgKb} KB need about ${Math.ceil(need / 1024 ** 3)} GB plus 5 GB`);
   }
   console.log(`generating ${options.files.toLocaleString('en')} files (~${options.avgKb} KB each) in ${root} …`);
-  return { root, manifest: await generate(root, options.files, options.avgKb), reused: false };
+  try {
+    return { root, manifest: await generate(root, options.files, options.avgKb), reused: false };
+  } catch (error) {
+    // A set cut short (refused, or the disk filled) is never kept: it would only be refused next time.
+    await rm(root, { recursive: true, force: true });
+    throw error;
+  }
 }
 
 const fmt = (n: number, d = 0): string => (Number.isFinite(n) ? n.toLocaleString('en', { maximumFractionDigits: d, minimumFractionDigits: d }) : 'n/a');

@@ -2,7 +2,7 @@
  * The import bench's file set: about 40 base images of realistic size, encoded once with sharp (noise over a
  * gradient, so PNGs really are ~1 MB), then N distinct files made by splicing each one's own metadata into a base.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, statfs, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
@@ -134,8 +134,12 @@ async function makeBases(avgBytes: number): Promise<Record<Format, Base[]>> {
     const curve = await calibrate(format);
     const n = counts[format];
     for (let b = 0; b < n; b += 1) {
-      const [width, height] = DIMS[(b + seed) % DIMS.length]!;
+      const [w0, h0] = DIMS[(b + seed) % DIMS.length]!;
       const target = avgBytes * (0.6 + (0.8 * b) / Math.max(1, n - 1));
+      // Below the faintest noise's bytes per pixel, fewer pixels are the only way to a smaller file.
+      const shrink = Math.min(1, Math.sqrt(target / (curve[0]! * w0 * h0)));
+      const width = Math.max(64, Math.round((w0 * shrink) / 8) * 8);
+      const height = Math.max(64, Math.round((h0 * shrink) / 8) * 8);
       const bytes = await encode(format, pixels(width, height, amplitudeFor(curve, target / (width * height)), seed), width, height);
       seed += 1;
       const base: Base = { format, width, height, bytes, idatAt: format === 'png' ? firstIdatOffset(bytes) : 0 };
@@ -200,6 +204,23 @@ async function pool(n: number, width: number, task: (i: number) => Promise<void>
   );
 }
 
+/**
+ * The set's size from the real bases (not the asked average), against the free space: the disk is shared, so at
+ * least a quarter of what is free (and 5 GB) stays free.
+ */
+async function checkRoom(dir: string, files: number, bases: Record<Format, Base[]>): Promise<void> {
+  const mean = (list: Base[]): number => list.reduce((n, b) => n + b.bytes.length, 0) / list.length;
+  const perFile = mean(bases.png) * 0.86 + mean(bases.jpeg) * 0.08 + mean(bases.webp) * 0.06 + 4096;
+  const need = perFile * files;
+  const fs = await statfs(dir);
+  const free = fs.bavail * fs.bsize;
+  const spare = Math.max(5 * 1024 ** 3, free / 4);
+  if (need > free - spare) {
+    const gb = (n: number): string => (n / 1024 ** 3).toFixed(1);
+    throw new Error(`the set would take about ${gb(need)} GB (${Math.round(perFile / 1024)} KB a file); ${gb(free)} GB are free and ${gb(spare)} GB must stay free: use fewer --files or a smaller --avg-kb`);
+  }
+}
+
 export async function readManifest(dir: string): Promise<Manifest | null> {
   try {
     const m = JSON.parse(await readFile(join(dir, MANIFEST), 'utf8')) as Manifest;
@@ -213,6 +234,7 @@ export async function generateSet(dir: string, files: number, avgKb: number, onP
   const t0 = performance.now();
   const bases = await makeBases(avgKb * 1024);
   const baseSeconds = (performance.now() - t0) / 1000;
+  await checkRoom(dir, files, bases);
   const byKind: Record<string, number> = Object.fromEntries([...KINDS, 'damaged'].map((k) => [k, 0]));
   const made = new Map<string, Promise<void>>();
   let totalBytes = 0;
