@@ -27,7 +27,7 @@ import {
 } from './import-tools.js';
 
 export const MANIFEST = '.atelier-bench-manifest.json';
-const VERSION = 1;
+const VERSION = 2;
 
 export interface Manifest {
   version: number;
@@ -136,11 +136,20 @@ async function makeBases(avgBytes: number): Promise<Record<Format, Base[]>> {
     for (let b = 0; b < n; b += 1) {
       const [w0, h0] = DIMS[(b + seed) % DIMS.length]!;
       const target = avgBytes * (0.6 + (0.8 * b) / Math.max(1, n - 1));
-      // Below the faintest noise's bytes per pixel, fewer pixels are the only way to a smaller file.
-      const shrink = Math.min(1, Math.sqrt(target / (curve[0]! * w0 * h0)));
-      const width = Math.max(64, Math.round((w0 * shrink) / 8) * 8);
-      const height = Math.max(64, Math.round((h0 * shrink) / 8) * 8);
-      const bytes = await encode(format, pixels(width, height, amplitudeFor(curve, target / (width * height)), seed), width, height);
+      // Outside what noise can do at this size (faintest to strongest), fewer or more pixels reach the target.
+      const bpp = target / (w0 * h0);
+      const lowest = curve[0]!;
+      const highest = curve[curve.length - 1]! * 0.9;
+      const scale = bpp < lowest ? Math.sqrt(bpp / lowest) : bpp > highest ? Math.min(2, Math.sqrt(bpp / highest)) : 1;
+      const width = Math.max(64, Math.round((w0 * scale) / 8) * 8);
+      const height = Math.max(64, Math.round((h0 * scale) / 8) * 8);
+      // The patch's curve is a first guess: two corrections by the full image's own size bring it within ~10 %.
+      let wanted = target / (width * height);
+      let bytes = await encode(format, pixels(width, height, amplitudeFor(curve, wanted), seed), width, height);
+      for (let k = 0; k < 2 && Math.abs(bytes.length / target - 1) > 0.1; k += 1) {
+        wanted *= target / bytes.length;
+        bytes = await encode(format, pixels(width, height, amplitudeFor(curve, wanted), seed), width, height);
+      }
       seed += 1;
       const base: Base = { format, width, height, bytes, idatAt: format === 'png' ? firstIdatOffset(bytes) : 0 };
       if (format === 'webp') base.webp = webpBase(bytes, width, height);
