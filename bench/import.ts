@@ -125,7 +125,7 @@ function rows(run: ImportRun, reopen: { ms: number; items: number }, watch: Watc
     {
       what: 'thumbnails per second in the background',
       target: '(none)',
-      measured: `${fmt(t.overallPerSecond, 1)}/s overall, ${fmt(t.afterImportPerSecond, 1)}/s after the import; ${fmt(t.made)} of ${fmt(t.wanted)} in ${fmt(t.seconds, 1)} s (${fmt(t.duringImport)} during the import)${t.capped ? ', stopped at the time cap' : ''}`,
+      measured: `${fmt(t.overallPerSecond, 1)}/s overall, ${Number.isFinite(t.afterImportPerSecond) ? `${fmt(t.afterImportPerSecond, 1)}/s` : 'n/a'} after the import; ${fmt(t.made)} of ${fmt(t.wanted)} in ${fmt(t.seconds, 1)} s (${fmt(t.duringImport)} during the import)${t.capped ? ', stopped at the time cap' : ''}`,
       verdict: '—',
     },
     { what: `main-loop stall p99 during the import (monitorEventLoopDelay, ${LOOP_RESOLUTION_MS} ms resolution)`, target: '< 20 ms', measured: `p99 ${fmt(run.stallImport.p99, 1)} ms, max ${fmt(run.stallImport.max, 1)} ms (thumbnail phase after it: p99 ${fmt(run.stallThumbs.p99, 1)}, max ${fmt(run.stallThumbs.max, 1)})`, verdict: verdict(run.stallImport.p99 < 20) },
@@ -195,7 +195,9 @@ export async function run(args: string[]): Promise<void> {
     for (const r of rows(imported, reopen, watch, manifest.files)) console.log(`| ${r.what} | ${r.target} | ${r.measured} | ${r.verdict} |`);
     console.log(`\nfiles/s by tool folder (files are read in the order found): ${rateByFolder(imported, manifest)}`);
     const stalls = imported.longStalls;
-    console.log(`main-loop stalls over 100 ms during the import: ${stalls.length === 0 ? 'none' : stalls.map((x) => `+${fmt(x.atS, 1)} s ${fmt(x.ms)} ms`).join(', ')}`);
+    const shown = [...stalls].sort((a, b) => b.ms - a.ms).slice(0, 12).sort((a, b) => a.atS - b.atS);
+    const more = stalls.length > shown.length ? ` (the longest ${shown.length} of ${stalls.length})` : '';
+    console.log(`main-loop stalls over 100 ms during the import${more}: ${stalls.length === 0 ? 'none' : shown.map((x) => `+${fmt(x.atS, 1)} s ${fmt(x.ms)} ms`).join(', ')}`);
     if (statementReport !== '') console.log(`\n${statementReport}`);
   } finally {
     const t0 = performance.now();

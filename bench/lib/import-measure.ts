@@ -187,7 +187,8 @@ export async function measureImport(engine: Engine, root: string, thumbCapS: num
       wanted,
       duringImport: thumbsDuringImport,
       overallPerSecond: thumbed.size / ((lastThumb - started) / 1000),
-      afterImportPerSecond: afterImport.length / ((lastThumb - committedAt) / 1000),
+      // A handful of thumbnails just after the import end says nothing about the background rate.
+      afterImportPerSecond: afterImport.length >= 10 && lastThumb - committedAt >= 1000 ? afterImport.length / ((lastThumb - committedAt) / 1000) : NaN,
       seconds: (lastThumb - started) / 1000,
       capped,
     },
