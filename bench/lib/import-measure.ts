@@ -19,7 +19,9 @@ export const memoryKeyring = (): Keyring => {
   };
 };
 
-export const openEngine = (dataDir: string): Promise<Engine> => createEngine({ dataDir, keyring: memoryKeyring(), maintenanceIntervalMs: 0 });
+/** `housekeepingDelayMs`: the start-up sweep and originals check (the app's default: 3 s after opening). */
+export const openEngine = (dataDir: string, housekeepingDelayMs?: number): Promise<Engine> =>
+  createEngine({ dataDir, keyring: memoryKeyring(), maintenanceIntervalMs: 0, ...(housekeepingDelayMs === undefined ? {} : { housekeepingDelayMs }) });
 
 export interface Stall {
   p99: number;
