@@ -5,7 +5,8 @@ import { foldForSearch, searchTextOf } from './fold.js';
 import { gramsOf } from './grams.js';
 import type { ImportedImage } from './import-types.js';
 import type { Images } from './images.js';
-import { ROW_BYTES_SQL } from './jobs.js';
+import { byteLength } from './bounds.js';
+import { ROW_OVERHEAD_BYTES } from './jobs.js';
 
 const SOURCE_NAMES: Record<string, string> = {
   a1111: 'AUTOMATIC1111/Forge',
@@ -26,10 +27,10 @@ export function createImportedJobs(ctx: StoreContext, images: Images, events: Ev
   const insert = sql.prepare(
     'imported.insert',
     `INSERT INTO jobs (id, status, created_at, updated_at, completed_at, provider, model, prompt, negative_prompt, width,
-       height, count, request_json, result_json, search_text, progress_stage, progress_fraction, source, metadata_json)
-     VALUES (?, 'succeeded', ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, 'done', 1, ?, ?)`,
+       height, count, request_json, result_json, search_text, progress_stage, progress_fraction, source, metadata_json,
+       logical_bytes)
+     VALUES (?, 'succeeded', ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, 'done', 1, ?, ?, ?)`,
   );
-  const resize = sql.prepare('imported.resize', `UPDATE jobs SET logical_bytes = ${ROW_BYTES_SQL} WHERE id = ?`);
   const gramsFromApp = sql.prepare('imported.gramsFromApp', 'UPDATE store_totals SET grams_from_app = ? WHERE id = 1');
   const insertGrams = sql.prepare('imported.insertGrams', 'INSERT INTO jobs_grams (rowid, grams) VALUES (?, ?)');
   const setLinked = sql.prepare('imported.setLinked', 'UPDATE images SET linked = 1 WHERE id = ?');
@@ -43,6 +44,10 @@ export function createImportedJobs(ctx: StoreContext, images: Images, events: Ev
       const base = searchTextOf(request.prompt, request.negativePrompt);
       const extra = entry.searchExtra.length > 0 ? foldForSearch(entry.searchExtra) : '';
       const searchText = extra.length > 0 ? `${base}\n${extra}` : base;
+      const requestJson = JSON.stringify(request);
+      const resultJson = JSON.stringify(result);
+      // The same sum ROW_BYTES_SQL makes, computed here: a second UPDATE of the row cost a third of the commit.
+      const logicalBytes = byteLength(requestJson) + byteLength(searchText) + byteLength(resultJson) + ROW_OVERHEAD_BYTES;
       gramsFromApp.run(1);
       const inserted = insert.run(
         entry.jobId,
@@ -55,15 +60,15 @@ export function createImportedJobs(ctx: StoreContext, images: Images, events: Ev
         request.negativePrompt ?? null,
         request.width,
         request.height,
-        JSON.stringify(request),
-        JSON.stringify(result),
+        requestJson,
+        resultJson,
         searchText,
         entry.source,
         JSON.stringify(entry.metadata),
+        logicalBytes,
       );
       gramsFromApp.run(0);
       insertGrams.run(inserted.lastInsertRowid, gramsOf(searchText));
-      resize.run(entry.jobId);
       const { linked, ...image } = entry.image;
       images.insertAll(entry.jobId, [image]);
       if (linked) setLinked.run(image.id);

@@ -12,7 +12,7 @@ import type { Images } from './images.js';
 import type { NewImage, QueuedJob, SubmitOutcome } from './types.js';
 
 /** Fixed per-row overhead counted in the logical byte budget (ids, times, index entries). */
-const ROW_OVERHEAD_BYTES = 256;
+export const ROW_OVERHEAD_BYTES = 256;
 /** The logical size of a row from what it stores; pending rows also reserve room for their result. */
 export const ROW_BYTES_SQL = `length(CAST(request_json AS BLOB)) + length(CAST(search_text AS BLOB))
   + length(CAST(COALESCE(result_json, '') AS BLOB)) + length(CAST(COALESCE(error_json, '') AS BLOB)) + ${ROW_OVERHEAD_BYTES}`;

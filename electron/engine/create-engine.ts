@@ -249,8 +249,8 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
           await startup;
           clearTimeout(housekeepingTimer);
           await housekeepingDone;
-          await importer.close();
           await sync.close();
+          await importer.close();
           await thumbnailer.close();
           await scheduler.stop(closeOptions.graceMs ?? 3_000);
           for (const entry of entries) await entry.close?.();

@@ -2,7 +2,7 @@ import { writeFileAtomic } from '../../media/atomic-write.js';
 import { LIBRARY_DIR, shardedPath } from '../../media/media-paths.js';
 import type { FileOutcome, ImportStore } from '../../db/import-types.js';
 import type { ImportMode } from '../../../shared/contract.js';
-import { fileStat, probeFile } from './probe-file.js';
+import { fileStat, probeFile, readHere, type FileReader } from './probe-file.js';
 import { EXTENSION, toImportedImage } from './to-imported.js';
 
 export interface FileToImport {
@@ -21,6 +21,7 @@ export async function importOneFile(
   store: Pick<ImportStore, 'location' | 'imageBySha'>,
   file: FileToImport,
   mode: ImportMode,
+  reader: FileReader = readHere,
 ): Promise<FileOutcome> {
   const { seq, path, folderId } = file;
   const info = await fileStat(path);
@@ -29,7 +30,7 @@ export async function importOneFile(
   if (known !== null && !known.missing && known.bytes === info.size && Math.trunc(known.mtimeMs) === Math.trunc(info.mtimeMs)) {
     return { kind: 'unchanged', seq };
   }
-  const probe = await probeFile(path, info);
+  const probe = await probeFile(path, info, reader);
   if (probe.kind !== 'image') return { kind: probe.kind, seq, path, reason: probe.reason };
   const base = { seq, path, folderId, bytes: probe.size, mtimeMs: probe.mtimeMs };
   const existing = store.imageBySha(probe.sha256);

@@ -10,6 +10,7 @@ import type { EventBus } from '../../engine/event-bus.js';
 import type { Logger } from '../../engine/types.js';
 import { importOneFile, type FileToImport } from './file-importer.js';
 import { createRate } from './import-rate.js';
+import { createReadPool } from './read-pool.js';
 import { isInside } from './paths.js';
 import { scanFolder } from './scan-folder.js';
 
@@ -51,9 +52,12 @@ export function createImporter(deps: ImporterDeps) {
   const { store, log } = deps;
   const imports = store.imports;
   const concurrency = Math.max(1, deps.concurrency ?? 6);
-  const batchSize = Math.max(1, deps.batchSize ?? 64);
+  const batchSize = Math.max(1, deps.batchSize ?? 16);
   const batchMs = Math.max(1, deps.batchMs ?? 100);
   const runs = new Map<string, Run>();
+  // Files are read and hashed on worker threads: the event loop only parses their metadata and commits.
+  const readPool = createReadPool();
+  const reader = (path: string) => readPool.read(path);
   const rates = new Map<string, ReturnType<typeof createRate>>();
 
   const progressOf = (record: ImportRecord, scanning: boolean): ImportProgressEvent => {
@@ -208,7 +212,7 @@ export function createImporter(deps: ImporterDeps) {
 
   async function importFileSafely(file: FileToImport, mode: ImportRecord['mode']): Promise<FileOutcome> {
     try {
-      return await importOneFile(deps.dataDir, imports, file, mode);
+      return await importOneFile(deps.dataDir, imports, file, mode, reader);
     } catch (error) {
       // A storage fault while copying (disk full, data dir gone) stops the import; it resumes when asked.
       if (error instanceof AppError && error.code === 'storage') throw error;
@@ -320,6 +324,7 @@ export function createImporter(deps: ImporterDeps) {
       const all = [...runs.values()];
       for (const run of all) run.stop = 'quit';
       await Promise.allSettled(all.map((r) => r.done));
+      await readPool.close();
     },
   };
 }

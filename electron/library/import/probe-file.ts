@@ -1,4 +1,4 @@
-import { webcrypto } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, extname, join, basename } from 'node:path';
 import { readImageMetadata } from '../readers/read-image.js';
@@ -33,11 +33,13 @@ export function describeReadError(error: unknown): string {
   return `The file could not be read${code === undefined ? '' : ` (${code})`}.`;
 }
 
-/** SHA-256 on libuv's thread pool (WebCrypto), so hashing megabytes never holds the event loop. */
-async function sha256Of(bytes: Uint8Array): Promise<string> {
-  const digest = await webcrypto.subtle.digest('SHA-256', bytes);
-  return Buffer.from(digest).toString('hex');
-}
+/** Reads a whole file and its SHA-256: the importer passes a reader on worker threads; this one runs here. */
+export type FileReader = (path: string) => Promise<{ bytes: Uint8Array; sha256: string }>;
+
+export const readHere: FileReader = async (path) => {
+  const bytes = new Uint8Array(await readFile(path));
+  return { bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
+};
 
 async function sidecarOf(path: string): Promise<string | undefined> {
   const sidecar = join(dirname(path), `${basename(path, extname(path))}.txt`);
@@ -51,14 +53,15 @@ async function sidecarOf(path: string): Promise<string | undefined> {
 }
 
 /** Reads one file: is it an image (by its bytes, never its name), its hash, size and every setting it carries. */
-export async function probeFile(path: string, known?: { size: number; mtimeMs: number }): Promise<Probe> {
+export async function probeFile(path: string, known?: { size: number; mtimeMs: number }, reader: FileReader = readHere): Promise<Probe> {
   const info = known ?? (await fileStat(path));
   if ('reason' in info) return { kind: 'failed', reason: info.reason };
   if (info.size === 0) return { kind: 'failed', reason: 'The file is empty.' };
   if (info.size > MAX_IMPORT_BYTES) return { kind: 'skipped', reason: 'The file is larger than 512 MB: not an image Atelier imports.' };
   let bytes: Uint8Array;
+  let sha256: string;
   try {
-    bytes = new Uint8Array(await readFile(path));
+    ({ bytes, sha256 } = await reader(path));
   } catch (error) {
     return { kind: 'failed', reason: describeReadError(error) };
   }
@@ -70,10 +73,7 @@ export async function probeFile(path: string, known?: { size: number; mtimeMs: n
     return { kind: 'failed', reason: 'The image header is damaged: its size cannot be read.' };
   }
   const sidecarText = await sidecarOf(path);
-  const [sha256, read] = await Promise.all([
-    sha256Of(bytes),
-    readImageMetadata(bytes, sidecarText === undefined ? {} : { sidecarText }),
-  ]);
+  const read = await readImageMetadata(bytes, sidecarText === undefined ? {} : { sidecarText });
   return {
     kind: 'image',
     bytes,
