@@ -10,7 +10,7 @@ const PROVIDER_FOR: Record<string, string> = { a1111: 'a1111', comfyui: 'comfyui
 const MIME: Record<ImageFormat, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
 export const EXTENSION: Record<ImageFormat, string> = { png: 'png', jpeg: 'jpg', webp: 'webp' };
 /** Searchable text a file's raw metadata adds (a ComfyUI graph is tens of kilobytes: its words are in the prompts). */
-const RAW_SEARCH_CHARS = 4_096;
+const RAW_SEARCH_CHARS = 2_048;
 const MAX_RAW_CHARS = 256 * 1024;
 
 /** A seed as the contract carries it: a number while exact, else its decimal digits (or none past 2^64-1). */
@@ -69,9 +69,27 @@ function searchExtra(path: string, read: ImageRead): string {
   let raw = '';
   for (const r of read.raw) {
     if (raw.length >= RAW_SEARCH_CHARS) break;
-    raw += `\n${r.text.slice(0, RAW_SEARCH_CHARS - raw.length)}`;
+    const text = searchableRaw(r.text, s.prompt ?? '');
+    raw += `\n${text.slice(0, RAW_SEARCH_CHARS - raw.length)}`;
   }
   return `${words.join(' ')}${raw}`;
+}
+
+/**
+ * What of a raw text is worth indexing: JSON (a ComfyUI graph, InvokeAI's metadata) by its distinct string values
+ * (node titles, file names; its keys and numbers are the same in every file); other text as it is.
+ */
+function searchableRaw(text: string, prompt: string): string {
+  // The head of a graph is plenty for its names, and bounds the scan of a huge one.
+  const trimmed = text.slice(0, 65_536).trimStart();
+  if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return text;
+  const values = new Set<string>();
+  for (const match of trimmed.matchAll(/"((?:[^"\\]|\\.){3,300})"\s*(?=[,}\]])/g)) {
+    const value = match[1]!;
+    if (!prompt.includes(value)) values.add(value);
+    if (values.size >= 200) break;
+  }
+  return [...values].join(' ');
 }
 
 export interface ImportedFile {

@@ -76,6 +76,8 @@ describe('importing a folder of other tools\' images', () => {
     expect(await search('juggernaut')).toEqual(['fooocus']);
     expect(await search(COMFY_SEED)).toEqual(['comfyui']);
     expect(await search('novelai-0.png')).toEqual(['novelai']);
+    // A raw metadata text is searchable too: here a node type that only the ComfyUI graph names.
+    expect(await search('CheckpointLoaderSimple')).toEqual(['comfyui']);
   });
 
   it('keeps the same content once: a second copy of a file is another location of the same image', async () => {
