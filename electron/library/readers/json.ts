@@ -19,10 +19,23 @@ function parseNumber(digits: string): number | bigint {
   return Number.isSafeInteger(value) ? value : BigInt(digits);
 }
 
-/** Parses generator JSON losslessly; a duplicate key keeps the last value, as JSON.parse does. Never throws. */
+// Strings skipped as they are; NaN/Infinity tokens; integers long enough to pass 2^53 (16 digits or more).
+const TOKENS = /"(?:[^"\\]|\\.)*"|-?\b(?:NaN|Infinity)\b|\d{16,}/g;
+
+/**
+ * Parses generator JSON losslessly; a duplicate key keeps the last value, as JSON.parse does. Never throws.
+ * JSON.parse (native, several times faster) reads what has no integer of 16 digits or more; lossless-json the rest.
+ */
 export function parseJson(text: string): JsonResult {
   try {
-    const value = parse(replaceNonFinite(text), null, { parseNumber, onDuplicateKey: (info) => info.newValue });
+    let long = false;
+    const finite = text.replace(TOKENS, (token) => {
+      if (token.startsWith('"')) return token;
+      if (token.endsWith('NaN') || token.endsWith('Infinity')) return JSON.stringify(token);
+      long = true;
+      return token;
+    });
+    const value: unknown = long ? parse(finite, null, { parseNumber, onDuplicateKey: (info) => info.newValue }) : JSON.parse(finite);
     return { ok: true, value };
   } catch (error) {
     return { ok: false, reason: error instanceof Error ? error.message : 'not valid JSON' };
