@@ -92,7 +92,7 @@ export interface ImportStore {
   /** Removes the folder from the library: its imported jobs go to the trash; no file is touched. */
   removeFolder(id: string): { trashed: string[] };
   setFolderScanned(id: string): void;
-  /** Linked images whose thumbnail is still to be made, oldest first. */
+  /** Images whose thumbnail is still to be made, newest first (the top of the grid). */
   thumbless(limit: number): Array<{ imageId: string; jobId: string }>;
   setThumb(imageId: string, thumbPath: string): string | null;
 }

@@ -177,7 +177,7 @@ export function createImports(ctx: StoreContext, images: Images, events: Events)
   const deleteFolder = sql.prepare('folders.delete', 'DELETE FROM import_folders WHERE id = ?');
   const thumblessStmt = sql.prepare<{ imageId: string; jobId: string }>(
     'images.thumbless',
-    'SELECT id AS imageId, job_id AS jobId FROM images WHERE thumb_path IS NULL ORDER BY id LIMIT ?',
+    'SELECT id AS imageId, job_id AS jobId FROM images WHERE thumb_path IS NULL ORDER BY id DESC LIMIT ?',
   );
   const setThumbStmt = sql.prepare<{ job_id: string }>(
     'images.setThumb',

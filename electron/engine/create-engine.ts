@@ -135,6 +135,7 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       dataDir,
       store,
       log,
+      busy: () => importer.busy(),
       announce: (ids) => void announce(ids).catch((error: unknown) => log.error('could not announce thumbnails', { error: String(error) })),
     });
     // Assigned right below: the importer tells the folder sync about watched folders, which imports through it.

@@ -269,6 +269,8 @@ export function createImporter(deps: ImporterDeps) {
       return summaryOf(record);
     },
     list: (): ImportSummary[] => imports.list(50).map(summaryOf),
+    /** An import is reading files now. */
+    busy: (): boolean => runs.size > 0,
     get(id: string): ImportSummary {
       const record = imports.get(id);
       if (record === null) throw new AppError('not_found', `There is no import ${id}.`, { details: { id } });

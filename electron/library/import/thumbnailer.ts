@@ -10,13 +10,16 @@ export interface ThumbnailerDeps {
   store: JobStore;
   log: Logger;
   announce(ids: string[]): void;
-  /** Pause between thumbnails: the background must not compete with the grid or an import's reads. */
-  idleMs?: number;
+  /** True while an import is reading files: thumbnails then yield most of the machine to it. */
+  busy?(): boolean;
+  /** Pause between thumbnails while busy (default 100 ms: the first screens fill in while a big import runs). */
+  busyIdleMs?: number;
 }
 
 /**
  * Makes the thumbnails imported images are still waiting for, one at a time in the background (sharp works on its
- * own threads). The grid shows a placeholder until the job is announced again with its thumbnail.
+ * own threads), newest first like the grid, and slowly while an import runs: on two cores a thumbnail costs about
+ * as much as reading thirty files. The grid shows a placeholder until the job is announced again with its thumbnail.
  */
 export function createThumbnailer(deps: ThumbnailerDeps) {
   const { store, log } = deps;
@@ -57,7 +60,7 @@ export function createThumbnailer(deps: ThumbnailerDeps) {
             failed.add(row.imageId);
             log.warn('could not make a thumbnail', { imageId: row.imageId, error: error instanceof Error ? error.message : String(error) });
           }
-          if ((deps.idleMs ?? 0) > 0) await sleep(deps.idleMs);
+          if (deps.busy?.() === true) await sleep(deps.busyIdleMs ?? 100);
         }
       }
     } while (again && !closed);
