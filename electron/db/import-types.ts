@@ -74,7 +74,10 @@ export interface ImportStore {
   /** The folder (or single file) as an allow-listed root; an existing one is reused (watch only ever turns on here). */
   ensureFolder(input: { path: string; isFile: boolean; mode: ImportMode; watch: boolean }): string;
   folder(id: string): (Omit<LibraryFolder, 'watchState' | 'images' | 'missing'> & { isFile: boolean }) | null;
+  /** Every folder with its image and missing counts (they read all its locations: for the Settings list). */
   folders(): Array<Omit<LibraryFolder, 'watchState'> & { isFile: boolean }>;
+  /** Every folder, without counts: cheap at any library size. */
+  folderList(): Array<Omit<LibraryFolder, 'watchState' | 'images' | 'missing'> & { isFile: boolean }>;
   /** Files found by a scan, in order; a path this import already has is ignored (a resumed scan adds no duplicates). */
   addFiles(importId: string, files: Array<{ path: string; folderId: string }>): number;
   scanDone(importId: string): void;

@@ -101,6 +101,7 @@ export function createImports(ctx: StoreContext, images: Images, events: Events)
        (SELECT COUNT(*) FROM image_locations AS l WHERE l.folder_id = f.id AND l.missing_at IS NOT NULL) AS missing
      FROM import_folders AS f ORDER BY f.created_at, f.id`,
   );
+  const folderPlain = sql.prepare<FolderRow>('folders.plain', 'SELECT * FROM import_folders ORDER BY created_at, id');
   const scanned = sql.prepare('folders.scanned', 'UPDATE import_folders SET last_scan_at = ? WHERE id = ?');
   const maxSeq = sql.prepare<{ seq: number | null }>('importFiles.maxSeq', 'SELECT MAX(seq) AS seq FROM import_files WHERE import_id = ?');
   const insertFile = sql.prepare(
@@ -321,6 +322,7 @@ export function createImports(ctx: StoreContext, images: Images, events: Events)
       return row === undefined ? null : toFolder(row);
     },
     folders: () => folderRows.all().map((row) => ({ ...toFolder(row), images: row.images, missing: row.missing })),
+    folderList: () => folderPlain.all().map(toFolder),
     addFiles: (importId, files) => (files.length === 0 ? 0 : addFilesTx.immediate(importId, files)),
     scanDone: (importId) => void scanDoneStmt.run(ctx.now(), importId),
     pending: (importId, afterSeq, limit): PendingFile[] => pendingStmt.all(importId, afterSeq, limit),

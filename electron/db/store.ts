@@ -142,7 +142,7 @@ function composeStore(
     return (...args: A): R => call(fn, args, 'read the library');
   };
   const IMPORT_READS = new Set<keyof ImportStore>([
-    'get', 'list', 'running', 'problems', 'folder', 'folders', 'pending', 'location', 'imageBySha', 'locationsIn', 'original', 'thumbless',
+    'get', 'list', 'running', 'problems', 'folder', 'folders', 'folderList', 'pending', 'location', 'imageBySha', 'locationsIn', 'original', 'thumbless',
   ]);
   const imports = Object.fromEntries(
     Object.entries(importsRaw).map(([name, fn]) => [

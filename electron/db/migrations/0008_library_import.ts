@@ -73,7 +73,8 @@ export const migration0008: Migration = {
         missing_at INTEGER
       ) STRICT;
       CREATE INDEX image_locations_image ON image_locations (image_id);
-      CREATE INDEX image_locations_folder ON image_locations (folder_id);
+      -- By folder in path order: the start-up check pages through a folder's files with no sort.
+      CREATE INDEX image_locations_folder ON image_locations (folder_id, path);
     `);
   },
 };

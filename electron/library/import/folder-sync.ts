@@ -80,7 +80,7 @@ export function createFolderSync(deps: FolderSyncDeps) {
   return {
     /** On start: every watched folder catches up on what changed while Atelier was closed, then stays live. */
     async start(): Promise<void> {
-      for (const folder of store.imports.folders()) {
+      for (const folder of store.imports.folderList()) {
         if (folder.watch && !folder.isFile) await startWatching(folder.id, folder.path, true);
       }
     },
@@ -109,7 +109,7 @@ export function createFolderSync(deps: FolderSyncDeps) {
     async close(): Promise<void> {
       closed = true;
       await Promise.allSettled([...chains.values()]);
-      for (const folder of store.imports.folders()) {
+      for (const folder of store.imports.folderList()) {
         if (watched.has(folder.id)) await watcher.checkpoint(folder.id, folder.path).catch(() => undefined);
       }
       await watcher.close();

@@ -122,7 +122,7 @@ export function createImporter(deps: ImporterDeps) {
 
   async function scan(run: Run, record: ImportRecord, wake: () => void): Promise<void> {
     const realData = await realpath(deps.dataDir).catch(() => deps.dataDir);
-    for (const folder of imports.folders().filter((f) => record.paths.includes(f.path))) {
+    for (const folder of imports.folderList().filter((f) => record.paths.includes(f.path))) {
       if (folder.isFile) {
         imports.addFiles(record.id, [{ path: folder.path, folderId: folder.id }]);
         wake();
@@ -235,7 +235,7 @@ export function createImporter(deps: ImporterDeps) {
         else if (run.stop === 'quit') return;
         else {
           imports.setStatus(id, 'completed');
-          if (record.watch) for (const f of imports.folders()) if (record.paths.includes(f.path) && !f.isFile) deps.onWatchedFolderImported?.(f.id);
+          if (record.watch) for (const f of imports.folderList()) if (record.paths.includes(f.path) && !f.isFile) deps.onWatchedFolderImported?.(f.id);
         }
       } catch (error) {
         log.error('an import stopped', { id, error: error instanceof Error ? error.message : String(error) });

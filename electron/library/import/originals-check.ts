@@ -17,11 +17,11 @@ const PAGE = 500;
  * time, and marks what changed while Atelier was closed. Nothing is ever dropped silently; nothing is written.
  */
 export async function checkOriginals(
-  imports: Pick<ImportStore, 'folders' | 'locationsIn'>,
+  imports: Pick<ImportStore, 'folderList' | 'locationsIn'>,
   act: { markGone(paths: string[]): void; importPaths(folderId: string, paths: string[]): Promise<void> },
 ): Promise<OriginalsCheck> {
   const out: OriginalsCheck = { checked: 0, gone: 0, back: 0 };
-  for (const folder of imports.folders()) {
+  for (const folder of imports.folderList()) {
     let after = '';
     for (;;) {
       const page = imports.locationsIn(folder.id, after, PAGE);
