@@ -199,8 +199,6 @@ export function createImporter(deps: ImporterDeps) {
             const outcome = await importFileSafely({ seq: file.seq, path: file.path, folderId: file.folderId }, record.mode);
             pendingCommit.push(outcome);
             if (pendingCommit.length >= batchSize || deps.now() - lastCommit >= batchMs) commit();
-            // Six readers' continuations would otherwise run back to back: the loop gets a turn after each file.
-            await yieldToLoop();
           }
         };
         await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
