@@ -1,4 +1,5 @@
 import { unlink } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { openStore } from '../db/store.js';
 import type { JobStore, StoreOptions } from '../db/types.js';
 import { createLibraryRecovery } from '../library/recovery.js';
@@ -187,7 +188,12 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
     // Leftover previews go before the worker starts (afterwards their folders are live). The library sweep and the
     // missing-file check stat every file, so they wait until the window has its first page and run in the
     // background; files younger than the grace period (a job that is committing) are never taken.
+    let closing = false;
     const housekeeping = async (): Promise<void> => {
+      // An import running at start (resumed) is changing the library: the sweep and the checks wait for it to end,
+      // and never hold up a quit.
+      while (importer.busy() && !closing) await sleep(500);
+      if (closing) return;
       const paths = await collectImagePaths(store);
       const sweep = await sweepOrphans(dataDir, paths.referenced, clock.now(), options.sweepGraceMs, undefined, { previews: false });
       await recovery.afterSweep(sweep);
@@ -246,6 +252,7 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       resolveMedia,
       close(closeOptions = {}) {
         closed ??= (async () => {
+          closing = true;
           if (timer !== undefined) clearInterval(timer);
           await startup;
           clearTimeout(housekeepingTimer);
