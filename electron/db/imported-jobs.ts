@@ -1,4 +1,5 @@
 import { normalizeSeed } from '../../shared/seed.js';
+import { SOURCE_LABELS } from '../../shared/source-labels.js';
 import type { StoreContext } from './context.js';
 import type { Events } from './events.js';
 import { foldForSearch, searchTextOf } from './fold.js';
@@ -8,18 +9,6 @@ import type { Images } from './images.js';
 import { byteLength } from './bounds.js';
 import { ROW_OVERHEAD_BYTES } from './jobs.js';
 
-const SOURCE_NAMES: Record<string, string> = {
-  a1111: 'AUTOMATIC1111/Forge',
-  comfyui: 'ComfyUI',
-  invokeai: 'InvokeAI',
-  fooocus: 'Fooocus',
-  novelai: 'NovelAI',
-  swarmui: 'SwarmUI',
-  easydiffusion: 'Easy Diffusion',
-  midjourney: 'Midjourney',
-  atelier: 'Atelier',
-  unknown: 'an unknown tool',
-};
 
 /** Writes one imported file as a succeeded job with its one image, searchable like a generated one. */
 export function createImportedJobs(ctx: StoreContext, images: Images, events: Events) {
@@ -73,7 +62,8 @@ export function createImportedJobs(ctx: StoreContext, images: Images, events: Ev
       images.insertAll(entry.jobId, [image]);
       if (linked) setLinked.run(image.id);
       const how = linked ? 'linked in place' : 'copied into the library';
-      events.append(entry.jobId, 'imported', `Imported from ${SOURCE_NAMES[entry.source] ?? entry.source}, ${how}.`);
+      const from = entry.source === 'unknown' ? 'an unknown tool' : SOURCE_LABELS[entry.source];
+      events.append(entry.jobId, 'imported', `Imported from ${from}, ${how}.`);
     },
   };
 }
