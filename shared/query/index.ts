@@ -1,0 +1,3 @@
+export * from './ast.js';
+export { parseQuery } from './parse.js';
+export { formatQuery, formatTerm } from './format.js';
