@@ -3,25 +3,14 @@ import { SOURCE_LABELS } from '../../shared/source-labels.js';
 import type { StoreContext } from './context.js';
 import type { Events } from './events.js';
 import { foldForSearch, searchTextOf } from './fold.js';
-import { gramsOf } from './grams.js';
 import type { ImportedImage } from './import-types.js';
 import type { Images } from './images.js';
-import { byteLength } from './bounds.js';
-import { ROW_OVERHEAD_BYTES } from './jobs.js';
-
+import { createFileJobWriter } from './file-jobs.js';
 
 /** Writes one imported file as a succeeded job with its one image, searchable like a generated one. */
 export function createImportedJobs(ctx: StoreContext, images: Images, events: Events) {
   const { sql } = ctx;
-  const insert = sql.prepare(
-    'imported.insert',
-    `INSERT INTO jobs (id, status, created_at, updated_at, completed_at, provider, model, prompt, negative_prompt, width,
-       height, count, request_json, result_json, search_text, progress_stage, progress_fraction, source, metadata_json,
-       logical_bytes)
-     VALUES (?, 'succeeded', ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, 'done', 1, ?, ?, ?)`,
-  );
-  const gramsFromApp = sql.prepare('imported.gramsFromApp', 'UPDATE store_totals SET grams_from_app = ? WHERE id = 1');
-  const insertGrams = sql.prepare('imported.insertGrams', 'INSERT INTO jobs_grams (rowid, grams) VALUES (?, ?)');
+  const writeJob = createFileJobWriter(ctx);
   const setLinked = sql.prepare('imported.setLinked', 'UPDATE images SET linked = 1 WHERE id = ?');
 
   return {
@@ -33,31 +22,18 @@ export function createImportedJobs(ctx: StoreContext, images: Images, events: Ev
       const base = searchTextOf(request.prompt, request.negativePrompt);
       const extra = entry.searchExtra.length > 0 ? foldForSearch(entry.searchExtra) : '';
       const searchText = extra.length > 0 ? `${base}\n${extra}` : base;
-      const requestJson = JSON.stringify(request);
-      const resultJson = JSON.stringify(result);
-      // The same sum ROW_BYTES_SQL makes, computed here: a second UPDATE of the row cost a third of the commit.
-      const logicalBytes = byteLength(requestJson) + byteLength(searchText) + byteLength(resultJson) + ROW_OVERHEAD_BYTES;
-      gramsFromApp.run(1);
-      const inserted = insert.run(
-        entry.jobId,
-        entry.createdAt,
-        ctx.now(),
-        entry.createdAt,
-        entry.source,
-        entry.model ?? request.model ?? null,
-        request.prompt,
-        request.negativePrompt ?? null,
-        request.width,
-        request.height,
-        requestJson,
-        resultJson,
+      writeJob({
+        id: entry.jobId,
+        createdAt: entry.createdAt,
+        provider: entry.source,
+        model: entry.model ?? request.model ?? null,
+        request,
+        count: 1,
+        result,
         searchText,
-        entry.source,
-        JSON.stringify(entry.metadata),
-        logicalBytes,
-      );
-      gramsFromApp.run(0);
-      insertGrams.run(inserted.lastInsertRowid, gramsOf(searchText));
+        source: entry.source,
+        metadata: entry.metadata,
+      });
       const { linked, ...image } = entry.image;
       images.insertAll(entry.jobId, [image]);
       if (linked) setLinked.run(image.id);

@@ -1,10 +1,9 @@
 import type { GenerateRequest } from '../../shared/contract.js';
-import { gramsOf } from './grams.js';
 import type { StoreContext } from './context.js';
 import type { Events } from './events.js';
 import { searchTextOf } from './fold.js';
 import type { Images } from './images.js';
-import { ROW_BYTES_SQL } from './jobs.js';
+import { createFileJobWriter } from './file-jobs.js';
 import type { NewImage } from './types.js';
 import type { Seed } from '../../shared/seed.js';
 
@@ -33,15 +32,7 @@ export function createRecovered(ctx: StoreContext, images: Images, events: Event
   const pathKnown = sql.prepare<{ one: number }>('recovered.pathKnown', 'SELECT 1 AS one FROM images WHERE path = ? LIMIT 1');
   const jobStatus = sql.prepare<{ status: string }>('recovered.jobStatus', 'SELECT status FROM jobs WHERE id = ?');
   const slotTaken = sql.prepare<{ one: number }>('recovered.slotTaken', 'SELECT 1 AS one FROM images WHERE job_id = ? AND idx = ?');
-  const insert = sql.prepare(
-    'recovered.insert',
-    `INSERT INTO jobs (id, status, created_at, updated_at, completed_at, provider, model, prompt, negative_prompt, width,
-       height, count, request_json, result_json, search_text, progress_stage, progress_fraction)
-     VALUES (?, 'succeeded', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'done', 1)`,
-  );
-  const resize = sql.prepare('recovered.resize', `UPDATE jobs SET logical_bytes = ${ROW_BYTES_SQL} WHERE id = ?`);
-  const gramsFromApp = sql.prepare('recovered.gramsFromApp', 'UPDATE store_totals SET grams_from_app = ? WHERE id = 1');
-  const insertGrams = sql.prepare('recovered.insertGrams', 'INSERT INTO jobs_grams (rowid, grams) VALUES (?, ?)');
+  const writeJob = createFileJobWriter(ctx);
 
   function insertJob(entry: RecoveredImage): void {
     const { request } = entry;
@@ -49,26 +40,18 @@ export function createRecovered(ctx: StoreContext, images: Images, events: Event
     if (entry.seed !== undefined) result.seed = entry.seed;
     if (entry.revisedPrompt !== undefined) result.revisedPrompt = entry.revisedPrompt;
     const searchText = searchTextOf(request.prompt, request.negativePrompt);
-    gramsFromApp.run(1);
-    const inserted = insert.run(
-      entry.jobId,
-      entry.createdAt,
-      ctx.now(),
-      entry.createdAt,
-      entry.provider,
-      entry.model ?? request.model ?? null,
-      request.prompt,
-      request.negativePrompt ?? null,
-      request.width,
-      request.height,
-      request.count,
-      JSON.stringify(request),
-      JSON.stringify(result),
+    writeJob({
+      id: entry.jobId,
+      createdAt: entry.createdAt,
+      provider: entry.provider,
+      model: entry.model ?? request.model ?? null,
+      request,
+      count: request.count,
+      result,
       searchText,
-    );
-    gramsFromApp.run(0);
-    insertGrams.run(inserted.lastInsertRowid, gramsOf(searchText));
-    resize.run(entry.jobId);
+      source: 'atelier',
+      metadata: undefined,
+    });
     events.append(entry.jobId, 'rebuilt', "Rebuilt from the image file's embedded settings after the history was lost.");
   }
 

@@ -1,0 +1,66 @@
+import type { StoredRequest } from '../../shared/contract.js';
+import { byteLength } from './bounds.js';
+import type { StoreContext } from './context.js';
+import { gramsOf } from './grams.js';
+import { ROW_OVERHEAD_BYTES } from './jobs.js';
+
+/** A succeeded job read from an image file (rebuilt from Atelier's own record, or imported from another tool). */
+export interface FileJobRow {
+  id: string;
+  createdAt: number;
+  provider: string;
+  model: string | null;
+  request: StoredRequest;
+  count: number;
+  result: Record<string, unknown>;
+  /** Folded text for jobs.search_text and its token index. */
+  searchText: string;
+  source: string;
+  metadata: unknown;
+}
+
+/**
+ * Inserts a finished job with its search tokens in one row write: the jobs_grams trigger stands aside (migration
+ * 0004) and the logical size is the same sum ROW_BYTES_SQL makes (a second UPDATE cost a third of an import commit).
+ */
+export function createFileJobWriter(ctx: StoreContext) {
+  const { sql } = ctx;
+  const insert = sql.prepare(
+    'fileJobs.insert',
+    `INSERT INTO jobs (id, status, created_at, updated_at, completed_at, provider, model, prompt, negative_prompt, width,
+       height, count, request_json, result_json, search_text, progress_stage, progress_fraction, source, metadata_json,
+       logical_bytes)
+     VALUES (?, 'succeeded', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'done', 1, ?, ?, ?)`,
+  );
+  const gramsFromApp = sql.prepare('fileJobs.gramsFromApp', 'UPDATE store_totals SET grams_from_app = ? WHERE id = 1');
+  const insertGrams = sql.prepare('fileJobs.insertGrams', 'INSERT INTO jobs_grams (rowid, grams) VALUES (?, ?)');
+
+  return (row: FileJobRow): void => {
+    const { request } = row;
+    const requestJson = JSON.stringify(request);
+    const resultJson = JSON.stringify(row.result);
+    const logicalBytes = byteLength(requestJson) + byteLength(row.searchText) + byteLength(resultJson) + ROW_OVERHEAD_BYTES;
+    gramsFromApp.run(1);
+    const inserted = insert.run(
+      row.id,
+      row.createdAt,
+      ctx.now(),
+      row.createdAt,
+      row.provider,
+      row.model,
+      request.prompt,
+      request.negativePrompt ?? null,
+      request.width,
+      request.height,
+      row.count,
+      requestJson,
+      resultJson,
+      row.searchText,
+      row.source,
+      row.metadata === undefined ? null : JSON.stringify(row.metadata),
+      logicalBytes,
+    );
+    gramsFromApp.run(0);
+    insertGrams.run(inserted.lastInsertRowid, gramsOf(row.searchText));
+  };
+}
