@@ -14,6 +14,7 @@ export interface BridgeEvents {
   onJobProgress(listener: (payload: Events['jobs.progress']) => void): () => void;
   onJobsRemoved(listener: (payload: Events['jobs.removed']) => void): () => void;
   onImportProgress(listener: (payload: Events['library.importProgress']) => void): () => void;
+  onCurated(listener: (payload: Events['library.curated']) => void): () => void;
 }
 
 /** What the desktop app's menu asks the window to do. */
@@ -41,6 +42,7 @@ export const EVENT_SUBSCRIPTIONS = {
   'jobs.progress': 'onJobProgress',
   'jobs.removed': 'onJobsRemoved',
   'library.importProgress': 'onImportProgress',
+  'library.curated': 'onCurated',
 } as const satisfies Record<keyof Events, keyof BridgeEvents>;
 
 /** Media URL paths shared by both hosts: `atelier-media://<kind>/<id>` in Electron, `/media/<kind>/<id>` over HTTP. */

@@ -8,6 +8,7 @@ import type { Scheduler } from '../worker/scheduler.js';
 import type { EventBus } from './event-bus.js';
 import { withListedModel, type ModelCache } from './model-cache.js';
 import { createSubmitBatcher } from './submit-batcher.js';
+import { createCurationHandlers } from './curation-handlers.js';
 import type { ProviderRegistry } from './provider-registry.js';
 import type { SettingsService } from './settings-service.js';
 
@@ -164,5 +165,6 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'desktop.saveAs': async () => desktopOnly(),
     'desktop.startDrag': async () => desktopOnly(),
     'desktop.pickImportPaths': async () => desktopOnly(),
+    ...createCurationHandlers(),
   };
 }

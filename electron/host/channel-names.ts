@@ -36,6 +36,22 @@ export const BRIDGE_CHANNELS = [
   'library.resumeImport',
   'library.folders',
   'library.removeFolder',
+  'jobs.count',
+  'images.setRating',
+  'images.setFavorite',
+  'images.trash',
+  'images.restore',
+  'images.tag',
+  'images.undo',
+  'tags.list',
+  'tags.rename',
+  'boards.list',
+  'boards.create',
+  'boards.rename',
+  'boards.delete',
+  'boards.add',
+  'boards.remove',
+  'search.suggest',
 ] as const satisfies readonly ChannelName[];
 
 type MissingChannels = Exclude<ChannelName, (typeof BRIDGE_CHANNELS)[number]>;
@@ -48,6 +64,7 @@ export const EVENT_IPC_CHANNELS = {
   'jobs.progress': 'atelier:event:jobs.progress',
   'jobs.removed': 'atelier:event:jobs.removed',
   'library.importProgress': 'atelier:event:library.importProgress',
+  'library.curated': 'atelier:event:library.curated',
 } as const satisfies Record<EventName, string>;
 
 /** The IPC channel on which the main process passes a menu command to the window. */

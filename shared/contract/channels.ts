@@ -4,6 +4,11 @@ import { ById, ByImage, Empty, Ids, ProviderId } from './common.js';
 import { GenerateRequest, JobDetail, ListPage, ListQuery, Stats, SubmitResult } from './jobs.js';
 import { RebuildResult, RemoveOrphans, RetentionLimits, RetentionPreview, TrashSummary } from './library.js';
 import { ImportRequest, ImportSummary, LibraryFolder, RemovedFolder, RemoveFolder } from './imports.js';
+import {
+  Board, BoardImages, CountQuery, CreateBoard, CurationResult, ImageTarget, MatchCounts, RenameBoard, RenamedTag, RenameTag,
+  SetImageFavorite, SetRating, TagCount, TagImages, UndoRequest,
+} from './curation.js';
+import { SuggestRequest, SuggestResult } from './search.js';
 import { ProviderInfo, ProviderTestResult } from './providers.js';
 import { Settings, SettingsPatch } from './settings.js';
 
@@ -25,6 +30,23 @@ export const channels = {
   'jobs.stats': { input: Empty, output: Stats },
   'jobs.trashSummary': { input: Empty, output: TrashSummary },
   'jobs.previewRetention': { input: RetentionLimits, output: RetentionPreview },
+  'jobs.count': { input: CountQuery, output: MatchCounts },
+  'images.setRating': { input: SetRating, output: CurationResult },
+  'images.setFavorite': { input: SetImageFavorite, output: CurationResult },
+  'images.trash': { input: ImageTarget, output: CurationResult },
+  'images.restore': { input: ImageTarget, output: CurationResult },
+  'images.tag': { input: TagImages, output: CurationResult },
+  /** Undoes one curation action (every image it changed, as it was), once. */
+  'images.undo': { input: UndoRequest, output: Updated },
+  'tags.list': { input: Empty, output: z.object({ items: z.array(TagCount) }) },
+  'tags.rename': { input: RenameTag, output: RenamedTag },
+  'boards.list': { input: Empty, output: z.object({ items: z.array(Board) }) },
+  'boards.create': { input: CreateBoard, output: z.object({ board: Board }) },
+  'boards.rename': { input: RenameBoard, output: z.object({ board: Board }) },
+  'boards.delete': { input: ById, output: Updated },
+  'boards.add': { input: BoardImages, output: CurationResult },
+  'boards.remove': { input: BoardImages, output: CurationResult },
+  'search.suggest': { input: SuggestRequest, output: SuggestResult },
   'library.rebuild': { input: Empty, output: RebuildResult },
   'library.removeOrphans': { input: RemoveOrphans, output: Removed },
   'library.import': { input: ImportRequest, output: z.object({ import: ImportSummary }) },

@@ -21,6 +21,8 @@ export const events = {
   'jobs.progress': JobProgressEvent,
   'jobs.removed': z.object({ ids: z.array(Id) }),
   'library.importProgress': ImportProgressEvent,
+  /** Tags, boards or counts changed (a curation action, an undo, a rename): lists and counts refetch. */
+  'library.curated': z.object({ at: z.number().int() }),
 } as const;
 
 export type Events = { [E in keyof typeof events]: z.infer<(typeof events)[E]> };

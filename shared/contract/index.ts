@@ -8,5 +8,7 @@ export * from './providers.js';
 export * from './settings.js';
 export * from './library.js';
 export * from './imports.js';
+export * from './curation.js';
+export * from './search.js';
 export * from './channels.js';
 export * from './events.js';

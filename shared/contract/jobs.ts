@@ -50,6 +50,11 @@ export const ImageSummary = z.object({
   batchIndex: z.number().int().min(0).optional(),
   /** No thumbnail yet (an imported image's is made in the background; a job's failed): show a placeholder. */
   thumbPending: z.literal(true).optional(),
+  /** The person's own curation of this one image (absent: unrated, not a favourite, no tags, not in the trash). */
+  rating: z.number().int().min(1).max(5).optional(),
+  favorite: z.literal(true).optional(),
+  tags: z.array(z.string()).optional(),
+  trashed: z.literal(true).optional(),
 });
 export type ImageSummary = z.infer<typeof ImageSummary>;
 
@@ -138,6 +143,9 @@ export const JobDetail = JobSummary.extend({
 });
 export type JobDetail = z.infer<typeof JobDetail>;
 
+export const SORTS = ['newest', 'oldest', 'rating', 'random'] as const;
+export type Sort = (typeof SORTS)[number];
+
 export const ListQuery = z.strictObject({
   cursor: z.string().min(1).max(512, 'That cursor is not one Atelier made.').optional(),
   limit: int('Limit', 1, 200).default(60),
@@ -147,6 +155,10 @@ export const ListQuery = z.strictObject({
   provider: ProviderId.optional(),
   source: ImageSource.optional(),
   search: z.string().max(1_000, 'A search is at most 1,000 characters.').optional(),
+  /** Absent: newest first. */
+  sort: z.enum(SORTS, { error: `Sort is one of ${SORTS.join(', ')}.` }).optional(),
+  /** random: the shuffle; the same number keeps the same order while the person scrolls. */
+  shuffle: int('Shuffle', 0, 2_147_483_647).optional(),
 });
 export type ListQuery = z.infer<typeof ListQuery>;
 
