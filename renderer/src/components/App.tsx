@@ -1,6 +1,8 @@
 import { useEffect } from 'react';
 import { useApp } from '../store/context';
 import { Composer } from './Composer';
+import { BoardsList } from './BoardsList';
+import { MatchesBar } from './BulkActions';
 import { DropToImport } from './DropToImport';
 import { Filters } from './Filters';
 import { GlobalKeys } from './GlobalKeys';
@@ -12,6 +14,7 @@ import { RecoveryBanner } from './RecoveryBanner';
 import { SearchBar } from './SearchBar';
 import { SelectionBar } from './SelectionBar';
 import { SettingsPanel } from './SettingsPanel';
+import { TagsList } from './TagsList';
 import { StatusBanner } from './StatusBanner';
 import { Toasts } from './Toasts';
 import { TrashView } from './TrashView';
@@ -52,12 +55,17 @@ export function App() {
         <aside className="sidebar" aria-label="Compose">
           <Composer />
         </aside>
+        <aside className="library-nav" aria-label="Library">
+          <BoardsList />
+          <TagsList />
+        </aside>
         <main className="content">
           <QueuePanel />
           <ImportsPanel />
           <Filters />
           {view === 'trash' ? <TrashView /> : null}
           <SelectionBar />
+          <MatchesBar />
           <HistoryGrid />
         </main>
       </div>

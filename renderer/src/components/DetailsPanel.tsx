@@ -2,6 +2,7 @@ import type { JobDetail } from '../../../shared/contract';
 import { formatBytes, formatDateTime, formatDuration } from '../lib/format';
 import { describeSeed, seedOfImage } from '../lib/image-seed';
 import { useApi, useApp, useAppShallow, useAppStore } from '../store/context';
+import { ImageCuration } from './ImageCuration';
 import { ImportedDetails } from './ImportedDetails';
 import { StatusBadge } from './StatusBadge';
 
@@ -29,7 +30,7 @@ export function DetailsPanel({ id, detail, imageId, onTrash, onClose }: { id: st
     reportError: s.reportError,
     reuseSettings: s.reuseSettings,
     retry: s.retry,
-    setFavorite: s.setFavorite,
+    favoriteImages: s.favoriteImages,
   }));
   if (job === undefined) return <aside className="details" aria-label="Details" />;
   const request = detail?.request;
@@ -76,9 +77,17 @@ export function DetailsPanel({ id, detail, imageId, onTrash, onClose }: { id: st
             Retry
           </button>
         ) : null}
-        <button type="button" className="btn small" aria-pressed={job.favorite} onClick={() => void actions.setFavorite([id], !job.favorite)}>
-          {job.favorite ? '★ Favorite' : '☆ Favorite'}
-        </button>
+        {image === undefined ? null : (
+          <button
+            type="button"
+            className="btn small"
+            aria-pressed={image.favorite === true}
+            title="This image (F)"
+            onClick={() => void actions.favoriteImages({ images: { imageIds: [image.id], jobIds: [id] } }, image.favorite !== true)}
+          >
+            {image.favorite ? '♥ Favorite' : '♡ Favorite'}
+          </button>
+        )}
         <button type="button" className="btn small danger" onClick={onTrash}>
           {job.trashedAt === null ? 'Delete' : 'Restore'}
         </button>
@@ -96,6 +105,7 @@ export function DetailsPanel({ id, detail, imageId, onTrash, onClose }: { id: st
           </>
         ) : null}
       </div>
+      {image === undefined ? null : <ImageCuration jobId={id} image={image} />}
       {job.error !== undefined ? (
         <p className="details-error" role="note">
           <strong>{job.error.code.replace(/_/g, ' ')}:</strong> {job.error.message}

@@ -1,4 +1,4 @@
-import type { ImageSource, JobStatus } from '../../../shared/contract';
+import type { ImageSource, JobStatus, Sort } from '../../../shared/contract';
 import { formatNumber } from '../lib/format';
 import { SOURCE_LABELS, SOURCE_ORDER } from '../lib/sources';
 import { useApp } from '../store/context';
@@ -19,17 +19,27 @@ const STATUS_CHOICES: { value: string; label: string; statuses: JobStatus[] }[] 
   { value: 'active', label: 'Queued or running', statuses: ['queued', 'running'] },
 ];
 
+const SORT_LABELS: Record<Sort, string> = { newest: 'Newest first', oldest: 'Oldest first', rating: 'Highest rated', random: 'Random' };
+
+/** A new shuffle each time Random is picked; the same one while the person scrolls. */
+function newShuffle(): number {
+  return Math.floor(Math.random() * 2_147_483_647);
+}
+
 export function Filters() {
   const filters = useApp((s) => s.filters);
   const setFilters = useApp((s) => s.setFilters);
   const providers = useApp((s) => s.providers);
   const stats = useApp((s) => s.stats);
+  const matchCounts = useApp((s) => s.counts);
+  const autoAdvance = useApp((s) => s.autoAdvance);
+  const setAutoAdvance = useApp((s) => s.setAutoAdvance);
   const statusValue = STATUS_CHOICES.find((c) => c.statuses.join() === filters.status.join())?.value ?? '';
-  const counts: Record<View, number | undefined> = {
-    all: stats === null ? undefined : stats.total - stats.trashed,
-    favorites: stats?.favorites,
-    trash: stats?.trashed,
-  };
+  // Counts follow the search and filters when the engine has answered for them; the library's totals until then.
+  const counts: Record<View, number | undefined> =
+    matchCounts !== null
+      ? { all: matchCounts.active, favorites: matchCounts.favorites, trash: matchCounts.trash }
+      : { all: stats === null ? undefined : stats.total - stats.trashed, favorites: stats?.favorites, trash: stats?.trashed };
 
   return (
     <nav className="filters" aria-label="Filters">
@@ -88,6 +98,32 @@ export function Filters() {
             </option>
           ))}
         </select>
+      </label>
+      <label className="inline-field">
+        <span>Sort</span>
+        <select
+          aria-label="Sort"
+          value={filters.sort}
+          onChange={(e) => {
+            const sort = e.target.value as Sort;
+            setFilters(sort === 'random' ? { sort, shuffle: newShuffle() } : { sort });
+          }}
+        >
+          {(Object.keys(SORT_LABELS) as Sort[]).map((sort) => (
+            <option key={sort} value={sort}>
+              {SORT_LABELS[sort]}
+            </option>
+          ))}
+        </select>
+      </label>
+      {filters.sort === 'random' ? (
+        <button type="button" className="btn small ghost" title="Another random order" onClick={() => setFilters({ shuffle: newShuffle() })}>
+          Shuffle again
+        </button>
+      ) : null}
+      <label className="inline-field check" title="After a rating key (0–5), the focus moves on to the next image">
+        <input type="checkbox" checked={autoAdvance} onChange={(e) => setAutoAdvance(e.target.checked)} />
+        <span>Next after rating</span>
       </label>
     </nav>
   );

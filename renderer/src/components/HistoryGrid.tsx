@@ -1,8 +1,11 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { gridLayout, CARD_GAP, stripRows, STRIP_HEIGHT } from '../lib/grid-layout';
+import { gridLayout, CARD_GAP, HEADER_HEIGHT, STRIP_HEIGHT } from '../lib/grid-layout';
+import { keyTargets, stepImage, visibleImages } from '../lib/curation';
+import { dateBuckets, dateLabel } from '../lib/date-sections';
+import { buildRows, moveVertical } from '../lib/grid-rows';
 import { createFlingDetector, FLING_SETTLE_MS } from '../lib/fling';
-import { isTextField, keyToCommand, moveIndex } from '../lib/keyboard';
+import { isTextField, keyToCommand, moveIndex, ratingOfKey } from '../lib/keyboard';
 import { mark } from '../lib/marks';
 import { selectedIds } from '../lib/selection';
 import { useApp, useAppStore } from '../store/context';
@@ -74,28 +77,44 @@ export function HistoryGrid() {
   const expandedId = useApp((s) => s.expandedId);
   const expandedImages = useApp((s) => (s.expandedId === null ? 0 : (s.jobs.byId[s.expandedId]?.images.length ?? 0)));
   const expandedIndex = useMemo(() => (expandedId === null || expandedImages < 2 ? -1 : order.indexOf(expandedId)), [order, expandedId, expandedImages]);
-  const stripAfter = expandedIndex === -1 ? -1 : Math.floor(expandedIndex / layout.columns);
-  const rows = useMemo(() => stripRows(stripAfter), [stripAfter]);
-  const rowCount = layout.rows + (rows.stripAfter >= 0 ? 1 : 0) + (hasMore ? 1 : 0);
+  // Date headers while the grid is in date order; a job's date never changes, so the order alone decides the rows.
+  const byDate = useApp((s) => s.filters.sort === 'newest' || s.filters.sort === 'oldest');
+  const rows = useMemo(() => {
+    const byId = store.getState().jobs.byId;
+    const buckets = dateBuckets(Date.now());
+    const labelOf = byDate ? (i: number) => dateLabel(byId[order[i]!]?.createdAt ?? 0, buckets) : null;
+    return buildRows({ length: order.length, columns: layout.columns, labelOf, expandedIndex, hasMore });
+  }, [byDate, expandedIndex, hasMore, layout.columns, order, store]);
+  const rowHeight = (i: number) => {
+    const row = rows.rows[i];
+    return row?.kind === 'header' ? HEADER_HEIGHT : row?.kind === 'strip' ? STRIP_HEIGHT : layout.rowHeight;
+  };
+  const rowKey = (i: number) => {
+    const row = rows.rows[i];
+    if (row === undefined) return i;
+    return row.kind === 'header' ? `h:${row.label}` : row.kind === 'cards' ? `c:${order[row.start] ?? row.start}` : row.kind;
+  };
 
   const virtualizer = useVirtualizer({
-    count: rowCount,
+    count: rows.rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: (i) => (rows.isStrip(i) ? STRIP_HEIGHT : layout.rowHeight),
-    getItemKey: (i) => (rows.isStrip(i) ? 'strip' : rows.toData(i)),
+    estimateSize: rowHeight,
+    getItemKey: rowKey,
     overscan: 2,
   });
-  useEffect(() => virtualizer.measure(), [layout.rowHeight, rows.stripAfter, virtualizer]);
+  useEffect(() => virtualizer.measure(), [layout.rowHeight, rows, virtualizer]);
 
   const items = virtualizer.getVirtualItems();
-  const lastRow = rows.toData(items[items.length - 1]?.index ?? 0);
+  const lastItem = items[items.length - 1]?.index ?? 0;
+  const lastRow = rows.rows.length - 1 - lastItem;
   // Once the person scrolls down, fetch a page ahead so a fast scroll rarely reaches the "Loading more" row. At the
   // top (first load, each search keystroke) only what is on screen: a prefetch there competed with the next keystroke.
   const scrolledDown = useApp((s) => s.jobs.holdArrivals);
   const prefetchRows = scrolledDown ? Math.ceil(NEXT_PAGE_SIZE / layout.columns) : 1;
+  // lastRow: how many rows lie below the last one mounted.
   useEffect(() => {
-    if (hasMore && lastRow >= layout.rows - prefetchRows) void loadMore();
-  }, [hasMore, lastRow, layout.rows, loadMore, order.length, prefetchRows]);
+    if (hasMore && lastRow <= prefetchRows + 1) void loadMore();
+  }, [hasMore, lastRow, loadMore, order.length, prefetchRows]);
 
   const firstShown = order.length > 0;
   useEffect(() => {
@@ -108,7 +127,7 @@ export function HistoryGrid() {
       if (index === -1) return;
       const find = () => scrollRef.current?.querySelector<HTMLElement>(`[data-card="${id}"]`) ?? null;
       const mounted = find();
-      virtualizer.scrollToIndex(rows.toVirtual(Math.floor(index / layout.columns)), { align: 'auto' });
+      virtualizer.scrollToIndex(rows.rowOf(index), { align: 'auto' });
       // A mounted card takes focus now, so the next key press already starts from it.
       if (mounted !== null) return void mounted.focus({ preventScroll: true });
       // The card mounts only after the scroll: focus on the next frames.
@@ -119,7 +138,7 @@ export function HistoryGrid() {
       };
       requestAnimationFrame(() => tryFocus(0));
     },
-    [layout.columns, rows, store, virtualizer],
+    [rows, store, virtualizer],
   );
 
   // A reveal (a toast's Show, a retry link) scrolls to the card, focuses it and flashes it once so the eye finds it.
@@ -148,50 +167,92 @@ export function HistoryGrid() {
     const state = store.getState();
     const current = state.focusedId ?? state.jobs.order[0] ?? null;
     if (current === null) return;
+    const view = state.filters.view === 'trash' ? 'trash' : 'active';
+    const chosen = () => selectedIds(state.selection, state.jobs.order);
     const targets = () => {
-      const chosen = selectedIds(state.selection, state.jobs.order);
-      return chosen.includes(current) && chosen.length > 0 ? chosen : [current];
+      const picked = chosen();
+      return picked.includes(current) && picked.length > 0 ? picked : [current];
     };
+    const moveTo = (id: string, imageId: string | null = null) => {
+      state.focusImage(id, imageId);
+      focusCard(id);
+    };
+    const imageTargets = () => keyTargets(state.jobs.byId, view, chosen(), { jobId: current, imageId: state.focusedImageId });
     switch (command) {
       case 'prev':
-      case 'next':
+      case 'next': {
+        event.preventDefault();
+        if (event.shiftKey) {
+          const id = state.jobs.order[moveIndex(command, state.jobs.order.indexOf(current), layout.columns, state.jobs.order.length)];
+          if (id === undefined) return;
+          state.click(id, { range: true, toggle: false });
+          return moveTo(id);
+        }
+        // Left and right step through every image, card after card: culling visits each image once.
+        const next = stepImage(state.jobs.order, state.jobs.byId, view, { jobId: current, imageId: state.focusedImageId }, command === 'next' ? 1 : -1);
+        return moveTo(next.jobId, next.imageId);
+      }
       case 'up':
       case 'down':
       case 'first':
       case 'last': {
         event.preventDefault();
-        const index = moveIndex(command, state.jobs.order.indexOf(current), layout.columns, state.jobs.order.length);
+        const from = state.jobs.order.indexOf(current);
+        const index =
+          command === 'up' || command === 'down' ? moveVertical(rows, from, command === 'down' ? 1 : -1) : moveIndex(command, from, layout.columns, state.jobs.order.length);
         const id = state.jobs.order[index];
         if (id === undefined) return;
         if (event.shiftKey) state.click(id, { range: true, toggle: false });
-        else state.setFocused(id);
-        focusCard(id);
-        return;
+        return moveTo(id);
       }
-      case 'open':
+      case 'open': {
         // Enter on a focused card opens it; Space (the button's own click) selects.
         event.preventDefault();
-        state.openViewer(current);
+        const job = state.jobs.byId[current];
+        const index = job === undefined ? 0 : Math.max(0, visibleImages(job, view).findIndex((i) => i.id === state.focusedImageId));
+        state.openViewer(current, index);
         return;
+      }
+      case 'rate': {
+        event.preventDefault();
+        const rating = ratingOfKey(event.key);
+        const picked = imageTargets();
+        if (rating === null || picked.imageIds.length === 0) return;
+        void state.rate({ images: picked }, rating);
+        // Culling: one image rated, on to the next (a selection stays where it is).
+        if (state.autoAdvance && picked.imageIds.length === 1) {
+          const next = stepImage(state.jobs.order, state.jobs.byId, view, { jobId: current, imageId: picked.imageIds[0]! }, 1);
+          moveTo(next.jobId, next.imageId);
+        }
+        return;
+      }
       case 'favorite': {
         event.preventDefault();
-        const ids = targets();
-        const allFavorite = ids.every((id) => state.jobs.byId[id]?.favorite);
-        void state.setFavorite(ids, !allFavorite);
+        const picked = imageTargets();
+        const images = picked.jobIds.flatMap((id) => state.jobs.byId[id]?.images ?? []).filter((i) => picked.imageIds.includes(i.id));
+        void state.favoriteImages({ images: picked }, !images.every((i) => i.favorite === true));
         return;
       }
       case 'delete': {
         event.preventDefault();
         const ids = targets();
         const index = state.jobs.order.indexOf(current);
-        if (state.filters.view === 'trash') void state.restore(ids);
+        const job = state.jobs.byId[current];
+        const shown = job === undefined ? [] : visibleImages(job, view);
+        // One image of a batch: it alone goes (or comes back); a whole card, or several, go as jobs.
+        if (ids.length === 1 && job !== undefined && shown.length > 1 && (view === 'active' || job.trashedAt === null)) {
+          const picked = imageTargets();
+          const next = stepImage(state.jobs.order, state.jobs.byId, view, { jobId: current, imageId: picked.imageIds[0] ?? null }, 1);
+          void (view === 'trash' ? state.restoreImages({ images: picked }) : state.trashImages({ images: picked }));
+          state.focusImage(current, next.jobId === current ? next.imageId : null);
+          return;
+        }
+        if (view === 'trash' && job !== undefined && job.trashedAt === null) void state.restoreImages({ images: imageTargets() });
+        else if (state.filters.view === 'trash') void state.restore(ids);
         else void state.trash(ids);
         // Keep the focus where the person was.
         const nextId = state.jobs.order.filter((id) => !ids.includes(id))[Math.min(index, state.jobs.order.length - ids.length - 1)];
-        if (nextId !== undefined) {
-          state.setFocused(nextId);
-          focusCard(nextId);
-        }
+        if (nextId !== undefined) moveTo(nextId);
         return;
       }
       case 'selectAll':
@@ -210,8 +271,13 @@ export function HistoryGrid() {
         return;
     }
   };
-
   const flinging = useFling(scrollRef);
+
+  // The section at the top of the view stays named while its cards scroll under it; its own header takes over there.
+  const scrollTop = virtualizer.scrollOffset ?? 0;
+  const topItem = items.find((item) => item.end > scrollTop);
+  const topRow = topItem === undefined ? undefined : rows.rows[topItem.index];
+  const stickyLabel = !byDate || topItem === undefined || (topRow?.kind === 'header' && topItem.start >= scrollTop - 4) ? null : rows.labelAt(topItem.index);
 
   // Scrolled away from the top: hold new arrivals so nothing moves under the person.
   const onScroll = () => {
@@ -269,29 +335,45 @@ export function HistoryGrid() {
         ) : order.length === 0 ? (
           <EmptyState />
         ) : (
-          <div className="grid-canvas" role="list" style={{ height: virtualizer.getTotalSize() }}>
-            {items.map((row) => {
-              if (rows.isStrip(row.index) && expandedId !== null) {
+          <>
+            {stickyLabel === null ? null : (
+              <div className="date-sticky" aria-hidden="true">
+                <span>{stickyLabel}</span>
+              </div>
+            )}
+            <div className="grid-canvas" role="list" style={{ height: virtualizer.getTotalSize() }}>
+              {items.map((item) => {
+                const row = rows.rows[item.index];
+                if (row === undefined) return null;
+                if (row.kind === 'header') {
+                  return (
+                    <div key={item.key} className="grid-row date-header" role="listitem" style={{ transform: `translateY(${item.start}px)`, height: HEADER_HEIGHT }}>
+                      <h2>{row.label}</h2>
+                    </div>
+                  );
+                }
+                if (row.kind === 'strip') {
+                  return expandedId === null ? null : (
+                    <div key={item.key} className="grid-row strip-row" role="listitem" style={{ transform: `translateY(${item.start}px)`, height: STRIP_HEIGHT }}>
+                      <ImageStrip id={expandedId} />
+                    </div>
+                  );
+                }
                 return (
-                  <div key={row.key} className="grid-row strip-row" role="listitem" style={{ transform: `translateY(${row.start}px)`, height: STRIP_HEIGHT }}>
-                    <ImageStrip id={expandedId} />
-                  </div>
+                  <GridRow
+                    key={item.key}
+                    order={order}
+                    start={row.kind === 'cards' ? row.start : order.length}
+                    columns={row.kind === 'cards' ? row.end - row.start : 0}
+                    cardWidth={layout.cardWidth}
+                    top={item.start}
+                    height={layout.rowHeight}
+                    lite={flinging}
+                  />
                 );
-              }
-              return (
-                <GridRow
-                  key={row.key}
-                  order={order}
-                  start={rows.toData(row.index) * layout.columns}
-                  columns={layout.columns}
-                  cardWidth={layout.cardWidth}
-                  top={row.start}
-                  height={layout.rowHeight}
-                  lite={flinging}
-                />
-              );
-            })}
-          </div>
+              })}
+            </div>
+          </>
         )}
       </div>
     </section>

@@ -1,23 +1,38 @@
+import { visibleImages } from '../lib/curation';
+import { setDraggedImages } from '../lib/drag-images';
 import { STRIP_THUMB } from '../lib/grid-layout';
 import { thumbSrc } from '../lib/thumbs';
 import { useApi, useApp } from '../store/context';
+import { CurationBadges } from './CurationBadges';
 
-/** An expanded job's images in a row beneath its card; each opens the viewer on that image. */
+/** An expanded job's images in a row beneath its card; each opens the viewer on that image, and drags to a board. */
 export function ImageStrip({ id }: { id: string }) {
   const api = useApi();
   const job = useApp((s) => s.jobs.byId[id]);
+  const view = useApp((s) => (s.filters.view === 'trash' ? 'trash' : 'active'));
+  const focused = useApp((s) => (s.focusedId === id ? s.focusedImageId : null));
   const openViewer = useApp((s) => s.openViewer);
   if (job === undefined) return null;
-  const count = job.images.length;
+  const images = visibleImages(job, view);
+  const count = images.length;
   return (
     <div className="image-strip" role="group" aria-label={`Images of: ${job.prompt}`}>
-      {job.images.map((image, i) => (
-        <button key={image.id} type="button" className="strip-image" aria-label={`Image ${i + 1} of ${count}: ${job.prompt}`} onClick={() => openViewer(id, i)}>
+      {images.map((image, i) => (
+        <button
+          key={image.id}
+          type="button"
+          className={image.id === focused ? 'strip-image focused' : 'strip-image'}
+          aria-label={`Image ${i + 1} of ${count}: ${job.prompt}`}
+          draggable
+          onDragStart={(e) => setDraggedImages(e.dataTransfer, [image.id])}
+          onClick={() => openViewer(id, i)}
+        >
           {thumbSrc(api, image) === null ? (
             <div className="thumb pending" aria-hidden="true" />
           ) : (
             <img className="thumb" src={thumbSrc(api, image)!} alt="" width={STRIP_THUMB} height={STRIP_THUMB} loading="lazy" decoding="async" draggable={false} />
           )}
+          <CurationBadges image={image} />
         </button>
       ))}
     </div>

@@ -1,5 +1,7 @@
-import { memo, type MouseEvent } from 'react';
+import { memo, type DragEvent, type MouseEvent } from 'react';
 import { isTerminal } from '../lib/contract-constants';
+import { shownImage, visibleImages } from '../lib/curation';
+import { setDraggedImages } from '../lib/drag-images';
 import { clampWords } from '../lib/failure-notice';
 import { formatStatus } from '../lib/format';
 import { SOURCE_BADGES, SOURCE_LABELS } from '../lib/sources';
@@ -8,6 +10,7 @@ import { useLatch } from '../lib/use-latch';
 import { useApi, useApp, useAppStore } from '../store/context';
 import { ProgressBar } from './ProgressBar';
 import { StatusBadge } from './StatusBadge';
+import { CurationBadges } from './CurationBadges';
 
 const RETRYABLE = new Set(['failed', 'cancelled', 'interrupted']);
 
@@ -45,13 +48,18 @@ export const JobCard = memo(function JobCard({ id, width }: { id: string; width:
   const focused = useApp((s) => s.focusedId === id);
   const tick = useApp((s) => s.jobs.progress[id]);
   const expanded = useApp((s) => s.expandedId === id);
+  const focusedImageId = useApp((s) => (s.focusedId === id ? s.focusedImageId : null));
+  const view = useApp((s) => (s.filters.view === 'trash' ? 'trash' : 'active'));
   // Actions are read when used, not subscribed: a scroll mounts ~10 cards a frame and each subscription costs.
   const store = useAppStore();
-  const { click, openViewer, setFavorite, retry, restore, toggleExpanded } = store.getState();
+  const { click, openViewer, retry, restore, toggleExpanded } = store.getState();
   // A card shown while the person is typing a search loads its thumbnail at the pause, and keeps it from then on.
   const imageAllowed = useLatch(!useApp((s) => s.searchTyping));
   if (job === undefined) return null;
-  const cover = job.images[0];
+  // Curation is per image: the card shows the image in focus (its first otherwise), and that image's rating.
+  const images = visibleImages(job, view);
+  const cover = shownImage(job, view, focusedImageId);
+  const coverIndex = cover === undefined ? -1 : images.indexOf(cover);
   const coverSrc = cover === undefined ? null : thumbSrc(api, cover);
   const title = jobTitle(job);
   const trashed = job.trashedAt !== null;
@@ -60,6 +68,19 @@ export const JobCard = memo(function JobCard({ id, width }: { id: string; width:
   const message = job.status === 'succeeded' ? 'No image' : (job.error?.message ?? 'No image');
 
   const onClick = (e: MouseEvent) => click(id, { range: e.shiftKey, toggle: e.ctrlKey || e.metaKey });
+  const onDragStart = (e: DragEvent) => {
+    const state = store.getState();
+    const dragged = state.selection.selected[id] ? state.jobs.order.filter((j) => state.selection.selected[j]) : [id];
+    const imageIds = dragged.flatMap((j) => {
+      const each = state.jobs.byId[j];
+      return each === undefined ? [] : visibleImages(each, view).map((i) => i.id);
+    });
+    setDraggedImages(e.dataTransfer, imageIds);
+  };
+  const favoriteShown = () => {
+    if (cover === undefined) return;
+    void store.getState().favoriteImages({ images: { imageIds: [cover.id], jobIds: [id] } }, cover.favorite !== true);
+  };
 
   return (
     <div className={`card${selected ? ' selected' : ''}${linked ? ' linked' : ''}`} style={{ width }} data-id={id}>
@@ -70,6 +91,8 @@ export const JobCard = memo(function JobCard({ id, width }: { id: string; width:
         aria-pressed={selected}
         tabIndex={focused ? 0 : -1}
         data-card={id}
+        draggable={images.length > 0}
+        onDragStart={onDragStart}
         onClick={onClick}
         onDoubleClick={() => openViewer(id)}
       >
@@ -93,7 +116,19 @@ export const JobCard = memo(function JobCard({ id, width }: { id: string; width:
             {SOURCE_BADGES[job.source]}
           </span>
         ) : null}
-        {job.images.length > 1 ? <span className="badge count-badge">{job.images.length}</span> : null}
+        {images.length > 1 ? (
+          <span className="badge count-badge" title={`Image ${coverIndex + 1} of ${images.length}: ← → step through them`}>
+            {focusedImageId === null ? images.length : `${coverIndex + 1}/${images.length}`}
+          </span>
+        ) : null}
+        {images.length > 1 ? (
+          <span className="image-pips" aria-hidden="true">
+            {images.map((image, i) => (
+              <span key={image.id} className={`pip${i === coverIndex ? ' on' : ''}${image.favorite ? ' fav' : ''}${image.rating ? ' rated' : ''}`} />
+            ))}
+          </span>
+        ) : null}
+        {cover === undefined ? null : <CurationBadges image={cover} />}
       </button>
       {job.retriedAs !== undefined ? <RetryLink other={job.retriedAs} kind="as" prompt={job.prompt} /> : null}
       {job.retryOf !== undefined && job.retriedAs === undefined ? <RetryLink other={job.retryOf} kind="of" prompt={job.prompt} /> : null}
@@ -103,15 +138,15 @@ export const JobCard = memo(function JobCard({ id, width }: { id: string; width:
         </p>
         <div className="card-actions">
           <StatusBadge status={job.status} title={job.error?.message} />
-          {job.images.length > 1 ? (
+          {images.length > 1 ? (
             <button
               type="button"
               className="link expand"
               aria-expanded={expanded}
-              aria-label={`${expanded ? 'Hide' : 'Show'} ${job.images.length} images: ${job.prompt}`}
+              aria-label={`${expanded ? 'Hide' : 'Show'} ${images.length} images: ${job.prompt}`}
               onClick={() => toggleExpanded(id)}
             >
-              {expanded ? 'Hide' : `${job.images.length} images`}
+              {expanded ? 'Hide' : `${images.length} images`}
             </button>
           ) : null}
           {RETRYABLE.has(job.status) && !trashed ? (
@@ -126,12 +161,14 @@ export const JobCard = memo(function JobCard({ id, width }: { id: string; width:
           ) : (
             <button
               type="button"
-              className={job.favorite ? 'star on' : 'star'}
-              aria-label={job.favorite ? `Unfavorite: ${title}` : `Favorite: ${title}`}
-              aria-pressed={job.favorite}
-              onClick={() => void setFavorite([id], !job.favorite)}
+              className={cover?.favorite ? 'star on' : 'star'}
+              aria-label={cover?.favorite ? `Unfavorite: ${title}` : `Favorite: ${title}`}
+              aria-pressed={cover?.favorite === true}
+              disabled={cover === undefined}
+              title={images.length > 1 ? `Favorite image ${coverIndex + 1} of ${images.length} (F)` : 'Favorite (F)'}
+              onClick={favoriteShown}
             >
-              {job.favorite ? '★' : '☆'}
+              {cover?.favorite ? '♥' : '♡'}
             </button>
           )}
         </div>

@@ -1,12 +1,25 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import type { SuggestResult } from '../../../shared/contract';
 import { createLatestRunner } from '../lib/latest-runner';
-import { useApp, useAppStore } from '../store/context';
+import { applySuggestion, moveHighlight } from '../lib/suggestions';
+import { useApi, useApp, useAppStore } from '../store/context';
+import { SearchError } from './SearchError';
+import { SearchHelp } from './SearchHelp';
 
 /** A pause this long ends a burst of typing: the thumbnails of the results on screen load then. */
 const TYPING_PAUSE_MS = 150;
+/** Suggestions wait for this pause, so the results of each keystroke go out first. */
+const SUGGEST_PAUSE_MS = 120;
 
 export function SearchBar() {
   const store = useAppStore();
+  const api = useApi();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [suggest, setSuggest] = useState<SuggestResult | null>(null);
+  const [highlight, setHighlight] = useState(-1);
+  const [helpOpen, setHelpOpen] = useState(false);
+  const suggestTimer = useRef<number | null>(null);
+  const suggestAsked = useRef(0);
   const committed = useApp((s) => s.filters.search);
   const [text, setText] = useState(committed);
   // What this box typed and the store has not shown yet: only a change from elsewhere ("Clear filters") rewrites the text.
@@ -17,9 +30,43 @@ export function SearchBar() {
   useEffect(
     () => () => {
       if (typingTimer.current !== null) window.clearTimeout(typingTimer.current);
+      if (suggestTimer.current !== null) window.clearTimeout(suggestTimer.current);
     },
     [],
   );
+
+  const askSuggestions = (value: string, cursor: number) => {
+    if (suggestTimer.current !== null) window.clearTimeout(suggestTimer.current);
+    suggestTimer.current = window.setTimeout(() => {
+      suggestTimer.current = null;
+      const asked = ++suggestAsked.current;
+      api.call('search.suggest', { text: value, cursor: Math.min(cursor, 1_000) }).then(
+        (result) => {
+          if (asked !== suggestAsked.current) return;
+          setSuggest(result.items.length === 0 ? null : result);
+          setHighlight(-1);
+        },
+        // Suggestions are a help: without them the box still searches.
+        () => setSuggest(null),
+      );
+    }, SUGGEST_PAUSE_MS);
+  };
+  const closeSuggestions = () => {
+    suggestAsked.current += 1;
+    if (suggestTimer.current !== null) window.clearTimeout(suggestTimer.current);
+    setSuggest(null);
+    setHighlight(-1);
+  };
+  const choose = (index: number) => {
+    const item = suggest?.items[index];
+    if (suggest === null || item === undefined) return;
+    const next = applySuggestion(text, { from: suggest.from, to: suggest.to, insert: item.insert, kind: item.kind });
+    onChange(next.text);
+    requestAnimationFrame(() => inputRef.current?.setSelectionRange(next.cursor, next.cursor));
+    // A key wants its value next: ask what the library holds for it.
+    if (item.kind === 'key') askSuggestions(next.text, next.cursor);
+    else closeSuggestions();
+  };
 
   useEffect(() => {
     const ours = typed.current.lastIndexOf(committed);
@@ -46,18 +93,42 @@ export function SearchBar() {
     runner.push(value);
   };
 
+  const listOpen = suggest !== null && suggest.items.length > 0;
   return (
     <div className="search" role="search">
       <input
+        ref={inputRef}
         id="search"
         type="search"
         aria-label="Search"
-        placeholder="Search prompts  ( / )"
+        placeholder="Search: words, model:, seed:, rating:>=4, tag:…  ( / )"
         value={text}
         autoComplete="off"
         spellCheck={false}
-        onChange={(e) => onChange(e.target.value)}
+        aria-controls="search-suggestions"
+        aria-autocomplete="list"
+        aria-activedescendant={listOpen && highlight >= 0 ? `search-suggestion-${highlight}` : undefined}
+        onChange={(e) => {
+          onChange(e.target.value);
+          askSuggestions(e.target.value, e.target.selectionStart ?? e.target.value.length);
+        }}
+        onBlur={() => window.setTimeout(closeSuggestions, 150)}
         onKeyDown={(e) => {
+          if (listOpen && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
+            e.preventDefault();
+            setHighlight((h) => moveHighlight(h, e.key === 'ArrowDown' ? 1 : -1, suggest.items.length));
+            return;
+          }
+          if (listOpen && highlight >= 0 && (e.key === 'Enter' || e.key === 'Tab')) {
+            e.preventDefault();
+            choose(highlight);
+            return;
+          }
+          if (listOpen && e.key === 'Escape') {
+            e.preventDefault();
+            closeSuggestions();
+            return;
+          }
           if (e.key === 'Escape' && text !== '') {
             e.preventDefault();
             onChange('');
@@ -66,6 +137,39 @@ export function SearchBar() {
           }
         }}
       />
+      <button
+        type="button"
+        className="icon search-help-button"
+        aria-label="Search help"
+        aria-expanded={helpOpen}
+        title="What you can search for"
+        onClick={() => setHelpOpen((v) => !v)}
+      >
+        ?
+      </button>
+      {listOpen ? (
+        <ul className="suggestions" id="search-suggestions" role="listbox" aria-label="Suggestions">
+          {suggest.items.map((item, i) => (
+            <li
+              key={`${item.kind}:${item.label}`}
+              id={`search-suggestion-${i}`}
+              role="option"
+              aria-selected={i === highlight}
+              className={i === highlight ? 'active' : undefined}
+              onMouseDown={(e) => {
+                e.preventDefault();
+                choose(i);
+              }}
+            >
+              <span className={item.kind === 'key' ? 'suggestion-key' : 'suggestion-value'}>{item.label}</span>
+              {item.hint !== undefined ? <span className="muted small">{item.hint}</span> : null}
+              {item.count !== undefined ? <span className="count">{item.count.toLocaleString('en-US')}</span> : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <SearchError />
+      {helpOpen ? <SearchHelp onClose={() => setHelpOpen(false)} /> : null}
     </div>
   );
 }

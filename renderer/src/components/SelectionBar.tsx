@@ -1,7 +1,24 @@
+import { visibleImages } from '../lib/curation';
 import { selectedIds } from '../lib/selection';
-import { useApp, useAppShallow } from '../store/context';
+import { useApp, useAppShallow, useAppStore } from '../store/context';
+import type { AppState, CurationTarget } from '../store/types';
+import { BulkActions } from './BulkActions';
+
+/** Every image the selected cards show: a bulk action on jobs is one on all their images. */
+function selectionTarget(state: AppState, ids: readonly string[]): CurationTarget {
+  const imageIds: string[] = [];
+  const jobIds: string[] = [];
+  for (const id of ids) {
+    const job = state.jobs.byId[id];
+    if (job === undefined) continue;
+    jobIds.push(id);
+    for (const image of visibleImages(job, 'active')) imageIds.push(image.id);
+  }
+  return { images: { imageIds, jobIds } };
+}
 
 export function SelectionBar() {
+  const store = useAppStore();
   const ids = useAppShallow((s) => selectedIds(s.selection, s.jobs.order));
   const inTrash = useApp((s) => s.filters.view === 'trash');
   const state = useAppShallow((s) => ({
@@ -23,9 +40,7 @@ export function SelectionBar() {
         </button>
       ) : (
         <>
-          <button type="button" className="btn small" onClick={() => void state.setFavorite(ids, true)}>
-            Favorite
-          </button>
+          <BulkActions target={() => selectionTarget(store.getState(), ids)} count={ids.length} what={ids.length === 1 ? 'selected job' : 'selected jobs'} withTrash={false} />
           <button type="button" className="btn small" onClick={() => void state.setFavorite(ids, false)}>
             Unfavorite
           </button>

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { JobDetail } from '../../../shared/contract';
-import { isTextField, keyToCommand } from '../lib/keyboard';
+import { visibleImages } from '../lib/curation';
+import { isTextField, keyToCommand, ratingOfKey } from '../lib/keyboard';
 import { jobTitle, thumbSrc } from '../lib/thumbs';
 import { useApi, useApp, useAppStore } from '../store/context';
 import { DetailsPanel } from './DetailsPanel';
@@ -19,6 +20,9 @@ export function Viewer() {
   const [actualSize, setActualSize] = useState(false);
   const dialogRef = useRef<HTMLDialogElement>(null);
   const updatedAt = job?.updatedAt;
+  const view = useApp((s) => (s.filters.view === 'trash' ? 'trash' : 'active'));
+  // The images the card shows: one the person trashed leaves the viewer as it leaves the card.
+  const images = job === undefined ? [] : visibleImages(job, view);
 
   useEffect(() => {
     const dialog = dialogRef.current;
@@ -42,7 +46,7 @@ export function Viewer() {
     const state = store.getState();
     const current = state.jobs.byId[id];
     const next = imageIndex + delta;
-    if (current !== undefined && next >= 0 && next < current.images.length) {
+    if (current !== undefined && next >= 0 && next < visibleImages(current, view).length) {
       setImageIndex(next);
       return;
     }
@@ -51,7 +55,8 @@ export function Viewer() {
     if (neighbour === undefined) return;
     setDetail(null);
     // Going back lands on the previous job's last image.
-    const count = state.jobs.byId[neighbour]?.images.length ?? 1;
+    const other = state.jobs.byId[neighbour];
+    const count = other === undefined ? 1 : visibleImages(other, view).length;
     state.openViewer(neighbour, delta === -1 ? Math.max(0, count - 1) : 0);
   };
 
@@ -84,8 +89,16 @@ export function Viewer() {
         setActualSize((v) => !v);
         return;
       case 'favorite':
-        if (job !== undefined) void state.setFavorite([id], !job.favorite);
+        if (image !== undefined) void state.favoriteImages({ images: { imageIds: [image.id], jobIds: [id] } }, image.favorite !== true);
         return;
+      case 'rate': {
+        const rating = ratingOfKey(event.key);
+        if (image === undefined || rating === null) return;
+        event.preventDefault();
+        void state.rate({ images: { imageIds: [image.id], jobIds: [id] } }, rating);
+        if (state.autoAdvance) step(1);
+        return;
+      }
       case 'delete':
         event.preventDefault();
         trashAndMove();
@@ -109,6 +122,13 @@ export function Viewer() {
 
   const trashAndMove = () => {
     const state = store.getState();
+    // One image of a batch goes (or comes back) alone; the viewer stays on the batch.
+    if (job !== undefined && image !== undefined && images.length > 1 && (view === 'active' || job.trashedAt === null)) {
+      const target = { images: { imageIds: [image.id], jobIds: [id] } };
+      void (view === 'trash' ? state.restoreImages(target) : state.trashImages(target));
+      setImageIndex(Math.min(imageIndex, images.length - 2));
+      return;
+    }
     const order = state.jobs.order;
     const index = order.indexOf(id);
     const neighbour = order[index + 1] ?? order[index - 1];
@@ -118,7 +138,7 @@ export function Viewer() {
     else state.openViewer(neighbour);
   };
 
-  const image = job?.images[imageIndex];
+  const image = images[imageIndex];
   const desktop = api.host === 'desktop';
 
   return (
@@ -143,9 +163,9 @@ export function Viewer() {
           <button type="button" className="btn small" aria-pressed={actualSize} onClick={() => setActualSize((v) => !v)}>
             {actualSize ? 'Fit' : '100%'}
           </button>
-          {job !== undefined && job.images.length > 1 ? (
+          {images.length > 1 ? (
             <span className="muted small">
-              Image {imageIndex + 1} of {job.images.length}
+              Image {imageIndex + 1} of {images.length}
             </span>
           ) : null}
           <span className="spacer" />
@@ -178,9 +198,9 @@ export function Viewer() {
             <p className="muted">{job?.error?.message ?? 'This job has no image.'}</p>
           )}
         </div>
-        {job !== undefined && job.images.length > 1 ? (
+        {images.length > 1 ? (
           <div className="filmstrip" role="group" aria-label="Images of this job">
-            {job.images.map((img, i) => (
+            {images.map((img, i) => (
               <button key={img.id} type="button" className={i === imageIndex ? 'active' : ''} aria-label={`Image ${i + 1}`} aria-current={i === imageIndex} onClick={() => setImageIndex(i)}>
                 {thumbSrc(api, img) === null ? <span className="thumb pending" aria-hidden="true" /> : <img src={thumbSrc(api, img)!} alt="" />}
               </button>

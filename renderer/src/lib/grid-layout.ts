@@ -41,3 +41,6 @@ export function stripRows(stripAfter: number): StripRows {
     toVirtual: (row) => (on && row > stripAfter ? row + 1 : row),
   };
 }
+
+/** A date header's row (Today, Yesterday, November 2026) above its section of cards. */
+export const HEADER_HEIGHT = 40;

@@ -15,7 +15,8 @@ export type Command =
   | 'undo'
   | 'zoom'
   | 'retry'
-  | 'import';
+  | 'import'
+  | 'rate';
 
 export type KeyContext = 'grid' | 'viewer' | 'composer' | 'other';
 
@@ -43,6 +44,8 @@ export function keyToCommand(input: KeyInput, context: KeyContext): Command | nu
     if ((input.key === 'z' || input.key === 'Z') && !input.shiftKey) return 'undo';
     return null;
   }
+  // 0–5 rate the focused image (0 clears); read the digit with ratingOfKey.
+  if (ratingOfKey(input.key) !== null) return context === 'grid' || context === 'viewer' ? 'rate' : null;
   switch (input.key) {
     case '/':
       return 'focusSearch';
@@ -75,6 +78,11 @@ export function keyToCommand(input: KeyInput, context: KeyContext): Command | nu
     default:
       return null;
   }
+}
+
+/** The rating a digit key sets (0 clears it), or null for any other key. */
+export function ratingOfKey(key: string): number | null {
+  return key.length === 1 && key >= '0' && key <= '5' ? Number(key) : null;
 }
 
 /** The grid index a navigation command moves to, clamped to the list. */

@@ -1,3 +1,4 @@
+import { AppError } from '../../../shared/errors';
 import { mark } from '../lib/marks';
 import { pruneSelection } from '../lib/selection';
 import type { SliceCreator } from './deps';
@@ -5,15 +6,34 @@ import { DEFAULT_FILTERS, NEXT_PAGE_SIZE, toListQuery } from './filters';
 import * as model from './jobs-model';
 import type { HistorySlice } from './types';
 
+const COUNTS_DELAY_MS = 200;
+
+/** An unreadable search comes back as invalid_request with the place it went wrong. */
+function searchErrorOf(error: unknown, text: string): { text: string; at: number; message: string } | null {
+  if (!(error instanceof AppError) || error.code !== 'invalid_request' || text.trim() === '') return null;
+  const at = error.details?.at;
+  const message = error.details?.message;
+  if (typeof at !== 'number') return null;
+  return { text: text.trim(), at, message: typeof message === 'string' ? message : error.message };
+}
+
 export const createHistorySlice: SliceCreator<HistorySlice> =
   ({ api }) =>
-  (set, get) => ({
+  (set, get) => {
+    // Counts follow the query, but after its results and once typing pauses: the host answers one call at a time.
+    let countsTimer: ReturnType<typeof setTimeout> | undefined;
+    const countsSoon = () => {
+      clearTimeout(countsTimer);
+      countsTimer = setTimeout(() => void get().loadCounts(), COUNTS_DELAY_MS);
+    };
+    return {
     jobs: model.EMPTY_JOBS,
     filters: DEFAULT_FILTERS,
     historyState: 'loading',
     loadingMore: false,
     generation: 0,
     searchTyping: false,
+    searchError: null,
 
     applyJobChanged: (job) => set((s) => ({ jobs: model.applyJobChanged(s.jobs, job, s.filters) })),
     applyJobsChanged: (list) => set((s) => ({ jobs: list.reduce((jobs, job) => model.applyJobChanged(jobs, job, s.filters), s.jobs) })),
@@ -35,10 +55,17 @@ export const createHistorySlice: SliceCreator<HistorySlice> =
         if (get().generation !== generation) return;
         set((s) => {
           const jobs = model.applyFirstPage(s.jobs, page, s.filters);
-          return { jobs, historyState: 'ready', selection: pruneSelection(s.selection, jobs.order) };
+          return { jobs, historyState: 'ready', searchError: null, selection: pruneSelection(s.selection, jobs.order) };
         });
+        countsSoon();
       } catch (error) {
         if (get().generation !== generation) return;
+        const place = searchErrorOf(error, filters.search);
+        if (place !== null) {
+          // The results stay as they were: the person sees what they had, and what to fix under the box.
+          set((s) => ({ historyState: 'ready', searchError: place, jobs: { ...s.jobs, touchedDuringFetch: null } }));
+          return;
+        }
         set((s) => ({ historyState: 'error', jobs: { ...s.jobs, touchedDuringFetch: null } }));
         get().reportError(error);
       }
@@ -81,4 +108,5 @@ export const createHistorySlice: SliceCreator<HistorySlice> =
 
     holdArrivals: (hold) => set((s) => ({ jobs: model.setHoldArrivals(s.jobs, hold) })),
     showArrivals: () => set((s) => ({ jobs: model.releaseArrivals(s.jobs) })),
-  });
+  };
+  };

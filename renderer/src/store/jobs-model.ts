@@ -1,5 +1,5 @@
 import type { JobProgressEvent, JobSummary, ListPage } from '../../../shared/contract';
-import { belongsInGrid, belongsInQueue, compareNewestFirst, type Filters } from './filters';
+import { belongsInGrid, belongsInQueue, compareNewestFirst, placeable, placesArrivals, type Filters } from './filters';
 
 /**
  * Everything the renderer knows about jobs, as plain data with pure transitions. The rule that makes events and
@@ -77,8 +77,10 @@ export function applyJobChanged(data: JobsData, job: JobSummary, filters: Filter
   }
   const shown = data.order.includes(job.id);
   const pending = data.pendingTop.includes(job.id);
-  if (belongsInGrid(job, filters)) {
-    if (!shown && !pending && withinLoadedRange(data, job, byId)) {
+  // A card on screen stays while the person curates it (a rating under `rating:0`): the next fetch has the last word.
+  const stays = shown && filters.search.trim() !== '' && belongsInGrid(job, { ...filters, search: '' });
+  if (stays || belongsInGrid(job, filters)) {
+    if (!shown && !pending && placeable(filters) && withinLoadedRange(data, job, byId)) {
       if (data.holdArrivals && data.order.length > 0 && compareNewestFirst(job, byId[data.order[0]!]!) < 0) {
         next.pendingTop = insertSorted(data.pendingTop, job.id, byId);
       } else {
@@ -147,10 +149,18 @@ function mergeItems(data: JobsData, items: readonly JobSummary[]): Record<string
 /** Replaces the grid with a fresh first page, keeping whatever events brought in while it was in flight. */
 export function applyFirstPage(data: JobsData, page: ListPage, filters: Filters): JobsData {
   const { byId } = appendItems(data, page.items);
-  const candidates = new Set<string>();
-  for (const item of page.items) if (!data.removed[item.id]) candidates.add(item.id);
-  for (const id of data.touchedDuringFetch ?? []) if (byId[id] !== undefined) candidates.add(id);
-  let order = [...candidates].filter((id) => belongsInGrid(byId[id]!, filters));
+  // The engine matched the search (accents, metadata, typed keys): its items need only the client's other checks.
+  const unsearched = { ...filters, search: '' };
+  const fromPage = page.items.filter((item) => !data.removed[item.id] && belongsInGrid(byId[item.id]!, unsearched)).map((item) => item.id);
+  if (!placesArrivals(filters)) {
+    // Another order than newest first: the page's order is the truth, events only update what it shows.
+    return { ...data, byId, order: fromPage, nextCursor: page.nextCursor, pendingTop: [], touchedDuringFetch: null };
+  }
+  const candidates = new Set<string>(fromPage);
+  for (const id of data.touchedDuringFetch ?? []) {
+    if (byId[id] !== undefined && placeable(filters) && belongsInGrid(byId[id], filters)) candidates.add(id);
+  }
+  let order = [...candidates];
   order.sort((a, b) => compareNewestFirst(byId[a]!, byId[b]!));
   const lastOfPage = page.items[page.items.length - 1];
   if (page.nextCursor !== null && lastOfPage !== undefined) {
@@ -190,7 +200,7 @@ export function applyNextPage(data: JobsData, page: ListPage, filters: Filters):
   const added: string[] = [];
   for (const item of page.items) {
     if (seen?.has(item.id) === true || data.removed[item.id]) continue;
-    if (belongsInGrid(byId[item.id]!, filters)) added.push(item.id);
+    if (belongsInGrid(byId[item.id]!, { ...filters, search: '' })) added.push(item.id);
   }
   return { ...data, byId, order: data.order.concat(added), nextCursor: page.nextCursor };
 }

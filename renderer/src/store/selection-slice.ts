@@ -5,8 +5,10 @@ import type { SelectionSlice } from './types';
 export const createSelectionSlice: SliceCreator<SelectionSlice> = () => (set) => ({
   selection: EMPTY_SELECTION,
   focusedId: null,
-  click: (id, mods) => set((s) => ({ selection: clickSelect(s.selection, s.jobs.order, id, mods), focusedId: id })),
+  // Another card in focus starts on its first image.
+  click: (id, mods) =>
+    set((s) => ({ selection: clickSelect(s.selection, s.jobs.order, id, mods), focusedId: id, focusedImageId: s.focusedId === id ? s.focusedImageId : null })),
   selectAllShown: () => set((s) => ({ selection: selectAll(s.jobs.order) })),
   clearSelection: () => set({ selection: EMPTY_SELECTION }),
-  setFocused: (id) => set({ focusedId: id }),
+  setFocused: (id) => set((s) => ({ focusedId: id, focusedImageId: s.focusedId === id ? s.focusedImageId : null })),
 });

@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { createActionsSlice } from './actions-slice';
 import { createComposerSlice } from './composer-slice';
+import { createCurationSlice } from './curation-slice';
 import type { StoreDeps } from './deps';
 import { createHistorySlice } from './history-slice';
 import { createImportsSlice } from './imports-slice';
@@ -21,5 +22,6 @@ export function createAppStore(deps: StoreDeps): AppStore {
     ...createUiSlice(deps)(...a),
     ...createActionsSlice(deps)(...a),
     ...createImportsSlice(deps)(...a),
+    ...createCurationSlice(deps)(...a),
   }));
 }

@@ -5,6 +5,8 @@ import type { Filters } from './filters';
 import type { JobsData } from './jobs-model';
 import type { ImportProgressEvent, JobSummary, JobProgressEvent, LibraryFolder } from '../../../shared/contract';
 import type { ImportsData } from '../lib/imports-model';
+import type { Board, MatchCounts, TagCount } from '../../../shared/contract';
+import type { ImageTargets } from '../lib/curation';
 
 export type LoadState = 'loading' | 'ready' | 'error';
 
@@ -17,6 +19,8 @@ export interface HistorySlice {
   generation: number;
   /** Keystrokes in the search box within the last moment: cards shown meanwhile hold their thumbnails back. */
   searchTyping: boolean;
+  /** The search the engine could not read, where and why; the grid keeps the last results meanwhile. */
+  searchError: { text: string; at: number; message: string } | null;
   applyJobChanged(job: JobSummary): void;
   /** Many jobs in one update (an import's arrivals): one render, not one each. */
   applyJobsChanged(jobs: readonly JobSummary[]): void;
@@ -72,7 +76,7 @@ export interface Toast {
   message: string;
   action?: { label: string; run: () => void };
   /** What the toast's action depends on: Empty trash withdraws every 'trash' Undo (nothing is left to restore). */
-  topic?: 'trash';
+  topic?: 'trash' | 'curation';
 }
 
 export type Panel = 'none' | 'settings';
@@ -144,4 +148,36 @@ export interface ImportsSlice {
   removeFolder(id: string): Promise<number | null>;
 }
 
-export type AppState = HistorySlice & ComposerSlice & SelectionSlice & SettingsSlice & UiSlice & ActionsSlice & ImportsSlice;
+/** What a curation action covers: images picked (the focus, the selection), or every match of the current query. */
+export type CurationTarget = { images: ImageTargets } | { query: true };
+
+export interface CurationSlice {
+  /** The image in focus inside the focused card (null: its first). */
+  focusedImageId: string | null;
+  /** After a rating key, the focus moves on to the next image (culling). */
+  autoAdvance: boolean;
+  /** How many match the current search and filters, per tab, and images for "all matches". */
+  counts: MatchCounts | null;
+  tags: TagCount[] | null;
+  boards: Board[] | null;
+  focusImage(jobId: string, imageId: string | null): void;
+  setAutoAdvance(on: boolean): void;
+  rate(target: CurationTarget, rating: number): Promise<boolean>;
+  favoriteImages(target: CurationTarget, favorite: boolean): Promise<boolean>;
+  trashImages(target: CurationTarget): Promise<boolean>;
+  restoreImages(target: CurationTarget): Promise<boolean>;
+  tagImages(target: CurationTarget, change: { add?: string[]; remove?: string[] }): Promise<boolean>;
+  /** `before`: the cards as they were (picked images); `wholeQuery`: the action covered a query, so refetch. */
+  undoCuration(undoId: string, before: readonly JobSummary[], wholeQuery: boolean): Promise<void>;
+  loadCounts(): Promise<void>;
+  loadTags(): Promise<void>;
+  renameTag(from: string, to: string): Promise<boolean>;
+  loadBoards(): Promise<void>;
+  createBoard(name: string, query?: string): Promise<Board | null>;
+  renameBoard(id: string, name: string): Promise<boolean>;
+  deleteBoard(id: string): Promise<void>;
+  addToBoard(boardId: string, target: CurationTarget): Promise<void>;
+  removeFromBoard(boardId: string, target: CurationTarget): Promise<void>;
+}
+
+export type AppState = CurationSlice & HistorySlice & ComposerSlice & SelectionSlice & SettingsSlice & UiSlice & ActionsSlice & ImportsSlice;

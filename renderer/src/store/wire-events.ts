@@ -43,6 +43,7 @@ export function wireEvents(store: AppStore, api: Api, options: WireOptions = {})
     statsTimer = later(() => {
       statsTimer = null;
       void store.getState().loadStats();
+      refreshCuration(store);
     }, STATS_DEBOUNCE_MS);
   };
 
@@ -114,6 +115,8 @@ export function wireEvents(store: AppStore, api: Api, options: WireOptions = {})
       refreshStatsSoon();
     }),
     api.on('jobs.progress', (tick) => store.getState().applyProgress(tick)),
+    // A curation action, an undo or a rename (here or in another window): counts, boards and tags refetch.
+    api.on('library.curated', () => refreshStatsSoon()),
     api.on('library.importProgress', (event) => store.getState().applyImportProgress(event)),
     api.onMenuCommand((command) => {
       if (command === 'import') store.getState().openImportDialog();
@@ -143,6 +146,14 @@ async function refreshAll(store: AppStore): Promise<void> {
   const state = store.getState();
   await state.loadFirstPage();
   await Promise.all([state.loadLive(), state.loadStats(), state.loadImports()]);
+}
+
+/** Counts that follow the query, and the boards' and tags' counts, once they have been shown. */
+function refreshCuration(store: AppStore): void {
+  const state = store.getState();
+  if (state.counts !== null) void state.loadCounts();
+  if (state.boards !== null) void state.loadBoards();
+  if (state.tags !== null) void state.loadTags();
 }
 
 const DOWN_CODES = new Set(['provider_unavailable', 'timeout', 'provider_auth']);

@@ -56,7 +56,7 @@ describe('wireEvents', () => {
     const { fake } = setup();
     const firstCall = fake.order.findIndex((entry) => entry.startsWith('call:'));
     const subscriptions = fake.order.filter((entry) => entry.startsWith('on:'));
-    expect(subscriptions).toEqual(['on:jobs.changed', 'on:jobs.progress', 'on:library.importProgress', 'on:jobs.removed']);
+    expect(subscriptions).toEqual(['on:jobs.changed', 'on:jobs.progress', 'on:library.curated', 'on:library.importProgress', 'on:jobs.removed']);
     expect(fake.order.slice(0, firstCall)).toEqual(subscriptions);
   });
 

@@ -1,0 +1,103 @@
+import { useState } from 'react';
+import { formatNumber } from '../lib/format';
+import { useApp, useAppStore } from '../store/context';
+import type { CurationTarget } from '../store/types';
+import { ConfirmDialog } from './ConfirmDialog';
+
+/** Rate, favourite, tag, board or trash many images at once: one engine transaction, one Undo. */
+export function BulkActions({ target, count, what, withTrash = true }: { target: () => CurationTarget; count: number; what: string; withTrash?: boolean }) {
+  const store = useAppStore();
+  const boards = useApp((s) => s.boards);
+  const [tag, setTag] = useState('');
+  const [confirmTrash, setConfirmTrash] = useState(false);
+  const s = store.getState;
+  const label = `${formatNumber(count)} ${what}`;
+  return (
+    <>
+      <select
+        aria-label={`Rate ${label}`}
+        value=""
+        onChange={(e) => {
+          if (e.target.value !== '') void s().rate(target(), Number(e.target.value));
+        }}
+      >
+        <option value="">Rate…</option>
+        {[5, 4, 3, 2, 1].map((n) => (
+          <option key={n} value={n}>
+            {'★'.repeat(n)}
+          </option>
+        ))}
+        <option value="0">Clear rating</option>
+      </select>
+      <button type="button" className="btn small" aria-label={`Favorite ${label}`} onClick={() => void s().favoriteImages(target(), true)}>
+        ♥ Favorite
+      </button>
+      <form
+        className="bulk-tag"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const name = tag.trim();
+          if (name === '') return;
+          setTag('');
+          void s().tagImages(target(), { add: [name] });
+        }}
+      >
+        <input type="text" aria-label={`Tag ${label}`} placeholder="Tag…" value={tag} maxLength={64} onChange={(e) => setTag(e.target.value)} />
+      </form>
+      {boards !== null && boards.some((b) => b.query === undefined) ? (
+        <select
+          aria-label={`Add ${label} to a board`}
+          value=""
+          onChange={(e) => {
+            if (e.target.value !== '') void s().addToBoard(e.target.value, target());
+          }}
+        >
+          <option value="">Add to board…</option>
+          {boards
+            .filter((b) => b.query === undefined)
+            .map((b) => (
+              <option key={b.id} value={b.id}>
+                {b.name}
+              </option>
+            ))}
+        </select>
+      ) : null}
+      {withTrash ? (
+        <button type="button" className="btn small danger" aria-label={`Move ${label} to Trash`} onClick={() => setConfirmTrash(true)}>
+          Trash
+        </button>
+      ) : null}
+      {confirmTrash ? (
+        <ConfirmDialog
+          title={`Move ${label} to the Trash?`}
+          confirmLabel="Move to Trash"
+          danger
+          onCancel={() => setConfirmTrash(false)}
+          onConfirm={() => {
+            setConfirmTrash(false);
+            void s().trashImages(target());
+          }}
+        >
+          <p>They stay in the Trash until you empty it; Undo brings them all back.</p>
+        </ConfirmDialog>
+      ) : null}
+    </>
+  );
+}
+
+/** Above the grid while a search or filter narrows it: act on every image that matches, loaded or not. */
+export function MatchesBar() {
+  const images = useApp((s) => s.counts?.images ?? null);
+  const narrowed = useApp((s) => s.filters.view === 'favorites' || s.filters.search.trim() !== '' || s.filters.status.length > 0 || s.filters.provider !== null || s.filters.source !== null);
+  const inTrash = useApp((s) => s.filters.view === 'trash');
+  const manySelected = useApp((s) => Object.keys(s.selection.selected).length > 1);
+  if (!narrowed || inTrash || manySelected || images === null || images === 0) return null;
+  return (
+    <div className="selection-bar matches-bar" role="toolbar" aria-label="All matches">
+      <span>
+        All <strong>{formatNumber(images)}</strong> matching image{images === 1 ? '' : 's'}:
+      </span>
+      <BulkActions target={() => ({ query: true })} count={images} what={images === 1 ? 'matching image' : 'matching images'} />
+    </div>
+  );
+}

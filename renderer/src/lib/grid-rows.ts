@@ -1,0 +1,84 @@
+/**
+ * The grid's rows for the virtualiser: rows of cards, a date header before each section (only when the sort is by
+ * date), the strip of an expanded card's images beneath its row, and the "Loading more" row at the end.
+ */
+export type GridRowItem =
+  | { kind: 'header'; label: string }
+  | { kind: 'cards'; start: number; end: number; label: string | null }
+  | { kind: 'strip' }
+  | { kind: 'more' };
+
+export interface RowModel {
+  rows: GridRowItem[];
+  /** The index in `rows` of the cards row that holds card `index`. */
+  rowOf(index: number): number;
+  /** The header label of the section `row` belongs to (null without headers). */
+  labelAt(row: number): string | null;
+}
+
+export interface RowInput {
+  length: number;
+  columns: number;
+  /** The section of card i, or null for no headers at all. */
+  labelOf: ((index: number) => string) | null;
+  /** The card whose images show in a strip beneath its row, or -1. */
+  expandedIndex: number;
+  hasMore: boolean;
+}
+
+export function buildRows({ length, columns, labelOf, expandedIndex, hasMore }: RowInput): RowModel {
+  const rows: GridRowItem[] = [];
+  const cardRows: number[] = [];
+  const starts: number[] = [];
+  const labels: (string | null)[] = [];
+  let current: string | null = null;
+  let i = 0;
+  while (i < length) {
+    const label = labelOf === null ? null : labelOf(i);
+    if (label !== null && (label !== current || rows.length === 0)) {
+      rows.push({ kind: 'header', label });
+      labels.push(label);
+    }
+    current = label;
+    let end = i + 1;
+    while (end < length && end - i < columns && (labelOf === null || labelOf(end) === label)) end += 1;
+    cardRows.push(rows.length);
+    starts.push(i);
+    rows.push({ kind: 'cards', start: i, end, label });
+    labels.push(label);
+    if (expandedIndex >= i && expandedIndex < end) {
+      rows.push({ kind: 'strip' });
+      labels.push(label);
+    }
+    i = end;
+  }
+  if (hasMore) {
+    rows.push({ kind: 'more' });
+    labels.push(current);
+  }
+  const rowOf = (index: number): number => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    if (hi < 0) return -1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= index) lo = mid;
+      else hi = mid - 1;
+    }
+    return cardRows[lo]!;
+  };
+  return { rows, rowOf, labelAt: (row) => labels[row] ?? null };
+}
+
+/** Up and down keep the column across rows of different lengths (a section's last row may be short). */
+export function moveVertical(model: RowModel, index: number, direction: 1 | -1): number {
+  const row = model.rowOf(index);
+  const here = model.rows[row];
+  if (here?.kind !== 'cards') return index;
+  const column = index - here.start;
+  for (let r = row + direction; r >= 0 && r < model.rows.length; r += direction) {
+    const other = model.rows[r]!;
+    if (other.kind === 'cards') return Math.min(other.start + column, other.end - 1);
+  }
+  return index;
+}
