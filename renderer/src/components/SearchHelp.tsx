@@ -1,5 +1,6 @@
 /** The search box's help card: the keys of the query language, each with an example. */
 const ROWS: [string, string][] = [
+  // Examples on one row are apart by two spaces; each shows as its own chip.
   ['red fox', 'both words, anywhere in the prompt'],
   ['"red fox"', 'the exact phrase'],
   ['-blurry', 'without the word'],
@@ -33,7 +34,9 @@ export function SearchHelp({ onClose }: { onClose: () => void }) {
           {ROWS.map(([example, what]) => (
             <tr key={example}>
               <td>
-                <code>{example}</code>
+                {example.split('  ').map((one) => (
+                  <code key={one}>{one}</code>
+                ))}
               </td>
               <td>{what}</td>
             </tr>

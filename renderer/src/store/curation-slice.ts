@@ -172,11 +172,12 @@ export const createCurationSlice: SliceCreator<CurationSlice> =
         }
       },
 
+      // The lists refetch on every change; a failed refetch keeps what they showed rather than toast each time.
       async loadTags() {
         try {
           set({ tags: (await api.call('tags.list', {})).items });
-        } catch (error) {
-          get().reportError(error);
+        } catch {
+          // Kept as it was.
         }
       },
       async renameTag(from, to) {
@@ -195,8 +196,8 @@ export const createCurationSlice: SliceCreator<CurationSlice> =
       async loadBoards() {
         try {
           set({ boards: (await api.call('boards.list', {})).items });
-        } catch (error) {
-          get().reportError(error);
+        } catch {
+          // Kept as it was.
         }
       },
       async createBoard(name, query) {

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildRenderer, launchBrowser, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import { apiCall, expectGrid, search, waitFor } from './helpers.js';
+
+/** The search box as a person meets it: what it cannot read, what it suggests, its help card, counts that follow it. */
+const OWL = 'an owl in the červená light';
+const HARE = 'a hare in snow';
+
+let renderer: Awaited<ReturnType<typeof buildRenderer>>;
+let dataDir: string;
+let host: Host;
+let browser: Browser;
+
+async function seed(prompt: string, count: number, seed: number): Promise<void> {
+  const { job } = await apiCall(host, 'jobs.submit', { provider: 'builtin', prompt, width: 64, height: 64, count, steps: 2, seed });
+  await waitFor(async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded', `job "${prompt}" to finish`, 60_000);
+}
+
+beforeAll(async () => {
+  renderer = await buildRenderer();
+  dataDir = await tempDir('atelier-e2e-search-');
+  host = await startHost({ rendererDir: renderer.dir, dataDir });
+  await seed(OWL, 2, 424242);
+  await seed(HARE, 1, 7);
+  browser = await launchBrowser({ viewport: { width: 1440, height: 900 } });
+  await browser.page.goto(host.url);
+  await expectGrid(browser.page, [OWL, HARE]);
+}, 120_000);
+
+afterAll(() => tearDown({ browser, host, dataDir, renderer }));
+
+const tab = (name: string) => browser.page.getByRole('tab', { name: new RegExp(`^${name}`) });
+
+describe('the search box', () => {
+  it('finds by a setting, and the tab counts follow the query', async () => {
+    const { page } = browser;
+    await waitFor(async () => (await tab('All').textContent()) === 'All2', 'All to count 2');
+    await search(page, 'seed:424242');
+    await expectGrid(page, [OWL]);
+    await waitFor(async () => (await tab('All').textContent()) === 'All1', 'All to count the one match');
+    await search(page, 'cervena');
+    await expectGrid(page, [OWL]);
+    await search(page, '');
+    await waitFor(async () => (await tab('All').textContent()) === 'All2', 'All back to 2');
+  }, 60_000);
+
+  it('a search it cannot read says where and why under the box, and the results stay', async () => {
+    const { page } = browser;
+    await search(page, 'hare');
+    await expectGrid(page, [HARE]);
+    await search(page, 'hare steps:abc');
+    const alert = page.getByRole('alert').filter({ hasText: 'Can’t read this search:' });
+    await alert.waitFor();
+    // The mark sits at the value it could not read.
+    expect(await alert.locator('mark').textContent()).toBe('a');
+    await expectGrid(page, [HARE]);
+    await screenshot(page, 'search-error');
+    await search(page, 'hare steps:2');
+    await alert.waitFor({ state: 'detached' });
+    await search(page, '');
+  }, 60_000);
+
+  it('suggests keys and then values, by keyboard, replacing what is under the caret', async () => {
+    const { page } = browser;
+    const box = page.getByRole('searchbox', { name: 'Search' });
+    await box.fill('');
+    await box.pressSequentially('provi');
+    const list = page.getByRole('listbox', { name: 'Suggestions' });
+    await list.getByRole('option', { name: /provider:/ }).waitFor();
+    await box.press('ArrowDown');
+    await box.press('Enter');
+    await waitFor(async () => (await box.inputValue()) === 'provider:', 'the key to replace the word');
+    await list.getByRole('option', { name: /builtin/ }).waitFor();
+    await screenshot(page, 'search-suggestions');
+    await box.press('ArrowDown');
+    await box.press('Enter');
+    await waitFor(async () => (await box.inputValue()) === 'provider:builtin ', 'the value to follow the key');
+    await expectGrid(page, [OWL, HARE]);
+    await search(page, '');
+  }, 60_000);
+
+  it('the ? button opens a help card listing the keys with examples', async () => {
+    const { page } = browser;
+    await page.getByRole('button', { name: 'Search help' }).click();
+    const help = page.getByRole('dialog', { name: 'Search help' });
+    for (const example of ['model:sdxl', 'rating:>=4', 'is:favorite', 'date:7d']) await help.getByText(example, { exact: true }).waitFor();
+    await screenshot(page, 'search-help');
+    await help.getByRole('button', { name: 'Close search help' }).click();
+    await help.waitFor({ state: 'detached' });
+  }, 30_000);
+});
