@@ -158,7 +158,7 @@ describe('keyboard only', () => {
     const viewer = page.getByRole('dialog', { name: 'Viewer: keyboard painted meadow' });
     await viewer.waitFor();
     await page.keyboard.press('f');
-    await viewer.getByRole('button', { name: '★ Favorite' }).waitFor();
+    await viewer.getByRole('button', { name: '♥ Favorite' }).waitFor();
     await page.keyboard.press('Delete');
     await page.getByRole('dialog', { name: `Viewer: ${SALE_A}` }).waitFor();
     await page.keyboard.press('Escape');

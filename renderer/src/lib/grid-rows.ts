@@ -26,7 +26,10 @@ export interface RowInput {
   hasMore: boolean;
 }
 
-export function buildRows({ length, columns, labelOf, expandedIndex, hasMore }: RowInput): RowModel {
+export function buildRows({ length, columns, labelOf: labelFn, expandedIndex, hasMore }: RowInput): RowModel {
+  // Each card's label once: the loop below asks for it at a row's start and again while filling the row.
+  const cardLabels = labelFn === null ? null : Array.from({ length }, (_, i) => labelFn(i));
+  const labelOf = cardLabels === null ? null : (i: number) => cardLabels[i]!;
   const rows: GridRowItem[] = [];
   const cardRows: number[] = [];
   const starts: number[] = [];

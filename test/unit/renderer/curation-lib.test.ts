@@ -97,6 +97,10 @@ describe('grid rows with headers', () => {
     expect(moveVertical(model, 7, -1)).toBe(4);
     expect(moveVertical(model, 4, -1)).toBe(0);
     expect(moveVertical(model, 1, -1)).toBe(1);
+    const plain = buildRows({ length: 8, columns: 4, labelOf: null, expandedIndex: 1, hasMore: true });
+    // Over the strip row, in the same column.
+    expect(moveVertical(plain, 1, 1)).toBe(5);
+    expect(moveVertical(plain, 6, -1)).toBe(2);
   });
 });
 
