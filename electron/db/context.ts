@@ -20,7 +20,7 @@ export const DEFAULT_LIMITS: StoreLimits = {
 const SUMMARY_FIELDS = [
   'id', 'status', 'created_at', 'updated_at', 'started_at', 'completed_at', 'provider', 'model', 'prompt',
   'negative_prompt', 'width', 'height', 'count', 'favorite', 'trashed_at', 'progress_stage', 'progress_fraction',
-  'partial_images', 'error_json', 'retry_of', 'retried_as', 'source', 'original_path',
+  'partial_images', 'error_json', 'retry_of', 'retried_as', 'source', 'best_rating', 'rowid', 'original_path',
 ] as const satisfies ReadonlyArray<keyof SummaryRow>;
 
 /** An imported job's original: the first location still found, else the first known (index image_locations_image). */
@@ -53,6 +53,9 @@ export interface SummaryRow {
   retry_of: string | null;
   retried_as: string | null;
   source: string;
+  /** The job's best image rating outside the trash (sort by rating), and its rowid (the shuffle's input). */
+  best_rating: number;
+  rowid: number;
   original_path: string | null;
 }
 

@@ -3,13 +3,16 @@ import { AppError } from '../../shared/errors.js';
 export interface CursorPosition {
   createdAt: number;
   id: string;
+  /** The sort's own key where it is not the date: the rating, or the shuffle position. */
+  k?: number;
 }
 
 const PREFIX = 'c1.';
 
 /** Opaque to callers: the (created_at, id) of the last row on the page, so new jobs never shift later pages. */
 export function encodeCursor(position: CursorPosition): string {
-  return PREFIX + Buffer.from(JSON.stringify([position.createdAt, position.id]), 'utf8').toString('base64url');
+  const values = position.k === undefined ? [position.createdAt, position.id] : [position.createdAt, position.id, position.k];
+  return PREFIX + Buffer.from(JSON.stringify(values), 'utf8').toString('base64url');
 }
 
 export function decodeCursor(cursor: string): CursorPosition {
@@ -26,12 +29,15 @@ export function decodeCursor(cursor: string): CursorPosition {
   }
   if (
     !Array.isArray(parsed) ||
-    parsed.length !== 2 ||
+    (parsed.length !== 2 && parsed.length !== 3) ||
     !Number.isSafeInteger(parsed[0]) ||
     typeof parsed[1] !== 'string' ||
-    parsed[1].length > 64
+    parsed[1].length > 64 ||
+    (parsed.length === 3 && !Number.isSafeInteger(parsed[2]))
   ) {
     throw invalid();
   }
-  return { createdAt: parsed[0] as number, id: parsed[1] };
+  const position: CursorPosition = { createdAt: parsed[0] as number, id: parsed[1] };
+  if (parsed.length === 3) position.k = parsed[2] as number;
+  return position;
 }

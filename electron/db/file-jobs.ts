@@ -1,6 +1,7 @@
 import type { StoredRequest } from '../../shared/contract.js';
 import { byteLength } from './bounds.js';
 import type { StoreContext } from './context.js';
+import { withSettings, type JobFacets } from './facets.js';
 import { gramsOf } from './grams.js';
 import { ROW_OVERHEAD_BYTES } from './jobs.js';
 
@@ -13,8 +14,9 @@ export interface FileJobRow {
   request: StoredRequest;
   count: number;
   result: Record<string, unknown>;
-  /** Folded text for jobs.search_text and its token index. */
+  /** Folded prompt text for jobs.search_text and its token index (the settings line is added here). */
   searchText: string;
+  facets: JobFacets;
   source: string;
   metadata: unknown;
 }
@@ -29,17 +31,19 @@ export function createFileJobWriter(ctx: StoreContext) {
     'fileJobs.insert',
     `INSERT INTO jobs (id, status, created_at, updated_at, completed_at, provider, model, prompt, negative_prompt, width,
        height, count, request_json, result_json, search_text, progress_stage, progress_fraction, source, metadata_json,
-       logical_bytes)
-     VALUES (?, 'succeeded', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'done', 1, ?, ?, ?)`,
+       logical_bytes, model_key, sampler_key, scheduler_key, steps, cfg, negative_key)
+     VALUES (?, 'succeeded', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'done', 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  const insertLora = sql.prepare('fileJobs.insertLora', 'INSERT OR IGNORE INTO job_loras (job_id, key, name) VALUES (?, ?, ?)');
   const gramsFromApp = sql.prepare('fileJobs.gramsFromApp', 'UPDATE store_totals SET grams_from_app = ? WHERE id = 1');
   const insertGrams = sql.prepare('fileJobs.insertGrams', 'INSERT INTO jobs_grams (rowid, grams) VALUES (?, ?)');
 
   return (row: FileJobRow): void => {
-    const { request } = row;
+    const { request, facets } = row;
+    const searchText = withSettings(row.searchText, facets);
     const requestJson = JSON.stringify(request);
     const resultJson = JSON.stringify(row.result);
-    const logicalBytes = byteLength(requestJson) + byteLength(row.searchText) + byteLength(resultJson) + ROW_OVERHEAD_BYTES;
+    const logicalBytes = byteLength(requestJson) + byteLength(searchText) + byteLength(resultJson) + ROW_OVERHEAD_BYTES;
     gramsFromApp.run(1);
     const inserted = insert.run(
       row.id,
@@ -55,12 +59,19 @@ export function createFileJobWriter(ctx: StoreContext) {
       row.count,
       requestJson,
       resultJson,
-      row.searchText,
+      searchText,
       row.source,
       row.metadata === undefined ? null : JSON.stringify(row.metadata),
       logicalBytes,
+      facets.modelKey,
+      facets.samplerKey,
+      facets.schedulerKey,
+      facets.steps,
+      facets.cfg,
+      facets.negativeKey,
     );
     gramsFromApp.run(0);
-    insertGrams.run(inserted.lastInsertRowid, gramsOf(row.searchText));
+    insertGrams.run(inserted.lastInsertRowid, gramsOf(searchText));
+    for (const lora of facets.loras) insertLora.run(row.id, lora.key, lora.name);
   };
 }

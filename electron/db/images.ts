@@ -19,6 +19,9 @@ interface ImageRow {
   seed_digits: string | null;
   batch_index: number | null;
   linked: number;
+  rating: number;
+  favorite: number;
+  trashed_at: number | null;
 }
 
 export interface ImagePathRow {
@@ -47,12 +50,17 @@ function toStored(row: ImageRow): StoredImage {
 }
 
 /** The values that differ between a batch's images, present only where known. */
-function perImage(row: ImageRow): Pick<ImageSummary, 'seed' | 'batchIndex' | 'thumbPending'> {
-  const out: Pick<ImageSummary, 'seed' | 'batchIndex' | 'thumbPending'> = {};
+type PerImage = Pick<ImageSummary, 'seed' | 'batchIndex' | 'thumbPending' | 'rating' | 'favorite' | 'trashed'>;
+
+function perImage(row: ImageRow): PerImage {
+  const out: PerImage = {};
   if (row.seed !== null) out.seed = row.seed;
   else if (row.seed_digits !== null) out.seed = row.seed_digits;
   if (row.batch_index !== null) out.batchIndex = row.batch_index;
   if (row.thumb_path === null) out.thumbPending = true;
+  if (row.rating > 0) out.rating = row.rating;
+  if (row.favorite === 1) out.favorite = true;
+  if (row.trashed_at !== null) out.trashed = true;
   return out;
 }
 
@@ -74,6 +82,11 @@ export function createImages(ctx: StoreContext) {
   const forJobs = ctx.sql.prepare<ImageRow>(
     'images.forJobs',
     `SELECT i.* FROM json_each(?) AS ids JOIN images AS i ON i.job_id = ids.value ORDER BY i.job_id, i.idx`,
+  );
+  const tagsForJobs = ctx.sql.prepare<{ image_id: string; name: string }>(
+    'images.tagsForJobs',
+    `SELECT i.id AS image_id, t.name FROM json_each(?) AS ids JOIN images AS i ON i.job_id = ids.value
+       JOIN image_tags AS it ON it.image_id = i.id JOIN tags AS t ON t.id = it.tag_id ORDER BY t.key`,
   );
   // Keyset pages by id, so a 100k-image library is read in slices between which the event loop runs.
   const pathsAfter = ctx.sql.prepare<Omit<ImagePathRow, 'linked'> & { linked: number }>(
@@ -107,10 +120,21 @@ export function createImages(ctx: StoreContext) {
     summariesFor(jobIds: string[]): Map<string, ImageSummary[]> {
       const out = new Map<string, ImageSummary[]>();
       if (jobIds.length === 0) return out;
-      for (const row of forJobs.all(JSON.stringify(jobIds))) {
+      const ids = JSON.stringify(jobIds);
+      const tags = new Map<string, string[]>();
+      for (const { image_id, name } of tagsForJobs.all(ids)) {
+        const list = tags.get(image_id);
+        if (list === undefined) tags.set(image_id, [name]);
+        else list.push(name);
+      }
+      for (const row of forJobs.all(ids)) {
         let list = out.get(row.job_id);
         if (list === undefined) out.set(row.job_id, (list = []));
-        list.push({ id: row.id, index: row.idx, width: row.width, height: row.height, mime: row.mime, bytes: row.bytes, ...perImage(row) });
+        const imageTags = tags.get(row.id);
+        list.push({
+          id: row.id, index: row.idx, width: row.width, height: row.height, mime: row.mime, bytes: row.bytes, ...perImage(row),
+          ...(imageTags !== undefined && { tags: imageTags }),
+        });
       }
       return out;
     },

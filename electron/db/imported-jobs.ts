@@ -6,6 +6,7 @@ import { foldForSearch, searchTextOf } from './fold.js';
 import type { ImportedImage } from './import-types.js';
 import type { Images } from './images.js';
 import { createFileJobWriter } from './file-jobs.js';
+import { facetsOf } from './facets.js';
 
 /** Writes one imported file as a succeeded job with its one image, searchable like a generated one. */
 export function createImportedJobs(ctx: StoreContext, images: Images, events: Events) {
@@ -31,6 +32,13 @@ export function createImportedJobs(ctx: StoreContext, images: Images, events: Ev
         count: 1,
         result,
         searchText,
+        facets: facetsOf({
+          provider: entry.source,
+          model: entry.model ?? request.model ?? null,
+          request,
+          metadata: entry.metadata,
+          seeds: seed === null ? [] : [seed],
+        }),
         source: entry.source,
         metadata: entry.metadata,
       });

@@ -7,6 +7,7 @@ import { SUMMARY_COLUMNS, type DetailRow, type StoreContext, type SummaryRow } f
 import type { Events } from './events.js';
 import { idempotencyKeyHash, requestFingerprint } from './fingerprint.js';
 import { searchTextOf } from './fold.js';
+import { facetsOf, withSettings } from './facets.js';
 import { gramsOf } from './grams.js';
 import type { Images } from './images.js';
 import type { NewImage, QueuedJob, SubmitOutcome } from './types.js';
@@ -47,8 +48,9 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
   const insert = sql.prepare(
     'jobs.insert',
     `INSERT INTO jobs (id, status, created_at, updated_at, provider, model, prompt, negative_prompt, width, height,
-       count, request_json, search_text, logical_bytes, idempotency_key_hash, request_fingerprint)
-     VALUES (?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       count, request_json, search_text, logical_bytes, idempotency_key_hash, request_fingerprint, model_key, sampler_key,
+       steps, cfg, negative_key)
+     VALUES (?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (idempotency_key_hash) WHERE idempotency_key_hash IS NOT NULL DO NOTHING`,
   );
   // Around the insert, the jobs_grams trigger stands aside (migration 0004): the tokens are made here, in linear time.
@@ -163,7 +165,8 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
     }
     const { idempotencyKey: _key, ...stored } = request;
     const requestJson = JSON.stringify(stored);
-    const searchText = searchTextOf(request.prompt, request.negativePrompt);
+    const facets = facetsOf({ provider: request.provider, model: request.model ?? null, request });
+    const searchText = withSettings(searchTextOf(request.prompt, request.negativePrompt), facets);
     const rowBytes =
       byteLength(requestJson) + byteLength(searchText) + ROW_OVERHEAD_BYTES + ctx.limits.maxResultBytes;
     if (totals.bytes + rowBytes > ctx.limits.maxLogicalBytes) {
@@ -191,6 +194,11 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
       rowBytes,
       keyHash,
       fingerprint,
+      facets.modelKey,
+      facets.samplerKey,
+      facets.steps,
+      facets.cfg,
+      facets.negativeKey,
     );
     gramsFromApp.run(0);
     if (inserted.changes === 0) {

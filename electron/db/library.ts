@@ -14,6 +14,27 @@ export function createLibrary(ctx: StoreContext) {
     'jobs.setFavorite',
     `UPDATE jobs SET favorite = @value, updated_at = @now WHERE id IN (${IDS_NAMED}) AND favorite <> @value`,
   );
+  // A job's favourite is its images' (migration 0010): starring the job stars each of them.
+  const setImagesFavorite = sql.prepare(
+    'images.setFavoriteOfJobs',
+    `UPDATE images SET favorite = @value WHERE job_id IN (${IDS_NAMED}) AND favorite <> @value`,
+  );
+  const restoreImagesOfJobs = sql.prepare(
+    'images.restoreOfJobs',
+    `UPDATE images SET trashed_at = NULL WHERE job_id IN (${IDS_NAMED}) AND trashed_at IS NOT NULL`,
+  );
+  // Images trashed one by one from jobs that stay: Empty trash removes them too.
+  const trashedImageIds = sql.prepare<{ id: string }>(
+    'images.trashedOfActiveJobs',
+    `SELECT i.id FROM jobs AS j INDEXED BY jobs_in_trash_created JOIN images AS i ON i.job_id = j.id
+     WHERE (j.trashed_at IS NOT NULL OR j.trashed_images > 0) AND j.trashed_at IS NULL AND i.trashed_at IS NOT NULL
+       AND i.trashed_at <= ? AND (? = 0 OR i.favorite = 0)`,
+  );
+  const filesOfImages = sql.prepare<{ path: string; thumb_path: string | null; bytes: number; linked: number }>(
+    'images.filesOfImages',
+    `SELECT path, thumb_path, bytes, linked FROM images WHERE id IN (${IDS})`,
+  );
+  const deleteImages = sql.prepare<{ job_id: string }>('images.delete', `DELETE FROM images WHERE id IN (${IDS}) RETURNING job_id`);
   const trashStmt = sql.prepare(
     'jobs.trash',
     `UPDATE jobs SET trashed_at = @now, updated_at = @now
@@ -83,7 +104,8 @@ export function createLibrary(ctx: StoreContext) {
   const trashImages = sql.prepare<{ images: number; bytes: number }>(
     'images.trashSummary',
     `SELECT COUNT(*) AS images, COALESCE(SUM(i.bytes), 0) AS bytes
-     FROM jobs AS j JOIN images AS i ON i.job_id = j.id WHERE j.trashed_at IS NOT NULL`,
+     FROM jobs AS j INDEXED BY jobs_in_trash_created JOIN images AS i ON i.job_id = j.id
+     WHERE (j.trashed_at IS NOT NULL OR j.trashed_images > 0) AND (j.trashed_at IS NOT NULL OR i.trashed_at IS NOT NULL)`,
   );
 
   function sizeOf(ids: string[]): RetentionMove {
@@ -97,15 +119,17 @@ export function createLibrary(ctx: StoreContext) {
   }
 
   /** Deletes rows (images and events cascade) and returns the files no remaining image references. */
-  const removeTx = ctx.db.transaction((ids: string[]): RemovedFiles => {
+  const removeTx = ctx.db.transaction((ids: string[], imageIds: string[] = []): RemovedFiles => {
     const idsJson = JSON.stringify([...new Set(ids)]);
+    const imageIdsJson = JSON.stringify([...new Set(imageIds)]);
     const candidates = new Map<string, number>();
-    for (const row of filesOf.all(idsJson)) {
+    for (const row of [...filesOf.all(idsJson), ...(imageIds.length === 0 ? [] : filesOfImages.all(imageIdsJson))]) {
       // A linked original is the person's own file, outside the data dir: its row goes, the file is never offered.
       if (row.linked === 0) candidates.set(row.path, Math.max(candidates.get(row.path) ?? 0, row.bytes));
       if (row.thumb_path !== null && !candidates.has(row.thumb_path)) candidates.set(row.thumb_path, 0);
     }
     const removedIds = deleteJobs.all(idsJson).map((r) => r.id);
+    const changed = imageIds.length === 0 ? [] : [...new Set(deleteImages.all(imageIdsJson).map((r) => r.job_id))];
     const files: string[] = [];
     let bytesFreed = 0;
     // Content-addressed files may be shared by other images: only unreferenced ones go back to the caller.
@@ -114,13 +138,15 @@ export function createLibrary(ctx: StoreContext) {
       files.push(path);
       bytesFreed += bytes;
     }
-    return { removed: removedIds.length, ids: removedIds, bytesFreed, files };
+    return { removed: removedIds.length, ids: removedIds, bytesFreed, files, ...(changed.length > 0 && { changed }) };
   });
 
-  function remove(ids: string[]): RemovedFiles {
-    if (ids.length === 0) return { removed: 0, ids: [], bytesFreed: 0, files: [] };
-    return sql.time('jobs.remove', () => removeTx.immediate(ids));
+  function remove(ids: string[], imageIds: string[] = []): RemovedFiles {
+    if (ids.length === 0 && imageIds.length === 0) return { removed: 0, ids: [], bytesFreed: 0, files: [] };
+    return sql.time('jobs.remove', () => removeTx.immediate(ids, imageIds));
   }
+  const trashedImages = (olderThan: number, keepFavorites: boolean) =>
+    trashedImageIds.all(olderThan, keepFavorites ? 1 : 0).map((r) => r.id);
 
   function pruneIds(limits: PruneLimits): string[] {
     const chosen = new Set<string>();
@@ -161,20 +187,25 @@ export function createLibrary(ctx: StoreContext) {
 
   return {
     setFavorite(ids: string[], favorite: boolean): number {
-      return touch(setFavoriteStmt, ids, { value: favorite ? 1 : 0 });
+      const changed = touch(setFavoriteStmt, ids, { value: favorite ? 1 : 0 });
+      touch(setImagesFavorite, ids, { value: favorite ? 1 : 0 });
+      return changed;
     },
     trash(ids: string[]): number {
       return touch(trashStmt, ids, {});
     },
     restore(ids: string[]): number {
-      return touch(restoreStmt, ids, {});
+      const restored = touch(restoreStmt, ids, {});
+      touch(restoreImagesOfJobs, ids, {});
+      return restored;
     },
-    purge: remove,
+    purge: (ids: string[]) => remove(ids),
     emptyTrash(): RemovedFiles {
-      return remove(trashedIds.all(Number.MAX_SAFE_INTEGER).map((r) => r.id));
+      return remove(trashedIds.all(Number.MAX_SAFE_INTEGER).map((r) => r.id), trashedImages(Number.MAX_SAFE_INTEGER, false));
     },
     emptyTrashOlderThan(olderThanMs: number): RemovedFiles {
-      return remove(trashedNonFavoriteIds.all(ctx.now() - olderThanMs).map((r) => r.id));
+      const before = ctx.now() - olderThanMs;
+      return remove(trashedNonFavoriteIds.all(before).map((r) => r.id), trashedImages(before, true));
     },
     /** What `prune` would move to the trash now under these limits (nothing is changed). */
     previewPrune(limits: PruneLimits): RetentionMove {

@@ -2,6 +2,7 @@ import type { GenerateRequest } from '../../shared/contract.js';
 import type { StoreContext } from './context.js';
 import type { Events } from './events.js';
 import { searchTextOf } from './fold.js';
+import { facetsOf } from './facets.js';
 import type { Images } from './images.js';
 import { createFileJobWriter } from './file-jobs.js';
 import type { NewImage } from './types.js';
@@ -49,6 +50,12 @@ export function createRecovered(ctx: StoreContext, images: Images, events: Event
       count: request.count,
       result,
       searchText,
+      facets: facetsOf({
+        provider: entry.provider,
+        model: entry.model ?? request.model ?? null,
+        request,
+        seeds: entry.seed === undefined ? [] : [entry.seed],
+      }),
       source: 'atelier',
       metadata: undefined,
     });

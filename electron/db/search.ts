@@ -1,10 +1,16 @@
-import type { ListPage, ListQuery } from '../../shared/contract.js';
+import type { ImageSummary, ListPage, ListQuery } from '../../shared/contract.js';
+import { AppError } from '../../shared/errors.js';
+import { parseQuery } from '../../shared/query/index.js';
 import { toSummary } from './codec.js';
 import { SUMMARY_COLUMNS, summaryRowFrom, type StoreContext, type SummaryRow } from './context.js';
 import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.js';
 import { searchTerms } from './fold.js';
 import { matchAll, termTokens, tokenIsExact } from './grams.js';
 import type { Images } from './images.js';
+import { compileQuery, type CompiledQuery } from './query/compile.js';
+import { chooseDriver } from './query/drivers.js';
+import { createQueryLookup } from './query/lookup.js';
+import { sortCursor, sortPlan } from './query/sorts.js';
 
 /**
  * How many history rows (below the cursor) a search first walks newest-first with instr(). A term common enough to
@@ -42,6 +48,14 @@ export interface ListPlan {
 }
 
 export interface PlanOptions {
+  /** The parsed query's SQL (default: the search split into words, as plain text terms). */
+  compiled?: CompiledQuery;
+  /** none: read the history through this index (a typed clause's, chosen by size); default: SQLite's choice. */
+  indexedBy?: string;
+  /** Extra job-level conditions the chosen driver adds (redundant with the query, they only pick where to start). */
+  driverWhere?: { sql: string; params: unknown[] };
+  /** sorted: the order and its cursor condition. */
+  sort?: SortPlan;
   /** fts, newest: the index tokens ANDed (default every token of every term); a term they miss gets instr(). */
   tokens?: string[];
   /** newest: only rows below this rowid (the cursor's place when rowid order is history order). */
@@ -52,7 +66,14 @@ export interface PlanOptions {
   before?: CursorPosition;
 }
 
-export type PlanMode = 'fts' | 'newest' | 'walk' | 'none';
+export type PlanMode = 'fts' | 'newest' | 'walk' | 'none' | 'sorted';
+
+/** A sort other than newest first: its ORDER BY, and the condition for rows after the cursor's. */
+export interface SortPlan {
+  name: string;
+  orderBy: string;
+  after?: { sql: string; params: unknown[] };
+}
 
 /**
  * Builds the page query. Filters and search are in WHERE, so they apply before the cursor and the limit.
@@ -64,11 +85,13 @@ export function planList(query: ListQuery, mode: PlanMode, limit: number, option
   const where: string[] = [];
   const params: unknown[] = [];
   const key: string[] = [mode];
-  const terms = query.search === undefined ? [] : searchTerms(query.search);
-  const indexed = mode === 'fts' || mode === 'newest';
-  const tokens = indexed ? (options.tokens ?? [...new Set(terms.flatMap(termTokens))]) : [];
+  const compiled = options.compiled;
+  const terms = compiled?.terms ?? (query.search === undefined ? [] : searchTerms(query.search));
+  const indexTerms = compiled?.indexTerms ?? terms;
+  const indexed = mode === 'fts' || mode === 'newest' || mode === 'sorted';
+  const tokens = indexed ? (options.tokens ?? [...new Set(indexTerms.flatMap(termTokens))]) : [];
   if (tokens.length > 0) {
-    where.push('jobs_grams MATCH ?');
+    where.push(mode === 'sorted' ? 'j.rowid IN (SELECT rowid FROM jobs_grams WHERE jobs_grams MATCH ?)' : 'jobs_grams MATCH ?');
     params.push(matchAll(tokens));
   }
   if (mode !== 'none') {
@@ -79,9 +102,27 @@ export function planList(query: ListQuery, mode: PlanMode, limit: number, option
       key.push('s');
     }
   }
-  if (query.view === 'active') where.push('j.trashed_at IS NULL');
-  else if (query.view === 'trash') where.push('j.trashed_at IS NOT NULL');
-  key.push(query.view);
+  const view = compiled?.wantsTrash === true ? 'all' : query.view;
+  if (view === 'active') where.push('j.trashed_at IS NULL');
+  // A job in the trash, or one image of it (per-image trash, migration 0010).
+  else if (view === 'trash') where.push('(j.trashed_at IS NOT NULL OR j.trashed_images > 0)');
+  key.push(view);
+  if (compiled !== undefined) {
+    where.push(...compiled.where);
+    params.push(...compiled.params);
+    key.push(`w${compiled.where.join('&')}`);
+    if (compiled.imageWhere.length > 0) {
+      const seen = view === 'active' ? ['i.trashed_at IS NULL'] : view === 'trash' ? ['(j.trashed_at IS NOT NULL OR i.trashed_at IS NOT NULL)'] : [];
+      where.push(`EXISTS (SELECT 1 FROM images AS i WHERE i.job_id = j.id AND ${[...seen, ...compiled.imageWhere].join(' AND ')})`);
+      params.push(...compiled.imageParams);
+      key.push(`i${compiled.imageWhere.join('&')}`);
+    }
+  }
+  if (options.driverWhere !== undefined) {
+    where.push(options.driverWhere.sql);
+    params.push(...options.driverWhere.params);
+    key.push(`d${options.driverWhere.sql}`);
+  }
   if (query.status !== undefined) {
     const statuses = [...new Set(query.status)];
     where.push(`j.status IN (${statuses.map(() => '?').join(', ')})`);
@@ -103,7 +144,12 @@ export function planList(query: ListQuery, mode: PlanMode, limit: number, option
     params.push(query.source);
     key.push('src');
   }
-  const before = options.before ?? (query.cursor === undefined ? undefined : decodeCursor(query.cursor));
+  const before = mode === 'sorted' ? undefined : (options.before ?? (query.cursor === undefined ? undefined : decodeCursor(query.cursor)));
+  if (mode === 'sorted' && options.sort?.after !== undefined) {
+    where.push(options.sort.after.sql);
+    params.push(...options.sort.after.params);
+    key.push('after');
+  }
   if (before !== undefined) {
     where.push('(j.created_at, j.id) < (?, ?)');
     params.push(before.createdAt, before.id);
@@ -122,8 +168,11 @@ export function planList(query: ListQuery, mode: PlanMode, limit: number, option
   }
   params.push(limit);
   const filter = where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`;
-  const order = 'ORDER BY j.created_at DESC, j.id DESC';
-  let sql = `SELECT ${SUMMARY_COLUMNS} FROM jobs AS j ${filter} ${order} LIMIT ?`;
+  const order = mode === 'sorted' && options.sort !== undefined ? `ORDER BY ${options.sort.orderBy}` : 'ORDER BY j.created_at DESC, j.id DESC';
+  if (mode === 'sorted') key.push(options.sort?.name ?? '');
+  const indexedBy = mode === 'none' && options.indexedBy !== undefined ? ` INDEXED BY ${options.indexedBy}` : '';
+  if (indexedBy !== '') key.push(`ix${options.indexedBy}`);
+  let sql = `SELECT ${SUMMARY_COLUMNS} FROM jobs AS j${indexedBy} ${filter} ${order} LIMIT ?`;
   if (mode === 'newest') {
     // FTS5 yields matches by descending rowid with no sort, so the scan ends at the page's last match.
     sql = `SELECT ${SUMMARY_COLUMNS} FROM jobs_grams AS g CROSS JOIN jobs AS j ON j.rowid = g.rowid ${filter}
@@ -136,7 +185,8 @@ export function planList(query: ListQuery, mode: PlanMode, limit: number, option
         SELECT j.rowid AS rid FROM jobs_grams AS g CROSS JOIN jobs AS j ON j.rowid = g.rowid ${filter} ${order} LIMIT ?
       ) AS page CROSS JOIN jobs AS j ON j.rowid = page.rid ${order}`;
   }
-  return { sql, params, key: key.join('|'), name: mode === 'none' ? 'jobs.list' : `jobs.list.search.${mode}` };
+  const name = mode === 'none' ? 'jobs.list' : mode === 'sorted' ? `jobs.list.sorted.${options.sort?.name ?? ''}` : `jobs.list.search.${mode}`;
+  return { sql, params, key: key.join('|'), name };
 }
 
 interface Extent {
@@ -202,8 +252,11 @@ export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTu
   const estimates = new Map<string, number>();
   let estimatedAt = 0;
 
-  function rows(query: ListQuery, mode: PlanMode, limit: number, options?: PlanOptions): SummaryRow[] {
-    const plan = planList(query, mode, limit, options);
+  // The query being listed, parsed and compiled once per call (every plan of one search shares it).
+  let current: CompiledQuery | undefined;
+
+  function rows(query: ListQuery, mode: PlanMode, limit: number, options: PlanOptions = {}): SummaryRow[] {
+    const plan = planList(query, mode, limit, { compiled: current, ...options });
     return ctx.sql.cached<unknown[]>(plan.name, plan.key, () => plan.sql, { raw: true }).all(...plan.params).map(summaryRowFrom);
   }
 
@@ -290,7 +343,8 @@ export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTu
     const shape = extent.get()!;
     const tokens = chooseTokens(terms, shape);
     // A filter most jobs fail reads many matches per page in rowid order; its own history index walks only its jobs.
-    const selective = query.view === 'trash' || query.favorite === true || query.status !== undefined || query.provider !== undefined || query.source !== undefined;
+    const typed = current !== undefined && (current.where.length > 0 || current.imageWhere.length > 0);
+    const selective = typed || query.view === 'trash' || query.favorite === true || query.status !== undefined || query.provider !== undefined || query.source !== undefined;
     const newest = shape.breaks === 0 && !selective ? newestMatches(query, tokens, want, shape) : undefined;
     if (newest !== undefined) return newest;
     const fts = () => rows(query, 'fts', want, { tokens });
@@ -315,21 +369,93 @@ export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTu
     return [...found, ...rows(query, 'walk', want - found.length, { before: floor })];
   }
 
+  const lookup = createQueryLookup(ctx);
+  const parseSaved = (text: string) => {
+    const parsed = parseQuery(text);
+    return parsed.ok ? parsed.query : null;
+  };
+
+  /** The search box's text as SQL; a query that cannot be read says where and why (never a guess). */
+  function compile(search: string | undefined): CompiledQuery | undefined {
+    if (search === undefined || search.trim().length === 0) return undefined;
+    const parsed = parseQuery(search);
+    if (!parsed.ok) {
+      const { at, message } = parsed.error;
+      throw new AppError('invalid_request', `Can't read this search: ${message}`, { details: { at, message, fields: { search: message } } });
+    }
+    return compileQuery(parsed.query, lookup, parseSaved);
+  }
+
+  const counter = (sql: string, params: unknown[], cap: number): number =>
+    ctx.sql.cached<{ n: number }>('jobs.list.driverCount', `count|${sql}`, () => `SELECT COUNT(*) AS n FROM (${sql} LIMIT ?)`).get(...params, cap)!.n;
+
+  /** A page with no free text: every clause typed, read from the index that suits it best. */
+  function browse(query: ListQuery, want: number): SummaryRow[] {
+    if (current === undefined || (current.drivers.length === 0 && current.imageDrivers.length === 0 && current.where.length + current.imageWhere.length === 0)) {
+      return rows(query, 'none', want);
+    }
+    // The view's own partial index walks only its jobs; the trash's OR is left to SQLite.
+    const walkIndex = query.favorite === true ? 'jobs_favorite_created' : query.view === 'trash' && !current.wantsTrash ? undefined : 'jobs_created';
+    const choice = chooseDriver(current, counter, walkIndex);
+    lastDriver = choice.label;
+    return rows(query, 'none', want, {
+      ...(choice.indexedBy !== undefined && { indexedBy: choice.indexedBy }),
+      ...(choice.driverWhere !== undefined && { driverWhere: choice.driverWhere }),
+    });
+  }
+  let lastDriver = '';
+
+  /** Only the images a page should show: outside the trash (or in it, in the trash view), passing the image clauses. */
+  function visibleImages(query: ListQuery, page: SummaryRow[]): Map<string, ImageSummary[]> {
+    const byJob = images.summariesFor(page.map((r) => r.id));
+    const view = current?.wantsTrash === true ? 'all' : query.view;
+    let keep: Set<string> | null = null;
+    if (current !== undefined && current.imageWhere.length > 0) {
+      const sql = `SELECT i.id FROM json_each(?) AS ids JOIN jobs AS j ON j.id = ids.value JOIN images AS i ON i.job_id = j.id
+        WHERE ${current.imageWhere.join(' AND ')}`;
+      const ids = ctx.sql.cached<{ id: string }>('jobs.list.visibleImages', `vis|${sql}`, () => sql).all(JSON.stringify(page.map((r) => r.id)), ...current.imageParams);
+      keep = new Set(ids.map((r) => r.id));
+    }
+    for (const row of page) {
+      const all = byJob.get(row.id);
+      if (all === undefined) continue;
+      const shown = all.filter(
+        (image) =>
+          (keep === null || keep.has(image.id)) &&
+          (view !== 'active' || image.trashed !== true) &&
+          (view !== 'trash' || row.trashed_at !== null || image.trashed === true) &&
+          (query.favorite !== true || image.favorite === true),
+      );
+      byJob.set(row.id, shown.length === 0 && keep === null && query.favorite === true ? all : shown);
+    }
+    return byJob;
+  }
+
   return {
+    compile,
+    /** Which index the last typed page started from (tests and the bench read it). */
+    lastDriver: () => lastDriver,
     list(query: ListQuery): ListPage {
       const limit = query.limit;
-      const terms = query.search === undefined ? [] : searchTerms(query.search);
-      const found =
-        terms.length === 0
-          ? rows(query, 'none', limit + 1)
-          : ctx.sql.time('jobs.list.search', () => search(query, terms, limit + 1));
+      current = compile(query.search);
+      lastDriver = '';
+      const sort = query.sort ?? 'newest';
+      const shuffle = query.shuffle ?? 0;
+      const terms = current?.indexTerms ?? [];
+      let found: SummaryRow[];
+      if (sort !== 'newest') {
+        const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+        found = ctx.sql.time('jobs.list.sorted', () => rows(query, 'sorted', limit + 1, { sort: sortPlan(sort, cursor, shuffle) }));
+      } else {
+        found = terms.length === 0 ? browse(query, limit + 1) : ctx.sql.time('jobs.list.search', () => search(query, terms, limit + 1));
+      }
       const more = found.length > limit;
       const page = more ? found.slice(0, limit) : found;
-      const imagesByJob = images.summariesFor(page.map((r) => r.id));
+      const imagesByJob = visibleImages(query, page);
       const last = page[page.length - 1];
       return {
         items: page.map((row) => toSummary(row, imagesByJob.get(row.id) ?? [])),
-        nextCursor: more && last !== undefined ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
+        nextCursor: more && last !== undefined ? encodeCursor(sortCursor(sort, last, shuffle)) : null,
       };
     },
   };

@@ -70,6 +70,8 @@ export class Statements {
     const stmt = this.db.prepare(build());
     if (options.raw === true) stmt.raw(true);
     const made = new Named<Row>(name, stmt, this.reporter);
+    // Typed queries add shapes as people type (IN lists of any length): the oldest go past a few hundred.
+    if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(cacheKey, made as Named<unknown>);
     return made;
   }
@@ -85,6 +87,8 @@ export class Statements {
     }
   }
 }
+
+const MAX_CACHED = 512;
 
 export function defaultClock(): number {
   return performance.now();

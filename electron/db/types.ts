@@ -2,6 +2,7 @@
  * The job store's typed interface: plain synchronous functions over better-sqlite3.
  * The engine and worker depend on this, never on SQL.
  */
+import type { CurationStore } from './library-curation.js';
 import type { ErrorBody } from '../../shared/errors.js';
 import type { Db } from './connection.js';
 import type { ImportStore } from './import-types.js';
@@ -55,6 +56,8 @@ export interface RemovedFiles {
   bytesFreed: number;
   /** Relative paths no other image references any more: the caller deletes them after the commit. */
   files: string[];
+  /** Jobs that stay but lost images trashed one by one (announced in `jobs.changed`). */
+  changed?: string[];
 }
 
 /** Jobs retention moves (or would move) to the trash, with their images and image bytes. */
@@ -168,6 +171,8 @@ export interface JobStore {
   readonly info: StoreOpenInfo;
   /** Imports, their files, the library's folders and where imported files are. */
   readonly imports: ImportStore;
+  /** Per-image curation, tags, boards, counts and suggestions (issue 10). */
+  readonly curation: CurationStore;
 }
 
 export interface StoreOpenInfo {

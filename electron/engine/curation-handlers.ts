@@ -1,21 +1,74 @@
 /** The curation and search-help channels (issue 10): per-image ratings, favourites, trash, tags, boards, counts. */
-import { AppError } from '../../shared/errors.js';
-import type { Handlers } from '../../shared/contract.js';
+import type { Handlers, MatchQuery } from '../../shared/contract.js';
+import type { Curated, ImageTarget } from '../db/curation.js';
+import type { JobStore } from '../db/types.js';
+import type { EventBus } from './event-bus.js';
 
 export type CurationChannels =
   | 'jobs.count' | 'images.setRating' | 'images.setFavorite' | 'images.trash' | 'images.restore' | 'images.tag' | 'images.undo'
   | 'tags.list' | 'tags.rename' | 'boards.list' | 'boards.create' | 'boards.rename' | 'boards.delete' | 'boards.add' | 'boards.remove'
   | 'search.suggest';
 
-const CHANNELS: CurationChannels[] = [
-  'jobs.count', 'images.setRating', 'images.setFavorite', 'images.trash', 'images.restore', 'images.tag', 'images.undo',
-  'tags.list', 'tags.rename', 'boards.list', 'boards.create', 'boards.rename', 'boards.delete', 'boards.add', 'boards.remove',
-  'search.suggest',
-];
+/** Past this many jobs an action announces only `library.curated`: the grid refetches one page instead of 10,000 events. */
+const ANNOUNCE_EACH_UP_TO = 200;
 
-export function createCurationHandlers(): Pick<Handlers, CurationChannels> {
-  // Work in progress: the store side lands next.
-  return Object.fromEntries(
-    CHANNELS.map((n) => [n, async () => { throw new AppError('internal', `${n} is not wired yet.`); }]),
-  ) as unknown as Pick<Handlers, CurationChannels>;
+export interface CurationDeps {
+  store: JobStore;
+  bus: EventBus;
+  now(): number;
+  announce(ids: string[]): void;
+}
+
+const targetOf = (input: { ids?: string[] | undefined; query?: MatchQuery | undefined }): ImageTarget =>
+  input.ids !== undefined ? { ids: input.ids } : { query: input.query! };
+
+export function createCurationHandlers({ store, bus, now, announce }: CurationDeps): Pick<Handlers, CurationChannels> {
+  const c = store.curation;
+  const changed = (jobs: string[]): void => {
+    if (jobs.length <= ANNOUNCE_EACH_UP_TO) announce(jobs);
+    bus.emit('library.curated', { at: now() });
+  };
+  const done = (result: Curated) => {
+    if (result.updated > 0) changed(result.jobs);
+    return { updated: result.updated, undoId: result.undoId };
+  };
+
+  return {
+    'jobs.count': async (query) => c.count(query),
+    'images.setRating': async (input) => done(c.setRating(targetOf(input), input.rating)),
+    'images.setFavorite': async (input) => done(c.setFavorite(targetOf(input), input.favorite)),
+    'images.trash': async (input) => done(c.trash(targetOf(input))),
+    'images.restore': async (input) => done(c.restore(targetOf(input))),
+    'images.tag': async (input) => done(c.tag(targetOf(input), input.add ?? [], input.remove ?? [])),
+    'images.undo': async ({ undoId }) => {
+      const { updated, jobs } = c.undo(undoId);
+      changed(jobs);
+      return { updated };
+    },
+    'tags.list': async () => ({ items: c.tags() }),
+    'tags.rename': async ({ from, to }) => {
+      const result = c.renameTag(from, to);
+      bus.emit('library.curated', { at: now() });
+      return result;
+    },
+    'boards.list': async () => ({ items: c.boards() }),
+    'boards.create': async ({ name, query }) => {
+      const board = c.createBoard(name, query);
+      bus.emit('library.curated', { at: now() });
+      return { board };
+    },
+    'boards.rename': async ({ id, name }) => {
+      const board = c.renameBoard(id, name);
+      bus.emit('library.curated', { at: now() });
+      return { board };
+    },
+    'boards.delete': async ({ id }) => {
+      const updated = c.deleteBoard(id);
+      bus.emit('library.curated', { at: now() });
+      return { updated };
+    },
+    'boards.add': async (input) => done(c.boardAdd(input.boardId, targetOf(input))),
+    'boards.remove': async (input) => done(c.boardRemove(input.boardId, targetOf(input))),
+    'search.suggest': async ({ text, cursor }) => c.suggest(text, cursor),
+  };
 }

@@ -62,6 +62,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
 
   const removed = async (result: RemovedFiles): Promise<{ removed: number; bytesFreed: number }> => {
     if (result.ids.length > 0) bus.emit('jobs.removed', { ids: result.ids });
+    announce(result.changed ?? []);
     await deps.removeFiles(result.files);
     return { removed: result.removed, bytesFreed: result.bytesFreed };
   };
@@ -165,6 +166,6 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'desktop.saveAs': async () => desktopOnly(),
     'desktop.startDrag': async () => desktopOnly(),
     'desktop.pickImportPaths': async () => desktopOnly(),
-    ...createCurationHandlers(),
+    ...createCurationHandlers({ store, bus, now: () => Date.now(), announce }),
   };
 }

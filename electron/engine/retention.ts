@@ -53,6 +53,7 @@ export function createRetention(deps: RetentionDeps) {
       // Favorites in the trash stay: only Empty trash, with its counted confirmation, removes them.
       const expired = store.emptyTrashOlderThan(retention.trashAutoEmptyDays * DAY);
       if (expired.ids.length > 0) bus.emit('jobs.removed', { ids: expired.ids });
+      await announce(expired.changed ?? []);
       await deps.removeFiles(expired.files);
     }
     await applyRetention();

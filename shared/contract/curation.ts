@@ -71,6 +71,7 @@ export const BoardImages = z
 
 /** Counts that follow the current query: the tabs and filters show how many match now. */
 export const CountQuery = MatchQuery.omit({ view: true });
+export type CountQuery = z.infer<typeof CountQuery>;
 export const MatchCounts = z.object({
   /** Jobs outside the trash that match. */
   active: z.number().int(),

@@ -1,0 +1,67 @@
+import type { Board } from '../../shared/contract.js';
+import { AppError } from '../../shared/errors.js';
+import { uuidv7 } from '../../shared/ids.js';
+import type { StoreContext } from './context.js';
+import { foldForSearch } from './fold.js';
+
+interface BoardRow {
+  id: string;
+  name: string;
+  query: string | null;
+  images: number;
+  created_at: number;
+}
+
+export const boardKey = (name: string): string => foldForSearch(name).trim();
+
+/** Boards: named sets of images (many per image), or saved queries whose images are whatever matches now. */
+export function createBoards(ctx: StoreContext, countQuery: (query: string) => number) {
+  const { sql } = ctx;
+  const all = sql.prepare<BoardRow>('boards.list', 'SELECT id, name, query, images, created_at FROM boards ORDER BY key');
+  const byId = sql.prepare<BoardRow>('boards.get', 'SELECT id, name, query, images, created_at FROM boards WHERE id = ?');
+  const byKey = sql.prepare<{ id: string }>('boards.byKey', 'SELECT id FROM boards WHERE key = ?');
+  const insert = sql.prepare('boards.insert', 'INSERT INTO boards (id, name, key, query, created_at) VALUES (?, ?, ?, ?, ?)');
+  const rename = sql.prepare('boards.rename', 'UPDATE boards SET name = ?, key = ? WHERE id = ?');
+  const drop = sql.prepare('boards.delete', 'DELETE FROM boards WHERE id = ?');
+
+  const toBoard = (row: BoardRow): Board => ({
+    id: row.id,
+    name: row.name,
+    ...(row.query !== null && { query: row.query }),
+    count: row.query === null ? row.images : countQuery(row.query),
+    createdAt: row.created_at,
+  });
+  const taken = (name: string, except?: string) => {
+    const other = byKey.get(boardKey(name));
+    if (other !== undefined && other.id !== except) throw new AppError('conflict', `There is already a board called "${name}".`);
+  };
+  const get = (id: string): BoardRow => {
+    const row = byId.get(id);
+    if (row === undefined) throw new AppError('not_found', 'There is no board with that id.');
+    return row;
+  };
+
+  return {
+    list: (): Board[] => all.all().map(toBoard),
+    get: (id: string): BoardRow => get(id),
+    create(name: string, query: string | undefined): Board {
+      taken(name);
+      const id = uuidv7(ctx.now());
+      insert.run(id, name, boardKey(name), query ?? null, ctx.now());
+      return toBoard(get(id));
+    },
+    rename(id: string, name: string): Board {
+      get(id);
+      taken(name, id);
+      rename.run(name, boardKey(name), id);
+      return toBoard(get(id));
+    },
+    /** Deletes the board, never its images. */
+    delete(id: string): number {
+      get(id);
+      return drop.run(id).changes;
+    },
+  };
+}
+
+export type Boards = ReturnType<typeof createBoards>;

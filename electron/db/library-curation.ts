@@ -1,0 +1,97 @@
+import type { Board, CountQuery, MatchCounts, MatchQuery, SuggestResult, TagCount } from '../../shared/contract.js';
+import { AppError } from '../../shared/errors.js';
+import { createBoards } from './boards.js';
+import type { StoreContext } from './context.js';
+import { createCuration, type Curated, type ImageTarget } from './curation.js';
+import type { CompiledQuery } from './query/compile.js';
+import { matchWhere } from './query/match.js';
+import { createSuggest } from './suggest.js';
+import { createTags } from './tags.js';
+
+/** What the store offers for issue 10: per-image curation, tags, boards, counts that follow the query, suggestions. */
+export interface CurationStore {
+  count(query: CountQuery): MatchCounts;
+  setRating(target: ImageTarget, rating: number): Curated;
+  setFavorite(target: ImageTarget, favorite: boolean): Curated;
+  trash(target: ImageTarget): Curated;
+  restore(target: ImageTarget): Curated;
+  tag(target: ImageTarget, add: string[], remove: string[]): Curated;
+  undo(undoId: string): { updated: number; jobs: string[] };
+  tags(): TagCount[];
+  renameTag(from: string, to: string): { updated: number; merged: boolean };
+  boards(): Board[];
+  createBoard(name: string, query?: string): Board;
+  renameBoard(id: string, name: string): Board;
+  deleteBoard(id: string): number;
+  boardAdd(boardId: string, target: ImageTarget): Curated;
+  boardRemove(boardId: string, target: ImageTarget): Curated;
+  suggest(text: string, cursor: number): SuggestResult;
+}
+
+/** Which curation methods only read (the store wraps the rest in its write guard). */
+export const CURATION_READS = new Set<keyof CurationStore>(['count', 'tags', 'boards', 'suggest']);
+
+export function createLibraryCuration(ctx: StoreContext, compile: (search: string | undefined) => CompiledQuery | undefined): CurationStore {
+  const { sql } = ctx;
+  const tags = createTags(ctx);
+  const curation = createCuration(ctx, tags, compile);
+  const suggest = createSuggest(ctx);
+
+  function countOf(query: MatchQuery, level: 'jobs' | 'images'): number {
+    const { where, params } = matchWhere(query, compile(query.search), level);
+    const from = level === 'jobs' ? 'jobs AS j' : 'jobs AS j JOIN images AS i ON i.job_id = j.id';
+    const text = `SELECT COUNT(*) AS n FROM ${from} ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}`;
+    return sql.cached<{ n: number }>('jobs.count', `count|${text}`, () => text).get(...params)!.n;
+  }
+
+  const boards = createBoards(ctx, (query) => {
+    try {
+      return countOf({ view: 'active', search: query }, 'images');
+    } catch (error) {
+      // A saved query the language no longer reads counts nothing rather than breaking the board list.
+      if (error instanceof AppError && error.code === 'invalid_request') return 0;
+      throw error;
+    }
+  });
+
+  const plainBoard = (boardId: string) => {
+    if (boards.get(boardId).query !== null) {
+      throw new AppError('conflict', 'A smart board shows whatever matches its query: change the query instead of adding images.');
+    }
+  };
+
+  return {
+    count(query) {
+      return sql.time('jobs.count', () => ({
+        active: countOf({ ...query, view: 'active' }, 'jobs'),
+        favorites: countOf({ ...query, view: 'active', favorite: true }, 'jobs'),
+        trash: countOf({ ...query, view: 'trash' }, 'jobs'),
+        images: countOf({ ...query, view: 'active' }, 'images'),
+      }));
+    },
+    setRating: curation.setRating,
+    setFavorite: curation.setFavorite,
+    trash: curation.trash,
+    restore: curation.restore,
+    tag: curation.tag,
+    undo: curation.undo,
+    tags: tags.list,
+    renameTag: (from, to) => tags.rename(from, to),
+    boards: boards.list,
+    createBoard: (name, query) => {
+      if (query !== undefined) compile(query);
+      return boards.create(name, query);
+    },
+    renameBoard: boards.rename,
+    deleteBoard: boards.delete,
+    boardAdd(boardId, target) {
+      plainBoard(boardId);
+      return curation.boardAdd(boardId, target);
+    },
+    boardRemove(boardId, target) {
+      plainBoard(boardId);
+      return curation.boardRemove(boardId, target);
+    },
+    suggest,
+  };
+}

@@ -1,0 +1,307 @@
+import { IMAGE_SOURCES } from '../../../shared/contract.js';
+import { SOURCE_LABELS } from '../../../shared/source-labels.js';
+import type { Clause, NumberMatch, Query, SeedMatch, Term } from '../../../shared/query/index.js';
+import { foldForSearch } from '../fold.js';
+import { dateRange } from './dates.js';
+
+/** What a compiled query needs from the library: the values it holds, looked up by folded text. */
+export interface QueryLookup {
+  /** Keys of facet_values of that kind whose key contains `folded`. */
+  facetKeys(kind: 'model' | 'sampler' | 'scheduler' | 'lora', folded: string): string[];
+  /** facet_values.jobs summed over those keys (how many jobs the driver index holds for them). */
+  facetJobs(kind: 'model' | 'sampler' | 'scheduler' | 'lora', keys: string[]): number;
+  tag(folded: string): { id: number; images: number } | null;
+  board(folded: string): { id: string; images: number; query: string | null } | null;
+  now(): number;
+}
+
+/** One way to read matches in history order: an index and the equality that selects them. */
+export interface Driver {
+  index: string;
+  /** Rows the index holds for the clause (exact or a close estimate). */
+  rows: number;
+  /** true: the index yields rows already in (created_at, id) order for one value; false: they need a sort. */
+  ordered: boolean;
+}
+
+export interface CompiledQuery {
+  /** Folded free words and phrases a job's text must contain (instr on search_text). */
+  terms: string[];
+  /** Words whose grams the index may AND (phrases contribute their words). */
+  indexTerms: string[];
+  /** Job-level SQL over `j`, ANDed. */
+  where: string[];
+  params: unknown[];
+  /** Image-level SQL over `i` (and `j`): a job matches when one of its images passes all; only those images show. */
+  imageWhere: string[];
+  imageParams: unknown[];
+  /** Index choices for the job-level clauses (for the planner); empty when none helps. */
+  drivers: Array<Driver & { sql: string; params: unknown[] }>;
+  /** Image-level clauses that can start the read: the jobs holding a tag's, a board's or a seed's images. */
+  imageDrivers: ImageDriver[];
+  /** The query asks for trashed images itself (is:trashed): the view's trash filter stands aside. */
+  wantsTrash: boolean;
+}
+
+export interface ImageDriver {
+  name: string;
+  /** A job-level condition, redundant with the clause, that reads only the jobs holding matching images. */
+  sql: string;
+  params: unknown[];
+  /** Known image count, or null to count with probeSql. */
+  rows: number | null;
+  probeSql: string;
+}
+
+type Sql = { sql: string; params: unknown[]; image: boolean; driver?: Driver; imageDriver?: ImageDriver };
+
+const FALSE: Sql = { sql: '0', params: [], image: false };
+const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+
+function numberSql(column: string, match: NumberMatch): { sql: string; params: unknown[] } {
+  if ('from' in match) return { sql: `${column} BETWEEN ? AND ?`, params: [match.from, match.to] };
+  return { sql: `${column} ${match.op} ?`, params: [match.value] };
+}
+
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** Seeds live in images.seed (safe integers) or images.seed_digits (beyond 2^53, as digits): both are checked. */
+function seedSql(match: SeedMatch): { sql: string; params: unknown[] } {
+  if ('exact' in match) {
+    return BigInt(match.exact) <= SAFE
+      ? { sql: 'i.seed = ?', params: [Number(match.exact)] }
+      : { sql: 'i.seed_digits = ?', params: [match.exact] };
+  }
+  if ('prefix' in match) {
+    return { sql: "coalesce(CAST(i.seed AS TEXT), i.seed_digits) GLOB ?", params: [`${match.prefix}*`] };
+  }
+  const from = BigInt(match.from);
+  const to = BigInt(match.to);
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  if (from <= SAFE) {
+    parts.push('i.seed BETWEEN ? AND ?');
+    params.push(Number(from), Number(to < SAFE ? to : SAFE));
+  }
+  if (to > SAFE) {
+    // Digit strings without leading zeros compare as numbers by length first, then text.
+    const low = from > SAFE ? match.from : (SAFE + 1n).toString();
+    parts.push(
+      '(i.seed_digits IS NOT NULL AND (length(i.seed_digits) > ? OR (length(i.seed_digits) = ? AND i.seed_digits >= ?)) AND (length(i.seed_digits) < ? OR (length(i.seed_digits) = ? AND i.seed_digits <= ?)))',
+    );
+    params.push(low.length, low.length, low, match.to.length, match.to.length, match.to);
+  }
+  return { sql: parts.length === 1 ? parts[0]! : `(${parts.join(' OR ')})`, params };
+}
+
+const FACET_COLUMNS = { model: 'model_key', sampler: 'sampler_key', scheduler: 'scheduler_key' } as const;
+
+export interface CompileOptions {
+  /** How deep smart boards may nest (a board whose query names another board). */
+  depth?: number;
+}
+
+/**
+ * Turns a parsed query into SQL over the indexed columns. Every value is bound, never spliced; a value the library
+ * does not hold compiles to false, so an unknown model matches nothing instead of everything.
+ */
+export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: string) => Query | null, options: CompileOptions = {}): CompiledQuery {
+  const out: CompiledQuery = {
+    terms: [], indexTerms: [], where: [], params: [], imageWhere: [], imageParams: [], drivers: [], imageDrivers: [], wantsTrash: false,
+  };
+  const depth = options.depth ?? 0;
+
+  function text(t: Extract<Term, { kind: 'text' }>): Sql {
+    const folded = foldForSearch(t.text).trim();
+    switch (t.key) {
+      case 'model':
+      case 'sampler':
+      case 'scheduler': {
+        const keys = lookup.facetKeys(t.key, folded);
+        if (keys.length === 0) return FALSE;
+        const column = `j.${FACET_COLUMNS[t.key]}`;
+        const index = `jobs_${t.key}_created`;
+        return {
+          sql: keys.length === 1 ? `${column} = ?` : `${column} IN (${placeholders(keys.length)})`,
+          params: keys,
+          image: false,
+          driver: { index, rows: lookup.facetJobs(t.key, keys), ordered: keys.length === 1 },
+        };
+      }
+      case 'lora': {
+        const keys = lookup.facetKeys('lora', folded);
+        if (keys.length === 0) return FALSE;
+        return { sql: `j.id IN (SELECT job_id FROM job_loras WHERE key IN (${placeholders(keys.length)}))`, params: keys, image: false };
+      }
+      case 'source': {
+        const sources = IMAGE_SOURCES.filter((s) => s.includes(folded) || foldForSearch(SOURCE_LABELS[s]).includes(folded));
+        if (sources.length === 0) return FALSE;
+        return {
+          sql: sources.length === 1 ? 'j.source = ?' : `j.source IN (${placeholders(sources.length)})`,
+          params: sources,
+          image: false,
+          driver: { index: 'jobs_source_created', rows: Number.MAX_SAFE_INTEGER, ordered: sources.length === 1 },
+        };
+      }
+      case 'provider':
+        return { sql: 'j.provider = ?', params: [folded], image: false, driver: { index: 'jobs_provider_created', rows: Number.MAX_SAFE_INTEGER, ordered: true } };
+      case 'status':
+        return { sql: 'j.status = ?', params: [folded], image: false, driver: { index: 'jobs_status_created', rows: Number.MAX_SAFE_INTEGER, ordered: true } };
+      case 'negative':
+        return { sql: "instr(coalesce(j.negative_key, ''), ?) > 0", params: [folded], image: false };
+      case 'tag': {
+        const tag = lookup.tag(folded);
+        if (tag === null) return FALSE;
+        return {
+          sql: 'EXISTS (SELECT 1 FROM image_tags AS t WHERE t.image_id = i.id AND t.tag_id = ?)',
+          params: [tag.id],
+          image: true,
+          imageDriver: {
+            name: 'tag',
+            sql: 'j.id IN (SELECT ti.job_id FROM image_tags AS t JOIN images AS ti ON ti.id = t.image_id WHERE t.tag_id = ?)',
+            params: [tag.id],
+            rows: tag.images,
+            probeSql: '',
+          },
+        };
+      }
+      case 'board': {
+        const board = lookup.board(folded);
+        if (board === null) return FALSE;
+        if (board.query !== null) return smartBoard(board.query);
+        return {
+          sql: 'EXISTS (SELECT 1 FROM board_images AS b WHERE b.image_id = i.id AND b.board_id = ?)',
+          params: [board.id],
+          image: true,
+          imageDriver: {
+            name: 'board',
+            sql: 'j.id IN (SELECT bi.job_id FROM board_images AS b JOIN images AS bi ON bi.id = b.image_id WHERE b.board_id = ?)',
+            params: [board.id],
+            rows: board.images,
+            probeSql: '',
+          },
+        };
+      }
+      case 'path':
+        return {
+          sql: 'EXISTS (SELECT 1 FROM image_locations AS l WHERE l.image_id = i.id AND instr(lower(l.path), ?) > 0)',
+          params: [folded],
+          image: true,
+        };
+    }
+  }
+
+  /** A smart board inside a query: its own query as one image-level condition (free words by instr, no index). */
+  function smartBoard(saved: string): Sql {
+    const inner = depth < 3 ? parse(saved) : null;
+    if (inner === null) return FALSE;
+    const compiled = compileQuery(inner, lookup, parse, { depth: depth + 1 });
+    const parts = [
+      ...compiled.terms.map(() => 'instr(j.search_text, ?) > 0'),
+      ...compiled.where,
+      ...compiled.imageWhere,
+    ];
+    const params = [...compiled.terms, ...compiled.params, ...compiled.imageParams];
+    return { sql: parts.length === 0 ? '1' : `(${parts.join(' AND ')})`, params, image: true };
+  }
+
+  function term(t: Term): Sql {
+    switch (t.kind) {
+      case 'word':
+      case 'phrase':
+        return { sql: 'instr(j.search_text, ?) > 0', params: [foldForSearch(t.text)], image: false };
+      case 'text':
+        return text(t);
+      case 'number': {
+        if (t.key === 'rating') return { ...numberSql('i.rating', t.match), image: true };
+        const column = { steps: 'j.steps', cfg: 'j.cfg', w: 'j.width', h: 'j.height' }[t.key];
+        const index = { steps: 'jobs_steps_created', cfg: 'jobs_cfg_created', w: 'jobs_size_created', h: undefined }[t.key];
+        const equal = !('from' in t.match) && t.match.op === '=';
+        return {
+          ...numberSql(column, t.match),
+          image: false,
+          ...(index !== undefined && { driver: { index, rows: Number.MAX_SAFE_INTEGER, ordered: equal && t.key !== 'w' } }),
+        };
+      }
+      case 'seed': {
+        const seed = seedSql(t.match);
+        if (!('exact' in t.match)) return { ...seed, image: true };
+        const column = seed.sql.startsWith('i.seed_digits') ? 'seed_digits' : 'seed';
+        return {
+          ...seed,
+          image: true,
+          imageDriver: {
+            name: 'seed',
+            sql: `j.id IN (SELECT job_id FROM images WHERE ${column} = ?)`,
+            params: seed.params,
+            rows: null,
+            probeSql: `SELECT 1 FROM images WHERE ${column} = ?`,
+          },
+        };
+      }
+      case 'size':
+        return { sql: 'j.width = ? AND j.height = ?', params: [t.w, t.h], image: false, driver: { index: 'jobs_size_created', rows: Number.MAX_SAFE_INTEGER, ordered: true } };
+      case 'ratio': {
+        const m = t.match;
+        if ('shape' in m) {
+          const sql = { portrait: 'j.height > j.width', landscape: 'j.width > j.height', square: 'j.width = j.height' }[m.shape];
+          return { sql, params: [], image: false };
+        }
+        // Within 1%: 1344x768 is 16:9 as people mean it.
+        return { sql: 'abs(j.width * ? - j.height * ?) <= 0.01 * j.height * ?', params: [m.h, m.w, m.w], image: false };
+      }
+      case 'date': {
+        const { from, to } = dateRange(t.match, lookup.now());
+        return { sql: 'j.created_at >= ? AND j.created_at < ?', params: [from, to], image: false, driver: { index: 'jobs_created', rows: Number.MAX_SAFE_INTEGER, ordered: true } };
+      }
+      case 'is':
+        switch (t.value) {
+          case 'favorite':
+            return { sql: 'i.favorite = 1', params: [], image: true };
+          case 'trashed':
+            return { sql: '(i.trashed_at IS NOT NULL OR j.trashed_at IS NOT NULL)', params: [], image: true };
+          case 'failed':
+            return { sql: "j.status = 'failed'", params: [], image: false };
+          case 'missing':
+            return {
+              sql: 'EXISTS (SELECT 1 FROM image_locations AS l WHERE l.image_id = i.id) AND NOT EXISTS (SELECT 1 FROM image_locations AS l WHERE l.image_id = i.id AND l.missing_at IS NULL)',
+              params: [],
+              image: true,
+            };
+        }
+    }
+  }
+
+  function clause(c: Clause): void {
+    const single = c.anyOf.length === 1 ? c.anyOf[0]! : null;
+    // A plain free word or phrase goes to the gram index; everything else is a condition.
+    if (single !== null && !c.negated && (single.kind === 'word' || single.kind === 'phrase')) {
+      const folded = foldForSearch(single.text);
+      if (folded.trim().length === 0) return;
+      out.terms.push(folded);
+      out.indexTerms.push(...folded.split(/\s+/u).filter((w) => w.length > 0));
+      return;
+    }
+    if (single !== null && !c.negated && single.kind === 'is' && single.value === 'trashed') out.wantsTrash = true;
+    const parts = c.anyOf.map(term);
+    const image = parts.some((p) => p.image);
+    const joined = parts.length === 1 ? `(${parts[0]!.sql})` : `(${parts.map((p) => `(${p.sql})`).join(' OR ')})`;
+    // NOT over a NULL column would be NULL (no match): coalesce makes a negated condition true where a value is absent.
+    const sql = c.negated ? `NOT coalesce(${joined}, 0)` : joined;
+    const params = parts.flatMap((p) => p.params);
+    if (image) {
+      out.imageWhere.push(sql);
+      out.imageParams.push(...params);
+      const driver = single !== null && !c.negated ? parts[0]!.imageDriver : undefined;
+      if (driver !== undefined) out.imageDrivers.push(driver);
+    } else {
+      out.where.push(sql);
+      out.params.push(...params);
+      const driver = single !== null && !c.negated ? parts[0]!.driver : undefined;
+      if (driver !== undefined) out.drivers.push({ ...driver, sql, params });
+    }
+  }
+
+  for (const c of query.clauses) clause(c);
+  return out;
+}

@@ -1,0 +1,41 @@
+import type { CompiledQuery } from './compile.js';
+
+/** Up to this many matches, reading them through their own index and sorting them beats walking the history. */
+export const SORT_MAX = 4_000;
+
+export interface DriverChoice {
+  indexedBy?: string;
+  driverWhere?: { sql: string; params: unknown[] };
+  /** For the trace and the tests: which clause drove the page, and how many rows it held. */
+  label: string;
+}
+
+export interface Counter {
+  /** Rows the driver's SQL selects, counted up to `cap` (index-only, so cheap even at a million rows). */
+  (sql: string, params: unknown[], cap: number): number;
+}
+
+/**
+ * Picks where a typed query starts reading, by how many rows each clause holds: the smallest, if few enough to sort;
+ * else the one index that yields its rows already newest first; else the history index, newest first, filtering as
+ * it goes (dense clauses fill a page within a few hundred rows).
+ */
+export function chooseDriver(compiled: CompiledQuery, count: Counter, walkIndex: string | undefined): DriverChoice {
+  let best: { rows: number; choice: DriverChoice } | null = null;
+  let ordered: { rows: number; choice: DriverChoice } | null = null;
+  for (const driver of compiled.drivers) {
+    const known = Number.isSafeInteger(driver.rows) && driver.rows < Number.MAX_SAFE_INTEGER;
+    const rows = known ? driver.rows : count(`SELECT 1 FROM jobs AS j INDEXED BY ${driver.index} WHERE ${driver.sql}`, driver.params, SORT_MAX + 1);
+    const choice = { indexedBy: driver.index, label: `${driver.index}:${rows}` };
+    if (best === null || rows < best.rows) best = { rows, choice };
+    if (driver.ordered && (ordered === null || rows < ordered.rows)) ordered = { rows, choice };
+  }
+  for (const driver of compiled.imageDrivers) {
+    const rows = driver.rows ?? count(driver.probeSql, driver.params, SORT_MAX + 1);
+    const choice = { driverWhere: { sql: driver.sql, params: driver.params }, label: `${driver.name}:${rows}` };
+    if (best === null || rows < best.rows) best = { rows, choice };
+  }
+  if (best !== null && best.rows <= SORT_MAX) return best.choice;
+  if (ordered !== null) return ordered.choice;
+  return walkIndex === undefined ? { label: 'planner' } : { indexedBy: walkIndex, label: `walk:${walkIndex}` };
+}

@@ -1,0 +1,29 @@
+import type { StoreContext } from '../context.js';
+import type { QueryLookup } from './compile.js';
+
+/** Facet value lists are small (tens to thousands of models): more than this many matches is a typo, not a filter. */
+const MAX_FACET_KEYS = 200;
+
+/** The library's values a query names, read from the small tables (facet_values, tags, boards). */
+export function createQueryLookup(ctx: StoreContext): QueryLookup {
+  const facet = ctx.sql.prepare<{ key: string }>(
+    'query.facetKeys',
+    'SELECT key FROM facet_values WHERE kind = ? AND jobs > 0 AND instr(key, ?) > 0 ORDER BY jobs DESC LIMIT ?',
+  );
+  const facetJobs = ctx.sql.prepare<{ n: number | null }>(
+    'query.facetJobs',
+    'SELECT sum(jobs) AS n FROM facet_values WHERE kind = ? AND key IN (SELECT value FROM json_each(?))',
+  );
+  const tag = ctx.sql.prepare<{ id: number; images: number }>('query.tag', 'SELECT id, images FROM tags WHERE key = ?');
+  const board = ctx.sql.prepare<{ id: string; images: number; query: string | null }>(
+    'query.board',
+    'SELECT id, images, query FROM boards WHERE key = ?',
+  );
+  return {
+    facetKeys: (kind, folded) => facet.all(kind, folded, MAX_FACET_KEYS).map((r) => r.key),
+    facetJobs: (kind, keys) => facetJobs.get(kind, JSON.stringify(keys))?.n ?? 0,
+    tag: (folded) => tag.get(folded) ?? null,
+    board: (folded) => board.get(folded) ?? null,
+    now: ctx.now,
+  };
+}
