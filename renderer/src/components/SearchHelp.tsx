@@ -1,25 +1,8 @@
-/** The search box's help card: the keys of the query language, each with an example. */
-const ROWS: [string, string][] = [
-  // Examples on one row are apart by two spaces; each shows as its own chip.
-  ['red fox', 'both words, anywhere in the prompt'],
-  ['"red fox"', 'the exact phrase'],
-  ['-blurry', 'without the word'],
-  ['fox | wolf', 'either'],
-  ['negative:text', 'in the negative prompt'],
-  ['model:sdxl', 'model (also sampler: scheduler: lora:)'],
-  ['seed:1234  seed:12*  seed:100-200', 'a seed, a prefix, a range'],
-  ['steps:20-30  cfg:>=7', 'numbers: = > >= < <= or a range'],
-  ['size:512x768  w:>=1024  h:<768', 'size, width, height'],
-  ['ratio:portrait  ratio:16:9', 'portrait, landscape, square or w:h'],
-  ['rating:>=4  is:favorite', 'your ratings and favourites'],
-  ['tag:sky  board:"Moodboard"', 'tags and boards'],
-  ['date:today  date:7d  date:2026-11', 'also yesterday, or 2026-01-01..2026-03-31'],
-  ['source:comfyui  provider:builtin', 'where it came from'],
-  ['status:failed  is:missing', 'failed jobs, files gone from disk'],
-  ['path:renders/2026', 'where an imported original lives'],
-];
+import { KEY_HELP, SYNTAX_HELP } from '../../../shared/query/help';
 
+/** The search box's help card: how the query language reads, then every key with an example (the engine's own list). */
 export function SearchHelp({ onClose }: { onClose: () => void }) {
+  const rows = [...SYNTAX_HELP, ...KEY_HELP.map((k) => ({ example: k.example, hint: k.hint }))];
   return (
     <div className="search-help" role="dialog" aria-label="Search help">
       <header>
@@ -31,14 +14,12 @@ export function SearchHelp({ onClose }: { onClose: () => void }) {
       </header>
       <table>
         <tbody>
-          {ROWS.map(([example, what]) => (
-            <tr key={example}>
+          {rows.map((row) => (
+            <tr key={row.example}>
               <td>
-                {example.split('  ').map((one) => (
-                  <code key={one}>{one}</code>
-                ))}
+                <code>{row.example}</code>
               </td>
-              <td>{what}</td>
+              <td>{row.hint}</td>
             </tr>
           ))}
         </tbody>

@@ -35,8 +35,29 @@ export const EMPTY_JOBS: JobsData = {
   touchedDuringFetch: null,
 };
 
+/**
+ * A rating, favourite, tag or image trashed leaves the job's updatedAt as it was (curation is the person's, not the
+ * job's), and a page shows only the images its view holds: at an equal updatedAt the images decide.
+ */
 function isNewer(incoming: JobSummary, held: JobSummary | undefined): boolean {
-  return held === undefined || incoming.updatedAt > held.updatedAt;
+  if (held === undefined || incoming.updatedAt > held.updatedAt) return true;
+  return incoming.updatedAt === held.updatedAt && incoming !== held && !sameImages(incoming, held);
+}
+
+function sameImages(a: JobSummary, b: JobSummary): boolean {
+  if (a.images === b.images) return true;
+  if (a.images.length !== b.images.length || a.favorite !== b.favorite) return false;
+  return a.images.every((image, i) => {
+    const other = b.images[i]!;
+    return (
+      image.id === other.id &&
+      image.rating === other.rating &&
+      image.favorite === other.favorite &&
+      image.trashed === other.trashed &&
+      image.thumbPending === other.thumbPending &&
+      (image.tags ?? []).join('\u0000') === (other.tags ?? []).join('\u0000')
+    );
+  });
 }
 
 function insertSorted(ids: string[], id: string, byId: Record<string, JobSummary>): string[] {
