@@ -38,7 +38,12 @@ export function TagsList() {
           }
           return (
             <li key={tag.name} className={search === term ? 'tag-row active' : 'tag-row'}>
-              <button type="button" className="board-open" aria-pressed={search === term} onClick={() => void store.getState().setSearch(search === term ? '' : term)}>
+              <button
+                type="button"
+                className="board-open"
+                aria-pressed={search === term}
+                aria-label={`Tag ${tag.name}, ${tag.count} image${tag.count === 1 ? '' : 's'}`}
+                onClick={() => void store.getState().setSearch(search === term ? '' : term)}>
                 <span className="board-icon" aria-hidden="true">
                   #
                 </span>
