@@ -134,6 +134,7 @@ describe('tags, bulk actions and one Undo', () => {
     await waitFor(async () => (await images(pearId))[0]?.tags?.join() === 'still life', 'keeper removed from the pear');
     await viewer.getByRole('radio', { name: '5 stars' }).click();
     await waitFor(async () => (await images(pearId))[0]?.rating === 5, 'the pear rated 5 from the panel');
+    await screenshot(page, 'curation-details-panel');
     await page.keyboard.press('Escape');
     await waitFor(async () => (await page.getByRole('dialog').count()) === 0, 'the viewer to close');
   }, 60_000);

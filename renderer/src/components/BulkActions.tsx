@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { formatNumber } from '../lib/format';
 import { useApp, useAppStore } from '../store/context';
+import { countsKeyOf } from '../store/filters';
 import type { CurationTarget } from '../store/types';
 import { ConfirmDialog } from './ConfirmDialog';
 
@@ -87,7 +88,8 @@ export function BulkActions({ target, count, what, withTrash = true }: { target:
 
 /** Above the grid while a search or filter narrows it: act on every image that matches, loaded or not. */
 export function MatchesBar() {
-  const images = useApp((s) => s.counts?.images ?? null);
+  // Only counts made for this very query: "all 3" of the last search must not act on this one.
+  const images = useApp((s) => (s.countsKey === countsKeyOf(s.filters) && s.searchError === null ? (s.counts?.images ?? null) : null));
   const narrowed = useApp((s) => s.filters.view === 'favorites' || s.filters.search.trim() !== '' || s.filters.status.length > 0 || s.filters.provider !== null || s.filters.source !== null);
   const inTrash = useApp((s) => s.filters.view === 'trash');
   const manySelected = useApp((s) => Object.keys(s.selection.selected).length > 1);

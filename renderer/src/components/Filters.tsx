@@ -2,7 +2,7 @@ import type { ImageSource, JobStatus, Sort } from '../../../shared/contract';
 import { formatNumber } from '../lib/format';
 import { SOURCE_LABELS, SOURCE_ORDER } from '../lib/sources';
 import { useApp } from '../store/context';
-import type { View } from '../store/filters';
+import { countsKeyOf, type View } from '../store/filters';
 
 const VIEWS: { id: View; label: string }[] = [
   { id: 'all', label: 'All' },
@@ -32,6 +32,7 @@ export function Filters() {
   const providers = useApp((s) => s.providers);
   const stats = useApp((s) => s.stats);
   const matchCounts = useApp((s) => s.counts);
+  const stale = useApp((s) => s.countsKey !== countsKeyOf(s.filters));
   const autoAdvance = useApp((s) => s.autoAdvance);
   const setAutoAdvance = useApp((s) => s.setAutoAdvance);
   const statusValue = STATUS_CHOICES.find((c) => c.statuses.join() === filters.status.join())?.value ?? '';
@@ -54,7 +55,7 @@ export function Filters() {
             onClick={() => setFilters({ view: v.id })}
           >
             {v.label}
-            {counts[v.id] === undefined ? null : <span className="count">{formatNumber(counts[v.id]!)}</span>}
+            {counts[v.id] === undefined ? null : <span className={stale && matchCounts !== null ? 'count stale' : 'count'}>{formatNumber(counts[v.id]!)}</span>}
           </button>
         ))}
       </div>

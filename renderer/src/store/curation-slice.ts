@@ -2,7 +2,7 @@ import type { ImageSummary, JobSummary } from '../../../shared/contract';
 import { patchImages, withFavorite, withRating, withTags, withTrashed, type ImageTargets } from '../lib/curation';
 import { formatNumber } from '../lib/format';
 import type { SliceCreator } from './deps';
-import { toMatchQuery } from './filters';
+import { countsKeyOf, toMatchQuery } from './filters';
 import type { AppState, CurationSlice, CurationTarget } from './types';
 
 const AUTO_ADVANCE_KEY = 'atelier.autoAdvance';
@@ -94,6 +94,7 @@ export const createCurationSlice: SliceCreator<CurationSlice> =
       focusedImageId: null,
       autoAdvance: storedAutoAdvance(),
       counts: null,
+      countsKey: null,
       tags: null,
       boards: null,
 
@@ -152,7 +153,6 @@ export const createCurationSlice: SliceCreator<CurationSlice> =
           await api.call('images.undo', { undoId });
           if (wholeQuery) void get().loadFirstPage();
           else putBack(before);
-          get().toast({ kind: 'info', message: 'Undone.' });
         } catch (error) {
           get().reportError(error);
         }
@@ -166,7 +166,7 @@ export const createCurationSlice: SliceCreator<CurationSlice> =
           const counts = await api.call('jobs.count', countQuery);
           // On Favorites, "all matches" means the favourites among them.
           const images = filters.view === 'favorites' ? (await api.call('jobs.count', { ...countQuery, favorite: true })).images : counts.images;
-          set({ counts: { ...counts, images } });
+          set({ counts: { ...counts, images }, countsKey: countsKeyOf(filters) });
         } catch {
           // Counts are a help, not the grid: an older engine or a bad query leaves them as they were.
         }

@@ -30,6 +30,11 @@ export function toMatchQuery(filters: Filters): MatchQuery {
   return query;
 }
 
+/** Which query a set of counts answers: counts for an older search are not this one's. */
+export function countsKeyOf(filters: Filters): string {
+  return JSON.stringify(toMatchQuery(filters));
+}
+
 /** Only newest-first can place a job that arrives by event; any other order waits for the next fetch. */
 export function placesArrivals(filters: Filters): boolean {
   return filters.sort === 'newest';

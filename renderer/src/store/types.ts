@@ -158,6 +158,8 @@ export interface CurationSlice {
   autoAdvance: boolean;
   /** How many match the current search and filters, per tab, and images for "all matches". */
   counts: MatchCounts | null;
+  /** The filters the counts were made for (countsKeyOf): while a newer query's are on their way, they are stale. */
+  countsKey: string | null;
   tags: TagCount[] | null;
   boards: Board[] | null;
   focusImage(jobId: string, imageId: string | null): void;
