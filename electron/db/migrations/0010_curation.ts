@@ -162,12 +162,12 @@ export const migration0010: Migration = {
       INSERT INTO facet_values (kind, key, label, jobs)
         SELECT 'model', model_key, min(coalesce(model, model_key)), count(*) FROM jobs WHERE model_key IS NOT NULL GROUP BY model_key;
       INSERT INTO facet_values (kind, key, label, jobs)
-        SELECT 'sampler', sampler_key, sampler_key, count(*) FROM jobs WHERE sampler_key IS NOT NULL GROUP BY sampler_key;
+        SELECT 'sampler', sampler_key, min(${LABEL.sampler('')}), count(*) FROM jobs WHERE sampler_key IS NOT NULL GROUP BY sampler_key;
       INSERT INTO facet_values (kind, key, label, jobs)
-        SELECT 'scheduler', scheduler_key, scheduler_key, count(*) FROM jobs WHERE scheduler_key IS NOT NULL GROUP BY scheduler_key;
+        SELECT 'scheduler', scheduler_key, min(${LABEL.scheduler('')}), count(*) FROM jobs WHERE scheduler_key IS NOT NULL GROUP BY scheduler_key;
       INSERT INTO facet_values (kind, key, label, jobs)
         SELECT 'lora', key, min(name), count(*) FROM job_loras GROUP BY key;
-      ${['model', 'sampler', 'scheduler'].map((kind) => facetTriggers(kind, kind === 'model' ? 'coalesce(new.model, new.model_key)' : `new.${kind}_key`)).join('\n')}
+      ${(['model', 'sampler', 'scheduler'] as const).map((kind) => facetTriggers(kind, LABEL[kind]('new.'))).join('\n')}
       CREATE TRIGGER job_loras_facet_insert AFTER INSERT ON job_loras BEGIN
         INSERT INTO facet_values (kind, key, label, jobs) VALUES ('lora', new.key, new.name, 1)
         ON CONFLICT (kind, key) DO UPDATE SET jobs = jobs + 1;
@@ -177,6 +177,14 @@ export const migration0010: Migration = {
       END;
     `);
   },
+};
+
+/** A value as the person's tool wrote it (the key is folded): the first one seen labels the suggestion. */
+const LABEL = {
+  model: (row: string) => `coalesce(${row}model, ${row}model_key)`,
+  sampler: (row: string) =>
+    `coalesce(json_extract(${row}metadata_json, '$.sampler'), json_extract(${row}request_json, '$.sampler'), ${row}sampler_key)`,
+  scheduler: (row: string) => `coalesce(json_extract(${row}metadata_json, '$.scheduler'), ${row}scheduler_key)`,
 };
 
 /** Keeps facet_values.jobs equal to the jobs holding each value (values at 0 stay: they are few, and cheap). */

@@ -167,8 +167,10 @@ function naiveTerm(t: Term, m: ModelImage): boolean {
     }
     case 'date': {
       const x = t.match;
-      const range = 'relative' in x ? localDay(x.relative === 'today' ? 0 : -1) : 'lastDays' in x ? { from: NOW - x.lastDays * DAY, to: Infinity } : null;
-      if (range !== null) return m.createdAt >= range.from && m.createdAt < range.to;
+      if ('relative' in x || 'lastDays' in x) {
+        const range = 'relative' in x ? localDay(x.relative === 'today' ? 0 : -1) : { from: NOW - x.lastDays * DAY, to: Infinity };
+        return m.createdAt >= range.from && m.createdAt < range.to;
+      }
       const [fy, fm, fd] = x.from.split('-').map(Number) as [number, number, number?];
       const [ty, tm, td] = x.to.split('-').map(Number) as [number, number, number?];
       const from = new Date(fy, fm - 1, fd ?? 1).getTime();
