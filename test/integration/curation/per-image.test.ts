@@ -73,13 +73,23 @@ describe('curation is per image: one image of a batch alone', () => {
     expect((await h.engine.handlers['jobs.get']({ id: batch.id })).images.map((i) => i.id)).toEqual([b!.id]);
   });
 
-  it('restoring a job trashed whole with jobs.restore brings back all of its images', async () => {
+  it('restoring a job trashed whole brings back all of its images, and restoring one image of it only that one', async () => {
     h = await startHarness();
     const batch = await make(h, 'three birds', { count: 3 });
     await h.engine.handlers['images.trash']({ ids: [batch.images[0]!.id] });
     await h.engine.handlers['jobs.trash']({ ids: [batch.id] });
     await h.engine.handlers['jobs.restore']({ ids: [batch.id] });
     expect((await list(h)).items[0]!.images).toHaveLength(3);
+
+    // Trashed whole, then one image restored: that one comes back, its siblings stay in the trash.
+    await h.engine.handlers['jobs.trash']({ ids: [batch.id] });
+    const restored = await h.engine.handlers['images.restore']({ ids: [batch.images[1]!.id] });
+    expect((await list(h)).items[0]!.images.map((i) => i.id)).toEqual([batch.images[1]!.id]);
+    expect((await list(h, { view: 'trash' })).items[0]!.images.map((i) => i.id)).toEqual([batch.images[0]!.id, batch.images[2]!.id]);
+    // Undo puts the job back in the trash whole.
+    await h.engine.handlers['images.undo']({ undoId: restored.undoId! });
+    expect(ids(await list(h))).toEqual([]);
+    expect((await list(h, { view: 'trash' })).items[0]!.images).toHaveLength(3);
   });
 
   it('a favourite job (jobs.setFavorite) makes each of its images a favourite', async () => {
