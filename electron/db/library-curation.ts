@@ -44,6 +44,18 @@ export function createLibraryCuration(ctx: StoreContext, compile: (search: strin
     return sql.cached<{ n: number }>('jobs.count', `count|${text}`, () => text).get(...params)!.n;
   }
 
+  // The unfiltered counts from the totals row and the (small) trash: O(trash), not O(history).
+  const totals = sql.prepare<MatchCounts>(
+    'jobs.count.totals',
+    `SELECT t.jobs - t.trashed AS active, t.favorites AS favorites,
+       (SELECT COUNT(*) FROM jobs AS j INDEXED BY jobs_in_trash_created WHERE j.trashed_at IS NOT NULL OR j.trashed_images > 0) AS trash,
+       t.images - (SELECT COUNT(*) FROM jobs AS j INDEXED BY jobs_in_trash_created JOIN images AS i ON i.job_id = j.id
+         WHERE (j.trashed_at IS NOT NULL OR j.trashed_images > 0) AND (j.trashed_at IS NOT NULL OR i.trashed_at IS NOT NULL)) AS images
+     FROM store_totals AS t WHERE t.id = 1`,
+  );
+  const unfiltered = (q: CountQuery) =>
+    (q.search === undefined || q.search.trim() === '') && q.status === undefined && q.favorite === undefined && q.provider === undefined && q.source === undefined;
+
   const boards = createBoards(ctx, (query) => {
     try {
       return countOf({ view: 'active', search: query }, 'images');
@@ -62,6 +74,7 @@ export function createLibraryCuration(ctx: StoreContext, compile: (search: strin
 
   return {
     count(query) {
+      if (unfiltered(query)) return totals.get()!;
       return sql.time('jobs.count', () => ({
         active: countOf({ ...query, view: 'active' }, 'jobs'),
         favorites: countOf({ ...query, view: 'active', favorite: true }, 'jobs'),

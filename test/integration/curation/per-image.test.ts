@@ -244,3 +244,22 @@ describe('queries, sorts and suggestions through the engine', () => {
     expect(ids(await list(h, { search: tags.items[0]!.insert }))).toEqual([job.id]);
   });
 });
+
+describe('counts', () => {
+  let h: Harness;
+  afterEach(async () => h?.cleanup());
+
+  it('without a query come from the totals, and agree with counting every row, trash and per-image trash included', async () => {
+    h = await startHarness();
+    const a = await make(h, 'red fox', { count: 3 });
+    const b = await make(h, 'owl', { count: 2 });
+    await make(h, 'cat');
+    await h.engine.handlers['images.trash']({ ids: [a.images[0]!.id] });
+    await h.engine.handlers['jobs.trash']({ ids: [b.id] });
+    await h.engine.handlers['images.setFavorite']({ ids: [a.images[1]!.id], favorite: true });
+    const fast = await h.engine.handlers['jobs.count']({});
+    expect(fast).toEqual({ active: 2, favorites: 1, trash: 2, images: 3 });
+    // The same through the counting path: a query every job matches.
+    expect(await h.engine.handlers['jobs.count']({ search: 'builtin' })).toEqual(fast);
+  });
+});
