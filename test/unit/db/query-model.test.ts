@@ -184,11 +184,19 @@ function naiveTerm(t: Term, m: ModelImage): boolean {
 
 const naiveClause = (c: Clause, m: ModelImage) => c.anyOf.some((t) => naiveTerm(t, m)) !== c.negated;
 
-function expected(q: Query, images: ModelImage[]): string[] {
+type SortName = 'newest' | 'oldest' | 'rating';
+
+function expected(q: Query, images: ModelImage[], sort: SortName = 'newest'): string[] {
   const wantsTrash = q.clauses.some((c) => !c.negated && c.anyOf.length === 1 && c.anyOf[0]!.kind === 'is' && (c.anyOf[0] as { value: string }).value === 'trashed');
   return images
     .filter((m) => (wantsTrash || !m.trashed) && q.clauses.every((c) => naiveClause(c, m)))
-    .sort((a, b) => b.createdAt - a.createdAt || (a.jobId < b.jobId ? 1 : -1))
+    .sort((a, b) => {
+      const newest = b.createdAt - a.createdAt || (a.jobId < b.jobId ? 1 : -1);
+      if (sort === 'oldest') return -newest;
+      // A job's rating for sorting is its best image's outside the trash.
+      if (sort === 'rating') return (b.trashed ? 0 : b.rating) - (a.trashed ? 0 : a.rating) || newest;
+      return newest;
+    })
     .map((m) => m.jobId);
 }
 
@@ -233,11 +241,11 @@ const term: fc.Arbitrary<Term> = fc.oneof(
 const clause: fc.Arbitrary<Clause> = fc.record({ negated: fc.boolean(), anyOf: fc.array(term, { minLength: 1, maxLength: 2 }) });
 const query: fc.Arbitrary<Query> = fc.array(clause, { minLength: 1, maxLength: 3 }).map((clauses) => ({ clauses }));
 
-function listAll(store: JobStore, search: string, limit: number): string[] {
+function listAll(store: JobStore, search: string, limit: number, sort: SortName = 'newest'): string[] {
   const seen: string[] = [];
   let cursor: string | undefined;
   do {
-    const page = store.list({ limit, view: 'active', search, ...(cursor !== undefined && { cursor }) });
+    const page = store.list({ limit, view: 'active', search, sort, ...(cursor !== undefined && { cursor }) });
     seen.push(...page.items.map((j: JobSummary) => j.id));
     cursor = page.nextCursor ?? undefined;
   } while (cursor !== undefined);
@@ -255,6 +263,12 @@ describe('every key finds what a naive filter over the same rows finds (model te
             const parsed = parseQuery(search);
             expect(parsed.ok, search).toBe(true);
             expect(listAll(store, search, limit), search).toEqual(expected(q, images));
+          }
+          // Sorted: oldest first and best rated first, with and without a query, across pages.
+          for (const sort of ['oldest', 'rating'] as const) {
+            expect(listAll(store, '', limit, sort), sort).toEqual(expected({ clauses: [] }, images, sort));
+            const search = formatQuery(queries[0]!);
+            expect(listAll(store, search, limit, sort), `${sort} ${search}`).toEqual(expected(queries[0]!, images, sort));
           }
         } finally {
           store.close();
