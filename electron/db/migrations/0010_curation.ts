@@ -75,6 +75,16 @@ export const migration0010: Migration = {
         PRIMARY KEY (board_id, image_id)
       ) STRICT, WITHOUT ROWID;
       CREATE INDEX board_images_image ON board_images (image_id, board_id);
+
+      -- XMP sidecars Atelier wrote beside imported originals, with the hash of what it wrote: it rewrites only its own,
+      -- and only while nobody else has changed them.
+      CREATE TABLE xmp_sidecars (
+        path TEXT PRIMARY KEY,
+        image_id TEXT NOT NULL REFERENCES images (id) ON DELETE CASCADE,
+        sha256 TEXT NOT NULL,
+        written_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX xmp_sidecars_image ON xmp_sidecars (image_id);
       CREATE TRIGGER board_images_count_insert AFTER INSERT ON board_images BEGIN
         UPDATE boards SET images = images + 1 WHERE id = new.board_id;
       END;
