@@ -14,6 +14,8 @@ export interface Curated {
   undoId: string | null;
   /** Jobs whose images changed (the engine announces them). */
   jobs: string[];
+  /** The images it changed (their XMP sidecars follow). */
+  images: string[];
 }
 
 const TERMINAL_SQL = TERMINAL_STATUSES.map((s) => `'${s}'`).join(', ');
@@ -27,7 +29,7 @@ const UNDO_KEPT = 50;
  */
 export function createCuration(ctx: StoreContext, tags: Tags, compile: (search: string | undefined) => CompiledQuery | undefined) {
   const { sql, db } = ctx;
-  const undos = new Map<string, { undo: () => void; jobs: string[]; count: number }>();
+  const undos = new Map<string, { undo: () => void; jobs: string[]; images: string[] }>();
 
   const existing = sql.prepare<{ id: string; job_id: string }>('curation.existing', `SELECT id, job_id FROM images WHERE id IN (${IDS})`);
   const jobsOf = sql.prepare<{ job_id: string }>('curation.jobsOf', `SELECT DISTINCT job_id FROM images WHERE id IN (${IDS})`);
@@ -87,7 +89,7 @@ export function createCuration(ctx: StoreContext, tags: Tags, compile: (search: 
 
   const jobsFor = (ids: string[]): string[] => (ids.length === 0 ? [] : jobsOf.all(JSON.stringify(ids)).map((r) => r.job_id));
 
-  function remember(entry: { undo: () => void; jobs: string[]; count: number }): string {
+  function remember(entry: { undo: () => void; jobs: string[]; images: string[] }): string {
     const id = uuidv7(ctx.now());
     if (undos.size >= UNDO_KEPT) undos.delete(undos.keys().next().value!);
     undos.set(id, entry);
@@ -99,12 +101,12 @@ export function createCuration(ctx: StoreContext, tags: Tags, compile: (search: 
     return sql.time(`curation.${name}`, () =>
       db.transaction((): Curated => {
         const ids = resolve(target);
-        if (ids.length === 0) return { updated: 0, undoId: null, jobs: [] };
+        if (ids.length === 0) return { updated: 0, undoId: null, jobs: [], images: [] };
         const { changed, undo } = act(ids);
-        if (changed.length === 0) return { updated: 0, undoId: null, jobs: [] };
+        if (changed.length === 0) return { updated: 0, undoId: null, jobs: [], images: [] };
         const jobs = jobsFor(changed);
-        const undoId = remember({ undo, jobs, count: changed.length });
-        return { updated: changed.length, undoId, jobs };
+        const undoId = remember({ undo, jobs, images: changed });
+        return { updated: changed.length, undoId, jobs, images: changed };
       }).immediate(),
     );
   }
@@ -213,12 +215,12 @@ export function createCuration(ctx: StoreContext, tags: Tags, compile: (search: 
       });
     },
     /** Puts back what one action changed, once. */
-    undo(undoId: string): { updated: number; jobs: string[] } {
+    undo(undoId: string): { updated: number; jobs: string[]; images: string[] } {
       const entry = undos.get(undoId);
       if (entry === undefined) throw new AppError('not_found', 'That action can no longer be undone (it was undone already, or too long ago).');
       undos.delete(undoId);
       sql.time('curation.undo', () => db.transaction(entry.undo).immediate());
-      return { updated: entry.count, jobs: entry.jobs };
+      return { updated: entry.images.length, jobs: entry.jobs, images: entry.images };
     },
   };
 }

@@ -16,7 +16,9 @@ export interface CurationStore {
   trash(target: ImageTarget): Curated;
   restore(target: ImageTarget): Curated;
   tag(target: ImageTarget, add: string[], remove: string[]): Curated;
-  undo(undoId: string): { updated: number; jobs: string[] };
+  undo(undoId: string): { updated: number; jobs: string[]; images: string[] };
+  /** Images carrying a tag (after a rename, their sidecars follow). */
+  imagesTagged(name: string): string[];
   tags(): TagCount[];
   renameTag(from: string, to: string): { updated: number; merged: boolean };
   boards(): Board[];
@@ -29,7 +31,7 @@ export interface CurationStore {
 }
 
 /** Which curation methods only read (the store wraps the rest in its write guard). */
-export const CURATION_READS = new Set<keyof CurationStore>(['count', 'tags', 'boards', 'suggest']);
+export const CURATION_READS = new Set<keyof CurationStore>(['count', 'tags', 'boards', 'suggest', 'imagesTagged']);
 
 export function createLibraryCuration(ctx: StoreContext, compile: (search: string | undefined) => CompiledQuery | undefined): CurationStore {
   const { sql } = ctx;
@@ -43,6 +45,19 @@ export function createLibraryCuration(ctx: StoreContext, compile: (search: strin
     const text = `SELECT COUNT(*) AS n FROM ${from} ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}`;
     return sql.cached<{ n: number }>('jobs.count', `count|${text}`, () => text).get(...params)!.n;
   }
+
+  // The unfiltered counts from the totals row and the (small) trash: O(trash), not O(history).
+  const totals = sql.prepare<MatchCounts>(
+    'jobs.count.totals',
+    `SELECT t.jobs - t.trashed AS active, t.favorites AS favorites,
+       (SELECT COUNT(*) FROM jobs AS j INDEXED BY jobs_in_trash_created WHERE j.trashed_at IS NOT NULL OR j.trashed_images > 0) AS trash,
+       t.images - (SELECT COUNT(*) FROM jobs AS j INDEXED BY jobs_in_trash_created JOIN images AS i ON i.job_id = j.id
+         WHERE (j.trashed_at IS NOT NULL OR j.trashed_images > 0) AND (j.trashed_at IS NOT NULL OR i.trashed_at IS NOT NULL)) AS images
+     FROM store_totals AS t WHERE t.id = 1`,
+  );
+  const tagged = sql.prepare<{ image_id: string }>('tags.images', 'SELECT image_id FROM image_tags WHERE tag_id = ?');
+  const unfiltered = (q: CountQuery) =>
+    (q.search === undefined || q.search.trim() === '') && q.status === undefined && q.favorite === undefined && q.provider === undefined && q.source === undefined;
 
   const boards = createBoards(ctx, (query) => {
     try {
@@ -62,6 +77,7 @@ export function createLibraryCuration(ctx: StoreContext, compile: (search: strin
 
   return {
     count(query) {
+      if (unfiltered(query)) return totals.get()!;
       return sql.time('jobs.count', () => ({
         active: countOf({ ...query, view: 'active' }, 'jobs'),
         favorites: countOf({ ...query, view: 'active', favorite: true }, 'jobs'),
@@ -93,5 +109,9 @@ export function createLibraryCuration(ctx: StoreContext, compile: (search: strin
       return curation.boardRemove(boardId, target);
     },
     suggest,
+    imagesTagged(name) {
+      const tag = tags.find(name);
+      return tag === null ? [] : tagged.all(tag).map((r) => r.image_id);
+    },
   };
 }

@@ -170,7 +170,7 @@ export function planList(query: ListQuery, mode: PlanMode, limit: number, option
   const filter = where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`;
   const order = mode === 'sorted' && options.sort !== undefined ? `ORDER BY ${options.sort.orderBy}` : 'ORDER BY j.created_at DESC, j.id DESC';
   if (mode === 'sorted') key.push(options.sort?.name ?? '');
-  const indexedBy = mode === 'none' && options.indexedBy !== undefined ? ` INDEXED BY ${options.indexedBy}` : '';
+  const indexedBy = (mode === 'none' || mode === 'sorted') && options.indexedBy !== undefined ? ` INDEXED BY ${options.indexedBy}` : '';
   if (indexedBy !== '') key.push(`ix${options.indexedBy}`);
   let sql = `SELECT ${SUMMARY_COLUMNS} FROM jobs AS j${indexedBy} ${filter} ${order} LIMIT ?`;
   if (mode === 'newest') {
@@ -405,6 +405,25 @@ export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTu
   }
   let lastDriver = '';
 
+  /**
+   * Best rated first without sorting the history: the rated jobs down their own index (best_rating, created_at, id),
+   * then the unrated ones newest first down the history index. The cursor's rating says which part it is in.
+   */
+  function byRating(query: ListQuery, cursor: CursorPosition | undefined, want: number): SummaryRow[] {
+    const rated =
+      cursor === undefined || (cursor.k ?? 0) > 0
+        ? rows(query, 'sorted', want, { sort: sortPlan('rating', cursor, 0), indexedBy: 'jobs_rating_created', driverWhere: { sql: 'j.best_rating > 0', params: [] } })
+        : [];
+    if (rated.length >= want) return rated;
+    const unratedAfter = cursor !== undefined && (cursor.k ?? 0) === 0 ? { createdAt: cursor.createdAt, id: cursor.id, k: 0 } : undefined;
+    const unrated = rows(query, 'sorted', want - rated.length, {
+      sort: { ...sortPlan('rating', unratedAfter, 0), name: 'rating.unrated', orderBy: 'j.created_at DESC, j.id DESC' },
+      indexedBy: 'jobs_created',
+      driverWhere: { sql: 'j.best_rating = 0', params: [] },
+    });
+    return [...rated, ...unrated];
+  }
+
   /** Only the images a page should show: outside the trash (or in it, in the trash view), passing the image clauses. */
   function visibleImages(query: ListQuery, page: SummaryRow[]): Map<string, ImageSummary[]> {
     const byJob = images.summariesFor(page.map((r) => r.id));
@@ -445,7 +464,11 @@ export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTu
       let found: SummaryRow[];
       if (sort !== 'newest') {
         const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-        found = ctx.sql.time('jobs.list.sorted', () => rows(query, 'sorted', limit + 1, { sort: sortPlan(sort, cursor, shuffle) }));
+        found = ctx.sql.time('jobs.list.sorted', () =>
+          sort === 'rating' && terms.length === 0 && (current === undefined || current.drivers.length + current.imageDrivers.length === 0)
+            ? byRating(query, cursor, limit + 1)
+            : rows(query, 'sorted', limit + 1, { sort: sortPlan(sort, cursor, shuffle) }),
+        );
       } else {
         found = terms.length === 0 ? browse(query, limit + 1) : ctx.sql.time('jobs.list.search', () => search(query, terms, limit + 1));
       }

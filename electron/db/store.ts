@@ -17,6 +17,7 @@ import { watchLibraryPresence, type LibraryPresence } from './library-presence.j
 import { explainOpenFailure } from './open-failure.js';
 import { asStorageError } from './storage-fault.js';
 import { migrate } from './migrations/runner.js';
+import { createXmpSidecars, type XmpSidecarStore } from './xmp-sidecars.js';
 import { CURATION_READS, createLibraryCuration, type CurationStore } from './library-curation.js';
 import { DEFAULT_DENSE_SEARCH_THRESHOLD, DEFAULT_SEARCH_WALK_BUDGET, createSearch, type SearchTuning } from './search.js';
 import { createSettings } from './settings.js';
@@ -121,6 +122,7 @@ function composeStore(
   const settings = createSettings(ctx);
   const importsRaw = createImports(ctx, images, events);
   const curationRaw = createLibraryCuration(ctx, search.compile);
+  const xmpRaw = createXmpSidecars(ctx);
   let open = true;
   const changes = ctx.db.prepare('SELECT total_changes() AS n').pluck();
   let changesAtOpen: number | null = null;
@@ -158,9 +160,11 @@ function composeStore(
       CURATION_READS.has(name as keyof CurationStore) ? read(fn as (...a: unknown[]) => unknown) : guard(fn as (...a: unknown[]) => unknown, 'save this change'),
     ]),
   ) as unknown as CurationStore;
+  const xmp: XmpSidecarStore = { target: read(xmpRaw.target), written: read(xmpRaw.written), record: guard(xmpRaw.record, 'record the sidecar') };
   return {
     imports,
     curation,
+    xmp,
     info: { databasePath: '', migratedFrom: 0, schemaVersion: 0, backupPath: null, recoveredInterrupted: 0, integrityChecked: true },
     submit: guard(jobs.submit, 'store the new job'),
     // One request's failure inside a group commit is that request's answer, in the same storage words as submit's.

@@ -3,6 +3,7 @@
  * The engine and worker depend on this, never on SQL.
  */
 import type { CurationStore } from './library-curation.js';
+import type { XmpSidecarStore } from './xmp-sidecars.js';
 import type { ErrorBody } from '../../shared/errors.js';
 import type { Db } from './connection.js';
 import type { ImportStore } from './import-types.js';
@@ -173,6 +174,8 @@ export interface JobStore {
   readonly imports: ImportStore;
   /** Per-image curation, tags, boards, counts and suggestions (issue 10). */
   readonly curation: CurationStore;
+  /** Linked images' curation for their XMP sidecars, and the sidecars Atelier wrote. */
+  readonly xmp: XmpSidecarStore;
 }
 
 export interface StoreOpenInfo {

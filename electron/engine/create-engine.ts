@@ -6,6 +6,7 @@ import { createLibraryRecovery } from '../library/recovery.js';
 import { createImporter } from '../library/import/importer.js';
 import { createLibraryFolders } from '../library/import/library-folders.js';
 import { createThumbnailer } from '../library/import/thumbnailer.js';
+import { createSidecarWriter } from '../library/xmp/sidecar-writer.js';
 import { checkOriginals } from '../library/import/originals-check.js';
 import { createFolderSync, type FolderSync } from '../library/import/folder-sync.js';
 import { createFolderWatcher } from '../library/watch/index.js';
@@ -170,7 +171,9 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
     });
     watched.sync = sync;
     const folders = createLibraryFolders({ store, watchState: (id) => sync.watchState(id), unwatch: (id) => sync.unwatch(id) });
+    const sidecars = createSidecarWriter({ store, log, enabled: () => settings.current().library.xmpSidecars });
     const handlers = createHandlers({
+      sidecars,
       importer,
       folders,
       store,
@@ -260,6 +263,7 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
           await sync.close();
           await importer.close();
           await thumbnailer.close();
+          await sidecars.idle();
           await scheduler.stop(closeOptions.graceMs ?? 3_000);
           for (const entry of entries) await entry.close?.();
           await store.backupIfChanged().catch((error: unknown) => log.warn('could not back up the library on quit', { error: String(error) }));

@@ -3,6 +3,7 @@ import type { Handlers, MatchQuery } from '../../shared/contract.js';
 import type { Curated, ImageTarget } from '../db/curation.js';
 import type { JobStore } from '../db/types.js';
 import type { EventBus } from './event-bus.js';
+import type { SidecarWriter } from '../library/xmp/sidecar-writer.js';
 
 export type CurationChannels =
   | 'jobs.count' | 'images.setRating' | 'images.setFavorite' | 'images.trash' | 'images.restore' | 'images.tag' | 'images.undo'
@@ -14,6 +15,8 @@ const ANNOUNCE_EACH_UP_TO = 200;
 
 export interface CurationDeps {
   store: JobStore;
+  /** Ratings and tags to XMP sidecars beside linked originals, when the person turned it on. */
+  sidecars: Pick<SidecarWriter, 'queue'>;
   bus: EventBus;
   now(): number;
   announce(ids: string[]): void;
@@ -22,33 +25,36 @@ export interface CurationDeps {
 const targetOf = (input: { ids?: string[] | undefined; query?: MatchQuery | undefined }): ImageTarget =>
   input.ids !== undefined ? { ids: input.ids } : { query: input.query! };
 
-export function createCurationHandlers({ store, bus, now, announce }: CurationDeps): Pick<Handlers, CurationChannels> {
+export function createCurationHandlers({ store, bus, now, announce, sidecars }: CurationDeps): Pick<Handlers, CurationChannels> {
   const c = store.curation;
   const changed = (jobs: string[]): void => {
     if (jobs.length <= ANNOUNCE_EACH_UP_TO) announce(jobs);
     bus.emit('library.curated', { at: now() });
   };
-  const done = (result: Curated) => {
+  const done = (result: Curated, sidecar = false) => {
     if (result.updated > 0) changed(result.jobs);
+    if (sidecar) sidecars.queue(result.images);
     return { updated: result.updated, undoId: result.undoId };
   };
 
   return {
     'jobs.count': async (query) => c.count(query),
-    'images.setRating': async (input) => done(c.setRating(targetOf(input), input.rating)),
+    'images.setRating': async (input) => done(c.setRating(targetOf(input), input.rating), true),
     'images.setFavorite': async (input) => done(c.setFavorite(targetOf(input), input.favorite)),
     'images.trash': async (input) => done(c.trash(targetOf(input))),
     'images.restore': async (input) => done(c.restore(targetOf(input))),
-    'images.tag': async (input) => done(c.tag(targetOf(input), input.add ?? [], input.remove ?? [])),
+    'images.tag': async (input) => done(c.tag(targetOf(input), input.add ?? [], input.remove ?? []), true),
     'images.undo': async ({ undoId }) => {
-      const { updated, jobs } = c.undo(undoId);
+      const { updated, jobs, images } = c.undo(undoId);
       changed(jobs);
+      sidecars.queue(images);
       return { updated };
     },
     'tags.list': async () => ({ items: c.tags() }),
     'tags.rename': async ({ from, to }) => {
       const result = c.renameTag(from, to);
       bus.emit('library.curated', { at: now() });
+      sidecars.queue(c.imagesTagged(to));
       return result;
     },
     'boards.list': async () => ({ items: c.boards() }),

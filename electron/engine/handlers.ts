@@ -9,6 +9,7 @@ import type { EventBus } from './event-bus.js';
 import { withListedModel, type ModelCache } from './model-cache.js';
 import { createSubmitBatcher } from './submit-batcher.js';
 import { createCurationHandlers } from './curation-handlers.js';
+import type { SidecarWriter } from '../library/xmp/sidecar-writer.js';
 import type { ProviderRegistry } from './provider-registry.js';
 import type { SettingsService } from './settings-service.js';
 
@@ -31,6 +32,7 @@ export interface HandlerDeps {
   /** Imports of other tools' images, and the folders they came from. */
   importer: Importer;
   folders: LibraryFolders;
+  sidecars: Pick<SidecarWriter, 'queue'>;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -166,6 +168,6 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'desktop.saveAs': async () => desktopOnly(),
     'desktop.startDrag': async () => desktopOnly(),
     'desktop.pickImportPaths': async () => desktopOnly(),
-    ...createCurationHandlers({ store, bus, now: () => Date.now(), announce }),
+    ...createCurationHandlers({ store, bus, now: () => Date.now(), announce, sidecars: deps.sidecars }),
   };
 }

@@ -21,6 +21,7 @@ export interface StoredSettings {
   retention: { trashAutoEmptyDays: number; maxJobs: number | null; maxBytes: number | null; maxAgeDays: number | null };
   theme: Settings['theme'];
   providers: Record<string, StoredProviderSettings>;
+  library: { xmpSidecars: boolean };
 }
 
 export type ProviderDefaults = Record<string, Omit<StoredProviderSettings, 'hasApiKey' | 'hasPassword'>>;
@@ -54,6 +55,7 @@ export function createSettingsService(options: {
     concurrency: { global: 2 },
     retention: { trashAutoEmptyDays: 30, maxJobs: null, maxBytes: null, maxAgeDays: null },
     theme: 'system',
+    library: { xmpSidecars: false },
     providers: Object.fromEntries(
       Object.entries(providerDefaults).map(([id, d]) => [id, { ...d, hasApiKey: false, hasPassword: false }]),
     ),
@@ -73,6 +75,7 @@ export function createSettingsService(options: {
       concurrency: { ...base.concurrency, ...stored.concurrency },
       retention: { ...base.retention, ...stored.retention },
       theme: stored.theme ?? base.theme,
+      library: { ...base.library, ...stored.library },
       providers,
     };
   };
@@ -106,6 +109,7 @@ export function createSettingsService(options: {
         concurrency: { ...cached.concurrency },
         retention: { ...cached.retention },
         theme: cached.theme,
+        library: { ...cached.library },
         providers: Object.fromEntries(Object.entries(cached.providers).map(([id, p]) => [id, publicProvider(p)])),
         dataDir,
       };
@@ -115,6 +119,7 @@ export function createSettingsService(options: {
       if (patch.concurrency) next.concurrency = { ...next.concurrency, ...patch.concurrency };
       if (patch.retention) next.retention = { ...next.retention, ...patch.retention };
       if (patch.theme) next.theme = patch.theme;
+      if (patch.library?.xmpSidecars !== undefined) next.library = { ...next.library, xmpSidecars: patch.library.xmpSidecars };
       const secretWrites: Array<() => Promise<void>> = [];
       for (const [id, p] of Object.entries(patch.providers ?? {})) {
         const current = ownProvider(next.providers, id);

@@ -29,6 +29,8 @@ export const Settings = z.object({
   }),
   theme: z.enum(THEMES),
   providers: z.record(z.string(), ProviderSettings),
+  /** Off by default: write ratings and tags to `<original>.xmp` beside imported originals, for other tools to read. */
+  library: z.object({ xmpSidecars: z.boolean() }),
   dataDir: z.string(),
 });
 export type Settings = z.infer<typeof Settings>;
@@ -66,5 +68,6 @@ export const SettingsPatch = z.strictObject({
     .optional(),
   theme: z.enum(THEMES).optional(),
   providers: z.record(ProviderId, ProviderSettingsPatch).optional(),
+  library: z.strictObject({ xmpSidecars: z.boolean().optional() }).optional(),
 });
 export type SettingsPatch = z.infer<typeof SettingsPatch>;

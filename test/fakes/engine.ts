@@ -31,6 +31,7 @@ export function createFakeEngine(dataDir: string): FakeEngine {
     retention: { trashAutoEmptyDays: 30, maxJobs: null, maxBytes: null, maxAgeDays: null },
     theme: 'system',
     providers: {},
+    library: { xmpSidecars: false },
     dataDir,
   };
 

@@ -75,6 +75,16 @@ export const migration0010: Migration = {
         PRIMARY KEY (board_id, image_id)
       ) STRICT, WITHOUT ROWID;
       CREATE INDEX board_images_image ON board_images (image_id, board_id);
+
+      -- XMP sidecars Atelier wrote beside imported originals, with the hash of what it wrote: it rewrites only its own,
+      -- and only while nobody else has changed them.
+      CREATE TABLE xmp_sidecars (
+        path TEXT PRIMARY KEY,
+        image_id TEXT NOT NULL REFERENCES images (id) ON DELETE CASCADE,
+        sha256 TEXT NOT NULL,
+        written_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX xmp_sidecars_image ON xmp_sidecars (image_id);
       CREATE TRIGGER board_images_count_insert AFTER INSERT ON board_images BEGIN
         UPDATE boards SET images = images + 1 WHERE id = new.board_id;
       END;
@@ -162,12 +172,12 @@ export const migration0010: Migration = {
       INSERT INTO facet_values (kind, key, label, jobs)
         SELECT 'model', model_key, min(coalesce(model, model_key)), count(*) FROM jobs WHERE model_key IS NOT NULL GROUP BY model_key;
       INSERT INTO facet_values (kind, key, label, jobs)
-        SELECT 'sampler', sampler_key, sampler_key, count(*) FROM jobs WHERE sampler_key IS NOT NULL GROUP BY sampler_key;
+        SELECT 'sampler', sampler_key, min(${LABEL.sampler('')}), count(*) FROM jobs WHERE sampler_key IS NOT NULL GROUP BY sampler_key;
       INSERT INTO facet_values (kind, key, label, jobs)
-        SELECT 'scheduler', scheduler_key, scheduler_key, count(*) FROM jobs WHERE scheduler_key IS NOT NULL GROUP BY scheduler_key;
+        SELECT 'scheduler', scheduler_key, min(${LABEL.scheduler('')}), count(*) FROM jobs WHERE scheduler_key IS NOT NULL GROUP BY scheduler_key;
       INSERT INTO facet_values (kind, key, label, jobs)
         SELECT 'lora', key, min(name), count(*) FROM job_loras GROUP BY key;
-      ${['model', 'sampler', 'scheduler'].map((kind) => facetTriggers(kind, kind === 'model' ? 'coalesce(new.model, new.model_key)' : `new.${kind}_key`)).join('\n')}
+      ${(['model', 'sampler', 'scheduler'] as const).map((kind) => facetTriggers(kind, LABEL[kind]('new.'))).join('\n')}
       CREATE TRIGGER job_loras_facet_insert AFTER INSERT ON job_loras BEGIN
         INSERT INTO facet_values (kind, key, label, jobs) VALUES ('lora', new.key, new.name, 1)
         ON CONFLICT (kind, key) DO UPDATE SET jobs = jobs + 1;
@@ -177,6 +187,14 @@ export const migration0010: Migration = {
       END;
     `);
   },
+};
+
+/** A value as the person's tool wrote it (the key is folded): the first one seen labels the suggestion. */
+const LABEL = {
+  model: (row: string) => `coalesce(${row}model, ${row}model_key)`,
+  sampler: (row: string) =>
+    `coalesce(json_extract(${row}metadata_json, '$.sampler'), json_extract(${row}request_json, '$.sampler'), ${row}sampler_key)`,
+  scheduler: (row: string) => `coalesce(json_extract(${row}metadata_json, '$.scheduler'), ${row}scheduler_key)`,
 };
 
 /** Keeps facet_values.jobs equal to the jobs holding each value (values at 0 stay: they are few, and cheap). */

@@ -73,13 +73,23 @@ describe('curation is per image: one image of a batch alone', () => {
     expect((await h.engine.handlers['jobs.get']({ id: batch.id })).images.map((i) => i.id)).toEqual([b!.id]);
   });
 
-  it('restoring a job trashed whole with jobs.restore brings back all of its images', async () => {
+  it('restoring a job trashed whole brings back all of its images, and restoring one image of it only that one', async () => {
     h = await startHarness();
     const batch = await make(h, 'three birds', { count: 3 });
     await h.engine.handlers['images.trash']({ ids: [batch.images[0]!.id] });
     await h.engine.handlers['jobs.trash']({ ids: [batch.id] });
     await h.engine.handlers['jobs.restore']({ ids: [batch.id] });
     expect((await list(h)).items[0]!.images).toHaveLength(3);
+
+    // Trashed whole, then one image restored: that one comes back, its siblings stay in the trash.
+    await h.engine.handlers['jobs.trash']({ ids: [batch.id] });
+    const restored = await h.engine.handlers['images.restore']({ ids: [batch.images[1]!.id] });
+    expect((await list(h)).items[0]!.images.map((i) => i.id)).toEqual([batch.images[1]!.id]);
+    expect((await list(h, { view: 'trash' })).items[0]!.images.map((i) => i.id)).toEqual([batch.images[0]!.id, batch.images[2]!.id]);
+    // Undo puts the job back in the trash whole.
+    await h.engine.handlers['images.undo']({ undoId: restored.undoId! });
+    expect(ids(await list(h))).toEqual([]);
+    expect((await list(h, { view: 'trash' })).items[0]!.images).toHaveLength(3);
   });
 
   it('a favourite job (jobs.setFavorite) makes each of its images a favourite', async () => {
@@ -232,5 +242,24 @@ describe('queries, sorts and suggestions through the engine', () => {
     const tags = await h.engine.handlers['search.suggest']({ text: 'tag:co', cursor: 6 });
     expect(tags.items).toEqual([{ label: 'Cover art', insert: 'tag:"Cover art"', kind: 'value', count: 1 }]);
     expect(ids(await list(h, { search: tags.items[0]!.insert }))).toEqual([job.id]);
+  });
+});
+
+describe('counts', () => {
+  let h: Harness;
+  afterEach(async () => h?.cleanup());
+
+  it('without a query come from the totals, and agree with counting every row, trash and per-image trash included', async () => {
+    h = await startHarness();
+    const a = await make(h, 'red fox', { count: 3 });
+    const b = await make(h, 'owl', { count: 2 });
+    await make(h, 'cat');
+    await h.engine.handlers['images.trash']({ ids: [a.images[0]!.id] });
+    await h.engine.handlers['jobs.trash']({ ids: [b.id] });
+    await h.engine.handlers['images.setFavorite']({ ids: [a.images[1]!.id], favorite: true });
+    const fast = await h.engine.handlers['jobs.count']({});
+    expect(fast).toEqual({ active: 2, favorites: 1, trash: 2, images: 3 });
+    // The same through the counting path: a query every job matches.
+    expect(await h.engine.handlers['jobs.count']({ search: 'builtin' })).toEqual(fast);
   });
 });

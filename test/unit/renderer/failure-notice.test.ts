@@ -12,7 +12,7 @@ function setup(look: { hidden: boolean; onScreen: boolean }) {
   const fake = fakeApi({
     'jobs.list': async (): Promise<ListPage> => ({ items: [], nextCursor: null }),
     'jobs.stats': async () => emptyStats,
-    'settings.get': async () => ({ concurrency: { global: 1 }, retention: { trashAutoEmptyDays: 30, maxJobs: null, maxBytes: null, maxAgeDays: null }, theme: 'system', providers: {}, dataDir: '/d' }),
+    'settings.get': async () => ({ concurrency: { global: 1 }, retention: { trashAutoEmptyDays: 30, maxJobs: null, maxBytes: null, maxAgeDays: null }, theme: 'system', providers: {}, library: { xmpSidecars: false }, dataDir: '/d' }),
     'providers.list': async () => ({ providers: [] }),
   });
   const store = createAppStore({ api: fake.api, makeKey: () => 'k', now: () => 0 });
@@ -124,7 +124,7 @@ describe('provider status in the picker', () => {
     const fake = fakeApi({
       'jobs.list': async (): Promise<ListPage> => ({ items: [], nextCursor: null }),
       'jobs.stats': async () => emptyStats,
-      'settings.get': async () => ({ concurrency: { global: 1 }, retention: { trashAutoEmptyDays: 30, maxJobs: null, maxBytes: null, maxAgeDays: null }, theme: 'system', providers: {}, dataDir: '/d' }),
+      'settings.get': async () => ({ concurrency: { global: 1 }, retention: { trashAutoEmptyDays: 30, maxJobs: null, maxBytes: null, maxAgeDays: null }, theme: 'system', providers: {}, library: { xmpSidecars: false }, dataDir: '/d' }),
       'providers.list': async () => ({
         providers: [{ id: 'a1111', name: 'A1111', enabled: true, configured: true, models: [], capabilities: { sizes: { min: 64, max: 64, multipleOf: 8, presets: [] }, maxCount: 1, seed: true, negativePrompt: true, maxPartialImages: 0, outputFormats: ['png'] }, status: { state: listed } }],
       }),

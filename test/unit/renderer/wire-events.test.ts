@@ -16,7 +16,7 @@ function setup(listPages: ((input: { status?: string[]; search?: string }) => Pr
       return firstPage.promise;
     },
     'jobs.stats': async () => emptyStats,
-    'settings.get': async () => ({ concurrency: { global: 1 }, retention: { trashAutoEmptyDays: 30, maxJobs: null, maxBytes: null, maxAgeDays: null }, theme: 'system', providers: {}, dataDir: '/d' }),
+    'settings.get': async () => ({ concurrency: { global: 1 }, retention: { trashAutoEmptyDays: 30, maxJobs: null, maxBytes: null, maxAgeDays: null }, theme: 'system', providers: {}, library: { xmpSidecars: false }, dataDir: '/d' }),
     'providers.list': async () => ({ providers: [] }),
   });
   let key = 0;
@@ -32,7 +32,7 @@ describe('wireEvents', () => {
     const fake = fakeApi({
       'jobs.list': async () => ({ items: [], nextCursor: null }),
       'jobs.stats': async () => ({ ...emptyStats, recovery: { state: states.shift() ?? 'needed', libraryFiles: 3, unknownFiles: 3 } }),
-      'settings.get': async () => ({ concurrency: { global: 1 }, retention: { trashAutoEmptyDays: 30, maxJobs: null, maxBytes: null, maxAgeDays: null }, theme: 'system', providers: {}, dataDir: '/d' }),
+      'settings.get': async () => ({ concurrency: { global: 1 }, retention: { trashAutoEmptyDays: 30, maxJobs: null, maxBytes: null, maxAgeDays: null }, theme: 'system', providers: {}, library: { xmpSidecars: false }, dataDir: '/d' }),
       'providers.list': async () => ({ providers: [] }),
     });
     const store = createAppStore({ api: fake.api, makeKey: () => 'k', now: () => 0 });
