@@ -59,7 +59,7 @@ export const createCurationSlice: SliceCreator<CurationSlice> =
 
     /**
      * One curation action: the cards change at once, the engine does it in one transaction, and one toast offers
-     * the Undo for the whole of it (the previous curation toast gives way, so keys held down never stack toasts).
+     * the Undo for the whole of it (the previous curation toast gives way, so toasts never stack up).
      */
     const curate = async (
       target: CurationTarget,
@@ -74,6 +74,8 @@ export const createCurationSlice: SliceCreator<CurationSlice> =
       try {
         const result = await run(targetInput(state, target));
         if ('query' in target) void get().loadFirstPage();
+        // One image rated, favourited or tagged shows it on the image itself: a toast per key while culling is noise.
+        if (topic === 'curation' && !('query' in target) && target.images.imageIds.length === 1) return true;
         get().dismissTopic('curation');
         const undoId = result.undoId;
         get().toast({

@@ -18,19 +18,19 @@ function storeWith(handlers: Parameters<typeof fakeApi>[0], jobs: JobSummary[]) 
 }
 
 describe('per-image curation in the store', () => {
-  it('a rating shows on that one image at once, and its toast undoes exactly that action', async () => {
+  it('a rating shows on those images at once, and its toast undoes exactly that action', async () => {
     const job = makeJob({ images: [image('i1'), image('i2'), image('i3'), image('i4')] });
     const answer = deferred<{ updated: number; undoId: string | null }>();
-    const { fake, store } = storeWith({ 'images.setRating': () => answer.promise, 'images.undo': async () => ({ updated: 1 }) }, [job]);
+    const { fake, store } = storeWith({ 'images.setRating': () => answer.promise, 'images.undo': async () => ({ updated: 2 }) }, [job]);
     await store.getState().loadFirstPage();
-    const done = store.getState().rate({ images: { imageIds: ['i2'], jobIds: [job.id] } }, 4);
+    const done = store.getState().rate({ images: { imageIds: ['i2', 'i4'], jobIds: [job.id] } }, 4);
     // Before the engine answers, the card already shows it.
-    expect(store.getState().jobs.byId[job.id]!.images.map((i) => i.rating ?? 0)).toEqual([0, 4, 0, 0]);
-    answer.resolve({ updated: 1, undoId: 'u-1' });
+    expect(store.getState().jobs.byId[job.id]!.images.map((i) => i.rating ?? 0)).toEqual([0, 4, 0, 4]);
+    answer.resolve({ updated: 2, undoId: 'u-1' });
     expect(await done).toBe(true);
-    expect(fake.calls.find((c) => c.channel === 'images.setRating')?.input).toEqual({ ids: ['i2'], rating: 4 });
+    expect(fake.calls.find((c) => c.channel === 'images.setRating')?.input).toEqual({ ids: ['i2', 'i4'], rating: 4 });
     const toast = store.getState().toasts.find((t) => t.action?.label === 'Undo');
-    expect(toast?.message).toBe('Rated 1 image ★★★★.');
+    expect(toast?.message).toBe('Rated 2 images ★★★★.');
     toast!.action!.run();
     await flush();
     expect(fake.calls.find((c) => c.channel === 'images.undo')?.input).toEqual({ undoId: 'u-1' });
@@ -46,13 +46,20 @@ describe('per-image curation in the store', () => {
     expect(store.getState().toasts.map((t) => t.message)).toEqual(['That image is gone.']);
   });
 
-  it('keys held down never stack toasts: each curation toast replaces the last', async () => {
-    const job = makeJob({ images: [image('i1')] });
+  it('culling one image at a time shows no toasts; bulk actions keep one toast, the newest action’s, and trash always offers Undo', async () => {
+    const job = makeJob({ images: [image('i1'), image('i2')] });
     let n = 0;
-    const { store } = storeWith({ 'images.setRating': async () => ({ updated: 1, undoId: `u-${++n}` }) }, [job]);
+    const { store } = storeWith({ 'images.setRating': async () => ({ updated: 1, undoId: `u-${++n}` }), 'images.trash': async () => ({ updated: 1, undoId: 't-1' }) }, [job]);
     await store.getState().loadFirstPage();
-    for (const rating of [1, 2, 3]) await store.getState().rate({ images: { imageIds: ['i1'], jobIds: [job.id] } }, rating);
-    expect(store.getState().toasts.map((t) => t.message)).toEqual(['Rated 1 image ★★★.']);
+    const one = { images: { imageIds: ['i1'], jobIds: [job.id] } };
+    const both = { images: { imageIds: ['i1', 'i2'], jobIds: [job.id] } };
+    for (const rating of [1, 2, 3]) await store.getState().rate(one, rating);
+    expect(store.getState().toasts).toEqual([]);
+    for (const rating of [4, 5]) await store.getState().rate(both, rating);
+    expect(store.getState().toasts.map((t) => t.message)).toEqual(['Rated 1 image ★★★★★.']);
+    await store.getState().trashImages(one);
+    // The newest action's Undo is the one on offer.
+    expect(store.getState().toasts.map((t) => [t.message, t.action?.label])).toEqual([['Moved 1 image to Trash.', 'Undo']]);
   });
 
   it('"all matches" sends the current search and filters as the query, one call, and refetches the grid', async () => {
