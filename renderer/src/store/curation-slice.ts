@@ -6,6 +6,8 @@ import { countsKeyOf, toMatchQuery } from './filters';
 import type { AppState, CurationSlice, CurationTarget } from './types';
 
 const AUTO_ADVANCE_KEY = 'atelier.autoAdvance';
+/** Counts follow the query, but after its results and once typing pauses: the host answers one call at a time. */
+const COUNTS_DELAY_MS = 200;
 
 function storedAutoAdvance(): boolean {
   try {
@@ -92,6 +94,8 @@ export const createCurationSlice: SliceCreator<CurationSlice> =
       }
     };
 
+    let countsTimer: ReturnType<typeof setTimeout> | undefined;
+
     return {
       focusedImageId: null,
       autoAdvance: storedAutoAdvance(),
@@ -158,6 +162,11 @@ export const createCurationSlice: SliceCreator<CurationSlice> =
         } catch (error) {
           get().reportError(error);
         }
+      },
+
+      loadCountsSoon() {
+        clearTimeout(countsTimer);
+        countsTimer = setTimeout(() => void get().loadCounts(), COUNTS_DELAY_MS);
       },
 
       async loadCounts() {

@@ -6,8 +6,6 @@ import { DEFAULT_FILTERS, NEXT_PAGE_SIZE, toListQuery } from './filters';
 import * as model from './jobs-model';
 import type { HistorySlice } from './types';
 
-const COUNTS_DELAY_MS = 200;
-
 /** An unreadable search comes back as invalid_request with the place it went wrong. */
 function searchErrorOf(error: unknown, text: string): { text: string; at: number; message: string } | null {
   if (!(error instanceof AppError) || error.code !== 'invalid_request' || text.trim() === '') return null;
@@ -19,14 +17,7 @@ function searchErrorOf(error: unknown, text: string): { text: string; at: number
 
 export const createHistorySlice: SliceCreator<HistorySlice> =
   ({ api }) =>
-  (set, get) => {
-    // Counts follow the query, but after its results and once typing pauses: the host answers one call at a time.
-    let countsTimer: ReturnType<typeof setTimeout> | undefined;
-    const countsSoon = () => {
-      clearTimeout(countsTimer);
-      countsTimer = setTimeout(() => void get().loadCounts(), COUNTS_DELAY_MS);
-    };
-    return {
+  (set, get) => ({
     jobs: model.EMPTY_JOBS,
     filters: DEFAULT_FILTERS,
     historyState: 'loading',
@@ -57,7 +48,7 @@ export const createHistorySlice: SliceCreator<HistorySlice> =
           const jobs = model.applyFirstPage(s.jobs, page, s.filters);
           return { jobs, historyState: 'ready', searchError: null, selection: pruneSelection(s.selection, jobs.order) };
         });
-        countsSoon();
+        get().loadCountsSoon();
       } catch (error) {
         if (get().generation !== generation) return;
         const place = searchErrorOf(error, filters.search);
@@ -108,5 +99,4 @@ export const createHistorySlice: SliceCreator<HistorySlice> =
 
     holdArrivals: (hold) => set((s) => ({ jobs: model.setHoldArrivals(s.jobs, hold) })),
     showArrivals: () => set((s) => ({ jobs: model.releaseArrivals(s.jobs) })),
-  };
-  };
+  });

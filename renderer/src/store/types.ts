@@ -172,6 +172,8 @@ export interface CurationSlice {
   /** `before`: the cards as they were (picked images); `wholeQuery`: the action covered a query, so refetch. */
   undoCuration(undoId: string, before: readonly JobSummary[], wholeQuery: boolean): Promise<void>;
   loadCounts(): Promise<void>;
+  /** loadCounts a moment after a first page, once the keystrokes pause. */
+  loadCountsSoon(): void;
   loadTags(): Promise<void>;
   renameTag(from: string, to: string): Promise<boolean>;
   loadBoards(): Promise<void>;
