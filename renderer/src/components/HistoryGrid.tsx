@@ -1,18 +1,16 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { gridLayout, CARD_GAP, HEADER_HEIGHT, STRIP_HEIGHT } from '../lib/grid-layout';
-import { keyTargets, stepImage, visibleImages } from '../lib/curation';
 import { dateBuckets, dateLabel } from '../lib/date-sections';
-import { buildRows, moveVertical } from '../lib/grid-rows';
+import { buildRows } from '../lib/grid-rows';
 import { createFlingDetector, FLING_SETTLE_MS } from '../lib/fling';
-import { isTextField, keyToCommand, moveIndex, ratingOfKey } from '../lib/keyboard';
 import { mark } from '../lib/marks';
-import { selectedIds } from '../lib/selection';
 import { useApp, useAppStore } from '../store/context';
 import { NEXT_PAGE_SIZE } from '../store/filters';
 import { EmptyState } from './EmptyState';
 import { ImageStrip } from './ImageStrip';
 import { GridRow } from './GridRow';
+import { onGridKey } from './grid-keys';
 
 const SKELETON_CARDS = 12;
 
@@ -156,121 +154,8 @@ export function HistoryGrid() {
     flash(0);
   }, [revealed, focusCard]);
 
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    const command = keyToCommand(
-      { key: event.key, ctrlKey: event.ctrlKey, metaKey: event.metaKey, shiftKey: event.shiftKey, altKey: event.altKey, inTextField: isTextField(event.target) },
-      'grid',
-    );
-    if (command === null) return;
-    // Enter on a card's own buttons (favorite, retry, show images) presses that button.
-    if (command === 'open' && !(event.target instanceof HTMLElement && event.target.dataset.card !== undefined)) return;
-    const state = store.getState();
-    const current = state.focusedId ?? state.jobs.order[0] ?? null;
-    if (current === null) return;
-    const view = state.filters.view === 'trash' ? 'trash' : 'active';
-    const chosen = () => selectedIds(state.selection, state.jobs.order);
-    const targets = () => {
-      const picked = chosen();
-      return picked.includes(current) && picked.length > 0 ? picked : [current];
-    };
-    const moveTo = (id: string, imageId: string | null = null) => {
-      state.focusImage(id, imageId);
-      focusCard(id);
-    };
-    const imageTargets = () => keyTargets(state.jobs.byId, view, chosen(), { jobId: current, imageId: state.focusedImageId });
-    switch (command) {
-      case 'prev':
-      case 'next': {
-        event.preventDefault();
-        if (event.shiftKey) {
-          const id = state.jobs.order[moveIndex(command, state.jobs.order.indexOf(current), layout.columns, state.jobs.order.length)];
-          if (id === undefined) return;
-          state.click(id, { range: true, toggle: false });
-          return moveTo(id);
-        }
-        // Left and right step through every image, card after card: culling visits each image once.
-        const next = stepImage(state.jobs.order, state.jobs.byId, view, { jobId: current, imageId: state.focusedImageId }, command === 'next' ? 1 : -1);
-        return moveTo(next.jobId, next.imageId);
-      }
-      case 'up':
-      case 'down':
-      case 'first':
-      case 'last': {
-        event.preventDefault();
-        const from = state.jobs.order.indexOf(current);
-        const index =
-          command === 'up' || command === 'down' ? moveVertical(rows, from, command === 'down' ? 1 : -1) : moveIndex(command, from, layout.columns, state.jobs.order.length);
-        const id = state.jobs.order[index];
-        if (id === undefined) return;
-        if (event.shiftKey) state.click(id, { range: true, toggle: false });
-        return moveTo(id);
-      }
-      case 'open': {
-        // Enter on a focused card opens it; Space (the button's own click) selects.
-        event.preventDefault();
-        const job = state.jobs.byId[current];
-        const index = job === undefined ? 0 : Math.max(0, visibleImages(job, view).findIndex((i) => i.id === state.focusedImageId));
-        state.openViewer(current, index);
-        return;
-      }
-      case 'rate': {
-        event.preventDefault();
-        const rating = ratingOfKey(event.key);
-        const picked = imageTargets();
-        if (rating === null || picked.imageIds.length === 0) return;
-        void state.rate({ images: picked }, rating);
-        // Culling: one image rated, on to the next (a selection stays where it is).
-        if (state.autoAdvance && picked.imageIds.length === 1) {
-          const next = stepImage(state.jobs.order, state.jobs.byId, view, { jobId: current, imageId: picked.imageIds[0]! }, 1);
-          moveTo(next.jobId, next.imageId);
-        }
-        return;
-      }
-      case 'favorite': {
-        event.preventDefault();
-        const picked = imageTargets();
-        const images = picked.jobIds.flatMap((id) => state.jobs.byId[id]?.images ?? []).filter((i) => picked.imageIds.includes(i.id));
-        void state.favoriteImages({ images: picked }, !images.every((i) => i.favorite === true));
-        return;
-      }
-      case 'delete': {
-        event.preventDefault();
-        const ids = targets();
-        const index = state.jobs.order.indexOf(current);
-        const job = state.jobs.byId[current];
-        const shown = job === undefined ? [] : visibleImages(job, view);
-        // One image of a batch: it alone goes (or comes back); a whole card, or several, go as jobs.
-        if (ids.length === 1 && job !== undefined && shown.length > 1 && (view === 'active' || job.trashedAt === null)) {
-          const picked = imageTargets();
-          const next = stepImage(state.jobs.order, state.jobs.byId, view, { jobId: current, imageId: picked.imageIds[0] ?? null }, 1);
-          void (view === 'trash' ? state.restoreImages({ images: picked }) : state.trashImages({ images: picked }));
-          state.focusImage(current, next.jobId === current ? next.imageId : null);
-          return;
-        }
-        if (view === 'trash' && job !== undefined && job.trashedAt === null) void state.restoreImages({ images: imageTargets() });
-        else if (state.filters.view === 'trash') void state.restore(ids);
-        else void state.trash(ids);
-        // Keep the focus where the person was.
-        const nextId = state.jobs.order.filter((id) => !ids.includes(id))[Math.min(index, state.jobs.order.length - ids.length - 1)];
-        if (nextId !== undefined) moveTo(nextId);
-        return;
-      }
-      case 'selectAll':
-        event.preventDefault();
-        state.selectAllShown();
-        return;
-      case 'retry': {
-        const job = state.jobs.byId[current];
-        if (job !== undefined && ['failed', 'cancelled', 'interrupted'].includes(job.status)) void state.retry(current);
-        return;
-      }
-      case 'close':
-        state.clearSelection();
-        return;
-      default:
-        return;
-    }
-  };
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => onGridKey(event, { store, rows, columns: layout.columns, focusCard });
+
   const flinging = useFling(scrollRef);
 
   // The section at the top of the view stays named while its cards scroll under it; its own header takes over there.
