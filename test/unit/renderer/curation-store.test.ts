@@ -156,3 +156,21 @@ describe('live counts', () => {
     expect(store.getState().counts?.images).toBe(5);
   });
 });
+
+describe('curation at an equal updatedAt', () => {
+  it('an event or page whose images differ replaces the held job (curation leaves updatedAt as it was); the same one writes nothing', () => {
+    const job = makeJob({ images: [image('a'), image('b')], updatedAt: 5 });
+    let data = model.applyFirstPage(model.beginFirstPage(model.EMPTY_JOBS), { items: [job], nextCursor: null }, DEFAULT_FILTERS);
+    const rated = { ...job, images: [image('a', { rating: 5, tags: ['sky'] }), image('b')] };
+    data = model.applyJobChanged(data, rated, DEFAULT_FILTERS);
+    expect(data.byId[job.id]).toBe(rated);
+    // A copy with the same images is no news.
+    expect(model.applyJobChanged(data, { ...rated, images: rated.images.map((i) => ({ ...i })) }, DEFAULT_FILTERS)).toBe(data);
+    // A bulk action's refetch brings the tags another window added.
+    const tagged = { ...rated, images: [image('a', { rating: 5, tags: ['sky', 'sea'] }), image('b')] };
+    data = model.applyFirstPage(model.beginFirstPage(data), { items: [tagged], nextCursor: null }, DEFAULT_FILTERS);
+    expect(data.byId[job.id]!.images[0]!.tags).toEqual(['sky', 'sea']);
+    // An older version never wins, whatever its images.
+    expect(model.applyJobChanged(data, { ...job, updatedAt: 4 }, DEFAULT_FILTERS)).toBe(data);
+  });
+});
