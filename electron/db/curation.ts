@@ -79,6 +79,9 @@ export function createCuration(ctx: StoreContext, tags: Tags, compile: (search: 
     `DELETE FROM board_images WHERE board_id = ? AND image_id IN (${IDS}) RETURNING image_id`,
   );
 
+  // A curated job is a changed job: clients that keep the newest summary by updatedAt take the new one.
+  const touchJobs = sql.prepare('curation.touchJobs', `UPDATE jobs SET updated_at = max(updated_at + 1, ?) WHERE id IN (${IDS})`);
+
   /** Image ids the target covers now (ids that no longer exist are left out). */
   function resolve(target: ImageTarget): string[] {
     if ('ids' in target) return existing.all(JSON.stringify([...new Set(target.ids)])).map((r) => r.id);
@@ -105,6 +108,7 @@ export function createCuration(ctx: StoreContext, tags: Tags, compile: (search: 
         const { changed, undo } = act(ids);
         if (changed.length === 0) return { updated: 0, undoId: null, jobs: [], images: [] };
         const jobs = jobsFor(changed);
+        touchJobs.run(ctx.now(), JSON.stringify(jobs));
         const undoId = remember({ undo, jobs, images: changed });
         return { updated: changed.length, undoId, jobs, images: changed };
       }).immediate(),
@@ -219,7 +223,12 @@ export function createCuration(ctx: StoreContext, tags: Tags, compile: (search: 
       const entry = undos.get(undoId);
       if (entry === undefined) throw new AppError('not_found', 'That action can no longer be undone (it was undone already, or too long ago).');
       undos.delete(undoId);
-      sql.time('curation.undo', () => db.transaction(entry.undo).immediate());
+      sql.time('curation.undo', () =>
+        db.transaction(() => {
+          entry.undo();
+          touchJobs.run(ctx.now(), JSON.stringify(entry.jobs));
+        }).immediate(),
+      );
       return { updated: entry.images.length, jobs: entry.jobs, images: entry.images };
     },
   };

@@ -183,6 +183,17 @@ export function SettingsPanel() {
                 </>
               )}
             </dl>
+            <label className="check">
+              <input
+                type="checkbox"
+                checked={settings.library.xmpSidecars}
+                onChange={(e) => void save({ library: { xmpSidecars: e.target.checked } })}
+              />
+              <span>
+                Write XMP sidecars
+                <span className="muted small"> — ratings and tags to photo.png.xmp beside imported originals, for other tools. Never over a sidecar Atelier did not write.</span>
+              </span>
+            </label>
           </section>
 
           <LibraryFolders />

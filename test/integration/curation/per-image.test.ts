@@ -24,8 +24,11 @@ describe('curation is per image: one image of a batch alone', () => {
     const other = await make(h, 'a lone owl');
     const [first, second, third] = batch.images;
 
+    const before = (await h.engine.handlers['jobs.get']({ id: batch.id })).updatedAt;
     const rated = await h.engine.handlers['images.setRating']({ ids: [second!.id], rating: 5 });
     expect(rated).toMatchObject({ updated: 1 });
+    // A curated job is a changed job: its summary's updatedAt moves on, so clients keep the new one.
+    expect((await h.engine.handlers['jobs.get']({ id: batch.id })).updatedAt).toBeGreaterThan(before);
     expect(rated.undoId).toEqual(expect.any(String));
     const five = await list(h, { search: 'rating:5' });
     expect(ids(five)).toEqual([batch.id]);
