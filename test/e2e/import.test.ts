@@ -115,6 +115,31 @@ describe('importing a folder of other tools’ images, typed by its path', () =>
     await waitFor(async () => (await page.getByRole('dialog').count()) === 0, 'the viewer to close');
   }, 60_000);
 
+  it('with Write XMP sidecars on, rating an imported image by key writes its rating beside the original', async () => {
+    const { page } = browser;
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    const settings = page.getByRole('dialog', { name: 'Settings' });
+    const box = settings.getByRole('checkbox', { name: /Write XMP sidecars/ });
+    expect(await box.isChecked()).toBe(false);
+    // Saved the moment it is ticked: the box shows the saved setting.
+    await box.click();
+    await page.getByText('Settings saved.').waitFor();
+    await waitFor(async () => box.isChecked(), 'the box to show the saved setting');
+    expect((await apiCall(host, 'settings.get', {})).library).toEqual({ xmpSidecars: true });
+    await screenshot(page, 'import-xmp-setting');
+    await page.keyboard.press('Escape');
+    await waitFor(async () => (await page.getByRole('dialog').count()) === 0, 'Settings to close');
+    await search(page, 'comfyez');
+    await expectGrid(page, [COMFY]);
+    await page.getByRole('button', { name: COMFY, exact: true }).click();
+    await page.keyboard.press('4');
+    const original = files.find((f) => f.prompt === COMFY)!;
+    const sidecar = join(folder, 'txt2img', `${original.name}.xmp`);
+    await waitFor(async () => (await readFile(sidecar, 'utf8').catch(() => '')).includes('xmp:Rating="4"'), 'the sidecar');
+    expect(Buffer.from(await readFile(join(folder, 'txt2img', original.name))).equals(Buffer.from(original.bytes))).toBe(true);
+    await search(page, '');
+  }, 60_000);
+
   it('Reuse settings fills the composer; favourite it; trash it: the original stays on disk, byte for byte', async () => {
     const { page } = browser;
     await search(page, 'aoneez');
