@@ -19,6 +19,7 @@ import { asStorageError } from './storage-fault.js';
 import { migrate } from './migrations/runner.js';
 import { DEFAULT_DENSE_SEARCH_THRESHOLD, DEFAULT_SEARCH_WALK_BUDGET, createSearch, type SearchTuning } from './search.js';
 import { createSettings } from './settings.js';
+import { createSimilar, type SimilarStore } from './similar.js';
 import { DEFAULT_SLOW_QUERY_MS, Statements, defaultClock } from './statements.js';
 import { createStats } from './stats.js';
 import type { JobStore, StoreOptions } from './types.js';
@@ -119,6 +120,7 @@ function composeStore(
   const stats = createStats(ctx);
   const settings = createSettings(ctx);
   const importsRaw = createImports(ctx, images, events);
+  const similarRaw = createSimilar(ctx, images);
   let open = true;
   const changes = ctx.db.prepare('SELECT total_changes() AS n').pluck();
   let changesAtOpen: number | null = null;
@@ -150,8 +152,15 @@ function composeStore(
       IMPORT_READS.has(name as keyof ImportStore) ? read(fn as (...a: unknown[]) => unknown) : guard(fn as (...a: unknown[]) => unknown, 'record the import'),
     ]),
   ) as unknown as ImportStore;
+  const similar = Object.fromEntries(
+    Object.entries(similarRaw).map(([name, fn]) => [
+      name,
+      name === 'setHash' ? guard(fn as (...a: unknown[]) => unknown, 'record the image hash') : read(fn as (...a: unknown[]) => unknown),
+    ]),
+  ) as unknown as SimilarStore;
   return {
     imports,
+    similar,
     info: { databasePath: '', migratedFrom: 0, schemaVersion: 0, backupPath: null, recoveredInterrupted: 0, integrityChecked: true },
     submit: guard(jobs.submit, 'store the new job'),
     // One request's failure inside a group commit is that request's answer, in the same storage words as submit's.

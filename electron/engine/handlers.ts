@@ -8,6 +8,8 @@ import type { Scheduler } from '../worker/scheduler.js';
 import type { EventBus } from './event-bus.js';
 import { withListedModel, type ModelCache } from './model-cache.js';
 import { createSubmitBatcher } from './submit-batcher.js';
+import { createSimilarHandlers } from './similar-handlers.js';
+import type { createSimilarIndex } from '../library/similar/similar-index.js';
 import type { ProviderRegistry } from './provider-registry.js';
 import type { SettingsService } from './settings-service.js';
 
@@ -30,6 +32,8 @@ export interface HandlerDeps {
   /** Imports of other tools' images, and the folders they came from. */
   importer: Importer;
   folders: LibraryFolders;
+  /** Find similar and duplicates over the perceptual hashes. */
+  similar: ReturnType<typeof createSimilarIndex>;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -147,6 +151,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       announce(trashed);
       return { trashed: trashed.length };
     },
+    ...createSimilarHandlers(deps.similar),
     'providers.list': async () => ({ providers: await providers.list() }),
     'providers.test': async ({ id }) => providers.test(id),
     'settings.get': async () => settings.publicView(),

@@ -36,6 +36,8 @@ export const BRIDGE_CHANNELS = [
   'library.resumeImport',
   'library.folders',
   'library.removeFolder',
+  'images.similar',
+  'images.duplicates',
 ] as const satisfies readonly ChannelName[];
 
 type MissingChannels = Exclude<ChannelName, (typeof BRIDGE_CHANNELS)[number]>;

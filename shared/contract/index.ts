@@ -8,5 +8,6 @@ export * from './providers.js';
 export * from './settings.js';
 export * from './library.js';
 export * from './imports.js';
+export * from './similar.js';
 export * from './channels.js';
 export * from './events.js';

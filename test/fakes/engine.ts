@@ -158,6 +158,7 @@ export function createFakeEngine(dataDir: string): FakeEngine {
     'desktop.startDrag': desktopOnly,
     'desktop.pickImportPaths': desktopOnly,
     ...notImplementedHere(['library.import', 'library.imports', 'library.cancelImport', 'library.pauseImport', 'library.resumeImport', 'library.folders', 'library.removeFolder']),
+    ...notImplementedHere(['images.similar', 'images.duplicates']),
   };
 
   const engine: FakeEngine = {
