@@ -16,7 +16,9 @@ export const SIMILAR_MAX_DISTANCE = 14;
 /** Near copies (resized, re-encoded, lightly cropped) are at most this many bits apart, calibrated on the fixture set. */
 export const NEAR_COPY_DISTANCE = 12;
 export const DUPLICATES_PAGE = 50;
-const LOAD_SLICE = 50_000;
+const LOAD_SLICE = 10_000;
+/** Above this many hashes, grouping probes one bit per block, not two (the cost grows with the square of the buckets). */
+const WIDE_PROBE_MAX = 250_000;
 
 export interface SimilarIndexDeps {
   store: JobStore;
@@ -104,7 +106,7 @@ export function createSimilarIndex(deps: SimilarIndexDeps) {
     if (groupsCache !== null && groupsCache.size === index.size) return groupsCache.groups;
     grouping ??= (async () => {
       const size = index.size;
-      const groups = await index.groupsAsync(NEAR_COPY_DISTANCE, yieldToLoop);
+      const groups = await index.groupsAsync(NEAR_COPY_DISTANCE, yieldToLoop, size > WIDE_PROBE_MAX ? 1 : 2);
       // Newest first: a group sorts by its newest row, and the cursor is that key.
       const keyed = groups.map((rowids) => ({ key: Math.max(...rowids), rowids })).sort((a, b) => b.key - a.key);
       groupsCache = { size, groups: keyed };
