@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { hammingDistance, hashHalves, hashOfFrequencies, lowFrequencies, perceptualHash, popcount32 } from '../../../electron/media/perceptual-hash.js';
 
@@ -12,7 +12,7 @@ const naiveDistance = (a: string, b: string): number => {
 };
 
 /** A 96x64 picture: a diagonal gradient with a dark disc, as raw RGB. */
-function picture(flip = false): sharp.Sharp {
+function picture(flip = false): Sharp {
   const [w, h] = [96, 64];
   const px = Buffer.alloc(w * h * 3);
   for (let y = 0; y < h; y += 1) {
