@@ -12,6 +12,7 @@ import { RecoveryBanner } from './RecoveryBanner';
 import { SearchBar } from './SearchBar';
 import { SelectionBar } from './SelectionBar';
 import { SettingsPanel } from './SettingsPanel';
+import { SimilarView } from './SimilarView';
 import { StatusBanner } from './StatusBanner';
 import { Toasts } from './Toasts';
 import { TrashView } from './TrashView';
@@ -61,6 +62,7 @@ export function App() {
           <HistoryGrid />
         </main>
       </div>
+      <SimilarView />
       {viewerOpen ? <Viewer /> : null}
       {panel === 'settings' ? <SettingsPanel /> : null}
       {importOpen ? <ImportDialog /> : null}

@@ -1,5 +1,6 @@
 import type { ImageSource, JobStatus } from '../../../shared/contract';
 import { formatNumber } from '../lib/format';
+import { openDuplicates } from '../lib/similar-view';
 import { SOURCE_LABELS, SOURCE_ORDER } from '../lib/sources';
 import { useApp } from '../store/context';
 import type { View } from '../store/filters';
@@ -89,6 +90,9 @@ export function Filters() {
           ))}
         </select>
       </label>
+      <button type="button" className="btn ghost small" onClick={openDuplicates} title="Copies of the same picture: exact, resized or re-encoded">
+        Show duplicates
+      </button>
     </nav>
   );
 }
