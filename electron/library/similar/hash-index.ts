@@ -11,8 +11,8 @@ export interface Neighbour {
 }
 
 const INITIAL_CAPACITY = 1024;
-/** Entries probed between two turns of the loop while grouping. */
-const GROUP_STEP_MASK = 4095;
+/** While grouping, the clock is read every 256 entries, and the loop gets a turn once a slice has run this long. */
+const GROUP_SLICE_MS = 8;
 
 export class HashIndex {
   private hi = new Uint32Array(INITIAL_CAPACITY);
@@ -94,6 +94,13 @@ export class HashIndex {
 
   private *grouping(maxDistance: number, probeBits: 1 | 2): Generator<void, number[][]> {
     const n = this.count;
+    let sliceStart = performance.now();
+    // True when the current slice has run its time (the caller then yields and a new slice starts).
+    const due = (i: number): boolean => {
+      if ((i & 255) !== 255 || performance.now() - sliceStart < GROUP_SLICE_MS) return false;
+      sliceStart = performance.now();
+      return true;
+    };
     const parent = new Uint32Array(n);
     for (let i = 0; i < n; i += 1) parent[i] = i;
     const find = (x: number): number => {
@@ -117,8 +124,10 @@ export class HashIndex {
       for (let v = 1; v <= 65_536; v += 1) starts[v]! += starts[v - 1]!;
       const fill = starts.slice(0, 65_536);
       for (let i = 0; i < n; i += 1) order[fill[blockValue(i, block)]!++] = i;
+      yield;
+      sliceStart = performance.now();
       for (let i = 0; i < n; i += 1) {
-        if ((i & GROUP_STEP_MASK) === GROUP_STEP_MASK) yield;
+        if (due(i)) yield;
         const value = blockValue(i, block);
         for (const mask of masks) {
           const probe = value ^ mask;
@@ -137,6 +146,7 @@ export class HashIndex {
     }
     const members = new Map<number, number[]>();
     for (let i = 0; i < n; i += 1) {
+      if (due(i)) yield;
       const root = find(i);
       let list = members.get(root);
       if (list === undefined) members.set(root, (list = []));
