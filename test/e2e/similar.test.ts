@@ -95,6 +95,7 @@ describe('find similar and show duplicates', () => {
 
   it('Show duplicates groups every picture with its copies', async () => {
     const { page } = browser;
+    await screenshot(page, 'similar-filters');
     await page.getByRole('button', { name: 'Show duplicates' }).click();
     const sheet = page.getByRole('dialog', { name: 'Duplicates' });
     const groups = sheet.getByRole('region', { name: 'Near copies' });
