@@ -1,6 +1,7 @@
 import type { ImageSummary } from '../../shared/contract.js';
 import { normalizeSeed, type Seed } from '../../shared/seed.js';
 import type { StoreContext } from './context.js';
+import { hashToColumn } from './similar.js';
 import type { NewImage, StoredImage } from './types.js';
 
 interface ImageRow {
@@ -74,8 +75,8 @@ function seedColumns(seed: Seed | undefined): [number | null, string | null] {
 export function createImages(ctx: StoreContext) {
   const insert = ctx.sql.prepare(
     'images.insert',
-    `INSERT INTO images (id, job_id, idx, path, sha256, bytes, width, height, mime, thumb_path, seed, seed_digits, batch_index)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO images (id, job_id, idx, path, sha256, bytes, width, height, mime, thumb_path, seed, seed_digits, batch_index, phash)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const byId = ctx.sql.prepare<ImageRow>('images.get', 'SELECT * FROM images WHERE id = ?');
   // One query per page: the ids arrive as a JSON array so the statement is prepared once for any page size.
@@ -110,6 +111,7 @@ export function createImages(ctx: StoreContext) {
           image.thumbPath,
           ...seedColumns(image.seed),
           image.batchIndex ?? null,
+          image.phash === undefined ? null : hashToColumn(image.phash),
         );
       }
     },

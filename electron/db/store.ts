@@ -21,6 +21,7 @@ import { createXmpSidecars, type XmpSidecarStore } from './xmp-sidecars.js';
 import { CURATION_READS, createLibraryCuration, type CurationStore } from './library-curation.js';
 import { DEFAULT_DENSE_SEARCH_THRESHOLD, DEFAULT_SEARCH_WALK_BUDGET, createSearch, type SearchTuning } from './search.js';
 import { createSettings } from './settings.js';
+import { createSimilar, type SimilarStore } from './similar.js';
 import { DEFAULT_SLOW_QUERY_MS, Statements, defaultClock } from './statements.js';
 import { createStats } from './stats.js';
 import type { JobStore, StoreOptions } from './types.js';
@@ -123,6 +124,7 @@ function composeStore(
   const importsRaw = createImports(ctx, images, events);
   const curationRaw = createLibraryCuration(ctx, search.compile);
   const xmpRaw = createXmpSidecars(ctx);
+  const similarRaw = createSimilar(ctx, images);
   let open = true;
   const changes = ctx.db.prepare('SELECT total_changes() AS n').pluck();
   let changesAtOpen: number | null = null;
@@ -161,10 +163,17 @@ function composeStore(
     ]),
   ) as unknown as CurationStore;
   const xmp: XmpSidecarStore = { target: read(xmpRaw.target), written: read(xmpRaw.written), record: guard(xmpRaw.record, 'record the sidecar') };
+  const similar = Object.fromEntries(
+    Object.entries(similarRaw).map(([name, fn]) => [
+      name,
+      name === 'setHash' ? guard(fn as (...a: unknown[]) => unknown, 'record the image hash') : read(fn as (...a: unknown[]) => unknown),
+    ]),
+  ) as unknown as SimilarStore;
   return {
     imports,
     curation,
     xmp,
+    similar,
     info: { databasePath: '', migratedFrom: 0, schemaVersion: 0, backupPath: null, recoveredInterrupted: 0, integrityChecked: true },
     submit: guard(jobs.submit, 'store the new job'),
     // One request's failure inside a group commit is that request's answer, in the same storage words as submit's.

@@ -8,6 +8,7 @@ import type { ErrorBody } from '../../shared/errors.js';
 import type { Db } from './connection.js';
 import type { ImportStore } from './import-types.js';
 import type { RecoveredBatch, RecoveredImage } from './recovered.js';
+import type { SimilarStore } from './similar.js';
 import type {
   GenerateRequest,
   JobDetail,
@@ -35,6 +36,8 @@ export interface NewImage {
   seed?: Seed;
   /** Its position in a batch drawn from one shared seed (ComfyUI), when that is how it was made. */
   batchIndex?: number;
+  /** 64-bit perceptual hash, 16 hex digits (made with the thumbnail); absent when it could not be made yet. */
+  phash?: string;
 }
 
 export interface StoredImage extends NewImage {
@@ -176,6 +179,8 @@ export interface JobStore {
   readonly curation: CurationStore;
   /** Linked images' curation for their XMP sidecars, and the sidecars Atelier wrote. */
   readonly xmp: XmpSidecarStore;
+  /** Perceptual hashes: find similar and duplicates (the index itself lives in memory, in library/similar). */
+  readonly similar: SimilarStore;
 }
 
 export interface StoreOpenInfo {

@@ -7,6 +7,8 @@ import { createImporter } from '../library/import/importer.js';
 import { createLibraryFolders } from '../library/import/library-folders.js';
 import { createThumbnailer } from '../library/import/thumbnailer.js';
 import { createSidecarWriter } from '../library/xmp/sidecar-writer.js';
+import { createHashBackfill } from '../library/similar/hash-backfill.js';
+import { createSimilarIndex } from '../library/similar/similar-index.js';
 import { checkOriginals } from '../library/import/originals-check.js';
 import { createFolderSync, type FolderSync } from '../library/import/folder-sync.js';
 import { createFolderWatcher } from '../library/watch/index.js';
@@ -133,11 +135,16 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       },
       sweepDone: () => (sweepStarted ? housekeepingDone : Promise.resolve()),
     });
+    const hashes = createHashBackfill({ dataDir, store, log, busy: () => importer.busy(), record: (id, hash) => similar.record(id, hash) });
+    const similar = createSimilarIndex({ store, hashNow: (id) => hashes.hashOne(id) });
+    // Deleted rows may give their rowids out again: the index reads them as new.
+    bus.on('jobs.removed', () => similar.removed());
     const thumbnailer = createThumbnailer({
       dataDir,
       store,
       log,
       busy: () => importer.busy(),
+      recordHash: (id, hash) => similar.record(id, hash),
       announce: (ids) => void announce(ids).catch((error: unknown) => log.error('could not announce thumbnails', { error: String(error) })),
     });
     // Assigned right below: the importer tells the folder sync about watched folders, which imports through it.
@@ -186,6 +193,7 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       recovery,
       applyRetention,
       models,
+      similar,
     });
 
     // Leftover previews go before the worker starts (afterwards their folders are live). The library sweep and the
@@ -216,6 +224,8 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
         sync.start().catch((error: unknown) => log.error('could not start watching folders', { error: String(error) }));
         const run = (): void => {
           sweepStarted = true;
+          // Old images get their hashes once the window has its first page, like the other start-up passes.
+          hashes.start();
           housekeepingDone = housekeeping().catch((error: unknown) => log.error('start-up housekeeping failed', { error: String(error) }));
         };
         if ((options.housekeepingDelayMs ?? 3_000) <= 0) run();
@@ -264,6 +274,7 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
           await importer.close();
           await thumbnailer.close();
           await sidecars.idle();
+          await hashes.close();
           await scheduler.stop(closeOptions.graceMs ?? 3_000);
           for (const entry of entries) await entry.close?.();
           await store.backupIfChanged().catch((error: unknown) => log.warn('could not back up the library on quit', { error: String(error) }));

@@ -10,6 +10,8 @@ import { withListedModel, type ModelCache } from './model-cache.js';
 import { createSubmitBatcher } from './submit-batcher.js';
 import { createCurationHandlers } from './curation-handlers.js';
 import type { SidecarWriter } from '../library/xmp/sidecar-writer.js';
+import { createSimilarHandlers } from './similar-handlers.js';
+import type { createSimilarIndex } from '../library/similar/similar-index.js';
 import type { ProviderRegistry } from './provider-registry.js';
 import type { SettingsService } from './settings-service.js';
 
@@ -33,6 +35,8 @@ export interface HandlerDeps {
   importer: Importer;
   folders: LibraryFolders;
   sidecars: Pick<SidecarWriter, 'queue'>;
+  /** Find similar and duplicates over the perceptual hashes. */
+  similar: ReturnType<typeof createSimilarIndex>;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -151,6 +155,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       announce(trashed);
       return { trashed: trashed.length };
     },
+    ...createSimilarHandlers(deps.similar),
     'providers.list': async () => ({ providers: await providers.list() }),
     'providers.test': async ({ id }) => providers.test(id),
     'settings.get': async () => settings.publicView(),

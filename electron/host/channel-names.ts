@@ -52,6 +52,8 @@ export const BRIDGE_CHANNELS = [
   'boards.add',
   'boards.remove',
   'search.suggest',
+  'images.similar',
+  'images.duplicates',
 ] as const satisfies readonly ChannelName[];
 
 type MissingChannels = Exclude<ChannelName, (typeof BRIDGE_CHANNELS)[number]>;

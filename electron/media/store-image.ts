@@ -7,7 +7,7 @@ import type { WriteOptions } from './atomic-write.js';
 import { writeContentAddressed } from './content-store.js';
 import { LIBRARY_DIR } from './media-paths.js';
 import { embedSettings } from './png/embed-settings.js';
-import { writeThumbnail } from './thumbnail.js';
+import { writeThumbnailAndHash } from './thumbnail.js';
 import type { Seed } from '../../shared/seed.js';
 
 export interface StoreImageInput extends WriteOptions {
@@ -72,12 +72,12 @@ export async function storeProviderImage(input: StoreImageInput): Promise<NewIma
   // answer, so no temp file is still being written when a failure is reported.
   const [originalResult, thumbResult] = await Promise.allSettled([
     writeContentAddressed(input.dataDir, LIBRARY_DIR, embedded, 'png', writeOptions),
-    writeThumbnail(input.dataDir, png, writeOptions),
+    writeThumbnailAndHash(input.dataDir, png, writeOptions),
   ]);
   if (originalResult.status === 'rejected') throw originalResult.reason;
   if (thumbResult.status === 'rejected') throw thumbResult.reason;
   const original = originalResult.value;
-  const thumb = thumbResult.value;
+  const { thumb, phash } = thumbResult.value;
   return {
     id: input.id,
     index: input.index,
@@ -90,5 +90,6 @@ export async function storeProviderImage(input: StoreImageInput): Promise<NewIma
     thumbPath: thumb.path,
     ...(input.seed === undefined ? {} : { seed: input.seed }),
     ...(input.batchIndex === undefined ? {} : { batchIndex: input.batchIndex }),
+    ...(phash === null ? {} : { phash }),
   };
 }

@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { writeContentAddressed, type StoredFile } from './content-store.js';
 import type { WriteOptions } from './atomic-write.js';
 import { THUMBS_DIR } from './media-paths.js';
+import { perceptualHash } from './perceptual-hash.js';
 
 export const THUMB_LONG_EDGE = 384;
 
@@ -21,4 +22,22 @@ export async function makeThumbnail(image: Uint8Array): Promise<Buffer> {
 export async function writeThumbnail(dataDir: string, image: Uint8Array, options: WriteOptions = {}): Promise<StoredFile> {
   const thumb = await makeThumbnail(image);
   return writeContentAddressed(dataDir, THUMBS_DIR, thumb, 'webp', options);
+}
+
+/**
+ * The thumbnail and the image's perceptual hash, made from the thumbnail's own pixels: every image is hashed from
+ * the same kind of input (a generated one, an imported one, an old one filled in later from its stored thumbnail),
+ * and decoding 384 px costs far less than the original. A hash that cannot be made is null (filled in later).
+ */
+export async function writeThumbnailAndHash(
+  dataDir: string,
+  image: Uint8Array,
+  options: WriteOptions = {},
+): Promise<{ thumb: StoredFile; phash: string | null }> {
+  const bytes = await makeThumbnail(image);
+  const [thumb, phash] = await Promise.all([
+    writeContentAddressed(dataDir, THUMBS_DIR, bytes, 'webp', options),
+    perceptualHash(bytes).catch(() => null),
+  ]);
+  return { thumb, phash };
 }

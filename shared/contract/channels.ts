@@ -11,6 +11,7 @@ import {
 import { SuggestRequest, SuggestResult } from './search.js';
 import { ProviderInfo, ProviderTestResult } from './providers.js';
 import { Settings, SettingsPatch } from './settings.js';
+import { DuplicatesPage, DuplicatesQuery, SimilarQuery, SimilarResult } from './similar.js';
 
 const Updated = z.object({ updated: z.number().int() });
 const Removed = z.object({ removed: z.number().int(), bytesFreed: z.number().int() });
@@ -56,6 +57,8 @@ export const channels = {
   'library.resumeImport': { input: ById, output: z.object({ import: ImportSummary }) },
   'library.folders': { input: Empty, output: z.object({ items: z.array(LibraryFolder) }) },
   'library.removeFolder': { input: RemoveFolder, output: RemovedFolder },
+  'images.similar': { input: SimilarQuery, output: SimilarResult },
+  'images.duplicates': { input: DuplicatesQuery, output: DuplicatesPage },
   'providers.list': { input: Empty, output: z.object({ providers: z.array(ProviderInfo) }) },
   'providers.test': { input: z.strictObject({ id: ProviderId }), output: ProviderTestResult },
   'settings.get': { input: Empty, output: Settings },

@@ -10,5 +10,6 @@ export * from './library.js';
 export * from './imports.js';
 export * from './curation.js';
 export * from './search.js';
+export * from './similar.js';
 export * from './channels.js';
 export * from './events.js';

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { JobStore } from '../../db/types.js';
 import type { Logger } from '../../engine/types.js';
 import { absolute } from '../../media/media-paths.js';
-import { writeThumbnail } from '../../media/thumbnail.js';
+import { writeThumbnailAndHash } from '../../media/thumbnail.js';
 
 export interface ThumbnailerDeps {
   dataDir: string;
@@ -14,6 +14,8 @@ export interface ThumbnailerDeps {
   busy?(): boolean;
   /** Pause between thumbnails while busy (default 100 ms: the first screens fill in while a big import runs). */
   busyIdleMs?: number;
+  /** Records the perceptual hash made with the thumbnail (and keeps the similarity index current). */
+  recordHash?(imageId: string, hash: string): void;
 }
 
 /**
@@ -35,8 +37,10 @@ export function createThumbnailer(deps: ThumbnailerDeps) {
     const source = image.linked ? store.imports.original(imageId)?.path : absolute(deps.dataDir, image.path);
     if (source === undefined) return null;
     const bytes = new Uint8Array(await readFile(source));
-    const thumb = await writeThumbnail(deps.dataDir, bytes);
-    return store.imports.setThumb(imageId, thumb.path);
+    const { thumb, phash } = await writeThumbnailAndHash(deps.dataDir, bytes);
+    const jobId = store.imports.setThumb(imageId, thumb.path);
+    if (jobId !== null && phash !== null) deps.recordHash?.(imageId, phash);
+    return jobId;
   }
 
   async function loop(): Promise<void> {

@@ -15,6 +15,7 @@ import { SearchBar } from './SearchBar';
 import { SelectionBar } from './SelectionBar';
 import { SettingsPanel } from './SettingsPanel';
 import { TagsList } from './TagsList';
+import { SimilarView } from './SimilarView';
 import { StatusBanner } from './StatusBanner';
 import { Toasts } from './Toasts';
 import { TrashView } from './TrashView';
@@ -69,6 +70,7 @@ export function App() {
           <HistoryGrid />
         </main>
       </div>
+      <SimilarView />
       {viewerOpen ? <Viewer /> : null}
       {panel === 'settings' ? <SettingsPanel /> : null}
       {importOpen ? <ImportDialog /> : null}

@@ -1,6 +1,7 @@
 import type { JobDetail } from '../../../shared/contract';
 import { formatBytes, formatDateTime, formatDuration } from '../lib/format';
 import { describeSeed, seedOfImage } from '../lib/image-seed';
+import { openSimilar } from '../lib/similar-view';
 import { useApi, useApp, useAppShallow, useAppStore } from '../store/context';
 import { ImageCuration } from './ImageCuration';
 import { ImportedDetails } from './ImportedDetails';
@@ -88,6 +89,19 @@ export function DetailsPanel({ id, detail, imageId, onTrash, onClose }: { id: st
             {image.favorite ? '♥ Favorite' : '♡ Favorite'}
           </button>
         )}
+        {imageId !== undefined && image?.thumbPending !== true ? (
+          <button
+            type="button"
+            className="btn small"
+            title="Images in the library that look like this one"
+            onClick={() => {
+              onClose();
+              openSimilar(imageId, id);
+            }}
+          >
+            Find similar
+          </button>
+        ) : null}
         <button type="button" className="btn small danger" onClick={onTrash}>
           {job.trashedAt === null ? 'Delete' : 'Restore'}
         </button>

@@ -1,5 +1,6 @@
 import type { ImageSource, JobStatus, Sort } from '../../../shared/contract';
 import { formatNumber } from '../lib/format';
+import { openDuplicates } from '../lib/similar-view';
 import { SOURCE_LABELS, SOURCE_ORDER } from '../lib/sources';
 import { useApp } from '../store/context';
 import { countsKeyOf, type View } from '../store/filters';
@@ -126,6 +127,9 @@ export function Filters() {
         <input type="checkbox" checked={autoAdvance} onChange={(e) => setAutoAdvance(e.target.checked)} />
         <span>Next after rating</span>
       </label>
+      <button type="button" className="btn ghost small" onClick={openDuplicates} title="Copies of the same picture: exact, resized or re-encoded">
+        Show duplicates
+      </button>
     </nav>
   );
 }

@@ -1,0 +1,88 @@
+/**
+ * Fills in the perceptual hash of images stored before hashes existed (an upgraded library), from their stored
+ * thumbnails, newest first, one at a time and slowly: it yields most of the machine while an import reads files.
+ */
+import { readFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { JobStore } from '../../db/types.js';
+import type { Logger } from '../../engine/types.js';
+import { absolute } from '../../media/media-paths.js';
+import { perceptualHash } from '../../media/perceptual-hash.js';
+import { makeThumbnail } from '../../media/thumbnail.js';
+
+export interface HashBackfillDeps {
+  dataDir: string;
+  store: JobStore;
+  log: Logger;
+  record(imageId: string, hash: string): void;
+  /** True while an import is reading files. */
+  busy?(): boolean;
+  /** Pause between two images (default 20 ms), and while an import runs (default 250 ms). */
+  idleMs?: number;
+  busyIdleMs?: number;
+}
+
+export function createHashBackfill(deps: HashBackfillDeps) {
+  const { store, log } = deps;
+  let running: Promise<void> | null = null;
+  let closed = false;
+  let made = 0;
+
+  /** The hash of one image now: from its thumbnail, else from the image itself (thumbnailed in memory). */
+  async function hashOne(imageId: string): Promise<string | null> {
+    const image = store.image(imageId);
+    if (image === null) return null;
+    let hash: string;
+    if (image.thumbPath !== null) hash = await perceptualHash(await readFile(absolute(deps.dataDir, image.thumbPath)));
+    else {
+      const source = image.linked ? store.imports.original(imageId)?.path : absolute(deps.dataDir, image.path);
+      if (source === undefined) return null;
+      // The same input the stored hashes come from: the thumbnail's pixels.
+      hash = await perceptualHash(await makeThumbnail(await readFile(source)));
+    }
+    deps.record(imageId, hash);
+    return hash;
+  }
+
+  async function loop(): Promise<void> {
+    // One walk down the ids per run: an image that cannot be read is passed over until the next start.
+    let before: string | null = null;
+    for (;;) {
+      if (closed) return;
+      const rows = store.similar.hashless(before, 32);
+      if (rows.length === 0) return;
+      for (const row of rows) {
+        if (closed) return;
+        before = row.imageId;
+        try {
+          deps.record(row.imageId, await perceptualHash(await readFile(absolute(deps.dataDir, row.thumbPath))));
+          made += 1;
+        } catch (error) {
+          log.warn('could not hash an image', { imageId: row.imageId, error: error instanceof Error ? error.message : String(error) });
+        }
+        await sleep(deps.busy?.() === true ? (deps.busyIdleMs ?? 250) : (deps.idleMs ?? 20));
+      }
+    }
+  }
+
+  return {
+    hashOne,
+    start(): void {
+      if (closed || running !== null) return;
+      running = loop()
+        .catch((error: unknown) => log.error('the hash pass stopped', { error: String(error) }))
+        .finally(() => {
+          running = null;
+        });
+    },
+    made: () => made,
+    /** Resolves when the current pass has finished (tests). */
+    idle: async (): Promise<void> => {
+      await running;
+    },
+    async close(): Promise<void> {
+      closed = true;
+      await running;
+    },
+  };
+}

@@ -1,0 +1,164 @@
+import { useEffect, useRef, useState } from 'react';
+import type { DuplicateGroup, JobSummary, SimilarImage } from '../../../shared/contract';
+import { formatNumber } from '../lib/format';
+import { closeSimilarView, describeDistance, useSimilarMode, type SimilarMode } from '../lib/similar-view';
+import { jobTitle, thumbSrc } from '../lib/thumbs';
+import { useApi, useApp, useAppStore } from '../store/context';
+import '../styles/similar.css';
+
+type Loaded =
+  | { kind: 'similar'; items: SimilarImage[] }
+  | { kind: 'duplicates'; groups: DuplicateGroup[]; nextCursor: string | null };
+
+/** One image of a result (in whichever of `jobIds` holds it): its thumbnail, opening the viewer on it. */
+function Tile({ jobIds, imageId, label, primary }: { jobIds: readonly string[]; imageId: string; label?: string; primary?: boolean }) {
+  const api = useApi();
+  const store = useAppStore();
+  const job = useApp((s) => jobIds.map((id) => s.jobs.byId[id]).find((j) => j?.images.some((i) => i.id === imageId)));
+  const index = job?.images.findIndex((i) => i.id === imageId) ?? -1;
+  const image = index >= 0 ? job!.images[index] : undefined;
+  const src = image === undefined ? null : thumbSrc(api, image);
+  const title = job === undefined ? 'Image' : jobTitle(job);
+  return (
+    <button
+      type="button"
+      className={primary === true ? 'similar-tile primary' : 'similar-tile'}
+      data-similar-image={imageId}
+      title={title}
+      disabled={job === undefined}
+      onClick={() => job !== undefined && store.getState().openViewer(job.id, Math.max(0, index))}
+    >
+      {src === null ? <span className="similar-thumb placeholder" aria-hidden="true" /> : <img className="similar-thumb" src={src} alt={title} loading="lazy" />}
+      {label === undefined ? null : <span className="similar-label">{label}</span>}
+    </button>
+  );
+}
+
+function useResults(mode: SimilarMode) {
+  const api = useApi();
+  const store = useAppStore();
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  // The jobs come with each answer: merged into the app's jobs so the tiles and the viewer can show them.
+  const keep = (jobs: readonly JobSummary[]) => store.getState().applyJobsChanged(jobs);
+
+  useEffect(() => {
+    let live = true;
+    setLoaded(null);
+    setError(null);
+    if (mode === null) return;
+    const ask =
+      mode.kind === 'similar'
+        ? api.call('images.similar', { imageId: mode.imageId, limit: 100 }).then((r) => {
+            keep(r.jobs);
+            return { kind: 'similar' as const, items: r.items };
+          })
+        : api.call('images.duplicates', {}).then((r) => {
+            keep(r.jobs);
+            return { kind: 'duplicates' as const, groups: r.groups, nextCursor: r.nextCursor };
+          });
+    ask.then(
+      (value) => live && setLoaded(value),
+      (e: unknown) => live && setError(e instanceof Error ? e.message : 'Atelier could not compare the images.'),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, mode]);
+
+  const more = async () => {
+    if (loaded?.kind !== 'duplicates' || loaded.nextCursor === null) return;
+    try {
+      const page = await api.call('images.duplicates', { cursor: loaded.nextCursor });
+      keep(page.jobs);
+      setLoaded({ kind: 'duplicates', groups: [...loaded.groups, ...page.groups], nextCursor: page.nextCursor });
+    } catch (e) {
+      store.getState().reportError(e);
+    }
+  };
+  return { loaded, error, more };
+}
+
+/** Find similar and Show duplicates: a sheet over the history, with a clear way back (the button or Escape). */
+export function SimilarView() {
+  const mode = useSimilarMode();
+  const viewerOpen = useApp((s) => s.viewerId !== null);
+  const { loaded, error, more } = useResults(mode);
+  const dialogRef = useRef<HTMLDialogElement>(null);
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (mode !== null && dialog !== null && !dialog.open) dialog.showModal();
+  }, [mode]);
+
+  if (mode === null) return null;
+  const heading = mode.kind === 'similar' ? 'Similar images' : 'Duplicates';
+  return (
+    <dialog
+      ref={dialogRef}
+      className="similar-view"
+      aria-label={heading}
+      onCancel={(e) => {
+        e.preventDefault();
+        // Escape in the viewer above closes the viewer alone.
+        if (!viewerOpen) closeSimilarView();
+      }}
+    >
+      <header className="similar-head">
+        <button type="button" className="btn" onClick={closeSimilarView} autoFocus>
+          ← Back to history
+        </button>
+        <h2>{heading}</h2>
+        {mode.kind === 'similar' ? (
+          <div className="similar-source">
+            <span className="muted">Images that look like</span>
+            <Tile jobIds={[mode.jobId]} imageId={mode.imageId} primary />
+          </div>
+        ) : null}
+      </header>
+      <div className="similar-body">
+        {error !== null ? <p className="details-error" role="alert">{error}</p> : null}
+        {loaded === null && error === null ? <p className="muted" role="status">Comparing…</p> : null}
+        {loaded?.kind === 'similar' ? (
+          loaded.items.length === 0 ? (
+            <p className="similar-empty">Nothing in the library looks like this image.</p>
+          ) : (
+            <>
+              <p className="muted" role="status">{formatNumber(loaded.items.length)} similar, closest first</p>
+              <div className="similar-grid">
+                {loaded.items.map((item) => (
+                  <Tile key={item.imageId} jobIds={[item.jobId]} imageId={item.imageId} label={describeDistance(item.distance)} />
+                ))}
+              </div>
+            </>
+          )
+        ) : null}
+        {loaded?.kind === 'duplicates' ? (
+          loaded.groups.length === 0 ? (
+            <p className="similar-empty">No duplicates: every image in the library is one of a kind.</p>
+          ) : (
+            <>
+              {loaded.groups.map((group, i) => (
+                <section key={`${group.kind}-${group.imageIds.join()}-${i}`} className="similar-group" aria-label={group.kind === 'exact' ? 'Exact copies' : 'Near copies'}>
+                  <h3>
+                    {group.kind === 'exact' ? 'Exact copies' : 'Near copies'} <span className="muted">· {formatNumber(group.imageIds.length)} images</span>
+                  </h3>
+                  <div className="similar-grid">
+                    {group.imageIds.map((imageId) => (
+                      <Tile key={imageId} jobIds={group.jobIds} imageId={imageId} />
+                    ))}
+                  </div>
+                </section>
+              ))}
+              {loaded.nextCursor === null ? null : (
+                <button type="button" className="btn" onClick={() => void more()}>
+                  Show more
+                </button>
+              )}
+            </>
+          )
+        ) : null}
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,114 @@
+/**
+ * Find similar and Show duplicates in the browser: an imported folder of pictures and their copies (made here with
+ * sharp), "Find similar" from the viewer lists exactly one picture's copies, a tile opens the viewer, Back returns
+ * to the history; "Show duplicates" groups each picture with its copies.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nearDuplicateFixtures } from '../fixtures/near-duplicates.js';
+import { buildRenderer, launchBrowser, rm, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import { apiCall, waitFor, type ImageLike } from './helpers.js';
+
+const SOURCES = 4;
+
+let renderer: Awaited<ReturnType<typeof buildRenderer>>;
+let dataDir: string;
+let outside: string;
+let host: Host;
+let browser: Browser;
+/** Image id → which source picture it is a copy of. */
+const sourceOf = new Map<string, number>();
+const imageOfName = new Map<string, string>();
+
+beforeAll(async () => {
+  renderer = await buildRenderer();
+  dataDir = await tempDir('atelier-e2e-similar-');
+  outside = await tempDir('atelier-e2e-pictures-');
+  const fixtures = await nearDuplicateFixtures(SOURCES);
+  const sourceOfPath = new Map<string, number>();
+  for (const [i, f] of fixtures.entries()) {
+    const path = join(outside, `picture-${f.source}-${i}.${f.ext}`);
+    await writeFile(path, f.data);
+    sourceOfPath.set(path, f.source);
+  }
+  host = await startHost({ rendererDir: renderer.dir, dataDir });
+  await apiCall(host, 'library.import', { paths: [outside], mode: 'link', watch: false });
+  await waitFor(async () => {
+    const page = await apiCall(host, 'jobs.list', { limit: 100, view: 'active' });
+    const done = page.items.length === fixtures.length && page.items.every((j) => j.images[0]?.thumbPending !== true);
+    if (done) {
+      for (const job of page.items) {
+        sourceOf.set(job.images[0]!.id, sourceOfPath.get(job.path!)!);
+        imageOfName.set(job.path!.split('/').pop()!, job.images[0]!.id);
+      }
+    }
+    return done;
+  }, 'the import and its thumbnails', 60_000);
+  browser = await launchBrowser();
+  await browser.page.goto(host.url);
+}, 120_000);
+
+afterAll(async () => {
+  await tearDown({ browser, host, dataDir, renderer });
+  if (outside !== undefined) await rm(outside, { recursive: true, force: true });
+});
+
+const thumbsLoaded = (browser: Browser, selector: string) =>
+  waitFor(
+    () => browser.page.locator(selector).evaluateAll((imgs) => imgs.every((i) => (i as unknown as ImageLike).complete && (i as unknown as ImageLike).naturalWidth > 0)),
+    'the thumbnails to load',
+  );
+
+describe('find similar and show duplicates', () => {
+  it('Find similar in the viewer lists that picture’s copies, nearest first; a tile opens it; Back returns to the history', async () => {
+    const { page } = browser;
+    const name = 'picture-1-7.png';
+    const imageId = imageOfName.get(name)!;
+    await page.getByRole('button', { name, exact: true }).dblclick();
+    const viewer = page.getByRole('dialog', { name: `Viewer: ${name}` });
+    await viewer.getByRole('button', { name: 'Find similar' }).click();
+    const sheet = page.getByRole('dialog', { name: 'Similar images' });
+    await sheet.getByText('6 similar, closest first').waitFor();
+    expect(await page.getByRole('dialog', { name: `Viewer: ${name}` }).count()).toBe(0);
+
+    const shown = await sheet.locator('.similar-grid [data-similar-image]').evaluateAll((tiles) => tiles.map((t) => t.getAttribute('data-similar-image')!));
+    const siblings = [...sourceOf].filter(([id, source]) => source === 1 && id !== imageId).map(([id]) => id);
+    expect([...shown].sort()).toEqual(siblings.sort());
+    const labels = await sheet.locator('.similar-grid .similar-label').allTextContents();
+    expect(labels.every((l) => ['Same picture', 'Near copy', 'Look-alike'].includes(l))).toBe(true);
+    await thumbsLoaded(browser, '.similar-view img');
+    await screenshot(page, 'similar');
+
+    // A tile opens the viewer on that image, above the list; Escape closes the viewer alone.
+    await sheet.locator(`.similar-grid [data-similar-image="${shown[0]}"]`).click();
+    const opened = page.getByRole('dialog', { name: /^Viewer: picture-1-/ });
+    await opened.waitFor();
+    await page.keyboard.press('Escape');
+    await waitFor(async () => (await opened.count()) === 0, 'the viewer to close');
+    expect(await sheet.isVisible()).toBe(true);
+
+    await sheet.getByRole('button', { name: '← Back to history' }).click();
+    await waitFor(async () => (await page.getByRole('dialog', { name: 'Similar images' }).count()) === 0, 'the list to close');
+    await page.getByRole('button', { name, exact: true }).waitFor();
+  }, 60_000);
+
+  it('Show duplicates groups every picture with its copies', async () => {
+    const { page } = browser;
+    await screenshot(page, 'similar-filters');
+    await page.getByRole('button', { name: 'Show duplicates' }).click();
+    const sheet = page.getByRole('dialog', { name: 'Duplicates' });
+    const groups = sheet.getByRole('region', { name: 'Near copies' });
+    await waitFor(async () => (await groups.count()) === SOURCES, `${SOURCES} groups`);
+    for (let g = 0; g < SOURCES; g += 1) {
+      const ids = await groups.nth(g).locator('[data-similar-image]').evaluateAll((tiles) => tiles.map((t) => t.getAttribute('data-similar-image')!));
+      const sources = new Set(ids.map((id) => sourceOf.get(id)));
+      expect(ids).toHaveLength(7);
+      expect(sources.size).toBe(1);
+    }
+    await thumbsLoaded(browser, '.similar-view img');
+    await screenshot(page, 'duplicates');
+    await page.keyboard.press('Escape');
+    await waitFor(async () => (await sheet.count()) === 0, 'the list to close');
+  }, 60_000);
+});
