@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nearDuplicateFixtures } from '../fixtures/near-duplicates.js';
 import { buildRenderer, launchBrowser, rm, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
-import { apiCall, waitFor, type ImageLike } from './helpers.js';
+import { apiCall, search, waitFor, type ImageLike } from './helpers.js';
 
 const SOURCES = 4;
 
@@ -65,6 +65,8 @@ describe('find similar and show duplicates', () => {
     const { page } = browser;
     const name = 'picture-1-7.png';
     const imageId = imageOfName.get(name)!;
+    // Found by its file name, as a person would (210 pictures do not fit one screen).
+    await search(page, `path:${name}`);
     await page.getByRole('button', { name, exact: true }).dblclick();
     const viewer = page.getByRole('dialog', { name: `Viewer: ${name}` });
     await viewer.getByRole('button', { name: 'Find similar' }).click();
@@ -91,6 +93,7 @@ describe('find similar and show duplicates', () => {
     await sheet.getByRole('button', { name: '← Back to history' }).click();
     await waitFor(async () => (await page.getByRole('dialog', { name: 'Similar images' }).count()) === 0, 'the list to close');
     await page.getByRole('button', { name, exact: true }).waitFor();
+    await search(page, '');
   }, 60_000);
 
   it('Show duplicates groups every picture with its copies', async () => {
