@@ -202,6 +202,8 @@ export interface SearchTuning {
   walkBudget: number;
   /** Index matches above which a search is too common for sorting them to beat walking on. */
   denseThreshold: number;
+  /** Rows of a typed clause few enough to read through its own index and sort (drivers.ts SORT_MAX by default). */
+  sortMax?: number;
 }
 
 /** A long term's trigrams worth estimating: non-overlapping ones and the last, so typing adds one or two. */
@@ -396,7 +398,7 @@ export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTu
     }
     // The view's own partial index walks only its jobs; the trash's OR is left to SQLite.
     const walkIndex = query.favorite === true ? 'jobs_favorite_created' : query.view === 'trash' && !current.wantsTrash ? undefined : 'jobs_created';
-    const choice = chooseDriver(current, counter, walkIndex);
+    const choice = chooseDriver(current, counter, walkIndex, tuning.sortMax);
     lastDriver = choice.label;
     return rows(query, 'none', want, {
       ...(choice.indexedBy !== undefined && { indexedBy: choice.indexedBy }),

@@ -3,6 +3,7 @@ import { SOURCE_LABELS } from '../../../shared/source-labels.js';
 import type { Clause, NumberMatch, Query, SeedMatch, Term } from '../../../shared/query/index.js';
 import { foldForSearch } from '../fold.js';
 import { dateRange } from './dates.js';
+import { seedDriverSql } from './seed-driver.js';
 
 /** What a compiled query needs from the library: the values it holds, looked up by folded text. */
 export interface QueryLookup {
@@ -225,7 +226,20 @@ export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: st
       }
       case 'seed': {
         const seed = seedSql(t.match);
-        if (!('exact' in t.match)) return { ...seed, image: true };
+        if (!('exact' in t.match)) {
+          const driver = seedDriverSql(t.match);
+          return {
+            ...seed,
+            image: true,
+            imageDriver: {
+              name: 'seed',
+              sql: `j.id IN (SELECT i.job_id FROM images AS i WHERE ${driver.sql})`,
+              params: driver.params,
+              rows: null,
+              probeSql: `SELECT 1 FROM images AS i WHERE ${driver.sql}`,
+            },
+          };
+        }
         const column = seed.sql.startsWith('i.seed_digits') ? 'seed_digits' : 'seed';
         return {
           ...seed,
