@@ -14,7 +14,7 @@ import Database from 'better-sqlite3';
 import { openStore } from '../electron/db/store.js';
 import { SUMMARY_COLUMNS } from '../electron/db/context.js';
 import type { JobStore } from '../electron/db/types.js';
-import { seedLibrary, rng, MODELS } from './lib/search-seed.js';
+import { seedLibrary, rng } from './lib/search-seed.js';
 import { DEEP, SUGGEST_TEXTS, shapes, type Naive, type Shape } from './lib/search-shapes.js';
 
 const RUNS = 50;
@@ -205,15 +205,13 @@ function measureAll(store: JobStore, raw: Database.Database, newest: number, now
   void newest;
 }
 
-/** Tag and rate "all matches" of a query holding about 10,000 images, each undone after (untimed). */
+/** Tag and rate "all matches" of a query holding 10,000 images (a seed range), each undone after. */
 function bulk(store: JobStore, raw: Database.Database): void {
-  void raw;
-  let best = { search: '', images: 0 };
-  for (const model of MODELS) {
-    const search = `model:"${model}"`;
-    const { images } = store.curation.count({ search });
-    if (Math.abs(images - 10_000) < Math.abs(best.images - 10_000)) best = { search, images };
-  }
+  const low = 1_000_000_000;
+  // The 10,000th seed from `low` up: seeds are spread evenly, so the range's images are spread through the history.
+  const high = raw.prepare('SELECT seed FROM images WHERE seed >= ? ORDER BY seed LIMIT 1 OFFSET 9999').pluck().get(low) as number;
+  const search = `seed:${low}-${high}`;
+  const best = { search, images: store.curation.count({ search }).images };
   const target = { query: { view: 'active' as const, search: best.search } };
   const tagUndos: string[] = [];
   const tag = timeEach(5, (i) => {

@@ -64,6 +64,8 @@ export interface PlanOptions {
   floor?: CursorPosition;
   /** Replaces the query's cursor: a walk that continues past an earlier one's floor. */
   before?: CursorPosition;
+  /** none, walk: the rows are sorted (a small clause read through its own index), so the page's columns are read after the LIMIT. */
+  sorts?: boolean;
 }
 
 export type PlanMode = 'fts' | 'newest' | 'walk' | 'none' | 'sorted';
@@ -170,9 +172,16 @@ export function planList(query: ListQuery, mode: PlanMode, limit: number, option
   const filter = where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`;
   const order = mode === 'sorted' && options.sort !== undefined ? `ORDER BY ${options.sort.orderBy}` : 'ORDER BY j.created_at DESC, j.id DESC';
   if (mode === 'sorted') key.push(options.sort?.name ?? '');
-  const indexedBy = mode === 'none' && options.indexedBy !== undefined ? ` INDEXED BY ${options.indexedBy}` : '';
+  const indexedBy = (mode === 'none' || mode === 'walk') && options.indexedBy !== undefined ? ` INDEXED BY ${options.indexedBy}` : '';
   if (indexedBy !== '') key.push(`ix${options.indexedBy}`);
   let sql = `SELECT ${SUMMARY_COLUMNS} FROM jobs AS j${indexedBy} ${filter} ${order} LIMIT ?`;
+  if ((mode === 'none' || mode === 'walk') && options.sorts === true) {
+    // Every match is sorted: the sort carries its keys and rowid only, and the page's columns (original_path's
+    // subqueries among them) are read for the page alone.
+    sql = `SELECT ${SUMMARY_COLUMNS} FROM (SELECT j.rowid AS rid FROM jobs AS j${indexedBy} ${filter} ${order} LIMIT ?) AS page
+      CROSS JOIN jobs AS j ON j.rowid = page.rid ${order}`;
+    key.push('late');
+  }
   if (mode === 'newest') {
     // FTS5 yields matches by descending rowid with no sort, so the scan ends at the page's last match.
     sql = `SELECT ${SUMMARY_COLUMNS} FROM jobs_grams AS g CROSS JOIN jobs AS j ON j.rowid = g.rowid ${filter}
@@ -343,17 +352,36 @@ export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTu
    */
   function search(query: ListQuery, terms: string[], want: number): SummaryRow[] {
     const shape = extent.get()!;
-    const tokens = chooseTokens(terms, shape);
+    // A typed value's words are in its jobs' settings line: their grams narrow the index read too.
+    const tokens = chooseTokens([...terms, ...(current?.settingTerms ?? [])], shape);
     // A filter most jobs fail reads many matches per page in rowid order; its own history index walks only its jobs.
     const typed = current !== undefined && (current.where.length > 0 || current.imageWhere.length > 0);
     const selective = typed || query.view === 'trash' || query.favorite === true || query.status !== undefined || query.provider !== undefined || query.source !== undefined;
     const newest = shape.breaks === 0 && !selective ? newestMatches(query, tokens, want, shape) : undefined;
     if (newest !== undefined) return newest;
+    if (typed) {
+      // A typed clause holding few jobs: those, sorted, each checked for the words (no index read at all).
+      const choice = chooseDriver(current!, counter, undefined, tuning.sortMax);
+      if (choice.sorts === true) {
+        lastDriver = choice.label;
+        return rows(query, 'walk', want, {
+          ...(choice.indexedBy !== undefined && { indexedBy: choice.indexedBy }),
+          ...(choice.driverWhere !== undefined && { driverWhere: choice.driverWhere }),
+          sorts: true,
+        });
+      }
+    }
     const fts = () => rows(query, 'fts', want, { tokens });
     const fewCap = Math.min(tuning.denseThreshold, FEW_MATCHES_PAGES * want);
     const few = matchesUpTo(tokens, fewCap);
     if (few === 0) return [];
     if (few <= fewCap) return fts();
+    if (typed && shape.breaks === 0) {
+      // Every clause holds many jobs: the index's matches (words and typed values ANDed) newest first, each checked,
+      // stop at the page; never more rows than walking the history would read.
+      const found = newestMatches(query, tokens, want, shape);
+      if (found !== undefined) return found;
+    }
 
     let found: SummaryRow[] = [];
     let floor: CursorPosition | undefined;
@@ -403,6 +431,7 @@ export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTu
     return rows(query, 'none', want, {
       ...(choice.indexedBy !== undefined && { indexedBy: choice.indexedBy }),
       ...(choice.driverWhere !== undefined && { driverWhere: choice.driverWhere }),
+      ...(choice.sorts === true && { sorts: true }),
     });
   }
   let lastDriver = '';

@@ -8,6 +8,7 @@ import { migration0007 } from './0007_favorites_outside_trash.js';
 import { migration0008 } from './0008_library_import.js';
 import { migration0009 } from './0009_exact_seeds.js';
 import { migration0010 } from './0010_curation.js';
+import { migration0012 } from './0012_search_indexes.js';
 import type { Migration } from './types.js';
 
 /** Every migration, in order. Append only: a released migration never changes. */
@@ -22,6 +23,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0008,
   migration0009,
   migration0010,
+  migration0012,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -30,6 +30,11 @@ export interface CompiledQuery {
   terms: string[];
   /** Words whose grams the index may AND (phrases contribute their words). */
   indexTerms: string[];
+  /**
+   * Words of model:, sampler:, scheduler: and lora: values: every job they match holds them in its settings line
+   * (jobs.search_text), so a search with free words may AND their grams too. Never a reason to search by text alone.
+   */
+  settingTerms: string[];
   /** Job-level SQL over `j`, ANDed. */
   where: string[];
   params: unknown[];
@@ -38,7 +43,7 @@ export interface CompiledQuery {
   imageParams: unknown[];
   /** Index choices for the job-level clauses (for the planner); empty when none helps. */
   drivers: Array<Driver & { sql: string; params: unknown[] }>;
-  /** Image-level clauses that can start the read: the jobs holding a tag's, a board's or a seed's images. */
+  /** Clauses that can start the read: the jobs holding a tag's, a board's or a seed's images, or a LoRA. */
   imageDrivers: ImageDriver[];
   /** The query asks for trashed images itself (is:trashed): the view's trash filter stands aside. */
   wantsTrash: boolean;
@@ -95,6 +100,9 @@ function seedSql(match: SeedMatch): { sql: string; params: unknown[] } {
   return { sql: parts.length === 1 ? parts[0]! : `(${parts.join(' OR ')})`, params };
 }
 
+/** Keys whose value is a substring of a facet key, which withSettings writes into the row's search text. */
+const SETTING_KEYS = new Set(['model', 'sampler', 'scheduler', 'lora']);
+
 const FACET_COLUMNS = { model: 'model_key', sampler: 'sampler_key', scheduler: 'scheduler_key' } as const;
 
 export interface CompileOptions {
@@ -108,7 +116,7 @@ export interface CompileOptions {
  */
 export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: string) => Query | null, options: CompileOptions = {}): CompiledQuery {
   const out: CompiledQuery = {
-    terms: [], indexTerms: [], where: [], params: [], imageWhere: [], imageParams: [], drivers: [], imageDrivers: [], wantsTrash: false,
+    terms: [], indexTerms: [], settingTerms: [], where: [], params: [], imageWhere: [], imageParams: [], drivers: [], imageDrivers: [], wantsTrash: false,
   };
   const depth = options.depth ?? 0;
 
@@ -132,7 +140,19 @@ export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: st
       case 'lora': {
         const keys = lookup.facetKeys('lora', folded);
         if (keys.length === 0) return FALSE;
-        return { sql: `j.id IN (SELECT job_id FROM job_loras WHERE key IN (${placeholders(keys.length)}))`, params: keys, image: false };
+        // Checked per job (job_loras_job) while walking the history; the IN list drives a read of few jobs.
+        return {
+          sql: `EXISTS (SELECT 1 FROM job_loras AS jl WHERE jl.job_id = j.id AND jl.key IN (${placeholders(keys.length)}))`,
+          params: keys,
+          image: false,
+          imageDriver: {
+            name: 'lora',
+            sql: `j.id IN (SELECT job_id FROM job_loras WHERE key IN (${placeholders(keys.length)}))`,
+            params: keys,
+            rows: lookup.facetJobs('lora', keys),
+            probeSql: '',
+          },
+        };
       }
       case 'source': {
         const sources = IMAGE_SOURCES.filter((s) => s.includes(folded) || foldForSearch(SOURCE_LABELS[s]).includes(folded));
@@ -216,7 +236,7 @@ export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: st
       case 'number': {
         if (t.key === 'rating') return { ...numberSql('i.rating', t.match), image: true };
         const column = { steps: 'j.steps', cfg: 'j.cfg', w: 'j.width', h: 'j.height' }[t.key];
-        const index = { steps: 'jobs_steps_created', cfg: 'jobs_cfg_created', w: 'jobs_size_created', h: undefined }[t.key];
+        const index = { steps: 'jobs_steps_created', cfg: 'jobs_cfg_created', w: 'jobs_size_created', h: 'jobs_height_created' }[t.key];
         const equal = !('from' in t.match) && t.match.op === '=';
         return {
           ...numberSql(column, t.match),
@@ -298,6 +318,9 @@ export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: st
     }
     if (single !== null && !c.negated && single.kind === 'is' && single.value === 'trashed') out.wantsTrash = true;
     const parts = c.anyOf.map(term);
+    if (single !== null && !c.negated && single.kind === 'text' && SETTING_KEYS.has(single.key) && parts[0] !== FALSE) {
+      out.settingTerms.push(...foldForSearch(single.text).trim().split(/\s+/u).filter((w) => w.length > 0));
+    }
     const image = parts.some((p) => p.image);
     const joined = parts.length === 1 ? `(${parts[0]!.sql})` : `(${parts.map((p) => `(${p.sql})`).join(' OR ')})`;
     // NOT over a NULL column would be NULL (no match): coalesce makes a negated condition true where a value is absent.
@@ -313,6 +336,8 @@ export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: st
       out.params.push(...params);
       const driver = single !== null && !c.negated ? parts[0]!.driver : undefined;
       if (driver !== undefined) out.drivers.push({ ...driver, sql, params });
+      const jobDriver = single !== null && !c.negated ? parts[0]!.imageDriver : undefined;
+      if (jobDriver !== undefined) out.imageDrivers.push(jobDriver);
     }
   }
 

@@ -8,6 +8,8 @@ export interface DriverChoice {
   driverWhere?: { sql: string; params: unknown[] };
   /** For the trace and the tests: which clause drove the page, and how many rows it held. */
   label: string;
+  /** The clause's rows are few and read out of history order: the page is a sort of all of them. */
+  sorts?: boolean;
 }
 
 export interface Counter {
@@ -35,7 +37,7 @@ export function chooseDriver(compiled: CompiledQuery, count: Counter, walkIndex:
     const choice = { driverWhere: { sql: driver.sql, params: driver.params }, label: `${driver.name}:${rows}` };
     if (best === null || rows < best.rows) best = { rows, choice };
   }
-  if (best !== null && best.rows <= sortMax) return best.choice;
+  if (best !== null && best.rows <= sortMax) return { ...best.choice, sorts: true };
   if (ordered !== null) return ordered.choice;
   return walkIndex === undefined ? { label: 'planner' } : { indexedBy: walkIndex, label: `walk:${walkIndex}` };
 }
