@@ -43,7 +43,7 @@ export const LORAS = Array.from({ length: 50 }, (_, i) => {
 });
 export const SIZES: ReadonlyArray<[number, number]> = [
   [512, 512], [512, 768], [768, 512], [768, 768], [832, 1216], [1216, 832], [1024, 1024], [1024, 1024], [896, 1152],
-  [1152, 896], [1344, 768], [768, 1344], [1536, 640],
+  [1152, 896], [1344, 768], [768, 1344], [1536, 640], [1024, 576],
 ];
 const SUBJECTS = ['fox', 'lighthouse', 'teapot', 'castle', 'robot', 'forest', 'dragon', 'portrait', 'city', 'garden', 'ship', 'owl', 'mountain', 'cat', 'river', 'tower', 'červená liška', 'Ελληνικός ναός', '東京の夜'];
 const STYLES = ['watercolor', 'oil painting', 'pixel art', 'photograph', 'ink sketch', 'isometric', 'low poly', 'charcoal', 'studio lighting', 'cinematic'];

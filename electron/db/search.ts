@@ -8,7 +8,7 @@ import { searchTerms } from './fold.js';
 import { matchAll, termTokens, tokenIsExact } from './grams.js';
 import type { Images } from './images.js';
 import { compileQuery, type CompiledQuery } from './query/compile.js';
-import { chooseDriver } from './query/drivers.js';
+import { chooseDriver, sortMaxFor } from './query/drivers.js';
 import { createQueryLookup } from './query/lookup.js';
 import { sortCursor, sortPlan } from './query/sorts.js';
 
@@ -211,7 +211,7 @@ export interface SearchTuning {
   walkBudget: number;
   /** Index matches above which a search is too common for sorting them to beat walking on. */
   denseThreshold: number;
-  /** Rows of a typed clause few enough to read through its own index and sort (drivers.ts SORT_MAX by default). */
+  /** Rows of a typed clause few enough to read through its own index and sort (default: sortMaxFor the history). */
   sortMax?: number;
 }
 
@@ -243,6 +243,7 @@ export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTu
     `SELECT (SELECT MIN(rowid) FROM jobs) AS lo, (SELECT MAX(rowid) FROM jobs) AS hi,
        (SELECT jobs FROM store_totals WHERE id = 1) AS total, (SELECT order_breaks FROM store_totals WHERE id = 1) AS breaks`,
   );
+  const jobsTotal = ctx.sql.prepare<{ n: number }>('jobs.search.total', 'SELECT jobs AS n FROM store_totals WHERE id = 1');
   // Where a cursor falls in rowid order: the first row at or above it (rows below it have smaller rowids, in order).
   const cursorRowid = ctx.sql.prepare<{ rowid: number }>(
     'jobs.search.cursorRowid',
@@ -361,7 +362,7 @@ export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTu
     if (newest !== undefined) return newest;
     if (typed) {
       // A typed clause holding few jobs: those, sorted, each checked for the words (no index read at all).
-      const choice = chooseDriver(current!, counter, undefined, tuning.sortMax);
+      const choice = chooseDriver(current!, counter, undefined, tuning.sortMax ?? sortMaxFor(shape.total, want));
       if (choice.sorts === true) {
         lastDriver = choice.label;
         return rows(query, 'walk', want, {
@@ -426,7 +427,7 @@ export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTu
     }
     // The view's own partial index walks only its jobs; the trash's OR is left to SQLite.
     const walkIndex = query.favorite === true ? 'jobs_favorite_created' : query.view === 'trash' && !current.wantsTrash ? undefined : 'jobs_created';
-    const choice = chooseDriver(current, counter, walkIndex, tuning.sortMax);
+    const choice = chooseDriver(current, counter, walkIndex, tuning.sortMax ?? sortMaxFor(jobsTotal.get()!.n, want));
     lastDriver = choice.label;
     return rows(query, 'none', want, {
       ...(choice.indexedBy !== undefined && { indexedBy: choice.indexedBy }),
@@ -474,7 +475,11 @@ export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTu
       const shuffle = query.shuffle ?? 0;
       const terms = current?.indexTerms ?? [];
       let found: SummaryRow[];
-      if (sort !== 'newest') {
+      // A clause naming nothing the library holds (FALSE) settles the page: no plan, and no INDEXED BY on a partial
+      // index the constant false would leave SQLite unable to use ("no query solution").
+      if (current?.where.includes('(0)') === true) {
+        found = [];
+      } else if (sort !== 'newest') {
         const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
         found = ctx.sql.time('jobs.list.sorted', () => rows(query, 'sorted', limit + 1, { sort: sortPlan(sort, cursor, shuffle) }));
       } else {

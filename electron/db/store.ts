@@ -18,7 +18,6 @@ import { explainOpenFailure } from './open-failure.js';
 import { asStorageError } from './storage-fault.js';
 import { migrate } from './migrations/runner.js';
 import { CURATION_READS, createLibraryCuration, type CurationStore } from './library-curation.js';
-import { SORT_MAX } from './query/drivers.js';
 import { DEFAULT_DENSE_SEARCH_THRESHOLD, DEFAULT_SEARCH_WALK_BUDGET, createSearch, type SearchTuning } from './search.js';
 import { createSettings } from './settings.js';
 import { DEFAULT_SLOW_QUERY_MS, Statements, defaultClock } from './statements.js';
@@ -85,7 +84,7 @@ function openStoreIn(dataDir: string, options: StoreOptions): JobStore {
     const store = composeStore(ctx, lock, presence, dataDir, () => recordCleanClose(cleanMarker, databasePath), {
       walkBudget: Math.max(0, Math.trunc(options.searchWalkBudget ?? DEFAULT_SEARCH_WALK_BUDGET)),
       denseThreshold: Math.max(0, Math.trunc(options.denseSearchThreshold ?? DEFAULT_DENSE_SEARCH_THRESHOLD)),
-      sortMax: Math.trunc(options.browseSortMax ?? SORT_MAX),
+      ...(options.browseSortMax !== undefined && { sortMax: Math.trunc(options.browseSortMax) }),
     });
     const recovered = store.recoverInterrupted();
     store.markOpened();

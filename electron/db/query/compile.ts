@@ -14,6 +14,8 @@ export interface QueryLookup {
   tag(folded: string): { id: number; images: number } | null;
   board(folded: string): { id: string; images: number; query: string | null } | null;
   now(): number;
+  /** Every distinct width x height the history holds, or null when there are too many to list. */
+  sizes?(): Array<[number, number]> | null;
 }
 
 /** One way to read matches in history order: an index and the equality that selects them. */
@@ -140,9 +142,10 @@ export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: st
       case 'lora': {
         const keys = lookup.facetKeys('lora', folded);
         if (keys.length === 0) return FALSE;
-        // Checked per job (job_loras_job) while walking the history; the IN list drives a read of few jobs.
+        // Checked per job (job_loras_job) while walking the history; the IN list drives a read of few jobs. LIMIT 1
+        // keeps it a correlated probe: as a join, SQLite 3.53 builds a Bloom filter over all of job_loras first.
         return {
-          sql: `EXISTS (SELECT 1 FROM job_loras AS jl WHERE jl.job_id = j.id AND jl.key IN (${placeholders(keys.length)}))`,
+          sql: `EXISTS (SELECT 1 FROM job_loras AS jl WHERE jl.job_id = j.id AND jl.key IN (${placeholders(keys.length)}) LIMIT 1)`,
           params: keys,
           image: false,
           imageDriver: {
@@ -282,7 +285,15 @@ export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: st
           return { sql, params: [], image: false };
         }
         // Within 1%: 1344x768 is 16:9 as people mean it.
-        return { sql: 'abs(j.width * ? - j.height * ?) <= 0.01 * j.height * ?', params: [m.h, m.w, m.w], image: false };
+        const sql = { sql: 'abs(j.width * ? - j.height * ?) <= 0.01 * j.height * ?', params: [m.h, m.w, m.w], image: false };
+        // The sizes the library holds with that ratio (the same arithmetic), so the read starts from jobs_size_created.
+        const held = lookup.sizes?.() ?? null;
+        if (held === null) return sql;
+        const matching = held.filter(([w, h]) => Math.abs(w * m.h - h * m.w) <= 0.01 * h * m.w);
+        if (matching.length === 0) return FALSE;
+        const any = `(${matching.map(() => '(j.width = ? AND j.height = ?)').join(' OR ')})`;
+        const params = matching.flat();
+        return { ...sql, imageDriver: { name: 'ratio', sql: any, params, rows: null, probeSql: `SELECT 1 FROM jobs AS j WHERE ${any}` } };
       }
       case 'date': {
         const { from, to } = dateRange(t.match, lookup.now());

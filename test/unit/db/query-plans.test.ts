@@ -105,6 +105,7 @@ const SHAPES: Array<{ query: string; walkOrdered: boolean }> = [
   { query: 'w:>=1024', walkOrdered: true },
   { query: 'h:<768', walkOrdered: true },
   { query: 'ratio:portrait', walkOrdered: true },
+  { query: 'ratio:16:9', walkOrdered: true },
   { query: 'rating:>=4', walkOrdered: true },
   { query: 'tag:keeper', walkOrdered: true },
   { query: 'board:"cover ideas"', walkOrdered: true },
