@@ -21,16 +21,24 @@ export function createQueryLookup(ctx: StoreContext): QueryLookup {
     'query.board',
     'SELECT id, images, query FROM boards WHERE key = ?',
   );
-  // One seek per distinct size along jobs_size_created (a loose index scan): libraries hold tens of sizes.
-  const nextSize = ctx.sql.prepare<{ width: number; height: number }>(
-    'query.nextSize',
-    'SELECT width, height FROM jobs INDEXED BY jobs_size_created WHERE (width, height) > (?, ?) ORDER BY width, height LIMIT 1',
+  // One seek per distinct size along jobs_size_created (a loose index scan): libraries hold tens of sizes. Two
+  // statements, each a seek: a row-value (width, height) > (?, ?) seeks on width alone and scans that width's jobs.
+  const nextHeight = ctx.sql.prepare<{ height: number }>(
+    'query.nextHeight',
+    'SELECT height FROM jobs INDEXED BY jobs_size_created WHERE width = ? AND height > ? ORDER BY height LIMIT 1',
+  );
+  const nextWidth = ctx.sql.prepare<{ width: number; height: number }>(
+    'query.nextWidth',
+    'SELECT width, height FROM jobs INDEXED BY jobs_size_created WHERE width > ? ORDER BY width, height LIMIT 1',
   );
   function sizes(): Array<[number, number]> | null {
     const out: Array<[number, number]> = [];
-    for (let at = nextSize.get(-1, -1); at !== undefined; at = nextSize.get(at.width, at.height)) {
+    let at = nextWidth.get(-1);
+    while (at !== undefined) {
       if (out.length >= MAX_SIZES) return null;
       out.push([at.width, at.height]);
+      const height = nextHeight.get(at.width, at.height)?.height;
+      at = height !== undefined ? { width: at.width, height } : nextWidth.get(at.width);
     }
     return out;
   }
