@@ -8,7 +8,7 @@ import { searchTerms } from './fold.js';
 import { matchAll, termTokens, tokenIsExact } from './grams.js';
 import type { Images } from './images.js';
 import { compileQuery, type CompiledQuery } from './query/compile.js';
-import { chooseDriver } from './query/drivers.js';
+import { chooseDriver, sortMaxFor } from './query/drivers.js';
 import { createQueryLookup } from './query/lookup.js';
 import { sortCursor, sortPlan } from './query/sorts.js';
 
@@ -64,6 +64,8 @@ export interface PlanOptions {
   floor?: CursorPosition;
   /** Replaces the query's cursor: a walk that continues past an earlier one's floor. */
   before?: CursorPosition;
+  /** none, walk: the rows are sorted (a small clause read through its own index), so the page's columns are read after the LIMIT. */
+  sorts?: boolean;
 }
 
 export type PlanMode = 'fts' | 'newest' | 'walk' | 'none' | 'sorted';
@@ -170,9 +172,16 @@ export function planList(query: ListQuery, mode: PlanMode, limit: number, option
   const filter = where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`;
   const order = mode === 'sorted' && options.sort !== undefined ? `ORDER BY ${options.sort.orderBy}` : 'ORDER BY j.created_at DESC, j.id DESC';
   if (mode === 'sorted') key.push(options.sort?.name ?? '');
-  const indexedBy = (mode === 'none' || mode === 'sorted') && options.indexedBy !== undefined ? ` INDEXED BY ${options.indexedBy}` : '';
+  const indexedBy = (mode === 'none' || mode === 'walk' || mode === 'sorted') && options.indexedBy !== undefined ? ` INDEXED BY ${options.indexedBy}` : '';
   if (indexedBy !== '') key.push(`ix${options.indexedBy}`);
   let sql = `SELECT ${SUMMARY_COLUMNS} FROM jobs AS j${indexedBy} ${filter} ${order} LIMIT ?`;
+  if ((mode === 'none' || mode === 'walk') && options.sorts === true) {
+    // Every match is sorted: the sort carries its keys and rowid only, and the page's columns (original_path's
+    // subqueries among them) are read for the page alone.
+    sql = `SELECT ${SUMMARY_COLUMNS} FROM (SELECT j.rowid AS rid FROM jobs AS j${indexedBy} ${filter} ${order} LIMIT ?) AS page
+      CROSS JOIN jobs AS j ON j.rowid = page.rid ${order}`;
+    key.push('late');
+  }
   if (mode === 'newest') {
     // FTS5 yields matches by descending rowid with no sort, so the scan ends at the page's last match.
     sql = `SELECT ${SUMMARY_COLUMNS} FROM jobs_grams AS g CROSS JOIN jobs AS j ON j.rowid = g.rowid ${filter}
@@ -202,6 +211,8 @@ export interface SearchTuning {
   walkBudget: number;
   /** Index matches above which a search is too common for sorting them to beat walking on. */
   denseThreshold: number;
+  /** Rows of a typed clause few enough to read through its own index and sort (default: sortMaxFor the history). */
+  sortMax?: number;
 }
 
 /** A long term's trigrams worth estimating: non-overlapping ones and the last, so typing adds one or two. */
@@ -232,6 +243,7 @@ export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTu
     `SELECT (SELECT MIN(rowid) FROM jobs) AS lo, (SELECT MAX(rowid) FROM jobs) AS hi,
        (SELECT jobs FROM store_totals WHERE id = 1) AS total, (SELECT order_breaks FROM store_totals WHERE id = 1) AS breaks`,
   );
+  const jobsTotal = ctx.sql.prepare<{ n: number }>('jobs.search.total', 'SELECT jobs AS n FROM store_totals WHERE id = 1');
   // Where a cursor falls in rowid order: the first row at or above it (rows below it have smaller rowids, in order).
   const cursorRowid = ctx.sql.prepare<{ rowid: number }>(
     'jobs.search.cursorRowid',
@@ -341,17 +353,36 @@ export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTu
    */
   function search(query: ListQuery, terms: string[], want: number): SummaryRow[] {
     const shape = extent.get()!;
-    const tokens = chooseTokens(terms, shape);
+    // A typed value's words are in its jobs' settings line: their grams narrow the index read too.
+    const tokens = chooseTokens([...terms, ...(current?.settingTerms ?? [])], shape);
     // A filter most jobs fail reads many matches per page in rowid order; its own history index walks only its jobs.
     const typed = current !== undefined && (current.where.length > 0 || current.imageWhere.length > 0);
     const selective = typed || query.view === 'trash' || query.favorite === true || query.status !== undefined || query.provider !== undefined || query.source !== undefined;
     const newest = shape.breaks === 0 && !selective ? newestMatches(query, tokens, want, shape) : undefined;
     if (newest !== undefined) return newest;
+    if (typed) {
+      // A typed clause holding few jobs: those, sorted, each checked for the words (no index read at all).
+      const choice = chooseDriver(current!, counter, undefined, tuning.sortMax ?? sortMaxFor(shape.total, want));
+      if (choice.sorts === true) {
+        lastDriver = choice.label;
+        return rows(query, 'walk', want, {
+          ...(choice.indexedBy !== undefined && { indexedBy: choice.indexedBy }),
+          ...(choice.driverWhere !== undefined && { driverWhere: choice.driverWhere }),
+          sorts: true,
+        });
+      }
+    }
     const fts = () => rows(query, 'fts', want, { tokens });
     const fewCap = Math.min(tuning.denseThreshold, FEW_MATCHES_PAGES * want);
     const few = matchesUpTo(tokens, fewCap);
     if (few === 0) return [];
     if (few <= fewCap) return fts();
+    if (typed && shape.breaks === 0) {
+      // Every clause holds many jobs: the index's matches (words and typed values ANDed) newest first, each checked,
+      // stop at the page; never more rows than walking the history would read.
+      const found = newestMatches(query, tokens, want, shape);
+      if (found !== undefined) return found;
+    }
 
     let found: SummaryRow[] = [];
     let floor: CursorPosition | undefined;
@@ -396,11 +427,12 @@ export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTu
     }
     // The view's own partial index walks only its jobs; the trash's OR is left to SQLite.
     const walkIndex = query.favorite === true ? 'jobs_favorite_created' : query.view === 'trash' && !current.wantsTrash ? undefined : 'jobs_created';
-    const choice = chooseDriver(current, counter, walkIndex);
+    const choice = chooseDriver(current, counter, walkIndex, tuning.sortMax ?? sortMaxFor(jobsTotal.get()!.n, want));
     lastDriver = choice.label;
     return rows(query, 'none', want, {
       ...(choice.indexedBy !== undefined && { indexedBy: choice.indexedBy }),
       ...(choice.driverWhere !== undefined && { driverWhere: choice.driverWhere }),
+      ...(choice.sorts === true && { sorts: true }),
     });
   }
   let lastDriver = '';
@@ -462,7 +494,11 @@ export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTu
       const shuffle = query.shuffle ?? 0;
       const terms = current?.indexTerms ?? [];
       let found: SummaryRow[];
-      if (sort !== 'newest') {
+      // A clause naming nothing the library holds (FALSE) settles the page: no plan, and no INDEXED BY on a partial
+      // index the constant false would leave SQLite unable to use ("no query solution").
+      if (current?.where.includes('(0)') === true) {
+        found = [];
+      } else if (sort !== 'newest') {
         const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
         found = ctx.sql.time('jobs.list.sorted', () =>
           sort === 'rating' && terms.length === 0 && (current === undefined || current.drivers.length + current.imageDrivers.length === 0)

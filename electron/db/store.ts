@@ -86,6 +86,7 @@ function openStoreIn(dataDir: string, options: StoreOptions): JobStore {
     const store = composeStore(ctx, lock, presence, dataDir, () => recordCleanClose(cleanMarker, databasePath), {
       walkBudget: Math.max(0, Math.trunc(options.searchWalkBudget ?? DEFAULT_SEARCH_WALK_BUDGET)),
       denseThreshold: Math.max(0, Math.trunc(options.denseSearchThreshold ?? DEFAULT_DENSE_SEARCH_THRESHOLD)),
+      ...(options.browseSortMax !== undefined && { sortMax: Math.trunc(options.browseSortMax) }),
     });
     const recovered = store.recoverInterrupted();
     store.markOpened();

@@ -211,6 +211,8 @@ export interface StoreOptions {
   denseSearchThreshold?: number;
   /** History rows a search walks newest-first before it sorts the search index's matches (default 2,000; 0: at once). */
   searchWalkBudget?: number;
+  /** A typed query's smallest clause is read through its own index and sorted up to this many rows (default: by history size, at most 4,000). */
+  browseSortMax?: number;
   nativeBinding?: string;
   /** Tests only: wraps the connection the store uses (fault injection beneath the store's own error handling). */
   wrapDatabase?: (db: Db) => Db;

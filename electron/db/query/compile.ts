@@ -3,6 +3,7 @@ import { SOURCE_LABELS } from '../../../shared/source-labels.js';
 import type { Clause, NumberMatch, Query, SeedMatch, Term } from '../../../shared/query/index.js';
 import { foldForSearch } from '../fold.js';
 import { dateRange } from './dates.js';
+import { seedDriverSql } from './seed-driver.js';
 
 /** What a compiled query needs from the library: the values it holds, looked up by folded text. */
 export interface QueryLookup {
@@ -13,6 +14,8 @@ export interface QueryLookup {
   tag(folded: string): { id: number; images: number } | null;
   board(folded: string): { id: string; images: number; query: string | null } | null;
   now(): number;
+  /** Every distinct width x height the history holds, or null when there are too many to list. */
+  sizes?(): Array<[number, number]> | null;
 }
 
 /** One way to read matches in history order: an index and the equality that selects them. */
@@ -29,6 +32,11 @@ export interface CompiledQuery {
   terms: string[];
   /** Words whose grams the index may AND (phrases contribute their words). */
   indexTerms: string[];
+  /**
+   * Words of model:, sampler:, scheduler: and lora: values: every job they match holds them in its settings line
+   * (jobs.search_text), so a search with free words may AND their grams too. Never a reason to search by text alone.
+   */
+  settingTerms: string[];
   /** Job-level SQL over `j`, ANDed. */
   where: string[];
   params: unknown[];
@@ -37,7 +45,7 @@ export interface CompiledQuery {
   imageParams: unknown[];
   /** Index choices for the job-level clauses (for the planner); empty when none helps. */
   drivers: Array<Driver & { sql: string; params: unknown[] }>;
-  /** Image-level clauses that can start the read: the jobs holding a tag's, a board's or a seed's images. */
+  /** Clauses that can start the read: the jobs holding a tag's, a board's or a seed's images, or a LoRA. */
   imageDrivers: ImageDriver[];
   /** The query asks for trashed images itself (is:trashed): the view's trash filter stands aside. */
   wantsTrash: boolean;
@@ -94,6 +102,9 @@ function seedSql(match: SeedMatch): { sql: string; params: unknown[] } {
   return { sql: parts.length === 1 ? parts[0]! : `(${parts.join(' OR ')})`, params };
 }
 
+/** Keys whose value is a substring of a facet key, which withSettings writes into the row's search text. */
+const SETTING_KEYS = new Set(['model', 'sampler', 'scheduler', 'lora']);
+
 const FACET_COLUMNS = { model: 'model_key', sampler: 'sampler_key', scheduler: 'scheduler_key' } as const;
 
 export interface CompileOptions {
@@ -107,7 +118,7 @@ export interface CompileOptions {
  */
 export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: string) => Query | null, options: CompileOptions = {}): CompiledQuery {
   const out: CompiledQuery = {
-    terms: [], indexTerms: [], where: [], params: [], imageWhere: [], imageParams: [], drivers: [], imageDrivers: [], wantsTrash: false,
+    terms: [], indexTerms: [], settingTerms: [], where: [], params: [], imageWhere: [], imageParams: [], drivers: [], imageDrivers: [], wantsTrash: false,
   };
   const depth = options.depth ?? 0;
 
@@ -131,7 +142,20 @@ export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: st
       case 'lora': {
         const keys = lookup.facetKeys('lora', folded);
         if (keys.length === 0) return FALSE;
-        return { sql: `j.id IN (SELECT job_id FROM job_loras WHERE key IN (${placeholders(keys.length)}))`, params: keys, image: false };
+        // Checked per job (job_loras_job) while walking the history; the IN list drives a read of few jobs. LIMIT 1
+        // keeps it a correlated probe: as a join, SQLite 3.53 builds a Bloom filter over all of job_loras first.
+        return {
+          sql: `EXISTS (SELECT 1 FROM job_loras AS jl WHERE jl.job_id = j.id AND jl.key IN (${placeholders(keys.length)}) LIMIT 1)`,
+          params: keys,
+          image: false,
+          imageDriver: {
+            name: 'lora',
+            sql: `j.id IN (SELECT job_id FROM job_loras WHERE key IN (${placeholders(keys.length)}))`,
+            params: keys,
+            rows: lookup.facetJobs('lora', keys),
+            probeSql: '',
+          },
+        };
       }
       case 'source': {
         const sources = IMAGE_SOURCES.filter((s) => s.includes(folded) || foldForSearch(SOURCE_LABELS[s]).includes(folded));
@@ -215,7 +239,7 @@ export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: st
       case 'number': {
         if (t.key === 'rating') return { ...numberSql('i.rating', t.match), image: true };
         const column = { steps: 'j.steps', cfg: 'j.cfg', w: 'j.width', h: 'j.height' }[t.key];
-        const index = { steps: 'jobs_steps_created', cfg: 'jobs_cfg_created', w: 'jobs_size_created', h: undefined }[t.key];
+        const index = { steps: 'jobs_steps_created', cfg: 'jobs_cfg_created', w: 'jobs_size_created', h: 'jobs_height_created' }[t.key];
         const equal = !('from' in t.match) && t.match.op === '=';
         return {
           ...numberSql(column, t.match),
@@ -225,7 +249,20 @@ export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: st
       }
       case 'seed': {
         const seed = seedSql(t.match);
-        if (!('exact' in t.match)) return { ...seed, image: true };
+        if (!('exact' in t.match)) {
+          const driver = seedDriverSql(t.match);
+          return {
+            ...seed,
+            image: true,
+            imageDriver: {
+              name: 'seed',
+              sql: `j.id IN (SELECT i.job_id FROM images AS i WHERE ${driver.sql})`,
+              params: driver.params,
+              rows: null,
+              probeSql: `SELECT 1 FROM images AS i WHERE ${driver.sql}`,
+            },
+          };
+        }
         const column = seed.sql.startsWith('i.seed_digits') ? 'seed_digits' : 'seed';
         return {
           ...seed,
@@ -248,7 +285,15 @@ export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: st
           return { sql, params: [], image: false };
         }
         // Within 1%: 1344x768 is 16:9 as people mean it.
-        return { sql: 'abs(j.width * ? - j.height * ?) <= 0.01 * j.height * ?', params: [m.h, m.w, m.w], image: false };
+        const sql = { sql: 'abs(j.width * ? - j.height * ?) <= 0.01 * j.height * ?', params: [m.h, m.w, m.w], image: false };
+        // The sizes the library holds with that ratio (the same arithmetic), so the read starts from jobs_size_created.
+        const held = lookup.sizes?.() ?? null;
+        if (held === null) return sql;
+        const matching = held.filter(([w, h]) => Math.abs(w * m.h - h * m.w) <= 0.01 * h * m.w);
+        if (matching.length === 0) return FALSE;
+        const any = `(${matching.map(() => '(j.width = ? AND j.height = ?)').join(' OR ')})`;
+        const params = matching.flat();
+        return { ...sql, imageDriver: { name: 'ratio', sql: any, params, rows: null, probeSql: `SELECT 1 FROM jobs AS j WHERE ${any}` } };
       }
       case 'date': {
         const { from, to } = dateRange(t.match, lookup.now());
@@ -284,6 +329,9 @@ export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: st
     }
     if (single !== null && !c.negated && single.kind === 'is' && single.value === 'trashed') out.wantsTrash = true;
     const parts = c.anyOf.map(term);
+    if (single !== null && !c.negated && single.kind === 'text' && SETTING_KEYS.has(single.key) && parts[0] !== FALSE) {
+      out.settingTerms.push(...foldForSearch(single.text).trim().split(/\s+/u).filter((w) => w.length > 0));
+    }
     const image = parts.some((p) => p.image);
     const joined = parts.length === 1 ? `(${parts[0]!.sql})` : `(${parts.map((p) => `(${p.sql})`).join(' OR ')})`;
     // NOT over a NULL column would be NULL (no match): coalesce makes a negated condition true where a value is absent.
@@ -299,6 +347,8 @@ export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: st
       out.params.push(...params);
       const driver = single !== null && !c.negated ? parts[0]!.driver : undefined;
       if (driver !== undefined) out.drivers.push({ ...driver, sql, params });
+      const jobDriver = single !== null && !c.negated ? parts[0]!.imageDriver : undefined;
+      if (jobDriver !== undefined) out.imageDrivers.push(jobDriver);
     }
   }
 

@@ -3,6 +3,8 @@ import type { QueryLookup } from './compile.js';
 
 /** Facet value lists are small (tens to thousands of models): more than this many matches is a typo, not a filter. */
 const MAX_FACET_KEYS = 200;
+/** Past this many distinct image sizes (a library of odd crops), ratio: walks the history instead of naming them. */
+const MAX_SIZES = 256;
 
 /** The library's values a query names, read from the small tables (facet_values, tags, boards). */
 export function createQueryLookup(ctx: StoreContext): QueryLookup {
@@ -19,7 +21,29 @@ export function createQueryLookup(ctx: StoreContext): QueryLookup {
     'query.board',
     'SELECT id, images, query FROM boards WHERE key = ?',
   );
+  // One seek per distinct size along jobs_size_created (a loose index scan): libraries hold tens of sizes. Two
+  // statements, each a seek: a row-value (width, height) > (?, ?) seeks on width alone and scans that width's jobs.
+  const nextHeight = ctx.sql.prepare<{ height: number }>(
+    'query.nextHeight',
+    'SELECT height FROM jobs INDEXED BY jobs_size_created WHERE width = ? AND height > ? ORDER BY height LIMIT 1',
+  );
+  const nextWidth = ctx.sql.prepare<{ width: number; height: number }>(
+    'query.nextWidth',
+    'SELECT width, height FROM jobs INDEXED BY jobs_size_created WHERE width > ? ORDER BY width, height LIMIT 1',
+  );
+  function sizes(): Array<[number, number]> | null {
+    const out: Array<[number, number]> = [];
+    let at = nextWidth.get(-1);
+    while (at !== undefined) {
+      if (out.length >= MAX_SIZES) return null;
+      out.push([at.width, at.height]);
+      const height = nextHeight.get(at.width, at.height)?.height;
+      at = height !== undefined ? { width: at.width, height } : nextWidth.get(at.width);
+    }
+    return out;
+  }
   return {
+    sizes,
     facetKeys: (kind, folded) => facet.all(kind, folded, MAX_FACET_KEYS).map((r) => r.key),
     facetJobs: (kind, keys) => facetJobs.get(kind, JSON.stringify(keys))?.n ?? 0,
     tag: (folded) => tag.get(folded) ?? null,
