@@ -1,4 +1,4 @@
-import type { Board, CountQuery, MatchCounts, MatchQuery, SuggestResult, TagCount } from '../../shared/contract.js';
+import { COUNT_CAP, type Board, type CountQuery, type MatchCounts, type MatchQuery, type SuggestResult, type TagCount } from '../../shared/contract.js';
 import { AppError } from '../../shared/errors.js';
 import { createBoards } from './boards.js';
 import type { StoreContext } from './context.js';
@@ -33,21 +33,31 @@ export interface CurationStore {
 /** Which curation methods only read (the store wraps the rest in its write guard). */
 export const CURATION_READS = new Set<keyof CurationStore>(['count', 'tags', 'boards', 'suggest', 'imagesTagged']);
 
-export function createLibraryCuration(ctx: StoreContext, compile: (search: string | undefined) => CompiledQuery | undefined): CurationStore {
+export function createLibraryCuration(
+  ctx: StoreContext,
+  compile: (search: string | undefined) => CompiledQuery | undefined,
+  countCap = COUNT_CAP,
+): CurationStore {
   const { sql } = ctx;
   const tags = createTags(ctx);
   const curation = createCuration(ctx, tags, compile);
   const suggest = createSuggest(ctx);
 
-  function countOf(query: MatchQuery, level: 'jobs' | 'images'): number {
+  /** Matches counted up to `cap` + 1 (Infinity: every one, for a board's images). */
+  function countOf(query: MatchQuery, level: 'jobs' | 'images', cap = Infinity): number {
     const { where, params } = matchWhere(query, compile(query.search), level);
     const from = level === 'jobs' ? 'jobs AS j' : 'jobs AS j JOIN images AS i ON i.job_id = j.id';
-    const text = `SELECT COUNT(*) AS n FROM ${from} ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}`;
-    return sql.cached<{ n: number }>('jobs.count', `count|${text}`, () => text).get(...params)!.n;
+    const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+    if (cap === Infinity) {
+      const text = `SELECT COUNT(*) AS n FROM ${from} ${filter}`;
+      return sql.cached<{ n: number }>('jobs.count', `count|${text}`, () => text).get(...params)!.n;
+    }
+    const text = `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${from} ${filter} LIMIT ?)`;
+    return sql.cached<{ n: number }>('jobs.count', `countUpTo|${text}`, () => text).get(...params, cap + 1)!.n;
   }
 
   // The unfiltered counts from the totals row and the (small) trash: O(trash), not O(history).
-  const totals = sql.prepare<MatchCounts>(
+  const totals = sql.prepare<Omit<MatchCounts, 'capped'>>(
     'jobs.count.totals',
     `SELECT t.jobs - t.trashed AS active, t.favorites AS favorites,
        (SELECT COUNT(*) FROM jobs AS j INDEXED BY jobs_in_trash_created WHERE j.trashed_at IS NOT NULL OR j.trashed_images > 0) AS trash,
@@ -77,13 +87,18 @@ export function createLibraryCuration(ctx: StoreContext, compile: (search: strin
 
   return {
     count(query) {
-      if (unfiltered(query)) return totals.get()!;
-      return sql.time('jobs.count', () => ({
-        active: countOf({ ...query, view: 'active' }, 'jobs'),
-        favorites: countOf({ ...query, view: 'active', favorite: true }, 'jobs'),
-        trash: countOf({ ...query, view: 'trash' }, 'jobs'),
-        images: countOf({ ...query, view: 'active' }, 'images'),
-      }));
+      if (unfiltered(query)) return { ...totals.get()!, capped: [] };
+      return sql.time('jobs.count', () => {
+        const counted = {
+          active: countOf({ ...query, view: 'active' }, 'jobs', countCap),
+          favorites: countOf({ ...query, view: 'active', favorite: true }, 'jobs', countCap),
+          trash: countOf({ ...query, view: 'trash' }, 'jobs', countCap),
+          images: countOf({ ...query, view: 'active' }, 'images', countCap),
+        };
+        const capped = (Object.keys(counted) as Array<keyof typeof counted>).filter((k) => counted[k] > countCap);
+        for (const k of capped) counted[k] = countCap;
+        return { ...counted, capped };
+      });
     },
     setRating: curation.setRating,
     setFavorite: curation.setFavorite,

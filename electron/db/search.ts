@@ -213,6 +213,8 @@ export interface SearchTuning {
   denseThreshold: number;
   /** Rows of a typed clause few enough to read through its own index and sort (default: sortMaxFor the history). */
   sortMax?: number;
+  /** jobs.count counts each figure up to this many (default COUNT_CAP). */
+  countCap?: number;
 }
 
 /** A long term's trigrams worth estimating: non-overlapping ones and the last, so typing adds one or two. */

@@ -87,6 +87,7 @@ function openStoreIn(dataDir: string, options: StoreOptions): JobStore {
       walkBudget: Math.max(0, Math.trunc(options.searchWalkBudget ?? DEFAULT_SEARCH_WALK_BUDGET)),
       denseThreshold: Math.max(0, Math.trunc(options.denseSearchThreshold ?? DEFAULT_DENSE_SEARCH_THRESHOLD)),
       ...(options.browseSortMax !== undefined && { sortMax: Math.trunc(options.browseSortMax) }),
+      ...(options.countCap !== undefined && { countCap: Math.max(1, Math.trunc(options.countCap)) }),
     });
     const recovered = store.recoverInterrupted();
     store.markOpened();
@@ -123,7 +124,7 @@ function composeStore(
   const stats = createStats(ctx);
   const settings = createSettings(ctx);
   const importsRaw = createImports(ctx, images, events);
-  const curationRaw = createLibraryCuration(ctx, search.compile);
+  const curationRaw = createLibraryCuration(ctx, search.compile, searchTuning.countCap);
   const xmpRaw = createXmpSidecars(ctx);
   const similarRaw = createSimilar(ctx, images);
   let open = true;

@@ -213,6 +213,8 @@ export interface StoreOptions {
   searchWalkBudget?: number;
   /** A typed query's smallest clause is read through its own index and sorted up to this many rows (default: by history size, at most 4,000). */
   browseSortMax?: number;
+  /** jobs.count's figures stop at this many (default 25,000), so a broad query never holds the engine for seconds. */
+  countCap?: number;
   nativeBinding?: string;
   /** Tests only: wraps the connection the store uses (fault injection beneath the store's own error handling). */
   wrapDatabase?: (db: Db) => Db;

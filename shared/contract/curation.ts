@@ -79,5 +79,8 @@ export const MatchCounts = z.object({
   trash: z.number().int(),
   /** Images (not jobs) that match, outside the trash: what a bulk action on "all matches" covers. */
   images: z.number().int(),
+  /** Counts that stopped at COUNT_CAP (shown as "25,000+"): counting every match of a broad query would hold the engine. */
+  capped: z.array(z.enum(['active', 'favorites', 'trash', 'images'])),
 });
+export const COUNT_CAP = 25_000;
 export type MatchCounts = z.infer<typeof MatchCounts>;

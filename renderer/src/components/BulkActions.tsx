@@ -6,13 +6,14 @@ import type { CurationTarget } from '../store/types';
 import { ConfirmDialog } from './ConfirmDialog';
 
 /** Rate, favourite, tag, board or trash many images at once: one engine transaction, one Undo. */
-export function BulkActions({ target, count, what, withTrash = true }: { target: () => CurationTarget; count: number; what: string; withTrash?: boolean }) {
+export function BulkActions({ target, count, what, withTrash = true, more = false }: { target: () => CurationTarget; count: number; what: string; withTrash?: boolean; more?: boolean }) {
   const store = useAppStore();
   const boards = useApp((s) => s.boards);
   const [tag, setTag] = useState('');
   const [confirmTrash, setConfirmTrash] = useState(false);
   const s = store.getState;
-  const label = `${formatNumber(count)} ${what}`;
+  // A count the engine stopped at its cap says so: "25,000+" is never passed off as the exact number.
+  const label = `${formatNumber(count)}${more ? '+' : ''} ${what}`;
   return (
     <>
       <select
@@ -90,6 +91,7 @@ export function BulkActions({ target, count, what, withTrash = true }: { target:
 export function MatchesBar() {
   // Only counts made for this very query: "all 3" of the last search must not act on this one.
   const images = useApp((s) => (s.countsKey === countsKeyOf(s.filters) && s.searchError === null ? (s.counts?.images ?? null) : null));
+  const more = useApp((s) => s.counts?.capped.includes('images') === true);
   const narrowed = useApp((s) => s.filters.view === 'favorites' || s.filters.search.trim() !== '' || s.filters.status.length > 0 || s.filters.provider !== null || s.filters.source !== null);
   const inTrash = useApp((s) => s.filters.view === 'trash');
   const manySelected = useApp((s) => Object.keys(s.selection.selected).length > 1);
@@ -97,9 +99,9 @@ export function MatchesBar() {
   return (
     <div className="selection-bar matches-bar" role="toolbar" aria-label="All matches">
       <span>
-        All <strong>{formatNumber(images)}</strong> matching image{images === 1 ? '' : 's'}:
+        All <strong>{formatNumber(images)}{more ? '+' : ''}</strong> matching image{images === 1 ? '' : 's'}:
       </span>
-      <BulkActions target={() => ({ query: true })} count={images} what={images === 1 ? 'matching image' : 'matching images'} />
+      <BulkActions target={() => ({ query: true })} count={images} more={more} what={images === 1 ? 'matching image' : 'matching images'} />
     </div>
   );
 }

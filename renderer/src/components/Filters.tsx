@@ -56,7 +56,12 @@ export function Filters() {
             onClick={() => setFilters({ view: v.id })}
           >
             {v.label}
-            {counts[v.id] === undefined ? null : <span className={stale && matchCounts !== null ? 'count stale' : 'count'}>{formatNumber(counts[v.id]!)}</span>}
+            {counts[v.id] === undefined ? null : (
+              <span className={stale && matchCounts !== null ? 'count stale' : 'count'}>
+                {formatNumber(counts[v.id]!)}
+                {matchCounts?.capped.includes(v.id === 'all' ? 'active' : v.id) === true ? '+' : ''}
+              </span>
+            )}
           </button>
         ))}
       </div>

@@ -1,4 +1,4 @@
-import type { ImageSummary, JobSummary } from '../../../shared/contract';
+import type { ImageSummary, JobSummary, MatchCounts } from '../../../shared/contract';
 import { patchImages, withFavorite, withRating, withTags, withTrashed, type ImageTargets } from '../lib/curation';
 import { formatNumber } from '../lib/format';
 import type { SliceCreator } from './deps';
@@ -176,8 +176,11 @@ export const createCurationSlice: SliceCreator<CurationSlice> =
         try {
           const counts = await api.call('jobs.count', countQuery);
           // On Favorites, "all matches" means the favourites among them.
-          const images = filters.view === 'favorites' ? (await api.call('jobs.count', { ...countQuery, favorite: true })).images : counts.images;
-          set({ counts: { ...counts, images }, countsKey: countsKeyOf(filters) });
+          const favourites = filters.view === 'favorites' ? await api.call('jobs.count', { ...countQuery, favorite: true }) : null;
+          const images = favourites === null ? counts.images : favourites.images;
+          const capped: MatchCounts['capped'] = counts.capped.filter((k) => k !== 'images');
+          if ((favourites ?? counts).capped.includes('images')) capped.push('images');
+          set({ counts: { ...counts, images, capped }, countsKey: countsKeyOf(filters) });
         } catch {
           // Counts are a help, not the grid: an older engine or a bad query leaves them as they were.
         }

@@ -118,7 +118,7 @@ describe('bulk actions on all matches, with one undo', () => {
     const owl = await make(h, 'snowy owl', { count: 2 });
     await h.engine.handlers['images.setRating']({ ids: [foxes[0]!.images[0]!.id], rating: 3 });
 
-    expect(await h.engine.handlers['jobs.count']({ search: 'fox' })).toEqual({ active: 2, favorites: 0, trash: 0, images: 4 });
+    expect(await h.engine.handlers['jobs.count']({ search: 'fox' })).toEqual({ active: 2, favorites: 0, trash: 0, images: 4, capped: [] });
     const tagged = await h.engine.handlers['images.tag']({ query: { view: 'active', search: 'fox' }, add: ['Keeper'] });
     expect(tagged.updated).toBe(4);
     expect(await h.engine.handlers['tags.list']({})).toEqual({ items: [{ name: 'Keeper', count: 4 }] });
@@ -261,7 +261,7 @@ describe('counts', () => {
     await h.engine.handlers['jobs.trash']({ ids: [b.id] });
     await h.engine.handlers['images.setFavorite']({ ids: [a.images[1]!.id], favorite: true });
     const fast = await h.engine.handlers['jobs.count']({});
-    expect(fast).toEqual({ active: 2, favorites: 1, trash: 2, images: 3 });
+    expect(fast).toEqual({ active: 2, favorites: 1, trash: 2, images: 3, capped: [] });
     // The same through the counting path: a query every job matches.
     expect(await h.engine.handlers['jobs.count']({ search: 'builtin' })).toEqual(fast);
   });
