@@ -179,7 +179,7 @@ describe('boards', () => {
     await screenshot(page, 'curation-boards-sidebar');
 
     await boards.getByRole('button', { name: /^Board Picks/ }).click();
-    expect(await page.getByRole('searchbox', { name: 'Search' }).inputValue()).toBe('board:Picks');
+    await waitFor(async () => (await page.getByRole('searchbox', { name: 'Search' }).inputValue()) === 'board:Picks', 'the search to show the board');
     await expectGrid(page, [PEAR]);
     await boards.getByRole('button', { name: /^Board Picks/ }).click();
     await expectGrid(page, [BATCH, PEAR, 'a moth aonecz', 'a lamp ajpegcz']);

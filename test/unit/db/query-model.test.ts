@@ -75,7 +75,8 @@ function seedStore(rows: Row[]): { store: JobStore; images: ModelImage[] } {
       path,
       sha256: (n + 1).toString(16).padStart(64, '0'),
       size: 100,
-      mtimeMs: NOW - r.ageDays * DAY - n * 1000,
+      // An hour off the day: no date boundary falls within the few ms between the test's now and the store's.
+      mtimeMs: NOW - r.ageDays * DAY - 3_600_000 - n * 1000,
       format: 'png',
       width: r.size[0],
       height: r.size[1],
