@@ -242,6 +242,9 @@ describe('the grid: date headers and sort', () => {
     await page.getByRole('button', { name: 'Shuffle again' }).waitFor();
     await expectGrid(page, [BATCH, PEAR, 'a moth aonecz', 'a lamp ajpegcz']);
     await sort.selectOption('newest');
-    await waitFor(async () => (await headers()).length === 3, 'headers back');
+    let seen: string[] = [];
+    await waitFor(async () => (seen = await headers()).length === 3, `headers back (saw ${JSON.stringify(seen)})`, 30_000).catch((error: unknown) => {
+      throw new Error(`${String(error)}; last seen ${JSON.stringify(seen)}`);
+    });
   }, 60_000);
 });
