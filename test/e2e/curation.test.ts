@@ -181,6 +181,12 @@ describe('boards', () => {
     await boards.getByRole('button', { name: /^Board Picks/ }).click();
     await waitFor(async () => (await page.getByRole('searchbox', { name: 'Search' }).inputValue()) === 'board:Picks', 'the search to show the board');
     await expectGrid(page, [PEAR]);
+    // Showing the board, its images can leave it (the image stays in the library), and Undo puts them back.
+    await page.getByRole('toolbar', { name: 'All matches' }).getByRole('button', { name: 'Remove 1 matching image from Picks' }).click();
+    await boards.getByRole('button', { name: /^Board Picks, 0 images$/ }).waitFor();
+    const removed = page.getByRole('status').filter({ hasText: 'Removed 1 image from Picks. They stay in the library.' });
+    await removed.getByRole('button', { name: 'Undo' }).click();
+    await boards.getByRole('button', { name: /^Board Picks, 1 image$/ }).waitFor();
     await boards.getByRole('button', { name: /^Board Picks/ }).click();
     await expectGrid(page, [BATCH, PEAR, 'a moth aonecz', 'a lamp ajpegcz']);
 

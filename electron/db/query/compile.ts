@@ -328,6 +328,13 @@ export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: st
       return;
     }
     if (single !== null && !c.negated && single.kind === 'is' && single.value === 'trashed') out.wantsTrash = true;
+    if (single !== null && !c.negated && single.kind === 'is' && single.value === 'favorite') {
+      // Redundant but indexed: a job with a favourite image is a favourite job (migration 0010's roll-up), so the
+      // favourites' own index starts the read instead of a walk of the whole history checking each job's images.
+      const sql = '(j.favorite = 1)';
+      out.where.push(sql);
+      out.drivers.push({ index: 'jobs_favorite_created', rows: Number.MAX_SAFE_INTEGER, ordered: true, sql, params: [] });
+    }
     const parts = c.anyOf.map(term);
     if (single !== null && !c.negated && single.kind === 'text' && SETTING_KEYS.has(single.key) && parts[0] !== FALSE) {
       out.settingTerms.push(...foldForSearch(single.text).trim().split(/\s+/u).filter((w) => w.length > 0));

@@ -3,12 +3,15 @@ import { formatNumber } from '../lib/format';
 import { useApp, useAppStore } from '../store/context';
 import { countsKeyOf } from '../store/filters';
 import type { CurationTarget } from '../store/types';
+import { boardSearch } from './BoardsList';
 import { ConfirmDialog } from './ConfirmDialog';
 
 /** Rate, favourite, tag, board or trash many images at once: one engine transaction, one Undo. */
 export function BulkActions({ target, count, what, withTrash = true, more = false }: { target: () => CurationTarget; count: number; what: string; withTrash?: boolean; more?: boolean }) {
   const store = useAppStore();
   const boards = useApp((s) => s.boards);
+  // Showing one board (its own images, not a smart board's query): its images can leave it from here.
+  const shownBoard = useApp((s) => s.boards?.find((b) => b.query === undefined && boardSearch(b) === s.filters.search.trim()) ?? null);
   const [tag, setTag] = useState('');
   const [confirmTrash, setConfirmTrash] = useState(false);
   const s = store.getState;
@@ -64,6 +67,11 @@ export function BulkActions({ target, count, what, withTrash = true, more = fals
             ))}
         </select>
       ) : null}
+      {shownBoard === null ? null : (
+        <button type="button" className="btn small" aria-label={`Remove ${label} from ${shownBoard.name}`} onClick={() => void s().removeFromBoard(shownBoard.id, target())}>
+          Remove from board
+        </button>
+      )}
       {withTrash ? (
         <button type="button" className="btn small danger" aria-label={`Move ${label} to Trash`} onClick={() => setConfirmTrash(true)}>
           Trash

@@ -263,7 +263,16 @@ export const createCurationSlice: SliceCreator<CurationSlice> =
       },
       async removeFromBoard(boardId, target) {
         try {
-          await api.call('boards.remove', { boardId, ...targetInput(get(), target) });
+          const board = get().boards?.find((b) => b.id === boardId);
+          const result = await api.call('boards.remove', { boardId, ...targetInput(get(), target) });
+          get().dismissTopic('curation');
+          const undoId = result.undoId;
+          get().toast({
+            kind: 'info',
+            message: `Removed ${plural(result.updated, 'image')} from ${board?.name ?? 'the board'}. They stay in the library.`,
+            topic: 'curation',
+            ...(undoId === null ? {} : { action: { label: 'Undo', run: () => void get().undoCuration(undoId, [], false) } }),
+          });
           void get().loadBoards();
           void get().loadFirstPage();
         } catch (error) {
