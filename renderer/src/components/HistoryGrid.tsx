@@ -90,7 +90,13 @@ export function HistoryGrid() {
   const rowKey = (i: number) => {
     const row = rows.rows[i];
     if (row === undefined) return i;
-    return row.kind === 'header' ? `h:${row.label}` : row.kind === 'cards' ? `c:${order[row.start] ?? row.start}` : row.kind;
+    if (row.kind === 'header') {
+      // A label can repeat while a new order is on its way (headers over the last sort's order): a key per section
+      // start, never per label, or React keeps a stale duplicate header on screen.
+      const next = rows.rows[i + 1];
+      return `h:${row.label}:${next?.kind === 'cards' ? (order[next.start] ?? next.start) : i}`;
+    }
+    return row.kind === 'cards' ? `c:${order[row.start] ?? row.start}` : row.kind;
   };
 
   const virtualizer = useVirtualizer({
