@@ -14,7 +14,8 @@ import Database from 'better-sqlite3';
 import { openStore } from '../electron/db/store.js';
 import { SUMMARY_COLUMNS } from '../electron/db/context.js';
 import type { JobStore } from '../electron/db/types.js';
-import { seedLibrary, rng } from './lib/search-seed.js';
+import { rng } from '../test/fixtures/seeded-random.js';
+import { seedLibrary } from './lib/search-seed.js';
 import { DEEP, SUGGEST_TEXTS, shapes, type Naive, type Shape } from './lib/search-shapes.js';
 
 const RUNS = 50;

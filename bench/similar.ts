@@ -18,17 +18,8 @@ import { uuidv7 } from '../shared/ids.js';
 import { openStore } from '../electron/db/store.js';
 import { hashFromHalves } from '../electron/db/similar.js';
 import { createSimilarIndex } from '../electron/library/similar/similar-index.js';
+import { rng } from '../test/fixtures/seeded-random.js';
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const u32 = (random: () => number) => Math.floor(random() * 4294967296) >>> 0;
 

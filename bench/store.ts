@@ -20,6 +20,7 @@ import { openStore } from '../electron/db/store.js';
 import { searchTextOf } from '../electron/db/fold.js';
 import { SUMMARY_COLUMNS } from '../electron/db/context.js';
 import type { JobStore } from '../electron/db/types.js';
+import { rng } from '../test/fixtures/seeded-random.js';
 
 const SUBJECTS = ['fox', 'lighthouse', 'teapot', 'castle', 'robot', 'forest', 'dragon', 'portrait', 'city', 'garden', 'ship', 'owl', 'mountain', 'cat', 'river', 'tower', 'červená liška', 'Ελληνικός ναός', '東京の夜'];
 const STYLES = ['watercolor', 'oil painting', 'pixel art', 'photograph', 'ink sketch', 'isometric', 'low poly', 'charcoal', 'studio lighting', 'cinematic'];
@@ -28,16 +29,6 @@ const RARE = ['quetzalcoatl', 'zeppelin', 'marzipan', 'obsidian', 'kaleidoscope'
 const PROVIDERS = ['builtin', 'openai', 'a1111', 'comfyui'];
 const STATUSES = ['succeeded', 'succeeded', 'succeeded', 'succeeded', 'failed', 'cancelled', 'interrupted'];
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function pick<T>(random: () => number, list: readonly T[]): T {
   return list[Math.floor(random() * list.length)]!;

@@ -11,17 +11,8 @@ import { foldForSearch, searchTextOf } from '../../electron/db/fold.js';
 import { gramsOf } from '../../electron/db/grams.js';
 import { byteLength } from '../../electron/db/bounds.js';
 import { ROW_OVERHEAD_BYTES } from '../../electron/db/jobs.js';
+import { rng } from '../../test/fixtures/seeded-random.js';
 
-export function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pick = <T>(random: () => number, list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
 /** Zipf-like: the first values are common, the tail rare (as models and tags are in a real library). */
