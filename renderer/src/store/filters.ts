@@ -1,6 +1,7 @@
 import type { ImageSource, JobStatus, JobSummary, ListQuery, MatchQuery, Sort } from '../../../shared/contract';
 import { isTerminal } from '../lib/contract-constants';
 import { allImagesTrashed } from '../lib/curation';
+import { foldForSearch } from '../../../shared/search-fold';
 
 export type View = 'all' | 'favorites' | 'trash';
 
@@ -40,10 +41,8 @@ export function placesArrivals(filters: Filters): boolean {
   return filters.sort === 'newest';
 }
 
-/** Case and accents folded, as the engine folds them: `cervena` finds `červená`. */
-function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLocaleLowerCase();
-}
+/** Case and accents folded by the engine's own function: `cervena` finds `červená`, in either place. */
+const fold = foldForSearch;
 
 /** Plain words only: the client can tell whether a prompt matches; a typed key, quote, `-` or `|` it cannot. */
 function plainWords(search: string): string[] | null {
@@ -55,14 +54,8 @@ export const PAGE_SIZE = 120;
 export const NEXT_PAGE_SIZE = 200;
 
 export function toListQuery(filters: Filters, cursor?: string, limit = PAGE_SIZE): ListQuery {
-  const query: ListQuery = { limit, view: filters.view === 'trash' ? 'trash' : 'active' };
+  const query: ListQuery = { ...toMatchQuery(filters), limit, view: filters.view === 'trash' ? 'trash' : 'active' };
   if (cursor !== undefined) query.cursor = cursor;
-  if (filters.view === 'favorites') query.favorite = true;
-  if (filters.status.length > 0) query.status = [...filters.status];
-  if (filters.provider !== null) query.provider = filters.provider;
-  if (filters.source !== null) query.source = filters.source;
-  const search = filters.search.trim();
-  if (search !== '') query.search = search;
   if (filters.sort !== 'newest') query.sort = filters.sort;
   if (filters.sort === 'random') query.shuffle = filters.shuffle;
   return query;
