@@ -11,6 +11,9 @@ import { createSubmitBatcher } from './submit-batcher.js';
 import { createCurationHandlers } from './curation-handlers.js';
 import type { SidecarWriter } from '../library/xmp/sidecar-writer.js';
 import { createSimilarHandlers } from './similar-handlers.js';
+import { createInstanceHandlers } from './instance-handlers.js';
+import { createPresetHandlers } from './preset-handlers.js';
+import { createIterateHandlers } from './iterate-handlers.js';
 import type { createSimilarIndex } from '../library/similar/similar-index.js';
 import type { ProviderRegistry } from './provider-registry.js';
 import type { SettingsService } from './settings-service.js';
@@ -174,5 +177,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'desktop.startDrag': async () => desktopOnly(),
     'desktop.pickImportPaths': async () => desktopOnly(),
     ...createCurationHandlers({ store, bus, now: () => Date.now(), announce, sidecars: deps.sidecars }),
+    ...createInstanceHandlers(),
+    ...createPresetHandlers(),
+    ...createIterateHandlers(),
   };
 }

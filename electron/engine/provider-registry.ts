@@ -110,7 +110,10 @@ export function createProviderRegistry(
         const s = settings.provider(provider.id);
         const info: ProviderInfo = {
           id: provider.id,
+          kind: provider.id as ProviderInfo['kind'],
           name: provider.name,
+          concurrency: s?.concurrency ?? 1,
+          health: { state: 'unknown', running: [] },
           enabled: s?.enabled ?? false,
           configured: provider.isConfigured(c),
           capabilities: provider.capabilities(c),

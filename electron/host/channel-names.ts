@@ -54,6 +54,14 @@ export const BRIDGE_CHANNELS = [
   'search.suggest',
   'images.similar',
   'images.duplicates',
+  'providers.add',
+  'providers.remove',
+  'presets.list',
+  'presets.save',
+  'presets.delete',
+  'presets.importStyles',
+  'prompts.history',
+  'images.saveMask',
 ] as const satisfies readonly ChannelName[];
 
 type MissingChannels = Exclude<ChannelName, (typeof BRIDGE_CHANNELS)[number]>;

@@ -35,6 +35,21 @@ export interface EncodedImage {
   height?: number;
 }
 
+/** An image of the library read for a job (its original's bytes, untouched), with its real size. */
+export interface SourceImage extends EncodedImage {
+  width: number;
+  height: number;
+}
+
+/**
+ * What a job works from, read by the worker before the provider is called: the request's inputImage (or upscale's
+ * image) and its mask. The mask is an 8-bit grayscale PNG the source's size: white (255) repaints, black keeps.
+ */
+export interface WorkInputs {
+  image?: SourceImage;
+  mask?: SourceImage;
+}
+
 export interface GeneratedImage extends EncodedImage {
   /** The seed this image was rendered with; left out when the provider does not say (OpenAI). */
   seed?: Seed;
@@ -63,6 +78,8 @@ export interface ProviderContext {
   onAccepted(): void;
   /** Appends to the job's trace (job_events). */
   trace(kind: string, message: string, data?: Record<string, unknown>): void;
+  /** Set whenever the request has inputImage, mask or upscale (the request says which operation). */
+  inputs?: WorkInputs;
 }
 
 /**

@@ -11,6 +11,9 @@ import {
 import { SuggestRequest, SuggestResult } from './search.js';
 import { ProviderInfo, ProviderTestResult } from './providers.js';
 import { Settings, SettingsPatch } from './settings.js';
+import {
+  AddProvider, ImportedStyles, ImportStyles, Preset, PromptHistory, PromptHistoryQuery, SavedMask, SaveMask, SavePreset,
+} from './iterate.js';
 import { DuplicatesPage, DuplicatesQuery, SimilarQuery, SimilarResult } from './similar.js';
 
 const Updated = z.object({ updated: z.number().int() });
@@ -61,6 +64,17 @@ export const channels = {
   'images.duplicates': { input: DuplicatesQuery, output: DuplicatesPage },
   'providers.list': { input: Empty, output: z.object({ providers: z.array(ProviderInfo) }) },
   'providers.test': { input: z.strictObject({ id: ProviderId }), output: ProviderTestResult },
+  /** Another server of a kind; its settings (URL, key) are set through settings.update like any provider's. */
+  'providers.add': { input: AddProvider, output: z.object({ provider: ProviderInfo }) },
+  /** Removes an added instance (the first of each kind stays); its queued jobs move to any instance of its kind. */
+  'providers.remove': { input: z.strictObject({ id: ProviderId }), output: z.object({ removed: z.boolean(), movedJobs: z.number().int() }) },
+  'presets.list': { input: Empty, output: z.object({ items: z.array(Preset) }) },
+  'presets.save': { input: SavePreset, output: z.object({ preset: Preset }) },
+  'presets.delete': { input: ById, output: Updated },
+  /** AUTOMATIC1111's styles.csv (name, prompt, negative_prompt) as presets; a style's {prompt} becomes the template. */
+  'presets.importStyles': { input: ImportStyles, output: ImportedStyles },
+  'prompts.history': { input: PromptHistoryQuery, output: PromptHistory },
+  'images.saveMask': { input: SaveMask, output: SavedMask },
   'settings.get': { input: Empty, output: Settings },
   'settings.update': { input: SettingsPatch, output: Settings },
   // Desktop-only touches: the headless host answers these with `desktop_only`.

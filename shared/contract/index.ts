@@ -11,5 +11,6 @@ export * from './imports.js';
 export * from './curation.js';
 export * from './search.js';
 export * from './similar.js';
+export * from './iterate.js';
 export * from './channels.js';
 export * from './events.js';

@@ -2,12 +2,14 @@
 import { z } from 'zod';
 import { ERROR_CODES } from '../errors.js';
 import { ImageSource, ImportedMetadata } from './imports.js';
+import { IterateFields, Operation, ProviderTarget } from './iterate.js';
 import { OrphanStats, RecoveryStats } from './library.js';
 import { BACKGROUNDS, CONTROL_CHARS, Id, JOB_STATUSES, JobStatus, OUTPUT_FORMATS, ProviderId, QUALITIES, Seed, int, num } from './common.js';
 
 
 export const GenerateRequest = z.strictObject({
-  provider: ProviderId,
+  /** An instance id (comfyui, comfyui-2) or any:<kind>. */
+  provider: ProviderTarget,
   model: z.string().min(1, 'A model name cannot be empty.').max(200, 'A model name is at most 200 characters.').optional(),
   prompt: z
     .string({ error: 'Write a prompt.' })
@@ -34,6 +36,7 @@ export const GenerateRequest = z.strictObject({
     .max(256, 'An idempotency key is at most 256 characters.')
     .refine((s) => !CONTROL_CHARS.test(s), 'An idempotency key cannot contain control characters.')
     .optional(),
+  ...IterateFields,
 });
 export type GenerateRequest = z.infer<typeof GenerateRequest>;
 
@@ -98,6 +101,11 @@ export const JobSummary = z.object({
   source: ImageSource,
   /** Imported images: where the original is (the first location still found, else the first known). */
   path: z.string().optional(),
+  /** What the job did with an image of the library (absent: generate), and which image (lineage survives the source's removal). */
+  operation: Operation.optional(),
+  parentImageId: Id.optional(),
+  /** The instance that ran (or runs) it, when the job asked for any instance of a kind or was moved. */
+  instance: z.string().optional(),
 });
 export type JobSummary = z.infer<typeof JobSummary>;
 

@@ -1,6 +1,7 @@
 /** Providers: what each can do, what it knows, how a connection test went. */
 import { z } from 'zod';
 import { BACKGROUNDS, OUTPUT_FORMATS, ProviderId, QUALITIES } from './common.js';
+import { InstanceHealth, OperationCapabilities, ProviderKind } from './iterate.js';
 
 const Range = z.object({ min: z.number(), max: z.number(), default: z.number() });
 
@@ -24,6 +25,8 @@ export const ProviderCapabilities = z.object({
   backgrounds: z.array(z.enum(BACKGROUNDS)).optional(),
   outputFormats: z.array(z.enum(OUTPUT_FORMATS)),
   samplers: z.array(z.string()).optional(),
+  /** Image-to-image, masked edit and upscale: supported or why not. */
+  operations: OperationCapabilities,
 });
 export type ProviderCapabilities = z.infer<typeof ProviderCapabilities>;
 
@@ -42,6 +45,8 @@ export type ProviderStatus = z.infer<typeof ProviderStatus>;
 
 export const ProviderInfo = z.object({
   id: ProviderId,
+  /** builtin, openai, a1111 or comfyui: the first instance of each kind has the kind as its id. */
+  kind: ProviderKind,
   name: z.string(),
   enabled: z.boolean(),
   /** Everything it needs (base URL, key) is set. */
@@ -52,6 +57,9 @@ export const ProviderInfo = z.object({
   modelsListedAt: z.number().int().optional(),
   defaultModel: z.string().optional(),
   status: ProviderStatus,
+  /** Whether the scheduler sends it work: down instances are probed with backoff. */
+  health: InstanceHealth,
+  concurrency: z.number().int(),
 });
 export type ProviderInfo = z.infer<typeof ProviderInfo>;
 

@@ -161,6 +161,7 @@ export function createFakeEngine(dataDir: string): FakeEngine {
     ...notImplementedHere(['library.import', 'library.imports', 'library.cancelImport', 'library.pauseImport', 'library.resumeImport', 'library.folders', 'library.removeFolder']),
     ...notImplementedHere(['jobs.count', 'images.setRating', 'images.setFavorite', 'images.trash', 'images.restore', 'images.tag', 'images.undo', 'tags.list', 'tags.rename', 'boards.list', 'boards.create', 'boards.rename', 'boards.delete', 'boards.add', 'boards.remove', 'search.suggest']),
     ...notImplementedHere(['images.similar', 'images.duplicates']),
+    ...notImplementedHere(['providers.add', 'providers.remove', 'presets.list', 'presets.save', 'presets.delete', 'presets.importStyles', 'prompts.history', 'images.saveMask']),
   };
 
   const engine: FakeEngine = {

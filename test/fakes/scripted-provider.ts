@@ -1,3 +1,4 @@
+import { textOnlyOperations } from '../../shared/contract.js';
 /**
  * An in-process provider whose behaviour each test scripts: how long it runs, what progress and previews it
  * reports, and how each attempt ends. It exercises the worker without any network.
@@ -29,6 +30,7 @@ const capabilities: ProviderCapabilities = {
   negativePrompt: true,
   maxPartialImages: 3,
   outputFormats: ['png'],
+  operations: textOnlyOperations('This provider works from text only here.'),
 };
 
 export async function solidPng(width: number, height: number, seed = 0): Promise<Uint8Array> {

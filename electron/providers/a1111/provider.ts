@@ -1,3 +1,4 @@
+import { textOnlyOperations } from '../../../shared/contract.js';
 import { randomUUID } from 'node:crypto';
 import type { GenerateRequest, ProviderCapabilities, ProviderTestResult } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
@@ -52,6 +53,7 @@ function capabilities(): ProviderCapabilities {
     negativePrompt: true,
     maxPartialImages: 3,
     outputFormats: ['png'],
+    operations: textOnlyOperations('This provider works from text only here.'),
     samplers: SAMPLERS,
   };
 }

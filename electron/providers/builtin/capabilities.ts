@@ -1,3 +1,4 @@
+import { textOnlyOperations } from '../../../shared/contract.js';
 import type { GenerateRequest, ProviderCapabilities } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
 
@@ -27,6 +28,7 @@ export const BUILTIN_CAPABILITIES: ProviderCapabilities = {
   negativePrompt: true,
   maxPartialImages: 3,
   outputFormats: ['png'],
+  operations: textOnlyOperations('This provider works from text only here.'),
 };
 
 function invalid(message: string, field: string): AppError {

@@ -1,3 +1,4 @@
+import { textOnlyOperations } from '../../../shared/contract.js';
 import { randomInt, randomUUID } from 'node:crypto';
 import type WebSocket from 'ws';
 import type { GenerateRequest, ProviderCapabilities, ProviderTestResult } from '../../../shared/contract.js';
@@ -59,6 +60,7 @@ function capabilities(): ProviderCapabilities {
     negativePrompt: true,
     maxPartialImages: 3,
     outputFormats: ['png'],
+    operations: textOnlyOperations('This provider works from text only here.'),
     samplers: SAMPLERS,
   };
 }

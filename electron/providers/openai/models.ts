@@ -1,3 +1,4 @@
+import { textOnlyOperations } from '../../../shared/contract.js';
 import type { GenerateRequest, ProviderCapabilities } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
 
@@ -68,6 +69,7 @@ export function openAICapabilities(model: string): ProviderCapabilities {
         qualities: ['auto', 'low', 'medium', 'high'],
         backgrounds: ['auto', 'transparent', 'opaque'],
         outputFormats: ['png', 'jpeg', 'webp'],
+        operations: textOnlyOperations('This provider works from text only here.'),
       };
     case 'gpt-image-2':
       return {
@@ -79,6 +81,7 @@ export function openAICapabilities(model: string): ProviderCapabilities {
         qualities: ['auto', 'low', 'medium', 'high'],
         backgrounds: ['auto', 'opaque'],
         outputFormats: ['png', 'jpeg', 'webp'],
+        operations: textOnlyOperations('This provider works from text only here.'),
       };
     case 'dall-e-3':
       return {
@@ -89,6 +92,7 @@ export function openAICapabilities(model: string): ProviderCapabilities {
         maxPartialImages: 0,
         qualities: ['standard', 'hd'],
         outputFormats: ['png'],
+        operations: textOnlyOperations('This provider works from text only here.'),
       };
     case 'dall-e-2':
       return {
@@ -99,6 +103,7 @@ export function openAICapabilities(model: string): ProviderCapabilities {
         maxPartialImages: 0,
         qualities: ['standard'],
         outputFormats: ['png'],
+        operations: textOnlyOperations('This provider works from text only here.'),
       };
     case 'compatible':
       return {
@@ -108,6 +113,7 @@ export function openAICapabilities(model: string): ProviderCapabilities {
         negativePrompt: false,
         maxPartialImages: 0,
         outputFormats: ['png'],
+        operations: textOnlyOperations('This provider works from text only here.'),
       };
   }
 }

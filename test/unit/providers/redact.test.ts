@@ -1,3 +1,4 @@
+import { textOnlyOperations } from '../../../shared/contract.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors.js';
@@ -114,7 +115,7 @@ describe('a provider behind the redacting boundary', () => {
   const echoing = (fail: boolean): Provider => ({
     id: 'echo',
     name: 'Echo',
-    capabilities: () => ({ sizes: { min: 64, max: 64, multipleOf: 8, presets: [] }, maxCount: 1, seed: false, negativePrompt: false, maxPartialImages: 0, outputFormats: ['png'] }),
+    capabilities: () => ({ sizes: { min: 64, max: 64, multipleOf: 8, presets: [] }, maxCount: 1, seed: false, negativePrompt: false, maxPartialImages: 0, outputFormats: ['png'], operations: textOnlyOperations('text only') }),
     knownModels: () => [],
     isConfigured: () => true,
     validate: () => {

@@ -1,3 +1,4 @@
+import { textOnlyOperations } from '../../../shared/contract.js';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
@@ -49,8 +50,8 @@ describe('Ctrl/Cmd+I', () => {
   });
 });
 
-const CAPS: ProviderInfo['capabilities'] = { sizes: { min: 64, max: 2048, multipleOf: 8, presets: [[512, 512]] }, maxCount: 4, seed: true, negativePrompt: true, maxPartialImages: 0, outputFormats: ['png'], steps: { min: 1, max: 150, default: 20 } };
-const provider = (id: string, name: string, enabled: boolean): ProviderInfo => ({ id, name, enabled, configured: true, capabilities: CAPS, models: [], status: { state: 'ready' } });
+const CAPS: ProviderInfo['capabilities'] = { sizes: { min: 64, max: 2048, multipleOf: 8, presets: [[512, 512]] }, maxCount: 4, seed: true, negativePrompt: true, maxPartialImages: 0, outputFormats: ['png'], operations: textOnlyOperations('text only'), steps: { min: 1, max: 150, default: 20 } };
+const provider = (id: string, name: string, enabled: boolean): ProviderInfo => ({ id, name, enabled, configured: true, kind: 'builtin', concurrency: 1, health: { state: 'unknown', running: [] }, capabilities: CAPS, models: [], status: { state: 'ready' } });
 
 function importedDetail(provider: string): JobDetail {
   const job = makeJob({ provider, source: 'a1111', prompt: 'a moth', width: 64, height: 48 });

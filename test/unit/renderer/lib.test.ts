@@ -1,3 +1,4 @@
+import { textOnlyOperations } from '../../../shared/contract.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ProviderCapabilities, ProviderInfo } from '../../../shared/contract';
@@ -168,7 +169,7 @@ const caps: ProviderCapabilities = {
   seed: true,
   negativePrompt: true,
   maxPartialImages: 3,
-  outputFormats: ['png'],
+  outputFormats: ['png'], operations: textOnlyOperations('text only'),
 };
 const fixedCaps: ProviderCapabilities = {
   sizes: { min: 1024, max: 1536, multipleOf: 16, fixed: [[1024, 1024], [1536, 1024]], presets: [[1024, 1024]] },
@@ -177,7 +178,7 @@ const fixedCaps: ProviderCapabilities = {
   negativePrompt: false,
   maxPartialImages: 0,
   qualities: ['low', 'high'],
-  outputFormats: ['png'],
+  outputFormats: ['png'], operations: textOnlyOperations('text only'),
 };
 
 describe('composer', () => {
@@ -208,7 +209,7 @@ describe('composer', () => {
   });
 
   it('switching provider adapts model, size, count and the controls it supports', () => {
-    const openai: ProviderInfo = { id: 'openai', name: 'OpenAI', enabled: true, configured: true, capabilities: fixedCaps, models: ['gpt-image-1'], defaultModel: 'gpt-image-1', status: { state: 'ready' } };
+    const openai: ProviderInfo = { id: 'openai', name: 'OpenAI', enabled: true, configured: true, kind: 'builtin', concurrency: 1, health: { state: 'unknown', running: [] }, capabilities: fixedCaps, models: ['gpt-image-1'], defaultModel: 'gpt-image-1', status: { state: 'ready' } };
     const next = adaptDraftToProvider({ ...DEFAULT_DRAFT, count: 3, steps: 20 }, openai);
     expect(next).toMatchObject({ provider: 'openai', model: 'gpt-image-1', width: 1024, height: 1024, count: 3, steps: null, quality: 'low' });
   });

@@ -1,12 +1,13 @@
+import { textOnlyOperations } from '../../../shared/contract.js';
 import { describe, expect, it } from 'vitest';
 import type { ProviderInfo } from '../../../shared/contract';
 import { createAppStore } from '../../../renderer/src/store/store';
 import { fakeApi } from './helpers';
 
-const CAPS: ProviderInfo['capabilities'] = { sizes: { min: 64, max: 2048, multipleOf: 8, presets: [[512, 512]] }, maxCount: 4, seed: true, negativePrompt: true, maxPartialImages: 0, outputFormats: ['png'] };
+const CAPS: ProviderInfo['capabilities'] = { sizes: { min: 64, max: 2048, multipleOf: 8, presets: [[512, 512]] }, maxCount: 4, seed: true, negativePrompt: true, maxPartialImages: 0, outputFormats: ['png'], operations: textOnlyOperations('text only'), };
 
 function comfy(models: string[]): ProviderInfo {
-  return { id: 'comfyui', name: 'ComfyUI', enabled: true, configured: true, capabilities: CAPS, models, status: { state: 'untested' }, ...(models.length > 0 ? { modelsListedAt: 1 } : {}) };
+  return { id: 'comfyui', name: 'ComfyUI', enabled: true, configured: true, kind: 'builtin', concurrency: 1, health: { state: 'unknown', running: [] }, capabilities: CAPS, models, status: { state: 'untested' }, ...(models.length > 0 ? { modelsListedAt: 1 } : {}) };
 }
 
 describe('a passing connection test brings the server’s models to the pickers', () => {

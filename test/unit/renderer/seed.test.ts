@@ -1,10 +1,11 @@
+import { textOnlyOperations } from '../../../shared/contract.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DRAFT, buildRequest, seedFieldText, seedFromInput } from '../../../renderer/src/lib/composer';
 import { GenerateRequest } from '../../../shared/contract';
 import { MAX_SEED } from '../../../shared/seed';
 
-const CAPS = { seed: true, negativePrompt: false, maxPartialImages: 0, maxCount: 1, outputFormats: ['png' as const], sizes: { min: 64, max: 64, multipleOf: 8, presets: [] } };
+const CAPS = { seed: true, negativePrompt: false, maxPartialImages: 0, maxCount: 1, outputFormats: ['png' as const], operations: textOnlyOperations('text only'), sizes: { min: 64, max: 64, multipleOf: 8, presets: [] } };
 
 describe('the seed field', () => {
   it('reads empty (its placeholder says Random) while random, never "0"', () => {
