@@ -1,4 +1,4 @@
-import type { ImageSource, ImageSummary, ImportedMetadata, JobDetail, JobEvent, JobResult, JobStatus, JobSummary } from '../../shared/contract.js';
+import type { ImageSource, Operation, ImageSummary, ImportedMetadata, JobDetail, JobEvent, JobResult, JobStatus, JobSummary } from '../../shared/contract.js';
 import type { ErrorBody } from '../../shared/errors.js';
 import type { DetailRow, SummaryRow } from './context.js';
 
@@ -34,6 +34,9 @@ export function toSummary(row: SummaryRow, images: ImageSummary[]): JobSummary {
   }
   if (row.retry_of !== null) summary.retryOf = row.retry_of;
   if (row.retried_as !== null) summary.retriedAs = row.retried_as;
+  if (row.operation !== 'generate') summary.operation = row.operation as Operation;
+  if (row.parent_image_id !== null) summary.parentImageId = row.parent_image_id;
+  if (row.instance !== null) summary.instance = row.instance;
   return summary;
 }
 

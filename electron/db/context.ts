@@ -21,6 +21,7 @@ const SUMMARY_FIELDS = [
   'id', 'status', 'created_at', 'updated_at', 'started_at', 'completed_at', 'provider', 'model', 'prompt',
   'negative_prompt', 'width', 'height', 'count', 'favorite', 'trashed_at', 'progress_stage', 'progress_fraction',
   'partial_images', 'error_json', 'retry_of', 'retried_as', 'source', 'best_rating', 'rowid', 'original_path',
+  'operation', 'parent_image_id', 'instance',
 ] as const satisfies ReadonlyArray<keyof SummaryRow>;
 
 /** An imported job's original: the first location still found, else the first known (index image_locations_image). */
@@ -57,6 +58,9 @@ export interface SummaryRow {
   best_rating: number;
   rowid: number;
   original_path: string | null;
+  operation: string;
+  parent_image_id: string | null;
+  instance: string | null;
 }
 
 /** A row of SUMMARY_COLUMNS fetched raw (as an array of values: a list page reads 60 of them per call). */

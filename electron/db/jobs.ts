@@ -1,4 +1,4 @@
-import { GenerateRequest, describeIssues, type JobResult, type JobDetail, type JobSummary } from '../../shared/contract.js';
+import { GenerateRequest, describeIssues, operationOf, type JobResult, type JobDetail, type JobSummary } from '../../shared/contract.js';
 import { AppError, type ErrorBody } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { boundError, boundResult, byteLength } from './bounds.js';
@@ -49,8 +49,8 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
     'jobs.insert',
     `INSERT INTO jobs (id, status, created_at, updated_at, provider, model, prompt, negative_prompt, width, height,
        count, request_json, search_text, logical_bytes, idempotency_key_hash, request_fingerprint, model_key, sampler_key,
-       steps, cfg, negative_key)
-     VALUES (?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       steps, cfg, negative_key, operation, parent_image_id)
+     VALUES (?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (idempotency_key_hash) WHERE idempotency_key_hash IS NOT NULL DO NOTHING`,
   );
   // Around the insert, the jobs_grams trigger stands aside (migration 0004): the tokens are made here, in linear time.
@@ -163,6 +163,8 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
         details: { reason: 'pending_capacity', maxPendingJobs: ctx.limits.maxPendingJobs },
       });
     }
+    const lineage = operationOf(request);
+    if ('error' in lineage) throw new AppError('invalid_request', lineage.error, { details: { fields: { [lineage.field]: lineage.error } } });
     const { idempotencyKey: _key, ...stored } = request;
     const requestJson = JSON.stringify(stored);
     const facets = facetsOf({ provider: request.provider, model: request.model ?? null, request });
@@ -199,6 +201,8 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
       facets.steps,
       facets.cfg,
       facets.negativeKey,
+      lineage.operation,
+      lineage.parentImageId ?? null,
     );
     gramsFromApp.run(0);
     if (inserted.changes === 0) {
