@@ -16,7 +16,11 @@ export type Command =
   | 'zoom'
   | 'retry'
   | 'import'
-  | 'rate';
+  | 'rate'
+  | 'useAsInput'
+  | 'edit'
+  | 'variations'
+  | 'upscale';
 
 export type KeyContext = 'grid' | 'viewer' | 'composer' | 'other';
 
@@ -75,6 +79,19 @@ export function keyToCommand(input: KeyInput, context: KeyContext): Command | nu
     case 'r':
     case 'R':
       return context === 'grid' || context === 'viewer' ? 'retry' : null;
+    // Working from the focused image (lib/iterate.ts names them); Shift+U upscales ×4.
+    case 'i':
+    case 'I':
+      return context === 'grid' || context === 'viewer' ? 'useAsInput' : null;
+    case 'e':
+    case 'E':
+      return context === 'grid' || context === 'viewer' ? 'edit' : null;
+    case 'v':
+    case 'V':
+      return context === 'grid' || context === 'viewer' ? 'variations' : null;
+    case 'u':
+    case 'U':
+      return context === 'grid' || context === 'viewer' ? 'upscale' : null;
     default:
       return null;
   }

@@ -7,6 +7,7 @@ import {
   keyForAttempt,
 } from '../lib/composer';
 import { seedOfImage } from '../lib/image-seed';
+import { withInputImage } from '../lib/iterate';
 import type * as RequestValidation from '../lib/request-validation';
 import type { SliceCreator } from './deps';
 import type { ComposerSlice } from './types';
@@ -53,7 +54,7 @@ export const createComposerSlice: SliceCreator<ComposerSlice> =
       // Read the state only after the wait: a second click meanwhile must see the first one's key and flag.
       const state = get();
       const caps = state.providers.find((p) => p.id === state.draft.provider)?.capabilities;
-      const request = buildRequest(state.draft, caps);
+      const request = withInputImage(buildRequest(state.draft, caps), state.workingFrom);
       const fieldErrors = validateRequest(request, caps);
       if (Object.keys(fieldErrors).length > 0) {
         set({ fieldErrors });

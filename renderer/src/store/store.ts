@@ -5,6 +5,7 @@ import { createCurationSlice } from './curation-slice';
 import type { StoreDeps } from './deps';
 import { createHistorySlice } from './history-slice';
 import { createImportsSlice } from './imports-slice';
+import { createIterateSlice } from './iterate-slice';
 import { createSelectionSlice } from './selection-slice';
 import { createSettingsSlice } from './settings-slice';
 import type { AppState } from './types';
@@ -23,5 +24,6 @@ export function createAppStore(deps: StoreDeps): AppStore {
     ...createActionsSlice(deps)(...a),
     ...createImportsSlice(deps)(...a),
     ...createCurationSlice(deps)(...a),
+    ...createIterateSlice(deps)(...a),
   }));
 }

@@ -7,6 +7,7 @@ import type { ImportProgressEvent, JobSummary, JobProgressEvent, LibraryFolder }
 import type { ImportsData } from '../lib/imports-model';
 import type { Board, MatchCounts, TagCount } from '../../../shared/contract';
 import type { ImageTargets } from '../lib/curation';
+import type { IterateSlice } from './iterate-slice';
 
 export type LoadState = 'loading' | 'ready' | 'error';
 
@@ -184,4 +185,4 @@ export interface CurationSlice {
   removeFromBoard(boardId: string, target: CurationTarget): Promise<void>;
 }
 
-export type AppState = CurationSlice & HistorySlice & ComposerSlice & SelectionSlice & SettingsSlice & UiSlice & ActionsSlice & ImportsSlice;
+export type AppState = CurationSlice & HistorySlice & ComposerSlice & SelectionSlice & SettingsSlice & UiSlice & ActionsSlice & ImportsSlice & IterateSlice;

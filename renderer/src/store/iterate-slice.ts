@@ -1,0 +1,160 @@
+import type { ImageSummary, JobSummary } from '../../../shared/contract';
+import { AppError } from '../../../shared/errors';
+import { buildRequest, type RequestWithoutKey } from '../lib/composer';
+import {
+  DEFAULT_STRENGTH, fitSize, inpaintRequest, providerFor, supportFor, upscaleRequest, variationCount, variationProvider, variationRequest,
+  type IterateAction, type Support, type WorkingFrom,
+} from '../lib/iterate';
+import { encodeMaskPng, toBase64, type Mask } from '../lib/mask-brush';
+import { loadValidation } from './composer-slice';
+import type { SliceCreator } from './deps';
+
+export interface IterateSlice {
+  /** The image the composer's next Generate starts from (image-to-image), with its strength. */
+  workingFrom: WorkingFrom | null;
+  /** The image the viewer's mask brush is open on. */
+  editing: { jobId: string; imageId: string } | null;
+  /** A variation, upscale or repaint on its way to the queue. */
+  iterating: boolean;
+  useAsInput(jobId: string, imageId: string): void;
+  setInputStrength(strength: number): void;
+  clearInput(): void;
+  openEditor(jobId: string, imageId: string): void;
+  closeEditor(): void;
+  makeVariations(jobId: string, imageId: string): Promise<boolean>;
+  upscale(jobId: string, imageId: string, factor: 2 | 4): Promise<boolean>;
+  /** Saves the painted mask and submits the masked edit; true once it is queued. */
+  repaint(jobId: string, imageId: string, mask: Mask): Promise<boolean>;
+  /** Whether an action can run on this image now, and if not why. */
+  supportOf(action: IterateAction, jobId: string, imageId: string | undefined): Support;
+  /** Runs an action from a button, the card menu or a key; a disabled one says why in a toast. */
+  runAction(action: IterateAction, jobId: string, imageId: string): Promise<boolean>;
+}
+
+function findImage(job: JobSummary | undefined, imageId: string): ImageSummary | undefined {
+  return job?.images.find((i) => i.id === imageId);
+}
+
+export const createIterateSlice: SliceCreator<IterateSlice> =
+  ({ api, makeKey }) =>
+  (set, get) => {
+    /** Validates and queues one request; a refusal becomes one toast that says why. */
+    async function queue(request: RequestWithoutKey, done: string): Promise<boolean> {
+      const { validateRequest } = await loadValidation();
+      const state = get();
+      const caps = providerFor(state.providers, request.provider)?.capabilities;
+      const problems = Object.values(validateRequest(request, caps));
+      if (problems.length > 0) {
+        state.toast({ kind: 'error', message: problems.join(' ') });
+        return false;
+      }
+      set({ iterating: true });
+      try {
+        const result = await api.call('jobs.submit', { ...request, idempotencyKey: makeKey() });
+        get().applyJobChanged(result.job);
+        get().toast({ kind: 'info', message: done });
+        return true;
+      } catch (error) {
+        const fields = error instanceof AppError ? error.details?.fields : undefined;
+        const text = typeof fields === 'object' && fields !== null ? Object.values(fields).filter((v) => typeof v === 'string') : [];
+        get().toast({ kind: 'error', message: text.length > 0 ? text.join(' ') : error instanceof Error ? error.message : 'That could not be queued.' });
+        return false;
+      } finally {
+        set({ iterating: false });
+      }
+    }
+
+    return {
+      workingFrom: null,
+      editing: null,
+      iterating: false,
+
+      useAsInput(jobId, imageId) {
+        const state = get();
+        const image = findImage(state.jobs.byId[jobId], imageId);
+        if (image === undefined) return;
+        const strength = state.workingFrom?.strength ?? DEFAULT_STRENGTH;
+        set({ workingFrom: { jobId, imageId, strength, width: image.width, height: image.height } });
+        // The result comes out the source's size unless the person changes it.
+        const [width, height] = fitSize(image.width, image.height, providerFor(state.providers, state.draft.provider)?.capabilities);
+        state.updateDraft({ width, height });
+      },
+      setInputStrength: (strength) => set((s) => (s.workingFrom === null ? {} : { workingFrom: { ...s.workingFrom, strength: Math.min(1, Math.max(0, strength)) } })),
+      clearInput: () => set({ workingFrom: null }),
+      openEditor: (jobId, imageId) => set({ editing: { jobId, imageId } }),
+      closeEditor: () => set({ editing: null }),
+
+      supportOf(action, jobId, imageId) {
+        const state = get();
+        const job = state.jobs.byId[jobId];
+        const image = imageId === undefined ? undefined : findImage(job, imageId);
+        return supportFor(action, { providers: state.providers, composerProvider: state.draft.provider, job, image });
+      },
+
+      async runAction(action, jobId, imageId) {
+        const support = get().supportOf(action, jobId, imageId);
+        if (!support.enabled) {
+          get().toast({ kind: 'error', message: support.reason ?? 'That cannot be done here.' });
+          return false;
+        }
+        switch (action) {
+          case 'useAsInput':
+            get().useAsInput(jobId, imageId);
+            return true;
+          case 'edit':
+            get().openEditor(jobId, imageId);
+            return true;
+          case 'variations':
+            return get().makeVariations(jobId, imageId);
+          case 'upscale2':
+            return get().upscale(jobId, imageId, 2);
+          case 'upscale4':
+            return get().upscale(jobId, imageId, 4);
+        }
+      },
+
+      async makeVariations(jobId, imageId) {
+        const detail = await get().getDetail(jobId);
+        if (detail === null) return false;
+        const state = get();
+        const provider = variationProvider(state.providers, detail.request.provider, state.draft.provider);
+        if (provider === undefined) {
+          state.toast({ kind: 'error', message: 'Turn on a provider in Settings to make variations.' });
+          return false;
+        }
+        const count = variationCount(state.draft.count, provider.capabilities);
+        return queue(variationRequest(detail.request, imageId, provider, count), `${count} variation${count === 1 ? '' : 's'} queued on ${provider.name}.`);
+      },
+
+      async upscale(jobId, imageId, factor) {
+        const state = get();
+        const job = state.jobs.byId[jobId];
+        const image = findImage(job, imageId);
+        if (job === undefined || image === undefined) return false;
+        return queue(upscaleRequest(job, image, factor, state.draft.provider), `Upscale ×${factor} queued.`);
+      },
+
+      async repaint(jobId, imageId, mask) {
+        const state = get();
+        const job = state.jobs.byId[jobId];
+        const image = findImage(job, imageId);
+        if (job === undefined || image === undefined) return false;
+        let maskId: string;
+        try {
+          const png = toBase64(await encodeMaskPng(mask));
+          maskId = (await api.call('images.saveMask', { imageId, png })).maskId;
+        } catch (error) {
+          get().reportError(error);
+          return false;
+        }
+        const caps = providerFor(get().providers, get().draft.provider)?.capabilities;
+        const base = buildRequest(get().draft, caps);
+        const strength = get().workingFrom?.strength ?? DEFAULT_STRENGTH;
+        const [width, height] = fitSize(image.width, image.height, caps);
+        const request = inpaintRequest({ ...base, width, height }, { imageId, prompt: job.prompt }, maskId, strength);
+        const queued = await queue(request, 'Repaint queued.');
+        if (queued) set({ editing: null });
+        return queued;
+      },
+    };
+  };
