@@ -4,6 +4,7 @@ import { keyToCommand } from '../lib/keyboard';
 import { providerStatusView } from '../lib/provider-status';
 import { useApp, useAppShallow } from '../store/context';
 import { Field } from './Field';
+import { InputImageStrip } from './InputImageStrip';
 
 function randomSeed(): number {
   const values = new Uint32Array(1);
@@ -53,6 +54,7 @@ export function Composer() {
         }
       }}
     >
+      <InputImageStrip />
       <Field label="Prompt" error={errors.prompt}>
         {(props) => (
           <textarea

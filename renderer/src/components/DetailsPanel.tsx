@@ -3,7 +3,9 @@ import { formatBytes, formatDateTime, formatDuration } from '../lib/format';
 import { describeSeed, seedOfImage } from '../lib/image-seed';
 import { openSimilar } from '../lib/similar-view';
 import { useApi, useApp, useAppShallow, useAppStore } from '../store/context';
+import { focusComposerPrompt, ImageActions } from './ImageActions';
 import { ImageCuration } from './ImageCuration';
+import { LineagePanel } from './LineagePanel';
 import { ImportedDetails } from './ImportedDetails';
 import { StatusBadge } from './StatusBadge';
 
@@ -119,7 +121,18 @@ export function DetailsPanel({ id, detail, imageId, onTrash, onClose }: { id: st
           </>
         ) : null}
       </div>
+      {image === undefined || job.trashedAt !== null ? null : (
+        <ImageActions
+          jobId={id}
+          imageId={imageId}
+          onUseAsInput={() => {
+            onClose();
+            focusComposerPrompt();
+          }}
+        />
+      )}
       {image === undefined ? null : <ImageCuration jobId={id} image={image} />}
+      <LineagePanel job={job} imageId={imageId} />
       {job.error !== undefined ? (
         <p className="details-error" role="note">
           <strong>{job.error.code.replace(/_/g, ' ')}:</strong> {job.error.message}

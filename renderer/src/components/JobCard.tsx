@@ -11,6 +11,7 @@ import { useApi, useApp, useAppStore } from '../store/context';
 import { ProgressBar } from './ProgressBar';
 import { StatusBadge } from './StatusBadge';
 import { CurationBadges } from './CurationBadges';
+import { ImageMenu } from './ImageMenu';
 
 const RETRYABLE = new Set(['failed', 'cancelled', 'interrupted']);
 
@@ -154,6 +155,7 @@ export const JobCard = memo(function JobCard({ id, width }: { id: string; width:
               Retry
             </button>
           ) : null}
+          {cover !== undefined && !trashed && job.status === 'succeeded' ? <ImageMenu jobId={id} imageId={cover.id} label={title} /> : null}
           {trashed ? (
             <button type="button" className="link" onClick={() => void restore([id])} aria-label={`Restore: ${title}`}>
               Restore

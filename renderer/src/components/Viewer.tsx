@@ -1,10 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
 import type { JobDetail } from '../../../shared/contract';
 import { visibleImages } from '../lib/curation';
+import { actionOfCommand } from '../lib/iterate';
 import { isTextField, keyToCommand, ratingOfKey } from '../lib/keyboard';
 import { jobTitle, thumbSrc } from '../lib/thumbs';
 import { useApi, useApp, useAppStore } from '../store/context';
 import { DetailsPanel } from './DetailsPanel';
+import { focusComposerPrompt } from './ImageActions';
+import { MaskBrush } from './MaskBrush';
 import { ProgressBar } from './ProgressBar';
 
 /** The full image with prev/next through the job's images and then the grid, zoom, and the details beside it. */
@@ -18,6 +21,7 @@ export function Viewer() {
   const [detail, setDetail] = useState<JobDetail | null>(null);
   const [imageIndex, setImageIndex] = useState(() => store.getState().viewerImage);
   const [actualSize, setActualSize] = useState(false);
+  const editing = useApp((s) => s.editing);
   const dialogRef = useRef<HTMLDialogElement>(null);
   const updatedAt = job?.updatedAt;
   const view = useApp((s) => (s.filters.view === 'trash' ? 'trash' : 'active'));
@@ -44,6 +48,7 @@ export function Viewer() {
 
   const step = (delta: 1 | -1) => {
     const state = store.getState();
+    state.closeEditor();
     const current = state.jobs.byId[id];
     const next = imageIndex + delta;
     if (current !== undefined && next >= 0 && next < visibleImages(current, view).length) {
@@ -61,6 +66,7 @@ export function Viewer() {
   };
 
   const close = () => {
+    store.getState().closeEditor();
     store.getState().closeViewer();
     // Back to the card the person opened (or moved to).
     requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-card="${id}"]`)?.focus());
@@ -72,6 +78,26 @@ export function Viewer() {
       'viewer',
     );
     const state = store.getState();
+    // The mask brush owns the keys while it is open; Escape closes it, not the viewer.
+    if (state.editing !== null) {
+      if (command === 'close') {
+        event.preventDefault();
+        state.closeEditor();
+      }
+      return;
+    }
+    const action = actionOfCommand(command, event.shiftKey);
+    if (action !== null) {
+      if (image === undefined) return;
+      event.preventDefault();
+      void state.runAction(action, id, image.id).then((done) => {
+        if (done && action === 'useAsInput') {
+          close();
+          focusComposerPrompt();
+        }
+      });
+      return;
+    }
     switch (command) {
       case 'close':
         event.preventDefault();
@@ -140,6 +166,7 @@ export function Viewer() {
 
   const image = images[imageIndex];
   const desktop = api.host === 'desktop';
+  const brushOn = image !== undefined && editing !== null && editing.jobId === id && editing.imageId === image.id;
 
   return (
     <dialog
@@ -149,7 +176,8 @@ export function Viewer() {
       onKeyDown={onKeyDown}
       onCancel={(e) => {
         e.preventDefault();
-        close();
+        if (store.getState().editing !== null) store.getState().closeEditor();
+        else close();
       }}
     >
       <div className="viewer-stage">
@@ -173,7 +201,11 @@ export function Viewer() {
             Close
           </button>
         </div>
-        <div className={actualSize ? 'viewer-image actual' : 'viewer-image fit'}>
+        {image !== undefined && brushOn ? (
+          <MaskBrush jobId={id} imageId={image.id} src={api.mediaUrl('image', image.id)} width={image.width} height={image.height} prompt={job?.prompt ?? ''} />
+        ) : null}
+        {/* Kept mounted under the brush, so closing it shows the image at once. */}
+        <div className={actualSize ? 'viewer-image actual' : 'viewer-image fit'} style={brushOn ? { display: 'none' } : undefined}>
           {image !== undefined ? (
             <img
               src={api.mediaUrl('image', image.id)}

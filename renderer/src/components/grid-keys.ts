@@ -1,5 +1,6 @@
 import type { KeyboardEvent } from 'react';
-import { keyTargets, stepImage, visibleImages } from '../lib/curation';
+import { keyTargets, shownImage, stepImage, visibleImages } from '../lib/curation';
+import { actionOfCommand } from '../lib/iterate';
 import type { RowModel } from '../lib/grid-rows';
 import { moveVertical } from '../lib/grid-rows';
 import { isTextField, keyToCommand, moveIndex, ratingOfKey } from '../lib/keyboard';
@@ -129,6 +130,22 @@ export function onGridKey(event: KeyboardEvent<HTMLDivElement>, { store, rows, c
     case 'close':
       state.clearSelection();
       return;
+    case 'useAsInput':
+    case 'edit':
+    case 'variations':
+    case 'upscale': {
+      // The image in focus (a batch's first otherwise); Edit opens the viewer, where the brush lives.
+      const job = state.jobs.byId[current];
+      const image = job === undefined ? undefined : shownImage(job, view, state.focusedImageId);
+      const action = actionOfCommand(command, event.shiftKey);
+      if (image === undefined || action === null || job === undefined) return;
+      event.preventDefault();
+      if (action === 'edit' && state.supportOf('edit', current, image.id).enabled) state.openViewer(current, Math.max(0, visibleImages(job, view).indexOf(image)));
+      void state.runAction(action, current, image.id).then((done) => {
+        if (done && action === 'useAsInput') document.querySelector<HTMLElement>('textarea.prompt')?.focus();
+      });
+      return;
+    }
     default:
       return;
   }

@@ -113,7 +113,7 @@ export class UndoStack {
 }
 
 /** RGBA for the on-screen tint over `rect`: painted pixels take `tint`, kept ones stay clear. */
-export function tintPixels(mask: Mask, rect: Rect, tint: readonly [number, number, number, number]): Uint8ClampedArray {
+export function tintPixels(mask: Mask, rect: Rect, tint: readonly [number, number, number, number]): Uint8ClampedArray<ArrayBuffer> {
   const out = new Uint8ClampedArray(rect.width * rect.height * 4);
   for (let y = 0; y < rect.height; y++) {
     const src = (rect.y + y) * mask.width + rect.x;

@@ -24,7 +24,7 @@ export interface IterateSlice {
   makeVariations(jobId: string, imageId: string): Promise<boolean>;
   upscale(jobId: string, imageId: string, factor: 2 | 4): Promise<boolean>;
   /** Saves the painted mask and submits the masked edit; true once it is queued. */
-  repaint(jobId: string, imageId: string, mask: Mask): Promise<boolean>;
+  repaint(jobId: string, imageId: string, mask: Mask, strength?: number): Promise<boolean>;
   /** Whether an action can run on this image now, and if not why. */
   supportOf(action: IterateAction, jobId: string, imageId: string | undefined): Support;
   /** Runs an action from a button, the card menu or a key; a disabled one says why in a toast. */
@@ -134,7 +134,7 @@ export const createIterateSlice: SliceCreator<IterateSlice> =
         return queue(upscaleRequest(job, image, factor, state.draft.provider), `Upscale ×${factor} queued.`);
       },
 
-      async repaint(jobId, imageId, mask) {
+      async repaint(jobId, imageId, mask, strength = DEFAULT_STRENGTH) {
         const state = get();
         const job = state.jobs.byId[jobId];
         const image = findImage(job, imageId);
@@ -149,7 +149,6 @@ export const createIterateSlice: SliceCreator<IterateSlice> =
         }
         const caps = providerFor(get().providers, get().draft.provider)?.capabilities;
         const base = buildRequest(get().draft, caps);
-        const strength = get().workingFrom?.strength ?? DEFAULT_STRENGTH;
         const [width, height] = fitSize(image.width, image.height, caps);
         const request = inpaintRequest({ ...base, width, height }, { imageId, prompt: job.prompt }, maskId, strength);
         const queued = await queue(request, 'Repaint queued.');

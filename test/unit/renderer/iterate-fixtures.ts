@@ -1,6 +1,6 @@
 import type { ProviderInfo } from '../../../shared/contract';
 
-export const ALL = { img2img: { supported: true }, inpaint: { supported: true }, upscale: { supported: true } };
+export const ALL: ProviderInfo['capabilities']['operations'] = { img2img: { supported: true }, inpaint: { supported: true }, upscale: { supported: true } };
 
 /** A provider that is on and ready, with every operation unless told. */
 export function provider(id: string, overrides: Partial<ProviderInfo> = {}, operations = ALL): ProviderInfo {
