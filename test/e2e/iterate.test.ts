@@ -4,12 +4,15 @@
  * stroke becomes a mask PNG of the source's size and a masked edit; lineage shows both ways; a provider that works
  * from text only disables the buttons and says why.
  */
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobDetail } from '../../shared/contract.js';
+import { defaultProviders } from '../../electron/engine/default-providers.js';
 import { buildRenderer, launchBrowser, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
 import { apiCall, expectGrid, waitFor } from './helpers.js';
 
 const SOURCE = 'a lighthouse on a cliff at dusk';
+const ALL_OPERATIONS = { img2img: { supported: true }, inpaint: { supported: true }, upscale: { supported: true } };
 
 let renderer: Awaited<ReturnType<typeof buildRenderer>>;
 let dataDir: string;
@@ -18,22 +21,27 @@ let browser: Browser;
 let sourceJob: string;
 let sourceImage: string;
 
-/** Jobs submitted after the source, newest first, with their stored requests. */
-async function newJobs(): Promise<JobDetail[]> {
-  const page = await apiCall(host, 'jobs.list', { limit: 50, view: 'all' });
-  const ids = page.items.filter((j) => j.id !== sourceJob).map((j) => j.id);
-  return Promise.all(ids.map((id) => apiCall(host, 'jobs.get', { id })));
+const known = new Set<string>();
+
+/** The one job the last action queued (any job not seen before), with its stored request. */
+async function nextJob(what: string): Promise<JobDetail> {
+  let found: string | undefined;
+  await waitFor(async () => {
+    const page = await apiCall(host, 'jobs.list', { limit: 50, view: 'all' });
+    const fresh = page.items.filter((j) => !known.has(j.id));
+    if (fresh.length > 1) throw new Error(`${what}: ${fresh.length} jobs queued, expected one`);
+    found = fresh[0]?.id;
+    return found !== undefined;
+  }, what);
+  known.add(found!);
+  return apiCall(host, 'jobs.get', { id: found! });
 }
 
-async function waitForJobs(n: number): Promise<JobDetail[]> {
-  let jobs: JobDetail[] = [];
-  await waitFor(async () => (jobs = await newJobs()).length >= n, `${n} new job(s)`);
-  return jobs;
-}
+const composer = () => browser.page.getByRole('form', { name: 'Composer' });
 
 async function openSourceViewer() {
   const { page } = browser;
-  await page.getByRole('button', { name: SOURCE, exact: true }).dblclick();
+  await page.locator(`[data-card="${sourceJob}"]`).dblclick();
   const viewer = page.getByRole('dialog', { name: `Viewer: ${SOURCE}` });
   await viewer.getByRole('group', { name: 'Work from this image' }).waitFor();
   return viewer;
@@ -42,12 +50,21 @@ async function openSourceViewer() {
 beforeAll(async () => {
   renderer = await buildRenderer();
   dataDir = await tempDir('atelier-e2e-iterate-');
-  host = await startHost({ rendererDir: renderer.dir, dataDir });
-  const { job } = await apiCall(host, 'jobs.submit', { provider: 'builtin', prompt: SOURCE, width: 320, height: 192, count: 1, steps: 2, seed: 11 });
+  // Until the built-in provider works from images itself, it says it does here: the UI is tested up to the request.
+  const providers = defaultProviders().map((entry) =>
+    entry.provider.id !== 'builtin'
+      ? entry
+      : { ...entry, provider: { ...entry.provider, capabilities: (config: Parameters<typeof entry.provider.capabilities>[0]) => ({ ...entry.provider.capabilities(config), operations: ALL_OPERATIONS }) } },
+  );
+  host = await startHost({ rendererDir: renderer.dir, dataDir, engine: { providers } });
+  const { job } = await apiCall(host, 'jobs.submit', { provider: 'builtin', prompt: SOURCE, width: 1024, height: 640, count: 1, steps: 2, seed: 11 });
   await waitFor(async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded', 'the source job');
   sourceJob = job.id;
+  known.add(sourceJob);
   sourceImage = (await apiCall(host, 'jobs.get', { id: job.id })).images[0]!.id;
   browser = await launchBrowser();
+  // A step that cannot happen fails with its locator, not as a bare test timeout.
+  browser.page.setDefaultTimeout(8_000);
   await browser.page.goto(host.url);
   await expectGrid(browser.page, [SOURCE]);
 }, 120_000);
@@ -55,26 +72,42 @@ beforeAll(async () => {
 afterAll(() => tearDown({ browser, host, dataDir, renderer }));
 
 describe('working from an image', () => {
-  it('the viewer offers each action with its key; one the provider cannot do is disabled and says why', async () => {
-    const viewer = await openSourceViewer();
-    const group = viewer.getByRole('group', { name: 'Work from this image' });
-    const useAsInput = group.getByRole('button', { name: /^Use as input/ });
-    expect(await useAsInput.getAttribute('aria-keyshortcuts')).toBe('I');
+  it('the viewer offers each action with its key; with a text-only provider chosen they are disabled and say why', async () => {
+    const { page } = browser;
+    let viewer = await openSourceViewer();
+    let group = viewer.getByRole('group', { name: 'Work from this image' });
+    expect(await group.getByRole('button', { name: /^Use as input/ }).getAttribute('aria-keyshortcuts')).toBe('I');
+    expect(await group.getByRole('button', { name: /^Edit/ }).getAttribute('aria-keyshortcuts')).toBe('E');
     expect(await group.getByRole('button', { name: /^Variations/ }).getAttribute('aria-keyshortcuts')).toBe('V');
+    expect(await group.getByRole('button', { name: /^Upscale ×2/ }).getAttribute('aria-keyshortcuts')).toBe('U');
     expect(await group.getByRole('button', { name: /^Upscale ×4/ }).getAttribute('aria-keyshortcuts')).toBe('Shift+U');
-    const caps = (await apiCall(host, 'providers.list', {})).providers.find((p) => p.id === 'builtin')!.capabilities.operations;
-    for (const [name, op] of [['Use as input', caps.img2img], ['Edit', caps.inpaint], ['Upscale ×2', caps.upscale]] as const) {
+    expect(await group.locator('[aria-disabled="true"]').count()).toBe(0);
+    await screenshot(page, 'iterate-viewer-actions');
+    await page.keyboard.press('Escape');
+
+    // OpenAI (text only here) chosen in the composer: image operations are off, each with its reason.
+    await composer().getByLabel('Provider').selectOption('openai');
+    const openai = (await apiCall(host, 'providers.list', {})).providers.find((p) => p.id === 'openai')!.capabilities.operations;
+    viewer = await openSourceViewer();
+    group = viewer.getByRole('group', { name: 'Work from this image' });
+    for (const [name, op] of [['Use as input', openai.img2img], ['Edit', openai.inpaint], ['Upscale ×2', openai.upscale]] as const) {
       const button = group.getByRole('button', { name: new RegExp(`^${name}`) });
-      expect(await button.getAttribute('aria-disabled')).toBe(String(!op.supported));
-      if (!op.supported) {
-        expect(await button.getAttribute('title')).toContain(op.reason!);
-        expect(await viewer.locator('.image-actions-reasons').innerText()).toContain(op.reason!);
-      }
+      expect(op.supported).toBe(false);
+      expect(await button.getAttribute('aria-disabled')).toBe('true');
+      expect(await button.getAttribute('title')).toContain(op.reason!);
     }
-    // Variations need no image support: the same settings, new seeds.
+    expect(await viewer.locator('.image-actions-reasons').innerText()).toContain(`Use as input, Edit, Upscale ×2, Upscale ×4: ${openai.img2img.reason!}`);
+    // Variations run where the source ran (the built-in), so they stay on.
     expect(await group.getByRole('button', { name: /^Variations/ }).getAttribute('aria-disabled')).toBe('false');
-    await screenshot(browser.page, 'iterate-viewer-actions');
-    await browser.page.keyboard.press('Escape');
+    await screenshot(page, 'iterate-viewer-disabled');
+    // The key says why too, and nothing is taken in.
+    // A disabled button keeps the focus (aria-disabled), so its tooltip and the key both reach the person.
+    await group.getByRole('button', { name: /^Use as input/ }).focus();
+    await page.keyboard.press('i');
+    await page.getByText(openai.img2img.reason!, { exact: true }).first().waitFor();
+    expect(await page.getByRole('group', { name: 'Working from an image' }).count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await composer().getByLabel('Provider').selectOption('builtin');
   });
 
   it('V in the viewer queues four variations: the source’s settings, no seed, variationOf the image; lineage shows them', async () => {
@@ -82,12 +115,112 @@ describe('working from an image', () => {
     const viewer = await openSourceViewer();
     await viewer.getByRole('group', { name: 'Work from this image' }).getByRole('button', { name: /^Variations/ }).focus();
     await page.keyboard.press('v');
-    const [variation] = await waitForJobs(1);
-    expect(variation!.request).toMatchObject({ provider: 'builtin', prompt: SOURCE, width: 320, height: 192, steps: 2, count: 4, variationOf: { imageId: sourceImage } });
-    expect(variation!.request.seed).toBeUndefined();
+    const variation = await nextJob('the variations');
+    expect(variation.request).toMatchObject({ provider: 'builtin', prompt: SOURCE, width: 1024, height: 640, steps: 2, count: 4, variationOf: { imageId: sourceImage } });
+    expect(variation.request.seed).toBeUndefined();
     // The source's details list it under "Made from this image" at once.
     const children = viewer.getByRole('region', { name: 'Lineage' }).locator('.lineage-children');
     await children.getByRole('button', { name: new RegExp(`: ${SOURCE}`) }).first().waitFor();
+    await page.keyboard.press('Escape');
+  });
+
+  it('I in the viewer puts the image in the composer’s strip at the source’s size; Generate sends it with the strength', async () => {
+    const { page } = browser;
+    const viewer = await openSourceViewer();
+    await viewer.getByRole('button', { name: 'Close viewer' }).focus();
+    await page.keyboard.press('i');
+    const strip = page.getByRole('group', { name: 'Working from an image' });
+    await strip.waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    expect([await composer().getByLabel('Width').inputValue(), await composer().getByLabel('Height').inputValue()]).toEqual(['1024', '640']);
+    const slider = strip.getByRole('slider');
+    expect(await slider.inputValue()).toBe('0.75');
+    await slider.focus();
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowLeft');
+    expect(await slider.inputValue()).toBe('0.6');
+    await page.locator('textarea.prompt').fill('the lighthouse in a storm');
+    await screenshot(page, 'iterate-input-strip');
+    await page.getByRole('button', { name: 'Generate' }).click();
+    const job = await nextJob('the image-to-image job');
+    expect(job.request).toMatchObject({ prompt: 'the lighthouse in a storm', width: 1024, height: 640, inputImage: { imageId: sourceImage, strength: 0.6 } });
+    // Removed, the next Generate is text only again.
+    await strip.getByRole('button', { name: 'Remove the input image' }).click();
+    expect(await strip.count()).toBe(0);
+    await page.getByRole('button', { name: 'Generate' }).click();
+    const plain = await nextJob('the text-only job');
+    expect(plain.request.inputImage).toBeUndefined();
+  });
+
+  it('the card’s menu upscales ×2: one image, the factor, the source’s prompt; Made from opens the source', async () => {
+    const { page } = browser;
+    await page.locator(`[data-id="${sourceJob}"]`).getByRole('button', { name: `Work from this image: ${SOURCE}` }).click();
+    const menu = page.getByRole('menu', { name: 'Work from this image' });
+    await menu.getByRole('menuitem', { name: /^Upscale ×2/ }).focus();
+    expect(await page.evaluate(() => (document.activeElement as unknown as { textContent: string }).textContent)).toContain('Upscale ×2');
+    await page.keyboard.press('Enter');
+    const job = await nextJob('the upscale');
+    expect(job.request).toMatchObject({ prompt: SOURCE, count: 1, upscale: { imageId: sourceImage, factor: 2 } });
+    expect(await menu.count()).toBe(0);
+
+    // The new job's details say what it was made from; the thumbnail opens the source.
+    const card = page.locator(`[data-card="${job.id}"]`);
+    await card.waitFor();
+    await card.dblclick();
+    const viewer = page.getByRole('dialog');
+    const lineage = viewer.getByRole('region', { name: 'Lineage' });
+    await lineage.getByText('Upscale', { exact: true }).waitFor();
+    await lineage.getByRole('button', { name: /^Open the source image/ }).click();
+    await page.getByRole('dialog', { name: `Viewer: ${SOURCE}` }).waitFor();
+    await page.keyboard.press('Escape');
+  });
+
+  it('E opens the mask brush; a painted stroke is sent as a PNG mask of the source’s size, then a masked edit', async () => {
+    const { page } = browser;
+    // An empty composer prompt: the edit takes the source's.
+    await page.locator('textarea.prompt').fill('');
+    const masks: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/images.saveMask')) masks.push((JSON.parse(request.postData()!) as { png: string }).png);
+    });
+    const viewer = await openSourceViewer();
+    await viewer.getByRole('button', { name: 'Close viewer' }).focus();
+    await page.keyboard.press('e');
+    const brush = viewer.getByRole('region', { name: /^Mask brush/ });
+    await brush.waitFor();
+    const canvas = brush.locator('canvas');
+    const box = (await canvas.boundingBox())!;
+    // Shown smaller than its 1024 × 640 pixels: the mask stays at the source's size.
+    expect(box.width).toBeLessThan(1024);
+    const at = (fx: number, fy: number) => [box.x + box.width * fx, box.y + box.height * fy] as const;
+    const stroke = async () => {
+      await page.mouse.move(...at(0.2, 0.5));
+      await page.mouse.down();
+      for (let i = 1; i <= 8; i++) await page.mouse.move(...at(0.2 + 0.05 * i, 0.5));
+      await page.mouse.up();
+    };
+    await stroke();
+    await brush.getByText(/% to repaint$/).waitFor();
+    // Ctrl+Z takes the stroke back.
+    await page.keyboard.press('Control+z');
+    await brush.getByText('Nothing painted yet').waitFor();
+    await stroke();
+    await brush.getByText(/% to repaint$/).waitFor();
+    await page.mouse.move(...at(0.45, 0.3));
+    await screenshot(page, 'iterate-mask-brush');
+    expect(await brush.locator('.mask-prompt').innerText()).toBe(`Prompt (the source’s): ${SOURCE}`);
+    await brush.getByRole('button', { name: 'Repaint' }).click();
+    await waitFor(() => masks.length === 1, 'the mask to be sent');
+    const png = Buffer.from(masks[0]!, 'base64');
+    const meta = await sharp(png).metadata();
+    expect([meta.width, meta.height, meta.channels]).toEqual([1024, 640, 1]);
+    const { data } = await sharp(png).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+    const pixel = (fx: number, fy: number) => data[Math.floor(640 * fy) * 1024 + Math.floor(1024 * fx)];
+    expect([pixel(0.3, 0.5), pixel(0.5, 0.5), pixel(0.55, 0.5)]).toEqual([255, 255, 255]);
+    expect([pixel(0.1, 0.5), pixel(0.8, 0.5), pixel(0.4, 0.1), pixel(0.4, 0.9)]).toEqual([0, 0, 0, 0]);
+    const job = await nextJob('the masked edit');
+    expect(job.request).toMatchObject({ prompt: SOURCE, count: 1, inputImage: { imageId: sourceImage }, mask: {} });
+    expect(job.request.mask!.imageId).not.toBe(sourceImage);
+    await brush.waitFor({ state: 'detached' });
     await page.keyboard.press('Escape');
   });
 });
