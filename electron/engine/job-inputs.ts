@@ -12,8 +12,8 @@ type InputRequest = Pick<GenerateRequest, 'inputImage' | 'mask' | 'upscale' | 'v
 export interface JobInputs {
   /** Before a job is stored: the source image and mask exist and belong together (clear errors, nothing sent). */
   check(request: InputRequest): void;
-  /** When the job runs: the source's bytes (an imported original is only read) and the mask's. */
-  read(request: InputRequest): Promise<WorkInputs>;
+  /** When the job runs: the source's bytes (an imported original is only read) and the mask's; undefined from text. */
+  read(request: InputRequest): Promise<WorkInputs | undefined>;
 }
 
 const gone = (message: string, field: string): AppError =>
@@ -78,7 +78,7 @@ export function createJobInputs(dataDir: string, store: Pick<JobStore, 'image' |
     check,
     async read(request) {
       const source = sourceOf(request);
-      if (source === undefined) return {};
+      if (source === undefined) return undefined;
       const image = await readSource(source.imageId, source.field);
       if (request.mask === undefined) return { image };
       return { image, mask: await readMask(request.mask.imageId, image) };

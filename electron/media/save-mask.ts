@@ -37,7 +37,7 @@ export async function saveMask(input: {
   for (const v of gray) if (v > 127) painted += 1;
   const coverage = painted / (input.width * input.height);
   if (painted === 0) throw invalid('The mask is empty: paint the area to repaint first.');
-  const png = await sharp(gray, { raw: { width: input.width, height: input.height, channels: 1 } }).png().toBuffer();
+  const png = await sharp(gray, { raw: { width: input.width, height: input.height, channels: 1 } }).toColourspace('b-w').png().toBuffer();
   const path = `${MASKS_DIR}/${input.maskId.slice(-2)}/${input.maskId}.png`;
   await writeFileAtomic(input.dataDir, path, png, input.fs === undefined ? {} : { fs: input.fs });
   return { path, bytes: png.length, coverage };
