@@ -85,6 +85,23 @@ describe('working from an image: what the provider gets, and lineage', () => {
     expect((await searchIds(again, `from:${imageId}`)).sort()).toEqual([job.id, variation.id].sort());
   });
 
+  it("keeps lineage when the history is rebuilt from the images' own embedded settings", async () => {
+    const provider = createScriptedProvider();
+    provider.operations = ALL_OPERATIONS;
+    const engine = await engineWith(provider);
+    const source = await generated(engine);
+    const imageId = source.images[0]!.id;
+    const derived = await generated(engine, { ...base, prompt: 'the lighthouse at night', inputImage: { imageId, strength: 0.6 } });
+    await engine.close({ graceMs: 0 });
+    for (const f of ['atelier.db', 'atelier.db-wal', 'atelier.db-shm']) rmSync(join(h.dataDir, f), { force: true });
+
+    const again = await h.open({ providers: [scriptedEntry(createScriptedProvider())] });
+    await waitFor(async () => ((await again.handlers['jobs.stats']({})).recovery.state === 'needed' ? true : undefined));
+    expect(await again.handlers['library.rebuild']({})).toMatchObject({ jobs: 2, images: 2 });
+    const rebuilt = (await again.handlers['jobs.list']({ limit: 10, view: 'active', search: 'is:derived' })).items;
+    expect(rebuilt.map((j) => [j.prompt, j.operation, j.parentImageId])).toEqual([[derived.prompt, 'img2img', imageId]]);
+  });
+
   it('saves a painted mask as 8-bit gray at the source size and sends it with the image; refuses masks that do not fit', async () => {
     const provider = createScriptedProvider();
     provider.operations = ALL_OPERATIONS;
