@@ -108,6 +108,10 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
     hardTimer = setTimeout(() => controller.abort('timeout' satisfies AbortReason), timeoutMs + deps.hardTimeoutGraceMs);
     setStage('starting');
     const inputs = deps.inputs === undefined ? undefined : await deps.inputs.read(job.request);
+    if (inputs?.image !== undefined) {
+      const from = job.request.upscale?.imageId ?? job.request.inputImage?.imageId;
+      trace('input', `Working from image ${from} (${inputs.image.width}×${inputs.image.height}${inputs.mask === undefined ? '' : ', with a mask'}).`, { imageId: from });
+    }
 
     let output: ProviderOutput | undefined;
     for (let attempt = 1; output === undefined; attempt += 1) {
