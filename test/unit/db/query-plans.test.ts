@@ -140,3 +140,12 @@ describe.each(['fresh', 'analysed'] as const)('query plans (%s statistics)', (ki
     });
   }
 });
+
+describe('lineage reads', () => {
+  it('from: reads the jobs made from one image through their own index, not a walk of the history', () => {
+    for (const kind of ['fresh', 'analysed'] as const) {
+      const plans = plansOf(kind, `from:${PARENT}`, 1_000_000);
+      expect(plans.flatMap((p) => p.plan).some((line) => line.includes('jobs_parent_created')), JSON.stringify(plans)).toBe(true);
+    }
+  });
+});
