@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobDetail } from '../../shared/contract.js';
 import { defaultProviders } from '../../electron/engine/default-providers.js';
 import { buildRenderer, launchBrowser, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
-import { apiCall, expectGrid, waitFor } from './helpers.js';
+import { apiCall, expectGrid, search, waitFor } from './helpers.js';
 
 const SOURCE = 'a lighthouse on a cliff at dusk';
 const ALL_OPERATIONS = { img2img: { supported: true }, inpaint: { supported: true }, upscale: { supported: true } };
@@ -221,6 +221,33 @@ describe('working from an image', () => {
     expect(job.request).toMatchObject({ prompt: SOURCE, count: 1, inputImage: { imageId: sourceImage }, mask: {} });
     expect(job.request.mask!.imageId).not.toBe(sourceImage);
     await brush.waitFor({ state: 'detached' });
+    await page.keyboard.press('Escape');
+  });
+
+  it('Made from this image lists what the library made from it (from:), also when none of it is loaded; a purged source says so', async () => {
+    const { page } = browser;
+    const children = (await apiCall(host, 'jobs.list', { limit: 50, view: 'all', search: `from:${sourceImage}` })).items;
+    expect(children.map((j) => j.operation).sort()).toEqual(['img2img', 'inpaint', 'upscale', 'variation']);
+    // Only the source in the grid (the others have other seeds): the list comes from the search, not the grid.
+    await search(page, 'seed:11');
+    await expectGrid(page, [SOURCE]);
+    const viewer = await openSourceViewer();
+    const list = viewer.getByRole('region', { name: 'Lineage' }).locator('.lineage-children');
+    await waitFor(async () => (await list.getByRole('button').count()) === children.length, 'every job made from the source');
+    const labels = await list.getByRole('button').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('aria-label')!.split(':')[0]));
+    expect(labels.sort()).toEqual(['Image to image', 'Masked edit', 'Upscale', 'Variation']);
+    await page.keyboard.press('Escape');
+    await search(page, '');
+
+    // The source purged for good: its child says the source is gone, and keeps the operation.
+    const upscale = children.find((j) => j.operation === 'upscale')!;
+    await apiCall(host, 'jobs.trash', { ids: [sourceJob] });
+    await apiCall(host, 'jobs.purge', { ids: [sourceJob] });
+    await page.reload();
+    await page.locator(`[data-card="${upscale.id}"]`).dblclick();
+    const lineage = page.getByRole('dialog').getByRole('region', { name: 'Lineage' });
+    await lineage.getByText('The source is no longer in the library.').waitFor();
+    expect(await lineage.locator('.lineage-parent .badge').innerText()).toBe('Upscale');
     await page.keyboard.press('Escape');
   });
 });

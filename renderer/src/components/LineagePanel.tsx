@@ -31,7 +31,20 @@ export function LineagePanel({ job, imageId }: { job: JobSummary; imageId: strin
   const liveKey = useApp((s) => (imageId === undefined ? '' : s.jobs.order.filter((id) => s.jobs.byId[id]?.parentImageId === imageId).join(',')));
   const live = useMemo(() => liveKey.split(',').filter((id) => id !== ''), [liveKey]);
 
-  useEffect(() => setParentGone(false), [parentId]);
+  useEffect(() => {
+    setParentGone(false);
+    if (parentId === undefined) return;
+    let current = true;
+    // Asked past the cache: a thumbnail is cached for good, and would still show a source purged since.
+    fetch(api.mediaUrl('image', parentId), { method: 'HEAD', cache: 'no-store' })
+      .then((response) => {
+        if (current && response.status === 404) setParentGone(true);
+      })
+      .catch(() => undefined);
+    return () => {
+      current = false;
+    };
+  }, [api, parentId]);
 
   useEffect(() => {
     if (imageId === undefined) return;

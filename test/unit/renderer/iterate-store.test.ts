@@ -19,7 +19,7 @@ function setup(job: JobSummary, providers = [provider('builtin'), provider('a111
   const fake = fakeApi({
     'jobs.list': async () => ({ items: [job], nextCursor: null }),
     'providers.list': async () => ({ providers }),
-    'jobs.get': async () => ({ ...job, request: { provider: job.provider, prompt: job.prompt, width: 768, height: 512, count: 1, seed: 77, steps: 25 }, cancelRequested: false, events: [] }),
+    'jobs.get': async () => ({ ...job, request: { provider: job.provider, prompt: job.prompt, width: job.images[0]?.width ?? 768, height: job.images[0]?.height ?? 512, count: 1, seed: 77, steps: 25 }, cancelRequested: false, events: [] }),
     'jobs.submit': async (input) => {
       submitted.push(input as Record<string, unknown>);
       return { job: { ...makeJob({ id: idFor(900 + submitted.length) }), request: input, cancelRequested: false, events: [] }, created: true };
@@ -100,4 +100,16 @@ describe('working from an image in the store', () => {
     expect(store.getState().workingFrom).toBeNull();
     expect(store.getState().toasts.at(-1)?.message).toBe('Built-in works from text only.');
   });
+
+  it('an imported image works the same: its variations go to the composer’s provider when its tool is not one here', async () => {
+    const job = makeJob({ images: [image({ width: 1000, height: 1500 })], prompt: 'an old painting', provider: 'novelai', source: 'novelai', path: '/pictures/old.png' });
+    const { store, submitted } = setup(job);
+    await store.getState().loadFirstPage();
+    expect(store.getState().supportOf('variations', job.id, IMG)).toEqual({ enabled: true });
+    expect(await store.getState().runAction('useAsInput', job.id, IMG)).toBe(true);
+    expect([store.getState().draft.width, store.getState().draft.height]).toEqual([1000, 1504]);
+    expect(await store.getState().runAction('variations', job.id, IMG)).toBe(true);
+    expect(submitted[0]).toMatchObject({ provider: 'builtin', count: 4, variationOf: { imageId: IMG } });
+  });
 });
+
