@@ -151,7 +151,7 @@ describe('working from an image', () => {
     expect(plain.request.inputImage).toBeUndefined();
   });
 
-  it('the card’s menu upscales ×2: one image, the factor, the source’s prompt; Made from opens the source', async () => {
+  it('the card’s menu upscales ×2 (one image, the factor, the source’s prompt), Shift+U in the grid ×4; Made from opens the source', async () => {
     const { page } = browser;
     await page.locator(`[data-id="${sourceJob}"]`).getByRole('button', { name: `Work from this image: ${SOURCE}` }).click();
     const menu = page.getByRole('menu', { name: 'Work from this image' });
@@ -161,6 +161,11 @@ describe('working from an image', () => {
     const job = await nextJob('the upscale');
     expect(job.request).toMatchObject({ prompt: SOURCE, count: 1, upscale: { imageId: sourceImage, factor: 2 } });
     expect(await menu.count()).toBe(0);
+    // Shift+U on the card in the grid: ×4.
+    await page.locator(`[data-card="${sourceJob}"]`).click();
+    await page.keyboard.press('Shift+U');
+    const four = await nextJob('the upscale ×4');
+    expect(four.request).toMatchObject({ count: 1, upscale: { imageId: sourceImage, factor: 4 } });
 
     // The new job's details say what it was made from; the thumbnail opens the source.
     const card = page.locator(`[data-card="${job.id}"]`);
@@ -235,7 +240,7 @@ describe('working from an image', () => {
   it('Made from this image lists what the library made from it (from:), also when none of it is loaded; a purged source says so', async () => {
     const { page } = browser;
     const children = (await apiCall(host, 'jobs.list', { limit: 50, view: 'all', search: `from:${sourceImage}` })).items;
-    expect(children.map((j) => j.operation).sort()).toEqual(['img2img', 'inpaint', 'upscale', 'variation']);
+    expect(children.map((j) => j.operation).sort()).toEqual(['img2img', 'inpaint', 'upscale', 'upscale', 'variation']);
     // Only the source in the grid (the others have other seeds): the list comes from the search, not the grid.
     await search(page, 'seed:11');
     await expectGrid(page, [SOURCE]);
@@ -243,7 +248,7 @@ describe('working from an image', () => {
     const list = viewer.getByRole('region', { name: 'Lineage' }).locator('.lineage-children');
     await waitFor(async () => (await list.getByRole('button').count()) === children.length, 'every job made from the source');
     const labels = await list.getByRole('button').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('aria-label')!.split(':')[0]));
-    expect(labels.sort()).toEqual(['Image to image', 'Masked edit', 'Upscale', 'Variation']);
+    expect(labels.sort()).toEqual(['Image to image', 'Masked edit', 'Upscale', 'Upscale', 'Variation']);
     await page.keyboard.press('Escape');
     await search(page, '');
 
