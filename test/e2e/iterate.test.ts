@@ -140,6 +140,14 @@ describe('working from an image', () => {
     expect(await slider.inputValue()).toBe('0.6');
     await page.locator('textarea.prompt').fill('the lighthouse in a storm');
     await screenshot(page, 'iterate-input-strip');
+    // A provider that works from text only: the strip says so.
+    await composer().getByLabel('Provider').selectOption('openai');
+    const reason = (await apiCall(host, 'providers.list', {})).providers.find((p) => p.id === 'openai')!.capabilities.operations.img2img.reason!;
+    expect(await strip.getByRole('note').innerText()).toContain(reason);
+    await composer().getByLabel('Provider').selectOption('builtin');
+    expect(await strip.getByRole('note').count()).toBe(0);
+    await composer().getByLabel('Width').fill('1024');
+    await composer().getByLabel('Height').fill('640');
     await page.getByRole('button', { name: 'Generate' }).click();
     const job = await nextJob('the image-to-image job');
     expect(job.request).toMatchObject({ prompt: 'the lighthouse in a storm', width: 1024, height: 640, inputImage: { imageId: sourceImage, strength: 0.6 } });
@@ -203,6 +211,12 @@ describe('working from an image', () => {
       for (let i = 1; i <= 8; i++) await page.mouse.move(...at(0.2 + 0.05 * i, 0.5));
       await page.mouse.up();
     };
+    // By keyboard: the canvas takes the focus, Space paints under the brush, Ctrl+Z takes it back.
+    await canvas.focus();
+    await page.keyboard.press('Space');
+    await brush.getByText(/% to repaint$/).waitFor();
+    await page.keyboard.press('Control+z');
+    await brush.getByText('Nothing painted yet').waitFor();
     await stroke();
     await brush.getByText(/% to repaint$/).waitFor();
     // Ctrl+Z takes the stroke back.
@@ -252,15 +266,29 @@ describe('working from an image', () => {
     await page.keyboard.press('Escape');
     await search(page, '');
 
-    // The source purged for good: its child says the source is gone, and keeps the operation.
-    const upscale = children.find((j) => j.operation === 'upscale')!;
+    // The source purged for good while the composer works from it: the engine's refusal shows in the strip.
+    const again = await openSourceViewer();
+    await again.getByRole('button', { name: 'Close viewer' }).focus();
+    await page.keyboard.press('i');
+    const strip = page.getByRole('group', { name: 'Working from an image' });
+    await strip.waitFor();
     await apiCall(host, 'jobs.trash', { ids: [sourceJob] });
     await apiCall(host, 'jobs.purge', { ids: [sourceJob] });
+    await page.locator('textarea.prompt').fill('from a lost source');
+    await page.getByRole('button', { name: 'Generate' }).click();
+    await strip.getByRole('alert').waitFor();
+    await screenshot(page, 'iterate-input-strip-refused');
+    const refusal = await strip.getByRole('alert').innerText();
+    await strip.getByRole('button', { name: 'Remove the input image' }).click();
+
+    // Its child says the source is gone, and keeps the operation.
+    const upscale = children.find((j) => j.operation === 'upscale')!;
     await page.reload();
     await page.locator(`[data-card="${upscale.id}"]`).dblclick();
     const lineage = page.getByRole('dialog').getByRole('region', { name: 'Lineage' });
     await lineage.getByText('The source is no longer in the library.').waitFor();
     expect(await lineage.locator('.lineage-parent .badge').innerText()).toBe('Upscale');
+    expect(refusal).toMatch(/no longer in the library/);
     await page.keyboard.press('Escape');
   });
 });

@@ -14,6 +14,8 @@ export function InputImageStrip() {
     const support = actionSupport('useAsInput', providerFor(s.providers, s.draft.provider), {});
     return support.enabled ? undefined : support.reason;
   });
+  // The engine's refusal of the input (gone from the library, a provider that cannot use it) lands here.
+  const refused = useApp((s) => s.fieldErrors.inputImage ?? s.fieldErrors.mask);
   const sliderId = useId();
   if (from === null) return null;
   return (
@@ -40,6 +42,11 @@ export function InputImageStrip() {
         {reason === undefined ? null : (
           <span className="input-strip-reason small" role="note">
             {reason} Choose another provider, or remove the input.
+          </span>
+        )}
+        {refused === undefined || refused === reason ? null : (
+          <span className="input-strip-reason small" role="alert">
+            {refused}
           </span>
         )}
       </div>

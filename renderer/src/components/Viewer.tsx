@@ -31,8 +31,12 @@ export function Viewer() {
   useEffect(() => {
     const dialog = dialogRef.current;
     if (dialog !== null && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
-  }, []);
+    return () => {
+      dialog?.close();
+      // A brush left open must not greet the next viewer.
+      store.getState().closeEditor();
+    };
+  }, [store]);
 
   useEffect(() => {
     let live = true;

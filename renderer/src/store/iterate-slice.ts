@@ -31,6 +31,12 @@ export interface IterateSlice {
   runAction(action: IterateAction, jobId: string, imageId: string): Promise<boolean>;
 }
 
+/** A new input (or none) answers the engine's complaint about the old one. */
+function withoutInputErrors(errors: Record<string, string>): Record<string, string> {
+  const { inputImage: _i, mask: _m, ...rest } = errors;
+  return rest;
+}
+
 function findImage(job: JobSummary | undefined, imageId: string): ImageSummary | undefined {
   return job?.images.find((i) => i.id === imageId);
 }
@@ -74,13 +80,13 @@ export const createIterateSlice: SliceCreator<IterateSlice> =
         const image = findImage(state.jobs.byId[jobId], imageId);
         if (image === undefined) return;
         const strength = state.workingFrom?.strength ?? DEFAULT_STRENGTH;
-        set({ workingFrom: { jobId, imageId, strength, width: image.width, height: image.height } });
+        set((s) => ({ workingFrom: { jobId, imageId, strength, width: image.width, height: image.height }, fieldErrors: withoutInputErrors(s.fieldErrors) }));
         // The result comes out the source's size unless the person changes it.
         const [width, height] = fitSize(image.width, image.height, providerFor(state.providers, state.draft.provider)?.capabilities);
         state.updateDraft({ width, height });
       },
       setInputStrength: (strength) => set((s) => (s.workingFrom === null ? {} : { workingFrom: { ...s.workingFrom, strength: Math.min(1, Math.max(0, strength)) } })),
-      clearInput: () => set({ workingFrom: null }),
+      clearInput: () => set((s) => ({ workingFrom: null, fieldErrors: withoutInputErrors(s.fieldErrors) })),
       openEditor: (jobId, imageId) => set({ editing: { jobId, imageId } }),
       closeEditor: () => set({ editing: null }),
 
