@@ -46,7 +46,8 @@ describe('Ctrl/Cmd+I', () => {
     expect(keyToCommand(key({ metaKey: true, key: 'I', inTextField: true }), 'composer')).toBe('import');
     expect(keyToCommand(key({ ctrlKey: true, shiftKey: true }), 'other')).toBeNull();
     expect(keyToCommand(key({ ctrlKey: true, altKey: true }), 'grid')).toBeNull();
-    expect(keyToCommand(key({}), 'grid')).toBeNull();
+    // Plain I (no Ctrl/Cmd) is Use as input, not import.
+    expect(keyToCommand(key({}), 'grid')).toBe('useAsInput');
   });
 });
 
