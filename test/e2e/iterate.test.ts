@@ -37,6 +37,12 @@ async function nextJob(what: string): Promise<JobDetail> {
   return apiCall(host, 'jobs.get', { id: found! });
 }
 
+/** Every job finished, and the grid showing all of them. */
+async function settled(): Promise<void> {
+  await waitFor(async () => (await apiCall(host, 'jobs.list', { limit: 50, view: 'all' })).items.every((j) => ['succeeded', 'failed', 'cancelled'].includes(j.status)), 'every job to finish');
+  await waitFor(async () => (await browser.page.locator('.card-open').count()) === known.size, 'the grid to show every job');
+}
+
 const composer = () => browser.page.getByRole('form', { name: 'Composer' });
 
 async function openSourceViewer() {
@@ -161,16 +167,22 @@ describe('working from an image', () => {
 
   it('the card’s menu upscales ×2 (one image, the factor, the source’s prompt), Shift+U in the grid ×4; Made from opens the source', async () => {
     const { page } = browser;
+    // Every earlier job done: a card arriving on top re-lays the grid, which would close an open menu.
+    await settled();
     await page.locator(`[data-id="${sourceJob}"]`).getByRole('button', { name: `Work from this image: ${SOURCE}` }).click();
     const menu = page.getByRole('menu', { name: 'Work from this image' });
+    await menu.waitFor();
+    await screenshot(page, 'iterate-card-menu');
     await menu.getByRole('menuitem', { name: /^Upscale ×2/ }).focus();
     expect(await page.evaluate(() => (document.activeElement as unknown as { textContent: string }).textContent)).toContain('Upscale ×2');
     await page.keyboard.press('Enter');
     const job = await nextJob('the upscale');
     expect(job.request).toMatchObject({ prompt: SOURCE, count: 1, upscale: { imageId: sourceImage, factor: 2 } });
     expect(await menu.count()).toBe(0);
-    // Shift+U on the card in the grid: ×4.
+    // Shift+U on the card in the grid: ×4 (once the new card has arrived, so the grid holds still for the click).
+    await page.locator(`[data-card="${job.id}"]`).waitFor();
     await page.locator(`[data-card="${sourceJob}"]`).click();
+    expect(await page.locator(`[data-card="${sourceJob}"]`).getAttribute('aria-pressed')).toBe('true');
     await page.keyboard.press('Shift+U');
     const four = await nextJob('the upscale ×4');
     expect(four.request).toMatchObject({ count: 1, upscale: { imageId: sourceImage, factor: 4 } });
@@ -227,6 +239,7 @@ describe('working from an image', () => {
     await page.mouse.move(...at(0.45, 0.3));
     await screenshot(page, 'iterate-mask-brush');
     expect(await brush.locator('.mask-prompt').innerText()).toBe(`Prompt (the source’s): ${SOURCE}`);
+    const radius = Number(/Brush (\d+) px/.exec(await brush.locator('.mask-size').innerText())![1]) / 2;
     await brush.getByRole('button', { name: 'Repaint' }).click();
     await waitFor(() => masks.length === 1, 'the mask to be sent');
     const png = Buffer.from(masks[0]!, 'base64');
@@ -235,7 +248,6 @@ describe('working from an image', () => {
     const { data } = await sharp(png).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
     const pixel = (x: number, y: number) => data[y * 1024 + x];
     // The stroke ran from 20% to 60% across, half way down, in the image's own pixels (not the screen's).
-    const radius = Number(/Brush (\d+) px/.exec(await brush.locator('.mask-size').innerText())![1]) / 2;
     const row = Array.from({ length: 1024 }, (_, x) => pixel(x, 320));
     const column = Array.from({ length: 640 }, (_, y) => pixel(410, y));
     const near = (value: number, expected: number) => expect(Math.abs(value - expected)).toBeLessThanOrEqual(3);

@@ -83,7 +83,7 @@ export function Viewer() {
     );
     const state = store.getState();
     // The mask brush owns the keys while it is open; Escape closes it, not the viewer.
-    if (state.editing !== null) {
+    if (brushOn) {
       if (command === 'close') {
         event.preventDefault();
         state.closeEditor();
@@ -180,7 +180,7 @@ export function Viewer() {
       onKeyDown={onKeyDown}
       onCancel={(e) => {
         e.preventDefault();
-        if (store.getState().editing !== null) store.getState().closeEditor();
+        if (brushOn) store.getState().closeEditor();
         else close();
       }}
     >
