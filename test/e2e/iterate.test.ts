@@ -229,6 +229,22 @@ describe('working from an image', () => {
     await brush.getByText(/% to repaint$/).waitFor();
     await page.keyboard.press('Control+z');
     await brush.getByText('Nothing painted yet').waitFor();
+    // A pen and a finger paint as the mouse does (pointer events, whatever the pointer).
+    for (const pointerType of ['pen', 'touch']) {
+      await canvas.evaluate((node, type) => {
+        const el = node as unknown as { getBoundingClientRect(): { left: number; top: number; width: number; height: number }; dispatchEvent(e: unknown): void };
+        const r = el.getBoundingClientRect();
+        const Pointer = (globalThis as unknown as { PointerEvent: new (name: string, init: object) => unknown }).PointerEvent;
+        const fire = (name: string, fx: number) =>
+          el.dispatchEvent(new Pointer(name, { bubbles: true, pointerId: 7, pointerType: type, isPrimary: true, button: name === 'pointermove' ? -1 : 0, clientX: r.left + r.width * fx, clientY: r.top + r.height * 0.8 }));
+        fire('pointerdown', 0.7);
+        fire('pointermove', 0.8);
+        fire('pointerup', 0.8);
+      }, pointerType);
+      await brush.getByText(/% to repaint$/).waitFor();
+      await page.keyboard.press('Control+z');
+      await brush.getByText('Nothing painted yet').waitFor();
+    }
     await stroke();
     await brush.getByText(/% to repaint$/).waitFor();
     // Ctrl+Z takes the stroke back.

@@ -175,7 +175,12 @@ export function MaskBrush({ jobId, imageId, src, width, height, prompt }: { jobI
             onKeyDown={onCanvasKey}
             onPointerDown={(e) => {
               if (e.button !== 0) return;
-              e.currentTarget.setPointerCapture(e.pointerId);
+              // Captured, a stroke that leaves the canvas keeps painting to its edge; a pen or finger the browser no longer tracks cannot be.
+              try {
+                e.currentTarget.setPointerCapture(e.pointerId);
+              } catch {
+                // Painting goes on without the capture.
+              }
               undoRef.current.push(maskRef.current);
               const p = sourcePoint(e);
               lastRef.current = p;
