@@ -167,12 +167,17 @@ describe('working from an image', () => {
 
   it('the card’s menu upscales ×2 (one image, the factor, the source’s prompt), Shift+U in the grid ×4; Made from opens the source', async () => {
     const { page } = browser;
-    // Every earlier job done: a card arriving on top re-lays the grid, which would close an open menu.
     await settled();
     await page.locator(`[data-id="${sourceJob}"]`).getByRole('button', { name: `Work from this image: ${SOURCE}` }).click();
     const menu = page.getByRole('menu', { name: 'Work from this image' });
     await menu.waitFor();
     await screenshot(page, 'iterate-card-menu');
+    // A job arriving on top re-lays the grid: the open menu stays open.
+    const arriving = await apiCall(host, 'jobs.submit', { provider: 'builtin', prompt: 'a job arriving meanwhile', width: 64, height: 64, count: 1, steps: 1 });
+    known.add(arriving.job.id);
+    await page.locator(`[data-card="${arriving.job.id}"]`).waitFor();
+    await settled();
+    expect(await menu.count()).toBe(1);
     await menu.getByRole('menuitem', { name: /^Upscale ×2/ }).focus();
     expect(await page.evaluate(() => (document.activeElement as unknown as { textContent: string }).textContent)).toContain('Upscale ×2');
     await page.keyboard.press('Enter');

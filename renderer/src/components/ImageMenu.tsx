@@ -5,15 +5,31 @@ import { useAppStore } from '../store/context';
 import { focusComposerPrompt, useActionSupport } from './ImageActions';
 import '../styles/iterate.css';
 
+/**
+ * Which menu is open, outside React: a card arriving on top re-lays the grid and remounts the cards, and the menu
+ * the person has open must come back open (read once on mount, so no card subscribes to anything).
+ */
+let openMenu: string | null = null;
+
 /** A card's (or a strip image's) "⋯" menu: the actions for working from that one image, reasons for the disabled ones. */
 export function ImageMenu({ jobId, imageId, label }: { jobId: string; imageId: string; label: string }) {
-  const [open, setOpen] = useState(false);
+  const key = `${jobId}:${imageId}`;
+  const [open, setOpenState] = useState(() => openMenu === key);
+  const setOpen = (next: boolean | ((was: boolean) => boolean)) =>
+    setOpenState((was) => {
+      const value = typeof next === 'function' ? next(was) : next;
+      if (value) openMenu = key;
+      else if (openMenu === key) openMenu = null;
+      return value;
+    });
   const wrapRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const menuId = useId();
   useEffect(() => {
     if (!open) return;
-    wrapRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+    // Opened here, or brought back by a remount that dropped the focus: never taken from elsewhere.
+    const active = document.activeElement;
+    if (active === null || active === document.body || wrapRef.current?.contains(active) === true) wrapRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
     const onDown = (e: PointerEvent) => {
       if (!wrapRef.current?.contains(e.target as Node)) setOpen(false);
     };
