@@ -16,6 +16,8 @@ export interface ProviderConfig {
   timeoutMs: number;
   /** ComfyUI: a user-supplied API-format workflow. */
   workflow?: string;
+  /** ComfyUI: the server's upscale models as last listed, when the engine keeps them (capabilities and validate). */
+  upscalers?: string[];
   /** Hard bound on any one response body or stream, in bytes. */
   maxResponseBytes: number;
 }
