@@ -354,7 +354,18 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
     const saveId = Object.entries(graph).find(([, n]) => n.class_type === 'SaveImage')?.[0] ?? '9';
     // Graphs that start from an uploaded image get outputs of their real size; text graphs keep the tiny 16² stand-in.
     const fromImage = Object.values(graph).some((n) => n.class_type === 'LoadImage');
-    const planes = fromImage ? outputSize(graph, saveId, (name) => pngSize(files.get(`input//${name}`))) : undefined;
+    let planes: ReturnType<typeof outputSize> | undefined;
+    try {
+      planes = fromImage ? outputSize(graph, saveId, (name) => pngSize(files.get(`input//${name}`))) : undefined;
+    } catch (error) {
+      // What ComfyUI does with a file PIL cannot open: LoadImage fails at run time.
+      const data = { prompt_id: job.id, node_id: '10', node_type: 'LoadImage', executed: [], exception_message: `cannot identify image file (${(error as Error).message})`, exception_type: 'PIL.UnidentifiedImageError', traceback: [], current_inputs: {}, current_outputs: [], timestamp: Date.now() };
+      toClient(job.clientId, { type: 'execution_error', data });
+      history.set(job.id, pyJson({ [job.id]: { prompt: [counter, job.id, graph, { client_id: job.clientId }, [saveId]], outputs: {}, status: { status_str: 'error', completed: false, messages: [['execution_error', data]] }, meta: {} } }));
+      job.status = 'done';
+      toClient(job.clientId, { type: 'executing', data: { node: null, prompt_id: job.id } });
+      return;
+    }
     const batch = planes?.batch ?? (typeof latent?.inputs?.batch_size === 'number' ? latent.inputs.batch_size : 1);
     toClient(job.clientId, { type: 'executing', data: { node: samplerId, display_node: samplerId, prompt_id: p } });
     const endWith = (status: 'success' | 'error', messages: unknown[][], outputs: Record<string, unknown> = {}) => {

@@ -163,16 +163,16 @@ describe('comfyui masked edit', () => {
 });
 
 describe('comfyui upscale', () => {
-  it('without an upscale model: LoadImage → ImageScaleBy(lanczos, factor) → SaveImage, result exactly source × factor', async () => {
-    const out = await provider.generate(upscale(2), cfg, ctxWith({ image: source }));
+  it.each([2, 4] as const)('without an upscale model: LoadImage → ImageScaleBy(lanczos, %i) → SaveImage, result exactly source × factor', async (factor) => {
+    const out = await provider.generate(upscale(factor), cfg, ctxWith({ image: source }));
     expect(fake.uploads[0]!.bytes.equals(Buffer.from(source.data))).toBe(true);
     const graph = sentGraph();
     const [loadId] = only(graph, 'LoadImage');
     const [scaleId, scale] = only(graph, 'ImageScaleBy');
-    expect(scale.inputs).toEqual({ image: [loadId, 0], upscale_method: 'lanczos', scale_by: 2 });
+    expect(scale.inputs).toEqual({ image: [loadId, 0], upscale_method: 'lanczos', scale_by: factor });
     expect(only(graph, 'SaveImage')[1].inputs.images).toEqual([scaleId, 0]);
     expect(nodesOf(graph, 'CheckpointLoaderSimple')).toHaveLength(0);
-    expect(out.images.map((i) => [i.width, i.height])).toEqual([[136, 104]]);
+    expect(out.images.map((i) => [i.width, i.height])).toEqual([[68 * factor, 52 * factor]]);
     expect(out.info?.upscaler).toBe('lanczos');
   });
 
