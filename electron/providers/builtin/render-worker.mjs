@@ -282,11 +282,34 @@ function cloudField(scene, width, height, minSide) {
 }
 
 /**
+ * Working from an image: each pixel moves from the source toward the new scene by the strength (times the mask's
+ * value in a masked edit), so a low strength keeps the picture and a high one leaves little of it; where the weight
+ * is 0 (outside the mask) the source byte is kept exactly.
+ */
+function blendRows(out, base, width, y0, y1) {
+  const { pixels, mask, strength } = base;
+  for (let p = y0 * width; p < y1 * width; p += 1) {
+    const w = mask === undefined ? strength : (strength * mask[p]) / 255;
+    const i = p * 3;
+    if (w <= 0) {
+      out[i] = pixels[i];
+      out[i + 1] = pixels[i + 1];
+      out[i + 2] = pixels[i + 2];
+      continue;
+    }
+    out[i] = Math.round(pixels[i] + (out[i] - pixels[i]) * w);
+    out[i + 1] = Math.round(pixels[i + 1] + (out[i + 1] - pixels[i + 1]) * w);
+    out[i + 2] = Math.round(pixels[i + 2] + (out[i + 2] - pixels[i + 2]) * w);
+  }
+}
+
+/**
  * Renders the scene at width×height as RGB bytes, or returns null when the abort word names this task.
- * Grain (±0.5 level, per pixel) dithers the gradients so they don't band.
+ * Grain (±0.5 level, per pixel) dithers the gradients so they don't band. With `base` (a source image of this
+ * size), each band is blended with it (blendRows).
  */
 function render(task) {
-  const { width, height, scene, taskId } = task;
+  const { width, height, scene, taskId, base } = task;
   const minSide = Math.min(width, height);
   const aspect = [width / minSide, height / minSide];
   const s = scene.seed | 0;
@@ -335,6 +358,7 @@ function render(task) {
         i += 3;
       }
     }
+    if (base !== undefined) blendRows(out, base, width, y0, y1);
     parentPort.postMessage({ type: 'progress', taskId, rows: y1 });
   }
   return out;

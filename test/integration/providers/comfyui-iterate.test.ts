@@ -146,11 +146,11 @@ describe('comfyui masked edit', () => {
   });
 
   it('a workflow with {{input_image}} but no {{mask}} cannot edit with a mask; with it, the mask name fills in', async () => {
-    const base = { ...defaultWorkflow(), '5': { class_type: 'VAEEncode', inputs: { pixels: ['10', 0], vae: ['4', 2] } }, '10': { class_type: 'LoadImage', inputs: { image: '{{input_image}}' } } };
+    const base: Graph = { ...defaultWorkflow(), '5': { class_type: 'VAEEncode', inputs: { pixels: ['10', 0], vae: ['4', 2] } }, '10': { class_type: 'LoadImage', inputs: { image: '{{input_image}}' } } };
     expect(() => provider.validate(inpaint(), { ...cfg, workflow: JSON.stringify(base) })).toThrow(/no \{\{mask\}\} placeholder/);
     expect(provider.capabilities({ ...cfg, workflow: JSON.stringify(base) }).operations.inpaint.supported).toBe(false);
-    const withMask = { ...base, '12': { class_type: 'LoadImageMask', inputs: { image: '{{mask}}', channel: 'red' } }, '13': { class_type: 'SetLatentNoiseMask', inputs: { samples: ['5', 0], mask: ['12', 0] } } };
-    withMask['3'] = { ...base['3'], inputs: { ...base['3']!.inputs, latent_image: ['13', 0] } };
+    const withMask: Graph = { ...base, '12': { class_type: 'LoadImageMask', inputs: { image: '{{mask}}', channel: 'red' } }, '13': { class_type: 'SetLatentNoiseMask', inputs: { samples: ['5', 0], mask: ['12', 0] } } };
+    withMask['3'] = { ...base['3']!, inputs: { ...base['3']!.inputs, latent_image: ['13', 0] } };
     await provider.generate(inpaint(), { ...cfg, workflow: JSON.stringify(withMask) }, ctxWith({ image: source, mask }));
     expect(sentGraph()['12']!.inputs.image).toBe(fake.uploads[1]!.name);
   });
