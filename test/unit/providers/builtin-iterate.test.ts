@@ -34,6 +34,13 @@ function meanDiff(a: Buffer, b: Buffer): number {
   return sum / a.length;
 }
 
+/** Rec. 709 luminance per pixel, rounded to a byte. */
+function luminance(rgbBytes: Buffer): Buffer {
+  const out = Buffer.alloc(rgbBytes.length / 3);
+  for (let p = 0; p < out.length; p += 1) out[p] = Math.round(0.2126 * rgbBytes[p * 3]! + 0.7152 * rgbBytes[p * 3 + 1]! + 0.0722 * rgbBytes[p * 3 + 2]!);
+  return out;
+}
+
 async function run(overrides: Parameters<typeof request>[0], inputs: { image?: SourceImage; mask?: SourceImage } = { image: source }) {
   const rec = recordingContext();
   rec.context.inputs = inputs;
@@ -74,6 +81,10 @@ describe('builtin image-to-image', () => {
     expect(meanDiff(low, sourceRgb)).toBeLessThan(apart * 0.25);
     expect(meanDiff(high, sourceRgb)).toBeGreaterThan(apart * 0.75);
     expect(meanDiff(high, scene)).toBeLessThan(meanDiff(high, sourceRgb));
+    // Light and shapes (luminance) are the last to go: kept at a middle strength, the scene's own at 1.
+    const lumApart = meanDiff(luminance(scene), luminance(sourceRgb));
+    expect(lumApart).toBeGreaterThan(10);
+    expect(meanDiff(luminance(await at(0.4)), luminance(sourceRgb))).toBeLessThan(lumApart * 0.3);
     // No strength: 0.75.
     expect(meanDiff(await at(0.75), await rgb((await run(img2img(undefined))).output.images[0]!.data))).toBe(0);
   });
