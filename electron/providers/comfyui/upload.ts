@@ -29,12 +29,15 @@ export async function uploadImage(base: string, headers: Record<string, string>,
     const what = role === 'mask' ? 'mask' : 'source image';
     throw statusError({ status: response.status, headers: response.headers, message: `ComfyUI refused the ${what} upload (HTTP ${response.status}).`, ...(said === '' ? {} : { providerMessage: said }) }, scope);
   }
-  const answer = parseJsonSync(body, scope, 'the upload answer') as { name?: unknown; subfolder?: unknown } | null;
-  const name = answer?.name;
-  const subfolder = answer?.subfolder ?? '';
-  // The name goes into the graph as a path: anything but a plain file name (and plain subfolder) is refused.
-  if (typeof name !== 'string' || name === '' || /[\\/]|^\.\.?$/.test(name) || typeof subfolder !== 'string' || subfolder.split('/').some((part) => part === '..')) {
-    throw malformedError(scope, `an upload answer without a usable file name (${JSON.stringify(answer).slice(0, 120)})`);
+  return loadImageName(parseJsonSync(body, scope, 'the upload answer'), scope);
+}
+
+/** The upload answer as LoadImage takes it ("sub/name"); the name goes into the graph as a path, so only a plain file name (and plain subfolder) is accepted. */
+export function loadImageName(answer: unknown, scope: CallScope): string {
+  const { name, subfolder = '' } = (answer !== null && typeof answer === 'object' ? answer : {}) as { name?: unknown; subfolder?: unknown };
+  const plain = (part: string) => part !== '' && part !== '.' && part !== '..' && !/[\\/\0]/.test(part);
+  if (typeof name !== 'string' || !plain(name) || typeof subfolder !== 'string' || (subfolder !== '' && !subfolder.split('/').every(plain))) {
+    throw malformedError(scope, `an upload answer without a usable file name (${String(JSON.stringify(answer)).slice(0, 120)})`);
   }
   return subfolder === '' ? name : `${subfolder}/${name}`;
 }

@@ -1,5 +1,9 @@
+import fc from 'fast-check';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadImageName } from '../../../electron/providers/comfyui/upload.js';
+import { Deadline } from '../../../electron/providers/http/deadline.js';
+import { AppError } from '../../../shared/errors.js';
 import { createComfyUIProvider, defaultWorkflow } from '../../../electron/providers/comfyui/index.js';
 import type { ProviderConfig, SourceImage } from '../../../electron/providers/types.js';
 import { type FakeComfy, type FakeComfyOptions, startFakeComfyUI } from '../../fakes/comfyui.js';
@@ -145,6 +149,18 @@ describe('comfyui masked edit', () => {
     expect(out.images.map((i) => [i.width, i.height])).toEqual([[68, 52]]);
   });
 
+  it('a batch repeats the latent and the source, so every image of it is composited', async () => {
+    const out = await provider.generate(inpaint(0.5), cfg, ctxWith({ image: source, mask }));
+    expect(out.images).toHaveLength(1);
+    const batch = await provider.generate({ ...inpaint(0.5), count: 2 }, cfg, ctxWith({ image: source, mask }));
+    const graph = sentGraph(1);
+    const [repeatId, repeat] = only(graph, 'RepeatImageBatch');
+    expect(repeat.inputs).toEqual({ image: [only(graph, 'LoadImage')[0], 0], amount: 2 });
+    expect(only(graph, 'ImageCompositeMasked')[1].inputs.destination).toEqual([repeatId, 0]);
+    expect(only(graph, 'RepeatLatentBatch')[1].inputs.samples).toEqual([only(graph, 'SetLatentNoiseMask')[0], 0]);
+    expect(batch.images.map((i) => [i.width, i.height])).toEqual([[68, 52], [68, 52]]);
+  });
+
   it('a workflow with {{input_image}} but no {{mask}} cannot edit with a mask; with it, the mask name fills in', async () => {
     const base: Graph = { ...defaultWorkflow(), '5': { class_type: 'VAEEncode', inputs: { pixels: ['10', 0], vae: ['4', 2] } }, '10': { class_type: 'LoadImage', inputs: { image: '{{input_image}}' } } };
     expect(() => provider.validate(inpaint(), { ...cfg, workflow: JSON.stringify(base) })).toThrow(/no \{\{mask\}\} placeholder/);
@@ -239,6 +255,32 @@ describe('comfyui: untrusted answers', () => {
   it('a job without its source image read fails clearly, without calling the server', async () => {
     await rejectsWith(provider.generate(img2img(0.5), cfg, recordingContext()), 'internal');
     expect(fake.requests).toHaveLength(0);
+  });
+});
+
+describe('comfyui: any upload answer', () => {
+  it('gives a plain input file name or a provider_error, never a path out of input/ or a crash', () => {
+    const deadline = new Deadline(new AbortController().signal, 10_000);
+    const scope = { provider: 'ComfyUI', deadline, secrets: [] };
+    const part = fc.oneof(fc.string(), fc.constantFrom('..', '.', '', 'a/b', 'x\\y', 'ok.png'));
+    const answer = fc.oneof(fc.anything(), fc.record({ name: fc.oneof(part, fc.anything()), subfolder: fc.oneof(part, fc.anything()), type: fc.string() }, { requiredKeys: [] }));
+    fc.assert(
+      fc.property(answer, (value) => {
+        let name: string;
+        try {
+          name = loadImageName(value, scope);
+        } catch (error) {
+          expect(error).toBeInstanceOf(AppError);
+          expect((error as AppError).code).toBe('provider_error');
+          return;
+        }
+        const parts = name.split('/');
+        expect(parts.every((p) => p !== '' && p !== '.' && p !== '..' && !p.includes('\\') && !p.includes('\0'))).toBe(true);
+        expect(parts.at(-1)).toBe((value as { name: string }).name);
+      }),
+      { numRuns: 500 },
+    );
+    deadline.dispose();
   });
 });
 
