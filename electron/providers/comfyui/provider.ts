@@ -292,15 +292,18 @@ async function generate(request: GenerateRequest, config: ProviderConfig, contex
     context.onProgress({ stage: 'connecting' });
     if (source === undefined) ({ graph, usesSeed } = buildGraph(request, config, seed));
     else {
-      context.onProgress({ stage: 'uploading' });
-      const image = await uploadImage(conn.base, conn.headers, source.image, 'image', scope);
-      context.trace('upload', `Uploaded the source image (${source.image.width}×${source.image.height}, ${source.image.data.byteLength} bytes) as ${image}.`, { name: image });
       if (op === 'upscale') {
+        // The server's models now, not as last listed: an unknown one is refused before anything is uploaded.
         const models = await fetchUpscalers(conn.base, conn.headers, scope, config.maxResponseBytes);
         memo.set(conn.base, models);
         const named = request.upscale?.upscaler;
         if (named !== undefined && !models.includes(named)) throw invalid(`This ComfyUI server has no upscale model "${named}"${models.length === 0 ? '' : `. It has: ${models.join(', ')}`}.`, 'upscale');
         upscaler = named ?? pickUpscaler(models, request.upscale!.factor);
+      }
+      context.onProgress({ stage: 'uploading' });
+      const image = await uploadImage(conn.base, conn.headers, source.image, 'image', scope);
+      context.trace('upload', `Uploaded the source image (${source.image.width}×${source.image.height}, ${source.image.data.byteLength} bytes) as ${image}.`, { name: image });
+      if (op === 'upscale') {
         graph = upscaleWorkflow({ image, width: source.image.width, height: source.image.height, factor: request.upscale!.factor, ...(upscaler === undefined ? {} : { model: upscaler }) });
       } else {
         let mask: string | undefined;

@@ -223,6 +223,7 @@ describe('comfyui upscale', () => {
   it('an unknown upscaler found only at run time is invalid_request, and nothing is queued', async () => {
     await rejectsWith(provider.generate(upscale(2, 'missing.pth'), cfg, ctxWith({ image: source })), 'invalid_request');
     expect(fake.promptRequests()).toHaveLength(0);
+    expect(fake.uploads).toHaveLength(0);
   });
 });
 
