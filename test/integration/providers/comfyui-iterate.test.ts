@@ -54,7 +54,7 @@ afterEach(async () => {
 describe('comfyui image-to-image', () => {
   it('uploads the source bytes as multipart, then runs LoadImage → VAEEncode → KSampler with denoise = strength', async () => {
     const ctx = ctxWith({ image: source });
-    const out = await provider.generate(img2img(0.35, { seed: 7 }), cfg, ctx);
+    const out = await provider.generate(img2img(0.35, { seed: 7, scheduler: 'karras' }), cfg, ctx);
     expect(fake.uploads).toHaveLength(1);
     const upload = fake.uploads[0]!;
     expect(upload.bytes.equals(Buffer.from(source.data))).toBe(true);
@@ -66,7 +66,7 @@ describe('comfyui image-to-image', () => {
     const [encodeId, encode] = only(graph, 'VAEEncode');
     expect(encode.inputs).toEqual({ pixels: [loadId, 0], vae: [only(graph, 'CheckpointLoaderSimple')[0], 2] });
     const [, sampler] = only(graph, 'KSampler');
-    expect(sampler.inputs).toMatchObject({ denoise: 0.35, seed: 7, latent_image: [encodeId, 0] });
+    expect(sampler.inputs).toMatchObject({ denoise: 0.35, seed: 7, scheduler: 'karras', latent_image: [encodeId, 0] });
     expect(nodesOf(graph, 'EmptyLatentImage')).toHaveLength(0);
     // The fake's VAEEncode trims to a multiple of 8, as ComfyUI does.
     expect(out.images.map((i) => [i.width, i.height])).toEqual([[64, 48]]);
@@ -121,6 +121,9 @@ describe('comfyui image-to-image', () => {
     // And a workflow that loads an image cannot run from text alone.
     const imageWorkflow = JSON.stringify({ ...defaultWorkflow(), '10': { class_type: 'LoadImage', inputs: { image: '{{input_image}}' } } });
     expect(() => provider.validate(request({ width: 512, height: 512 }), { ...cfg, workflow: imageWorkflow })).toThrow(/start it from an image/);
+    // A scheduler needs {{scheduler}} in a person's workflow, like the sampler.
+    const noScheduler = JSON.stringify({ ...defaultWorkflow(), '3': { ...defaultWorkflow()['3']!, inputs: { ...defaultWorkflow()['3']!.inputs, scheduler: 'normal' } } });
+    expect(() => provider.validate(request({ width: 512, height: 512, scheduler: 'karras' }), { ...cfg, workflow: noScheduler })).toThrow(/no \{\{scheduler\}\} placeholder/);
   });
 
   it('the default graph says it can do all three operations', () => {
