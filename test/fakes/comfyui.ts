@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import sharp from 'sharp';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { NODES, type NodeEnv, objectInfo, outputSize, validateGraph } from './comfyui-nodes.js';
 import { credentialEcho, echoEverywhere, nestedEcho } from './echo.js';
@@ -123,6 +124,8 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
   const files = new Map<string, Buffer>();
   const viewBehaviour = new Map<string, ComfyScenario>();
   const uploads: UploadLog[] = [];
+  // What LoadImage sees of each input file: PIL's exif_transpose turns a camera JPEG on its side.
+  const inputSizes = new Map<string, { width: number; height: number }>();
   const raw = new WeakMap<object, Buffer[]>();
   let counter = 0;
   let closed = false;
@@ -272,7 +275,7 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
   });
 
   /** server.py image_upload: `image` file, `type` (default input), `subfolder`, `overwrite` ("true"/"1"). */
-  function upload(res: ServerResponse, body: Buffer, contentType: string | undefined): void {
+  async function upload(res: ServerResponse, body: Buffer, contentType: string | undefined): Promise<void> {
     if (options.uploadAnswer !== undefined) return json(res, options.uploadAnswer.status, options.uploadAnswer.body);
     const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType ?? '');
     if (!/^multipart\/form-data/i.test(contentType ?? '') || boundary === null) {
@@ -301,6 +304,9 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
       name = `${stem} (${i})${ext}`;
     }
     files.set(`${type}/${subfolder}/${name}`, file.data);
+    const meta = await sharp(file.data).metadata().catch(() => undefined);
+    if (meta?.autoOrient !== undefined) inputSizes.set(`${type}/${subfolder}/${name}`, meta.autoOrient);
+    else inputSizes.delete(`${type}/${subfolder}/${name}`);
     uploads.push({ filename: file.filename!, contentType: file.contentType, bytes: file.data, fields, name });
     json(res, 200, { name, subfolder, type });
   }
@@ -356,7 +362,7 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
     const fromImage = Object.values(graph).some((n) => n.class_type === 'LoadImage');
     let planes: ReturnType<typeof outputSize> | undefined;
     try {
-      planes = fromImage ? outputSize(graph, saveId, (name) => pngSize(files.get(`input//${name}`))) : undefined;
+      planes = fromImage ? outputSize(graph, saveId, (name) => inputSizes.get(`input//${name}`) ?? pngSize(files.get(`input//${name}`))) : undefined;
     } catch (error) {
       // What ComfyUI does with a file PIL cannot open: LoadImage fails at run time.
       const data = { prompt_id: job.id, node_id: '10', node_type: 'LoadImage', executed: [], exception_message: `cannot identify image file (${(error as Error).message})`, exception_type: 'PIL.UnidentifiedImageError', traceback: [], current_inputs: {}, current_outputs: [], timestamp: Date.now() };

@@ -195,6 +195,15 @@ describe('comfyui upscale', () => {
     expect(out.info?.upscaler).toBe('lanczos');
   });
 
+  it('a camera JPEG on its side is upscaled at the size LoadImage sees (EXIF orientation applied)', async () => {
+    await start({ upscaleModels: ['4x-UltraSharp.pth'] });
+    const jpeg = await sharp({ create: { width: 68, height: 52, channels: 3, background: '#369' } }).jpeg().withMetadata({ orientation: 6 }).toBuffer();
+    const out = await provider.generate(upscale(2), cfg, ctxWith({ image: { data: jpeg, mime: 'image/jpeg', width: 68, height: 52 } }));
+    expect(fake.uploads[0]!.filename).toMatch(/\.jpg$/);
+    expect(only(sentGraph(), 'ImageScale')[1].inputs).toMatchObject({ width: 104, height: 136 });
+    expect(out.images.map((i) => [i.width, i.height])).toEqual([[104, 136]]);
+  });
+
   it('with upscale models: picks the one for the factor, ImageUpscaleWithModel then ImageScale to the exact size', async () => {
     await start({ upscaleModels: ['RealESRGAN_x2plus.pth', '4x-UltraSharp.pth'] });
     const out = await provider.generate(upscale(4), cfg, ctxWith({ image: source }));
