@@ -1,4 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
+import sharp from 'sharp';
 import type WebSocket from 'ws';
 import { type GenerateRequest, type OperationCapabilities, type ProviderCapabilities, type ProviderTestResult, operationOf } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
@@ -278,6 +279,7 @@ async function generate(request: GenerateRequest, config: ProviderConfig, contex
   let graph: ApiGraph;
   let usesSeed = false;
   let upscaler: string | undefined;
+  let loaded: { width: number; height: number } | undefined;
   const clientId = randomUUID().replace(/-/g, '');
   const promptId = randomUUID();
   const state: RunState = { started: false, finished: false, interrupted: false, executedImages: [] };
@@ -300,11 +302,12 @@ async function generate(request: GenerateRequest, config: ProviderConfig, contex
         if (named !== undefined && !models.includes(named)) throw invalid(`This ComfyUI server has no upscale model "${named}"${models.length === 0 ? '' : `. It has: ${models.join(', ')}`}.`, 'upscale');
         upscaler = named ?? pickUpscaler(models, request.upscale!.factor);
       }
+      loaded = await loadedSize(source.image);
       context.onProgress({ stage: 'uploading' });
       const image = await uploadImage(conn.base, conn.headers, source.image, 'image', scope);
       context.trace('upload', `Uploaded the source image (${source.image.width}×${source.image.height}, ${source.image.data.byteLength} bytes) as ${image}.`, { name: image });
       if (op === 'upscale') {
-        graph = upscaleWorkflow({ image, width: source.image.width, height: source.image.height, factor: request.upscale!.factor, ...(upscaler === undefined ? {} : { model: upscaler }) });
+        graph = upscaleWorkflow({ image, ...loaded, factor: request.upscale!.factor, ...(upscaler === undefined ? {} : { model: upscaler }) });
       } else {
         let mask: string | undefined;
         if (source.mask !== undefined) {
@@ -345,7 +348,7 @@ async function generate(request: GenerateRequest, config: ProviderConfig, contex
     const images: GeneratedImage[] = [];
     for (const ref of refs) images.push(await viewImage(conn, ref, scope, config));
     if (images.length === 0) throw malformedError(scope, 'no output images for the prompt (does the workflow end in a SaveImage node?)');
-    if (source !== undefined) checkSizes(images, source.image, op === 'upscale' ? request.upscale!.factor : undefined, scope);
+    if (loaded !== undefined) checkSizes(images, loaded, op === 'upscale' ? request.upscale!.factor : undefined, scope);
     context.onProgress({ stage: 'done', fraction: 1 });
     if (op === 'upscale') return { images, info: { promptId, files: refs.map((r) => r.filename), upscaler: upscaler ?? 'lanczos' } };
     // A workflow without {{seed}} ran with a seed of its own: claiming ours would mislead.
@@ -403,11 +406,20 @@ async function generate(request: GenerateRequest, config: ProviderConfig, contex
   }
 }
 
+/** The size LoadImage sees: it applies EXIF orientation (exif_transpose), so a camera JPEG on its side swaps sides. */
+async function loadedSize(image: SourceImage): Promise<{ width: number; height: number }> {
+  const orientation = await sharp(image.data)
+    .metadata()
+    .then((m) => m.orientation ?? 1)
+    .catch(() => 1);
+  return orientation >= 5 ? { width: image.height, height: image.width } : { width: image.width, height: image.height };
+}
+
 /**
  * The server's answer is untrusted: an upscale is exactly source × factor; from an image, VAEEncode may trim the
  * size down to a multiple of 8 but never grows it.
  */
-function checkSizes(images: GeneratedImage[], source: SourceImage, factor: number | undefined, scope: CallScope): void {
+function checkSizes(images: GeneratedImage[], source: { width: number; height: number }, factor: number | undefined, scope: CallScope): void {
   for (const image of images) {
     const { width, height } = image;
     if (width === undefined || height === undefined) continue;
