@@ -12,7 +12,7 @@ import { createCurationHandlers } from './curation-handlers.js';
 import type { SidecarWriter } from '../library/xmp/sidecar-writer.js';
 import { createSimilarHandlers } from './similar-handlers.js';
 import { createInstanceHandlers } from './instance-handlers.js';
-import { createPresetHandlers } from './preset-handlers.js';
+import { createPresetHandlers, createPromptRecorder } from './preset-handlers.js';
 import { createIterateHandlers } from './iterate-handlers.js';
 import type { createSimilarIndex } from '../library/similar/similar-index.js';
 import type { ProviderRegistry } from './provider-registry.js';
@@ -68,6 +68,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     bus.emit('jobs.changed', { job: summary });
   };
   const batcher = createSubmitBatcher(store);
+  const prompts = createPromptRecorder(store);
 
   const removed = async (result: RemovedFiles): Promise<{ removed: number; bytesFreed: number }> => {
     if (result.ids.length > 0) bus.emit('jobs.removed', { ids: result.ids });
@@ -84,6 +85,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     if (result.created) {
       announceJob(result.job);
       scheduler.kick();
+      prompts.record(request.prompt);
     }
     return result;
   };
@@ -178,7 +180,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'desktop.pickImportPaths': async () => desktopOnly(),
     ...createCurationHandlers({ store, bus, now: () => Date.now(), announce, sidecars: deps.sidecars }),
     ...createInstanceHandlers(),
-    ...createPresetHandlers(),
+    ...createPresetHandlers(store, prompts),
     ...createIterateHandlers(),
   };
 }

@@ -1,10 +1,59 @@
-import { AppError } from '../../shared/errors.js';
 import type { Handlers } from '../../shared/contract.js';
+import type { JobStore } from '../db/types.js';
+import { readStylesCsv } from '../library/styles-csv.js';
+
+export type PresetChannels = 'presets.list' | 'presets.save' | 'presets.delete' | 'presets.importStyles' | 'prompts.history';
+
+export interface PromptRecorder {
+  /** Notes a submitted prompt; a burst of submits is written in one transaction. */
+  record(prompt: string): void;
+  /** Writes what is noted now (before the history is read, and on close). */
+  flush(): void;
+}
+
+/**
+ * Prompts noted between two turns of the loop go to the history together, so a burst of submits (group-committed by
+ * the submit batcher) does not pay one commit each for its history. The history is a convenience: failing to write
+ * it never fails the job, which is already stored.
+ */
+export function createPromptRecorder(store: Pick<JobStore, 'prompts'>): PromptRecorder {
+  let pending: string[] = [];
+  let scheduled: ReturnType<typeof setImmediate> | undefined;
+  const flush = (): void => {
+    if (scheduled !== undefined) clearImmediate(scheduled);
+    scheduled = undefined;
+    const prompts = pending;
+    pending = [];
+    try {
+      store.prompts.record(prompts);
+    } catch {
+      // A full disk or a closed store: the jobs are stored; only their ↑ recall is lost.
+    }
+  };
+  return {
+    record(prompt) {
+      pending.push(prompt);
+      scheduled ??= setImmediate(flush);
+    },
+    flush,
+  };
+}
 
 /** Presets, A1111 styles.csv and prompt history. */
-export function createPresetHandlers(): Pick<Handlers, 'presets.list' | 'presets.save' | 'presets.delete' | 'presets.importStyles' | 'prompts.history'> {
-  const later = async (): Promise<never> => {
-    throw new AppError('internal', 'Presets are not available yet.');
+export function createPresetHandlers(store: Pick<JobStore, 'presets' | 'prompts'>, recorder: PromptRecorder): Pick<Handlers, PresetChannels> {
+  return {
+    'presets.list': async () => ({ items: store.presets.list() }),
+    'presets.save': async (input) => ({ preset: store.presets.save(input) }),
+    'presets.delete': async ({ id }) => ({ updated: store.presets.delete(id) }),
+    'presets.importStyles': async ({ csv }) => {
+      const read = readStylesCsv(csv);
+      const stored = store.presets.importStyles(read.styles);
+      const skipped = [...read.skipped, ...stored.skipped].sort((a, b) => a.line - b.line);
+      return { imported: stored.imported, updated: stored.updated, skipped };
+    },
+    'prompts.history': async ({ search, limit }) => {
+      recorder.flush();
+      return { items: store.prompts.list(search, limit ?? 100) };
+    },
   };
-  return { 'presets.list': later, 'presets.save': later, 'presets.delete': later, 'presets.importStyles': later, 'prompts.history': later };
 }
