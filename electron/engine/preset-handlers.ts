@@ -7,33 +7,34 @@ export type PresetChannels = 'presets.list' | 'presets.save' | 'presets.delete' 
 export interface PromptRecorder {
   /** Notes a submitted prompt; a burst of submits is written in one transaction. */
   record(prompt: string): void;
-  /** Writes what is noted now (before the history is read, and on close). */
+  /** Writes what is noted now (the history handler calls it before it reads). */
   flush(): void;
 }
 
 /**
- * Prompts noted between two turns of the loop go to the history together, so a burst of submits (group-committed by
- * the submit batcher) does not pay one commit each for its history. The history is a convenience: failing to write
- * it never fails the job, which is already stored.
+ * Prompts noted while one batch of submits resolves go to the history together (a microtask after them), so a burst
+ * group-committed by the submit batcher does not pay a commit each for its history, and nothing noted can wait past a
+ * quit. The history is a convenience: failing to write it never fails the job, which is already stored.
  */
 export function createPromptRecorder(store: Pick<JobStore, 'prompts'>): PromptRecorder {
   let pending: string[] = [];
-  let scheduled: ReturnType<typeof setImmediate> | undefined;
+  let scheduled = false;
   const flush = (): void => {
-    if (scheduled !== undefined) clearImmediate(scheduled);
-    scheduled = undefined;
+    scheduled = false;
     const prompts = pending;
     pending = [];
     try {
       store.prompts.record(prompts);
     } catch {
-      // A full disk or a closed store: the jobs are stored; only their ↑ recall is lost.
+      // A full disk or a closed store: the jobs are stored; only their recall from the history is lost.
     }
   };
   return {
     record(prompt) {
       pending.push(prompt);
-      scheduled ??= setImmediate(flush);
+      if (scheduled) return;
+      scheduled = true;
+      queueMicrotask(flush);
     },
     flush,
   };
