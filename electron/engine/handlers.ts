@@ -12,7 +12,8 @@ import { createCurationHandlers } from './curation-handlers.js';
 import type { SidecarWriter } from '../library/xmp/sidecar-writer.js';
 import { createSimilarHandlers } from './similar-handlers.js';
 import { createInstanceHandlers } from './instance-handlers.js';
-import { createPresetHandlers, createPromptRecorder } from './preset-handlers.js';
+import { createPresetHandlers } from './preset-handlers.js';
+import { createPromptRecorder } from './prompt-recorder.js';
 import { createIterateHandlers } from './iterate-handlers.js';
 import type { createSimilarIndex } from '../library/similar/similar-index.js';
 import type { ProviderRegistry } from './provider-registry.js';
@@ -180,7 +181,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'desktop.pickImportPaths': async () => desktopOnly(),
     ...createCurationHandlers({ store, bus, now: () => Date.now(), announce, sidecars: deps.sidecars }),
     ...createInstanceHandlers(),
-    ...createPresetHandlers(store, prompts),
+    ...createPresetHandlers(store),
     ...createIterateHandlers(),
   };
 }

@@ -1,0 +1,34 @@
+import type { JobStore } from '../db/types.js';
+
+export interface PromptRecorder {
+  /** Notes a submitted prompt; a burst of submits is written in one transaction. */
+  record(prompt: string): void;
+}
+
+/**
+ * Prompts noted while one batch of submits resolves go to the history together (a microtask after them), so a burst
+ * group-committed by the submit batcher does not pay a commit each for its history, and nothing noted can wait past a
+ * quit. The history is a convenience: failing to write it never fails the job, which is already stored.
+ */
+export function createPromptRecorder(store: Pick<JobStore, 'prompts'>): PromptRecorder {
+  let pending: string[] = [];
+  let scheduled = false;
+  const flush = (): void => {
+    scheduled = false;
+    const prompts = pending;
+    pending = [];
+    try {
+      store.prompts.record(prompts);
+    } catch {
+      // A full disk or a closed store: the jobs are stored; only their recall from the history is lost.
+    }
+  };
+  return {
+    record(prompt) {
+      pending.push(prompt);
+      if (scheduled) return;
+      scheduled = true;
+      queueMicrotask(flush);
+    },
+  };
+}
