@@ -23,10 +23,11 @@ export function templateOfStyle(stylePrompt: string): string | undefined {
   return takesPrompt(stylePrompt) ? stylePrompt : `${PROMPT_PLACEHOLDER}, ${stylePrompt}`;
 }
 
+// trim() also drops the BOM Python's utf-8-sig puts before the first column's name.
 const columnOf = (header: string[], ...names: string[]): number => header.findIndex((h) => names.includes(h.trim().toLowerCase()));
 
 export function readStylesCsv(text: string): StylesRead {
-  const { records, unclosedAt } = parseCsv(text.startsWith('\uFEFF') ? text.slice(1) : text, { skipInitialSpace: true });
+  const { records, unclosedAt } = parseCsv(text, { skipInitialSpace: true });
   const isBlank = (fields: string[]): boolean => fields.every((f) => f.trim().length === 0);
   const rows = records.filter((r) => !isBlank(r.fields));
   const header = rows.shift();
