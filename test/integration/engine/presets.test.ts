@@ -2,7 +2,9 @@ import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Preset, PromptHistory } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
+import { dispatch } from '../../../electron/host/dispatch.js';
 import { openStore } from '../../../electron/db/store.js';
 import { PROMPT_HISTORY_LIMIT } from '../../../electron/db/prompt-history.js';
 import { createScriptedProvider, scriptedEntry } from '../../fakes/scripted-provider.js';
@@ -59,6 +61,21 @@ describe('presets: saved composer settings', () => {
     const after = await reopened.handlers['presets.list']({});
     expect(after.items.map((p) => p.name)).toEqual(['Anime', 'portrait 2', 'Portrait tall']);
     expect(after.items.find((p) => p.id === portrait.id)).toEqual(changed);
+    // What crosses to the window is exactly the contract's Preset (strict: nothing more).
+    expect(after.items.map((p) => Preset.parse(p))).toEqual(after.items);
+  });
+
+  it('through a host, input is checked against the contract first, then the template in main', async () => {
+    const { engine } = await start();
+    const tooLong = await dispatch(engine.handlers, 'presets.save', { name: 'x'.repeat(101) });
+    expect(tooLong).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+    const typo = await dispatch(engine.handlers, 'presets.save', { name: 'Typo', template: 'photo of {PROMPT}' });
+    expect(typo).toMatchObject({ ok: false, error: { code: 'invalid_request', details: { fields: { template: expect.stringMatching(/^Write the placeholder as \{prompt\}/u) as string } } } });
+    const saved = await dispatch(engine.handlers, 'presets.save', { name: '  Trimmed  ', template: 'photo of {prompt}' });
+    expect(saved).toMatchObject({ ok: true, value: { preset: { name: 'Trimmed', template: 'photo of {prompt}', source: 'atelier' } } });
+    const imported = await dispatch(engine.handlers, 'presets.importStyles', { csv: FIXTURE });
+    expect(imported).toMatchObject({ ok: true, value: { imported: 9, updated: 0 } });
+    expect(await dispatch(engine.handlers, 'prompts.history', {})).toEqual({ ok: true, value: { items: [] } });
   });
 
   it('names are unique whatever their case, accents or spacing: a clear conflict, and renaming to the same name in another case works', async () => {
@@ -192,6 +209,7 @@ describe('prompt history', () => {
       ['a red fox', 2],
     ]);
     expect(items[0]!.usedAt).toBeGreaterThanOrEqual(items[1]!.usedAt);
+    expect(PromptHistory.parse({ items })).toEqual({ items });
     expect((await history(engine, { limit: 2 })).map((i) => i.prompt)).toEqual(['a lighthouse at dusk', 'koi in a pond']);
 
     await engine.close();
