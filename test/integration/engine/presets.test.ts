@@ -235,7 +235,7 @@ describe('prompt history', () => {
 
   it('search is case- and accent-insensitive, every word must appear, and the newest comes first', async () => {
     const { engine } = await start();
-    for (const prompt of ['Červená liška v lese', 'a RED fox in snow', 'crème brûlée on a plate', 'a red fox at night', 'ＦＵＬＬ width sign']) {
+    for (const prompt of ['Červená liška v lese', 'a RED fox in snow', 'crème brûlée on a plate', 'a red fox at night', 'ＦＵＬＬ width sign', '50% grey_card']) {
       await engine.handlers['jobs.submit']({ ...job, prompt });
     }
     const found = async (search: string) => (await history(engine, { search })).map((i) => i.prompt);
@@ -245,7 +245,10 @@ describe('prompt history', () => {
     expect(await found('fox snow')).toEqual(['a RED fox in snow']);
     expect(await found('full')).toEqual(['ＦＵＬＬ width sign']);
     expect(await found('fox cat')).toEqual([]);
-    expect(await found('   ')).toHaveLength(5);
+    // Search text is literal: % and _ are no wildcards.
+    expect(await found('%')).toEqual(['50% grey_card']);
+    expect(await found('y_c')).toEqual(['50% grey_card']);
+    expect(await found('   ')).toHaveLength(6);
   });
 
   it(`keeps the newest ${PROMPT_HISTORY_LIMIT.toLocaleString('en')} prompts: a new one pushes out the oldest`, async () => {
