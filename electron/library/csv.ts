@@ -23,6 +23,20 @@ export interface CsvOptions {
 
 type State = 'start' | 'unquoted' | 'quoted' | 'quoteInQuoted';
 
+/** Where an unquoted field's text stops: the next comma or line break from `from` (quotes inside are text). */
+function runEnd(text: string, from: number): number {
+  let end = from;
+  while (end < text.length) {
+    const c = text.charCodeAt(end);
+    if (c === 0x2c || c === 0x0a || c === 0x0d) break;
+    end += 1;
+  }
+  return end;
+}
+
+/** Line breaks in a piece of text, CRLF counted once. */
+const lineBreaks = (text: string): number => text.match(/\r\n|\r|\n/gu)?.length ?? 0;
+
 export function parseCsv(text: string, options: CsvOptions = {}): CsvParse {
   const records: CsvRecord[] = [];
   let fields: string[] = [];
@@ -44,24 +58,38 @@ export function parseCsv(text: string, options: CsvOptions = {}): CsvParse {
     started = false;
   };
 
-  for (let i = 0; i < text.length; i += 1) {
-    let c = text[i]!;
-    // CRLF is one line break, read as one character (kept whole inside a quoted field).
-    if (c === '\r' && text[i + 1] === '\n') {
-      c = '\r\n';
-      i += 1;
+  for (let i = 0; i < text.length; ) {
+    // Runs of plain text are taken whole: a 5 MB file is read in a fraction of a second, not char by char.
+    if (state === 'quoted') {
+      const quote = text.indexOf('"', i);
+      if (quote < 0) return { records, unclosedAt: recordLine };
+      const chunk = text.slice(i, quote);
+      field += chunk;
+      line += lineBreaks(chunk);
+      state = 'quoteInQuoted';
+      i = quote + 1;
+      continue;
     }
+    if (state === 'unquoted') {
+      const end = runEnd(text, i);
+      if (end > i) {
+        field += text.slice(i, end);
+        i = end;
+        continue;
+      }
+    }
+    // CRLF is one line break, read as one character.
+    const c = text[i] === '\r' && text[i + 1] === '\n' ? '\r\n' : text[i]!;
+    i += c.length;
     const lineBreak = c === '\n' || c === '\r' || c === '\r\n';
     if (!started && !lineBreak) {
       started = true;
       recordLine = line;
     }
-    if (state === 'quoted') {
-      if (c === '"') state = 'quoteInQuoted';
-      else field += c;
-    } else if (lineBreak) {
+    if (lineBreak) {
       if (started) endRecord();
       state = 'start';
+      line += 1;
     } else if (state === 'quoteInQuoted') {
       if (c === '"') {
         field += '"';
@@ -84,7 +112,6 @@ export function parseCsv(text: string, options: CsvOptions = {}): CsvParse {
       field += c;
       state = 'unquoted';
     }
-    if (lineBreak) line += 1;
   }
   if (state === 'quoted') return { records, unclosedAt: recordLine };
   if (started) endRecord();

@@ -16,6 +16,8 @@ export interface StylesRead {
 /** The same limits the contract puts on a preset's name and texts. */
 const MAX_NAME = 100;
 const MAX_TEXT = 32_000;
+/** Styles one file may add (large community packs hold a few thousand); past it, one skipped entry says where it stopped. */
+export const MAX_STYLES = 10_000;
 
 /** A style's prompt as a template: A1111 puts the typed prompt at {prompt}, or before the style when it has none. */
 export function templateOfStyle(stylePrompt: string): string | undefined {
@@ -43,6 +45,10 @@ export function readStylesCsv(text: string): StylesRead {
   const skipped: StylesRead['skipped'] = [];
   const seen = new Map<string, number>();
   for (const { line, fields } of rows) {
+    if (styles.length === MAX_STYLES) {
+      skipped.push({ line, reason: `A styles file adds at most ${MAX_STYLES.toLocaleString('en')} styles: this line and the ones after it were not read. Split the file to import the rest.` });
+      break;
+    }
     const skip = (reason: string): void => {
       skipped.push({ line, reason });
     };

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors.js';
 import { formatCsv, parseCsv } from '../../../electron/library/csv.js';
-import { readStylesCsv, templateOfStyle } from '../../../electron/library/styles-csv.js';
+import { MAX_STYLES, readStylesCsv, templateOfStyle } from '../../../electron/library/styles-csv.js';
 import { presetKey } from '../../../electron/db/presets.js';
 
 const FIXTURE = new URL('../../fixtures/a1111-styles.csv', import.meta.url);
@@ -113,6 +113,14 @@ describe('A1111 styles.csv', () => {
     const { styles, skipped } = readStylesCsv('name,prompt\nA,one\nB,"two\nC,three\n');
     expect(styles.map((s) => s.name)).toEqual(['A']);
     expect(skipped).toEqual([{ line: 3, reason: expect.stringMatching(/never closed/u) as string }]);
+  });
+
+  it(`one file adds at most ${MAX_STYLES.toLocaleString('en')} styles; where it stopped is named as a skipped line`, () => {
+    const rows = Array.from({ length: MAX_STYLES + 5 }, (_, i) => [`Style ${i}`, `look ${i}`, '']);
+    const { styles, skipped } = readStylesCsv(formatCsv([['name', 'prompt', 'negative_prompt'], ...rows]));
+    expect(styles).toHaveLength(MAX_STYLES);
+    expect(styles.at(-1)!.name).toBe(`Style ${MAX_STYLES - 1}`);
+    expect(skipped).toEqual([{ line: MAX_STYLES + 2, reason: expect.stringMatching(/at most 10,000 styles: this line and the ones after it were not read/u) as string }]);
   });
 
   it('styles written by the formatter read back as the same styles, whatever their text', () => {
