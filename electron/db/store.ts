@@ -24,6 +24,7 @@ import { createSettings } from './settings.js';
 import { PRESET_READS, createPresets, type PresetStore } from './presets.js';
 import { PROMPT_HISTORY_READS, createPromptHistory, type PromptHistoryStore } from './prompt-history.js';
 import { createSimilar, type SimilarStore } from './similar.js';
+import { createMasks, type MaskStore } from './masks.js';
 import { DEFAULT_SLOW_QUERY_MS, Statements, defaultClock } from './statements.js';
 import { createStats } from './stats.js';
 import type { JobStore, StoreOptions } from './types.js';
@@ -129,6 +130,7 @@ function composeStore(
   const curationRaw = createLibraryCuration(ctx, search.compile, searchTuning.countCap);
   const xmpRaw = createXmpSidecars(ctx);
   const similarRaw = createSimilar(ctx, images);
+  const masksRaw = createMasks(ctx);
   const presetsRaw = createPresets(ctx);
   const promptsRaw = createPromptHistory(ctx);
   let open = true;
@@ -175,6 +177,7 @@ function composeStore(
       name === 'setHash' ? guard(fn as (...a: unknown[]) => unknown, 'record the image hash') : read(fn as (...a: unknown[]) => unknown),
     ]),
   ) as unknown as SimilarStore;
+  const masks: MaskStore = { insert: guard(masksRaw.insert, 'save the mask'), get: read(masksRaw.get) };
   const guarded = <S extends object>(raw: S, reads: ReadonlySet<keyof S>): S =>
     Object.fromEntries(
       Object.entries(raw).map(([name, fn]) => [name, reads.has(name as keyof S) ? read(fn as (...a: unknown[]) => unknown) : guard(fn as (...a: unknown[]) => unknown)]),
@@ -184,6 +187,7 @@ function composeStore(
     curation,
     xmp,
     similar,
+    masks,
     presets: guarded<PresetStore>(presetsRaw, PRESET_READS),
     prompts: guarded<PromptHistoryStore>(promptsRaw, PROMPT_HISTORY_READS),
     info: { databasePath: '', migratedFrom: 0, schemaVersion: 0, backupPath: null, recoveredInterrupted: 0, integrityChecked: true },

@@ -21,6 +21,7 @@ import type {
   ListQuery,
 } from '../../shared/contract.js';
 import type { Seed } from '../../shared/seed.js';
+import type { MaskStore } from './masks.js';
 
 export interface NewImage {
   id: string;
@@ -183,6 +184,8 @@ export interface JobStore {
   readonly xmp: XmpSidecarStore;
   /** Perceptual hashes: find similar and duplicates (the index itself lives in memory, in library/similar). */
   readonly similar: SimilarStore;
+  /** Masks painted in the viewer for a masked edit. */
+  readonly masks: MaskStore;
   /** Saved composer settings and imported A1111 styles (issue 11). */
   readonly presets: PresetStore;
   /** Prompts submitted, newest first, bounded. */
