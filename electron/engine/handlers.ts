@@ -18,6 +18,7 @@ import { createIterateHandlers } from './iterate-handlers.js';
 import type { createSimilarIndex } from '../library/similar/similar-index.js';
 import type { ProviderRegistry } from './provider-registry.js';
 import type { SettingsService } from './settings-service.js';
+import type { Logger } from './types.js';
 import type { JobInputs } from './job-inputs.js';
 import { checkOperationSupported } from './operation-support.js';
 
@@ -41,6 +42,8 @@ export interface HandlerDeps {
   importer: Importer;
   folders: LibraryFolders;
   sidecars: Pick<SidecarWriter, 'queue'>;
+  /** Warnings that answer no request (a prompt the history could not record). */
+  log?: Pick<Logger, 'warn'>;
   /** Find similar and duplicates over the perceptual hashes. */
   similar: ReturnType<typeof createSimilarIndex>;
   /** The images a request works from (image-to-image, masked edit, upscale). */
@@ -74,7 +77,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     bus.emit('jobs.changed', { job: summary });
   };
   const batcher = createSubmitBatcher(store);
-  const prompts = createPromptRecorder(store);
+  const prompts = createPromptRecorder(store, deps.log);
 
   const removed = async (result: RemovedFiles): Promise<{ removed: number; bytesFreed: number }> => {
     if (result.ids.length > 0) bus.emit('jobs.removed', { ids: result.ids });

@@ -1,4 +1,5 @@
 import type { JobStore } from '../db/types.js';
+import type { Logger } from './types.js';
 
 export interface PromptRecorder {
   /** Notes a submitted prompt; a burst of submits is written in one transaction. */
@@ -10,7 +11,7 @@ export interface PromptRecorder {
  * group-committed by the submit batcher does not pay a commit each for its history, and nothing noted can wait past a
  * quit. The history is a convenience: failing to write it never fails the job, which is already stored.
  */
-export function createPromptRecorder(store: Pick<JobStore, 'prompts'>): PromptRecorder {
+export function createPromptRecorder(store: Pick<JobStore, 'prompts'>, log?: Pick<Logger, 'warn'>): PromptRecorder {
   let pending: string[] = [];
   let scheduled = false;
   const flush = (): void => {
@@ -19,8 +20,9 @@ export function createPromptRecorder(store: Pick<JobStore, 'prompts'>): PromptRe
     pending = [];
     try {
       store.prompts.record(prompts);
-    } catch {
+    } catch (error) {
       // A full disk or a closed store: the jobs are stored; only their recall from the history is lost.
+      log?.warn('could not record submitted prompts in the history', { prompts: prompts.length, error: String(error) });
     }
   };
   return {

@@ -8,7 +8,9 @@ import { dispatch } from '../../../electron/host/dispatch.js';
 import { openStore } from '../../../electron/db/store.js';
 import { PROMPT_HISTORY_LIMIT } from '../../../electron/db/prompt-history.js';
 import { createScriptedProvider, scriptedEntry } from '../../fakes/scripted-provider.js';
-import { startHarness, type Harness } from './harness.js';
+import { createDiskFault } from '../../faults/disk-fault.js';
+import { recordingLog } from '../../faults/helpers.js';
+import { startHarness, waitFor, type Harness } from './harness.js';
 
 const FIXTURE = readFileSync(new URL('../../fixtures/a1111-styles.csv', import.meta.url), 'utf8');
 const job = { provider: 'scripted', width: 64, height: 64, count: 1 } as const;
@@ -223,6 +225,26 @@ describe('prompt history', () => {
     await engine.close({ graceMs: 0 });
     const reopened = await h!.open();
     expect((await history(reopened)).map((i) => i.prompt)).toEqual(['the last thing before quitting']);
+  });
+
+  it('a history the disk cannot take never fails the submit: the job is stored, the miss is logged, the next prompt recorded', async () => {
+    const disk = createDiskFault();
+    const log = recordingLog();
+    const hang = createScriptedProvider('scripted', [{ kind: 'hang' }, { kind: 'hang' }]);
+    h = await startHarness({ providers: [scriptedEntry(hang)], wrapDatabase: disk.wrapDatabase, log });
+    disk.fillAt({ sql: /INSERT INTO prompt_history/u });
+    const { job: stored, created } = await h.engine.handlers['jobs.submit']({ ...job, prompt: 'lost from the history' });
+    expect(created).toBe(true);
+    await waitFor(() => log.has('could not record submitted prompts in the history'));
+    expect(log.lines.find((l) => l.level === 'warn')).toEqual({
+      level: 'warn',
+      message: 'could not record submitted prompts in the history',
+      fields: { prompts: 1, error: expect.stringMatching(/full/u) as string },
+    });
+    disk.clear();
+    expect((await h.engine.handlers['jobs.get']({ id: stored.id })).prompt).toBe('lost from the history');
+    await h.engine.handlers['jobs.submit']({ ...job, prompt: 'kept in the history' });
+    expect((await history(h.engine)).map((i) => i.prompt)).toEqual(['kept in the history']);
   });
 
   it('a burst of submits is recorded whole, the last submitted newest', async () => {
