@@ -16,10 +16,10 @@ export interface ProviderConfig {
   timeoutMs: number;
   /** ComfyUI: a user-supplied API-format workflow. */
   workflow?: string;
+  /** The server's upscalers as last listed (A1111's /sdapi/v1/upscalers), kept with its models by the engine. */
+  upscalers?: string[];
   /** Hard bound on any one response body or stream, in bytes. */
   maxResponseBytes: number;
-  /** The upscalers the server last listed (A1111's /sdapi/v1/upscalers), kept with its models. */
-  upscalers?: string[];
 }
 
 /** A connection test's answer, with the server's lists that are kept alongside its models. */

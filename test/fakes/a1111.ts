@@ -203,7 +203,7 @@ export async function startFakeA1111(options: FakeA1111Options = {}): Promise<Fa
     if (image === null) return json(res, 500, handlerError(500, 'Invalid encoded image'));
     received.push({ route: 'extra-single-image', images: [image], body });
     const scenario = upscaleScript.next();
-    if (scenario.kind === 'error') return json(res, scenario.status, scenario.body);
+    if (scenario.kind === 'error') return json(res, scenario.status, echoEverywhere(scenario.body, echo));
     if (scenario.kind === 'not_image') return json(res, 200, { html_info: '<p></p>', image: Buffer.from('<html>upscaler crashed</html>').toString('base64') });
     const meta = await sharp(image).metadata();
     const factor = body.resize_mode === 0 && typeof body.upscaling_resize === 'number' ? body.upscaling_resize : 2;

@@ -4,7 +4,7 @@ import { createA1111Provider } from '../../../electron/providers/a1111/index.js'
 import { chooseUpscaler } from '../../../electron/providers/a1111/operations.js';
 import type { ProviderConfig, SourceImage } from '../../../electron/providers/types.js';
 import { type FakeA1111, startFakeA1111 } from '../../fakes/a1111.js';
-import { config, grayMask, recordingContext, rejectsWith, request, sourcePng, waitFor } from './helpers.js';
+import { config, grayMask, recordingContext, rejectsWith, request, sourcePng, visible, waitFor } from './helpers.js';
 
 const provider = createA1111Provider({ pollIntervalMs: 25, cancelGraceMs: 1000 });
 let fake: FakeA1111;
@@ -141,6 +141,16 @@ describe('a1111 upscale', () => {
     const error = await rejectsWith(provider.generate(upscale(2), cfg, withInputs({ image: source })), 'provider_error');
     expect(error.message).toBe('A1111 sent an upscaled image of 64x48, not the 128x96 asked for.');
     expect(error.details).toMatchObject({ received: { width: 64, height: 48 }, expected: { width: 128, height: 96 } });
+  });
+
+  it('a server that echoes the credentials in its upscale error never gets them into the error', async () => {
+    await fake.close();
+    fake = await startFakeA1111({ auth: { username: 'artist', password: 'hunter2-secret' }, echoCredentials: true });
+    fake.setUpscaleScenario({ kind: 'error', status: 500, body: { error: 'RuntimeError', detail: 'upscaler failed', body: '', errors: 'upscaler failed' } });
+    const error = await rejectsWith(provider.generate(upscale(2), { ...cfg, baseUrl: fake.url, username: 'artist', password: 'hunter2-secret' }, withInputs({ image: source })), 'provider_error');
+    expect(error.message).toMatch(/upscaler failed/);
+    expect(visible(error)).not.toContain('hunter2-secret');
+    expect(visible(error)).not.toContain(Buffer.from('artist:hunter2-secret').toString('base64'));
   });
 
   it('a server error while upscaling is a provider_error quoting A1111', async () => {

@@ -6,8 +6,8 @@ import { openAIMask } from '../../../electron/providers/openai/edits.js';
 import { createOpenAIProvider } from '../../../electron/providers/openai/index.js';
 import type { ProviderConfig, SourceImage } from '../../../electron/providers/types.js';
 import { parseMultipart } from '../../fakes/multipart.js';
-import { type FakeOpenAI, startFakeOpenAI } from '../../fakes/openai.js';
-import { config, grayMask, recordingContext, rejectsWith, request, sourcePng } from './helpers.js';
+import { type FakeOpenAI, openAIErrors, startFakeOpenAI } from '../../fakes/openai.js';
+import { config, grayMask, recordingContext, rejectsWith, request, sourcePng, visible } from './helpers.js';
 
 const KEY = 'sk-test-fake-key-0123456789';
 const provider = createOpenAIProvider();
@@ -73,6 +73,14 @@ describe('openai image-to-image (/v1/images/edits)', () => {
     await provider.generate(edit({ inputImage: { imageId: 'img_src', strength: 0.3 } }), cfg, ctx);
     expect(ctx.traces.some((t) => t.kind === 'warning' && /no strength setting: 0.3 was not sent/.test(t.message))).toBe(true);
     expect(Object.keys(fake.edits[0]!.fields)).not.toContain('strength');
+  });
+
+  it('an edit refused by a server that echoes the key keeps the key out of the error', async () => {
+    await fake.close();
+    fake = await startFakeOpenAI({ apiKey: KEY, echoCredentials: true, scenario: openAIErrors.badValue('image') });
+    const error = await rejectsWith(provider.generate(edit(), { ...cfg, baseUrl: fake.url }, withInputs({ image: source })), 'provider_rejected');
+    expect(error.message).toMatch(/rejected the value of "image/);
+    expect(visible(error)).not.toContain(KEY);
   });
 
   it('without the source image read, nothing is sent', async () => {
