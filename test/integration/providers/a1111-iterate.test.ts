@@ -2,11 +2,14 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createA1111Provider } from '../../../electron/providers/a1111/index.js';
 import { chooseUpscaler } from '../../../electron/providers/a1111/operations.js';
+import { redactingProvider } from '../../../electron/providers/redacting-provider.js';
 import type { ProviderConfig, SourceImage } from '../../../electron/providers/types.js';
 import { type FakeA1111, startFakeA1111 } from '../../fakes/a1111.js';
 import { config, grayMask, recordingContext, rejectsWith, request, sourcePng, visible, waitFor } from './helpers.js';
 
 const provider = createA1111Provider({ pollIntervalMs: 25, cancelGraceMs: 1000 });
+/** As the engine holds it: behind the redacting boundary, which also hands the inputs through. */
+const guarded = redactingProvider(provider);
 let fake: FakeA1111;
 let cfg: ProviderConfig;
 let source: SourceImage;
@@ -147,7 +150,7 @@ describe('a1111 upscale', () => {
     await fake.close();
     fake = await startFakeA1111({ auth: { username: 'artist', password: 'hunter2-secret' }, echoCredentials: true });
     fake.setUpscaleScenario({ kind: 'error', status: 500, body: { error: 'RuntimeError', detail: 'upscaler failed', body: '', errors: 'upscaler failed' } });
-    const error = await rejectsWith(provider.generate(upscale(2), { ...cfg, baseUrl: fake.url, username: 'artist', password: 'hunter2-secret' }, withInputs({ image: source })), 'provider_error');
+    const error = await rejectsWith(guarded.generate(upscale(2), { ...cfg, baseUrl: fake.url, username: 'artist', password: 'hunter2-secret' }, withInputs({ image: source })), 'provider_error');
     expect(error.message).toMatch(/upscaler failed/);
     expect(visible(error)).not.toContain('hunter2-secret');
     expect(visible(error)).not.toContain(Buffer.from('artist:hunter2-secret').toString('base64'));

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildMultipart } from '../../../electron/providers/http/multipart.js';
 import { openAIMask } from '../../../electron/providers/openai/edits.js';
 import { createOpenAIProvider } from '../../../electron/providers/openai/index.js';
+import { redactingProvider } from '../../../electron/providers/redacting-provider.js';
 import type { ProviderConfig, SourceImage } from '../../../electron/providers/types.js';
 import { parseMultipart } from '../../fakes/multipart.js';
 import { type FakeOpenAI, openAIErrors, startFakeOpenAI } from '../../fakes/openai.js';
@@ -11,6 +12,8 @@ import { config, grayMask, recordingContext, rejectsWith, request, sourcePng, vi
 
 const KEY = 'sk-test-fake-key-0123456789';
 const provider = createOpenAIProvider();
+/** As the engine holds it: behind the redacting boundary, which also hands the inputs through. */
+const guarded = redactingProvider(provider);
 let fake: FakeOpenAI;
 let cfg: ProviderConfig;
 let source: SourceImage;
@@ -78,7 +81,7 @@ describe('openai image-to-image (/v1/images/edits)', () => {
   it('an edit refused by a server that echoes the key keeps the key out of the error', async () => {
     await fake.close();
     fake = await startFakeOpenAI({ apiKey: KEY, echoCredentials: true, scenario: openAIErrors.badValue('image') });
-    const error = await rejectsWith(provider.generate(edit(), { ...cfg, baseUrl: fake.url }, withInputs({ image: source })), 'provider_rejected');
+    const error = await rejectsWith(guarded.generate(edit(), { ...cfg, baseUrl: fake.url }, withInputs({ image: source })), 'provider_rejected');
     expect(error.message).toMatch(/rejected the value of "image/);
     expect(visible(error)).not.toContain(KEY);
   });
