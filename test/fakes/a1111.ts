@@ -34,7 +34,9 @@ export type A1111UpscaleScenario =
   | { kind: 'not_image' }
   /** 200 with an image of the source's size (as if the upscaler silently did nothing). */
   | { kind: 'wrong_size' }
-  | { kind: 'error'; status: number; body: unknown };
+  | { kind: 'error'; status: number; body: unknown }
+  /** Takes the request and never answers. */
+  | { kind: 'hang' };
 
 /** What the fake decoded from one img2img or upscale request: the exact bytes it was sent. */
 export interface A1111Received {
@@ -203,6 +205,7 @@ export async function startFakeA1111(options: FakeA1111Options = {}): Promise<Fa
     if (image === null) return json(res, 500, handlerError(500, 'Invalid encoded image'));
     received.push({ route: 'extra-single-image', images: [image], body });
     const scenario = upscaleScript.next();
+    if (scenario.kind === 'hang') return;
     if (scenario.kind === 'error') return json(res, scenario.status, echoEverywhere(scenario.body, echo));
     if (scenario.kind === 'not_image') return json(res, 200, { html_info: '<p></p>', image: Buffer.from('<html>upscaler crashed</html>').toString('base64') });
     const meta = await sharp(image).metadata();

@@ -163,6 +163,36 @@ describe('a1111 upscale', () => {
   });
 });
 
+describe('a1111 fake: img2img and upscale as A1111 answers them', () => {
+  const post = (path: string, body: unknown) => fetch(`${fake.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  it('img2img without init_images is 404 "Init image not found"; bad base64 is 500 "Invalid encoded image"', async () => {
+    const missing = await post('/sdapi/v1/img2img', { prompt: 'x' });
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ detail: 'Init image not found' });
+    const bad = await post('/sdapi/v1/img2img', { prompt: 'x', init_images: ['iVBOR%%%'] });
+    expect(bad.status).toBe(500);
+    expect(await bad.json()).toMatchObject({ detail: 'Invalid encoded image' });
+    const badUpscale = await post('/sdapi/v1/extra-single-image', { image: 'not base64!' });
+    expect(badUpscale.status).toBe(500);
+    expect(fake.received).toHaveLength(0);
+  });
+
+  it('accepts a data: URI and records the bytes it decoded', async () => {
+    const ok = await post('/sdapi/v1/img2img', { prompt: 'x', steps: 1, init_images: [`data:image/png;base64,${Buffer.from(source.data).toString('base64')}`] });
+    expect(ok.status).toBe(200);
+    expect(fake.received[0]!.images[0]!.equals(source.data)).toBe(true);
+  });
+});
+
+describe('a1111 upscale: a server that never answers', () => {
+  it('times out, not retryable, without a crash', async () => {
+    fake.setUpscaleScenario({ kind: 'hang' });
+    const error = await rejectsWith(provider.generate(upscale(2), { ...cfg, timeoutMs: 300 }, withInputs({ image: source })), 'timeout');
+    expect(error.retryable).toBe(false);
+  });
+});
+
 describe('a1111 capabilities and validate', () => {
   it('every operation is supported; the upscalers listed are the server’s (without None)', () => {
     const ops = provider.capabilities({ ...cfg, upscalers: ['None', 'Lanczos', 'R-ESRGAN 4x+'] }).operations;
