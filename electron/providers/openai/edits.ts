@@ -19,11 +19,11 @@ export async function editForm(request: GenerateRequest, model: string, inputs: 
   if (image === undefined) throw notRead('The source image');
   const masked = request.mask !== undefined;
   if (masked && inputs?.mask === undefined) throw notRead('The mask');
-  const upload = await uploadable(image, family);
+  const upload = await decoding('The source image', 'inputImage', () => uploadable(image, family));
   const parts: FormPart[] = Object.entries(generationBody(request, model)).map(([name, value]) => ({ name, value: String(value) }));
   // The SDKs name array entries image[]; DALL·E 2 takes exactly one image, under the plain name.
   parts.push({ name: isGptImage(family) ? 'image[]' : 'image', filename: `image.${EXTENSION[upload.mime] ?? 'png'}`, contentType: upload.mime, data: upload.data });
-  if (masked) parts.push({ name: 'mask', filename: 'mask.png', contentType: 'image/png', data: await openAIMask(inputs!.mask!, image) });
+  if (masked) parts.push({ name: 'mask', filename: 'mask.png', contentType: 'image/png', data: await decoding('The mask', 'mask', () => openAIMask(inputs!.mask!, image)) });
   return parts;
 }
 
@@ -58,6 +58,18 @@ async function uploadable(image: SourceImage, family: OpenAIFamily): Promise<{ d
     throw new AppError('invalid_request', 'DALL·E 2 edits PNG images under 4 MB only; this one is larger. Use a GPT image model.', { details: { field: 'inputImage' } });
   }
   return { data, mime: 'image/png' };
+}
+
+/** A file sharp cannot decode is named as such, before anything is sent (never taken for a dropped connection). */
+async function decoding<T>(what: string, field: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError('invalid_request', `${what} could not be read as an image, so nothing was sent to OpenAI.`, {
+      details: { field, phase: 'before_accept', cause: error instanceof Error ? error.message : String(error) },
+    });
+  }
 }
 
 function notRead(what: string): AppError {

@@ -126,6 +126,14 @@ describe('openai masked edit', () => {
     expect(got!.fields).toMatchObject({ model: 'dall-e-2', size: '512x512', response_format: 'b64_json' });
   });
 
+  it('a mask file that is not an image is named as such, before sending', async () => {
+    const broken: SourceImage = { data: Buffer.from('not a png'), mime: 'image/png', width: 40, height: 30 };
+    const error = await rejectsWith(provider.generate(edit({ mask: { imageId: 'img_mask' } }), cfg, withInputs({ image: source, mask: broken })), 'invalid_request');
+    expect(error.message).toBe('The mask could not be read as an image, so nothing was sent to OpenAI.');
+    expect(error.details).toMatchObject({ field: 'mask', phase: 'before_accept' });
+    expect(fake.requests).toHaveLength(0);
+  });
+
   it('a mask of another size than its image is refused before sending', async () => {
     const mask = await grayMask(20, 30, () => true);
     const error = await rejectsWith(provider.generate(edit({ mask: { imageId: 'img_mask' } }), cfg, withInputs({ image: source, mask })), 'invalid_request');
