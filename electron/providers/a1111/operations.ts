@@ -31,8 +31,10 @@ export function chooseUpscaler(listed: readonly string[] | undefined): string {
   return best ?? A1111_FALLBACK_UPSCALER;
 }
 
-/** The upscale's own checks: a named upscaler must be one the server has (when its list is known). */
+/** Parts that conflict (a mask without its image…), and a named upscaler the server does not have (when its list is known). */
 export function validateA1111Operation(request: GenerateRequest, config: ProviderConfig): void {
+  const op = operationOf(request);
+  if ('error' in op) throw invalid(op.error, op.field);
   const named = request.upscale?.upscaler;
   if (named === undefined) return;
   if (named === 'None') throw invalid('"None" does not upscale: choose an upscaler, or leave it out for the best one.', 'upscale');

@@ -154,6 +154,7 @@ export function validateOpenAIRequest(request: GenerateRequest, model: string): 
   const caps = openAICapabilities(model);
   const label = LABEL[family];
   const op = operationOf(request);
+  if ('error' in op) throw invalid(op.error, op.field);
   if ('operation' in op && (op.operation === 'img2img' || op.operation === 'inpaint' || op.operation === 'upscale')) {
     const support = caps.operations[op.operation];
     if (!support.supported) throw invalid(support.reason ?? `${label} cannot do this.`, op.operation === 'upscale' ? 'upscale' : 'inputImage');

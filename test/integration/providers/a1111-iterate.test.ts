@@ -194,6 +194,13 @@ describe('a1111 upscale: a server that never answers', () => {
 });
 
 describe('a1111 capabilities and validate', () => {
+  it('rejects a mask without its image before any request', async () => {
+    const req = request({ width: 512, height: 512, mask: { imageId: 'img_mask' } });
+    expect(() => provider.validate(req, cfg)).toThrow(expect.objectContaining({ code: 'invalid_request', message: 'A mask needs the image it paints over: add inputImage.', details: { field: 'mask' } }));
+    await rejectsWith(provider.generate(req, cfg, withInputs({ image: source })), 'invalid_request');
+    expect(fake.requests).toHaveLength(0);
+  });
+
   it('every operation is supported; the upscalers listed are the server’s (without None)', () => {
     const ops = provider.capabilities({ ...cfg, upscalers: ['None', 'Lanczos', 'R-ESRGAN 4x+'] }).operations;
     expect(ops).toEqual({ img2img: { supported: true }, inpaint: { supported: true }, upscale: { supported: true, upscalers: ['Lanczos', 'R-ESRGAN 4x+'] } });

@@ -143,6 +143,13 @@ describe('openai masked edit', () => {
 });
 
 describe('openai capabilities and validate', () => {
+  it('rejects a mask without its image before any request', async () => {
+    const req = request({ mask: { imageId: 'img_mask' } });
+    expect(() => provider.validate(req, cfg)).toThrow(expect.objectContaining({ code: 'invalid_request', message: 'A mask needs the image it paints over: add inputImage.', details: { field: 'mask' } }));
+    await rejectsWith(provider.generate(req, cfg, withInputs({ image: source })), 'invalid_request');
+    expect(fake.requests).toHaveLength(0);
+  });
+
   it('tells per model what it can do from an image, and why not', () => {
     const ops = (model: string) => provider.capabilities({ ...cfg, model }).operations;
     expect(ops('gpt-image-1')).toMatchObject({ img2img: { supported: true }, inpaint: { supported: true }, upscale: { supported: false } });
