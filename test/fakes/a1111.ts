@@ -211,7 +211,8 @@ export async function startFakeA1111(options: FakeA1111Options = {}): Promise<Fa
     const meta = await sharp(image).metadata();
     const factor = body.resize_mode === 0 && typeof body.upscaling_resize === 'number' ? body.upscaling_resize : 2;
     const scale = scenario.kind === 'wrong_size' ? 1 : factor;
-    const out = makePng(Math.round(meta.width! * scale), Math.round(meta.height! * scale), [10, 200, 90]);
+    // modules/upscaler.py: dest = int((side * scale) // 8 * 8).
+    const out = makePng(Math.floor((meta.width! * scale) / 8) * 8, Math.floor((meta.height! * scale) / 8) * 8, [10, 200, 90]);
     json(res, 200, { html_info: `<p>Postprocess upscale by: ${factor}, Postprocess upscaler: ${String(body.upscaler_1)}</p>`, image: out.toString('base64') });
   }
 

@@ -133,6 +133,11 @@ describe('a1111 upscale', () => {
     );
   });
 
+  it('accepts the size A1111 rounds down to a multiple of 8, and reports it', async () => {
+    const out = await provider.generate(upscale(2), cfg, withInputs({ image: sourcePng(30, 21) }));
+    expect(out.images[0]).toMatchObject({ width: 56, height: 40 });
+  });
+
   it('an answer that is not an image is a clear provider_error', async () => {
     fake.setUpscaleScenario({ kind: 'not_image' });
     const error = await rejectsWith(provider.generate(upscale(2), cfg, withInputs({ image: source })), 'provider_error');
