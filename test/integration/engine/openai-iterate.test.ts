@@ -49,4 +49,17 @@ describe('engine: a masked edit on OpenAI', () => {
       for (let x = 0; x < info.width; x += 1) expect(data[(y * info.width + x) * info.channels + 3]).toBe(inside(x, y) ? 0 : 255);
     }
   });
+
+  it("judges an operation by the request's own model, not the one set as default in Settings", async () => {
+    openai = await startFakeOpenAI({ apiKey: KEY });
+    h = await startHarness({ providers: defaultProviders() });
+    const engine: Engine = h.engine;
+    await engine.handlers['settings.update']({ providers: { openai: { apiKey: KEY, baseUrl: openai.url, model: 'dall-e-3' } } });
+    const first = await waitForStatus(engine, (await engine.handlers['jobs.submit'](text)).job.id, ['succeeded', 'failed']);
+    const imageId = first.images[0]!.id;
+    const { job } = await engine.handlers['jobs.submit']({ ...text, prompt: 'the robot in snow', inputImage: { imageId } });
+    expect((await waitForStatus(engine, job.id, ['succeeded', 'failed'])).status).toBe('succeeded');
+    const refused = await engine.handlers['jobs.submit']({ ...text, model: 'dall-e-3', prompt: 'the robot at sea', inputImage: { imageId } }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'invalid_request' });
+  });
 });
