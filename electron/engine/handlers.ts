@@ -90,7 +90,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     deps.inputs.check(asked);
     const { provider, config } = await providers.ready(asked.provider);
     const request = withListedModel(asked, provider, config, deps.models);
-    checkOperationSupported(request, provider.name, provider.capabilities(config));
+    // What the request's own model can do (a default of dall-e-3 must not refuse an image for gpt-image-1).
+    checkOperationSupported(request, provider.name, provider.capabilities({ ...config, ...(request.model === undefined ? {} : { model: request.model }) }));
     provider.validate(request, config);
     const result = await batcher.submit(request);
     if (result.created) {
