@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import type WebSocket from 'ws';
-import { type GenerateRequest, type OperationCapabilities, type ProviderCapabilities, type ProviderTestResult, operationOf } from '../../../shared/contract.js';
+import { type GenerateRequest, type OperationCapabilities, type ProviderCapabilities, operationOf } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
 import { type Seed, seedToBigInt } from '../../../shared/seed.js';
 import { parseJsonSync, readBounded, readJson } from '../http/body.js';
@@ -10,7 +10,7 @@ import { type CallScope, abortedError, droppedError, malformedError, networkErro
 import { toImage } from '../http/image.js';
 import { send } from '../http/request.js';
 import { basicHeader, joinUrl, parseBaseUrl } from '../http/url.js';
-import type { GeneratedImage, Provider, ProviderConfig, ProviderContext, ProviderOutput, SourceImage } from '../types.js';
+import type { GeneratedImage, Provider, ProviderConfig, ProviderContext, ProviderListing, ProviderOutput, SourceImage } from '../types.js';
 import { decodePreviewFrame } from './frames.js';
 import { DEFAULT_STRENGTH, defaultImageWorkflow, upscaleWorkflow } from './image-graphs.js';
 import { openSocket } from './socket.js';
@@ -569,7 +569,7 @@ async function viewImage(conn: Connection, ref: ImageRef, scope: CallScope, conf
   return toImage(await readBounded(response, config.maxResponseBytes, scope, 'while sending an image'), scope, `the file ${ref.filename}`);
 }
 
-async function testConnection(config: ProviderConfig, signal: AbortSignal, memo: UpscalerMemo): Promise<ProviderTestResult> {
+async function testConnection(config: ProviderConfig, signal: AbortSignal, memo: UpscalerMemo): Promise<ProviderListing> {
   const started = Date.now();
   const elapsed = () => Date.now() - started;
   let conn: Connection;
@@ -594,7 +594,7 @@ async function testConnection(config: ProviderConfig, signal: AbortSignal, memo:
     memo.set(conn.base, upscalers);
     const version = typeof system.system?.comfyui_version === 'string' ? ` ${system.system.comfyui_version}` : '';
     const upscaleNote = upscalers.length === 0 ? '' : `, ${upscalers.length} upscale model${upscalers.length === 1 ? '' : 's'}`;
-    return { ok: true, reachable: true, authenticated: true, models, latencyMs: elapsed(), message: `Connected to ComfyUI${version}: ${models.length} checkpoint${models.length === 1 ? '' : 's'}${upscaleNote}.` };
+    return { ok: true, reachable: true, authenticated: true, models, upscalers, latencyMs: elapsed(), message: `Connected to ComfyUI${version}: ${models.length} checkpoint${models.length === 1 ? '' : 's'}${upscaleNote}.` };
   } catch (error) {
     if (signal.aborted) throw new AppError('cancelled', 'Cancelled.', { retryable: false });
     const appError = error instanceof AppError ? error : networkError(error, scope, 'while testing');

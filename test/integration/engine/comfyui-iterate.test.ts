@@ -48,6 +48,10 @@ describe('ComfyUI works from a stored image, through the engine', () => {
     expect(sampler.inputs.denoise).toBe(0.6);
     expect(edit.images.map((i) => [i.width, i.height])).toEqual([[160, 120]]);
 
+    // Test connection lists the server's upscale models; the engine keeps them and Settings shows them.
+    await h.engine.handlers['providers.test']({ id: 'comfyui' });
+    const listed = (await h.engine.handlers['providers.list']({})).providers.find((p) => p.id === 'comfyui')!;
+    expect(listed.capabilities.operations.upscale).toMatchObject({ supported: true, upscalers: ['4x-UltraSharp.pth'] });
     const up = await run(h.engine, { ...base, provider: 'comfyui', upscale: { imageId, factor: 4 } });
     expect(up).toMatchObject({ operation: 'upscale', parentImageId: imageId });
     expect(up.images.map((i) => [i.width, i.height])).toEqual([[640, 480]]);

@@ -224,6 +224,7 @@ describe('comfyui upscale', () => {
     expect(provider.capabilities(cfg).operations.upscale.upscalers).toBeUndefined();
     const result = await provider.test(cfg, AbortSignal.timeout(5000));
     expect(result.message).toContain('1 upscale model');
+    expect(result.upscalers).toEqual(['4x-UltraSharp.pth']);
     expect(provider.capabilities(cfg).operations.upscale).toMatchObject({ supported: true, upscalers: ['4x-UltraSharp.pth'] });
     const before = fake.requests.length;
     expect(() => provider.validate(upscale(2, 'R-ESRGAN 4x+'), cfg)).toThrow(/no upscale model "R-ESRGAN 4x\+"/);
