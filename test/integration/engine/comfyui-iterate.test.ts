@@ -59,5 +59,14 @@ describe('ComfyUI works from a stored image, through the engine', () => {
     expect(Object.values(upGraph).find((n) => n.class_type === 'UpscaleModelLoader')?.inputs.model_name).toBe('4x-UltraSharp.pth');
     // The source went up once: the same bytes under the same content-derived name.
     expect(comfy.uploads.at(-1)!.name).toBe(comfy.uploads[0]!.name);
+
+    // After a restart (a fresh provider, no listing since) Settings still knows the upscale models.
+    await h.engine.close({ graceMs: 0 });
+    const listings = () => comfy!.requests.filter((r) => r.path === '/object_info/UpscaleModelLoader').length;
+    const listedBefore = listings();
+    const again = await h.open({ providers: defaultProviders() });
+    const relisted = (await again.handlers['providers.list']({})).providers.find((p) => p.id === 'comfyui')!;
+    expect(relisted.capabilities.operations.upscale.upscalers).toEqual(['4x-UltraSharp.pth']);
+    expect(listings()).toBe(listedBefore);
   }, 60_000);
 });
