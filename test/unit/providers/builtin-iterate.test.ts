@@ -106,6 +106,28 @@ describe('builtin image-to-image', () => {
   });
 });
 
+describe('builtin image-to-image: cancel', () => {
+  it('a cancel mid-render ends cancelled, and the worker takes the next job', async () => {
+    const big = await sharp({ create: { width: 1536, height: 1536, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer();
+    const rec = recordingContext();
+    rec.context.inputs = { image: { data: big, mime: 'image/png', width: 1536, height: 1536 } };
+    const running = provider.generate(request({ ...img2img(0.5), seed: 3 }), config, rec.context);
+    await new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        if ((rec.progress.at(-1)?.fraction ?? 0) > 0.02) {
+          clearInterval(timer);
+          resolve();
+        }
+      }, 2);
+    });
+    rec.controller.abort();
+    const error = await running.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe('cancelled');
+    expect((await run(img2img(0.5))).output.images).toHaveLength(1);
+  }, 60_000);
+});
+
 describe('builtin masked edit', () => {
   it('repaints the white area and keeps every other pixel byte for byte', async () => {
     // White (repaint) on the left 40 columns, black elsewhere.
