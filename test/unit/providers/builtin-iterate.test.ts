@@ -108,7 +108,7 @@ describe('builtin image-to-image', () => {
 
 describe('builtin image-to-image: cancel', () => {
   it('a cancel mid-render ends cancelled, and the worker takes the next job', async () => {
-    const big = await sharp({ create: { width: 1536, height: 1536, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer();
+    const big = await sharp({ create: { width: 1536, height: 1536, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer();
     const rec = recordingContext();
     rec.context.inputs = { image: { data: big, mime: 'image/png', width: 1536, height: 1536 } };
     const running = provider.generate(request({ ...img2img(0.5), seed: 3 }), config, rec.context);
