@@ -54,6 +54,8 @@ describe('ComfyUI works from a stored image, through the engine', () => {
     expect(listed.capabilities.operations.upscale).toMatchObject({ supported: true, upscalers: ['4x-UltraSharp.pth'] });
     const up = await run(h.engine, { ...base, provider: 'comfyui', upscale: { imageId, factor: 4 } });
     expect(up).toMatchObject({ operation: 'upscale', parentImageId: imageId });
+    // An upscale runs no checkpoint, so none is recorded (the first listed would otherwise be filled in).
+    expect(up.model).toBeUndefined();
     expect(up.images.map((i) => [i.width, i.height])).toEqual([[640, 480]]);
     const upGraph = (comfy.promptRequests()[1]!.json as { prompt: Graph }).prompt;
     expect(Object.values(upGraph).find((n) => n.class_type === 'UpscaleModelLoader')?.inputs.model_name).toBe('4x-UltraSharp.pth');
