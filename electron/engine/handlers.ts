@@ -77,7 +77,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   };
 
   const submit = async (asked: Parameters<Handlers['jobs.submit']>[0]): Promise<{ job: JobDetail; created: boolean }> => {
-    const { provider, config } = await providers.ready(asked.provider);
+    const { provider, config } = await providers.ready(asked.provider, asked.model);
     const request = withListedModel(asked, provider, config, deps.models);
     provider.validate(request, config);
     const result = await batcher.submit(request);
@@ -177,7 +177,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'desktop.startDrag': async () => desktopOnly(),
     'desktop.pickImportPaths': async () => desktopOnly(),
     ...createCurationHandlers({ store, bus, now: () => Date.now(), announce, sidecars: deps.sidecars }),
-    ...createInstanceHandlers(),
+    ...createInstanceHandlers({ providers, store, announce, kick: () => scheduler.kick() }),
     ...createPresetHandlers(),
     ...createIterateHandlers(),
   };
