@@ -28,7 +28,7 @@ import { createJobMedia } from './job-media.js';
 import { createModelCache } from './model-cache.js';
 import { createProviderHealth, trackJobOutcomes } from './provider-health.js';
 import { createRetention } from './retention.js';
-import { createProviderRegistry, type ProviderEntry } from './provider-registry.js';
+import { connectionOf, createProviderRegistry, type ProviderEntry } from './provider-registry.js';
 import { redactingLog } from './redacting-log.js';
 import { createSettingsService, type ProviderDefaults } from './settings-service.js';
 import { systemClock, type Engine, type EngineOptions, type Logger, type MediaFile } from './types.js';
@@ -93,6 +93,7 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       clock,
       probe: (id) => registry.test(id),
       onChange: () => scheduler.kick(),
+      connection: (id) => connectionOf(settings.provider(id)),
       ...(options.probeBackoff === undefined ? {} : { backoff: options.probeBackoff }),
     });
     const registry = createProviderRegistry(entries, settings, {

@@ -29,6 +29,8 @@ interface State {
   loadedModel?: string;
   attempt: number;
   timer?: ReturnType<typeof setTimeout>;
+  /** The address and login it went down with: a new one is a new server, not known down. */
+  connection?: string;
 }
 
 export function createInstanceHealth(options: {
@@ -38,6 +40,8 @@ export function createInstanceHealth(options: {
   /** Something changed the scheduler should act on (an instance came back). */
   onChange: () => void;
   backoff?: { firstMs: number; maxMs: number };
+  /** What a connection depends on (address, login); changed in Settings, a down instance is unknown again. */
+  connection?: (id: string) => string;
 }): InstanceHealthTracker {
   const backoff = options.backoff ?? DEFAULT_PROBE_BACKOFF;
   const states = new Map<string, State>();
@@ -45,6 +49,12 @@ export function createInstanceHealth(options: {
 
   const of = (id: string): State => {
     let s = states.get(id);
+    if (s !== undefined && s.state === 'down' && options.connection !== undefined && options.connection(id) !== s.connection) {
+      clearTimeout(s.timer);
+      const kept: State = { state: 'unknown', running: s.running, attempt: 0 };
+      states.set(id, kept);
+      return kept;
+    }
     if (s === undefined) {
       s = { state: 'unknown', running: new Set(), attempt: 0 };
       states.set(id, s);
@@ -102,7 +112,7 @@ export function createInstanceHealth(options: {
       clearTimeout(states.get(id)?.timer);
       states.delete(id);
     },
-    isDown: (id) => states.get(id)?.state === 'down',
+    isDown: (id) => of(id).state === 'down',
     markDown(id, message) {
       const s = of(id);
       s.message = message.slice(0, MAX_MESSAGE);
@@ -110,6 +120,7 @@ export function createInstanceHealth(options: {
       if (s.state === 'down') return;
       s.state = 'down';
       s.since = options.clock.now();
+      if (options.connection !== undefined) s.connection = options.connection(id);
       s.attempt = 0;
       schedule(id, s);
     },
