@@ -19,7 +19,19 @@ describe('several servers of one kind: adding, keeping and removing instances', 
     const first = await startFakeComfyUI({ checkpoints: ['first.safetensors'] });
     const second = await startFakeComfyUI({ checkpoints: ['second.safetensors'] });
     fakes.push(first, second);
-    h = await startHarness({ providers: defaultProviders() });
+    // Counts the provider objects the ComfyUI kind makes: one per added instance, per start.
+    let made = 0;
+    const counted = () => {
+      const entries = defaultProviders();
+      const comfy = entries.find((e) => e.provider.id === 'comfyui')!;
+      const create = comfy.create!;
+      comfy.create = () => {
+        made += 1;
+        return create();
+      };
+      return { providers: entries };
+    };
+    h = await startHarness(counted());
     await h.engine.close();
     // The settings row exactly as an older Atelier wrote it: no instances at all.
     const store = openStore({ dataDir: h.dataDir });
@@ -31,7 +43,7 @@ describe('several servers of one kind: adding, keeping and removing instances', 
       library: { xmpSidecars: false },
     });
     store.close();
-    await h.open();
+    await h.open(counted());
 
     const before = await h.engine.handlers['providers.list']({});
     expect(before.providers.map((p) => [p.id, p.kind])).toEqual([['builtin', 'builtin'], ['openai', 'openai'], ['a1111', 'a1111'], ['comfyui', 'comfyui']]);
@@ -41,11 +53,13 @@ describe('several servers of one kind: adding, keeping and removing instances', 
 
     const { provider } = await h.engine.handlers['providers.add']({ kind: 'comfyui', name: 'GPU box', baseUrl: second.url, concurrency: 2 });
     expect(provider).toMatchObject({ id: 'comfyui-2', kind: 'comfyui', name: 'GPU box', concurrency: 2, enabled: false, health: { state: 'unknown', running: [] } });
+    expect(made).toBe(1);
     // Its URL, login and switch are set like any provider's, keyed by its id.
     await h.engine.handlers['settings.update']({ providers: { 'comfyui-2': { enabled: true, username: 'ana', password: 'pw-second' } } });
 
     await h.engine.close();
-    await h.open();
+    await h.open(counted());
+    expect(made).toBe(2);
     const info = await listed('comfyui-2');
     expect(info).toMatchObject({ id: 'comfyui-2', kind: 'comfyui', name: 'GPU box', enabled: true, configured: true, concurrency: 2 });
     const settings = (await h.engine.handlers['settings.get']({})).providers;
