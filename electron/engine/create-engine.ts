@@ -122,6 +122,7 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       limits: () => ({
         global: settings.current().concurrency.global,
         perProvider: (id) => settings.provider(id)?.concurrency ?? 1,
+        waitMs: (id) => settings.provider(id)?.timeoutMs ?? 60_000,
       }),
     });
 

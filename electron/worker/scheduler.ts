@@ -20,6 +20,8 @@ export const PUMP_RETRY_MS = 2_000;
 export interface SchedulerLimits {
   global: number;
   perProvider(providerId: string): number;
+  /** How long a job asking for a down instance by id waits for it before it fails unsent (its timeout). */
+  waitMs?(providerId: string): number;
 }
 
 export interface Scheduler {
@@ -55,6 +57,9 @@ export function createScheduler(
   const rerun = new Map<string, { from: string; message: string }>();
   /** Jobs asking for a down instance by id that were told so, with the moment it went down. */
   const toldWaiting = new Map<string, number>();
+  /** When each of those began to wait, and the timer that looks again at its deadline. */
+  const waitingSince = new Map<string, number>();
+  let waitTimer: ReturnType<typeof setTimeout> | undefined;
   let accepting = false;
   let stopped = false;
   let scheduled = false;
@@ -131,6 +136,7 @@ export function createScheduler(
     const controller = new AbortController();
     deps.instances.started(instance, job.id);
     toldWaiting.delete(job.id);
+    waitingSince.delete(job.id);
     const done = runJob({ ...job, provider: instance }, controller, depsFor(job, instance))
       .catch((error: unknown) => deps.log?.error('a job escaped its own error handling', { jobId: job.id, error: String(error) }))
       .finally(() => {
@@ -169,11 +175,29 @@ export function createScheduler(
       return instance;
     });
 
-  const tellWaiting = (jobId: string, instance: string): void => {
+  // A job that asked for one server waits for it while it is down, up to that server's timeout; then it fails unsent.
+  const tellWaiting = (jobId: string, instance: string, limits: SchedulerLimits): number => {
+    const now = deps.clock.now();
     const since = deps.instances.view(instance).since ?? 0;
-    if (toldWaiting.get(jobId) === since) return;
-    toldWaiting.set(jobId, since);
-    deps.store.appendEvent(jobId, 'waiting', `${instance} is not answering: this job asked for that server, so it waits for it to come back.`, { instance });
+    if (toldWaiting.get(jobId) !== since) {
+      toldWaiting.set(jobId, since);
+      deps.store.appendEvent(jobId, 'waiting', `${instance} is not answering: this job asked for that server, so it waits for it to come back.`, { instance });
+    }
+    const began = waitingSince.get(jobId) ?? now;
+    waitingSince.set(jobId, began);
+    const limit = limits.waitMs?.(instance) ?? Infinity;
+    if (now - began < limit) return began + limit;
+    waitingSince.delete(jobId);
+    toldWaiting.delete(jobId);
+    const seconds = Math.round(limit / 1000);
+    deps.store.fail(jobId, {
+      code: 'provider_unavailable',
+      message: `${instance} did not answer for ${seconds} s, so this job was never sent. Retry it once the server is back, or send it to another server.`,
+      retryable: false,
+      details: { instance, sent: false },
+    });
+    deps.bus.emit('jobs.changed', { job: deps.store.getSummary(jobId) });
+    return Infinity;
   };
 
   const take = (): void => {
@@ -184,7 +208,13 @@ export function createScheduler(
     const byId = new Map(queued.map((job) => [job.id, job]));
     const jobs = queued.map((job) => (job.request.model === undefined ? { id: job.id, target: job.provider } : { id: job.id, target: job.provider, model: job.request.model }));
     const { placements, waiting } = place(jobs, instancesNow(limits), free);
-    for (const w of waiting) tellWaiting(w.jobId, w.instance);
+    const due = Math.min(...waiting.map((w) => tellWaiting(w.jobId, w.instance, limits)));
+    clearTimeout(waitTimer);
+    if (Number.isFinite(due)) {
+      // Real time, not the engine clock: a wait is looked at again when its deadline passes.
+      waitTimer = setTimeout(() => scheduler.kick(), Math.max(10, due - deps.clock.now()));
+      waitTimer.unref?.();
+    }
     for (const { jobId, instance } of placements) {
       const job = byId.get(jobId)!;
       // The instance is recorded for work that asked for any of a kind: a job asking for one server names it already.
@@ -225,6 +255,7 @@ export function createScheduler(
       for (const r of running.values()) r.controller.abort('shutdown' satisfies AbortReason);
       await all;
       clearTimeout(retryTimer);
+      clearTimeout(waitTimer);
       deps.instances.close();
       // A last try; what is still refused stays running and the next start marks it interrupted.
       terminal.flush();

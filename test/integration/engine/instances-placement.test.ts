@@ -129,6 +129,21 @@ describe('any:<kind> jobs are placed on healthy instances', () => {
     expect(promptsOf(back)).toEqual(['only on the first']);
   });
 
+  it('a job asking by id for a server that stays down waits for it up to the server’s timeout, then fails unsent', async () => {
+    const gone = await startFakeComfyUI();
+    const url = gone.url;
+    await gone.close();
+    h = await startHarness({ providers: defaultProviders(), probeBackoff: { firstMs: 20, maxMs: 80 }, retry: { maxAttempts: 1, baseDelayMs: 10, maxDelayMs: 20 } });
+    await h.engine.handlers['settings.update']({ providers: { comfyui: { enabled: true, baseUrl: url, timeoutMs: 1_000 } } });
+    // The first one finds it down; the second, asked while it is down, waits and is never sent.
+    const first = await submit(h.engine, 'comfyui', 'finds it down');
+    expect((await waitForStatus(h.engine, first, ['failed'])).errorDetail?.code).toBe('provider_unavailable');
+    const second = await submit(h.engine, 'comfyui', 'waits for it');
+    const failed = await waitForStatus(h.engine, second, ['failed']);
+    expect(failed.errorDetail?.message).toBe('comfyui did not answer for 1 s, so this job was never sent. Retry it once the server is back, or send it to another server.');
+    expect(failed.events.map((e) => e.kind)).toEqual(['submitted', 'waiting', 'failed']);
+  });
+
   it('paid work is never re-sent: an any:openai job whose endpoint dies mid-run fails, and the other endpoint never sees it', async () => {
     const dying = await startFakeOpenAI({ apiKey: 'sk-one', scenario: { kind: 'success', stepMs: 5_000 } });
     const spare = await startFakeOpenAI({ apiKey: 'sk-two' });
