@@ -73,6 +73,8 @@ describe('any:<kind> jobs are placed on healthy instances', () => {
       const done = await waitForStatus(h.engine, await submit(h.engine, 'any:comfyui', `needs ${model}`, model), ['succeeded', 'failed']);
       expect(done).toMatchObject({ status: 'succeeded', instance });
     }
+    // The settings status of the instance that ran them (not of "any:comfyui") says it works.
+    await waitFor(async () => (await h!.engine.handlers['providers.list']({})).providers.find((p) => p.id === 'comfyui-2')!.status.source === 'job');
     // Both idle: the second server last ran "other", so the next "other" goes there, not to the first in the list.
     await waitForStatus(h.engine, await submit(h.engine, 'comfyui-2', 'load other', 'other.safetensors'), ['succeeded']);
     await waitForStatus(h.engine, await submit(h.engine, 'comfyui', 'load shared', 'shared.safetensors'), ['succeeded']);
@@ -95,6 +97,8 @@ describe('any:<kind> jobs are placed on healthy instances', () => {
     await h.engine.handlers['settings.update']({ providers: { 'comfyui-2': { enabled: false } } });
     const long = await h.engine.handlers['jobs.submit']({ provider: 'any:comfyui', prompt: 'the long one', width: 64, height: 64, count: 1, steps: 150, model: CHECKPOINT });
     await waitFor(() => doomed.promptRequests().length === 1);
+    const runningOn = (await h.engine.handlers['providers.list']({})).providers.find((p) => p.id === 'comfyui')!.health;
+    expect(runningOn).toMatchObject({ state: 'unknown', running: [long.job.id] });
     const pinned = await submit(h.engine, 'comfyui', 'only on the first');
     const queued: string[] = [];
     for (let i = 0; i < 3; i += 1) queued.push(await submit(h.engine, 'any:comfyui', `queued ${i}`));
