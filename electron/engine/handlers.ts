@@ -18,6 +18,8 @@ import { createIterateHandlers } from './iterate-handlers.js';
 import type { createSimilarIndex } from '../library/similar/similar-index.js';
 import type { ProviderRegistry } from './provider-registry.js';
 import type { SettingsService } from './settings-service.js';
+import type { JobInputs } from './job-inputs.js';
+import { checkOperationSupported } from './operation-support.js';
 
 export interface HandlerDeps {
   store: JobStore;
@@ -41,6 +43,9 @@ export interface HandlerDeps {
   sidecars: Pick<SidecarWriter, 'queue'>;
   /** Find similar and duplicates over the perceptual hashes. */
   similar: ReturnType<typeof createSimilarIndex>;
+  /** The images a request works from (image-to-image, masked edit, upscale). */
+  inputs: Pick<JobInputs, 'check'>;
+  dataDir: string;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -78,8 +83,11 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   };
 
   const submit = async (asked: Parameters<Handlers['jobs.submit']>[0]): Promise<{ job: JobDetail; created: boolean }> => {
+    deps.inputs.check(asked);
     const { provider, config } = await providers.ready(asked.provider, asked.model);
     const request = withListedModel(asked, provider, config, deps.models);
+    // What the request's own model can do (a default of dall-e-3 must not refuse an image for gpt-image-1).
+    checkOperationSupported(request, provider.name, provider.capabilities({ ...config, ...(request.model === undefined ? {} : { model: request.model }) }));
     provider.validate(request, config);
     // A batch for any of a local kind becomes one job per server; the first is the answer, the rest are announced.
     const parts = splitBatch(request, providers);
@@ -185,6 +193,6 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     ...createCurationHandlers({ store, bus, now: () => Date.now(), announce, sidecars: deps.sidecars }),
     ...createInstanceHandlers({ providers, store, announce, kick: () => scheduler.kick() }),
     ...createPresetHandlers(),
-    ...createIterateHandlers(),
+    ...createIterateHandlers({ store, dataDir: deps.dataDir, now: () => Date.now() }),
   };
 }
