@@ -200,14 +200,28 @@ export function createScheduler(
     return Infinity;
   };
 
+  const planFor = (page: QueuedJob[], instances: PlacementInstance[], free: number) => {
+    const queued = page.filter((job) => !running.has(job.id));
+    const byId = new Map(queued.map((job) => [job.id, job]));
+    const jobs = queued.map((job) => (job.request.model === undefined ? { id: job.id, target: job.provider } : { id: job.id, target: job.provider, model: job.request.model }));
+    return { byId, result: place(jobs, instances, free) };
+  };
+
   const take = (): void => {
     const limits = deps.limits();
     const free = limits.global - running.size;
     if (free <= 0) return;
-    const queued = deps.store.queued(Math.max(LOOK_AHEAD, free * 10)).filter((job) => !running.has(job.id));
-    const byId = new Map(queued.map((job) => [job.id, job]));
-    const jobs = queued.map((job) => (job.request.model === undefined ? { id: job.id, target: job.provider } : { id: job.id, target: job.provider, model: job.request.model }));
-    const { placements, waiting } = place(jobs, instancesNow(limits), free);
+    const instances = instancesNow(limits);
+    // A short page first (most passes place from its head); a longer one only when slots stay free behind it.
+    let limit = Math.max(50, free * 10);
+    let queued = deps.store.queued(limit);
+    let plan = planFor(queued, instances, free);
+    if (plan.result.placements.length < free && queued.length === limit && limit < LOOK_AHEAD) {
+      limit = LOOK_AHEAD;
+      queued = deps.store.queued(limit);
+      plan = planFor(queued, instances, free);
+    }
+    const { byId, result: { placements, waiting } } = plan;
     const due = Math.min(...waiting.map((w) => tellWaiting(w.jobId, w.instance, limits)));
     clearTimeout(waitTimer);
     if (Number.isFinite(due)) {

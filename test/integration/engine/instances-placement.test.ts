@@ -148,6 +148,23 @@ describe('any:<kind> jobs are placed on healthy instances', () => {
     expect(failed.events.map((e) => e.kind)).toEqual(['submitted', 'waiting', 'failed']);
   });
 
+  it('looks past a long run of jobs waiting for a down server to one the idle server can take', async () => {
+    const gone = await startFakeComfyUI();
+    const url = gone.url;
+    await gone.close();
+    const up = await startFakeComfyUI();
+    fakes.push(up);
+    h = await startHarness({ providers: defaultProviders(), probeBackoff: { firstMs: 60_000, maxMs: 60_000 } });
+    await twoComfy(h.engine, gone, up);
+    await h.engine.handlers['settings.update']({ providers: { comfyui: { baseUrl: url } } });
+    // A failed connection test counts as a probe: the first server is down before any job.
+    await h.engine.handlers['providers.test']({ id: 'comfyui' });
+    for (let i = 0; i < 120; i += 1) await submit(h.engine, 'comfyui', `waits ${i}`);
+    const behind = await submit(h.engine, 'any:comfyui', 'behind them all');
+    expect(await waitForStatus(h.engine, behind, ['succeeded', 'failed'])).toMatchObject({ status: 'succeeded', instance: 'comfyui-2' });
+    expect(promptsOf(up)).toEqual(['behind them all']);
+  });
+
   it('paid work is never re-sent: an any:openai job whose endpoint dies mid-run fails, and the other endpoint never sees it', async () => {
     const dying = await startFakeOpenAI({ apiKey: 'sk-one', scenario: { kind: 'success', stepMs: 5_000 } });
     const spare = await startFakeOpenAI({ apiKey: 'sk-two' });
