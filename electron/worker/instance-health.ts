@@ -52,6 +52,7 @@ export function createInstanceHealth(options: {
     if (s !== undefined && s.state === 'down' && options.connection !== undefined && options.connection(id) !== s.connection) {
       clearTimeout(s.timer);
       const kept: State = { state: 'unknown', running: s.running, attempt: 0 };
+      if (s.loadedModel !== undefined) kept.loadedModel = s.loadedModel;
       states.set(id, kept);
       return kept;
     }
