@@ -74,6 +74,23 @@ describe('several servers of one kind: adding, keeping and removing instances', 
     expect((await listed('comfyui'))!.models).toEqual(['first.safetensors']);
   });
 
+  it('submit checks any:<kind> against an instance that is on and set up, and says why when none is', async () => {
+    const second = await startFakeComfyUI();
+    fakes.push(second);
+    h = await startHarness({ providers: defaultProviders() });
+    const ask = { provider: 'any:comfyui', model: 'v1-5-pruned-emaonly.safetensors', prompt: 'a quiet street', width: 64, height: 64, count: 1, steps: 2 };
+    await expect(h.engine.handlers['jobs.submit'](ask)).rejects.toMatchObject({ code: 'invalid_request', message: 'ComfyUI is turned off. Turn it on in Settings first.' });
+    // The first one stays off; the added one is on: it is the one checked, and the one that runs it.
+    await h.engine.handlers['providers.add']({ kind: 'comfyui', name: 'Attic GPU', baseUrl: second.url });
+    await h.engine.handlers['settings.update']({ providers: { 'comfyui-2': { enabled: true } } });
+    const { job } = await h.engine.handlers['jobs.submit'](ask);
+    expect(await waitForStatus(h.engine, job.id, ['succeeded', 'failed'])).toMatchObject({ status: 'succeeded', provider: 'any:comfyui', instance: 'comfyui-2' });
+    // A request the kind's servers refuse is refused at submit, as for one named server.
+    await expect(h.engine.handlers['jobs.submit']({ ...ask, width: 65 })).rejects.toMatchObject({ code: 'invalid_request' });
+    const builtin = await h.engine.handlers['jobs.submit']({ provider: 'any:builtin', prompt: 'a quiet street', width: 64, height: 64, count: 1 });
+    expect(await waitForStatus(h.engine, builtin.job.id, ['succeeded', 'failed'])).toMatchObject({ status: 'succeeded', instance: 'builtin' });
+  });
+
   it('remove: an added instance goes with its secrets, its queued jobs move to any instance of its kind; the first one stays', async () => {
     const slow = await startFakeA1111({ scenario: { kind: 'success', stepMs: 150 } });
     const other = await startFakeA1111();
