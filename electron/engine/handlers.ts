@@ -14,10 +14,12 @@ import { createSimilarHandlers } from './similar-handlers.js';
 import { createInstanceHandlers } from './instance-handlers.js';
 import { partMessage, splitBatch } from '../worker/split-batch.js';
 import { createPresetHandlers } from './preset-handlers.js';
+import { createPromptRecorder } from './prompt-recorder.js';
 import { createIterateHandlers } from './iterate-handlers.js';
 import type { createSimilarIndex } from '../library/similar/similar-index.js';
 import type { ProviderRegistry } from './provider-registry.js';
 import type { SettingsService } from './settings-service.js';
+import type { Logger } from './types.js';
 import type { JobInputs } from './job-inputs.js';
 import { checkOperationSupported } from './operation-support.js';
 
@@ -41,6 +43,8 @@ export interface HandlerDeps {
   importer: Importer;
   folders: LibraryFolders;
   sidecars: Pick<SidecarWriter, 'queue'>;
+  /** Warnings that answer no request (a prompt the history could not record). */
+  log?: Pick<Logger, 'warn'>;
   /** Find similar and duplicates over the perceptual hashes. */
   similar: ReturnType<typeof createSimilarIndex>;
   /** The images a request works from (image-to-image, masked edit, upscale). */
@@ -74,6 +78,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     bus.emit('jobs.changed', { job: summary });
   };
   const batcher = createSubmitBatcher(store);
+  const prompts = createPromptRecorder(store, deps.log);
 
   const removed = async (result: RemovedFiles): Promise<{ removed: number; bytesFreed: number }> => {
     if (result.ids.length > 0) bus.emit('jobs.removed', { ids: result.ids });
@@ -98,7 +103,10 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       if (parts.length > 1) store.appendEvent(r.job.id, 'split', partMessage(parts[i]!, request.count, kindOfTarget(request.provider) ?? ''), { first: parts[i]!.first, part: parts[i]!.part, parts: parts.length });
       announceJob(r.job);
     });
-    if (results.some((r) => r.created)) scheduler.kick();
+    if (results.some((r) => r.created)) {
+      scheduler.kick();
+      prompts.record(request.prompt);
+    }
     return results[0]!;
   };
 
@@ -192,7 +200,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'desktop.pickImportPaths': async () => desktopOnly(),
     ...createCurationHandlers({ store, bus, now: () => Date.now(), announce, sidecars: deps.sidecars }),
     ...createInstanceHandlers({ providers, store, announce, kick: () => scheduler.kick() }),
-    ...createPresetHandlers(),
+    ...createPresetHandlers(store),
     ...createIterateHandlers({ store, dataDir: deps.dataDir, now: () => Date.now() }),
   };
 }
