@@ -170,6 +170,16 @@ export function createProviderRegistry(
     return { provider, config: c };
   };
 
+  const noneReady = async (kind: string): Promise<never> => {
+    const first = ofKind(kind)[0];
+    if (first === undefined) {
+      throw new AppError('invalid_request', `Atelier has no ${kind} provider to send this to.`, { details: { fields: { provider: 'Unknown kind.' } } });
+    }
+    // None is usable: the first one's own reason (turned off, not set up) says what to do.
+    await readyOne(first.id);
+    throw new AppError('invalid_request', `No ${first.name} server is turned on and set up.`, { details: { fields: { provider: 'None set up.' } } });
+  };
+
   const ofKind = (kind: string): Instance[] => [...byId.values()].filter((i) => i.kind === kind);
 
   // Answering beats down, and a server that lists the model beats one that does not: the job will go there.
@@ -225,19 +235,15 @@ export function createProviderRegistry(
     ids: () => [...byId.keys()],
     get,
     config,
-    async ready(target, model) {
+    // Not async itself: a named instance costs no more turns of the event loop than before instances existed.
+    ready(target, model) {
       const kind = kindOfTarget(target);
       if (kind === undefined) return readyOne(target);
       const chosen = representative(kind, model);
       if (chosen !== undefined) return readyOne(chosen.id);
-      const first = ofKind(kind)[0];
-      if (first === undefined) {
-        throw new AppError('invalid_request', `Atelier has no ${kind} provider to send this to.`, { details: { fields: { provider: 'Unknown kind.' } } });
-      }
-      // None is usable: the first one's own reason (turned off, not set up) says what to do.
-      await readyOne(first.id);
-      throw new AppError('invalid_request', `No ${first.name} server is turned on and set up.`, { details: { fields: { provider: 'None set up.' } } });
+      return noneReady(kind);
     },
+
     async list() {
       await options.models?.refreshStale(await listTargets());
       const infos: ProviderInfo[] = [];

@@ -104,10 +104,7 @@ export function createScheduler(
     ...jobDeps,
     providers: {
       ...deps.providers,
-      ready: async (id: string) => {
-        const ready = await deps.providers.ready(id);
-        return { provider: watched(ready.provider, job, instance), config: ready.config };
-      },
+      ready: (id: string) => deps.providers.ready(id).then((ready) => ({ provider: watched(ready.provider, job, instance), config: ready.config })),
     } satisfies ProviderRegistry,
   });
 
