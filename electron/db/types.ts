@@ -3,6 +3,8 @@
  * The engine and worker depend on this, never on SQL.
  */
 import type { CurationStore } from './library-curation.js';
+import type { PresetStore } from './presets.js';
+import type { PromptHistoryStore } from './prompt-history.js';
 import type { XmpSidecarStore } from './xmp-sidecars.js';
 import type { ErrorBody } from '../../shared/errors.js';
 import type { Db } from './connection.js';
@@ -121,8 +123,12 @@ export interface JobStore {
   getSummary(id: string): JobSummary;
   list(query: ListQuery): ListPage;
 
-  /** Compare-and-set queued -> running; false when already claimed, not queued or cancel requested. */
-  claim(id: string): boolean;
+  /** Compare-and-set queued -> running, recording the instance that runs it; false when already claimed, not queued or cancel requested. */
+  claim(id: string, instance?: string): boolean;
+  /** Running -> queued again (its server went away mid-run), with a trace line; false when not running or cancelled. */
+  requeue(id: string, message: string, data?: Record<string, unknown>): boolean;
+  /** Queued jobs asking for `from` now ask for `to` (a removed instance's work), each with a trace line; their ids. */
+  moveQueued(from: string, to: string, message: string): string[];
   /** Queued jobs, oldest first. */
   queued(limit: number): QueuedJob[];
   /** Writes only when the stage or partial count changed; returns whether it wrote. */
@@ -184,6 +190,10 @@ export interface JobStore {
   readonly similar: SimilarStore;
   /** Masks painted in the viewer for a masked edit. */
   readonly masks: MaskStore;
+  /** Saved composer settings and imported A1111 styles (issue 11). */
+  readonly presets: PresetStore;
+  /** Prompts submitted, newest first, bounded. */
+  readonly prompts: PromptHistoryStore;
 }
 
 export interface StoreOpenInfo {

@@ -1,5 +1,5 @@
 import { AppError } from '../../shared/errors.js';
-import { isTerminal, type Handlers, type JobDetail } from '../../shared/contract.js';
+import { isTerminal, kindOfTarget, type Handlers, type JobDetail } from '../../shared/contract.js';
 import type { JobStore, RemovedFiles } from '../db/types.js';
 import type { LibraryRecovery } from '../library/recovery.js';
 import type { Importer } from '../library/import/importer.js';
@@ -12,11 +12,14 @@ import { createCurationHandlers } from './curation-handlers.js';
 import type { SidecarWriter } from '../library/xmp/sidecar-writer.js';
 import { createSimilarHandlers } from './similar-handlers.js';
 import { createInstanceHandlers } from './instance-handlers.js';
+import { partMessage, splitBatch } from '../worker/split-batch.js';
 import { createPresetHandlers } from './preset-handlers.js';
+import { createPromptRecorder } from './prompt-recorder.js';
 import { createIterateHandlers } from './iterate-handlers.js';
 import type { createSimilarIndex } from '../library/similar/similar-index.js';
 import type { ProviderRegistry } from './provider-registry.js';
 import type { SettingsService } from './settings-service.js';
+import type { Logger } from './types.js';
 import type { JobInputs } from './job-inputs.js';
 import { checkOperationSupported } from './operation-support.js';
 
@@ -40,6 +43,8 @@ export interface HandlerDeps {
   importer: Importer;
   folders: LibraryFolders;
   sidecars: Pick<SidecarWriter, 'queue'>;
+  /** Warnings that answer no request (a prompt the history could not record). */
+  log?: Pick<Logger, 'warn'>;
   /** Find similar and duplicates over the perceptual hashes. */
   similar: ReturnType<typeof createSimilarIndex>;
   /** The images a request works from (image-to-image, masked edit, upscale). */
@@ -73,6 +78,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     bus.emit('jobs.changed', { job: summary });
   };
   const batcher = createSubmitBatcher(store);
+  const prompts = createPromptRecorder(store, deps.log);
 
   const removed = async (result: RemovedFiles): Promise<{ removed: number; bytesFreed: number }> => {
     if (result.ids.length > 0) bus.emit('jobs.removed', { ids: result.ids });
@@ -83,16 +89,25 @@ export function createHandlers(deps: HandlerDeps): Handlers {
 
   const submit = async (asked: Parameters<Handlers['jobs.submit']>[0]): Promise<{ job: JobDetail; created: boolean }> => {
     deps.inputs.check(asked);
-    const { provider, config } = await providers.ready(asked.provider);
+    const { provider, config } = await providers.ready(asked.provider, asked.model);
     const request = withListedModel(asked, provider, config, deps.models);
-    checkOperationSupported(request, provider.name, provider.capabilities(config));
+    // What the request's own model can do (a default of dall-e-3 must not refuse an image for gpt-image-1).
+    checkOperationSupported(request, provider.name, provider.capabilities({ ...config, ...(request.model === undefined ? {} : { model: request.model }) }));
     provider.validate(request, config);
-    const result = await batcher.submit(request);
-    if (result.created) {
-      announceJob(result.job);
+    // A batch for any of a local kind becomes one job per server; the first is the answer, the rest are announced.
+    const parts = splitBatch(request, providers);
+    for (const part of parts) provider.validate(part.request, config);
+    const results = await Promise.all(parts.map((part) => batcher.submit(part.request)));
+    results.forEach((r, i) => {
+      if (!r.created) return;
+      if (parts.length > 1) store.appendEvent(r.job.id, 'split', partMessage(parts[i]!, request.count, kindOfTarget(request.provider) ?? ''), { first: parts[i]!.first, part: parts[i]!.part, parts: parts.length });
+      announceJob(r.job);
+    });
+    if (results.some((r) => r.created)) {
       scheduler.kick();
+      prompts.record(request.prompt);
     }
-    return result;
+    return results[0]!;
   };
 
   return {
@@ -184,8 +199,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'desktop.startDrag': async () => desktopOnly(),
     'desktop.pickImportPaths': async () => desktopOnly(),
     ...createCurationHandlers({ store, bus, now: () => Date.now(), announce, sidecars: deps.sidecars }),
-    ...createInstanceHandlers(),
-    ...createPresetHandlers(),
+    ...createInstanceHandlers({ providers, store, announce, kick: () => scheduler.kick() }),
+    ...createPresetHandlers(store),
     ...createIterateHandlers({ store, dataDir: deps.dataDir, now: () => Date.now() }),
   };
 }
