@@ -7,12 +7,10 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobDetail } from '../../shared/contract.js';
-import { defaultProviders } from '../../electron/engine/default-providers.js';
 import { buildRenderer, launchBrowser, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
 import { apiCall, expectGrid, search, waitFor } from './helpers.js';
 
 const SOURCE = 'a lighthouse on a cliff at dusk';
-const ALL_OPERATIONS = { img2img: { supported: true }, inpaint: { supported: true }, upscale: { supported: true } };
 
 let renderer: Awaited<ReturnType<typeof buildRenderer>>;
 let dataDir: string;
@@ -37,6 +35,13 @@ async function nextJob(what: string): Promise<JobDetail> {
   return apiCall(host, 'jobs.get', { id: found! });
 }
 
+/** The job once it has ended. */
+async function finished(id: string): Promise<JobDetail> {
+  let job: JobDetail | undefined;
+  await waitFor(async () => ['succeeded', 'failed', 'cancelled'].includes((job = await apiCall(host, 'jobs.get', { id })).status), `job ${id} to end`, 60_000);
+  return job!;
+}
+
 /** Every job finished, and the grid showing all of them. */
 async function settled(): Promise<void> {
   await waitFor(async () => (await apiCall(host, 'jobs.list', { limit: 50, view: 'all' })).items.every((j) => ['succeeded', 'failed', 'cancelled'].includes(j.status)), 'every job to finish');
@@ -56,13 +61,7 @@ async function openSourceViewer() {
 beforeAll(async () => {
   renderer = await buildRenderer();
   dataDir = await tempDir('atelier-e2e-iterate-');
-  // Until the built-in provider works from images itself, it says it does here: the UI is tested up to the request.
-  const providers = defaultProviders().map((entry) =>
-    entry.provider.id !== 'builtin'
-      ? entry
-      : { ...entry, provider: { ...entry.provider, capabilities: (config: Parameters<typeof entry.provider.capabilities>[0]) => ({ ...entry.provider.capabilities(config), operations: ALL_OPERATIONS }) } },
-  );
-  host = await startHost({ rendererDir: renderer.dir, dataDir, engine: { providers } });
+  host = await startHost({ rendererDir: renderer.dir, dataDir });
   const { job } = await apiCall(host, 'jobs.submit', { provider: 'builtin', prompt: SOURCE, width: 1024, height: 640, count: 1, steps: 2, seed: 11 });
   await waitFor(async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded', 'the source job');
   sourceJob = job.id;
@@ -78,7 +77,7 @@ beforeAll(async () => {
 afterAll(() => tearDown({ browser, host, dataDir, renderer }));
 
 describe('working from an image', () => {
-  it('the viewer offers each action with its key; with a text-only provider chosen they are disabled and say why', async () => {
+  it('the viewer offers each action with its key and how the provider does it; one the chosen provider cannot do is disabled and says why', async () => {
     const { page } = browser;
     let viewer = await openSourceViewer();
     let group = viewer.getByRole('group', { name: 'Work from this image' });
@@ -88,30 +87,31 @@ describe('working from an image', () => {
     expect(await group.getByRole('button', { name: /^Upscale ×2/ }).getAttribute('aria-keyshortcuts')).toBe('U');
     expect(await group.getByRole('button', { name: /^Upscale ×4/ }).getAttribute('aria-keyshortcuts')).toBe('Shift+U');
     expect(await group.locator('[aria-disabled="true"]').count()).toBe(0);
+    const builtin = (await apiCall(host, 'providers.list', {})).providers.find((p) => p.id === 'builtin')!.capabilities.operations;
+    expect(await group.getByRole('button', { name: /^Upscale ×2/ }).getAttribute('title')).toBe(`Upscale ×2 (U): ${builtin.upscale.reason!}`);
     await screenshot(page, 'iterate-viewer-actions');
     await page.keyboard.press('Escape');
 
-    // OpenAI (text only here) chosen in the composer: image operations are off, each with its reason.
+    // OpenAI chosen in the composer: what it cannot do (upscale) is off, with its reason; the rest stays on.
     await composer().getByLabel('Provider').selectOption('openai');
     const openai = (await apiCall(host, 'providers.list', {})).providers.find((p) => p.id === 'openai')!.capabilities.operations;
+    expect(openai.upscale.supported).toBe(false);
     viewer = await openSourceViewer();
     group = viewer.getByRole('group', { name: 'Work from this image' });
-    for (const [name, op] of [['Use as input', openai.img2img], ['Edit', openai.inpaint], ['Upscale ×2', openai.upscale]] as const) {
+    for (const [name, op] of [['Use as input', openai.img2img], ['Edit', openai.inpaint], ['Upscale ×2', openai.upscale], ['Upscale ×4', openai.upscale]] as const) {
       const button = group.getByRole('button', { name: new RegExp(`^${name}`) });
-      expect(op.supported).toBe(false);
-      expect(await button.getAttribute('aria-disabled')).toBe('true');
-      expect(await button.getAttribute('title')).toContain(op.reason!);
+      expect(await button.getAttribute('aria-disabled')).toBe(String(!op.supported));
+      if (!op.supported) expect(await button.getAttribute('title')).toBe(`${name}: ${op.reason!}`);
     }
-    expect(await viewer.locator('.image-actions-reasons').innerText()).toContain(`Use as input, Edit, Upscale ×2, Upscale ×4: ${openai.img2img.reason!}`);
+    expect(await viewer.locator('.image-actions-reasons').innerText()).toContain(`Upscale ×2, Upscale ×4: ${openai.upscale.reason!}`);
     // Variations run where the source ran (the built-in), so they stay on.
     expect(await group.getByRole('button', { name: /^Variations/ }).getAttribute('aria-disabled')).toBe('false');
     await screenshot(page, 'iterate-viewer-disabled');
-    // The key says why too, and nothing is taken in.
-    // A disabled button keeps the focus (aria-disabled), so its tooltip and the key both reach the person.
-    await group.getByRole('button', { name: /^Use as input/ }).focus();
-    await page.keyboard.press('i');
-    await page.getByText(openai.img2img.reason!, { exact: true }).first().waitFor();
-    expect(await page.getByRole('group', { name: 'Working from an image' }).count()).toBe(0);
+    // A disabled button keeps the focus (aria-disabled), so its tooltip and the key both reach the person; nothing is queued.
+    await group.getByRole('button', { name: /^Upscale ×2/ }).focus();
+    await page.keyboard.press('u');
+    await page.getByText(openai.upscale.reason!, { exact: true }).first().waitFor();
+    expect((await apiCall(host, 'jobs.list', { limit: 50, view: 'all' })).items).toHaveLength(1);
     await page.keyboard.press('Escape');
     await composer().getByLabel('Provider').selectOption('builtin');
   });
@@ -146,14 +146,7 @@ describe('working from an image', () => {
     expect(await slider.inputValue()).toBe('0.6');
     await page.locator('textarea.prompt').fill('the lighthouse in a storm');
     await screenshot(page, 'iterate-input-strip');
-    // A provider that works from text only: the strip says so.
-    await composer().getByLabel('Provider').selectOption('openai');
-    const reason = (await apiCall(host, 'providers.list', {})).providers.find((p) => p.id === 'openai')!.capabilities.operations.img2img.reason!;
-    expect(await strip.getByRole('note').innerText()).toContain(reason);
-    await composer().getByLabel('Provider').selectOption('builtin');
     expect(await strip.getByRole('note').count()).toBe(0);
-    await composer().getByLabel('Width').fill('1024');
-    await composer().getByLabel('Height').fill('640');
     await page.getByRole('button', { name: 'Generate' }).click();
     const job = await nextJob('the image-to-image job');
     expect(job.request).toMatchObject({ prompt: 'the lighthouse in a storm', width: 1024, height: 640, inputImage: { imageId: sourceImage, strength: 0.6 } });
@@ -179,10 +172,12 @@ describe('working from an image', () => {
     await settled();
     expect(await menu.count()).toBe(1);
     await menu.getByRole('menuitem', { name: /^Upscale ×2/ }).focus();
-    expect(await page.evaluate(() => (document.activeElement as unknown as { textContent: string }).textContent)).toContain('Upscale ×2');
+    expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string } | null } }).document.activeElement?.textContent)).toContain('Upscale ×2');
     await page.keyboard.press('Enter');
     const job = await nextJob('the upscale');
     expect(job.request).toMatchObject({ prompt: SOURCE, count: 1, upscale: { imageId: sourceImage, factor: 2 } });
+    const upscaled = await finished(job.id);
+    expect([upscaled.status, upscaled.operation, upscaled.images[0]?.width, upscaled.images[0]?.height]).toEqual(['succeeded', 'upscale', 2048, 1280]);
     expect(await menu.count()).toBe(0);
     // Shift+U on the card in the grid: ×4 (once the new card has arrived, so the grid holds still for the click).
     await page.locator(`[data-card="${job.id}"]`).waitFor();
@@ -280,6 +275,9 @@ describe('working from an image', () => {
     const job = await nextJob('the masked edit');
     expect(job.request).toMatchObject({ prompt: SOURCE, count: 1, inputImage: { imageId: sourceImage }, mask: {} });
     expect(job.request.mask!.imageId).not.toBe(sourceImage);
+    // The built-in provider repaints it: a finished masked edit of the source, at the source's size.
+    const done = await finished(job.id);
+    expect([done.status, done.operation, done.parentImageId, done.images[0]?.width, done.images[0]?.height]).toEqual(['succeeded', 'inpaint', sourceImage, 1024, 640]);
     await brush.waitFor({ state: 'detached' });
     await page.keyboard.press('Escape');
   });

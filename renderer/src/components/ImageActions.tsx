@@ -64,7 +64,7 @@ export function ImageActions({ jobId, imageId, onUseAsInput }: { jobId: string; 
               // aria-disabled, not disabled: the button keeps the focus and its tooltip says why.
               aria-disabled={!s.enabled || busy}
               aria-keyshortcuts={ACTION_KEYS[action]}
-              title={s.enabled ? `${ACTION_LABELS[action]} (${ACTION_KEYS[action]})` : `${ACTION_LABELS[action]}: ${s.reason ?? 'not available'}`}
+              title={s.enabled ? `${ACTION_LABELS[action]} (${ACTION_KEYS[action]})${s.note === undefined ? '' : `: ${s.note}`}` : `${ACTION_LABELS[action]}: ${s.reason ?? 'not available'}`}
               onClick={() => {
                 if (s.enabled && !busy) run(action);
               }}

@@ -109,7 +109,7 @@ function MenuItems({ id, jobId, imageId, onDone }: { id: string; jobId: string; 
               role="menuitem"
               aria-disabled={!s.enabled}
               aria-keyshortcuts={ACTION_KEYS[action]}
-              title={s.reason}
+              title={s.enabled ? s.note : s.reason}
               onClick={() => {
                 if (s.enabled) run(action);
               }}

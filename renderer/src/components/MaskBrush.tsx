@@ -160,6 +160,14 @@ export function MaskBrush({ jobId, imageId, src, width, height, prompt }: { jobI
         <span className="muted small mask-coverage" aria-live="polite">
           {covered === 0 ? 'Nothing painted yet' : `${Math.max(1, Math.round(covered * 100))}% to repaint`}
         </span>
+        {/* Up here with the tools, clear of the toasts in the corner below. */}
+        <span className="spacer" />
+        <button type="button" className="btn small" onClick={close}>
+          Cancel
+        </button>
+        <button type="button" className="btn small primary" onClick={repaint} aria-disabled={covered === 0 || busy} title={covered === 0 ? 'Paint the area to repaint first' : 'Repaint the painted area (Ctrl+Enter)'} aria-keyshortcuts="Control+Enter">
+          {busy ? 'Queuing…' : 'Repaint'}
+        </button>
       </div>
       <div className="mask-stage" ref={stageRef}>
         <div className="mask-box" style={{ width: box.width, height: box.height }}>
@@ -218,13 +226,6 @@ export function MaskBrush({ jobId, imageId, src, width, height, prompt }: { jobI
         <p className="small mask-prompt" title={usedPrompt}>
           <span className="muted">{composerPrompt.trim() === '' ? 'Prompt (the source’s):' : 'Prompt (the composer’s):'}</span> {usedPrompt === '' ? <em>none: write one in the composer</em> : usedPrompt}
         </p>
-        <span className="spacer" />
-        <button type="button" className="btn small" onClick={close}>
-          Cancel
-        </button>
-        <button type="button" className="btn small primary" onClick={repaint} aria-disabled={covered === 0 || busy} title={covered === 0 ? 'Paint the area to repaint first' : 'Repaint the painted area (Ctrl+Enter)'} aria-keyshortcuts="Control+Enter">
-          {busy ? 'Queuing…' : 'Repaint'}
-        </button>
       </div>
     </div>
   );

@@ -44,6 +44,8 @@ export interface Support {
   enabled: boolean;
   /** Why not, in words a person understands (shown as the button's tooltip and beside it). */
   reason?: string;
+  /** When it can: how this provider does it (the tooltip), from its capabilities. */
+  note?: string;
 }
 
 /** The provider a target names: an instance id, or `any:<kind>` (its first turned-on instance stands for the kind). */
@@ -78,7 +80,7 @@ export function actionSupport(action: IterateAction, provider: ProviderInfo | un
   const operation = operationOfAction(action);
   if (operation === null) return { enabled: true };
   const support = provider.capabilities.operations[operation];
-  if (support.supported) return { enabled: true };
+  if (support.supported) return support.reason === undefined ? { enabled: true } : { enabled: true, note: support.reason };
   return { enabled: false, reason: support.reason ?? `${provider.name} cannot do this.` };
 }
 

@@ -77,8 +77,9 @@ describe('which actions a provider can do, and why not', () => {
   });
 
   it('one operation off: only its button is disabled', () => {
-    const p = provider('a1111', {}, { ...ALL, upscale: { supported: false, reason: 'This server has no upscalers.' } });
-    expect(actionSupport('useAsInput', p, image).enabled).toBe(true);
+    const p = provider('a1111', {}, { ...ALL, img2img: { supported: true, reason: 'img2img with denoising_strength.' }, upscale: { supported: false, reason: 'This server has no upscalers.' } });
+    // A supported operation's own words become the button's note.
+    expect(actionSupport('useAsInput', p, image)).toEqual({ enabled: true, note: 'img2img with denoising_strength.' });
     expect(actionSupport('edit', p, image).enabled).toBe(true);
     expect(actionSupport('upscale2', p, image)).toEqual({ enabled: false, reason: 'This server has no upscalers.' });
   });
