@@ -1,9 +1,14 @@
 import { useMemo } from 'react';
+import { A1111_SCHEDULE_TYPES, COMFY_SCHEDULERS } from '../../../shared/mapping/samplers';
 import { ASPECT_RATIOS, MAX_SEED, seedFieldText, seedFromInput, sizeForAspect } from '../lib/composer';
+import { batchHint, planBatch } from '../lib/composer-batch';
+import { resolveTarget, targetOptions } from '../lib/composer-targets';
 import { keyToCommand } from '../lib/keyboard';
 import { providerStatusView } from '../lib/provider-status';
 import { useApp, useAppShallow } from '../store/context';
 import { Field } from './Field';
+import { PresetMenu } from './PresetMenu';
+import { PromptHistory } from './PromptHistory';
 
 function randomSeed(): number {
   const values = new Uint32Array(1);
@@ -24,8 +29,17 @@ export function Composer() {
   const update = useApp((s) => s.updateDraft);
   const chooseProvider = useApp((s) => s.chooseProvider);
   const submit = useApp((s) => s.submit);
-  const provider = providers.find((p) => p.id === draft.provider);
+  const history = useApp((s) => s.history);
+  const provider = resolveTarget(draft.provider, providers);
+  const options = useMemo(() => targetOptions(providers), [providers]);
   const caps = provider?.capabilities;
+  const notes = useApp((s) => s.draftNotes);
+  const dismissNotes = useApp((s) => s.dismissNotes);
+  const clearTemplate = useApp((s) => s.clearTemplate);
+  const recallPrompt = useApp((s) => s.recallPrompt);
+  const plan = useMemo(() => planBatch(draft), [draft]);
+  const hint = plan.ok ? batchHint(plan.prompts.length, draft.count) : null;
+  const schedules = provider?.kind === 'a1111' ? A1111_SCHEDULE_TYPES : provider?.kind === 'comfyui' ? COMFY_SCHEDULERS : null;
   const fixedSizes = caps?.sizes.fixed !== undefined && caps.sizes.fixed.length > 0 ? caps.sizes.fixed : null;
   const presets = fixedSizes ?? caps?.sizes.presets ?? [];
   const longEdge = Math.max(draft.width, draft.height);
@@ -53,6 +67,18 @@ export function Composer() {
         }
       }}
     >
+      <div className="composer-tools">
+        <PresetMenu />
+        <PromptHistory />
+        {draft.templateName !== '' ? (
+          <span className="chip active template-chip" title={draft.template}>
+            Style: {draft.templateName}
+            <button type="button" className="icon-btn" aria-label={`Stop using the style ${draft.templateName}`} onClick={clearTemplate}>
+              ×
+            </button>
+          </span>
+        ) : null}
+      </div>
       <Field label="Prompt" error={errors.prompt}>
         {(props) => (
           <textarea
@@ -60,11 +86,45 @@ export function Composer() {
             className="prompt"
             rows={5}
             value={draft.prompt}
-            placeholder="Describe the image. Ctrl+Enter to generate."
+            placeholder="Describe the image. {red|blue} tries each; one prompt per line makes a batch. ↑ for past prompts."
             onChange={(e) => update({ prompt: e.target.value })}
+            onKeyDown={(e) => {
+              if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+              const box = e.currentTarget;
+              const atStart = box.selectionStart === 0 && box.selectionEnd === 0;
+              const atEnd = box.selectionStart === box.value.length && box.selectionEnd === box.value.length;
+              // ↑ at the very start (or in an empty box) walks back through past prompts; ↓ at the end walks forward.
+              if (e.key === 'ArrowUp' && (atStart || box.value === '')) {
+                e.preventDefault();
+                void recallPrompt(1);
+              } else if (e.key === 'ArrowDown' && atEnd && history.index >= 0) {
+                e.preventDefault();
+                void recallPrompt(-1);
+              }
+            }}
           />
         )}
       </Field>
+      {!plan.ok && errors.prompt === undefined ? (
+        <p className="hint batch-problem" role="status">
+          {plan.message}
+        </p>
+      ) : null}
+      {hint !== null && plan.ok ? (
+        <details className="batch-hint">
+          <summary role="status">{hint}</summary>
+          <ol>
+            {plan.prompts.map((p, i) => (
+              <li key={i}>{p}</li>
+            ))}
+          </ol>
+        </details>
+      ) : null}
+      {hint === null && plan.ok && draft.template !== '' && plan.prompts[0] !== undefined ? (
+        <p className="hint template-preview" title={plan.prompts[0]}>
+          Sends: {plan.prompts[0]}
+        </p>
+      ) : null}
       {caps?.negativePrompt ? (
         <Field label="Negative prompt" error={errors.negativePrompt}>
           {(props) => (
@@ -78,10 +138,10 @@ export function Composer() {
           {(props) => (
             <select {...props} value={draft.provider} onChange={(e) => chooseProvider(e.target.value)}>
               {providers.length === 0 ? <option value={draft.provider}>Loading…</option> : null}
-              {providers.map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.name}
-                  {pickerSuffix(providerStatusView(p, Date.now(), providerDown[p.id]).pickerNote)}
+              {options.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                  {o.value === o.provider.id ? pickerSuffix(providerStatusView(o.provider, Date.now(), providerDown[o.provider.id]).pickerNote) : ''}
                 </option>
               ))}
             </select>
@@ -103,6 +163,22 @@ export function Composer() {
           </Field>
         ) : null}
       </div>
+
+      {notes !== null ? (
+        <div className="draft-notes" role="status" aria-label="What did not carry over">
+          <div className="draft-notes-head">
+            <strong>{notes.title}</strong>
+            <button type="button" className="icon-btn" aria-label="Dismiss these notes" onClick={dismissNotes}>
+              ×
+            </button>
+          </div>
+          <ul>
+            {notes.warnings.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
 
       {caps !== undefined && fixedSizes === null ? (
         <div className="field">
@@ -229,6 +305,38 @@ export function Composer() {
         ) : null}
       </div>
 
+      {caps?.samplers !== undefined ? (
+        <div className="row">
+          <Field label="Sampler" error={errors.sampler}>
+            {(props) => (
+              <select {...props} value={draft.sampler} onChange={(e) => update({ sampler: e.target.value })}>
+                <option value="">Default</option>
+                {/* A reused or mapped sampler the list does not name is still shown, not silently replaced. */}
+                {[...caps.samplers!, ...(draft.sampler !== '' && !caps.samplers!.includes(draft.sampler) ? [draft.sampler] : [])].map((name) => (
+                  <option key={name} value={name}>
+                    {name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          {schedules !== null ? (
+            <Field label="Schedule" error={errors.scheduler}>
+              {(props) => (
+                <select {...props} value={draft.scheduler} onChange={(e) => update({ scheduler: e.target.value })}>
+                  <option value="">Default</option>
+                  {[...schedules, ...(draft.scheduler !== '' && !schedules.includes(draft.scheduler) ? [draft.scheduler] : [])].map((name) => (
+                    <option key={name} value={name}>
+                      {name}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+          ) : null}
+        </div>
+      ) : null}
+
       {caps !== undefined && caps.maxPartialImages > 0 ? (
         <label className="check">
           <input type="checkbox" checked={draft.previews} onChange={(e) => update({ previews: e.target.checked })} />
@@ -237,7 +345,7 @@ export function Composer() {
       ) : null}
 
       <button type="submit" className="btn primary generate" aria-label="Generate" aria-busy={submitting}>
-        {submitting ? 'Queuing…' : 'Generate'}
+        {submitting ? 'Queuing…' : hint !== null ? `Generate ${plan.ok ? plan.prompts.length : ''} jobs` : 'Generate'}
         <kbd aria-hidden="true">Ctrl ↵</kbd>
       </button>
     </form>
