@@ -1,4 +1,4 @@
-import type { StoredRequest } from '../../shared/contract.js';
+import { operationOf, type StoredRequest } from '../../shared/contract.js';
 import { byteLength } from './bounds.js';
 import type { StoreContext } from './context.js';
 import { withSettings, type JobFacets } from './facets.js';
@@ -31,8 +31,8 @@ export function createFileJobWriter(ctx: StoreContext) {
     'fileJobs.insert',
     `INSERT INTO jobs (id, status, created_at, updated_at, completed_at, provider, model, prompt, negative_prompt, width,
        height, count, request_json, result_json, search_text, progress_stage, progress_fraction, source, metadata_json,
-       logical_bytes, model_key, sampler_key, scheduler_key, steps, cfg, negative_key)
-     VALUES (?, 'succeeded', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'done', 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       logical_bytes, model_key, sampler_key, scheduler_key, steps, cfg, negative_key, operation, parent_image_id)
+     VALUES (?, 'succeeded', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'done', 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertLora = sql.prepare('fileJobs.insertLora', 'INSERT OR IGNORE INTO job_loras (job_id, key, name) VALUES (?, ?, ?)');
   const gramsFromApp = sql.prepare('fileJobs.gramsFromApp', 'UPDATE store_totals SET grams_from_app = ? WHERE id = 1');
@@ -44,6 +44,8 @@ export function createFileJobWriter(ctx: StoreContext) {
     const requestJson = JSON.stringify(request);
     const resultJson = JSON.stringify(row.result);
     const logicalBytes = byteLength(requestJson) + byteLength(searchText) + byteLength(resultJson) + ROW_OVERHEAD_BYTES;
+    // A job rebuilt from Atelier's own file keeps its lineage (the embedded request names its source image).
+    const lineage = operationOf(request);
     gramsFromApp.run(1);
     const inserted = insert.run(
       row.id,
@@ -69,6 +71,8 @@ export function createFileJobWriter(ctx: StoreContext) {
       facets.steps,
       facets.cfg,
       facets.negativeKey,
+      'error' in lineage ? 'generate' : lineage.operation,
+      'error' in lineage ? null : (lineage.parentImageId ?? null),
     );
     gramsFromApp.run(0);
     insertGrams.run(inserted.lastInsertRowid, gramsOf(searchText));

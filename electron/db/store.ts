@@ -22,6 +22,7 @@ import { CURATION_READS, createLibraryCuration, type CurationStore } from './lib
 import { DEFAULT_DENSE_SEARCH_THRESHOLD, DEFAULT_SEARCH_WALK_BUDGET, createSearch, type SearchTuning } from './search.js';
 import { createSettings } from './settings.js';
 import { createSimilar, type SimilarStore } from './similar.js';
+import { createMasks, type MaskStore } from './masks.js';
 import { DEFAULT_SLOW_QUERY_MS, Statements, defaultClock } from './statements.js';
 import { createStats } from './stats.js';
 import type { JobStore, StoreOptions } from './types.js';
@@ -127,6 +128,7 @@ function composeStore(
   const curationRaw = createLibraryCuration(ctx, search.compile, searchTuning.countCap);
   const xmpRaw = createXmpSidecars(ctx);
   const similarRaw = createSimilar(ctx, images);
+  const masksRaw = createMasks(ctx);
   let open = true;
   const changes = ctx.db.prepare('SELECT total_changes() AS n').pluck();
   let changesAtOpen: number | null = null;
@@ -171,11 +173,13 @@ function composeStore(
       name === 'setHash' ? guard(fn as (...a: unknown[]) => unknown, 'record the image hash') : read(fn as (...a: unknown[]) => unknown),
     ]),
   ) as unknown as SimilarStore;
+  const masks: MaskStore = { insert: guard(masksRaw.insert, 'save the mask'), get: read(masksRaw.get) };
   return {
     imports,
     curation,
     xmp,
     similar,
+    masks,
     info: { databasePath: '', migratedFrom: 0, schemaVersion: 0, backupPath: null, recoveredInterrupted: 0, integrityChecked: true },
     submit: guard(jobs.submit, 'store the new job'),
     // One request's failure inside a group commit is that request's answer, in the same storage words as submit's.

@@ -19,6 +19,7 @@ import type {
   ListQuery,
 } from '../../shared/contract.js';
 import type { Seed } from '../../shared/seed.js';
+import type { MaskStore } from './masks.js';
 
 export interface NewImage {
   id: string;
@@ -181,6 +182,8 @@ export interface JobStore {
   readonly xmp: XmpSidecarStore;
   /** Perceptual hashes: find similar and duplicates (the index itself lives in memory, in library/similar). */
   readonly similar: SimilarStore;
+  /** Masks painted in the viewer for a masked edit. */
+  readonly masks: MaskStore;
 }
 
 export interface StoreOpenInfo {

@@ -24,6 +24,7 @@ import { createEventBus } from './event-bus.js';
 import { createHandlers } from './handlers.js';
 import { collectImagePaths } from './image-paths.js';
 import { createJobMedia } from './job-media.js';
+import { createJobInputs } from './job-inputs.js';
 import { createModelCache } from './model-cache.js';
 import { createProviderHealth, trackJobOutcomes } from './provider-health.js';
 import { createRetention } from './retention.js';
@@ -94,11 +95,13 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
     });
     trackJobOutcomes({ events: bus, health, registry, settings, log });
     const media = createJobMedia(dataDir, options.mediaFs);
+    const inputs = createJobInputs(dataDir, store);
     const throttle = createProgressThrottle<JobProgressEvent>((_, event) => bus.emit('jobs.progress', event));
     const scheduler = createScheduler({
       store,
       providers: registry,
       media,
+      inputs,
       bus,
       throttle,
       clock,
@@ -194,6 +197,8 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       applyRetention,
       models,
       similar,
+      inputs,
+      dataDir,
     });
 
     // Leftover previews go before the worker starts (afterwards their folders are live). The library sweep and the

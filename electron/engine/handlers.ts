@@ -17,6 +17,8 @@ import { createIterateHandlers } from './iterate-handlers.js';
 import type { createSimilarIndex } from '../library/similar/similar-index.js';
 import type { ProviderRegistry } from './provider-registry.js';
 import type { SettingsService } from './settings-service.js';
+import type { JobInputs } from './job-inputs.js';
+import { checkOperationSupported } from './operation-support.js';
 
 export interface HandlerDeps {
   store: JobStore;
@@ -40,6 +42,9 @@ export interface HandlerDeps {
   sidecars: Pick<SidecarWriter, 'queue'>;
   /** Find similar and duplicates over the perceptual hashes. */
   similar: ReturnType<typeof createSimilarIndex>;
+  /** The images a request works from (image-to-image, masked edit, upscale). */
+  inputs: Pick<JobInputs, 'check'>;
+  dataDir: string;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -77,8 +82,10 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   };
 
   const submit = async (asked: Parameters<Handlers['jobs.submit']>[0]): Promise<{ job: JobDetail; created: boolean }> => {
+    deps.inputs.check(asked);
     const { provider, config } = await providers.ready(asked.provider);
     const request = withListedModel(asked, provider, config, deps.models);
+    checkOperationSupported(request, provider.name, provider.capabilities(config));
     provider.validate(request, config);
     const result = await batcher.submit(request);
     if (result.created) {
@@ -179,6 +186,6 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     ...createCurationHandlers({ store, bus, now: () => Date.now(), announce, sidecars: deps.sidecars }),
     ...createInstanceHandlers(),
     ...createPresetHandlers(),
-    ...createIterateHandlers(),
+    ...createIterateHandlers({ store, dataDir: deps.dataDir, now: () => Date.now() }),
   };
 }

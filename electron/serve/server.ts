@@ -16,6 +16,8 @@ import { createSseHub, type SseHub } from './sse.js';
 import { STATUS_BY_CODE } from './status.js';
 
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+/** Channels that carry an image in their body (a painted mask) get more room; everything else stays small. */
+export const LARGE_BODY_CHANNELS: Readonly<Record<string, number>> = { 'images.saveMask': 33 * 1024 * 1024 };
 /** Media files up to this size are read whole and sent in one write. */
 const SMALL_FILE_BYTES = 1024 * 1024;
 
@@ -134,13 +136,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
     if (type !== 'application/json') return sendError(res, 415, bad('Send the request body as application/json.'));
     let raw: unknown;
+    const limit = options.bodyLimit ?? LARGE_BODY_CHANNELS[channel] ?? MAX_BODY_BYTES;
     try {
-      const body = await readBody(req, options.bodyLimit ?? MAX_BODY_BYTES);
+      const body = await readBody(req, limit);
       raw = body.length === 0 ? undefined : JSON.parse(body.toString('utf8'));
     } catch (error) {
       if (error instanceof BodyTooLarge) {
         res.setHeader('connection', 'close');
-        return sendError(res, 413, bad(`A request body is at most ${MAX_BODY_BYTES / 1024 / 1024} MB.`));
+        return sendError(res, 413, bad(`A request body is at most ${Math.floor(limit / 1024 / 1024)} MB.`));
       }
       return sendError(res, 400, bad('The request body is not valid JSON.'));
     }

@@ -10,6 +10,7 @@ import type { ProgressThrottle } from './progress-throttle.js';
 import { retryDelayMs, shouldRetry, sleep, type RetryPolicy } from './retry-policy.js';
 import type { TerminalWrites } from './terminal-writes.js';
 import type { JobMedia } from './types.js';
+import type { JobInputs } from '../engine/job-inputs.js';
 
 export type AbortReason = 'cancel' | 'shutdown' | 'timeout';
 
@@ -26,6 +27,8 @@ export interface RunJobDeps {
   hardTimeoutGraceMs: number;
   /** Where a job's end goes when the disk refuses it (the scheduler provides one). */
   terminal?: TerminalWrites;
+  /** Reads the image (and mask) a job works from; absent, jobs run from text only. */
+  inputs?: Pick<JobInputs, 'read'>;
 }
 
 /**
@@ -104,6 +107,11 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
     // The provider enforces its own timeout; this is the backstop for one that does not.
     hardTimer = setTimeout(() => controller.abort('timeout' satisfies AbortReason), timeoutMs + deps.hardTimeoutGraceMs);
     setStage('starting');
+    const inputs = deps.inputs === undefined ? undefined : await deps.inputs.read(job.request);
+    if (inputs?.image !== undefined) {
+      const from = job.request.upscale?.imageId ?? job.request.inputImage?.imageId;
+      trace('input', `Working from image ${from} (${inputs.image.width}×${inputs.image.height}${inputs.mask === undefined ? '' : ', with a mask'}).`, { imageId: from });
+    }
 
     let output: ProviderOutput | undefined;
     for (let attempt = 1; output === undefined; attempt += 1) {
@@ -136,6 +144,7 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
           },
           // Providers trace from stream and socket callbacks, where a throw would escape.
           trace: traceQuietly,
+          ...(inputs === undefined ? {} : { inputs }),
         });
       } catch (error) {
         if (controller.signal.aborted) throw abortError(controller.signal.reason);

@@ -5,7 +5,7 @@
 
 export const TEXT_KEYS = ['model', 'sampler', 'scheduler', 'lora', 'source', 'provider', 'status', 'tag', 'board', 'path', 'negative'] as const;
 export const NUMBER_KEYS = ['steps', 'cfg', 'w', 'h', 'rating'] as const;
-export const IS_VALUES = ['favorite', 'trashed', 'failed', 'missing'] as const;
+export const IS_VALUES = ['favorite', 'trashed', 'failed', 'missing', 'derived'] as const;
 export const RATIO_WORDS = ['portrait', 'landscape', 'square'] as const;
 
 export type TextKey = (typeof TEXT_KEYS)[number];
@@ -35,7 +35,9 @@ export type Term =
   | { kind: 'size'; w: number; h: number }
   | { kind: 'ratio'; match: RatioMatch }
   | { kind: 'date'; match: DateMatch }
-  | { kind: 'is'; value: (typeof IS_VALUES)[number] };
+  | { kind: 'is'; value: (typeof IS_VALUES)[number] }
+  /** Made from this image (image-to-image, masked edit, variation, upscale). */
+  | { kind: 'from'; imageId: string };
 
 export interface Clause {
   negated: boolean;

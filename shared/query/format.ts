@@ -50,6 +50,8 @@ export function formatTerm(t: Term): string {
       return `date:${date(t.match)}`;
     case 'is':
       return `is:${t.value}`;
+    case 'from':
+      return `from:${t.imageId}`;
   }
 }
 

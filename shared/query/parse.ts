@@ -3,7 +3,8 @@ import { scan, type Token } from './scan.js';
 
 const MAX_SEED = 18446744073709551615n;
 const ALIASES: Record<string, string> = { guidance: 'cfg', width: 'w', height: 'h', stars: 'rating' };
-const KEYS = [...TEXT_KEYS, ...NUMBER_KEYS, 'seed', 'size', 'ratio', 'date', 'is'] as const;
+const KEYS = [...TEXT_KEYS, ...NUMBER_KEYS, 'seed', 'size', 'ratio', 'date', 'is', 'from'] as const;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 type Atom = Extract<Token, { kind: 'atom' }>;
 const fail = (at: number, message: string): QueryError => ({ at, message });
@@ -94,6 +95,10 @@ function term(atom: Atom, key: string | null): Term | QueryError {
     const lower = value.toLowerCase();
     if (!(IS_VALUES as readonly string[]).includes(lower)) return fail(valueAt, `is: is one of ${IS_VALUES.join(', ')}.`);
     return { kind: 'is', value: lower as (typeof IS_VALUES)[number] };
+  }
+  if (k === 'from') {
+    const id = value.toLowerCase();
+    return UUID.test(id) ? { kind: 'from', imageId: id } : fail(valueAt, "from: takes an image's id, as the details panel's “Made from this image” uses it.");
   }
   return fail(atom.at, `There is no key "${key}:". Keys: ${KEYS.join(', ')}. To search for the text, put it in quotes.`);
 }

@@ -1,4 +1,3 @@
-import { textOnlyOperations } from '../../shared/contract.js';
 /**
  * An in-process provider whose behaviour each test scripts: how long it runs, what progress and previews it
  * reports, and how each attempt ends. It exercises the worker without any network.
@@ -6,8 +5,8 @@ import { textOnlyOperations } from '../../shared/contract.js';
 import sharp from 'sharp';
 import { AppError } from '../../shared/errors.js';
 import { offsetSeed, seedToBigInt } from '../../shared/seed.js';
-import type { GenerateRequest, ProviderCapabilities } from '../../shared/contract.js';
-import type { Provider, ProviderOutput } from '../../electron/providers/types.js';
+import { textOnlyOperations, type GenerateRequest, type OperationCapabilities, type ProviderCapabilities } from '../../shared/contract.js';
+import type { Provider, ProviderOutput, WorkInputs } from '../../electron/providers/types.js';
 import type { ProviderEntry } from '../../electron/engine/provider-registry.js';
 
 export type AttemptScript =
@@ -20,7 +19,14 @@ export interface ScriptedProvider extends Provider {
   calls: GenerateRequest[];
   /** Attempts that saw their signal abort. */
   aborted: number;
+  /** What each call was given to work from (undefined: text only). */
+  inputs: Array<WorkInputs | undefined>;
+  /** Which image operations it claims; text only unless a test says otherwise. */
+  operations: OperationCapabilities;
 }
+
+/** Every image operation supported (a test's provider that takes images). */
+export const ALL_OPERATIONS: OperationCapabilities = { img2img: { supported: true }, inpaint: { supported: true }, upscale: { supported: true } };
 
 const capabilities: ProviderCapabilities = {
   sizes: { min: 64, max: 2048, multipleOf: 8, presets: [[512, 512]] },
@@ -63,7 +69,9 @@ export function createScriptedProvider(id = 'scripted', script: AttemptScript[] 
     script,
     calls: [],
     aborted: 0,
-    capabilities: () => capabilities,
+    inputs: [],
+    operations: textOnlyOperations('This provider works from text only here.'),
+    capabilities: () => ({ ...capabilities, operations: provider.operations }),
     knownModels: () => ['scripted-1'],
     isConfigured: () => true,
     validate(request) {
@@ -74,6 +82,7 @@ export function createScriptedProvider(id = 'scripted', script: AttemptScript[] 
     },
     async generate(request, _config, ctx): Promise<ProviderOutput> {
       provider.calls.push(request);
+      provider.inputs.push(ctx.inputs);
       const step = provider.script.length > 1 ? provider.script.shift()! : provider.script[0]!;
       ctx.signal.addEventListener('abort', () => (provider.aborted += 1), { once: true });
       if (step.kind === 'hang') {

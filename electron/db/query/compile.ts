@@ -299,6 +299,8 @@ export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: st
         const { from, to } = dateRange(t.match, lookup.now());
         return { sql: 'j.created_at >= ? AND j.created_at < ?', params: [from, to], image: false, driver: { index: 'jobs_created', rows: Number.MAX_SAFE_INTEGER, ordered: true } };
       }
+      case 'from':
+        return { sql: 'j.parent_image_id = ?', params: [t.imageId], image: false, driver: { index: 'jobs_parent_created', rows: Number.MAX_SAFE_INTEGER, ordered: true } };
       case 'is':
         switch (t.value) {
           case 'favorite':
@@ -307,6 +309,8 @@ export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: st
             return { sql: '(i.trashed_at IS NOT NULL OR j.trashed_at IS NOT NULL)', params: [], image: true };
           case 'failed':
             return { sql: "j.status = 'failed'", params: [], image: false };
+          case 'derived':
+            return { sql: 'j.parent_image_id IS NOT NULL', params: [], image: false, driver: { index: 'jobs_parent_created', rows: Number.MAX_SAFE_INTEGER, ordered: false } };
           case 'missing':
             return {
               sql: 'EXISTS (SELECT 1 FROM image_locations AS l WHERE l.image_id = i.id) AND NOT EXISTS (SELECT 1 FROM image_locations AS l WHERE l.image_id = i.id AND l.missing_at IS NULL)',

@@ -102,5 +102,12 @@ describe('headless host: /api/<channel>', () => {
     });
     expect(streamed.status).toBe(413);
     expect(h.engine.calls).toHaveLength(0);
+    // A painted mask is an image: its channel takes up to 33 MB, and says so past it.
+    const mask = (n: number) => JSON.stringify({ imageId: '0190a6e2-0000-7000-8000-000000000000', png: 'A'.repeat(n) });
+    const roomy = await h.call({ method: 'POST', path: '/api/images.saveMask', headers: { 'content-type': 'application/json' }, body: mask(3 * 1024 * 1024) });
+    expect(roomy.status).not.toBe(413);
+    const tooBig = await h.call({ method: 'POST', path: '/api/images.saveMask', headers: { 'content-type': 'application/json' }, body: mask(34 * 1024 * 1024) });
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.json()).toMatchObject({ ok: false, error: { message: 'A request body is at most 33 MB.' } });
   });
 });

@@ -39,11 +39,14 @@ afterEach(() => {
 // ANALYZE (as PRAGMA optimize on close leaves them), since either may steer SQLite's choices where the store leaves
 // them to it.
 const dirs = { fresh: '', analysed: '' };
+const PARENT = '0190a6e2-0000-7000-8000-00000000abcd';
 beforeAll(() => {
   for (const kind of ['fresh', 'analysed'] as const) {
     const dataDir = (dirs[kind] = mkdtempSync(join(tmpdir(), 'atelier-plans-')));
     openStore({ dataDir }).close();
     seedLibrary(join(dataDir, 'atelier.db'), 3_000, Date.now());
+    // One job in 50 made from an image (lineage, migration 13), for from: and is:derived.
+    statistics(dataDir, `UPDATE jobs SET operation = 'img2img', parent_image_id = '${PARENT}' WHERE rowid % 50 = 0`);
     if (kind === 'analysed') statistics(dataDir, 'ANALYZE');
   }
 }, 60_000);
@@ -113,6 +116,8 @@ const SHAPES: Array<{ query: string; walkOrdered: boolean }> = [
   { query: 'date:7d', walkOrdered: true },
   { query: 'source:comfyui', walkOrdered: true },
   { query: 'provider:openai', walkOrdered: true },
+  { query: `from:${PARENT}`, walkOrdered: true },
+  { query: 'is:derived', walkOrdered: false },
   { query: 'lighthouse model:juggernaut rating:>=1', walkOrdered: false },
   { query: 'lighthouse', walkOrdered: false },
   { query: '"oil painting"', walkOrdered: false },
@@ -134,4 +139,13 @@ describe.each(['fresh', 'analysed'] as const)('query plans (%s statistics)', (ki
       }
     });
   }
+});
+
+describe('lineage reads', () => {
+  it('from: reads the jobs made from one image through their own index, not a walk of the history', () => {
+    for (const kind of ['fresh', 'analysed'] as const) {
+      const plans = plansOf(kind, `from:${PARENT}`, 1_000_000);
+      expect(plans.flatMap((p) => p.plan).some((line) => line.includes('jobs_parent_created')), JSON.stringify(plans)).toBe(true);
+    }
+  });
 });

@@ -97,6 +97,7 @@ describe('the query language', () => {
       fc.constantFrom(...RATIO_WORDS).map((shape): Term => ({ kind: 'ratio', match: { shape } })),
       fc.integer({ min: 0, max: 999 }).map((n): Term => ({ kind: 'date', match: { lastDays: n } })),
       fc.constantFrom(...IS_VALUES).map((value): Term => ({ kind: 'is', value })),
+      fc.uuid().map((imageId): Term => ({ kind: 'from', imageId })),
     );
     const query = fc.array(fc.record({ negated: fc.boolean(), anyOf: fc.array(term, { minLength: 1, maxLength: 3 }) }), { maxLength: 5 }).map((clauses): Query => ({ clauses }));
     fc.assert(
