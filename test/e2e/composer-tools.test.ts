@@ -105,3 +105,109 @@ describe('Settings → Providers lists each server', () => {
     expect(await gridPrompts(page)).toContain('a lantern-lit alley in the rain');
   }, 60_000);
 });
+
+describe('presets one click away', () => {
+  it('save the current prompt as a template, apply it, import styles.csv, generate through it, delete one', async () => {
+    const { page } = browser;
+    const composer = page.getByRole('form', { name: 'Composer' });
+    await page.getByLabel('Provider', { exact: true }).selectOption('builtin');
+    await setSmallSize(page);
+    await page.getByLabel('Prompt', { exact: true }).fill('ink drawing of {prompt}, brush texture');
+    await composer.getByRole('button', { name: /^Presets/ }).click();
+    const menu = page.getByRole('group', { name: 'Presets' });
+    await menu.getByText('No presets yet.', { exact: false }).waitFor();
+    await menu.getByLabel('Preset name').fill('Ink');
+    await menu.getByRole('button', { name: 'Save current' }).click();
+    await page.getByText('Saved the preset “Ink”.').waitFor();
+    await menu.getByLabel('Import A1111 styles.csv').setInputFiles({
+      name: 'styles.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('name,prompt,negative_prompt\nCinematic,"cinematic still of {prompt}, film grain","cartoon, drawing"\n'),
+    });
+    await page.getByText('Imported 1 style.').waitFor();
+    await menu.getByRole('button', { name: /^Cinematic/ }).waitFor();
+    await screenshot(page, 'composer-presets-menu');
+
+    await menu.getByRole('button', { name: /^Ink/ }).click();
+    await composer.getByText('Style: Ink').waitFor();
+    await page.getByLabel('Prompt', { exact: true }).fill('{a heron|a crane} at dusk');
+    await page.locator('.batch-hint summary').click();
+    expect(await page.locator('.batch-hint li').allTextContents()).toEqual(['ink drawing of a heron at dusk, brush texture', 'ink drawing of a crane at dusk, brush texture']);
+    await screenshot(page, 'composer-style-makes-2-jobs');
+    await page.getByRole('button', { name: 'Generate' }).click();
+    await expectGrid(page, ['ink drawing of a crane at dusk, brush texture', 'ink drawing of a heron at dusk, brush texture', 'a lantern-lit alley in the rain', 'a paper boat on a pond', 'a blue kite over dunes', 'a red kite over dunes']);
+    await composer.getByRole('button', { name: 'Stop using the style Ink' }).click();
+    await composer.getByText('Style: Ink').waitFor({ state: 'detached' });
+
+    await composer.getByRole('button', { name: /^Presets/ }).click();
+    await menu.getByRole('button', { name: 'Delete preset Cinematic' }).click();
+    await menu.getByText('Delete 1 preset, “Cinematic”?').waitFor();
+    await menu.getByRole('button', { name: 'Delete', exact: true }).click();
+    await menu.getByRole('button', { name: /^Cinematic/ }).waitFor({ state: 'detached' });
+    expect((await apiCall(host, 'presets.list', {})).items.map((p) => p.name)).toEqual(['Ink']);
+    await page.keyboard.press('Escape');
+  }, 60_000);
+});
+
+describe('prompt history', () => {
+  it('↑ in the empty prompt box walks back through past prompts, ↓ comes forward; the list searches them', async () => {
+    const { page } = browser;
+    const { items } = await apiCall(host, 'prompts.history', { limit: 10 });
+    expect(items.length).toBeGreaterThan(2);
+    const box = page.getByLabel('Prompt', { exact: true });
+    await box.fill('');
+    await box.press('ArrowUp');
+    await waitFor(async () => (await box.inputValue()) === items[0]!.prompt, 'the newest past prompt');
+    // The caret sits at the end of a recalled prompt: ↑ again needs it at the start.
+    await box.press('Control+Home');
+    await box.press('ArrowUp');
+    await waitFor(async () => (await box.inputValue()) === items[1]!.prompt, 'the one before it');
+    await box.press('Control+End');
+    await box.press('ArrowDown');
+    await waitFor(async () => (await box.inputValue()) === items[0]!.prompt, 'forward again');
+    await box.press('ArrowDown');
+    await waitFor(async () => (await box.inputValue()) === '', 'back to the empty box');
+
+    await page.getByRole('button', { name: /^History/ }).click();
+    const list = page.getByRole('group', { name: 'Prompt history' });
+    await list.getByLabel('Search prompt history').fill('kite');
+    await waitFor(async () => (await list.locator('.history-prompt').count()) === 2, 'the two kite prompts');
+    expect((await list.locator('.history-prompt').allTextContents()).sort()).toEqual(['a blue kite over dunes', 'a red kite over dunes']);
+    await screenshot(page, 'composer-prompt-history');
+    await list.getByRole('button', { name: /a red kite over dunes/ }).click();
+    expect(await box.inputValue()).toBe('a red kite over dunes');
+  }, 60_000);
+});
+
+describe('adding and removing a server', () => {
+  it('Add server puts a second ComfyUI in the list (and "any ComfyUI" in the composer); Remove asks first, then takes it out', async () => {
+    const { page } = browser;
+    await apiCall(host, 'settings.update', { providers: { comfyui: { enabled: true } } });
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    const form = page.getByRole('form', { name: 'Add server' });
+    await form.getByLabel('Kind').selectOption('comfyui');
+    await form.getByLabel('Server name').fill('Studio GPU');
+    await form.getByLabel('Base URL').fill(comfy.url);
+    await form.getByRole('button', { name: 'Add server' }).click();
+    const table = page.getByRole('table', { name: 'Servers' });
+    const row = table.getByRole('row', { name: 'Studio GPU' });
+    await row.waitFor();
+    await row.getByText('ComfyUI', { exact: false }).first().waitFor();
+    await screenshot(page, 'settings-servers-added');
+    await page.getByRole('button', { name: 'Close', exact: true }).click();
+    const providers = (await apiCall(host, 'providers.list', {})).providers;
+    const added = providers.find((p) => p.name === 'Studio GPU');
+    expect(added?.kind).toBe('comfyui');
+    if (added?.enabled === true) {
+      const values = await page.getByLabel('Provider', { exact: true }).locator('option').evaluateAll((o) => o.map((n) => (n as unknown as { value: string }).value));
+      expect(values).toEqual(expect.arrayContaining(['any:comfyui', 'comfyui', added.id]));
+    }
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await table.getByRole('button', { name: 'Remove Studio GPU' }).click();
+    await table.getByText('Remove 1 server? Its files and images stay.').waitFor();
+    await table.getByRole('button', { name: 'Remove', exact: true }).click();
+    await row.waitFor({ state: 'detached' });
+    expect((await apiCall(host, 'providers.list', {})).providers.some((p) => p.name === 'Studio GPU')).toBe(false);
+    await page.getByRole('button', { name: 'Close', exact: true }).click();
+  }, 60_000);
+});

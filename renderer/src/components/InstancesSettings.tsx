@@ -29,7 +29,7 @@ export function InstancesSettings() {
   const api = useApi();
   const providers = useApp((s) => s.providers);
   const jobs = useApp((s) => s.jobs.byId);
-  const refresh = useApp((s) => s.refreshProviders);
+  const reload = useApp((s) => s.loadSettings);
   const toast = useApp((s) => s.toast);
   const reportError = useApp((s) => s.reportError);
   const [kind, setKind] = useState<(typeof ADDABLE)[number]>('comfyui');
@@ -47,8 +47,9 @@ export function InstancesSettings() {
       setName('');
       setBaseUrl('');
       setErrors({});
-      toast({ kind: 'info', message: `Added ${provider.name}. Turn it on in its card below to send it work.` });
-      await refresh();
+      toast({ kind: 'info', message: provider.enabled ? `Added ${provider.name}.` : `Added ${provider.name}. Turn it on in its card below to send it work.` });
+      // Its card below needs its settings as well as its entry in the list.
+      await reload();
     } catch (error) {
       const fields = fieldErrors(error);
       if (Object.keys(fields).length > 0) setErrors(fields);
@@ -64,7 +65,7 @@ export function InstancesSettings() {
       const { movedJobs } = await api.call('providers.remove', { id: provider.id });
       const moved = movedJobs === 0 ? '' : ` ${movedJobs} queued job${movedJobs === 1 ? '' : 's'} moved to another ${KIND_LABEL[provider.kind]} server.`;
       toast({ kind: 'info', message: `Removed ${provider.name}.${moved}` });
-      await refresh();
+      await reload();
     } catch (error) {
       reportError(error);
     }

@@ -30,6 +30,11 @@ export function PresetMenu() {
     return () => document.removeEventListener('mousedown', close);
   }, [open]);
 
+  const saveCurrent = () => {
+    if (name.trim() === '') return;
+    void save(name).then((ok) => ok && setName(''));
+  };
+
   const onFile = async (file: File | undefined) => {
     if (file === undefined) return;
     try {
@@ -102,20 +107,24 @@ export function PresetMenu() {
               ))}
             </ul>
           ) : null}
-          <form
-            className="preset-save"
-            onSubmit={(e) => {
-              e.preventDefault();
-              e.stopPropagation();
-              if (name.trim() === '') return;
-              void save(name).then((ok) => ok && setName(''));
-            }}
-          >
-            <input aria-label="Preset name" placeholder="Name for the current settings" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} />
-            <button type="submit" className="btn small" disabled={name.trim() === ''}>
+          {/* Inside the composer's form: no form of its own, and Enter saves rather than generating. */}
+          <div className="preset-save">
+            <input
+              aria-label="Preset name"
+              placeholder="Name for the current settings"
+              value={name}
+              maxLength={100}
+              onChange={(e) => setName(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key !== 'Enter' || e.ctrlKey || e.metaKey) return;
+                e.preventDefault();
+                saveCurrent();
+              }}
+            />
+            <button type="button" className="btn small" disabled={name.trim() === ''} onClick={saveCurrent}>
               Save current
             </button>
-          </form>
+          </div>
           <p className="hint">Write {'{prompt}'} in the prompt box to save it as a template that wraps what you type.</p>
           <label className="btn small file-btn">
             Import styles.csv…
