@@ -195,13 +195,15 @@ describe('adding and removing a server', () => {
     await row.getByText('ComfyUI', { exact: false }).first().waitFor();
     await screenshot(page, 'settings-servers-added');
     await page.getByRole('button', { name: 'Close', exact: true }).click();
-    const providers = (await apiCall(host, 'providers.list', {})).providers;
-    const added = providers.find((p) => p.name === 'Studio GPU');
+    const added = (await apiCall(host, 'providers.list', {})).providers.find((p) => p.name === 'Studio GPU');
     expect(added?.kind).toBe('comfyui');
-    if (added?.enabled === true) {
-      const values = await page.getByLabel('Provider', { exact: true }).locator('option').evaluateAll((o) => o.map((n) => (n as unknown as { value: string }).value));
-      expect(values).toEqual(expect.arrayContaining(['any:comfyui', 'comfyui', added.id]));
-    }
+    // Turned on, it makes two ComfyUI servers: the composer offers either one, or any of them.
+    await apiCall(host, 'settings.update', { providers: { [added!.id]: { enabled: true } } });
+    await page.reload();
+    const picker = page.getByLabel('Provider', { exact: true });
+    await picker.locator('option[value="any:comfyui"]').waitFor({ state: 'attached' });
+    const options = await picker.locator('option').allTextContents();
+    expect(options.filter((o) => /ComfyUI|Studio GPU/.test(o))).toEqual(['Any ComfyUI server (2)', expect.stringMatching(/^ComfyUI/), expect.stringMatching(/^Studio GPU/)]);
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     await table.getByRole('button', { name: 'Remove Studio GPU' }).click();
     await table.getByText('Remove 1 server? Its files and images stay.').waitFor();
