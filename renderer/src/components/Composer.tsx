@@ -1,14 +1,16 @@
 import { useMemo } from 'react';
-import { A1111_SCHEDULE_TYPES, COMFY_SCHEDULERS } from '../../../shared/mapping/samplers';
 import { ASPECT_RATIOS, MAX_SEED, seedFieldText, seedFromInput, sizeForAspect } from '../lib/composer';
 import { batchHint, planBatch } from '../lib/composer-batch';
 import { resolveTarget, targetOptions } from '../lib/composer-targets';
 import { keyToCommand } from '../lib/keyboard';
 import { providerStatusView } from '../lib/provider-status';
 import { useApp, useAppShallow } from '../store/context';
+import { BatchHint } from './BatchHint';
+import { DraftNotes } from './DraftNotes';
 import { Field } from './Field';
 import { PresetMenu } from './PresetMenu';
 import { PromptHistory } from './PromptHistory';
+import { SamplerFields } from './SamplerFields';
 
 function randomSeed(): number {
   const values = new Uint32Array(1);
@@ -33,13 +35,10 @@ export function Composer() {
   const provider = resolveTarget(draft.provider, providers);
   const options = useMemo(() => targetOptions(providers), [providers]);
   const caps = provider?.capabilities;
-  const notes = useApp((s) => s.draftNotes);
-  const dismissNotes = useApp((s) => s.dismissNotes);
   const clearTemplate = useApp((s) => s.clearTemplate);
   const recallPrompt = useApp((s) => s.recallPrompt);
   const plan = useMemo(() => planBatch(draft), [draft]);
   const hint = plan.ok ? batchHint(plan.prompts.length, draft.count) : null;
-  const schedules = provider?.kind === 'a1111' ? A1111_SCHEDULE_TYPES : provider?.kind === 'comfyui' ? COMFY_SCHEDULERS : null;
   const fixedSizes = caps?.sizes.fixed !== undefined && caps.sizes.fixed.length > 0 ? caps.sizes.fixed : null;
   const presets = fixedSizes ?? caps?.sizes.presets ?? [];
   const longEdge = Math.max(draft.width, draft.height);
@@ -86,7 +85,7 @@ export function Composer() {
             className="prompt"
             rows={5}
             value={draft.prompt}
-            placeholder="Describe the image. {red|blue} tries each; one prompt per line makes a batch. ↑ for past prompts."
+            placeholder="Describe the image. Ctrl+Enter to generate. {red|blue} makes one of each; each line is a prompt of its own; ↑ brings back past prompts."
             onChange={(e) => update({ prompt: e.target.value })}
             onKeyDown={(e) => {
               if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
@@ -105,26 +104,7 @@ export function Composer() {
           />
         )}
       </Field>
-      {!plan.ok && errors.prompt === undefined ? (
-        <p className="hint batch-problem" role="status">
-          {plan.message}
-        </p>
-      ) : null}
-      {hint !== null && plan.ok ? (
-        <details className="batch-hint">
-          <summary role="status">{hint}</summary>
-          <ol>
-            {plan.prompts.map((p, i) => (
-              <li key={i}>{p}</li>
-            ))}
-          </ol>
-        </details>
-      ) : null}
-      {hint === null && plan.ok && draft.template !== '' && plan.prompts[0] !== undefined ? (
-        <p className="hint template-preview" title={plan.prompts[0]}>
-          Sends: {plan.prompts[0]}
-        </p>
-      ) : null}
+      <BatchHint plan={plan} hint={hint} promptError={errors.prompt} template={draft.template} />
       {caps?.negativePrompt ? (
         <Field label="Negative prompt" error={errors.negativePrompt}>
           {(props) => (
@@ -164,21 +144,7 @@ export function Composer() {
         ) : null}
       </div>
 
-      {notes !== null ? (
-        <div className="draft-notes" role="status" aria-label="What did not carry over">
-          <div className="draft-notes-head">
-            <strong>{notes.title}</strong>
-            <button type="button" className="icon-btn" aria-label="Dismiss these notes" onClick={dismissNotes}>
-              ×
-            </button>
-          </div>
-          <ul>
-            {notes.warnings.map((w) => (
-              <li key={w}>{w}</li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      <DraftNotes />
 
       {caps !== undefined && fixedSizes === null ? (
         <div className="field">
@@ -305,37 +271,7 @@ export function Composer() {
         ) : null}
       </div>
 
-      {caps?.samplers !== undefined ? (
-        <div className="row">
-          <Field label="Sampler" error={errors.sampler}>
-            {(props) => (
-              <select {...props} value={draft.sampler} onChange={(e) => update({ sampler: e.target.value })}>
-                <option value="">Default</option>
-                {/* A reused or mapped sampler the list does not name is still shown, not silently replaced. */}
-                {[...caps.samplers!, ...(draft.sampler !== '' && !caps.samplers!.includes(draft.sampler) ? [draft.sampler] : [])].map((name) => (
-                  <option key={name} value={name}>
-                    {name}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          {schedules !== null ? (
-            <Field label="Schedule" error={errors.scheduler}>
-              {(props) => (
-                <select {...props} value={draft.scheduler} onChange={(e) => update({ scheduler: e.target.value })}>
-                  <option value="">Default</option>
-                  {[...schedules, ...(draft.scheduler !== '' && !schedules.includes(draft.scheduler) ? [draft.scheduler] : [])].map((name) => (
-                    <option key={name} value={name}>
-                      {name}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </Field>
-          ) : null}
-        </div>
-      ) : null}
+      {caps?.samplers !== undefined ? <SamplerFields samplers={caps.samplers} kind={provider?.kind} /> : null}
 
       {caps !== undefined && caps.maxPartialImages > 0 ? (
         <label className="check">
