@@ -21,6 +21,8 @@ import { createXmpSidecars, type XmpSidecarStore } from './xmp-sidecars.js';
 import { CURATION_READS, createLibraryCuration, type CurationStore } from './library-curation.js';
 import { DEFAULT_DENSE_SEARCH_THRESHOLD, DEFAULT_SEARCH_WALK_BUDGET, createSearch, type SearchTuning } from './search.js';
 import { createSettings } from './settings.js';
+import { PRESET_READS, createPresets, type PresetStore } from './presets.js';
+import { PROMPT_HISTORY_READS, createPromptHistory, type PromptHistoryStore } from './prompt-history.js';
 import { createSimilar, type SimilarStore } from './similar.js';
 import { createMasks, type MaskStore } from './masks.js';
 import { DEFAULT_SLOW_QUERY_MS, Statements, defaultClock } from './statements.js';
@@ -129,6 +131,8 @@ function composeStore(
   const xmpRaw = createXmpSidecars(ctx);
   const similarRaw = createSimilar(ctx, images);
   const masksRaw = createMasks(ctx);
+  const presetsRaw = createPresets(ctx);
+  const promptsRaw = createPromptHistory(ctx);
   let open = true;
   const changes = ctx.db.prepare('SELECT total_changes() AS n').pluck();
   let changesAtOpen: number | null = null;
@@ -174,12 +178,18 @@ function composeStore(
     ]),
   ) as unknown as SimilarStore;
   const masks: MaskStore = { insert: guard(masksRaw.insert, 'save the mask'), get: read(masksRaw.get) };
+  const guarded = <S extends object>(raw: S, reads: ReadonlySet<keyof S>): S =>
+    Object.fromEntries(
+      Object.entries(raw).map(([name, fn]) => [name, reads.has(name as keyof S) ? read(fn as (...a: unknown[]) => unknown) : guard(fn as (...a: unknown[]) => unknown)]),
+    ) as S;
   return {
     imports,
     curation,
     xmp,
     similar,
     masks,
+    presets: guarded<PresetStore>(presetsRaw, PRESET_READS),
+    prompts: guarded<PromptHistoryStore>(promptsRaw, PROMPT_HISTORY_READS),
     info: { databasePath: '', migratedFrom: 0, schemaVersion: 0, backupPath: null, recoveredInterrupted: 0, integrityChecked: true },
     submit: guard(jobs.submit, 'store the new job'),
     // One request's failure inside a group commit is that request's answer, in the same storage words as submit's.

@@ -3,6 +3,8 @@
  * The engine and worker depend on this, never on SQL.
  */
 import type { CurationStore } from './library-curation.js';
+import type { PresetStore } from './presets.js';
+import type { PromptHistoryStore } from './prompt-history.js';
 import type { XmpSidecarStore } from './xmp-sidecars.js';
 import type { ErrorBody } from '../../shared/errors.js';
 import type { Db } from './connection.js';
@@ -184,6 +186,10 @@ export interface JobStore {
   readonly similar: SimilarStore;
   /** Masks painted in the viewer for a masked edit. */
   readonly masks: MaskStore;
+  /** Saved composer settings and imported A1111 styles (issue 11). */
+  readonly presets: PresetStore;
+  /** Prompts submitted, newest first, bounded. */
+  readonly prompts: PromptHistoryStore;
 }
 
 export interface StoreOpenInfo {

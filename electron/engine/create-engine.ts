@@ -199,6 +199,7 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       similar,
       inputs,
       dataDir,
+      log,
     });
 
     // Leftover previews go before the worker starts (afterwards their folders are live). The library sweep and the

@@ -13,10 +13,12 @@ import type { SidecarWriter } from '../library/xmp/sidecar-writer.js';
 import { createSimilarHandlers } from './similar-handlers.js';
 import { createInstanceHandlers } from './instance-handlers.js';
 import { createPresetHandlers } from './preset-handlers.js';
+import { createPromptRecorder } from './prompt-recorder.js';
 import { createIterateHandlers } from './iterate-handlers.js';
 import type { createSimilarIndex } from '../library/similar/similar-index.js';
 import type { ProviderRegistry } from './provider-registry.js';
 import type { SettingsService } from './settings-service.js';
+import type { Logger } from './types.js';
 import type { JobInputs } from './job-inputs.js';
 import { checkOperationSupported } from './operation-support.js';
 
@@ -40,6 +42,8 @@ export interface HandlerDeps {
   importer: Importer;
   folders: LibraryFolders;
   sidecars: Pick<SidecarWriter, 'queue'>;
+  /** Warnings that answer no request (a prompt the history could not record). */
+  log?: Pick<Logger, 'warn'>;
   /** Find similar and duplicates over the perceptual hashes. */
   similar: ReturnType<typeof createSimilarIndex>;
   /** The images a request works from (image-to-image, masked edit, upscale). */
@@ -73,6 +77,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     bus.emit('jobs.changed', { job: summary });
   };
   const batcher = createSubmitBatcher(store);
+  const prompts = createPromptRecorder(store, deps.log);
 
   const removed = async (result: RemovedFiles): Promise<{ removed: number; bytesFreed: number }> => {
     if (result.ids.length > 0) bus.emit('jobs.removed', { ids: result.ids });
@@ -85,12 +90,14 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     deps.inputs.check(asked);
     const { provider, config } = await providers.ready(asked.provider);
     const request = withListedModel(asked, provider, config, deps.models);
-    checkOperationSupported(request, provider.name, provider.capabilities(config));
+    // What the request's own model can do (a default of dall-e-3 must not refuse an image for gpt-image-1).
+    checkOperationSupported(request, provider.name, provider.capabilities({ ...config, ...(request.model === undefined ? {} : { model: request.model }) }));
     provider.validate(request, config);
     const result = await batcher.submit(request);
     if (result.created) {
       announceJob(result.job);
       scheduler.kick();
+      prompts.record(request.prompt);
     }
     return result;
   };
@@ -185,7 +192,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'desktop.pickImportPaths': async () => desktopOnly(),
     ...createCurationHandlers({ store, bus, now: () => Date.now(), announce, sidecars: deps.sidecars }),
     ...createInstanceHandlers(),
-    ...createPresetHandlers(),
+    ...createPresetHandlers(store),
     ...createIterateHandlers({ store, dataDir: deps.dataDir, now: () => Date.now() }),
   };
 }

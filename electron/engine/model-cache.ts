@@ -1,25 +1,27 @@
-import { CONTROL_CHARS, type GenerateRequest, type ProviderTestResult } from '../../shared/contract.js';
+import { CONTROL_CHARS, type GenerateRequest } from '../../shared/contract.js';
 import type { JobStore } from '../db/types.js';
-import type { Provider, ProviderConfig } from '../providers/types.js';
+import type { Provider, ProviderConfig, ProviderListing } from '../providers/types.js';
 import { systemClock, type Clock } from './types.js';
 
 /** A server's model list as last fetched: kept across restarts so the pickers work offline. */
 export interface ModelList {
   models: string[];
   listedAt: number;
+  /** A1111's upscalers, listed with its models. */
+  upscalers?: string[];
 }
 
 export interface ModelCache {
   get(providerId: string): ModelList | undefined;
   /** Keeps what a successful test or listing fetched (cleaned: a server's names are untrusted text). */
-  put(providerId: string, models: readonly unknown[]): void;
+  put(providerId: string, models: readonly unknown[], upscalers?: readonly unknown[]): void;
   /** The models a picker offers: those known without the network first, then the server's list. */
   merged(providerId: string, known: readonly string[]): string[];
   /**
    * Refetches each list that is missing or older than the stale age (at most one try per stale age), waiting up to
    * `waitMs` so a listing stays quick when a server hangs; a fetch still running then lands for the next listing.
    */
-  refreshStale(targets: Array<{ id: string; fetch: () => Promise<ProviderTestResult> }>): Promise<void>;
+  refreshStale(targets: Array<{ id: string; fetch: () => Promise<ProviderListing> }>): Promise<void>;
 }
 
 const KEY_PREFIX = 'providerModels.';
@@ -55,24 +57,29 @@ export function createModelCache(
   const get = (id: string): ModelList | undefined => {
     if (!loaded.has(id)) {
       const stored = store.getSetting<ModelList>(`${KEY_PREFIX}${id}`);
-      loaded.set(id, stored !== null && Array.isArray(stored.models) ? { models: clean(stored.models), listedAt: Number(stored.listedAt) || 0 } : undefined);
+      loaded.set(
+        id,
+        stored !== null && Array.isArray(stored.models)
+          ? { models: clean(stored.models), listedAt: Number(stored.listedAt) || 0, ...(Array.isArray(stored.upscalers) ? { upscalers: clean(stored.upscalers) } : {}) }
+          : undefined,
+      );
     }
     return loaded.get(id);
   };
 
-  const put = (id: string, models: readonly unknown[]): void => {
-    const list = { models: clean(models), listedAt: clock.now() };
+  const put = (id: string, models: readonly unknown[], upscalers?: readonly unknown[]): void => {
+    const list: ModelList = { models: clean(models), listedAt: clock.now(), ...(upscalers === undefined ? {} : { upscalers: clean(upscalers) }) };
     store.setSetting(`${KEY_PREFIX}${id}`, list);
     loaded.set(id, list);
   };
 
-  const refresh = (id: string, fetch: () => Promise<ProviderTestResult>): Promise<void> => {
+  const refresh = (id: string, fetch: () => Promise<ProviderListing>): Promise<void> => {
     const pending = running.get(id);
     if (pending !== undefined) return pending;
     tried.set(id, clock.now());
     const run = fetch()
       .then((result) => {
-        if (result.ok) put(id, result.models);
+        if (result.ok) put(id, result.models, result.upscalers);
       })
       // A server that is down keeps its last list: that is the point of keeping it.
       .catch(() => undefined)

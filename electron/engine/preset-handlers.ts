@@ -1,10 +1,21 @@
-import { AppError } from '../../shared/errors.js';
 import type { Handlers } from '../../shared/contract.js';
+import type { JobStore } from '../db/types.js';
+import { readStylesCsv } from '../library/styles-csv.js';
+
+export type PresetChannels = 'presets.list' | 'presets.save' | 'presets.delete' | 'presets.importStyles' | 'prompts.history';
 
 /** Presets, A1111 styles.csv and prompt history. */
-export function createPresetHandlers(): Pick<Handlers, 'presets.list' | 'presets.save' | 'presets.delete' | 'presets.importStyles' | 'prompts.history'> {
-  const later = async (): Promise<never> => {
-    throw new AppError('internal', 'Presets are not available yet.');
+export function createPresetHandlers(store: Pick<JobStore, 'presets' | 'prompts'>): Pick<Handlers, PresetChannels> {
+  return {
+    'presets.list': async () => ({ items: store.presets.list() }),
+    'presets.save': async (input) => ({ preset: store.presets.save(input) }),
+    'presets.delete': async ({ id }) => ({ updated: store.presets.delete(id) }),
+    'presets.importStyles': async ({ csv }) => {
+      const read = readStylesCsv(csv);
+      const stored = store.presets.importStyles(read.styles);
+      const skipped = [...read.skipped, ...stored.skipped].sort((a, b) => a.line - b.line);
+      return { imported: stored.imported, updated: stored.updated, skipped };
+    },
+    'prompts.history': async ({ search, limit }) => ({ items: store.prompts.list(search, limit ?? 100) }),
   };
-  return { 'presets.list': later, 'presets.save': later, 'presets.delete': later, 'presets.importStyles': later, 'prompts.history': later };
 }

@@ -2,7 +2,7 @@ import { AppError } from '../../shared/errors.js';
 import type { ProviderInfo, ProviderTestResult } from '../../shared/contract.js';
 import type { SecretBook } from '../providers/redact.js';
 import { redactingProvider } from '../providers/redacting-provider.js';
-import type { Provider, ProviderConfig } from '../providers/types.js';
+import type { Provider, ProviderConfig, ProviderListing } from '../providers/types.js';
 import type { ModelCache } from './model-cache.js';
 import type { ProviderHealth } from './provider-health.js';
 import type { ProviderDefaults, SettingsService } from './settings-service.js';
@@ -60,6 +60,8 @@ export function createProviderRegistry(
     if (s.model !== undefined) c.model = s.model;
     if (s.username !== undefined) c.username = s.username;
     if (s.workflow !== undefined) c.workflow = s.workflow;
+    const upscalers = options.models?.get(id)?.upscalers;
+    if (upscalers !== undefined) c.upscalers = upscalers;
     if (s.hasApiKey) {
       const key = await settings.secret(id, 'apiKey');
       if (key !== undefined) c.apiKey = key;
@@ -136,10 +138,10 @@ export function createProviderRegistry(
       const c = await config(id);
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), Math.min(c.timeoutMs, 30_000));
-      let result: ProviderTestResult;
+      let result: ProviderListing;
       try {
         result = await provider.test(c, controller.signal);
-        if (result.ok && provider.listsModels === true) options.models?.put(id, result.models);
+        if (result.ok && provider.listsModels === true) options.models?.put(id, result.models, result.upscalers);
       } catch (error) {
         const message = error instanceof AppError ? error.message : 'The connection test failed.';
         result = { ok: false, reachable: false, models: [], latencyMs: 0, message };

@@ -16,9 +16,14 @@ export interface ProviderConfig {
   timeoutMs: number;
   /** ComfyUI: a user-supplied API-format workflow. */
   workflow?: string;
+  /** The server's upscalers as last listed (A1111's /sdapi/v1/upscalers), kept with its models by the engine. */
+  upscalers?: string[];
   /** Hard bound on any one response body or stream, in bytes. */
   maxResponseBytes: number;
 }
+
+/** A connection test's answer, with the server's lists that are kept alongside its models. */
+export type ProviderListing = ProviderTestResult & { upscalers?: string[] };
 
 export interface ProviderProgress {
   stage: string;
@@ -102,5 +107,5 @@ export interface Provider {
   /** Throws AppError('invalid_request') before any network call. */
   validate(request: GenerateRequest, config: ProviderConfig): void;
   generate(request: GenerateRequest, config: ProviderConfig, context: ProviderContext): Promise<ProviderOutput>;
-  test(config: ProviderConfig, signal: AbortSignal): Promise<ProviderTestResult>;
+  test(config: ProviderConfig, signal: AbortSignal): Promise<ProviderListing>;
 }

@@ -17,7 +17,11 @@ import { STATUS_BY_CODE } from './status.js';
 
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 /** Channels that carry an image in their body (a painted mask) get more room; everything else stays small. */
-export const LARGE_BODY_CHANNELS: Readonly<Record<string, number>> = { 'images.saveMask': 33 * 1024 * 1024 };
+export const LARGE_BODY_CHANNELS: Readonly<Record<string, number>> = {
+  'images.saveMask': 33 * 1024 * 1024,
+  // A styles.csv of up to 5 million characters: its quotes, line breaks and accents grow as JSON and UTF-8.
+  'presets.importStyles': 16 * 1024 * 1024,
+};
 /** Media files up to this size are read whole and sent in one write. */
 const SMALL_FILE_BYTES = 1024 * 1024;
 

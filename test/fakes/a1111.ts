@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
+import sharp from 'sharp';
 import { credentialEcho, echoEverywhere } from './echo.js';
-import { pngFor } from './png.js';
+import { makePng, pngFor } from './png.js';
 import { pyJson } from './pyjson.js';
 import { type LoggedRequest, Script, delay, sendText, startHttpFake, streamHugeBody } from './server.js';
 
@@ -26,6 +27,35 @@ export type A1111Scenario =
   /** The socket is destroyed halfway through the response body. */
   | { kind: 'cut' };
 
+/** What the next POST /sdapi/v1/extra-single-image does. */
+export type A1111UpscaleScenario =
+  | { kind: 'success' }
+  /** 200 with an `image` that decodes to text, not an image. */
+  | { kind: 'not_image' }
+  /** 200 with an image of the source's size (as if the upscaler silently did nothing). */
+  | { kind: 'wrong_size' }
+  | { kind: 'error'; status: number; body: unknown }
+  /** Takes the request and never answers. */
+  | { kind: 'hang' };
+
+/** What the fake decoded from one img2img or upscale request: the exact bytes it was sent. */
+export interface A1111Received {
+  route: 'img2img' | 'extra-single-image';
+  images: Buffer[];
+  mask?: Buffer;
+  body: Record<string, unknown>;
+}
+
+/** GET /sdapi/v1/upscalers as a stock A1111 1.10 with Real-ESRGAN installed answers it. */
+export const A1111_UPSCALERS = [
+  { name: 'None', model_name: null, model_path: null, model_url: null, scale: 4 },
+  { name: 'Lanczos', model_name: null, model_path: null, model_url: null, scale: 4 },
+  { name: 'Nearest', model_name: null, model_path: null, model_url: null, scale: 4 },
+  { name: 'ESRGAN_4x', model_name: 'ESRGAN_4x', model_path: 'https://github.com/cszn/KAIR/releases/download/v1.0/ESRGAN.pth', model_url: null, scale: 4 },
+  { name: 'R-ESRGAN 4x+ Anime6B', model_name: 'R-ESRGAN 4x+ Anime6B', model_path: 'https://github.com/xinntao/Real-ESRGAN/releases/download/v0.2.2.4/RealESRGAN_x4plus_anime_6B.pth', model_url: null, scale: 4 },
+  { name: 'R-ESRGAN 4x+', model_name: 'R-ESRGAN 4x+', model_path: 'https://github.com/xinntao/Real-ESRGAN/releases/download/v0.1.0/RealESRGAN_x4plus.pth', model_url: null, scale: 4 },
+];
+
 /** Error bodies as A1111's handler and FastAPI send them (protocol reference §2.8). */
 export const a1111Errors = {
   samplerNotFound: (): A1111Scenario => ({ kind: 'error', status: 400, body: { error: 'HTTPException', detail: 'Sampler not found', body: '', errors: '400: Sampler not found' } }),
@@ -43,6 +73,8 @@ export interface FakeA1111Options {
   scenario?: A1111Scenario;
   /** A careless server: the credentials it was sent come back in every field, header and nested object. */
   echoCredentials?: boolean;
+  /** GET /sdapi/v1/upscalers; default A1111_UPSCALERS. */
+  upscalers?: Array<{ name: string; model_name: string | null; model_path: string | null; model_url: string | null; scale: number }>;
 }
 
 interface Task {
@@ -63,14 +95,20 @@ interface Task {
 export interface FakeA1111 {
   url: string;
   requests: LoggedRequest[];
+  /** txt2img and img2img requests. */
   generationRequests(): LoggedRequest[];
   interruptRequests(): LoggedRequest[];
+  /** Every img2img and upscale request that got past decoding, with the bytes it carried. */
+  received: A1111Received[];
   setScenario(next: A1111Scenario | A1111Scenario[]): void;
+  setUpscaleScenario(next: A1111UpscaleScenario | A1111UpscaleScenario[]): void;
   close(): Promise<void>;
 }
 
 export async function startFakeA1111(options: FakeA1111Options = {}): Promise<FakeA1111> {
   const script = new Script<A1111Scenario>(options.scenario ?? { kind: 'success' });
+  const upscaleScript = new Script<A1111UpscaleScenario>({ kind: 'success' });
+  const received: A1111Received[] = [];
   const tasks = new Map<string, Task>();
   let current: Task | undefined;
   const timers = new Set<NodeJS.Timeout>();
@@ -92,7 +130,20 @@ export async function startFakeA1111(options: FakeA1111Options = {}): Promise<Fa
       json(res, 401, echoEverywhere({ error: 'HTTPException', detail: req.headers.authorization ? 'Incorrect username or password' : 'Not authenticated', body: '', errors: '401: Incorrect username or password' }, echo));
       return;
     }
-    if (req.method === 'POST' && path === '/sdapi/v1/txt2img') return txt2img(res, logged);
+    if (req.method === 'POST' && path === '/sdapi/v1/txt2img') return generation(res, logged);
+    if (req.method === 'POST' && path === '/sdapi/v1/img2img') {
+      const body = (logged.json ?? {}) as Record<string, unknown>;
+      const init = body.init_images;
+      // api.py: `if init_images is None: raise HTTPException(404, "Init image not found")`.
+      if (!Array.isArray(init) || init.length === 0) return json(res, 404, handlerError(404, 'Init image not found'));
+      const images = init.map(decodeImage);
+      const mask = body.mask === undefined || body.mask === null ? undefined : decodeImage(body.mask);
+      if (images.some((i) => i === null) || mask === null) return json(res, 500, handlerError(500, 'Invalid encoded image'));
+      received.push({ route: 'img2img', images: images as Buffer[], ...(mask === undefined ? {} : { mask }), body });
+      return generation(res, logged);
+    }
+    if (req.method === 'POST' && path === '/sdapi/v1/extra-single-image') return upscale(res, logged);
+    if (req.method === 'GET' && path === '/sdapi/v1/upscalers') return json(res, 200, options.upscalers ?? A1111_UPSCALERS);
     if (req.method === 'POST' && path === '/sdapi/v1/interrupt') {
       if (current !== undefined && !current.done) {
         current.interrupted = true;
@@ -148,7 +199,24 @@ export async function startFakeA1111(options: FakeA1111Options = {}): Promise<Fa
     json(res, 404, { detail: 'Not Found' });
   });
 
-  async function txt2img(res: ServerResponse, logged: LoggedRequest): Promise<void> {
+  async function upscale(res: ServerResponse, logged: LoggedRequest): Promise<void> {
+    const body = (logged.json ?? {}) as Record<string, unknown>;
+    const image = decodeImage(body.image);
+    if (image === null) return json(res, 500, handlerError(500, 'Invalid encoded image'));
+    received.push({ route: 'extra-single-image', images: [image], body });
+    const scenario = upscaleScript.next();
+    if (scenario.kind === 'hang') return;
+    if (scenario.kind === 'error') return json(res, scenario.status, echoEverywhere(scenario.body, echo));
+    if (scenario.kind === 'not_image') return json(res, 200, { html_info: '<p></p>', image: Buffer.from('<html>upscaler crashed</html>').toString('base64') });
+    const meta = await sharp(image).metadata();
+    const factor = body.resize_mode === 0 && typeof body.upscaling_resize === 'number' ? body.upscaling_resize : 2;
+    const scale = scenario.kind === 'wrong_size' ? 1 : factor;
+    // modules/upscaler.py: dest = int((side * scale) // 8 * 8).
+    const out = makePng(Math.floor((meta.width! * scale) / 8) * 8, Math.floor((meta.height! * scale) / 8) * 8, [10, 200, 90]);
+    json(res, 200, { html_info: `<p>Postprocess upscale by: ${factor}, Postprocess upscaler: ${String(body.upscaler_1)}</p>`, image: out.toString('base64') });
+  }
+
+  async function generation(res: ServerResponse, logged: LoggedRequest): Promise<void> {
     const scenario = script.next();
     const body = (logged.json ?? {}) as Record<string, unknown>;
     switch (scenario.kind) {
@@ -181,7 +249,8 @@ export async function startFakeA1111(options: FakeA1111Options = {}): Promise<Fa
       case 'success':
         break;
     }
-    const id = typeof body.force_task_id === 'string' ? body.force_task_id : `task(txt2img-${logged.seq})`;
+    const route = logged.path.endsWith('img2img') ? 'img2img' : 'txt2img';
+    const id = typeof body.force_task_id === 'string' ? body.force_task_id : `task(${route}-${logged.seq})`;
     const steps = typeof body.steps === 'number' ? body.steps : 50;
     const batch = typeof body.batch_size === 'number' ? body.batch_size : 1;
     const seed = typeof body.seed === 'number' && body.seed >= 0 ? body.seed : 1234567890;
@@ -247,7 +316,9 @@ export async function startFakeA1111(options: FakeA1111Options = {}): Promise<Fa
   return {
     url: fake.url,
     requests: fake.requests,
-    generationRequests: () => fake.requests.filter((r) => r.path === '/sdapi/v1/txt2img'),
+    generationRequests: () => fake.requests.filter((r) => r.path === '/sdapi/v1/txt2img' || r.path === '/sdapi/v1/img2img'),
+    received,
+    setUpscaleScenario: (next) => upscaleScript.set(next),
     interruptRequests: () => fake.requests.filter((r) => r.path === '/sdapi/v1/interrupt'),
     setScenario: (next) => script.set(next),
     close: async () => {
@@ -256,4 +327,20 @@ export async function startFakeA1111(options: FakeA1111Options = {}): Promise<Fa
       await fake.close();
     },
   };
+}
+
+/** A1111's handler shape for an HTTPException (reference §2.8). */
+function handlerError(status: number, detail: string): Record<string, unknown> {
+  return { error: 'HTTPException', detail, body: '', errors: `${status}: ${detail}` };
+}
+
+/** decode_base64_to_image: a data: prefix is stripped; anything that is not base64 of a PNG or JPEG is refused. */
+function decodeImage(value: unknown): Buffer | null {
+  if (typeof value !== 'string') return null;
+  const text = value.startsWith('data:') ? value.slice(value.indexOf(',') + 1) : value;
+  if (text.length === 0 || text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return null;
+  const bytes = Buffer.from(text, 'base64');
+  const png = bytes.subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+  const jpeg = bytes[0] === 0xff && bytes[1] === 0xd8;
+  return png || jpeg ? bytes : null;
 }

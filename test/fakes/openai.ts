@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { credentialEcho, nestedEcho } from './echo.js';
+import { type ParsedPart, parseMultipart } from './multipart.js';
 import { pngFor } from './png.js';
 import { type LoggedRequest, Script, delay, sendText, startHttpFake, streamHugeBody } from './server.js';
 
@@ -120,22 +121,35 @@ export interface FakeOpenAIOptions {
   echoCredentials?: boolean;
 }
 
+/** One POST /v1/images/edits as the fake parsed it: every scalar as the string it arrived as, files as bytes. */
+export interface ReceivedEdit {
+  fields: Record<string, string>;
+  /** The `image` / `image[]` parts, in order, with the part name each used. */
+  images: ParsedPart[];
+  mask?: ParsedPart;
+}
+
 export interface FakeOpenAI {
   url: string;
   requests: LoggedRequest[];
   /** POST /v1/images/generations requests only. */
   generationRequests(): LoggedRequest[];
+  /** POST /v1/images/edits requests that parsed (the fake answers the others with OpenAI's 400). */
+  edits: ReceivedEdit[];
   /** One scenario, or a list taken in order (the last repeats): e.g. [rateLimited(), success]. */
   setScenario(next: OpenAIScenario | OpenAIScenario[]): void;
   close(): Promise<void>;
 }
 
 const GENERATIONS = '/v1/images/generations';
+const EDITS = '/v1/images/edits';
+const DECIMAL = /^\d+$/;
 
 export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
   const apiKey = options.apiKey ?? 'sk-test-fake-key';
   const script = new Script<OpenAIScenario>(options.scenario ?? { kind: 'success' });
   let requestCounter = 0;
+  const edits: ReceivedEdit[] = [];
 
   const fake = await startHttpFake(async (req, res, logged) => {
     requestCounter += 1;
@@ -157,6 +171,14 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       sendText(res, 200, JSON.stringify({ object: 'list', data: listed.map((id) => ({ id, object: 'model', created: 1698785189, owned_by: 'system' })) }, null, 2), common);
       return;
     }
+    if (req.method === 'POST' && path === EDITS) {
+      const parsed = parseEdit(req.headers['content-type'], logged.raw);
+      if ('error' in parsed) return sendError(res, parsed.error, common);
+      edits.push(parsed.edit);
+      const scenario = script.next();
+      await respond(res, logged, parsed.body, scenario.kind === 'error' ? withEcho(scenario, echo) : scenario, common, echo, 'image_edit');
+      return;
+    }
     if (req.method !== 'POST' || path !== GENERATIONS) {
       sendText(res, 404, JSON.stringify({ error: { message: `Invalid URL (${req.method} ${logged.path})`, type: 'invalid_request_error', param: null, code: null } }, null, 2), common);
       return;
@@ -170,6 +192,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     url: fake.url,
     requests: fake.requests,
     generationRequests: () => fake.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/images/generations')),
+    edits,
     setScenario: (next) => script.set(next),
     close: fake.close,
   };
@@ -186,7 +209,51 @@ function sendError(res: ServerResponse, scenario: ErrorScenario, common: Record<
   sendText(res, scenario.status, JSON.stringify(body, null, 2), { ...common, ...scenario.headers });
 }
 
-async function respond(res: ServerResponse, logged: LoggedRequest, body: Record<string, unknown>, scenario: OpenAIScenario, common: Record<string, string>, echo: string): Promise<void> {
+/**
+ * The edits form as OpenAI reads it (reference §1.4): images under `image` or `image[]`, an optional `mask` file, and
+ * every scalar a plain string part; what it would refuse gets its 400.
+ */
+function parseEdit(contentType: string | undefined, raw: Buffer): { edit: ReceivedEdit; body: Record<string, unknown> } | { error: ErrorScenario } {
+  const bad = (message: string, param: string | null, code: string | null = 'invalid_value'): { error: ErrorScenario } => ({ error: { kind: 'error', status: 400, type: 'invalid_request_error', code, message, param } });
+  const parts = parseMultipart(contentType, raw);
+  if (parts === null) return bad('Invalid Content-Type header, expected multipart/form-data.', null, null);
+  const fields: Record<string, string> = {};
+  const images: ParsedPart[] = [];
+  let mask: ParsedPart | undefined;
+  for (const part of parts) {
+    if (part.name === 'image' || part.name === 'image[]') {
+      if (part.filename === undefined) return bad(`Expected a file for '${part.name}', got a string.`, 'image');
+      images.push(part);
+    } else if (part.name === 'mask') {
+      if (part.filename === undefined) return bad("Expected a file for 'mask', got a string.", 'mask');
+      mask = part;
+    } else {
+      if (part.filename !== undefined) return bad(`Expected a string for '${part.name}', got a file.`, part.name);
+      fields[part.name] = part.data.toString('utf8');
+    }
+  }
+  if (images.length === 0) return bad("Missing required parameter: 'image'.", 'image', 'missing_required_parameter');
+  if (fields.prompt === undefined || fields.prompt === '') return bad("Missing required parameter: 'prompt'.", 'prompt', 'missing_required_parameter');
+  for (const name of ['n', 'partial_images'] as const) {
+    if (fields[name] !== undefined && !DECIMAL.test(fields[name])) return bad(`Invalid type for '${name}': expected an integer, but got a string that is not one.`, name);
+  }
+  if (fields.stream !== undefined && fields.stream !== 'true' && fields.stream !== 'false') return bad("Invalid value for 'stream': expected a boolean.", 'stream');
+  const body: Record<string, unknown> = { ...fields };
+  if (fields.n !== undefined) body.n = Number(fields.n);
+  if (fields.partial_images !== undefined) body.partial_images = Number(fields.partial_images);
+  body.stream = fields.stream === 'true';
+  return { edit: { fields, images, ...(mask === undefined ? {} : { mask }) }, body };
+}
+
+async function respond(
+  res: ServerResponse,
+  logged: LoggedRequest,
+  body: Record<string, unknown>,
+  scenario: OpenAIScenario,
+  common: Record<string, string>,
+  echo: string,
+  events: 'image_generation' | 'image_edit' = 'image_generation',
+): Promise<void> {
   const tail = echo === '' ? '' : ` ${echo}`;
   const n = typeof body.n === 'number' ? body.n : 1;
   const streaming = body.stream === true;
@@ -257,10 +324,10 @@ async function respond(res: ServerResponse, logged: LoggedRequest, body: Record<
     return true;
   };
   // An event type this client does not know, named with the echo (clients trace what they skip).
-  if (echo !== '' && !send(`image_generation.note${tail}`, { type: `image_generation.note${tail}`, detail: nestedEcho(echo) })) return;
+  if (echo !== '' && !send(`${events}.note${tail}`, { type: `${events}.note${tail}`, detail: nestedEcho(echo) })) return;
   for (let i = 0; i < partials; i += 1) {
     await delay(stepMs);
-    if (!send('image_generation.partial_image', { type: 'image_generation.partial_image', b64_json: pngFor(100 + i).toString('base64'), partial_image_index: i, ...fields })) return;
+    if (!send(`${events}.partial_image`, { type: `${events}.partial_image`, b64_json: pngFor(100 + i).toString('base64'), partial_image_index: i, ...fields })) return;
   }
   if (scenario.kind === 'cut') {
     await delay(stepMs);
@@ -276,12 +343,12 @@ async function respond(res: ServerResponse, logged: LoggedRequest, body: Record<
   for (let i = 0; i < images; i += 1) {
     await delay(stepMs);
     const completed = {
-      type: 'image_generation.completed',
+      type: `${events}.completed`,
       b64_json: pngFor(i).toString('base64'),
       ...fields,
       usage: { total_tokens: 100, input_tokens: 50, output_tokens: 50, input_tokens_details: { text_tokens: 10, image_tokens: 40 }, ...(echo === '' ? {} : { note: nestedEcho(echo) }) },
     };
-    if (!send('image_generation.completed', completed)) return;
+    if (!send(`${events}.completed`, completed)) return;
   }
   if (success?.doneMarker === true) res.write(`data: [DONE]${eol}${eol}`);
   res.end();

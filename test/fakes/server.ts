@@ -10,6 +10,8 @@ export interface LoggedRequest {
   query: Record<string, string>;
   headers: IncomingHttpHeaders;
   body: string;
+  /** The body's exact bytes (a multipart upload is binary; `body` is its UTF-8 reading). */
+  raw: Buffer;
   json: unknown;
   at: number;
   /** The client went away before the response finished (cancel, bound, timeout). */
@@ -41,7 +43,8 @@ export async function startHttpFake(handler: Handler, onUpgrade?: (req: Incoming
     req.on('data', (c: Buffer) => parts.push(c));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://fake');
-      const body = Buffer.concat(parts).toString('utf8');
+      const raw = Buffer.concat(parts);
+      const body = raw.toString('utf8');
       let json: unknown;
       try {
         json = body === '' ? undefined : (JSON.parse(body) as unknown);
@@ -55,6 +58,7 @@ export async function startHttpFake(handler: Handler, onUpgrade?: (req: Incoming
         query: Object.fromEntries(url.searchParams),
         headers: req.headers,
         body,
+        raw,
         json,
         at: Date.now(),
         aborted: false,

@@ -11,6 +11,7 @@ import { migration0010 } from './0010_curation.js';
 import { migration0011 } from './0011_perceptual_hash.js';
 import { migration0012 } from './0012_search_indexes.js';
 import { migration0013 } from './0013_lineage.js';
+import { migration0014 } from './0014_presets.js';
 import type { Migration } from './types.js';
 
 /** Every migration, in order. Append only: a released migration never changes. */
@@ -28,6 +29,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0011,
   migration0012,
   migration0013,
+  migration0014,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1,6 +1,5 @@
-import { textOnlyOperations } from '../../../shared/contract.js';
 import { randomUUID } from 'node:crypto';
-import type { GenerateRequest, ProviderCapabilities, ProviderTestResult } from '../../../shared/contract.js';
+import { type GenerateRequest, type ProviderCapabilities, operationOf } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
 import { formatSeed, seedToBigInt } from '../../../shared/seed.js';
 import { readJson } from '../http/body.js';
@@ -9,9 +8,11 @@ import { type CallScope, abortedError, malformedError, networkError } from '../h
 import { decodeDataUri, toImage } from '../http/image.js';
 import { send } from '../http/request.js';
 import { basicHeader, joinUrl, parseBaseUrl } from '../http/url.js';
-import type { GeneratedImage, Provider, ProviderConfig, ProviderContext, ProviderOutput } from '../types.js';
+import type { GeneratedImage, Provider, ProviderConfig, ProviderContext, ProviderListing, ProviderOutput } from '../types.js';
 import { a1111ResponseError } from './errors.js';
+import { a1111Operations, img2imgFields, requireInputs, validateA1111Operation } from './operations.js';
 import { ProgressPoller } from './progress.js';
+import { a1111Upscale } from './upscale.js';
 
 export const A1111_BASE_URL = 'http://127.0.0.1:7860';
 const PROVIDER = 'A1111';
@@ -43,7 +44,7 @@ function credentials(config: ProviderConfig): Credentials {
   return { base, headers, secrets: [password, config.apiKey].filter((s): s is string => typeof s === 'string' && s !== '') };
 }
 
-function capabilities(): ProviderCapabilities {
+function capabilities(config: ProviderConfig): ProviderCapabilities {
   return {
     sizes: { min: 64, max: 2048, multipleOf: 8, presets: [[512, 512], [768, 768], [1024, 1024], [832, 1216], [1216, 832], [896, 1152], [1152, 896]] },
     maxCount: 10,
@@ -53,7 +54,7 @@ function capabilities(): ProviderCapabilities {
     negativePrompt: true,
     maxPartialImages: 3,
     outputFormats: ['png'],
-    operations: textOnlyOperations('This provider works from text only here.'),
+    operations: a1111Operations(config),
     samplers: SAMPLERS,
   };
 }
@@ -64,7 +65,10 @@ function invalid(message: string, field: string): AppError {
 
 function validate(request: GenerateRequest, config: ProviderConfig): void {
   credentials(config);
-  const caps = capabilities();
+  validateA1111Operation(request, config);
+  // An upscale's size is its source's times the factor; the request's width and height do not apply.
+  if (request.upscale !== undefined) return;
+  const caps = capabilities(config);
   if (request.width > caps.sizes.max || request.height > caps.sizes.max) throw invalid(`A1111 sizes go up to ${caps.sizes.max}x${caps.sizes.max} here.`, 'width');
   if (request.width % 8 !== 0 || request.height % 8 !== 0) throw invalid(`A1111 needs a width and height divisible by 8 (got ${request.width}x${request.height}).`, 'width');
   if (request.guidance !== undefined && request.guidance < 1) throw invalid('A1111 needs a CFG scale of at least 1.', 'guidance');
@@ -110,7 +114,7 @@ export function createA1111Provider(options: A1111ProviderOptions = {}): Provide
   return {
     id: 'a1111',
     name: 'AUTOMATIC1111 / Forge',
-    capabilities: () => capabilities(),
+    capabilities: (config) => capabilities(config),
     knownModels: (config) => (config.model === undefined || config.model === '' ? [] : [config.model]),
     // Without a model A1111 runs the checkpoint it has loaded, so none is ever required.
     listsModels: true,
@@ -133,10 +137,24 @@ type Outcome = { ok: true; output: ProviderOutput } | { ok: false; error: unknow
 
 async function generate(request: GenerateRequest, config: ProviderConfig, context: ProviderContext, pollIntervalMs: number, cancelGraceMs: number): Promise<ProviderOutput> {
   validate(request, config);
+  const op = operationOf(request);
+  const operation = 'operation' in op ? op.operation : 'generate';
+  const inputs = operation === 'generate' || operation === 'variation' ? undefined : requireInputs(request, context.inputs);
   const { base, headers, secrets } = credentials(config);
   const model = request.model ?? config.model;
   const deadline = new Deadline(context.signal, request.timeoutMs ?? config.timeoutMs);
   const scope: CallScope = { provider: PROVIDER, deadline, secrets };
+  if (operation === 'upscale') {
+    try {
+      return await a1111Upscale(request, inputs!.image, { base, headers, config }, scope, context);
+    } catch (error) {
+      throw error instanceof AppError ? error : networkError(error, scope, 'while A1111 was upscaling');
+    } finally {
+      deadline.dispose();
+    }
+  }
+  // img2img blocks, polls and cancels exactly as txt2img does: only the route and the body's image fields differ.
+  const route = inputs === undefined ? 'txt2img' : 'img2img';
   const taskId = `atelier-${randomUUID()}`;
   let accepted = false;
   const accept = (how: string) => {
@@ -159,14 +177,15 @@ async function generate(request: GenerateRequest, config: ProviderConfig, contex
   });
 
   try {
-    const body = txt2imgBody(request, model, taskId);
-    context.trace('request', `POST /sdapi/v1/txt2img (${body.steps} steps, ${String(body.sampler_name)}, batch ${request.count})`, { taskId, model });
+    const body = { ...txt2imgBody(request, model, taskId), ...(inputs === undefined ? {} : img2imgFields(request, inputs.image, inputs.mask)) };
+    const strength = inputs === undefined ? '' : `, strength ${String(body.denoising_strength)}${inputs.mask === undefined ? '' : ', masked'}`;
+    context.trace('request', `POST /sdapi/v1/${route} (${body.steps} steps, ${String(body.sampler_name)}, batch ${request.count}${strength})`, { taskId, model });
     context.onProgress({ stage: 'submitting', fraction: 0 });
     const outcome: Promise<Outcome> = (async () => {
-      const response = await send(joinUrl(base, 'sdapi/v1/txt2img'), { method: 'POST', headers, json: body, signal: post.signal }, scope, 'while A1111 was generating');
-      if (response.status !== 200) throw await a1111ResponseError(response, scope, 'txt2img API');
-      accept('txt2img answered');
-      return parseResult(await readJson(response, config.maxResponseBytes, scope, 'the txt2img response'), scope, context, taskId);
+      const response = await send(joinUrl(base, `sdapi/v1/${route}`), { method: 'POST', headers, json: body, signal: post.signal }, scope, 'while A1111 was generating');
+      if (response.status !== 200) throw await a1111ResponseError(response, scope, `${route} API`);
+      accept(`${route} answered`);
+      return parseResult(await readJson(response, config.maxResponseBytes, scope, `the ${route} response`), scope, context, taskId, route);
     })().then(
       (output) => ({ ok: true as const, output }),
       (error: unknown) => ({ ok: false as const, error }),
@@ -227,9 +246,9 @@ async function stopRemoteTask(poller: ProgressPoller, base: string, headers: Rec
   }
 }
 
-function parseResult(json: unknown, scope: CallScope, context: ProviderContext, taskId: string): ProviderOutput {
+function parseResult(json: unknown, scope: CallScope, context: ProviderContext, taskId: string, route: string): ProviderOutput {
   if (json === null || typeof json !== 'object' || !Array.isArray((json as { images?: unknown }).images)) {
-    throw malformedError(scope, 'a txt2img response without an "images" list');
+    throw malformedError(scope, `a ${route} response without an "images" list`);
   }
   const body = json as { images: unknown[]; info?: unknown };
   let info: Record<string, unknown> = {};
@@ -245,7 +264,7 @@ function parseResult(json: unknown, scope: CallScope, context: ProviderContext, 
   const first = typeof info.index_of_first_image === 'number' ? info.index_of_first_image : 0;
   // With batch > 1 and grids on, the grid comes first; it is not one of the requested images.
   const payloads = body.images.slice(first);
-  if (payloads.length === 0) throw malformedError(scope, 'a txt2img response with no images');
+  if (payloads.length === 0) throw malformedError(scope, `a ${route} response with no images`);
   const seeds = Array.isArray(info.all_seeds) ? info.all_seeds : [];
   const baseSeed = typeof info.seed === 'number' ? info.seed : undefined;
   const images: GeneratedImage[] = payloads.map((payload, i) => {
@@ -266,7 +285,7 @@ function parseResult(json: unknown, scope: CallScope, context: ProviderContext, 
   return output;
 }
 
-async function testConnection(config: ProviderConfig, signal: AbortSignal): Promise<ProviderTestResult> {
+async function testConnection(config: ProviderConfig, signal: AbortSignal): Promise<ProviderListing> {
   const started = Date.now();
   const elapsed = () => Date.now() - started;
   let creds: Credentials;
@@ -278,9 +297,10 @@ async function testConnection(config: ProviderConfig, signal: AbortSignal): Prom
   const deadline = new Deadline(signal, Math.min(config.timeoutMs, TEST_TIMEOUT_MS));
   const scope: CallScope = { provider: PROVIDER, deadline, secrets: creds.secrets };
   try {
-    const [modelsRes, samplersRes] = await Promise.all([
+    const [modelsRes, samplersRes, upscalers] = await Promise.all([
       send(joinUrl(creds.base, 'sdapi/v1/sd-models'), { headers: creds.headers }, scope),
       send(joinUrl(creds.base, 'sdapi/v1/samplers'), { headers: creds.headers }, scope),
+      listUpscalers(creds, config, scope),
     ]);
     for (const response of [modelsRes, samplersRes]) {
       if (response.status !== 200) {
@@ -294,12 +314,36 @@ async function testConnection(config: ProviderConfig, signal: AbortSignal): Prom
     const samplersJson = await readJson(samplersRes, config.maxResponseBytes, scope, 'the sampler list');
     const models = Array.isArray(modelsJson) ? modelsJson.map((m) => (m !== null && typeof m === 'object' && typeof (m as { model_name?: unknown }).model_name === 'string' ? (m as { model_name: string }).model_name : null)).filter((m): m is string => m !== null) : [];
     const samplers = Array.isArray(samplersJson) ? samplersJson.length : 0;
-    return { ok: true, reachable: true, authenticated: true, models, latencyMs: elapsed(), message: `Connected to A1111: ${models.length} model${models.length === 1 ? '' : 's'}, ${samplers} sampler${samplers === 1 ? '' : 's'}.` };
+    return {
+      ok: true,
+      reachable: true,
+      authenticated: true,
+      models,
+      ...(upscalers === undefined ? {} : { upscalers }),
+      latencyMs: elapsed(),
+      message: `Connected to A1111: ${models.length} model${models.length === 1 ? '' : 's'}, ${samplers} sampler${samplers === 1 ? '' : 's'}.`,
+    };
   } catch (error) {
     if (signal.aborted) throw new AppError('cancelled', 'Cancelled.', { retryable: false });
     const appError = error instanceof AppError ? error : networkError(error, scope, 'while listing models');
     return { ok: false, reachable: appError.code !== 'provider_unavailable' && appError.code !== 'timeout', models: [], latencyMs: elapsed(), message: appError.message };
   } finally {
     deadline.dispose();
+  }
+}
+
+/** GET /sdapi/v1/upscalers: their names (what upscaler_1 takes). A server that will not list them still connects. */
+async function listUpscalers(creds: Credentials, config: ProviderConfig, scope: CallScope): Promise<string[] | undefined> {
+  try {
+    const response = await send(joinUrl(creds.base, 'sdapi/v1/upscalers'), { headers: creds.headers }, scope);
+    if (response.status !== 200) {
+      await response.body?.cancel();
+      return undefined;
+    }
+    const json = await readJson(response, config.maxResponseBytes, scope, 'the upscaler list');
+    if (!Array.isArray(json)) return undefined;
+    return json.map((u) => (u !== null && typeof u === 'object' && typeof (u as { name?: unknown }).name === 'string' ? (u as { name: string }).name : null)).filter((n): n is string => n !== null);
+  } catch {
+    return undefined;
   }
 }

@@ -6,6 +6,8 @@ export interface SendInit {
   headers?: Record<string, string>;
   /** Serialized as JSON with a JSON content type; a bigint (a 64-bit seed) is written as its exact digits. */
   json?: unknown;
+  /** A prebuilt body with its content type (multipart/form-data); used when `json` is absent. */
+  raw?: { bytes: Uint8Array; contentType: string };
   /** Overrides the scope's deadline signal (e.g. a short-lived cancel call after the job's signal fired). */
   signal?: AbortSignal;
 }
@@ -16,7 +18,11 @@ export interface SendInit {
  */
 export async function send(url: string, init: SendInit, scope: CallScope, what = 'before it answered'): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
-  let body: string | undefined;
+  let body: string | Uint8Array | undefined;
+  if (init.raw !== undefined && init.json === undefined) {
+    headers['content-type'] = init.raw.contentType;
+    body = init.raw.bytes;
+  }
   if (init.json !== undefined) {
     headers['content-type'] = 'application/json';
     // lossless-json writes what JSON.stringify does, except that a bigint becomes its digits instead of throwing.

@@ -1,5 +1,4 @@
-import { textOnlyOperations } from '../../../shared/contract.js';
-import type { GenerateRequest, ProviderCapabilities } from '../../../shared/contract.js';
+import { type GenerateRequest, type OperationCapabilities, type ProviderCapabilities, operationOf } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
 
 /** Request rules differ per model family (protocol reference §1.3). Unknown names come from compatible servers. */
@@ -56,6 +55,33 @@ const LABEL: Record<OpenAIFamily, string> = {
   compatible: 'this OpenAI-compatible model',
 };
 
+const NO_UPSCALE = 'OpenAI cannot upscale: its image API only makes and edits images. Upscale with AUTOMATIC1111, ComfyUI or the built-in provider.';
+
+/** What each model does with an image (reference §1.4): GPT image models edit freely, DALL·E 2 only inside a mask. */
+export function openAIOperations(family: OpenAIFamily): OperationCapabilities {
+  const upscale = { supported: false, reason: NO_UPSCALE };
+  switch (family) {
+    case 'gpt-image':
+    case 'gpt-image-2':
+      return { img2img: { supported: true }, inpaint: { supported: true }, upscale };
+    case 'dall-e-2': {
+      return {
+        img2img: { supported: false, reason: 'DALL·E 2 changes an image only where a mask says: paint the area to repaint, or use a GPT image model.' },
+        inpaint: { supported: true },
+        upscale,
+      };
+    }
+    case 'dall-e-3': {
+      const reason = 'DALL·E 3 makes images from text only: it cannot take an image. Choose gpt-image-1 (or DALL·E 2 for a masked edit).';
+      return { img2img: { supported: false, reason }, inpaint: { supported: false, reason }, upscale };
+    }
+    case 'compatible': {
+      const reason = 'Atelier sends images only to OpenAI’s own image models (GPT image, DALL·E 2); this OpenAI-compatible model may not take one.';
+      return { img2img: { supported: false, reason }, inpaint: { supported: false, reason }, upscale };
+    }
+  }
+}
+
 export function openAICapabilities(model: string): ProviderCapabilities {
   const family = familyOf(model);
   switch (family) {
@@ -69,7 +95,7 @@ export function openAICapabilities(model: string): ProviderCapabilities {
         qualities: ['auto', 'low', 'medium', 'high'],
         backgrounds: ['auto', 'transparent', 'opaque'],
         outputFormats: ['png', 'jpeg', 'webp'],
-        operations: textOnlyOperations('This provider works from text only here.'),
+        operations: openAIOperations(family),
       };
     case 'gpt-image-2':
       return {
@@ -81,7 +107,7 @@ export function openAICapabilities(model: string): ProviderCapabilities {
         qualities: ['auto', 'low', 'medium', 'high'],
         backgrounds: ['auto', 'opaque'],
         outputFormats: ['png', 'jpeg', 'webp'],
-        operations: textOnlyOperations('This provider works from text only here.'),
+        operations: openAIOperations(family),
       };
     case 'dall-e-3':
       return {
@@ -92,7 +118,7 @@ export function openAICapabilities(model: string): ProviderCapabilities {
         maxPartialImages: 0,
         qualities: ['standard', 'hd'],
         outputFormats: ['png'],
-        operations: textOnlyOperations('This provider works from text only here.'),
+        operations: openAIOperations(family),
       };
     case 'dall-e-2':
       return {
@@ -103,7 +129,7 @@ export function openAICapabilities(model: string): ProviderCapabilities {
         maxPartialImages: 0,
         qualities: ['standard'],
         outputFormats: ['png'],
-        operations: textOnlyOperations('This provider works from text only here.'),
+        operations: openAIOperations(family),
       };
     case 'compatible':
       return {
@@ -113,7 +139,7 @@ export function openAICapabilities(model: string): ProviderCapabilities {
         negativePrompt: false,
         maxPartialImages: 0,
         outputFormats: ['png'],
-        operations: textOnlyOperations('This provider works from text only here.'),
+        operations: openAIOperations(family),
       };
   }
 }
@@ -127,6 +153,12 @@ export function validateOpenAIRequest(request: GenerateRequest, model: string): 
   const family = familyOf(model);
   const caps = openAICapabilities(model);
   const label = LABEL[family];
+  const op = operationOf(request);
+  if ('error' in op) throw invalid(op.error, op.field);
+  if ('operation' in op && (op.operation === 'img2img' || op.operation === 'inpaint' || op.operation === 'upscale')) {
+    const support = caps.operations[op.operation];
+    if (!support.supported) throw invalid(support.reason ?? `${label} cannot do this.`, op.operation === 'upscale' ? 'upscale' : 'inputImage');
+  }
   if (request.prompt.length > PROMPT_LIMIT[family]) {
     throw invalid(`${label} accept prompts of at most ${PROMPT_LIMIT[family].toLocaleString('en-US')} characters.`, 'prompt');
   }

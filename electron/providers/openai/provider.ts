@@ -1,13 +1,15 @@
-import type { GenerateRequest, ProviderTestResult } from '../../../shared/contract.js';
+import { type GenerateRequest, type ProviderTestResult, operationOf } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
 import { boundedChunks, parseJsonSync, readJson } from '../http/body.js';
 import { Deadline } from '../http/deadline.js';
 import { type CallScope, droppedError, malformedError, networkError } from '../http/errors.js';
 import { decodeBase64, toImage } from '../http/image.js';
+import { buildMultipart } from '../http/multipart.js';
 import { send } from '../http/request.js';
 import { parseSse } from '../http/sse.js';
 import { basicHeader, bearerHeader, joinUrl, parseBaseUrl } from '../http/url.js';
 import type { EncodedImage, GeneratedImage, Provider, ProviderConfig, ProviderContext, ProviderOutput } from '../types.js';
+import { editForm } from './edits.js';
 import { extractOpenAIError, openAIError, openAIResponseError } from './errors.js';
 import { DEFAULT_OPENAI_MODEL, OPENAI_MODELS, generationBody, isGptImage, familyOf, openAICapabilities, validateOpenAIRequest } from './models.js';
 
@@ -87,15 +89,24 @@ async function generate(request: GenerateRequest, config: ProviderConfig, contex
   const scope: CallScope = { provider: providerLabel(base), deadline, secrets: secretsOf(config, basic) };
   const body = generationBody(request, model);
   const streaming = body.stream === true;
+  const op = operationOf(request);
+  // img2img and a masked edit are both /images/edits: the mask alone tells them apart.
+  const editing = 'operation' in op && (op.operation === 'img2img' || op.operation === 'inpaint');
+  const path = editing ? 'images/edits' : 'images/generations';
   try {
-    context.trace('request', `POST /v1/images/generations (${model}, n=${request.count}${streaming ? `, streaming ${request.partialImages} partials` : ''})`, {
+    const form = editing ? buildMultipart(await editForm(request, model, context.inputs)) : undefined;
+    if (editing && request.inputImage?.strength !== undefined) {
+      context.trace('warning', `OpenAI has no strength setting: ${request.inputImage.strength} was not sent; the model decides how far to move from the image.`);
+    }
+    context.trace('request', `POST /v1/${path} (${model}, n=${request.count}${streaming ? `, streaming ${request.partialImages} partials` : ''}${request.mask === undefined ? '' : ', masked'})`, {
       model,
       n: request.count,
       size: body.size,
       stream: streaming,
     });
     context.onProgress({ stage: 'generating', fraction: 0 });
-    const response = await send(openAIUrl(base, 'images/generations'), { method: 'POST', headers: authHeaders(config, basic), json: body }, scope);
+    const payload = form === undefined ? { json: body } : { raw: form };
+    const response = await send(openAIUrl(base, path), { method: 'POST', headers: authHeaders(config, basic), ...payload }, scope);
     if (response.status !== 200) throw await openAIResponseError(response, scope, config.maxResponseBytes);
     context.onAccepted();
     const requestId = response.headers.get('x-request-id');
