@@ -140,13 +140,3 @@ export function expandPrompts(text: string, max: number = MAX_PROMPTS): Expansio
   }
   return { ok: true, prompts };
 }
-
-/**
- * A template wraps what the person typed: every `{prompt}` is replaced by it; a template without one is added
- * after the prompt, as A1111 applies a style.
- */
-export function applyTemplate(template: string | undefined, prompt: string): string {
-  if (template === undefined || template.trim() === '') return prompt;
-  if (template.includes('{prompt}')) return template.split('{prompt}').join(prompt);
-  return prompt.trim() === '' ? template : `${prompt}, ${template}`;
-}

@@ -1,3 +1,4 @@
+import { takesPrompt } from '../../../shared/prompt-template';
 import type { BatchPlan } from '../lib/composer-batch';
 
 /** Under the prompt: how many jobs Generate makes (and which), why the text cannot be read, or what a style sends. */
@@ -26,7 +27,7 @@ export function BatchHint({ plan, hint, promptError, template }: { plan: BatchPl
   if (template === '' || first === undefined) return null;
   return (
     <p className="hint template-preview" title={first}>
-      Sends: {first}
+      {takesPrompt(template) ? `Sends: ${first}` : `Sends the style’s fixed prompt, not what is typed: ${first}`}
     </p>
   );
 }

@@ -1,4 +1,5 @@
-import { applyTemplate, expandPrompts } from '../../../shared/prompt/expand';
+import { expandPrompts } from '../../../shared/prompt/expand';
+import { applyTemplate, takesPrompt } from '../../../shared/prompt-template';
 import type { ProviderCapabilities } from '../../../shared/contract';
 import { buildRequest, type ComposerDraft, type RequestWithoutKey } from './composer';
 
@@ -8,9 +9,10 @@ export type BatchPlan = { ok: true; prompts: string[] } | { ok: false; message: 
 export function planBatch(draft: Pick<ComposerDraft, 'prompt' | 'template'>): BatchPlan {
   const expansion = expandPrompts(draft.prompt);
   if (!expansion.ok) return { ok: false, message: expansion.message };
-  // A template alone (a style with nothing typed) is still one prompt.
-  const typed = expansion.prompts.length === 0 && draft.template.trim() !== '' ? [''] : expansion.prompts;
-  return { ok: true, prompts: typed.map((p) => applyTemplate(draft.template, p)) };
+  if (draft.template.trim() === '') return { ok: true, prompts: expansion.prompts };
+  // A template without {prompt} is a fixed prompt: one job, whatever was typed.
+  if (!takesPrompt(draft.template)) return { ok: true, prompts: [draft.template] };
+  return { ok: true, prompts: expansion.prompts.map((p) => applyTemplate(draft.template, p)) };
 }
 
 /** The requests to submit; an empty plan gives the draft's own request, so the contract says what is missing. */

@@ -115,6 +115,9 @@ describe('presets', () => {
     expect(submitted(fake.calls).map((s) => s.prompt)).toEqual(['cinematic still of a fox, film grain', 'cinematic still of a hare, film grain']);
     store.getState().clearTemplate();
     expect(planBatch(store.getState().draft)).toEqual({ ok: true, prompts: ['a fox', 'a hare'] });
+    // A template without {prompt} is a fixed prompt (shared/prompt-template.ts): one job, whatever is typed.
+    expect(planBatch({ prompt: 'a {fox|hare}', template: 'a still life with pears' })).toEqual({ ok: true, prompts: ['a still life with pears'] });
+    expect(planBatch({ prompt: '', template: 'night sky over {prompt}' })).toEqual({ ok: true, prompts: [] });
   });
 
   it('save current sends the composer’s settings; a prompt holding {prompt} is saved as the template', async () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyTemplate, expandPrompts, MAX_PROMPTS } from '../../../shared/prompt/expand.js';
+import { expandPrompts, MAX_PROMPTS } from '../../../shared/prompt/expand.js';
 
 function prompts(text: string, max?: number): string[] {
   const result = expandPrompts(text, max);
@@ -134,18 +134,5 @@ describe('prompt expansion: properties', () => {
         } else expect(result.count).toBeGreaterThan(MAX_PROMPTS);
       }),
     );
-  });
-});
-
-describe('templates wrap what the person typed', () => {
-  it.each([
-    ['cinematic still of {prompt}, film grain', 'a fox', 'cinematic still of a fox, film grain'],
-    ['{prompt} and again {prompt}', 'x', 'x and again x'],
-    ['watercolor, soft light', 'a fox', 'a fox, watercolor, soft light'],
-    ['watercolor', '', 'watercolor'],
-    ['', 'a fox', 'a fox'],
-    [undefined, 'a fox', 'a fox'],
-  ])('%j with %j → %j', (template, prompt, expected) => {
-    expect(applyTemplate(template, prompt)).toBe(expected);
   });
 });
