@@ -273,6 +273,17 @@ describe('several servers of one kind', () => {
     expect(submitted(fake.calls)).toMatchObject([{ provider: 'any:comfyui', prompt: 'a fox' }]);
   });
 
+  it('after a reload, a composer set to any:comfyui stays so while a ComfyUI server exists', async () => {
+    const { store } = storeWith({ 'settings.get': async () => ({}), 'providers.list': async () => ({ providers }) }, []);
+    store.setState((s) => ({ draft: { ...s.draft, provider: 'any:comfyui' } }));
+    await store.getState().loadSettings();
+    expect(store.getState().draft.provider).toBe('any:comfyui');
+    const { store: other } = storeWith({ 'settings.get': async () => ({}), 'providers.list': async () => ({ providers: providers.slice(0, 1) }) }, []);
+    other.setState((s) => ({ draft: { ...s.draft, provider: 'any:comfyui' } }));
+    await other.getState().loadSettings();
+    expect(other.getState().draft.provider).toBe('builtin');
+  });
+
   it('the queue names the server running a job, else the provider or kind it asked for', () => {
     expect(instanceLabel({ provider: 'any:comfyui', instance: 'comfyui-2' }, providers)).toBe('Studio GPU');
     expect(instanceLabel({ provider: 'any:comfyui' }, providers)).toBe('any ComfyUI server');
