@@ -63,8 +63,21 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
   const claimStmt = sql.prepare(
     'jobs.claim',
     `UPDATE jobs SET status = 'running', started_at = @now, updated_at = @now, progress_stage = 'starting',
-       progress_fraction = NULL
+       progress_fraction = NULL, instance = @instance
      WHERE id = @id AND status = 'queued' AND cancel_requested = 0`,
+  );
+  // A local server's run that was lost with its server goes back to the queue for another instance of the kind.
+  const requeueStmt = sql.prepare(
+    'jobs.requeue',
+    `UPDATE jobs SET status = 'queued', started_at = NULL, updated_at = @now, progress_stage = NULL, progress_fraction = NULL,
+       partial_images = 0, instance = NULL
+     WHERE id = @id AND status = 'running' AND cancel_requested = 0`,
+  );
+  // A removed instance's queued jobs: any instance of its kind takes them (the request says so too).
+  const moveQueuedStmt = sql.prepare<{ id: string }>(
+    'jobs.moveQueued',
+    `UPDATE jobs SET provider = @to, request_json = json_set(request_json, '$.provider', @to), updated_at = @now
+     WHERE provider = @from AND status = 'queued' RETURNING id`,
   );
   const queuedStmt = sql.prepare<{ id: string; provider: string; created_at: number; request_json: string }>(
     'jobs.queued',
@@ -216,10 +229,22 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
     return { id, created: true };
   });
 
-  const claimTx = ctx.db.transaction((id: string): boolean => {
-    if (claimStmt.run({ id, now: ctx.now() }).changes === 0) return false;
-    events.append(id, 'started', 'Started.');
+  const claimTx = ctx.db.transaction((id: string, instance: string | null): boolean => {
+    if (claimStmt.run({ id, now: ctx.now(), instance }).changes === 0) return false;
+    events.append(id, 'started', instance === null ? 'Started.' : `Started on ${instance}.`, instance === null ? undefined : { instance });
     return true;
+  });
+
+  const requeueTx = ctx.db.transaction((id: string, message: string, data: Record<string, unknown>): boolean => {
+    if (requeueStmt.run({ id, now: ctx.now() }).changes === 0) return false;
+    events.append(id, 'rerun', message, data);
+    return true;
+  });
+
+  const moveQueuedTx = ctx.db.transaction((from: string, to: string, message: string): string[] => {
+    const ids = moveQueuedStmt.all({ from, to, now: ctx.now() }).map((r) => r.id);
+    for (const id of ids) events.append(id, 'moved', message, { from, to });
+    return ids;
   });
 
   function finishJob(
@@ -346,8 +371,14 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
     },
     get: detail,
     getSummary: summary,
-    claim(id: string): boolean {
-      return claimTx.immediate(id);
+    claim(id: string, instance?: string): boolean {
+      return claimTx.immediate(id, instance ?? null);
+    },
+    requeue(id: string, message: string, data: Record<string, unknown> = {}): boolean {
+      return requeueTx.immediate(id, message, data);
+    },
+    moveQueued(from: string, to: string, message: string): string[] {
+      return moveQueuedTx.immediate(from, to, message);
     },
     queued(limit: number): QueuedJob[] {
       return queuedStmt.all(Math.max(0, Math.trunc(limit))).map((row) => ({

@@ -202,6 +202,8 @@ function composeStore(
     getSummary: read(jobs.getSummary),
     list: read(search.list),
     claim: guard(jobs.claim),
+    requeue: guard(jobs.requeue),
+    moveQueued: guard(jobs.moveQueued),
     queued: read(jobs.queued),
     setProgress: guard(jobs.setProgress),
     succeed: guard(jobs.succeed),

@@ -123,8 +123,12 @@ export interface JobStore {
   getSummary(id: string): JobSummary;
   list(query: ListQuery): ListPage;
 
-  /** Compare-and-set queued -> running; false when already claimed, not queued or cancel requested. */
-  claim(id: string): boolean;
+  /** Compare-and-set queued -> running, recording the instance that runs it; false when already claimed, not queued or cancel requested. */
+  claim(id: string, instance?: string): boolean;
+  /** Running -> queued again (its server went away mid-run), with a trace line; false when not running or cancelled. */
+  requeue(id: string, message: string, data?: Record<string, unknown>): boolean;
+  /** Queued jobs asking for `from` now ask for `to` (a removed instance's work), each with a trace line; their ids. */
+  moveQueued(from: string, to: string, message: string): string[];
   /** Queued jobs, oldest first. */
   queued(limit: number): QueuedJob[];
   /** Writes only when the stage or partial count changed; returns whether it wrote. */

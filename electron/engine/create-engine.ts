@@ -18,6 +18,7 @@ import { createSecretBook } from '../providers/redact.js';
 import { createProgressThrottle } from '../worker/progress-throttle.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../worker/retry-policy.js';
 import { createScheduler } from '../worker/scheduler.js';
+import { createInstanceHealth } from '../worker/instance-health.js';
 import type { JobProgressEvent } from '../../shared/contract.js';
 import { defaultProviders } from './default-providers.js';
 import { createEventBus } from './event-bus.js';
@@ -28,7 +29,7 @@ import { createJobInputs } from './job-inputs.js';
 import { createModelCache } from './model-cache.js';
 import { createProviderHealth, trackJobOutcomes } from './provider-health.js';
 import { createRetention } from './retention.js';
-import { createProviderRegistry, type ProviderEntry } from './provider-registry.js';
+import { connectionOf, createProviderRegistry, type ProviderEntry } from './provider-registry.js';
 import { redactingLog } from './redacting-log.js';
 import { createSettingsService, type ProviderDefaults } from './settings-service.js';
 import { systemClock, type Engine, type EngineOptions, type Logger, type MediaFile } from './types.js';
@@ -53,6 +54,8 @@ export interface EngineTestOptions {
   mediaFs?: MediaFs;
   /** Quiet time before a watched file is read (default 400 ms). */
   watchSettleMs?: number;
+  /** How soon and how often a down instance is probed (default 2 s doubling to 60 s). */
+  probeBackoff?: { firstMs: number; maxMs: number };
 }
 
 const silentLog: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -86,9 +89,18 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
     const settings = createSettingsService({ store, keyring, dataDir, providerDefaults });
     const models = createModelCache(store, { clock });
     const health = createProviderHealth(store);
+    // The probe is the registry's connection test, which reports back to the tracker; the scheduler acts on it.
+    const instances = createInstanceHealth({
+      clock,
+      probe: (id) => registry.test(id),
+      onChange: () => scheduler.kick(),
+      connection: (id) => connectionOf(settings.provider(id)),
+      ...(options.probeBackoff === undefined ? {} : { backoff: options.probeBackoff }),
+    });
     const registry = createProviderRegistry(entries, settings, {
       secrets,
       models,
+      instanceHealth: instances,
       ...(options.maxResponseBytes === undefined ? {} : { maxResponseBytes: options.maxResponseBytes }),
       health,
       now: () => clock.now(),
@@ -108,9 +120,12 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       log,
       retry: options.retry ?? DEFAULT_RETRY_POLICY,
       hardTimeoutGraceMs: options.hardTimeoutGraceMs ?? 5_000,
+      instances,
+      models,
       limits: () => ({
         global: settings.current().concurrency.global,
         perProvider: (id) => settings.provider(id)?.concurrency ?? 1,
+        waitMs: (id) => settings.provider(id)?.timeoutMs ?? 60_000,
       }),
     });
 
@@ -283,6 +298,7 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
           await hashes.close();
           await scheduler.stop(closeOptions.graceMs ?? 3_000);
           for (const entry of entries) await entry.close?.();
+          await registry.close();
           await store.backupIfChanged().catch((error: unknown) => log.warn('could not back up the library on quit', { error: String(error) }));
           store.close();
         })();

@@ -6,22 +6,33 @@ import type { ProviderEntry } from './provider-registry.js';
 
 const MINUTE = 60_000;
 
-/** Every provider Atelier ships, with the settings a new library starts with. */
+/** Every provider Atelier ships, with the settings a new library starts with; each kind can make more instances. */
 export function defaultProviders(): ProviderEntry[] {
   const builtin = createBuiltinProvider();
   return [
     // On from the first minute: offline, no setup.
-    { provider: builtin, defaults: { enabled: true, timeoutMs: 5 * MINUTE, concurrency: 2 }, close: () => builtin.close(), alwaysReady: true },
+    {
+      provider: builtin,
+      defaults: { enabled: true, timeoutMs: 5 * MINUTE, concurrency: 2 },
+      close: () => builtin.close(),
+      alwaysReady: true,
+      create: () => {
+        const another = createBuiltinProvider();
+        return { provider: another, close: () => another.close() };
+      },
+    },
     // On, but "not set up" until a key is added, so the picker can say what is missing.
-    { provider: createOpenAIProvider(), defaults: { enabled: true, timeoutMs: 5 * MINUTE, concurrency: 2 } },
+    { provider: createOpenAIProvider(), defaults: { enabled: true, timeoutMs: 5 * MINUTE, concurrency: 2 }, create: () => ({ provider: createOpenAIProvider() }) },
     // Local servers are off until the person turns them on: most machines don't run one.
     {
       provider: createA1111Provider(),
       defaults: { enabled: false, baseUrl: A1111_BASE_URL, timeoutMs: 10 * MINUTE, concurrency: 1 },
+      create: () => ({ provider: createA1111Provider() }),
     },
     {
       provider: createComfyUIProvider(),
       defaults: { enabled: false, baseUrl: COMFYUI_BASE_URL, timeoutMs: 10 * MINUTE, concurrency: 1 },
+      create: () => ({ provider: createComfyUIProvider() }),
     },
   ];
 }

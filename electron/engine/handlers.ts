@@ -1,5 +1,5 @@
 import { AppError } from '../../shared/errors.js';
-import { isTerminal, type Handlers, type JobDetail } from '../../shared/contract.js';
+import { isTerminal, kindOfTarget, type Handlers, type JobDetail } from '../../shared/contract.js';
 import type { JobStore, RemovedFiles } from '../db/types.js';
 import type { LibraryRecovery } from '../library/recovery.js';
 import type { Importer } from '../library/import/importer.js';
@@ -12,6 +12,7 @@ import { createCurationHandlers } from './curation-handlers.js';
 import type { SidecarWriter } from '../library/xmp/sidecar-writer.js';
 import { createSimilarHandlers } from './similar-handlers.js';
 import { createInstanceHandlers } from './instance-handlers.js';
+import { partMessage, splitBatch } from '../worker/split-batch.js';
 import { createPresetHandlers } from './preset-handlers.js';
 import { createPromptRecorder } from './prompt-recorder.js';
 import { createIterateHandlers } from './iterate-handlers.js';
@@ -88,18 +89,25 @@ export function createHandlers(deps: HandlerDeps): Handlers {
 
   const submit = async (asked: Parameters<Handlers['jobs.submit']>[0]): Promise<{ job: JobDetail; created: boolean }> => {
     deps.inputs.check(asked);
-    const { provider, config } = await providers.ready(asked.provider);
+    const { provider, config } = await providers.ready(asked.provider, asked.model);
     const request = withListedModel(asked, provider, config, deps.models);
     // What the request's own model can do (a default of dall-e-3 must not refuse an image for gpt-image-1).
     checkOperationSupported(request, provider.name, provider.capabilities({ ...config, ...(request.model === undefined ? {} : { model: request.model }) }));
     provider.validate(request, config);
-    const result = await batcher.submit(request);
-    if (result.created) {
-      announceJob(result.job);
+    // A batch for any of a local kind becomes one job per server; the first is the answer, the rest are announced.
+    const parts = splitBatch(request, providers);
+    for (const part of parts) provider.validate(part.request, config);
+    const results = await Promise.all(parts.map((part) => batcher.submit(part.request)));
+    results.forEach((r, i) => {
+      if (!r.created) return;
+      if (parts.length > 1) store.appendEvent(r.job.id, 'split', partMessage(parts[i]!, request.count, kindOfTarget(request.provider) ?? ''), { first: parts[i]!.first, part: parts[i]!.part, parts: parts.length });
+      announceJob(r.job);
+    });
+    if (results.some((r) => r.created)) {
       scheduler.kick();
       prompts.record(request.prompt);
     }
-    return result;
+    return results[0]!;
   };
 
   return {
@@ -191,7 +199,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'desktop.startDrag': async () => desktopOnly(),
     'desktop.pickImportPaths': async () => desktopOnly(),
     ...createCurationHandlers({ store, bus, now: () => Date.now(), announce, sidecars: deps.sidecars }),
-    ...createInstanceHandlers(),
+    ...createInstanceHandlers({ providers, store, announce, kick: () => scheduler.kick() }),
     ...createPresetHandlers(store),
     ...createIterateHandlers({ store, dataDir: deps.dataDir, now: () => Date.now() }),
   };

@@ -111,7 +111,8 @@ export function createModelCache(
  * Settings, else (for a provider that cannot run without one) the first model the server listed.
  */
 export function withListedModel(request: GenerateRequest, provider: Provider, config: ProviderConfig, cache: ModelCache | undefined): GenerateRequest {
-  if (request.model !== undefined) return request;
+  // An upscale runs no checkpoint: recording one would tell the person something that did not happen.
+  if (request.model !== undefined || request.upscale !== undefined) return request;
   if (config.model !== undefined && config.model !== '') return { ...request, model: config.model };
   if (provider.requiresModel?.(config) !== true) return request;
   const first = cache?.get(provider.id)?.models[0];

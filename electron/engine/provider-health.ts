@@ -84,11 +84,14 @@ export function trackJobOutcomes(deps: {
   return deps.events.on('jobs.changed', ({ job }) => {
     const outcome = deps.health.fromJob(job);
     if (outcome === null) return;
-    const connection = connectionOf(deps.settings.provider(job.provider));
+    // A job for any of a kind says something about the instance that ran it, not about the kind.
+    const id = job.instance ?? job.provider;
+    if (deps.settings.provider(id) === undefined) return;
+    const connection = connectionOf(deps.settings.provider(id));
     const keep = (secrets: readonly string[]): void =>
-      deps.health.record(job.provider, { ...outcome, source: 'job', connection, secrets });
+      deps.health.record(id, { ...outcome, source: 'job', connection, secrets });
     // A success says nothing secret; only a failure's message needs the secrets to redact against.
-    const secrets = outcome.ok ? Promise.resolve([]) : deps.registry.config(job.provider).then((c) => [c.apiKey, c.password].filter((x): x is string => x !== undefined));
-    void secrets.then(keep).catch((error: unknown) => deps.log.warn('could not keep a provider status', { provider: job.provider, error: String(error) }));
+    const secrets = outcome.ok ? Promise.resolve([]) : deps.registry.config(id).then((c) => [c.apiKey, c.password].filter((x): x is string => x !== undefined));
+    void secrets.then(keep).catch((error: unknown) => deps.log.warn('could not keep a provider status', { provider: id, error: String(error) }));
   });
 }

@@ -16,12 +16,23 @@ export interface StoredProviderSettings {
   hasPassword: boolean;
 }
 
+/** A server added beside the first of its kind (the first instance of each kind has the kind as its id). */
+export interface StoredInstance {
+  id: string;
+  kind: string;
+  name: string;
+}
+
 export interface StoredSettings {
   concurrency: { global: number };
   retention: { trashAutoEmptyDays: number; maxJobs: number | null; maxBytes: number | null; maxAgeDays: number | null };
   theme: Settings['theme'];
   providers: Record<string, StoredProviderSettings>;
   library: { xmpSidecars: boolean };
+  /** Added instances, oldest first; a library from before them has none. */
+  instances: StoredInstance[];
+  /** The last number handed out per kind: a removed comfyui-2's id is never given to another server. */
+  instanceNumbers: Record<string, number>;
 }
 
 export type ProviderDefaults = Record<string, Omit<StoredProviderSettings, 'hasApiKey' | 'hasPassword'>>;
@@ -38,6 +49,10 @@ export interface SettingsService {
   secret(providerId: string, kind: 'apiKey' | 'password'): Promise<string | undefined>;
   publicView(): Settings;
   update(patch: SettingsPatch): Promise<Settings>;
+  /** Stores a new instance of a kind with the kind's defaults; its id is `<kind>-<n>`. */
+  addInstance(input: { kind: string; name: string; baseUrl?: string; concurrency?: number }): Promise<StoredInstance>;
+  /** Forgets an added instance's settings and secrets; false when there is no such added instance. */
+  removeInstance(id: string): Promise<boolean>;
 }
 
 export function createSettingsService(options: {
@@ -56,6 +71,8 @@ export function createSettingsService(options: {
     retention: { trashAutoEmptyDays: 30, maxJobs: null, maxBytes: null, maxAgeDays: null },
     theme: 'system',
     library: { xmpSidecars: false },
+    instances: [],
+    instanceNumbers: {},
     providers: Object.fromEntries(
       Object.entries(providerDefaults).map(([id, d]) => [id, { ...d, hasApiKey: false, hasPassword: false }]),
     ),
@@ -66,12 +83,19 @@ export function createSettingsService(options: {
     const stored = store.getSetting<Partial<StoredSettings>>(SETTINGS_KEY);
     if (stored === null) return base;
     const providers: Record<string, StoredProviderSettings> = { ...base.providers };
+    // Added instances start from their kind's defaults; one whose kind is no longer shipped is left out.
+    const instances = (Array.isArray(stored.instances) ? stored.instances : []).filter(
+      (i) => typeof i?.id === 'string' && typeof i.kind === 'string' && typeof i.name === 'string' && Object.hasOwn(base.providers, i.kind) && !Object.hasOwn(base.providers, i.id),
+    );
+    for (const instance of instances) providers[instance.id] = { ...base.providers[instance.kind]! };
     for (const [id, p] of Object.entries(stored.providers ?? {})) {
       // Providers that no longer exist are kept out of the view but not deleted from disk.
       const known = ownProvider(providers, id);
       if (known !== undefined) providers[id] = { ...known, ...p };
     }
     return {
+      instances,
+      instanceNumbers: { ...stored.instanceNumbers },
       concurrency: { ...base.concurrency, ...stored.concurrency },
       retention: { ...base.retention, ...stored.retention },
       theme: stored.theme ?? base.theme,
@@ -152,12 +176,47 @@ export function createSettingsService(options: {
       }
       // Secrets first: a settings row never claims a key that the keyring failed to store.
       for (const write of secretWrites) await write();
-      store.setSetting(SETTINGS_KEY, next);
-      cached = next;
-      options.onChange?.(cached);
+      save(next);
       return service.publicView();
     },
+    async addInstance({ kind, name, baseUrl, concurrency }) {
+      const base = ownProvider(providerDefaultsStored(), kind);
+      if (base === undefined) {
+        throw new AppError('invalid_request', `Atelier has no provider kind called “${kind}”.`, { details: { fields: { kind: 'Unknown kind.' } } });
+      }
+      const next: StoredSettings = structuredClone(cached);
+      let n = Math.max(1, next.instanceNumbers[kind] ?? 1);
+      do n += 1;
+      while (Object.hasOwn(next.providers, `${kind}-${n}`));
+      const instance: StoredInstance = { id: `${kind}-${n}`, kind, name };
+      const settings: StoredProviderSettings = { ...base };
+      if (baseUrl !== undefined) settings.baseUrl = normaliseBaseUrl(baseUrl, instance.id);
+      if (concurrency !== undefined) settings.concurrency = concurrency;
+      next.providers[instance.id] = settings;
+      next.instances.push(instance);
+      next.instanceNumbers[kind] = n;
+      save(next);
+      return instance;
+    },
+    async removeInstance(id) {
+      if (!cached.instances.some((i) => i.id === id)) return false;
+      const next: StoredSettings = structuredClone(cached);
+      next.instances = next.instances.filter((i) => i.id !== id);
+      delete next.providers[id];
+      // The row goes first: a keyring that fails afterwards leaves a secret no setting points to, never the reverse.
+      save(next);
+      for (const kind of ['apiKey', 'password'] as const) await keyring.delete(secretName(id, kind));
+      return true;
+    },
   };
+  function save(next: StoredSettings): void {
+    store.setSetting(SETTINGS_KEY, next);
+    cached = next;
+    options.onChange?.(cached);
+  }
+  function providerDefaultsStored(): Record<string, StoredProviderSettings> {
+    return defaults().providers;
+  }
   return service;
 }
 

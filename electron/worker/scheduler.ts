@@ -1,6 +1,18 @@
+import { AppError } from '../../shared/errors.js';
+import { kindOfTarget } from '../../shared/contract.js';
 import type { QueuedJob } from '../db/types.js';
+import type { ModelCache } from '../engine/model-cache.js';
+import type { ProviderRegistry } from '../engine/provider-registry.js';
+import type { Provider } from '../providers/types.js';
+import type { InstanceHealthTracker } from './instance-health.js';
+import { place, type PlacementInstance } from './placement.js';
 import { runJob, type AbortReason, type RunJobDeps } from './run-job.js';
 import { createTerminalWrites } from './terminal-writes.js';
+
+/** Kinds whose servers are the person's own (no bill): work lost with one may run again on another. */
+const LOCAL_KINDS: ReadonlySet<string> = new Set(['a1111', 'comfyui']);
+/** How far down the queue one pass looks for work an idle instance could run. */
+const LOOK_AHEAD = 500;
 
 /** After the store refused to hand out work (a full or vanished disk), the worker looks again this much later. */
 export const PUMP_RETRY_MS = 2_000;
@@ -8,6 +20,8 @@ export const PUMP_RETRY_MS = 2_000;
 export interface SchedulerLimits {
   global: number;
   perProvider(providerId: string): number;
+  /** How long a job asking for a down instance by id waits for it before it fails unsent (its timeout). */
+  waitMs?(providerId: string): number;
 }
 
 export interface Scheduler {
@@ -24,16 +38,28 @@ export interface Scheduler {
 }
 
 interface Running {
+  /** The instance it runs on. */
   provider: string;
   controller: AbortController;
   done: Promise<void>;
 }
 
-/** Claims the oldest queued job whenever a global and a per-provider slot are free. */
+/**
+ * Places queued jobs on instances whenever a global and a per-instance slot are free (placement.ts), runs them, and
+ * watches each run for a server that stopped answering: it is marked down, and a local job that asked for any
+ * instance of its kind goes back to the queue for another.
+ */
 export function createScheduler(
-  deps: RunJobDeps & { limits: () => SchedulerLimits },
+  deps: RunJobDeps & { limits: () => SchedulerLimits; instances: InstanceHealthTracker; models?: Pick<ModelCache, 'get'> },
 ): Scheduler {
   const running = new Map<string, Running>();
+  /** Jobs whose server went away mid-run, to put back in the queue once runJob has let go of them. */
+  const rerun = new Map<string, { from: string; message: string }>();
+  /** Jobs asking for a down instance by id that were told so, with the moment it went down. */
+  const toldWaiting = new Map<string, number>();
+  /** When each of those began to wait, and the timer that looks again at its deadline. */
+  const waitingSince = new Map<string, number>();
+  let waitTimer: ReturnType<typeof setTimeout> | undefined;
   let accepting = false;
   let stopped = false;
   let scheduled = false;
@@ -50,21 +76,73 @@ export function createScheduler(
   });
   const jobDeps: RunJobDeps = { ...deps, terminal };
 
+  // The provider a run sees: every failure that says its server stopped answering is checked and acted on here.
+  const watched = (provider: Provider, job: QueuedJob, instance: string): Provider => ({
+    ...provider,
+    async generate(request, config, context) {
+      try {
+        const output = await provider.generate(request, config, context);
+        deps.instances.succeeded(instance, request.model ?? config.model);
+        return output;
+      } catch (error) {
+        if (context.signal.aborted) throw error;
+        const lost = connectionLoss(error);
+        if (lost === null) throw error;
+        // A dropped connection may be this request's alone: only a server that fails a probe too is down.
+        if (lost === 'refused') deps.instances.markDown(instance, messageOf(error));
+        else if (await deps.instances.check(instance)) throw error;
+        const kind = deps.providers.kindOf(instance);
+        if (kind === undefined || kindOfTarget(job.provider) !== kind || !LOCAL_KINDS.has(kind)) throw error;
+        rerun.set(job.id, { from: instance, message: messageOf(error) });
+        // runJob leaves an interrupted job's row as it is; the scheduler then puts it back in the queue.
+        throw new AppError('interrupted', `${provider.name} stopped answering.`, { retryable: false });
+      }
+    },
+  });
+
+  const depsFor = (job: QueuedJob, instance: string): RunJobDeps => ({
+    ...jobDeps,
+    providers: {
+      ...deps.providers,
+      ready: (id: string) => deps.providers.ready(id).then((ready) => ({ provider: watched(ready.provider, job, instance), config: ready.config })),
+    } satisfies ProviderRegistry,
+  });
+
+  const requeue = (job: QueuedJob): void => {
+    const lost = rerun.get(job.id);
+    rerun.delete(job.id);
+    if (lost === undefined) return;
+    const kind = kindOfTarget(job.provider) ?? job.provider;
+    try {
+      const back = deps.store.requeue(job.id, `${lost.from} stopped answering (${lost.message}) while running this job: it runs again on another ${kind} server (nothing is billed on your own servers).`, { from: lost.from, reason: lost.message });
+      if (!back) deps.store.markCancelled(job.id);
+      deps.bus.emit('jobs.changed', { job: deps.store.getSummary(job.id) });
+    } catch (error) {
+      // The row stays running: the next start marks it interrupted, like any job lost mid-run.
+      deps.log?.warn('could not put a job back in the queue', { jobId: job.id, error: String(error) });
+    }
+  };
+
   const perProviderCount = (provider: string): number => {
     let n = 0;
     for (const r of running.values()) if (r.provider === provider) n += 1;
     return n;
   };
 
-  const start = (job: QueuedJob): void => {
+  const start = (job: QueuedJob, instance: string): void => {
     const controller = new AbortController();
-    const done = runJob(job, controller, jobDeps)
+    deps.instances.started(instance, job.id);
+    toldWaiting.delete(job.id);
+    waitingSince.delete(job.id);
+    const done = runJob({ ...job, provider: instance }, controller, depsFor(job, instance))
       .catch((error: unknown) => deps.log?.error('a job escaped its own error handling', { jobId: job.id, error: String(error) }))
       .finally(() => {
+        deps.instances.finished(instance, job.id);
         running.delete(job.id);
+        requeue(job);
         scheduler.kick();
       });
-    running.set(job.id, { provider: job.provider, controller, done });
+    running.set(job.id, { provider: instance, controller, done });
   };
 
   const pump = (): void => {
@@ -83,17 +161,76 @@ export function createScheduler(
     }
   };
 
+  const instancesNow = (limits: SchedulerLimits): PlacementInstance[] =>
+    deps.providers.instances().map(({ id, kind }) => {
+      const health = deps.instances.view(id);
+      const down = health.state === 'down';
+      const instance: PlacementInstance = { id, kind, free: limits.perProvider(id) - perProviderCount(id), usable: !down && deps.providers.placeable(id), down };
+      const models = deps.models?.get(id)?.models;
+      if (models !== undefined) instance.models = models;
+      if (health.loadedModel !== undefined) instance.loadedModel = health.loadedModel;
+      return instance;
+    });
+
+  // A job that asked for one server waits for it while it is down, up to that server's timeout; then it fails unsent.
+  const tellWaiting = (jobId: string, instance: string, limits: SchedulerLimits): number => {
+    const now = deps.clock.now();
+    const since = deps.instances.view(instance).since ?? 0;
+    if (toldWaiting.get(jobId) !== since) {
+      toldWaiting.set(jobId, since);
+      deps.store.appendEvent(jobId, 'waiting', `${instance} is not answering: this job asked for that server, so it waits for it to come back.`, { instance });
+    }
+    const began = waitingSince.get(jobId) ?? now;
+    waitingSince.set(jobId, began);
+    const limit = limits.waitMs?.(instance) ?? Infinity;
+    if (now - began < limit) return began + limit;
+    waitingSince.delete(jobId);
+    toldWaiting.delete(jobId);
+    const seconds = Math.round(limit / 1000);
+    deps.store.fail(jobId, {
+      code: 'provider_unavailable',
+      message: `${instance} did not answer for ${seconds} s, so this job was never sent. Retry it once the server is back, or send it to another server.`,
+      retryable: false,
+      details: { instance, sent: false },
+    });
+    deps.bus.emit('jobs.changed', { job: deps.store.getSummary(jobId) });
+    return Infinity;
+  };
+
+  const planFor = (page: QueuedJob[], instances: PlacementInstance[], free: number) => {
+    const queued = page.filter((job) => !running.has(job.id));
+    const byId = new Map(queued.map((job) => [job.id, job]));
+    const jobs = queued.map((job) => (job.request.model === undefined ? { id: job.id, target: job.provider } : { id: job.id, target: job.provider, model: job.request.model }));
+    return { byId, result: place(jobs, instances, free) };
+  };
+
   const take = (): void => {
     const limits = deps.limits();
-    while (running.size < limits.global) {
-      const free = limits.global - running.size;
-      // Look a little past the free slots so a busy provider does not block others behind it.
-      const candidates = deps.store.queued(Math.max(50, free * 10));
-      const next = candidates.find(
-        (job) => !running.has(job.id) && perProviderCount(job.provider) < limits.perProvider(job.provider),
-      );
-      if (next === undefined) return;
-      if (deps.store.claim(next.id)) start(next);
+    const free = limits.global - running.size;
+    if (free <= 0) return;
+    const instances = instancesNow(limits);
+    // A short page first (most passes place from its head); a longer one only when slots stay free behind it.
+    let limit = Math.max(50, free * 10);
+    let queued = deps.store.queued(limit);
+    let plan = planFor(queued, instances, free);
+    if (plan.result.placements.length < free && queued.length === limit && limit < LOOK_AHEAD) {
+      limit = LOOK_AHEAD;
+      queued = deps.store.queued(limit);
+      plan = planFor(queued, instances, free);
+    }
+    const { byId, result: { placements, waiting } } = plan;
+    const due = Math.min(...waiting.map((w) => tellWaiting(w.jobId, w.instance, limits)));
+    clearTimeout(waitTimer);
+    if (Number.isFinite(due)) {
+      // Real time, not the engine clock: a wait is looked at again when its deadline passes.
+      waitTimer = setTimeout(() => scheduler.kick(), Math.max(10, due - deps.clock.now()));
+      waitTimer.unref?.();
+    }
+    for (const { jobId, instance } of placements) {
+      const job = byId.get(jobId)!;
+      // The instance is recorded for work that asked for any of a kind: a job asking for one server names it already.
+      const record = kindOfTarget(job.provider) === undefined ? undefined : instance;
+      if (deps.store.claim(job.id, record)) start(job, instance);
     }
   };
 
@@ -129,6 +266,8 @@ export function createScheduler(
       for (const r of running.values()) r.controller.abort('shutdown' satisfies AbortReason);
       await all;
       clearTimeout(retryTimer);
+      clearTimeout(waitTimer);
+      deps.instances.close();
       // A last try; what is still refused stays running and the next start marks it interrupted.
       terminal.flush();
       terminal.close();
@@ -137,3 +276,14 @@ export function createScheduler(
   };
   return scheduler;
 }
+
+/** A failure that says the server may be gone: refused outright, or a connection that dropped or timed out. */
+function connectionLoss(error: unknown): 'refused' | 'dropped' | null {
+  if (!(error instanceof AppError)) return null;
+  if (error.code === 'provider_unavailable') return error.details?.['sent'] === false ? 'refused' : 'dropped';
+  if (error.code === 'timeout') return 'dropped';
+  if (error.code === 'provider_error' && error.details?.['phase'] === 'after_send') return 'dropped';
+  return null;
+}
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import sharp from 'sharp';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { NODES, type NodeEnv, objectInfo, outputSize, validateGraph } from './comfyui-nodes.js';
 import { credentialEcho, echoEverywhere, nestedEcho } from './echo.js';
-import { pngFor } from './png.js';
+import { makePng, pngFor } from './png.js';
 import { pyJson } from './pyjson.js';
 import { type LoggedRequest, Script, sendText, startHttpFake, streamHugeBody } from './server.js';
 
@@ -19,6 +21,8 @@ export type ComfyScenario =
       pendingMs?: number;
       /** Skip the execution_success message (older servers): only executing{node:null} signals done. */
       noSuccessMessage?: boolean;
+      /** A broken server: SaveImage writes images of this size whatever the graph says. */
+      outputSize?: { width: number; height: number };
     }
   | { kind: 'execution_error'; atStep?: number }
   /** Every socket of the client is closed at this step; the server itself keeps running the prompt. */
@@ -59,6 +63,23 @@ export interface FakeComfyOptions {
   comboSpec?: boolean;
   /** A careless server (or the proxy in front of it): the credentials it was sent come back everywhere. */
   echoCredentials?: boolean;
+  /** Files in models/upscale_models (UpscaleModelLoader's model_name list); none by default. */
+  upscaleModels?: string[];
+  /** An older server without `overwrite`: a new file under a taken name is always renamed "x (1).png". */
+  ignoreOverwrite?: boolean;
+  /** /upload/image answers this instead of doing its work (a broken proxy, a server bug). */
+  uploadAnswer?: { status: number; body: unknown };
+}
+
+/** One POST /upload/image as the fake received it: the multipart fields and the file's exact bytes. */
+export interface UploadLog {
+  /** The file name the client sent. */
+  filename: string;
+  contentType: string | undefined;
+  bytes: Buffer;
+  fields: Record<string, string>;
+  /** The name it was stored (and answered) as. */
+  name: string;
 }
 
 export interface SocketLog {
@@ -84,6 +105,10 @@ export interface FakeComfy {
   promptRequests(): LoggedRequest[];
   interruptRequests(): LoggedRequest[];
   queueDeleteRequests(): LoggedRequest[];
+  /** Every upload, in order. */
+  uploads: UploadLog[];
+  /** Puts a file into input/ as if someone had uploaded it before (for name collisions). */
+  seedInput(name: string, bytes: Buffer): void;
   setScenario(next: ComfyScenario | ComfyScenario[]): void;
   close(): Promise<void>;
 }
@@ -98,6 +123,10 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
   const history = new Map<string, string>();
   const files = new Map<string, Buffer>();
   const viewBehaviour = new Map<string, ComfyScenario>();
+  const uploads: UploadLog[] = [];
+  // What LoadImage sees of each input file: PIL's exif_transpose turns a camera JPEG on its side.
+  const inputSizes = new Map<string, { width: number; height: number }>();
+  const raw = new WeakMap<object, Buffer[]>();
   let counter = 0;
   let closed = false;
   let echo = '';
@@ -113,6 +142,15 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
   const json = (res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}) =>
     sendText(res, status, pyJson(value), { ...(echo === '' ? {} : { 'x-echo': echo }), ...headers });
 
+  const checkpointNames = () => [...(options.checkpoints ?? ['v1-5-pruned-emaonly.safetensors', 'sd_xl_base_1.0.safetensors']), ...(echo === '' ? [] : [`ckpt${tail()}`])];
+  const env: NodeEnv = {
+    get checkpoints() {
+      return checkpointNames();
+    },
+    upscaleModels: options.upscaleModels ?? [],
+    inputFiles: () => [...files.keys()].filter((k) => k.startsWith('input/')).map((k) => k.slice('input/'.length).replace(/^\//, '')),
+  };
+
   const fake = await startHttpFake(
     async (req, res, logged) => {
       const path = logged.path.replace(/^\/api\//, '/');
@@ -124,6 +162,7 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
         return;
       }
       if (req.method === 'POST' && path === '/prompt') return prompt(res, logged);
+      if (req.method === 'POST' && path === '/upload/image') return upload(res, Buffer.concat(raw.get(req) ?? []), req.headers['content-type']);
       if (req.method === 'POST' && path === '/interrupt') {
         const id = (logged.json as { prompt_id?: string } | undefined)?.prompt_id;
         const job = id === undefined ? [...jobs.values()].find((j) => j.status === 'running') : jobs.get(id);
@@ -187,10 +226,13 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
           devices: [{ name: 'cpu', type: 'cpu', index: null, vram_total: 0, vram_free: 0, torch_vram_total: 0, torch_vram_free: 0 }],
         });
       }
-      if (req.method === 'GET' && path === '/object_info/CheckpointLoaderSimple') {
-        const names = [...(options.checkpoints ?? ['v1-5-pruned-emaonly.safetensors', 'sd_xl_base_1.0.safetensors']), ...(echo === '' ? [] : [`ckpt${tail()}`])];
-        const spec = options.comboSpec === true ? ['COMBO', { options: names }] : [names, {}];
-        return json(res, 200, { CheckpointLoaderSimple: { input: { required: { ckpt_name: spec } }, output: ['MODEL', 'CLIP', 'VAE'], name: 'CheckpointLoaderSimple', category: 'loaders', output_node: false } });
+      if (req.method === 'GET' && path === '/object_info') {
+        return json(res, 200, Object.fromEntries(Object.keys(NODES).map((name) => [name, objectInfo(name, env, options.comboSpec === true)])));
+      }
+      const infoMatch = /^\/object_info\/(.+)$/.exec(path);
+      if (req.method === 'GET' && infoMatch !== null) {
+        const name = decodeURIComponent(infoMatch[1]!);
+        return json(res, 200, NODES[name] === undefined ? {} : { [name]: objectInfo(name, env, options.comboSpec === true) });
       }
       res.writeHead(404).end();
     },
@@ -224,6 +266,51 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
     },
   );
 
+  // The logged body is text; the multipart upload needs its exact bytes, collected alongside.
+  fake.server.prependListener('request', (req: IncomingMessage) => {
+    if (req.method !== 'POST' || !/\/upload\/image$/.test(req.url?.split('?')[0] ?? '')) return;
+    const parts: Buffer[] = [];
+    raw.set(req, parts);
+    req.on('data', (c: Buffer) => parts.push(c));
+  });
+
+  /** server.py image_upload: `image` file, `type` (default input), `subfolder`, `overwrite` ("true"/"1"). */
+  async function upload(res: ServerResponse, body: Buffer, contentType: string | undefined): Promise<void> {
+    if (options.uploadAnswer !== undefined) return json(res, options.uploadAnswer.status, options.uploadAnswer.body);
+    const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType ?? '');
+    if (!/^multipart\/form-data/i.test(contentType ?? '') || boundary === null) {
+      res.writeHead(400).end();
+      return;
+    }
+    const parts = parseMultipart(body, boundary[1] ?? boundary[2]!);
+    const file = parts.find((p) => p.name === 'image' && p.filename !== undefined);
+    if (file === undefined) {
+      res.writeHead(400).end();
+      return;
+    }
+    const fields = Object.fromEntries(parts.filter((p) => p.filename === undefined).map((p) => [p.name, p.data.toString('utf8')]));
+    const type = fields.type ?? 'input';
+    const subfolder = fields.subfolder ?? '';
+    if (!['input', 'temp', 'output'].includes(type) || subfolder.includes('..') || file.filename!.includes('/') || file.filename!.includes('..')) {
+      res.writeHead(400).end();
+      return;
+    }
+    const overwrite = options.ignoreOverwrite !== true && (fields.overwrite === 'true' || fields.overwrite === '1');
+    const dot = file.filename!.lastIndexOf('.');
+    const [stem, ext] = dot > 0 ? [file.filename!.slice(0, dot), file.filename!.slice(dot)] : [file.filename!, ''];
+    let name = file.filename!;
+    for (let i = 1; !overwrite && files.has(`${type}/${subfolder}/${name}`); i += 1) {
+      if (files.get(`${type}/${subfolder}/${name}`)!.equals(file.data)) break;
+      name = `${stem} (${i})${ext}`;
+    }
+    files.set(`${type}/${subfolder}/${name}`, file.data);
+    const meta = await sharp(file.data).metadata().catch(() => undefined);
+    if (meta?.autoOrient !== undefined) inputSizes.set(`${type}/${subfolder}/${name}`, meta.autoOrient);
+    else inputSizes.delete(`${type}/${subfolder}/${name}`);
+    uploads.push({ filename: file.filename!, contentType: file.contentType, bytes: file.data, fields, name });
+    json(res, 200, { name, subfolder, type });
+  }
+
   function prompt(res: ServerResponse, logged: LoggedRequest): void {
     const scenario = script.next();
     const body = (logged.json ?? {}) as { prompt?: Record<string, { class_type?: string; inputs?: Record<string, unknown> }>; client_id?: string; prompt_id?: string };
@@ -231,6 +318,14 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
     if (scenario.kind === 'prompt_error') return json(res, scenario.status, echoEverywhere(scenario.body, echo), scenario.headers);
     if (body.prompt === undefined) {
       return json(res, 400, { error: { type: 'no_prompt', message: 'No prompt provided', details: 'No prompt provided', extra_info: {} }, node_errors: {} });
+    }
+    const missing = Object.entries(body.prompt).find(([, n]) => typeof n?.class_type !== 'string');
+    if (missing !== undefined) {
+      return json(res, 400, { error: { type: 'invalid_prompt', message: `Cannot execute because a node is missing the class_type property.: Node ID '#${missing[0]}'`, details: '', extra_info: {} }, node_errors: {} });
+    }
+    const nodeErrors = validateGraph(body.prompt, env);
+    if (Object.keys(nodeErrors).length > 0) {
+      return json(res, 400, { error: { type: 'prompt_outputs_failed_validation', message: 'Prompt outputs failed validation', details: '', extra_info: {} }, node_errors: nodeErrors });
     }
     const id = body.prompt_id ?? randomUUID();
     counter += 1;
@@ -259,9 +354,25 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
     toClient(job.clientId, { type: 'execution_cached', data: { nodes: [], prompt_id: p, timestamp: now() } });
     const sampler = Object.entries(graph).find(([, n]) => n.class_type === 'KSampler');
     const samplerId = sampler?.[0] ?? '3';
-    const steps = success?.steps ?? (typeof sampler?.[1].inputs?.steps === 'number' ? (sampler[1].inputs.steps as number) : 20);
+    // A graph without a sampler (an upscale) reports no sampling steps of its own.
+    const steps = success?.steps ?? (sampler === undefined ? 1 : typeof sampler[1].inputs?.steps === 'number' ? (sampler[1].inputs.steps as number) : 20);
     const latent = Object.values(graph).find((n) => n.class_type === 'EmptyLatentImage');
-    const batch = typeof latent?.inputs?.batch_size === 'number' ? latent.inputs.batch_size : 1;
+    const saveId = Object.entries(graph).find(([, n]) => n.class_type === 'SaveImage')?.[0] ?? '9';
+    // Graphs that start from an uploaded image get outputs of their real size; text graphs keep the tiny 16² stand-in.
+    const fromImage = Object.values(graph).some((n) => n.class_type === 'LoadImage');
+    let planes: ReturnType<typeof outputSize> | undefined;
+    try {
+      planes = fromImage ? outputSize(graph, saveId, (name) => inputSizes.get(`input//${name}`) ?? pngSize(files.get(`input//${name}`))) : undefined;
+    } catch (error) {
+      // What ComfyUI does with a file PIL cannot open: LoadImage fails at run time.
+      const data = { prompt_id: job.id, node_id: '10', node_type: 'LoadImage', executed: [], exception_message: `cannot identify image file (${(error as Error).message})`, exception_type: 'PIL.UnidentifiedImageError', traceback: [], current_inputs: {}, current_outputs: [], timestamp: Date.now() };
+      toClient(job.clientId, { type: 'execution_error', data });
+      history.set(job.id, pyJson({ [job.id]: { prompt: [counter, job.id, graph, { client_id: job.clientId }, [saveId]], outputs: {}, status: { status_str: 'error', completed: false, messages: [['execution_error', data]] }, meta: {} } }));
+      job.status = 'done';
+      toClient(job.clientId, { type: 'executing', data: { node: null, prompt_id: job.id } });
+      return;
+    }
+    const batch = planes?.batch ?? (typeof latent?.inputs?.batch_size === 'number' ? latent.inputs.batch_size : 1);
     toClient(job.clientId, { type: 'executing', data: { node: samplerId, display_node: samplerId, prompt_id: p } });
     const endWith = (status: 'success' | 'error', messages: unknown[][], outputs: Record<string, unknown> = {}) => {
       history.set(p, pyJson({ [p]: { prompt: [counter, p, graph, { client_id: job.clientId }, ['9']], outputs, status: { status_str: status, completed: status === 'success', messages }, meta: {} } }));
@@ -310,18 +421,19 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
     }
     const images = Array.from({ length: batch }, (_, i) => {
       const filename = `Atelier_${String(counter * 10 + i).padStart(5, '0')}_${echo === '' ? '' : `${echo}_`}.png`;
-      files.set(`output//${filename}`, pngFor(i, 16));
+      const size = success?.outputSize ?? planes;
+      files.set(`output//${filename}`, size === undefined ? pngFor(i, 16) : makePng(size.width, size.height, [(i * 60) % 256, 90, 160]));
       if (scenario.kind === 'view_invalid' || scenario.kind === 'view_huge') viewBehaviour.set(filename, scenario);
       return { filename, subfolder: '', type: 'output' };
     });
     toClient(job.clientId, { type: 'executing', data: { node: '8', display_node: '8', prompt_id: p } });
-    toClient(job.clientId, { type: 'executing', data: { node: '9', display_node: '9', prompt_id: p } });
-    toClient(job.clientId, { type: 'executed', data: { node: '9', display_node: '9', output: { images }, prompt_id: p } });
+    toClient(job.clientId, { type: 'executing', data: { node: saveId, display_node: saveId, prompt_id: p } });
+    toClient(job.clientId, { type: 'executed', data: { node: saveId, display_node: saveId, output: { images }, prompt_id: p } });
     if (scenario.kind === 'history_malformed') {
       history.set(p, `{"${p}": {"outputs": {"9": {"images": [{"filename": `);
       job.status = 'done';
     } else {
-      endWith('success', [['execution_start', { prompt_id: p, timestamp: now() }], ['execution_success', { prompt_id: p, timestamp: now() }]], { '9': { images } });
+      endWith('success', [['execution_start', { prompt_id: p, timestamp: now() }], ['execution_success', { prompt_id: p, timestamp: now() }]], { [saveId]: { images } });
     }
     if (success?.noSuccessMessage !== true) toClient(job.clientId, { type: 'execution_success', data: { prompt_id: p, timestamp: now() } });
     broadcast(queueStatus());
@@ -335,6 +447,8 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
     promptRequests: () => fake.requests.filter((r) => r.method === 'POST' && r.path.replace(/^\/api/, '') === '/prompt'),
     interruptRequests: () => fake.requests.filter((r) => r.path.replace(/^\/api/, '') === '/interrupt'),
     queueDeleteRequests: () => fake.requests.filter((r) => r.method === 'POST' && r.path.replace(/^\/api/, '') === '/queue'),
+    uploads,
+    seedInput: (name, bytes) => void files.set(`input//${name}`, bytes),
     setScenario: (next) => script.set(next),
     close: async () => {
       closed = true;
@@ -344,4 +458,41 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
       await fake.close();
     },
   };
+}
+
+interface Part {
+  name: string;
+  filename?: string;
+  contentType?: string;
+  data: Buffer;
+}
+
+/** A strict multipart/form-data reader (RFC 7578): CRLF-delimited headers, parts between `--boundary` lines. */
+function parseMultipart(body: Buffer, boundary: string): Part[] {
+  const delimiter = Buffer.from(`--${boundary}`);
+  const parts: Part[] = [];
+  let at = body.indexOf(delimiter);
+  while (at >= 0) {
+    const start = at + delimiter.length;
+    if (body.subarray(start, start + 2).toString() === '--') break;
+    const headerEnd = body.indexOf('\r\n\r\n', start);
+    const next = body.indexOf(delimiter, headerEnd);
+    if (headerEnd < 0 || next < 0) throw new Error('truncated multipart body');
+    const headers = body.subarray(start + 2, headerEnd).toString('utf8');
+    // The part's data ends with the CRLF that precedes the next delimiter.
+    const data = body.subarray(headerEnd + 4, next - 2);
+    const disposition = /content-disposition:\s*form-data;([^\r\n]*)/i.exec(headers)?.[1] ?? '';
+    const name = /\bname="([^"]*)"/.exec(disposition)?.[1] ?? '';
+    const filename = /\bfilename="([^"]*)"/.exec(disposition)?.[1];
+    const contentType = /content-type:\s*([^\r\n]+)/i.exec(headers)?.[1]?.trim();
+    parts.push({ name, ...(filename === undefined ? {} : { filename }), ...(contentType === undefined ? {} : { contentType }), data: Buffer.from(data) });
+    at = next;
+  }
+  return parts;
+}
+
+/** A PNG's size from its IHDR; the fake only ever sizes PNG uploads. */
+function pngSize(bytes: Buffer | undefined): { width: number; height: number } {
+  if (bytes === undefined || bytes.length < 24 || bytes.readUInt32BE(12) !== 0x49484452) throw new Error('the fake can only size PNG inputs');
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }

@@ -1,10 +1,13 @@
-import { textOnlyOperations } from '../../../shared/contract.js';
-import type { GenerateRequest, ProviderCapabilities } from '../../../shared/contract.js';
+import { type GenerateRequest, type Operation, type ProviderCapabilities, operationOf } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
 
 export const BUILTIN_MODEL = 'atelier-builtin-1';
 export const DEFAULT_STEPS = 20;
 export const DEFAULT_GUIDANCE = 7;
+/** How far image-to-image moves from the source when the request does not say (A1111's default too). */
+export const DEFAULT_STRENGTH = 0.75;
+/** Its one upscaler. */
+export const LANCZOS = 'lanczos';
 
 export const BUILTIN_CAPABILITIES: ProviderCapabilities = {
   sizes: {
@@ -28,20 +31,39 @@ export const BUILTIN_CAPABILITIES: ProviderCapabilities = {
   negativePrompt: true,
   maxPartialImages: 3,
   outputFormats: ['png'],
-  operations: textOnlyOperations('This provider works from text only here.'),
+  operations: {
+    img2img: { supported: true, reason: `Blends the picture toward a new scene by strength (${DEFAULT_STRENGTH} unless set): low keeps its composition, high leaves little of it.` },
+    inpaint: { supported: true, reason: 'Repaints only the white area of the mask; the rest stays exactly as it was.' },
+    upscale: { supported: true, reason: 'Lanczos resampling, ×2 or ×4 (up to 8192 pixels on a side).', upscalers: [LANCZOS] },
+  },
 };
 
 function invalid(message: string, field: string): AppError {
   return new AppError('invalid_request', message, { retryable: false, details: { fields: { [field]: message } } });
 }
 
+/** The request's operation; parts that conflict (an upscale with a mask…) are refused with the contract's message. */
+export function builtinOperation(request: GenerateRequest): Operation {
+  const op = operationOf(request);
+  if ('error' in op) throw invalid(op.error, op.field);
+  return op.operation;
+}
+
 /** Checks a request against what the built-in generator can do; throws AppError('invalid_request'). */
 export function validateBuiltinRequest(request: GenerateRequest): void {
   const { sizes } = BUILTIN_CAPABILITIES;
-  for (const [field, value] of [
+  const op = builtinOperation(request);
+  if (request.upscale?.upscaler !== undefined && request.upscale.upscaler.toLowerCase() !== LANCZOS) {
+    throw invalid(`The built-in generator upscales with Lanczos only; it has no upscaler "${request.upscale.upscaler}".`, 'upscale');
+  }
+  if (request.scheduler !== undefined) throw invalid('The built-in generator has no schedulers to choose from.', 'scheduler');
+  // From an image the result takes the source's size, so the request's width and height do not apply.
+  const sized = op === 'generate' || op === 'variation';
+  const dimensions = [
     ['width', request.width],
     ['height', request.height],
-  ] as const) {
+  ] as const;
+  for (const [field, value] of sized ? dimensions : []) {
     if (value < sizes.min || value > sizes.max) {
       throw invalid(`The built-in generator renders from ${sizes.min}×${sizes.min} up to ${sizes.max}×${sizes.max}; ${field} ${value} is outside that.`, field);
     }

@@ -2,10 +2,13 @@ import { randomInt } from 'node:crypto';
 import sharp from 'sharp';
 import type { GenerateRequest, ProviderTestResult } from '../../../shared/contract.js';
 import { offsetSeed } from '../../../shared/seed.js';
+import { AppError } from '../../../shared/errors.js';
 import type { GeneratedImage, Provider, ProviderContext, ProviderOutput } from '../types.js';
-import { BUILTIN_CAPABILITIES, BUILTIN_MODEL, DEFAULT_STEPS, validateBuiltinRequest } from './capabilities.js';
+import { BUILTIN_CAPABILITIES, BUILTIN_MODEL, DEFAULT_STEPS, DEFAULT_STRENGTH, builtinOperation, validateBuiltinRequest } from './capabilities.js';
 import { buildScene, type Scene } from './scene.js';
-import { cancelledError, RenderPool, type RenderPoolOptions } from './worker-pool.js';
+import { type DecodedSource, decodeSource, sourceAt } from './source.js';
+import { upscaleImage } from './upscale.js';
+import { cancelledError, type RenderBase, RenderPool, type RenderPoolOptions } from './worker-pool.js';
 
 export interface BuiltinProvider extends Provider {
   /** Terminates the render workers; the engine calls this on quit. Pending renders reject with `cancelled`. */
@@ -44,14 +47,40 @@ export function createBuiltinProvider(options: BuiltinProviderOptions = {}): Bui
   const pool = new RenderPool(options);
   const randomSeed = options.randomSeed ?? (() => randomInt(0, 2 ** 32));
 
+  /** Upscale: no scene, no seed; sharp does the work on its own threads. */
+  async function upscale(request: GenerateRequest, context: ProviderContext): Promise<ProviderOutput> {
+    const image = context.inputs?.image;
+    if (image === undefined) throw new AppError('internal', 'The image to upscale was not read, so the built-in generator did not start.', { retryable: false });
+    context.onAccepted();
+    context.onProgress({ stage: 'upscaling', fraction: 0 });
+    const factor = request.upscale!.factor;
+    const out = await upscaleImage(image, factor);
+    if (context.signal.aborted) throw cancelledError();
+    context.trace('render', `Upscaled ${out.width! / factor}×${out.height! / factor} to ${out.width}×${out.height} with Lanczos.`, { factor });
+    context.onProgress({ stage: 'done', fraction: 1 });
+    return { images: [out], info: { model: BUILTIN_MODEL, upscaler: 'lanczos', factor } };
+  }
+
   async function generate(request: GenerateRequest, context: ProviderContext): Promise<ProviderOutput> {
     validateBuiltinRequest(request);
     if (context.signal.aborted) throw cancelledError();
+    const op = builtinOperation(request);
+    if (op === 'upscale') return upscale(request, context);
+    const fromImage = op === 'img2img' || op === 'inpaint';
+    const source: DecodedSource | undefined = fromImage ? await decodeSource(context.inputs, op === 'inpaint', BUILTIN_CAPABILITIES.sizes.max) : undefined;
+    if (context.signal.aborted) throw cancelledError();
     context.onAccepted();
+    if (source?.scaledFrom !== undefined) {
+      context.trace('warning', `The ${source.scaledFrom.width}×${source.scaledFrom.height} source was scaled to ${source.width}×${source.height}, the largest the built-in generator renders.`);
+    }
+    const strength = request.inputImage?.strength ?? DEFAULT_STRENGTH;
+    // From an image, the result has the source's size.
+    const width = source?.width ?? request.width;
+    const height = source?.height ?? request.height;
     const seed = request.seed ?? randomSeed();
     const steps = request.steps ?? DEFAULT_STEPS;
-    const previews = previewSizes(request.width, request.height, request.partialImages ?? DEFAULT_PARTIAL_IMAGES);
-    const fullPixels = request.width * request.height;
+    const previews = previewSizes(width, height, request.partialImages ?? DEFAULT_PARTIAL_IMAGES);
+    const fullPixels = width * height;
     const total = previews.reduce((sum, p) => sum + p.width * p.height, 0) + fullPixels * request.count;
     let done = 0;
     const started = Date.now();
@@ -68,9 +97,16 @@ export function createBuiltinProvider(options: BuiltinProviderOptions = {}): Bui
       });
     };
 
+    const baseOf = async (w: number, h: number): Promise<RenderBase | undefined> => {
+      if (source === undefined) return undefined;
+      const at = w === source.width && h === source.height ? source : await sourceAt(source, w, h);
+      return { pixels: at.pixels, strength, ...(at.mask === undefined ? {} : { mask: at.mask }) };
+    };
+
     const renderAt = async (scene: Scene, width: number, height: number, stage: string): Promise<Uint8Array> => {
+      const base = await baseOf(width, height);
       const pixels = await pool.render(
-        { width, height, scene },
+        { width, height, scene, ...(base === undefined ? {} : { base }) },
         { signal: context.signal, onRows: (rows) => report(stage, rows * width) },
       );
       done += width * height;
@@ -97,17 +133,17 @@ export function createBuiltinProvider(options: BuiltinProviderOptions = {}): Bui
         }
       }
       const renderStarted = Date.now();
-      const pixels = await renderAt(scene, request.width, request.height, 'rendering');
-      const data = await encodePng(pixels, request.width, request.height);
+      const pixels = await renderAt(scene, width, height, 'rendering');
+      const data = await encodePng(pixels, width, height);
       if (context.signal.aborted) throw cancelledError();
       context.trace('render', `Rendered image ${index + 1} of ${request.count} (seed ${imageSeed}).`, {
         seed: imageSeed,
         ms: Date.now() - renderStarted,
       });
-      images.push({ data, mime: 'image/png', width: request.width, height: request.height, seed: imageSeed });
+      images.push({ data, mime: 'image/png', width, height, seed: imageSeed });
     }
     report('done', 0);
-    return { images, seed, info: { model: BUILTIN_MODEL, steps } };
+    return { images, seed, info: { model: BUILTIN_MODEL, steps, ...(fromImage ? { strength } : {}) } };
   }
 
   return {

@@ -282,11 +282,50 @@ function cloudField(scene, width, height, minSide) {
 }
 
 /**
+ * Working from an image, in two movements that both grow with the strength (times the mask's value in a masked
+ * edit): first the source takes the new scene's colours while keeping its own light and shapes (its luminance),
+ * then, more slowly (strength²), the scene's own shapes come through. A low strength restyles the picture, a high
+ * one leaves little of it, 1 is the scene alone; where the weight is 0 (outside the mask) the source byte is kept.
+ */
+function blendRows(out, base, width, y0, y1) {
+  const { pixels, mask, strength } = base;
+  for (let p = y0 * width; p < y1 * width; p += 1) {
+    const s = mask === undefined ? strength : (strength * mask[p]) / 255;
+    const i = p * 3;
+    if (s <= 0) {
+      out[i] = pixels[i];
+      out[i + 1] = pixels[i + 1];
+      out[i + 2] = pixels[i + 2];
+      continue;
+    }
+    const colour = Math.min(1, s * 1.4);
+    const shape = s * s;
+    const r0 = pixels[i];
+    const g0 = pixels[i + 1];
+    const b0 = pixels[i + 2];
+    const r1 = out[i];
+    const g1 = out[i + 1];
+    const b1 = out[i + 2];
+    const lumSource = 0.2126 * r0 + 0.7152 * g0 + 0.0722 * b0;
+    const lumScene = 0.2126 * r1 + 0.7152 * g1 + 0.0722 * b1;
+    // The scene's colour at the source's brightness.
+    const shift = lumSource - lumScene;
+    const rc = r0 + (r1 + shift - r0) * colour;
+    const gc = g0 + (g1 + shift - g0) * colour;
+    const bc = b0 + (b1 + shift - b0) * colour;
+    out[i] = Math.max(0, Math.min(255, Math.round(rc + (r1 - rc) * shape)));
+    out[i + 1] = Math.max(0, Math.min(255, Math.round(gc + (g1 - gc) * shape)));
+    out[i + 2] = Math.max(0, Math.min(255, Math.round(bc + (b1 - bc) * shape)));
+  }
+}
+
+/**
  * Renders the scene at width×height as RGB bytes, or returns null when the abort word names this task.
- * Grain (±0.5 level, per pixel) dithers the gradients so they don't band.
+ * Grain (±0.5 level, per pixel) dithers the gradients so they don't band. With `base` (a source image of this
+ * size), each band is blended with it (blendRows).
  */
 function render(task) {
-  const { width, height, scene, taskId } = task;
+  const { width, height, scene, taskId, base } = task;
   const minSide = Math.min(width, height);
   const aspect = [width / minSide, height / minSide];
   const s = scene.seed | 0;
@@ -335,6 +374,7 @@ function render(task) {
         i += 3;
       }
     }
+    if (base !== undefined) blendRows(out, base, width, y0, y1);
     parentPort.postMessage({ type: 'progress', taskId, rows: y1 });
   }
   return out;

@@ -8,6 +8,17 @@ export interface RenderTask {
   width: number;
   height: number;
   scene: Scene;
+  /** A source image of this size to blend the scene into (image-to-image, masked edit). */
+  base?: RenderBase;
+}
+
+export interface RenderBase {
+  /** width × height × 3 RGB bytes. */
+  pixels: Uint8Array;
+  /** width × height bytes; 255 repaints fully, 0 keeps the source byte for byte. */
+  mask?: Uint8Array;
+  /** 0 keeps the source, 1 is the scene alone. */
+  strength: number;
 }
 
 export interface RenderCallbacks {
@@ -140,8 +151,8 @@ export class RenderPool {
     this.nextTaskId = (this.nextTaskId % 0x7ffffffe) + 1;
     const running: Running = { taskId, queued, settled: false };
     slot.current = running;
-    const { width, height, scene } = queued.task;
-    slot.worker.postMessage({ type: 'render', taskId, width, height, scene });
+    const { width, height, scene, base } = queued.task;
+    slot.worker.postMessage({ type: 'render', taskId, width, height, scene, ...(base === undefined ? {} : { base }) });
   }
 
   private abort(queued: Queued): void {

@@ -1,7 +1,7 @@
-import { textOnlyOperations } from '../../../shared/contract.js';
 import { randomInt, randomUUID } from 'node:crypto';
+import sharp from 'sharp';
 import type WebSocket from 'ws';
-import type { GenerateRequest, ProviderCapabilities, ProviderTestResult } from '../../../shared/contract.js';
+import { type GenerateRequest, type OperationCapabilities, type ProviderCapabilities, operationOf } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
 import { type Seed, seedToBigInt } from '../../../shared/seed.js';
 import { parseJsonSync, readBounded, readJson } from '../http/body.js';
@@ -10,9 +10,12 @@ import { type CallScope, abortedError, droppedError, malformedError, networkErro
 import { toImage } from '../http/image.js';
 import { send } from '../http/request.js';
 import { basicHeader, joinUrl, parseBaseUrl } from '../http/url.js';
-import type { GeneratedImage, Provider, ProviderConfig, ProviderContext, ProviderOutput } from '../types.js';
+import type { GeneratedImage, Provider, ProviderConfig, ProviderContext, ProviderListing, ProviderOutput, SourceImage } from '../types.js';
 import { decodePreviewFrame } from './frames.js';
+import { DEFAULT_STRENGTH, defaultImageWorkflow, upscaleWorkflow } from './image-graphs.js';
 import { openSocket } from './socket.js';
+import { uploadImage } from './upload.js';
+import { comboOptions, fetchUpscalers, pickUpscaler } from './upscalers.js';
 import { type ApiGraph, type WorkflowValues, checkPlaceholders, defaultWorkflow, fillWorkflow, parseWorkflow } from './workflow.js';
 
 export const COMFYUI_BASE_URL = 'http://127.0.0.1:8188';
@@ -50,7 +53,46 @@ function connection(config: ProviderConfig): Connection {
   };
 }
 
-function capabilities(): ProviderCapabilities {
+/** Upscale models each server listed last (by base URL), for capabilities() between connection tests. */
+type UpscalerMemo = Map<string, string[]>;
+
+function upscalersOf(config: ProviderConfig, memo: UpscalerMemo): string[] | undefined {
+  if (config.upscalers !== undefined) return config.upscalers;
+  try {
+    return memo.get(connection(config).base);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What this server can do from an image; a person's own workflow decides img2img and inpaint by its placeholders. */
+function operations(config: ProviderConfig, memo: UpscalerMemo): OperationCapabilities {
+  const upscalers = upscalersOf(config, memo);
+  const upscale = {
+    supported: true,
+    reason: upscalers === undefined || upscalers.length === 0 ? 'Upscales with Lanczos (ImageScaleBy); an upscale model on the server is used once "Test connection" lists it.' : 'Upscales with an upscale model (ImageUpscaleWithModel).',
+    ...(upscalers === undefined ? {} : { upscalers }),
+  };
+  let used: Set<string>;
+  try {
+    used = checkPlaceholders(customGraph(config) ?? defaultWorkflow());
+  } catch (error) {
+    const reason = `The ComfyUI workflow in Settings cannot run: ${(error as Error).message}`;
+    return { img2img: { supported: false, reason }, inpaint: { supported: false, reason }, upscale };
+  }
+  if (customGraph(config) === undefined) {
+    return { img2img: { supported: true, reason: `Default image-to-image graph; strength is the sampler's denoise (${DEFAULT_STRENGTH} unless set).` }, inpaint: { supported: true, reason: 'Default graph with SetLatentNoiseMask: only the white area of the mask is repainted.' }, upscale };
+  }
+  const img2img = used.has('input_image') ? { supported: true } : { supported: false, reason: 'The ComfyUI workflow in Settings has no {{input_image}} placeholder (a LoadImage node), so it cannot work from an image.' };
+  const inpaint = !img2img.supported ? img2img : used.has('mask') ? { supported: true } : { supported: false, reason: 'The ComfyUI workflow in Settings has no {{mask}} placeholder (a LoadImageMask node), so it cannot edit with a mask.' };
+  return { img2img, inpaint, upscale };
+}
+
+function customGraph(config: ProviderConfig): ApiGraph | undefined {
+  return config.workflow !== undefined && config.workflow.trim() !== '' ? parseWorkflow(config.workflow) : undefined;
+}
+
+function capabilities(config: ProviderConfig, memo: UpscalerMemo): ProviderCapabilities {
   return {
     sizes: { min: 64, max: 4096, multipleOf: 8, presets: [[512, 512], [768, 768], [1024, 1024], [832, 1216], [1216, 832]] },
     maxCount: 10,
@@ -60,7 +102,7 @@ function capabilities(): ProviderCapabilities {
     negativePrompt: true,
     maxPartialImages: 3,
     outputFormats: ['png'],
-    operations: textOnlyOperations('This provider works from text only here.'),
+    operations: operations(config, memo),
     samplers: SAMPLERS,
   };
 }
@@ -69,17 +111,45 @@ function invalid(message: string, field: string): AppError {
   return new AppError('invalid_request', message, { details: { field } });
 }
 
-/** The graph for this request (default or the user's), checked without any network call; and whether it takes the seed. */
-function buildGraph(request: GenerateRequest, config: ProviderConfig, seed: Seed): { graph: ApiGraph; usesSeed: boolean } {
+/** Names of the uploaded source image and mask, as LoadImage / LoadImageMask take them. */
+interface Uploaded {
+  image: string;
+  mask?: string;
+}
+
+/** The request's operation, or the contract's own message when its parts conflict. */
+function operation(request: GenerateRequest): 'generate' | 'img2img' | 'inpaint' | 'upscale' {
+  const op = operationOf(request);
+  if ('error' in op) throw invalid(op.error, op.field);
+  // A variation is a new text-to-image run with the same settings; lineage is the engine's business.
+  return op.operation === 'variation' ? 'generate' : op.operation;
+}
+
+/** Upscale checks that need no network: a named model must be one the server listed (when a list is known). */
+function checkUpscale(request: GenerateRequest, config: ProviderConfig, memo: UpscalerMemo): void {
   connection(config);
-  if (request.width % 8 !== 0 || request.height % 8 !== 0) throw invalid(`ComfyUI latents need a width and height divisible by 8 (got ${request.width}x${request.height}).`, 'width');
+  const named = request.upscale?.upscaler;
+  const known = upscalersOf(config, memo);
+  if (named !== undefined && known !== undefined && !known.includes(named)) {
+    throw invalid(known.length === 0 ? `This ComfyUI server has no upscale models, so it cannot use "${named}": leave the upscaler empty to upscale with Lanczos.` : `This ComfyUI server has no upscale model "${named}". It has: ${known.join(', ')}.`, 'upscale');
+  }
+}
+
+/** The graph for this request (default or the user's), checked without any network call; and whether it takes the seed. */
+function buildGraph(request: GenerateRequest, config: ProviderConfig, seed: Seed, uploaded?: Uploaded): { graph: ApiGraph; usesSeed: boolean } {
+  connection(config);
+  const op = operation(request);
+  const fromImage = op === 'img2img' || op === 'inpaint';
+  // From an image the latent is the image's own size; the request's width and height do not apply.
+  if (!fromImage && (request.width % 8 !== 0 || request.height % 8 !== 0)) throw invalid(`ComfyUI latents need a width and height divisible by 8 (got ${request.width}x${request.height}).`, 'width');
   if (request.quality !== undefined) throw invalid('ComfyUI has no quality setting: use steps and the sampler instead.', 'quality');
   if (request.background !== undefined) throw invalid('ComfyUI has no background setting.', 'background');
   if (request.outputFormat !== undefined && request.outputFormat !== 'png') throw invalid('ComfyUI\'s SaveImage writes PNG only.', 'outputFormat');
   const model = request.model ?? config.model;
   const custom = config.workflow !== undefined && config.workflow.trim() !== '';
-  const graph = custom ? parseWorkflow(config.workflow!) : defaultWorkflow();
+  const graph = custom ? parseWorkflow(config.workflow!) : fromImage ? defaultImageWorkflow({ mask: op === 'inpaint', count: request.count }) : defaultWorkflow();
   const used = checkPlaceholders(graph);
+  if (custom) checkImagePlaceholders(op, used, request);
   if (used.has('model') && (model === undefined || model === '')) {
     throw invalid('Choose a ComfyUI checkpoint (model) first: "Test connection" lists the ones it has.', 'model');
   }
@@ -90,6 +160,7 @@ function buildGraph(request: GenerateRequest, config: ProviderConfig, seed: Seed
       ['steps', 'steps', 'a step count'],
       ['guidance', 'cfg', 'a CFG scale'],
       ['sampler', 'sampler', 'a sampler'],
+      ['scheduler', 'scheduler', 'a scheduler'],
     ];
     for (const [field, placeholder, what] of needs) {
       const value = request[field];
@@ -108,9 +179,24 @@ function buildGraph(request: GenerateRequest, config: ProviderConfig, seed: Seed
     batch_size: request.count,
     model,
     sampler: request.sampler ?? COMFYUI_DEFAULTS.sampler,
-    scheduler: COMFYUI_DEFAULTS.scheduler,
+    scheduler: request.scheduler ?? COMFYUI_DEFAULTS.scheduler,
+    // Until the upload answers, a stand-in keeps validate() network-free; generate() fills the real names.
+    input_image: fromImage ? (uploaded?.image ?? 'atelier-input.png') : undefined,
+    mask: op === 'inpaint' ? (uploaded?.mask ?? 'atelier-mask.png') : undefined,
+    denoise: fromImage ? (request.inputImage?.strength ?? DEFAULT_STRENGTH) : 1,
   };
   return { graph: fillWorkflow(graph, values), usesSeed: used.has('seed') };
+}
+
+/** A person's workflow works from an image only through its placeholders; say which one is missing. */
+function checkImagePlaceholders(op: string, used: Set<string>, request: GenerateRequest): void {
+  if (op === 'img2img' || op === 'inpaint') {
+    if (!used.has('input_image')) throw invalid('This ComfyUI workflow has no {{input_image}} placeholder, so it cannot work from an image: give its LoadImage node the image "{{input_image}}", or clear the workflow to use Atelier\'s default image-to-image graph.', 'inputImage');
+    if (op === 'inpaint' && !used.has('mask')) throw invalid('This ComfyUI workflow has no {{mask}} placeholder, so it cannot edit with a mask: give a LoadImageMask node the image "{{mask}}", or clear the workflow to use the default graph.', 'mask');
+    if (request.inputImage?.strength !== undefined && !used.has('denoise')) throw invalid('This ComfyUI workflow has no {{denoise}} placeholder, so it cannot take a strength.', 'inputImage');
+  } else if (used.has('input_image') || used.has('mask')) {
+    throw invalid('This ComfyUI workflow loads an input image ({{input_image}} or {{mask}}): start it from an image ("Use as input"), or use a workflow without them for text-to-image.', 'workflow');
+  }
 }
 
 /**
@@ -121,10 +207,11 @@ function buildGraph(request: GenerateRequest, config: ProviderConfig, seed: Seed
 export function createComfyUIProvider(options: ComfyUIProviderOptions = {}): Provider {
   const cancelGraceMs = options.cancelGraceMs ?? 2_000;
   const historyWaitMs = options.historyWaitMs ?? 2_000;
+  const memo: UpscalerMemo = new Map();
   return {
     id: 'comfyui',
     name: 'ComfyUI',
-    capabilities: () => capabilities(),
+    capabilities: (config) => capabilities(config, memo),
     knownModels: (config) => (config.model === undefined || config.model === '' ? [] : [config.model]),
     listsModels: true,
     requiresModel: (config) => {
@@ -144,9 +231,9 @@ export function createComfyUIProvider(options: ComfyUIProviderOptions = {}): Pro
         return false;
       }
     },
-    validate: (request, config) => void buildGraph(request, config, request.seed ?? 0),
-    generate: (request, config, context) => generate(request, config, context, cancelGraceMs, historyWaitMs),
-    test: (config, signal) => testConnection(config, signal),
+    validate: (request, config) => (operation(request) === 'upscale' ? checkUpscale(request, config, memo) : void buildGraph(request, config, request.seed ?? 0)),
+    generate: (request, config, context) => generate(request, config, context, { cancelGraceMs, historyWaitMs, memo }),
+    test: (config, signal) => testConnection(config, signal, memo),
   };
 }
 
@@ -163,12 +250,36 @@ interface ImageRef {
   type: string;
 }
 
-async function generate(request: GenerateRequest, config: ProviderConfig, context: ProviderContext, cancelGraceMs: number, historyWaitMs: number): Promise<ProviderOutput> {
+interface RunOptions {
+  cancelGraceMs: number;
+  historyWaitMs: number;
+  memo: UpscalerMemo;
+}
+
+function sourceOf(context: ProviderContext, op: string): { image: SourceImage; mask?: SourceImage } {
+  const image = context.inputs?.image;
+  if (image === undefined) throw new AppError('internal', `The source image for this ${op === 'upscale' ? 'upscale' : 'job'} was not read, so ComfyUI was not called.`, { retryable: false });
+  if (op !== 'inpaint') return { image };
+  const mask = context.inputs?.mask;
+  if (mask === undefined) throw new AppError('internal', 'The mask for this edit was not read, so ComfyUI was not called.', { retryable: false });
+  if (mask.width !== image.width || mask.height !== image.height) throw invalid(`The mask is ${mask.width}×${mask.height} but the image is ${image.width}×${image.height}: paint the mask again on this image.`, 'mask');
+  return { image, mask };
+}
+
+async function generate(request: GenerateRequest, config: ProviderConfig, context: ProviderContext, options: RunOptions): Promise<ProviderOutput> {
+  const { cancelGraceMs, historyWaitMs, memo } = options;
   const seed = request.seed ?? randomInt(0, 2 ** 32);
-  const { graph, usesSeed } = buildGraph(request, config, seed);
+  const op = operation(request);
+  if (op === 'upscale') checkUpscale(request, config, memo);
+  else buildGraph(request, config, seed);
+  const source = op === 'generate' ? undefined : sourceOf(context, op);
   const conn = connection(config);
   const deadline = new Deadline(context.signal, request.timeoutMs ?? config.timeoutMs);
   const scope: CallScope = { provider: PROVIDER, deadline, secrets: conn.secrets };
+  let graph: ApiGraph;
+  let usesSeed = false;
+  let upscaler: string | undefined;
+  let loaded: { width: number; height: number } | undefined;
   const clientId = randomUUID().replace(/-/g, '');
   const promptId = randomUUID();
   const state: RunState = { started: false, finished: false, interrupted: false, executedImages: [] };
@@ -181,6 +292,31 @@ async function generate(request: GenerateRequest, config: ProviderConfig, contex
 
   try {
     context.onProgress({ stage: 'connecting' });
+    if (source === undefined) ({ graph, usesSeed } = buildGraph(request, config, seed));
+    else {
+      if (op === 'upscale') {
+        // The server's models now, not as last listed: an unknown one is refused before anything is uploaded.
+        const models = await fetchUpscalers(conn.base, conn.headers, scope, config.maxResponseBytes);
+        memo.set(conn.base, models);
+        const named = request.upscale?.upscaler;
+        if (named !== undefined && !models.includes(named)) throw invalid(`This ComfyUI server has no upscale model "${named}"${models.length === 0 ? '' : `. It has: ${models.join(', ')}`}.`, 'upscale');
+        upscaler = named ?? pickUpscaler(models, request.upscale!.factor);
+      }
+      loaded = await loadedSize(source.image);
+      context.onProgress({ stage: 'uploading' });
+      const image = await uploadImage(conn.base, conn.headers, source.image, 'image', scope);
+      context.trace('upload', `Uploaded the source image (${source.image.width}×${source.image.height}, ${source.image.data.byteLength} bytes) as ${image}.`, { name: image });
+      if (op === 'upscale') {
+        graph = upscaleWorkflow({ image, ...loaded, factor: request.upscale!.factor, ...(upscaler === undefined ? {} : { model: upscaler }) });
+      } else {
+        let mask: string | undefined;
+        if (source.mask !== undefined) {
+          mask = await uploadImage(conn.base, conn.headers, source.mask, 'mask', scope);
+          context.trace('upload', `Uploaded the mask as ${mask}.`, { name: mask });
+        }
+        ({ graph, usesSeed } = buildGraph(request, config, seed, { image, ...(mask === undefined ? {} : { mask }) }));
+      }
+    }
     socket = await openSocket(`${conn.ws}?clientId=${clientId}`, conn.headers, scope);
     // Ask for type-4 previews that carry their prompt id; older servers ignore this and send type 1.
     socket.send(JSON.stringify({ type: 'feature_flags', data: { supports_preview_metadata: true } }));
@@ -189,7 +325,8 @@ async function generate(request: GenerateRequest, config: ProviderConfig, contex
       if (!state.finished) settle(accepted ? droppedError(scope, 'while ComfyUI was running the prompt (the WebSocket closed)') : new AppError('provider_unavailable', 'ComfyUI closed the WebSocket before the prompt was queued.', { retryable: true, details: { phase: 'before_accept' } }));
     });
 
-    context.trace('request', `POST /prompt (${config.workflow ? 'custom workflow' : 'default workflow'}, seed ${seed})`, { promptId, clientId, seed });
+    const what = op === 'upscale' ? `upscale ×${request.upscale!.factor} with ${upscaler ?? 'Lanczos (ImageScaleBy)'}` : `${config.workflow ? 'custom workflow' : op === 'generate' ? 'default workflow' : `default ${op === 'inpaint' ? 'masked edit' : 'image-to-image'} graph`}, ${op === 'generate' ? '' : `denoise ${request.inputImage?.strength ?? DEFAULT_STRENGTH}, `}seed ${seed}`;
+    context.trace('request', `POST /prompt (${what})`, { promptId, clientId, ...(op === 'upscale' ? {} : { seed }) });
     const response = await send(joinUrl(conn.base, 'prompt'), { method: 'POST', headers: conn.headers, json: { prompt: graph, client_id: clientId, prompt_id: promptId } }, scope, 'while queueing the prompt');
     if (response.status !== 200) throw await promptError(response, scope);
     const queued = parseJsonSync(await readBounded(response, Math.min(config.maxResponseBytes, 1024 * 1024), scope), scope, 'the /prompt response') as { prompt_id?: unknown };
@@ -211,7 +348,9 @@ async function generate(request: GenerateRequest, config: ProviderConfig, contex
     const images: GeneratedImage[] = [];
     for (const ref of refs) images.push(await viewImage(conn, ref, scope, config));
     if (images.length === 0) throw malformedError(scope, 'no output images for the prompt (does the workflow end in a SaveImage node?)');
+    if (loaded !== undefined) checkSizes(images, loaded, op === 'upscale' ? request.upscale!.factor : undefined, scope);
     context.onProgress({ stage: 'done', fraction: 1 });
+    if (op === 'upscale') return { images, info: { promptId, files: refs.map((r) => r.filename), upscaler: upscaler ?? 'lanczos' } };
     // A workflow without {{seed}} ran with a seed of its own: claiming ours would mislead.
     if (!usesSeed) return { images, info: { promptId, files: refs.map((r) => r.filename) } };
     // KSampler draws a whole batch's noise from the one seed: image i is "seed, batch position i", not seed + i.
@@ -264,6 +403,31 @@ async function generate(request: GenerateRequest, config: ProviderConfig, contex
       await Promise.race([done, sleep(cancelGraceMs)]);
     }
     return abortedError(scope, true);
+  }
+}
+
+/** The size LoadImage sees: it applies EXIF orientation (exif_transpose), so a camera JPEG on its side swaps sides. */
+async function loadedSize(image: SourceImage): Promise<{ width: number; height: number }> {
+  const orientation = await sharp(image.data)
+    .metadata()
+    .then((m) => m.orientation ?? 1)
+    .catch(() => 1);
+  return orientation >= 5 ? { width: image.height, height: image.width } : { width: image.width, height: image.height };
+}
+
+/**
+ * The server's answer is untrusted: an upscale is exactly source × factor; from an image, VAEEncode may trim the
+ * size down to a multiple of 8 but never grows it.
+ */
+function checkSizes(images: GeneratedImage[], source: { width: number; height: number }, factor: number | undefined, scope: CallScope): void {
+  for (const image of images) {
+    const { width, height } = image;
+    if (width === undefined || height === undefined) continue;
+    const ok = factor !== undefined ? width === source.width * factor && height === source.height * factor : width <= source.width && height <= source.height && width > source.width - 8 && height > source.height - 8;
+    if (!ok) {
+      const wanted = factor !== undefined ? `${source.width * factor}×${source.height * factor}` : `${source.width}×${source.height}`;
+      throw malformedError(scope, `a ${width}×${height} image where ${wanted} was expected`, { width, height });
+    }
   }
 }
 
@@ -405,7 +569,7 @@ async function viewImage(conn: Connection, ref: ImageRef, scope: CallScope, conf
   return toImage(await readBounded(response, config.maxResponseBytes, scope, 'while sending an image'), scope, `the file ${ref.filename}`);
 }
 
-async function testConnection(config: ProviderConfig, signal: AbortSignal): Promise<ProviderTestResult> {
+async function testConnection(config: ProviderConfig, signal: AbortSignal, memo: UpscalerMemo): Promise<ProviderListing> {
   const started = Date.now();
   const elapsed = () => Date.now() - started;
   let conn: Connection;
@@ -426,8 +590,11 @@ async function testConnection(config: ProviderConfig, signal: AbortSignal): Prom
     const info = await send(joinUrl(conn.base, 'object_info/CheckpointLoaderSimple'), { headers: conn.headers }, scope);
     const models = info.status === 200 ? checkpointNames(await readJson(info, config.maxResponseBytes, scope, 'the node info')) : [];
     if (info.status !== 200) await info.body?.cancel();
+    const upscalers = await fetchUpscalers(conn.base, conn.headers, scope, config.maxResponseBytes);
+    memo.set(conn.base, upscalers);
     const version = typeof system.system?.comfyui_version === 'string' ? ` ${system.system.comfyui_version}` : '';
-    return { ok: true, reachable: true, authenticated: true, models, latencyMs: elapsed(), message: `Connected to ComfyUI${version}: ${models.length} checkpoint${models.length === 1 ? '' : 's'}.` };
+    const upscaleNote = upscalers.length === 0 ? '' : `, ${upscalers.length} upscale model${upscalers.length === 1 ? '' : 's'}`;
+    return { ok: true, reachable: true, authenticated: true, models, upscalers, latencyMs: elapsed(), message: `Connected to ComfyUI${version}: ${models.length} checkpoint${models.length === 1 ? '' : 's'}${upscaleNote}.` };
   } catch (error) {
     if (signal.aborted) throw new AppError('cancelled', 'Cancelled.', { retryable: false });
     const appError = error instanceof AppError ? error : networkError(error, scope, 'while testing');
@@ -439,9 +606,5 @@ async function testConnection(config: ProviderConfig, signal: AbortSignal): Prom
 
 /** ckpt_name is `[[names...], {...}]` or the newer `["COMBO", {options:[...]}]` (reference §3.5). */
 export function checkpointNames(json: unknown): string[] {
-  const spec = (json as { CheckpointLoaderSimple?: { input?: { required?: { ckpt_name?: unknown } } } } | null)?.CheckpointLoaderSimple?.input?.required?.ckpt_name;
-  if (!Array.isArray(spec)) return [];
-  const [first, second] = spec as [unknown, unknown];
-  const list = Array.isArray(first) ? first : first === 'COMBO' && second !== null && typeof second === 'object' ? (second as { options?: unknown }).options : [];
-  return Array.isArray(list) ? list.filter((n): n is string => typeof n === 'string') : [];
+  return comboOptions(json, 'CheckpointLoaderSimple', 'ckpt_name');
 }

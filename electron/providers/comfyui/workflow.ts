@@ -6,10 +6,12 @@ import { AppError } from '../../../shared/errors.js';
  * (numbers stay numbers, so "{{seed}}" → 1234); inside a longer string ("a photo of {{prompt}}") it is substituted
  * as text. Any other {{...}} is an error, so a typo cannot silently send a literal "{{promt}}".
  */
-export const PLACEHOLDERS = ['prompt', 'negative_prompt', 'seed', 'steps', 'cfg', 'width', 'height', 'batch_size', 'model', 'sampler', 'scheduler'] as const;
+export const PLACEHOLDERS = ['prompt', 'negative_prompt', 'seed', 'steps', 'cfg', 'width', 'height', 'batch_size', 'model', 'sampler', 'scheduler', 'input_image', 'denoise', 'mask'] as const;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 /** A bigint (a seed beyond 2^53) is sent as its exact digits (http/request.ts serialises it losslessly). */
-export type WorkflowValues = Record<Placeholder, string | number | bigint | undefined>;
+type Value = string | number | bigint | undefined;
+/** The image placeholders have values only when the job works from an image. */
+export type WorkflowValues = Record<Exclude<Placeholder, 'input_image' | 'denoise' | 'mask'>, Value> & Partial<Record<'input_image' | 'denoise' | 'mask', Value>>;
 export type ApiGraph = Record<string, { class_type: string; inputs: Record<string, unknown>; _meta?: unknown }>;
 
 const TOKEN = /\{\{\s*([a-zA-Z_]+)\s*\}\}/g;

@@ -1,0 +1,80 @@
+import { kindOfTarget } from '../../shared/contract.js';
+
+/** A queued job as placement sees it: what it asked for (an instance id or any:<kind>) and its model. */
+export interface PlacementJob {
+  id: string;
+  target: string;
+  model?: string;
+}
+
+export interface PlacementInstance {
+  id: string;
+  kind: string;
+  /** Slots left under its own concurrency. */
+  free: number;
+  /** On, set up and not down: any:<kind> work may go there. */
+  usable: boolean;
+  /** Marked down (jobs asking for it by id wait). */
+  down: boolean;
+  /** Its server's model list; undefined when never listed (it may have any model). */
+  models?: readonly string[];
+  /** The model it last ran (kept loaded by the server). */
+  loadedModel?: string;
+}
+
+export interface PlacementResult {
+  placements: Array<{ jobId: string; instance: string }>;
+  /** Jobs asking by id for an instance that is down: they wait for it. */
+  waiting: Array<{ jobId: string; instance: string }>;
+}
+
+const mayHave = (instance: PlacementInstance, model: string): boolean =>
+  instance.models === undefined || instance.models.length === 0 || instance.models.includes(model);
+
+/**
+ * Hands queued jobs (oldest first) to instances with a free slot, looking past jobs that cannot run now, so no
+ * usable instance stays idle while a job it could run waits. any:<kind> goes to a usable instance of the kind that may
+ * have the model, preferring the one that has it loaded, then the one with most room. A job asking for one instance
+ * goes only there (down: it waits; off or not set up: it runs and fails with that instance's own reason).
+ */
+export function place(jobs: readonly PlacementJob[], instances: readonly PlacementInstance[], globalFree: number): PlacementResult {
+  const free = new Map(instances.map((i) => [i.id, i.free]));
+  const byId = new Map(instances.map((i) => [i.id, i]));
+  const result: PlacementResult = { placements: [], waiting: [] };
+  let slots = globalFree;
+  for (const job of jobs) {
+    if (slots <= 0) break;
+    const kind = kindOfTarget(job.target);
+    if (kind === undefined) {
+      const own = byId.get(job.target);
+      // An id the registry does not know: the run says so with its own error.
+      if (own === undefined) {
+        result.placements.push({ jobId: job.id, instance: job.target });
+        slots -= 1;
+        continue;
+      }
+      if ((free.get(own.id) ?? 0) <= 0) continue;
+      if (own.down) {
+        result.waiting.push({ jobId: job.id, instance: own.id });
+        continue;
+      }
+      result.placements.push({ jobId: job.id, instance: own.id });
+      free.set(own.id, (free.get(own.id) ?? 0) - 1);
+      slots -= 1;
+      continue;
+    }
+    const ofKind = instances.filter((i) => i.kind === kind && i.usable);
+    // When no server of the kind lists the model, the filter would strand the job: let a server answer for itself.
+    const model = job.model;
+    const filtered = model !== undefined && ofKind.some((i) => mayHave(i, model)) ? ofKind.filter((i) => mayHave(i, model)) : ofKind;
+    const open = filtered.filter((i) => (free.get(i.id) ?? 0) > 0);
+    if (open.length === 0) continue;
+    const loaded = (i: PlacementInstance): number => (model !== undefined && i.loadedModel === model ? 1 : 0);
+    open.sort((a, b) => loaded(b) - loaded(a) || (free.get(b.id) ?? 0) - (free.get(a.id) ?? 0));
+    const chosen = open[0]!;
+    result.placements.push({ jobId: job.id, instance: chosen.id });
+    free.set(chosen.id, (free.get(chosen.id) ?? 0) - 1);
+    slots -= 1;
+  }
+  return result;
+}
