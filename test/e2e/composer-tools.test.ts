@@ -88,7 +88,7 @@ describe('Reuse settings onto another kind of provider', () => {
 });
 
 describe('Settings → Providers lists each server', () => {
-  it('with its kind, health and what it runs; Add server asks the engine and shows what it says', async () => {
+  it('with its kind, health and what it runs; the first server of each kind has no Remove', async () => {
     const { page } = browser;
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     const table = page.getByRole('table', { name: 'Servers' });
