@@ -179,6 +179,18 @@ describe('prompt history', () => {
   }, 60_000);
 });
 
+describe('the queue', () => {
+  it('names the server running each job', async () => {
+    const { page } = browser;
+    // Large enough that the built-in render is still running when the queue is read.
+    const { job } = await apiCall(host, 'jobs.submit', { provider: 'builtin', prompt: 'a slow cathedral for the queue', width: 2048, height: 2048, count: 1, steps: 150 });
+    const item = page.getByRole('listitem', { name: /a slow cathedral for the queue/ });
+    await item.locator('.queue-instance', { hasText: 'Built-in (offline)' }).waitFor();
+    await apiCall(host, 'jobs.cancel', { id: job.id });
+    await item.waitFor({ state: 'detached' });
+  }, 60_000);
+});
+
 describe('adding and removing a server', () => {
   it('Add server puts a second ComfyUI in the list (and "any ComfyUI" in the composer); Remove asks first, then takes it out', async () => {
     const { page } = browser;
