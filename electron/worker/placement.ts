@@ -14,7 +14,7 @@ export interface PlacementInstance {
   free: number;
   /** On, set up and not down: any:<kind> work may go there. */
   usable: boolean;
-  /** Marked down (jobs asking for it by id wait). */
+  /** Marked down (any:<kind> work goes elsewhere, or waits when every server of the kind is down). */
   down: boolean;
   /** Its server's model list; undefined when never listed (it may have any model). */
   models?: readonly string[];
@@ -24,7 +24,7 @@ export interface PlacementInstance {
 
 export interface PlacementResult {
   placements: Array<{ jobId: string; instance: string }>;
-  /** Jobs asking by id for an instance that is down: they wait for it. */
+  /** any:<kind> jobs while every server of the kind is down (instance: one of them): they wait for one to come back. */
   waiting: Array<{ jobId: string; instance: string }>;
 }
 
@@ -35,7 +35,7 @@ const mayHave = (instance: PlacementInstance, model: string): boolean =>
  * Hands queued jobs (oldest first) to instances with a free slot, looking past jobs that cannot run now, so no
  * usable instance stays idle while a job it could run waits. any:<kind> goes to a usable instance of the kind that may
  * have the model, preferring the one that has it loaded, then the one with most room. A job asking for one instance
- * goes only there (down: it waits; off or not set up: it runs and fails with that instance's own reason).
+ * goes only there (down, off or not set up: it runs and fails with that instance's own reason, nothing sent).
  */
 export function place(jobs: readonly PlacementJob[], instances: readonly PlacementInstance[], globalFree: number): PlacementResult {
   const free = new Map(instances.map((i) => [i.id, i.free]));
@@ -53,17 +53,20 @@ export function place(jobs: readonly PlacementJob[], instances: readonly Placeme
         slots -= 1;
         continue;
       }
+      // Down or not, the person chose this server: the run tries it and says plainly that nothing was sent.
       if ((free.get(own.id) ?? 0) <= 0) continue;
-      if (own.down) {
-        result.waiting.push({ jobId: job.id, instance: own.id });
-        continue;
-      }
       result.placements.push({ jobId: job.id, instance: own.id });
       free.set(own.id, (free.get(own.id) ?? 0) - 1);
       slots -= 1;
       continue;
     }
     const ofKind = instances.filter((i) => i.kind === kind && i.usable);
+    if (ofKind.length === 0) {
+      // Every server of the kind is down: the job waits for one to answer a probe (bounded by the scheduler).
+      const down = instances.find((i) => i.kind === kind && i.down);
+      if (down !== undefined) result.waiting.push({ jobId: job.id, instance: down.id });
+      continue;
+    }
     // When no server of the kind lists the model, the filter would strand the job: let a server answer for itself.
     const model = job.model;
     const filtered = model !== undefined && ofKind.some((i) => mayHave(i, model)) ? ofKind.filter((i) => mayHave(i, model)) : ofKind;

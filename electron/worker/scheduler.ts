@@ -172,13 +172,14 @@ export function createScheduler(
       return instance;
     });
 
-  // A job that asked for one server waits for it while it is down, up to that server's timeout; then it fails unsent.
+  // An any:<kind> job while every server of its kind is down waits for one, up to that server's timeout; then it fails unsent.
   const tellWaiting = (jobId: string, instance: string, limits: SchedulerLimits): number => {
     const now = deps.clock.now();
     const since = deps.instances.view(instance).since ?? 0;
+    const kind = deps.providers.kindOf(instance) ?? instance;
     if (toldWaiting.get(jobId) !== since) {
       toldWaiting.set(jobId, since);
-      deps.store.appendEvent(jobId, 'waiting', `${instance} is not answering: this job asked for that server, so it waits for it to come back.`, { instance });
+      deps.store.appendEvent(jobId, 'waiting', `No ${kind} server is answering: this job waits for one to come back.`, { instance });
     }
     const began = waitingSince.get(jobId) ?? now;
     waitingSince.set(jobId, began);
@@ -189,7 +190,7 @@ export function createScheduler(
     const seconds = Math.round(limit / 1000);
     deps.store.fail(jobId, {
       code: 'provider_unavailable',
-      message: `${instance} did not answer for ${seconds} s, so this job was never sent. Retry it once the server is back, or send it to another server.`,
+      message: `No ${kind} server answered for ${seconds} s, so this job was never sent. Retry it once a server is back.`,
       retryable: false,
       details: { instance, sent: false },
     });

@@ -11,7 +11,7 @@ import { AppError } from '../../shared/errors.js';
 import { createEngine } from '../../electron/engine/create-engine.js';
 import type { Engine } from '../../electron/engine/types.js';
 import { createScriptedProvider, scriptedEntry, type ScriptedProvider } from '../fakes/scripted-provider.js';
-import { memoryKeyring, waitForStatus } from '../integration/engine/harness.js';
+import { memoryKeyring, waitFor, waitForStatus } from '../integration/engine/harness.js';
 import { rejection, watchProcessCrashes } from './helpers.js';
 import { CAN_MOUNT, tryMount, unmount } from './mount.js';
 
@@ -81,6 +81,8 @@ describe('the data dir removed or unmounted while the engine runs', () => {
       const kept = await waitForStatus(e, (await e.handlers['jobs.submit']({ ...base, prompt: 'kept' })).job.id, ['succeeded']);
       const hanging = (await e.handlers['jobs.submit']({ ...base, prompt: 'running when unplugged' })).job;
       await waitForStatus(e, hanging.id, ['running']);
+      // Unplug only once the provider holds the job (the worker reads its inputs and settings first).
+      await waitFor(() => provider.calls.length === 2);
 
       unplug();
       await expectWritesRefused(e, kept.id, GONE);

@@ -1,10 +1,17 @@
 import { useMemo } from 'react';
 import { ASPECT_RATIOS, MAX_SEED, seedFieldText, seedFromInput, sizeForAspect } from '../lib/composer';
+import { batchHint, planBatch } from '../lib/composer-batch';
+import { resolveTarget, targetOptions } from '../lib/composer-targets';
 import { keyToCommand } from '../lib/keyboard';
 import { providerStatusView } from '../lib/provider-status';
 import { useApp, useAppShallow } from '../store/context';
+import { BatchHint } from './BatchHint';
+import { DraftNotes } from './DraftNotes';
 import { Field } from './Field';
 import { InputImageStrip } from './InputImageStrip';
+import { PresetMenu } from './PresetMenu';
+import { PromptHistory } from './PromptHistory';
+import { SamplerFields } from './SamplerFields';
 
 function randomSeed(): number {
   const values = new Uint32Array(1);
@@ -25,8 +32,14 @@ export function Composer() {
   const update = useApp((s) => s.updateDraft);
   const chooseProvider = useApp((s) => s.chooseProvider);
   const submit = useApp((s) => s.submit);
-  const provider = providers.find((p) => p.id === draft.provider);
+  const history = useApp((s) => s.history);
+  const provider = resolveTarget(draft.provider, providers);
+  const options = useMemo(() => targetOptions(providers), [providers]);
   const caps = provider?.capabilities;
+  const clearTemplate = useApp((s) => s.clearTemplate);
+  const recallPrompt = useApp((s) => s.recallPrompt);
+  const plan = useMemo(() => planBatch(draft), [draft]);
+  const hint = plan.ok ? batchHint(plan.prompts.length, draft.count) : null;
   const fixedSizes = caps?.sizes.fixed !== undefined && caps.sizes.fixed.length > 0 ? caps.sizes.fixed : null;
   const presets = fixedSizes ?? caps?.sizes.presets ?? [];
   const longEdge = Math.max(draft.width, draft.height);
@@ -54,6 +67,18 @@ export function Composer() {
         }
       }}
     >
+      <div className="composer-tools">
+        <PresetMenu />
+        <PromptHistory />
+        {draft.templateName !== '' ? (
+          <span className="chip active template-chip" title={draft.template}>
+            Style: {draft.templateName}
+            <button type="button" className="icon-btn" aria-label={`Stop using the style ${draft.templateName}`} onClick={clearTemplate}>
+              ×
+            </button>
+          </span>
+        ) : null}
+      </div>
       <InputImageStrip />
       <Field label="Prompt" error={errors.prompt}>
         {(props) => (
@@ -62,11 +87,26 @@ export function Composer() {
             className="prompt"
             rows={5}
             value={draft.prompt}
-            placeholder="Describe the image. Ctrl+Enter to generate."
+            placeholder="Describe the image. Ctrl+Enter to generate. {red|blue} makes one of each; each line is a prompt of its own; ↑ brings back past prompts."
             onChange={(e) => update({ prompt: e.target.value })}
+            onKeyDown={(e) => {
+              if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+              const box = e.currentTarget;
+              const atStart = box.selectionStart === 0 && box.selectionEnd === 0;
+              const atEnd = box.selectionStart === box.value.length && box.selectionEnd === box.value.length;
+              // ↑ at the very start (or in an empty box) walks back through past prompts; ↓ at the end walks forward.
+              if (e.key === 'ArrowUp' && (atStart || box.value === '')) {
+                e.preventDefault();
+                void recallPrompt(1);
+              } else if (e.key === 'ArrowDown' && atEnd && history.index >= 0) {
+                e.preventDefault();
+                void recallPrompt(-1);
+              }
+            }}
           />
         )}
       </Field>
+      <BatchHint plan={plan} hint={hint} promptError={errors.prompt} template={draft.template} />
       {caps?.negativePrompt ? (
         <Field label="Negative prompt" error={errors.negativePrompt}>
           {(props) => (
@@ -80,10 +120,10 @@ export function Composer() {
           {(props) => (
             <select {...props} value={draft.provider} onChange={(e) => chooseProvider(e.target.value)}>
               {providers.length === 0 ? <option value={draft.provider}>Loading…</option> : null}
-              {providers.map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.name}
-                  {pickerSuffix(providerStatusView(p, Date.now(), providerDown[p.id]).pickerNote)}
+              {options.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                  {o.value === o.provider.id ? pickerSuffix(providerStatusView(o.provider, Date.now(), providerDown[o.provider.id]).pickerNote) : ''}
                 </option>
               ))}
             </select>
@@ -105,6 +145,8 @@ export function Composer() {
           </Field>
         ) : null}
       </div>
+
+      <DraftNotes />
 
       {caps !== undefined && fixedSizes === null ? (
         <div className="field">
@@ -231,6 +273,8 @@ export function Composer() {
         ) : null}
       </div>
 
+      {caps?.samplers !== undefined ? <SamplerFields samplers={caps.samplers} kind={provider?.kind} /> : null}
+
       {caps !== undefined && caps.maxPartialImages > 0 ? (
         <label className="check">
           <input type="checkbox" checked={draft.previews} onChange={(e) => update({ previews: e.target.checked })} />
@@ -239,7 +283,7 @@ export function Composer() {
       ) : null}
 
       <button type="submit" className="btn primary generate" aria-label="Generate" aria-busy={submitting}>
-        {submitting ? 'Queuing…' : 'Generate'}
+        {submitting ? 'Queuing…' : hint !== null ? `Generate ${plan.ok ? plan.prompts.length : ''} jobs` : 'Generate'}
         <kbd aria-hidden="true">Ctrl ↵</kbd>
       </button>
     </form>

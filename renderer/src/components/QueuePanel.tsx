@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import { instanceLabel } from '../lib/composer-instances';
 import { useApi, useApp } from '../store/context';
 import { ProgressBar } from './ProgressBar';
 
@@ -8,6 +9,7 @@ const QueueItem = memo(function QueueItem({ id }: { id: string }) {
   const job = useApp((s) => s.jobs.byId[id]);
   const tick = useApp((s) => s.jobs.progress[id]);
   const cancel = useApp((s) => s.cancel);
+  const runsOn = useApp((s) => (job === undefined ? '' : instanceLabel(job, s.providers)));
   if (job === undefined) return null;
   const preview = tick?.previewImageId;
   return (
@@ -20,7 +22,9 @@ const QueueItem = memo(function QueueItem({ id }: { id: string }) {
           {job.prompt}
         </p>
         <p className="muted small">
-          {job.provider}
+          <span className="queue-instance" title={job.instance === undefined ? 'The provider it asked for' : 'The server running it'}>
+            {runsOn}
+          </span>
           {job.model === undefined ? '' : ` · ${job.model}`} · {job.width}×{job.height} · {job.count} image{job.count === 1 ? '' : 's'}
         </p>
         <ProgressBar tick={tick} status={job.status} />

@@ -4,6 +4,7 @@ import { THEMES } from '../lib/contract-constants';
 import { formatBytes, formatCount, formatNumber } from '../lib/format';
 import { useApi, useApp } from '../store/context';
 import { ConfirmDialog } from './ConfirmDialog';
+import { InstancesSettings } from './InstancesSettings';
 import { LibraryFolders } from './LibraryFolders';
 import { OrphansRow } from './OrphansRow';
 import { ProviderSettingsCard } from './ProviderSettingsCard';
@@ -115,6 +116,8 @@ export function SettingsPanel() {
 
           <section aria-labelledby="providers-title">
             <h3 id="providers-title">Providers</h3>
+            <h4 className="subsection-title">Servers</h4>
+            <InstancesSettings />
             {providers.map((provider) => (
               <ProviderSettingsCard key={provider.id} provider={provider} settings={settings.providers[provider.id]} />
             ))}

@@ -18,6 +18,12 @@ export interface ComposerDraft {
   guidance: number | null;
   quality: Quality | null;
   previews: boolean;
+  /** '' : the provider's default. ComfyUI's sampler_name and scheduler, A1111's sampler and "Schedule type". */
+  sampler: string;
+  scheduler: string;
+  /** A preset's template: each prompt typed goes where it says {prompt}; '' wraps nothing. */
+  template: string;
+  templateName: string;
 }
 
 export const DEFAULT_DRAFT: ComposerDraft = {
@@ -34,6 +40,10 @@ export const DEFAULT_DRAFT: ComposerDraft = {
   guidance: null,
   quality: null,
   previews: true,
+  sampler: '',
+  scheduler: '',
+  template: '',
+  templateName: '',
 };
 
 export type RequestWithoutKey = Omit<GenerateRequest, 'idempotencyKey'>;
@@ -57,6 +67,9 @@ export function buildRequest(draft: ComposerDraft, caps: ProviderCapabilities | 
     request.quality = draft.quality;
   }
   if (caps.maxPartialImages > 0) request.partialImages = draft.previews ? Math.min(2, caps.maxPartialImages) : 0;
+  // Providers with a sampler choice (A1111, ComfyUI) also take a schedule.
+  if (caps.samplers !== undefined && draft.sampler !== '') request.sampler = draft.sampler;
+  if (caps.samplers !== undefined && draft.scheduler !== '') request.scheduler = draft.scheduler;
   return request;
 }
 
@@ -155,6 +168,8 @@ export function draftFromRequest(
     guidance: request.guidance ?? current.guidance,
     quality: request.quality ?? current.quality,
     previews: (request.partialImages ?? 1) > 0,
+    sampler: request.sampler ?? '',
+    scheduler: request.scheduler ?? '',
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import type { ImageSummary, ProviderCapabilities, ProviderInfo, StoredRequest } from '../../../shared/contract';
 import type { RequestWithoutKey } from './composer';
+import { resolveTarget } from './composer-targets';
 
 export type IterateAction = 'useAsInput' | 'edit' | 'variations' | 'upscale2' | 'upscale4';
 
@@ -50,11 +51,7 @@ export interface Support {
 
 /** The provider a target names: an instance id, or `any:<kind>` (its first turned-on instance stands for the kind). */
 export function providerFor(providers: readonly ProviderInfo[], target: string): ProviderInfo | undefined {
-  if (target.startsWith('any:')) {
-    const kind = target.slice(4);
-    return providers.find((p) => p.kind === kind && p.enabled) ?? providers.find((p) => p.kind === kind);
-  }
-  return providers.find((p) => p.id === target);
+  return resolveTarget(target, providers);
 }
 
 /** Variations run where the source ran when that provider is on; else on the composer's. */

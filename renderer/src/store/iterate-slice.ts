@@ -6,6 +6,7 @@ import {
   type IterateAction, type Support, type WorkingFrom,
 } from '../lib/iterate';
 import { encodeMaskPng, toBase64, type Mask } from '../lib/mask-brush';
+import { planBatch } from '../lib/composer-batch';
 import { loadValidation } from './composer-slice';
 import type { SliceCreator } from './deps';
 
@@ -154,7 +155,11 @@ export const createIterateSlice: SliceCreator<IterateSlice> =
           return false;
         }
         const caps = providerFor(get().providers, get().draft.provider)?.capabilities;
-        const base = buildRequest(get().draft, caps);
+        const draft = get().draft;
+        // The composer's prompt through its style's template (the first, when it expands to several); empty: the source's.
+        const plan = planBatch(draft);
+        const prompt = draft.prompt.trim() === '' || !plan.ok || plan.prompts.length === 0 ? '' : plan.prompts[0]!;
+        const base = { ...buildRequest(draft, caps), prompt };
         const [width, height] = fitSize(image.width, image.height, caps);
         const request = inpaintRequest({ ...base, width, height }, { imageId, prompt: job.prompt }, maskId, strength);
         const queued = await queue(request, 'Repaint queued.');

@@ -1,5 +1,6 @@
 import type { SliceCreator } from './deps';
 import type { SettingsSlice } from './types';
+import { resolveTarget } from '../lib/composer-targets';
 
 export const createSettingsSlice: SliceCreator<SettingsSlice> =
   ({ api }) =>
@@ -17,8 +18,9 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> =
         ]);
         set({ settings, providers });
         const draft = get().draft;
-        const chosen = providers.find((p) => p.id === draft.provider) ?? providers.find((p) => p.enabled);
-        if (chosen !== undefined) get().chooseProvider(chosen.id);
+        // any:<kind> stays chosen while the kind has an instance.
+        const chosen = resolveTarget(draft.provider, providers) !== undefined ? draft.provider : providers.find((p) => p.enabled)?.id;
+        if (chosen !== undefined) get().chooseProvider(chosen);
       } catch (error) {
         get().reportError(error);
       }

@@ -1,5 +1,7 @@
 import type { JobDetail, ProviderInfo, ProviderTestResult, Settings, SettingsPatch, Stats } from '../../../shared/contract';
+import type { ChannelOutput, Preset } from '../../../shared/contract';
 import type { ComposerDraft, PendingSubmit } from '../lib/composer';
+import type { HistoryWalk } from '../lib/composer-history';
 import type { Selection } from '../lib/selection';
 import type { Filters } from './filters';
 import type { JobsData } from './jobs-model';
@@ -45,8 +47,24 @@ export interface ComposerSlice {
   updateDraft(patch: Partial<ComposerDraft>): void;
   chooseProvider(id: string): void;
   submit(): Promise<void>;
-  /** The job's settings, with the seed of the image on screen (`imageId`). */
+  /** The job's settings, with the seed of the image on screen (`imageId`), mapped onto the provider that runs them. */
   reuseSettings(job: JobDetail, imageId?: string): void;
+  /** What did not carry over to the composer's provider (Reuse settings, a new provider's sampler). */
+  draftNotes: { title: string; warnings: string[] } | null;
+  dismissNotes(): void;
+  /** null until the preset menu first opens. */
+  presets: Preset[] | null;
+  presetsError: string | null;
+  loadPresets(): Promise<void>;
+  applyPreset(id: string): void;
+  clearTemplate(): void;
+  savePreset(name: string): Promise<boolean>;
+  deletePreset(id: string): Promise<boolean>;
+  importStyles(csv: string): Promise<boolean>;
+  history: HistoryWalk;
+  /** ↑ (1, older) or ↓ (-1, newer) in the prompt box; false at either end. */
+  recallPrompt(direction: 1 | -1): Promise<boolean>;
+  searchPromptHistory(search: string): Promise<ChannelOutput<'prompts.history'>['items']>;
 }
 
 export interface SelectionSlice {

@@ -87,7 +87,7 @@ describe('any:<kind> jobs are placed on healthy instances', () => {
     expect(modelOf(b, b.promptRequests().length - 1)).toBe('other.safetensors');
   });
 
-  it('a server killed mid-run: marked down and probed, its running local job re-runs on the other with a trace line, queued work goes there, a job asking for it by id waits', async () => {
+  it('a server killed mid-run: marked down and probed, its running local job re-runs on the other with a trace line, queued work goes there, a job asking for it by id fails unsent', async () => {
     const doomed = await startFakeComfyUI({ scenario: { kind: 'success', stepMs: 100 } });
     const survivor = await startFakeComfyUI({ scenario: { kind: 'success', stepMs: 5 } });
     fakes.push(survivor);
@@ -113,39 +113,43 @@ describe('any:<kind> jobs are placed on healthy instances', () => {
     expect(promptsOf(survivor)).toContain('the long one');
     for (const id of queued) expect(await waitForStatus(h.engine, id, ['succeeded', 'failed'])).toMatchObject({ status: 'succeeded', instance: 'comfyui-2' });
 
-    const waiting = await waitFor(async () => {
-      const job = await h!.engine.handlers['jobs.get']({ id: pinned });
-      return job.events.some((e) => e.kind === 'waiting') ? job : undefined;
-    });
-    expect(waiting.status).toBe('queued');
-    expect(waiting.events.find((e) => e.kind === 'waiting')?.message).toContain('comfyui is not answering');
+    // The job that asked for that server by id is tried there and ends plainly: nothing was sent.
+    const unsent = await waitForStatus(h.engine, pinned, ['succeeded', 'failed']);
+    expect(unsent.errorDetail).toMatchObject({ code: 'provider_unavailable', message: expect.stringMatching(/Nothing was sent/) });
+    expect(promptsOf(survivor)).not.toContain('only on the first');
     const down = (await h.engine.handlers['providers.list']({})).providers.find((p) => p.id === 'comfyui')!.health;
     expect(down.state).toBe('down');
     expect(down.nextProbeAt).toBeGreaterThan(down.since!);
     // Probed, still refused, it stays down with a later probe due.
     await waitFor(async () => ((await h!.engine.handlers['providers.list']({})).providers.find((p) => p.id === 'comfyui')!.health.nextProbeAt ?? 0) > down.nextProbeAt!);
 
-    // The server is back (at a new address): the job that asked for it runs there.
+    // The server is back (at a new address): retried, the job that asked for it runs there.
     const back = await startFakeComfyUI();
     fakes.push(back);
     await h.engine.handlers['settings.update']({ providers: { comfyui: { baseUrl: back.url } } });
-    expect(await waitForStatus(h.engine, pinned, ['succeeded', 'failed'])).toMatchObject({ status: 'succeeded' });
+    const retried = await h.engine.handlers['jobs.retry']({ id: pinned });
+    expect(await waitForStatus(h.engine, retried.job.id, ['succeeded', 'failed'])).toMatchObject({ status: 'succeeded' });
     expect(promptsOf(back)).toEqual(['only on the first']);
   });
 
-  it('a job asking by id for a server that stays down waits for it up to the server’s timeout, then fails unsent', async () => {
+  it('a job asking by id for a down server fails at once, unsent; any:<kind> with every server down waits, then fails unsent', async () => {
     const gone = await startFakeComfyUI();
     const url = gone.url;
     await gone.close();
     h = await startHarness({ providers: defaultProviders(), probeBackoff: { firstMs: 20, maxMs: 80 }, retry: { maxAttempts: 1, baseDelayMs: 10, maxDelayMs: 20 } });
     await h.engine.handlers['settings.update']({ providers: { comfyui: { enabled: true, baseUrl: url, timeoutMs: 1_000 } } });
-    // The first one finds it down; the second, asked while it is down, waits and is never sent.
+    // The first one finds it down; the second, asked by id while it is down, is still tried: the person chose it.
     const first = await submit(h.engine, 'comfyui', 'finds it down');
     expect((await waitForStatus(h.engine, first, ['failed'])).errorDetail?.code).toBe('provider_unavailable');
-    const second = await submit(h.engine, 'comfyui', 'waits for it');
-    const failed = await waitForStatus(h.engine, second, ['failed']);
-    expect(failed.errorDetail?.message).toBe('comfyui did not answer for 1 s, so this job was never sent. Retry it once the server is back, or send it to another server.');
-    expect(failed.events.map((e) => e.kind)).toEqual(['submitted', 'waiting', 'failed']);
+    const second = await submit(h.engine, 'comfyui', 'asked while down');
+    const tried = await waitForStatus(h.engine, second, ['failed']);
+    expect(tried.errorDetail).toMatchObject({ code: 'provider_unavailable', message: expect.stringMatching(/Nothing was sent/) });
+    expect(tried.events.map((e) => e.kind)).toContain('attempt');
+    // Any ComfyUI, while the only one is down: it waits for one to answer, up to the timeout, and is never sent.
+    const any = await submit(h.engine, 'any:comfyui', 'waits for any');
+    const waited = await waitForStatus(h.engine, any, ['failed']);
+    expect(waited.errorDetail?.message).toBe('No comfyui server answered for 1 s, so this job was never sent. Retry it once a server is back.');
+    expect(waited.events.map((e) => e.kind)).toEqual(['submitted', 'waiting', 'failed']);
   });
 
   it('looks past a long run of jobs waiting for a down server to one the idle server can take', async () => {

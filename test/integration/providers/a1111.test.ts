@@ -52,6 +52,11 @@ describe('a1111: success', () => {
     expect(fake.generationRequests()[0]!.json).toMatchObject({ steps: 20, sampler_name: 'Euler a', scheduler: 'Automatic', seed: -1, cfg_scale: 7 });
   });
 
+  it('sends the request’s schedule type (A1111 1.9+), as the composer and Reuse settings set it', async () => {
+    await provider.generate(sd({ sampler: 'DPM++ 2M', scheduler: 'Karras' }), cfg, recordingContext());
+    expect(fake.generationRequests()[0]!.json).toMatchObject({ sampler_name: 'DPM++ 2M', scheduler: 'Karras' });
+  });
+
   it('skips the grid image A1111 puts first for batches', async () => {
     fake.setScenario({ kind: 'success', grid: true });
     const out = await provider.generate(sd({ count: 2, seed: 7 }), cfg, recordingContext());

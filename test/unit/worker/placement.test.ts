@@ -50,7 +50,7 @@ const mayHave = (i: PlacementInstance, model: string | undefined): boolean =>
 /** Could this instance take this job at all (ignoring slots)? The rule the scheduler promises. */
 function couldRun(i: PlacementInstance, job: PlacementJob, all: readonly PlacementInstance[]): boolean {
   const kind = kindOfTarget(job.target);
-  if (kind === undefined) return job.target === i.id && !i.down;
+  if (kind === undefined) return job.target === i.id;
   if (i.kind !== kind || !i.usable) return false;
   const anyHasIt = all.some((o) => o.kind === kind && o.usable && mayHave(o, job.model));
   return !anyHasIt || mayHave(i, job.model);
@@ -81,11 +81,13 @@ describe('placement of queued jobs on instances', () => {
             }
           }
         }
-        // Only jobs asking a down instance by id are told they wait.
+        // Only any:<kind> jobs whose every server is down are told they wait, naming one of those servers.
         for (const w of waiting) {
           const job = jobs.find((j) => j.id === w.jobId)!;
-          expect(job.target).toBe(w.instance);
-          expect(instances.find((i) => i.id === w.instance)!.down).toBe(true);
+          const kind = kindOfTarget(job.target);
+          expect(kind).toBeDefined();
+          expect(instances.find((i) => i.id === w.instance)).toMatchObject({ kind, down: true });
+          expect(instances.some((i) => i.kind === kind && i.usable)).toBe(false);
         }
       }),
       { numRuns: 500 },
@@ -113,12 +115,20 @@ describe('placement of queued jobs on instances', () => {
     expect(place([{ id: 'j', target: 'any:comfyui', model: 'zzz' }], instances, 2).placements).toHaveLength(1);
   });
 
-  it('a job asking for a down instance by id waits for it; any:<kind> goes elsewhere', () => {
+  it('a job asking for a down instance by id is tried there (it fails unsent, in the server\'s words); any:<kind> goes elsewhere', () => {
     const instances: PlacementInstance[] = [
       { id: 'comfyui', kind: 'comfyui', free: 1, usable: false, down: true },
       { id: 'comfyui-2', kind: 'comfyui', free: 1, usable: true, down: false },
     ];
     const result = place([{ id: 'pinned', target: 'comfyui' }, { id: 'any', target: 'any:comfyui' }], instances, 4);
-    expect(result).toEqual({ placements: [{ jobId: 'any', instance: 'comfyui-2' }], waiting: [{ jobId: 'pinned', instance: 'comfyui' }] });
+    expect(result).toEqual({ placements: [{ jobId: 'pinned', instance: 'comfyui' }, { jobId: 'any', instance: 'comfyui-2' }], waiting: [] });
+  });
+
+  it('any:<kind> waits while every server of the kind is down', () => {
+    const down: PlacementInstance[] = [
+      { id: 'comfyui', kind: 'comfyui', free: 1, usable: false, down: true },
+      { id: 'comfyui-2', kind: 'comfyui', free: 1, usable: false, down: true },
+    ];
+    expect(place([{ id: 'any', target: 'any:comfyui' }], down, 4)).toEqual({ placements: [], waiting: [{ jobId: 'any', instance: 'comfyui' }] });
   });
 });

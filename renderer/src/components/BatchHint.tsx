@@ -1,0 +1,33 @@
+import { takesPrompt } from '../../../shared/prompt-template';
+import type { BatchPlan } from '../lib/composer-batch';
+
+/** Under the prompt: how many jobs Generate makes (and which), why the text cannot be read, or what a style sends. */
+export function BatchHint({ plan, hint, promptError, template }: { plan: BatchPlan; hint: string | null; promptError: string | undefined; template: string }) {
+  if (!plan.ok) {
+    // Once submitted, the same message shows as the field's error instead.
+    return promptError === undefined ? (
+      <p className="hint batch-problem" role="status">
+        {plan.message}
+      </p>
+    ) : null;
+  }
+  if (hint !== null) {
+    return (
+      <details className="batch-hint">
+        <summary role="status">{hint}</summary>
+        <ol>
+          {plan.prompts.map((p, i) => (
+            <li key={i}>{p}</li>
+          ))}
+        </ol>
+      </details>
+    );
+  }
+  const first = plan.prompts[0];
+  if (template === '' || first === undefined) return null;
+  return (
+    <p className="hint template-preview" title={first}>
+      {takesPrompt(template) ? `Sends: ${first}` : `Sends the style’s fixed prompt, not what is typed: ${first}`}
+    </p>
+  );
+}
