@@ -11,24 +11,13 @@ import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { createEngine } from '../electron/engine/create-engine.js';
 import { defaultProviders } from '../electron/engine/default-providers.js';
-import type { Engine, Keyring } from '../electron/engine/types.js';
+import type { Engine } from '../electron/engine/types.js';
 import type { GenerateRequest } from '../shared/contract.js';
+import { memoryKeyring, percentile } from './lib/engine-kit.js';
 
 const TARGET_MS = 300;
 
-const memoryKeyring = (): Keyring => {
-  const values = new Map<string, string>();
-  return {
-    get: async (n) => values.get(n) ?? null,
-    set: async (n, v) => void values.set(n, v),
-    delete: async (n) => void values.delete(n),
-  };
-};
 
-const percentile = (values: number[], p: number): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-};
 
 async function waitDone(engine: Engine, id: string): Promise<void> {
   for (;;) {

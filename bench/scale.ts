@@ -11,18 +11,11 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createEngine } from '../electron/engine/create-engine.js';
 import { defaultProviders } from '../electron/engine/default-providers.js';
-import type { Engine, Keyring } from '../electron/engine/types.js';
+import type { Engine } from '../electron/engine/types.js';
 import type { JobSummary } from '../shared/contract.js';
 import { startFakeComfyUI, type FakeComfy } from '../test/fakes/index.js';
+import { memoryKeyring } from './lib/engine-kit.js';
 
-const memoryKeyring = (): Keyring => {
-  const values = new Map<string, string>();
-  return {
-    get: async (n) => values.get(n) ?? null,
-    set: async (n, v) => void values.set(n, v),
-    delete: async (n) => void values.delete(n),
-  };
-};
 
 const CHECKPOINT = 'v1-5-pruned-emaonly.safetensors';
 const SLOW = 'comfyui';

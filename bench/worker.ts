@@ -12,10 +12,11 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { createEngine } from '../electron/engine/create-engine.js';
 import { defaultProviders } from '../electron/engine/default-providers.js';
 import type { ProviderEntry } from '../electron/engine/provider-registry.js';
-import type { Engine, Keyring } from '../electron/engine/types.js';
+import type { Engine } from '../electron/engine/types.js';
 import type { GenerateRequest } from '../shared/contract.js';
 import { startFakeOpenAI } from '../test/fakes/index.js';
 import { runBurst, storeAloneSubmitsPerSecond, type BurstResult } from './lib/burst.js';
+import { memoryKeyring, percentile } from './lib/engine-kit.js';
 
 interface Row {
   scenario: string;
@@ -29,20 +30,7 @@ interface Row {
   peakRssMb: number;
 }
 
-const memoryKeyring = (): Keyring => {
-  const values = new Map<string, string>();
-  return {
-    get: async (n) => values.get(n) ?? null,
-    set: async (n, v) => void values.set(n, v),
-    delete: async (n) => void values.delete(n),
-  };
-};
 
-const percentile = (values: number[], p: number): number => {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-};
 
 /** Wraps each provider so the moment generate() resolves is known per prompt (prompts are unique per job). */
 function instrument(entries: ProviderEntry[], completedAt: Map<string, number>): ProviderEntry[] {

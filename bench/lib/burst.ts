@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { openStore } from '../../electron/db/store.js';
 import { startServeProcess, type ServeProcess } from '../../test/fixtures/serve-process.js';
+import { percentile } from './engine-kit.js';
 
 /** Main-loop delay inside the host, in ms (test/fixtures/loop-probe.mjs). */
 export interface LoopReport {
@@ -54,11 +55,6 @@ export interface BurstResult {
   eventsPerClient: number;
 }
 
-export const percentile = (values: number[], p: number): number => {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-};
 
 const TERMINAL = new Set(['succeeded', 'failed', 'cancelled', 'interrupted']);
 

@@ -4,20 +4,13 @@
  */
 import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
 import { createEngine } from '../../electron/engine/create-engine.js';
-import type { Engine, Keyring } from '../../electron/engine/types.js';
+import type { Engine } from '../../electron/engine/types.js';
 import type { ImportProgressEvent, JobSummary } from '../../shared/contract.js';
+import { memoryKeyring } from './engine-kit.js';
 
 /** The same method as bench/worker.ts: the histogram counts from the timer's resolution, so that is subtracted. */
 export const LOOP_RESOLUTION_MS = 10;
 
-export const memoryKeyring = (): Keyring => {
-  const values = new Map<string, string>();
-  return {
-    get: async (n) => values.get(n) ?? null,
-    set: async (n, v) => void values.set(n, v),
-    delete: async (n) => void values.delete(n),
-  };
-};
 
 /** `housekeepingDelayMs`: the start-up sweep and originals check (the app's default: 3 s after opening). */
 export const openEngine = (dataDir: string, housekeepingDelayMs?: number): Promise<Engine> =>

@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Engine } from '../../electron/engine/types.js';
 import { firstIdatOffset, pngWith, tEXt } from './import-containers.js';
+import { percentile } from './engine-kit.js';
 
 export interface WatchRow {
   measured: string;
@@ -24,11 +25,6 @@ export interface WatchContext {
   samplePng: string;
   files: number;
 }
-
-const percentile = (values: number[], p: number): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-};
 
 async function waitUntil(probe: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
   const deadline = performance.now() + timeoutMs;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createFolderWatcher } from '../../electron/library/watch/index.js';
-import { percentile } from './burst.js';
+import { percentile } from './engine-kit.js';
 
 export interface WatchLatencyOptions {
   /** Files to write (default 30). */
