@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useApp } from '../store/context';
 import '../styles/composer-tools.css';
+import { useOutsideClose } from '../lib/use-outside-close';
 
 /** Saved composer settings one click away: apply, save the current ones, delete (asked first), import A1111 styles. */
 export function PresetMenu() {
@@ -16,19 +17,13 @@ export function PresetMenu() {
   const [name, setName] = useState('');
   const [confirming, setConfirming] = useState<string | null>(null);
   const root = useRef<HTMLDivElement>(null);
+  const closeMenu = useCallback(() => setOpen(false), []);
 
   useEffect(() => {
     if (open) void load();
   }, [open, load]);
 
-  useEffect(() => {
-    if (!open) return;
-    const close = (e: MouseEvent) => {
-      if (root.current !== null && !root.current.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener('mousedown', close);
-    return () => document.removeEventListener('mousedown', close);
-  }, [open]);
+  useOutsideClose(open, root, closeMenu);
 
   const saveCurrent = () => {
     if (name.trim() === '') return;

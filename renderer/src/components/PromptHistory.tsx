@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ChannelOutput } from '../../../shared/contract';
 import { formatRelativeTime } from '../lib/format';
 import { useApp } from '../store/context';
 import '../styles/composer-tools.css';
+import { useOutsideClose } from '../lib/use-outside-close';
 
 type Item = ChannelOutput<'prompts.history'>['items'][number];
 
@@ -15,6 +16,7 @@ export function PromptHistory() {
   const [items, setItems] = useState<Item[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const root = useRef<HTMLDivElement>(null);
+  const closeMenu = useCallback(() => setOpen(false), []);
 
   useEffect(() => {
     if (!open) return;
@@ -32,14 +34,7 @@ export function PromptHistory() {
     };
   }, [open, text, search]);
 
-  useEffect(() => {
-    if (!open) return;
-    const close = (e: MouseEvent) => {
-      if (root.current !== null && !root.current.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener('mousedown', close);
-    return () => document.removeEventListener('mousedown', close);
-  }, [open]);
+  useOutsideClose(open, root, closeMenu);
 
   const now = Date.now();
   return (
