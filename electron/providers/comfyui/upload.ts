@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { parseJsonSync, readBounded } from '../http/body.js';
 import { type CallScope, malformedError, networkError, statusError } from '../http/errors.js';
+import { buildMultipart } from '../http/multipart.js';
 import { joinUrl } from '../http/url.js';
 import type { EncodedImage } from '../types.js';
 
@@ -13,13 +14,20 @@ const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': '
 export async function uploadImage(base: string, headers: Record<string, string>, image: EncodedImage, role: 'image' | 'mask', scope: CallScope): Promise<string> {
   const extension = EXTENSIONS[image.mime] ?? 'png';
   const filename = `atelier-${role}-${createHash('sha256').update(image.data).digest('hex').slice(0, 24)}.${extension}`;
-  const form = new FormData();
-  form.append('image', new Blob([image.data], { type: image.mime }), filename);
-  form.append('type', 'input');
-  form.append('overwrite', 'true');
+  const form = buildMultipart([
+    { name: 'image', filename, contentType: image.mime, data: image.data },
+    { name: 'type', value: 'input' },
+    { name: 'overwrite', value: 'true' },
+  ]);
   let response: Response;
   try {
-    response = await fetch(joinUrl(base, 'upload/image'), { method: 'POST', headers: { ...headers, accept: 'application/json' }, body: form, signal: scope.deadline.signal, redirect: 'manual' });
+    response = await fetch(joinUrl(base, 'upload/image'), {
+      method: 'POST',
+      headers: { ...headers, accept: 'application/json', 'content-type': form.contentType },
+      body: form.bytes,
+      signal: scope.deadline.signal,
+      redirect: 'manual',
+    });
   } catch (error) {
     throw networkError(error, scope, `while uploading the ${role === 'mask' ? 'mask' : 'source image'}`);
   }
