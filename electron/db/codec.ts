@@ -36,6 +36,7 @@ export function toSummary(row: SummaryRow, images: ImageSummary[]): JobSummary {
   if (row.retried_as !== null) summary.retriedAs = row.retried_as;
   if (row.operation !== 'generate') summary.operation = row.operation as Operation;
   if (row.parent_image_id !== null) summary.parentImageId = row.parent_image_id;
+  if (row.parent_job_id !== null) summary.parentJobId = row.parent_job_id;
   if (row.instance !== null) summary.instance = row.instance;
   return summary;
 }

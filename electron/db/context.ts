@@ -21,7 +21,7 @@ const SUMMARY_FIELDS = [
   'id', 'status', 'created_at', 'updated_at', 'started_at', 'completed_at', 'provider', 'model', 'prompt',
   'negative_prompt', 'width', 'height', 'count', 'favorite', 'trashed_at', 'progress_stage', 'progress_fraction',
   'partial_images', 'error_json', 'retry_of', 'retried_as', 'source', 'best_rating', 'rowid', 'original_path',
-  'operation', 'parent_image_id', 'instance',
+  'operation', 'parent_image_id', 'instance', 'parent_job_id',
 ] as const satisfies ReadonlyArray<keyof SummaryRow>;
 
 /** An imported job's original: the first location still found, else the first known (index image_locations_image). */
@@ -29,7 +29,11 @@ const ORIGINAL_PATH_SQL = `CASE WHEN j.source = 'atelier' THEN NULL ELSE COALESC
   (SELECT l.path FROM images AS i JOIN image_locations AS l ON l.image_id = i.id WHERE i.job_id = j.id AND l.missing_at IS NULL LIMIT 1),
   (SELECT l.path FROM images AS i JOIN image_locations AS l ON l.image_id = i.id WHERE i.job_id = j.id LIMIT 1)) END AS original_path`;
 
-export const SUMMARY_COLUMNS = SUMMARY_FIELDS.map((f) => (f === 'original_path' ? ORIGINAL_PATH_SQL : `j.${f}`)).join(', ');
+/** The job that holds a derived job's source image, while that image is in the library (one primary-key read). */
+const PARENT_JOB_SQL = '(SELECT p.job_id FROM images AS p WHERE p.id = j.parent_image_id) AS parent_job_id';
+
+const COMPUTED: Partial<Record<(typeof SUMMARY_FIELDS)[number], string>> = { original_path: ORIGINAL_PATH_SQL, parent_job_id: PARENT_JOB_SQL };
+export const SUMMARY_COLUMNS = SUMMARY_FIELDS.map((f) => COMPUTED[f] ?? `j.${f}`).join(', ');
 
 export interface SummaryRow {
   id: string;
@@ -61,6 +65,7 @@ export interface SummaryRow {
   operation: string;
   parent_image_id: string | null;
   instance: string | null;
+  parent_job_id: string | null;
 }
 
 /** A row of SUMMARY_COLUMNS fetched raw (as an array of values: a list page reads 60 of them per call). */

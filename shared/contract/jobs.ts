@@ -104,6 +104,8 @@ export const JobSummary = z.object({
   /** What the job did with an image of the library (absent: generate), and which image (lineage survives the source's removal). */
   operation: Operation.optional(),
   parentImageId: Id.optional(),
+  /** The job holding parentImageId, while that image is still in the library (absent once it is purged). */
+  parentJobId: Id.optional(),
   /** The instance that ran (or runs) it, when the job asked for any instance of a kind or was moved. */
   instance: z.string().optional(),
 });

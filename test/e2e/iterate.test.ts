@@ -295,6 +295,14 @@ describe('working from an image', () => {
     const labels = await list.getByRole('button').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('aria-label')!.split(':')[0]));
     expect(labels.sort()).toEqual(['Image to image', 'Masked edit', 'Upscale', 'Upscale', 'Variation']);
     await page.keyboard.press('Escape');
+
+    // In a search that holds only what was made from it, a child's "Made from" still opens the source (its job is named).
+    await search(page, `from:${sourceImage}`);
+    const child = children.find((j) => j.operation === 'variation')!;
+    await page.locator(`[data-card="${child.id}"]`).dblclick();
+    await page.getByRole('dialog').getByRole('region', { name: 'Lineage' }).getByRole('button', { name: /^Open the source image/ }).click();
+    await page.getByRole('dialog', { name: `Viewer: ${SOURCE}` }).waitFor();
+    await page.keyboard.press('Escape');
     await search(page, '');
 
     // The source purged for good while the composer works from it: the engine's refusal shows in the strip.

@@ -89,12 +89,13 @@ export function LineagePanel({ job, imageId }: { job: JobSummary; imageId: strin
 
   const openParent = () => {
     if (parentId === undefined) return;
-    const owner = Object.values(store.getState().jobs.byId).find((j) => j.images.some((i) => i.id === parentId));
+    // The engine names the source's job (parentJobId), so it opens even when no loaded page holds it.
+    const owner = job.parentJobId ?? Object.values(store.getState().jobs.byId).find((j) => j.images.some((i) => i.id === parentId))?.id;
     if (owner === undefined) {
-      store.getState().toast({ kind: 'info', message: 'The source is not among the jobs loaded now: clear the search and filters to find it.' });
+      store.getState().toast({ kind: 'info', message: 'The source is no longer in the library.' });
       return;
     }
-    void open(owner.id, parentId);
+    void open(owner, parentId);
   };
 
   const operation = job.operation ?? 'generate';

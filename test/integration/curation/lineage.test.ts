@@ -65,7 +65,7 @@ describe('working from an image: what the provider gets, and lineage', () => {
     expect(given!.image).toMatchObject({ width: 96, height: 64, mime: 'image/png' });
     expect(given!.mask).toBeUndefined();
     expect(provider.calls.at(-1)!.inputImage).toEqual({ imageId, strength: 0.4 });
-    expect(done).toMatchObject({ operation: 'img2img', parentImageId: imageId });
+    expect(done).toMatchObject({ operation: 'img2img', parentImageId: imageId, parentJobId: source.id });
     // A text job records neither.
     expect(source.operation).toBeUndefined();
     expect(source.parentImageId).toBeUndefined();
@@ -83,6 +83,12 @@ describe('working from an image: what the provider gets, and lineage', () => {
     const again = await h.open({ providers: [scriptedEntry(createScriptedProvider())] });
     expect(await again.handlers['jobs.get']({ id: job.id })).toMatchObject({ operation: 'img2img', parentImageId: imageId });
     expect((await searchIds(again, `from:${imageId}`)).sort()).toEqual([job.id, variation.id].sort());
+    // The source purged for good: the lineage stays, the job that held it is no longer named.
+    await again.handlers['jobs.trash']({ ids: [source.id] });
+    await again.handlers['jobs.purge']({ ids: [source.id] });
+    const orphan = await again.handlers['jobs.get']({ id: job.id });
+    expect(orphan.parentImageId).toBe(imageId);
+    expect(orphan.parentJobId).toBeUndefined();
   });
 
   it("keeps lineage when the history is rebuilt from the images' own embedded settings", async () => {
