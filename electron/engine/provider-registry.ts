@@ -225,6 +225,12 @@ export function createProviderRegistry(
         connection: connectionOf(s),
       }) ?? { state: 'untested' },
     };
+    // What each listed model can do, where it differs: the viewer's buttons follow the composer's model.
+    const usual = JSON.stringify(result.capabilities.operations);
+    const byModel = Object.fromEntries(
+      result.models.map((m) => [m, provider.capabilities({ ...c, model: m }).operations] as const).filter(([, ops]) => JSON.stringify(ops) !== usual),
+    );
+    if (Object.keys(byModel).length > 0) result.operationsByModel = byModel;
     const listedAt = options.models?.get(id)?.listedAt;
     if (listedAt !== undefined) result.modelsListedAt = listedAt;
     if (c.model !== undefined) result.defaultModel = c.model;

@@ -57,6 +57,8 @@ export const ProviderInfo = z.object({
   modelsListedAt: z.number().int().optional(),
   defaultModel: z.string().optional(),
   status: ProviderStatus,
+  /** Models whose image operations differ from `capabilities.operations` (OpenAI: gpt-image edits, dall-e-3 cannot). */
+  operationsByModel: z.record(z.string(), OperationCapabilities).optional(),
   /** Whether the scheduler sends it work: down instances are probed with backoff. */
   health: InstanceHealth,
   concurrency: z.number().int(),

@@ -11,7 +11,7 @@ export function InputImageStrip() {
   const clear = useApp((s) => s.clearInput);
   const reason = useApp((s) => {
     if (s.workingFrom === null) return undefined;
-    const support = actionSupport('useAsInput', providerFor(s.providers, s.draft.provider), {});
+    const support = actionSupport('useAsInput', providerFor(s.providers, s.draft.provider), {}, s.draft.model);
     return support.enabled ? undefined : support.reason;
   });
   // The engine's refusal of the input (gone from the library, a provider that cannot use it) lands here.

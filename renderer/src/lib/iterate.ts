@@ -70,13 +70,15 @@ function operationOfAction(action: IterateAction): 'img2img' | 'inpaint' | 'upsc
 }
 
 /** Whether an action can run on `provider` (the composer's, or for variations the one variationProvider picked). */
-export function actionSupport(action: IterateAction, provider: ProviderInfo | undefined, image: Pick<ImageSummary, 'thumbPending'> | undefined): Support {
+export function actionSupport(action: IterateAction, provider: ProviderInfo | undefined, image: Pick<ImageSummary, 'thumbPending'> | undefined, model?: string): Support {
   if (image === undefined) return { enabled: false, reason: 'This job has no finished image to work from.' };
   if (provider === undefined) return { enabled: false, reason: 'Turn on a provider in Settings first.' };
   if (!provider.enabled) return { enabled: false, reason: `${provider.name} is turned off: turn it on in Settings, or choose another provider.` };
   const operation = operationOfAction(action);
   if (operation === null) return { enabled: true };
-  const support = provider.capabilities.operations[operation];
+  // A model that can do less (or more) than the provider's default says so itself (OpenAI's dall-e-3 takes no image).
+  const operations = (model === undefined || model === '' ? undefined : provider.operationsByModel?.[model]) ?? provider.capabilities.operations;
+  const support = operations[operation];
   if (support.supported) return support.reason === undefined ? { enabled: true } : { enabled: true, note: support.reason };
   return { enabled: false, reason: support.reason ?? `${provider.name} cannot do this.` };
 }
@@ -141,15 +143,15 @@ export function upscaleRequest(source: { prompt: string }, image: Pick<ImageSumm
 /** An action's support for one image: variations on the provider they would run on, the rest on the composer's. */
 export function supportFor(
   action: IterateAction,
-  context: { providers: readonly ProviderInfo[]; composerProvider: string; job: { provider: string; status: string } | undefined; image: Pick<ImageSummary, 'thumbPending'> | undefined },
+  context: { providers: readonly ProviderInfo[]; composerProvider: string; composerModel?: string; job: { provider: string; status: string } | undefined; image: Pick<ImageSummary, 'thumbPending'> | undefined },
 ): Support {
-  const { providers, composerProvider, job, image } = context;
+  const { providers, composerProvider, composerModel, job, image } = context;
   if (job === undefined || job.status !== 'succeeded' || image === undefined) return { enabled: false, reason: 'This job has no finished image to work from.' };
   if (action === 'variations') {
     const provider = variationProvider(providers, job.provider, composerProvider);
     return actionSupport(action, provider ?? providerFor(providers, composerProvider), image);
   }
-  return actionSupport(action, providerFor(providers, composerProvider), image);
+  return actionSupport(action, providerFor(providers, composerProvider), image, composerModel);
 }
 
 /** The action a key command stands for (Shift+U: upscale ×4). */

@@ -95,7 +95,7 @@ export const createIterateSlice: SliceCreator<IterateSlice> =
         const state = get();
         const job = state.jobs.byId[jobId];
         const image = imageId === undefined ? undefined : findImage(job, imageId);
-        return supportFor(action, { providers: state.providers, composerProvider: state.draft.provider, job, image });
+        return supportFor(action, { providers: state.providers, composerProvider: state.draft.provider, composerModel: state.draft.model, job, image });
       },
 
       async runAction(action, jobId, imageId) {

@@ -61,5 +61,10 @@ describe('engine: a masked edit on OpenAI', () => {
     expect((await waitForStatus(engine, job.id, ['succeeded', 'failed'])).status).toBe('succeeded');
     const refused = await engine.handlers['jobs.submit']({ ...text, model: 'dall-e-3', prompt: 'the robot at sea', inputImage: { imageId } }).catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: 'invalid_request' });
+    // The list says so per model, so the viewer's buttons can follow the composer's model.
+    const listed = (await engine.handlers['providers.list']({})).providers.find((p) => p.id === 'openai')!;
+    expect(listed.capabilities.operations.img2img.supported).toBe(false);
+    expect(listed.operationsByModel?.['gpt-image-1']?.img2img.supported).toBe(true);
+    expect(listed.operationsByModel?.['dall-e-3']).toBeUndefined();
   });
 });

@@ -84,6 +84,15 @@ describe('which actions a provider can do, and why not', () => {
     expect(actionSupport('upscale2', p, image)).toEqual({ enabled: false, reason: 'This server has no upscalers.' });
   });
 
+  it("follows the composer's model where a model can do less than the provider's default (OpenAI's dall-e-3)", () => {
+    const cannot = { supported: false, reason: 'dall-e-3 makes images from text only.' };
+    const openai = provider('openai', { operationsByModel: { 'dall-e-3': { img2img: cannot, inpaint: cannot, upscale: cannot } } });
+    const job = { provider: 'openai', status: 'succeeded' };
+    expect(supportFor('useAsInput', { providers: [openai], composerProvider: 'openai', composerModel: 'gpt-image-1', job, image }).enabled).toBe(true);
+    expect(supportFor('useAsInput', { providers: [openai], composerProvider: 'openai', composerModel: 'dall-e-3', job, image })).toEqual({ enabled: false, reason: cannot.reason });
+    expect(actionSupport('edit', openai, image, 'dall-e-3')).toEqual({ enabled: false, reason: cannot.reason });
+  });
+
   it('a provider turned off, none at all, or no finished image each say so', () => {
     expect(actionSupport('useAsInput', provider('a1111', { enabled: false }), image).reason).toMatch(/turned off/);
     expect(actionSupport('useAsInput', undefined, image).reason).toMatch(/Turn on a provider/);
