@@ -20,6 +20,7 @@ import { StatusBanner } from './StatusBanner';
 import { Toasts } from './Toasts';
 import { TrashView } from './TrashView';
 import { Viewer } from './Viewer';
+import { focusGrid } from '../lib/grid-focus';
 
 function useTheme() {
   const theme = useApp((s) => s.settings?.theme ?? 'system');
@@ -40,6 +41,17 @@ export function App() {
   const openImport = useApp((s) => s.openImportDialog);
   return (
     <div className="app">
+      {/* The first Tab stop: past the search, composer and sidebars straight to the images. */}
+      <a
+        className="skip-link"
+        href="#history"
+        onClick={(e) => {
+          e.preventDefault();
+          focusGrid();
+        }}
+      >
+        Skip to images
+      </a>
       <header className="topbar">
         <h1 className="brand">Atelier</h1>
         <SearchBar />

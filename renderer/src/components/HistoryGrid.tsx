@@ -198,7 +198,7 @@ export function HistoryGrid() {
   }, [firstId, store]);
 
   return (
-    <section className="grid-section" aria-label="History">
+    <section className="grid-section" id="history" aria-label="History">
       {pending > 0 ? (
         <button
           type="button"

@@ -5,6 +5,7 @@ import { applySuggestion, moveHighlight } from '../lib/suggestions';
 import { useApi, useApp, useAppStore } from '../store/context';
 import { SearchError } from './SearchError';
 import { SearchHelp } from './SearchHelp';
+import { focusGrid } from '../lib/grid-focus';
 
 /** A pause this long ends a burst of typing: the thumbnails of the results on screen load then. */
 const TYPING_PAUSE_MS = 150;
@@ -122,6 +123,11 @@ export function SearchBar() {
           if (listOpen && highlight >= 0 && (e.key === 'Enter' || e.key === 'Tab')) {
             e.preventDefault();
             choose(highlight);
+            return;
+          }
+          // No suggestions open: ↓ goes on into the results, as in a file browser.
+          if (!listOpen && e.key === 'ArrowDown' && focusGrid()) {
+            e.preventDefault();
             return;
           }
           if (listOpen && e.key === 'Escape') {

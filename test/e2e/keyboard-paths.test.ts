@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildRenderer, launchBrowser, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import { expectGrid, seedJob } from './helpers.js';
+
+/** The keyboard's ways to the images: a skip link as the first Tab stop, and ↓ from the search box into the results. */
+const FIRST = 'a lantern on a jetty';
+const SECOND = 'a jetty in fog';
+
+let renderer: Awaited<ReturnType<typeof buildRenderer>>;
+let dataDir: string;
+let host: Host;
+let browser: Browser;
+
+beforeAll(async () => {
+  renderer = await buildRenderer();
+  dataDir = await tempDir('atelier-e2e-keys-');
+  host = await startHost({ rendererDir: renderer.dir, dataDir });
+  await seedJob(host, FIRST);
+  await seedJob(host, SECOND);
+  browser = await launchBrowser({ viewport: { width: 1280, height: 800 } });
+  await browser.page.goto(host.url);
+  await expectGrid(browser.page, [SECOND, FIRST]);
+}, 120_000);
+
+afterAll(() => tearDown({ browser, host, dataDir, renderer }));
+
+const focused = () =>
+  browser.page.evaluate(() => {
+    const el = (globalThis as unknown as { document: { activeElement: { textContent: string | null; getAttribute(n: string): string | null } | null } }).document.activeElement;
+    return { text: el?.textContent?.trim() ?? '', card: el?.getAttribute('data-card') ?? null };
+  });
+
+describe('keyboard paths to the images', () => {
+  it('the first Tab reaches "Skip to images", which puts the keyboard on a card of the grid', async () => {
+    const { page } = browser;
+    await page.reload();
+    await expectGrid(page, [SECOND, FIRST]);
+    await page.keyboard.press('Tab');
+    expect((await focused()).text).toBe('Skip to images');
+    await screenshot(page, 'skip-link');
+    await page.keyboard.press('Enter');
+    expect((await focused()).card).not.toBeNull();
+  });
+
+  it('↓ in the search box moves into the results (with suggestions open it walks them: search.test.ts)', async () => {
+    const { page } = browser;
+    const box = page.getByRole('searchbox', { name: 'Search' });
+    await box.click();
+    await page.keyboard.press('ArrowDown');
+    expect((await focused()).card).not.toBeNull();
+  });
+});
