@@ -49,4 +49,17 @@ describe('keyboard paths to the images', () => {
     await page.keyboard.press('ArrowDown');
     expect((await focused()).card).not.toBeNull();
   });
+
+  it('a composer field out of range is said inline, next to the field, never as a browser bubble', async () => {
+    const { page } = browser;
+    const composer = page.getByRole('form', { name: 'Composer' });
+    await composer.getByLabel('Prompt', { exact: true }).fill('a jetty at noon');
+    await composer.getByLabel('Width', { exact: true }).fill('99999');
+    await composer.getByRole('button', { name: /^Generate/ }).click();
+    const error = composer.locator('.field-error[role="alert"]');
+    await error.first().waitFor();
+    expect(await error.allInnerTexts()).toEqual([expect.stringMatching(/width/i)]);
+    expect(await composer.getByLabel('Width', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    await composer.getByLabel('Width', { exact: true }).fill('512');
+  });
 });

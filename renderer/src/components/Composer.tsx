@@ -49,7 +49,9 @@ export function Composer() {
   const onSubmit = () => void submit();
 
   return (
+    // noValidate: every field is checked by the app's own rules and shown inline, never as a browser bubble.
     <form
+      noValidate
       className="composer"
       aria-label="Composer"
       onSubmit={(e) => {
@@ -168,7 +170,7 @@ export function Composer() {
       ) : null}
 
       <div className="row">
-        <Field label="Size" error={errors.width ?? errors.height}>
+        <Field label="Size" error={fixedSizes === null && caps !== undefined ? undefined : (errors.width ?? errors.height)}>
           {(props) => (
             <select
               {...props}
@@ -195,12 +197,12 @@ export function Composer() {
       </div>
       {fixedSizes === null && caps !== undefined ? (
         <div className="row">
-          <Field label="Width">
+          <Field label="Width" error={errors.width}>
             {(props) => (
               <input {...props} type="number" min={caps.sizes.min} max={caps.sizes.max} step={caps.sizes.multipleOf} value={draft.width} onChange={(e) => update({ width: Number(e.target.value) })} />
             )}
           </Field>
-          <Field label="Height">
+          <Field label="Height" error={errors.height}>
             {(props) => (
               <input {...props} type="number" min={caps.sizes.min} max={caps.sizes.max} step={caps.sizes.multipleOf} value={draft.height} onChange={(e) => update({ height: Number(e.target.value) })} />
             )}
