@@ -169,7 +169,7 @@ export function Composer() {
         </div>
       ) : null}
 
-      <div className="row">
+      <div className="row size-row">
         <Field label="Size" error={fixedSizes === null && caps !== undefined ? undefined : (errors.width ?? errors.height)}>
           {(props) => (
             <select
