@@ -284,7 +284,7 @@ export function Composer() {
         </label>
       ) : null}
 
-      <button type="submit" className="btn primary generate" aria-label="Generate" aria-busy={submitting}>
+      <button type="submit" className="btn primary generate" aria-busy={submitting}>
         {submitting ? 'Queuing…' : hint !== null ? `Generate ${plan.ok ? plan.prompts.length : ''} jobs` : 'Generate'}
         <kbd aria-hidden="true">Ctrl ↵</kbd>
       </button>

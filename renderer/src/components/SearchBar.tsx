@@ -106,7 +106,7 @@ export function SearchBar() {
         value={text}
         autoComplete="off"
         spellCheck={false}
-        aria-controls="search-suggestions"
+        aria-controls={listOpen ? 'search-suggestions' : undefined}
         aria-autocomplete="list"
         aria-activedescendant={listOpen && highlight >= 0 ? `search-suggestion-${highlight}` : undefined}
         onChange={(e) => {

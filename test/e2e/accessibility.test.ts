@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousViolations } from './axe.js';
+import { buildRenderer, launchBrowser, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import { apiCall, expectGrid, seedJob, waitFor } from './helpers.js';
+
+/** axe-core over what a person sees most: no serious or critical violations, in both themes. */
+const PROMPT = 'a heron at dusk';
+
+let renderer: Awaited<ReturnType<typeof buildRenderer>>;
+let dataDir: string;
+let host: Host;
+let browser: Browser;
+
+beforeAll(async () => {
+  renderer = await buildRenderer();
+  dataDir = await tempDir('atelier-e2e-axe-');
+  host = await startHost({ rendererDir: renderer.dir, dataDir });
+  await seedJob(host, PROMPT);
+  browser = await launchBrowser({ viewport: { width: 1440, height: 900 } });
+  // No transitions half-way through a colour while axe measures contrast.
+  await browser.page.emulateMedia({ reducedMotion: 'reduce' });
+  await browser.page.goto(host.url);
+  await expectGrid(browser.page, [PROMPT]);
+}, 120_000);
+
+afterAll(() => tearDown({ browser, host, dataDir, renderer }));
+
+describe('accessibility (axe-core)', () => {
+  it('the main view', async () => {
+    expect(await seriousViolations(browser.page)).toEqual([]);
+  });
+
+  it('settings', async () => {
+    const { page } = browser;
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Settings' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Close', exact: true }).click();
+  });
+
+  it('import', async () => {
+    const { page } = browser;
+    await page.getByRole('banner').getByRole('button', { name: 'Import…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import images' });
+    await dialog.waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('the viewer', async () => {
+    const { page } = browser;
+    await page.getByRole('button', { name: PROMPT, exact: true }).dblclick();
+    const viewer = page.getByRole('dialog', { name: `Viewer: ${PROMPT}` });
+    await viewer.waitFor();
+    // Once the job's details are in (Reuse settings waits for them), so axe sees the settled panel.
+    await waitFor(async () => viewer.getByRole('button', { name: 'Reuse settings' }).isEnabled(), 'the details to load');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+  });
+
+  it('the main view and settings in the dark theme', async () => {
+    const { page } = browser;
+    await apiCall(host, 'settings.update', { theme: 'dark' });
+    await page.reload();
+    await expectGrid(page, [PROMPT]);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Settings' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Close', exact: true }).click();
+  });
+});
