@@ -43,6 +43,20 @@ afterAll(async () => {
   if (outside !== undefined) await rm(outside, { recursive: true, force: true });
 });
 
+describe('an empty gallery', () => {
+  it('offers to generate the first image (the prompt takes the keyboard) or to import existing images', async () => {
+    const { page } = browser;
+    const empty = page.getByRole('status').filter({ hasText: 'Your gallery is empty' });
+    await empty.getByRole('button', { name: 'Generate your first image' }).click();
+    expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { className: string } | null } }).document.activeElement?.className)).toContain('prompt');
+    await empty.getByRole('button', { name: 'Import your existing images…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import images' });
+    await dialog.waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  });
+});
+
 describe('importing a folder of other tools’ images, typed by its path', () => {
   it('Ctrl+I opens the dialog, Ctrl+Enter imports; the import shows its counts and problems; the grid fills with thumbnails and source badges', async () => {
     const { page } = browser;

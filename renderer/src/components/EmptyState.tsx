@@ -62,11 +62,16 @@ export function EmptyState() {
   return (
     <div className="empty" role="status">
       <h2>Your gallery is empty</h2>
-      <p>Write a prompt on the left and press Generate (Ctrl+Enter). Finished images appear here.</p>
-      <p>Already have images from AUTOMATIC1111, ComfyUI or another tool? Bring them in with their settings.</p>
-      <button type="button" className="btn" onClick={() => openImport()}>
-        Import a folder…
-      </button>
+      <p>Write a prompt on the left and press Generate (Ctrl+Enter): the built-in generator works offline, with nothing to set up.</p>
+      <p>Already have images from AUTOMATIC1111, ComfyUI or another tool? Bring them in with their settings; the files stay where they are.</p>
+      <div className="empty-actions">
+        <button type="button" className="btn primary" onClick={() => document.querySelector<HTMLTextAreaElement>('textarea.prompt')?.focus()}>
+          Generate your first image
+        </button>
+        <button type="button" className="btn" onClick={() => openImport()}>
+          Import your existing images…
+        </button>
+      </div>
     </div>
   );
 }
