@@ -89,4 +89,16 @@ describe('keyboard paths to the images', () => {
     await composer.getByLabel('Width', { exact: true }).fill('512');
     await composer.getByLabel('Height', { exact: true }).fill('512');
   });
+
+  it('a selected card shows a check badge and a tint over its picture', async () => {
+    const { page } = browser;
+    const card = page.locator('.card').filter({ has: page.getByRole('button', { name: FIRST, exact: true }) });
+    expect(await card.locator('.select-check').count()).toBe(0);
+    await card.getByRole('button', { name: FIRST, exact: true }).click();
+    await card.locator('.select-check').waitFor();
+    const tint = await card.locator('.card-open').evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown, p: string): { backgroundColor: string } }).getComputedStyle(el, '::after').backgroundColor);
+    expect(tint).not.toMatch(/^(rgba\(0, 0, 0, 0\)|transparent)$/);
+    await screenshot(page, 'card-selected');
+    await page.keyboard.press('Escape');
+  });
 });

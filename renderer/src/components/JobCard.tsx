@@ -112,6 +112,11 @@ export const JobCard = memo(function JobCard({ id, width }: { id: string; width:
         ) : (
           <div className={coverSrc === null ? 'thumb pending' : 'thumb'} aria-hidden="true" />
         )}
+        {selected ? (
+          <span className="select-check" aria-hidden="true">
+            ✓
+          </span>
+        ) : null}
         {job.source !== 'atelier' ? (
           <span className="badge source-badge" title={`Imported from ${SOURCE_LABELS[job.source]}`}>
             {SOURCE_BADGES[job.source]}
