@@ -101,4 +101,30 @@ describe('keyboard paths to the images', () => {
     await screenshot(page, 'card-selected');
     await page.keyboard.press('Escape');
   });
+
+  it('the size control takes thumbnails from dense to large, is remembered, and Ctrl − / Ctrl + step it', async () => {
+    const { page } = browser;
+    const cardWidth = async () => (await page.locator('.card-open').first().boundingBox())!.width;
+    const before = await cardWidth();
+    const slider = page.getByRole('slider', { name: 'Thumbnail size' });
+    await slider.focus();
+    await page.keyboard.press('End');
+    await waitFor(async () => (await cardWidth()) > before * 1.5, 'larger thumbnails');
+    const large = await cardWidth();
+    await page.reload();
+    await expectGrid(page, [SECOND, FIRST]);
+    expect(await cardWidth()).toBe(large);
+    // From a card (not a text field): Ctrl − makes them smaller, Ctrl + larger again.
+    await page.locator('.card-open').first().focus();
+    // Each press is 40 px of the smallest width; a card fills its column, so a few presses show.
+    for (let i = 0; i < 4; i += 1) await page.keyboard.press('Control+Minus');
+    await waitFor(async () => (await cardWidth()) < large, 'smaller thumbnails');
+    for (let i = 0; i < 4; i += 1) await page.keyboard.press('Control+Equal');
+    await waitFor(async () => (await cardWidth()) === large, 'the large size again');
+    await slider.focus();
+    await page.keyboard.press('Home');
+    await waitFor(async () => (await cardWidth()) < before, 'dense thumbnails');
+    await screenshot(page, 'thumbs-dense');
+    await slider.fill('180');
+  });
 });

@@ -4,6 +4,7 @@ import { openDuplicates } from '../lib/similar-view';
 import { SOURCE_LABELS, SOURCE_ORDER } from '../lib/sources';
 import { useApp } from '../store/context';
 import { countsKeyOf, type View } from '../store/filters';
+import { THUMB_SIZES } from '../lib/grid-layout';
 
 const VIEWS: { id: View; label: string }[] = [
   { id: 'all', label: 'All' },
@@ -35,6 +36,8 @@ export function Filters() {
   const matchCounts = useApp((s) => s.counts);
   const stale = useApp((s) => s.countsKey !== countsKeyOf(s.filters));
   const autoAdvance = useApp((s) => s.autoAdvance);
+  const thumbSize = useApp((s) => s.thumbSize);
+  const setThumbSize = useApp((s) => s.setThumbSize);
   const setAutoAdvance = useApp((s) => s.setAutoAdvance);
   const statusValue = STATUS_CHOICES.find((c) => c.statuses.join() === filters.status.join())?.value ?? '';
   // Counts follow the search and filters when the engine has answered for them; the library's totals until then.
@@ -131,6 +134,10 @@ export function Filters() {
       <label className="inline-field check" title="After a rating key (0–5), the focus moves on to the next image">
         <input type="checkbox" checked={autoAdvance} onChange={(e) => setAutoAdvance(e.target.checked)} />
         <span>Next after rating</span>
+      </label>
+      <label className="inline-field thumb-size" title="Thumbnail size: dense to large (Ctrl/Cmd + and −)">
+        <span>Size</span>
+        <input type="range" aria-label="Thumbnail size" min={THUMB_SIZES.min} max={THUMB_SIZES.max} step={THUMB_SIZES.step} value={thumbSize} onChange={(e) => setThumbSize(Number(e.target.value))} />
       </label>
       <button type="button" className="btn ghost small" onClick={openDuplicates} title="Copies of the same picture: exact, resized or re-encoded">
         Show duplicates

@@ -1,8 +1,9 @@
 import { useEffect } from 'react';
 import { isTextField, keyToCommand } from '../lib/keyboard';
+import { THUMB_SIZES } from '../lib/grid-layout';
 import { useAppStore } from '../store/context';
 
-/** Keys that work anywhere outside a text field: `/` to search, Ctrl/Cmd+Z to undo, Ctrl/Cmd+I to import. */
+/** Keys that work anywhere outside a text field: `/` to search, Ctrl/Cmd+Z to undo, Ctrl/Cmd+I to import, Ctrl/Cmd +/− thumbnail size. */
 export function GlobalKeys() {
   const store = useAppStore();
   useEffect(() => {
@@ -27,6 +28,9 @@ export function GlobalKeys() {
       } else if (command === 'focusSearch') {
         event.preventDefault();
         document.getElementById('search')?.focus();
+      } else if (command === 'thumbsBigger' || command === 'thumbsSmaller') {
+        event.preventDefault();
+        state.setThumbSize(state.thumbSize + (command === 'thumbsBigger' ? 1 : -1) * THUMB_SIZES.step * 2);
       } else if (command === 'undo') {
         const undo = [...state.toasts].reverse().find((t) => t.action?.label === 'Undo');
         if (undo?.action !== undefined) {

@@ -68,7 +68,8 @@ export function HistoryGrid() {
   const loadMore = useApp((s) => s.loadMore);
   const scrollRef = useRef<HTMLDivElement>(null);
   const width = useWidth(scrollRef);
-  const layout = gridLayout(width - 2 * CARD_GAP, order.length);
+  const thumbSize = useApp((s) => s.thumbSize);
+  const layout = gridLayout(width - 2 * CARD_GAP, order.length, thumbSize);
   const searchShown = useApp((s) => s.filters.search);
 
   // An expanded card (more than one image) gets a strip of its images in a row of its own beneath its row.

@@ -10,10 +10,19 @@ export interface GridLayout {
   rows: number;
 }
 
-/** How many cards fit in a row of the given width, and how tall each row is. */
-export function gridLayout(width: number, items: number): GridLayout {
-  const usable = Math.max(width, CARD_MIN_WIDTH);
-  const columns = Math.max(1, Math.floor((usable + CARD_GAP) / (CARD_MIN_WIDTH + CARD_GAP)));
+/** The thumbnail size control's range (a card's smallest width), dense to large; CARD_MIN_WIDTH is the default. */
+export const THUMB_SIZES = { min: 120, max: 480, step: 20 } as const;
+
+export function clampThumbSize(size: number): number {
+  if (!Number.isFinite(size)) return CARD_MIN_WIDTH;
+  const stepped = Math.round(size / THUMB_SIZES.step) * THUMB_SIZES.step;
+  return Math.min(THUMB_SIZES.max, Math.max(THUMB_SIZES.min, stepped));
+}
+
+/** How many cards of at least `minWidth` fit in a row of the given width, and how tall each row is. */
+export function gridLayout(width: number, items: number, minWidth: number = CARD_MIN_WIDTH): GridLayout {
+  const usable = Math.max(width, minWidth);
+  const columns = Math.max(1, Math.floor((usable + CARD_GAP) / (minWidth + CARD_GAP)));
   const cardWidth = Math.floor((usable - CARD_GAP * (columns - 1)) / columns);
   return { columns, cardWidth, rowHeight: cardWidth + CARD_CAPTION + CARD_GAP, rows: Math.ceil(items / columns) };
 }

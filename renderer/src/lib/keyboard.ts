@@ -20,7 +20,9 @@ export type Command =
   | 'useAsInput'
   | 'edit'
   | 'variations'
-  | 'upscale';
+  | 'upscale'
+  | 'thumbsBigger'
+  | 'thumbsSmaller';
 
 export type KeyContext = 'grid' | 'viewer' | 'composer' | 'other';
 
@@ -46,6 +48,9 @@ export function keyToCommand(input: KeyInput, context: KeyContext): Command | nu
   if (mod) {
     if (input.key === 'a' || input.key === 'A') return context === 'grid' ? 'selectAll' : null;
     if ((input.key === 'z' || input.key === 'Z') && !input.shiftKey) return 'undo';
+    // Ctrl/Cmd + and −: the gallery's thumbnails, from dense to large (the page itself keeps its size).
+    if (input.key === '=' || input.key === '+') return context === 'viewer' ? null : 'thumbsBigger';
+    if (input.key === '-' || input.key === '_') return context === 'viewer' ? null : 'thumbsSmaller';
     return null;
   }
   // 0–5 rate the focused image (0 clears); read the digit with ratingOfKey.

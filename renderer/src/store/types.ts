@@ -113,6 +113,9 @@ export interface UiSlice {
   revealed: { id: string; seq: number } | null;
   /** provider id -> why it looks down (last failure), cleared by a success. */
   providerDown: Record<string, string>;
+  /** The gallery's thumbnail size (a card's smallest width in px), remembered in this browser. */
+  thumbSize: number;
+  setThumbSize(size: number): void;
   toast(toast: Omit<Toast, 'id'>): number;
   dismissToast(id: number): void;
   dismissTopic(topic: NonNullable<Toast['topic']>): void;

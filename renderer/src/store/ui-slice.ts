@@ -1,8 +1,15 @@
 import { AppError } from '../../../shared/errors';
 import type { SliceCreator } from './deps';
 import type { UiSlice } from './types';
+import { CARD_MIN_WIDTH, clampThumbSize } from '../lib/grid-layout';
 
 let nextToastId = 1;
+const THUMB_SIZE_KEY = 'atelier.thumbSize';
+
+function storedThumbSize(): number {
+  const raw = globalThis.localStorage?.getItem(THUMB_SIZE_KEY);
+  return raw === null || raw === undefined ? CARD_MIN_WIDTH : clampThumbSize(Number(raw));
+}
 const MAX_TOASTS = 4;
 
 export function errorMessage(error: unknown): string {
@@ -20,6 +27,12 @@ export const createUiSlice: SliceCreator<UiSlice> = () => (set, get) => ({
   online: true,
   revealed: null,
   providerDown: {},
+  thumbSize: storedThumbSize(),
+  setThumbSize: (size) => {
+    const thumbSize = clampThumbSize(size);
+    globalThis.localStorage?.setItem(THUMB_SIZE_KEY, String(thumbSize));
+    set({ thumbSize });
+  },
 
   toast(toast) {
     const id = nextToastId++;
