@@ -6,8 +6,8 @@ import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../../electron/library/csv.js';
 import { AppError } from '../../../shared/errors.js';
-import { toolFiles } from '../../fixtures/images/tool-files.js';
-import { makePng } from '../../unit/media/helpers.js';
+import { a1111Parameters, toolFiles } from '../../fixtures/images/tool-files.js';
+import { insertChunks, makePng, tEXt } from '../../unit/media/helpers.js';
 import { startHarness, type Harness } from '../engine/harness.js';
 import { exportDone, linkedLibrary, originalsByPath, readZip } from './helpers.js';
 
@@ -104,6 +104,18 @@ describe('export to a ZIP', () => {
     const error = await h.engine.handlers['export.start']({ target: { query: { view: 'active', search: 'nothing-matches-this' } }, format: 'zip', manifest: 'none' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe('invalid_request');
+  });
+
+  it('gives images with the same prompt, seed and day names of their own', async () => {
+    h = await startHarness();
+    const twin = (i: number) => makePng(40, 30, { r: 10 * i, g: 90, b: 9 }).then((png) => insertChunks(png, [tEXt('parameters', a1111Parameters('Twin/Lamps: at *dusk*', 5))]));
+    const files = await Promise.all([0, 1, 2].map(async (i) => ({ name: `twin-${i}.png`, bytes: await twin(i) })));
+    temps.push(await linkedLibrary(h.engine, files));
+    const { export: started } = await h.engine.handlers['export.start']({ target: { query: { view: 'active' } }, format: 'zip', folder: temp(), manifest: 'none' });
+    const names = readZip((await exportDone(h.engine, started.id)).path!).map((e) => e.name).sort();
+    const stem = names.reduce((a, b) => (a.length <= b.length ? a : b)).replace(/\.png$/, '');
+    expect(stem).toMatch(/^\d{4}-\d{2}-\d{2}_twin-lamps-at-dusk_5$/);
+    expect(names).toEqual([`${stem} (2).png`, `${stem} (3).png`, `${stem}.png`].sort());
   });
 });
 
