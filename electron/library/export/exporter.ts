@@ -8,7 +8,7 @@ import { uuidv7 } from '../../../shared/ids.js';
 import type { EventBus } from '../../engine/event-bus.js';
 import type { Logger } from '../../engine/types.js';
 import { exportToFolder, createExclusive } from './folder-writer.js';
-import { planExport, type PlanDeps, type PlannedFile } from './plan.js';
+import { manifestReader, planExport, type PlanDeps, type PlannedFile } from './plan.js';
 import { zipExport, type FileOutcome } from './zip-stream.js';
 
 const MISSING_NAMES_SHOWN = 20;
@@ -36,6 +36,7 @@ export interface ExportDownload {
 
 export function createExporter(deps: ExporterDeps) {
   const runs = new Map<string, Run>();
+  const fields = manifestReader(deps);
 
   const progressOf = (s: ExportSummary): ExportProgressEvent => ({ id: s.id, status: s.status, total: s.total, done: s.done, bytes: s.bytes, missing: s.missing });
   const emit = (run: Run, force: boolean): void => {
@@ -90,7 +91,7 @@ export function createExporter(deps: ExporterDeps) {
       };
       const run: Run = { summary, plan, abort: new AbortController(), finished: Promise.resolve(), lastEmit: 0 };
       runs.set(summary.id, run);
-      const options = { manifest: input.manifest, now: deps.now, signal: run.abort.signal, onFile: counted(run) };
+      const options = { manifest: input.manifest, now: deps.now, signal: run.abort.signal, onFile: counted(run), fields };
       if (input.folder === undefined) summary.status = 'ready';
       else if (input.format === 'folder') {
         summary.path = input.folder;
@@ -131,12 +132,12 @@ export function createExporter(deps: ExporterDeps) {
       const fileName = zipName(run.summary.createdAt);
       if (run.summary.status !== 'ready') {
         const own = new AbortController();
-        const stream = zipExport(run.plan, { manifest: run.summary.manifest, now: deps.now, signal: own.signal, onFile: () => undefined });
+        const stream = zipExport(run.plan, { manifest: run.summary.manifest, now: deps.now, signal: own.signal, onFile: () => undefined, fields });
         stream.once('close', () => own.abort());
         return { fileName, stream };
       }
       run.summary.status = 'running';
-      const stream = zipExport(run.plan, { manifest: run.summary.manifest, now: deps.now, signal: run.abort.signal, onFile: counted(run) });
+      const stream = zipExport(run.plan, { manifest: run.summary.manifest, now: deps.now, signal: run.abort.signal, onFile: counted(run), fields });
       let ended = false;
       stream.once('end', () => (ended = true));
       run.finished = new Promise<void>((resolve) => {

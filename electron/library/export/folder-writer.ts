@@ -3,9 +3,8 @@ import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { PlannedFile } from './plan.js';
-import { manifestText, type ManifestRow } from './manifest.js';
 import { numbered } from './names.js';
-import { openOriginal, type FileOutcome } from './zip-stream.js';
+import { manifestStream, openOriginal, type Written, type ZipOptions } from './zip-stream.js';
 
 const MAX_TRIES = 10_000;
 
@@ -23,20 +22,15 @@ export async function createExclusive(folder: string, name: string): Promise<{ h
   throw new Error(`Every name like ${name} is taken in ${folder}.`);
 }
 
-export interface FolderOptions {
-  manifest: 'none' | 'json' | 'csv';
-  now(): number;
-  signal: AbortSignal;
-  onFile(file: PlannedFile, outcome: FileOutcome): void;
-}
+export type FolderOptions = ZipOptions;
 
 export async function exportToFolder(folder: string, plan: readonly PlannedFile[], options: FolderOptions): Promise<void> {
-  const rows: ManifestRow[] = [];
+  const written: Written = [];
   for (const file of plan) {
     if (options.signal.aborted) return;
     const source = await openOriginal(file.path);
     if (source === null) {
-      rows.push({ ...file.row, file: file.name, status: 'missing' });
+      written.push({ file, name: file.name, missing: true });
       options.onFile(file, { missing: true });
       continue;
     }
@@ -51,7 +45,7 @@ export async function exportToFolder(folder: string, plan: readonly PlannedFile[
         if (options.signal.aborted) return;
         throw error;
       }
-      rows.push({ ...file.row, file: target.name, status: 'exported' });
+      written.push({ file, name: target.name, missing: false });
       options.onFile(file, { missing: false, bytes: size, name: target.name });
     } finally {
       await source.close().catch(() => undefined);
@@ -59,9 +53,5 @@ export async function exportToFolder(folder: string, plan: readonly PlannedFile[
   }
   if (options.manifest === 'none') return;
   const manifest = await createExclusive(folder, `manifest.${options.manifest}`);
-  try {
-    await manifest.handle.writeFile(manifestText(options.manifest, rows, options.now()));
-  } finally {
-    await manifest.handle.close();
-  }
+  await pipeline(manifestStream(options.manifest, written, options), manifest.handle.createWriteStream());
 }

@@ -31,16 +31,26 @@ function csvCell(value: string | number): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export function manifestCsv(rows: readonly ManifestRow[]): string {
-  const lines = [MANIFEST_COLUMNS.join(',')];
-  for (const row of rows) lines.push(MANIFEST_COLUMNS.map((c) => csvCell(row[c])).join(','));
-  return `${lines.join('\r\n')}\r\n`;
-}
+const csvLine = (row: ManifestRow): string => MANIFEST_COLUMNS.map((c) => csvCell(row[c])).join(',');
+const BATCH = 200;
 
-export function manifestJson(rows: readonly ManifestRow[], exportedAt: number): string {
-  return `${JSON.stringify({ exportedAt: new Date(exportedAt).toISOString(), images: rows }, null, 2)}\n`;
-}
-
-export function manifestText(kind: 'json' | 'csv', rows: readonly ManifestRow[], exportedAt: number): string {
-  return kind === 'json' ? manifestJson(rows, exportedAt) : manifestCsv(rows);
+/** The manifest as text chunks, a row read at a time: it is written as a stream, never built whole. */
+export function* manifestChunks(kind: 'json' | 'csv', rows: Iterable<ManifestRow>, exportedAt: number): Generator<string> {
+  const line = kind === 'csv' ? csvLine : (row: ManifestRow) => `    ${JSON.stringify(row)}`;
+  yield kind === 'csv' ? `${MANIFEST_COLUMNS.join(',')}\r\n` : `{\n  "exportedAt": ${JSON.stringify(new Date(exportedAt).toISOString())},\n  "images": [\n`;
+  let batch: string[] = [];
+  let first = true;
+  const flush = (): string => {
+    const sep = kind === 'csv' ? '\r\n' : ',\n';
+    const text = (first || kind === 'csv' ? '' : sep) + batch.join(sep) + (kind === 'csv' ? '\r\n' : '');
+    first = false;
+    batch = [];
+    return text;
+  };
+  for (const row of rows) {
+    batch.push(line(row));
+    if (batch.length >= BATCH) yield flush();
+  }
+  if (batch.length > 0) yield flush();
+  if (kind === 'json') yield '\n  ]\n}\n';
 }

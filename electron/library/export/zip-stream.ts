@@ -1,10 +1,10 @@
 /** A ZIP of an export's originals, streamed: one file open at a time, stored (never re-encoded), memory bounded. */
 import { open } from 'node:fs/promises';
 import { once } from 'node:events';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import yazl from 'yazl';
-import type { PlannedFile } from './plan.js';
-import { manifestText, type ManifestRow } from './manifest.js';
+import type { ManifestFields, PlannedFile } from './plan.js';
+import { manifestChunks, type ManifestRow } from './manifest.js';
 
 export type FileOutcome = { missing: true } | { missing: false; bytes: number; name: string };
 
@@ -13,6 +13,18 @@ export interface ZipOptions {
   now(): number;
   signal: AbortSignal;
   onFile(file: PlannedFile, outcome: FileOutcome): void;
+  /** The manifest's settings for a file, read when the manifest is written. */
+  fields(file: PlannedFile): ManifestFields;
+}
+
+/** What became of each planned file: the name it was written under, or missing. */
+export type Written = Array<{ file: PlannedFile; name: string; missing: boolean }>;
+
+export function manifestStream(kind: 'json' | 'csv', written: Written, options: Pick<ZipOptions, 'fields' | 'now'>): Readable {
+  function* rows(): Generator<ManifestRow> {
+    for (const w of written) yield { ...options.fields(w.file), file: w.name, status: w.missing ? 'missing' : 'exported' };
+  }
+  return Readable.from(manifestChunks(kind, rows(), options.now()));
 }
 
 /** Opens an original for reading (never writing); null when it is gone or unreadable. */
@@ -24,7 +36,7 @@ export async function openOriginal(path: string | null) {
 export function zipExport(plan: readonly PlannedFile[], options: ZipOptions): Readable {
   const zip = new yazl.ZipFile();
   const out = zip.outputStream as Readable;
-  const rows: ManifestRow[] = [];
+  const written: Written = [];
   // Cancelled, or the reader went away (a download closed): stop opening files.
   const stopped = new AbortController();
   const signal = stopped.signal;
@@ -35,7 +47,7 @@ export function zipExport(plan: readonly PlannedFile[], options: ZipOptions): Re
       if (signal.aborted) return;
       const handle = await openOriginal(file.path);
       if (handle === null) {
-        rows.push({ ...file.row, file: file.name, status: 'missing' });
+        written.push({ file, name: file.name, missing: true });
         options.onFile(file, { missing: true });
         continue;
       }
@@ -48,10 +60,10 @@ export function zipExport(plan: readonly PlannedFile[], options: ZipOptions): Re
       await once(input, 'close');
       signal.removeEventListener('abort', stop);
       if (signal.aborted) return;
-      rows.push({ ...file.row, file: file.name, status: 'exported' });
+      written.push({ file, name: file.name, missing: false });
       options.onFile(file, { missing: false, bytes: stat.size, name: file.name });
     }
-    if (options.manifest !== 'none') zip.addBuffer(Buffer.from(manifestText(options.manifest, rows, options.now())), `manifest.${options.manifest}`);
+    if (options.manifest !== 'none') zip.addReadStream(manifestStream(options.manifest, written, options), `manifest.${options.manifest}`);
     zip.end();
   };
   fill().catch((error: unknown) => out.destroy(error instanceof Error ? error : new Error(String(error))));
