@@ -144,20 +144,24 @@ export function ExportDialog({ target, label, onClose }: { target: ExportTarget;
 function ExportProgress({ run, progress }: { run: ExportSummary; progress: ExportProgressEvent }) {
   const { status, done, total, missing } = progress;
   return (
-    <div role="status" aria-live="polite">
-      {status === 'ready' && done === 0 ? (
-        <p>
+    <div className="export-progress" role="status" aria-live="polite">
+      {status === 'ready' ? (
+        <>
           <a className="btn primary" href={`/api/export/${run.id}.zip`} download>
-            Download ZIP ({formatNumber(total)} images)
+            Download ZIP ({formatNumber(total)} image{total === 1 ? '' : 's'})
           </a>
-        </p>
-      ) : null}
-      <progress max={total} value={done} aria-label="Export progress" />
-      <p className="small">
-        {status === 'completed' ? 'Exported' : status === 'cancelled' ? 'Cancelled after' : status === 'failed' ? 'Stopped after' : 'Exporting'} {formatNumber(done)} of{' '}
-        {formatNumber(total)}
-        {missing > 0 ? ` · ${formatNumber(missing)} original${missing === 1 ? '' : 's'} missing (listed in the settings list)` : ''}
-      </p>
+          <p className="muted small">The ZIP is made as it downloads, straight from the originals.</p>
+        </>
+      ) : (
+        <>
+          <progress max={total} value={done} aria-label="Export progress" />
+          <p className="small">
+            {status === 'completed' ? 'Exported' : status === 'cancelled' ? 'Cancelled after' : status === 'failed' ? 'Stopped after' : 'Exporting'} {formatNumber(done)} of{' '}
+            {formatNumber(total)}
+            {missing > 0 ? ` · ${formatNumber(missing)} original${missing === 1 ? '' : 's'} missing (listed in the settings list)` : ''}
+          </p>
+        </>
+      )}
       {run.path !== undefined && status === 'completed' ? <p className="muted small mono">{run.path}</p> : null}
     </div>
   );
