@@ -55,7 +55,13 @@ export function zipExport(plan: readonly PlannedFile[], options: ZipOptions): Re
       const input = handle.createReadStream();
       const stop = (): void => void input.destroy();
       signal.addEventListener('abort', stop, { once: true });
-      zip.addReadStream(input, file.name, { compress: false, size: stat.size, mtime: stat.mtime });
+      // yazl keeps each entry's stream getter for the archive's life: it hands the stream over once and forgets it.
+      let pending: Readable | null = input;
+      zip.addReadStreamLazy(file.name, { compress: false, size: stat.size, mtime: stat.mtime }, (give) => {
+        const stream = pending!;
+        pending = null;
+        give(null, stream);
+      });
       // The next file opens only once this one has been read through: one descriptor, backpressure from the reader.
       await once(input, 'close');
       signal.removeEventListener('abort', stop);
