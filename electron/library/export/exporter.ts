@@ -12,6 +12,8 @@ import { manifestReader, planExport, type PlanDeps, type PlannedFile } from './p
 import { zipExport, type FileOutcome } from './zip-stream.js';
 
 const MISSING_NAMES_SHOWN = 20;
+/** Finished exports kept in the list (each holds its plan: names and paths) before the oldest go. */
+const FINISHED_KEPT = 20;
 /** Progress events at most this often per export (a 10,000-image export would otherwise send 10,000). */
 const PROGRESS_MS = 200;
 
@@ -91,6 +93,8 @@ export function createExporter(deps: ExporterDeps) {
       };
       const run: Run = { summary, plan, abort: new AbortController(), finished: Promise.resolve(), lastEmit: 0 };
       runs.set(summary.id, run);
+      const finished = [...runs.values()].filter((r) => r.summary.finishedAt !== undefined);
+      for (const old of finished.slice(0, Math.max(0, finished.length - FINISHED_KEPT))) runs.delete(old.summary.id);
       const options = { manifest: input.manifest, now: deps.now, signal: run.abort.signal, onFile: counted(run), fields };
       if (input.folder === undefined) summary.status = 'ready';
       else if (input.format === 'folder') {

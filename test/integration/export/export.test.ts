@@ -119,6 +119,24 @@ describe('export to a ZIP', () => {
   });
 });
 
+describe('the export list', () => {
+  it('keeps the newest finished exports (each holds its plan), newest first; a cancelled download cannot start', async () => {
+    h = await startHarness();
+    const files = await toolFiles('list');
+    temps.push(await linkedLibrary(h.engine, files));
+    const ids: string[] = [];
+    for (let i = 0; i < 25; i += 1) {
+      const { export: started } = await h.engine.handlers['export.start']({ target: { query: { view: 'active' } }, format: 'zip', manifest: 'none' });
+      expect(started.status).toBe('ready');
+      expect((await h.engine.handlers['export.cancel']({ id: started.id })).export.status).toBe('cancelled');
+      ids.push(started.id);
+    }
+    const { items } = await h.engine.handlers['export.list']({});
+    expect(items.map((e) => e.id)).toEqual(ids.slice(-21).reverse());
+    expect(h.engine.exportDownload(ids.at(-1)!)).toBeNull();
+  });
+});
+
 describe('export to a folder', () => {
   it('never overwrites a file already there: the copy takes a " (2)" name', async () => {
     h = await startHarness();
