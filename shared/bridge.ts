@@ -15,6 +15,7 @@ export interface BridgeEvents {
   onJobsRemoved(listener: (payload: Events['jobs.removed']) => void): () => void;
   onImportProgress(listener: (payload: Events['library.importProgress']) => void): () => void;
   onCurated(listener: (payload: Events['library.curated']) => void): () => void;
+  onExportProgress(listener: (payload: Events['export.progress']) => void): () => void;
 }
 
 /** What the desktop app's menu asks the window to do. */
@@ -43,6 +44,7 @@ export const EVENT_SUBSCRIPTIONS = {
   'jobs.removed': 'onJobsRemoved',
   'library.importProgress': 'onImportProgress',
   'library.curated': 'onCurated',
+  'export.progress': 'onExportProgress',
 } as const satisfies Record<keyof Events, keyof BridgeEvents>;
 
 /** Media URL paths shared by both hosts: `atelier-media://<kind>/<id>` in Electron, `/media/<kind>/<id>` over HTTP. */

@@ -28,10 +28,12 @@ export interface CurationStore {
   boardAdd(boardId: string, target: ImageTarget): Curated;
   boardRemove(boardId: string, target: ImageTarget): Curated;
   suggest(text: string, cursor: number): SuggestResult;
+  /** Image ids a target covers now (an export reads them). */
+  resolve(target: ImageTarget): string[];
 }
 
 /** Which curation methods only read (the store wraps the rest in its write guard). */
-export const CURATION_READS = new Set<keyof CurationStore>(['count', 'tags', 'boards', 'suggest', 'imagesTagged']);
+export const CURATION_READS = new Set<keyof CurationStore>(['count', 'tags', 'boards', 'suggest', 'imagesTagged', 'resolve']);
 
 export function createLibraryCuration(
   ctx: StoreContext,
@@ -124,6 +126,7 @@ export function createLibraryCuration(
       return curation.boardRemove(boardId, target);
     },
     suggest,
+    resolve: curation.resolve,
     imagesTagged(name) {
       const tag = tags.find(name);
       return tag === null ? [] : tagged.all(tag).map((r) => r.image_id);

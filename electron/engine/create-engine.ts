@@ -7,6 +7,7 @@ import { createImporter } from '../library/import/importer.js';
 import { createLibraryFolders } from '../library/import/library-folders.js';
 import { createThumbnailer } from '../library/import/thumbnailer.js';
 import { createSidecarWriter } from '../library/xmp/sidecar-writer.js';
+import { createExporter } from '../library/export/exporter.js';
 import { createHashBackfill } from '../library/similar/hash-backfill.js';
 import { createSimilarIndex } from '../library/similar/similar-index.js';
 import { checkOriginals } from '../library/import/originals-check.js';
@@ -197,7 +198,9 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
     watched.sync = sync;
     const folders = createLibraryFolders({ store, watchState: (id) => sync.watchState(id), unwatch: (id) => sync.unwatch(id) });
     const sidecars = createSidecarWriter({ store, log, enabled: () => settings.current().library.xmpSidecars });
+    const exporter = createExporter({ store, bus, log, now: () => clock.now(), resolveOriginal: (id) => resolveMedia('image', id) });
     const handlers = createHandlers({
+      exporter,
       sidecars,
       importer,
       folders,
@@ -284,9 +287,11 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       handlers,
       events: bus,
       resolveMedia,
+      exportDownload: (id) => exporter.download(id),
       close(closeOptions = {}) {
         closed ??= (async () => {
           closing = true;
+          await exporter.close();
           if (timer !== undefined) clearInterval(timer);
           await startup;
           clearTimeout(housekeepingTimer);

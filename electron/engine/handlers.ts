@@ -22,6 +22,8 @@ import type { SettingsService } from './settings-service.js';
 import type { Logger } from './types.js';
 import type { JobInputs } from './job-inputs.js';
 import { checkOperationSupported } from './operation-support.js';
+import { createExportHandlers } from './export-handlers.js';
+import type { Exporter } from '../library/export/exporter.js';
 
 export interface HandlerDeps {
   store: JobStore;
@@ -50,6 +52,8 @@ export interface HandlerDeps {
   /** The images a request works from (image-to-image, masked edit, upscale). */
   inputs: Pick<JobInputs, 'check'>;
   dataDir: string;
+  /** Exports of a selection or a query to a ZIP or a folder. */
+  exporter: Pick<Exporter, 'start' | 'list' | 'cancel'>;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -202,5 +206,6 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     ...createInstanceHandlers({ providers, store, announce, kick: () => scheduler.kick() }),
     ...createPresetHandlers(store),
     ...createIterateHandlers({ store, dataDir: deps.dataDir, now: () => Date.now() }),
+    ...createExportHandlers(deps.exporter),
   };
 }

@@ -1,4 +1,5 @@
 import type { EventName, Events, Handlers } from '../../shared/contract.js';
+import type { ExportDownload } from '../library/export/exporter.js';
 
 export interface Clock {
   now(): number;
@@ -41,6 +42,8 @@ export interface Engine {
   readonly events: EngineEvents;
   /** Resolves an image id to its file under the data dir, or null (the hosts answer 404). */
   resolveMedia(kind: MediaKind, imageId: string): MediaFile | null;
+  /** An export as a ZIP streamed from its originals (the headless host's download), or null for an unknown id. */
+  exportDownload(id: string): ExportDownload | null;
   /** Stop taking work, give running jobs `graceMs`, then close the database cleanly. */
   close(options?: { graceMs?: number }): Promise<void>;
 }

@@ -62,6 +62,9 @@ export const BRIDGE_CHANNELS = [
   'presets.importStyles',
   'prompts.history',
   'images.saveMask',
+  'export.start',
+  'export.list',
+  'export.cancel',
 ] as const satisfies readonly ChannelName[];
 
 type MissingChannels = Exclude<ChannelName, (typeof BRIDGE_CHANNELS)[number]>;
@@ -75,6 +78,7 @@ export const EVENT_IPC_CHANNELS = {
   'jobs.removed': 'atelier:event:jobs.removed',
   'library.importProgress': 'atelier:event:library.importProgress',
   'library.curated': 'atelier:event:library.curated',
+  'export.progress': 'atelier:event:export.progress',
 } as const satisfies Record<EventName, string>;
 
 /** The IPC channel on which the main process passes a menu command to the window. */

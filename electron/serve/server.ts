@@ -14,6 +14,7 @@ import { allowedHosts, hostAllowed, originAllowed, requestToken, sessionCookie, 
 import { BodyTooLarge, readBody } from './body.js';
 import { createSseHub, type SseHub } from './sse.js';
 import { STATUS_BY_CODE } from './status.js';
+import { EXPORT_PREFIX, handleExportDownload } from './export-download.js';
 
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 /** Channels that carry an image in their body (a painted mask) get more room; everything else stays small. */
@@ -26,7 +27,7 @@ export const LARGE_BODY_CHANNELS: Readonly<Record<string, number>> = {
 const SMALL_FILE_BYTES = 1024 * 1024;
 
 export interface ServeOptions {
-  engine: Pick<Engine, 'dataDir' | 'handlers' | 'events' | 'resolveMedia'>;
+  engine: Pick<Engine, 'dataDir' | 'handlers' | 'events' | 'resolveMedia' | 'exportDownload'>;
   /** The built renderer (dist/renderer). */
   rendererDir: string;
   token: string;
@@ -127,6 +128,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const hosts = allowedHosts(port, bindHost);
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+    if (pathname.startsWith(EXPORT_PREFIX)) return handleExportDownload(req, res, pathname, options.engine);
     if (pathname === '/api/events') {
       if (req.method !== 'GET') return sendError(res, 405, bad('Use GET for /api/events.'));
       sse.attach(res);

@@ -10,6 +10,7 @@ import { createAppStore } from './store/store';
 import { wireEvents } from './store/wire-events';
 import './styles/app.css';
 import './styles/imports.css';
+import './styles/export.css';
 import './styles/curation.css';
 
 mark('boot');

@@ -14,6 +14,7 @@ import { Settings, SettingsPatch } from './settings.js';
 import {
   AddProvider, ImportedStyles, ImportStyles, Preset, PromptHistory, PromptHistoryQuery, SavedMask, SaveMask, SavePreset,
 } from './iterate.js';
+import { ExportSummary, StartExport } from './export.js';
 import { DuplicatesPage, DuplicatesQuery, SimilarQuery, SimilarResult } from './similar.js';
 
 const Updated = z.object({ updated: z.number().int() });
@@ -75,6 +76,9 @@ export const channels = {
   'presets.importStyles': { input: ImportStyles, output: ImportedStyles },
   'prompts.history': { input: PromptHistoryQuery, output: PromptHistory },
   'images.saveMask': { input: SaveMask, output: SavedMask },
+  'export.start': { input: StartExport, output: z.object({ export: ExportSummary }) },
+  'export.list': { input: Empty, output: z.object({ items: z.array(ExportSummary) }) },
+  'export.cancel': { input: ById, output: z.object({ export: ExportSummary }) },
   'settings.get': { input: Empty, output: Settings },
   'settings.update': { input: SettingsPatch, output: Settings },
   // Desktop-only touches: the headless host answers these with `desktop_only`.

@@ -1,6 +1,7 @@
 /** Events the engine pushes to every host and the renderer. */
 import { z } from 'zod';
 import { Id } from './common.js';
+import { ExportProgressEvent } from './export.js';
 import { ImportProgressEvent } from './imports.js';
 import { JobSummary } from './jobs.js';
 
@@ -23,6 +24,7 @@ export const events = {
   'library.importProgress': ImportProgressEvent,
   /** Tags, boards or counts changed (a curation action, an undo, a rename): lists and counts refetch. */
   'library.curated': z.object({ at: z.number().int() }),
+  'export.progress': ExportProgressEvent,
 } as const;
 
 export type Events = { [E in keyof typeof events]: z.infer<(typeof events)[E]> };

@@ -12,5 +12,6 @@ export * from './curation.js';
 export * from './search.js';
 export * from './similar.js';
 export * from './iterate.js';
+export * from './export.js';
 export * from './channels.js';
 export * from './events.js';

@@ -162,6 +162,7 @@ export function createFakeEngine(dataDir: string): FakeEngine {
     ...notImplementedHere(['jobs.count', 'images.setRating', 'images.setFavorite', 'images.trash', 'images.restore', 'images.tag', 'images.undo', 'tags.list', 'tags.rename', 'boards.list', 'boards.create', 'boards.rename', 'boards.delete', 'boards.add', 'boards.remove', 'search.suggest']),
     ...notImplementedHere(['images.similar', 'images.duplicates']),
     ...notImplementedHere(['providers.add', 'providers.remove', 'presets.list', 'presets.save', 'presets.delete', 'presets.importStyles', 'prompts.history', 'images.saveMask']),
+    ...notImplementedHere(['export.start', 'export.list', 'export.cancel']),
   };
 
   const engine: FakeEngine = {
@@ -178,6 +179,7 @@ export function createFakeEngine(dataDir: string): FakeEngine {
         return () => set.delete(listener as (payload: never) => void);
       },
     },
+    exportDownload: () => null,
     resolveMedia(kind: MediaKind, imageId: string) {
       return media.get(`${kind}/${imageId}`) ?? null;
     },

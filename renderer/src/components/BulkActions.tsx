@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { formatNumber } from '../lib/format';
 import { useApp, useAppStore } from '../store/context';
-import { countsKeyOf } from '../store/filters';
+import { countsKeyOf, toMatchQuery } from '../store/filters';
 import type { CurationTarget } from '../store/types';
 import { boardSearch } from './BoardsList';
 import { ConfirmDialog } from './ConfirmDialog';
+import { ExportDialog, type ExportTarget } from './ExportDialog';
 
 /** Rate, favourite, tag, board or trash many images at once: one engine transaction, one Undo. */
 export function BulkActions({ target, count, what, withTrash = true, more = false }: { target: () => CurationTarget; count: number; what: string; withTrash?: boolean; more?: boolean }) {
@@ -14,6 +15,7 @@ export function BulkActions({ target, count, what, withTrash = true, more = fals
   const shownBoard = useApp((s) => s.boards?.find((b) => b.query === undefined && boardSearch(b) === s.filters.search.trim()) ?? null);
   const [tag, setTag] = useState('');
   const [confirmTrash, setConfirmTrash] = useState(false);
+  const [exporting, setExporting] = useState<ExportTarget | null>(null);
   const s = store.getState;
   // A count the engine stopped at its cap says so: "25,000+" is never passed off as the exact number.
   const label = `${formatNumber(count)}${more ? '+' : ''} ${what}`;
@@ -72,6 +74,18 @@ export function BulkActions({ target, count, what, withTrash = true, more = fals
           Remove from board
         </button>
       )}
+      <button
+        type="button"
+        className="btn small"
+        aria-label={`Export ${label}`}
+        onClick={() => {
+          const t = target();
+          setExporting('query' in t ? { query: toMatchQuery(s().filters) } : { ids: t.images.imageIds });
+        }}
+      >
+        Export…
+      </button>
+      {exporting === null ? null : <ExportDialog target={exporting} label={label} onClose={() => setExporting(null)} />}
       {withTrash ? (
         <button type="button" className="btn small danger" aria-label={`Move ${label} to Trash`} onClick={() => setConfirmTrash(true)}>
           Trash

@@ -9,6 +9,6 @@ export function isTerminal(status: JobStatus): boolean {
   return TERMINAL_STATUSES.includes(status);
 }
 
-export const EVENT_NAMES: readonly EventName[] = ['jobs.changed', 'jobs.progress', 'jobs.removed', 'library.importProgress', 'library.curated'];
+export const EVENT_NAMES: readonly EventName[] = ['jobs.changed', 'jobs.progress', 'jobs.removed', 'library.importProgress', 'library.curated', 'export.progress'];
 
 export const THEMES: typeof ContractThemes = ['system', 'dark', 'light'];
