@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRenderer, launchBrowser, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import { screenshot, buildRenderer, launchBrowser, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
 import { apiCall, expectGrid, waitFor, type FocusDoc, type ImageLike } from './helpers.js';
 
 const MANY = 'three studies of a heron at dawn';
@@ -80,5 +80,25 @@ describe('one card per job, expandable to its images', () => {
     await expectGrid(page, [NEW, MANY, ONE]);
     await waitFor(async () => (await tabStop()) === NEW, 'the tab stop to move to the new card');
   });
-});
 
+  it('a batch of ten wraps in its strip: every image is on screen at once, none cut off', async () => {
+    const { page } = browser;
+    const TEN = 'ten paper lanterns on a river';
+    await seed(TEN, 10);
+    await page.getByRole('button', { name: `Show 10 images: ${TEN}` }).click();
+    const strip = page.getByRole('group', { name: `Images of: ${TEN}` });
+    await strip.waitFor();
+    const box = (await strip.boundingBox())!;
+    const images = strip.getByRole('button');
+    expect(await images.count()).toBe(10);
+    for (const image of await images.all()) {
+      const b = (await image.boundingBox())!;
+      expect(b.x).toBeGreaterThanOrEqual(box.x);
+      expect(b.y).toBeGreaterThanOrEqual(box.y);
+      expect(b.x + b.width).toBeLessThanOrEqual(box.x + box.width + 0.5);
+      expect(b.y + b.height).toBeLessThanOrEqual(box.y + box.height + 0.5);
+    }
+    await screenshot(page, 'batch-of-ten');
+    await page.getByRole('button', { name: `Hide 10 images: ${TEN}` }).click();
+  });
+});

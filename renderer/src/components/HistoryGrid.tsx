@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { gridLayout, CARD_GAP, HEADER_HEIGHT, STRIP_HEIGHT } from '../lib/grid-layout';
+import { gridLayout, stripHeight, CARD_GAP, HEADER_HEIGHT } from '../lib/grid-layout';
 import { dateBuckets, dateLabel } from '../lib/date-sections';
 import { buildRows } from '../lib/grid-rows';
 import { createFlingDetector, FLING_SETTLE_MS } from '../lib/fling';
@@ -84,9 +84,10 @@ export function HistoryGrid() {
     const labelOf = byDate ? (i: number) => dateLabel(byId[order[i]!]?.createdAt ?? 0, buckets) : null;
     return buildRows({ length: order.length, columns: layout.columns, labelOf, expandedIndex, hasMore });
   }, [byDate, expandedIndex, hasMore, layout.columns, order, store]);
+  const strip = stripHeight(expandedImages, width - 2 * CARD_GAP);
   const rowHeight = (i: number) => {
     const row = rows.rows[i];
-    return row?.kind === 'header' ? HEADER_HEIGHT : row?.kind === 'strip' ? STRIP_HEIGHT : layout.rowHeight;
+    return row?.kind === 'header' ? HEADER_HEIGHT : row?.kind === 'strip' ? strip : layout.rowHeight;
   };
   const rowKey = (i: number) => {
     const row = rows.rows[i];
@@ -107,7 +108,7 @@ export function HistoryGrid() {
     getItemKey: rowKey,
     overscan: 2,
   });
-  useEffect(() => virtualizer.measure(), [layout.rowHeight, rows, virtualizer]);
+  useEffect(() => virtualizer.measure(), [layout.rowHeight, rows, strip, virtualizer]);
 
   const items = virtualizer.getVirtualItems();
   const lastItem = items[items.length - 1]?.index ?? 0;
@@ -246,7 +247,7 @@ export function HistoryGrid() {
                 }
                 if (row.kind === 'strip') {
                   return expandedId === null ? null : (
-                    <div key={item.key} className="grid-row strip-row" role="listitem" style={{ transform: `translateY(${item.start}px)`, height: STRIP_HEIGHT }}>
+                    <div key={item.key} className="grid-row strip-row" role="listitem" style={{ transform: `translateY(${item.start}px)`, height: strip }}>
                       <ImageStrip id={expandedId} />
                     </div>
                   );

@@ -29,7 +29,15 @@ export function gridLayout(width: number, items: number, minWidth: number = CARD
 
 /** Height of the row that shows an expanded job's images beneath its card. */
 export const STRIP_THUMB = 120;
-export const STRIP_HEIGHT = STRIP_THUMB + 2 * CARD_GAP;
+/** Space between a strip's thumbnails (the CSS gap of .image-strip). */
+export const STRIP_GAP = 8;
+
+/** A batch's strip wraps onto as many lines as its images need at this width, so all of a batch of ten show at once. */
+export function stripHeight(images: number, width: number): number {
+  const perLine = Math.max(1, Math.floor((width - 2 * CARD_GAP + STRIP_GAP) / (STRIP_THUMB + STRIP_GAP)));
+  const lines = Math.max(1, Math.ceil(images / perLine));
+  return lines * STRIP_THUMB + (lines - 1) * STRIP_GAP + 2 * CARD_GAP;
+}
 
 export interface StripRows {
   /** The data row the strip sits beneath, or -1 when nothing is expanded. */
