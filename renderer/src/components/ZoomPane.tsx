@@ -1,5 +1,5 @@
 import { useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type Ref } from 'react';
-import { actualView, carryView, clampView, fitView, panBy, transformOf, zoomAround, ZOOM_STEP, type Point, type Size, type View } from '../lib/zoom';
+import { actualView, carryView, clampView, fitView, panBy, pinchView, transformOf, zoomAround, ZOOM_STEP, type Point, type Size, type View } from '../lib/zoom';
 
 export interface ZoomControls {
   zoomIn(): void;
@@ -25,6 +25,11 @@ export function ZoomPane({ src, width, height, alt, ref, onDragOut }: { src: str
   const view = useRef<View>({ scale: 1, x: 0, y: 0 });
   const fitted = useRef(true);
   const pointers = useRef(new Map<number, Point>());
+  // When the last drag ended: two quick drags are not a double-click.
+  const lastDrag = useRef(0);
+  const pinch = useRef<{ start: View; from: [Point, Point]; ids: [number, number] } | null>(null);
+  // A one-pointer drag is measured from where it began, so a move the browser coalesces away loses nothing.
+  const drag = useRef<{ start: View; from: Point; id: number } | null>(null);
   const [percent, setPercent] = useState(100);
   const [zoomed, setZoomed] = useState(false);
   const [isFit, setIsFit] = useState(true);
@@ -101,32 +106,41 @@ export function ZoomPane({ src, width, height, alt, ref, onDragOut }: { src: str
     // At fit a mouse drag is the desktop's drag-out; pinch and zoomed drags are ours.
     if (!zoomed && event.pointerType === 'mouse' && onDragOut !== undefined) return;
     event.preventDefault();
-    paneRef.current?.setPointerCapture(event.pointerId);
+    // Captured, so a drag that leaves the pane still pans (a pointer the browser no longer tracks cannot be).
+    try {
+      paneRef.current?.setPointerCapture(event.pointerId);
+    } catch {
+      // The drag still works while it stays over the pane.
+    }
     pointers.current.set(event.pointerId, local(event));
+    const down = [...pointers.current.entries()];
+    // The second pointer starts a pinch; it is measured from here.
+    drag.current = down.length === 1 ? { start: view.current, from: down[0]![1], id: event.pointerId } : null;
+    if (down.length === 2) pinch.current = { start: view.current, from: [down[0]![1], down[1]![1]], ids: [down[0]![0], down[1]![0]] };
   };
 
   const onPointerMove = (event: React.PointerEvent) => {
     const before = pointers.current.get(event.pointerId);
     if (before === undefined) return;
     const now = local(event);
-    const others = [...pointers.current.entries()].filter(([id]) => id !== event.pointerId);
     pointers.current.set(event.pointerId, now);
-    if (others.length === 0) {
-      apply(panBy(view.current, now.x - before.x, now.y - before.y, size(), paneSize.current));
+    lastDrag.current = event.timeStamp;
+    const p = pinch.current;
+    const d = drag.current;
+    if (p === null) {
+      if (d !== null && d.id === event.pointerId) apply(panBy(d.start, now.x - d.from.x, now.y - d.from.y, size(), paneSize.current));
       return;
     }
-    // Pinch: the distance between the two pointers scales, their middle pans.
-    const other = others[0]![1];
-    const was = Math.hypot(before.x - other.x, before.y - other.y);
-    const is = Math.hypot(now.x - other.x, now.y - other.y);
-    const mid = { x: (now.x + other.x) / 2, y: (now.y + other.y) / 2 };
-    const midBefore = { x: (before.x + other.x) / 2, y: (before.y + other.y) / 2 };
-    const panned = panBy(view.current, mid.x - midBefore.x, mid.y - midBefore.y, size(), paneSize.current);
-    apply(was > 0 ? zoomAround(panned, is / was, mid, size(), paneSize.current) : panned);
+    const a = pointers.current.get(p.ids[0]);
+    const b = pointers.current.get(p.ids[1]);
+    if (a !== undefined && b !== undefined) apply(pinchView(p.start, p.from, [a, b], size(), paneSize.current));
   };
 
   const onPointerUp = (event: React.PointerEvent) => {
+    if (pointers.current.has(event.pointerId)) onPointerMove(event);
     pointers.current.delete(event.pointerId);
+    pinch.current = null;
+    drag.current = null;
   };
 
   return (
@@ -140,6 +154,7 @@ export function ZoomPane({ src, width, height, alt, ref, onDragOut }: { src: str
       onPointerCancel={onPointerUp}
       onDoubleClick={(e) => {
         // Double-click zooms to 1:1 where the person clicked; again, back to fit.
+        if (e.timeStamp - lastDrag.current < 600) return;
         if (!fitted.current) return controls.fit();
         const rect = paneRef.current!.getBoundingClientRect();
         apply(zoomAround(view.current, 1 / view.current.scale, { x: e.clientX - rect.left, y: e.clientY - rect.top }, size(), paneSize.current));

@@ -107,3 +107,17 @@ export function carryView(view: View, fitted: boolean, from: Size, to: Size, pan
 export function transformOf(view: View): string {
   return `translate(${view.x}px, ${view.y}px) scale(${view.scale})`;
 }
+
+/**
+ * A pinch, from where its two pointers went down (`start`, `from`) to where they are (`to`): the distance scales,
+ * and the image point that was under their middle follows the middle. Computed from the start, so no clamp on the way loses a step.
+ */
+export function pinchView(start: View, from: [Point, Point], to: [Point, Point], image: Size, pane: Size): View {
+  const d0 = Math.hypot(from[0].x - from[1].x, from[0].y - from[1].y);
+  const d1 = Math.hypot(to[0].x - to[1].x, to[0].y - to[1].y);
+  const scale = clampScale(d0 > 0 ? (start.scale * d1) / d0 : start.scale, image, pane);
+  const m0 = { x: (from[0].x + from[1].x) / 2, y: (from[0].y + from[1].y) / 2 };
+  const m1 = { x: (to[0].x + to[1].x) / 2, y: (to[0].y + to[1].y) / 2 };
+  const anchor = imagePoint(start, m0);
+  return clampView({ scale, x: m1.x - anchor.x * scale, y: m1.y - anchor.y * scale }, image, pane);
+}
