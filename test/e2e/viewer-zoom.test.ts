@@ -14,6 +14,12 @@ let dataDir: string;
 let host: Host;
 let browser: Browser;
 
+/** The page's own globals, for code that runs in the page (this file is typed for Node). */
+interface PageGlobals {
+  getComputedStyle(element: unknown): { backgroundColor: string };
+  PointerEvent: new (type: string, init: object) => Event;
+}
+
 interface Box {
   x: number;
   y: number;
@@ -61,7 +67,7 @@ describe('the viewer', () => {
     await waitFor(() => viewer().locator('img.zoom-image').evaluate((i) => (i as unknown as { complete: boolean; naturalWidth: number }).complete && (i as unknown as { naturalWidth: number }).naturalWidth > 0), 'the image');
     const dialog = (await viewer().boundingBox())!;
     expect(dialog).toEqual({ x: 0, y: 0, width: 1280, height: 800 });
-    const ground = await viewer().locator('.viewer-stage').evaluate((e) => getComputedStyle(e).backgroundColor);
+    const ground = await viewer().locator('.viewer-stage').evaluate((e) => (globalThis as unknown as PageGlobals).getComputedStyle(e).backgroundColor);
     expect(ground).toBe('rgb(16, 16, 16)');
     const pane = await paneBox();
     const img = await imageBox();
@@ -156,7 +162,7 @@ describe('the viewer', () => {
     const level = await zoomLevel();
     await viewer().locator('.zoom-pane').evaluate((el, m) => {
       const send = (type: string, id: number, x: number, y: number) =>
-        el.dispatchEvent(new PointerEvent(type, { pointerId: id, pointerType: 'touch', isPrimary: id === 1, clientX: x, clientY: y, bubbles: true, cancelable: true }));
+        el.dispatchEvent(new (globalThis as unknown as PageGlobals).PointerEvent(type, { pointerId: id, pointerType: 'touch', isPrimary: id === 1, clientX: x, clientY: y, bubbles: true, cancelable: true }));
       send('pointerdown', 1, m.x - 50, m.y);
       send('pointerdown', 2, m.x + 50, m.y);
       for (let d = 60; d <= 150; d += 10) {
@@ -208,7 +214,7 @@ describe('the viewer', () => {
   it('is the same dark ground in the dark theme', async () => {
     const { page } = browser;
     await page.emulateMedia({ colorScheme: 'dark' });
-    const ground = await viewer().locator('.viewer-stage').evaluate((e) => getComputedStyle(e).backgroundColor);
+    const ground = await viewer().locator('.viewer-stage').evaluate((e) => (globalThis as unknown as PageGlobals).getComputedStyle(e).backgroundColor);
     expect(ground).toBe('rgb(16, 16, 16)');
     await screenshot(page, 'viewer-fit-dark');
     await page.emulateMedia({ colorScheme: 'light' });

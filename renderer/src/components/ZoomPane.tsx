@@ -69,7 +69,6 @@ export function ZoomPane({ src, width, height, alt, ref, onDragOut }: { src: str
     const observer = new ResizeObserver(measure);
     observer.observe(pane);
     return () => observer.disconnect();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   // Another image: the same zoom, carried over.
@@ -78,7 +77,6 @@ export function ZoomPane({ src, width, height, alt, ref, onDragOut }: { src: str
     image.current = { width, height };
     if (from.width === width && from.height === height) return;
     apply(carryView(view.current, fitted.current, from, image.current, paneSize.current), fitted.current);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [width, height]);
 
   // A non-passive listener: the wheel zooms the image instead of scrolling the page.
@@ -93,7 +91,6 @@ export function ZoomPane({ src, width, height, alt, ref, onDragOut }: { src: str
     };
     pane.addEventListener('wheel', onWheel, { passive: false });
     return () => pane.removeEventListener('wheel', onWheel);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const local = (event: React.PointerEvent): Point => {
