@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { actualView, carryView, clampView, fitScale, fitView, imagePoint, panBy, scaleLimits, zoomAround, zoomAt, type Size, type View } from '../../../renderer/src/lib/zoom';
+import { actualView, carryView, clampView, fitScale, fitView, imagePoint, centredView, panBy, pinchView, scaleLimits, zoomAround, zoomAt, type Size, type View } from '../../../renderer/src/lib/zoom';
 
 const size = fc.record({ width: fc.integer({ min: 1, max: 8192 }), height: fc.integer({ min: 1, max: 8192 }) });
 const pane = fc.record({ width: fc.integer({ min: 40, max: 4000 }), height: fc.integer({ min: 40, max: 3000 }) });
@@ -78,6 +78,31 @@ describe('zoom around a point', () => {
         for (const f of factors) v = zoomAround(v, f, { x: p.width / 3, y: p.height / 4 }, image, p);
         expect(v.scale).toBeGreaterThanOrEqual(min);
         expect(v.scale).toBeLessThanOrEqual(max);
+      }),
+    );
+  });
+});
+
+describe('pinch', () => {
+  it('scales by the change in distance and keeps the pixel under the fingers’ middle there, however the gesture is cut into moves', () => {
+    fc.assert(
+      fc.property(size, pane, fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), fc.array(fc.double({ min: 1, max: 1.3, noNaN: true }), { minLength: 1, maxLength: 8 }), (image, p, u, w, spreads) => {
+        const cover = Math.max(p.width / image.width, p.height / image.height);
+        const start = centredView(cover, image, p);
+        const total = spreads.reduce((a, b) => a * b, 1);
+        fc.pre(cover * total <= scaleLimits(image, p).max);
+        const mid = { x: u * p.width, y: w * p.height };
+        const from: [{ x: number; y: number }, { x: number; y: number }] = [{ x: mid.x - 20, y: mid.y }, { x: mid.x + 20, y: mid.y }];
+        let view = start;
+        let d = 20;
+        for (const s of spreads) {
+          d *= s;
+          view = pinchView(start, from, [{ x: mid.x - d, y: mid.y }, { x: mid.x + d, y: mid.y }], image, p);
+        }
+        expect(close(view.scale, cover * total)).toBe(true);
+        const before = imagePoint(start, mid);
+        const after = imagePoint(view, mid);
+        expect(Math.abs(before.x - after.x) < 1e-6 * image.width + 1e-6 && Math.abs(before.y - after.y) < 1e-6 * image.height + 1e-6).toBe(true);
       }),
     );
   });
