@@ -101,8 +101,15 @@ describe('the viewer', () => {
     await page.mouse.move(at.x, at.y);
     const before = pixelAt(await imageBox(), at.x, at.y);
     const level = await zoomLevel();
+    // Chromium may deliver one wheel turn as several events: wait for all of it.
+    await page.evaluate(() => {
+      const w = globalThis as unknown as { __wheel: number; addEventListener(t: string, f: (e: { deltaY: number }) => void, capture: boolean): void };
+      w.__wheel = 0;
+      w.addEventListener('wheel', (e) => (w.__wheel += e.deltaY), true);
+    });
     await page.mouse.wheel(0, -300);
-    await waitFor(async () => (await zoomLevel()) > level, 'the wheel to zoom in');
+    await waitFor(async () => (await page.evaluate(() => (globalThis as unknown as { __wheel: number }).__wheel)) === -300, 'the whole wheel turn');
+    expect(await zoomLevel()).toBeGreaterThan(level);
     const after = pixelAt(await imageBox(), at.x, at.y);
     near(after.x, before.x);
     near(after.y, before.y);
@@ -118,6 +125,7 @@ describe('the viewer', () => {
     await page.keyboard.press('+');
     await waitFor(async () => (await zoomLevel()) > level, '+ to zoom in');
     const pane = await paneBox();
+    await waitFor(async () => isNear((await imageBox()).width, (SIDE * (await zoomLevel())) / 100, SIDE / 100 + 1), 'the drawn image to match the zoom level');
     const start = await imageBox();
     await page.mouse.move(pane.x + 300, pane.y + 300);
     await page.mouse.down();
@@ -218,5 +226,16 @@ describe('the viewer', () => {
     expect(ground).toBe('rgb(16, 16, 16)');
     await screenshot(page, 'viewer-fit-dark');
     await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  it('in a narrow window the details stack below and the image refits to the smaller pane', async () => {
+    const { page } = browser;
+    await page.setViewportSize({ width: 800, height: 700 });
+    await waitFor(async () => (await paneBox()).width === 800, 'the pane to take the whole narrow width');
+    const pane = await paneBox();
+    expect(await viewer().getByRole('complementary', { name: 'Details' }).isVisible()).toBe(true);
+    await fitted(pane);
+    await screenshot(page, 'viewer-narrow-light');
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 });

@@ -53,6 +53,13 @@ export function DetailsPanel({ id, detail, imageId, onTrash, onClose }: { id: st
         {job.trashedAt !== null ? <span className="badge">In trash</span> : null}
       </div>
       {job.prompt.trim() === '' ? <h2 className="details-prompt muted">No prompt in this file</h2> : <h2 className="details-prompt">{job.prompt}</h2>}
+      {/* What went wrong comes before the settings that were tried. */}
+      {job.error !== undefined ? (
+        <p className="details-error" role="note">
+          <strong>{job.error.code.replace(/_/g, ' ')}:</strong> {job.error.message}
+          {job.status === 'interrupted' ? ' The provider may have billed it: check before retrying.' : ''}
+        </p>
+      ) : null}
       <dl className="details-list details-settings" aria-label="Settings">
         <Row label="Negative" value={job.negativePrompt} />
         <Row label="Model" value={job.model ?? request?.model ?? detail?.metadata?.model} />
@@ -145,12 +152,6 @@ export function DetailsPanel({ id, detail, imageId, onTrash, onClose }: { id: st
       )}
       {image === undefined ? null : <ImageCuration jobId={id} image={image} />}
       <LineagePanel job={job} imageId={imageId} />
-      {job.error !== undefined ? (
-        <p className="details-error" role="note">
-          <strong>{job.error.code.replace(/_/g, ' ')}:</strong> {job.error.message}
-          {job.status === 'interrupted' ? ' The provider may have billed it: check before retrying.' : ''}
-        </p>
-      ) : null}
       <dl className="details-list">
         <Row label="Images" value={`${job.images.length} of ${job.count}`} />
         {image === undefined ? null : <Row label="File" value={`${image.mime}, ${formatBytes(image.bytes)}`} />}
