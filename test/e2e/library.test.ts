@@ -183,6 +183,7 @@ describe('screenshots (light and dark)', () => {
       await screenshot(page, `main-${scheme}`);
       await page.getByRole('button', { name: FOX, exact: true }).dblclick();
       await page.getByRole('dialog', { name: `Viewer: ${FOX}` }).waitFor();
+      await page.getByText('Technical', { exact: true }).click();
       await page.getByText('Event trace').waitFor();
       await screenshot(page, `viewer-${scheme}`);
       await page.keyboard.press('Escape');

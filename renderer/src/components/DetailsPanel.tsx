@@ -53,6 +53,25 @@ export function DetailsPanel({ id, detail, imageId, onTrash, onClose }: { id: st
         {job.trashedAt !== null ? <span className="badge">In trash</span> : null}
       </div>
       {job.prompt.trim() === '' ? <h2 className="details-prompt muted">No prompt in this file</h2> : <h2 className="details-prompt">{job.prompt}</h2>}
+      {/* What went wrong comes before the settings that were tried. */}
+      {job.error !== undefined ? (
+        <p className="details-error" role="note">
+          <strong>{job.error.code.replace(/_/g, ' ')}:</strong> {job.error.message}
+          {job.status === 'interrupted' ? ' The provider may have billed it: check before retrying.' : ''}
+        </p>
+      ) : null}
+      <dl className="details-list details-settings" aria-label="Settings">
+        <Row label="Negative" value={job.negativePrompt} />
+        <Row label="Model" value={job.model ?? request?.model ?? detail?.metadata?.model} />
+        <Row label="Seed" value={describeSeed(seedOfImage({ images: job.images, request, result }, imageId), job.count)} />
+        <Row label="Steps" value={request?.steps} />
+        <Row label="Guidance" value={request?.guidance} />
+        <Row label="Sampler" value={request?.sampler ?? detail?.metadata?.sampler} />
+        <Row label="Size" value={`${job.width} × ${job.height}`} />
+        {imported ? null : <Row label="Source" value={`Atelier, ${job.provider}`} />}
+      </dl>
+      {/* An imported file's source, LoRAs and locations follow at once. */}
+      {imported && detail?.metadata !== undefined ? <ImportedDetails source={job.source} metadata={detail.metadata} /> : null}
       <div className="details-actions">
         <button type="button" className="btn small" onClick={() => void navigator.clipboard?.writeText(job.prompt).then(() => actions.toast({ kind: 'info', message: 'Prompt copied.' }), actions.reportError)}>
           Copy prompt
@@ -133,34 +152,13 @@ export function DetailsPanel({ id, detail, imageId, onTrash, onClose }: { id: st
       )}
       {image === undefined ? null : <ImageCuration jobId={id} image={image} />}
       <LineagePanel job={job} imageId={imageId} />
-      {job.error !== undefined ? (
-        <p className="details-error" role="note">
-          <strong>{job.error.code.replace(/_/g, ' ')}:</strong> {job.error.message}
-          {job.status === 'interrupted' ? ' The provider may have billed it: check before retrying.' : ''}
-        </p>
-      ) : null}
       <dl className="details-list">
-        <Row label="Negative" value={job.negativePrompt} />
-        {imported ? null : <Row label="Provider" value={job.provider} />}
-        <Row label="Model" value={job.model ?? request?.model} />
-        <Row label="Size" value={`${job.width} × ${job.height}`} />
         <Row label="Images" value={`${job.images.length} of ${job.count}`} />
         {image === undefined ? null : <Row label="File" value={`${image.mime}, ${formatBytes(image.bytes)}`} />}
-        <Row label="Seed" value={describeSeed(seedOfImage({ images: job.images, request, result }, imageId), job.count)} />
-        <Row label="Steps" value={request?.steps} />
-        <Row label="Guidance" value={request?.guidance} />
-        <Row label="Sampler" value={request?.sampler} />
         <Row label="Quality" value={request?.quality} />
         <Row label="Created" value={formatDateTime(job.createdAt)} />
         {job.completedAt === undefined || imported ? null : <Row label="Finished" value={formatDateTime(job.completedAt)} />}
-        {Object.entries(result?.timings ?? {}).map(([key, ms]) => (
-          <Row key={key} label={key.replace(/Ms$/, '')} value={formatDuration(ms)} />
-        ))}
-        {Object.entries(result?.usage ?? {}).map(([key, value]) => (
-          <Row key={`usage-${key}`} label={`Usage: ${key}`} value={describe(value)} />
-        ))}
       </dl>
-      {imported && detail?.metadata !== undefined ? <ImportedDetails source={job.source} metadata={detail.metadata} /> : null}
       {result?.revisedPrompt === undefined ? null : (
         <section>
           <h3>Revised prompt</h3>
@@ -169,17 +167,32 @@ export function DetailsPanel({ id, detail, imageId, onTrash, onClose }: { id: st
       )}
       {detail === null ? (
         <div className="skeleton line" aria-label="Loading details" />
-      ) : detail.events.length === 0 ? null : (
-        <section>
-          <h3>Event trace</h3>
-          <ol className="trace">
-            {detail.events.map((event) => (
-              <li key={event.seq}>
-                <time>{new Date(event.at).toLocaleTimeString('en-US')}</time> <span className="trace-kind">{event.kind}</span> {event.message}
-              </li>
-            ))}
-          </ol>
-        </section>
+      ) : (
+        <details className="details-technical">
+          <summary>Technical</summary>
+          {Object.keys(result?.timings ?? {}).length + Object.keys(result?.usage ?? {}).length === 0 ? null : (
+            <dl className="details-list" aria-label="Timings">
+              {Object.entries(result?.timings ?? {}).map(([key, ms]) => (
+                <Row key={key} label={key.replace(/Ms$/, '')} value={formatDuration(ms)} />
+              ))}
+              {Object.entries(result?.usage ?? {}).map(([key, value]) => (
+                <Row key={`usage-${key}`} label={`Usage: ${key}`} value={describe(value)} />
+              ))}
+            </dl>
+          )}
+          {detail.events.length === 0 ? null : (
+            <section>
+              <h3>Event trace</h3>
+              <ol className="trace">
+                {detail.events.map((event) => (
+                  <li key={event.seq}>
+                    <time>{new Date(event.at).toLocaleTimeString('en-US')}</time> <span className="trace-kind">{event.kind}</span> {event.message}
+                  </li>
+                ))}
+              </ol>
+            </section>
+          )}
+        </details>
       )}
     </aside>
   );

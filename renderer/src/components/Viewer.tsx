@@ -9,6 +9,10 @@ import { DetailsPanel } from './DetailsPanel';
 import { focusComposerPrompt } from './ImageActions';
 import { MaskBrush } from './MaskBrush';
 import { ProgressBar } from './ProgressBar';
+import { ZoomPane, type ZoomControls } from './ZoomPane';
+import '../styles/viewer.css';
+
+const DETAILS_KEY = 'atelier.viewer.details';
 
 /** The full image with prev/next through the job's images and then the grid, zoom, and the details beside it. */
 export function Viewer() {
@@ -20,7 +24,13 @@ export function Viewer() {
   const getDetail = useApp((s) => s.getDetail);
   const [detail, setDetail] = useState<JobDetail | null>(null);
   const [imageIndex, setImageIndex] = useState(() => store.getState().viewerImage);
-  const [actualSize, setActualSize] = useState(false);
+  const zoom = useRef<ZoomControls>(null);
+  const [detailsShown, setDetailsShown] = useState(() => localStorage.getItem(DETAILS_KEY) !== 'hidden');
+  const toggleDetails = () =>
+    setDetailsShown((shown) => {
+      localStorage.setItem(DETAILS_KEY, shown ? 'hidden' : 'shown');
+      return !shown;
+    });
   const editing = useApp((s) => s.editing);
   const dialogRef = useRef<HTMLDialogElement>(null);
   const updatedAt = job?.updatedAt;
@@ -116,7 +126,18 @@ export function Viewer() {
         step(1);
         return;
       case 'zoom':
-        setActualSize((v) => !v);
+        zoom.current?.toggle();
+        return;
+      case 'zoomIn':
+      case 'zoomOut':
+      case 'zoomFit':
+      case 'zoomActual':
+        event.preventDefault();
+        zoom.current?.[({ zoomIn: 'zoomIn', zoomOut: 'zoomOut', zoomFit: 'fit', zoomActual: 'actual' } as const)[command]]();
+        return;
+      case 'details':
+        event.preventDefault();
+        toggleDetails();
         return;
       case 'favorite':
         if (image !== undefined) void state.favoriteImages({ images: { imageIds: [image.id], jobIds: [id] } }, image.favorite !== true);
@@ -192,15 +213,15 @@ export function Viewer() {
           <button type="button" className="btn small" onClick={() => step(1)} aria-label="Next">
             →
           </button>
-          <button type="button" className="btn small" aria-pressed={actualSize} onClick={() => setActualSize((v) => !v)}>
-            {actualSize ? 'Fit' : '100%'}
-          </button>
           {images.length > 1 ? (
             <span className="muted small">
               Image {imageIndex + 1} of {images.length}
             </span>
           ) : null}
           <span className="spacer" />
+          <button type="button" className="btn small" aria-pressed={detailsShown} aria-keyshortcuts="Shift+I" title="Show or hide the details (Shift+I)" onClick={toggleDetails}>
+            Details
+          </button>
           <button type="button" className="btn small" onClick={close} aria-label="Close viewer">
             Close
           </button>
@@ -209,20 +230,15 @@ export function Viewer() {
           <MaskBrush jobId={id} imageId={image.id} src={api.mediaUrl('image', image.id)} width={image.width} height={image.height} prompt={job?.prompt ?? ''} />
         ) : null}
         {/* Kept mounted under the brush, so closing it shows the image at once. */}
-        <div className={actualSize ? 'viewer-image actual' : 'viewer-image fit'} style={brushOn ? { display: 'none' } : undefined}>
+        <div className="viewer-image" style={brushOn ? { display: 'none' } : undefined}>
           {image !== undefined ? (
-            <img
+            <ZoomPane
+              ref={zoom}
               src={api.mediaUrl('image', image.id)}
               alt={job === undefined ? '' : jobTitle(job)}
               width={image.width}
               height={image.height}
-              draggable={desktop}
-              onDragStart={(e) => {
-                if (!desktop) return;
-                e.preventDefault();
-                void api.call('desktop.startDrag', { imageId: image.id }).catch(store.getState().reportError);
-              }}
-              onDoubleClick={() => setActualSize((v) => !v)}
+              onDragOut={desktop ? () => void api.call('desktop.startDrag', { imageId: image.id }).catch(store.getState().reportError) : undefined}
             />
           ) : tick?.previewImageId !== undefined ? (
             <img src={api.mediaUrl('preview', tick.previewImageId)} alt="Partial preview" />
@@ -244,7 +260,7 @@ export function Viewer() {
           </div>
         ) : null}
       </div>
-      <DetailsPanel id={id} detail={detail} imageId={image?.id} onTrash={trashAndMove} onClose={close} />
+      {detailsShown ? <DetailsPanel id={id} detail={detail} imageId={image?.id} onTrash={trashAndMove} onClose={close} /> : null}
     </dialog>
   );
 }

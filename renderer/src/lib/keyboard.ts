@@ -14,6 +14,11 @@ export type Command =
   | 'selectAll'
   | 'undo'
   | 'zoom'
+  | 'zoomIn'
+  | 'zoomOut'
+  | 'zoomFit'
+  | 'zoomActual'
+  | 'details'
   | 'retry'
   | 'import'
   | 'rate'
@@ -51,6 +56,9 @@ export function keyToCommand(input: KeyInput, context: KeyContext): Command | nu
     // Ctrl/Cmd + and −: the gallery's thumbnails, from dense to large (the page itself keeps its size).
     if (input.key === '=' || input.key === '+') return context === 'viewer' ? null : 'thumbsBigger';
     if (input.key === '-' || input.key === '_') return context === 'viewer' ? null : 'thumbsSmaller';
+    // Ctrl/Cmd+0 and +1 as in image editors: plain digits rate.
+    if (input.key === '0') return context === 'viewer' ? 'zoomFit' : null;
+    if (input.key === '1') return context === 'viewer' ? 'zoomActual' : null;
     return null;
   }
   // 0–5 rate the focused image (0 clears); read the digit with ratingOfKey.
@@ -81,12 +89,20 @@ export function keyToCommand(input: KeyInput, context: KeyContext): Command | nu
     case 'z':
     case 'Z':
       return context === 'viewer' ? 'zoom' : null;
+    case '+':
+    case '=':
+      return context === 'viewer' ? 'zoomIn' : null;
+    case '-':
+    case '−':
+      return context === 'viewer' ? 'zoomOut' : null;
     case 'r':
     case 'R':
       return context === 'grid' || context === 'viewer' ? 'retry' : null;
     // Working from the focused image (lib/iterate.ts names them); Shift+U upscales ×4.
     case 'i':
     case 'I':
+      // Shift+I shows or hides the viewer's details (plain I is Use as input).
+      if (input.shiftKey && context === 'viewer') return 'details';
       return context === 'grid' || context === 'viewer' ? 'useAsInput' : null;
     case 'e':
     case 'E':
