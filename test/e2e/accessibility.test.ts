@@ -64,6 +64,9 @@ describe('accessibility (axe-core)', () => {
     await apiCall(host, 'settings.update', { theme: 'dark' });
     await page.reload();
     await expectGrid(page, [PROMPT]);
+    // The theme lands with the settings, after the first page: measure once it is on and painted.
+    await page.waitForFunction(() => (globalThis as unknown as { document: { documentElement: { dataset: { theme?: string } } } }).document.documentElement.dataset.theme === 'dark');
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     await page.getByRole('dialog', { name: 'Settings' }).waitFor();

@@ -38,11 +38,11 @@ describe('alternatives and lines make one job per prompt', () => {
     await page.getByLabel('Prompt', { exact: true }).fill('a {red|blue} kite over dunes\na paper boat on a pond');
     const hint = page.locator('.batch-hint summary');
     await hint.getByText('Makes 3 jobs', { exact: true }).waitFor();
-    expect(await page.getByRole('button', { name: 'Generate' }).textContent()).toContain('Generate 3 jobs');
+    expect(await page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ }).textContent()).toContain('Generate 3 jobs');
     await hint.click();
     expect(await page.locator('.batch-hint li').allTextContents()).toEqual(['a red kite over dunes', 'a blue kite over dunes', 'a paper boat on a pond']);
     await screenshot(page, 'composer-makes-3-jobs');
-    await page.getByRole('button', { name: 'Generate' }).click();
+    await page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ }).click();
     await expectGrid(page, ['a paper boat on a pond', 'a blue kite over dunes', 'a red kite over dunes']);
     const { items } = await apiCall(host, 'jobs.list', { limit: 10 });
     expect(items.map((j) => j.prompt).sort()).toEqual(['a blue kite over dunes', 'a paper boat on a pond', 'a red kite over dunes']);
@@ -53,7 +53,7 @@ describe('alternatives and lines make one job per prompt', () => {
     const before = (await apiCall(host, 'jobs.list', { limit: 50 })).items.length;
     await page.getByLabel('Prompt', { exact: true }).fill('a {red kite');
     await page.locator('.batch-problem', { hasText: 'Line 1, column 3: This { is never closed.' }).waitFor();
-    await page.getByRole('button', { name: 'Generate' }).click();
+    await page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ }).click();
     await page.getByRole('alert').filter({ hasText: 'Line 1, column 3' }).waitFor();
     expect((await apiCall(host, 'jobs.list', { limit: 50 })).items.length).toBe(before);
     await page.getByLabel('Prompt', { exact: true }).fill('');
@@ -134,7 +134,7 @@ describe('presets one click away', () => {
     await page.locator('.batch-hint summary').click();
     expect(await page.locator('.batch-hint li').allTextContents()).toEqual(['ink drawing of a heron at dusk, brush texture', 'ink drawing of a crane at dusk, brush texture']);
     await screenshot(page, 'composer-style-makes-2-jobs');
-    await page.getByRole('button', { name: 'Generate' }).click();
+    await page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ }).click();
     await expectGrid(page, ['ink drawing of a crane at dusk, brush texture', 'ink drawing of a heron at dusk, brush texture', 'a lantern-lit alley in the rain', 'a paper boat on a pond', 'a blue kite over dunes', 'a red kite over dunes']);
     await composer.getByRole('button', { name: 'Stop using the style Ink' }).click();
     await composer.getByText('Style: Ink').waitFor({ state: 'detached' });

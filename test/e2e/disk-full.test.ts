@@ -30,7 +30,7 @@ describe('generate on a full disk', () => {
     await expectGrid(page, ['a harbour kept from before']);
     disk.fillNow();
     await page.getByLabel('Prompt', { exact: true }).fill('a lighthouse that finds no room');
-    await page.getByRole('button', { name: 'Generate' }).click();
+    await page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ }).click();
     const alert = page.getByRole('alert').filter({ hasText: 'disk is full' });
     await alert.waitFor();
     expect(await alert.textContent()).toMatch(/The disk is full, so Atelier could not store the new job: free some space on the drive holding .* and try again\. Nothing already saved was lost\./);
@@ -41,7 +41,7 @@ describe('generate on a full disk', () => {
     disk.clear();
     await page.getByRole('button', { name: 'Dismiss' }).first().click();
     await page.getByLabel('Prompt', { exact: true }).fill('a lighthouse with room again');
-    await page.getByRole('button', { name: 'Generate' }).click();
+    await page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ }).click();
     await expectGrid(page, ['a lighthouse with room again', 'a harbour kept from before']);
   }, 60_000);
 });

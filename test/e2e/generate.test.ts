@@ -28,7 +28,7 @@ describe('generate with the builtin provider', () => {
     await page.getByLabel('Width', { exact: true }).fill('2048');
     await page.getByLabel('Height', { exact: true }).fill('2048');
     const progressSeen = await recordProgressValues(page);
-    await page.getByRole('button', { name: 'Generate' }).click();
+    await page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ }).click();
 
     const item = page.getByRole('listitem', { name: /a quiet harbour at dawn/ });
     await item.waitFor();
@@ -51,7 +51,7 @@ describe('generate with the builtin provider', () => {
     await page.getByLabel('Prompt', { exact: true }).fill('a very slow cathedral interior');
     await page.getByLabel('Size').selectOption('2048x2048');
     await page.getByLabel('Steps').fill('150');
-    await page.getByRole('button', { name: 'Generate' }).click();
+    await page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ }).click();
     const cancel = page.getByRole('button', { name: 'Cancel: a very slow cathedral interior' });
     await cancel.click();
     await page.getByRole('listitem', { name: /a very slow cathedral interior/ }).waitFor({ state: 'detached' });
@@ -70,7 +70,7 @@ describe('generate with the builtin provider', () => {
 
     await page.getByLabel('Provider', { exact: true }).selectOption('a1111');
     await page.getByLabel('Prompt', { exact: true }).fill('a portrait that cannot render yet');
-    await page.getByRole('button', { name: 'Generate' }).click();
+    await page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ }).click();
     await page.getByLabel('Status filter').selectOption('failed');
     await expectGrid(page, ['a portrait that cannot render yet']);
     const failedCard = page.locator('.card', { has: page.getByRole('button', { name: 'a portrait that cannot render yet' }) });

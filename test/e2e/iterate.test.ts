@@ -147,13 +147,13 @@ describe('working from an image', () => {
     await page.locator('textarea.prompt').fill('the lighthouse in a storm');
     await screenshot(page, 'iterate-input-strip');
     expect(await strip.getByRole('note').count()).toBe(0);
-    await page.getByRole('button', { name: 'Generate' }).click();
+    await page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ }).click();
     const job = await nextJob('the image-to-image job');
     expect(job.request).toMatchObject({ prompt: 'the lighthouse in a storm', width: 1024, height: 640, inputImage: { imageId: sourceImage, strength: 0.6 } });
     // Removed, the next Generate is text only again.
     await strip.getByRole('button', { name: 'Remove the input image' }).click();
     expect(await strip.count()).toBe(0);
-    await page.getByRole('button', { name: 'Generate' }).click();
+    await page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ }).click();
     const plain = await nextJob('the text-only job');
     expect(plain.request.inputImage).toBeUndefined();
   });
@@ -314,7 +314,7 @@ describe('working from an image', () => {
     await apiCall(host, 'jobs.trash', { ids: [sourceJob] });
     await apiCall(host, 'jobs.purge', { ids: [sourceJob] });
     await page.locator('textarea.prompt').fill('from a lost source');
-    await page.getByRole('button', { name: 'Generate' }).click();
+    await page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ }).click();
     await strip.getByRole('alert').waitFor();
     await screenshot(page, 'iterate-input-strip-refused');
     const refusal = await strip.getByRole('alert').innerText();

@@ -106,7 +106,7 @@ describe('keyboard paths to the images', () => {
     const { page } = browser;
     const cardWidth = async () => (await page.locator('.card-open').first().boundingBox())!.width;
     const before = await cardWidth();
-    const slider = page.getByRole('slider', { name: 'Thumbnail size' });
+    const slider = page.getByRole('slider', { name: 'Thumbnails' });
     await slider.focus();
     await page.keyboard.press('End');
     await waitFor(async () => (await cardWidth()) > before * 1.5, 'larger thumbnails');

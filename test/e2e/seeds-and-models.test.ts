@@ -66,7 +66,7 @@ describe('ComfyUI’s checkpoints are offered once listed', () => {
     await model.selectOption('');
     await screenshot(page, 'composer-comfyui-models');
     await page.getByLabel('Prompt', { exact: true }).fill('a harbour in the fog, by comfy');
-    await page.getByRole('button', { name: 'Generate' }).click();
+    await page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ }).click();
     await waitFor(async () => comfy.promptRequests().length === 1, 'ComfyUI to get the prompt', 20_000);
     const { items } = await apiCall(host, 'jobs.list', { limit: 10, view: 'all', search: 'harbour in the fog' });
     expect(items[0]?.model).toBe(CHECKPOINTS[0]);
@@ -86,7 +86,7 @@ describe('a 64-bit ComfyUI seed keeps every digit', () => {
     expect(await field.inputValue()).toBe(seed);
     await screenshot(page, 'composer-64-bit-seed');
     const before = comfy.promptRequests().length;
-    await page.getByRole('button', { name: 'Generate' }).click();
+    await page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ }).click();
     await waitFor(async () => comfy.promptRequests().length === before + 1, 'ComfyUI to get the prompt', 20_000);
     expect(comfy.promptRequests()[before]!.body).toContain(`"seed":${seed},`);
 

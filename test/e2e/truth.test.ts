@@ -119,7 +119,7 @@ describe('telling the truth', () => {
     expect(await seed.inputValue()).toBe('424242');
 
     await page.getByLabel('Prompt', { exact: true }).fill('a seeded teapot');
-    await page.getByRole('button', { name: 'Generate' }).click();
+    await page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ }).click();
     await waitFor(async () => (await apiCall(host, 'jobs.list', { limit: 5, view: 'all', search: 'seeded teapot' })).items.length === 1, 'the seeded job');
     const [job] = (await apiCall(host, 'jobs.list', { limit: 5, view: 'all', search: 'seeded teapot' })).items;
     expect((await apiCall(host, 'jobs.get', { id: job!.id })).request.seed).toBe(424242);
@@ -135,7 +135,7 @@ describe('telling the truth', () => {
     await page.getByLabel('Provider', { exact: true }).selectOption('a1111');
     expect(await page.getByLabel('Provider', { exact: true }).locator('option:checked').textContent()).toMatch(/\(failing\)$/);
     await page.getByLabel('Prompt', { exact: true }).fill(FAILING);
-    await page.getByRole('button', { name: 'Generate' }).click();
+    await page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ }).click();
     // Look elsewhere while it retries: the viewer on another image.
     await page.getByRole('button', { name: BUILTIN, exact: true }).dblclick();
     await page.getByRole('dialog', { name: `Viewer: ${BUILTIN}` }).waitFor();

@@ -136,8 +136,8 @@ export function Filters() {
         <span>Next after rating</span>
       </label>
       <label className="inline-field thumb-size" title="Thumbnail size: dense to large (Ctrl/Cmd + and −)">
-        <span>Size</span>
-        <input type="range" aria-label="Thumbnail size" min={THUMB_SIZES.min} max={THUMB_SIZES.max} step={THUMB_SIZES.step} value={thumbSize} onChange={(e) => setThumbSize(Number(e.target.value))} />
+        <span>Thumbnails</span>
+        <input type="range" aria-label="Thumbnails" min={THUMB_SIZES.min} max={THUMB_SIZES.max} step={THUMB_SIZES.step} value={thumbSize} onChange={(e) => setThumbSize(Number(e.target.value))} />
       </label>
       <button type="button" className="btn ghost small" onClick={openDuplicates} title="Copies of the same picture: exact, resized or re-encoded">
         Show duplicates
