@@ -66,7 +66,10 @@ describe('accessibility (axe-core)', () => {
     await expectGrid(page, [PROMPT]);
     // The theme lands with the settings, after the first page: measure once it is on and painted.
     await page.waitForFunction(() => (globalThis as unknown as { document: { documentElement: { dataset: { theme?: string } } } }).document.documentElement.dataset.theme === 'dark');
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await page.evaluate(() => {
+      const raf = (globalThis as unknown as { requestAnimationFrame(cb: () => void): void }).requestAnimationFrame;
+      return new Promise<void>((resolve) => raf(() => raf(resolve)));
+    });
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     await page.getByRole('dialog', { name: 'Settings' }).waitFor();
