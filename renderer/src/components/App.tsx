@@ -21,6 +21,10 @@ import { Toasts } from './Toasts';
 import { TrashView } from './TrashView';
 import { Viewer } from './Viewer';
 import { focusGrid } from '../lib/grid-focus';
+import { useMediaQuery } from '../lib/use-media-query';
+
+/** Keep in step with the drawer's media query in app.css. */
+const COMPOSER_DRAWER_QUERY = '(max-width: 1100px)';
 
 function useTheme() {
   const theme = useApp((s) => s.settings?.theme ?? 'system');
@@ -39,6 +43,14 @@ export function App() {
   const setPanel = useApp((s) => s.setPanel);
   const importOpen = useApp((s) => s.importDialog !== null);
   const openImport = useApp((s) => s.openImportDialog);
+  const composerOpen = useApp((s) => s.composerOpen);
+  const setComposerOpen = useApp((s) => s.setComposerOpen);
+  // The width at which app.css makes the composer a drawer: a closed drawer is inert (off screen, out of the tab order).
+  const drawer = useMediaQuery(COMPOSER_DRAWER_QUERY);
+  // An opened drawer hands the keyboard to the prompt (once it is shown: a hidden element cannot take focus).
+  useEffect(() => {
+    if (composerOpen) document.querySelector<HTMLTextAreaElement>('textarea.prompt')?.focus();
+  }, [composerOpen]);
   return (
     <div className="app">
       {/* The first Tab stop: past the search, composer and sidebars straight to the images. */}
@@ -54,6 +66,17 @@ export function App() {
       </a>
       <header className="topbar">
         <h1 className="brand">Atelier</h1>
+        {/* Only in a narrow window (CSS): the composer is a drawer there, so the gallery stays first. */}
+        <button
+          type="button"
+          className="btn ghost compose-toggle"
+          aria-controls="composer-drawer"
+          aria-expanded={composerOpen}
+          title="Write a prompt (N)"
+          onClick={() => setComposerOpen(!composerOpen)}
+        >
+          Compose <kbd aria-hidden="true">N</kbd>
+        </button>
         <SearchBar />
         <button type="button" className="btn ghost" onClick={() => openImport()} aria-haspopup="dialog" title="Import folders of images (Ctrl+I)">
           Import…
@@ -65,7 +88,7 @@ export function App() {
       <StatusBanner />
       <RecoveryBanner />
       <div className="workspace">
-        <aside className="sidebar" aria-label="Compose">
+        <aside id="composer-drawer" className={composerOpen ? 'sidebar open' : 'sidebar'} aria-label="Compose" inert={drawer && !composerOpen}>
           <Composer />
         </aside>
         <aside className="library-nav" aria-label="Library">

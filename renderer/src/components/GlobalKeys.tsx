@@ -28,6 +28,14 @@ export function GlobalKeys() {
       } else if (command === 'focusSearch') {
         event.preventDefault();
         document.getElementById('search')?.focus();
+      } else if (command === 'compose') {
+        event.preventDefault();
+        state.setComposerOpen(true);
+        // Wide windows have no drawer: the prompt takes the keyboard at once (App focuses it when a drawer opens).
+        document.querySelector<HTMLTextAreaElement>('textarea.prompt')?.focus();
+      } else if (command === 'close' && state.composerOpen) {
+        event.preventDefault();
+        state.setComposerOpen(false);
       } else if (command === 'thumbsBigger' || command === 'thumbsSmaller') {
         event.preventDefault();
         state.setThumbSize(state.thumbSize + (command === 'thumbsBigger' ? 1 : -1) * THUMB_SIZES.step * 2);

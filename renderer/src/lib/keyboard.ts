@@ -27,7 +27,8 @@ export type Command =
   | 'variations'
   | 'upscale'
   | 'thumbsBigger'
-  | 'thumbsSmaller';
+  | 'thumbsSmaller'
+  | 'compose';
 
 export type KeyContext = 'grid' | 'viewer' | 'composer' | 'other';
 
@@ -66,6 +67,10 @@ export function keyToCommand(input: KeyInput, context: KeyContext): Command | nu
   switch (input.key) {
     case '/':
       return 'focusSearch';
+    // N: a new prompt (in a narrow window the composer is a drawer, and N opens it).
+    case 'n':
+    case 'N':
+      return context === 'grid' || context === 'other' ? 'compose' : null;
     case 'f':
     case 'F':
       return context === 'grid' || context === 'viewer' ? 'favorite' : null;

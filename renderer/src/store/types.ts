@@ -113,6 +113,9 @@ export interface UiSlice {
   revealed: { id: string; seq: number } | null;
   /** provider id -> why it looks down (last failure), cleared by a success. */
   providerDown: Record<string, string>;
+  /** In a narrow window the composer is a drawer over the gallery: whether it is out. */
+  composerOpen: boolean;
+  setComposerOpen(open: boolean): void;
   /** The gallery's thumbnail size (a card's smallest width in px), remembered in this browser. */
   thumbSize: number;
   setThumbSize(size: number): void;

@@ -27,6 +27,8 @@ export const createUiSlice: SliceCreator<UiSlice> = () => (set, get) => ({
   online: true,
   revealed: null,
   providerDown: {},
+  composerOpen: false,
+  setComposerOpen: (composerOpen) => set({ composerOpen }),
   thumbSize: storedThumbSize(),
   setThumbSize: (size) => {
     const thumbSize = clampThumbSize(size);
