@@ -33,3 +33,13 @@ describe('thumbnail size', () => {
     expect(keyToCommand(key('-', { inTextField: true }), 'other')).toBeNull();
   });
 });
+
+describe('the compose key', () => {
+  it('N opens the composer from the grid or anywhere outside a text field, never while typing or in the viewer', () => {
+    const plain = (k: string, extra: Partial<KeyInput> = {}) => key(k, { ctrlKey: false, ...extra });
+    expect(keyToCommand(plain('n'), 'grid')).toBe('compose');
+    expect(keyToCommand(plain('N', { shiftKey: true }), 'other')).toBe('compose');
+    expect(keyToCommand(plain('n', { inTextField: true }), 'other')).toBeNull();
+    expect(keyToCommand(plain('n'), 'viewer')).toBeNull();
+  });
+});
