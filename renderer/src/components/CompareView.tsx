@@ -1,0 +1,93 @@
+import { useEffect, useRef, useState } from 'react';
+import type { JobDetail } from '../../../shared/contract';
+import { diffSettings, FITTED, settingsOf, type SharedView } from '../lib/compare';
+import { jobTitle } from '../lib/thumbs';
+import { useApi, useApp, useAppStore } from '../store/context';
+import { ZoomPane } from './ZoomPane';
+import '../styles/viewer.css';
+import '../styles/compare.css';
+
+/** 2–4 images side by side on the viewer's dark ground, one zoom and pan for all, and what differs in their settings. */
+export function CompareView() {
+  const api = useApi();
+  const store = useAppStore();
+  const items = useApp((s) => s.compare);
+  const jobs = useApp((s) => s.jobs.byId);
+  const getDetail = useApp((s) => s.getDetail);
+  const [details, setDetails] = useState<Record<string, JobDetail | null>>({});
+  const [view, setView] = useState<SharedView>(FITTED);
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const open = items !== null;
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (open && dialog !== null && !dialog.open) dialog.showModal();
+    if (!open) setView(FITTED);
+    return () => dialog?.close();
+  }, [open]);
+
+  useEffect(() => {
+    if (items === null) return;
+    let live = true;
+    for (const { jobId } of items)
+      void getDetail(jobId).then((d) => {
+        if (live) setDetails((all) => ({ ...all, [jobId]: d }));
+      });
+    return () => {
+      live = false;
+    };
+  }, [items, getDetail]);
+
+  if (items === null) return null;
+  const shown = items.flatMap((item) => {
+    const job = jobs[item.jobId];
+    const image = job?.images.find((i) => i.id === item.imageId);
+    return job === undefined || image === undefined ? [] : [{ job, image }];
+  });
+  const rows = diffSettings(shown.map(({ job, image }) => settingsOf(job, details[job.id] ?? null, image.id)));
+  const close = () => store.getState().closeCompare();
+
+  return (
+    <dialog
+      ref={dialogRef}
+      className="viewer compare-view"
+      aria-label={`Compare ${shown.length} images`}
+      onCancel={(e) => {
+        e.preventDefault();
+        close();
+      }}
+    >
+      <div className="viewer-toolbar compare-toolbar">
+        <strong>Compare {shown.length} images</strong>
+        <span className="muted small">Zoom and pan move every image together</span>
+        <span className="spacer" />
+        <button type="button" className="btn small" onClick={close} aria-label="Close compare">
+          Close
+        </button>
+      </div>
+      <div className="compare-panes" style={{ gridTemplateColumns: `repeat(${Math.max(1, shown.length)}, 1fr)` }}>
+        {shown.map(({ job, image }, i) => (
+          <figure key={image.id} className="compare-pane" aria-label={`Image ${i + 1}: ${jobTitle(job)}`}>
+            <ZoomPane src={api.mediaUrl('image', image.id)} alt={jobTitle(job)} width={image.width} height={image.height} sync={{ view, onChange: setView }} />
+          </figure>
+        ))}
+      </div>
+      <div className="compare-diff-wrap">
+        <table className="compare-diff" aria-label="Settings compared">
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.key} className={row.differs.some(Boolean) ? 'differs' : undefined}>
+                <th scope="row">{row.label}</th>
+                {row.values.map((value, i) => (
+                  <td key={i} className={row.differs[i] ? 'diff' : undefined} data-differs={row.differs[i] ? 'true' : undefined}>
+                    {value ?? <span className="muted">—</span>}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </dialog>
+  );
+}
