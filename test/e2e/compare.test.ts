@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildRenderer, launchBrowser, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import { apiCall, expectGrid, waitFor } from './helpers.js';
+
+/**
+ * Compare as a person reaches it: two cards selected, Compare in the selection bar, the two images side by side on dark,
+ * one wheel zooms both alike, and the settings diff marks only what differs (the prompt and the steps, not the seed).
+ */
+const FIRST = 'a copper kettle, morning light';
+const SECOND = 'a copper kettle, evening light';
+
+let renderer: Awaited<ReturnType<typeof buildRenderer>>;
+let dataDir: string;
+let host: Host;
+let browser: Browser;
+
+async function seed(prompt: string, steps: number): Promise<void> {
+  const { job } = await apiCall(host, 'jobs.submit', { provider: 'builtin', prompt, width: 512, height: 512, count: 1, steps, seed: 4242 });
+  await waitFor(async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded', `job "${prompt}" to finish`, 90_000);
+}
+
+const dialog = () => browser.page.getByRole('dialog', { name: 'Compare 2 images' });
+const transforms = () => dialog().locator('img.zoom-image').evaluateAll((imgs) => imgs.map((i) => (i as unknown as { style: { transform: string } }).style.transform));
+
+beforeAll(async () => {
+  renderer = await buildRenderer();
+  dataDir = await tempDir('atelier-e2e-compare-');
+  host = await startHost({ rendererDir: renderer.dir, dataDir });
+  await seed(FIRST, 2);
+  await seed(SECOND, 3);
+  browser = await launchBrowser({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
+  await browser.page.goto(host.url);
+  await expectGrid(browser.page, [SECOND, FIRST]);
+}, 180_000);
+
+afterAll(async () => {
+  await tearDown({ browser, host, dataDir, renderer });
+});
+
+describe('compare', () => {
+  it('shows two selected images side by side, zooms and pans them together, diffs only what differs, and Escape closes', async () => {
+    const page = browser.page;
+    await page.getByRole('button', { name: FIRST, exact: true }).click();
+    await page.getByRole('button', { name: SECOND, exact: true }).click({ modifiers: ['Control'] });
+    await page.getByRole('toolbar', { name: 'Selected jobs' }).getByRole('button', { name: 'Compare 2 selected jobs' }).click();
+
+    await dialog().waitFor();
+    const panes = dialog().locator('.zoom-pane');
+    expect(await panes.count()).toBe(2);
+    const before = await transforms();
+    expect(before[0]).toBe(before[1]);
+
+    // A wheel over the first pane zooms it around the pointer; the second follows with the same transform.
+    const box = (await panes.nth(0).boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.4);
+    await page.mouse.wheel(0, -600);
+    await waitFor(async () => (await transforms())[0] !== before[0], 'the first pane to zoom', 5_000);
+    await waitFor(async () => new Set(await transforms()).size === 1, 'the second pane to follow', 5_000);
+    expect(Number(await panes.nth(1).getAttribute('data-zoom'))).toBeGreaterThan(Number(before[0]!.match(/scale\(([\d.]+)\)/)![1]) * 100);
+
+    // A drag on the second pane pans the first the same way.
+    const zoomed = (await transforms())[0];
+    const box2 = (await panes.nth(1).boundingBox())!;
+    await page.mouse.move(box2.x + box2.width / 2, box2.y + box2.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box2.x + box2.width / 2 + 60, box2.y + box2.height / 2 + 40, { steps: 4 });
+    await page.mouse.up();
+    await waitFor(async () => (await transforms())[0] !== zoomed, 'the first pane to pan', 5_000);
+    await waitFor(async () => new Set(await transforms()).size === 1, 'both panes at one pan', 5_000);
+
+    const table = dialog().getByRole('table', { name: 'Settings compared' });
+    await waitFor(async () => (await table.getByRole('row', { name: /^Steps/ }).textContent())?.includes('3') === true, 'the steps to load', 10_000);
+    const highlighted = await table.locator('tr').evaluateAll((rows) =>
+      rows.filter((r) => r.querySelector('td[data-differs="true"]') !== null).map((r) => r.querySelector('th')!.textContent),
+    );
+    expect(highlighted).toEqual(['Prompt', 'Steps']);
+    expect(await table.locator('td[data-differs="true"]').count()).toBe(4);
+
+    await page.mouse.move(0, 0);
+    const shot = await screenshot(page, 'compare');
+    expect(shot.endsWith('compare.png')).toBe(true);
+
+    await page.keyboard.press('Escape');
+    await waitFor(async () => (await dialog().count()) === 0, 'compare to close', 5_000);
+  }, 120_000);
+});
