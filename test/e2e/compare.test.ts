@@ -83,4 +83,35 @@ describe('compare', () => {
     await page.keyboard.press('Escape');
     await waitFor(async () => (await dialog().count()) === 0, 'compare to close', 5_000);
   }, 120_000);
+
+  it('lays two images one over the other, split by a slider, at one zoom', async () => {
+    const page = browser.page;
+    await page.getByRole('button', { name: FIRST, exact: true }).click();
+    await page.getByRole('button', { name: SECOND, exact: true }).click({ modifiers: ['Control'] });
+    await page.getByRole('toolbar', { name: 'Selected jobs' }).getByRole('button', { name: 'Compare 2 selected jobs' }).click();
+    await dialog().getByRole('button', { name: 'Split' }).click();
+    const figures = dialog().locator('figure.compare-pane');
+    const clip = () => figures.nth(1).evaluate((f) => (f as unknown as { style: { clipPath: string } }).style.clipPath);
+    expect(await clip()).toBe('inset(0px 0px 0px 50%)');
+    // Both figures fill one box: the same place on the page.
+    expect(await figures.nth(0).boundingBox()).toEqual(await figures.nth(1).boundingBox());
+
+    await dialog().getByRole('slider', { name: 'Split position' }).fill('30');
+    await waitFor(async () => (await clip()) === 'inset(0px 0px 0px 30%)', 'the split to move to 30%', 5_000);
+
+    // Left of the split the first image takes the wheel; the second, drawn over it, follows.
+    const before = await transforms();
+    const box = (await figures.nth(0).boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.15, box.y + box.height * 0.5);
+    await page.mouse.wheel(0, -500);
+    await waitFor(async () => (await transforms())[0] !== before[0], 'the first image to zoom', 5_000);
+    await waitFor(async () => new Set(await transforms()).size === 1, 'the second to follow', 5_000);
+    await page.mouse.move(0, 0);
+    await screenshot(page, 'compare-split');
+
+    await dialog().getByRole('button', { name: 'Split' }).click();
+    expect(await dialog().locator('.compare-split').count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await waitFor(async () => (await dialog().count()) === 0, 'compare to close', 5_000);
+  }, 120_000);
 });

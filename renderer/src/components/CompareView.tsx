@@ -3,6 +3,7 @@ import type { JobDetail } from '../../../shared/contract';
 import { diffSettings, FITTED, settingsOf, type SharedView } from '../lib/compare';
 import { jobTitle } from '../lib/thumbs';
 import { useApi, useApp, useAppStore } from '../store/context';
+import { SplitPanes } from './SplitPanes';
 import { ZoomPane } from './ZoomPane';
 import '../styles/viewer.css';
 import '../styles/compare.css';
@@ -16,13 +17,18 @@ export function CompareView() {
   const getDetail = useApp((s) => s.getDetail);
   const [details, setDetails] = useState<Record<string, JobDetail | null>>({});
   const [view, setView] = useState<SharedView>(FITTED);
+  // Two images can also be laid one over the other, split at a slider (percent of the width from the left).
+  const [split, setSplit] = useState<number | null>(null);
   const dialogRef = useRef<HTMLDialogElement>(null);
   const open = items !== null;
 
   useEffect(() => {
     const dialog = dialogRef.current;
     if (open && dialog !== null && !dialog.open) dialog.showModal();
-    if (!open) setView(FITTED);
+    if (!open) {
+      setView(FITTED);
+      setSplit(null);
+    }
     return () => dialog?.close();
   }, [open]);
 
@@ -61,17 +67,26 @@ export function CompareView() {
         <strong>Compare {shown.length} images</strong>
         <span className="muted small">Zoom and pan move every image together</span>
         <span className="spacer" />
+        {shown.length === 2 ? (
+          <button type="button" className="btn small" aria-pressed={split !== null} title="Lay the two images one over the other, split by a slider" onClick={() => setSplit(split === null ? 50 : null)}>
+            Split
+          </button>
+        ) : null}
         <button type="button" className="btn small" onClick={close} aria-label="Close compare">
           Close
         </button>
       </div>
-      <div className="compare-panes" style={{ gridTemplateColumns: `repeat(${Math.max(1, shown.length)}, 1fr)` }}>
-        {shown.map(({ job, image }, i) => (
-          <figure key={image.id} className="compare-pane" aria-label={`Image ${i + 1}: ${jobTitle(job)}`}>
-            <ZoomPane src={api.mediaUrl('image', image.id)} alt={jobTitle(job)} width={image.width} height={image.height} sync={{ view, onChange: setView }} />
-          </figure>
-        ))}
-      </div>
+      {split !== null && shown.length === 2 ? (
+        <SplitPanes shown={shown} split={split} onSplit={setSplit} view={view} onView={setView} />
+      ) : (
+        <div className="compare-panes" style={{ gridTemplateColumns: `repeat(${Math.max(1, shown.length)}, 1fr)` }}>
+          {shown.map(({ job, image }, i) => (
+            <figure key={image.id} className="compare-pane" aria-label={`Image ${i + 1}: ${jobTitle(job)}`}>
+              <ZoomPane src={api.mediaUrl('image', image.id)} alt={jobTitle(job)} width={image.width} height={image.height} sync={{ view, onChange: setView }} />
+            </figure>
+          ))}
+        </div>
+      )}
       <div className="compare-diff-wrap">
         <table className="compare-diff" aria-label="Settings compared">
           <tbody>
