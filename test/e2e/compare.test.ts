@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRenderer, launchBrowser, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import { seriousViolations } from './axe.js';
 import { apiCall, expectGrid, waitFor } from './helpers.js';
 
 /**
@@ -76,6 +77,14 @@ describe('compare', () => {
     expect(highlighted).toEqual(['Prompt', 'Steps']);
     expect(await table.locator('td[data-differs="true"]').count()).toBe(4);
 
+    // The keys zoom every pane alike too: + steps in, Ctrl+0 fits them all again.
+    const panned = (await transforms())[0];
+    await page.keyboard.press('+');
+    await waitFor(async () => (await transforms())[0] !== panned && new Set(await transforms()).size === 1, 'both panes a step further in', 5_000);
+    await page.keyboard.press('Control+0');
+    await waitFor(async () => (await transforms())[0] === before[0] && new Set(await transforms()).size === 1, 'both panes fitted again', 5_000);
+
+    expect(await seriousViolations(page)).toEqual([]);
     await page.mouse.move(0, 0);
     const shot = await screenshot(page, 'compare');
     expect(shot.endsWith('compare.png')).toBe(true);

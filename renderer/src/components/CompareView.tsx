@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import type { JobDetail } from '../../../shared/contract';
 import { diffSettings, FITTED, settingsOf, type SharedView } from '../lib/compare';
+import { isTextField, keyToCommand } from '../lib/keyboard';
 import { jobTitle } from '../lib/thumbs';
 import { useApi, useApp, useAppStore } from '../store/context';
 import { SplitPanes } from './SplitPanes';
-import { ZoomPane } from './ZoomPane';
+import { ZoomPane, type ZoomControls } from './ZoomPane';
 import '../styles/viewer.css';
 import '../styles/compare.css';
 
@@ -20,6 +21,8 @@ export function CompareView() {
   // Two images can also be laid one over the other, split at a slider (percent of the width from the left).
   const [split, setSplit] = useState<number | null>(null);
   const dialogRef = useRef<HTMLDialogElement>(null);
+  // The keys drive the first pane; the others follow it through the shared view.
+  const zoom = useRef<ZoomControls>(null);
   const open = items !== null;
 
   useEffect(() => {
@@ -52,12 +55,21 @@ export function CompareView() {
   });
   const rows = diffSettings(shown.map(({ job, image }) => settingsOf(job, details[job.id] ?? null, image.id)));
   const close = () => store.getState().closeCompare();
+  // The viewer's zoom keys: + and − step, Ctrl+0 fits, Ctrl+1 is 1:1, Z toggles.
+  const onKeyDown = (event: React.KeyboardEvent) => {
+    const command = keyToCommand({ key: event.key, ctrlKey: event.ctrlKey, metaKey: event.metaKey, shiftKey: event.shiftKey, altKey: event.altKey, inTextField: isTextField(event.target) }, 'viewer');
+    const method = command === null ? undefined : ({ zoomIn: 'zoomIn', zoomOut: 'zoomOut', zoomFit: 'fit', zoomActual: 'actual', zoom: 'toggle' } as const)[command as 'zoomIn'];
+    if (method === undefined) return;
+    event.preventDefault();
+    zoom.current?.[method]();
+  };
 
   return (
     <dialog
       ref={dialogRef}
       className="viewer compare-view"
       aria-label={`Compare ${shown.length} images`}
+      onKeyDown={onKeyDown}
       onCancel={(e) => {
         e.preventDefault();
         close();
@@ -77,12 +89,12 @@ export function CompareView() {
         </button>
       </div>
       {split !== null && shown.length === 2 ? (
-        <SplitPanes shown={shown} split={split} onSplit={setSplit} view={view} onView={setView} />
+        <SplitPanes zoomRef={zoom} shown={shown} split={split} onSplit={setSplit} view={view} onView={setView} />
       ) : (
         <div className="compare-panes" style={{ gridTemplateColumns: `repeat(${Math.max(1, shown.length)}, 1fr)` }}>
           {shown.map(({ job, image }, i) => (
             <figure key={image.id} className="compare-pane" aria-label={`Image ${i + 1}: ${jobTitle(job)}`}>
-              <ZoomPane src={api.mediaUrl('image', image.id)} alt={jobTitle(job)} width={image.width} height={image.height} sync={{ view, onChange: setView }} />
+              <ZoomPane ref={i === 0 ? zoom : undefined} src={api.mediaUrl('image', image.id)} alt={jobTitle(job)} width={image.width} height={image.height} sync={{ view, onChange: setView }} />
             </figure>
           ))}
         </div>
