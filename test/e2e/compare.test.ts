@@ -123,4 +123,30 @@ describe('compare', () => {
     await page.keyboard.press('Escape');
     await waitFor(async () => (await dialog().count()) === 0, 'compare to close', 5_000);
   }, 120_000);
+
+  it('offers Compare for two to four selected jobs only', async () => {
+    const page = browser.page;
+    const more = ['a pewter jug', 'a brass bell', 'a tin cup'];
+    for (const prompt of more) {
+      const { job } = await apiCall(host, 'jobs.submit', { provider: 'builtin', prompt, width: 64, height: 64, count: 1, steps: 1 });
+      await waitFor(async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded', `job "${prompt}" to finish`, 60_000);
+    }
+    const all = [FIRST, SECOND, ...more];
+    for (const prompt of all) await page.getByRole('button', { name: prompt, exact: true }).waitFor();
+    const bar = page.getByRole('toolbar', { name: 'Selected jobs' });
+    await page.getByRole('button', { name: all[0]!, exact: true }).click();
+    for (const prompt of all.slice(1)) await page.getByRole('button', { name: prompt, exact: true }).click({ modifiers: ['Control'] });
+    await bar.getByRole('button', { name: 'Favorite 5 selected jobs' }).waitFor();
+    expect(await bar.getByRole('button', { name: /^Compare/ }).count()).toBe(0);
+
+    await page.getByRole('button', { name: all[4]!, exact: true }).click({ modifiers: ['Control'] });
+    await bar.getByRole('button', { name: 'Compare 4 selected jobs' }).click();
+    const four = page.getByRole('dialog', { name: 'Compare 4 images' });
+    await four.waitFor();
+    expect(await four.locator('.zoom-pane').count()).toBe(4);
+    // Split is for two only.
+    expect(await four.getByRole('button', { name: 'Split' }).count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await waitFor(async () => (await four.count()) === 0, 'compare to close', 5_000);
+  }, 120_000);
 });
