@@ -115,6 +115,13 @@ describe('compare', () => {
     await page.mouse.wheel(0, -500);
     await waitFor(async () => (await transforms())[0] !== before[0], 'the first image to zoom', 5_000);
     await waitFor(async () => new Set(await transforms()).size === 1, 'the second to follow', 5_000);
+    // The handle on the split line drags it.
+    const handle = (await dialog().locator('.compare-split-handle').boundingBox())!;
+    await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.7, handle.y + handle.height / 2, { steps: 5 });
+    await page.mouse.up();
+    await waitFor(async () => Math.abs(Number((await clip()).match(/([\d.]+)%/)![1]) - 70) < 1, 'the split dragged to 70%', 5_000);
     await page.mouse.move(0, 0);
     await screenshot(page, 'compare-split');
 
