@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildRenderer, launchBrowser, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
 import { seriousViolations } from './axe.js';
 import { apiCall, expectGrid, waitFor } from './helpers.js';
@@ -36,6 +36,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await tearDown({ browser, host, dataDir, renderer });
+});
+
+// A failed test must not leave Compare open over the next one.
+afterEach(async () => {
+  if ((await browser.page.locator('dialog.compare-view').count()) > 0) await browser.page.keyboard.press('Escape');
 });
 
 describe('compare', () => {
