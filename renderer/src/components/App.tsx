@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useApp } from '../store/context';
+import { CompareView } from './CompareView';
 import { Composer } from './Composer';
 import { BoardsList } from './BoardsList';
 import { MatchesBar } from './BulkActions';
@@ -107,6 +108,7 @@ export function App() {
       </div>
       <SimilarView />
       {viewerOpen ? <Viewer /> : null}
+      <CompareView />
       {panel === 'settings' ? <SettingsPanel /> : null}
       {importOpen ? <ImportDialog /> : null}
       <DropToImport />

@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { COMPARE_MAX, COMPARE_MIN } from '../lib/compare';
+import { visibleImages } from '../lib/curation';
 import { formatNumber } from '../lib/format';
 import { useApp, useAppStore } from '../store/context';
 import { countsKeyOf, toMatchQuery } from '../store/filters';
@@ -8,7 +10,7 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { ExportDialog, type ExportTarget } from './ExportDialog';
 
 /** Rate, favourite, tag, board or trash many images at once: one engine transaction, one Undo. */
-export function BulkActions({ target, count, what, withTrash = true, more = false }: { target: () => CurationTarget; count: number; what: string; withTrash?: boolean; more?: boolean }) {
+export function BulkActions({ target, count, what, withTrash = true, more = false, compare = false }: { target: () => CurationTarget; count: number; what: string; withTrash?: boolean; more?: boolean; compare?: boolean }) {
   const store = useAppStore();
   const boards = useApp((s) => s.boards);
   // Showing one board (its own images, not a smart board's query): its images can leave it from here.
@@ -85,6 +87,26 @@ export function BulkActions({ target, count, what, withTrash = true, more = fals
       >
         Export…
       </button>
+      {compare && count >= COMPARE_MIN && count <= COMPARE_MAX ? (
+        <button
+          type="button"
+          className="btn small"
+          aria-label={`Compare ${label}`}
+          onClick={() => {
+            const t = target();
+            if (!('images' in t)) return;
+            // Each selected job by its first image, side by side.
+            const items = t.images.jobIds.flatMap((jobId) => {
+              const job = s().jobs.byId[jobId];
+              const first = job === undefined ? undefined : visibleImages(job, 'active')[0];
+              return first === undefined ? [] : [{ jobId, imageId: first.id }];
+            });
+            if (items.length >= COMPARE_MIN) s().openCompare(items);
+          }}
+        >
+          Compare
+        </button>
+      ) : null}
       {exporting === null ? null : <ExportDialog target={exporting} label={label} onClose={() => setExporting(null)} />}
       {withTrash ? (
         <button type="button" className="btn small danger" aria-label={`Move ${label} to Trash`} onClick={() => setConfirmTrash(true)}>

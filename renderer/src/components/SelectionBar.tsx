@@ -40,7 +40,7 @@ export function SelectionBar() {
         </button>
       ) : (
         <>
-          <BulkActions target={() => selectionTarget(store.getState(), ids)} count={ids.length} what={ids.length === 1 ? 'selected job' : 'selected jobs'} withTrash={false} />
+          <BulkActions target={() => selectionTarget(store.getState(), ids)} count={ids.length} what={ids.length === 1 ? 'selected job' : 'selected jobs'} withTrash={false} compare />
           <button type="button" className="btn small" onClick={() => void state.setFavorite(ids, false)}>
             Unfavorite
           </button>

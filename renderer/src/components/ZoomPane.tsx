@@ -1,4 +1,5 @@
 import { useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type Ref } from 'react';
+import { fromShared, toShared, type SharedView } from '../lib/compare';
 import { actualView, carryView, clampView, fitView, panBy, pinchView, transformOf, zoomAround, ZOOM_STEP, type Point, type Size, type View } from '../lib/zoom';
 
 export interface ZoomControls {
@@ -17,7 +18,13 @@ const WHEEL_RATE = 0.0015;
  * Wheel zooms around the pointer, two pointers pinch, one drags to pan while the image is larger than the pane.
  * The view survives a change of image (← →), so a batch is compared at the same zoom.
  */
-export function ZoomPane({ src, width, height, alt, ref, onDragOut }: { src: string; width: number; height: number; alt: string; ref?: Ref<ZoomControls>; onDragOut?: () => void }) {
+/** Compare's controlled view: the pane draws `view` and reports its own zooms and pans through `onChange`. */
+export interface ZoomSync {
+  view: SharedView;
+  onChange(view: SharedView): void;
+}
+
+export function ZoomPane({ src, width, height, alt, ref, onDragOut, sync }: { src: string; width: number; height: number; alt: string; ref?: Ref<ZoomControls>; onDragOut?: () => void; sync?: ZoomSync }) {
   const paneRef = useRef<HTMLDivElement>(null);
   const imgRef = useRef<HTMLImageElement>(null);
   const paneSize = useRef<Size>({ width: 0, height: 0 });
@@ -34,7 +41,16 @@ export function ZoomPane({ src, width, height, alt, ref, onDragOut }: { src: str
   const [zoomed, setZoomed] = useState(false);
   const [isFit, setIsFit] = useState(true);
 
-  const apply = (next: View, isFit = false) => {
+  const syncRef = useRef(sync);
+  syncRef.current = sync;
+  // The shared view this pane last sent: coming back as the prop, it is already drawn.
+  const sent = useRef<SharedView | null>(null);
+  const apply = (next: View, isFit = false, emit = true) => {
+    const s = syncRef.current;
+    if (emit && s !== undefined && paneSize.current.width > 0) {
+      sent.current = toShared(next, isFit, image.current, paneSize.current);
+      s.onChange(sent.current);
+    }
     view.current = next;
     fitted.current = isFit;
     if (imgRef.current !== null) imgRef.current.style.transform = transformOf(next);
@@ -63,7 +79,9 @@ export function ZoomPane({ src, width, height, alt, ref, onDragOut }: { src: str
       // Hidden under the mask brush: keep the last real size.
       if (pane.clientWidth === 0 || pane.clientHeight === 0) return;
       paneSize.current = { width: pane.clientWidth, height: pane.clientHeight };
-      apply(fitted.current ? fitView(size(), paneSize.current) : clampView(view.current, size(), paneSize.current), fitted.current);
+      const s = syncRef.current;
+      if (s !== undefined) apply(fromShared(s.view, size(), paneSize.current), s.view.fitted, false);
+      else apply(fitted.current ? fitView(size(), paneSize.current) : clampView(view.current, size(), paneSize.current), fitted.current);
     };
     measure();
     const observer = new ResizeObserver(measure);
@@ -78,6 +96,13 @@ export function ZoomPane({ src, width, height, alt, ref, onDragOut }: { src: str
     if (from.width === width && from.height === height) return;
     apply(carryView(view.current, fitted.current, from, image.current, paneSize.current), fitted.current);
   }, [width, height]);
+
+  // Another pane zoomed or panned: draw the shared view here without sending it back.
+  const shared = sync?.view;
+  useLayoutEffect(() => {
+    if (shared === undefined || shared === sent.current || paneSize.current.width === 0) return;
+    apply(fromShared(shared, size(), paneSize.current), shared.fitted, false);
+  }, [shared]);
 
   // A non-passive listener: the wheel zooms the image instead of scrolling the page.
   useEffect(() => {

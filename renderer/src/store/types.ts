@@ -106,6 +106,8 @@ export interface UiSlice {
   viewerId: string | null;
   /** The image the viewer opens on (a card's expanded strip can open any of its job's images). */
   viewerImage: number;
+  /** The images shown side by side in Compare (2–4), or null while it is closed. */
+  compare: { jobId: string; imageId: string }[] | null;
   /** The grid card whose images are shown in a strip beneath its row. */
   expandedId: string | null;
   online: boolean;
@@ -127,6 +129,8 @@ export interface UiSlice {
   openViewer(id: string, imageIndex?: number): void;
   toggleExpanded(id: string): void;
   closeViewer(): void;
+  openCompare(items: { jobId: string; imageId: string }[]): void;
+  closeCompare(): void;
   setOnline(online: boolean): void;
 }
 

@@ -23,6 +23,7 @@ export const createUiSlice: SliceCreator<UiSlice> = () => (set, get) => ({
   panel: 'none',
   viewerId: null,
   viewerImage: 0,
+  compare: null,
   expandedId: null,
   online: true,
   revealed: null,
@@ -50,5 +51,7 @@ export const createUiSlice: SliceCreator<UiSlice> = () => (set, get) => ({
   openViewer: (id, imageIndex = 0) => set({ viewerId: id, viewerImage: imageIndex, focusedId: id }),
   toggleExpanded: (id) => set((s) => ({ expandedId: s.expandedId === id ? null : id })),
   closeViewer: () => set({ viewerId: null }),
+  openCompare: (items) => set({ compare: items }),
+  closeCompare: () => set({ compare: null }),
   setOnline: (online) => set({ online }),
 });
