@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { gridLayout, stripHeight, CARD_GAP, HEADER_HEIGHT } from '../lib/grid-layout';
+import { gridLayout, stripHeight, CARD_GAP, GRID_PADDING, HEADER_HEIGHT } from '../lib/grid-layout';
+import { useCardAspects } from '../lib/use-card-aspects';
 import { dateBuckets, dateLabel } from '../lib/date-sections';
 import { buildRows } from '../lib/grid-rows';
 import { createFlingDetector, FLING_SETTLE_MS } from '../lib/fling';
@@ -13,6 +14,7 @@ import { GridRow } from './GridRow';
 import { onGridKey } from './grid-keys';
 
 const SKELETON_CARDS = 12;
+const NO_WIDTHS: readonly number[] = [];
 
 function useWidth(ref: React.RefObject<HTMLElement | null>): number {
   const [width, setWidth] = useState(0);
@@ -69,7 +71,11 @@ export function HistoryGrid() {
   const scrollRef = useRef<HTMLDivElement>(null);
   const width = useWidth(scrollRef);
   const thumbSize = useApp((s) => s.thumbSize);
-  const layout = gridLayout(width - 2 * CARD_GAP, order.length, thumbSize);
+  const usableWidth = width - 2 * GRID_PADDING;
+  // Only the loading skeleton still uses square columns.
+  const skeleton = gridLayout(usableWidth, SKELETON_CARDS, thumbSize);
+  const view = useApp((s) => (s.filters.view === 'trash' ? 'trash' : 'active'));
+  const aspects = useCardAspects(order, view);
   const searchShown = useApp((s) => s.filters.search);
 
   // An expanded card (more than one image) gets a strip of its images in a row of its own beneath its row.
@@ -82,12 +88,18 @@ export function HistoryGrid() {
     const byId = store.getState().jobs.byId;
     const buckets = dateBuckets(Date.now());
     const labelOf = byDate ? (i: number) => dateLabel(byId[order[i]!]?.createdAt ?? 0, buckets) : null;
-    return buildRows({ length: order.length, columns: layout.columns, labelOf, expandedIndex, hasMore });
-  }, [byDate, expandedIndex, hasMore, layout.columns, order, store]);
-  const strip = stripHeight(expandedImages, width - 2 * CARD_GAP);
+    // Until the grid has been measured there is no width to justify against: no rows rather than a row per card.
+    const length = usableWidth > 0 ? order.length : 0;
+    const justify = { aspectOf: (i: number) => aspects[i] ?? 1, width: usableWidth, target: thumbSize, gap: CARD_GAP };
+    return buildRows({ length, columns: 1, labelOf, expandedIndex, hasMore, justify });
+  }, [aspects, byDate, expandedIndex, hasMore, order, store, thumbSize, usableWidth]);
+  // Cards per row on average: how far a page of results reaches, and what Shift+arrows treat as a row.
+  const columns = Math.max(1, Math.round(order.length / Math.max(1, rows.rows.filter((r) => r.kind === 'cards').length)));
+  const strip = stripHeight(expandedImages, usableWidth);
   const rowHeight = (i: number) => {
     const row = rows.rows[i];
-    return row?.kind === 'header' ? HEADER_HEIGHT : row?.kind === 'strip' ? strip : layout.rowHeight;
+    if (row?.kind === 'cards') return (row.height ?? thumbSize) + CARD_GAP;
+    return row?.kind === 'header' ? HEADER_HEIGHT : row?.kind === 'strip' ? strip : thumbSize + CARD_GAP;
   };
   const rowKey = (i: number) => {
     const row = rows.rows[i];
@@ -108,7 +120,7 @@ export function HistoryGrid() {
     getItemKey: rowKey,
     overscan: 2,
   });
-  useEffect(() => virtualizer.measure(), [layout.rowHeight, rows, strip, virtualizer]);
+  useEffect(() => virtualizer.measure(), [rows, strip, virtualizer]);
 
   const items = virtualizer.getVirtualItems();
   const lastItem = items[items.length - 1]?.index ?? 0;
@@ -116,7 +128,7 @@ export function HistoryGrid() {
   // Once the person scrolls down, fetch a page ahead so a fast scroll rarely reaches the "Loading more" row. At the
   // top (first load, each search keystroke) only what is on screen: a prefetch there competed with the next keystroke.
   const scrolledDown = useApp((s) => s.jobs.holdArrivals);
-  const prefetchRows = scrolledDown ? Math.ceil(NEXT_PAGE_SIZE / layout.columns) : 1;
+  const prefetchRows = scrolledDown ? Math.ceil(NEXT_PAGE_SIZE / columns) : 1;
   // lastRow: how many rows lie below the last one mounted.
   useEffect(() => {
     if (hasMore && lastRow <= prefetchRows + 1) void loadMore();
@@ -162,7 +174,7 @@ export function HistoryGrid() {
     flash(0);
   }, [revealed, focusCard]);
 
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => onGridKey(event, { store, rows, columns: layout.columns, focusCard });
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => onGridKey(event, { store, rows, columns, focusCard });
 
   const flinging = useFling(scrollRef);
 
@@ -219,9 +231,8 @@ export function HistoryGrid() {
         {historyState === 'loading' && order.length === 0 ? (
           <div className="grid-skeleton" aria-label="Loading history">
             {Array.from({ length: SKELETON_CARDS }, (_, i) => (
-              <div key={i} className="card skeleton-card" style={{ width: layout.cardWidth }}>
+              <div key={i} className="card skeleton-card" style={{ width: skeleton.cardWidth }}>
                 <div className="thumb skeleton" />
-                <div className="skeleton line" />
               </div>
             ))}
           </div>
@@ -257,10 +268,9 @@ export function HistoryGrid() {
                     key={item.key}
                     order={order}
                     start={row.kind === 'cards' ? row.start : order.length}
-                    columns={row.kind === 'cards' ? row.end - row.start : 0}
-                    cardWidth={layout.cardWidth}
+                    widths={row.kind === 'cards' ? row.widths ?? NO_WIDTHS : NO_WIDTHS}
                     top={item.start}
-                    height={layout.rowHeight}
+                    height={row.kind === 'cards' ? row.height ?? thumbSize : thumbSize}
                     lite={flinging}
                   />
                 );

@@ -1,5 +1,5 @@
 import { memo, type DragEvent, type MouseEvent } from 'react';
-import { isTerminal } from '../lib/contract-constants';
+import { isCompactCard } from '../lib/card-aspect';
 import { shownImage, visibleImages } from '../lib/curation';
 import { setDraggedImages } from '../lib/drag-images';
 import { clampWords } from '../lib/failure-notice';
@@ -15,12 +15,15 @@ import { ImageMenu } from './ImageMenu';
 
 const RETRYABLE = new Set(['failed', 'cancelled', 'interrupted']);
 
-/** Characters of a message that fit a square tile of this width at 12 px, cut at a word, the rest in the tooltip. */
-function messageBudget(width: number, linked: boolean): number {
-  const inner = Math.max(40, width - 28);
-  const lines = Math.max(2, Math.floor((inner - (linked ? 26 : 0)) / 16));
-  return Math.floor((inner / 7) * lines * 0.85);
+/** Characters of a message that fit one line of a compact card this wide at 12 px, cut at a word; the rest in the tooltip. */
+function messageBudget(width: number): number {
+  return Math.max(6, Math.floor((width - 20) / 7.5));
 }
+
+const STATUS_ICONS: Partial<Record<string, string>> = { failed: '⚠', cancelled: '⊘', interrupted: '⏸', succeeded: '∅' };
+
+/** Thumbnails are this long on their long edge; a card drawn larger asks for the original so it stays sharp. */
+const THUMB_EDGE = 384;
 
 /** "Retried as …" on the old job, "Retry of …" on the new: each brings the other before the person. */
 function RetryLink({ other, kind, prompt }: { other: string; kind: 'as' | 'of'; prompt: string }) {
@@ -42,7 +45,7 @@ function RetryLink({ other, kind, prompt }: { other: string; kind: 'as' | 'of'; 
 }
 
 /** One job in the grid; subscribes to its own entry only, so other cards never re-render for it. */
-export const JobCard = memo(function JobCard({ id, width }: { id: string; width: number }) {
+export const JobCard = memo(function JobCard({ id, width, height }: { id: string; width: number; height: number }) {
   const api = useApi();
   const job = useApp((s) => s.jobs.byId[id]);
   const selected = useApp((s) => s.selection.selected[id] === true);
@@ -61,7 +64,9 @@ export const JobCard = memo(function JobCard({ id, width }: { id: string; width:
   const images = visibleImages(job, view);
   const cover = shownImage(job, view, focusedImageId);
   const coverIndex = cover === undefined ? -1 : images.indexOf(cover);
-  const coverSrc = cover === undefined ? null : thumbSrc(api, cover);
+  const sharp = Math.max(width, height) * (globalThis.devicePixelRatio || 1) > THUMB_EDGE * 1.25;
+  const coverSrc = cover === undefined ? null : sharp && cover.thumbPending !== true ? api.mediaUrl('image', cover.id) : thumbSrc(api, cover);
+  const compact = isCompactCard(job, view);
   const title = jobTitle(job);
   const trashed = job.trashedAt !== null;
 
@@ -84,7 +89,7 @@ export const JobCard = memo(function JobCard({ id, width }: { id: string; width:
   };
 
   return (
-    <div className={`card${selected ? ' selected' : ''}${linked ? ' linked' : ''}`} style={{ width }} data-id={id}>
+    <div className={`card${selected ? ' selected' : ''}${linked ? ' linked' : ''}${compact ? ' compact' : ''}`} style={{ width, height }} data-id={id}>
       <button
         type="button"
         className="card-open"
@@ -97,18 +102,20 @@ export const JobCard = memo(function JobCard({ id, width }: { id: string; width:
         onClick={onClick}
         onDoubleClick={() => openViewer(id)}
       >
-        {cover === undefined ? (
+        {compact ? (
           <div className={`thumb empty status-${job.status}`} aria-hidden="true">
-            {isTerminal(job.status) ? (
-              <span className="tile-message" title={message} data-full={message}>
-                {clampWords(message, messageBudget(width, linked))}
-              </span>
-            ) : (
-              <ProgressBar tick={tick} status={job.status} />
-            )}
+            <span className="tile-icon">{STATUS_ICONS[job.status]}</span>
+            <span className="tile-status">{formatStatus(job.status)}</span>
+            <span className="tile-message" title={message} data-full={message}>
+              {clampWords(message, messageBudget(width))}
+            </span>
+          </div>
+        ) : cover === undefined ? (
+          <div className={`thumb empty status-${job.status}`} aria-hidden="true">
+            <ProgressBar tick={tick} status={job.status} />
           </div>
         ) : coverSrc !== null && imageAllowed ? (
-          <img key={coverSrc} className="thumb" src={coverSrc} alt="" width={width} height={width} decoding="async" draggable={false} />
+          <img key={coverSrc} className="thumb" src={coverSrc} alt="" width={width} height={height} decoding="async" draggable={false} />
         ) : (
           <div className={coverSrc === null ? 'thumb pending' : 'thumb'} aria-hidden="true" />
         )}
@@ -134,16 +141,17 @@ export const JobCard = memo(function JobCard({ id, width }: { id: string; width:
             ))}
           </span>
         ) : null}
-        {cover === undefined ? null : <CurationBadges image={cover} />}
       </button>
       {job.retriedAs !== undefined ? <RetryLink other={job.retriedAs} kind="as" prompt={job.prompt} /> : null}
       {job.retryOf !== undefined && job.retriedAs === undefined ? <RetryLink other={job.retryOf} kind="of" prompt={job.prompt} /> : null}
+      {/* Prompt, curation and actions over the picture, shown on hover and focus: the grid is images first. */}
       <div className="card-meta">
         <p className={job.prompt.trim() === '' ? 'card-prompt muted' : 'card-prompt'} title={title}>
           {title}
         </p>
         <div className="card-actions">
-          <StatusBadge status={job.status} title={job.error?.message} />
+          {compact ? null : <StatusBadge status={job.status} title={job.error?.message} />}
+          {cover === undefined ? null : <CurationBadges image={cover} />}
           {images.length > 1 ? (
             <button
               type="button"

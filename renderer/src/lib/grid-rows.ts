@@ -1,10 +1,12 @@
+import { CARD_GAP } from './grid-layout';
+import { justifyRange, type JustifyInput } from './justify';
 /**
  * The grid's rows for the virtualiser: rows of cards, a date header before each section (only when the sort is by
  * date), the strip of an expanded card's images beneath its row, and the "Loading more" row at the end.
  */
 export type GridRowItem =
   | { kind: 'header'; label: string }
-  | { kind: 'cards'; start: number; end: number; label: string | null }
+  | { kind: 'cards'; start: number; end: number; label: string | null; height?: number; widths?: number[] }
   | { kind: 'strip' }
   | { kind: 'more' };
 
@@ -24,9 +26,11 @@ export interface RowInput {
   /** The card whose images show in a strip beneath its row, or -1. */
   expandedIndex: number;
   hasMore: boolean;
+  /** Justified rows at each card's true aspect instead of fixed columns (the list view keeps one column). */
+  justify?: JustifyInput;
 }
 
-export function buildRows({ length, columns, labelOf: labelFn, expandedIndex, hasMore }: RowInput): RowModel {
+export function buildRows({ length, columns, labelOf: labelFn, expandedIndex, hasMore, justify }: RowInput): RowModel {
   // Each card's label once: the loop below asks for it at a row's start and again while filling the row.
   const cardLabels = labelFn === null ? null : Array.from({ length }, (_, i) => labelFn(i));
   const labelOf = cardLabels === null ? null : (i: number) => cardLabels[i]!;
@@ -44,14 +48,18 @@ export function buildRows({ length, columns, labelOf: labelFn, expandedIndex, ha
     }
     current = label;
     let end = i + 1;
-    while (end < length && end - i < columns && (labelOf === null || labelOf(end) === label)) end += 1;
-    cardRows.push(rows.length);
-    starts.push(i);
-    rows.push({ kind: 'cards', start: i, end, label });
-    labels.push(label);
-    if (expandedIndex >= i && expandedIndex < end) {
-      rows.push({ kind: 'strip' });
+    // Fixed columns end a row at the column count; justified rows run to the section's end and are packed below.
+    while (end < length && (justify !== undefined || end - i < columns) && (labelOf === null || labelOf(end) === label)) end += 1;
+    const packed = justify === undefined ? [{ start: i, end }] : justifyRange(i, end, justify);
+    for (const row of packed) {
+      cardRows.push(rows.length);
+      starts.push(row.start);
+      rows.push({ kind: 'cards', ...row, label });
       labels.push(label);
+      if (expandedIndex >= row.start && expandedIndex < row.end) {
+        rows.push({ kind: 'strip' });
+        labels.push(label);
+      }
     }
     i = end;
   }
@@ -81,7 +89,28 @@ export function moveVertical(model: RowModel, index: number, direction: 1 | -1):
   const column = index - here.start;
   for (let r = row + direction; r >= 0 && r < model.rows.length; r += direction) {
     const other = model.rows[r]!;
-    if (other.kind === 'cards') return Math.min(other.start + column, other.end - 1);
+    if (other.kind !== 'cards') continue;
+    // Justified rows have no columns: the card under the middle of this one, as the eye goes.
+    if (here.widths !== undefined && other.widths !== undefined) return other.start + cardAt(other.widths, centreOf(here.widths, column));
+    return Math.min(other.start + column, other.end - 1);
   }
   return index;
+}
+
+/** The x of the middle of card `k` in a row of these widths. */
+function centreOf(widths: readonly number[], k: number): number {
+  let left = 0;
+  for (let i = 0; i < k; i += 1) left += widths[i]! + CARD_GAP;
+  return left + widths[k]! / 2;
+}
+
+/** The card of a row that covers x, or the last one when x is past its end. */
+function cardAt(widths: readonly number[], x: number): number {
+  let right = 0;
+  for (let i = 0; i < widths.length; i += 1) {
+    // A point in the gap after a card counts as that card's.
+    right += widths[i]! + CARD_GAP;
+    if (x < right) return i;
+  }
+  return widths.length - 1;
 }
