@@ -75,7 +75,7 @@ export function HistoryGrid() {
   // Only the loading skeleton still uses square columns.
   const skeleton = gridLayout(usableWidth, SKELETON_CARDS, thumbSize);
   const view = useApp((s) => (s.filters.view === 'trash' ? 'trash' : 'active'));
-  const aspects = useCardAspects(order, view);
+  const aspects = useCardAspects(order, view, useApp((s) => s.jobs.holdArrivals));
   const searchShown = useApp((s) => s.filters.search);
 
   // An expanded card (more than one image) gets a strip of its images in a row of its own beneath its row.

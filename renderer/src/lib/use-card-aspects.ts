@@ -16,18 +16,31 @@ function aspectOf(job: JobSummary | undefined, view: ViewKind): number {
   return aspect;
 }
 
+export interface PublishedAspects {
+  list: readonly number[];
+  byId: Map<string, number>;
+  view: ViewKind;
+}
+
 /**
- * Each card's aspect in grid order, as the same array for as long as no aspect changes: a favourite or a rating
- * replaces a job's summary but not its shape, and must not make the grid re-pack its rows.
+ * Each card's aspect in grid order, as the same list for as long as no aspect changes: a favourite or a rating
+ * replaces a job's summary but not its shape, and must not make the grid re-pack its rows. While `hold` is on (the
+ * person has scrolled away from the top) a card keeps the shape it was shown with, so a job failing above the view
+ * never moves what the person is looking at; the new shapes apply once they are back at the top.
  */
-export function useCardAspects(order: readonly string[], view: ViewKind): readonly number[] {
+export function publishAspects(last: PublishedAspects, order: readonly string[], byId: Record<string, JobSummary>, view: ViewKind, hold: boolean): PublishedAspects {
+  const keep = hold && last.view === view;
+  const list = order.map((id) => (keep ? last.byId.get(id) : undefined) ?? aspectOf(byId[id], view));
+  if (list.length === last.list.length && list.every((a, i) => a === last.list[i])) return last;
+  return { list, byId: new Map(order.map((id, i) => [id, list[i]!])), view };
+}
+
+export function useCardAspects(order: readonly string[], view: ViewKind, hold: boolean): readonly number[] {
   const byId = useApp((s) => s.jobs.byId);
-  const previous = useRef<readonly number[]>([]);
+  const previous = useRef<PublishedAspects>({ list: [], byId: new Map(), view });
   // Memoized: the grid re-renders on every scroll frame, and the order may hold 60,000 ids.
   return useMemo(() => {
-    const next = order.map((id) => aspectOf(byId[id], view));
-    const last = previous.current;
-    if (next.length !== last.length || next.some((a, i) => a !== last[i])) previous.current = next;
-    return previous.current;
-  }, [byId, order, view]);
+    previous.current = publishAspects(previous.current, order, byId, view, hold);
+    return previous.current.list;
+  }, [byId, hold, order, view]);
 }

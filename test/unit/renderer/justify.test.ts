@@ -5,6 +5,7 @@ import { COMPACT_ASPECT, MAX_ASPECT, MIN_ASPECT, cardAspect, isCompactCard } fro
 import { buildRows, moveVertical } from '../../../renderer/src/lib/grid-rows';
 import { CARD_GAP } from '../../../renderer/src/lib/grid-layout';
 import { justifyRange } from '../../../renderer/src/lib/justify';
+import { publishAspects } from '../../../renderer/src/lib/use-card-aspects';
 
 const aspects = fc.array(fc.double({ min: MIN_ASPECT, max: MAX_ASPECT, noNaN: true }), { minLength: 1, maxLength: 80 });
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
@@ -92,5 +93,25 @@ describe('a card’s shape', () => {
     expect(isCompactCard(job({ status: 'queued' }), 'active')).toBe(false);
     expect(cardAspect(job({ images: [image(4000, 500)] }), 'active')).toBe(MAX_ASPECT);
     expect(cardAspect(job({ images: [image(100, 4000)] }), 'active')).toBe(MIN_ASPECT);
+  });
+});
+
+describe('shapes the grid is drawn with', () => {
+  const empty = { list: [], byId: new Map<string, number>(), view: 'active' as const };
+  const running = job({ id: 'a', status: 'running', width: 768, height: 512 });
+  const failed = job({ id: 'a', status: 'failed', width: 768, height: 512 });
+  const other = job({ id: 'b', images: [image(512, 512)] });
+
+  it('stay the same list while nothing changes shape, so a favourite never re-packs the rows', () => {
+    const first = publishAspects(empty, ['a', 'b'], { a: running, b: other }, 'active', false);
+    const favourited = { ...other, images: [{ ...other.images[0]!, favorite: true }] };
+    expect(publishAspects(first, ['a', 'b'], { a: running, b: favourited }, 'active', false)).toBe(first);
+  });
+
+  it('keep a card’s shape while the person is scrolled down, and take the new one back at the top', () => {
+    const first = publishAspects(empty, ['a', 'b'], { a: running, b: other }, 'active', false);
+    const held = publishAspects(first, ['a', 'b'], { a: failed, b: other }, 'active', true);
+    expect(held.list).toEqual([1.5, 1]);
+    expect(publishAspects(held, ['a', 'b'], { a: failed, b: other }, 'active', false).list).toEqual([COMPACT_ASPECT, 1]);
   });
 });
