@@ -62,6 +62,14 @@ describe('the justified grid', () => {
     expect(model.rows.map((r) => (r.kind === 'cards' ? `${r.start}-${r.end}@${r.height}` : r.kind === 'header' ? r.label : r.kind))).toEqual(['Today', '0-3@200', 'Yesterday', '3-5@200']);
   });
 
+  it('leaves a card for the next row when the row is nearer the target height without it', () => {
+    // Four squares fill 818 of 1000 px at 200 px; a panorama after them would squash the row to 150 px.
+    const list = [1, 1, 1, 1, 2.5, 1, 1];
+    const rows = justifyRange(0, list.length, { aspectOf: (i) => list[i]!, width: 1000, target: 200, gap: CARD_GAP });
+    expect(rows[0]).toMatchObject({ start: 0, end: 4, height: 246 });
+    expect(rows[0]!.widths).toEqual([246, 245, 246, 245]);
+  });
+
   it('moves up and down to the card under the middle of the one in focus', () => {
     // Row 1: one wide card then two squares; row 2: three squares of the same width.
     const list = [2, 1, 1, 1, 1, 1, 1];
