@@ -74,7 +74,21 @@ describe('generate with the builtin provider', () => {
     await page.getByLabel('Status filter').selectOption('failed');
     await expectGrid(page, ['a portrait that cannot render yet']);
     const failedCard = page.locator('.card', { has: page.getByRole('button', { name: 'a portrait that cannot render yet' }) });
-    await expect(failedCard.locator('.thumb.empty').textContent()).resolves.toMatch(/reach|connect|unavailable|refused/i);
+    // Its one line starts the message; the whole message is its tooltip (and in the details).
+    await expect(failedCard.locator('.tile-status').textContent()).resolves.toBe('Failed');
+    await expect(failedCard.locator('.tile-message').getAttribute('title')).resolves.toMatch(/reach|connect|unavailable|refused/i);
+    // A failure is a compact card: narrower than it is tall, its message on one line, never as big as a picture.
+    const failedBox = (await failedCard.boundingBox())!;
+    expect(failedBox.width / failedBox.height).toBeLessThan(0.7);
+    expect((await failedCard.locator('.tile-message').boundingBox())!.height).toBeLessThan(20);
+    // "Hide failures" takes it out of the wall of pictures and keeps the pictures.
+    await page.getByLabel('Status filter').selectOption('no-failures');
+    await waitFor(
+      async () => (await failedCard.count()) === 0 && (await page.getByRole('button', { name: 'a quiet harbour at dawn with fishing boats', exact: true }).count()) === 1,
+      'failures hidden and pictures kept',
+    );
+    await page.getByLabel('Status filter').selectOption('failed');
+    await expectGrid(page, ['a portrait that cannot render yet']);
     await page.getByRole('status').filter({ hasText: /unavailable/ }).first().waitFor();
 
     // The server that comes back runs with --api-auth: the user name and password from Settings must reach it.
@@ -95,7 +109,9 @@ describe('generate with the builtin provider', () => {
       await page.getByRole('button', { name: 'Close', exact: true }).click();
       await page.getByRole('button', { name: 'Retry: a portrait that cannot render yet' }).click();
       await page.getByLabel('Status filter').selectOption('succeeded');
-      await waitFor(async () => (await page.getByRole('button', { name: 'a portrait that cannot render yet' }).count()) === 1, 'the retried job to succeed', 20_000);
+      // Exactly the card, with its picture: a substring would also match the live job's Cancel button.
+      const retried = page.getByRole('button', { name: 'a portrait that cannot render yet', exact: true }).locator('img.thumb');
+      await waitFor(async () => (await retried.count()) === 1, 'the retried job to succeed', 30_000);
       expect(fake.generationRequests().length).toBeGreaterThan(0);
     } finally {
       await fake.close();

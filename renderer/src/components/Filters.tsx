@@ -19,6 +19,8 @@ const STATUS_CHOICES: { value: string; label: string; statuses: JobStatus[] }[] 
   { value: 'cancelled', label: 'Cancelled', statuses: ['cancelled'] },
   { value: 'interrupted', label: 'Interrupted', statuses: ['interrupted'] },
   { value: 'active', label: 'Queued or running', statuses: ['queued', 'running'] },
+  // Failed, cancelled and interrupted cards out of the way, for a wall of pictures only.
+  { value: 'no-failures', label: 'Hide failures', statuses: ['succeeded', 'queued', 'running'] },
 ];
 
 const SORT_LABELS: Record<Sort, string> = { newest: 'Newest first', oldest: 'Oldest first', rating: 'Highest rated', random: 'Random' };
