@@ -109,19 +109,4 @@ describe('the gallery grid', () => {
     await page.getByRole('button', { name: `Favorite: ${second}` }).click();
     await waitFor(async () => (await page.getByRole('button', { name: `Unfavorite: ${second}` }).count()) === 1, 'the favourite to show');
   });
-
-  it('↓ moves to the card under the middle of the one in focus', async () => {
-    const { page } = browser;
-    const cards = await boxes();
-    const top = Math.min(...cards.map((c) => c.top));
-    const start = cards.filter((c) => c.top === top).sort((a, b) => a.left - b.left)[0]!;
-    await page.getByRole('button', { name: start.prompt, exact: true }).focus();
-    await page.keyboard.press('ArrowDown');
-    const label = await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string | null } | null } }).document.activeElement?.getAttribute('aria-label'));
-    const centre = start.left + start.width / 2;
-    const below = cards.filter((c) => c.top > top).sort((a, b) => a.top - b.top);
-    const nextTop = below[0]!.top;
-    const expected = below.filter((c) => c.top === nextTop).find((c) => c.left - 6 <= centre && centre < c.right + 6)!;
-    expect(label).toBe(expected.prompt);
-  });
 });
