@@ -62,3 +62,34 @@ describe('exporting the matches of a search', () => {
     await screenshot(page, 'export-dialog-done');
   });
 });
+
+describe('exporting from the viewer', () => {
+  it('Details → Export… exports the image on screen; Add to board puts it on a board', async () => {
+    const { page } = browser;
+    const wanted = files[1]!;
+    const { board } = await apiCall(host, 'boards.create', { name: 'Keepers' });
+    await page.reload();
+    await search(page, wanted.prompt.split(' ').at(-1)!);
+    await expectGrid(page, [wanted.prompt]);
+    await page.getByRole('button', { name: wanted.prompt, exact: true }).dblclick();
+    const viewer = page.getByRole('dialog', { name: `Viewer: ${wanted.prompt}` });
+    await viewer.waitFor();
+    await viewer.getByLabel('Add this image to a board').selectOption(board.id);
+    await waitFor(async () => (await apiCall(host, 'boards.list', {})).items.find((b) => b.id === board.id)?.count === 1, 'the board to hold the image');
+    await viewer.getByRole('button', { name: 'Export…', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Export this image' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Export', exact: true }).click();
+    const link = dialog.getByRole('link', { name: /Download ZIP/ });
+    await link.waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    const saved = join(outside, 'one.zip');
+    await download.saveAs(saved);
+    const images = readZip(saved).filter((e) => !e.name.startsWith('manifest.'));
+    expect(images).toHaveLength(1);
+    expect(images[0]!.data.equals(Buffer.from(await readFile(join(outside, 'outputs', wanted.name))))).toBe(true);
+    // Closing the export leaves the viewer open on the same image.
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+    await viewer.waitFor();
+  });
+});

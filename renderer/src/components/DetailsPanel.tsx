@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { JobDetail } from '../../../shared/contract';
 import { formatBytes, formatDateTime, formatDuration } from '../lib/format';
 import { describeSeed, seedOfImage } from '../lib/image-seed';
@@ -7,6 +8,7 @@ import { focusComposerPrompt, ImageActions } from './ImageActions';
 import { ImageCuration } from './ImageCuration';
 import { LineagePanel } from './LineagePanel';
 import { ImportedDetails } from './ImportedDetails';
+import { ExportDialog } from './ExportDialog';
 import { StatusBadge } from './StatusBadge';
 
 function Row({ label, value }: { label: string; value: string | number | undefined | null }) {
@@ -35,6 +37,7 @@ export function DetailsPanel({ id, detail, imageId, onTrash, onClose }: { id: st
     retry: s.retry,
     favoriteImages: s.favoriteImages,
   }));
+  const [exporting, setExporting] = useState(false);
   if (job === undefined) return <aside className="details" aria-label="Details" />;
   const request = detail?.request;
   const result = detail?.result;
@@ -123,6 +126,11 @@ export function DetailsPanel({ id, detail, imageId, onTrash, onClose }: { id: st
             Find similar
           </button>
         ) : null}
+        {imageId === undefined ? null : (
+          <button type="button" className="btn small" onClick={() => setExporting(true)}>
+            Export…
+          </button>
+        )}
         <button type="button" className="btn small danger" onClick={onTrash}>
           {job.trashedAt === null ? 'Delete' : 'Restore'}
         </button>
@@ -194,6 +202,12 @@ export function DetailsPanel({ id, detail, imageId, onTrash, onClose }: { id: st
           )}
         </details>
       )}
+      {exporting && imageId !== undefined ? (
+        // The dialog's own keys (arrows in its choices, Escape) stay in it instead of stepping or closing the viewer.
+        <div className="details-export" onKeyDown={(e) => e.stopPropagation()}>
+          <ExportDialog target={{ ids: [imageId] }} label="this image" onClose={() => setExporting(false)} />
+        </div>
+      ) : null}
     </aside>
   );
 }

@@ -6,6 +6,7 @@ import { useApp, useAppStore } from '../store/context';
 export function ImageCuration({ jobId, image }: { jobId: string; image: ImageSummary }) {
   const store = useAppStore();
   const tags = useApp((s) => s.tags);
+  const boards = useApp((s) => s.boards);
   const listId = useId();
   const [draft, setDraft] = useState('');
   useEffect(() => {
@@ -78,6 +79,25 @@ export function ImageCuration({ jobId, image }: { jobId: string; image: ImageSum
             ))}
         </datalist>
       </div>
+      {boards !== null && boards.some((b) => b.query === undefined) ? (
+        <select
+          className="board-pick"
+          aria-label="Add this image to a board"
+          value=""
+          onChange={(e) => {
+            if (e.target.value !== '') void store.getState().addToBoard(e.target.value, target);
+          }}
+        >
+          <option value="">Add to board…</option>
+          {boards
+            .filter((b) => b.query === undefined)
+            .map((b) => (
+              <option key={b.id} value={b.id}>
+                {b.name}
+              </option>
+            ))}
+        </select>
+      ) : null}
     </section>
   );
 }

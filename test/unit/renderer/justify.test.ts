@@ -112,7 +112,7 @@ describe('shapes the grid is drawn with', () => {
 
   it('stay the same list while nothing changes shape, so a favourite never re-packs the rows', () => {
     const first = publishAspects(empty, ['a', 'b'], { a: running, b: other }, 'active', false);
-    const favourited = { ...other, images: [{ ...other.images[0]!, favorite: true }] };
+    const favourited = { ...other, images: [{ ...other.images[0]!, favorite: true as const }] };
     expect(publishAspects(first, ['a', 'b'], { a: running, b: favourited }, 'active', false)).toBe(first);
   });
 
