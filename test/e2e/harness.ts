@@ -75,7 +75,9 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-export async function launchBrowser(options: { colorScheme?: 'light' | 'dark'; viewport?: { width: number; height: number }; extraArgs?: string[] } = {}): Promise<Browser> {
+export async function launchBrowser(
+  options: { colorScheme?: 'light' | 'dark'; viewport?: { width: number; height: number }; extraArgs?: string[]; advancedOpen?: boolean } = {},
+): Promise<Browser> {
   const profile = await mkdtemp(join(tmpdir(), 'atelier-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
@@ -84,6 +86,11 @@ export async function launchBrowser(options: { colorScheme?: 'light' | 'dark'; v
     viewport: options.viewport ?? { width: 1360, height: 860 },
     colorScheme: options.colorScheme ?? 'light',
     reducedMotion: 'reduce',
+  });
+  // Most tests set a steps or seed field: Advanced starts open for them unless a test asks for a new person's view.
+  if (options.advancedOpen !== false) await context.addInitScript(() => {
+    const store = (globalThis as unknown as { localStorage: { getItem(k: string): string | null; setItem(k: string, v: string): void } }).localStorage;
+    if (store.getItem('atelier.composerAdvanced') === null) store.setItem('atelier.composerAdvanced', 'open');
   });
   const page = context.pages()[0] ?? (await context.newPage());
   const errors: string[] = [];

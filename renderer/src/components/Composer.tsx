@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { ASPECT_RATIOS, MAX_SEED, seedFieldText, seedFromInput, sizeForAspect } from '../lib/composer';
 import { batchHint, planBatch } from '../lib/composer-batch';
+import { advancedSummary, hasAdvancedError, useAdvancedOpen } from '../lib/composer-advanced';
 import { resolveTarget, targetOptions } from '../lib/composer-targets';
 import { keyToCommand } from '../lib/keyboard';
 import { providerStatusView } from '../lib/provider-status';
@@ -47,6 +48,10 @@ export function Composer() {
   const presetKeys = useMemo(() => presets.map(([w, h]) => `${w}x${h}`), [presets]);
 
   const onSubmit = () => void submit();
+  const [advancedRemembered, setAdvancedOpen] = useAdvancedOpen();
+  // An error under Advanced opens it, so the inline message is seen.
+  const advancedOpen = advancedRemembered || hasAdvancedError(errors);
+  const advancedNote = advancedOpen ? '' : advancedSummary(draft, caps);
 
   return (
     // noValidate: every field is checked by the app's own rules and shown inline, never as a browser bubble.
@@ -109,15 +114,9 @@ export function Composer() {
         )}
       </Field>
       <BatchHint plan={plan} hint={hint} promptError={errors.prompt} template={draft.template} />
-      {caps?.negativePrompt ? (
-        <Field label="Negative prompt" error={errors.negativePrompt}>
-          {(props) => (
-            <textarea {...props} rows={2} value={draft.negativePrompt} placeholder="What to avoid" onChange={(e) => update({ negativePrompt: e.target.value })} />
-          )}
-        </Field>
-      ) : null}
 
-      <div className="row">
+      {/* What an artist sets every time, on one line; the rest waits under Advanced. */}
+      <div className="row main-row">
         <Field label="Provider" error={errors.provider}>
           {(props) => (
             <select {...props} value={draft.provider} onChange={(e) => chooseProvider(e.target.value)}>
@@ -146,30 +145,6 @@ export function Composer() {
             )}
           </Field>
         ) : null}
-      </div>
-
-      <DraftNotes />
-
-      {caps !== undefined && fixedSizes === null ? (
-        <div className="field">
-          <span className="label" id="aspect-label">
-            Aspect ratio
-          </span>
-          <div className="chips" role="group" aria-labelledby="aspect-label">
-            {ASPECT_RATIOS.map((ratio) => {
-              const [w, h] = sizeForAspect(ratio, longEdge, caps);
-              const active = w === draft.width && h === draft.height;
-              return (
-                <button key={ratio.label} type="button" className={active ? 'chip active' : 'chip'} aria-pressed={active} onClick={() => update({ width: w, height: h })}>
-                  {ratio.label}
-                </button>
-              );
-            })}
-          </div>
-        </div>
-      ) : null}
-
-      <div className="row size-row">
         <Field label="Size" error={fixedSizes === null && caps !== undefined ? undefined : (errors.width ?? errors.height)}>
           {(props) => (
             <select
@@ -195,6 +170,42 @@ export function Composer() {
           )}
         </Field>
       </div>
+
+      <DraftNotes />
+
+      <details className="advanced" open={advancedOpen} onToggle={(e) => setAdvancedOpen(e.currentTarget.open)}>
+        <summary>
+          Advanced
+          {advancedNote === '' ? null : <span className="advanced-note">{advancedNote}</span>}
+        </summary>
+        <div className="advanced-body">
+      {caps?.negativePrompt ? (
+        <Field label="Negative prompt" error={errors.negativePrompt}>
+          {(props) => (
+            <textarea {...props} rows={2} value={draft.negativePrompt} placeholder="What to avoid" onChange={(e) => update({ negativePrompt: e.target.value })} />
+          )}
+        </Field>
+      ) : null}
+
+      {caps !== undefined && fixedSizes === null ? (
+        <div className="field">
+          <span className="label" id="aspect-label">
+            Aspect ratio
+          </span>
+          <div className="chips" role="group" aria-labelledby="aspect-label">
+            {ASPECT_RATIOS.map((ratio) => {
+              const [w, h] = sizeForAspect(ratio, longEdge, caps);
+              const active = w === draft.width && h === draft.height;
+              return (
+                <button key={ratio.label} type="button" className={active ? 'chip active' : 'chip'} aria-pressed={active} onClick={() => update({ width: w, height: h })}>
+                  {ratio.label}
+                </button>
+              );
+            })}
+          </div>
+        </div>
+      ) : null}
+
       {fixedSizes === null && caps !== undefined ? (
         <div className="row">
           <Field label="Width" error={errors.width}>
@@ -283,6 +294,8 @@ export function Composer() {
           Show partial previews while it renders
         </label>
       ) : null}
+        </div>
+      </details>
 
       <button type="submit" className="btn primary generate" aria-busy={submitting}>
         {submitting ? 'Queuing…' : hint !== null ? `Generate ${plan.ok ? plan.prompts.length : ''} jobs` : 'Generate'}
