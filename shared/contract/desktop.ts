@@ -23,7 +23,7 @@ export const PickedFolder = z.object({ path: AbsolutePath.nullable() });
 
 /** Paths a drop in the window carries; main matches them against its own last drag-out, never against the disk. */
 export const DroppedPaths = z.strictObject({
-  paths: z.array(z.string().max(4_096, 'A path is at most 4,096 characters.')).max(MAX_DRAG_FILES * 2, 'Too many dropped files at once.'),
+  paths: z.array(z.string().max(4_096, 'A path is at most 4,096 characters.')).max(MAX_DRAG_FILES, `At most ${MAX_DRAG_FILES} dropped files are matched at once.`),
 });
 
 /** The dropped paths that are originals this window dragged out, with their image ids. */
