@@ -3,6 +3,7 @@ import type { Handlers } from '../../shared/contract.js';
 import { AppError } from '../../shared/errors.js';
 import type { Engine } from '../engine/types.js';
 import { resolveMediaFile } from '../host/media-request.js';
+import { dragIconPng } from './drag-icon.js';
 import { DragMemory, resolveDragFiles } from './drag-out.js';
 import { pickFolder, pickImportPaths } from './pick-paths.js';
 import { copyAtomically, suggestedName } from './save-copy.js';
@@ -57,11 +58,15 @@ export function createDesktopHandlers(
       const win = window();
       if (win === null) throw new AppError('conflict', 'There is no window to drag from.');
       const thumb = await resolveMediaFile(engine, { kind: 'thumb', imageId: first.imageId });
-      let icon = nativeImage.createFromPath(thumb?.path ?? first.path);
-      if (!icon.isEmpty()) icon = icon.resize({ width: 96 });
+      const png = (thumb === null ? null : await dragIconPng(thumb.path)) ?? (await dragIconPng(first.path));
+      const icon = png === null ? nativeImage.createFromPath(first.path) : nativeImage.createFromBuffer(png);
       drags.remember(files);
-      // `file` is the one every OS reads; `files` carries the whole selection where the OS takes several.
-      win.webContents.startDrag({ file: first.path, files: files.map((f) => f.path), icon });
+      try {
+        // `file` is the one every OS reads; `files` carries the whole selection where the OS takes several.
+        win.webContents.startDrag({ file: first.path, files: files.map((f) => f.path), icon });
+      } catch (error) {
+        throw new AppError('storage', `The drag could not start: ${(error as Error).message}`, { cause: error });
+      }
       return { files: files.length, skipped: new Set(asked).size - files.length };
     },
     async 'desktop.droppedImages'({ paths }) {

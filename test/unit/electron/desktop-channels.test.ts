@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { channels, MAX_DRAG_FILES } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
@@ -10,10 +11,11 @@ import { createFakeEngine, type FakeEngine } from '../../fakes/engine.js';
 const electron = vi.hoisted(() => ({
   showOpenDialog: vi.fn(),
   createFromPath: vi.fn(),
+  createFromBuffer: vi.fn(),
 }));
 vi.mock('electron', () => ({
   dialog: { showOpenDialog: electron.showOpenDialog, showSaveDialog: vi.fn() },
-  nativeImage: { createFromPath: electron.createFromPath },
+  nativeImage: { createFromPath: electron.createFromPath, createFromBuffer: electron.createFromBuffer },
   shell: { showItemInFolder: vi.fn() },
   clipboard: { write: vi.fn() },
   ClipboardItem: class {},
@@ -42,7 +44,8 @@ describe('the desktop glue', () => {
     startDrag = vi.fn();
     win = { webContents: { startDrag } };
     electron.showOpenDialog.mockReset();
-    electron.createFromPath.mockReset().mockImplementation(() => ({ isEmpty: () => false, resize: () => ({ icon: true }) }));
+    electron.createFromPath.mockReset().mockImplementation((path: string) => ({ from: path }));
+    electron.createFromBuffer.mockReset().mockImplementation((png: Buffer) => ({ png }));
     handlers = createDesktopHandlers(engine, () => win as never);
   });
   afterEach(() => rm(root, { recursive: true, force: true }));
@@ -75,12 +78,33 @@ describe('the desktop glue', () => {
   });
 
   describe('desktop.startDrag', () => {
-    it('drags every selected original, the missing ones skipped, with the first one’s thumbnail as the icon', async () => {
+    it('drags every selected original, the missing ones skipped', async () => {
       engine.media.set(`image/${id(9)}`, { path: join(root, 'data', 'library', 'gone.png'), mime: 'image/png' });
       const result = await handlers['desktop.startDrag']({ imageIds: [id(2), id(9), id(3), id(2)] });
       expect(result).toEqual({ files: 2, skipped: 1 });
       expect(startDrag).toHaveBeenCalledTimes(1);
-      expect(startDrag.mock.calls[0]![0]).toEqual({ file: original(2), files: [original(2), original(3)], icon: { icon: true } });
+      expect(startDrag.mock.calls[0]![0]).toMatchObject({ file: original(2), files: [original(2), original(3)] });
+    });
+
+    it('shows the first image’s WebP thumbnail as the icon, made PNG (all Electron reads), else the original as it is', async () => {
+      const thumb = join(root, 'data', 'thumbs', 'a.webp');
+      await mkdir(join(root, 'data', 'thumbs'));
+      await sharp({ create: { width: 384, height: 256, channels: 3, background: '#a33' } }).webp().toFile(thumb);
+      engine.media.set(`thumb/${id(2)}`, { path: thumb, mime: 'image/webp' });
+      await handlers['desktop.startDrag']({ imageIds: [id(2), id(3)] });
+      const { icon } = startDrag.mock.calls[0]![0] as { icon: { png: Buffer } };
+      const meta = await sharp(icon.png).metadata();
+      expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({ format: 'png', width: 96, height: 64 });
+      // No thumbnail, an original nativeImage may read itself: it is handed over by path.
+      await handlers['desktop.startDrag']({ imageId: id(3) });
+      expect(startDrag.mock.calls[1]![0].icon).toEqual({ from: original(3) });
+    });
+
+    it('answers a structured error when the OS refuses the drag', async () => {
+      startDrag.mockImplementation(() => {
+        throw new Error("Must specify non-empty 'icon' option");
+      });
+      await expect(handlers['desktop.startDrag']({ imageId: id(1) })).rejects.toMatchObject({ code: 'storage', message: expect.stringContaining('non-empty') });
     });
 
     it('still drags one image from the viewer by imageId', async () => {
