@@ -134,3 +134,25 @@ describe('dragging a selection out (desktop)', () => {
     await importDialog().getByRole('button', { name: 'Cancel' }).click();
   });
 });
+
+describe('dragging out of the viewer (desktop)', () => {
+  it('hands its one image to the OS drag; dropped back on the window it is no import', async () => {
+    const { page } = browser;
+    await page.getByRole('button', { name: PROMPTS[1], exact: true }).dblclick();
+    const viewer = page.getByRole('dialog', { name: `Viewer: ${PROMPTS[1]}` });
+    await viewer.waitFor();
+    const prevented = await viewer.locator('img.zoom-image').evaluate((img) => {
+      const g = globalThis as unknown as { DataTransfer: new () => unknown; DragEvent: new (type: string, init: Record<string, unknown>) => Event };
+      const event = new g.DragEvent('dragstart', { bubbles: true, cancelable: true, dataTransfer: new g.DataTransfer() });
+      img.dispatchEvent(event);
+      return event.defaultPrevented;
+    });
+    expect(prevented).toBe(true);
+    expect((await desktopCalls(page, 'desktop.startDrag')).at(-1)!.input).toEqual({ imageId: jobs[1]!.imageId });
+    const before = (await desktopCalls(page, 'desktop.droppedImages')).length;
+    await dropFiles(page, 'dialog[open]', [{ name: `${jobs[1]!.imageId}.png`, path: fakeOriginal(jobs[1]!.imageId) }]);
+    await waitFor(async () => (await desktopCalls(page, 'desktop.droppedImages')).length > before, 'main to be asked about the drop');
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    expect(await importDialog().count()).toBe(0);
+  });
+});
