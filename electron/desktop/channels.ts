@@ -3,10 +3,12 @@ import type { Handlers } from '../../shared/contract.js';
 import { AppError } from '../../shared/errors.js';
 import type { Engine } from '../engine/types.js';
 import { resolveMediaFile } from '../host/media-request.js';
-import { pickImportPaths } from './pick-paths.js';
+import { dragIconPng } from './drag-icon.js';
+import { DragMemory, resolveDragFiles } from './drag-out.js';
+import { pickFolder, pickImportPaths } from './pick-paths.js';
 import { copyAtomically, suggestedName } from './save-copy.js';
 
-type DesktopChannel = 'desktop.reveal' | 'desktop.copyImage' | 'desktop.saveAs' | 'desktop.startDrag' | 'desktop.pickImportPaths';
+type DesktopChannel = 'desktop.reveal' | 'desktop.copyImage' | 'desktop.saveAs' | 'desktop.startDrag' | 'desktop.pickImportPaths' | 'desktop.pickFolder' | 'desktop.droppedImages';
 export type DesktopHandlers = Pick<Handlers, DesktopChannel>;
 
 /** The desktop touches, over the same checked media resolution the media scheme uses. */
@@ -14,6 +16,7 @@ export function createDesktopHandlers(
   engine: Pick<Engine, 'dataDir' | 'resolveMedia'>,
   window: () => BrowserWindow | null,
 ): DesktopHandlers {
+  const drags = new DragMemory();
   const original = async (imageId: string) => {
     const file = await resolveMediaFile(engine, { kind: 'image', imageId });
     if (file === null) throw new AppError('not_found', 'That image is not in the library (or its file is missing).');
@@ -45,15 +48,33 @@ export function createDesktopHandlers(
       }
       return { saved: true };
     },
-    async 'desktop.startDrag'({ imageId }) {
-      const file = await original(imageId);
+    async 'desktop.startDrag'({ imageId, imageIds }) {
+      const asked = imageIds ?? (imageId === undefined ? [] : [imageId]);
+      const files = await resolveDragFiles(asked, (id) => resolveMediaFile(engine, { kind: 'image', imageId: id }));
+      const first = files[0];
+      if (first === undefined) {
+        throw new AppError('not_found', asked.length === 1 ? 'That image is not in the library (or its file is missing).' : 'None of those images’ files are in the library any more.');
+      }
       const win = window();
       if (win === null) throw new AppError('conflict', 'There is no window to drag from.');
-      const thumb = await resolveMediaFile(engine, { kind: 'thumb', imageId });
-      let icon = nativeImage.createFromPath(thumb?.path ?? file.path);
-      if (!icon.isEmpty()) icon = icon.resize({ width: 96 });
-      win.webContents.startDrag({ file: file.path, icon });
-      return {};
+      const thumb = await resolveMediaFile(engine, { kind: 'thumb', imageId: first.imageId });
+      const png = (thumb === null ? null : await dragIconPng(thumb.path)) ?? (await dragIconPng(first.path));
+      const icon = png === null ? nativeImage.createFromPath(first.path) : nativeImage.createFromBuffer(png);
+      drags.remember(files);
+      try {
+        // `file` is the one every OS reads; `files` carries the whole selection where the OS takes several.
+        win.webContents.startDrag({ file: first.path, files: files.map((f) => f.path), icon });
+      } catch (error) {
+        throw new AppError('storage', `The drag could not start: ${(error as Error).message}`, { cause: error });
+      }
+      return { files: files.length, skipped: new Set(asked).size - files.length };
+    },
+    async 'desktop.droppedImages'({ paths }) {
+      return { images: drags.match(paths) };
+    },
+    async 'desktop.pickFolder'() {
+      const win = window();
+      return pickFolder((options) => (win === null ? dialog.showOpenDialog(options) : dialog.showOpenDialog(win, options)));
     },
     async 'desktop.pickImportPaths'() {
       const win = window();

@@ -202,6 +202,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'desktop.saveAs': async () => desktopOnly(),
     'desktop.startDrag': async () => desktopOnly(),
     'desktop.pickImportPaths': async () => desktopOnly(),
+    'desktop.pickFolder': async () => desktopOnly(),
+    'desktop.droppedImages': async () => desktopOnly(),
     ...createCurationHandlers({ store, bus, now: () => Date.now(), announce, sidecars: deps.sidecars }),
     ...createInstanceHandlers({ providers, store, announce, kick: () => scheduler.kick() }),
     ...createPresetHandlers(store),

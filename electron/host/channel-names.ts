@@ -29,6 +29,8 @@ export const BRIDGE_CHANNELS = [
   'desktop.saveAs',
   'desktop.startDrag',
   'desktop.pickImportPaths',
+  'desktop.pickFolder',
+  'desktop.droppedImages',
   'library.import',
   'library.imports',
   'library.cancelImport',

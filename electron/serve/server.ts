@@ -63,6 +63,8 @@ export function headlessHandlers(handlers: Handlers): Handlers {
     'desktop.saveAs': desktopOnly,
     'desktop.startDrag': desktopOnly,
     'desktop.pickImportPaths': desktopOnly,
+    'desktop.pickFolder': desktopOnly,
+    'desktop.droppedImages': desktopOnly,
   };
 }
 

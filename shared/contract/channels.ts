@@ -15,6 +15,7 @@ import {
   AddProvider, ImportedStyles, ImportStyles, Preset, PromptHistory, PromptHistoryQuery, SavedMask, SaveMask, SavePreset,
 } from './iterate.js';
 import { ExportSummary, StartExport } from './export.js';
+import { DroppedImages, DroppedPaths, PickedFolder, StartDrag, StartedDrag } from './desktop.js';
 import { DuplicatesPage, DuplicatesQuery, SimilarQuery, SimilarResult } from './similar.js';
 
 const Updated = z.object({ updated: z.number().int() });
@@ -85,9 +86,13 @@ export const channels = {
   'desktop.reveal': { input: ByImage, output: Done },
   'desktop.copyImage': { input: ByImage, output: Done },
   'desktop.saveAs': { input: ByImage, output: z.object({ saved: z.boolean() }) },
-  'desktop.startDrag': { input: ByImage, output: Done },
+  'desktop.startDrag': { input: StartDrag, output: StartedDrag },
   /** The OS picker for folders and files to import; no paths when the person closes it. */
   'desktop.pickImportPaths': { input: Empty, output: z.object({ paths: z.array(z.string()) }) },
+  /** The OS folder picker for Export to folder…; null when the person closes it. */
+  'desktop.pickFolder': { input: Empty, output: PickedFolder },
+  /** Which dropped files are this window's own drag-out of library originals (a drop on a board, not an import). */
+  'desktop.droppedImages': { input: DroppedPaths, output: DroppedImages },
 } as const;
 
 export type Channels = typeof channels;

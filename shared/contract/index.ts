@@ -13,5 +13,6 @@ export * from './search.js';
 export * from './similar.js';
 export * from './iterate.js';
 export * from './export.js';
+export * from './desktop.js';
 export * from './channels.js';
 export * from './events.js';

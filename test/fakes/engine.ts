@@ -158,6 +158,8 @@ export function createFakeEngine(dataDir: string): FakeEngine {
     'desktop.saveAs': desktopOnly,
     'desktop.startDrag': desktopOnly,
     'desktop.pickImportPaths': desktopOnly,
+    'desktop.pickFolder': desktopOnly,
+    'desktop.droppedImages': desktopOnly,
     ...notImplementedHere(['library.import', 'library.imports', 'library.cancelImport', 'library.pauseImport', 'library.resumeImport', 'library.folders', 'library.removeFolder']),
     ...notImplementedHere(['jobs.count', 'images.setRating', 'images.setFavorite', 'images.trash', 'images.restore', 'images.tag', 'images.undo', 'tags.list', 'tags.rename', 'boards.list', 'boards.create', 'boards.rename', 'boards.delete', 'boards.add', 'boards.remove', 'search.suggest']),
     ...notImplementedHere(['images.similar', 'images.duplicates']),

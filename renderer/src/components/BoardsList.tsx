@@ -2,8 +2,9 @@ import { useEffect, useState, type DragEvent } from 'react';
 import type { Board } from '../../../shared/contract';
 import { formatTerm } from '../../../shared/query';
 import { carriesImages, draggedImages } from '../lib/drag-images';
+import { carriesOwnFiles, sortDroppedFiles } from '../lib/drag-out';
 import { formatNumber } from '../lib/format';
-import { useApp, useAppStore } from '../store/context';
+import { useApi, useApp, useAppStore } from '../store/context';
 import { ConfirmDialog } from './ConfirmDialog';
 import { NameField } from './NameField';
 
@@ -13,13 +14,14 @@ export function boardSearch(board: Pick<Board, 'name' | 'query'>): string {
 }
 
 function BoardRow({ board, active }: { board: Board; active: boolean }) {
+  const api = useApi();
   const store = useAppStore();
   const [renaming, setRenaming] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [over, setOver] = useState(false);
   const smart = board.query !== undefined;
   // A smart board is a query: images join it by matching, not by a drop.
-  const accepts = (e: DragEvent) => !smart && carriesImages(e.dataTransfer);
+  const accepts = (e: DragEvent) => !smart && (carriesImages(e.dataTransfer) || carriesOwnFiles(e.dataTransfer));
   if (renaming) {
     return (
       <li>
@@ -48,8 +50,17 @@ function BoardRow({ board, active }: { board: Board; active: boolean }) {
         setOver(false);
         if (!accepts(e)) return;
         e.preventDefault();
-        const imageIds = draggedImages(e.dataTransfer);
-        if (imageIds.length > 0) void store.getState().addToBoard(board.id, { images: { imageIds, jobIds: [] } });
+        const state = store.getState();
+        if (carriesImages(e.dataTransfer)) {
+          const imageIds = draggedImages(e.dataTransfer);
+          if (imageIds.length > 0) void state.addToBoard(board.id, { images: { imageIds, jobIds: [] } });
+          return;
+        }
+        // The desktop's OS drag-out comes back as files: main tells which are its own originals.
+        void sortDroppedFiles(api, Array.from(e.dataTransfer.files)).then(({ imageIds, foreign }) => {
+          if (imageIds.length > 0) void state.addToBoard(board.id, { images: { imageIds, jobIds: [] } });
+          if (foreign.length > 0) state.openImportDialog({ paths: foreign });
+        }, state.reportError);
       }}
     >
       <button

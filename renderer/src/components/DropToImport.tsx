@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { draggingOut, endDragOut, sortDroppedFiles } from '../lib/drag-out';
 import { useApi, useAppStore } from '../store/context';
 
 export const BROWSER_DROP_NOTE = 'In the browser, type the folder’s path: a page is never told where a dropped file lives.';
@@ -9,7 +10,8 @@ function carriesFiles(event: DragEvent): boolean {
 
 /**
  * Files or folders dropped anywhere on the window open the import dialog with their paths (desktop) or with a word
- * on typing them (browser). Drags that start in the window itself (a card dragged out) are not imports.
+ * on typing them (browser). Drags that start in the window itself (a card dragged out) are not imports, nor are the
+ * library's own originals dragged out through the OS and dropped back (main recognises them).
  */
 export function DropToImport() {
   const api = useApi();
@@ -18,10 +20,11 @@ export function DropToImport() {
   useEffect(() => {
     let inside = false;
     let depth = 0;
-    const onStart = () => (inside = true);
+    // A cancelled dragstart is the desktop's OS drag-out taking over: no dragend will follow it.
+    const onStart = (e: DragEvent) => (inside = !e.defaultPrevented);
     const onEnd = () => (inside = false);
     const onEnter = (e: DragEvent) => {
-      if (inside || !carriesFiles(e)) return;
+      if (inside || draggingOut() || !carriesFiles(e)) return;
       depth += 1;
       setOver(true);
     };
@@ -38,12 +41,19 @@ export function DropToImport() {
     const onDrop = (e: DragEvent) => {
       depth = 0;
       setOver(false);
-      if (inside || !carriesFiles(e) || e.dataTransfer === null) return;
+      endDragOut();
+      // A board took it (defaultPrevented): the board adds or imports what it carries.
+      if (inside || e.defaultPrevented || !carriesFiles(e) || e.dataTransfer === null) return;
       e.preventDefault();
-      const paths = api.pathsForFiles(Array.from(e.dataTransfer.files));
       const state = store.getState();
-      if (paths.length > 0) state.openImportDialog({ paths });
-      else state.openImportDialog({ note: api.host === 'browser' ? BROWSER_DROP_NOTE : 'Those items are not files on this computer: choose or type a folder.' });
+      void sortDroppedFiles(api, Array.from(e.dataTransfer.files)).then(({ imageIds, foreign }) => {
+        if (foreign.length > 0) state.openImportDialog({ paths: foreign });
+        else if (imageIds.length === 0) state.openImportDialog({ note: api.host === 'browser' ? BROWSER_DROP_NOTE : 'Those items are not files on this computer: choose or type a folder.' });
+      }, state.reportError);
+    };
+    // After an OS drag the next plain pointer move or press means it is over (no drag event says so).
+    const onPointer = (e: PointerEvent) => {
+      if (e.type === 'pointerdown' || e.buttons === 0) endDragOut();
     };
     window.addEventListener('dragstart', onStart);
     window.addEventListener('dragend', onEnd);
@@ -51,6 +61,8 @@ export function DropToImport() {
     window.addEventListener('dragleave', onLeave);
     window.addEventListener('dragover', onOver);
     window.addEventListener('drop', onDrop);
+    window.addEventListener('pointermove', onPointer);
+    window.addEventListener('pointerdown', onPointer);
     return () => {
       window.removeEventListener('dragstart', onStart);
       window.removeEventListener('dragend', onEnd);
@@ -58,6 +70,8 @@ export function DropToImport() {
       window.removeEventListener('dragleave', onLeave);
       window.removeEventListener('dragover', onOver);
       window.removeEventListener('drop', onDrop);
+      window.removeEventListener('pointermove', onPointer);
+      window.removeEventListener('pointerdown', onPointer);
     };
   }, [api, store]);
   if (!over) return null;

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ChannelRequest, ExportProgressEvent, ExportSummary } from '../../../shared/contract';
+import { exportToPickedFolder } from '../lib/export-folder';
 import { formatNumber } from '../lib/format';
 import { isAbsolutePath } from '../lib/imports-model';
 import { useApi } from '../store/context';
@@ -16,6 +17,7 @@ export function ExportDialog({ target, label, onClose }: { target: ExportTarget;
   const [folder, setFolder] = useState('');
   const [manifest, setManifest] = useState<'none' | 'json' | 'csv'>('csv');
   const [error, setError] = useState<string | null>(null);
+  const [picking, setPicking] = useState(false);
   const [run, setRun] = useState<ExportSummary | null>(null);
   const [progress, setProgress] = useState<ExportProgressEvent | null>(null);
 
@@ -27,9 +29,24 @@ export function ExportDialog({ target, label, onClose }: { target: ExportTarget;
   const id = run?.id;
   useEffect(() => (id === undefined ? undefined : api.on('export.progress', (e) => e.id === id && setProgress(e))), [api, id]);
 
-  // The browser downloads a ZIP; a folder (and the desktop app's ZIP) is written where the person says.
-  const needsFolder = format === 'folder' || desktop;
+  // The browser downloads a ZIP or types a folder's path; the desktop app asks the OS for the folder (ZIP or files).
+  const needsFolder = format === 'folder' && !desktop;
+  const pickAndStart = async () => {
+    setPicking(true);
+    setError(null);
+    try {
+      const started = await exportToPickedFolder(api, { target, format, manifest });
+      if (started === null) return;
+      setRun(started);
+      setProgress(started);
+    } catch (cause) {
+      setError(errorMessage(cause));
+    } finally {
+      setPicking(false);
+    }
+  };
   const start = async () => {
+    if (desktop) return pickAndStart();
     const path = folder.trim();
     if (needsFolder && !isAbsolutePath(path)) return setError('Type the full path of the folder to export into, e.g. /home/you/exports.');
     if (path !== '' && !isAbsolutePath(path)) return setError(`“${path}” is not a full path: start it at the top, e.g. /home/you/exports.`);
@@ -77,7 +94,7 @@ export function ExportDialog({ target, label, onClose }: { target: ExportTarget;
               <label className="check">
                 <input type="radio" name="export-format" checked={format === 'zip'} onChange={() => setFormat('zip')} />
                 <span>
-                  One ZIP file <span className="muted small">— {desktop ? 'saved in the folder below' : 'downloaded by your browser'}</span>
+                  One ZIP file <span className="muted small">— {desktop ? 'saved in the folder you choose' : 'downloaded by your browser'}</span>
                 </span>
               </label>
               <label className="check">
@@ -131,8 +148,8 @@ export function ExportDialog({ target, label, onClose }: { target: ExportTarget;
             {run === null ? 'Cancel' : 'Close'}
           </button>
           {run === null ? (
-            <button type="submit" className="btn primary">
-              Export
+            <button type="submit" className="btn primary" disabled={picking}>
+              {desktop ? 'Export to folder…' : 'Export'}
             </button>
           ) : null}
         </div>

@@ -1,13 +1,14 @@
 import { visibleImages } from '../lib/curation';
-import { setDraggedImages } from '../lib/drag-images';
+import { startImageDrag } from '../lib/drag-out';
 import { STRIP_THUMB } from '../lib/grid-layout';
 import { thumbSrc } from '../lib/thumbs';
-import { useApi, useApp } from '../store/context';
+import { useApi, useApp, useAppStore } from '../store/context';
 import { CurationBadges } from './CurationBadges';
 
 /** An expanded job's images in a row beneath its card; each opens the viewer on that image, and drags to a board. */
 export function ImageStrip({ id }: { id: string }) {
   const api = useApi();
+  const store = useAppStore();
   const job = useApp((s) => s.jobs.byId[id]);
   const view = useApp((s) => (s.filters.view === 'trash' ? 'trash' : 'active'));
   const focused = useApp((s) => (s.focusedId === id ? s.focusedImageId : null));
@@ -24,7 +25,7 @@ export function ImageStrip({ id }: { id: string }) {
           className={image.id === focused ? 'strip-image focused' : 'strip-image'}
           aria-label={`Image ${i + 1} of ${count}: ${job.prompt}`}
           draggable
-          onDragStart={(e) => setDraggedImages(e.dataTransfer, [image.id])}
+          onDragStart={(e) => startImageDrag(e, api, [image.id], store.getState().reportError)}
           onClick={() => openViewer(id, i)}
         >
           {thumbSrc(api, image) === null ? (

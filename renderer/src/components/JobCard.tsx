@@ -1,7 +1,7 @@
 import { memo, type DragEvent, type MouseEvent } from 'react';
 import { isCompactCard } from '../lib/card-aspect';
 import { shownImage, visibleImages } from '../lib/curation';
-import { setDraggedImages } from '../lib/drag-images';
+import { startImageDrag } from '../lib/drag-out';
 import { clampWords } from '../lib/failure-notice';
 import { formatStatus } from '../lib/format';
 import { SOURCE_BADGES, SOURCE_LABELS } from '../lib/sources';
@@ -81,7 +81,7 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
       const each = state.jobs.byId[j];
       return each === undefined ? [] : visibleImages(each, view).map((i) => i.id);
     });
-    setDraggedImages(e.dataTransfer, imageIds);
+    startImageDrag(e, api, imageIds, state.reportError);
   };
   const favoriteShown = () => {
     if (cover === undefined) return;

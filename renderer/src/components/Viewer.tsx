@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { JobDetail } from '../../../shared/contract';
 import { visibleImages } from '../lib/curation';
+import { dragOut } from '../lib/drag-out';
 import { actionOfCommand } from '../lib/iterate';
 import { isTextField, keyToCommand, ratingOfKey } from '../lib/keyboard';
 import { jobTitle, thumbSrc } from '../lib/thumbs';
@@ -238,7 +239,7 @@ export function Viewer() {
               alt={job === undefined ? '' : jobTitle(job)}
               width={image.width}
               height={image.height}
-              onDragOut={desktop ? () => void api.call('desktop.startDrag', { imageId: image.id }).catch(store.getState().reportError) : undefined}
+              onDragOut={desktop ? () => dragOut(api, [image.id], store.getState().reportError) : undefined}
             />
           ) : tick?.previewImageId !== undefined ? (
             <img src={api.mediaUrl('preview', tick.previewImageId)} alt="Partial preview" />

@@ -12,3 +12,6 @@ export function isTerminal(status: JobStatus): boolean {
 export const EVENT_NAMES: readonly EventName[] = ['jobs.changed', 'jobs.progress', 'jobs.removed', 'library.importProgress', 'library.curated', 'export.progress'];
 
 export const THEMES: typeof ContractThemes = ['system', 'dark', 'light'];
+
+/** Most images one OS drag-out carries (shared/contract/desktop.ts). */
+export const MAX_DRAG_FILES = 500;

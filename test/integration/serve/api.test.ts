@@ -56,10 +56,17 @@ describe('headless host: /api/<channel>', () => {
     for (const code of ERROR_CODES) expect(STATUS_BY_CODE[code]).toBeGreaterThanOrEqual(400);
   });
 
-  it.each(['desktop.reveal', 'desktop.copyImage', 'desktop.saveAs', 'desktop.startDrag'])(
+  it.each([
+    ['desktop.reveal', { imageId: ID }],
+    ['desktop.copyImage', { imageId: ID }],
+    ['desktop.saveAs', { imageId: ID }],
+    ['desktop.startDrag', { imageIds: [ID] }],
+    ['desktop.pickFolder', {}],
+    ['desktop.droppedImages', { paths: ['/home/me/a.png'] }],
+  ] as const)(
     '%s answers 501 desktop_only',
-    async (channel) => {
-      const reply = await h.api(channel, { imageId: ID });
+    async (channel, input) => {
+      const reply = await h.api(channel, input);
       expect(reply.status).toBe(501);
       expect(reply.json()).toMatchObject({ ok: false, error: { code: 'desktop_only' } });
     },

@@ -8,6 +8,7 @@ describe("the renderer's copies of the contract's constants (kept out of the fir
     expect([...local.TERMINAL_STATUSES].sort()).toEqual([...contract.TERMINAL_STATUSES].sort());
     expect([...local.EVENT_NAMES].sort()).toEqual([...contract.EVENT_NAMES].sort());
     expect([...local.THEMES]).toEqual([...contract.THEMES]);
+    expect(local.MAX_DRAG_FILES).toBe(contract.MAX_DRAG_FILES);
     for (const status of contract.JOB_STATUSES) expect(local.isTerminal(status)).toBe(contract.isTerminal(status));
   });
   it('name every image source, in the contract\'s order', () => {
