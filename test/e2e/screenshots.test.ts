@@ -206,10 +206,10 @@ describe('gallery screenshots, light and dark', () => {
     expect([...shapes].sort()).toEqual(['landscape', 'portrait', 'square', 'tall', 'wide']);
     const running = async () => {
       // The running job shows moving progress (step n of 150) and the sampler's newest preview, loaded.
-      const bar = page.getByRole('progressbar').filter({ hasNot: page.locator('[aria-label^="Import"]') }).first();
+      const bar = page.locator('[role="progressbar"]:not([aria-label^="Import"])').first();
       await bar.waitFor();
       await waitFor(async () => Number(await bar.getAttribute('aria-valuenow')) > 0, 'progress past 0 %', 10_000);
-      await page.getByText(/step \d+\/150/).first().waitFor();
+      await page.getByText(/\b\d+\s*(\/|of)\s*150\b/i).first().waitFor();
       await waitFor(() => allLoaded('img[src*="/media/preview/"]'), 'the partial preview to load', 10_000);
       expect((await apiCall(host, 'jobs.get', { id: runningId })).status).toBe('running');
     };
@@ -258,7 +258,7 @@ describe('gallery screenshots, light and dark', () => {
       // The seed differs (11 against 12) and is marked so; no row is only dashes.
       const table = two.getByRole('table', { name: 'Settings compared' });
       await table.locator('td[data-differs="true"]').first().waitFor();
-      const rows = await table.locator('tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent)));
+      const rows = await Promise.all((await table.locator('tr').all()).map((tr) => tr.locator('td').allTextContents()));
       expect(rows.filter((cells) => cells.every((c) => c === '—'))).toEqual([]);
     });
     await page.keyboard.press('Escape');
@@ -345,6 +345,8 @@ describe('gallery screenshots, light and dark', () => {
     expect(imported).toHaveLength(HELD_AT);
     const importedThumbs = imported.map((id) => `.grid-scroll .card[data-id="${id}"] img.thumb`).join(', ');
     await waitFor(async () => (await page.locator(importedThumbs).count()) >= 4 && (await allLoaded(importedThumbs)), 'imported thumbnails in the grid', 20_000);
+    // The count of everything has caught up with the pictures that arrived (it refreshes a moment after them).
+    await page.getByRole('tab', { name: /^All/ }).getByText(String(ids.size + 1 + HELD_AT), { exact: true }).waitFor({ timeout: 10_000 });
     await page.mouse.move(0, 0);
     await shootBoth('import', async () => {
       expect(await row.getByRole('status').textContent()).toBe(`Importing: ${HELD_AT} of ${IMPORT_TOTAL}`);
