@@ -131,7 +131,8 @@ beforeAll(async () => {
   });
   await apiCall(host, 'settings.update', { providers: { a1111: { enabled: true, baseUrl: fake.url } } });
   // Oldest first, so the newest (the variants) lead the grid.
-  for (const h of HISTORY) ids.set(h.prompt, await seed(h.prompt, h.width, h.height));
+  // Fixed seeds: the same pictures on every run, so the artifacts can be compared run to run.
+  for (const [i, h] of HISTORY.entries()) ids.set(h.prompt, await seed(h.prompt, h.width, h.height, 7_001 + i));
   for (const s of VARIANT_SEEDS) ids.set(`${VARIANT} #${s}`, await seed(VARIANT, 768, 512, s));
   await waitFor(async () => {
     const { items } = await apiCall(host, 'jobs.list', { limit: 50, view: 'all' });
