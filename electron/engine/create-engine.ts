@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { openStore } from '../db/store.js';
 import type { JobStore, StoreOptions } from '../db/types.js';
 import { createLibraryRecovery } from '../library/recovery.js';
-import { createImporter } from '../library/import/importer.js';
+import { createImporter, type ImporterDeps } from '../library/import/importer.js';
 import { createLibraryFolders } from '../library/import/library-folders.js';
 import { createThumbnailer } from '../library/import/thumbnailer.js';
 import { createSidecarWriter } from '../library/xmp/sidecar-writer.js';
@@ -57,6 +57,8 @@ export interface EngineTestOptions {
   watchSettleMs?: number;
   /** How soon and how often a down instance is probed (default 2 s doubling to 60 s). */
   probeBackoff?: { firstMs: number; maxMs: number };
+  /** Wraps each imported file's read (an e2e test holds an import mid-way). */
+  wrapImportRead?: ImporterDeps['wrapRead'];
 }
 
 const silentLog: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -181,6 +183,7 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       },
       onWatchedFolder: (id) => watched.sync?.watch(id),
       onWatchedFolderImported: (id) => void watched.sync?.checkpoint(id),
+      ...(options.wrapImportRead === undefined ? {} : { wrapRead: options.wrapImportRead }),
     });
     const sync = createFolderSync({
       store,

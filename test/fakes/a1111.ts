@@ -13,6 +13,8 @@ export type A1111Scenario =
       stepMs?: number;
       /** A new live preview every N steps (0 = never). */
       previewEvery?: number;
+      /** The live preview at a step (default: a tiny flat colour per step). */
+      preview?: (step: number) => Buffer;
       /** Put a grid image first with index_of_first_image 1, as A1111 does for batches with grids on. */
       grid?: boolean;
       /** Time spent queued (behind someone else) before sampling starts. */
@@ -267,7 +269,7 @@ export async function startFakeA1111(options: FakeA1111Options = {}): Promise<Fa
         task.step += 1;
         if ((scenario.previewEvery ?? 0) > 0 && task.step % scenario.previewEvery! === 0) {
           task.previewId += 1;
-          task.preview = pngFor(200 + task.step);
+          task.preview = scenario.preview?.(task.step) ?? pngFor(200 + task.step);
         }
         if (task.step >= task.steps) return resolve();
         const timer = setTimeout(() => {

@@ -10,7 +10,7 @@ import type { EventBus } from '../../engine/event-bus.js';
 import type { Logger } from '../../engine/types.js';
 import { importOneFile, type FileToImport } from './file-importer.js';
 import { createRate } from './import-rate.js';
-import { createReadPool } from './read-pool.js';
+import { createReadPool, type ReadResult } from './read-pool.js';
 import { isInside } from './paths.js';
 import { scanFolder } from './scan-folder.js';
 
@@ -31,6 +31,8 @@ export interface ImporterDeps {
   /** Files committed per transaction at most, and the longest a finished file waits for its commit. */
   batchSize?: number;
   batchMs?: number;
+  /** Test seam: wraps each file's read (an e2e test holds an import mid-way with it). */
+  wrapRead?: (path: string, read: (path: string) => Promise<ReadResult>) => Promise<ReadResult>;
 }
 
 const PROGRESS_EVERY_MS = 250;
@@ -57,7 +59,8 @@ export function createImporter(deps: ImporterDeps) {
   const runs = new Map<string, Run>();
   // Files are read and hashed on worker threads: the event loop only parses their metadata and commits.
   const readPool = createReadPool();
-  const reader = (path: string) => readPool.read(path);
+  const pooled = (path: string) => readPool.read(path);
+  const reader = deps.wrapRead === undefined ? pooled : (path: string) => deps.wrapRead!(path, pooled);
   const rates = new Map<string, ReturnType<typeof createRate>>();
 
   const progressOf = (record: ImportRecord, scanning: boolean): ImportProgressEvent => {
@@ -159,7 +162,21 @@ export function createImporter(deps: ImporterDeps) {
     let lastProgress = 0;
     let pendingCommit: FileOutcome[] = [];
     let lastCommit = deps.now();
+    // A slow read (a network drive, a held file) must not hold back the files already read, nor their counts.
+    let commitTimer: NodeJS.Timeout | undefined;
+    let progressTimer: NodeJS.Timeout | undefined;
+    // A commit the timer ran that failed (a storage fault): the next worker step throws it, as its own commit would.
+    let timerFault: unknown;
+    const commitLater = (): void => {
+      try {
+        commit();
+      } catch (error) {
+        timerFault = error;
+      }
+    };
     const commit = (): void => {
+      clearTimeout(commitTimer);
+      commitTimer = undefined;
       if (pendingCommit.length === 0) return;
       const batch = pendingCommit;
       pendingCommit = [];
@@ -171,6 +188,16 @@ export function createImporter(deps: ImporterDeps) {
       if (deps.now() - lastProgress >= PROGRESS_EVERY_MS) {
         lastProgress = deps.now();
         emitProgress(run.id);
+      } else {
+        progressTimer ??= setTimeout(() => {
+          progressTimer = undefined;
+          lastProgress = deps.now();
+          try {
+            emitProgress(run.id);
+          } catch (error) {
+            log.warn('could not report import progress', { error: String(error) });
+          }
+        }, PROGRESS_EVERY_MS).unref();
       }
     };
     try {
@@ -197,8 +224,10 @@ export function createImporter(deps: ImporterDeps) {
             const file = files[next++]!;
             // Awaited first: `pendingCommit.push(await …)` would push into the batch another worker has since committed.
             const outcome = await importFileSafely({ seq: file.seq, path: file.path, folderId: file.folderId }, record.mode);
+            if (timerFault !== undefined) throw timerFault;
             pendingCommit.push(outcome);
             if (pendingCommit.length >= batchSize || deps.now() - lastCommit >= batchMs) commit();
+            else commitTimer ??= setTimeout(commitLater, batchMs).unref();
           }
         };
         await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
@@ -207,6 +236,7 @@ export function createImporter(deps: ImporterDeps) {
       await scanning;
     } finally {
       commit();
+      clearTimeout(progressTimer);
     }
   }
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { JobDetail } from '../../../shared/contract';
-import { diffSettings, FITTED, settingsOf, type SharedView } from '../lib/compare';
+import { compareColumns, diffSettings, FITTED, rowsWorthShowing, settingsOf, type SharedView } from '../lib/compare';
 import { isTextField, keyToCommand } from '../lib/keyboard';
 import { jobTitle } from '../lib/thumbs';
 import { useApi, useApp, useAppStore } from '../store/context';
@@ -21,6 +21,9 @@ export function CompareView() {
   // Two images can also be laid one over the other, split at a slider (percent of the width from the left).
   const [split, setSplit] = useState<number | null>(null);
   const dialogRef = useRef<HTMLDialogElement>(null);
+  const panesRef = useRef<HTMLDivElement>(null);
+  // The panes' box, for choosing one row or two.
+  const [area, setArea] = useState({ width: 0, height: 0 });
   // The keys drive the first pane; the others follow it through the shared view.
   const zoom = useRef<ZoomControls>(null);
   const open = items !== null;
@@ -47,13 +50,24 @@ export function CompareView() {
     };
   }, [items, getDetail]);
 
+  useEffect(() => {
+    const panes = panesRef.current;
+    if (panes === null) return;
+    const measure = () => setArea({ width: panes.clientWidth, height: panes.clientHeight });
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(panes);
+    return () => observer.disconnect();
+  }, [open, split]);
+
   if (items === null) return null;
   const shown = items.flatMap((item) => {
     const job = jobs[item.jobId];
     const image = job?.images.find((i) => i.id === item.imageId);
     return job === undefined || image === undefined ? [] : [{ job, image }];
   });
-  const rows = diffSettings(shown.map(({ job, image }) => settingsOf(job, details[job.id] ?? null, image.id)));
+  const rows = rowsWorthShowing(diffSettings(shown.map(({ job, image }) => settingsOf(job, details[job.id] ?? null, image.id))));
+  const columns = area.width > 0 ? compareColumns(shown.map(({ image }) => image), area) : Math.max(1, shown.length);
   const close = () => store.getState().closeCompare();
   // The viewer's zoom keys: + and − step, Ctrl+0 fits, Ctrl+1 is 1:1, Z toggles.
   const onKeyDown = (event: React.KeyboardEvent) => {
@@ -91,7 +105,7 @@ export function CompareView() {
       {split !== null && shown.length === 2 ? (
         <SplitPanes zoomRef={zoom} shown={shown} split={split} onSplit={setSplit} view={view} onView={setView} />
       ) : (
-        <div className="compare-panes" style={{ gridTemplateColumns: `repeat(${Math.max(1, shown.length)}, 1fr)` }}>
+        <div ref={panesRef} className="compare-panes" style={{ gridTemplateColumns: `repeat(${columns}, 1fr)` }}>
           {shown.map(({ job, image }, i) => (
             <figure key={image.id} className="compare-pane" aria-label={`Image ${i + 1}: ${jobTitle(job)}`}>
               <ZoomPane ref={i === 0 ? zoom : undefined} src={api.mediaUrl('image', image.id)} alt={jobTitle(job)} width={image.width} height={image.height} sync={{ view, onChange: setView }} />

@@ -91,3 +91,23 @@ export function fromShared(shared: SharedView, image: Size, pane: Size): View {
   const scale = shared.zoom * fitScale(image, pane);
   return clampView({ scale, x: pane.width / 2 - shared.u * image.width * scale, y: pane.height / 2 - shared.v * image.height * scale }, image, pane);
 }
+
+/** The rows worth a line: a setting no image has (every cell "—") only pushes the images up. */
+export function rowsWorthShowing(rows: readonly DiffRow[]): DiffRow[] {
+  return rows.filter((row) => row.values.some((v) => v !== undefined));
+}
+
+/**
+ * Columns for the panes: the layout (one row, or rows of ⌈n/2⌉) at which the smallest image is drawn largest when
+ * fitted. Four landscapes in a wide window go 2 × 2; four portraits stay in one row.
+ */
+export function compareColumns(images: readonly Size[], area: Size): number {
+  const n = images.length;
+  if (n <= 2) return Math.max(1, n);
+  const scaleAt = (cols: number) => {
+    const cell = { width: area.width / cols, height: area.height / Math.ceil(n / cols) };
+    return Math.min(...images.map((image) => fitScale(image, cell)));
+  };
+  const half = Math.ceil(n / 2);
+  return scaleAt(half) > scaleAt(n) ? half : n;
+}

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { COMPARE_SETTINGS, diffSettings, fromShared, toShared, type CompareSetting, type CompareSettings } from '../../../renderer/src/lib/compare';
+import { COMPARE_SETTINGS, compareColumns, diffSettings, fromShared, rowsWorthShowing, toShared, type CompareSetting, type CompareSettings } from '../../../renderer/src/lib/compare';
+import { fitScale } from '../../../renderer/src/lib/zoom';
 import { fitView, zoomAround } from '../../../renderer/src/lib/zoom';
 
 const KEYS = COMPARE_SETTINGS.map(([k]) => k);
@@ -65,6 +66,38 @@ describe('the shared view', () => {
     fc.assert(
       fc.property(size, size, (a, b) => {
         expect(fromShared(toShared(fitView(a, pane), true, a, pane), b, pane)).toEqual(fitView(b, pane));
+      }),
+    );
+  });
+});
+
+describe('what Compare lays out', () => {
+  it('leaves out a setting no image has, and keeps every row any image has', () => {
+    fc.assert(
+      fc.property(columns, (cols) => {
+        const shown = rowsWorthShowing(diffSettings(cols));
+        const kept = KEYS.filter((k) => cols.some((c) => c[k] !== undefined));
+        expect(shown.map((r) => r.key)).toEqual(kept);
+      }),
+    );
+  });
+
+  it('puts four landscapes in a wide window two by two, and four portraits in one row', () => {
+    const area = { width: 1440, height: 600 };
+    expect(compareColumns(Array(4).fill({ width: 768, height: 512 }), area)).toBe(2);
+    expect(compareColumns(Array(4).fill({ width: 512, height: 768 }), area)).toBe(4);
+    expect(compareColumns(Array(2).fill({ width: 768, height: 512 }), area)).toBe(2);
+  });
+
+  it('never picks a layout that draws the smallest image smaller than the other would', () => {
+    const size = fc.record({ width: fc.integer({ min: 16, max: 4096 }), height: fc.integer({ min: 16, max: 4096 }) });
+    const area = fc.record({ width: fc.integer({ min: 200, max: 4000 }), height: fc.integer({ min: 200, max: 3000 }) });
+    fc.assert(
+      fc.property(fc.array(size, { minLength: 3, maxLength: 4 }), area, (images, box) => {
+        const smallest = (cols: number) => Math.min(...images.map((i) => fitScale(i, { width: box.width / cols, height: box.height / Math.ceil(images.length / cols) })));
+        const chosen = compareColumns(images, box);
+        expect([images.length, Math.ceil(images.length / 2)]).toContain(chosen);
+        expect(smallest(chosen)).toBeGreaterThanOrEqual(Math.max(smallest(images.length), smallest(Math.ceil(images.length / 2))));
       }),
     );
   });
