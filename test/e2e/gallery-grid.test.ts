@@ -109,4 +109,19 @@ describe('the gallery grid', () => {
     await page.getByRole('button', { name: `Favorite: ${second}` }).click();
     await waitFor(async () => (await page.getByRole('button', { name: `Unfavorite: ${second}` }).count()) === 1, 'the favourite to show');
   });
+
+  it('selecting shows a check badge and a floating selection bar, and moves no picture', async () => {
+    const { page } = browser;
+    const before = await boxes();
+    await page.getByRole('button', { name: SHAPES[3]!.prompt, exact: true }).click({ modifiers: ['Control'] });
+    await page.getByRole('button', { name: SHAPES[4]!.prompt, exact: true }).click({ modifiers: ['Control'] });
+    await page.getByRole('toolbar', { name: 'Selected jobs' }).waitFor();
+    const card = page.locator('.card', { has: page.getByRole('button', { name: SHAPES[3]!.prompt, exact: true }) });
+    expect(await card.locator('.select-check').isVisible()).toBe(true);
+    expect(await boxes()).toEqual(before);
+    await screenshot(page, 'gallery-grid-selected');
+    await page.getByRole('button', { name: 'Clear selection' }).click();
+    await page.getByRole('toolbar', { name: 'Selected jobs' }).waitFor({ state: 'detached' });
+    expect(await boxes()).toEqual(before);
+  });
 });
