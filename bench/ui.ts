@@ -12,8 +12,11 @@ import { measureFinishShift } from './lib/layout-shift.js';
 import { measureViewer } from './lib/viewer-frames.js';
 
 const LARGE_SIDE = 2048;
-/** Runs for seconds on the built-in generator (2.4 MP, previews on), at a 16:9 final aspect ratio. */
-const RUNNING_JOB = { provider: 'builtin', prompt: 'a harbour at dusk, a wide study', width: 2048, height: 1152, count: 1, steps: 40, partialImages: 3 };
+/** Runs for seconds on the built-in generator (2.4 MP, previews on), at a 16:9 final aspect ratio; 4.2 MP if that was too quick. */
+const RUNNING_JOBS = [
+  { provider: 'builtin', prompt: 'a harbour at dusk, a wide study', width: 2048, height: 1152, count: 1, steps: 40, partialImages: 3 },
+  { provider: 'builtin', prompt: 'a harbour at dawn, a large study', width: 2048, height: 2048, count: 1, steps: 40, partialImages: 3 },
+] as const;
 const viewerFps = (s: FrameStats | null, failure: string | null) => (s === null ? `not measured: ${failure}` : formatFrames(s));
 
 export async function run(args: string[]): Promise<void> {
@@ -73,7 +76,13 @@ export async function run(args: string[]): Promise<void> {
         },
       };
       // A job finishing at the top of the grid, with the person looking at it.
-      const finish = await measureFinishShift(page, api, RUNNING_JOB).catch((error: unknown) => ({ failure: String(error).split('\n')[0] ?? 'failed' }) as Awaited<ReturnType<typeof measureFinishShift>>);
+      let finish = { failure: 'not run' } as Awaited<ReturnType<typeof measureFinishShift>>;
+      let ranJob: (typeof RUNNING_JOBS)[number] = RUNNING_JOBS[0];
+      for (const job of RUNNING_JOBS) {
+        ranJob = job;
+        finish = await measureFinishShift(page, api, job).catch((error: unknown) => ({ failure: String(error).split('\n')[0] ?? 'failed' }) as typeof finish);
+        if (!finish.failure?.startsWith('the job finished before')) break;
+      }
       console.error(`job finish: ${JSON.stringify(finish)}`);
       // Zoom and pan in the viewer on the 2048² image.
       const viewer = await measureViewer(page, largeJobId!, LARGE_SIDE).catch((error: unknown) => ({ failure: String(error).split('\n')[0] ?? 'failed', zoom: null, pan: null }) as unknown as Awaited<ReturnType<typeof measureViewer>>);
@@ -227,7 +236,7 @@ export async function run(args: string[]): Promise<void> {
         ...(finish.failure !== null
           ? [['a job finishing at the top of the grid', `not measured: ${finish.failure}`, '0 shift, 0 cards moved']]
           : [
-              [`layout shift while a job finishes (${RUNNING_JOB.width}×${RUNNING_JOB.height}, ran ${(finish.jobMs / 1000).toFixed(1)} s)`, finish.shift.toFixed(4), '0'],
+              [`layout shift while a job finishes (${ranJob.width}×${ranJob.height}, ran ${(finish.jobMs / 1000).toFixed(1)} s)`, finish.shift.toFixed(4), '0'],
               [`visible cards moved ≥ 1 px by the finish${finish.cardWhileRunning ? '' : ' (no card while running)'}`, `${finish.moved} of ${finish.visible} (max ${Number.isFinite(finish.maxMovePx) ? `${finish.maxMovePx.toFixed(1)} px` : 'left the screen'})`, '0'],
               ['  layout shift when it started (its card arriving; no target)', finish.startShift.toFixed(4), ''],
             ]),

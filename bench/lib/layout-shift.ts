@@ -73,10 +73,10 @@ export async function measureFinishShift(page: Page, api: HostApi, request: Reco
   };
   const base = { shift: NaN, moved: NaN, visible: 0, maxMovePx: NaN, startShift: NaN, cardWhileRunning: false, jobMs: NaN };
   await until('the job to run', (s) => s !== 'queued', 60_000);
-  // Its card and first previews land and lay out while it runs.
-  await settle(page, 600);
+  // Its card and first preview land and lay out while it runs.
+  await settle(page, 300);
   const before = (await page.evaluate(SNAPSHOT)) as CardBoxes;
-  if ((await status()) !== 'running') return { ...base, failure: 'the job finished before the snapshot while running; give it a larger size' };
+  if ((await status()) !== 'running') return { ...base, failure: 'the job finished before the snapshot while running' };
   await until('the job to finish', (s) => s !== 'running', 180_000);
   const jobMs = Date.now() - started;
   if ((await status()) !== 'succeeded') return { ...base, jobMs, failure: `the job ended ${await status()}` };
