@@ -3,7 +3,27 @@ import type { Page } from 'playwright-core';
 /** Where each card on screen is: `.card[data-id]` boxes that intersect the grid's scroll box, at page time `now`. */
 interface CardBoxes {
   now: number;
-  cards: Record<string, { x: number; y: number; w: number; h: number }>;
+  cards: Record<string, Box>;
+}
+
+export interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/** Cards of `before` that moved or resized by ≥ 1 px in `after`, or are gone from it; and the largest change. */
+export function movedCards(before: Record<string, Box>, after: Record<string, Box>): { moved: number; maxMovePx: number } {
+  let moved = 0;
+  let maxMovePx = 0;
+  for (const [id, a] of Object.entries(before)) {
+    const b = after[id];
+    const delta = b === undefined ? Infinity : Math.max(Math.abs(a.x - b.x), Math.abs(a.y - b.y), Math.abs(a.w - b.w), Math.abs(a.h - b.h));
+    if (delta >= 1) moved += 1;
+    maxMovePx = Math.max(maxMovePx, delta);
+  }
+  return { moved, maxMovePx };
 }
 
 export interface FinishShift {
@@ -89,14 +109,7 @@ export async function measureFinishShift(page: Page, api: HostApi, request: Reco
   }, job.id, { timeout: 20_000, polling: 'raf' });
   await settle(page, 500);
   const after = (await page.evaluate(SNAPSHOT)) as CardBoxes;
-  let moved = 0;
-  let maxMovePx = 0;
-  for (const [id, a] of Object.entries(before.cards)) {
-    const b = after.cards[id];
-    const delta = b === undefined ? Infinity : Math.max(Math.abs(a.x - b.x), Math.abs(a.y - b.y), Math.abs(a.w - b.w), Math.abs(a.h - b.h));
-    if (delta >= 1) moved += 1;
-    maxMovePx = Math.max(maxMovePx, delta);
-  }
+  const { moved, maxMovePx } = movedCards(before.cards, after.cards);
   return {
     failure: null,
     shift: await shiftBetween(page, before.now, after.now),
