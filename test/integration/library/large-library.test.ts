@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../../electron/db/store.js';
 import { createEngine } from '../../../electron/engine/create-engine.js';
 import type { Engine } from '../../../electron/engine/types.js';
 import { ROW_BYTES_SQL } from '../../../electron/db/jobs.js';
@@ -34,6 +35,26 @@ afterAll(async () => {
 });
 
 describe('the large-library fixture', () => {
+  it('leaves the store’s own schema: every index it set aside for the load is back as it was', async () => {
+    const fresh = await mkdtemp(join(tmpdir(), 'atelier-large-library-fresh-'));
+    const schemaOf = (dir: string) => {
+      const db = new Database(join(dir, 'atelier.db'), { readonly: true });
+      try {
+        return db.prepare("SELECT type, name, sql FROM sqlite_master WHERE type IN ('index', 'trigger', 'table') ORDER BY type, name").all();
+      } finally {
+        db.close();
+      }
+    };
+    try {
+      openStore({ dataDir: fresh }).close();
+      const expected = schemaOf(fresh);
+      expect(expected.length).toBeGreaterThan(50);
+      expect(schemaOf(dataDir)).toEqual(expected);
+    } finally {
+      await rm(fresh, { recursive: true, force: true });
+    }
+  });
+
   it('mixes square, portrait and landscape images, each recorded at its file’s true size', async () => {
     const page = await engine.handlers['jobs.list']({ view: 'active', limit: 200 });
     expect(page.items).toHaveLength(JOBS + 1);
