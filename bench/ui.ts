@@ -3,6 +3,7 @@
  * distinct images in five aspect ratios, shared by content address, and one 2048² image), serves it headless, drives
  * Debian's Chromium and prints a table.
  */
+import { readFileSync } from 'node:fs';
 import { seedLargeLibrary } from '../test/fixtures/large-library.js';
 import { buildRenderer, launchBrowser, rm, tempDir } from '../test/e2e/harness.js';
 import { startServeProcess } from '../test/fixtures/serve-process.js';
@@ -21,6 +22,15 @@ const RUNNING_JOBS = [
   { provider: 'builtin', prompt: 'a harbour at dawn, a large study', width: 2048, height: 2048, count: 1, steps: 40, partialImages: 3 },
   { provider: 'builtin', prompt: 'four harbours at noon, wide studies', width: 2048, height: 1152, count: 4, steps: 40, partialImages: 3 },
 ] as const;
+/** A process's peak resident set from /proc (Linux), in MB, or null elsewhere. */
+function peakRssMb(pid: number | undefined): number | null {
+  try {
+    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? null : Math.round(Number(kb) / 1024);
+  } catch {
+    return null;
+  }
+}
 const viewerFps = (s: FrameStats | null, failure: string | null) => (s === null ? `not measured: ${failure}` : formatFrames(s));
 
 export async function run(args: string[]): Promise<void> {
@@ -227,6 +237,7 @@ export async function run(args: string[]): Promise<void> {
           hostTyped.push(Math.round(performance.now() - started));
         }
       }
+      const hostPeak = peakRssMb(host.child.pid);
       const rowsOut = [
         [`seeding ${total.toLocaleString('en')} jobs (not a product target)`, `${(seedMs / 1000).toFixed(1)} s`, ''],
         ['first thumbnails painted', `${firstPaintMs} ms`, '< 1000 ms'],
@@ -237,6 +248,7 @@ export async function run(args: string[]): Promise<void> {
         [`typed keys through the host (p95, ${typedQueries.join(' · ')})`, `${percentile(hostTyped, 95)} ms`, '< 100 ms'],
         ['DOM nodes after scroll', String(domNodes), '< 1,500'],
         ['JS heap after scroll', `${(heap / 1024 / 1024).toFixed(1)} MB`, '< 150 MB'],
+        ['host peak RSS (the serve process, whole run; no target)', hostPeak === null ? 'not on this system' : `${hostPeak} MB`, ''],
         ...(finish.failure !== null
           ? [['a job finishing at the top of the grid', `not measured: ${finish.failure}`, '0 shift, 0 cards moved']]
           : [
