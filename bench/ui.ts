@@ -10,7 +10,7 @@ import { startServeProcess } from '../test/fixtures/serve-process.js';
 import { formatFrames, percentile, type FrameStats } from './lib/frame-stats.js';
 import { rowPitch } from './lib/grid-geometry.js';
 import { measureFinishShift } from './lib/layout-shift.js';
-import { measureViewer } from './lib/viewer-frames.js';
+import { measureViewer, viewerNotMeasured } from './lib/viewer-frames.js';
 
 const LARGE_SIDE = 2048;
 /**
@@ -99,7 +99,7 @@ export async function run(args: string[]): Promise<void> {
       }
       console.error(`job finish: ${JSON.stringify(finish)}`);
       // Zoom and pan in the viewer on the 2048² image.
-      const viewer = await measureViewer(page, largeJobId!, LARGE_SIDE).catch((error: unknown) => ({ failure: String(error).split('\n')[0] ?? 'failed', zoom: null, pan: null }) as unknown as Awaited<ReturnType<typeof measureViewer>>);
+      const viewer = await measureViewer(page, largeJobId!, LARGE_SIDE).catch((error: unknown) => viewerNotMeasured(String(error).split('\n')[0] ?? 'failed'));
       console.error(`viewer: zoom ${JSON.stringify(viewer.zoomRange)}%, ${viewer.zoomChangedFrames} frames changed; pan at ${viewer.panZoom}%, ${viewer.panChangedFrames} frames changed${viewer.failure === null ? '' : `; ${viewer.failure}`}`);
       const pitch = await rowPitch(page);
       console.error(`row pitch read from the grid: ${pitch} px`);
