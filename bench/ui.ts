@@ -1,15 +1,37 @@
 /**
  * `npm run bench -- ui [jobs] [rows to scroll]`: seeds a library with 100,000 finished jobs whose images are real files (a few hundred
- * distinct images shared by content address), serves it headless, drives Debian's Chromium and prints a table.
+ * distinct images in five aspect ratios, shared by content address, and one 2048² image), serves it headless, drives
+ * Debian's Chromium and prints a table.
  */
+import { readFileSync } from 'node:fs';
 import { seedLargeLibrary } from '../test/fixtures/large-library.js';
 import { buildRenderer, launchBrowser, rm, tempDir } from '../test/e2e/harness.js';
 import { startServeProcess } from '../test/fixtures/serve-process.js';
+import { formatFrames, percentile, type FrameStats } from './lib/frame-stats.js';
+import { rowPitch } from './lib/grid-geometry.js';
+import { measureFinishShift } from './lib/layout-shift.js';
+import { measureViewer, viewerNotMeasured } from './lib/viewer-frames.js';
 
-function percentile(samples: number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const LARGE_SIDE = 2048;
+/**
+ * Runs for a second or more on the built-in generator (2.4 MP, previews on) at a 16:9 final aspect ratio; if it ends
+ * before the snapshot while running, a larger one, then a batch of four.
+ */
+const RUNNING_JOBS = [
+  { provider: 'builtin', prompt: 'a harbour at dusk, a wide study', width: 2048, height: 1152, count: 1, steps: 40, partialImages: 3 },
+  { provider: 'builtin', prompt: 'a harbour at dawn, a large study', width: 2048, height: 2048, count: 1, steps: 40, partialImages: 3 },
+  { provider: 'builtin', prompt: 'four harbours at noon, wide studies', width: 2048, height: 1152, count: 4, steps: 40, partialImages: 3 },
+] as const;
+/** A process's peak resident set from /proc (Linux), in MB, or null elsewhere. */
+function peakRssMb(pid: number | undefined): number | null {
+  try {
+    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? null : Math.round(Number(kb) / 1024);
+  } catch {
+    return null;
+  }
 }
+const viewerFps = (s: FrameStats | null, failure: string | null) => (s === null ? `not measured: ${failure}` : formatFrames(s));
 
 export async function run(args: string[]): Promise<void> {
   const total = Number(args[0] ?? 100_000);
@@ -17,7 +39,13 @@ export async function run(args: string[]): Promise<void> {
   const dataDir = await tempDir('atelier-bench-ui-');
   const renderer = await buildRenderer();
   try {
-    await seedLargeLibrary(dataDir, total, 300);
+    const seedStarted = Date.now();
+    const { largeJobId } = await seedLargeLibrary(dataDir, total, 300, {
+      largeImage: LARGE_SIDE,
+      progress: (done) => { if (done % 200_000 === 0) console.error(`seeded ${done.toLocaleString('en')} jobs, ${Math.round((Date.now() - seedStarted) / 1000)} s`); },
+    });
+    const seedMs = Date.now() - seedStarted;
+    console.error(`seeded ${total.toLocaleString('en')} jobs in ${(seedMs / 1000).toFixed(1)} s (RSS ${Math.round(process.memoryUsage().rss / 1e6)} MB)`);
     // The host in its own process, as `npm run serve` runs it: it shares no event loop with the seeding or the driver.
     const host = await startServeProcess(dataDir, renderer.dir);
     // A long scroll outgrows a small /dev/shm in containers; the flag moves that memory to /tmp.
@@ -49,12 +77,39 @@ export async function run(args: string[]): Promise<void> {
       })()`)) as Record<string, number>;
       console.error(`first paint ${firstPaintMs} ms; page timeline (ms since navigation): ${JSON.stringify(marks)}`);
 
+      const api = {
+        async call(channel: string, input: unknown): Promise<unknown> {
+          const response = await fetch(`${host.origin}/api/${channel}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${host.token}` },
+            body: JSON.stringify(input),
+          });
+          const body = (await response.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
+          if (!body.ok) throw new Error(`${channel}: ${body.error?.message}`);
+          return body.value;
+        },
+      };
+      // A job finishing at the top of the grid, with the person looking at it.
+      let finish = { failure: 'not run' } as Awaited<ReturnType<typeof measureFinishShift>>;
+      let ranJob: (typeof RUNNING_JOBS)[number] = RUNNING_JOBS[0];
+      for (const job of RUNNING_JOBS) {
+        ranJob = job;
+        finish = await measureFinishShift(page, api, job).catch((error: unknown) => ({ failure: String(error).split('\n')[0] ?? 'failed' }) as typeof finish);
+        if (!finish.failure?.startsWith('the job finished before')) break;
+      }
+      console.error(`job finish: ${JSON.stringify(finish)}`);
+      // Zoom and pan in the viewer on the 2048² image.
+      const viewer = await measureViewer(page, largeJobId!, LARGE_SIDE).catch((error: unknown) => viewerNotMeasured(String(error).split('\n')[0] ?? 'failed'));
+      console.error(`viewer: zoom ${JSON.stringify(viewer.zoomRange)}%, ${viewer.zoomChangedFrames} frames changed; pan at ${viewer.panZoom}%, ${viewer.panChangedFrames} frames changed${viewer.failure === null ? '' : `; ${viewer.failure}`}`);
+      const pitch = await rowPitch(page);
+      console.error(`row pitch read from the grid: ${pitch} px`);
+
       // Scrolls `rows` rows' worth, `step` px a frame, while sampling frames with requestAnimationFrame.
       // A string, not a function: tsx would wrap named inner functions in a helper the page does not have.
       const scrollRun = async (rows: number, step: number) => {
         const run = (await page.evaluate(`(async () => {
           const el = document.querySelector('.grid-scroll');
-          const target = ${rows} * 240;
+          const target = ${rows} * ${pitch};
           const frames = [];
           let last = performance.now();
           let travelled = 0;
@@ -182,7 +237,9 @@ export async function run(args: string[]): Promise<void> {
           hostTyped.push(Math.round(performance.now() - started));
         }
       }
+      const hostPeak = peakRssMb(host.child.pid);
       const rowsOut = [
+        [`seeding ${total.toLocaleString('en')} jobs (not a product target)`, `${(seedMs / 1000).toFixed(1)} s`, ''],
         ['first thumbnails painted', `${firstPaintMs} ms`, '< 1000 ms'],
         [`scroll ${scrollRows.toLocaleString('en')} rows, fling (400 px/frame)`, `${fling.fps.toFixed(1)} fps, ${(fling.dropped * 100).toFixed(1)}% dropped`, '55+ fps, < 5% dropped'],
         [`scroll ${Math.min(300, scrollRows)} rows, reading speed (33 px/frame)`, `${reading.fps.toFixed(1)} fps, ${(reading.dropped * 100).toFixed(1)}% dropped`, '55+ fps, < 5% dropped'],
@@ -191,6 +248,16 @@ export async function run(args: string[]): Promise<void> {
         [`typed keys through the host (p95, ${typedQueries.join(' · ')})`, `${percentile(hostTyped, 95)} ms`, '< 100 ms'],
         ['DOM nodes after scroll', String(domNodes), '< 1,500'],
         ['JS heap after scroll', `${(heap / 1024 / 1024).toFixed(1)} MB`, '< 150 MB'],
+        ['host peak RSS (the serve process, whole run; no target)', hostPeak === null ? 'not on this system' : `${hostPeak} MB`, ''],
+        ...(finish.failure !== null
+          ? [['a job finishing at the top of the grid', `not measured: ${finish.failure}`, '0 shift, 0 cards moved']]
+          : [
+              [`layout shift while a job finishes (${ranJob.count} × ${ranJob.width}×${ranJob.height}, ran ${(finish.jobMs / 1000).toFixed(1)} s)`, finish.shift.toFixed(4), '0'],
+              [`visible cards moved ≥ 1 px by the finish${finish.cardWhileRunning ? '' : ' (no card while running)'}`, `${finish.moved} of ${finish.visible} (max ${Number.isFinite(finish.maxMovePx) ? `${finish.maxMovePx.toFixed(1)} px` : 'left the screen'})`, '0'],
+              ['  layout shift when it started (its card arriving; no target)', finish.startShift.toFixed(4), ''],
+            ]),
+        [`viewer zoom by wheel, ${LARGE_SIDE}² image (${viewer.zoomRange[0]}–${viewer.zoomRange[1]}%)`, viewerFps(viewer.zoom, viewer.failure), '60 fps'],
+        [`viewer pan by drag at ${viewer.panZoom}%`, viewerFps(viewer.pan, viewer.failure), '60 fps'],
       ];
       console.log(`\nAtelier UI bench: ${total.toLocaleString('en')} jobs, 300 distinct images, Chromium headless\n`);
       console.log('| measure | result | target |\n|---|---|---|');
