@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { parse } from 'yaml';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..', '..');
@@ -91,21 +91,34 @@ export function parseGithubEnv(text: string): Record<string, string> {
 }
 
 /**
- * Runs a bash step as the runner does (`bash --noprofile --norc -eo pipefail`): its `${{ secrets.X }}` env entries
- * take the given values (missing ones are empty, as on GitHub), and GITHUB_ENV is a temp file. Returns the log and
- * what the step exported. `script` runs part of the step instead of all of it.
+ * Runs a bash step as the runner does (`bash --noprofile --norc -eo pipefail`): its `${{ secrets.X }}` and
+ * `${{ matrix.X }}` env entries take the given values (missing ones are empty, as on GitHub), GITHUB_ENV is a temp file. Returns the log and
+ * what the step exported.
  */
-export function runBashStep(step: Step, secrets: Record<string, string>, script = step.run ?? ''): { log: string; exported: Record<string, string> } {
+export interface BashOptions {
+  /** Part of the step to run instead of all of it. */
+  script?: string;
+  cwd?: string;
+  /** What the runner itself sets (RUNNER_OS...); PATH here goes before the machine's. */
+  env?: Record<string, string>;
+  /** Values of `${{ matrix.X }}` in the step's env. */
+  matrix?: Record<string, string>;
+}
+
+export function runBashStep(step: Step, secrets: Record<string, string>, options: BashOptions = {}): { log: string; exported: Record<string, string> } {
   const dir = mkdtempSync(join(tmpdir(), 'atelier-gh-env-'));
   try {
     const githubEnv = join(dir, 'env');
-    const env: Record<string, string> = { PATH: process.env['PATH'] ?? '', GITHUB_ENV: githubEnv };
+    const { PATH: extraPath, ...runnerEnv } = options.env ?? {};
+    const path = [extraPath, process.env['PATH']].filter((p) => p !== undefined && p !== '').join(delimiter);
+    const env: Record<string, string> = { ...runnerEnv, PATH: path, GITHUB_ENV: githubEnv };
     for (const [key, value] of Object.entries(step.env ?? {})) {
-      const secret = /^\$\{\{\s*secrets\.(\w+)\s*\}\}$/.exec(value);
-      env[key] = secret !== null ? (secrets[secret[1] as string] ?? '') : value;
+      const ref = /^\$\{\{\s*(secrets|matrix)\.(\w+)\s*\}\}$/.exec(value);
+      const context = ref?.[1] === 'matrix' ? (options.matrix ?? {}) : secrets;
+      env[key] = ref !== null ? (context[ref[2] as string] ?? '') : value;
     }
-    const result = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], { cwd: ROOT, env, encoding: 'utf8' });
-    if (result.status !== 0) throw new Error(`Step "${step.name}" failed: ${result.stderr}`);
+    const result = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', options.script ?? step.run ?? ''], { cwd: options.cwd ?? ROOT, env, encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`Step "${step.name}" failed: ${result.stdout}${result.stderr}`);
     let exported: Record<string, string> = {};
     try {
       exported = parseGithubEnv(readFileSync(githubEnv, 'utf8'));

