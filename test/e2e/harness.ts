@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { build } from 'vite';
+import { chromiumPath } from './chromium-path.js';
 import { createEngine, type EngineTestOptions } from '../../electron/engine/create-engine.js';
 import { createFileKeyring } from '../../electron/engine/file-keyring.js';
 import type { Engine } from '../../electron/engine/types.js';
@@ -80,7 +81,7 @@ export async function launchBrowser(
 ): Promise<Browser> {
   const profile = await mkdtemp(join(tmpdir(), 'atelier-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
+    executablePath: chromiumPath(),
     headless: true,
     args: [...CHROMIUM_ARGS, ...(options.extraArgs ?? [])],
     viewport: options.viewport ?? { width: 1360, height: 860 },
