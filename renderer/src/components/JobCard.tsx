@@ -8,7 +8,8 @@ import { SOURCE_BADGES, SOURCE_LABELS } from '../lib/sources';
 import { jobTitle, thumbSrc } from '../lib/thumbs';
 import { useLatch } from '../lib/use-latch';
 import { useApi, useApp, useAppStore } from '../store/context';
-import { ProgressBar } from './ProgressBar';
+import { LiveCancel } from './LiveCancel';
+import { LiveThumb, liveStatusId } from './LiveThumb';
 import { StatusBadge } from './StatusBadge';
 import { CurationBadges } from './CurationBadges';
 import { ImageMenu } from './ImageMenu';
@@ -47,7 +48,6 @@ export const JobCard = memo(function JobCard({ id, width }: { id: string; width:
   const job = useApp((s) => s.jobs.byId[id]);
   const selected = useApp((s) => s.selection.selected[id] === true);
   const focused = useApp((s) => s.focusedId === id);
-  const tick = useApp((s) => s.jobs.progress[id]);
   const expanded = useApp((s) => s.expandedId === id);
   const focusedImageId = useApp((s) => (s.focusedId === id ? s.focusedImageId : null));
   const view = useApp((s) => (s.filters.view === 'trash' ? 'trash' : 'active'));
@@ -90,6 +90,7 @@ export const JobCard = memo(function JobCard({ id, width }: { id: string; width:
         className="card-open"
         aria-label={title}
         aria-pressed={selected}
+        aria-describedby={isTerminal(job.status) ? undefined : liveStatusId(id)}
         tabIndex={focused ? 0 : -1}
         data-card={id}
         draggable={images.length > 0}
@@ -98,15 +99,15 @@ export const JobCard = memo(function JobCard({ id, width }: { id: string; width:
         onDoubleClick={() => openViewer(id)}
       >
         {cover === undefined ? (
-          <div className={`thumb empty status-${job.status}`} aria-hidden="true">
-            {isTerminal(job.status) ? (
+          isTerminal(job.status) ? (
+            <div className={`thumb empty status-${job.status}`} aria-hidden="true">
               <span className="tile-message" title={message} data-full={message}>
                 {clampWords(message, messageBudget(width, linked))}
               </span>
-            ) : (
-              <ProgressBar tick={tick} status={job.status} />
-            )}
-          </div>
+            </div>
+          ) : (
+            <LiveThumb id={id} width={width} height={width} />
+          )
         ) : coverSrc !== null && imageAllowed ? (
           <img key={coverSrc} className="thumb" src={coverSrc} alt="" width={width} height={width} decoding="async" draggable={false} />
         ) : (
@@ -136,6 +137,7 @@ export const JobCard = memo(function JobCard({ id, width }: { id: string; width:
         ) : null}
         {cover === undefined ? null : <CurationBadges image={cover} />}
       </button>
+      {!isTerminal(job.status) ? <LiveCancel id={id} /> : null}
       {job.retriedAs !== undefined ? <RetryLink other={job.retriedAs} kind="as" prompt={job.prompt} /> : null}
       {job.retryOf !== undefined && job.retriedAs === undefined ? <RetryLink other={job.retryOf} kind="of" prompt={job.prompt} /> : null}
       <div className="card-meta">
