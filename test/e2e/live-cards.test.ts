@@ -3,6 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHeldProvider, heldEntry, type HeldProvider } from '../fakes/held-provider.js';
 import { buildRenderer, launchBrowser, SCREENSHOT_DIR, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import { seriousViolations } from './axe.js';
 import { apiCall, waitFor, type ImageLike } from './helpers.js';
 
 let renderer: Awaited<ReturnType<typeof buildRenderer>>;
@@ -24,6 +25,11 @@ async function statusOf(id: string): Promise<string> {
 
 function cardOf(page: Page, prompt: string): Locator {
   return page.locator('.grid-canvas .card', { has: page.getByRole('button', { name: prompt, exact: true }) });
+}
+
+/** Text a live card paints (CSS content from data-text, so the card's name stays its prompt). */
+function painted(card: Locator, className: string, text: string): Locator {
+  return card.locator(`.${className}[data-text*=${JSON.stringify(text)}]`);
 }
 
 async function imageLoaded(img: Locator): Promise<boolean> {
@@ -92,12 +98,12 @@ describe('live job cards', () => {
 
     // Queued behind it: a calm placeholder that says so, with its place in line.
     const waiting = cardOf(page, next);
-    await waiting.locator('.live-queued', { hasText: 'Queued' }).waitFor();
-    expect(await waiting.locator('.live-queued').textContent()).toContain('next in line');
+    await painted(waiting, 'live-word', 'Queued').waitFor();
+    await painted(waiting, 'live-place', 'next in line').waitFor();
 
     for (let n = 1; n <= 3; n += 1) {
       await job.step(n, 10, 'dark');
-      await card.locator('.live-step', { hasText: `step ${n}/10` }).waitFor();
+      await painted(card, 'live-step', `step ${n}/10`).waitFor();
     }
     const preview = card.locator('img.live-preview');
     await waitFor(() => imageLoaded(preview), 'the partial preview to load');
@@ -108,7 +114,7 @@ describe('live job cards', () => {
     expect(pic!.height).toBeGreaterThan(area!.height - 6);
     const ring = card.getByRole('progressbar', { includeHidden: true });
     await waitFor(async () => (await ring.getAttribute('aria-valuenow')) === '30', 'the ring at 30%');
-    await waitFor(async () => /^(~\d+ (s|min) left|almost done)/.test((await card.locator('.live-eta').textContent()) ?? ''), 'an ETA after three steps');
+    await waitFor(async () => /^(~\d+ (s|min) left|almost done)/.test((await card.locator('.live-eta').getAttribute('data-text')) ?? ''), 'an ETA after three steps');
     // A screen reader hears the same through the card's description.
     const described = await card.locator('.card-open').evaluate((el) => {
       const doc = (globalThis as unknown as { document: { getElementById(id: string): { textContent: string | null } | null } }).document;
@@ -125,11 +131,13 @@ describe('live job cards', () => {
     await card.screenshot({ path: join(SCREENSHOT_DIR, 'live-card-running-dark.png') });
     const darkSrc = await preview.getAttribute('src');
     await job.step(6, 10, 'light');
-    await card.locator('.live-step', { hasText: 'step 6/10' }).waitFor();
+    await painted(card, 'live-step', 'step 6/10').waitFor();
     // The newest preview replaces the one before.
     await waitFor(async () => (await preview.getAttribute('src')) !== darkSrc && (await imageLoaded(preview)), 'the light preview');
     await card.screenshot({ path: join(SCREENSHOT_DIR, 'live-card-running-light.png') });
     await screenshot(page, 'live-cards-main-view');
+    // A running and a queued card, their Cancel buttons and the chip: nothing serious for axe.
+    expect(await seriousViolations(page, '.app')).toEqual([]);
 
     job.finish('light');
     await waitFor(async () => (await statusOf(id)) === 'succeeded', 'the job to finish');
@@ -148,7 +156,7 @@ describe('live job cards', () => {
     const job = await held.started(prompt);
     await job.step(2, 10, 'dark');
     const card = cardOf(page, prompt);
-    await card.locator('.live-step', { hasText: 'step 2/10' }).waitFor();
+    await painted(card, 'live-step', 'step 2/10').waitFor();
     const aborted = held.aborted;
     await card.getByRole('button', { name: `Cancel: ${prompt}` }).click();
     await waitFor(async () => (await statusOf(id)) === 'cancelled', 'the job to be cancelled');
@@ -165,7 +173,7 @@ describe('live job cards', () => {
     await job.step(5, 10, 'dark');
     const card = cardOf(page, prompt);
     await waitFor(() => imageLoaded(card.locator('img.live-preview')), 'the preview');
-    await card.locator('.live-step', { hasText: 'step 5/10' }).waitFor();
+    await painted(card, 'live-step', 'step 5/10').waitFor();
     const before = await boxes(page);
     expect(Object.keys(before).filter((k) => k.startsWith('card ')).length).toBeGreaterThanOrEqual(FINISHED.length + 1);
 

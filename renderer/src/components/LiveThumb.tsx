@@ -9,7 +9,10 @@ import { ProgressRing } from './ProgressRing';
 /** Below this width a card shows the ring alone: two lines of text would cover the picture. */
 const COMPACT_WIDTH = 150;
 
-/** The id of a live card's spoken status, for the card button's aria-describedby. */
+/**
+ * The id of a live card's spoken status, for the card button's aria-describedby. The status is aria-hidden itself
+ * (a description reads hidden text): as content it would add to the button's name, which is the prompt alone.
+ */
 export function liveStatusId(id: string): string {
   return `live-status-${id}`;
 }
@@ -36,6 +39,15 @@ function useRunsOn(id: string): string {
   });
 }
 
+/**
+ * Text painted by CSS from data-text, not a text node: it sits inside the card's button, whose name is the prompt, and
+ * text there would make a name that does not match what is shown (WCAG 2.5.3). Assistive tech reads the same words
+ * from the card's description.
+ */
+function Painted({ className, text }: { className: string; text: string }) {
+  return <span className={`painted ${className}`} data-text={text} />;
+}
+
 function Queued({ id, compact }: { id: string; compact: boolean }) {
   const ahead = useQueuedAhead(id);
   const runsOn = useRunsOn(id);
@@ -43,11 +55,11 @@ function Queued({ id, compact }: { id: string; compact: boolean }) {
   return (
     <>
       <div className="live-queued" aria-hidden="true">
-        <span className="live-word">Queued</span>
-        {compact || place === null ? null : <span className="live-place">{place}</span>}
-        {compact ? null : <span className="live-instance">{runsOn}</span>}
+        <Painted className="live-word" text="Queued" />
+        {compact || place === null ? null : <Painted className="live-place" text={place} />}
+        {compact || runsOn === '' ? null : <Painted className="live-instance" text={runsOn} />}
       </div>
-      <span id={liveStatusId(id)} className="visually-hidden">
+      <span id={liveStatusId(id)} className="visually-hidden" aria-hidden="true">
         {['Queued', place, runsOn === '' ? null : `on ${runsOn}`].filter(Boolean).join(', ')}
       </span>
     </>
@@ -76,12 +88,12 @@ function Running({ id, width, height, compact }: { id: string; width: number; he
         <ProgressRing fraction={fraction} size={compact ? 26 : 34} label="Rendering progress" />
         {compact ? null : (
           <span className="live-text">
-            <span className="live-step">{steps === null ? stage : `step ${steps.n}/${steps.of}`}</span>
-            <span className="live-eta">{[eta, runsOn].filter(Boolean).join(' · ')}</span>
+            <Painted className="live-step" text={steps === null ? stage : `step ${steps.n}/${steps.of}`} />
+            <Painted className="live-eta" text={[eta, runsOn].filter(Boolean).join(' · ')} />
           </span>
         )}
       </div>
-      <span id={liveStatusId(id)} className="visually-hidden">
+      <span id={liveStatusId(id)} className="visually-hidden" aria-hidden="true">
         {spoken}
       </span>
     </>
