@@ -136,6 +136,9 @@ describe('live job cards', () => {
     await waitFor(async () => (await preview.getAttribute('src')) !== darkSrc && (await imageLoaded(preview)), 'the light preview');
     await card.screenshot({ path: join(SCREENSHOT_DIR, 'live-card-running-light.png') });
     await screenshot(page, 'live-cards-main-view');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'live-cards-main-view-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
     // A running and a queued card, their Cancel buttons and the chip: nothing serious for axe.
     expect(await seriousViolations(page, '.app')).toEqual([]);
 
