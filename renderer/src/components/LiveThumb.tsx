@@ -7,7 +7,7 @@ import { useApi, useApp } from '../store/context';
 import { ProgressRing } from './ProgressRing';
 
 /** Below this width a card shows the ring alone: two lines of text would cover the picture. */
-const COMPACT_WIDTH = 150;
+const COMPACT_WIDTH = 112;
 
 /**
  * The id of a live card's spoken status, for the card button's aria-describedby. The status is aria-hidden itself
