@@ -30,6 +30,8 @@ const MIN_MOVES = 2;
 const OVERDUE_MS = 10_000;
 /** Progress that falls back by more than this is a new pass (the next image, a hires pass): the rate starts over. */
 const RESTART_DROP = 0.02;
+/** Moves smaller than this are rounding, not progress: measured over one rate they would make it infinite. */
+const MIN_MOVE = 1e-6;
 
 /** Takes one reading (done 0..1 at a time in ms); readings without progress leave the state as it was. */
 export function observe(state: EtaState, done: number | null, at: number): EtaState {
@@ -38,7 +40,7 @@ export function observe(state: EtaState, done: number | null, at: number): EtaSt
   if (last === null || done < last.done - RESTART_DROP) return { last: { at, done }, msPerJob: null, moves: 0 };
   const dt = at - last.at;
   // No progress, or no time: measured from the older reading later, over the larger span.
-  if (done <= last.done || dt <= 0) return state;
+  if (done - last.done < MIN_MOVE || dt <= 0) return state;
   const rate = dt / (done - last.done);
   const msPerJob = state.msPerJob === null ? rate : state.msPerJob + SMOOTHING * (rate - state.msPerJob);
   return { last: { at, done }, msPerJob, moves: state.moves + 1 };
@@ -49,7 +51,7 @@ export function estimate(state: EtaState, now: number): number | null {
   const { last, msPerJob } = state;
   if (last === null || msPerJob === null || state.moves < MIN_MOVES) return null;
   const left = (1 - last.done) * msPerJob - Math.max(0, now - last.at);
-  if (left < -OVERDUE_MS) return null;
+  if (!Number.isFinite(left) || left < -OVERDUE_MS) return null;
   return Math.max(0, left);
 }
 

@@ -119,6 +119,13 @@ describe('the ETA', () => {
     expect(estimate(states[2]!, 60_000)).toBeNull();
   });
 
+  it('takes a move too small to measure (a rounding step) as no move, never an infinite rate', () => {
+    let state = ETA_START;
+    [0, 5e-324, 1e-323, 1e-12].forEach((done, i) => (state = observe(state, done, i)));
+    expect(state.moves).toBe(0);
+    expect(estimate(state, 3)).toBeNull();
+  });
+
   it('starts over when progress falls back (the next image of a batch), null again until two steps', () => {
     const first = run(10, [0, 1_000, 2_000, 3_000]).at(-1)!;
     expect(estimate(first, 3_000)).toBeCloseTo(6_000, 6);
