@@ -160,6 +160,12 @@ describe('live job cards', () => {
     await job.step(2, 10, 'dark');
     const card = cardOf(page, prompt);
     await painted(card, 'live-step', 'step 2/10').waitFor();
+    // Opened while it runs, the window shows it live at once, from what the engine stored, before any new tick.
+    await page.reload();
+    await waitFor(async () => (await card.getByRole('progressbar', { includeHidden: true }).getAttribute('aria-valuenow')) === '20', 'the ring at 20% after a reload');
+    await painted(card, 'live-step', 'Sampling').waitFor();
+    await job.step(3, 10, 'dark');
+    await painted(card, 'live-step', 'step 3/10').waitFor();
     const aborted = held.aborted;
     await card.getByRole('button', { name: `Cancel: ${prompt}` }).click();
     await waitFor(async () => (await statusOf(id)) === 'cancelled', 'the job to be cancelled');

@@ -69,11 +69,13 @@ function Queued({ id, compact }: { id: string; compact: boolean }) {
 function Running({ id, width, height, compact }: { id: string; width: number; height: number; compact: boolean }) {
   const api = useApi();
   const tick = useApp((s) => s.jobs.progress[id]);
+  // Opened while it runs, the window has no tick yet: the job's stored stage and fraction stand in until one comes.
+  const saved = useApp((s) => s.jobs.byId[id]?.progress);
   const runsOn = useRunsOn(id);
   const eta = formatEtaShort(useEta(tick));
-  const fraction = progressOf(tick);
+  const fraction = progressOf(tick ?? saved);
   const steps = tick?.step !== undefined && tick.steps !== undefined ? { n: tick.step, of: tick.steps } : null;
-  const stage = tick === undefined ? 'Starting…' : formatStage(tick.stage);
+  const stage = formatStage((tick ?? saved)?.stage ?? 'starting');
   const preview = tick?.previewImageId;
   const percent = fraction === null ? null : `${Math.round(fraction * 100)}%`;
   const spoken = ['Rendering', percent, steps === null ? stage : `step ${steps.n} of ${steps.of}`, eta, runsOn === '' ? null : `on ${runsOn}`].filter(Boolean).join(', ');
