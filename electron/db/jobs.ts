@@ -60,16 +60,18 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
     'jobs.status',
     'SELECT status, cancel_requested FROM jobs WHERE id = ?',
   );
+  // Each change stamps updated_at past the last: a job queued and started in one millisecond must still read as newer
+  // to a client, which keeps whichever version of a job has the later updated_at (renderer/src/store/jobs-model.ts).
   const claimStmt = sql.prepare(
     'jobs.claim',
-    `UPDATE jobs SET status = 'running', started_at = @now, updated_at = @now, progress_stage = 'starting',
+    `UPDATE jobs SET status = 'running', started_at = @now, updated_at = MAX(@now, updated_at + 1), progress_stage = 'starting',
        progress_fraction = NULL, instance = @instance
      WHERE id = @id AND status = 'queued' AND cancel_requested = 0`,
   );
   // A local server's run that was lost with its server goes back to the queue for another instance of the kind.
   const requeueStmt = sql.prepare(
     'jobs.requeue',
-    `UPDATE jobs SET status = 'queued', started_at = NULL, updated_at = @now, progress_stage = NULL, progress_fraction = NULL,
+    `UPDATE jobs SET status = 'queued', started_at = NULL, updated_at = MAX(@now, updated_at + 1), progress_stage = NULL, progress_fraction = NULL,
        partial_images = 0, instance = NULL
      WHERE id = @id AND status = 'running' AND cancel_requested = 0`,
   );
@@ -86,12 +88,12 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
   );
   const progressStmt = sql.prepare(
     'jobs.progress',
-    `UPDATE jobs SET progress_stage = @stage, progress_fraction = @fraction, partial_images = @partial, updated_at = @now
+    `UPDATE jobs SET progress_stage = @stage, progress_fraction = @fraction, partial_images = @partial, updated_at = MAX(@now, updated_at + 1)
      WHERE id = @id AND status = 'running' AND (progress_stage IS NOT @stage OR partial_images <> @partial)`,
   );
   const finish = sql.prepare(
     'jobs.finish',
-    `UPDATE jobs SET status = @next, updated_at = @now, completed_at = @now, result_json = @result, error_json = @error,
+    `UPDATE jobs SET status = @next, updated_at = MAX(@now, updated_at + 1), completed_at = @now, result_json = @result, error_json = @error,
        cancel_requested = MAX(cancel_requested, @cancel),
        progress_stage = CASE WHEN @next = 'succeeded' THEN 'done' ELSE progress_stage END,
        progress_fraction = CASE WHEN @next = 'succeeded' THEN 1 ELSE progress_fraction END
@@ -105,7 +107,7 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
   // Separate from jobs.finish: 'interrupted' is only ever set on open, from 'running'.
   const interrupt = sql.prepare(
     'jobs.interrupt',
-    `UPDATE jobs SET status = 'interrupted', updated_at = @now, completed_at = @now, error_json = @error
+    `UPDATE jobs SET status = 'interrupted', updated_at = MAX(@now, updated_at + 1), completed_at = @now, error_json = @error
      WHERE id = @id AND status = 'running'`,
   );
   // updated_at moves past the submit's own stamp, so a client holding either job takes the linked version as newer.

@@ -85,8 +85,10 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
   let ended = false;
   const setStage = (next: string, fraction?: number): void => {
     if (ended) return;
+    // The same stage again (a preview landed) keeps the step count and ETA the provider last gave.
+    const kept = next === stage ? last : { stage: next };
     stage = next;
-    last = fraction === undefined ? { stage } : { stage, fraction };
+    last = fraction === undefined ? kept : { ...kept, fraction };
     const p: { stage: string; fraction?: number; partialImages: number } = { stage, partialImages };
     if (fraction !== undefined) p.fraction = fraction;
     try {

@@ -12,6 +12,7 @@ import './styles/app.css';
 import './styles/imports.css';
 import './styles/export.css';
 import './styles/curation.css';
+import './styles/live.css';
 
 mark('boot');
 const api = createBrowserApi();

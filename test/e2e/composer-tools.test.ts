@@ -184,10 +184,10 @@ describe('the queue', () => {
     const { page } = browser;
     // Large enough that the built-in render is still running when the queue is read.
     const { job } = await apiCall(host, 'jobs.submit', { provider: 'builtin', prompt: 'a slow cathedral for the queue', width: 2048, height: 2048, count: 1, steps: 150 });
-    const item = page.getByRole('listitem', { name: /a slow cathedral for the queue/ });
-    await item.locator('.queue-instance', { hasText: 'Built-in (offline)' }).waitFor();
+    const live = page.locator('.card', { has: page.getByRole('button', { name: 'a slow cathedral for the queue' }) }).locator('.thumb.live');
+    await live.locator('.live-eta[data-text*="Built-in (offline)"], .live-instance[data-text*="Built-in (offline)"]').waitFor();
     await apiCall(host, 'jobs.cancel', { id: job.id });
-    await item.waitFor({ state: 'detached' });
+    await live.waitFor({ state: 'detached' });
   }, 60_000);
 });
 

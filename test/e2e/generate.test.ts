@@ -30,13 +30,14 @@ describe('generate with the builtin provider', () => {
     const progressSeen = await recordProgressValues(page);
     await page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ }).click();
 
-    const item = page.getByRole('listitem', { name: /a quiet harbour at dawn/ });
-    await item.waitFor();
+    // The job is a card in the grid from the start: live while it renders, then the result in the same place.
+    const live = page.locator('.card', { has: page.getByRole('button', { name: 'a quiet harbour at dawn with fishing boats' }) }).locator('.thumb.live');
+    await live.waitFor();
     let sawPreview = false;
     await waitFor(async () => {
-      if ((await item.locator('img').count()) > 0) sawPreview = true;
-      return (await item.count()) === 0;
-    }, 'the job to leave the queue', 30_000);
+      if ((await live.locator('img.live-preview').count()) > 0) sawPreview = true;
+      return (await live.count()) === 0;
+    }, 'the job to finish rendering', 30_000);
     const values = await progressSeen();
     expect(values.length, `progress values seen: ${values.join(', ')}`).toBeGreaterThan(2);
     expect(sawPreview).toBe(true);
@@ -54,7 +55,7 @@ describe('generate with the builtin provider', () => {
     await page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ }).click();
     const cancel = page.getByRole('button', { name: 'Cancel: a very slow cathedral interior' });
     await cancel.click();
-    await page.getByRole('listitem', { name: /a very slow cathedral interior/ }).waitFor({ state: 'detached' });
+    await cancel.waitFor({ state: 'detached' });
     await page.getByLabel('Status filter').selectOption('cancelled');
     await expectGrid(page, ['a very slow cathedral interior']);
     await page.getByLabel('Status filter').selectOption('');

@@ -10,7 +10,7 @@ import { GlobalKeys } from './GlobalKeys';
 import { HistoryGrid } from './HistoryGrid';
 import { ImportDialog } from './ImportDialog';
 import { ImportsPanel } from './ImportsPanel';
-import { QueuePanel } from './QueuePanel';
+import { LiveChip } from './LiveChip';
 import { RecoveryBanner } from './RecoveryBanner';
 import { SearchBar } from './SearchBar';
 import { SelectionBar } from './SelectionBar';
@@ -79,6 +79,7 @@ export function App() {
           Compose <kbd aria-hidden="true">N</kbd>
         </button>
         <SearchBar />
+        <LiveChip />
         <button type="button" className="btn ghost" onClick={() => openImport()} aria-haspopup="dialog" title="Import folders of images (Ctrl+I)">
           Import…
         </button>
@@ -97,7 +98,6 @@ export function App() {
           <TagsList />
         </aside>
         <main className="content">
-          <QueuePanel />
           <ImportsPanel />
           <Filters />
           {view === 'trash' ? <TrashView /> : null}

@@ -1,5 +1,6 @@
 import { memo, type DragEvent, type MouseEvent } from 'react';
 import { isCompactCard } from '../lib/card-aspect';
+import { isTerminal } from '../lib/contract-constants';
 import { shownImage, visibleImages } from '../lib/curation';
 import { startImageDrag } from '../lib/drag-out';
 import { clampWords } from '../lib/failure-notice';
@@ -8,7 +9,8 @@ import { SOURCE_BADGES, SOURCE_LABELS } from '../lib/sources';
 import { jobTitle, thumbSrc } from '../lib/thumbs';
 import { useLatch } from '../lib/use-latch';
 import { useApi, useApp, useAppStore } from '../store/context';
-import { ProgressBar } from './ProgressBar';
+import { LiveCancel } from './LiveCancel';
+import { LiveThumb, liveStatusId } from './LiveThumb';
 import { StatusBadge } from './StatusBadge';
 import { CurationBadges } from './CurationBadges';
 import { ImageMenu } from './ImageMenu';
@@ -50,7 +52,6 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
   const job = useApp((s) => s.jobs.byId[id]);
   const selected = useApp((s) => s.selection.selected[id] === true);
   const focused = useApp((s) => s.focusedId === id);
-  const tick = useApp((s) => s.jobs.progress[id]);
   const expanded = useApp((s) => s.expandedId === id);
   const focusedImageId = useApp((s) => (s.focusedId === id ? s.focusedImageId : null));
   const view = useApp((s) => (s.filters.view === 'trash' ? 'trash' : 'active'));
@@ -95,6 +96,7 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
         className="card-open"
         aria-label={title}
         aria-pressed={selected}
+        aria-describedby={isTerminal(job.status) ? undefined : liveStatusId(id)}
         tabIndex={focused ? 0 : -1}
         data-card={id}
         draggable={images.length > 0}
@@ -111,9 +113,7 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
             </span>
           </div>
         ) : cover === undefined ? (
-          <div className={`thumb empty status-${job.status}`} aria-hidden="true">
-            <ProgressBar tick={tick} status={job.status} />
-          </div>
+          <LiveThumb id={id} width={width} height={height} />
         ) : coverSrc !== null && imageAllowed ? (
           <img key={coverSrc} className="thumb" src={coverSrc} alt="" width={width} height={height} decoding="async" draggable={false} />
         ) : (
@@ -142,6 +142,7 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
           </span>
         ) : null}
       </button>
+      {!isTerminal(job.status) ? <LiveCancel id={id} /> : null}
       {job.retriedAs !== undefined ? <RetryLink other={job.retriedAs} kind="as" prompt={job.prompt} /> : null}
       {job.retryOf !== undefined && job.retriedAs === undefined ? <RetryLink other={job.retryOf} kind="of" prompt={job.prompt} /> : null}
       {/* Prompt, curation and actions over the picture, shown on hover and focus: the grid is images first. */}

@@ -84,10 +84,9 @@ export function placeable(filters: Filters): boolean {
   return placesArrivals(filters) && plainWords(filters.search) !== null;
 }
 
-/** Queued and running jobs live in the queue panel; the grid shows them only when a status filter asks for them. */
+/** Queued and running jobs are cards in the grid too, in their place by age: finishing moves nothing. */
 export function belongsInGrid(job: JobSummary, filters: Filters): boolean {
-  if (!matchesFilters(job, filters)) return false;
-  return filters.status.length > 0 || isTerminal(job.status);
+  return matchesFilters(job, filters);
 }
 
 export function belongsInQueue(job: JobSummary): boolean {

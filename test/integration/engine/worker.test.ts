@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors.js';
+import { createHeldProvider, heldEntry } from '../../fakes/held-provider.js';
 import { createScriptedProvider, scriptedEntry } from '../../fakes/scripted-provider.js';
 import { startHarness, waitFor, waitForStatus, type Harness } from './harness.js';
 
@@ -47,6 +48,20 @@ describe('provider worker', () => {
     expect(lastProgress).toBeLessThan(terminal);
     // Partial previews are removed when the job ends.
     await waitFor(() => !existsSync(join(h.dataDir, 'previews', job.id)));
+  });
+
+  it('a partial preview landing keeps the step count of the tick before it', async () => {
+    const provider = createHeldProvider('scripted');
+    h = await startHarness({ providers: [heldEntry(provider)] });
+    const { job } = await h.engine.handlers['jobs.submit']({ ...base, count: 1 });
+    const held = await provider.started(base.prompt);
+    await held.step(3, 10);
+    const ticks = () => h.events.filter((e) => e.name === 'jobs.progress').map((e) => e.payload as { step?: number; steps?: number; previewImageId?: string });
+    await waitFor(() => ticks().some((t) => t.previewImageId !== undefined));
+    // The tick that carries the preview still says where the job is.
+    for (const tick of ticks().filter((t) => t.previewImageId !== undefined)) expect([tick.step, tick.steps]).toEqual([3, 10]);
+    held.finish();
+    await waitForStatus(h.engine, job.id, ['succeeded']);
   });
 
   it('retries a retryable failure before acceptance, records each attempt, then succeeds', async () => {

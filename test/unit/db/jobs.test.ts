@@ -133,6 +133,23 @@ describe('lifecycle', () => {
     expect(store.claim('018bcfe5-6800-7000-8000-0000000000ff')).toBe(false);
   });
 
+  it('stamps every change of a job later than the one before, even within one millisecond of the clock', () => {
+    // A client keeps whichever version of a job has the later updatedAt: a start in the submit's millisecond was lost.
+    const store = open({ now: () => 1_700_000_000_000 });
+    const { job } = store.submit(req());
+    const stamps = [job.updatedAt];
+    expect(store.claim(job.id)).toBe(true);
+    stamps.push(store.getSummary(job.id).updatedAt);
+    store.setProgress(job.id, { stage: 'sampling', fraction: 0.5, partialImages: 1 });
+    stamps.push(store.getSummary(job.id).updatedAt);
+    expect(store.requeue(job.id, 'Its server went away.')).toBe(true);
+    stamps.push(store.getSummary(job.id).updatedAt);
+    expect(store.claim(job.id)).toBe(true);
+    stamps.push(store.getSummary(job.id).updatedAt);
+    stamps.push(store.fail(job.id, { code: 'provider_error', message: 'No.', retryable: false }).updatedAt);
+    for (let i = 1; i < stamps.length; i += 1) expect(stamps[i]).toBeGreaterThan(stamps[i - 1]!);
+  });
+
   it('never claims a job whose cancel was requested', () => {
     const store = open();
     const { job } = store.submit(req());

@@ -44,17 +44,19 @@ describe('jobs model: events and fetches reconciled by updatedAt', () => {
     expect(data.order).toEqual([c.id, b.id, a.id]);
   });
 
-  it('queued and running jobs sit in the queue, then slide into the grid when they finish', () => {
-    const job = makeJob({ status: 'queued', updatedAt: 1 });
-    let data = model.applyJobChanged(model.EMPTY_JOBS, job, F);
+  it('queued and running jobs are cards in the grid from the start, and stay in their place when they finish', () => {
+    const older = makeJob({ status: 'succeeded', createdAt: 1, updatedAt: 1 });
+    const job = makeJob({ status: 'queued', createdAt: 2, updatedAt: 1 });
+    let data = model.applyJobChanged(model.EMPTY_JOBS, older, F);
+    data = model.applyJobChanged(data, job, F);
     expect(data.liveIds).toEqual([job.id]);
-    expect(data.order).toEqual([]);
+    expect(data.order).toEqual([job.id, older.id]);
     data = model.applyProgress(data, { id: job.id, stage: 'sampling', fraction: 0.5, partialImages: 1 });
     expect(data.progress[job.id]?.fraction).toBe(0.5);
     data = model.applyJobChanged(data, { ...job, status: 'succeeded', updatedAt: 2 }, F);
     expect(data.liveIds).toEqual([]);
     expect(data.progress[job.id]).toBeUndefined();
-    expect(data.order).toEqual([job.id]);
+    expect(data.order).toEqual([job.id, older.id]);
     // A late tick for a finished job is dropped.
     expect(model.applyProgress(data, { id: job.id, stage: 'sampling', partialImages: 1 })).toBe(data);
   });
@@ -112,7 +114,8 @@ describe('jobs model: events and fetches reconciled by updatedAt', () => {
     expect(belongsInGrid(job, { ...F, provider: 'comfyui' })).toBe(false);
     expect(belongsInGrid(job, { ...F, search: 'lighthouse DUSK' })).toBe(true);
     expect(belongsInGrid(job, { ...F, search: 'harbour' })).toBe(false);
-    expect(belongsInGrid({ ...job, status: 'running' }, F)).toBe(false);
+    expect(belongsInGrid({ ...job, status: 'running' }, F)).toBe(true);
+    expect(belongsInGrid({ ...job, status: 'queued' }, { ...F, status: ['succeeded'] })).toBe(false);
     expect(belongsInGrid({ ...job, status: 'running' }, { ...F, status: ['running'] })).toBe(true);
   });
 });

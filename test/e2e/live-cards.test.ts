@@ -1,0 +1,200 @@
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createHeldProvider, heldEntry, type HeldProvider } from '../fakes/held-provider.js';
+import { buildRenderer, launchBrowser, SCREENSHOT_DIR, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import { seriousViolations } from './axe.js';
+import { apiCall, waitFor, type ImageLike } from './helpers.js';
+
+let renderer: Awaited<ReturnType<typeof buildRenderer>>;
+let dataDir: string;
+let host: Host;
+let browser: Browser;
+let held: HeldProvider;
+
+const FINISHED = ['a pier in fog', 'orange kites over a beach', 'a quiet reading room', 'a fox in snow'];
+
+async function submit(prompt: string, size: { width: number; height: number } = { width: 512, height: 512 }): Promise<string> {
+  const { job } = await apiCall(host, 'jobs.submit', { provider: 'held', prompt, ...size, count: 1, steps: 10 });
+  return job.id;
+}
+
+async function statusOf(id: string): Promise<string> {
+  return (await apiCall(host, 'jobs.get', { id })).status;
+}
+
+function cardOf(page: Page, prompt: string): Locator {
+  return page.locator('.grid-canvas .card', { has: page.getByRole('button', { name: prompt, exact: true }) });
+}
+
+/** Text a live card paints (CSS content from data-text, so the card's name stays its prompt). */
+function painted(card: Locator, className: string, text: string): Locator {
+  return card.locator(`.${className}[data-text*=${JSON.stringify(text)}]`);
+}
+
+async function imageLoaded(img: Locator): Promise<boolean> {
+  if ((await img.count()) === 0) return false;
+  return img.first().evaluate((el) => (el as unknown as ImageLike).complete && (el as unknown as ImageLike).naturalWidth > 0);
+}
+
+/** Every card's box and the top bar's controls, by a stable key, to compare before and after a change. */
+async function boxes(page: Page): Promise<Record<string, { x: number; y: number; width: number; height: number }>> {
+  return page.evaluate(() => {
+    type Box = { x: number; y: number; width: number; height: number };
+    type El = { getAttribute(n: string): string | null; getBoundingClientRect(): Box; className: string; textContent: string | null };
+    const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<El> } }).document;
+    const out: Record<string, Box> = {};
+    const put = (key: string, el: El) => {
+      const { x, y, width, height } = el.getBoundingClientRect();
+      out[key] = { x, y, width, height };
+    };
+    for (const el of Array.from(doc.querySelectorAll('.grid-canvas .card'))) put(`card ${el.getAttribute('data-id')}`, el);
+    for (const el of Array.from(doc.querySelectorAll('.grid-canvas .card-open'))) put(`image ${el.getAttribute('data-card')}`, el);
+    for (const el of Array.from(doc.querySelectorAll('.topbar > *'))) put(`topbar ${el.className} ${el.textContent}`.slice(0, 60), el);
+    put('grid', doc.querySelectorAll('.grid-canvas')[0]!);
+    return out;
+  });
+}
+
+beforeAll(async () => {
+  renderer = await buildRenderer();
+  dataDir = await tempDir('atelier-e2e-live-');
+  held = createHeldProvider('held');
+  // One at a time: the second job waits in the queue.
+  host = await startHost({ rendererDir: renderer.dir, dataDir, engine: { providers: [heldEntry(held, 1)] } });
+  for (const prompt of FINISHED) {
+    const id = await submit(prompt);
+    (await held.started(prompt)).finish(FINISHED.indexOf(prompt) % 2 === 0 ? 'light' : 'dark');
+    await waitFor(async () => (await statusOf(id)) === 'succeeded', `"${prompt}" to finish`);
+  }
+  browser = await launchBrowser();
+  await browser.page.emulateMedia({ reducedMotion: 'reduce' });
+  await browser.page.goto(host.url);
+  await cardOf(browser.page, FINISHED[0]!).waitFor();
+}, 120_000);
+
+// A test that failed midway leaves its jobs held: they finish here, so the next test starts from an idle queue.
+afterEach(async () => {
+  for (let round = 0; round < 5; round += 1) {
+    const { items } = await apiCall(host, 'jobs.list', { view: 'all', status: ['queued', 'running'], limit: 50 });
+    if (items.length === 0) return;
+    for (const job of held.held.values()) job.finish();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+});
+
+afterAll(() => tearDown({ browser, host, dataDir, renderer }));
+
+describe('live job cards', () => {
+  it('a running job is a card in the grid: its newest preview fills it, with a ring, step n/N and the time left; the next one waits as Queued', async () => {
+    const { page } = browser;
+    const prompt = 'a lighthouse at dusk, rendering';
+    const next = 'a harbour at night, waiting';
+    const id = await submit(prompt);
+    const job = await held.started(prompt);
+    const nextId = await submit(next);
+    const card = cardOf(page, prompt);
+    await card.locator('.thumb.live').waitFor();
+
+    // Queued behind it: a calm placeholder that says so, with its place in line.
+    const waiting = cardOf(page, next);
+    await painted(waiting, 'live-word', 'Queued').waitFor();
+    await painted(waiting, 'live-place', 'next in line').waitFor();
+
+    for (let n = 1; n <= 3; n += 1) {
+      await job.step(n, 10, 'dark');
+      await painted(card, 'live-step', `step ${n}/10`).waitFor();
+    }
+    const preview = card.locator('img.live-preview');
+    await waitFor(() => imageLoaded(preview), 'the partial preview to load');
+    expect(await preview.getAttribute('src')).toContain('/media/preview/');
+    // The preview fills the card's picture area, not a corner of it.
+    const [pic, area] = await Promise.all([preview.boundingBox(), card.locator('.card-open').boundingBox()]);
+    expect(pic!.width).toBeGreaterThan(area!.width - 6);
+    expect(pic!.height).toBeGreaterThan(area!.height - 6);
+    const ring = card.getByRole('progressbar', { includeHidden: true });
+    await waitFor(async () => (await ring.getAttribute('aria-valuenow')) === '30', 'the ring at 30%');
+    await waitFor(async () => /^(~\d+ (s|min) left|almost done)/.test((await card.locator('.live-eta').getAttribute('data-text')) ?? ''), 'an ETA after three steps');
+    // A screen reader hears the same through the card's description.
+    const described = await card.locator('.card-open').evaluate((el) => {
+      const doc = (globalThis as unknown as { document: { getElementById(id: string): { textContent: string | null } | null } }).document;
+      return doc.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent ?? '';
+    });
+    expect(described).toMatch(/^Rendering, 30%, step 3 of 10/);
+
+    // The top bar counts them, and its chip brings the running job forward.
+    const chip = page.locator('.live-chip');
+    expect(await chip.textContent()).toContain('1 rendering · 1 queued');
+    await chip.click();
+    await waitFor(() => page.evaluate((want) => (globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string | null } | null } }).document.activeElement?.getAttribute('data-card') === want, id), 'the running card to take focus');
+
+    await card.screenshot({ path: join(SCREENSHOT_DIR, 'live-card-running-dark.png') });
+    const darkSrc = await preview.getAttribute('src');
+    await job.step(6, 10, 'light');
+    await painted(card, 'live-step', 'step 6/10').waitFor();
+    // The newest preview replaces the one before.
+    await waitFor(async () => (await preview.getAttribute('src')) !== darkSrc && (await imageLoaded(preview)), 'the light preview');
+    await card.screenshot({ path: join(SCREENSHOT_DIR, 'live-card-running-light.png') });
+    await screenshot(page, 'live-cards-main-view');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'live-cards-main-view-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    // A running and a queued card, their Cancel buttons and the chip: nothing serious for axe.
+    expect(await seriousViolations(page, '.app')).toEqual([]);
+
+    job.finish('light');
+    await waitFor(async () => (await statusOf(id)) === 'succeeded', 'the job to finish');
+    await waitFor(() => imageLoaded(card.locator('img.thumb')), 'the result to replace the preview');
+    await card.screenshot({ path: join(SCREENSHOT_DIR, 'live-card-finished.png') });
+    // The queued one starts now: let it finish so the next test starts from an idle queue.
+    (await held.started(next)).finish('dark');
+    await waitFor(async () => (await statusOf(nextId)) === 'succeeded', 'the queued job to finish');
+    await waitFor(async () => (await page.locator('.live-chip.idle').count()) === 1, 'the chip to hide');
+  }, 90_000);
+
+  it('Cancel on a running card cancels it', async () => {
+    const { page } = browser;
+    const prompt = 'a cathedral interior, to be cancelled';
+    const id = await submit(prompt);
+    const job = await held.started(prompt);
+    await job.step(2, 10, 'dark');
+    const card = cardOf(page, prompt);
+    await painted(card, 'live-step', 'step 2/10').waitFor();
+    // Opened while it runs, the window shows it live at once, from what the engine stored, before any new tick.
+    await page.reload();
+    await waitFor(async () => (await card.getByRole('progressbar', { includeHidden: true }).getAttribute('aria-valuenow')) === '20', 'the ring at 20% after a reload');
+    await painted(card, 'live-step', 'Sampling').waitFor();
+    await job.step(3, 10, 'dark');
+    await painted(card, 'live-step', 'step 3/10').waitFor();
+    const aborted = held.aborted;
+    await card.getByRole('button', { name: `Cancel: ${prompt}` }).click();
+    await waitFor(async () => (await statusOf(id)) === 'cancelled', 'the job to be cancelled');
+    expect(held.aborted).toBe(aborted + 1);
+    await waitFor(async () => (await card.locator('.thumb.live').count()) === 0, 'the card to stop being live');
+    expect(await card.getByRole('button', { name: /^Cancel:/ }).count()).toBe(0);
+  }, 60_000);
+
+  it('when a job finishes, its card becomes the result and no card or control on the page moves', async () => {
+    const { page } = browser;
+    const prompt = 'a glasshouse in rain, finishing';
+    const id = await submit(prompt);
+    const job = await held.started(prompt);
+    await job.step(5, 10, 'dark');
+    const card = cardOf(page, prompt);
+    await waitFor(() => imageLoaded(card.locator('img.live-preview')), 'the preview');
+    await painted(card, 'live-step', 'step 5/10').waitFor();
+    const before = await boxes(page);
+    expect(Object.keys(before).filter((k) => k.startsWith('card ')).length).toBeGreaterThanOrEqual(FINISHED.length + 1);
+
+    job.finish('light');
+    await waitFor(async () => (await statusOf(id)) === 'succeeded', 'the job to finish');
+    await waitFor(() => imageLoaded(card.locator('img.thumb')), 'the result to show');
+    await waitFor(async () => (await page.locator('.live-chip.idle').count()) === 1, 'the chip to hide');
+    const after = await boxes(page);
+    // Keys name the top bar's controls by their text, which the chip changes: compare the chip by position alone.
+    const chipBox = (b: typeof before) => Object.entries(b).find(([k]) => k.includes('live-chip'))?.[1];
+    expect(chipBox(after)).toEqual(chipBox(before));
+    const stable = (b: typeof before) => Object.fromEntries(Object.entries(b).filter(([k]) => !k.includes('live-chip')));
+    expect(stable(after)).toEqual(stable(before));
+  }, 60_000);
+});
