@@ -200,7 +200,7 @@ async function start(): Promise<void> {
     },
   };
   const autoUpdates = createAutoUpdates({
-    updater: autoUpdater,
+    updater: () => autoUpdater,
     isPackaged: app.isPackaged,
     enabled: async () => (await current.handlers['settings.get']({})).updates.auto,
     onStatus: (status) => updateEvents.emit('updates.status', status),

@@ -40,7 +40,8 @@ const systemTimers: UpdateTimers = {
 };
 
 export interface AutoUpdatesDeps {
-  updater: UpdaterPort;
+  /** electron-updater's autoUpdater, asked for only when updates run: a development run never builds one. */
+  updater(): UpdaterPort;
   /** app.isPackaged: false in `npm start`, where there is no installer to update. */
   isPackaged: boolean;
   /** The `updates.auto` setting as stored now. */
@@ -63,7 +64,9 @@ export interface AutoUpdates {
 }
 
 export function createAutoUpdates(deps: AutoUpdatesDeps): AutoUpdates {
-  const { updater, log } = deps;
+  const { log } = deps;
+  let port: UpdaterPort | null = null;
+  const updater = (): UpdaterPort => (port ??= deps.updater());
   const clock = deps.clock ?? systemClock;
   const timers = deps.timers ?? systemTimers;
   let current: UpdateStatus = { state: 'idle', checkedAt: null };
@@ -102,17 +105,18 @@ export function createAutoUpdates(deps: AutoUpdatesDeps): AutoUpdates {
     if (wired) return;
     wired = true;
     // Errors come to us as 'error' events and are logged once per check there; the updater's own copy would repeat them.
-    updater.logger = { info: (m) => log.info(String(m)), warn: (m) => log.warn(String(m)), error: () => undefined };
-    updater.on('checking-for-update', () => set({ state: 'checking' }));
-    updater.on('update-not-available', () => set({ state: 'idle', checkedAt: clock.now() }));
-    updater.on('update-available', (info) => set({ state: 'downloading', version: info.version, percent: 0 }));
-    updater.on('download-progress', (progress) => {
+    const u = updater();
+    u.logger = { info: (m) => log.info(String(m)), warn: (m) => log.warn(String(m)), error: () => undefined };
+    u.on('checking-for-update', () => set({ state: 'checking' }));
+    u.on('update-not-available', () => set({ state: 'idle', checkedAt: clock.now() }));
+    u.on('update-available', (info) => set({ state: 'downloading', version: info.version, percent: 0 }));
+    u.on('download-progress', (progress) => {
       // Whole percents only: the updater reports many times a second.
       const percent = Math.min(100, Math.max(0, Math.floor(progress.percent)));
       if (current.state === 'downloading' && current.percent !== percent) set({ ...current, percent });
     });
-    updater.on('update-downloaded', (info) => set({ state: 'ready', version: info.version }));
-    updater.on('error', (error) => fail(cycle, error));
+    u.on('update-downloaded', (info) => set({ state: 'ready', version: info.version }));
+    u.on('error', (error) => fail(cycle, error));
   };
 
   const check = async (): Promise<void> => {
@@ -123,7 +127,7 @@ export function createAutoUpdates(deps: AutoUpdatesDeps): AutoUpdates {
     const at = cycle;
     set({ state: 'checking' });
     try {
-      const result = await updater.checkForUpdates();
+      const result = await updater().checkForUpdates();
       if (result?.cancellationToken !== undefined) cancel = () => result.cancellationToken?.cancel();
       // The download runs on in the background; its failure also arrives as an 'error' event.
       result?.downloadPromise?.catch((error: unknown) => fail(at, error));
@@ -138,8 +142,8 @@ export function createAutoUpdates(deps: AutoUpdatesDeps): AutoUpdates {
 
   const begin = (): void => {
     wire();
-    updater.autoDownload = true;
-    updater.autoInstallOnAppQuit = true;
+    updater().autoDownload = true;
+    updater().autoInstallOnAppQuit = true;
     loggedOff = null;
     if (current.state === 'off') set({ state: 'idle', checkedAt: null });
     timer = timers.setInterval(() => void check(), CHECK_EVERY_MS);
@@ -153,14 +157,22 @@ export function createAutoUpdates(deps: AutoUpdatesDeps): AutoUpdates {
 
   const apply = async (): Promise<void> => {
     if (!deps.isPackaged) return off('development');
-    const on = await deps.enabled();
+    let on: boolean;
+    try {
+      on = await deps.enabled();
+    } catch (error) {
+      // Updates are never worth a failed start: the status says so, and the app runs on.
+      log.error('automatic updates could not read their setting', { error: String(error) });
+      set({ state: 'error', message: 'Automatic updates could not start; Atelier tries again when the setting changes.' });
+      return;
+    }
     if (on && timer === null) begin();
     if (!on) {
       halt();
       // Off means nothing more by itself: no download goes on, nothing installs at the next quit.
       cancel?.();
       cancel = null;
-      updater.autoInstallOnAppQuit = false;
+      if (port !== null) port.autoInstallOnAppQuit = false;
       off('setting');
     }
   };
@@ -173,7 +185,7 @@ export function createAutoUpdates(deps: AutoUpdatesDeps): AutoUpdates {
       if (current.state !== 'ready') throw new AppError('conflict', 'No update is ready to install yet.');
       log.info('restarting to install an update', { version: current.version });
       // Silent, then run again: the person asked for a restart, not for an installer's pages.
-      updater.quitAndInstall(true, true);
+      updater().quitAndInstall(true, true);
     },
     stop: halt,
   };

@@ -53,11 +53,15 @@ const flush = async (): Promise<void> => {
 
 function setup(options: { isPackaged?: boolean; enabled?: boolean } = {}) {
   const updater = new FakeUpdater();
+  let built = 0;
   const statuses: UpdateStatus[] = [];
   const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
   let enabled = options.enabled ?? true;
   const updates = createAutoUpdates({
-    updater,
+    updater: () => {
+      built += 1;
+      return updater;
+    },
     isPackaged: options.isPackaged ?? true,
     enabled: () => enabled,
     onStatus: (status) => statuses.push(status),
@@ -65,7 +69,7 @@ function setup(options: { isPackaged?: boolean; enabled?: boolean } = {}) {
     clock: { now: () => Date.now() },
     timers: { setInterval: (fn, ms) => setInterval(fn, ms), clearInterval: (h) => clearInterval(h as ReturnType<typeof setInterval>) },
   });
-  return { updater, statuses, log, updates, setEnabled: (on: boolean) => (enabled = on) };
+  return { updater, statuses, log, updates, setEnabled: (on: boolean) => (enabled = on), built: () => built };
 }
 
 beforeEach(() => {
@@ -77,7 +81,7 @@ afterEach(() => {
 
 describe('automatic updates', () => {
   it('never checks in a development run, and says why once', async () => {
-    const { updater, updates, statuses, log, setEnabled } = setup({ isPackaged: false });
+    const { updater, updates, statuses, log, setEnabled, built } = setup({ isPackaged: false });
     await updates.start();
     setEnabled(false);
     await updates.settingChanged();
@@ -85,6 +89,7 @@ describe('automatic updates', () => {
     await updates.settingChanged();
     await vi.advanceTimersByTimeAsync(3 * CHECK_EVERY_MS);
     expect(updater.checks).toBe(0);
+    expect(built()).toBe(0);
     expect(updates.status()).toEqual({ state: 'off', reason: 'development' });
     expect(statuses.at(-1)).toEqual({ state: 'off', reason: 'development' });
     expect(log.info.mock.calls.filter(([m]) => String(m).includes('development'))).toHaveLength(1);
@@ -211,6 +216,23 @@ describe('automatic updates', () => {
     updater.logger?.info('Checking for update');
     expect(log.error).not.toHaveBeenCalled();
     expect(log.info).toHaveBeenCalledWith('Checking for update');
+  });
+});
+
+describe('automatic updates that cannot read their setting', () => {
+  it('end as an error status, and the start goes on', async () => {
+    const updater = new FakeUpdater();
+    const statuses: UpdateStatus[] = [];
+    const updates = createAutoUpdates({
+      updater: () => updater,
+      isPackaged: true,
+      enabled: () => Promise.reject(new Error('database is locked')),
+      onStatus: (status) => statuses.push(status),
+      log: { info: vi.fn(), warn: vi.fn(), error: vi.fn() },
+    });
+    await expect(updates.start()).resolves.toBeUndefined();
+    expect(statuses).toEqual([{ state: 'error', message: 'Automatic updates could not start; Atelier tries again when the setting changes.' }]);
+    expect(updater.checks).toBe(0);
   });
 });
 
