@@ -15,13 +15,16 @@ import {
   shell,
   type BrowserWindowConstructorOptions,
 } from 'electron';
+import { autoUpdater } from 'electron-updater';
 import type { Handlers } from '../shared/contract.js';
 import { createEngine } from './engine/create-engine.js';
-import type { Engine, Logger } from './engine/types.js';
+import { createEventBus } from './engine/event-bus.js';
+import type { Engine, EngineEvents, Logger } from './engine/types.js';
 import { APP_ENTRY_URL } from './desktop/app-url.js';
 import { createDesktopHandlers } from './desktop/channels.js';
 import { JobIndicators, notificationFor } from './desktop/indicators.js';
 import { menuTemplate } from './desktop/menu.js';
+import { createAutoUpdates, type AutoUpdates } from './desktop/updates.js';
 import { nativeBindingPath } from './desktop/native-binding.js';
 import { guardWebContents } from './desktop/window-security.js';
 import { DEFAULT_STATE, MIN_SIZE, loadWindowState, saveWindowState, type WindowState } from './desktop/window-state.js';
@@ -42,6 +45,7 @@ const log: Logger = {
 };
 
 let engine: Engine | null = null;
+let updates: AutoUpdates | null = null;
 let mainWindow: BrowserWindow | null = null;
 let unregisterIpc: (() => void) | null = null;
 let quitting: 'no' | 'closing' | 'closed' = 'no';
@@ -187,18 +191,40 @@ async function start(): Promise<void> {
   handleProtocols(rendererDir, current);
 
   const desktop = createDesktopHandlers(current, () => mainWindow);
+  // The updater's status rides beside the engine's events, to the window only (the headless host has no updater).
+  const updateEvents = createEventBus(log);
+  const events: EngineEvents = {
+    on(name, listener) {
+      const offs = [current.events.on(name, listener), updateEvents.on(name, listener)];
+      return () => offs.forEach((unsubscribe) => unsubscribe());
+    },
+  };
+  const autoUpdates = createAutoUpdates({
+    updater: () => autoUpdater,
+    isPackaged: app.isPackaged,
+    enabled: async () => (await current.handlers['settings.get']({})).updates.auto,
+    onStatus: (status) => updateEvents.emit('updates.status', status),
+    log,
+  });
+  updates = autoUpdates;
   const handlers: Handlers = {
     ...current.handlers,
     ...desktop,
     async 'settings.update'(input) {
       const settings = await current.handlers['settings.update'](input);
       applyTheme(settings.theme);
+      if (input.updates?.auto !== undefined) await autoUpdates.settingChanged();
       return settings;
+    },
+    'updates.status': async () => autoUpdates.status(),
+    'updates.restart': async () => {
+      autoUpdates.restart();
+      return {};
     },
   };
   unregisterIpc = registerIpc({
     handlers,
-    events: current.events,
+    events,
     target: () => (mainWindow === null || mainWindow.isDestroyed() ? null : mainWindow.webContents),
     onUnexpected: (channel, error) => log.error('unexpected error', { channel, error: String(error) }),
   });
@@ -210,6 +236,8 @@ async function start(): Promise<void> {
   };
   Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(process.platform === 'darwin', app.name, { importFolder })));
   mainWindow = await createWindow(APP_ENTRY_URL);
+  // After the window: the first check never holds up the start.
+  await autoUpdates.start();
 
   app.on('activate', () => {
     if (mainWindow === null && quitting === 'no') void createWindow(APP_ENTRY_URL).then((win) => (mainWindow = win));
@@ -226,6 +254,7 @@ app.on('before-quit', (event) => {
   event.preventDefault();
   if (quitting === 'closing') return;
   quitting = 'closing';
+  updates?.stop();
   unregisterIpc?.();
   unregisterIpc = null;
   const closing = engine;

@@ -16,6 +16,7 @@ export interface BridgeEvents {
   onImportProgress(listener: (payload: Events['library.importProgress']) => void): () => void;
   onCurated(listener: (payload: Events['library.curated']) => void): () => void;
   onExportProgress(listener: (payload: Events['export.progress']) => void): () => void;
+  onUpdateStatus(listener: (payload: Events['updates.status']) => void): () => void;
 }
 
 /** What the desktop app's menu asks the window to do. */
@@ -45,6 +46,7 @@ export const EVENT_SUBSCRIPTIONS = {
   'library.importProgress': 'onImportProgress',
   'library.curated': 'onCurated',
   'export.progress': 'onExportProgress',
+  'updates.status': 'onUpdateStatus',
 } as const satisfies Record<keyof Events, keyof BridgeEvents>;
 
 /** Media URL paths shared by both hosts: `atelier-media://<kind>/<id>` in Electron, `/media/<kind>/<id>` over HTTP. */

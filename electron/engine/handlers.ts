@@ -204,6 +204,9 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'desktop.pickImportPaths': async () => desktopOnly(),
     'desktop.pickFolder': async () => desktopOnly(),
     'desktop.droppedImages': async () => desktopOnly(),
+    // Only the desktop app has an installer to update; main.ts answers these there.
+    'updates.status': async () => ({ state: 'off', reason: 'unsupported' }),
+    'updates.restart': async () => desktopOnly(),
     ...createCurationHandlers({ store, bus, now: () => Date.now(), announce, sidecars: deps.sidecars }),
     ...createInstanceHandlers({ providers, store, announce, kick: () => scheduler.kick() }),
     ...createPresetHandlers(store),

@@ -29,6 +29,7 @@ export interface StoredSettings {
   theme: Settings['theme'];
   providers: Record<string, StoredProviderSettings>;
   library: { xmpSidecars: boolean };
+  updates: { auto: boolean };
   /** Added instances, oldest first; a library from before them has none. */
   instances: StoredInstance[];
   /** The last number handed out per kind: a removed comfyui-2's id is never given to another server. */
@@ -71,6 +72,7 @@ export function createSettingsService(options: {
     retention: { trashAutoEmptyDays: 30, maxJobs: null, maxBytes: null, maxAgeDays: null },
     theme: 'system',
     library: { xmpSidecars: false },
+    updates: { auto: true },
     instances: [],
     instanceNumbers: {},
     providers: Object.fromEntries(
@@ -100,6 +102,7 @@ export function createSettingsService(options: {
       retention: { ...base.retention, ...stored.retention },
       theme: stored.theme ?? base.theme,
       library: { ...base.library, ...stored.library },
+      updates: { ...base.updates, ...stored.updates },
       providers,
     };
   };
@@ -134,6 +137,7 @@ export function createSettingsService(options: {
         retention: { ...cached.retention },
         theme: cached.theme,
         library: { ...cached.library },
+        updates: { ...cached.updates },
         providers: Object.fromEntries(Object.entries(cached.providers).map(([id, p]) => [id, publicProvider(p)])),
         dataDir,
       };
@@ -144,6 +148,7 @@ export function createSettingsService(options: {
       if (patch.retention) next.retention = { ...next.retention, ...patch.retention };
       if (patch.theme) next.theme = patch.theme;
       if (patch.library?.xmpSidecars !== undefined) next.library = { ...next.library, xmpSidecars: patch.library.xmpSidecars };
+      if (patch.updates?.auto !== undefined) next.updates = { ...next.updates, auto: patch.updates.auto };
       const secretWrites: Array<() => Promise<void>> = [];
       for (const [id, p] of Object.entries(patch.providers ?? {})) {
         const current = ownProvider(next.providers, id);

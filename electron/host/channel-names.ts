@@ -67,6 +67,8 @@ export const BRIDGE_CHANNELS = [
   'export.start',
   'export.list',
   'export.cancel',
+  'updates.status',
+  'updates.restart',
 ] as const satisfies readonly ChannelName[];
 
 type MissingChannels = Exclude<ChannelName, (typeof BRIDGE_CHANNELS)[number]>;
@@ -81,6 +83,7 @@ export const EVENT_IPC_CHANNELS = {
   'library.importProgress': 'atelier:event:library.importProgress',
   'library.curated': 'atelier:event:library.curated',
   'export.progress': 'atelier:event:export.progress',
+  'updates.status': 'atelier:event:updates.status',
 } as const satisfies Record<EventName, string>;
 
 /** The IPC channel on which the main process passes a menu command to the window. */

@@ -65,6 +65,7 @@ export function headlessHandlers(handlers: Handlers): Handlers {
     'desktop.pickImportPaths': desktopOnly,
     'desktop.pickFolder': desktopOnly,
     'desktop.droppedImages': desktopOnly,
+    'updates.restart': desktopOnly,
   };
 }
 

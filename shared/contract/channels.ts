@@ -16,6 +16,7 @@ import {
 } from './iterate.js';
 import { ExportSummary, StartExport } from './export.js';
 import { DroppedImages, DroppedPaths, PickedFolder, StartDrag, StartedDrag } from './desktop.js';
+import { UpdateStatus } from './updates.js';
 import { DuplicatesPage, DuplicatesQuery, SimilarQuery, SimilarResult } from './similar.js';
 
 const Updated = z.object({ updated: z.number().int() });
@@ -93,6 +94,10 @@ export const channels = {
   'desktop.pickFolder': { input: Empty, output: PickedFolder },
   /** Which dropped files are this window's own drag-out of library originals (a drop on a board, not an import). */
   'desktop.droppedImages': { input: DroppedPaths, output: DroppedImages },
+  /** Where automatic updates stand; `off` (unsupported) in the headless host, which has no installer. */
+  'updates.status': { input: Empty, output: UpdateStatus },
+  /** Quits and installs a downloaded update (desktop only; a conflict when none is ready). */
+  'updates.restart': { input: Empty, output: Done },
 } as const;
 
 export type Channels = typeof channels;

@@ -4,6 +4,7 @@ import { Id } from './common.js';
 import { ExportProgressEvent } from './export.js';
 import { ImportProgressEvent } from './imports.js';
 import { JobSummary } from './jobs.js';
+import { UpdateStatus } from './updates.js';
 
 export const JobProgressEvent = z.object({
   id: Id,
@@ -25,6 +26,7 @@ export const events = {
   /** Tags, boards or counts changed (a curation action, an undo, a rename): lists and counts refetch. */
   'library.curated': z.object({ at: z.number().int() }),
   'export.progress': ExportProgressEvent,
+  'updates.status': UpdateStatus,
 } as const;
 
 export type Events = { [E in keyof typeof events]: z.infer<(typeof events)[E]> };

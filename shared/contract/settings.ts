@@ -31,6 +31,8 @@ export const Settings = z.object({
   providers: z.record(z.string(), ProviderSettings),
   /** Off by default: write ratings and tags to `<original>.xmp` beside imported originals, for other tools to read. */
   library: z.object({ xmpSidecars: z.boolean() }),
+  /** On by default: the desktop app checks the release feed on start and daily, and downloads in the background. */
+  updates: z.object({ auto: z.boolean() }),
   dataDir: z.string(),
 });
 export type Settings = z.infer<typeof Settings>;
@@ -69,5 +71,6 @@ export const SettingsPatch = z.strictObject({
   theme: z.enum(THEMES).optional(),
   providers: z.record(ProviderId, ProviderSettingsPatch).optional(),
   library: z.strictObject({ xmpSidecars: z.boolean().optional() }).optional(),
+  updates: z.strictObject({ auto: z.boolean().optional() }).optional(),
 });
 export type SettingsPatch = z.infer<typeof SettingsPatch>;

@@ -32,6 +32,7 @@ export function createFakeEngine(dataDir: string): FakeEngine {
     theme: 'system',
     providers: {},
     library: { xmpSidecars: false },
+    updates: { auto: true },
     dataDir,
   };
 
@@ -160,6 +161,8 @@ export function createFakeEngine(dataDir: string): FakeEngine {
     'desktop.pickImportPaths': desktopOnly,
     'desktop.pickFolder': desktopOnly,
     'desktop.droppedImages': desktopOnly,
+    'updates.status': async () => ({ state: 'off', reason: 'unsupported' }),
+    'updates.restart': desktopOnly,
     ...notImplementedHere(['library.import', 'library.imports', 'library.cancelImport', 'library.pauseImport', 'library.resumeImport', 'library.folders', 'library.removeFolder']),
     ...notImplementedHere(['jobs.count', 'images.setRating', 'images.setFavorite', 'images.trash', 'images.restore', 'images.tag', 'images.undo', 'tags.list', 'tags.rename', 'boards.list', 'boards.create', 'boards.rename', 'boards.delete', 'boards.add', 'boards.remove', 'search.suggest']),
     ...notImplementedHere(['images.similar', 'images.duplicates']),

@@ -19,6 +19,7 @@ import { TagsList } from './TagsList';
 import { SimilarView } from './SimilarView';
 import { StatusBanner } from './StatusBanner';
 import { Toasts } from './Toasts';
+import { UpdateBanner } from './UpdateBanner';
 import { TrashView } from './TrashView';
 import { Viewer } from './Viewer';
 import { focusGrid } from '../lib/grid-focus';
@@ -89,6 +90,7 @@ export function App() {
       </header>
       <StatusBanner />
       <RecoveryBanner />
+      <UpdateBanner />
       <div className="workspace">
         <aside id="composer-drawer" className={composerOpen ? 'sidebar open' : 'sidebar'} aria-label="Compose" inert={drawer && !composerOpen}>
           <Composer />

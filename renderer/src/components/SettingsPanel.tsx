@@ -8,6 +8,7 @@ import { InstancesSettings } from './InstancesSettings';
 import { LibraryFolders } from './LibraryFolders';
 import { OrphansRow } from './OrphansRow';
 import { ProviderSettingsCard } from './ProviderSettingsCard';
+import { UpdatesSettings } from './UpdatesSettings';
 
 function numberOrNull(text: string): number | null {
   const trimmed = text.trim();
@@ -200,6 +201,7 @@ export function SettingsPanel() {
           </section>
 
           <LibraryFolders />
+          <UpdatesSettings />
         </div>
       )}
       {moving === null ? null : (

@@ -63,6 +63,7 @@ describe('headless host: /api/<channel>', () => {
     ['desktop.startDrag', { imageIds: [ID] }],
     ['desktop.pickFolder', {}],
     ['desktop.droppedImages', { paths: ['/home/me/a.png'] }],
+    ['updates.restart', {}],
   ] as const)(
     '%s answers 501 desktop_only',
     async (channel, input) => {

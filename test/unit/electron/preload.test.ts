@@ -115,6 +115,16 @@ describe('preload bridge', () => {
     expect(bus().eventNames()).toEqual([]);
   });
 
+  it("relays the updater's status to the page, and only its own", () => {
+    const status = vi.fn();
+    const off = bridge().onUpdateStatus(status);
+    bus().emit('atelier:event:export.progress', {}, { id: ID });
+    bus().emit('atelier:event:updates.status', { sender: 'secret' }, { state: 'ready', version: '0.2.0' });
+    expect(status.mock.calls).toEqual([[{ state: 'ready', version: '0.2.0' }]]);
+    off();
+    expect(bus().eventNames()).toEqual([]);
+  });
+
   it('routes each event to its own subscription', () => {
     const changed = vi.fn();
     const off = bridge().onJobChanged(changed);
