@@ -40,7 +40,7 @@ describe('Help → Copy diagnostics', () => {
     const folder = join(root, 'outputs');
     await mkdir(folder);
     await writeFile(join(folder, 'kite.png'), await solidPng(32, 32));
-    await engine.handlers['library.import']({ paths: [folder] });
+    await engine.handlers['library.import']({ paths: [folder], mode: 'link', watch: false });
     await waitFor(async () => (await engine.handlers['library.imports']({})).items.find((item) => item.status === 'completed'));
     const stats = await engine.handlers['jobs.stats']({});
     const report = await collectDiagnostics({ ...about, dataDir: dir }, engine.handlers);
