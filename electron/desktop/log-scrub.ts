@@ -8,6 +8,9 @@ const PROMPT_KEY = /prompt/i;
 // The same fields inside text that carries JSON (a provider error body quoted in a message).
 const PROMPT_IN_JSON = /("[A-Za-z_]*prompts?[A-Za-z_]*"\s*:\s*)("(?:[^"\\]|\\.)*"|\[(?:[^\]"\\]|"(?:[^"\\]|\\.)*")*\])/gi;
 
+// And as a person or a stack would write it: "prompt: …" or "prompt=…" to the end of the line.
+const PROMPT_IN_WORDS = /\b([A-Za-z_]*prompts?)(\s*[:=]\s*)(?!"\[prompt omitted\]")[^\n]*/gi;
+
 export interface Scrubber {
   text(value: string): string;
   /** A JSON-safe copy: secrets redacted, prompt fields dropped, errors as name, message and stack. */
@@ -16,7 +19,8 @@ export interface Scrubber {
 
 /** Secrets (from the current redactor, which learns new ones as the engine decrypts them) and prompts, removed. */
 export function createScrubber(redactor: () => Redactor): Scrubber {
-  const text = (value: string): string => redactor().text(value.replace(PROMPT_IN_JSON, (_m, key: string) => `${key}"${PROMPT_OMITTED}"`));
+  const text = (value: string): string =>
+    redactor().text(value.replace(PROMPT_IN_JSON, (_m, key: string) => `${key}"${PROMPT_OMITTED}"`).replace(PROMPT_IN_WORDS, (_m, key: string, sep: string) => `${key}${sep}${PROMPT_OMITTED}`));
   const walk = (value: unknown, seen: Set<object>): unknown => {
     if (typeof value === 'string') return text(value);
     if (typeof value === 'bigint') return value.toString();

@@ -17,7 +17,7 @@ let dir: string;
 let logId = 0;
 
 /** electron-log's Node logger (the same file transport as its main one, without Electron), writing into `dir`. */
-function fileLogger(): FileLogTarget & { file: string } {
+function fileLogger() {
   const logger = nodeLog.create({ logId: `test-${++logId}` });
   const file = join(dir, 'main.log');
   logger.transports.file.resolvePathFn = () => file;
