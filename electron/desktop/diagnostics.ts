@@ -50,12 +50,19 @@ function bytes(n: number): string {
   return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]} (${n} bytes)`;
 }
 
-export function diagnosticsReport(facts: DiagnosticsFacts): string {
-  const { app, versions, os, library } = facts;
+/** The app, its runtimes and the OS, one a line (a crash report starts with these too). */
+export function versionLines({ app, versions, os }: Pick<DiagnosticsFacts, 'app' | 'versions' | 'os'>): string[] {
   return [
     `${app.name} ${app.version}${app.packaged ? '' : ' (development)'}`,
     `Electron ${versions.electron ?? 'n/a'} · Chrome ${versions.chrome ?? 'n/a'} · Node ${versions.node}`,
     `OS ${os.platform} ${os.release} (${os.arch})`,
+  ];
+}
+
+export function diagnosticsReport(facts: DiagnosticsFacts): string {
+  const { library } = facts;
+  return [
+    ...versionLines(facts),
     `Data folder: ${facts.dataDir}`,
     `Logs folder: ${facts.logsDir}`,
     `Library: ${library.jobs} jobs, ${library.images} images, ${library.imported} imported, ${library.trashed} in the trash, ${library.missingFiles} files missing`,

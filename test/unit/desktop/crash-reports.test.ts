@@ -82,7 +82,7 @@ describe('the next start', () => {
 
   it('offers a later crash after a dismissed one, and never an older report', async () => {
     write('2026-12-01T10:00:00.000Z');
-    const ask = vi.fn(async () => false);
+    const ask = vi.fn(async (_path: string) => false);
     const open = vi.fn(async () => '');
     expect(await offerCrashReport(logs, { ask, open })).toBe('dismissed');
     expect(await offerCrashReport(logs, { ask, open })).toBe('none');
