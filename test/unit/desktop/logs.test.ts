@@ -111,4 +111,23 @@ describe('the desktop log file', () => {
       await engine.close({ graceMs: 0 });
     }
   });
+
+  it('redacts what only a provider call knows (a Basic credential) because the engine shares its secret book', async () => {
+    const target = fileLogger();
+    const book = createSecretBook();
+    const log = desktopLog(target, createScrubber(() => book.redactor()));
+    const engine = await createEngine({ dataDir: join(dir, 'data'), keyring: learningKeyring(memoryKeyring(), book), log, secrets: book, sweepGraceMs: 0, housekeepingDelayMs: 0, maintenanceIntervalMs: 0 });
+    const basic = Buffer.from('artist:a1111-pass-4242').toString('base64');
+    try {
+      await engine.handlers['settings.update']({ providers: { a1111: { enabled: true, baseUrl: 'http://127.0.0.1:9', username: 'artist', password: 'a1111-pass-4242' } } });
+      // Nothing listens on port 9: the test fails, but the call has put its credential forms in the book.
+      await engine.handlers['providers.test']({ id: 'a1111' });
+      log.warn(`retrying with Authorization: Basic ${basic}`);
+      const written = readFileSync(target.file, 'utf8');
+      expect(written).toContain('Authorization: Basic ***');
+      expect(written).not.toContain(basic);
+    } finally {
+      await engine.close({ graceMs: 0 });
+    }
+  });
 });
