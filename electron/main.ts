@@ -2,12 +2,15 @@
  * The Electron main process: one locked-down window on the app's own scheme, the engine behind typed IPC, and the
  * desktop touches (menu, progress bar, notifications, theme). Everything that can be plain Node lives elsewhere.
  */
+import { arch, release } from 'node:os';
 import { join } from 'node:path';
+import electronLog from 'electron-log/main';
 import {
   BrowserWindow,
   Menu,
   Notification,
   app,
+  clipboard,
   dialog,
   nativeTheme,
   screen,
@@ -19,9 +22,16 @@ import { autoUpdater } from 'electron-updater';
 import type { Handlers } from '../shared/contract.js';
 import { createEngine } from './engine/create-engine.js';
 import { createEventBus } from './engine/event-bus.js';
-import type { Engine, EngineEvents, Logger } from './engine/types.js';
+import type { Engine, EngineEvents } from './engine/types.js';
 import { APP_ENTRY_URL } from './desktop/app-url.js';
 import { createDesktopHandlers } from './desktop/channels.js';
+import { offerCrashReport, writeCrashReport } from './desktop/crash-reports.js';
+import { watchCrashes } from './desktop/crash-watch.js';
+import { collectDiagnostics, versionLines, type DiagnosticsFacts } from './desktop/diagnostics.js';
+import { helpCommands } from './desktop/help-commands.js';
+import { learningKeyring } from './desktop/known-secrets.js';
+import { createScrubber } from './desktop/log-scrub.js';
+import { createDesktopLog } from './desktop/logs.js';
 import { JobIndicators, notificationFor } from './desktop/indicators.js';
 import { menuTemplate } from './desktop/menu.js';
 import { createAutoUpdates, type AutoUpdates } from './desktop/updates.js';
@@ -33,16 +43,31 @@ import { DATA_SUBDIR } from './host/data-dir.js';
 import { CONTENT_SECURITY_POLICY } from './host/security.js';
 import { registerIpc } from './ipc.js';
 import { handleProtocols, registerPrivilegedSchemes } from './media-protocol.js';
+import { createSecretBook } from './providers/redact.js';
 import { createSafeStorageKeyring } from './safe-storage-keyring.js';
 
 /** Running jobs get this long to finish when the app quits; then the store closes and they resume as interrupted. */
 const QUIT_GRACE_MS = 3_000;
 
-const log: Logger = {
-  info: (message, fields) => console.log(message, fields ?? ''),
-  warn: (message, fields) => console.warn(message, fields ?? ''),
-  error: (message, fields) => console.error(message, fields ?? ''),
-};
+// One book of every secret the process has seen: the engine redacts against it, and so does the log file.
+const secrets = createSecretBook();
+const scrub = createScrubber(() => secrets.redactor());
+/** Main's and the engine's log: electron-log's file in the OS log folder (see desktop/logs.ts). */
+const log = createDesktopLog(electronLog, scrub);
+
+const about = (dataDir: string): Omit<DiagnosticsFacts, 'library'> => ({
+  app: { name: app.getName(), version: app.getVersion(), packaged: app.isPackaged },
+  versions: { electron: process.versions.electron, chrome: process.versions.chrome, node: process.versions.node },
+  os: { platform: process.platform, release: release(), arch: arch() },
+  dataDir,
+  logsDir: log.folder,
+});
+
+// A crash leaves a report on this computer (never uploaded); the next start offers it.
+watchCrashes({ process, app }, (event) => {
+  const path = writeCrashReport(log.folder, event, { at: new Date(), about: versionLines(about('')), tail: log.tail(), scrub });
+  log.error('crash report written', { kind: event.kind, path });
+});
 
 let engine: Engine | null = null;
 let updates: AutoUpdates | null = null;
@@ -174,8 +199,9 @@ async function start(): Promise<void> {
   }
   engine = await createEngine({
     dataDir,
-    keyring: createSafeStorageKeyring(dataDir),
+    keyring: learningKeyring(createSafeStorageKeyring(dataDir), secrets),
     log,
+    secrets,
     ...(nativeBinding === undefined ? {} : { nativeBinding }),
   });
   const current = engine;
@@ -234,14 +260,39 @@ async function start(): Promise<void> {
   const importFolder = (): void => {
     if (mainWindow !== null && !mainWindow.isDestroyed()) mainWindow.webContents.send(MENU_IPC_CHANNEL, 'import');
   };
-  Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(process.platform === 'darwin', app.name, { importFolder })));
+  const help = helpCommands({
+    logsFolder: () => log.folder,
+    openPath: (path) => shell.openPath(path),
+    writeText: (text) => clipboard.writeText(text),
+    diagnostics: () => collectDiagnostics(about(dataDir), current.handlers),
+    log,
+  });
+  Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(process.platform === 'darwin', app.name, { importFolder, ...help })));
   mainWindow = await createWindow(APP_ENTRY_URL);
+  offerLastCrash(mainWindow);
   // After the window: the first check never holds up the start.
   await autoUpdates.start();
 
   app.on('activate', () => {
     if (mainWindow === null && quitting === 'no') void createWindow(APP_ENTRY_URL).then((win) => (mainWindow = win));
   });
+}
+
+function offerLastCrash(win: BrowserWindow): void {
+  void offerCrashReport(log.folder, {
+    ask: async (path) => {
+      const { response } = await dialog.showMessageBox(win, {
+        type: 'info',
+        buttons: ['Open', 'Dismiss'],
+        defaultId: 0,
+        cancelId: 1,
+        message: 'Atelier stopped unexpectedly last time.',
+        detail: `A crash report was saved on this computer; it is never sent anywhere. Open it to read it or attach it to a bug report.\n\n${path}`,
+      });
+      return response === 0;
+    },
+    open: (path) => shell.openPath(path),
+  }).catch((error: unknown) => log.warn('could not offer the crash report', { error: String(error) }));
 }
 
 app.on('window-all-closed', () => {

@@ -1,7 +1,8 @@
 import type { MenuItemConstructorOptions } from 'electron';
+import type { HelpCommands } from './help-commands.js';
 
 /** Standard roles give every OS its expected shortcuts (copy/paste, zoom, full screen, quit) for free. */
-export function menuTemplate(isMac: boolean, appName: string, commands: { importFolder(): void }): MenuItemConstructorOptions[] {
+export function menuTemplate(isMac: boolean, appName: string, commands: { importFolder(): void } & HelpCommands): MenuItemConstructorOptions[] {
   const template: MenuItemConstructorOptions[] = [];
   if (isMac) {
     template.push({
@@ -43,6 +44,13 @@ export function menuTemplate(isMac: boolean, appName: string, commands: { import
       ],
     },
     { role: 'windowMenu' },
+    {
+      role: 'help',
+      submenu: [
+        { label: 'Open Logs Folder', click: () => commands.openLogsFolder() },
+        { label: 'Copy Diagnostics', click: () => commands.copyDiagnostics() },
+      ],
+    },
   );
   return template;
 }

@@ -66,7 +66,7 @@ const silentLog: Logger = { info: () => undefined, warn: () => undefined, error:
 /** The composition root: one engine per data dir, shared by the Electron app and the headless host. */
 export async function createEngine(options: EngineOptions & EngineTestOptions): Promise<Engine> {
   const clock = options.clock ?? systemClock;
-  const secrets = createSecretBook();
+  const secrets = options.secrets ?? createSecretBook();
   const log = redactingLog(options.log ?? silentLog, secrets);
   const { dataDir, keyring } = options;
 

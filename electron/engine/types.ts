@@ -1,5 +1,6 @@
 import type { EventName, Events, Handlers } from '../../shared/contract.js';
 import type { ExportDownload } from '../library/export/exporter.js';
+import type { SecretBook } from '../providers/redact.js';
 
 export interface Clock {
   now(): number;
@@ -53,6 +54,8 @@ export interface EngineOptions {
   keyring: Keyring;
   clock?: Clock;
   log?: Logger;
+  /** The book of decrypted secrets the log is redacted against; the app shares it with its own log. */
+  secrets?: SecretBook;
   /** Overrides of provider base URLs etc. for tests; merged under stored settings. */
   providerDefaults?: Record<string, { baseUrl?: string }>;
   /** Path to an Electron build of better-sqlite3 (the app passes it; Node uses the default). */

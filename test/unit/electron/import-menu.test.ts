@@ -4,7 +4,7 @@ import { menuTemplate } from '../../../electron/desktop/menu.js';
 import { pickImportPaths } from '../../../electron/desktop/pick-paths.js';
 
 function fileMenu(isMac: boolean, importFolder: () => void): MenuItemConstructorOptions[] {
-  const file = menuTemplate(isMac, 'Atelier', { importFolder }).find((m) => m.label === 'File');
+  const file = menuTemplate(isMac, 'Atelier', { importFolder, openLogsFolder: () => undefined, copyDiagnostics: () => undefined }).find((m) => m.label === 'File');
   return file!.submenu as MenuItemConstructorOptions[];
 }
 
