@@ -109,7 +109,7 @@ export const ListRow = memo(function ListRow({ id, top, lite }: { id: string; to
         )}
       </span>
       <span className="list-meta" id={metaId}>
-        <span className="list-model" title={job.model}>
+        <span className={job.model === undefined ? 'list-model empty' : 'list-model'} title={job.model}>
           {job.model ?? '—'}
         </span>
         <span className="list-size">{formatSize(cover?.width ?? job.width, cover?.height ?? job.height)}</span>

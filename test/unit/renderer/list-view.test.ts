@@ -34,15 +34,15 @@ describe('a list row’s text', () => {
   it('a job that ended without its image says why on one line; any other job says nothing', () => {
     fc.assert(
       fc.property(fc.constantFrom('failed', 'cancelled', 'interrupted' as const), fc.string(), (status, message) => {
-        const line = endedMessage({ status, error: { code: 'PROVIDER_ERROR', message } });
+        const line = endedMessage({ status, error: { code: 'provider_error', message } });
         expect(line).not.toBeNull();
         expect(line).not.toMatch(/[\n\r\t]/);
         expect(line!.trim()).not.toBe('');
       }),
     );
-    expect(endedMessage({ status: 'failed', error: { code: 'PROVIDER_ERROR', message: 'Could not reach\nthe server.' } })).toBe('Could not reach the server.');
+    expect(endedMessage({ status: 'failed', error: { code: 'provider_error', message: 'Could not reach\nthe server.' } })).toBe('Could not reach the server.');
     expect(endedMessage({ status: 'cancelled' })).toBe('Cancelled before it finished.');
-    for (const status of ['succeeded', 'running', 'queued'] as const) expect(endedMessage({ status, error: { code: 'PROVIDER_ERROR', message: 'x' } })).toBeNull();
+    for (const status of ['succeeded', 'running', 'queued'] as const) expect(endedMessage({ status, error: { code: 'provider_error', message: 'x' } })).toBeNull();
   });
 
   it('names where an image came from: the provider that made it, or the tool an import came from', () => {
