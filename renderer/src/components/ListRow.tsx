@@ -35,7 +35,8 @@ export const ListRow = memo(function ListRow({ id, top, lite }: { id: string; to
   // Actions are read when used, not subscribed: a scroll mounts many rows a frame and each subscription costs.
   const store = useAppStore();
   // A row mounted during a fling or while the person types a search asks for its thumbnail once that settles.
-  const imageAllowed = useLatch(!lite && !useApp((s) => s.searchTyping));
+  const typing = useApp((s) => s.searchTyping);
+  const imageAllowed = useLatch(!lite && !typing);
   if (job === undefined) return null;
 
   const images = visibleImages(job, view);
