@@ -190,6 +190,18 @@ describe('the compact list view', () => {
     await showList();
   });
 
+  it('the first Tab ("Skip to images") and ↓ from the search box reach the list row', async () => {
+    const { page } = browser;
+    await page.reload();
+    await page.locator('.list-canvas').waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    expect(await focusedCard()).toBe(BATCH);
+    await page.getByRole('searchbox', { name: 'Search' }).click();
+    await page.keyboard.press('ArrowDown');
+    expect(await focusedCard()).toBe(BATCH);
+  });
+
   it('has no serious or critical axe violations, light and dark (screenshots of both)', async () => {
     const { page } = browser;
     await row(BATCH).locator('.list-thumb img').waitFor();
