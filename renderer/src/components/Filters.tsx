@@ -138,12 +138,15 @@ export function Filters() {
         <input type="checkbox" checked={autoAdvance} onChange={(e) => setAutoAdvance(e.target.checked)} />
         <span>Next after rating</span>
       </label>
-      <LayoutToggle layout={layout} onChange={setLayout} />
-      {/* The size is the grid's: kept in place in the list, so nothing moves when the person switches. */}
-      <label className="inline-field thumb-size" title={layout === 'grid' ? 'Thumbnail size: dense to large (Ctrl/Cmd + and −)' : 'Thumbnail size applies to the grid'}>
-        <span>Thumbnails</span>
-        <input type="range" aria-label="Thumbnails" disabled={layout !== 'grid'} min={THUMB_SIZES.min} max={THUMB_SIZES.max} step={THUMB_SIZES.step} value={thumbSize} onChange={(e) => setThumbSize(Number(e.target.value))} />
-      </label>
+      {/* Grid | List and the size stay side by side when the bar wraps. */}
+      <div className="view-controls">
+        <LayoutToggle layout={layout} onChange={setLayout} />
+        {/* The size is the grid's: kept in place in the list, so nothing moves when the person switches. */}
+        <label className="inline-field thumb-size" title={layout === 'grid' ? 'Thumbnail size: dense to large (Ctrl/Cmd + and −)' : 'Thumbnail size applies to the grid'}>
+          <span>Thumbnails</span>
+          <input type="range" aria-label="Thumbnails" disabled={layout !== 'grid'} min={THUMB_SIZES.min} max={THUMB_SIZES.max} step={THUMB_SIZES.step} value={thumbSize} onChange={(e) => setThumbSize(Number(e.target.value))} />
+        </label>
+      </div>
       <button type="button" className="btn ghost small" onClick={openDuplicates} title="Copies of the same picture: exact, resized or re-encoded">
         Show duplicates
       </button>
