@@ -7,7 +7,7 @@ import { MatchesBar } from './BulkActions';
 import { DropToImport } from './DropToImport';
 import { Filters } from './Filters';
 import { GlobalKeys } from './GlobalKeys';
-import { HistoryGrid } from './HistoryGrid';
+import { HistoryView } from './HistoryView';
 import { ImportDialog } from './ImportDialog';
 import { ImportsPanel } from './ImportsPanel';
 import { LiveChip } from './LiveChip';
@@ -105,7 +105,7 @@ export function App() {
           {view === 'trash' ? <TrashView /> : null}
           <SelectionBar />
           <MatchesBar />
-          <HistoryGrid />
+          <HistoryView />
         </main>
       </div>
       <SimilarView />

@@ -5,6 +5,7 @@ import { SOURCE_LABELS, SOURCE_ORDER } from '../lib/sources';
 import { useApp } from '../store/context';
 import { countsKeyOf, type View } from '../store/filters';
 import { THUMB_SIZES } from '../lib/grid-layout';
+import { LayoutToggle } from './LayoutToggle';
 
 const VIEWS: { id: View; label: string }[] = [
   { id: 'all', label: 'All' },
@@ -40,6 +41,8 @@ export function Filters() {
   const autoAdvance = useApp((s) => s.autoAdvance);
   const thumbSize = useApp((s) => s.thumbSize);
   const setThumbSize = useApp((s) => s.setThumbSize);
+  const layout = useApp((s) => s.layout);
+  const setLayout = useApp((s) => s.setLayout);
   const setAutoAdvance = useApp((s) => s.setAutoAdvance);
   const statusValue = STATUS_CHOICES.find((c) => c.statuses.join() === filters.status.join())?.value ?? '';
   // Counts follow the search and filters when the engine has answered for them; the library's totals until then.
@@ -137,10 +140,15 @@ export function Filters() {
         <input type="checkbox" checked={autoAdvance} onChange={(e) => setAutoAdvance(e.target.checked)} />
         <span>Next after rating</span>
       </label>
-      <label className="inline-field thumb-size" title="Thumbnail size: dense to large (Ctrl/Cmd + and −)">
-        <span>Thumbnails</span>
-        <input type="range" aria-label="Thumbnails" min={THUMB_SIZES.min} max={THUMB_SIZES.max} step={THUMB_SIZES.step} value={thumbSize} onChange={(e) => setThumbSize(Number(e.target.value))} />
-      </label>
+      {/* Grid | List and the size stay side by side when the bar wraps. */}
+      <div className="view-controls">
+        <LayoutToggle layout={layout} onChange={setLayout} />
+        {/* The size is the grid's: kept in place in the list, so nothing moves when the person switches. */}
+        <label className="inline-field thumb-size" title={layout === 'grid' ? 'Thumbnail size: dense to large (Ctrl/Cmd + and −)' : 'Thumbnail size applies to the grid'}>
+          <span>Thumbnails</span>
+          <input type="range" aria-label="Thumbnails" disabled={layout !== 'grid'} min={THUMB_SIZES.min} max={THUMB_SIZES.max} step={THUMB_SIZES.step} value={thumbSize} onChange={(e) => setThumbSize(Number(e.target.value))} />
+        </label>
+      </div>
       <button type="button" className="btn ghost small" onClick={openDuplicates} title="Copies of the same picture: exact, resized or re-encoded">
         Show duplicates
       </button>

@@ -2,7 +2,7 @@
 export function cardOnScreen(id: string): boolean {
   if (typeof document === 'undefined') return false;
   const card = document.querySelector<HTMLElement>(`[data-card="${CSS.escape(id)}"]`);
-  const scroller = card?.closest('.grid-scroll');
+  const scroller = card?.closest('.grid-scroll, .list-scroll');
   if (card === null || card === undefined || scroller === null || scroller === undefined) return false;
   const a = card.getBoundingClientRect();
   const b = scroller.getBoundingClientRect();

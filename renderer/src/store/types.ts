@@ -9,6 +9,7 @@ import type { ImportProgressEvent, JobSummary, JobProgressEvent, LibraryFolder }
 import type { ImportsData } from '../lib/imports-model';
 import type { Board, MatchCounts, TagCount } from '../../../shared/contract';
 import type { ImageTargets } from '../lib/curation';
+import type { Layout } from '../lib/layout-mode';
 import type { IterateSlice } from './iterate-slice';
 
 export type LoadState = 'loading' | 'ready' | 'error';
@@ -121,6 +122,9 @@ export interface UiSlice {
   /** The gallery's thumbnail size (a card's smallest width in px), remembered in this browser. */
   thumbSize: number;
   setThumbSize(size: number): void;
+  /** The history as the image grid or as the compact list, remembered in this browser. */
+  layout: Layout;
+  setLayout(layout: Layout): void;
   toast(toast: Omit<Toast, 'id'>): number;
   dismissToast(id: number): void;
   dismissTopic(topic: NonNullable<Toast['topic']>): void;

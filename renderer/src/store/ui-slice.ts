@@ -2,6 +2,7 @@ import { AppError } from '../../../shared/errors';
 import type { SliceCreator } from './deps';
 import type { UiSlice } from './types';
 import { CARD_MIN_WIDTH, clampThumbSize } from '../lib/grid-layout';
+import { LAYOUT_KEY, parseLayout } from '../lib/layout-mode';
 
 let nextToastId = 1;
 const THUMB_SIZE_KEY = 'atelier.thumbSize';
@@ -35,6 +36,11 @@ export const createUiSlice: SliceCreator<UiSlice> = () => (set, get) => ({
     const thumbSize = clampThumbSize(size);
     globalThis.localStorage?.setItem(THUMB_SIZE_KEY, String(thumbSize));
     set({ thumbSize });
+  },
+  layout: parseLayout(globalThis.localStorage?.getItem(LAYOUT_KEY)),
+  setLayout: (layout) => {
+    globalThis.localStorage?.setItem(LAYOUT_KEY, layout);
+    set({ layout });
   },
 
   toast(toast) {

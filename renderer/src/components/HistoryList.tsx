@@ -1,0 +1,173 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
+import { dateBuckets, dateLabel } from '../lib/date-sections';
+import { buildRows } from '../lib/grid-rows';
+import { LIST_HEADER_HEIGHT, LIST_ROW_HEIGHT } from '../lib/list-row';
+import { useApp, useAppStore } from '../store/context';
+import { NEXT_PAGE_SIZE } from '../store/filters';
+import { EmptyState } from './EmptyState';
+import { ListRow } from './ListRow';
+import { onGridKey } from './grid-keys';
+import { holdArrivalsOnScroll, useFling, useTabStop } from './history-hooks';
+import '../styles/list.css';
+
+const SKELETON_ROWS = 10;
+
+/**
+ * The history as a compact list, one row per job, for people who want the text: the grid's order, selection, keys
+ * and date sections, read as one column of the grid's own row model.
+ */
+export function HistoryList() {
+  const store = useAppStore();
+  const order = useApp((s) => s.jobs.order);
+  const hasMore = useApp((s) => s.jobs.nextCursor !== null);
+  const pending = useApp((s) => s.jobs.pendingTop.length);
+  const historyState = useApp((s) => s.historyState);
+  const loadMore = useApp((s) => s.loadMore);
+  const searchShown = useApp((s) => s.filters.search);
+  const scrollRef = useRef<HTMLDivElement>(null);
+
+  // Date headers while the list is in date order; a job's date never changes, so the order alone decides the rows.
+  const byDate = useApp((s) => s.filters.sort === 'newest' || s.filters.sort === 'oldest');
+  const rows = useMemo(() => {
+    const byId = store.getState().jobs.byId;
+    const buckets = dateBuckets(Date.now());
+    const labelOf = byDate ? (i: number) => dateLabel(byId[order[i]!]?.createdAt ?? 0, buckets) : null;
+    return buildRows({ length: order.length, columns: 1, labelOf, expandedIndex: -1, hasMore });
+  }, [byDate, hasMore, order, store]);
+
+  const rowKey = (i: number) => {
+    const row = rows.rows[i];
+    if (row === undefined) return i;
+    // A label can repeat while a new order is on its way: a key per section start, never per label.
+    if (row.kind === 'header') {
+      const next = rows.rows[i + 1];
+      return `h:${row.label}:${next?.kind === 'cards' ? (order[next.start] ?? next.start) : i}`;
+    }
+    return row.kind === 'cards' ? `r:${order[row.start] ?? row.start}` : row.kind;
+  };
+  const virtualizer = useVirtualizer({
+    count: rows.rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (i) => (rows.rows[i]?.kind === 'header' ? LIST_HEADER_HEIGHT : LIST_ROW_HEIGHT),
+    getItemKey: rowKey,
+    overscan: 6,
+  });
+  useEffect(() => virtualizer.measure(), [rows, virtualizer]);
+
+  const items = virtualizer.getVirtualItems();
+  const lastItem = items[items.length - 1]?.index ?? 0;
+  // How many rows lie below the last one mounted; a page ahead once the person scrolls down, as the grid does.
+  const below = rows.rows.length - 1 - lastItem;
+  const scrolledDown = useApp((s) => s.jobs.holdArrivals);
+  const prefetchRows = scrolledDown ? NEXT_PAGE_SIZE : 1;
+  useEffect(() => {
+    if (hasMore && below <= prefetchRows + 1) void loadMore();
+  }, [below, hasMore, loadMore, order.length, prefetchRows]);
+
+  const focusRow = useCallback(
+    (id: string) => {
+      const index = store.getState().jobs.order.indexOf(id);
+      if (index === -1) return;
+      const find = () => scrollRef.current?.querySelector<HTMLElement>(`[data-card="${CSS.escape(id)}"]`) ?? null;
+      const mounted = find();
+      virtualizer.scrollToIndex(rows.rowOf(index), { align: 'auto' });
+      if (mounted !== null) return void mounted.focus({ preventScroll: true });
+      // The row mounts only after the scroll: focus it on the next frames.
+      const tryFocus = (attempt: number) => {
+        const element = find();
+        if (element !== null) element.focus();
+        else if (attempt < 15) requestAnimationFrame(() => tryFocus(attempt + 1));
+      };
+      requestAnimationFrame(() => tryFocus(0));
+    },
+    [rows, store, virtualizer],
+  );
+
+  // A reveal (a toast's Show, a retry link) scrolls to the row and focuses it.
+  const revealed = useApp((s) => s.revealed);
+  const revealedSeq = useRef(revealed?.seq ?? 0);
+  useEffect(() => {
+    if (revealed === null || revealed.seq === revealedSeq.current) return;
+    revealedSeq.current = revealed.seq;
+    focusRow(revealed.id);
+  }, [revealed, focusRow]);
+
+  useTabStop(store, order, scrollRef);
+  const flinging = useFling(scrollRef);
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => onGridKey(event, { store, rows, columns: 1, focusCard: focusRow });
+
+  // The section at the top of the view stays named while its rows scroll under it; its own header takes over there.
+  const scrollTop = virtualizer.scrollOffset ?? 0;
+  const topItem = items.find((item) => item.end > scrollTop);
+  const topRow = topItem === undefined ? undefined : rows.rows[topItem.index];
+  const stickyLabel = !byDate || topItem === undefined || (topRow?.kind === 'header' && topItem.start >= scrollTop - 4) ? null : rows.labelAt(topItem.index);
+
+  return (
+    <section className="list-section" id="history" aria-label="History">
+      {pending > 0 ? (
+        <button
+          type="button"
+          className="new-arrivals"
+          onClick={() => {
+            scrollRef.current?.scrollTo({ top: 0 });
+            store.getState().showArrivals();
+          }}
+        >
+          {pending} new — show
+        </button>
+      ) : null}
+      <div
+        className="list-scroll"
+        ref={scrollRef}
+        onScroll={() => holdArrivalsOnScroll(store, scrollRef.current)}
+        onKeyDown={onKeyDown}
+        aria-busy={historyState === 'loading'}
+        data-results-for={historyState === 'ready' ? searchShown : undefined}
+      >
+        {historyState === 'loading' && order.length === 0 ? (
+          <div className="list-skeleton" aria-label="Loading history">
+            {Array.from({ length: SKELETON_ROWS }, (_, i) => (
+              <div key={i} className="list-skeleton-row">
+                <span className="list-thumb skeleton" />
+                <span className="skeleton line" />
+              </div>
+            ))}
+          </div>
+        ) : order.length === 0 ? (
+          <EmptyState />
+        ) : (
+          <>
+            {stickyLabel === null ? null : (
+              <div className="list-sticky" aria-hidden="true">
+                <span>{stickyLabel}</span>
+              </div>
+            )}
+            <div className="list-canvas" role="list" aria-label="Jobs" style={{ height: virtualizer.getTotalSize() }}>
+              {items.map((item) => {
+                const row = rows.rows[item.index];
+                if (row === undefined) return null;
+                if (row.kind === 'header') {
+                  return (
+                    <div key={item.key} className="list-header" role="listitem" style={{ transform: `translateY(${item.start}px)`, height: LIST_HEADER_HEIGHT }}>
+                      <h2>{row.label}</h2>
+                    </div>
+                  );
+                }
+                if (row.kind === 'cards') {
+                  const id = order[row.start];
+                  return id === undefined ? null : <ListRow key={item.key} id={id} top={item.start} lite={flinging} />;
+                }
+                return (
+                  <div key={item.key} className="list-more" role="listitem" style={{ transform: `translateY(${item.start}px)`, height: LIST_ROW_HEIGHT }}>
+                    <p className="muted">Loading more…</p>
+                  </div>
+                );
+              })}
+            </div>
+          </>
+        )}
+      </div>
+    </section>
+  );
+}
