@@ -4,7 +4,6 @@ import { gridLayout, stripHeight, CARD_GAP, GRID_PADDING, HEADER_HEIGHT } from '
 import { useCardAspects } from '../lib/use-card-aspects';
 import { dateBuckets, dateLabel } from '../lib/date-sections';
 import { buildRows } from '../lib/grid-rows';
-import { createFlingDetector, FLING_SETTLE_MS } from '../lib/fling';
 import { mark } from '../lib/marks';
 import { useApp, useAppStore } from '../store/context';
 import { NEXT_PAGE_SIZE } from '../store/filters';
@@ -12,6 +11,7 @@ import { EmptyState } from './EmptyState';
 import { ImageStrip } from './ImageStrip';
 import { GridRow } from './GridRow';
 import { onGridKey } from './grid-keys';
+import { holdArrivalsOnScroll, useFling, useTabStop } from './history-hooks';
 
 const SKELETON_CARDS = 12;
 const NO_WIDTHS: readonly number[] = [];
@@ -27,38 +27,6 @@ function useWidth(ref: React.RefObject<HTMLElement | null>): number {
     return () => observer.disconnect();
   }, [ref]);
   return width;
-}
-
-/** True while the person flings through the history faster than cards could load and paint. */
-function useFling(ref: React.RefObject<HTMLElement | null>): boolean {
-  const [flinging, setFlinging] = useState(false);
-  useEffect(() => {
-    const element = ref.current;
-    if (element === null) return;
-    const detector = createFlingDetector({ top: element.scrollTop, time: performance.now() });
-    let fast = false;
-    let settle: ReturnType<typeof setTimeout> | undefined;
-    const end = () => {
-      fast = false;
-      setFlinging(false);
-    };
-    const onScroll = () => {
-      if (!detector.sample(element.scrollTop, performance.now())) return;
-      if (!fast) {
-        fast = true;
-        setFlinging(true);
-      }
-      clearTimeout(settle);
-      settle = setTimeout(end, FLING_SETTLE_MS);
-    };
-    // Registered before the virtualizer's own listener renders the new rows, so they mount as frames.
-    element.addEventListener('scroll', onScroll, { passive: true, capture: true });
-    return () => {
-      element.removeEventListener('scroll', onScroll, { capture: true });
-      clearTimeout(settle);
-    };
-  }, [ref]);
-  return flinging;
 }
 
 export function HistoryGrid() {
@@ -184,32 +152,9 @@ export function HistoryGrid() {
   const topRow = topItem === undefined ? undefined : rows.rows[topItem.index];
   const stickyLabel = !byDate || topItem === undefined || (topRow?.kind === 'header' && topItem.start >= scrollTop - 4) ? null : rows.labelAt(topItem.index);
 
-  // Scrolled away from the top: hold new arrivals so nothing moves under the person.
-  const onScroll = () => {
-    const top = scrollRef.current?.scrollTop ?? 0;
-    const holding = store.getState().jobs.holdArrivals;
-    if (top > 48 && !holding) store.getState().holdArrivals(true);
-    else if (top <= 48 && holding) store.getState().holdArrivals(false);
-  };
+  const onScroll = () => holdArrivalsOnScroll(store, scrollRef.current);
 
-  // If no card holds the tab stop (first load, or the focused one was removed), give it to the first card.
-  // A selector, not a render-time scan: the grid re-renders on every scroll frame and the order may hold 60,000 ids.
-  const focusValid = useApp((s) => s.focusedId !== null && s.jobs.order.includes(s.focusedId));
-  const firstId = order[0];
-  useEffect(() => {
-    if (!focusValid && firstId !== undefined) store.getState().setFocused(firstId);
-  }, [focusValid, firstId, store]);
-
-  // A tab stop that sat on the newest card follows a new arrival to the top, unless the person is in the grid now.
-  const previousFirst = useRef(firstId);
-  useEffect(() => {
-    const before = previousFirst.current;
-    previousFirst.current = firstId;
-    if (firstId === undefined || before === undefined || before === firstId) return;
-    const state = store.getState();
-    const inGrid = scrollRef.current?.contains(document.activeElement) === true;
-    if (!inGrid && state.focusedId === before) state.setFocused(firstId);
-  }, [firstId, store]);
+  useTabStop(store, order, scrollRef);
 
   return (
     <section className="grid-section" id="history" aria-label="History">
