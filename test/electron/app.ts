@@ -42,7 +42,7 @@ export interface RunningApp {
   userDataDir: string;
   /** The library: <userData>/data, as main.ts picks it. */
   dataDir: string;
-  /** Quits the app (if still running) and removes its profile. */
+  /** Quits the app (if still running) and removes its profile, unless the caller gave the profile. */
   close(): Promise<void>;
 }
 
@@ -51,6 +51,7 @@ export async function tempProfile(): Promise<string> {
 }
 
 export async function launchApp(options: { userDataDir?: string } = {}): Promise<RunningApp> {
+  const ownsProfile = options.userDataDir === undefined;
   const userDataDir = options.userDataDir ?? (await tempProfile());
   const app = await _electron.launch({
     executablePath: electronBinary(),
@@ -71,7 +72,7 @@ export async function launchApp(options: { userDataDir?: string } = {}): Promise
       dataDir: join(userDataDir, DATA_SUBDIR),
       async close() {
         if (!exited) await app.close();
-        await rm(userDataDir, { recursive: true, force: true });
+        if (ownsProfile) await rm(userDataDir, { recursive: true, force: true });
       },
     };
   } catch (error) {

@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIBRARY_DIR } from '../../electron/media/media-paths.js';
 import { launchApp, seedImage, waitUntil, type RunningApp } from './app.js';
 
 /**
@@ -45,8 +47,16 @@ describe('desktop actions on an image', () => {
     await details().getByRole('button', { name: 'Reveal in folder' }).click();
     await waitUntil(async () => (await stubs()).revealed.length === 1, 'main to reveal the file');
     const [revealed] = (await stubs()).revealed;
-    expect(revealed!.startsWith(running.dataDir)).toBe(true);
-    expect(revealed).toContain(imageId);
+    // Originals are content-addressed (library/ab/<rest of sha256>.png): the file shown is this image's own bytes.
+    expect(revealed!.startsWith(join(running.dataDir, LIBRARY_DIR))).toBe(true);
+    const digest = createHash('sha256').update(await readFile(revealed!)).digest('hex');
+    expect(`${basename(dirname(revealed!))}${basename(revealed!, '.png')}`).toBe(digest);
+    // And it is the one the media scheme serves for this image id.
+    const served = await running.app.evaluate(async ({ net }, id) => {
+      const response = await net.fetch(`atelier-media://image/${encodeURIComponent(id)}`);
+      return Buffer.from(await response.arrayBuffer()).toString('base64');
+    }, imageId);
+    expect(createHash('sha256').update(Buffer.from(served, 'base64')).digest('hex')).toBe(digest);
   });
 
   it('Copy image puts the picture, at its size, on the system clipboard', async () => {
