@@ -33,6 +33,9 @@ const invoke = (page: Page, channel: string, input: unknown): Promise<ProbeAnswe
     [channel, input] as const,
   );
 
+/** The preload runs per document: wait until this one has exposed the probe. */
+const probeReady = (page: Page) => page.waitForFunction(() => typeof (globalThis as unknown as { probe?: unknown }).probe === 'function');
+
 beforeAll(async () => {
   running = await launchApp();
   const preload = join(running.userDataDir, 'probe-preload.cjs');
@@ -43,6 +46,7 @@ beforeAll(async () => {
     await win.loadURL('data:text/html,<title>foreign</title><p>not Atelier</p>');
   }, preload);
   probe = await opened;
+  await probeReady(probe);
 });
 
 afterAll(() => running?.close());
@@ -59,6 +63,7 @@ describe('IPC from a foreign frame', () => {
 
   it('the same probe is answered once its window shows the app itself: the refusal is the sender check', async () => {
     await probe.goto('atelier://app/index.html');
+    await probeReady(probe);
     const settings = await invoke(probe, 'settings.get', {});
     expect(settings.answered).toBe(true);
     expect(settings.value?.ok).toBe(true);
