@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getCurrentFuseWire } from '@electron/fuses';
 import type { Page } from 'playwright-core';
@@ -23,9 +23,16 @@ let profile: string;
 let started: StartedPackaged;
 let window: Page;
 
+/** Run by Node's --require if NODE_OPTIONS were honoured: it leaves a file behind. */
+const planted = () => join(profile, 'planted.cjs');
+const plantedRan = () => join(profile, 'planted-ran');
+
 beforeAll(async () => {
   profile = await tempProfile();
-  started = await startPackaged(packaged.executable, appEnv(profile), process.platform === 'linux' ? ['--no-sandbox'] : []);
+  await writeFile(planted(), `require('fs').writeFileSync(${JSON.stringify(plantedRan())}, 'ran');\n`);
+  // Both are what the fuses refuse: a debugger on the main process, and code preloaded through NODE_OPTIONS.
+  const env = { ...appEnv(profile), NODE_OPTIONS: `--require ${JSON.stringify(planted())}` };
+  started = await startPackaged(packaged.executable, env, ['--inspect=0', ...(process.platform === 'linux' ? ['--no-sandbox'] : [])]);
   await waitUntil(() => started.browser.contexts().some((c) => c.pages().some((p) => p.url() === 'atelier://app/index.html')), 'the app window', 60_000);
   window = started.browser.contexts().flatMap((c) => c.pages()).find((p) => p.url() === 'atelier://app/index.html')!;
 });
@@ -40,6 +47,12 @@ describe('the packaged app', () => {
     const wire = (await getCurrentFuseWire(packaged.fuseTarget)) as unknown as Record<number, number>;
     const states = FUSE_SETTINGS.map((fuse) => ({ fuse: fuse.option, state: wire[fuse.option] }));
     expect(states).toEqual(FUSE_SETTINGS.map((fuse) => ({ fuse: fuse.option, state: fuse.enabled ? ENABLE : DISABLE })));
+  });
+
+  it('ignores --inspect and NODE_OPTIONS, as those fuses promise', async () => {
+    await waitForGallery(window);
+    expect(started.output()).not.toMatch(/Debugger listening/);
+    expect(existsSync(plantedRan())).toBe(false);
   });
 
   it('starts with the gallery on its own profile, and its bridge answers', async () => {

@@ -32,14 +32,16 @@ export function resolvePackagedApp(given: string, platform: NodeJS.Platform = pr
 export interface StartedPackaged {
   child: ChildProcess;
   browser: Browser;
+  /** Everything the app wrote to stdout and stderr so far. */
+  output(): string;
   stop(): Promise<void>;
 }
 
 /** Starts the packaged app and connects over CDP once Chromium says where ("DevTools listening on ws://…"). */
 export async function startPackaged(executable: string, env: Record<string, string>, args: string[]): Promise<StartedPackaged> {
   const child = spawn(executable, ['--remote-debugging-port=0', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let seen = '';
   const endpoint = await new Promise<string>((resolve, reject) => {
-    let seen = '';
     const timer = setTimeout(() => reject(new Error(`the packaged app never opened DevTools; it said:\n${seen}`)), 60_000);
     const read = (chunk: Buffer): void => {
       seen += chunk.toString();
@@ -60,6 +62,7 @@ export async function startPackaged(executable: string, env: Record<string, stri
   return {
     child,
     browser,
+    output: () => seen,
     async stop() {
       await browser.close().catch(() => undefined);
       if (child.exitCode === null && child.signalCode === null) {
