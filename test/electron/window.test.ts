@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from '../../electron/db/store.js';
 import { recordProgressValues, type ImageLike } from '../e2e/helpers.js';
-import { launchApp, waitUntil, type RunningApp } from './app.js';
+import { ROOT, launchApp, waitUntil, type RunningApp } from './app.js';
 
 /** The real app in real Electron: its one window, a generation watched to the end, media over atelier-media://. */
 let running: RunningApp;
@@ -53,6 +53,8 @@ describe('the desktop window', () => {
     const thumb = window.getByRole('button', { name: prompt, exact: true }).locator('img');
     await waitUntil(() => thumb.evaluate((img) => (img as unknown as ImageLike).complete && (img as unknown as ImageLike).naturalWidth > 0), 'the thumbnail to load');
     expect(await thumb.getAttribute('src')).toMatch(/^atelier-media:\/\/thumb\//);
+    // The real window as CI saw it (uploaded with test-results/ when a run fails).
+    await window.screenshot({ path: join(ROOT, 'test-results', 'screenshots', `electron-gallery-${process.platform}.png`) });
   }, 120_000);
 
   it('the viewer shows the original through atelier-media://, and an unknown id loads nothing', async () => {
