@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,7 +49,7 @@ describe('desktop actions on an image', () => {
     await waitUntil(async () => (await stubs()).revealed.length === 1, 'main to reveal the file');
     const [revealed] = (await stubs()).revealed;
     // Originals are content-addressed (library/ab/<rest of sha256>.png): the file shown is this image's own bytes.
-    expect(revealed!.startsWith(join(running.dataDir, LIBRARY_DIR))).toBe(true);
+    expect(realpathSync.native(revealed!).startsWith(realpathSync.native(join(running.dataDir, LIBRARY_DIR)))).toBe(true);
     const digest = createHash('sha256').update(await readFile(revealed!)).digest('hex');
     expect(`${basename(dirname(revealed!))}${basename(revealed!, '.png')}`).toBe(digest);
     // And it is the one the media scheme serves for this image id.

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from '../../electron/db/store.js';
@@ -21,7 +21,7 @@ describe('the desktop window', () => {
     expect(await window.title()).toBe('Atelier');
     await window.getByRole('form', { name: 'Composer' }).waitFor();
     expect(await window.evaluate(() => typeof (globalThis as unknown as { atelier?: unknown }).atelier)).toBe('object');
-    // The sandboxed page has no Node: no require, no process.
+    // The sandboxed page has no Node.
     expect(await window.evaluate(() => typeof (globalThis as unknown as { require?: unknown }).require)).toBe('undefined');
     const windows = await app.evaluate(({ BrowserWindow }) =>
       BrowserWindow.getAllWindows().map((w) => ({ visible: w.isVisible(), title: w.getTitle() })),
@@ -29,7 +29,9 @@ describe('the desktop window', () => {
     expect(windows).toEqual([{ visible: true, title: 'Atelier' }]);
     // Its library is the temporary profile's (ATELIER_USER_DATA_DIR), never the person's own.
     expect(existsSync(join(running.dataDir, DATABASE_FILE))).toBe(true);
-    expect(await app.evaluate(({ app: electronApp }) => electronApp.getPath('userData'))).toBe(running.userDataDir);
+    const userData = await app.evaluate(({ app: electronApp }) => electronApp.getPath('userData'));
+    // Compared as real paths: a temp folder may be spelt through a symlink (macOS) or a short name (Windows).
+    expect(realpathSync.native(userData)).toBe(realpathSync.native(running.userDataDir));
   });
 
   it('generates with the built-in provider: progress moves, then the image lands in the gallery', async () => {
