@@ -36,6 +36,7 @@ import { JobIndicators, notificationFor } from './desktop/indicators.js';
 import { menuTemplate } from './desktop/menu.js';
 import { createAutoUpdates, type AutoUpdates } from './desktop/updates.js';
 import { nativeBindingPath } from './desktop/native-binding.js';
+import { userDataOverride } from './desktop/profile-dir.js';
 import { guardWebContents } from './desktop/window-security.js';
 import { DEFAULT_STATE, MIN_SIZE, loadWindowState, saveWindowState, type WindowState } from './desktop/window-state.js';
 import { MENU_IPC_CHANNEL } from './host/channel-names.js';
@@ -77,6 +78,10 @@ let quitting: 'no' | 'closing' | 'closed' = 'no';
 
 // Both schemes must be registered as privileged before `ready`.
 registerPrivilegedSchemes();
+
+// A profile elsewhere (tests, see desktop/profile-dir.ts) must be set before the lock, which lives in userData.
+const profileDir = userDataOverride(process.env);
+if (profileDir !== null) app.setPath('userData', profileDir);
 
 if (!app.requestSingleInstanceLock()) {
   // Another Atelier owns the library: it will focus its window (see 'second-instance').
