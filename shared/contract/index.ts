@@ -14,5 +14,6 @@ export * from './similar.js';
 export * from './iterate.js';
 export * from './export.js';
 export * from './desktop.js';
+export * from './library-location.js';
 export * from './channels.js';
 export * from './events.js';
