@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Engine, EngineOptions, Logger } from '../engine/types.js';
 import { createLibraryHost, type LibraryHost } from '../host/library-host.js';
 import { pointerPath, readPointer } from '../host/library-pointer.js';
+import type { CopyHooks } from '../library/move/copy-library.js';
 import { parseServeArgs, UsageError, type ServeArgs } from './args.js';
 import { startServer, type RunningServer } from './server.js';
 
@@ -17,6 +18,8 @@ export interface ServeDeps {
   stderr: (line: string) => void;
   /** The environment that locates userData (tests point it at a temp folder). */
   env?: NodeJS.ProcessEnv;
+  /** Seams into a library move's copy (an e2e test holds it mid-way to watch its progress). */
+  moveHooks?: CopyHooks;
 }
 
 /** dist/renderer next to the repo root, whether this runs from source (tsx) or from the dist/electron bundle. */
@@ -51,6 +54,7 @@ async function openLibraryHost(args: ServeArgs, deps: ServeDeps, log: Logger): P
     pointerFile,
     log,
     graceMs: SHUTDOWN_GRACE_MS,
+    ...(deps.moveHooks === undefined ? {} : { hooks: deps.moveHooks }),
   });
 }
 

@@ -42,7 +42,8 @@ export async function deleteOldCopy(copied: CopiedLibrary, confirmed: { files: n
     result.deletedBytes += file.size;
     for (let dir = dirname(file.rel); dir !== '.' && dir !== ''; dir = dirname(dir)) dirs.add(dir);
   }
-  for (const dir of [...copied.dirs, 'atelier.lock.holders']) dirs.add(dir);
+  // The previews folder is not copied (partials of running jobs only): it goes too when nothing is left in it.
+  for (const dir of [...copied.dirs, 'atelier.lock.holders', 'previews']) dirs.add(dir);
   // Deepest first; a folder holding anything else (a file Atelier did not copy) stays.
   for (const dir of [...dirs].sort((a, b) => b.length - a.length)) await rmdir(join(copied.from, dir)).catch(() => undefined);
   if ((await readdir(copied.from).catch(() => ['?'])).length === 0) await rmdir(copied.from).catch(() => undefined);

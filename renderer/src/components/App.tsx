@@ -18,6 +18,7 @@ import { SettingsPanel } from './SettingsPanel';
 import { TagsList } from './TagsList';
 import { SimilarView } from './SimilarView';
 import { StatusBanner } from './StatusBanner';
+import { LibraryUnavailable } from './LibraryUnavailable';
 import { Toasts } from './Toasts';
 import { TrashView } from './TrashView';
 import { Viewer } from './Viewer';
@@ -113,6 +114,7 @@ export function App() {
       {importOpen ? <ImportDialog /> : null}
       <DropToImport />
       <Toasts />
+      <LibraryUnavailable />
       <GlobalKeys />
     </div>
   );

@@ -1,5 +1,5 @@
 import { appendFileSync, createWriteStream, existsSync, readFileSync } from 'node:fs';
-import { appendFile, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -78,6 +78,7 @@ describe('moving the library to another folder', () => {
     expect(deleted).toMatchObject({ deletedFiles: counts.files, deletedBytes: counts.bytes, keptFiles: 0 });
     // Only the link nobody copied is left, and what it points to is untouched.
     expect(await filesUnder(space.lib)).toEqual(['a-link.png']);
+    expect(await readdir(space.lib)).toEqual(['a-link.png']);
     expect(await readFile(outside, 'utf8')).toBe('not Atelier’s');
     // Thumbnails still come from the new place after the old one is gone.
     for (const id of ids) expect(existsSync(host.resolveMedia('thumb', id)!.path)).toBe(true);
