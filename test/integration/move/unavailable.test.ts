@@ -9,13 +9,19 @@ import { generate, scratch } from './helpers.js';
 
 const TOKEN = 'move-test-token-0123456789';
 
-async function call(handle: ServeHandle, channel: string, body: unknown = {}): Promise<{ status: number; json: { ok: boolean; value?: any; error?: any } }> {
+interface Answer {
+  ok: boolean;
+  value?: { state?: string; dataDir?: string; items?: unknown[] };
+  error?: { code: string; details?: Record<string, unknown> };
+}
+
+async function call(handle: ServeHandle, channel: string, body: unknown = {}): Promise<{ status: number; json: Answer }> {
   const res = await fetch(`http://127.0.0.1:${handle.server.port}/api/${channel}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-  return { status: res.status, json: await res.json() };
+  return { status: res.status, json: (await res.json()) as Answer };
 }
 
 describe('a remembered library whose drive is not connected at start', () => {
@@ -68,7 +74,7 @@ describe('a remembered library whose drive is not connected at start', () => {
     await rename(join(space.root, 'drive-elsewhere'), drive);
     expect((await call(handle!, 'library.retryLocation')).json.value).toMatchObject({ state: 'ready', dataDir: lib });
     const jobs = await call(handle!, 'jobs.list', { limit: 10 });
-    expect(jobs.json.value.items).toHaveLength(2);
+    expect(jobs.json.value?.items).toHaveLength(2);
   }, 60_000);
 
   it('Pick another folder: only a folder with a library in it, then remembered', async () => {
@@ -80,7 +86,7 @@ describe('a remembered library whose drive is not connected at start', () => {
     expect(await readdir(notALibrary)).toEqual([]);
     const elsewhere = join(space.root, 'drive-elsewhere', 'Atelier');
     expect((await call(handle!, 'library.useLocation', { mode: 'open', path: elsewhere })).json.value).toMatchObject({ state: 'ready', dataDir: elsewhere });
-    expect((await call(handle!, 'jobs.list', { limit: 10 })).json.value.items).toHaveLength(2);
+    expect((await call(handle!, 'jobs.list', { limit: 10 })).json.value?.items).toHaveLength(2);
     expect(JSON.parse(await readFile(pointer, 'utf8'))).toMatchObject({ dataDir: elsewhere });
   }, 60_000);
 
@@ -88,7 +94,7 @@ describe('a remembered library whose drive is not connected at start', () => {
     const { pointer, defaultDir } = await rememberedThenUnplugged();
     const before = await readdir(join(space.root, 'drive-elsewhere', 'Atelier'), { recursive: true });
     expect((await call(handle!, 'library.useLocation', { mode: 'new' })).json.value).toMatchObject({ state: 'ready', dataDir: defaultDir });
-    expect((await call(handle!, 'jobs.list', { limit: 10 })).json.value.items).toHaveLength(0);
+    expect((await call(handle!, 'jobs.list', { limit: 10 })).json.value?.items).toHaveLength(0);
     expect(existsSync(pointer)).toBe(false);
     expect(await readdir(join(space.root, 'drive-elsewhere', 'Atelier'), { recursive: true })).toEqual(before);
   }, 60_000);
