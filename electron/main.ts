@@ -20,13 +20,13 @@ import { createEngine } from './engine/create-engine.js';
 import type { Engine, Logger } from './engine/types.js';
 import { APP_ENTRY_URL } from './desktop/app-url.js';
 import { createDesktopHandlers } from './desktop/channels.js';
+import { openDesktopLibrary } from './desktop/library-location.js';
 import { JobIndicators, notificationFor } from './desktop/indicators.js';
 import { menuTemplate } from './desktop/menu.js';
 import { nativeBindingPath } from './desktop/native-binding.js';
 import { guardWebContents } from './desktop/window-security.js';
 import { DEFAULT_STATE, MIN_SIZE, loadWindowState, saveWindowState, type WindowState } from './desktop/window-state.js';
 import { MENU_IPC_CHANNEL } from './host/channel-names.js';
-import { DATA_SUBDIR } from './host/data-dir.js';
 import { CONTENT_SECURITY_POLICY } from './host/security.js';
 import { registerIpc } from './ipc.js';
 import { handleProtocols, registerPrivilegedSchemes } from './media-protocol.js';
@@ -156,8 +156,6 @@ function watchJobs(current: Engine): void {
 }
 
 async function start(): Promise<void> {
-  // The library sits apart from Chromium's caches in userData: <userData>/data (see host/data-dir.ts).
-  const dataDir = join(app.getPath('userData'), DATA_SUBDIR);
   const rendererDir = join(app.getAppPath(), 'dist', 'renderer');
   const nativeBinding = nativeBindingPath({
     isPackaged: app.isPackaged,
@@ -168,10 +166,13 @@ async function start(): Promise<void> {
   if (nativeBinding === undefined) {
     log.warn('No Electron build of better-sqlite3 found: run `npm run native:electron` (npm start does it).');
   }
-  engine = await createEngine({
-    dataDir,
-    keyring: createSafeStorageKeyring(dataDir),
+  // <userData>/data apart from Chromium's caches, or where a move put it; a move switches it while the app runs.
+  engine = await openDesktopLibrary({
+    userData: app.getPath('userData'),
+    createEngine,
+    createKeyring: createSafeStorageKeyring,
     log,
+    graceMs: QUIT_GRACE_MS,
     ...(nativeBinding === undefined ? {} : { nativeBinding }),
   });
   const current = engine;
@@ -202,7 +203,8 @@ async function start(): Promise<void> {
     target: () => (mainWindow === null || mainWindow.isDestroyed() ? null : mainWindow.webContents),
     onUnexpected: (channel, error) => log.error('unexpected error', { channel, error: String(error) }),
   });
-  applyTheme((await current.handlers['settings.get']({})).theme);
+  // A library that is not there (its drive unplugged) has no settings yet: the window asks what to do.
+  applyTheme((await current.handlers['settings.get']({}).catch(() => ({ theme: 'system' as const }))).theme);
   watchJobs(current);
 
   const importFolder = (): void => {
