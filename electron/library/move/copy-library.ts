@@ -21,6 +21,7 @@ export interface CopyProgress {
 export interface CopyHooks {
   beforeFile?(rel: string): Promise<void> | void;
   openWrite?(path: string, mode: number): Writable;
+  afterDatabaseCopy?(path: string): Promise<void> | void;
   freeSpace?: FreeSpace;
 }
 
@@ -172,6 +173,7 @@ export async function copyLibrary(
     progress.filesDone += 1;
     progress.bytesDone = prepared.bytesTotal;
     report();
+    await hooks.afterDatabaseCopy?.(join(target, DATABASE_FILE));
 
     progress.phase = 'verifying';
     progress.filesDone = 0;

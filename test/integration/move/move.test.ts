@@ -85,6 +85,22 @@ describe('moving the library to another folder', () => {
     await expect(host.handlers['library.deleteOldCopy']({ files: counts.files, bytes: counts.bytes })).rejects.toMatchObject({ code: 'not_found' });
   }, 90_000);
 
+  it('Delete the old copy leaves a file changed since it was verified', async () => {
+    space = await scratch();
+    host = await startHost({ dataDir: space.lib });
+    await generate(host);
+    await host.handlers['library.move.start']({ target: join(space.root, 'new') });
+    await host.settled();
+    const counts = (await host.handlers['library.location']({})).oldCopy!;
+    const edited = (await filesUnder(space.lib)).find((f) => f.startsWith('library/'))!;
+    // Someone opened the old original in another program and saved it: it is no longer what was verified.
+    await appendFile(join(space.lib, edited), 'retouched');
+    const result = await host.handlers['library.deleteOldCopy']({ files: counts.files, bytes: counts.bytes });
+    expect(result).toMatchObject({ deletedFiles: counts.files - 1, keptFiles: 1 });
+    expect(await filesUnder(space.lib)).toEqual([edited]);
+    expect(readFileSync(join(space.lib, edited)).subarray(-9).toString()).toBe('retouched');
+  }, 60_000);
+
   it('refuses a target inside the library, a folder that is not empty and a drive without room, and keeps working', async () => {
     space = await scratch();
     let free = 10 * 1024 * 1024 * 1024;
@@ -188,6 +204,20 @@ describe('a move that fails leaves the old library in use', () => {
     });
     expect(move).toMatchObject({ state: 'failed', error: { code: 'storage' } });
     expect(move.error!.message).toMatch(/does not match/);
+  }, 60_000);
+
+  it('a damaged database copy: refused by the integrity check', async () => {
+    const { move, to } = await failedMove({
+      afterDatabaseCopy: async (path) => {
+        // A bad sector in the copy: one page of the index overwritten.
+        const bytes = readFileSync(path);
+        bytes.fill(0x5a, 4096 * 3, 4096 * 3 + 2048);
+        await writeFile(path, bytes);
+      },
+    });
+    expect(move).toMatchObject({ state: 'failed', error: { code: 'storage' } });
+    expect(move.error!.message).toMatch(/database/);
+    expect(existsSync(to)).toBe(false);
   }, 60_000);
 
   it('the drive goes away mid-copy: a storage error, the old library stays in use', async () => {
