@@ -4,7 +4,7 @@
  * only once its counted confirmation is accepted.
  */
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../electron/engine/create-engine.js';
@@ -127,6 +127,55 @@ describe('moving the library (headless host, --data-dir)', () => {
       await thumbsLoaded(fresh);
     } finally {
       await fresh.close();
+    }
+  }, 120_000);
+});
+
+describe('a remembered library whose drive is not connected (headless host, no --data-dir)', () => {
+  it('asks instead of starting an empty library, and opens the library once the drive is back', async () => {
+    const config = join(root, 'config2');
+    const drive = join(root, 'usb');
+    const lib = join(drive, 'Atelier');
+    // The library moved to the drive, remembered in the app's pointer file; then the drive is unplugged.
+    const first = await runServe(['--data-dir', lib, '--port', '0', '--token', TOKEN, '--renderer-dir', renderer.dir], {
+      createEngine: (options) => createEngine({ ...options, maintenanceIntervalMs: 0 }),
+      createKeyring: createFileKeyring,
+      stdout: () => undefined,
+      stderr: () => undefined,
+    });
+    const origin = `http://127.0.0.1:${first.server.port}`;
+    await seedJob({ engine: first.engine, server: first.server, dataDir: lib, url: first.server.url, origin, stop: () => first.shutdown() }, 'a harbour at night');
+    await first.shutdown();
+    await mkdir(join(config, 'Atelier'), { recursive: true });
+    await writeFile(join(config, 'Atelier', 'library-location.json'), JSON.stringify({ dataDir: lib }));
+    await rename(drive, join(root, 'usb-unplugged'));
+
+    const second = await runServe(['--port', '0', '--token', TOKEN, '--renderer-dir', renderer.dir], {
+      createEngine: (options) => createEngine({ ...options, maintenanceIntervalMs: 0 }),
+      createKeyring: createFileKeyring,
+      stdout: () => undefined,
+      stderr: () => undefined,
+      env: { XDG_CONFIG_HOME: config, HOME: root },
+    });
+    const b = await launchBrowser();
+    try {
+      await b.page.goto(second.server.url);
+      const dialog = b.page.getByRole('dialog', { name: 'Your library is not there' });
+      await dialog.waitFor();
+      expect(await dialog.textContent()).toContain(lib);
+      await screenshot(b.page, 'library-unavailable');
+      await dialog.getByRole('button', { name: 'Wait — try again' }).click();
+      await expect.poll(() => dialog.getByRole('status').textContent()).toContain('is still not there');
+      expect(existsSync(drive)).toBe(false);
+
+      await rename(join(root, 'usb-unplugged'), drive);
+      // The page starts again on the library now open.
+      await Promise.all([b.page.waitForEvent('load'), dialog.getByRole('button', { name: 'Wait — try again' }).click()]);
+      await expectGrid(b.page, ['a harbour at night']);
+      expect(await b.page.getByRole('dialog', { name: 'Your library is not there' }).count()).toBe(0);
+    } finally {
+      await b.close();
+      await second.shutdown();
     }
   }, 120_000);
 });

@@ -24,6 +24,13 @@ export function LibraryUnavailable() {
     const dialog = ref.current;
     if (unavailable && dialog !== null && !dialog.open) dialog.showModal();
   }, [unavailable]);
+  const toasts = useApp((s) => s.toasts);
+  const dismissToast = useApp((s) => s.dismissToast);
+  // Every panel's first request failed on the missing folder: this dialog says it once, so their toasts go.
+  useEffect(() => {
+    if (!unavailable || location === null) return;
+    for (const toast of toasts) if (toast.message.includes(location.dataDir)) dismissToast(toast.id);
+  }, [unavailable, location, toasts, dismissToast]);
   if (!unavailable || location === null) return null;
 
   // Everything on screen was asked of a library that was not there: start the page again on the one now open.
