@@ -29,9 +29,10 @@ export function LibraryLocationSection() {
     setMove(next.move);
     return next;
   }, [api]);
+  // A host without a library host (a bare engine in tests) answers no location: the section is simply not shown.
   useEffect(() => {
-    refresh().catch(reportError);
-  }, [refresh, reportError]);
+    refresh().catch(() => setLocation(null));
+  }, [refresh]);
 
   const running = moveRunning(move);
   useEffect(() => {
