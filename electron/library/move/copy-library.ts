@@ -98,6 +98,12 @@ export function explainCopyFault(error: unknown, target: string): AppError {
       details: { reason: 'target_full' },
     });
   }
+  const path = (error as NodeJS.ErrnoException).path;
+  if (path !== undefined && !path.startsWith(target)) {
+    return new AppError('storage', `A file of the library could not be read (${code ?? 'error'} on ${path}), so the move stopped. The library stays where it was.`, {
+      details: { reason: 'source_unreadable', errno: code },
+    });
+  }
   if (code === 'ENOENT' || code === 'EIO' || code === 'ENODEV' || code === 'ENXIO' || code === 'EROFS') {
     return new AppError('storage', `${target} went away during the copy (was its drive disconnected?). Nothing changed: the library stays where it was.`, {
       details: { reason: 'target_gone', errno: code },
