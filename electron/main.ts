@@ -32,6 +32,7 @@ import { helpCommands } from './desktop/help-commands.js';
 import { learningKeyring } from './desktop/known-secrets.js';
 import { createScrubber } from './desktop/log-scrub.js';
 import { createDesktopLog } from './desktop/logs.js';
+import { openDesktopLibrary } from './desktop/library-location.js';
 import { JobIndicators, notificationFor } from './desktop/indicators.js';
 import { menuTemplate } from './desktop/menu.js';
 import { createAutoUpdates, type AutoUpdates } from './desktop/updates.js';
@@ -40,7 +41,6 @@ import { userDataOverride } from './desktop/profile-dir.js';
 import { guardWebContents } from './desktop/window-security.js';
 import { DEFAULT_STATE, MIN_SIZE, loadWindowState, saveWindowState, type WindowState } from './desktop/window-state.js';
 import { MENU_IPC_CHANNEL } from './host/channel-names.js';
-import { DATA_SUBDIR } from './host/data-dir.js';
 import { CONTENT_SECURITY_POLICY } from './host/security.js';
 import { registerIpc } from './ipc.js';
 import { handleProtocols, registerPrivilegedSchemes } from './media-protocol.js';
@@ -190,8 +190,6 @@ function watchJobs(current: Engine): void {
 }
 
 async function start(): Promise<void> {
-  // The library sits apart from Chromium's caches in userData: <userData>/data (see host/data-dir.ts).
-  const dataDir = join(app.getPath('userData'), DATA_SUBDIR);
   const rendererDir = join(app.getAppPath(), 'dist', 'renderer');
   const nativeBinding = nativeBindingPath({
     isPackaged: app.isPackaged,
@@ -202,14 +200,18 @@ async function start(): Promise<void> {
   if (nativeBinding === undefined) {
     log.warn('No Electron build of better-sqlite3 found: run `npm run native:electron` (npm start does it).');
   }
-  engine = await createEngine({
-    dataDir,
-    keyring: learningKeyring(createSafeStorageKeyring(dataDir), secrets),
+  // <userData>/data apart from Chromium's caches, or where a move put it; a move switches it while the app runs.
+  const library = await openDesktopLibrary({
+    userData: app.getPath('userData'),
+    // Every engine the library host opens shares the log's book of secrets, and its keyring teaches it.
+    createEngine: (options) => createEngine({ ...options, secrets }),
+    createKeyring: (dir) => learningKeyring(createSafeStorageKeyring(dir), secrets),
     log,
-    secrets,
+    graceMs: QUIT_GRACE_MS,
     ...(nativeBinding === undefined ? {} : { nativeBinding }),
   });
-  const current = engine;
+  engine = library;
+  const current = library;
 
   // The CSP also rides on every atelier:// response; this covers anything else the session loads.
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
@@ -259,7 +261,8 @@ async function start(): Promise<void> {
     target: () => (mainWindow === null || mainWindow.isDestroyed() ? null : mainWindow.webContents),
     onUnexpected: (channel, error) => log.error('unexpected error', { channel, error: String(error) }),
   });
-  applyTheme((await current.handlers['settings.get']({})).theme);
+  // A library that is not there (its drive unplugged) has no settings yet: the window asks what to do.
+  applyTheme((await current.handlers['settings.get']({}).catch(() => ({ theme: 'system' as const }))).theme);
   watchJobs(current);
 
   const importFolder = (): void => {
@@ -269,7 +272,7 @@ async function start(): Promise<void> {
     logsFolder: () => log.folder,
     openPath: (path) => shell.openPath(path),
     writeText: (text) => clipboard.writeText(text),
-    diagnostics: () => collectDiagnostics(about(dataDir), current.handlers),
+    diagnostics: () => collectDiagnostics(about(current.location().dataDir), current.handlers),
     log,
   });
   Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(process.platform === 'darwin', app.name, { importFolder, ...help })));

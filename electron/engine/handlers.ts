@@ -62,6 +62,19 @@ const desktopOnly = (): never => {
   throw new AppError('desktop_only', 'This works in the desktop app only.');
 };
 
+const LOCATION_CHANNELS = [
+  'library.location', 'library.move.start', 'library.move.status', 'library.move.cancel', 'library.deleteOldCopy',
+  'library.retryLocation', 'library.useLocation',
+] as const;
+
+/** The library's folder is the host's to change (it closes and reopens the engine): an engine alone refuses. */
+function hostOnlyLocationHandlers(): Pick<Handlers, (typeof LOCATION_CHANNELS)[number]> {
+  const refuse = async (): Promise<never> => {
+    throw new AppError('conflict', 'Moving the library is done by the app or the headless host, not by the engine alone.');
+  };
+  return Object.fromEntries(LOCATION_CHANNELS.map((name) => [name, refuse])) as unknown as Pick<Handlers, (typeof LOCATION_CHANNELS)[number]>;
+}
+
 /** The engine's channel handlers: transport-free, over contract types. */
 export function createHandlers(deps: HandlerDeps): Handlers {
   const { store, scheduler, providers, settings, bus } = deps;
@@ -207,6 +220,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     // Only the desktop app has an installer to update; main.ts answers these there.
     'updates.status': async () => ({ state: 'off', reason: 'unsupported' }),
     'updates.restart': async () => desktopOnly(),
+    ...hostOnlyLocationHandlers(),
     ...createCurationHandlers({ store, bus, now: () => Date.now(), announce, sidecars: deps.sidecars }),
     ...createInstanceHandlers({ providers, store, announce, kick: () => scheduler.kick() }),
     ...createPresetHandlers(store),

@@ -1,11 +1,17 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultDataDir } from '../host/data-dir.js';
+import { defaultDataDir, userDataDir } from '../host/data-dir.js';
 import { isLoopbackHost, newToken } from './auth.js';
 
 export interface ServeArgs {
   dataDir: string;
+  /** Named with --data-dir: used as given, never replaced by a remembered folder, and a move is not remembered. */
+  dataDirExplicit: boolean;
+  /** The desktop app's userData: its pointer file says where a moved library went (shared with the app). */
+  userData: string;
+  /** The data dir a new library gets on this computer. */
+  defaultDir: string;
   port: number;
   token: string;
   host: string;
@@ -58,6 +64,9 @@ export function parseServeArgs(
   }
   return {
     dataDir: resolve(values['data-dir'] ?? defaultDataDir(platform, env, home)),
+    dataDirExplicit: values['data-dir'] !== undefined,
+    userData: userDataDir(platform, env, home),
+    defaultDir: defaultDataDir(platform, env, home),
     port,
     token,
     host,

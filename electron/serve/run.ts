@@ -2,7 +2,10 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Engine, EngineOptions, Logger } from '../engine/types.js';
-import { parseServeArgs, UsageError } from './args.js';
+import { createLibraryHost, type LibraryHost } from '../host/library-host.js';
+import { pointerPath, readPointer } from '../host/library-pointer.js';
+import type { CopyHooks } from '../library/move/copy-library.js';
+import { parseServeArgs, UsageError, type ServeArgs } from './args.js';
 import { startServer, type RunningServer } from './server.js';
 
 /** Running jobs get this long to finish on Ctrl+C before the database is closed under them. */
@@ -13,6 +16,10 @@ export interface ServeDeps {
   createKeyring(dataDir: string): Promise<EngineOptions['keyring']>;
   stdout: (line: string) => void;
   stderr: (line: string) => void;
+  /** The environment that locates userData (tests point it at a temp folder). */
+  env?: NodeJS.ProcessEnv;
+  /** Seams into a library move's copy (an e2e test holds it mid-way to watch its progress). */
+  moveHooks?: CopyHooks;
 }
 
 /** dist/renderer next to the repo root, whether this runs from source (tsx) or from the dist/electron bundle. */
@@ -32,23 +39,42 @@ const stderrLog = (stderr: (line: string) => void): Logger => ({
   error: (message, fields) => stderr(`error: ${message}${fields === undefined ? '' : ` ${JSON.stringify(fields)}`}`),
 });
 
+/**
+ * Without --data-dir the host shares the desktop app's library, wherever a move put it (the app's pointer file);
+ * with --data-dir it opens exactly that folder, and a move there reports the new path to give next time.
+ */
+async function openLibraryHost(args: ServeArgs, deps: ServeDeps, log: Logger): Promise<LibraryHost> {
+  const pointerFile = args.dataDirExplicit ? null : pointerPath(args.userData);
+  const remembered = pointerFile === null ? null : await readPointer(pointerFile);
+  return createLibraryHost({
+    open: async (dataDir) => deps.createEngine({ dataDir, keyring: await deps.createKeyring(dataDir), log }),
+    dataDir: remembered ?? args.dataDir,
+    remembered: remembered !== null,
+    defaultDir: args.defaultDir,
+    pointerFile,
+    log,
+    graceMs: SHUTDOWN_GRACE_MS,
+    ...(deps.moveHooks === undefined ? {} : { hooks: deps.moveHooks }),
+  });
+}
+
 export interface ServeHandle {
   server: RunningServer;
-  engine: Engine;
+  /** The library host: the engine on the current data dir, which a move may switch. */
+  engine: LibraryHost;
   /** Stop listening and end streams, then give running jobs the grace period and close the store. */
   shutdown(): Promise<void>;
 }
 
 export async function runServe(argv: string[], deps: ServeDeps): Promise<ServeHandle> {
-  const args = parseServeArgs(argv);
+  const args = parseServeArgs(argv, deps.env);
   for (const warning of args.warnings) deps.stderr(warning);
   const rendererDir = args.rendererDir ?? findRendererDir();
   if (!existsSync(join(rendererDir, 'index.html'))) {
     deps.stderr(`The UI is not built (${rendererDir} has no index.html): run \`npm run build:renderer\`.`);
   }
   const log = stderrLog(deps.stderr);
-  const keyring = await deps.createKeyring(args.dataDir);
-  const engine = await deps.createEngine({ dataDir: args.dataDir, keyring, log });
+  const engine = await openLibraryHost(args, deps, log);
   let server: RunningServer;
   try {
     server = await startServer({

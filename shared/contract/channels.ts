@@ -17,6 +17,7 @@ import {
 import { ExportSummary, StartExport } from './export.js';
 import { DroppedImages, DroppedPaths, PickedFolder, StartDrag, StartedDrag } from './desktop.js';
 import { UpdateStatus } from './updates.js';
+import { DeletedOldCopy, DeleteOldCopy, LibraryLocation, MoveStatus, StartMove, UseLocation } from './library-location.js';
 import { DuplicatesPage, DuplicatesQuery, SimilarQuery, SimilarResult } from './similar.js';
 
 const Updated = z.object({ updated: z.number().int() });
@@ -63,6 +64,17 @@ export const channels = {
   'library.resumeImport': { input: ById, output: z.object({ import: ImportSummary }) },
   'library.folders': { input: Empty, output: z.object({ items: z.array(LibraryFolder) }) },
   'library.removeFolder': { input: RemoveFolder, output: RemovedFolder },
+  // The library's folder (issue 13): answered by the host (electron/host/library-host.ts), which owns the engine.
+  'library.location': { input: Empty, output: LibraryLocation },
+  /** Copies the library to an empty or new folder, verifies every file, then switches to it. */
+  'library.move.start': { input: StartMove, output: MoveStatus },
+  'library.move.status': { input: Empty, output: z.object({ move: MoveStatus.nullable() }) },
+  'library.move.cancel': { input: Empty, output: z.object({ move: MoveStatus.nullable() }) },
+  /** Deletes the verified files of the copy a move left behind, when the confirmed counts match. */
+  'library.deleteOldCopy': { input: DeleteOldCopy, output: DeletedOldCopy },
+  /** The remembered folder was not there at start: look again (Wait). */
+  'library.retryLocation': { input: Empty, output: LibraryLocation },
+  'library.useLocation': { input: UseLocation, output: LibraryLocation },
   'images.similar': { input: SimilarQuery, output: SimilarResult },
   'images.duplicates': { input: DuplicatesQuery, output: DuplicatesPage },
   'providers.list': { input: Empty, output: z.object({ providers: z.array(ProviderInfo) }) },

@@ -15,5 +15,6 @@ export * from './iterate.js';
 export * from './export.js';
 export * from './desktop.js';
 export * from './updates.js';
+export * from './library-location.js';
 export * from './channels.js';
 export * from './events.js';

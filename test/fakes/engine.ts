@@ -168,6 +168,7 @@ export function createFakeEngine(dataDir: string): FakeEngine {
     ...notImplementedHere(['images.similar', 'images.duplicates']),
     ...notImplementedHere(['providers.add', 'providers.remove', 'presets.list', 'presets.save', 'presets.delete', 'presets.importStyles', 'prompts.history', 'images.saveMask']),
     ...notImplementedHere(['export.start', 'export.list', 'export.cancel']),
+    ...notImplementedHere(['library.location', 'library.move.start', 'library.move.status', 'library.move.cancel', 'library.deleteOldCopy', 'library.retryLocation', 'library.useLocation']),
   };
 
   const engine: FakeEngine = {

@@ -18,6 +18,7 @@ import { SettingsPanel } from './SettingsPanel';
 import { TagsList } from './TagsList';
 import { SimilarView } from './SimilarView';
 import { StatusBanner } from './StatusBanner';
+import { LibraryUnavailable } from './LibraryUnavailable';
 import { Toasts } from './Toasts';
 import { UpdateBanner } from './UpdateBanner';
 import { TrashView } from './TrashView';
@@ -115,6 +116,7 @@ export function App() {
       {importOpen ? <ImportDialog /> : null}
       <DropToImport />
       <Toasts />
+      <LibraryUnavailable />
       <GlobalKeys />
     </div>
   );

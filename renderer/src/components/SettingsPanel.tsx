@@ -6,6 +6,7 @@ import { useApi, useApp } from '../store/context';
 import { ConfirmDialog } from './ConfirmDialog';
 import { InstancesSettings } from './InstancesSettings';
 import { LibraryFolders } from './LibraryFolders';
+import { LibraryLocationSection } from './LibraryLocationSection';
 import { OrphansRow } from './OrphansRow';
 import { ProviderSettingsCard } from './ProviderSettingsCard';
 import { UpdatesSettings } from './UpdatesSettings';
@@ -200,6 +201,7 @@ export function SettingsPanel() {
             </label>
           </section>
 
+          <LibraryLocationSection />
           <LibraryFolders />
           <UpdatesSettings />
         </div>

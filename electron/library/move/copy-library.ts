@@ -1,0 +1,229 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { lstat, mkdir, open, readdir, rm, rmdir, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Transform, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { AppError } from '../../../shared/errors.js';
+import { copyDatabase, DATABASE_FILE, openerFor, verifyDatabase } from './database.js';
+import { listLibrary, sha256File, type LibraryFile, type LibraryListing } from './files.js';
+import { checkTarget, freeSpaceOf, type FreeSpace } from './target.js';
+
+export interface CopyProgress {
+  phase: 'copying' | 'verifying';
+  filesDone: number;
+  filesTotal: number;
+  bytesDone: number;
+  bytesTotal: number;
+}
+
+/** Seams for the fault tests: a file changed or the drive pulled mid-copy, a disk that fills up. */
+export interface CopyHooks {
+  beforeFile?(rel: string): Promise<void> | void;
+  openWrite?(path: string, mode: number): Writable;
+  afterDatabaseCopy?(path: string): Promise<void> | void;
+  freeSpace?: FreeSpace;
+}
+
+export interface VerifiedFile extends LibraryFile {
+  sha256: string;
+}
+
+/** What was copied and verified: the only files a later "Delete the old copy" may remove. */
+export interface CopiedLibrary {
+  from: string;
+  to: string;
+  files: VerifiedFile[];
+  /** The old database file(s), verified by integrity check and row counts rather than bytes. */
+  database: LibraryFile[];
+  /** Atelier's own lock and marker files beside them: no library data, removed with the old copy. */
+  bookkeeping: LibraryFile[];
+  /** The folders copied, removed from the old copy once empty. */
+  dirs: string[];
+  bytes: number;
+}
+
+export interface PreparedCopy {
+  dataDir: string;
+  target: string;
+  listing: LibraryListing;
+  database: LibraryFile[];
+  bookkeeping: LibraryFile[];
+  targetExisted: boolean;
+  bytesTotal: number;
+}
+
+const HOLDERS_DIR = 'atelier.lock.holders';
+const BOOKKEEPING_FILES = ['atelier.lock', 'atelier.lock-journal', 'atelier.db.clean-close'];
+
+async function fileOf(dataDir: string, rel: string): Promise<LibraryFile | null> {
+  try {
+    const info = await lstat(join(dataDir, rel));
+    return info.isFile() ? { rel, size: info.size, mtimeMs: info.mtimeMs, ino: info.ino, mode: info.mode & 0o777 } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The database and Atelier's lock files as they are now (reading the database may have added its -wal and -shm). */
+async function listDatabaseFiles(dataDir: string): Promise<{ database: LibraryFile[]; bookkeeping: LibraryFile[] }> {
+  const present = async (rels: string[]): Promise<LibraryFile[]> =>
+    (await Promise.all(rels.map((rel) => fileOf(dataDir, rel)))).filter((file): file is LibraryFile => file !== null);
+  const holders = await readdir(join(dataDir, HOLDERS_DIR)).catch(() => [] as string[]);
+  return {
+    database: await present([DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`]),
+    bookkeeping: await present([...BOOKKEEPING_FILES, ...holders.map((name) => join(HOLDERS_DIR, name))]),
+  };
+}
+
+/** Lists the library and checks the target (empty or new, outside, room for it all) before anything is written. */
+export async function prepareCopy(dataDir: string, target: string, freeSpace: FreeSpace = freeSpaceOf): Promise<PreparedCopy> {
+  const listing = await listLibrary(dataDir);
+  const { database, bookkeeping } = await listDatabaseFiles(dataDir);
+  const bytesTotal = listing.bytes + database.reduce((sum, file) => sum + file.size, 0);
+  const { exists } = await checkTarget(dataDir, target, bytesTotal, freeSpace);
+  return { dataDir, target, listing, database, bookkeeping, targetExisted: exists, bytesTotal };
+}
+
+const sameFile = (a: LibraryFile, b: LibraryFile | null): boolean =>
+  b !== null && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
+
+/** A fault as words a person understands; the old library is untouched whatever happened. */
+export function explainCopyFault(error: unknown, target: string): AppError {
+  if (error instanceof AppError) return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  if ((error as Error).name === 'AbortError') return new AppError('cancelled', 'The move was cancelled; the library stays where it was.');
+  if (code === 'ENOSPC' || code === 'EDQUOT') {
+    return new AppError('storage', `The drive of ${target} filled up during the copy. Nothing changed: the library stays where it was.`, {
+      details: { reason: 'target_full' },
+    });
+  }
+  const path = (error as NodeJS.ErrnoException).path;
+  if (path !== undefined && !path.startsWith(target)) {
+    return new AppError('storage', `A file of the library could not be read (${code ?? 'error'} on ${path}), so the move stopped. The library stays where it was.`, {
+      details: { reason: 'source_unreadable', errno: code },
+    });
+  }
+  if (code === 'ENOENT' || code === 'EIO' || code === 'ENODEV' || code === 'ENXIO' || code === 'EROFS') {
+    return new AppError('storage', `${target} went away during the copy (was its drive disconnected?). Nothing changed: the library stays where it was.`, {
+      details: { reason: 'target_gone', errno: code },
+    });
+  }
+  return new AppError('storage', `The copy to ${target} failed (${code ?? (error as Error).message}). Nothing changed: the library stays where it was.`, {
+    details: { reason: 'copy_failed' },
+  });
+}
+
+/**
+ * Copies every file (hashing what it reads), then the database through the backup API, then verifies: each copy's
+ * sha256 against the source's, read again, and the database by `PRAGMA integrity_check` and its row counts. Any
+ * fault removes what this copy wrote (the whole folder only if it made it) and throws a structured error.
+ */
+export async function copyLibrary(
+  dataDir: string,
+  target: string,
+  options: { signal: AbortSignal; onProgress(progress: CopyProgress): void; nativeBinding?: string; hooks?: CopyHooks },
+): Promise<CopiedLibrary> {
+  const hooks = options.hooks ?? {};
+  // Listed again now that the library is closed: what the engine wrote since the first look is in, and its lock is free.
+  const prepared = await prepareCopy(dataDir, target, hooks.freeSpace);
+  const { listing } = prepared;
+  const written: string[] = [];
+  const madeDirs: string[] = [];
+  let createdTop: string | undefined;
+  const progress: CopyProgress = { phase: 'copying', filesDone: 0, filesTotal: listing.files.length + 1, bytesDone: 0, bytesTotal: prepared.bytesTotal };
+  const report = (): void => options.onProgress({ ...progress });
+  try {
+    createdTop = await mkdir(target, { recursive: true });
+    for (const dir of listing.dirs) {
+      await mkdir(join(target, dir.rel), { mode: dir.mode });
+      madeDirs.push(dir.rel);
+    }
+    report();
+    const hashes = new Map<string, string>();
+    for (const file of listing.files) {
+      options.signal.throwIfAborted();
+      await hooks.beforeFile?.(file.rel);
+      const out = join(target, file.rel);
+      const hash = createHash('sha256');
+      const counter = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          hash.update(chunk);
+          progress.bytesDone += chunk.length;
+          done(null, chunk);
+        },
+      });
+      written.push(file.rel);
+      const sink = hooks.openWrite?.(out, file.mode) ?? createWriteStream(out, { mode: file.mode, flags: 'wx' });
+      await pipeline(createReadStream(join(dataDir, file.rel)), counter, sink, { signal: options.signal });
+      const handle = await open(out, 'r+');
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      // Changed while it was read: the copy would hold neither version.
+      if (!sameFile(file, await fileOf(dataDir, file.rel))) throw changedError(file.rel);
+      hashes.set(file.rel, hash.digest('hex'));
+      progress.filesDone += 1;
+      report();
+    }
+    options.signal.throwIfAborted();
+    written.push(DATABASE_FILE);
+    const openDb = openerFor(options.nativeBinding);
+    const before = progress.bytesDone;
+    await copyDatabase(join(dataDir, DATABASE_FILE), join(target, DATABASE_FILE), openDb, (done, total) => {
+      progress.bytesDone = before + Math.round((prepared.bytesTotal - before) * (total === 0 ? 1 : done / total));
+      report();
+    });
+    progress.filesDone += 1;
+    progress.bytesDone = prepared.bytesTotal;
+    report();
+    await hooks.afterDatabaseCopy?.(join(target, DATABASE_FILE));
+
+    progress.phase = 'verifying';
+    progress.filesDone = 0;
+    progress.bytesDone = 0;
+    report();
+    const files: VerifiedFile[] = [];
+    for (const file of listing.files) {
+      options.signal.throwIfAborted();
+      const [copy, original] = await Promise.all([sha256File(join(target, file.rel), options.signal), sha256File(join(dataDir, file.rel), options.signal)]);
+      const expected = hashes.get(file.rel);
+      if (original !== expected) throw changedError(file.rel);
+      if (copy !== expected) {
+        throw new AppError('storage', `The copy of ${file.rel} does not match the original (the drive may be failing). Nothing changed: the library stays where it was.`, {
+          details: { reason: 'verify_mismatch', file: file.rel },
+        });
+      }
+      files.push({ ...file, sha256: copy });
+      progress.filesDone += 1;
+      progress.bytesDone += file.size;
+      report();
+    }
+    verifyDatabase(join(dataDir, DATABASE_FILE), join(target, DATABASE_FILE), openDb);
+    progress.filesDone += 1;
+    progress.bytesDone = prepared.bytesTotal;
+    report();
+    return { from: dataDir, to: target, files, ...(await listDatabaseFiles(dataDir)), dirs: listing.dirs.map((dir) => dir.rel), bytes: prepared.bytesTotal };
+  } catch (error) {
+    await removePartialCopy(target, createdTop, written, madeDirs);
+    throw explainCopyFault(error, target);
+  }
+}
+
+const changedError = (rel: string): AppError =>
+  new AppError('conflict', `${rel} changed while it was being copied, so the copy was stopped. Nothing changed: the library stays where it was; try the move again.`, {
+    details: { reason: 'source_changed', file: rel },
+  });
+
+/** Removes only what this copy made: the folder itself when it created it, else its own files and folders. */
+async function removePartialCopy(target: string, createdTop: string | undefined, written: string[], madeDirs: string[]): Promise<void> {
+  if (createdTop !== undefined) {
+    await rm(createdTop, { recursive: true, force: true }).catch(() => undefined);
+    return;
+  }
+  for (const rel of written) await unlink(join(target, rel)).catch(() => undefined);
+  await unlink(join(target, `${DATABASE_FILE}-journal`)).catch(() => undefined);
+  for (const rel of [...madeDirs].reverse()) await rmdir(join(target, rel)).catch(() => undefined);
+}
