@@ -6,13 +6,13 @@ import { useApp, useAppStore } from '../store/context';
 import { countsKeyOf, toMatchQuery } from '../store/filters';
 import type { CurationTarget } from '../store/types';
 import { boardSearch } from './BoardsList';
+import { BoardPicker } from './BoardPicker';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ExportDialog, type ExportTarget } from './ExportDialog';
 
 /** Rate, favourite, tag, board or trash many images at once: one engine transaction, one Undo. */
 export function BulkActions({ target, count, what, withTrash = true, more = false, compare = false }: { target: () => CurationTarget; count: number; what: string; withTrash?: boolean; more?: boolean; compare?: boolean }) {
   const store = useAppStore();
-  const boards = useApp((s) => s.boards);
   // Showing one board (its own images, not a smart board's query): its images can leave it from here.
   const shownBoard = useApp((s) => s.boards?.find((b) => b.query === undefined && boardSearch(b) === s.filters.search.trim()) ?? null);
   const [tag, setTag] = useState('');
@@ -53,24 +53,7 @@ export function BulkActions({ target, count, what, withTrash = true, more = fals
       >
         <input type="text" aria-label={`Tag ${label}`} placeholder="Tag…" value={tag} maxLength={64} onChange={(e) => setTag(e.target.value)} />
       </form>
-      {boards !== null && boards.some((b) => b.query === undefined) ? (
-        <select
-          aria-label={`Add ${label} to a board`}
-          value=""
-          onChange={(e) => {
-            if (e.target.value !== '') void s().addToBoard(e.target.value, target());
-          }}
-        >
-          <option value="">Add to board…</option>
-          {boards
-            .filter((b) => b.query === undefined)
-            .map((b) => (
-              <option key={b.id} value={b.id}>
-                {b.name}
-              </option>
-            ))}
-        </select>
-      ) : null}
+      <BoardPicker label={`Add ${label} to a board`} target={target} />
       {shownBoard === null ? null : (
         <button type="button" className="btn small" aria-label={`Remove ${label} from ${shownBoard.name}`} onClick={() => void s().removeFromBoard(shownBoard.id, target())}>
           Remove from board

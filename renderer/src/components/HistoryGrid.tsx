@@ -11,7 +11,7 @@ import { EmptyState } from './EmptyState';
 import { ImageStrip } from './ImageStrip';
 import { GridRow } from './GridRow';
 import { onGridKey } from './grid-keys';
-import { holdArrivalsOnScroll, useFling, useTabStop } from './history-hooks';
+import { holdArrivalsOnScroll, useFling, useFocusJob, useTabStop } from './history-hooks';
 
 const SKELETON_CARDS = 12;
 const NO_WIDTHS: readonly number[] = [];
@@ -107,25 +107,8 @@ export function HistoryGrid() {
     if (firstShown) mark('grid-rendered');
   }, [firstShown]);
 
-  const focusCard = useCallback(
-    (id: string) => {
-      const index = store.getState().jobs.order.indexOf(id);
-      if (index === -1) return;
-      const find = () => scrollRef.current?.querySelector<HTMLElement>(`[data-card="${id}"]`) ?? null;
-      const mounted = find();
-      virtualizer.scrollToIndex(rows.rowOf(index), { align: 'auto' });
-      // A mounted card takes focus now, so the next key press already starts from it.
-      if (mounted !== null) return void mounted.focus({ preventScroll: true });
-      // The card mounts only after the scroll: focus on the next frames.
-      const tryFocus = (attempt: number) => {
-        const element = find();
-        if (element !== null) element.focus();
-        else if (attempt < 15) requestAnimationFrame(() => tryFocus(attempt + 1));
-      };
-      requestAnimationFrame(() => tryFocus(0));
-    },
-    [rows, store, virtualizer],
-  );
+  const scrollToRow = useCallback((row: number) => virtualizer.scrollToIndex(row, { align: 'auto' }), [virtualizer]);
+  const focusCard = useFocusJob(store, scrollRef, rows, scrollToRow);
 
   // A reveal (a toast's Show, a retry link) scrolls to the card, focuses it and flashes it once so the eye finds it.
   const revealed = useApp((s) => s.revealed);

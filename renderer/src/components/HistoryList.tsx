@@ -8,7 +8,7 @@ import { NEXT_PAGE_SIZE } from '../store/filters';
 import { EmptyState } from './EmptyState';
 import { ListRow } from './ListRow';
 import { onGridKey } from './grid-keys';
-import { holdArrivalsOnScroll, useFling, useTabStop } from './history-hooks';
+import { holdArrivalsOnScroll, useFling, useFocusJob, useTabStop } from './history-hooks';
 import '../styles/list.css';
 
 const SKELETON_ROWS = 10;
@@ -65,24 +65,8 @@ export function HistoryList() {
     if (hasMore && below <= prefetchRows + 1) void loadMore();
   }, [below, hasMore, loadMore, order.length, prefetchRows]);
 
-  const focusRow = useCallback(
-    (id: string) => {
-      const index = store.getState().jobs.order.indexOf(id);
-      if (index === -1) return;
-      const find = () => scrollRef.current?.querySelector<HTMLElement>(`[data-card="${CSS.escape(id)}"]`) ?? null;
-      const mounted = find();
-      virtualizer.scrollToIndex(rows.rowOf(index), { align: 'auto' });
-      if (mounted !== null) return void mounted.focus({ preventScroll: true });
-      // The row mounts only after the scroll: focus it on the next frames.
-      const tryFocus = (attempt: number) => {
-        const element = find();
-        if (element !== null) element.focus();
-        else if (attempt < 15) requestAnimationFrame(() => tryFocus(attempt + 1));
-      };
-      requestAnimationFrame(() => tryFocus(0));
-    },
-    [rows, store, virtualizer],
-  );
+  const scrollToRow = useCallback((row: number) => virtualizer.scrollToIndex(row, { align: 'auto' }), [virtualizer]);
+  const focusRow = useFocusJob(store, scrollRef, rows, scrollToRow);
 
   // A reveal (a toast's Show, a retry link) scrolls to the row and focuses it.
   const revealed = useApp((s) => s.revealed);

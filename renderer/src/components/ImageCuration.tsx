@@ -1,12 +1,12 @@
 import { useEffect, useId, useState } from 'react';
 import type { ImageSummary } from '../../../shared/contract';
 import { useApp, useAppStore } from '../store/context';
+import { BoardPicker } from './BoardPicker';
 
 /** One image's own curation in the details panel: its rating, and its tags to add or remove (suggested from the library). */
 export function ImageCuration({ jobId, image }: { jobId: string; image: ImageSummary }) {
   const store = useAppStore();
   const tags = useApp((s) => s.tags);
-  const boards = useApp((s) => s.boards);
   const listId = useId();
   const [draft, setDraft] = useState('');
   useEffect(() => {
@@ -79,25 +79,7 @@ export function ImageCuration({ jobId, image }: { jobId: string; image: ImageSum
             ))}
         </datalist>
       </div>
-      {boards !== null && boards.some((b) => b.query === undefined) ? (
-        <select
-          className="board-pick"
-          aria-label="Add this image to a board"
-          value=""
-          onChange={(e) => {
-            if (e.target.value !== '') void store.getState().addToBoard(e.target.value, target);
-          }}
-        >
-          <option value="">Add to board…</option>
-          {boards
-            .filter((b) => b.query === undefined)
-            .map((b) => (
-              <option key={b.id} value={b.id}>
-                {b.name}
-              </option>
-            ))}
-        </select>
-      ) : null}
+      <BoardPicker className="board-pick" label="Add this image to a board" target={() => target} />
     </section>
   );
 }

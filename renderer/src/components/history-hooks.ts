@@ -1,8 +1,9 @@
 /**
  * What every view of the history does the same way around its scroll box: fling detection, holding new arrivals
- * while the person reads further down, and keeping one valid tab stop. The list uses them; the grid has its own copy.
+ * while the person reads further down, keeping one valid tab stop, and bringing a job's card or row into focus.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { RowModel } from '../lib/grid-rows';
 import { createFlingDetector, FLING_SETTLE_MS } from '../lib/fling';
 import { useApp } from '../store/context';
 import type { AppStore } from '../store/store';
@@ -67,4 +68,28 @@ export function useTabStop(store: AppStore, order: readonly string[], scrollRef:
     const inView = scrollRef.current?.contains(document.activeElement) === true;
     if (!inView && state.focusedId === before) state.setFocused(firstId);
   }, [firstId, scrollRef, store]);
+}
+
+/**
+ * Scrolls a job's card (or row) into view and gives it the keyboard focus: now if it is mounted, so the next key
+ * press already starts from it, else on the next frames once the scroll has mounted it.
+ */
+export function useFocusJob(store: AppStore, scrollRef: React.RefObject<HTMLElement | null>, rows: RowModel, scrollToRow: (row: number) => void): (id: string) => void {
+  return useCallback(
+    (id: string) => {
+      const index = store.getState().jobs.order.indexOf(id);
+      if (index === -1) return;
+      const find = () => scrollRef.current?.querySelector<HTMLElement>(`[data-card="${CSS.escape(id)}"]`) ?? null;
+      const mounted = find();
+      scrollToRow(rows.rowOf(index));
+      if (mounted !== null) return void mounted.focus({ preventScroll: true });
+      const tryFocus = (attempt: number) => {
+        const element = find();
+        if (element !== null) element.focus();
+        else if (attempt < 15) requestAnimationFrame(() => tryFocus(attempt + 1));
+      };
+      requestAnimationFrame(() => tryFocus(0));
+    },
+    [rows, scrollRef, scrollToRow, store],
+  );
 }
