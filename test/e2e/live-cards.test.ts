@@ -197,4 +197,35 @@ describe('live job cards', () => {
     const stable = (b: typeof before) => Object.fromEntries(Object.entries(b).filter(([k]) => !k.includes('live-chip')));
     expect(stable(after)).toEqual(stable(before));
   }, 60_000);
+
+  it('a finished card keeps showing its last preview until its own thumbnail has loaded, never a blank tile', async () => {
+    const { page } = browser;
+    const prompt = 'a lantern festival at dusk, handing over';
+    const id = await submit(prompt);
+    const job = await held.started(prompt);
+    await job.step(6, 10, 'light');
+    const card = cardOf(page, prompt);
+    await waitFor(() => imageLoaded(card.locator('img.live-preview')), 'the preview');
+    // Hold the finished thumbnail back, as a slow disk would.
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/media/thumb/**', async (route) => {
+      await released;
+      await route.continue().catch(() => undefined);
+    });
+    try {
+      job.finish('dark');
+      await waitFor(async () => (await statusOf(id)) === 'succeeded', 'the job to finish');
+      await waitFor(async () => (await card.locator('.thumb.live').count()) === 0, 'the live card to become the result');
+      // The preview file is gone from the server; the picture the page already had is what shows, under the
+      // thumbnail still on its way.
+      expect(await imageLoaded(card.locator('img.live-preview.handover'))).toBe(true);
+      expect(await imageLoaded(card.locator('img.thumb'))).toBe(false);
+    } finally {
+      release();
+      await page.unroute('**/media/thumb/**');
+    }
+    await waitFor(() => imageLoaded(card.locator('img.thumb')), 'the thumbnail');
+    await waitFor(async () => (await card.locator('img.live-preview').count()) === 0, 'the preview to let go', 10_000);
+  }, 60_000);
 });

@@ -10,6 +10,7 @@ import { jobTitle, thumbSrc } from '../lib/thumbs';
 import { useLatch } from '../lib/use-latch';
 import { useApi, useApp, useAppStore } from '../store/context';
 import { LiveCancel } from './LiveCancel';
+import { LivePreview } from './LivePreview';
 import { LiveThumb, liveStatusId } from './LiveThumb';
 import { StatusBadge } from './StatusBadge';
 import { CurationBadges } from './CurationBadges';
@@ -104,6 +105,8 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
         onClick={onClick}
         onDoubleClick={() => openViewer(id)}
       >
+        {/* First, so it is the same element before and after the job ends: the live picture hands over to the thumbnail. */}
+        {compact || job.source !== 'atelier' ? null : <LivePreview id={id} width={width} height={height} />}
         {compact ? (
           <div className={`thumb empty status-${job.status}`} aria-hidden="true">
             <span className="tile-icon">{STATUS_ICONS[job.status]}</span>
@@ -113,7 +116,7 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
             </span>
           </div>
         ) : cover === undefined ? (
-          <LiveThumb id={id} width={width} height={height} />
+          <LiveThumb id={id} width={width} />
         ) : coverSrc !== null && imageAllowed ? (
           <img key={coverSrc} className="thumb" src={coverSrc} alt="" width={width} height={height} decoding="async" draggable={false} />
         ) : (

@@ -3,7 +3,7 @@ import { instanceLabel } from '../lib/composer-instances';
 import { formatEtaShort, progressOf } from '../lib/eta';
 import { formatStage } from '../lib/format';
 import { useEta } from '../lib/use-eta';
-import { useApi, useApp } from '../store/context';
+import { useApp } from '../store/context';
 import { ProgressRing } from './ProgressRing';
 
 /** Below this width a card shows the ring alone: two lines of text would cover the picture. */
@@ -66,8 +66,7 @@ function Queued({ id, compact }: { id: string; compact: boolean }) {
   );
 }
 
-function Running({ id, width, height, compact }: { id: string; width: number; height: number; compact: boolean }) {
-  const api = useApi();
+function Running({ id, compact }: { id: string; compact: boolean }) {
   const tick = useApp((s) => s.jobs.progress[id]);
   // Opened while it runs, the window has no tick yet: the job's stored stage and fraction stand in until one comes.
   const saved = useApp((s) => s.jobs.byId[id]?.progress);
@@ -81,11 +80,8 @@ function Running({ id, width, height, compact }: { id: string; width: number; he
   const spoken = ['Rendering', percent, steps === null ? stage : `step ${steps.n} of ${steps.of}`, eta, runsOn === '' ? null : `on ${runsOn}`].filter(Boolean).join(', ');
   return (
     <>
-      {preview === undefined ? (
-        <div className="live-canvas" aria-hidden="true" />
-      ) : (
-        <img className="live-preview" src={api.mediaUrl('preview', preview)} alt="" width={width} height={height} draggable={false} />
-      )}
+      {/* The preview itself is drawn by the card beneath this (LivePreview), so it can outlast the render. */}
+      {preview === undefined ? <div className="live-canvas" aria-hidden="true" /> : null}
       <div className="live-scrim" aria-hidden="true">
         <ProgressRing fraction={fraction} size={compact ? 26 : 34} label="Rendering progress" />
         {compact ? null : (
@@ -106,12 +102,12 @@ function Running({ id, width, height, compact }: { id: string; width: number; he
  * A queued or running job drawn at its final size: the newest partial preview fills it as it renders, under a ring,
  * the step and the time left. Purely visual (it sits inside the card's button); its own job's tick re-renders it alone.
  */
-export const LiveThumb = memo(function LiveThumb({ id, width, height }: { id: string; width: number; height: number }) {
+export const LiveThumb = memo(function LiveThumb({ id, width }: { id: string; width: number }) {
   const status = useApp((s) => s.jobs.byId[id]?.status);
   const compact = width < COMPACT_WIDTH;
   return (
     <div className={`thumb live${status === 'queued' ? ' queued' : ' running'}`} data-live={status}>
-      {status === 'queued' ? <Queued id={id} compact={compact} /> : <Running id={id} width={width} height={height} compact={compact} />}
+      {status === 'queued' ? <Queued id={id} compact={compact} /> : <Running id={id} compact={compact} />}
     </div>
   );
 });
