@@ -31,11 +31,13 @@ describe('generate with the builtin provider', () => {
     await page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ }).click();
 
     // The job is a card in the grid from the start: live while it renders, then the result in the same place.
-    const live = page.locator('.card', { has: page.getByRole('button', { name: 'a quiet harbour at dawn with fishing boats' }) }).locator('.thumb.live');
+    const card = page.locator('.card', { has: page.getByRole('button', { name: 'a quiet harbour at dawn with fishing boats' }) });
+    const live = card.locator('.thumb.live');
     await live.waitFor();
     let sawPreview = false;
     await waitFor(async () => {
-      if ((await live.locator('img.live-preview').count()) > 0) sawPreview = true;
+      // The preview lies under the live card's ring (drawn by the card, so it can outlast the render).
+      if ((await live.count()) > 0 && (await card.locator('img.live-preview').count()) > 0) sawPreview = true;
       return (await live.count()) === 0;
     }, 'the job to finish rendering', 30_000);
     const values = await progressSeen();
@@ -43,7 +45,7 @@ describe('generate with the builtin provider', () => {
     expect(sawPreview).toBe(true);
 
     await expectGrid(page, ['a quiet harbour at dawn with fishing boats']);
-    const thumb = page.getByRole('button', { name: 'a quiet harbour at dawn with fishing boats' }).locator('img');
+    const thumb = page.getByRole('button', { name: 'a quiet harbour at dawn with fishing boats' }).locator('img.thumb');
     await waitFor(() => thumb.evaluate((img) => (img as unknown as ImageLike).complete && (img as unknown as ImageLike).naturalWidth > 0), 'the thumbnail to load');
   }, 60_000);
 

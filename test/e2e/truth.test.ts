@@ -188,7 +188,7 @@ describe('telling the truth', () => {
     await newLink.click();
     await waitFor(async () => (await focusedCard()) === originalId, 'the original card to take focus');
     await waitFor(async () => (await apiCall(host, 'jobs.get', { id: retryId })).status === 'succeeded', 'the retry to succeed', 20_000);
-    await page.locator('.card', { has: newLink }).locator('img').waitFor();
+    await page.locator('.card', { has: newLink }).locator('img.thumb').waitFor();
     // The link takes room at the top of the tile: the message still fits whole inside it.
     expect(await tileLayout(page.locator('.card', { has: oldLink }))).toEqual(WHOLE_TILE);
     await page.locator('.grid-canvas').screenshot({ path: join(SCREENSHOT_DIR, 'retry-linked-tiles.png') });
