@@ -3,7 +3,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, typ
 import { gridLayout, stripHeight, CARD_GAP, GRID_PADDING, HEADER_HEIGHT } from '../lib/grid-layout';
 import { useCardAspects } from '../lib/use-card-aspects';
 import { dateBuckets, dateLabel } from '../lib/date-sections';
-import { buildRows } from '../lib/grid-rows';
+import { buildRows, stickyLabelAt } from '../lib/grid-rows';
 import { mark } from '../lib/marks';
 import { useApp, useAppStore } from '../store/context';
 import { NEXT_PAGE_SIZE } from '../store/filters';
@@ -11,6 +11,7 @@ import { EmptyState } from './EmptyState';
 import { ImageStrip } from './ImageStrip';
 import { GridRow } from './GridRow';
 import { onGridKey } from './grid-keys';
+import { NewArrivals } from './NewArrivals';
 import { holdArrivalsOnScroll, useFling, useFocusJob, useTabStop } from './history-hooks';
 
 const SKELETON_CARDS = 12;
@@ -33,7 +34,6 @@ export function HistoryGrid() {
   const store = useAppStore();
   const order = useApp((s) => s.jobs.order);
   const hasMore = useApp((s) => s.jobs.nextCursor !== null);
-  const pending = useApp((s) => s.jobs.pendingTop.length);
   const historyState = useApp((s) => s.historyState);
   const loadMore = useApp((s) => s.loadMore);
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -129,11 +129,7 @@ export function HistoryGrid() {
 
   const flinging = useFling(scrollRef);
 
-  // The section at the top of the view stays named while its cards scroll under it; its own header takes over there.
-  const scrollTop = virtualizer.scrollOffset ?? 0;
-  const topItem = items.find((item) => item.end > scrollTop);
-  const topRow = topItem === undefined ? undefined : rows.rows[topItem.index];
-  const stickyLabel = !byDate || topItem === undefined || (topRow?.kind === 'header' && topItem.start >= scrollTop - 4) ? null : rows.labelAt(topItem.index);
+  const stickyLabel = stickyLabelAt(rows, items, virtualizer.scrollOffset ?? 0, byDate);
 
   const onScroll = () => holdArrivalsOnScroll(store, scrollRef.current);
 
@@ -141,18 +137,7 @@ export function HistoryGrid() {
 
   return (
     <section className="grid-section" id="history" aria-label="History">
-      {pending > 0 ? (
-        <button
-          type="button"
-          className="new-arrivals"
-          onClick={() => {
-            scrollRef.current?.scrollTo({ top: 0 });
-            store.getState().showArrivals();
-          }}
-        >
-          {pending} new — show
-        </button>
-      ) : null}
+      <NewArrivals scrollRef={scrollRef} />
       <div className="grid-scroll" ref={scrollRef} onScroll={onScroll} onKeyDown={onKeyDown} aria-busy={historyState === 'loading'}
         data-results-for={historyState === 'ready' ? searchShown : undefined}
       >

@@ -1,13 +1,14 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import { dateBuckets, dateLabel } from '../lib/date-sections';
-import { buildRows } from '../lib/grid-rows';
+import { buildRows, stickyLabelAt } from '../lib/grid-rows';
 import { LIST_HEADER_HEIGHT, LIST_ROW_HEIGHT } from '../lib/list-row';
 import { useApp, useAppStore } from '../store/context';
 import { NEXT_PAGE_SIZE } from '../store/filters';
 import { EmptyState } from './EmptyState';
 import { ListRow } from './ListRow';
 import { onGridKey } from './grid-keys';
+import { NewArrivals } from './NewArrivals';
 import { holdArrivalsOnScroll, useFling, useFocusJob, useTabStop } from './history-hooks';
 import '../styles/list.css';
 
@@ -21,7 +22,6 @@ export function HistoryList() {
   const store = useAppStore();
   const order = useApp((s) => s.jobs.order);
   const hasMore = useApp((s) => s.jobs.nextCursor !== null);
-  const pending = useApp((s) => s.jobs.pendingTop.length);
   const historyState = useApp((s) => s.historyState);
   const loadMore = useApp((s) => s.loadMore);
   const searchShown = useApp((s) => s.filters.search);
@@ -81,26 +81,11 @@ export function HistoryList() {
   const flinging = useFling(scrollRef);
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => onGridKey(event, { store, rows, columns: 1, focusCard: focusRow });
 
-  // The section at the top of the view stays named while its rows scroll under it; its own header takes over there.
-  const scrollTop = virtualizer.scrollOffset ?? 0;
-  const topItem = items.find((item) => item.end > scrollTop);
-  const topRow = topItem === undefined ? undefined : rows.rows[topItem.index];
-  const stickyLabel = !byDate || topItem === undefined || (topRow?.kind === 'header' && topItem.start >= scrollTop - 4) ? null : rows.labelAt(topItem.index);
+  const stickyLabel = stickyLabelAt(rows, items, virtualizer.scrollOffset ?? 0, byDate);
 
   return (
     <section className="list-section" id="history" aria-label="History">
-      {pending > 0 ? (
-        <button
-          type="button"
-          className="new-arrivals"
-          onClick={() => {
-            scrollRef.current?.scrollTo({ top: 0 });
-            store.getState().showArrivals();
-          }}
-        >
-          {pending} new — show
-        </button>
-      ) : null}
+      <NewArrivals scrollRef={scrollRef} />
       <div
         className="list-scroll"
         ref={scrollRef}

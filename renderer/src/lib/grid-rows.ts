@@ -114,3 +114,15 @@ function cardAt(widths: readonly number[], x: number): number {
   }
   return widths.length - 1;
 }
+
+/**
+ * The section named above the view while its rows scroll under it (date order only), or null where its own header
+ * is on screen and takes over.
+ */
+export function stickyLabelAt(model: RowModel, items: readonly { index: number; start: number; end: number }[], scrollTop: number, byDate: boolean): string | null {
+  if (!byDate) return null;
+  const top = items.find((item) => item.end > scrollTop);
+  if (top === undefined) return null;
+  if (model.rows[top.index]?.kind === 'header' && top.start >= scrollTop - 4) return null;
+  return model.labelAt(top.index);
+}
