@@ -35,6 +35,9 @@ describe('where a library may be moved to', () => {
       { numRuns: 60 },
     );
     expect(await reason(checkTarget(lib, join(lib, 'library', 'new'), 0, plenty))).toBe('target_inside_library');
+    // A folder whose name starts with two dots is inside, not a step up (fast-check found "..0").
+    expect(await reason(checkTarget(lib, join(lib, '..0'), 0, plenty))).toBe('target_inside_library');
+    expect(await reason(checkTarget(lib, join(root, '..lib'), 0, plenty))).toBeNull();
   });
 
   it('never a folder holding the library', async () => {
