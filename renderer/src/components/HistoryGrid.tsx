@@ -3,7 +3,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, typ
 import { gridLayout, stripHeight, CARD_GAP, GRID_PADDING, HEADER_HEIGHT } from '../lib/grid-layout';
 import { useCardAspects } from '../lib/use-card-aspects';
 import { dateBuckets, dateLabel } from '../lib/date-sections';
-import { buildRows, stickyLabelAt } from '../lib/grid-rows';
+import { buildRows, rowKeyOf, stickyLabelAt } from '../lib/grid-rows';
 import { mark } from '../lib/marks';
 import { useApp, useAppStore } from '../store/context';
 import { NEXT_PAGE_SIZE } from '../store/filters';
@@ -69,17 +69,7 @@ export function HistoryGrid() {
     if (row?.kind === 'cards') return (row.height ?? thumbSize) + CARD_GAP;
     return row?.kind === 'header' ? HEADER_HEIGHT : row?.kind === 'strip' ? strip : thumbSize + CARD_GAP;
   };
-  const rowKey = (i: number) => {
-    const row = rows.rows[i];
-    if (row === undefined) return i;
-    if (row.kind === 'header') {
-      // A label can repeat while a new order is on its way (headers over the last sort's order): a key per section
-      // start, never per label, or React keeps a stale duplicate header on screen.
-      const next = rows.rows[i + 1];
-      return `h:${row.label}:${next?.kind === 'cards' ? (order[next.start] ?? next.start) : i}`;
-    }
-    return row.kind === 'cards' ? `c:${order[row.start] ?? row.start}` : row.kind;
-  };
+  const rowKey = (i: number) => rowKeyOf(rows, order, i);
 
   const virtualizer = useVirtualizer({
     count: rows.rows.length,

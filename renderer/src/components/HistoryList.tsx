@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import { dateBuckets, dateLabel } from '../lib/date-sections';
-import { buildRows, stickyLabelAt } from '../lib/grid-rows';
+import { buildRows, rowKeyOf, stickyLabelAt } from '../lib/grid-rows';
 import { LIST_HEADER_HEIGHT, LIST_ROW_HEIGHT } from '../lib/list-row';
 import { useApp, useAppStore } from '../store/context';
 import { NEXT_PAGE_SIZE } from '../store/filters';
@@ -36,16 +36,7 @@ export function HistoryList() {
     return buildRows({ length: order.length, columns: 1, labelOf, expandedIndex: -1, hasMore });
   }, [byDate, hasMore, order, store]);
 
-  const rowKey = (i: number) => {
-    const row = rows.rows[i];
-    if (row === undefined) return i;
-    // A label can repeat while a new order is on its way: a key per section start, never per label.
-    if (row.kind === 'header') {
-      const next = rows.rows[i + 1];
-      return `h:${row.label}:${next?.kind === 'cards' ? (order[next.start] ?? next.start) : i}`;
-    }
-    return row.kind === 'cards' ? `r:${order[row.start] ?? row.start}` : row.kind;
-  };
+  const rowKey = (i: number) => rowKeyOf(rows, order, i);
   const virtualizer = useVirtualizer({
     count: rows.rows.length,
     getScrollElement: () => scrollRef.current,

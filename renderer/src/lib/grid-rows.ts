@@ -126,3 +126,17 @@ export function stickyLabelAt(model: RowModel, items: readonly { index: number; 
   if (model.rows[top.index]?.kind === 'header' && top.start >= scrollTop - 4) return null;
   return model.labelAt(top.index);
 }
+
+/**
+ * The virtualiser's key for row i. A label can repeat while a new order is on its way (headers over the last sort's
+ * order): a header is keyed by its section's first job, never by its label, or React keeps a stale duplicate header.
+ */
+export function rowKeyOf(model: RowModel, order: readonly string[], i: number): string | number {
+  const row = model.rows[i];
+  if (row === undefined) return i;
+  if (row.kind === 'header') {
+    const next = model.rows[i + 1];
+    return `h:${row.label}:${next?.kind === 'cards' ? (order[next.start] ?? next.start) : i}`;
+  }
+  return row.kind === 'cards' ? `c:${order[row.start] ?? row.start}` : row.kind;
+}
