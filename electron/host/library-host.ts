@@ -45,6 +45,8 @@ export async function createLibraryHost(options: LibraryHostOptions): Promise<Li
   let state: LibraryLocation['state'] = 'ready';
   let detach: Unsubscribe[] = [];
   let move: MoveStatus | null = null;
+  /** A start is being checked: the claim that makes a second start a conflict until this one is running or refused. */
+  let starting = false;
   let moving: Promise<void> = Promise.resolve();
   let controller: AbortController | null = null;
   let oldCopy: CopiedLibrary | null = null;
@@ -100,13 +102,14 @@ export async function createLibraryHost(options: LibraryHostOptions): Promise<Li
     else await writePointer(options.pointerFile, dir);
   };
 
-  const runMove = async (status: MoveStatus, signal: AbortSignal): Promise<void> => {
+  const runMove = async (status: MoveStatus, signal: AbortSignal, imported: readonly string[]): Promise<void> => {
     const from = status.from;
     await release(options.graceMs ?? 3_000);
     let copied: CopiedLibrary;
     try {
       copied = await copyLibrary(from, status.to, {
         signal,
+        imported,
         onProgress: (progress) => {
           status.state = progress.phase;
           Object.assign(status, { filesDone: progress.filesDone, filesTotal: progress.filesTotal, bytesDone: progress.bytesDone, bytesTotal: progress.bytesTotal });
@@ -144,17 +147,30 @@ export async function createLibraryHost(options: LibraryHostOptions): Promise<Li
   const locationHandlers: Pick<Handlers, 'library.location' | 'library.move.start' | 'library.move.status' | 'library.move.cancel' | 'library.deleteOldCopy' | 'library.retryLocation' | 'library.useLocation'> = {
     'library.location': async () => location(),
     'library.move.start': async ({ target }) => {
-      if (move !== null && RUNNING.has(move.state)) throw new AppError('conflict', 'The library is already being moved.');
-      const from = current().dataDir;
-      // Checked while the library is still open: a refused target costs the person nothing.
-      await prepareCopy(from, resolve(target), options.hooks?.freeSpace);
+      if (starting || (move !== null && RUNNING.has(move.state))) {
+        throw new AppError('conflict', 'The library is already being moved.', { details: { reason: 'move_running' } });
+      }
+      const engineNow = current();
+      const from = engineNow.dataDir;
+      // Claimed before the first await: a second start while this one is checked is refused, never run beside it.
+      starting = true;
+      let imported: string[];
+      try {
+        imported = (await engineNow.handlers['library.folders']({})).items.map((folder) => folder.path);
+        // Checked while the library is still open: a refused target costs the person nothing.
+        await prepareCopy(from, resolve(target), options.hooks?.freeSpace, imported);
+      } finally {
+        starting = false;
+      }
+      // Closed (quit) or swapped while the target was checked: moving would start on a library no longer served.
+      if (closed || engine !== engineNow) throw new AppError('conflict', 'The library closed while the move was being checked.', { details: { reason: 'library_closed' } });
       if (oldCopy !== null && resolve(target) === resolve(oldCopy.from)) oldCopy = null;
       const status: MoveStatus = { id: `move-${Date.now()}`, state: 'copying', from, to: resolve(target), filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 };
       move = status;
       state = 'moving';
       controller = new AbortController();
       const signal = controller.signal;
-      moving = runMove(status, signal).catch((error: unknown) => {
+      moving = runMove(status, signal, imported).catch((error: unknown) => {
         options.log.error('library move failed unexpectedly', { error: String(error) });
       });
       return { ...status };

@@ -77,11 +77,11 @@ async function listDatabaseFiles(dataDir: string): Promise<{ database: LibraryFi
 }
 
 /** Lists the library and checks the target (empty or new, outside, room for it all) before anything is written. */
-export async function prepareCopy(dataDir: string, target: string, freeSpace: FreeSpace = freeSpaceOf): Promise<PreparedCopy> {
+export async function prepareCopy(dataDir: string, target: string, freeSpace: FreeSpace = freeSpaceOf, imported: readonly string[] = []): Promise<PreparedCopy> {
   const listing = await listLibrary(dataDir);
   const { database, bookkeeping } = await listDatabaseFiles(dataDir);
   const bytesTotal = listing.bytes + database.reduce((sum, file) => sum + file.size, 0);
-  const { exists } = await checkTarget(dataDir, target, bytesTotal, freeSpace);
+  const { exists } = await checkTarget(dataDir, target, bytesTotal, freeSpace, imported);
   return { dataDir, target, listing, database, bookkeeping, targetExisted: exists, bytesTotal };
 }
 
@@ -122,11 +122,18 @@ export function explainCopyFault(error: unknown, target: string): AppError {
 export async function copyLibrary(
   dataDir: string,
   target: string,
-  options: { signal: AbortSignal; onProgress(progress: CopyProgress): void; nativeBinding?: string; hooks?: CopyHooks },
+  options: {
+    signal: AbortSignal;
+    onProgress(progress: CopyProgress): void;
+    nativeBinding?: string;
+    hooks?: CopyHooks;
+    /** The imported folders (read while the library was open): the target may not lie inside one. */
+    imported?: readonly string[];
+  },
 ): Promise<CopiedLibrary> {
   const hooks = options.hooks ?? {};
   // Listed again now that the library is closed: what the engine wrote since the first look is in, and its lock is free.
-  const prepared = await prepareCopy(dataDir, target, hooks.freeSpace);
+  const prepared = await prepareCopy(dataDir, target, hooks.freeSpace, options.imported);
   const { listing } = prepared;
   const written: string[] = [];
   const madeDirs: string[] = [];

@@ -34,10 +34,16 @@ async function existingAncestor(path: string): Promise<string> {
 }
 
 /**
- * A move's target must be new or an empty folder, outside the library (and the library outside it), with room for
- * `bytes` plus a margin. Returns whether the folder already exists.
+ * A move's target must be new or an empty folder, outside the library (and the library outside it), outside every
+ * imported folder, with room for `bytes` plus a margin. Returns whether the folder already exists.
  */
-export async function checkTarget(dataDir: string, target: string, bytes: number, freeSpace: FreeSpace = freeSpaceOf): Promise<{ exists: boolean }> {
+export async function checkTarget(
+  dataDir: string,
+  target: string,
+  bytes: number,
+  freeSpace: FreeSpace = freeSpaceOf,
+  imported: readonly string[] = [],
+): Promise<{ exists: boolean }> {
   if (!isAbsolute(target)) throw refuse('Give the full path of the new folder.', 'target_relative');
   const realData = await realpath(dataDir);
   const anchor = await existingAncestor(resolve(target));
@@ -49,6 +55,16 @@ export async function checkTarget(dataDir: string, target: string, bytes: number
   }
   if (isInside(realTarget, realData)) {
     throw refuse('The new folder cannot contain the library it copies.', 'target_contains_library', { path: target });
+  }
+  for (const folder of imported) {
+    // A library inside a watched or re-scanned folder would import its own thumbnails as pictures.
+    const realFolder = await realpath(folder).catch(() => resolve(folder));
+    if (isInside(realFolder, realTarget)) {
+      throw refuse(`The new folder cannot be inside ${folder}: it is imported, so Atelier would import its own files.`, 'target_inside_imported', { path: target, folder });
+    }
+    if (isInside(realTarget, realFolder)) {
+      throw refuse(`The new folder cannot contain ${folder}, which is imported.`, 'target_contains_imported', { path: target, folder });
+    }
   }
   const exists = anchor === resolve(target);
   if (exists && (await readdir(anchor)).length > 0) {
