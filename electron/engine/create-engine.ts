@@ -27,6 +27,8 @@ import { createHandlers } from './handlers.js';
 import { collectImagePaths } from './image-paths.js';
 import { createJobMedia } from './job-media.js';
 import { createJobInputs } from './job-inputs.js';
+import { createOriginalReader } from '../library/originals/original-reader.js';
+import { imageSourceOf } from '../library/originals/image-source.js';
 import { createModelCache } from './model-cache.js';
 import { createProviderHealth, trackJobOutcomes } from './provider-health.js';
 import { createRetention } from './retention.js';
@@ -110,7 +112,9 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
     });
     trackJobOutcomes({ events: bus, health, registry, settings, log });
     const media = createJobMedia(dataDir, options.mediaFs);
-    const inputs = createJobInputs(dataDir, store);
+    // Every read of a file Atelier did not write goes through this one guarded reader (and its memory budget).
+    const originals = createOriginalReader();
+    const inputs = createJobInputs(dataDir, store, originals);
     const throttle = createProgressThrottle<JobProgressEvent>((_, event) => bus.emit('jobs.progress', event));
     const scheduler = createScheduler({
       store,
@@ -156,7 +160,7 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       },
       sweepDone: () => (sweepStarted ? housekeepingDone : Promise.resolve()),
     });
-    const hashes = createHashBackfill({ dataDir, store, log, busy: () => importer.busy(), record: (id, hash) => similar.record(id, hash) });
+    const hashes = createHashBackfill({ dataDir, store, log, reader: originals, busy: () => importer.busy(), record: (id, hash) => similar.record(id, hash) });
     const similar = createSimilarIndex({ store, hashNow: (id) => hashes.hashOne(id) });
     // Deleted rows may give their rowids out again: the index reads them as new.
     bus.on('jobs.removed', () => similar.removed());
@@ -164,6 +168,7 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       dataDir,
       store,
       log,
+      reader: originals,
       busy: () => importer.busy(),
       recordHash: (id, hash) => similar.record(id, hash),
       announce: (ids) => void announce(ids).catch((error: unknown) => log.error('could not announce thumbnails', { error: String(error) })),
@@ -175,6 +180,7 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       store,
       bus,
       log,
+      reader: originals,
       now: () => clock.now(),
       announce: (ids) => {
         if (ids.length === 0) return;
@@ -201,7 +207,7 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
     watched.sync = sync;
     const folders = createLibraryFolders({ store, watchState: (id) => sync.watchState(id), unwatch: (id) => sync.unwatch(id) });
     const sidecars = createSidecarWriter({ store, log, enabled: () => settings.current().library.xmpSidecars });
-    const exporter = createExporter({ store, bus, log, now: () => clock.now(), resolveOriginal: (id) => resolveMedia('image', id) });
+    const exporter = createExporter({ dataDir, store, bus, log, reader: originals, now: () => clock.now(), resolveOriginal: (id) => imageSourceOf(dataDir, store, id) });
     const handlers = createHandlers({
       exporter,
       sidecars,
@@ -275,7 +281,7 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       if (image === null) return null;
       if (kind === 'image' && image.linked) {
         const original = store.imports.original(imageId);
-        return original === null ? null : { path: original.path, mime: image.mime, root: original.root };
+        return original === null ? null : { path: original.path, mime: image.mime, root: original.root, sha256: image.sha256 };
       }
       const rel = kind === 'image' ? image.path : image.thumbPath;
       if (rel === null) return null;
@@ -305,6 +311,7 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
           await sidecars.idle();
           await hashes.close();
           await scheduler.stop(closeOptions.graceMs ?? 3_000);
+          await originals.close();
           for (const entry of entries) await entry.close?.();
           await registry.close();
           await store.backupIfChanged().catch((error: unknown) => log.warn('could not back up the library on quit', { error: String(error) }));

@@ -1,10 +1,11 @@
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { AppError } from '../../shared/errors.js';
 import { operationOf, type GenerateRequest } from '../../shared/contract.js';
 import type { JobStore } from '../db/types.js';
-import { absolute } from '../media/media-paths.js';
+import { resolveInsideDataDir } from '../media/safe-path.js';
+import { RefusedRead } from '../library/originals/guarded-open.js';
+import { imageSourceOf } from '../library/originals/image-source.js';
+import type { OriginalReader } from '../library/originals/original-reader.js';
 import type { SourceImage, WorkInputs } from '../providers/types.js';
 
 type InputRequest = Pick<GenerateRequest, 'inputImage' | 'mask' | 'upscale' | 'variationOf' | 'count'>;
@@ -20,7 +21,10 @@ const gone = (message: string, field: string): AppError =>
   new AppError('invalid_request', message, { details: { fields: { [field]: message } } });
 
 /** Resolves the images a request works from, in the library's own files or where an imported original lives. */
-export function createJobInputs(dataDir: string, store: Pick<JobStore, 'image' | 'masks' | 'imports'>): JobInputs {
+/** A mask is a one-channel PNG of its image's size: far below this even at the largest size a provider takes. */
+const MAX_MASK_BYTES = 64 * 1024 * 1024;
+
+export function createJobInputs(dataDir: string, store: Pick<JobStore, 'image' | 'masks' | 'imports'>, reader: Pick<OriginalReader, 'read'>): JobInputs {
   const sourceOf = (request: InputRequest): { imageId: string; field: string } | undefined => {
     if (request.upscale !== undefined) return { imageId: request.upscale.imageId, field: 'upscale' };
     if (request.inputImage !== undefined) return { imageId: request.inputImage.imageId, field: 'inputImage' };
@@ -45,28 +49,28 @@ export function createJobInputs(dataDir: string, store: Pick<JobStore, 'image' |
   };
 
   const readSource = async (imageId: string, field: string): Promise<SourceImage> => {
-    const image = store.image(imageId);
-    if (image === null) throw gone('The image this job works from is no longer in the library.', field);
-    const path = image.linked ? store.imports.original(imageId)?.path : absolute(dataDir, image.path);
-    if (path === undefined) throw gone('The original of this imported image is not where it was: reconnect its folder.', field);
-    let bytes: Buffer;
+    if (store.image(imageId) === null) throw gone('The image this job works from is no longer in the library.', field);
+    const source = imageSourceOf(dataDir, store, imageId);
+    if (source === null) throw gone('The original of this imported image is not where it was: reconnect its folder.', field);
     try {
-      bytes = await readFile(path);
-    } catch {
-      throw new AppError('not_found', `The image this job works from cannot be read (${image.linked ? 'its original is gone or its drive is not connected' : 'its file is missing'}).`, { details: { field } });
+      // The guarded read checks the recorded hash: an original edited since is never sent as if it were the same.
+      const file = await reader.read(source);
+      return { data: file.bytes, mime: source.mime, width: source.width, height: source.height };
+    } catch (error) {
+      if (error instanceof RefusedRead && error.reason === 'changed') throw new AppError('conflict', error.message, { details: { field } });
+      const why = error instanceof RefusedRead ? error.message : 'its file could not be read';
+      throw new AppError('not_found', `The image this job works from cannot be read (${source.linked ? 'its original' : 'its file'}): ${why}`, { details: { field } });
     }
-    // An imported original is never ours to change, but it may have been edited since: say so rather than send other pixels.
-    if (createHash('sha256').update(bytes).digest('hex') !== image.sha256) {
-      throw new AppError('conflict', 'The image file has changed since Atelier stored it: import it again to work from the new version.', { details: { field } });
-    }
-    return { data: new Uint8Array(bytes), mime: image.mime, width: image.width, height: image.height };
   };
 
   const readMask = async (maskId: string, size: { width: number; height: number }): Promise<SourceImage> => {
     const mask = store.masks.get(maskId);
     if (mask === null) throw gone('That mask is not one Atelier saved: paint it again.', 'mask');
-    const bytes = await readFile(absolute(dataDir, mask.path)).catch(() => {
-      throw new AppError('not_found', 'The mask file is missing: paint the mask again.', { details: { field: 'mask' } });
+    const path = resolveInsideDataDir(dataDir, mask.path);
+    const missing = () => new AppError('not_found', 'The mask file is missing: paint the mask again.', { details: { field: 'mask' } });
+    if (path === null) throw missing();
+    const { bytes } = await reader.read({ path, root: dataDir, rootMayBeLink: true, maxBytes: MAX_MASK_BYTES }).catch(() => {
+      throw missing();
     });
     // A mask is kept at its source's size; a source re-imported at another size would misplace it.
     const meta = await sharp(bytes).metadata();

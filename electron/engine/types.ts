@@ -35,6 +35,8 @@ export interface MediaFile {
   mime: string;
   /** A linked original's allow-listed root (a folder the person imported): the file must resolve inside it. */
   root?: string;
+  /** A linked original's recorded hash: other bytes are never served. */
+  sha256?: string;
 }
 
 export interface Engine {

@@ -2,6 +2,9 @@ import { realpath, stat } from 'node:fs/promises';
 import { isInside } from '../library/import/paths.js';
 import { MEDIA_KINDS, MEDIA_SCHEME, type MediaKindName } from '../../shared/bridge.js';
 import type { Engine } from '../engine/types.js';
+import { MAX_ORIGINAL_BYTES } from '../library/originals/image-source.js';
+import { createOriginalReader, type OriginalReader } from '../library/originals/original-reader.js';
+import { createReadPool } from '../library/import/read-pool.js';
 
 export interface MediaRequest {
   kind: MediaKindName;
@@ -37,7 +40,13 @@ export interface ResolvedMedia {
   mime: string;
   size: number;
   mtimeMs: number;
+  /** A linked original's bytes, read through the guarded open and checked against its hash: serve these, not the path. */
+  bytes?: Uint8Array;
 }
+
+// One reader thread for both hosts' linked originals (idle, it keeps nothing alive); the budget is the process's.
+let linkedReader: OriginalReader | undefined;
+const reader = (): OriginalReader => (linkedReader ??= createOriginalReader({ pool: createReadPool(1) }));
 
 export { isInside };
 
@@ -57,8 +66,8 @@ function realRoot(dataDir: string): Promise<string> {
 
 /**
  * Asks the engine for the file, then checks — after following symlinks — that it is a regular file inside the
- * data dir, or for a linked original inside the imported folder it belongs to (resolved too: a symlink that leads
- * out of that folder is refused). Anything else is null, which both hosts answer with 404.
+ * data dir; a linked original is read through the guarded open instead (../library/originals/guarded-open.ts) and
+ * comes back as verified bytes. Anything else is null, which both hosts answer with 404.
  */
 export async function resolveMediaFile(
   engine: Pick<Engine, 'dataDir' | 'resolveMedia'>,
@@ -66,6 +75,14 @@ export async function resolveMediaFile(
 ): Promise<ResolvedMedia | null> {
   const file = engine.resolveMedia(request.kind, request.imageId);
   if (file === null) return null;
+  if (file.root !== undefined) {
+    // Not Atelier's file: the guarded read (inside its folder, a regular file, bounded, the recorded hash) or nothing.
+    const target = { path: file.path, root: file.root, maxBytes: MAX_ORIGINAL_BYTES, ...(file.sha256 === undefined ? {} : { sha256: file.sha256 }) };
+    const read = await reader()
+      .read(target)
+      .catch(() => null);
+    return read === null ? null : { path: file.path, mime: file.mime, size: read.size, mtimeMs: read.mtimeMs, bytes: read.bytes };
+  }
   try {
     const [root, real] = await Promise.all([file.root === undefined ? realRoot(engine.dataDir) : realpath(file.root), realpath(file.path)]);
     if (!isInside(root, real) || (real === root && file.root === undefined)) return null;

@@ -167,6 +167,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const head = (size: number) =>
       res.writeHead(200, { 'content-type': file.mime, 'content-length': size, 'cache-control': mediaCacheControl(request.kind) });
     if (req.method === 'HEAD') return void head(file.size).end();
+    if (file.bytes !== undefined) return void head(file.bytes.length).end(file.bytes);
     // Thumbnails and previews are small: one read beats a stream's machinery (a grid asks for dozens at once).
     if (file.size <= SMALL_FILE_BYTES) {
       const body = await readFile(file.path).catch(() => null);

@@ -1,5 +1,5 @@
 /** Exports in this session: start, progress, cancel, and the ZIP stream a download reads. */
-import { mkdir, stat, unlink } from 'node:fs/promises';
+import { mkdir, realpath, stat, unlink } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import type { ExportProgressEvent, ExportSummary, StartExport } from '../../../shared/contract.js';
@@ -10,6 +10,9 @@ import type { Logger } from '../../engine/types.js';
 import { exportToFolder, createExclusive } from './folder-writer.js';
 import { manifestReader, planExport, type PlanDeps, type PlannedFile } from './plan.js';
 import { zipExport, type FileOutcome } from './zip-stream.js';
+import { exportFaultMessage } from './export-fault.js';
+import type { ExportReader } from './read-original.js';
+import { isInside } from '../import/paths.js';
 
 const MISSING_NAMES_SHOWN = 20;
 /** Finished exports kept in the list (each holds its plan: names and paths) before the oldest go. */
@@ -18,6 +21,9 @@ const FINISHED_KEPT = 20;
 const PROGRESS_MS = 200;
 
 export interface ExporterDeps extends PlanDeps {
+  /** Never written into, whatever link the chosen folder is. */
+  dataDir: string;
+  reader: ExportReader;
   bus: Pick<EventBus, 'emit'>;
   log: Pick<Logger, 'warn'>;
   now(): number;
@@ -68,7 +74,8 @@ export function createExporter(deps: ExporterDeps) {
       (error: unknown) => {
         if (run.abort.signal.aborted) return finish(run, 'cancelled');
         deps.log.warn('export failed', { id: run.summary.id, error: String(error) });
-        finish(run, 'failed', `The export stopped: ${error instanceof Error ? error.message : String(error)}`);
+        const s = run.summary;
+        finish(run, 'failed', exportFaultMessage(error, s.path, s.done - s.missing, s.total));
       },
     );
 
@@ -76,8 +83,12 @@ export function createExporter(deps: ExporterDeps) {
     await mkdir(folder, { recursive: true }).catch(() => undefined);
     const info = await stat(folder).catch(() => null);
     if (info === null || !info.isDirectory()) throw new AppError('invalid_request', `${folder} is not a folder Atelier can write to.`);
+    // Followed through any link: an export never writes among the library's own files.
+    const [real, data] = await Promise.all([realpath(folder), realpath(deps.dataDir).catch(() => deps.dataDir)]);
+    if (isInside(data, real)) throw new AppError('invalid_request', `${folder} is inside Atelier's own data folder: choose a folder outside it.`, { details: { field: 'folder' } });
   }
 
+  const refused = (file: PlannedFile, why: string): void => deps.log.warn('an original was left out of an export', { imageId: file.imageId, why });
   const zipName = (at: number): string => `atelier-export-${new Date(at).toISOString().slice(0, 19).replace(/[T:]/g, '-')}.zip`;
 
   return {
@@ -95,7 +106,7 @@ export function createExporter(deps: ExporterDeps) {
       runs.set(summary.id, run);
       const finished = [...runs.values()].filter((r) => r.summary.finishedAt !== undefined);
       for (const old of finished.slice(0, Math.max(0, finished.length - FINISHED_KEPT))) runs.delete(old.summary.id);
-      const options = { manifest: input.manifest, now: deps.now, signal: run.abort.signal, onFile: counted(run), fields };
+      const options = { manifest: input.manifest, now: deps.now, signal: run.abort.signal, onFile: counted(run), fields, reader: deps.reader, onRefused: refused };
       if (input.folder === undefined) summary.status = 'ready';
       else if (input.format === 'folder') {
         summary.path = input.folder;
@@ -136,12 +147,12 @@ export function createExporter(deps: ExporterDeps) {
       const fileName = zipName(run.summary.createdAt);
       if (run.summary.status !== 'ready') {
         const own = new AbortController();
-        const stream = zipExport(run.plan, { manifest: run.summary.manifest, now: deps.now, signal: own.signal, onFile: () => undefined, fields });
+        const stream = zipExport(run.plan, { manifest: run.summary.manifest, now: deps.now, signal: own.signal, onFile: () => undefined, fields, reader: deps.reader, onRefused: refused });
         stream.once('close', () => own.abort());
         return { fileName, stream };
       }
       run.summary.status = 'running';
-      const stream = zipExport(run.plan, { manifest: run.summary.manifest, now: deps.now, signal: run.abort.signal, onFile: counted(run), fields });
+      const stream = zipExport(run.plan, { manifest: run.summary.manifest, now: deps.now, signal: run.abort.signal, onFile: counted(run), fields, reader: deps.reader, onRefused: refused });
       let ended = false;
       stream.once('end', () => (ended = true));
       run.finished = new Promise<void>((resolve) => {

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { PlannedFile } from './plan.js';
 import { numbered } from './names.js';
-import { manifestStream, openOriginal, type Written, type ZipOptions } from './zip-stream.js';
+import { manifestStream, type Written, type ZipOptions } from './zip-stream.js';
+import { chunked, withOriginal } from './read-original.js';
 
 const MAX_TRIES = 10_000;
 
@@ -28,28 +29,29 @@ export async function exportToFolder(folder: string, plan: readonly PlannedFile[
   const written: Written = [];
   for (const file of plan) {
     if (options.signal.aborted) return;
-    const source = await openOriginal(file.path);
-    if (source === null) {
-      written.push({ file, name: file.name, missing: true });
-      options.onFile(file, { missing: true });
-      continue;
-    }
-    try {
-      const { size } = await source.stat();
-      const target = await createExclusive(folder, file.name);
-      try {
-        await pipeline(source.createReadStream(), target.handle.createWriteStream(), { signal: options.signal });
-      } catch (error) {
-        // Only the half-written copy this export created is removed; the original is never touched.
-        await unlink(target.path).catch(() => undefined);
-        if (options.signal.aborted) return;
-        throw error;
-      }
-      written.push({ file, name: target.name, missing: false });
-      options.onFile(file, { missing: false, bytes: size, name: target.name });
-    } finally {
-      await source.close().catch(() => undefined);
-    }
+    let name = file.name;
+    let bytes = 0;
+    const outcome = await withOriginal(
+      options.reader,
+      file,
+      async (original) => {
+        const target = await createExclusive(folder, file.name);
+        try {
+          await pipeline(chunked(original.bytes), target.handle.createWriteStream(), { signal: options.signal });
+        } catch (error) {
+          // Only the half-written copy this export created is removed; the original is never touched.
+          await unlink(target.path).catch(() => undefined);
+          if (options.signal.aborted) return;
+          throw error;
+        }
+        name = target.name;
+        bytes = original.size;
+      },
+      options.onRefused,
+    );
+    if (options.signal.aborted) return;
+    written.push({ file, name, missing: outcome === 'missing' });
+    options.onFile(file, outcome === 'missing' ? { missing: true } : { missing: false, bytes, name });
   }
   if (options.manifest === 'none') return;
   const manifest = await createExclusive(folder, `manifest.${options.manifest}`);

@@ -1,7 +1,7 @@
 /** What an export writes: each image's original, the unique name it gets, and its manifest row. */
 import type { JobStore } from '../../db/types.js';
 import type { ImageTarget } from '../../db/curation.js';
-import type { MediaFile } from '../../engine/types.js';
+import type { ReadTarget } from '../originals/original-reader.js';
 import type { JobSummary } from '../../../shared/contract.js';
 import { baseName, createNamer, extensionOf } from './names.js';
 import type { ManifestRow } from './manifest.js';
@@ -9,15 +9,15 @@ import type { ManifestRow } from './manifest.js';
 export interface PlannedFile {
   imageId: string;
   name: string;
-  /** The original (inside the data dir, or a linked import where it was found); null when none is known. */
-  path: string | null;
+  /** The original as a guarded read (inside the data dir, or a linked import inside its folder); null when none is known. */
+  source: ReadTarget | null;
 }
 
 export type ManifestFields = Omit<ManifestRow, 'file' | 'status'>;
 
 export interface PlanDeps {
   store: Pick<JobStore, 'image' | 'getSummary'> & { curation: Pick<JobStore['curation'], 'resolve'> };
-  resolveOriginal(imageId: string): MediaFile | null;
+  resolveOriginal(imageId: string): ReadTarget | null;
 }
 
 // Images of one job come together; a few recent jobs are all a plan needs to remember.
@@ -46,9 +46,9 @@ export function planExport(deps: PlanDeps, target: ImageTarget): PlannedFile[] {
     const image = deps.store.image(imageId);
     if (image === null) continue;
     const job = jobOf(image.jobId);
-    const path = deps.resolveOriginal(imageId)?.path ?? null;
+    const source = deps.resolveOriginal(imageId);
     const name = unique(baseName({ createdAt: job.createdAt, prompt: job.prompt, seed: image.seed, imageId, ext: extensionOf(image.mime, image.path) }));
-    plan.push({ imageId, name, path });
+    plan.push({ imageId, name, source });
   }
   return plan;
 }

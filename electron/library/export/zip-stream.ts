@@ -1,10 +1,10 @@
-/** A ZIP of an export's originals, streamed: one file open at a time, stored (never re-encoded), memory bounded. */
-import { open } from 'node:fs/promises';
+/** A ZIP of an export's originals, streamed: one file at a time, stored (never re-encoded), memory bounded. */
 import { once } from 'node:events';
 import { Readable } from 'node:stream';
 import yazl from 'yazl';
 import type { ManifestFields, PlannedFile } from './plan.js';
 import { manifestChunks, type ManifestRow } from './manifest.js';
+import { chunked, withOriginal, type ExportReader } from './read-original.js';
 
 export type FileOutcome = { missing: true } | { missing: false; bytes: number; name: string };
 
@@ -15,6 +15,10 @@ export interface ZipOptions {
   onFile(file: PlannedFile, outcome: FileOutcome): void;
   /** The manifest's settings for a file, read when the manifest is written. */
   fields(file: PlannedFile): ManifestFields;
+  /** The guarded read every original comes through. */
+  reader: ExportReader;
+  /** A file left out because its read was refused, and why (logged; it counts as missing). */
+  onRefused(file: PlannedFile, why: string): void;
 }
 
 /** What became of each planned file: the name it was written under, or missing. */
@@ -25,12 +29,6 @@ export function manifestStream(kind: 'json' | 'csv', written: Written, options: 
     for (const w of written) yield { ...options.fields(w.file), file: w.name, status: w.missing ? 'missing' : 'exported' };
   }
   return Readable.from(manifestChunks(kind, rows(), options.now()));
-}
-
-/** Opens an original for reading (never writing); null when it is gone or unreadable. */
-export async function openOriginal(path: string | null) {
-  if (path === null) return null;
-  return open(path, 'r').catch(() => null);
 }
 
 export function zipExport(plan: readonly PlannedFile[], options: ZipOptions): Readable {
@@ -45,29 +43,33 @@ export function zipExport(plan: readonly PlannedFile[], options: ZipOptions): Re
   const fill = async (): Promise<void> => {
     for (const file of plan) {
       if (signal.aborted) return;
-      const handle = await openOriginal(file.path);
-      if (handle === null) {
-        written.push({ file, name: file.name, missing: true });
-        options.onFile(file, { missing: true });
-        continue;
-      }
-      const stat = await handle.stat();
-      const input = handle.createReadStream();
-      const stop = (): void => void input.destroy();
-      signal.addEventListener('abort', stop, { once: true });
-      // yazl keeps each entry's stream getter for the archive's life: it hands the stream over once and forgets it.
-      let pending: Readable | null = input;
-      zip.addReadStreamLazy(file.name, { compress: false, size: stat.size, mtime: stat.mtime }, (give) => {
-        const stream = pending!;
-        pending = null;
-        give(null, stream);
-      });
-      // The next file opens only once this one has been read through: one descriptor, backpressure from the reader.
-      await once(input, 'close');
-      signal.removeEventListener('abort', stop);
+      let name = file.name;
+      let bytes = 0;
+      const outcome = await withOriginal(
+        options.reader,
+        file,
+        async (original) => {
+          const input = chunked(original.bytes);
+          const stop = (): void => void input.destroy();
+          signal.addEventListener('abort', stop, { once: true });
+          // yazl keeps each entry's stream getter for the archive's life: it hands the stream over once and forgets it.
+          let pending: Readable | null = input;
+          zip.addReadStreamLazy(file.name, { compress: false, size: original.size, mtime: new Date(original.mtimeMs) }, (give) => {
+            const stream = pending!;
+            pending = null;
+            give(null, stream);
+          });
+          // The next file is read only once this one has gone into the archive: one file's bytes, backpressure from the reader.
+          await once(input, 'close');
+          signal.removeEventListener('abort', stop);
+          name = file.name;
+          bytes = original.size;
+        },
+        options.onRefused,
+      );
       if (signal.aborted) return;
-      written.push({ file, name: file.name, missing: false });
-      options.onFile(file, { missing: false, bytes: stat.size, name: file.name });
+      written.push({ file, name, missing: outcome === 'missing' });
+      options.onFile(file, outcome === 'missing' ? { missing: true } : { missing: false, bytes, name });
     }
     if (options.manifest !== 'none') zip.addReadStream(manifestStream(options.manifest, written, options), `manifest.${options.manifest}`);
     zip.end();

@@ -9,6 +9,8 @@ export interface FileToImport {
   seq: number;
   path: string;
   folderId: string | null;
+  /** The imported folder (or file) it was found under: its real path must stay inside. */
+  root?: string;
 }
 
 /**
@@ -30,7 +32,7 @@ export async function importOneFile(
   if (known !== null && !known.missing && known.bytes === info.size && Math.trunc(known.mtimeMs) === Math.trunc(info.mtimeMs)) {
     return { kind: 'unchanged', seq };
   }
-  const probe = await probeFile(path, info, reader);
+  const probe = await probeFile(path, info, reader, file.root ?? path);
   if (probe.kind !== 'image') return { kind: probe.kind, seq, path, reason: probe.reason };
   const base = { seq, path, folderId, bytes: probe.size, mtimeMs: probe.mtimeMs };
   const existing = store.imageBySha(probe.sha256);

@@ -1,13 +1,15 @@
-import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { dirname, extname, join, basename } from 'node:path';
 import { readImageMetadata } from '../readers/read-image.js';
 import { sniffImage } from '../readers/sniff.js';
 import type { ImageFormat, ImageRead } from '../readers/types.js';
 import { truncation } from './truncation.js';
+import { RefusedRead } from '../originals/guarded-open.js';
+import { MAX_ORIGINAL_BYTES } from '../originals/image-source.js';
+import { readGuardedHere } from '../originals/original-reader.js';
 
 /** Larger files are not images any of these tools write: listed, never read into memory. */
-export const MAX_IMPORT_BYTES = 512 * 1024 * 1024;
+export const MAX_IMPORT_BYTES = MAX_ORIGINAL_BYTES;
 const SIDECAR_MAX_BYTES = 1024 * 1024;
 
 export type Probe =
@@ -26,6 +28,7 @@ export async function fileStat(path: string): Promise<{ size: number; mtimeMs: n
 }
 
 export function describeReadError(error: unknown): string {
+  if (error instanceof RefusedRead) return error.message;
   const code = (error as NodeJS.ErrnoException | null)?.code;
   if (code === 'ENOENT') return 'The file is gone (moved or deleted before it was read).';
   if (code === 'EACCES' || code === 'EPERM') return 'Atelier is not allowed to read this file.';
@@ -33,27 +36,25 @@ export function describeReadError(error: unknown): string {
   return `The file could not be read${code === undefined ? '' : ` (${code})`}.`;
 }
 
-/** Reads a whole file and its SHA-256: the importer passes a reader on worker threads; this one runs here. */
+/** Reads a whole file and its SHA-256 through the guarded open: the importer's reads it on worker threads. */
 export type FileReader = (path: string) => Promise<{ bytes: Uint8Array; sha256: string }>;
 
-export const readHere: FileReader = async (path) => {
-  const bytes = new Uint8Array(await readFile(path));
-  return { bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
-};
+/** The guarded read on this thread, with the file itself as its root: it must sit exactly there, not be a link. */
+export const readHere: FileReader = (path) => readGuardedHere({ path, root: path, maxBytes: MAX_IMPORT_BYTES });
 
-async function sidecarOf(path: string): Promise<string | undefined> {
+/** An A1111 `.txt` beside the image, read through the same guarded open: inside the imported root, small, regular. */
+async function sidecarOf(path: string, root: string): Promise<string | undefined> {
   const sidecar = join(dirname(path), `${basename(path, extname(path))}.txt`);
   try {
-    const info = await stat(sidecar);
-    if (!info.isFile() || info.size > SIDECAR_MAX_BYTES) return undefined;
-    return await readFile(sidecar, 'utf8');
+    const { bytes } = await readGuardedHere({ path: sidecar, root: root === path ? sidecar : root, maxBytes: SIDECAR_MAX_BYTES });
+    return new TextDecoder().decode(bytes);
   } catch {
     return undefined;
   }
 }
 
 /** Reads one file: is it an image (by its bytes, never its name), its hash, size and every setting it carries. */
-export async function probeFile(path: string, known?: { size: number; mtimeMs: number }, reader: FileReader = readHere): Promise<Probe> {
+export async function probeFile(path: string, known?: { size: number; mtimeMs: number }, reader: FileReader = readHere, root: string = path): Promise<Probe> {
   const info = known ?? (await fileStat(path));
   if ('reason' in info) return { kind: 'failed', reason: info.reason };
   if (info.size === 0) return { kind: 'failed', reason: 'The file is empty.' };
@@ -72,7 +73,7 @@ export async function probeFile(path: string, known?: { size: number; mtimeMs: n
   if (sniffed.width === undefined || sniffed.height === undefined) {
     return { kind: 'failed', reason: 'The image header is damaged: its size cannot be read.' };
   }
-  const sidecarText = await sidecarOf(path);
+  const sidecarText = await sidecarOf(path, root);
   const read = await readImageMetadata(bytes, sidecarText === undefined ? {} : { sidecarText });
   return {
     kind: 'image',

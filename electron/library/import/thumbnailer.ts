@@ -1,14 +1,16 @@
-import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { JobStore } from '../../db/types.js';
 import type { Logger } from '../../engine/types.js';
-import { absolute } from '../../media/media-paths.js';
 import { writeThumbnailAndHash } from '../../media/thumbnail.js';
+import { imageSourceOf } from '../originals/image-source.js';
+import type { OriginalReader } from '../originals/original-reader.js';
 
 export interface ThumbnailerDeps {
   dataDir: string;
   store: JobStore;
   log: Logger;
+  /** The guarded read: a file swapped for a pipe, a device or a link out is refused, never read or waited on. */
+  reader: Pick<OriginalReader, 'use'>;
   announce(ids: string[]): void;
   /** True while an import is reading files: thumbnails then yield most of the machine to it. */
   busy?(): boolean;
@@ -32,12 +34,9 @@ export function createThumbnailer(deps: ThumbnailerDeps) {
   let made = 0;
 
   async function one(imageId: string): Promise<string | null> {
-    const image = store.image(imageId);
-    if (image === null) return null;
-    const source = image.linked ? store.imports.original(imageId)?.path : absolute(deps.dataDir, image.path);
-    if (source === undefined) return null;
-    const bytes = new Uint8Array(await readFile(source));
-    const { thumb, phash } = await writeThumbnailAndHash(deps.dataDir, bytes);
+    const source = imageSourceOf(deps.dataDir, store, imageId);
+    if (source === null) return null;
+    const { thumb, phash } = await deps.reader.use(source, (file) => writeThumbnailAndHash(deps.dataDir, file.bytes));
     const jobId = store.imports.setThumb(imageId, thumb.path);
     if (jobId !== null && phash !== null) deps.recordHash?.(imageId, phash);
     return jobId;

@@ -2,18 +2,24 @@
  * Fills in the perceptual hash of images stored before hashes existed (an upgraded library), from their stored
  * thumbnails, newest first, one at a time and slowly: it yields most of the machine while an import reads files.
  */
-import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { JobStore } from '../../db/types.js';
 import type { Logger } from '../../engine/types.js';
-import { absolute } from '../../media/media-paths.js';
+import { resolveInsideDataDir } from '../../media/safe-path.js';
 import { perceptualHash } from '../../media/perceptual-hash.js';
 import { makeThumbnail } from '../../media/thumbnail.js';
+import { imageSourceOf } from '../originals/image-source.js';
+import type { OriginalReader } from '../originals/original-reader.js';
+
+/** Atelier's thumbnails are a few dozen KB: anything far larger in their place is not one of them. */
+const MAX_THUMB_BYTES = 16 * 1024 * 1024;
 
 export interface HashBackfillDeps {
   dataDir: string;
   store: JobStore;
   log: Logger;
+  /** The guarded read, for thumbnails and originals alike. */
+  reader: Pick<OriginalReader, 'read' | 'use'>;
   record(imageId: string, hash: string): void;
   /** True while an import is reading files. */
   busy?(): boolean;
@@ -24,6 +30,11 @@ export interface HashBackfillDeps {
 
 export function createHashBackfill(deps: HashBackfillDeps) {
   const { store, log } = deps;
+  const thumbBytes = async (thumbPath: string): Promise<Uint8Array> => {
+    const path = resolveInsideDataDir(deps.dataDir, thumbPath);
+    if (path === null) throw new Error('The thumbnail path is not inside the data dir.');
+    return (await deps.reader.read({ path, root: deps.dataDir, rootMayBeLink: true, maxBytes: MAX_THUMB_BYTES })).bytes;
+  };
   let running: Promise<void> | null = null;
   let closed = false;
   let made = 0;
@@ -33,12 +44,12 @@ export function createHashBackfill(deps: HashBackfillDeps) {
     const image = store.image(imageId);
     if (image === null) return null;
     let hash: string;
-    if (image.thumbPath !== null) hash = await perceptualHash(await readFile(absolute(deps.dataDir, image.thumbPath)));
+    if (image.thumbPath !== null) hash = await perceptualHash(await thumbBytes(image.thumbPath));
     else {
-      const source = image.linked ? store.imports.original(imageId)?.path : absolute(deps.dataDir, image.path);
-      if (source === undefined) return null;
+      const source = imageSourceOf(deps.dataDir, store, imageId);
+      if (source === null) return null;
       // The same input the stored hashes come from: the thumbnail's pixels.
-      hash = await perceptualHash(await makeThumbnail(await readFile(source)));
+      hash = await perceptualHash(await deps.reader.use(source, (file) => makeThumbnail(file.bytes)));
     }
     deps.record(imageId, hash);
     return hash;
@@ -55,7 +66,7 @@ export function createHashBackfill(deps: HashBackfillDeps) {
         if (closed) return;
         before = row.imageId;
         try {
-          deps.record(row.imageId, await perceptualHash(await readFile(absolute(deps.dataDir, row.thumbPath))));
+          deps.record(row.imageId, await perceptualHash(await thumbBytes(row.thumbPath)));
           made += 1;
         } catch (error) {
           log.warn('could not hash an image', { imageId: row.imageId, error: error instanceof Error ? error.message : String(error) });

@@ -6,13 +6,17 @@ import { openStore } from '../../../electron/db/store.js';
 import type { JobStore } from '../../../electron/db/types.js';
 import { createEventBus } from '../../../electron/engine/event-bus.js';
 import { createImporter } from '../../../electron/library/import/importer.js';
+import { createOriginalReader, type OriginalReader } from '../../../electron/library/originals/original-reader.js';
 import { toolFiles } from '../../fixtures/images/tool-files.js';
 import { insertChunks, tEXt } from '../../unit/media/helpers.js';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 let dir: string;
 let store: JobStore | undefined;
-afterEach(() => {
+let reader: OriginalReader | undefined;
+afterEach(async () => {
+  await reader?.close();
+  reader = undefined;
   store?.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -28,7 +32,7 @@ describe('the importer under many small commits', () => {
     store = openStore({ dataDir: join(dir, 'data') });
     const announced = new Set<string>();
     // A commit every millisecond while six files are read at once: commits land while reads are awaited.
-    const importer = createImporter({ dataDir: join(dir, 'data'), store, bus: createEventBus(), log: silent, now: Date.now, announce: (ids) => ids.forEach((id) => announced.add(id)), batchMs: 1, batchSize: 16, concurrency: 6 });
+    const importer = createImporter({ dataDir: join(dir, 'data'), store, reader: (reader = createOriginalReader()), bus: createEventBus(), log: silent, now: Date.now, announce: (ids) => ids.forEach((id) => announced.add(id)), batchMs: 1, batchSize: 16, concurrency: 6 });
     const { id } = await importer.import({ paths: [source] });
     for (let i = 0; i < 600 && importer.get(id).status === 'running'; i += 1) await new Promise((r) => setTimeout(r, 50));
     expect(importer.get(id)).toMatchObject({ status: 'completed', found: total, imported: total, duplicates: 0 });
@@ -59,7 +63,7 @@ describe('the importer under many small commits', () => {
       if (Number(/img-(\d+)/.exec(basename(path))![1]) >= held) await gate;
       return read(path);
     };
-    const importer = createImporter({ dataDir: join(dir, 'data'), store, bus, log: silent, now: Date.now, announce: (ids) => ids.forEach((id) => announced.add(id)), batchMs: 100, batchSize: 16, concurrency: 6, wrapRead });
+    const importer = createImporter({ dataDir: join(dir, 'data'), store, reader: (reader = createOriginalReader()), bus, log: silent, now: Date.now, announce: (ids) => ids.forEach((id) => announced.add(id)), batchMs: 100, batchSize: 16, concurrency: 6, wrapRead });
     const { id } = await importer.import({ paths: [source] });
     try {
       for (let i = 0; i < 100 && !(importer.get(id).imported === held && reported.includes(held)); i += 1) await new Promise((r) => setTimeout(r, 50));
