@@ -52,7 +52,8 @@ export function createFolderSync(deps: FolderSyncDeps) {
   });
 
   async function fullScan(folderId: string, root: string): Promise<void> {
-    for await (const files of scanFolder(root, deps.skip)) {
+    const unreadable = (dir: string): void => log.warn('a folder inside a watched folder could not be read; its files are not imported', { folderId, path: dir });
+    for await (const files of scanFolder(root, deps.skip, unreadable)) {
       if (closed) return;
       await apply(folderId, files, []);
     }
