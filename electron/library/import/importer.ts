@@ -9,8 +9,10 @@ import type { JobStore } from '../../db/types.js';
 import type { EventBus } from '../../engine/event-bus.js';
 import type { Logger } from '../../engine/types.js';
 import { importOneFile, type FileToImport } from './file-importer.js';
+import { MAX_IMPORT_BYTES } from './probe-file.js';
 import { createRate } from './import-rate.js';
-import { createReadPool, type ReadResult } from './read-pool.js';
+import type { ReadResult } from './read-pool.js';
+import type { OriginalReader } from '../originals/original-reader.js';
 import { isInside } from './paths.js';
 import { scanFolder, whyUnreadable } from './scan-folder.js';
 
@@ -31,6 +33,8 @@ export interface ImporterDeps {
   /** Files committed per transaction at most, and the longest a finished file waits for its commit. */
   batchSize?: number;
   batchMs?: number;
+  /** The guarded read: each file's bytes are read on worker threads, inside its imported root, within the budget. */
+  reader: Pick<OriginalReader, 'scope'>;
   /** Test seam: wraps each file's read (an e2e test holds an import mid-way with it). */
   wrapRead?: (path: string, read: (path: string) => Promise<ReadResult>) => Promise<ReadResult>;
 }
@@ -57,10 +61,13 @@ export function createImporter(deps: ImporterDeps) {
   const batchSize = Math.max(1, deps.batchSize ?? 16);
   const batchMs = Math.max(1, deps.batchMs ?? 100);
   const runs = new Map<string, Run>();
-  // Files are read and hashed on worker threads: the event loop only parses their metadata and commits.
-  const readPool = createReadPool();
-  const pooled = (path: string) => readPool.read(path);
-  const reader = deps.wrapRead === undefined ? pooled : (path: string) => deps.wrapRead!(path, pooled);
+  // Each file's root, by folder id: a file is read only if it really lies inside the folder it was found in.
+  const roots = new Map<string, string>();
+  const rootOf = (file: FileToImport): string => {
+    if (file.folderId === null) return file.path;
+    if (!roots.has(file.folderId)) for (const f of imports.folderList()) roots.set(f.id, f.path);
+    return roots.get(file.folderId) ?? file.path;
+  };
   const rates = new Map<string, ReturnType<typeof createRate>>();
 
   const progressOf = (record: ImportRecord, scanning: boolean): ImportProgressEvent => {
@@ -250,8 +257,13 @@ export function createImporter(deps: ImporterDeps) {
   }
 
   async function importFileSafely(file: FileToImport, mode: ImportRecord['mode']): Promise<FileOutcome> {
+    // Files are read and hashed on worker threads, their bytes counted against the memory budget until stored.
+    const scope = deps.reader.scope();
+    const root = rootOf(file);
+    const guarded = (path: string) => scope.read({ path, root, maxBytes: MAX_IMPORT_BYTES });
+    const reader = deps.wrapRead === undefined ? guarded : (path: string) => deps.wrapRead!(path, guarded);
     try {
-      const outcome = await importOneFile(deps.dataDir, imports, file, mode, reader);
+      const outcome = await importOneFile(deps.dataDir, imports, { ...file, root }, mode, reader);
       if (outcome.kind !== 'failed') return outcome;
       // "Gone" or "not a regular file" would hide the cause: a name that is not UTF-8, a folder that cannot be listed.
       const why = await whyUnreadable(file.path);
@@ -260,6 +272,8 @@ export function createImporter(deps: ImporterDeps) {
       // A storage fault while copying (disk full, data dir gone) stops the import; it resumes when asked.
       if (error instanceof AppError && error.code === 'storage') throw error;
       return { kind: 'failed', seq: file.seq, path: file.path, reason: `The file could not be imported: ${error instanceof Error ? error.message : String(error)}` };
+    } finally {
+      scope.release();
     }
   }
 
@@ -357,6 +371,8 @@ export function createImporter(deps: ImporterDeps) {
       if (folder === null) return;
       const outcomes: FileOutcome[] = [];
       for (const path of paths) outcomes.push(await importFileSafely({ seq: 0, path, folderId }, folder.mode));
+      // No import record to hold a watched file's problem: the log says which file and why.
+      for (const o of outcomes) if (o.kind === 'failed') log.warn('a watched file could not be imported', { path: o.path, reason: o.reason });
       const result = imports.commit(null, outcomes);
       deps.announce([...result.created, ...result.touched]);
     },
@@ -369,7 +385,6 @@ export function createImporter(deps: ImporterDeps) {
       const all = [...runs.values()];
       for (const run of all) run.stop = 'quit';
       await Promise.allSettled(all.map((r) => r.done));
-      await readPool.close();
     },
   };
 }
