@@ -14,8 +14,12 @@ interface BoardRow {
 
 export const boardKey = (name: string): string => foldForSearch(name).trim();
 
-/** Boards: named sets of images (many per image), or saved queries whose images are whatever matches now. */
-export function createBoards(ctx: StoreContext, countQuery: (query: string) => number) {
+/**
+ * Boards: named sets of images (many per image), or saved queries whose images are whatever matches now. `check`
+ * compiles a smart board's query and a search naming it as the library stands (throws invalid_request when it
+ * cannot be read, names itself, nests too deep or fills in too large).
+ */
+export function createBoards(ctx: StoreContext, countQuery: (query: string) => number, check: (query: string, name: string) => void) {
   const { sql } = ctx;
   const all = sql.prepare<BoardRow>('boards.list', 'SELECT id, name, query, images, created_at FROM boards ORDER BY key');
   const byId = sql.prepare<BoardRow>('boards.get', 'SELECT id, name, query, images, created_at FROM boards WHERE id = ?');
@@ -23,6 +27,7 @@ export function createBoards(ctx: StoreContext, countQuery: (query: string) => n
   const insert = sql.prepare('boards.insert', 'INSERT INTO boards (id, name, key, query, created_at) VALUES (?, ?, ?, ?, ?)');
   const rename = sql.prepare('boards.rename', 'UPDATE boards SET name = ?, key = ? WHERE id = ?');
   const drop = sql.prepare('boards.delete', 'DELETE FROM boards WHERE id = ?');
+  const smart = sql.prepare<{ id: string; name: string; query: string }>('boards.smart', 'SELECT id, name, query FROM boards WHERE query IS NOT NULL');
 
   const toBoard = (row: BoardRow): Board => ({
     id: row.id,
@@ -34,6 +39,19 @@ export function createBoards(ctx: StoreContext, countQuery: (query: string) => n
   const taken = (name: string, except?: string) => {
     const other = byKey.get(boardKey(name));
     if (other !== undefined && other.id !== except) throw new AppError('conflict', `There is already a board called "${name}".`);
+  };
+  /** Smart boards whose saved query cannot be compiled now (stored before a limit, or broken by a rename). */
+  const failing = (): Set<string> => {
+    const out = new Set<string>();
+    for (const row of smart.all()) {
+      try {
+        check(row.query, row.name);
+      } catch (error) {
+        if (!(error instanceof AppError) || error.code !== 'invalid_request') throw error;
+        out.add(row.id);
+      }
+    }
+    return out;
   };
   const get = (id: string): BoardRow => {
     const row = byId.get(id);
@@ -47,13 +65,26 @@ export function createBoards(ctx: StoreContext, countQuery: (query: string) => n
     create(name: string, query: string | undefined): Board {
       taken(name);
       const id = uuidv7(ctx.now());
-      insert.run(id, name, boardKey(name), query ?? null, ctx.now());
+      ctx.db.transaction(() => {
+        insert.run(id, name, boardKey(name), query ?? null, ctx.now());
+        // Checked with the board in place: only then does a query that names the board itself fill it in.
+        if (query !== undefined) check(query, name);
+      })();
       return toBoard(get(id));
     },
     rename(id: string, name: string): Board {
-      get(id);
+      const row = get(id);
       taken(name, id);
-      rename.run(name, boardKey(name), id);
+      if (row.query === null) {
+        rename.run(name, boardKey(name), id);
+        return toBoard(get(id));
+      }
+      // A smart board under a new name fills in wherever that name is named: no board may come to name itself.
+      const before = failing();
+      ctx.db.transaction(() => {
+        rename.run(name, boardKey(name), id);
+        for (const other of smart.all()) if (!before.has(other.id)) check(other.query, other.name);
+      })();
       return toBoard(get(id));
     },
     /** Deletes the board, never its images. */

@@ -1,5 +1,6 @@
 import { COUNT_CAP, type Board, type CountQuery, type MatchCounts, type MatchQuery, type SuggestResult, type TagCount } from '../../shared/contract.js';
 import { AppError } from '../../shared/errors.js';
+import { formatTerm } from '../../shared/query/index.js';
 import { createBoards } from './boards.js';
 import type { StoreContext } from './context.js';
 import { createCuration, type Curated, type ImageTarget } from './curation.js';
@@ -71,15 +72,23 @@ export function createLibraryCuration(
   const unfiltered = (q: CountQuery) =>
     (q.search === undefined || q.search.trim() === '') && q.status === undefined && q.favorite === undefined && q.provider === undefined && q.source === undefined;
 
-  const boards = createBoards(ctx, (query) => {
-    try {
-      return countOf({ view: 'active', search: query }, 'images');
-    } catch (error) {
-      // A saved query the language no longer reads counts nothing rather than breaking the board list.
-      if (error instanceof AppError && error.code === 'invalid_request') return 0;
-      throw error;
-    }
-  });
+  const boards = createBoards(
+    ctx,
+    (query) => {
+      try {
+        return countOf({ view: 'active', search: query }, 'images');
+      } catch (error) {
+        // A saved query the language no longer reads, or one too large filled in, counts nothing rather than breaking the board list.
+        if (error instanceof AppError && error.code === 'invalid_request') return 0;
+        throw error;
+      }
+    },
+    (query, name) => {
+      compile(query);
+      // As the sidebar shows it: one level more than the query alone, so a board accepted can always be shown.
+      compile(formatTerm({ kind: 'text', key: 'board', text: name }));
+    },
+  );
 
   const plainBoard = (boardId: string) => {
     if (boards.get(boardId).query !== null) {
@@ -111,10 +120,7 @@ export function createLibraryCuration(
     tags: tags.list,
     renameTag: (from, to) => tags.rename(from, to),
     boards: boards.list,
-    createBoard: (name, query) => {
-      if (query !== undefined) compile(query);
-      return boards.create(name, query);
-    },
+    createBoard: (name, query) => boards.create(name, query),
     renameBoard: boards.rename,
     deleteBoard: boards.delete,
     boardAdd(boardId, target) {

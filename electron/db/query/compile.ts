@@ -1,4 +1,5 @@
 import { IMAGE_SOURCES } from '../../../shared/contract.js';
+import { AppError } from '../../../shared/errors.js';
 import { SOURCE_LABELS } from '../../../shared/source-labels.js';
 import type { Clause, NumberMatch, Query, SeedMatch, Term } from '../../../shared/query/index.js';
 import { foldForSearch } from '../fold.js';
@@ -12,7 +13,7 @@ export interface QueryLookup {
   /** facet_values.jobs summed over those keys (how many jobs the driver index holds for them). */
   facetJobs(kind: 'model' | 'sampler' | 'scheduler' | 'lora', keys: string[]): number;
   tag(folded: string): { id: number; images: number } | null;
-  board(folded: string): { id: string; images: number; query: string | null } | null;
+  board(folded: string): { id: string; name: string; images: number; query: string | null } | null;
   now(): number;
   /** Every distinct width x height the history holds, or null when there are too many to list. */
   sizes?(): Array<[number, number]> | null;
@@ -61,7 +62,7 @@ export interface ImageDriver {
   probeSql: string;
 }
 
-type Sql = { sql: string; params: unknown[]; image: boolean; driver?: Driver; imageDriver?: ImageDriver };
+type Sql = { sql: string; params: unknown[]; image: boolean; driver?: Driver; imageDriver?: ImageDriver; expanded?: boolean };
 
 const FALSE: Sql = { sql: '0', params: [], image: false };
 const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
@@ -107,20 +108,52 @@ const SETTING_KEYS = new Set(['model', 'sampler', 'scheduler', 'lora']);
 
 const FACET_COLUMNS = { model: 'model_key', sampler: 'sampler_key', scheduler: 'scheduler_key' } as const;
 
+/** How deep smart boards may nest (a board whose query names another board, which names another...). */
+export const MAX_BOARD_DEPTH = 3;
+/** Conditions a query may hold once its smart boards are filled in: SQLite refuses an expression ~1,000 deep. */
+export const MAX_EXPANDED_TERMS = 1_000;
+/** Bound values a query may hold filled in: SQLite allows 32,766 per statement, and a driver repeats some. */
+export const MAX_EXPANDED_PARAMS = 10_000;
+
+interface BoardRef {
+  id: string;
+  name: string;
+}
+
+/** What one compile shares with the smart boards it fills in: the boards being filled in now, and the size so far. */
+interface Expansion {
+  /** Outermost first: the smart boards whose queries are being compiled, each inside the one before. */
+  chain: BoardRef[];
+  terms: number;
+  params: number;
+  /** How many times each smart board was filled in (the message names the most repeated). */
+  filled: Map<string, BoardRef & { times: number }>;
+}
+
 export interface CompileOptions {
-  /** How deep smart boards may nest (a board whose query names another board). */
-  depth?: number;
+  /** Internal: the expansion of the query this one is a smart board inside. */
+  expansion?: Expansion;
+}
+
+const quoted = (boards: readonly BoardRef[]) => boards.map((b) => `"${b.name}"`).join(' → ');
+
+function tooLarge(expansion: Expansion, what: string): AppError {
+  const most = [...expansion.filled.values()].sort((a, b) => b.times - a.times)[0];
+  const repeated = most === undefined ? '' : ` ("${most.name}" alone is filled in ${most.times.toLocaleString('en-US')} time${most.times === 1 ? '' : 's'})`;
+  return new AppError('invalid_request', `This search is too large once its smart boards are filled in: more than ${what}${repeated}. Name fewer smart boards, or ones with shorter searches.`);
 }
 
 /**
  * Turns a parsed query into SQL over the indexed columns. Every value is bound, never spliced; a value the library
- * does not hold compiles to false, so an unknown model matches nothing instead of everything.
+ * does not hold compiles to false, so an unknown model matches nothing instead of everything. A smart board that
+ * names itself (directly or through others), nests deeper than MAX_BOARD_DEPTH or fills in past the size limits is
+ * refused with invalid_request.
  */
 export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: string) => Query | null, options: CompileOptions = {}): CompiledQuery {
   const out: CompiledQuery = {
     terms: [], indexTerms: [], settingTerms: [], where: [], params: [], imageWhere: [], imageParams: [], drivers: [], imageDrivers: [], wantsTrash: false,
   };
-  const depth = options.depth ?? 0;
+  const expansion: Expansion = options.expansion ?? { chain: [], terms: 0, params: 0, filled: new Map() };
 
   function text(t: Extract<Term, { kind: 'text' }>): Sql {
     const folded = foldForSearch(t.text).trim();
@@ -192,7 +225,7 @@ export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: st
       case 'board': {
         const board = lookup.board(folded);
         if (board === null) return FALSE;
-        if (board.query !== null) return smartBoard(board.query);
+        if (board.query !== null) return smartBoard(board, board.query);
         return {
           sql: 'EXISTS (SELECT 1 FROM board_images AS b WHERE b.image_id = i.id AND b.board_id = ?)',
           params: [board.id],
@@ -216,17 +249,53 @@ export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: st
   }
 
   /** A smart board inside a query: its own query as one image-level condition (free words by instr, no index). */
-  function smartBoard(saved: string): Sql {
-    const inner = depth < 3 ? parse(saved) : null;
+  function smartBoard(board: BoardRef, saved: string): Sql {
+    const { chain } = expansion;
+    const at = chain.findIndex((b) => b.id === board.id);
+    if (at >= 0) {
+      const through = chain.slice(at + 1);
+      throw new AppError(
+        'invalid_request',
+        `The smart board "${board.name}" names itself${through.length > 0 ? ` through ${quoted(through)}` : ''}: a smart board cannot include itself.`,
+      );
+    }
+    if (chain.length >= MAX_BOARD_DEPTH) {
+      throw new AppError('invalid_request', `Smart boards can name smart boards only ${MAX_BOARD_DEPTH} deep: ${quoted([...chain, board])} goes deeper.`);
+    }
+    const inner = parse(saved);
     if (inner === null) return FALSE;
-    const compiled = compileQuery(inner, lookup, parse, { depth: depth + 1 });
+    const seen = expansion.filled.get(board.id);
+    expansion.filled.set(board.id, { ...board, times: (seen?.times ?? 0) + 1 });
+    chain.push(board);
+    let compiled: CompiledQuery;
+    try {
+      compiled = compileQuery(inner, lookup, parse, { expansion });
+    } finally {
+      chain.pop();
+    }
     const parts = [
       ...compiled.terms.map(() => 'instr(j.search_text, ?) > 0'),
       ...compiled.where,
       ...compiled.imageWhere,
     ];
     const params = [...compiled.terms, ...compiled.params, ...compiled.imageParams];
-    return { sql: parts.length === 0 ? '1' : `(${parts.join(' AND ')})`, params, image: true };
+    return { sql: parts.length === 0 ? '1' : `(${parts.join(' AND ')})`, params, image: true, expanded: true };
+  }
+
+  /** Every condition counts against the whole expansion's size, so a board named many times is caught as it fills in. */
+  function charge(terms: number, params: number): void {
+    expansion.terms += terms;
+    expansion.params += params;
+    if (expansion.terms > MAX_EXPANDED_TERMS) throw tooLarge(expansion, `${MAX_EXPANDED_TERMS.toLocaleString('en-US')} conditions`);
+    if (expansion.params > MAX_EXPANDED_PARAMS) throw tooLarge(expansion, `${MAX_EXPANDED_PARAMS.toLocaleString('en-US')} values`);
+  }
+
+  function counted(t: Term): Sql {
+    charge(1, 0);
+    const sql = term(t);
+    // A smart board's values were charged condition by condition as it filled in.
+    if (sql.expanded !== true) charge(0, sql.params.length);
+    return sql;
   }
 
   function term(t: Term): Sql {
@@ -327,6 +396,7 @@ export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: st
     if (single !== null && !c.negated && (single.kind === 'word' || single.kind === 'phrase')) {
       const folded = foldForSearch(single.text);
       if (folded.trim().length === 0) return;
+      charge(1, 1);
       out.terms.push(folded);
       out.indexTerms.push(...folded.split(/\s+/u).filter((w) => w.length > 0));
       return;
@@ -339,7 +409,7 @@ export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: st
       out.where.push(sql);
       out.drivers.push({ index: 'jobs_favorite_created', rows: Number.MAX_SAFE_INTEGER, ordered: true, sql, params: [] });
     }
-    const parts = c.anyOf.map(term);
+    const parts = c.anyOf.map(counted);
     if (single !== null && !c.negated && single.kind === 'text' && SETTING_KEYS.has(single.key) && parts[0] !== FALSE) {
       out.settingTerms.push(...foldForSearch(single.text).trim().split(/\s+/u).filter((w) => w.length > 0));
     }

@@ -17,9 +17,9 @@ export function createQueryLookup(ctx: StoreContext): QueryLookup {
     'SELECT sum(jobs) AS n FROM facet_values WHERE kind = ? AND key IN (SELECT value FROM json_each(?))',
   );
   const tag = ctx.sql.prepare<{ id: number; images: number }>('query.tag', 'SELECT id, images FROM tags WHERE key = ?');
-  const board = ctx.sql.prepare<{ id: string; images: number; query: string | null }>(
+  const board = ctx.sql.prepare<{ id: string; name: string; images: number; query: string | null }>(
     'query.board',
-    'SELECT id, images, query FROM boards WHERE key = ?',
+    'SELECT id, name, images, query FROM boards WHERE key = ?',
   );
   // One seek per distinct size along jobs_size_created (a loose index scan): libraries hold tens of sizes. Two
   // statements, each a seek: a row-value (width, height) > (?, ?) seeks on width alone and scans that width's jobs.
