@@ -8,19 +8,23 @@ export interface ReadBudget {
   acquire(bytes: number): Promise<() => void>;
   /** Bytes held now (for tests and stats). */
   inUse(): number;
+  /** Reads waiting for room now. */
+  waiting(): number;
 }
 
 export function createReadBudget(totalBytes: number): ReadBudget {
   let used = 0;
+  let holders = 0;
   const waiting: Array<{ bytes: number; grant(): void }> = [];
 
   const pump = (): void => {
     for (;;) {
       const head = waiting[0];
       // A file larger than the whole budget still goes, alone.
-      if (head === undefined || (used > 0 && used + head.bytes > totalBytes)) return;
+      if (head === undefined || (holders > 0 && used + head.bytes > totalBytes)) return;
       waiting.shift();
       used += head.bytes;
+      holders += 1;
       head.grant();
     }
   };
@@ -37,6 +41,7 @@ export function createReadBudget(totalBytes: number): ReadBudget {
               if (released) return;
               released = true;
               used -= size;
+              holders -= 1;
               pump();
             });
           },
@@ -45,6 +50,7 @@ export function createReadBudget(totalBytes: number): ReadBudget {
       });
     },
     inUse: () => used,
+    waiting: () => waiting.length,
   };
 }
 
