@@ -1,9 +1,18 @@
 /** Why an export stopped, in the person's words: a disk fault names the export's folder, not the library's. */
 import { storageFaultOf } from '../../db/storage-fault.js';
 
-export function exportFaultMessage(error: unknown, folder: string | undefined, done: number, total: number): string {
-  const where = folder === undefined ? 'the download' : folder;
-  const sofar = `${done} of ${total} ${total === 1 ? 'image was' : 'images were'} exported`;
+export interface ExportProgress {
+  /** The folder chosen; undefined for a download. */
+  folder: string | undefined;
+  format: 'zip' | 'folder';
+  done: number;
+  total: number;
+}
+
+export function exportFaultMessage(error: unknown, at: ExportProgress): string {
+  const where = at.folder === undefined ? 'the download' : at.folder;
+  // A .zip cut short is removed (./exporter.ts): only a folder keeps what was written.
+  const sofar = at.format === 'zip' ? 'the unfinished .zip was removed' : `${at.done} of ${at.total} ${at.total === 1 ? 'image was' : 'images were'} exported`;
   switch (storageFaultOf(error)) {
     case 'disk_full':
     case 'quota':

@@ -31,6 +31,8 @@ export interface ExporterDeps extends PlanDeps {
 
 interface Run {
   summary: ExportSummary;
+  /** The folder the person chose (a ZIP's or the files'); undefined for a download. */
+  folder: string | undefined;
   plan: PlannedFile[];
   abort: AbortController;
   finished: Promise<void>;
@@ -75,7 +77,7 @@ export function createExporter(deps: ExporterDeps) {
         if (run.abort.signal.aborted) return finish(run, 'cancelled');
         deps.log.warn('export failed', { id: run.summary.id, error: String(error) });
         const s = run.summary;
-        finish(run, 'failed', exportFaultMessage(error, s.path, s.done - s.missing, s.total));
+        finish(run, 'failed', exportFaultMessage(error, { folder: run.folder, format: s.format, done: s.done - s.missing, total: s.total }));
       },
     );
 
@@ -102,7 +104,7 @@ export function createExporter(deps: ExporterDeps) {
         id: uuidv7(createdAt), status: 'running', total: plan.length, done: 0, bytes: 0, missing: 0,
         format: input.format, manifest: input.manifest, createdAt, missingNames: [],
       };
-      const run: Run = { summary, plan, abort: new AbortController(), finished: Promise.resolve(), lastEmit: 0 };
+      const run: Run = { summary, folder: input.folder, plan, abort: new AbortController(), finished: Promise.resolve(), lastEmit: 0 };
       runs.set(summary.id, run);
       const finished = [...runs.values()].filter((r) => r.summary.finishedAt !== undefined);
       for (const old of finished.slice(0, Math.max(0, finished.length - FINISHED_KEPT))) runs.delete(old.summary.id);
