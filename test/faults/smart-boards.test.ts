@@ -13,7 +13,7 @@ import { compileQuery, MAX_BOARD_DEPTH, MAX_EXPANDED_TERMS, type QueryLookup } f
 import { finished, image, open } from '../unit/db/helpers.js';
 
 const NAMES_ITSELF = /^The smart board "[^"]+" names itself( through .+)?: a smart board cannot include itself\.$/;
-const TOO_LARGE = /^This search is too large once its smart boards are filled in: more than 1,000 conditions \("[^"]+" alone is filled in [\d,]+ times?\)\./;
+const TOO_LARGE = /^This search is too large once its smart boards are filled in: more than 500 conditions \("[^"]+" alone is filled in [\d,]+ times?\)\./;
 const TOO_DEEP = /^Smart boards can name smart boards only 3 deep: .+ goes deeper\.$/;
 
 function caught(run: () => unknown): AppError {
@@ -87,6 +87,15 @@ describe('smart boards that name themselves or fill in too large', () => {
     expect(list('fox board:wide').message).toMatch(TOO_LARGE);
     expect(caught(() => store.curation.count({ search: 'board:s12' })).code).toBe('invalid_request');
     expect(store.list({ limit: 10, view: 'active', search: 'board:fine' }).items).toHaveLength(1);
+  });
+
+  it('a typed search of 1,000 characters is never too large: the limit only stops boards filling in past it', () => {
+    const { store } = storeWithDb();
+    for (const search of [Array.from({ length: 500 }, () => 'f').join(' '), Array.from({ length: 500 }, () => 'f').join('|'), Array.from({ length: 333 }, () => '-x').join(' ')]) {
+      expect(search.length).toBeLessThanOrEqual(1_000);
+      expect(store.list({ limit: 10, view: 'active', search }).items.length).toBeLessThanOrEqual(1);
+      expect(store.curation.count({ search }).images).toBeLessThanOrEqual(1);
+    }
   });
 
   it('any graph of smart boards: a cycle is refused, a small acyclic one compiles, and filling in reads a bounded number of boards', () => {

@@ -110,8 +110,8 @@ const FACET_COLUMNS = { model: 'model_key', sampler: 'sampler_key', scheduler: '
 
 /** How deep smart boards may nest (a board whose query names another board, which names another...). */
 export const MAX_BOARD_DEPTH = 3;
-/** Conditions a query may hold once its smart boards are filled in: SQLite refuses an expression ~1,000 deep. */
-export const MAX_EXPANDED_TERMS = 1_000;
+/** Conditions a query may hold filled in: a typed search (1,000 characters) holds at most 500, boards may not cost more. */
+export const MAX_EXPANDED_TERMS = 500;
 /** Bound values a query may hold filled in: SQLite allows 32,766 per statement, and a driver repeats some. */
 export const MAX_EXPANDED_PARAMS = 10_000;
 
@@ -139,8 +139,12 @@ const quoted = (boards: readonly BoardRef[]) => boards.map((b) => `"${b.name}"`)
 
 function tooLarge(expansion: Expansion, what: string): AppError {
   const most = [...expansion.filled.values()].sort((a, b) => b.times - a.times)[0];
-  const repeated = most === undefined ? '' : ` ("${most.name}" alone is filled in ${most.times.toLocaleString('en-US')} time${most.times === 1 ? '' : 's'})`;
-  return new AppError('invalid_request', `This search is too large once its smart boards are filled in: more than ${what}${repeated}. Name fewer smart boards, or ones with shorter searches.`);
+  if (most === undefined) return new AppError('invalid_request', `This search is too large: more than ${what}. Shorten it.`);
+  const times = `${most.times.toLocaleString('en-US')} time${most.times === 1 ? '' : 's'}`;
+  return new AppError(
+    'invalid_request',
+    `This search is too large once its smart boards are filled in: more than ${what} ("${most.name}" alone is filled in ${times}). Name fewer smart boards, or ones with shorter searches.`,
+  );
 }
 
 /**
