@@ -13,6 +13,7 @@ export interface BridgeEvents {
   onJobChanged(listener: (payload: Events['jobs.changed']) => void): () => void;
   onJobProgress(listener: (payload: Events['jobs.progress']) => void): () => void;
   onJobsRemoved(listener: (payload: Events['jobs.removed']) => void): () => void;
+  onQueueChanged(listener: (payload: Events['jobs.queue']) => void): () => void;
   onImportProgress(listener: (payload: Events['library.importProgress']) => void): () => void;
   onCurated(listener: (payload: Events['library.curated']) => void): () => void;
   onExportProgress(listener: (payload: Events['export.progress']) => void): () => void;
@@ -43,6 +44,7 @@ export const EVENT_SUBSCRIPTIONS = {
   'jobs.changed': 'onJobChanged',
   'jobs.progress': 'onJobProgress',
   'jobs.removed': 'onJobsRemoved',
+  'jobs.queue': 'onQueueChanged',
   'library.importProgress': 'onImportProgress',
   'library.curated': 'onCurated',
   'export.progress': 'onExportProgress',

@@ -177,6 +177,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         mediaBytes: s.imageBytes,
         missingFiles: deps.missingFiles(),
         ...deps.recovery.stats(),
+        queue: { waiting: scheduler.waiting() },
       };
     },
     'jobs.trashSummary': async () => store.trashSummary(),

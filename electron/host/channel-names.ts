@@ -87,6 +87,7 @@ export const EVENT_IPC_CHANNELS = {
   'jobs.changed': 'atelier:event:jobs.changed',
   'jobs.progress': 'atelier:event:jobs.progress',
   'jobs.removed': 'atelier:event:jobs.removed',
+  'jobs.queue': 'atelier:event:jobs.queue',
   'library.importProgress': 'atelier:event:library.importProgress',
   'library.curated': 'atelier:event:library.curated',
   'export.progress': 'atelier:event:export.progress',

@@ -66,7 +66,7 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
         deps.log?.error('a finished job could not be recorded', { jobId: job.id, error: String(error) });
         return;
       }
-      deps.terminal.defer(job.id, write);
+      deps.terminal.defer(job.id, write, error);
       return;
     }
     emitChanged();

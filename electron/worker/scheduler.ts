@@ -1,5 +1,5 @@
 import { AppError } from '../../shared/errors.js';
-import { kindOfTarget } from '../../shared/contract.js';
+import { kindOfTarget, type QueueWait } from '../../shared/contract.js';
 import type { QueuedJob } from '../db/types.js';
 import type { ModelCache } from '../engine/model-cache.js';
 import type { ProviderRegistry } from '../engine/provider-registry.js';
@@ -33,6 +33,8 @@ export interface Scheduler {
   cancel(jobId: string): boolean;
   isRunning(jobId: string): boolean;
   runningCount(): number;
+  /** Why queued jobs are held up by the disk (full, read-only, gone); null when nothing waits for it. */
+  waiting(): QueueWait | null;
   /** Stops taking work, waits up to graceMs for running jobs, then aborts the rest. */
   stop(graceMs: number): Promise<void>;
 }
@@ -64,6 +66,29 @@ export function createScheduler(
   let stopped = false;
   let scheduled = false;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Set while the disk refuses the writes that start or end jobs: said in stats and events, never only in the log. */
+  let diskWait: QueueWait | null = null;
+  /** The disk refused a look for work (a claim) during this wait: logged once, not at every retry. */
+  let lookRefused = false;
+  const waitForDisk = (cause: unknown): void => {
+    if (diskWait !== null) return;
+    const error = cause instanceof AppError ? cause : null;
+    const reason = error?.details?.['reason'];
+    diskWait = {
+      for: reason === 'disk_full' || reason === 'quota' ? 'disk_space' : 'library_disk',
+      message: error?.message ?? 'The disk refused to save a change.',
+      since: deps.clock.now(),
+    };
+    deps.log?.warn('the queue waits for the disk', { error: String(cause) });
+    deps.bus.emit('jobs.queue', { waiting: diskWait });
+  };
+  const diskBack = (): void => {
+    lookRefused = false;
+    if (diskWait === null) return;
+    diskWait = null;
+    deps.log?.info('the disk takes writes again: the queue moves');
+    deps.bus.emit('jobs.queue', { waiting: null });
+  };
   const terminal = createTerminalWrites({
     ...(deps.log === undefined ? {} : { log: deps.log }),
     onWritten: (jobId) => {
@@ -72,7 +97,10 @@ export function createScheduler(
       } catch (error) {
         deps.log?.warn('could not announce a job change', { jobId, error: String(error) });
       }
+      // The disk took a write again: the jobs queued behind it may start now.
+      scheduler.kick();
     },
+    onDeferred: waitForDisk,
   });
   const jobDeps: RunJobDeps = { ...deps, terminal };
 
@@ -151,10 +179,15 @@ export function createScheduler(
     try {
       // Jobs whose end is still waiting for the disk go first: the space may be back.
       if (terminal.pending() > 0) terminal.flush();
-      take();
+      if (take() && terminal.pending() === 0) diskBack();
     } catch (error) {
       // Runs in a microtask: a throw here would take the process down. Try again a little later.
-      deps.log?.warn('the worker could not look for work', { error: String(error) });
+      if (isStorage(error)) {
+        // Said once per wait (stats and an event carry it), not at every look.
+        if (!lookRefused) deps.log?.warn('the worker could not look for work', { error: String(error) });
+        lookRefused = true;
+        waitForDisk(error);
+      } else deps.log?.warn('the worker could not look for work', { error: String(error) });
       clearTimeout(retryTimer);
       retryTimer = setTimeout(() => scheduler.kick(), PUMP_RETRY_MS);
       retryTimer.unref();
@@ -205,10 +238,11 @@ export function createScheduler(
     return { byId, result: place(jobs, instances, free) };
   };
 
-  const take = (): void => {
+  /** Places what it can; true when no queued job is left waiting on a write (nothing queued, or a claim went through). */
+  const take = (): boolean => {
     const limits = deps.limits();
     const free = limits.global - running.size;
-    if (free <= 0) return;
+    if (free <= 0) return false;
     const instances = instancesNow(limits);
     // A short page first (most passes place from its head); a longer one only when slots stay free behind it.
     let limit = Math.max(50, free * 10);
@@ -227,12 +261,17 @@ export function createScheduler(
       waitTimer = setTimeout(() => scheduler.kick(), Math.max(10, due - deps.clock.now()));
       waitTimer.unref?.();
     }
+    let claimed = false;
     for (const { jobId, instance } of placements) {
       const job = byId.get(jobId)!;
       // The instance is recorded for work that asked for any of a kind: a job asking for one server names it already.
       const record = kindOfTarget(job.provider) === undefined ? undefined : instance;
-      if (deps.store.claim(job.id, record)) start(job, instance);
+      if (deps.store.claim(job.id, record)) {
+        claimed = true;
+        start(job, instance);
+      }
     }
+    return claimed || queued.length === 0;
   };
 
   const scheduler: Scheduler = {
@@ -254,6 +293,7 @@ export function createScheduler(
     },
     isRunning: (jobId) => running.has(jobId),
     runningCount: () => running.size,
+    waiting: () => diskWait,
     async stop(graceMs) {
       accepting = false;
       stopped = true;
@@ -288,3 +328,5 @@ function connectionLoss(error: unknown): 'refused' | 'dropped' | null {
 }
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+const isStorage = (error: unknown): error is AppError => error instanceof AppError && error.code === 'storage';

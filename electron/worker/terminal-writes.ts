@@ -5,8 +5,8 @@ import type { Logger } from '../engine/types.js';
 export const TERMINAL_RETRY_MS = 5_000;
 
 export interface TerminalWrites {
-  /** Keeps a job's final write that failed; it is tried again on every flush until it succeeds. */
-  defer(jobId: string, write: () => void): void;
+  /** Keeps a job's final write that the disk refused (`cause`); it is tried again on every flush until it succeeds. */
+  defer(jobId: string, write: () => void, cause?: unknown): void;
   /** Tries every deferred write now; returns how many are still waiting. */
   flush(): number;
   pending(): number;
@@ -18,7 +18,13 @@ export interface TerminalWrites {
  * A job whose end (succeeded, failed, cancelled) could not be recorded is not dropped: its row stays as it was and
  * the write is retried, on a timer and whenever the worker looks for work, until the disk takes it again.
  */
-export function createTerminalWrites(options: { log?: Logger; intervalMs?: number; onWritten(jobId: string): void }): TerminalWrites {
+export function createTerminalWrites(options: {
+  log?: Logger;
+  intervalMs?: number;
+  onWritten(jobId: string): void;
+  /** A write was refused and kept (the queue shows it waits for the disk). */
+  onDeferred?(cause: unknown): void;
+}): TerminalWrites {
   const waiting = new Map<string, () => void>();
   let timer: ReturnType<typeof setInterval> | undefined;
   const stopTimer = (): void => {
@@ -47,9 +53,10 @@ export function createTerminalWrites(options: { log?: Logger; intervalMs?: numbe
     return waiting.size;
   };
   return {
-    defer(jobId, write) {
+    defer(jobId, write, cause) {
       waiting.set(jobId, write);
       options.log?.error('a finished job could not be recorded; retrying', { jobId });
+      options.onDeferred?.(cause);
       if (timer === undefined) {
         timer = setInterval(flush, options.intervalMs ?? TERMINAL_RETRY_MS);
         timer.unref();

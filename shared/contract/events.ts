@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { Id } from './common.js';
 import { ExportProgressEvent } from './export.js';
 import { ImportProgressEvent } from './imports.js';
-import { JobSummary } from './jobs.js';
+import { JobSummary, QueueWait } from './jobs.js';
 import { UpdateStatus } from './updates.js';
 
 export const JobProgressEvent = z.object({
@@ -22,6 +22,8 @@ export const events = {
   'jobs.changed': z.object({ job: JobSummary }),
   'jobs.progress': JobProgressEvent,
   'jobs.removed': z.object({ ids: z.array(Id) }),
+  /** The queue began or stopped waiting for the disk (also in jobs.stats). */
+  'jobs.queue': z.object({ waiting: QueueWait.nullable() }),
   'library.importProgress': ImportProgressEvent,
   /** Tags, boards or counts changed (a curation action, an undo, a rename): lists and counts refetch. */
   'library.curated': z.object({ at: z.number().int() }),

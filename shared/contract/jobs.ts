@@ -178,6 +178,16 @@ export type ListPage = z.infer<typeof ListPage>;
 export const SubmitResult = z.object({ job: JobDetail, created: z.boolean() });
 export type SubmitResult = z.infer<typeof SubmitResult>;
 
+/** Why queued jobs are not starting although a server is free: the library's disk refuses the writes that start or end them. */
+export const QueueWait = z.object({
+  /** disk_space: the disk (or quota) is full; library_disk: the library's drive refuses writes otherwise (read-only, gone). */
+  for: z.enum(['disk_space', 'library_disk']),
+  /** What the disk said, in the words of a storage error. */
+  message: z.string(),
+  since: z.number().int(),
+});
+export type QueueWait = z.infer<typeof QueueWait>;
+
 export const Stats = z.object({
   byStatus: z.record(JobStatus, z.number().int()),
   total: z.number().int(),
@@ -190,5 +200,7 @@ export const Stats = z.object({
   missingFiles: z.number().int(),
   orphans: OrphanStats,
   recovery: RecoveryStats,
+  /** The queue held up by the disk; jobs start by themselves once it takes writes again. */
+  queue: z.object({ waiting: QueueWait.nullable() }).optional(),
 });
 export type Stats = z.infer<typeof Stats>;
