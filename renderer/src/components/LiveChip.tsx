@@ -1,3 +1,4 @@
+import { queueWaitLabel } from '../lib/format';
 import { useApp } from '../store/context';
 
 /** "2 rendering · 3 queued" as one string, so the chip re-renders only when a count changes. */
@@ -10,7 +11,9 @@ function useLiveSummary(): { text: string; first: string | null } {
       if (status === 'queued') queued += 1;
       else if (status !== undefined) rendering += 1;
     }
-    return [rendering > 0 ? `${rendering} rendering` : null, queued > 0 ? `${queued} queued` : null].filter(Boolean).join(' · ');
+    // A queue held up by the disk says so first, where the counts would otherwise just sit still.
+    const waiting = s.queueWaiting === null ? null : queueWaitLabel(s.queueWaiting);
+    return [waiting, rendering > 0 ? `${rendering} rendering` : null, queued > 0 ? `${queued} queued` : null].filter(Boolean).join(' · ');
   });
   // The running job first (the oldest live one is running or next), else the first queued.
   const first = useApp((s) => s.jobs.liveIds.find((id) => s.jobs.byId[id]?.status === 'running') ?? s.jobs.liveIds[0] ?? null);
@@ -24,13 +27,14 @@ function useLiveSummary(): { text: string; first: string | null } {
 export function LiveChip() {
   const { text, first } = useLiveSummary();
   const revealJob = useApp((s) => s.revealJob);
+  const waiting = useApp((s) => s.queueWaiting?.message ?? null);
   const idle = first === null;
   return (
     <button
       type="button"
-      className={idle ? 'live-chip idle' : 'live-chip'}
+      className={idle ? 'live-chip idle' : waiting === null ? 'live-chip' : 'live-chip waiting'}
       disabled={idle}
-      title="Show the job rendering now"
+      title={waiting ?? 'Show the job rendering now'}
       onClick={() => {
         if (first !== null) void revealJob(first);
       }}

@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import { instanceLabel } from '../lib/composer-instances';
 import { formatEtaShort, progressOf } from '../lib/eta';
-import { formatStage } from '../lib/format';
+import { formatStage, queueWaitLabel } from '../lib/format';
 import { useEta } from '../lib/use-eta';
 import { useApp } from '../store/context';
 import { ProgressRing } from './ProgressRing';
@@ -51,7 +51,9 @@ function Painted({ className, text }: { className: string; text: string }) {
 function Queued({ id, compact }: { id: string; compact: boolean }) {
   const ahead = useQueuedAhead(id);
   const runsOn = useRunsOn(id);
-  const place = ahead === null ? null : ahead === 0 ? 'next in line' : `${ahead} ahead`;
+  const waiting = useApp((s) => (s.queueWaiting === null ? null : queueWaitLabel(s.queueWaiting)));
+  // Its place in line means nothing while the disk holds the whole queue: the card says what it waits for.
+  const place = waiting ?? (ahead === null ? null : ahead === 0 ? 'next in line' : `${ahead} ahead`);
   return (
     <>
       <div className="live-queued" aria-hidden="true">

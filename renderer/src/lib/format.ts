@@ -1,3 +1,5 @@
+import type { QueueWait } from '../../../shared/contract';
+
 const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
 
 export function formatBytes(bytes: number): string {
@@ -76,6 +78,11 @@ export function formatDateTime(at: number): string {
 export function formatStage(stage: string): string {
   const words = stage.replace(/[_-]+/g, ' ').trim();
   return words === '' ? 'Working' : words[0]!.toUpperCase() + words.slice(1);
+}
+
+/** What a queue held up by the disk waits for, in the top bar and on each queued card. */
+export function queueWaitLabel(waiting: QueueWait): string {
+  return waiting.for === 'disk_space' ? 'Waiting for disk space' : 'Waiting for the library’s drive';
 }
 
 export function formatStatus(status: string): string {

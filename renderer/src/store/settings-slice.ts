@@ -8,6 +8,7 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> =
     settings: null,
     providers: [],
     stats: null,
+    queueWaiting: null,
     providerTests: {},
 
     async loadSettings() {
@@ -28,11 +29,14 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> =
 
     async loadStats() {
       try {
-        set({ stats: await api.call('jobs.stats', {}) });
+        const stats = await api.call('jobs.stats', {});
+        set({ stats, queueWaiting: stats.queue?.waiting ?? null });
       } catch (error) {
         get().reportError(error);
       }
     },
+
+    applyQueueWaiting: (waiting) => set({ queueWaiting: waiting }),
 
     async updateSettings(patch) {
       try {

@@ -1,4 +1,4 @@
-import type { JobDetail, ProviderInfo, ProviderTestResult, Settings, SettingsPatch, Stats } from '../../../shared/contract';
+import type { JobDetail, ProviderInfo, ProviderTestResult, QueueWait, Settings, SettingsPatch, Stats } from '../../../shared/contract';
 import type { ChannelOutput, Preset } from '../../../shared/contract';
 import type { ComposerDraft, PendingSubmit } from '../lib/composer';
 import type { HistoryWalk } from '../lib/composer-history';
@@ -81,6 +81,9 @@ export interface SettingsSlice {
   settings: Settings | null;
   providers: ProviderInfo[];
   stats: Stats | null;
+  /** The queue held up by the disk (from jobs.stats, then jobs.queue events); null when nothing waits for it. */
+  queueWaiting: QueueWait | null;
+  applyQueueWaiting(waiting: QueueWait | null): void;
   providerTests: Record<string, ProviderTestResult | 'testing'>;
   loadSettings(): Promise<void>;
   loadStats(): Promise<void>;

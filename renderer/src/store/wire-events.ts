@@ -115,6 +115,7 @@ export function wireEvents(store: AppStore, api: Api, options: WireOptions = {})
       refreshStatsSoon();
     }),
     api.on('jobs.progress', (tick) => store.getState().applyProgress(tick)),
+    api.on('jobs.queue', ({ waiting }) => store.getState().applyQueueWaiting(waiting)),
     // A curation action, an undo or a rename (here or in another window): counts, boards and tags refetch.
     api.on('library.curated', () => refreshStatsSoon()),
     api.on('library.importProgress', (event) => store.getState().applyImportProgress(event)),
