@@ -40,7 +40,7 @@ export function createBoards(ctx: StoreContext, countQuery: (query: string) => n
     const other = byKey.get(boardKey(name));
     if (other !== undefined && other.id !== except) throw new AppError('conflict', `There is already a board called "${name}".`);
   };
-  /** Smart boards whose saved query cannot be compiled now (stored before a limit, or broken by a rename). */
+  /** Smart boards whose saved query cannot be compiled now (stored before these checks): a change is not blamed for them. */
   const failing = (): Set<string> => {
     const out = new Set<string>();
     for (const row of smart.all()) {
@@ -52,6 +52,17 @@ export function createBoards(ctx: StoreContext, countQuery: (query: string) => n
       }
     }
     return out;
+  };
+  /** Makes a change only if every smart board that could be shown before still can (none newly names itself, nests or fills in too far). */
+  const keepingEveryBoard = (id: string, change: () => void): void => {
+    const before = failing();
+    ctx.db.transaction(() => {
+      change();
+      // The board changed first, so the refusal speaks of it when it is the one at fault.
+      const changed = get(id);
+      check(changed.query!, changed.name);
+      for (const other of smart.all()) if (other.id !== id && !before.has(other.id)) check(other.query, other.name);
+    })();
   };
   const get = (id: string): BoardRow => {
     const row = byId.get(id);
@@ -65,11 +76,11 @@ export function createBoards(ctx: StoreContext, countQuery: (query: string) => n
     create(name: string, query: string | undefined): Board {
       taken(name);
       const id = uuidv7(ctx.now());
-      ctx.db.transaction(() => {
-        insert.run(id, name, boardKey(name), query ?? null, ctx.now());
-        // Checked with the board in place: only then does a query that names the board itself fill it in.
-        if (query !== undefined) check(query, name);
-      })();
+      // Checked with the board in place: only then does a query that names the board itself fill it in, and boards
+      // that already name it fill it in too.
+      const add = () => insert.run(id, name, boardKey(name), query ?? null, ctx.now());
+      if (query === undefined) add();
+      else keepingEveryBoard(id, add);
       return toBoard(get(id));
     },
     rename(id: string, name: string): Board {
@@ -79,12 +90,8 @@ export function createBoards(ctx: StoreContext, countQuery: (query: string) => n
         rename.run(name, boardKey(name), id);
         return toBoard(get(id));
       }
-      // A smart board under a new name fills in wherever that name is named: no board may come to name itself.
-      const before = failing();
-      ctx.db.transaction(() => {
-        rename.run(name, boardKey(name), id);
-        for (const other of smart.all()) if (!before.has(other.id)) check(other.query, other.name);
-      })();
+      // A smart board under a new name fills in wherever that name is named.
+      keepingEveryBoard(id, () => rename.run(name, boardKey(name), id));
       return toBoard(get(id));
     },
     /** Deletes the board, never its images. */
