@@ -1,9 +1,12 @@
+import { realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { LibraryFolder } from '../../../shared/contract.js';
 import type { JobStore } from '../../db/types.js';
 import type { Logger } from '../../engine/types.js';
 import type { FolderWatcher, WatchBatch } from '../watch/index.js';
 import type { Importer } from './importer.js';
+import { isInside } from './paths.js';
 import { scanFolder } from './scan-folder.js';
 
 export interface FolderSyncDeps {
@@ -12,7 +15,7 @@ export interface FolderSyncDeps {
   log: Logger;
   /** Makes the watcher, given where batches go (the engine passes @parcel/watcher's; tests may pass their own). */
   createWatcher(onChanges: (batch: WatchBatch) => void): FolderWatcher;
-  /** Paths never to scan (the data dir). */
+  /** Paths never to scan, watch or import (the data dir). */
   skip: string[];
 }
 
@@ -37,7 +40,13 @@ export function createFolderSync(deps: FolderSyncDeps) {
     return next;
   };
 
-  const apply = async (folderId: string, upserted: string[], removed: string[]): Promise<void> => {
+  // As given and as real paths: a watched folder is stored by its real path.
+  const skipped = Promise.all(deps.skip.map(async (dir) => [resolve(dir), await realpath(dir).catch(() => resolve(dir))])).then((pairs) => pairs.flat());
+
+  const apply = async (folderId: string, given: string[], removed: string[]): Promise<void> => {
+    const skip = await skipped;
+    // The watcher leaves these out already; Atelier's own files are never imported as pictures, whatever reports them.
+    const upserted = given.filter((path) => !skip.some((dir) => isInside(dir, path)));
     for (let i = 0; i < upserted.length; i += CHUNK) {
       if (closed) return;
       await importer.importPaths(folderId, upserted.slice(i, i + CHUNK));
@@ -53,7 +62,7 @@ export function createFolderSync(deps: FolderSyncDeps) {
 
   async function fullScan(folderId: string, root: string): Promise<void> {
     const unreadable = (dir: string): void => log.warn('a folder inside a watched folder could not be read; its files are not imported', { folderId, path: dir });
-    for await (const files of scanFolder(root, deps.skip, unreadable)) {
+    for await (const files of scanFolder(root, await skipped, unreadable)) {
       if (closed) return;
       await apply(folderId, files, []);
     }
@@ -64,17 +73,18 @@ export function createFolderSync(deps: FolderSyncDeps) {
     watched.add(folderId);
     try {
       // Subscribed first: a file written while the catch-up runs is reported, not lost between the two.
-      await watcher.watch(folderId, root);
+      await watcher.watch(folderId, root, deps.skip);
     } catch (error) {
-      log.warn('could not watch a folder', { folderId, error: String(error) });
+      // The watcher says what happened (gone, replaced by a link, the watch limit); a folder that is away is taken back when it returns.
+      log.warn('could not watch a folder', { folderId, path: root, error: error instanceof Error ? error.message : String(error) });
       return;
     }
     if (!catchUp) return;
     await inOrder(folderId, async () => {
-      const changes = await watcher.changesSince(folderId, root).catch(() => null);
+      const changes = await watcher.changesSince(folderId, root, deps.skip).catch(() => null);
       if (changes === null) await fullScan(folderId, root);
       else await apply(folderId, changes.upserted, changes.removed);
-      await watcher.checkpoint(folderId, root).catch(() => undefined);
+      await watcher.checkpoint(folderId, root, deps.skip).catch(() => undefined);
     });
   }
 
@@ -94,7 +104,7 @@ export function createFolderSync(deps: FolderSyncDeps) {
     async checkpoint(folderId: string): Promise<void> {
       const folder = store.imports.folder(folderId);
       if (folder === null || !watched.has(folderId)) return;
-      await inOrder(folderId, () => watcher.checkpoint(folderId, folder.path));
+      await inOrder(folderId, () => watcher.checkpoint(folderId, folder.path, deps.skip));
     },
     watchState(folderId: string): LibraryFolder['watchState'] {
       if (!watched.has(folderId)) return 'off';
@@ -111,7 +121,7 @@ export function createFolderSync(deps: FolderSyncDeps) {
       closed = true;
       await Promise.allSettled([...chains.values()]);
       for (const folder of store.imports.folderList()) {
-        if (watched.has(folder.id)) await watcher.checkpoint(folder.id, folder.path).catch(() => undefined);
+        if (watched.has(folder.id)) await watcher.checkpoint(folder.id, folder.path, deps.skip).catch(() => undefined);
       }
       await watcher.close();
     },

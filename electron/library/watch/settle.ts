@@ -2,6 +2,7 @@ import type { Dirent, Stats } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isIgnoredName, isIgnoredPath } from './ignore.js';
+import { isUnder } from './snapshot.js';
 
 interface Pending {
   lastEventAt: number;
@@ -21,6 +22,8 @@ export interface SettleOutcome {
 
 export interface SettleQueueOptions {
   root: string;
+  /** Folders below the root whose files are never reported (the data dir: Atelier's own files are not imports). */
+  excluded?: readonly string[];
   settleMs: number;
   /** Called once per tick that settled anything; never with an empty outcome. */
   onSettled(outcome: SettleOutcome): void;
@@ -51,7 +54,7 @@ export class SettleQueue {
 
   /** A file event for this path (any type: whether it exists is decided by a stat at settle time). */
   touch(path: string, now = Date.now()): void {
-    if (this.stopped || isIgnoredPath(this.opts.root, path)) return;
+    if (this.stopped || isIgnoredPath(this.opts.root, path) || this.isExcluded(path)) return;
     const entry = this.pending.get(path);
     if (entry === undefined) {
       this.pending.set(path, { lastEventAt: now, generation: 0, recheckAt: 0 });
@@ -60,6 +63,18 @@ export class SettleQueue {
       entry.generation += 1;
     }
     this.schedule();
+  }
+
+  /** Every file below the root, reported as if just written: a folder that came back is read again whole. */
+  touchAll(): void {
+    if (this.stopped) return;
+    void this.queueTree(this.opts.root)
+      .catch((error: unknown) => this.opts.warn('A folder that came back could not be listed.', { root: this.opts.root, error: String(error) }))
+      .finally(() => this.schedule());
+  }
+
+  private isExcluded(path: string): boolean {
+    return (this.opts.excluded ?? []).some((dir) => isUnder(dir, path));
   }
 
   /** Drops everything pending; later events and in-flight stats report nothing. */
@@ -173,8 +188,8 @@ export class SettleQueue {
     const dueNow = Date.now() - this.opts.settleMs;
     for (const entry of entries) {
       if (this.stopped) return nested;
-      if (isIgnoredName(entry.name)) continue;
       const path = join(dir, entry.name);
+      if (isIgnoredName(entry.name) || this.isExcluded(path)) continue;
       if (entry.isDirectory()) {
         nested = true;
         await this.queueTree(path);

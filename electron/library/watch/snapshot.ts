@@ -1,9 +1,18 @@
-import { lstat, mkdir, rename, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { lstat, mkdir, readlink, rename, rm, stat } from 'node:fs/promises';
+import { join, sep } from 'node:path';
 import watcher from '@parcel/watcher';
 import { AppError } from '../../../shared/errors.js';
 import { isIgnoredPath } from './ignore.js';
 import type { WatchLog } from './types.js';
+
+/** True when `path` is `dir` or lies below it. */
+export const isUnder = (dir: string, path: string): boolean => path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+
+/** Folders inside a root that are never watched nor reported (the data dir), as @parcel/watcher's ignore option. */
+export function nativeIgnore(excluded: readonly string[]): { ignore: string[] } {
+  // A path with glob characters would be read as a pattern: those are left to the JavaScript filter alone.
+  return { ignore: excluded.filter((dir) => !/[*?[\]{}()!+@]/.test(dir)) };
+}
 
 /** Root ids name files in the snapshot folder: nothing that could climb out of it or hide. */
 const ROOT_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
@@ -22,24 +31,40 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
+/**
+ * The root is a real folder now. A link in its place is refused by name: following it would read wherever it points,
+ * outside what the person imported.
+ */
 export async function assertFolder(absRoot: string): Promise<void> {
-  let isDir = false;
+  let info: Awaited<ReturnType<typeof lstat>> | null = null;
   try {
-    isDir = (await stat(absRoot)).isDirectory();
+    info = await lstat(absRoot);
   } catch {
     // Reported below: missing and not-a-folder read the same to the person.
   }
-  if (!isDir) throw new AppError('not_found', `The folder ${absRoot} is not there any more (moved, deleted or its drive is gone).`);
+  if (info?.isSymbolicLink() === true) {
+    const to = await readlink(absRoot).catch(() => '?');
+    throw new AppError(
+      'not_found',
+      `The folder ${absRoot} was replaced by a link (to ${to}). Atelier does not follow it: put the folder back, or import the place the link points to.`,
+      { details: { reason: 'folder_replaced_by_link', path: absRoot, link: to } },
+    );
+  }
+  if (info?.isDirectory() !== true) {
+    throw new AppError('not_found', `The folder ${absRoot} is not there any more (moved, deleted or its drive is gone).`, {
+      details: { reason: 'folder_gone', path: absRoot },
+    });
+  }
 }
 
 /** Writes the snapshot beside its final name and renames it in: a crash never leaves a half-written one. */
-export async function writeRootSnapshot(snapshotDir: string, rootId: string, absRoot: string): Promise<void> {
+export async function writeRootSnapshot(snapshotDir: string, rootId: string, absRoot: string, excluded: readonly string[] = []): Promise<void> {
   const final = snapshotPath(snapshotDir, rootId);
   await assertFolder(absRoot);
   await mkdir(snapshotDir, { recursive: true });
   const partial = `${final}.partial`;
   try {
-    await watcher.writeSnapshot(absRoot, partial);
+    await watcher.writeSnapshot(absRoot, partial, nativeIgnore(excluded));
     await rename(partial, final);
   } catch (error) {
     await rm(partial, { force: true });
@@ -57,13 +82,14 @@ export async function readChangesSince(
   rootId: string,
   absRoot: string,
   log: WatchLog,
+  excluded: readonly string[] = [],
 ): Promise<{ upserted: string[]; removed: string[] } | null> {
   const file = snapshotPath(snapshotDir, rootId);
   await assertFolder(absRoot);
   if (!(await exists(file))) return null;
   let events: watcher.Event[];
   try {
-    events = await watcher.getEventsSince(absRoot, file);
+    events = await watcher.getEventsSince(absRoot, file, nativeIgnore(excluded));
   } catch (error) {
     log.warn('A watched folder\'s last snapshot could not be read; it will be scanned in full.', { root: absRoot, error: String(error) });
     return null;
@@ -72,7 +98,7 @@ export async function readChangesSince(
   const removed = new Set<string>();
   const candidates: string[] = [];
   for (const event of events) {
-    if (isIgnoredPath(absRoot, event.path)) continue;
+    if (isIgnoredPath(absRoot, event.path) || excluded.some((dir) => isUnder(dir, event.path))) continue;
     if (event.type === 'delete') removed.add(event.path);
     else candidates.push(event.path);
   }

@@ -5,7 +5,7 @@ export interface WatchBatch {
   rootId: string;
   /** Files created or changed whose size and mtime have settled. */
   upserted: string[];
-  /** Paths that no longer exist. A folder removed or moved out as a whole arrives as its own path. */
+  /** Paths that no longer exist. A folder removed or moved out as a whole (the root too) arrives as its own path. */
   removed: string[];
 }
 
@@ -24,13 +24,18 @@ export interface FolderWatcherOptions {
   log?: WatchLog;
 }
 
+/** `exclude`: folders never watched nor reported even where they lie inside the root (the data dir). */
 export interface FolderWatcher {
-  watch(rootId: string, absRoot: string): Promise<void>;
+  /**
+   * Rejects when the folder cannot be watched now, saying why (gone, replaced by a link, the system's watch limit);
+   * a folder that is away is still waited for, and watched (every file reported) once it is a folder again.
+   */
+  watch(rootId: string, absRoot: string, exclude?: readonly string[]): Promise<void>;
   unwatch(rootId: string): Promise<void>;
   /** Changes since the last checkpoint (made while Atelier was closed); null when there is none: scan in full. */
-  changesSince(rootId: string, absRoot: string): Promise<{ upserted: string[]; removed: string[] } | null>;
+  changesSince(rootId: string, absRoot: string, exclude?: readonly string[]): Promise<{ upserted: string[]; removed: string[] } | null>;
   /** Records the root's current state as the base for the next changesSince. */
-  checkpoint(rootId: string, absRoot: string): Promise<void>;
+  checkpoint(rootId: string, absRoot: string, exclude?: readonly string[]): Promise<void>;
   /** Stops watching the root and drops its snapshot (the folder was removed from the library). */
   forget(rootId: string): Promise<void>;
   status(rootId: string): WatchStatus;

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { appendFile, mkdir, mkdtemp, readdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readdir, rename, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -230,6 +230,66 @@ describe('folder watcher: live changes', () => {
     await f.watcher.watch('r1', f.root);
     await rename(f.root, join(f.base, 'renamed'));
     await until(() => f.watcher.status('r1') === 'failed', 'the failed status');
+  });
+
+  it('never watches nor reports an excluded folder inside the root (the data dir), live or since a checkpoint', async () => {
+    const f = await setup();
+    const data = join(f.root, 'Atelier');
+    await mkdir(join(data, 'thumbs'), { recursive: true });
+    await f.watcher.watch('r1', f.root, [data]);
+    // Atelier's own files, written before the sentinel: were they reported, they would be by the sentinel's batch.
+    const own = [join(data, 'thumbs', 'a.webp'), join(data, 'library', 'b.png')];
+    await mkdir(join(data, 'library'));
+    for (const file of own) await writeFile(file, 'x');
+    const sentinel = join(f.root, 'sentinel.png');
+    await writeFile(sentinel, 's');
+    await until(() => f.upserted().includes(sentinel), 'the sentinel');
+    expect(f.upserted()).toEqual([sentinel]);
+    await f.watcher.checkpoint('r1', f.root, [data]);
+    await writeFile(join(data, 'thumbs', 'c.webp'), 'x');
+    const later = join(f.root, 'later.png');
+    await writeFile(later, 'l');
+    expect(await f.watcher.changesSince('r1', f.root, [data])).toEqual({ upserted: [later], removed: [] });
+  });
+
+  it('a root deleted while watched: reported removed at once, and watched again (every file reported) once it is back', async () => {
+    const f = await setup();
+    await writeFile(join(f.root, 'a.png'), 'a');
+    await f.watcher.watch('r1', f.root);
+    await rm(f.root, { recursive: true });
+    await until(() => f.removed().includes(f.root) && f.watcher.status('r1') === 'failed', 'the root reported removed');
+    await mkdir(f.root);
+    const back = [join(f.root, 'a.png'), join(f.root, 'sub', 'b.png')];
+    await mkdir(join(f.root, 'sub'));
+    for (const file of back) await writeFile(file, 'x');
+    await until(() => back.every((p) => f.upserted().includes(p)) && f.watcher.status('r1') === 'watching', 'the files of the folder that came back');
+    expect(f.statuses).toEqual([['r1', 'failed'], ['r1', 'watching']]);
+    // Live again: a file written now is reported too.
+    const fresh = join(f.root, 'fresh.png');
+    await writeFile(fresh, 'f');
+    await until(() => f.upserted().includes(fresh), 'a file written after the return');
+  });
+
+  it('a root replaced by a link: failed and reported removed, the link named (not the watch limit), taken back as a folder', async () => {
+    const f = await setup();
+    const elsewhere = join(f.base, 'elsewhere');
+    await mkdir(elsewhere);
+    await writeFile(join(elsewhere, 'outside.png'), 'o');
+    await f.watcher.watch('r1', f.root);
+    await rm(f.root, { recursive: true });
+    await symlink(elsewhere, f.root);
+    await until(() => f.removed().includes(f.root) && f.watcher.status('r1') === 'failed', 'the root reported removed');
+    // What a restart sees: the link is refused by name.
+    const error = await f.watcher.watch('r2', f.root).then(() => null, (e: unknown) => e);
+    expect(error).toMatchObject({ code: 'not_found', details: { reason: 'folder_replaced_by_link', link: elsewhere } });
+    expect((error as Error).message).toMatch(/was replaced by a link/);
+    expect((error as Error).message).not.toMatch(/max_user_watches|limit/);
+    await rm(f.root);
+    await mkdir(f.root);
+    const real = join(f.root, 'real.png');
+    await writeFile(real, 'r');
+    await until(() => f.upserted().includes(real) && f.watcher.status('r1') === 'watching', 'the real folder again');
+    expect(f.upserted().some((p) => p.includes('outside'))).toBe(false);
   });
 
   it('refuses a missing root, a relative root and an unsafe id with a structured error', async () => {
