@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import { ASPECT_RATIOS, MAX_SEED, seedFieldText, seedFromInput, sizeForAspect } from '../lib/composer';
 import { batchHint, planBatch } from '../lib/composer-batch';
 import { advancedSummary, hasAdvancedError, useAdvancedOpen } from '../lib/composer-advanced';
@@ -47,7 +47,10 @@ export function Composer() {
   const sizeKey = `${draft.width}x${draft.height}`;
   const presetKeys = useMemo(() => presets.map(([w, h]) => `${w}x${h}`), [presets]);
 
-  const onSubmit = () => void submit();
+  // When the person pressed, from the input event itself: a busy page may handle two clicks far later than they happened.
+  const pressedAt = (e: { timeStamp: number }) => performance.timeOrigin + e.timeStamp;
+  const clickedAt = useRef<number | null>(null);
+  const onSubmit = (at: number) => void submit({ at });
   const [advancedRemembered, setAdvancedOpen] = useAdvancedOpen();
   // An error under Advanced opens it, so the inline message is seen.
   const advancedOpen = advancedRemembered || hasAdvancedError(errors);
@@ -61,7 +64,9 @@ export function Composer() {
       aria-label="Composer"
       onSubmit={(e) => {
         e.preventDefault();
-        onSubmit();
+        // A click on Generate submits the form: the click's own time is the press (the submit event comes later).
+        onSubmit(clickedAt.current ?? pressedAt(e));
+        clickedAt.current = null;
       }}
       onKeyDown={(e) => {
         const command = keyToCommand(
@@ -70,7 +75,7 @@ export function Composer() {
         );
         if (command === 'submit') {
           e.preventDefault();
-          onSubmit();
+          onSubmit(pressedAt(e));
         }
       }}
     >
@@ -297,7 +302,7 @@ export function Composer() {
         </div>
       </details>
 
-      <button type="submit" className="btn primary generate" aria-busy={submitting}>
+      <button type="submit" className="btn primary generate" aria-busy={submitting} onClick={(e) => (clickedAt.current = pressedAt(e))}>
         {submitting ? 'Queuing…' : hint !== null ? `Generate ${plan.ok ? plan.prompts.length : ''} jobs` : 'Generate'}
         <kbd aria-hidden="true">Ctrl ↵</kbd>
       </button>

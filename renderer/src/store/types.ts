@@ -47,7 +47,8 @@ export interface ComposerSlice {
   pendingSubmit: PendingSubmit | null;
   updateDraft(patch: Partial<ComposerDraft>): void;
   chooseProvider(id: string): void;
-  submit(): Promise<void>;
+  /** One press of Generate; `at` is when it was pressed (the input event's time), to tell a double click. */
+  submit(press?: { at: number }): Promise<void>;
   /** The job's settings, with the seed of the image on screen (`imageId`), mapped onto the provider that runs them. */
   reuseSettings(job: JobDetail, imageId?: string): void;
   /** What did not carry over to the composer's provider (Reuse settings, a new provider's sampler). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ListPage } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
+import { DOUBLE_PRESS_MS } from '../../../renderer/src/store/composer-slice';
 import { createAppStore } from '../../../renderer/src/store/store';
 import { wireEvents } from '../../../renderer/src/store/wire-events';
 import { deferred, fakeApi, flush, makeJob, emptyStats } from './helpers';
@@ -56,7 +57,7 @@ describe('wireEvents', () => {
     const { fake } = setup();
     const firstCall = fake.order.findIndex((entry) => entry.startsWith('call:'));
     const subscriptions = fake.order.filter((entry) => entry.startsWith('on:'));
-    expect(subscriptions).toEqual(['on:jobs.changed', 'on:jobs.progress', 'on:library.curated', 'on:library.importProgress', 'on:jobs.removed']);
+    expect(subscriptions).toEqual(['on:jobs.changed', 'on:jobs.progress', 'on:jobs.queue', 'on:library.curated', 'on:library.importProgress', 'on:jobs.removed']);
     expect(fake.order.slice(0, firstCall)).toEqual(subscriptions);
   });
 
@@ -136,6 +137,24 @@ describe('wireEvents', () => {
     expect(store.getState().jobs.order).toEqual([b.id]);
   });
 
+  it('a queue held up by the disk comes from the stats, then from each jobs.queue event', async () => {
+    const waiting = { for: 'disk_space' as const, message: 'The disk is full, so Atelier could not save this change.', since: 5 };
+    const fake = fakeApi({
+      'jobs.list': async () => ({ items: [], nextCursor: null }),
+      'jobs.stats': async () => ({ ...emptyStats, queue: { waiting } }),
+      'settings.get': async () => ({ concurrency: { global: 1 }, retention: { trashAutoEmptyDays: 30, maxJobs: null, maxBytes: null, maxAgeDays: null }, theme: 'system', providers: {}, library: { xmpSidecars: false }, dataDir: '/d' }),
+      'providers.list': async () => ({ providers: [] }),
+    });
+    const store = createAppStore({ api: fake.api, makeKey: () => 'k', now: () => 0 });
+    wireEvents(store, fake.api, { setTimeout: () => undefined, clearTimeout: () => undefined });
+    await flush();
+    expect(store.getState().queueWaiting).toEqual(waiting);
+    fake.emit('jobs.queue', { waiting: null });
+    expect(store.getState().queueWaiting).toBeNull();
+    fake.emit('jobs.queue', { waiting: { ...waiting, for: 'library_disk' } });
+    expect(store.getState().queueWaiting?.for).toBe('library_disk');
+  });
+
   it('unwiring removes every listener', () => {
     const { fake, unwire } = setup();
     unwire();
@@ -169,6 +188,34 @@ describe('store actions', () => {
     // A new click after success is a new request.
     store.getState().updateDraft({ prompt: 'a fox in snow' });
     expect(store.getState().pendingSubmit).toBeNull();
+  });
+
+  it('a double click on Generate is one job: a press landing after the first was queued, or while it is on its way', async () => {
+    const job = { ...makeJob({ status: 'queued' }), request: {}, cancelRequested: false, events: [] };
+    const answered = deferred<unknown>();
+    const keys: string[] = [];
+    const fake = fakeApi({
+      'jobs.submit': (input) => {
+        keys.push((input as { idempotencyKey: string }).idempotencyKey);
+        return keys.length === 1 ? answered.promise : Promise.resolve({ job, created: true });
+      },
+    });
+    let n = 0;
+    const store = createAppStore({ api: fake.api, makeKey: () => `key-${++n}`, now: () => 0 });
+    store.getState().updateDraft({ prompt: 'a heron at dawn' });
+    const first = store.getState().submit({ at: 1_000 });
+    // Still before the first's first await: the flag is already up, so this press is the same one.
+    void store.getState().submit({ at: 1_050 });
+    answered.resolve({ job, created: true });
+    await first;
+    // The host answered fast: the second click of the pair lands after the job is queued, and is still the same press.
+    await store.getState().submit({ at: 1_250 });
+    expect(keys).toEqual(['key-1']);
+    // Pressed again later (or for another prompt) it is a new job.
+    await store.getState().submit({ at: 1_000 + DOUBLE_PRESS_MS });
+    store.getState().updateDraft({ prompt: 'a heron at dusk' });
+    await store.getState().submit({ at: 1_000 + DOUBLE_PRESS_MS + 10 });
+    expect(keys).toEqual(['key-1', 'key-2', 'key-3']);
   });
 
   it('a changed prompt gets a new key; validation errors appear per field without a call', async () => {
