@@ -1,5 +1,5 @@
 import type { InstanceHealth, JobSummary, ProviderInfo } from '../../../shared/contract';
-import { kindOfTarget } from '../../../shared/contract/iterate';
+import { kindOfTarget } from './contract-constants';
 import { KIND_LABEL } from '../../../shared/mapping/settings';
 import { formatRelativeTime } from './format';
 

@@ -1,4 +1,4 @@
-import type { EventName, JobStatus, THEMES as ContractThemes } from '../../../shared/contract';
+import type { EventName, JobStatus, ProviderKind, THEMES as ContractThemes } from '../../../shared/contract';
 
 // Copies of the contract's few runtime constants the first render needs: importing them from shared/contract would
 // build every zod schema before the grid can paint. A unit test holds them equal to the contract's own.
@@ -12,6 +12,16 @@ export function isTerminal(status: JobStatus): boolean {
 export const EVENT_NAMES: readonly EventName[] = ['jobs.changed', 'jobs.progress', 'jobs.removed', 'jobs.queue', 'library.importProgress', 'library.curated', 'export.progress', 'updates.status'];
 
 export const THEMES: typeof ContractThemes = ['system', 'dark', 'light'];
+
+/** The provider kinds and `any:<kind>` targets (shared/contract/iterate.ts), for the composer's first render. */
+export const PROVIDER_KINDS: readonly ProviderKind[] = ['builtin', 'openai', 'a1111', 'comfyui'];
+export const ANY_PREFIX = 'any:';
+
+export function kindOfTarget(target: string): ProviderKind | undefined {
+  if (!target.startsWith(ANY_PREFIX)) return undefined;
+  const kind = target.slice(ANY_PREFIX.length);
+  return (PROVIDER_KINDS as readonly string[]).includes(kind) ? (kind as ProviderKind) : undefined;
+}
 
 /** Most images one OS drag-out carries (shared/contract/desktop.ts). */
 export const MAX_DRAG_FILES = 500;
