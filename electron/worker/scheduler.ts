@@ -16,6 +16,8 @@ const LOOK_AHEAD = 500;
 
 /** After the store refused to hand out work (a full or vanished disk), the worker looks again this much later. */
 export const PUMP_RETRY_MS = 2_000;
+/** How long a finished job's previews stay on disk: a page shown the last one just before the end may still ask for it. */
+export const PREVIEW_LINGER_MS = 30_000;
 
 export interface SchedulerLimits {
   global: number;
@@ -52,7 +54,7 @@ interface Running {
  * instance of its kind goes back to the queue for another.
  */
 export function createScheduler(
-  deps: RunJobDeps & { limits: () => SchedulerLimits; instances: InstanceHealthTracker; models?: Pick<ModelCache, 'get'> },
+  deps: RunJobDeps & { limits: () => SchedulerLimits; instances: InstanceHealthTracker; models?: Pick<ModelCache, 'get'>; previewLingerMs?: number },
 ): Scheduler {
   const running = new Map<string, Running>();
   /** Jobs whose server went away mid-run, to put back in the queue once runJob has let go of them. */
@@ -102,7 +104,27 @@ export function createScheduler(
     },
     onDeferred: waitForDisk,
   });
-  const jobDeps: RunJobDeps = { ...deps, terminal };
+  // A job's previews go a while after its end, not at once: the last tick and the end reach a busy page together,
+  // and its request for that preview would meet a file already deleted (a 404 in the console).
+  const lingering = new Map<string, ReturnType<typeof setTimeout>>();
+  const clearPreviewsNow = (jobId: string): Promise<void> => deps.media.clearPreviews(jobId).catch(() => undefined);
+  const keepPreviews = (jobId: string): void => {
+    clearTimeout(lingering.get(jobId));
+    lingering.delete(jobId);
+  };
+  const media: RunJobDeps['media'] = {
+    ...deps.media,
+    clearPreviews: async (jobId) => {
+      keepPreviews(jobId);
+      const timer = setTimeout(() => {
+        lingering.delete(jobId);
+        void clearPreviewsNow(jobId);
+      }, deps.previewLingerMs ?? PREVIEW_LINGER_MS);
+      timer.unref?.();
+      lingering.set(jobId, timer);
+    },
+  };
+  const jobDeps: RunJobDeps = { ...deps, terminal, media };
 
   // The provider a run sees: every failure that says its server stopped answering is checked and acted on here.
   const watched = (provider: Provider, job: QueuedJob, instance: string): Provider => ({
@@ -160,6 +182,8 @@ export function createScheduler(
   const start = (job: QueuedJob, instance: string): void => {
     const controller = new AbortController();
     deps.instances.started(instance, job.id);
+    // Run again (its server went away): the previews it had are its own still.
+    keepPreviews(job.id);
     toldWaiting.delete(job.id);
     waitingSince.delete(job.id);
     const done = runJob({ ...job, provider: instance }, controller, depsFor(job, instance))
@@ -308,6 +332,9 @@ export function createScheduler(
       await all;
       clearTimeout(retryTimer);
       clearTimeout(waitTimer);
+      const ended = [...lingering.keys()];
+      for (const jobId of ended) keepPreviews(jobId);
+      await Promise.all(ended.map(clearPreviewsNow));
       deps.instances.close();
       // A last try; what is still refused stays running and the next start marks it interrupted.
       terminal.flush();
