@@ -11,6 +11,7 @@ import { createEventBus } from '../engine/event-bus.js';
 import type { Engine, Logger, Unsubscribe } from '../engine/types.js';
 import { copyLibrary, prepareCopy, type CopiedLibrary, type CopyHooks } from '../library/move/copy-library.js';
 import { deleteOldCopy, oldCopyCounts } from '../library/move/delete-old-copy.js';
+import { PARTIAL_MARKER } from '../library/move/partial.js';
 import { clearPointer, libraryPresent, writePointer } from './library-pointer.js';
 
 export interface LibraryHostOptions {
@@ -194,6 +195,11 @@ export async function createLibraryHost(options: LibraryHostOptions): Promise<Li
     'library.useLocation': async ({ mode, path }) => {
       if (state !== 'unavailable') throw new AppError('conflict', 'The library is open; use Move library… to put it elsewhere.');
       const dir = resolve(path ?? options.defaultDir);
+      if (mode === 'open' && existsSync(join(dir, PARTIAL_MARKER))) {
+        throw new AppError('invalid_request', `${dir} holds an unfinished copy of a library (a move was interrupted). Open the library it was copied from and move it again.`, {
+          details: { reason: 'partial_copy' },
+        });
+      }
       if (mode === 'open' && !existsSync(join(dir, 'atelier.db'))) {
         throw new AppError('invalid_request', `${dir} holds no Atelier library. Pick the folder that has atelier.db in it.`, { details: { reason: 'not_a_library' } });
       }

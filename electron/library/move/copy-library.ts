@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { lstat, mkdir, open, readdir, rm, rmdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Writable } from 'node:stream';
@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { AppError } from '../../../shared/errors.js';
 import { copyDatabase, DATABASE_FILE, openerFor, verifyDatabase } from './database.js';
 import { listLibrary, sha256File, type LibraryFile, type LibraryListing } from './files.js';
+import { clearPartialCopy, PARTIAL_MARKER, startJournal, type MoveJournal } from './partial.js';
 import { checkTarget, freeSpaceOf, type FreeSpace } from './target.js';
 
 export interface CopyProgress {
@@ -50,6 +51,8 @@ export interface PreparedCopy {
   database: LibraryFile[];
   bookkeeping: LibraryFile[];
   targetExisted: boolean;
+  /** The target holds only a copy a killed move left: cleared before this copy starts. */
+  partialCopy: boolean;
   bytesTotal: number;
 }
 
@@ -81,8 +84,8 @@ export async function prepareCopy(dataDir: string, target: string, freeSpace: Fr
   const listing = await listLibrary(dataDir);
   const { database, bookkeeping } = await listDatabaseFiles(dataDir);
   const bytesTotal = listing.bytes + database.reduce((sum, file) => sum + file.size, 0);
-  const { exists } = await checkTarget(dataDir, target, bytesTotal, freeSpace, imported);
-  return { dataDir, target, listing, database, bookkeeping, targetExisted: exists, bytesTotal };
+  const { exists, partialCopy } = await checkTarget(dataDir, target, bytesTotal, freeSpace, imported);
+  return { dataDir, target, listing, database, bookkeeping, targetExisted: exists, partialCopy, bytesTotal };
 }
 
 const sameFile = (a: LibraryFile, b: LibraryFile | null): boolean =>
@@ -138,13 +141,19 @@ export async function copyLibrary(
   const written: string[] = [];
   const madeDirs: string[] = [];
   let createdTop: string | undefined;
+  let journal: MoveJournal | undefined;
   const progress: CopyProgress = { phase: 'copying', filesDone: 0, filesTotal: listing.files.length + 1, bytesDone: 0, bytesTotal: prepared.bytesTotal };
   const report = (): void => options.onProgress({ ...progress });
   try {
+    // What a killed move left here goes first (only what its marker names); the copy then starts from an empty folder.
+    if (prepared.partialCopy) await clearPartialCopy(target);
     createdTop = await mkdir(target, { recursive: true });
+    // The marker comes before any file: a kill from here on leaves a folder a retry recognises as Atelier's own.
+    journal = await startJournal(target, dataDir);
     for (const dir of listing.dirs) {
       await mkdir(join(target, dir.rel), { mode: dir.mode });
       madeDirs.push(dir.rel);
+      await journal.add(dir.rel);
     }
     report();
     const hashes = new Map<string, string>();
@@ -160,8 +169,18 @@ export async function copyLibrary(
           done(null, chunk);
         },
       });
-      written.push(file.rel);
-      const sink = hooks.openWrite?.(out, file.mode) ?? createWriteStream(out, { mode: file.mode, flags: 'wx' });
+      let sink: Writable;
+      if (hooks.openWrite !== undefined) {
+        written.push(file.rel);
+        await journal.add(file.rel);
+        sink = hooks.openWrite(out, file.mode);
+      } else {
+        // Created exclusively, then named as written: a file someone else put there is never counted as the copy's.
+        const handle = await open(out, 'wx', file.mode);
+        written.push(file.rel);
+        await journal.add(file.rel);
+        sink = handle.createWriteStream();
+      }
       await pipeline(createReadStream(join(dataDir, file.rel)), counter, sink, { signal: options.signal });
       const handle = await open(out, 'r+');
       try {
@@ -176,6 +195,8 @@ export async function copyLibrary(
       report();
     }
     options.signal.throwIfAborted();
+    await journal.add(DATABASE_FILE);
+    await journal.add(`${DATABASE_FILE}-journal`);
     written.push(DATABASE_FILE);
     const openDb = openerFor(options.nativeBinding);
     const before = progress.bytesDone;
@@ -212,9 +233,12 @@ export async function copyLibrary(
     progress.filesDone += 1;
     progress.bytesDone = prepared.bytesTotal;
     report();
+    // Verified: the folder is a whole library now, no longer a partial copy.
+    await journal.finish();
     return { from: dataDir, to: target, files, ...(await listDatabaseFiles(dataDir)), dirs: listing.dirs.map((dir) => dir.rel), bytes: prepared.bytesTotal };
   } catch (error) {
-    await removePartialCopy(target, createdTop, written, madeDirs);
+    await journal?.close().catch(() => undefined);
+    await removePartialCopy(target, createdTop, written, madeDirs, journal !== undefined);
     throw explainCopyFault(error, target);
   }
 }
@@ -225,7 +249,7 @@ const changedError = (rel: string): AppError =>
   });
 
 /** Removes only what this copy made: the folder itself when it created it, else its own files and folders. */
-async function removePartialCopy(target: string, createdTop: string | undefined, written: string[], madeDirs: string[]): Promise<void> {
+async function removePartialCopy(target: string, createdTop: string | undefined, written: string[], madeDirs: string[], marked: boolean): Promise<void> {
   if (createdTop !== undefined) {
     await rm(createdTop, { recursive: true, force: true }).catch(() => undefined);
     return;
@@ -233,4 +257,5 @@ async function removePartialCopy(target: string, createdTop: string | undefined,
   for (const rel of written) await unlink(join(target, rel)).catch(() => undefined);
   await unlink(join(target, `${DATABASE_FILE}-journal`)).catch(() => undefined);
   for (const rel of [...madeDirs].reverse()) await rmdir(join(target, rel)).catch(() => undefined);
+  if (marked) await unlink(join(target, PARTIAL_MARKER)).catch(() => undefined);
 }

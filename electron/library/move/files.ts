@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PARTIAL_MARKER } from './partial.js';
 
 /**
  * What a move leaves out: the database (copied through SQLite's backup API, never as raw bytes of a live WAL file),
@@ -17,6 +18,8 @@ export const NOT_COPIED = new Set([
   'atelier.lock.holders',
   'atelier.db.clean-close',
   'previews',
+  // A killed move's marker: never part of a library.
+  PARTIAL_MARKER,
 ]);
 
 export interface LibraryFile {

@@ -2,6 +2,7 @@ import { readdir, realpath, stat, statfs } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { AppError } from '../../../shared/errors.js';
 import { isInside } from '../import/paths.js';
+import { partialCopyIn } from './partial.js';
 
 /** Room kept free beyond the library's own size: the database copy and the file system's own bookkeeping. */
 export const SPACE_MARGIN_BYTES = 64 * 1024 * 1024;
@@ -34,8 +35,9 @@ async function existingAncestor(path: string): Promise<string> {
 }
 
 /**
- * A move's target must be new or an empty folder, outside the library (and the library outside it), outside every
- * imported folder, with room for `bytes` plus a margin. Returns whether the folder already exists.
+ * A move's target must be new or an empty folder (or hold only a copy a killed move left), outside the library (and
+ * the library outside it), outside every imported folder, with room for `bytes` plus a margin. Returns whether the
+ * folder already exists and whether it holds such a copy.
  */
 export async function checkTarget(
   dataDir: string,
@@ -43,7 +45,7 @@ export async function checkTarget(
   bytes: number,
   freeSpace: FreeSpace = freeSpaceOf,
   imported: readonly string[] = [],
-): Promise<{ exists: boolean }> {
+): Promise<{ exists: boolean; partialCopy: boolean }> {
   if (!isAbsolute(target)) throw refuse('Give the full path of the new folder.', 'target_relative');
   const realData = await realpath(dataDir);
   const anchor = await existingAncestor(resolve(target));
@@ -67,8 +69,11 @@ export async function checkTarget(
     }
   }
   const exists = anchor === resolve(target);
+  let partialCopy = false;
   if (exists && (await readdir(anchor)).length > 0) {
-    throw refuse(`${target} is not empty. Choose an empty or new folder.`, 'target_not_empty', { path: target });
+    // A copy a killed move left (every entry named by its marker) counts as empty: the move clears it first.
+    partialCopy = (await partialCopyIn(anchor)) !== null;
+    if (!partialCopy) throw refuse(`${target} is not empty. Choose an empty or new folder.`, 'target_not_empty', { path: target });
   }
   const free = await freeSpace(anchor);
   if (free < bytes + SPACE_MARGIN_BYTES) {
@@ -76,7 +81,7 @@ export async function checkTarget(
       details: { reason: 'target_no_space', needed: bytes + SPACE_MARGIN_BYTES, free },
     });
   }
-  return { exists };
+  return { exists, partialCopy };
 }
 
 const mb = (bytes: number): string => `${Math.ceil(bytes / (1024 * 1024)).toLocaleString('en')} MB`;
