@@ -146,6 +146,9 @@ describe('keyboard only', () => {
     await page.keyboard.type('keyboard painted meadow');
     await page.keyboard.press('Control+Enter');
     await expectGrid(page, ['keyboard painted meadow', FOX, TOKYO, FILE_A, FILE_B, SALE_A]);
+    // F favourites a picture: on a busy machine the render outlasts the keys below, and F on a live job has none yet.
+    const meadow = page.locator('.card', { has: page.getByRole('button', { name: 'keyboard painted meadow', exact: true }) });
+    await waitFor(async () => (await meadow.locator('.thumb.live').count()) === 0 && (await meadow.locator('img.thumb').count()) === 1, 'the new job to finish rendering', 30_000);
 
     await tabTo((f) => String(f.cls).includes('card-open'), 'a grid card');
     // The grid keeps its own tab stop; Home goes to the newest.
