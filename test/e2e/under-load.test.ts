@@ -111,7 +111,7 @@ describe('a job’s last preview', () => {
   it('asked for just as the job ends (a busy page), it is still there: no 404', async () => {
     const { page } = browser;
     const prompt = 'a lantern whose last preview comes as it ends';
-    const isPreview = (url: string) => new URL(url).pathname.startsWith('/media/preview/');
+    const isPreview = (url: string | URL) => new URL(url).pathname.startsWith('/media/preview/');
     let release: () => void = () => undefined;
     const released = new Promise<void>((resolve) => (release = resolve));
     // The page's request for the preview reaches the host only once the job has ended there: a page that asks late.
