@@ -203,7 +203,9 @@ export function createScheduler(
     try {
       // Jobs whose end is still waiting for the disk go first: the space may be back.
       if (terminal.pending() > 0) terminal.flush();
-      if (take() && terminal.pending() === 0) diskBack();
+      take();
+      // No write refused this pass and no job's end still kept: whatever holds the queue now, it is not the disk.
+      if (terminal.pending() === 0) diskBack();
     } catch (error) {
       // Runs in a microtask: a throw here would take the process down. Try again a little later.
       if (isStorage(error)) {
@@ -262,11 +264,10 @@ export function createScheduler(
     return { byId, result: place(jobs, instances, free) };
   };
 
-  /** Places what it can; true when no queued job is left waiting on a write (nothing queued, or a claim went through). */
-  const take = (): boolean => {
+  const take = (): void => {
     const limits = deps.limits();
     const free = limits.global - running.size;
-    if (free <= 0) return false;
+    if (free <= 0) return;
     const instances = instancesNow(limits);
     // A short page first (most passes place from its head); a longer one only when slots stay free behind it.
     let limit = Math.max(50, free * 10);
@@ -285,17 +286,12 @@ export function createScheduler(
       waitTimer = setTimeout(() => scheduler.kick(), Math.max(10, due - deps.clock.now()));
       waitTimer.unref?.();
     }
-    let claimed = false;
     for (const { jobId, instance } of placements) {
       const job = byId.get(jobId)!;
       // The instance is recorded for work that asked for any of a kind: a job asking for one server names it already.
       const record = kindOfTarget(job.provider) === undefined ? undefined : instance;
-      if (deps.store.claim(job.id, record)) {
-        claimed = true;
-        start(job, instance);
-      }
+      if (deps.store.claim(job.id, record)) start(job, instance);
     }
-    return claimed || queued.length === 0;
   };
 
   const scheduler: Scheduler = {

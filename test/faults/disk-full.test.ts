@@ -107,6 +107,10 @@ describe('a full disk at every write of a job’s life (injected SQLITE_FULL and
         expect(refused.message).toMatch(DISK_FULL);
         const stuck = await h.engine.handlers['jobs.get']({ id: job.id });
         expect(stuck.status).toBe(stage.name === 'claim' ? 'queued' : 'running');
+        // The queue says what holds it, in the disk's own words.
+        const held = (await h.engine.handlers['jobs.stats']({})).queue?.waiting;
+        expect(held?.for).toBe('disk_space');
+        expect(held?.message).toMatch(DISK_FULL);
         await expectKept(h.engine, kept);
 
         disk.clear();
@@ -117,6 +121,7 @@ describe('a full disk at every write of a job’s life (injected SQLITE_FULL and
         if (stage.ends.status === 'succeeded') expect(ended.images).toHaveLength(1);
         if (stage.ends.code !== undefined) expect(ended.errorDetail?.code ?? ended.error?.code).toBe(stage.ends.code);
         if (stage.ends.message !== undefined) expect(ended.error?.message).toMatch(stage.ends.message);
+        expect((await h.engine.handlers['jobs.stats']({})).queue?.waiting).toBeNull();
         await expectKept(h.engine, kept);
         expect(crashes.errors).toEqual([]);
       } finally {
