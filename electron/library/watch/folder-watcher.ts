@@ -109,10 +109,11 @@ export function createFolderWatcher(opts: FolderWatcherOptions): FolderWatcher {
     let watchedDir = '';
     let checking = false;
     let again = false;
-    const follow = async (): Promise<void> => {
+    /** True when it starts watching another folder: the root may have come back before that watch began. */
+    const follow = async (): Promise<boolean> => {
       let dir = dirname(root.absRoot);
       while (!(await isRealFolder(dir)) && dirname(dir) !== dir) dir = dirname(dir);
-      if (stopped || dir === watchedDir) return;
+      if (stopped || dir === watchedDir) return false;
       fsWatch?.close();
       fsWatch = null;
       watchedDir = '';
@@ -125,8 +126,10 @@ export function createFolderWatcher(opts: FolderWatcherOptions): FolderWatcher {
           fsWatch = null;
           watchedDir = '';
         });
+        return true;
       } catch {
         // Not watchable (gone meanwhile, no permission): the poll still looks.
+        return false;
       }
     };
     const check = async (): Promise<void> => {
@@ -144,7 +147,8 @@ export function createFolderWatcher(opts: FolderWatcherOptions): FolderWatcher {
             if (current(root)) await comeBack(root);
             return;
           }
-          await follow();
+          // Looked again once the new watch is on: a folder made before it began sends it no event.
+          if (await follow()) again = true;
         } while (again && !stopped);
       } catch (error) {
         log.warn('Looking for a watched folder that went away failed.', { rootId: root.rootId, error: String(error) });
