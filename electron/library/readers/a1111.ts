@@ -1,4 +1,5 @@
 import { parseParameters } from '../../media/png/a1111-parameters.js';
+import { isSpace } from '../../media/regex-classes.js';
 import { lorasInPrompt, withLoraHashes } from './a1111-loras.js';
 import { compact, numberField } from './fields.js';
 import { seedString, type GeneratorRead, type TextMap } from './types.js';
@@ -8,9 +9,25 @@ function looksLikeJson(text: string): boolean {
   return /^\s*[[{]/.test(text);
 }
 
-/** A UserComment or sidecar is A1111 only with a params line; a bare `parameters` chunk may be a prompt alone. */
+const PARAM_KEYS = ['Steps:', 'Sampler:', 'Seed:', 'CFG scale:', 'Size:', 'Model:'];
+
+/**
+ * A UserComment or sidecar is A1111 only with a params line; a bare `parameters` chunk may be a prompt alone. A line
+ * whose first non-space is a known key and a colon with something after it, line by line: the pattern
+ * `(^|\n)\s*(Steps|…):\s*\S` it replaces rescans a run of blank lines from each of them, quadratic.
+ */
 function hasParamsLine(text: string): boolean {
-  return /(^|\n)\s*(Steps|Sampler|Seed|CFG scale|Size|Model):\s*\S/.test(text) || text.includes('\nNegative prompt:');
+  if (text.includes('\nNegative prompt:')) return true;
+  const lastSolid = text.trimEnd().length - 1;
+  for (let from = 0; ; ) {
+    const newline = text.indexOf('\n', from);
+    const end = newline < 0 ? text.length : newline;
+    let at = from;
+    while (at < end && isSpace(text.charCodeAt(at))) at += 1;
+    if (at < end && PARAM_KEYS.some((key) => text.startsWith(key, at) && at + key.length - 1 < lastSolid)) return true;
+    if (newline < 0) return false;
+    from = newline + 1;
+  }
 }
 
 function sizeField(value: string | undefined, problems: string[]): { width?: number; height?: number } {

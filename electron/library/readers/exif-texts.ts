@@ -1,7 +1,7 @@
 import exifr from 'exifr';
 import { utf8OrLatin1 } from './bytes.js';
 import type { RawText } from './types.js';
-import { decodeUserComment } from './user-comment.js';
+import { decodeUserComment, trimTrailingNuls } from './user-comment.js';
 
 /** Only the tags generators write into; no GPS, thumbnails or value translation (cheap, and nothing is invented). */
 const OPTIONS = {
@@ -28,8 +28,8 @@ const OPTIONS = {
 const STRING_TAGS = ['Make', 'Model', 'Software', 'ImageDescription'] as const;
 
 function textOf(value: unknown): string | undefined {
-  if (typeof value === 'string') return value.replace(/\0+$/, '');
-  if (value instanceof Uint8Array) return utf8OrLatin1(value).replace(/\0+$/, '');
+  if (typeof value === 'string') return trimTrailingNuls(value);
+  if (value instanceof Uint8Array) return trimTrailingNuls(utf8OrLatin1(value));
   return undefined;
 }
 

@@ -39,7 +39,8 @@ export function asSeed(value: unknown): string | undefined {
 function describe(value: unknown): string {
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object' && value !== null) return 'an object';
-  const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  // Only the head is quoted: one huge value named by many fields must not be copied whole each time.
+  const text = typeof value === 'string' ? JSON.stringify(value.slice(0, 41)) : String(value);
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 

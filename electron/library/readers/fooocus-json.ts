@@ -8,9 +8,9 @@ function promptOf(full: unknown, typed: unknown): unknown {
   return typed;
 }
 
-/** "(1152, 896)" */
+/** "(1152, 896)". Trimmed first: `^\s*\(?\s*` splits a run of spaces between its two `\s*` every way, quadratic. */
 function size(text: unknown): [number, number] | undefined {
-  const match = typeof text === 'string' ? /^\s*\(?\s*(\d+)\s*[,x×]\s*(\d+)\s*\)?\s*$/.exec(text) : null;
+  const match = typeof text === 'string' ? /^\(?\s*(\d+)\s*[,x×]\s*(\d+)\s*\)?$/.exec(text.trim()) : null;
   const width = asCount(match?.[1]);
   const height = asCount(match?.[2]);
   return width !== undefined && height !== undefined ? [width, height] : undefined;

@@ -1,11 +1,13 @@
+import { splitSquareBrackets } from '../../media/square-brackets.js';
 import { asCount, asNumber, asSeed, asText, newFill, put, type Fill } from './fields.js';
 import { isObject, type JsonObject } from './json.js';
 import type { ReadSettings } from './types.js';
 
 /** InvokeAI 2 keeps the negative prompt in square brackets inside the prompt: "a cat [blurry, dog]". */
 export function splitBrackets(text: string): { prompt: string; negativePrompt?: string } {
-  const negatives = [...text.matchAll(/\[([^\]]*)\]/g)].map((m) => m[1]!.trim()).filter((s) => s !== '');
-  const prompt = text.replace(/\[[^\]]*\]/g, ' ').replace(/\s+/g, ' ').trim();
+  const { inside, outside } = splitSquareBrackets(text);
+  const negatives = inside.map((m) => m.trim()).filter((s) => s !== '');
+  const prompt = outside.join(' ').replace(/\s+/g, ' ').trim();
   return negatives.length > 0 ? { prompt, negativePrompt: negatives.join(', ') } : { prompt };
 }
 

@@ -1,26 +1,24 @@
 import { isInteger, parse } from 'lossless-json';
+import { scanJsonTokens } from './json-tokens.js';
 
 export type JsonObject = Record<string, unknown>;
 
 export type JsonResult = { ok: true; value: unknown } | { ok: false; reason: string };
 
-// A string literal (skipped as is) or a bare NaN/Infinity token, which Python's json.dumps writes and JSON rejects.
-const NON_FINITE = /"(?:[^"\\]|\\.)*"|-?\b(?:NaN|Infinity)\b/g;
-
 /** Bare NaN/Infinity become strings, so the field they sat in is reported as unparseable instead of failing the file. */
 export function replaceNonFinite(text: string): string {
-  return text.replace(NON_FINITE, (token) => (token.startsWith('"') ? token : JSON.stringify(token)));
+  return scanJsonTokens(text).text;
 }
+
+/** No seed or count is longer; printing a bigint of a million digits takes seconds, so such a number stays a float. */
+const MAX_EXACT_DIGITS = 1_000;
 
 /** Integers past 2^53 stay exact as bigint; every other number is a plain number. */
 function parseNumber(digits: string): number | bigint {
-  if (!isInteger(digits)) return Number.parseFloat(digits);
+  if (!isInteger(digits) || digits.length > MAX_EXACT_DIGITS) return Number.parseFloat(digits);
   const value = Number(digits);
   return Number.isSafeInteger(value) ? value : BigInt(digits);
 }
-
-// Strings skipped as they are; NaN/Infinity tokens; integers long enough to pass 2^53 (16 digits or more).
-const TOKENS = /"(?:[^"\\]|\\.)*"|-?\b(?:NaN|Infinity)\b|\d{16,}/g;
 
 /**
  * Parses generator JSON losslessly; a duplicate key keeps the last value, as JSON.parse does. Never throws.
@@ -28,13 +26,7 @@ const TOKENS = /"(?:[^"\\]|\\.)*"|-?\b(?:NaN|Infinity)\b|\d{16,}/g;
  */
 export function parseJson(text: string): JsonResult {
   try {
-    let long = false;
-    const finite = text.replace(TOKENS, (token) => {
-      if (token.startsWith('"')) return token;
-      if (token.endsWith('NaN') || token.endsWith('Infinity')) return JSON.stringify(token);
-      long = true;
-      return token;
-    });
+    const { text: finite, long } = scanJsonTokens(text);
     const value: unknown = long ? parse(finite, null, { parseNumber, onDuplicateKey: (info) => info.newValue }) : JSON.parse(finite);
     return { ok: true, value };
   } catch (error) {

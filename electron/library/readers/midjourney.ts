@@ -1,7 +1,20 @@
 import { compact } from './fields.js';
 import { seedString, type GeneratorRead, type TextMap } from './types.js';
 
-const JOB_ID = /\s*Job ID:\s*[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s*$/i;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The text before a closing `Job ID: <uuid>`, or undefined. Read from the end, where the pattern
+ * `\s*Job ID:\s*<uuid>\s*$` it replaces retries every start in a long run of spaces, quadratic.
+ */
+function withoutJobId(description: string): string | undefined {
+  const end = description.trimEnd().length;
+  if (end < 36 || !UUID.test(description.slice(end - 36, end))) return undefined;
+  const label = description.slice(0, end - 36).trimEnd();
+  if (!/^Job ID:$/i.test(label.slice(-7))) return undefined;
+  return label.slice(0, -7).trimEnd();
+}
+
 /** `--flag value` pairs after the prompt; a value may have spaces (`--no red, blue`), a bare flag (`--tile`) none. */
 function flags(text: string): Map<string, string> {
   const out = new Map<string, string>();
@@ -22,8 +35,8 @@ function modelOf(f: Map<string, string>): string | undefined {
 /** The description a Midjourney web download carries: `<prompt> --ar 2:1 --v 6 Job ID: <uuid>`. */
 export function readMidjourney(texts: TextMap): GeneratorRead | undefined {
   const description = texts.get('Description') ?? texts.get('exif:ImageDescription');
-  if (description === undefined || !JOB_ID.test(description)) return undefined;
-  const body = description.replace(JOB_ID, '');
+  const body = description === undefined ? undefined : withoutJobId(description);
+  if (body === undefined) return undefined;
   const flagAt = body.search(/(^|\s)--[a-z]/i);
   const prompt = (flagAt < 0 ? body : body.slice(0, flagAt)).trim();
   const f = flags(flagAt < 0 ? '' : body.slice(flagAt));

@@ -42,6 +42,13 @@ function decodeJis(body: Uint8Array): string {
   }
 }
 
+/** Without its trailing NULs, counted from the end: `/\0+$/` retries every start in a long run of NULs, quadratic. */
+export function trimTrailingNuls(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 0) end -= 1;
+  return end === text.length ? text : text.slice(0, end);
+}
+
 /** The text of a UserComment, whichever character code it declares; plain bytes (no prefix) as UTF-8 or Latin-1. */
 export function decodeUserComment(bytes: Uint8Array): string {
   let text: string;
@@ -49,5 +56,5 @@ export function decodeUserComment(bytes: Uint8Array): string {
   else if (prefixIs(bytes, ASCII) || prefixIs(bytes, '\0\0\0\0\0\0\0\0')) text = utf8OrLatin1(bytes.subarray(8));
   else if (prefixIs(bytes, JIS)) text = decodeJis(bytes.subarray(8));
   else text = utf8OrLatin1(bytes);
-  return text.replace(/\0+$/, '');
+  return trimTrailingNuls(text);
 }

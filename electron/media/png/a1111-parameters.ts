@@ -3,6 +3,7 @@
  * `parse_generation_parameters` to read, mirrored rule for rule so A1111, Forge and SD.Next read ours back.
  */
 import { normalizeSeed, type Seed } from '../../../shared/seed.js';
+import { paramEntries } from './a1111-params-line.js';
 
 export interface A1111Settings {
   prompt: string;
@@ -62,8 +63,6 @@ export function formatParameters(settings: A1111Settings): string {
   return `${settings.prompt}${negative}\n${line}`.trim();
 }
 
-const PARAM_RE = /\s*(\w[\w \-/]+):\s*("(?:\\.|[^\\"])+"|[^,]*)(?:,|$)/g;
-
 function decodeQuoted(value: string): string {
   if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) {
     try {
@@ -84,10 +83,11 @@ function toNumber(value: string | undefined): number | undefined {
 
 export function parseParameters(text: string): A1111Parameters {
   const lines = text.trim().split('\n');
-  let last = lines.pop() ?? '';
-  if ([...last.matchAll(PARAM_RE)].length < 3) {
+  const last = lines.pop() ?? '';
+  let found = paramEntries(last);
+  if (found.length < 3) {
     lines.push(last);
-    last = '';
+    found = [];
   }
   let prompt = '';
   let negativePrompt = '';
@@ -103,9 +103,9 @@ export function parseParameters(text: string): A1111Parameters {
   }
   // Collected in a Map, then defined as own properties: a key like "__proto__" stays plain data.
   const entries = new Map<string, string>();
-  for (const match of last.matchAll(PARAM_RE)) {
-    const key = match[1]!.trim();
-    const value = decodeQuoted(match[2]!.trim());
+  for (const [rawKey, rawValue] of found) {
+    const key = rawKey.trim();
+    const value = decodeQuoted(rawValue.trim());
     entries.set(key, value);
     if (key === 'Size') {
       const [w, h] = value.split('x');

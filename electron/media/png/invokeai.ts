@@ -1,4 +1,5 @@
 /** InvokeAI chunks (provider-protocols §4.3): `invokeai_metadata` (v3+), legacy `sd-metadata` and `Dream`. */
+import { splitSquareBrackets } from '../square-brackets.js';
 
 export interface InvokeMetadata {
   format: 'invokeai_metadata' | 'sd-metadata' | 'Dream';
@@ -56,8 +57,9 @@ function fromV3(meta: Obj): InvokeMetadata {
 
 /** Legacy prompts carry the negative inside square brackets: "a cat [blurry, dog]". */
 function splitLegacyPrompt(text: string): { prompt: string; negativePrompt?: string } {
-  const negatives = [...text.matchAll(/\[([^\]]*)\]/g)].map((m) => m[1]!.trim()).filter((s) => s !== '');
-  const prompt = text.replace(/\[[^\]]*\]/g, '').replace(/\s+/g, ' ').trim();
+  const { inside, outside } = splitSquareBrackets(text);
+  const negatives = inside.map((m) => m.trim()).filter((s) => s !== '');
+  const prompt = outside.join('').replace(/\s+/g, ' ').trim();
   return negatives.length > 0 ? { prompt, negativePrompt: negatives.join(', ') } : { prompt };
 }
 
