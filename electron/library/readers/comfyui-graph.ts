@@ -13,10 +13,42 @@ export type Graph = ReadonlyMap<string, ComfyNode>;
 /** Bound on every walk: graphs are small, and a cycle or a hostile file must never loop. */
 export const MAX_DEPTH = 32;
 
+/**
+ * Links followed and inputs looked through, over all the walks of one file: real graphs use a few thousand. Depth
+ * alone bounds no total: every sampler of a hostile graph re-walks the same huge fan of prompts.
+ */
+export const WALK_BUDGET = 250_000;
+/** The library keeps 50 problems per file: more from one walk would only be built to be dropped. */
+const MAX_WALK_PROBLEMS = 50;
+
 /** A walk over one graph, collecting what it could not follow. */
 export interface Walk {
   graph: Graph;
   problems: Set<string>;
+  /** Budget left; below zero the walk follows nothing more. */
+  left: number;
+}
+
+export function newWalk(graph: Graph): Walk {
+  return { graph, problems: new Set(), left: WALK_BUDGET };
+}
+
+function note(walk: Walk, problem: string): void {
+  if (walk.problems.size < MAX_WALK_PROBLEMS) walk.problems.add(problem);
+}
+
+/** Takes `units` from the budget; false once it is spent (said once among the problems). */
+export function spend(walk: Walk, units: number): boolean {
+  if (walk.left < 0) return false;
+  walk.left -= units;
+  if (walk.left >= 0) return true;
+  walk.problems.add('The graph is too large to follow whole: some of its settings were not read.');
+  return false;
+}
+
+/** A node as problems name it: a class name is short in any real graph, a hostile one is cut. */
+export function label(node: ComfyNode): string {
+  return `${node.classType.slice(0, 80)} #${node.id.slice(0, 40)}`;
 }
 
 export function toGraph(value: JsonObject): Graph {
@@ -49,10 +81,10 @@ export interface Target {
 
 /** The node a link leads to; a link to a missing node is noted once and leads nowhere. */
 export function follow(walk: Walk, from: ComfyNode, name: string, value: unknown): Target | undefined {
-  if (!isLink(value)) return undefined;
+  if (!isLink(value) || !spend(walk, 1)) return undefined;
   const node = walk.graph.get(String(value[0]));
   if (node === undefined) {
-    walk.problems.add(`${from.classType} #${from.id}: ${name} links to missing node ${String(value[0])}`);
+    note(walk, `${label(from)}: ${name.slice(0, 80)} links to missing node ${String(value[0]).slice(0, 40)}`);
     return undefined;
   }
   return { node, output: Number(value[1]) };

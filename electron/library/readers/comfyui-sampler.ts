@@ -1,5 +1,5 @@
 import { asCount, asNumber, asSeed, asText, newFill, put, putLoras, type Fill } from './fields.js';
-import { followInput, input, valueOf, type ComfyNode, type Walk } from './comfyui-graph.js';
+import { followInput, input, label, valueOf, type ComfyNode, type Walk } from './comfyui-graph.js';
 import { readModel, readSize } from './comfyui-model.js';
 import { readPrompt } from './comfyui-prompts.js';
 
@@ -45,7 +45,7 @@ function pick(walk: Walk, fill: Fill, key: SamplerField, nodes: Array<ComfyNode 
     if (node === undefined) continue;
     const name = names.find((candidate) => input(node, candidate) !== undefined);
     if (name === undefined) continue;
-    put(fill, key, valueOf(walk, node, name), COERCE[key], `${node.classType} #${node.id} ${name}`);
+    put(fill, key, valueOf(walk, node, name), COERCE[key], `${label(node)} ${name}`);
     return;
   }
 }

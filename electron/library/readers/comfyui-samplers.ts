@@ -2,6 +2,12 @@ import { byId, input, isLink, type ComfyNode, type Graph } from './comfyui-graph
 
 // Beyond any real graph; a hostile one stops here.
 const MAX_VISITS = 10_000;
+/** Inputs looked at over all the searches for one file: each output and sampler searches again, so each alone is not enough. */
+const SEARCH_BUDGET = 250_000;
+
+interface Budget {
+  left: number;
+}
 
 /** KSampler, KSamplerAdvanced, SamplerCustom*, any *Sampler* that samples (not KSamplerSelect, which names one). */
 export function isSampler(node: ComfyNode): boolean {
@@ -13,12 +19,14 @@ const isOutput = (node: ComfyNode): boolean =>
   /save|preview/i.test(node.classType) && input(node, 'images') !== undefined;
 
 /** Nodes upstream of `start`, nearest first (breadth first), `start` excluded. */
-function upstream(graph: Graph, start: ComfyNode): ComfyNode[] {
+function upstream(graph: Graph, start: ComfyNode, budget: Budget): ComfyNode[] {
   const seen = new Set<string>([start.id]);
   const order: ComfyNode[] = [];
   const queue = [start];
-  for (let i = 0; i < queue.length && seen.size < MAX_VISITS; i++) {
-    for (const value of Object.values(queue[i]!.inputs)) {
+  for (let i = 0; i < queue.length && seen.size < MAX_VISITS && budget.left > 0; i++) {
+    const values = Object.values(queue[i]!.inputs);
+    budget.left -= values.length + 1;
+    for (const value of values) {
       const node = isLink(value) ? graph.get(String(value[0])) : undefined;
       if (node === undefined || seen.has(node.id)) continue;
       seen.add(node.id);
@@ -31,12 +39,13 @@ function upstream(graph: Graph, start: ComfyNode): ComfyNode[] {
 
 /** The sampler nearest an output node; else the last in the chain (one no other sampler builds on). */
 function mainSampler(graph: Graph, samplers: ComfyNode[]): ComfyNode {
+  const budget: Budget = { left: SEARCH_BUDGET };
   const outputs = [...graph.values()].filter(isOutput).sort(byId);
   for (const output of outputs) {
-    const nearest = upstream(graph, output).find(isSampler);
+    const nearest = upstream(graph, output, budget).find(isSampler);
     if (nearest !== undefined) return nearest;
   }
-  const feeding = new Set(samplers.flatMap((s) => upstream(graph, s).filter(isSampler).map((n) => n.id)));
+  const feeding = new Set(samplers.flatMap((s) => upstream(graph, s, budget).filter(isSampler).map((n) => n.id)));
   return [...samplers].reverse().find((s) => !feeding.has(s.id)) ?? samplers[samplers.length - 1]!;
 }
 
