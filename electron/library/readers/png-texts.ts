@@ -27,7 +27,8 @@ function decodeText(type: string, data: Uint8Array): RawText | undefined {
   if (decoded.chunk === 'iTXt') return { key: decoded.keyword, text: decoded.text };
   // tEXt and zTXt are Latin-1 by the spec; many writers put UTF-8 in them, so read it as UTF-8 when valid.
   if (!/[\x80-\xff]/.test(decoded.text)) return { key: decoded.keyword, text: decoded.text };
-  const bytes = Uint8Array.from(decoded.text, (c) => c.charCodeAt(0));
+  // Natively: Uint8Array.from with a callback takes over a second for a 16 MB chunk.
+  const bytes = Buffer.from(decoded.text, 'latin1');
   return { key: decoded.keyword, text: utf8OrLatin1(bytes) };
 }
 
