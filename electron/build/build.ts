@@ -1,4 +1,4 @@
-/** `npm run build:electron`: bundles main, preload and serve into dist/electron (and the afterPack hook) with esbuild. */
+/** `npm run build:electron`: bundles main, preload, serve and the metadata worker into dist/electron (and the afterPack hook) with esbuild. */
 import { copyFile, mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,4 +12,4 @@ for (const file of copiedFiles(root)) {
   await mkdir(dirname(file.to), { recursive: true });
   await copyFile(file.from, file.to);
 }
-process.stdout.write('Built dist/electron (main.cjs, preload.cjs, serve.mjs) and dist/build/after-pack.cjs.\n');
+process.stdout.write('Built dist/electron (main.cjs, preload.cjs, serve.mjs, metadata-worker.cjs) and dist/build/after-pack.cjs.\n');

@@ -2,11 +2,11 @@ import { join } from 'node:path';
 import type { BuildOptions } from 'esbuild';
 
 /**
- * The three Node-side bundles. main and preload are CommonJS (Electron's `main` entry; a sandboxed preload can only
+ * The Node-side bundles. main and preload are CommonJS (Electron's `main` entry; a sandboxed preload can only
  * be one CommonJS file that requires nothing but 'electron'). serve is ESM so import.meta.url finds the worker
  * script next to it. npm packages stay external: native ones must be, and electron-builder ships the rest.
  */
-export function bundleOptions(root: string): Record<'main' | 'preload' | 'serve' | 'afterPack', BuildOptions> {
+export function bundleOptions(root: string): Record<'main' | 'preload' | 'serve' | 'metadataWorker' | 'afterPack', BuildOptions> {
   const common: BuildOptions = {
     absWorkingDir: root,
     bundle: true,
@@ -40,6 +40,14 @@ export function bundleOptions(root: string): Record<'main' | 'preload' | 'serve'
       entryPoints: [join(root, 'electron', 'serve.ts')],
       outfile: join(root, 'dist', 'electron', 'serve.mjs'),
       format: 'esm',
+      packages: 'external',
+    },
+    // The thread that reads images' settings, loaded by path next to main.cjs and serve.mjs (metadata-pool.ts).
+    metadataWorker: {
+      ...common,
+      entryPoints: [join(root, 'electron', 'library', 'readers', 'metadata-worker.ts')],
+      outfile: join(root, 'dist', 'electron', 'metadata-worker.cjs'),
+      format: 'cjs',
       packages: 'external',
     },
     // The electron-builder hook; under dist/build so it is never packed into the app.

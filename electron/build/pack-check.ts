@@ -85,6 +85,7 @@ async function main(): Promise<void> {
       '/dist/electron/main.cjs',
       '/dist/electron/preload.cjs',
       '/dist/electron/render-worker.mjs',
+      '/dist/electron/metadata-worker.cjs',
       '/dist/renderer/index.html',
       '/node_modules/better-sqlite3/lib/index.js',
       '/node_modules/zod/package.json',

@@ -28,6 +28,7 @@ import { collectImagePaths } from './image-paths.js';
 import { createJobMedia } from './job-media.js';
 import { createJobInputs } from './job-inputs.js';
 import { createOriginalReader } from '../library/originals/original-reader.js';
+import { holdMetadataReaders } from '../library/readers/off-thread.js';
 import { imageSourceOf } from '../library/originals/image-source.js';
 import { createModelCache } from './model-cache.js';
 import { createProviderHealth, trackJobOutcomes } from './provider-health.js';
@@ -114,6 +115,8 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
     const media = createJobMedia(dataDir, options.mediaFs);
     // Every read of a file Atelier did not write goes through this one guarded reader (and its memory budget).
     const originals = createOriginalReader();
+    // Imported files' settings are read on these threads, within a time limit, never on this event loop.
+    const metadataReaders = holdMetadataReaders();
     const inputs = createJobInputs(dataDir, store, originals);
     const throttle = createProgressThrottle<JobProgressEvent>((_, event) => bus.emit('jobs.progress', event));
     const scheduler = createScheduler({
@@ -312,6 +315,7 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
           await hashes.close();
           await scheduler.stop(closeOptions.graceMs ?? 3_000);
           await originals.close();
+          await metadataReaders.release();
           for (const entry of entries) await entry.close?.();
           await registry.close();
           await store.backupIfChanged().catch((error: unknown) => log.warn('could not back up the library on quit', { error: String(error) }));

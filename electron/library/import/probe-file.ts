@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { dirname, extname, join, basename } from 'node:path';
-import { readImageMetadata } from '../readers/read-image.js';
+import { MetadataReadFailed, type MetadataReader } from '../readers/metadata-pool.js';
+import { readMetadataOffThread } from '../readers/off-thread.js';
 import { sniffImage } from '../readers/sniff.js';
 import type { ImageFormat, ImageRead } from '../readers/types.js';
 import { truncation } from './truncation.js';
@@ -53,8 +54,17 @@ async function sidecarOf(path: string, root: string): Promise<string | undefined
   }
 }
 
-/** Reads one file: is it an image (by its bytes, never its name), its hash, size and every setting it carries. */
-export async function probeFile(path: string, known?: { size: number; mtimeMs: number }, reader: FileReader = readHere, root: string = path): Promise<Probe> {
+/**
+ * Reads one file: is it an image (by its bytes, never its name), its hash, size and every setting it carries. The
+ * settings are read on a worker thread within a time limit (readers/metadata-pool.ts), never on this event loop.
+ */
+export async function probeFile(
+  path: string,
+  known?: { size: number; mtimeMs: number },
+  reader: FileReader = readHere,
+  root: string = path,
+  metadata: MetadataReader = readMetadataOffThread,
+): Promise<Probe> {
   const info = known ?? (await fileStat(path));
   if ('reason' in info) return { kind: 'failed', reason: info.reason };
   if (info.size === 0) return { kind: 'failed', reason: 'The file is empty.' };
@@ -74,7 +84,12 @@ export async function probeFile(path: string, known?: { size: number; mtimeMs: n
     return { kind: 'failed', reason: 'The image header is damaged: its size cannot be read.' };
   }
   const sidecarText = await sidecarOf(path, root);
-  const read = await readImageMetadata(bytes, sidecarText === undefined ? {} : { sidecarText });
+  let read: ImageRead;
+  try {
+    read = await metadata(bytes, sidecarText === undefined ? {} : { sidecarText });
+  } catch (error) {
+    return { kind: 'failed', reason: error instanceof MetadataReadFailed ? error.message : `Its settings could not be read: ${String(error)}` };
+  }
   return {
     kind: 'image',
     bytes,
