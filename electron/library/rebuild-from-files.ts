@@ -11,7 +11,8 @@ import { probeFile } from './import/probe-file.js';
 import { toImportedImage } from './import/to-imported.js';
 import type { JobStore } from '../db/types.js';
 import { collectImagePaths } from '../engine/image-paths.js';
-import { LIBRARY_DIR, countOrphans, nodeMediaFs, readPngMetadata, shardedFiles, writeThumbnail } from '../media/index.js';
+import { LIBRARY_DIR, countOrphans, nodeMediaFs, shardedFiles, writeThumbnail } from '../media/index.js';
+import { readAtelierChunk } from '../media/png/atelier-chunk.js';
 import { absolute } from '../media/media-paths.js';
 
 export interface RebuildOutcome {
@@ -39,7 +40,7 @@ const LIBRARY_NAME = /^[0-9a-f]{62}\.(png|jpg|webp)$/;
 /** The job one library file records in its own `atelier` chunk, or null when it has none Atelier can use. */
 async function recoveredFrom(dataDir: string, rel: string, now: number): Promise<RecoveredImage | null> {
   const bytes = new Uint8Array(await readFile(absolute(dataDir, rel)));
-  const chunk = readPngMetadata(bytes).atelier;
+  const chunk = readAtelierChunk(bytes);
   if (chunk === undefined || !Id.safeParse(chunk.jobId).success) return null;
   if (!Number.isInteger(chunk.index) || chunk.index < 0 || !Number.isFinite(chunk.createdAt)) return null;
   const request = GenerateRequest.safeParse(chunk.request);

@@ -1,5 +1,7 @@
 import type { GenerateRequest } from '../../../shared/contract.js';
 import type { Seed } from '../../../shared/seed.js';
+import { readChunks } from './chunks.js';
+import { decodeTextChunk } from './text-chunks.js';
 
 /** Atelier's own PNG text chunk: the full request (minus the idempotency key) plus what the run decided. */
 export const ATELIER_KEYWORD = 'atelier';
@@ -54,4 +56,20 @@ export function parseAtelierChunk(text: string): AtelierChunk | undefined {
   if (v.format !== ATELIER_CHUNK_FORMAT || typeof v.jobId !== 'string') return undefined;
   if (typeof v.request !== 'object' || v.request === null || typeof v.request.prompt !== 'string') return undefined;
   return v as AtelierChunk;
+}
+
+const KEYWORD_BYTES = new TextEncoder().encode(`${ATELIER_KEYWORD}\0`);
+
+/**
+ * The `atelier` record of a PNG (the last one, as readPngMetadata keeps it), decoding no other text: a copied import
+ * may carry megabytes of another tool's texts, and only this one is wanted here.
+ */
+export function readAtelierChunk(png: Uint8Array): AtelierChunk | undefined {
+  let found: string | undefined;
+  for (const chunk of readChunks(png)) {
+    if (chunk.data.length < KEYWORD_BYTES.length || !KEYWORD_BYTES.every((byte, i) => chunk.data[i] === byte)) continue;
+    const text = decodeTextChunk(chunk);
+    if (text !== null) found = text.text;
+  }
+  return found === undefined ? undefined : parseAtelierChunk(found);
 }

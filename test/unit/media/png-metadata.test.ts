@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import sharp from 'sharp';
 import type { GenerateRequest } from '../../../shared/contract.js';
+import { readAtelierChunk } from '../../../electron/media/png/atelier-chunk.js';
 import { chunkCrcs, readChunks } from '../../../electron/media/png/chunks.js';
 import { embedSettings, type ImageSettings } from '../../../electron/media/png/embed-settings.js';
 import { readPngMetadata } from '../../../electron/media/png/read-metadata.js';
@@ -231,5 +232,18 @@ describe('reading metadata other tools write', () => {
 
   it('rejects bytes that are not a PNG', () => {
     expect(() => readPngMetadata(Uint8Array.of(1, 2, 3))).toThrow(/Not a PNG/);
+  });
+});
+
+describe('reading only the atelier record', () => {
+  it('finds the record readPngMetadata finds (the last one), leaving every other text undecoded', async () => {
+    const png = embedSettings(await makePng(), settings());
+    expect(readAtelierChunk(png)).toEqual(readPngMetadata(png).atelier);
+    // A zTXt that would not inflate is never touched, and a later record wins as in readPngMetadata.
+    const second = JSON.stringify({ ...readPngMetadata(png).atelier, jobId: '0190a6e2-0000-7000-8000-000000000002' });
+    const noisy = insertChunks(png, [{ type: 'zTXt', data: Uint8Array.from([...Buffer.from('parameters\0\0'), 1, 2, 3]) }, tEXt('atelier', second)], 'IEND');
+    expect(readAtelierChunk(noisy)).toEqual(readPngMetadata(noisy).atelier);
+    expect(readAtelierChunk(noisy)?.jobId).toBe('0190a6e2-0000-7000-8000-000000000002');
+    expect(readAtelierChunk(await makePng())).toBeUndefined();
   });
 });
