@@ -13,11 +13,21 @@ export type Graph = ReadonlyMap<string, ComfyNode>;
 /** Bound on every walk: graphs are small, and a cycle or a hostile file must never loop. */
 export const MAX_DEPTH = 32;
 
+/** Nodes plus inputs: what a walk over the whole graph once costs. */
+export function graphSize(graph: Graph): number {
+  let size = graph.size;
+  for (const node of graph.values()) size += Object.keys(node.inputs).length;
+  return size;
+}
+
 /**
- * Links followed and inputs looked through, over all the walks of one file: real graphs use a few thousand. Depth
- * alone bounds no total: every sampler of a hostile graph re-walks the same huge fan of prompts.
+ * What the walks or searches of one file may spend (links followed, inputs looked through): in proportion to the
+ * graph, so the time per KB of a hostile one stays flat, and never past `most`. Real graphs use a fraction of it;
+ * depth alone bounds no total, as every sampler of a hostile graph re-walks the same huge fan of prompts.
  */
-export const WALK_BUDGET = 250_000;
+export function budgetFor(graph: Graph, perElement: number, most = 250_000): number {
+  return Math.min(most, 10_000 + perElement * graphSize(graph));
+}
 /** The library keeps 50 problems per file: more from one walk would only be built to be dropped. */
 const MAX_WALK_PROBLEMS = 50;
 
@@ -29,8 +39,9 @@ export interface Walk {
   left: number;
 }
 
+/** Each of the 21 samplers read may walk its prompts, model and size over about the whole graph three times. */
 export function newWalk(graph: Graph): Walk {
-  return { graph, problems: new Set(), left: WALK_BUDGET };
+  return { graph, problems: new Set(), left: budgetFor(graph, 64) };
 }
 
 function note(walk: Walk, problem: string): void {

@@ -1,9 +1,7 @@
-import { byId, input, isLink, type ComfyNode, type Graph } from './comfyui-graph.js';
+import { budgetFor, byId, input, isLink, type ComfyNode, type Graph } from './comfyui-graph.js';
 
 // Beyond any real graph; a hostile one stops here.
 const MAX_VISITS = 10_000;
-/** Inputs looked at over all the searches for one file: each output and sampler searches again, so each alone is not enough. */
-const SEARCH_BUDGET = 250_000;
 
 interface Budget {
   left: number;
@@ -39,7 +37,8 @@ function upstream(graph: Graph, start: ComfyNode, budget: Budget): ComfyNode[] {
 
 /** The sampler nearest an output node; else the last in the chain (one no other sampler builds on). */
 function mainSampler(graph: Graph, samplers: ComfyNode[]): ComfyNode {
-  const budget: Budget = { left: SEARCH_BUDGET };
+  // Each output and sampler searches again: a bound on each search alone is no bound on them all.
+  const budget: Budget = { left: budgetFor(graph, 32) };
   const outputs = [...graph.values()].filter(isOutput).sort(byId);
   for (const output of outputs) {
     const nearest = upstream(graph, output, budget).find(isSampler);
