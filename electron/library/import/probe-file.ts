@@ -86,7 +86,7 @@ export async function probeFile(
   const sidecarText = await sidecarOf(path, root);
   let read: ImageRead;
   try {
-    read = await metadata(bytes, sidecarText === undefined ? {} : { sidecarText });
+    ({ read, bytes } = await metadata(bytes, sidecarText === undefined ? {} : { sidecarText }));
   } catch (error) {
     return { kind: 'failed', reason: error instanceof MetadataReadFailed ? error.message : `Its settings could not be read: ${String(error)}` };
   }

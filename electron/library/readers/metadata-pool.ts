@@ -5,8 +5,14 @@ import { Worker } from 'node:worker_threads';
 import type { ReadImageOptions } from './read-image.js';
 import type { ImageRead } from './types.js';
 
+/** An image's settings, and its bytes: they may have travelled to the reader's thread and back, so use these after. */
+export interface MetadataRead {
+  read: ImageRead;
+  bytes: Uint8Array;
+}
+
 /** Reads an image's settings; the pool's reader runs on a worker thread within a time limit. */
-export type MetadataReader = (bytes: Uint8Array, options?: ReadImageOptions) => Promise<ImageRead>;
+export type MetadataReader = (bytes: Uint8Array, options?: ReadImageOptions) => Promise<MetadataRead>;
 
 /** A file whose settings could not be read (too slow, too large, or Atelier is closing): the message is the reason. */
 export class MetadataReadFailed extends Error {
@@ -56,7 +62,7 @@ export interface MetadataPoolOptions {
 interface Task {
   bytes: Uint8Array;
   options: ReadImageOptions;
-  resolve(read: ImageRead): void;
+  resolve(result: MetadataRead): void;
   reject(error: Error): void;
 }
 
@@ -65,7 +71,17 @@ interface Slot {
   running?: { id: number; task: Task; timer: NodeJS.Timeout };
 }
 
-type Reply = { id: number; read: ImageRead } | { id: number; error: string };
+/** `buffer` is the file's own, handed back when it was handed over. */
+type Reply = { id: number; read: ImageRead; buffer?: ArrayBuffer } | { id: number; error: string };
+
+/**
+ * A view of a whole ArrayBuffer can be handed to the thread and back instead of copied: a copy of a 200 MB file held
+ * the event loop half a second. Views into a larger buffer (Node's pool) are copied.
+ */
+function wholeBuffer(bytes: Uint8Array): ArrayBuffer | undefined {
+  const buffer = bytes.buffer;
+  return buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength ? buffer : undefined;
+}
 
 const closing = (): MetadataReadFailed => new MetadataReadFailed('closing', 'Atelier is closing.');
 
@@ -119,7 +135,7 @@ export function createMetadataPool(options: MetadataPoolOptions = {}) {
       clearTimeout(running.timer);
       slot.running = undefined;
       worker.unref();
-      if ('read' in reply) running.task.resolve(reply.read);
+      if ('read' in reply) running.task.resolve({ read: reply.read, bytes: reply.buffer === undefined ? running.task.bytes : new Uint8Array(reply.buffer) });
       else running.task.reject(new MetadataReadFailed('crashed', `Its settings could not be read: ${reply.error}`));
       pump();
     });
@@ -137,7 +153,13 @@ export function createMetadataPool(options: MetadataPoolOptions = {}) {
     timer.unref();
     slot.running = { id, task, timer };
     slot.worker.ref();
-    slot.worker.postMessage({ id, bytes: task.bytes, options: task.options });
+    const buffer = wholeBuffer(task.bytes);
+    try {
+      slot.worker.postMessage({ id, bytes: task.bytes, options: task.options, handBack: buffer !== undefined }, buffer === undefined ? [] : [buffer]);
+    } catch {
+      // A buffer Node will not let go of (marked untransferable) is copied instead.
+      slot.worker.postMessage({ id, bytes: task.bytes, options: task.options, handBack: false });
+    }
   };
 
   function pump(): void {
@@ -150,7 +172,7 @@ export function createMetadataPool(options: MetadataPoolOptions = {}) {
 
   const read: MetadataReader = (bytes, readOptions = {}) => {
     if (closed) return Promise.reject(closing());
-    return new Promise<ImageRead>((resolve, reject) => {
+    return new Promise<MetadataRead>((resolve, reject) => {
       queue.push({ bytes, options: readOptions, resolve, reject });
       pump();
     });

@@ -10,6 +10,8 @@ interface Request {
   id: number;
   bytes: Uint8Array;
   options: ReadImageOptions;
+  /** The bytes were handed over, not copied: they go back with the answer. */
+  handBack: boolean;
 }
 
 // Linux keeps a nice value per thread: reading at a lower priority leaves the core to the main loop.
@@ -22,11 +24,11 @@ if (platform() === 'linux') {
 }
 
 const port = parentPort;
-port?.on('message', ({ id, bytes, options }: Request) => {
+port?.on('message', ({ id, bytes, options, handBack }: Request) => {
   void readImageMetadata(bytes, options).then(
     (read) => {
       try {
-        port.postMessage({ id, read });
+        port.postMessage(handBack ? { id, read, buffer: bytes.buffer } : { id, read }, handBack ? [bytes.buffer as ArrayBuffer] : []);
       } catch (error) {
         port.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
       }

@@ -32,7 +32,7 @@ describe('the metadata worker bundle', () => {
     try {
       await build({ ...bundleOptions(root).metadataWorker, outfile: join(dir, 'metadata-worker.cjs'), sourcemap: false });
       const png = insertChunks(await makePng(8, 8), [tEXt('parameters', 'a fox\nSteps: 20, Sampler: Euler, Seed: 5, Size: 8x8')]);
-      expect(await pool.read(png)).toMatchObject({ source: 'a1111', settings: { prompt: 'a fox', seed: '5' } });
+      expect((await pool.read(png)).read).toMatchObject({ source: 'a1111', settings: { prompt: 'a fox', seed: '5' } });
     } finally {
       await pool.close();
       rmSync(dir, { recursive: true, force: true });

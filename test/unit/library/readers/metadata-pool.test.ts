@@ -27,9 +27,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('metadata pool', () => {
   it('reads settings on a worker thread, the thread reused for the next file', async () => {
     pool = createMetadataPool({ size: 1 });
-    const read = await pool.read(withText('parameters', 'a fox\nSteps: 20, Sampler: Euler, Seed: 5, Size: 8x8'));
+    const { read } = await pool.read(withText('parameters', 'a fox\nSteps: 20, Sampler: Euler, Seed: 5, Size: 8x8'));
     expect(read).toMatchObject({ format: 'png', source: 'a1111', settings: { prompt: 'a fox', steps: 20, seed: '5' } });
-    expect((await pool.read(withText('Comment', 'a note'), { sidecarText: 'a cat\nSteps: 3, Seed: 4, Size: 8x8' })).settings.prompt).toBe('a cat');
+    expect((await pool.read(withText('Comment', 'a note'), { sidecarText: 'a cat\nSteps: 3, Seed: 4, Size: 8x8' })).read.settings.prompt).toBe('a cat');
     expect(pool.workerCount).toBe(1);
   });
 
@@ -41,8 +41,26 @@ describe('metadata pool', () => {
     await Promise.all([stalled.catch(() => order.push('stalled read failed')), sleep(1).then(() => order.push('timer'))]);
     expect(order).toEqual(['timer', 'stalled read failed']);
     await expect(stalled).rejects.toThrow(new MetadataReadFailed('timeout', 'Its settings could not be read in time (over 0.3 s).'));
-    expect(await pool.read(withText('parameters', 'fine'))).toMatchObject({ source: 'unknown' });
+    expect((await pool.read(withText('parameters', 'fine'))).read).toMatchObject({ source: 'unknown' });
     expect(pool.workerCount).toBe(1);
+  });
+
+  it('hands a file\'s bytes to the thread and back, never copying them on this thread; a view into a larger buffer is copied', async () => {
+    pool = createMetadataPool({ size: 1 });
+    const file = withText('parameters', 'a fox\nSteps: 20, Sampler: Euler, Seed: 5, Size: 8x8');
+    const whole = file.slice();
+    const reading = pool.read(whole);
+    // Moved, not cloned: the caller's view is empty until the bytes come back with the answer.
+    expect(whole.byteLength).toBe(0);
+    const back = await reading;
+    expect(back.bytes).toEqual(file);
+    expect(back.read.source).toBe('a1111');
+    const shared = new Uint8Array(file.length + 8);
+    shared.set(file, 8);
+    const view = shared.subarray(8);
+    const copied = await pool.read(view);
+    expect(copied.bytes).toBe(view);
+    expect(copied.read.source).toBe('a1111');
   });
 
   it('fails only the file whose reader stopped; the files queued behind it are read', async () => {
