@@ -2,38 +2,20 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import sharp from 'sharp';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { NODES, type NodeEnv, objectInfo, outputSize, validateGraph } from './comfyui-nodes.js';
+import { type Graph, type NodeEnv, knownNodes, objectInfo, transcript } from './comfyui-nodes.js';
+import { type ComfyScenario, type Job, type RunHost, runJob } from './comfyui-run.js';
+import { validatePrompt } from './comfyui-validate.js';
 import { credentialEcho, echoEverywhere, nestedEcho } from './echo.js';
-import { makePng, pngFor } from './png.js';
 import { pyJson } from './pyjson.js';
 import { type LoggedRequest, Script, sendText, startHttpFake, streamHugeBody } from './server.js';
 
-/** What the next POST /prompt (and the run it queues) does. */
-export type ComfyScenario =
-  | {
-      kind: 'success';
-      /** Defaults to the KSampler's steps in the graph (or 20). */
-      steps?: number;
-      stepMs?: number;
-      /** Send a binary preview frame every step. */
-      previews?: boolean;
-      /** Time the prompt waits in the queue before it runs (cancel → /queue delete). */
-      pendingMs?: number;
-      /** Skip the execution_success message (older servers): only executing{node:null} signals done. */
-      noSuccessMessage?: boolean;
-      /** A broken server: SaveImage writes images of this size whatever the graph says. */
-      outputSize?: { width: number; height: number };
-    }
-  | { kind: 'execution_error'; atStep?: number }
-  /** Every socket of the client is closed at this step; the server itself keeps running the prompt. */
-  | { kind: 'ws_close'; atStep?: number }
-  | { kind: 'prompt_error'; status: number; body: unknown; headers?: Record<string, string> }
-  | { kind: 'history_malformed' }
-  /** /view answers 200 with bytes that are not an image. */
-  | { kind: 'view_invalid' }
-  | { kind: 'view_huge'; bytes: number }
-  /** /prompt never answers. */
-  | { kind: 'hang' };
+export type { ComfyScenario } from './comfyui-run.js';
+
+/**
+ * A fake ComfyUI that behaves as the real one does (held to a transcript recorded from ComfyUI 0.3.64 by
+ * test/integration/providers/comfyui-contract.test.ts): one prompt runs at a time, validation per output, messages
+ * only to the prompt's client id on its newest socket, JPEG previews, the cache, history and queue as recorded.
+ */
 
 export const comfyErrors = {
   validation: (): ComfyScenario => ({
@@ -43,7 +25,7 @@ export const comfyErrors = {
       error: { type: 'prompt_outputs_failed_validation', message: 'Prompt outputs failed validation', details: '', extra_info: {} },
       node_errors: {
         '4': {
-          errors: [{ type: 'value_not_in_list', message: 'Value not in list', details: "ckpt_name: 'x.safetensors' not in (list of length 2)", extra_info: { input_name: 'ckpt_name', input_config: null, received_value: 'x.safetensors' } }],
+          errors: [{ type: 'value_not_in_list', message: 'Value not in list', details: "ckpt_name: 'x.safetensors' not in ['v1-5-pruned-emaonly.safetensors', 'sd_xl_base_1.0.safetensors']", extra_info: { input_name: 'ckpt_name', input_config: null, received_value: 'x.safetensors' } }],
           dependent_outputs: ['9'],
           class_type: 'CheckpointLoaderSimple',
         },
@@ -59,7 +41,7 @@ export const comfyErrors = {
 export interface FakeComfyOptions {
   scenario?: ComfyScenario;
   checkpoints?: string[];
-  /** Answer /object_info with the newer ["COMBO", {options}] spec. */
+  /** Answer /object_info with the newer ["COMBO", {options}] spec for checkpoints too. */
   comboSpec?: boolean;
   /** A careless server (or the proxy in front of it): the credentials it was sent come back everywhere. */
   echoCredentials?: boolean;
@@ -69,6 +51,12 @@ export interface FakeComfyOptions {
   ignoreOverwrite?: boolean;
   /** /upload/image answers this instead of doing its work (a broken proxy, a server bug). */
   uploadAnswer?: { status: number; body: unknown };
+  /** Started with --preview-method auto: every sampler step sends a preview (otherwise only a scenario's `previews`). */
+  previews?: boolean;
+  /** How long a sampler step takes by default. */
+  stepMs?: number;
+  /** Custom node classes this server pretends to have installed (they run as no-ops). */
+  extraNodes?: string[];
 }
 
 /** One POST /upload/image as the fake received it: the multipart fields and the file's exact bytes. */
@@ -90,14 +78,6 @@ export interface SocketLog {
   supportsPreviewMetadata: boolean;
 }
 
-interface Job {
-  id: string;
-  clientId: string;
-  status: 'pending' | 'running' | 'done' | 'deleted';
-  interrupted: boolean;
-  wake?: () => void;
-}
-
 export interface FakeComfy {
   url: string;
   requests: LoggedRequest[];
@@ -105,6 +85,8 @@ export interface FakeComfy {
   promptRequests(): LoggedRequest[];
   interruptRequests(): LoggedRequest[];
   queueDeleteRequests(): LoggedRequest[];
+  /** What GET /queue would say now: prompt ids running and pending. */
+  queue(): { running: string[]; pending: string[] };
   /** Every upload, in order. */
   uploads: UploadLog[];
   /** Puts a file into input/ as if someone had uploaded it before (for name collisions). */
@@ -116,13 +98,13 @@ export interface FakeComfy {
 export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<FakeComfy> {
   const script = new Script<ComfyScenario>(options.scenario ?? { kind: 'success' });
   const wss = new WebSocketServer({ noServer: true });
-  const clients = new Map<string, Set<WebSocket>>();
+  // The server keeps one socket per client id: the newest (server.py websocket_handler).
+  const clients = new Map<string, WebSocket>();
   const socketLogs: SocketLog[] = [];
   const metaSockets = new WeakSet<WebSocket>();
   const jobs = new Map<string, Job>();
-  const history = new Map<string, string>();
-  const files = new Map<string, Buffer>();
-  const viewBehaviour = new Map<string, ComfyScenario>();
+  const queue: Job[] = [];
+  let running: Job | undefined;
   const uploads: UploadLog[] = [];
   // What LoadImage sees of each input file: PIL's exif_transpose turns a camera JPEG on its side.
   const inputSizes = new Map<string, { width: number; height: number }>();
@@ -132,24 +114,86 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
   let echo = '';
   const tail = () => (echo === '' ? '' : ` ${echo}`);
 
-  const toClient = (clientId: string, message: unknown) => {
-    for (const ws of clients.get(clientId) ?? []) ws.send(pyJson(message));
-  };
+  const send = (ws: WebSocket | undefined, message: unknown) => ws?.send(pyJson(message));
   const broadcast = (message: unknown) => {
-    for (const set of clients.values()) for (const ws of set) ws.send(pyJson(message));
+    for (const ws of clients.values()) send(ws, message);
   };
-  const queueStatus = () => ({ type: 'status', data: { status: { exec_info: { queue_remaining: [...jobs.values()].filter((j) => j.status === 'pending' || j.status === 'running').length } } } });
+  const queueInfo = () => ({ exec_info: { queue_remaining: [...jobs.values()].filter((j) => j.status === 'pending' || j.status === 'running').length } });
   const json = (res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}) =>
     sendText(res, status, pyJson(value), { ...(echo === '' ? {} : { 'x-echo': echo }), ...headers });
 
-  const checkpointNames = () => [...(options.checkpoints ?? ['v1-5-pruned-emaonly.safetensors', 'sd_xl_base_1.0.safetensors']), ...(echo === '' ? [] : [`ckpt${tail()}`])];
+  const files = new Map<string, Buffer>();
   const env: NodeEnv = {
     get checkpoints() {
-      return checkpointNames();
+      return [...(options.checkpoints ?? ['v1-5-pruned-emaonly.safetensors', 'sd_xl_base_1.0.safetensors']), ...(echo === '' ? [] : [`ckpt${tail()}`])];
     },
     upscaleModels: options.upscaleModels ?? [],
     inputFiles: () => [...files.keys()].filter((k) => k.startsWith('input/')).map((k) => k.slice('input/'.length).replace(/^\//, '')),
+    extraNodes: options.extraNodes ?? [],
   };
+
+  const host: RunHost = {
+    env,
+    toClient: (clientId, message) => send(clients.get(clientId), message),
+    previewTo: (clientId, jpeg, meta) => {
+      const ws = clients.get(clientId);
+      if (ws === undefined) return;
+      const header = Buffer.alloc(8);
+      if (metaSockets.has(ws)) {
+        const metadata = Buffer.from(JSON.stringify({ ...meta, image_type: 'image/jpeg' }));
+        header.writeUInt32BE(4, 0);
+        header.writeUInt32BE(metadata.length, 4);
+        ws.send(Buffer.concat([header, metadata, jpeg]));
+      } else {
+        header.writeUInt32BE(1, 0);
+        header.writeUInt32BE(1, 4); // JPEG
+        ws.send(Buffer.concat([header, jpeg]));
+      }
+    },
+    closeClient: (clientId) => clients.get(clientId)?.terminate(),
+    queueStatus: () => broadcast({ type: 'status', data: { status: queueInfo() } }),
+    previews: options.previews === true,
+    stepMs: options.stepMs ?? 2,
+    echo: () => echo,
+    files,
+    history: new Map(),
+    viewBehaviour: new Map(),
+    inputSize: (name) => inputSizes.get(`input//${name}`) ?? pngSize(files.get(`input//${name}`)),
+    cache: new Map(),
+    counters: new Map(),
+    closed: () => closed,
+  };
+
+  /** main.py prompt_worker: one prompt at a time, in the order queued. */
+  async function pump(): Promise<void> {
+    if (running !== undefined || closed) return;
+    const next = queue.shift();
+    if (next === undefined) return;
+    if (next.status === 'deleted') return pump();
+    running = next;
+    const pendingMs = next.scenario.kind === 'success' ? (next.scenario.pendingMs ?? 0) : 0;
+    if (pendingMs > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, pendingMs);
+        next.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    // A /queue delete may have come while it waited.
+    const deleted = (next.status as Job['status']) === 'deleted';
+    if (!deleted && !closed) {
+      next.status = 'running';
+      try {
+        await runJob(next, host);
+      } finally {
+        next.status = next.status === 'running' ? 'done' : next.status;
+      }
+    }
+    running = undefined;
+    void pump();
+  }
 
   const fake = await startHttpFake(
     async (req, res, logged) => {
@@ -164,9 +208,10 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
       if (req.method === 'POST' && path === '/prompt') return prompt(res, logged);
       if (req.method === 'POST' && path === '/upload/image') return upload(res, Buffer.concat(raw.get(req) ?? []), req.headers['content-type']);
       if (req.method === 'POST' && path === '/interrupt') {
+        // With a prompt id only that prompt, if it is the one running; without, whatever runs (server.py post_interrupt).
         const id = (logged.json as { prompt_id?: string } | undefined)?.prompt_id;
-        const job = id === undefined ? [...jobs.values()].find((j) => j.status === 'running') : jobs.get(id);
-        if (job !== undefined && job.status === 'running') {
+        const job = running?.status === 'running' && (id === undefined || running.id === id) ? running : undefined;
+        if (job !== undefined) {
           job.interrupted = true;
           job.wake?.();
         }
@@ -185,54 +230,41 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
           res.writeHead(200).end();
           return;
         }
-        const entry = (j: Job) => [counter, j.id, {}, { client_id: j.clientId }, ['9']];
+        const entry = (j: Job) => [j.number, j.id, j.graph, { client_id: j.clientId }, j.outputs];
         return json(res, 200, { queue_running: [...jobs.values()].filter((j) => j.status === 'running').map(entry), queue_pending: [...jobs.values()].filter((j) => j.status === 'pending').map(entry) });
       }
       const historyMatch = /^\/history\/(.+)$/.exec(path);
       if (req.method === 'GET' && historyMatch !== null) {
         const id = decodeURIComponent(historyMatch[1]!);
-        const text = history.get(id);
-        sendText(res, 200, text ?? '{}');
+        sendText(res, 200, host.history.get(id) ?? '{}');
         return;
       }
-      if (req.method === 'GET' && path === '/view') {
-        const { filename, subfolder, type } = logged.query;
-        if (filename === undefined || filename.includes('..') || subfolder === undefined || type === undefined) {
-          res.writeHead(400).end();
-          return;
-        }
-        const behaviour = viewBehaviour.get(filename);
-        if (behaviour?.kind === 'view_invalid') {
-          sendText(res, 200, '<html>not an image</html>', { 'content-type': 'image/png' });
-          return;
-        }
-        if (behaviour?.kind === 'view_huge') {
-          res.writeHead(200, { 'content-type': 'image/png' });
-          streamHugeBody(res, logged, behaviour.bytes);
-          return;
-        }
-        const file = files.get(`${type}/${subfolder}/${filename}`);
-        if (file === undefined) {
-          res.writeHead(404).end();
-          return;
-        }
-        res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(file.length), 'content-disposition': `filename="${filename}"` });
-        res.end(file);
-        return;
-      }
+      if (req.method === 'GET' && path === '/view') return view(res, logged);
       if (req.method === 'GET' && path === '/system_stats') {
         return json(res, 200, {
-          system: { os: 'posix', ram_total: 1, ram_free: 1, comfyui_version: `0.3.40${tail()}`, python_version: '3.12.3', pytorch_version: '2.7.0', embedded_python: false, argv: ['main.py'] },
+          system: {
+            os: 'posix',
+            ram_total: 1,
+            ram_free: 1,
+            comfyui_version: `${transcript().comfyuiVersion}${tail()}`,
+            required_frontend_version: '1.27.10',
+            installed_templates_version: null,
+            required_templates_version: '0.1.95',
+            python_version: '3.12.3',
+            pytorch_version: '2.7.0',
+            embedded_python: false,
+            argv: ['main.py', '--cpu', ...(options.previews === true ? ['--preview-method', 'auto'] : [])],
+          },
           devices: [{ name: 'cpu', type: 'cpu', index: null, vram_total: 0, vram_free: 0, torch_vram_total: 0, torch_vram_free: 0 }],
         });
       }
       if (req.method === 'GET' && path === '/object_info') {
-        return json(res, 200, Object.fromEntries(Object.keys(NODES).map((name) => [name, objectInfo(name, env, options.comboSpec === true)])));
+        return json(res, 200, Object.fromEntries(knownNodes().map((name) => [name, objectInfo(name, env, options.comboSpec === true)])));
       }
       const infoMatch = /^\/object_info\/(.+)$/.exec(path);
       if (req.method === 'GET' && infoMatch !== null) {
         const name = decodeURIComponent(infoMatch[1]!);
-        return json(res, 200, NODES[name] === undefined ? {} : { [name]: objectInfo(name, env, options.comboSpec === true) });
+        return json(res, 200, knownNodes().includes(name) ? { [name]: objectInfo(name, env, options.comboSpec === true) } : {});
       }
       res.writeHead(404).end();
     },
@@ -244,24 +276,28 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
       }
       if (options.echoCredentials === true) echo = credentialEcho(req.headers);
       wss.handleUpgrade(req, socket, head, (ws) => {
-        const clientId = url.searchParams.get('clientId') ?? randomUUID().replace(/-/g, '');
+        const clientId = url.searchParams.get('clientId') || randomUUID().replace(/-/g, '');
         const log: SocketLog = { clientId, origin: req.headers.origin, headers: req.headers, received: [], supportsPreviewMetadata: false };
         socketLogs.push(log);
-        if (!clients.has(clientId)) clients.set(clientId, new Set());
-        clients.get(clientId)!.add(ws);
-        ws.on('close', () => clients.get(clientId)?.delete(ws));
+        clients.set(clientId, ws);
+        // The server forgets the id when any of its sockets closes, even an older one a newer had replaced.
+        ws.on('close', () => clients.delete(clientId));
+        let first = true;
         ws.on('message', (data, isBinary) => {
           if (isBinary) return;
           const message = JSON.parse(String(data)) as { type?: string; data?: { supports_preview_metadata?: boolean } };
           log.received.push(message);
-          if (message.type === 'feature_flags' && log.received.length === 1) {
+          if (first && message.type === 'feature_flags') {
             log.supportsPreviewMetadata = message.data?.supports_preview_metadata === true;
             if (log.supportsPreviewMetadata) metaSockets.add(ws);
-            ws.send(pyJson({ type: 'feature_flags', data: { supports_preview_metadata: true, max_upload_size: 104857600 } }));
+            send(clients.get(clientId), { type: 'feature_flags', data: { supports_preview_metadata: true, max_upload_size: 104857600 } });
           }
+          first = false;
         });
-        ws.send(pyJson({ type: 'status', data: { status: { exec_info: { queue_remaining: 0 } }, sid: clientId } }));
-        if (echo !== '') ws.send(pyJson({ type: `crystools.monitor${tail()}`, data: nestedEcho(echo) }));
+        send(ws, { type: 'status', data: { status: queueInfo(), sid: clientId } });
+        // A client that reconnects while its prompt runs is told the node, without a prompt id.
+        if (host.current?.clientId === clientId) send(ws, { type: 'executing', data: { node: host.current.node } });
+        if (echo !== '') send(ws, { type: `crystools.monitor${tail()}`, data: nestedEcho(echo) });
       });
     },
   );
@@ -273,6 +309,31 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
     raw.set(req, parts);
     req.on('data', (c: Buffer) => parts.push(c));
   });
+
+  function view(res: ServerResponse, logged: LoggedRequest): void {
+    const { filename, subfolder, type } = logged.query;
+    if (filename === undefined || filename.includes('..') || subfolder === undefined || type === undefined) {
+      res.writeHead(400).end();
+      return;
+    }
+    const behaviour = host.viewBehaviour.get(filename);
+    if (behaviour?.kind === 'view_invalid') {
+      sendText(res, 200, '<html>not an image</html>', { 'content-type': 'image/png' });
+      return;
+    }
+    if (behaviour?.kind === 'view_huge') {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      streamHugeBody(res, logged, behaviour.bytes);
+      return;
+    }
+    const file = files.get(`${type}/${subfolder}/${filename}`);
+    if (file === undefined) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(file.length), 'content-disposition': `filename="${filename}"` });
+    res.end(file);
+  }
 
   /** server.py image_upload: `image` file, `type` (default input), `subfolder`, `overwrite` ("true"/"1"). */
   async function upload(res: ServerResponse, body: Buffer, contentType: string | undefined): Promise<void> {
@@ -312,132 +373,28 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
   }
 
   function prompt(res: ServerResponse, logged: LoggedRequest): void {
+    // aiohttp's request.json() on a body that is not JSON raises: the server answers 500 in plain text.
+    if (logged.json === undefined && logged.body !== '') {
+      sendText(res, 500, '500 Internal Server Error\n\nServer got itself in trouble', { 'content-type': 'text/plain; charset=utf-8' });
+      return;
+    }
     const scenario = script.next();
-    const body = (logged.json ?? {}) as { prompt?: Record<string, { class_type?: string; inputs?: Record<string, unknown> }>; client_id?: string; prompt_id?: string };
+    const body = (logged.json ?? {}) as { prompt?: Graph; client_id?: string; prompt_id?: string };
     if (scenario.kind === 'hang') return;
     if (scenario.kind === 'prompt_error') return json(res, scenario.status, echoEverywhere(scenario.body, echo), scenario.headers);
     if (body.prompt === undefined) {
       return json(res, 400, { error: { type: 'no_prompt', message: 'No prompt provided', details: 'No prompt provided', extra_info: {} }, node_errors: {} });
     }
-    const missing = Object.entries(body.prompt).find(([, n]) => typeof n?.class_type !== 'string');
-    if (missing !== undefined) {
-      return json(res, 400, { error: { type: 'invalid_prompt', message: `Cannot execute because a node is missing the class_type property.: Node ID '#${missing[0]}'`, details: '', extra_info: {} }, node_errors: {} });
-    }
-    const nodeErrors = validateGraph(body.prompt, env);
-    if (Object.keys(nodeErrors).length > 0) {
-      return json(res, 400, { error: { type: 'prompt_outputs_failed_validation', message: 'Prompt outputs failed validation', details: '', extra_info: {} }, node_errors: nodeErrors });
-    }
+    const checked = validatePrompt(body.prompt, env);
+    if (!checked.ok) return json(res, 400, { error: checked.error, node_errors: checked.nodeErrors });
     const id = body.prompt_id ?? randomUUID();
     counter += 1;
-    const job: Job = { id, clientId: body.client_id ?? '', status: 'pending', interrupted: false };
+    const job: Job = { id, number: counter, clientId: body.client_id ?? '', graph: body.prompt, outputs: checked.outputs, scenario, status: 'pending', interrupted: false };
     jobs.set(id, job);
-    json(res, 200, { prompt_id: id, number: counter, node_errors: echo === '' ? {} : nestedEcho(echo) });
-    void run(job, body.prompt, scenario);
-  }
-
-  async function run(job: Job, graph: Record<string, { class_type?: string; inputs?: Record<string, unknown> }>, scenario: ComfyScenario): Promise<void> {
-    const success = scenario.kind === 'success' ? scenario : undefined;
-    const pause = (ms: number) =>
-      new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, ms);
-        job.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-    if ((success?.pendingMs ?? 0) > 0) await pause(success!.pendingMs!);
-    if (job.status === 'deleted' || closed) return;
-    job.status = 'running';
-    const p = job.id;
-    const now = () => Date.now();
-    toClient(job.clientId, { type: 'execution_start', data: { prompt_id: p, timestamp: now() } });
-    toClient(job.clientId, { type: 'execution_cached', data: { nodes: [], prompt_id: p, timestamp: now() } });
-    const sampler = Object.entries(graph).find(([, n]) => n.class_type === 'KSampler');
-    const samplerId = sampler?.[0] ?? '3';
-    // A graph without a sampler (an upscale) reports no sampling steps of its own.
-    const steps = success?.steps ?? (sampler === undefined ? 1 : typeof sampler[1].inputs?.steps === 'number' ? (sampler[1].inputs.steps as number) : 20);
-    const latent = Object.values(graph).find((n) => n.class_type === 'EmptyLatentImage');
-    const saveId = Object.entries(graph).find(([, n]) => n.class_type === 'SaveImage')?.[0] ?? '9';
-    // Graphs that start from an uploaded image get outputs of their real size; text graphs keep the tiny 16² stand-in.
-    const fromImage = Object.values(graph).some((n) => n.class_type === 'LoadImage');
-    let planes: ReturnType<typeof outputSize> | undefined;
-    try {
-      planes = fromImage ? outputSize(graph, saveId, (name) => inputSizes.get(`input//${name}`) ?? pngSize(files.get(`input//${name}`))) : undefined;
-    } catch (error) {
-      // What ComfyUI does with a file PIL cannot open: LoadImage fails at run time.
-      const data = { prompt_id: job.id, node_id: '10', node_type: 'LoadImage', executed: [], exception_message: `cannot identify image file (${(error as Error).message})`, exception_type: 'PIL.UnidentifiedImageError', traceback: [], current_inputs: {}, current_outputs: [], timestamp: Date.now() };
-      toClient(job.clientId, { type: 'execution_error', data });
-      history.set(job.id, pyJson({ [job.id]: { prompt: [counter, job.id, graph, { client_id: job.clientId }, [saveId]], outputs: {}, status: { status_str: 'error', completed: false, messages: [['execution_error', data]] }, meta: {} } }));
-      job.status = 'done';
-      toClient(job.clientId, { type: 'executing', data: { node: null, prompt_id: job.id } });
-      return;
-    }
-    const batch = planes?.batch ?? (typeof latent?.inputs?.batch_size === 'number' ? latent.inputs.batch_size : 1);
-    toClient(job.clientId, { type: 'executing', data: { node: samplerId, display_node: samplerId, prompt_id: p } });
-    const endWith = (status: 'success' | 'error', messages: unknown[][], outputs: Record<string, unknown> = {}) => {
-      history.set(p, pyJson({ [p]: { prompt: [counter, p, graph, { client_id: job.clientId }, ['9']], outputs, status: { status_str: status, completed: status === 'success', messages }, meta: {} } }));
-      job.status = 'done';
-    };
-    for (let step = 1; step <= steps; step += 1) {
-      if (job.interrupted || closed) break;
-      if (scenario.kind === 'execution_error' && step === (scenario.atStep ?? 1)) {
-        const t = tail();
-        const error = { prompt_id: p, node_id: samplerId + t, node_type: `KSampler${t}`, executed: ['4', '5', '6', '7'], exception_message: `CUDA out of memory. Tried to allocate 2.00 GiB${t}\n`, exception_type: `torch.OutOfMemoryError${t}`, traceback: [`...${t}`], current_inputs: echo === '' ? {} : nestedEcho(echo), current_outputs: [], timestamp: now() };
-        toClient(job.clientId, { type: 'execution_error', data: error });
-        endWith('error', [['execution_error', error]]);
-        toClient(job.clientId, { type: 'executing', data: { node: null, prompt_id: p } });
-        return;
-      }
-      if (scenario.kind === 'ws_close' && step === (scenario.atStep ?? 2)) {
-        for (const ws of clients.get(job.clientId) ?? []) ws.terminate();
-      }
-      toClient(job.clientId, { type: 'progress', data: { value: step, max: steps, prompt_id: p, node: samplerId + tail() } });
-      if (success?.previews === true) {
-        const image = pngFor(300 + step);
-        for (const ws of clients.get(job.clientId) ?? []) {
-          if (metaSockets.has(ws)) {
-            const meta = Buffer.from(JSON.stringify({ node_id: samplerId, prompt_id: p, display_node_id: samplerId, parent_node_id: null, real_node_id: samplerId, image_type: 'image/png' }));
-            const header = Buffer.alloc(8);
-            header.writeUInt32BE(4, 0);
-            header.writeUInt32BE(meta.length, 4);
-            ws.send(Buffer.concat([header, meta, image]));
-          } else {
-            const header = Buffer.alloc(8);
-            header.writeUInt32BE(1, 0);
-            header.writeUInt32BE(2, 4); // PNG
-            ws.send(Buffer.concat([header, image]));
-          }
-        }
-      }
-      await pause(success?.stepMs ?? 2);
-    }
-    if (closed) return;
-    if (job.interrupted) {
-      const data = { prompt_id: p, node_id: samplerId, node_type: 'KSampler', executed: ['4', '5', '6', '7'], timestamp: now() };
-      broadcast({ type: 'execution_interrupted', data });
-      endWith('error', [['execution_interrupted', data]]);
-      toClient(job.clientId, { type: 'executing', data: { node: null, prompt_id: p } });
-      return;
-    }
-    const images = Array.from({ length: batch }, (_, i) => {
-      const filename = `Atelier_${String(counter * 10 + i).padStart(5, '0')}_${echo === '' ? '' : `${echo}_`}.png`;
-      const size = success?.outputSize ?? planes;
-      files.set(`output//${filename}`, size === undefined ? pngFor(i, 16) : makePng(size.width, size.height, [(i * 60) % 256, 90, 160]));
-      if (scenario.kind === 'view_invalid' || scenario.kind === 'view_huge') viewBehaviour.set(filename, scenario);
-      return { filename, subfolder: '', type: 'output' };
-    });
-    toClient(job.clientId, { type: 'executing', data: { node: '8', display_node: '8', prompt_id: p } });
-    toClient(job.clientId, { type: 'executing', data: { node: saveId, display_node: saveId, prompt_id: p } });
-    toClient(job.clientId, { type: 'executed', data: { node: saveId, display_node: saveId, output: { images }, prompt_id: p } });
-    if (scenario.kind === 'history_malformed') {
-      history.set(p, `{"${p}": {"outputs": {"9": {"images": [{"filename": `);
-      job.status = 'done';
-    } else {
-      endWith('success', [['execution_start', { prompt_id: p, timestamp: now() }], ['execution_success', { prompt_id: p, timestamp: now() }]], { [saveId]: { images } });
-    }
-    if (success?.noSuccessMessage !== true) toClient(job.clientId, { type: 'execution_success', data: { prompt_id: p, timestamp: now() } });
-    broadcast(queueStatus());
-    toClient(job.clientId, { type: 'executing', data: { node: null, prompt_id: p } });
+    queue.push(job);
+    json(res, 200, { prompt_id: id, number: counter, node_errors: echo === '' ? checked.nodeErrors : nestedEcho(echo) });
+    host.queueStatus();
+    void pump();
   }
 
   return {
@@ -447,13 +404,14 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
     promptRequests: () => fake.requests.filter((r) => r.method === 'POST' && r.path.replace(/^\/api/, '') === '/prompt'),
     interruptRequests: () => fake.requests.filter((r) => r.path.replace(/^\/api/, '') === '/interrupt'),
     queueDeleteRequests: () => fake.requests.filter((r) => r.method === 'POST' && r.path.replace(/^\/api/, '') === '/queue'),
+    queue: () => ({ running: [...jobs.values()].filter((j) => j.status === 'running').map((j) => j.id), pending: [...jobs.values()].filter((j) => j.status === 'pending').map((j) => j.id) }),
     uploads,
     seedInput: (name, bytes) => void files.set(`input//${name}`, bytes),
     setScenario: (next) => script.set(next),
     close: async () => {
       closed = true;
       for (const job of jobs.values()) job.wake?.();
-      for (const set of clients.values()) for (const ws of set) ws.terminate();
+      for (const ws of wss.clients) ws.terminate();
       wss.close();
       await fake.close();
     },

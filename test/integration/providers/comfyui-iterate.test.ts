@@ -304,7 +304,8 @@ describe('the fake checks graphs like ComfyUI', () => {
     const res = await fetch(`${fake.url}/prompt`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: graph, client_id: 'c' }) });
     expect(res.status).toBe(400);
     const body = (await res.json()) as { node_errors: Record<string, { errors: { type: string }[] }> };
-    expect(body.node_errors['10']!.errors[0]!.type).toBe('value_not_in_list');
+    // LoadImage checks its own file (VALIDATE_INPUTS), as the real server does: not a combo error.
+    expect(body.node_errors['10']!.errors[0]).toMatchObject({ type: 'custom_validation_failed', details: 'image - Invalid image file: nope.png' });
     expect(body.node_errors['21']!.errors[0]!.type).toBe('value_not_in_list');
   });
 });

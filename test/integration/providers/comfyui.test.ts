@@ -24,7 +24,7 @@ describe('comfyui: success', () => {
     const ctx = recordingContext();
     const out = await provider.generate(sd({ count: 2, seed: 99, steps: 8, guidance: 5.5, negativePrompt: 'bad hands', sampler: 'dpmpp_2m' }), cfg, ctx);
     expect(out.images).toHaveLength(2);
-    expect(out.images.every((i) => i.mime === 'image/png' && i.width === 16)).toBe(true);
+    expect(out.images.every((i) => i.mime === 'image/png' && i.width === 512)).toBe(true);
     expect(out.seed).toBe(99);
     expect(ctx.accepted).toBe(1);
     const body = fake.promptRequests()[0]!.json as { client_id: string; prompt_id: string; prompt: Graph };
@@ -49,7 +49,8 @@ describe('comfyui: success', () => {
     expect(ctx.progress.filter((p) => p.stage === 'sampling').map((p) => p.step)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(ctx.progress.find((p) => p.step === 3)).toMatchObject({ steps: 6, fraction: 0.5 });
     expect(ctx.partials).toHaveLength(6);
-    expect(ctx.partials[0]!.mime).toBe('image/png');
+    // ComfyUI's previews are JPEGs.
+    expect(ctx.partials[0]!.mime).toBe('image/jpeg');
   });
 
   it('finishes on executing{node:null} alone (older servers without execution_success)', async () => {
@@ -58,6 +59,9 @@ describe('comfyui: success', () => {
   });
 
   it('fills a user API-format workflow: whole placeholders typed, embedded ones as text', async () => {
+    await fake.close();
+    fake = await startFakeComfyUI({ extraNodes: ['Note'] });
+    cfg = { ...cfg, baseUrl: fake.url };
     const workflow = JSON.stringify({
       ...defaultWorkflow(),
       '6': { class_type: 'CLIPTextEncode', inputs: { text: 'masterpiece, {{prompt}}, seed {{seed}}', clip: ['4', 1] } },
@@ -204,7 +208,7 @@ describe('comfyui: validate and test()', () => {
   });
 
   it('test() reports the version and checkpoints (both object_info shapes), or unreachable', async () => {
-    expect(await provider.test(cfg, new AbortController().signal)).toMatchObject({ ok: true, reachable: true, models: ['v1-5-pruned-emaonly.safetensors', 'sd_xl_base_1.0.safetensors'], message: 'Connected to ComfyUI 0.3.40: 2 checkpoints.' });
+    expect(await provider.test(cfg, new AbortController().signal)).toMatchObject({ ok: true, reachable: true, models: ['v1-5-pruned-emaonly.safetensors', 'sd_xl_base_1.0.safetensors'], message: 'Connected to ComfyUI 0.3.64: 2 checkpoints.' });
     await fake.close();
     fake = await startFakeComfyUI({ comboSpec: true, checkpoints: ['flux.safetensors'] });
     expect((await provider.test({ ...cfg, baseUrl: fake.url }, new AbortController().signal)).models).toEqual(['flux.safetensors']);
