@@ -72,5 +72,7 @@ export const ProviderTestResult = z.object({
   models: z.array(z.string()),
   latencyMs: z.number().int(),
   message: z.string(),
+  /** Advice in Atelier's own words about how the server runs (ComfyUI started without previews), shown in Settings. */
+  hint: z.string().optional(),
 });
 export type ProviderTestResult = z.infer<typeof ProviderTestResult>;

@@ -2,13 +2,25 @@ import WebSocket from 'ws';
 import { AppError } from '../../../shared/errors.js';
 import { type CallScope, abortedError, networkError, statusError } from '../http/errors.js';
 
+/** Client ids (with their server) that have a socket open or opening in this process. */
+const openIds = new Set<string>();
+
 /**
  * Opens ComfyUI's /ws?clientId=… before the prompt is queued (messages go only to the matching client id).
  * No Origin header is sent: ComfyUI answers 403 to a mismatched Origin on loopback (reference §7.16).
+ * One socket per client id: the server sends only to the newest one, and when the older one closes it forgets the
+ * id altogether (server.py websocket_handler), so a second socket would leave both deaf.
  */
 export function openSocket(url: string, headers: Record<string, string>, scope: CallScope): Promise<WebSocket> {
-  return new Promise((resolve, reject) => {
+  const parsed = new URL(url);
+  const idKey = `${parsed.host}${parsed.pathname}?${parsed.searchParams.get('clientId') ?? ''}`;
+  if (openIds.has(idKey)) {
+    return Promise.reject(new AppError('internal', 'A ComfyUI socket with this client id is already open; a second one would take its messages.', { retryable: false, details: { phase: 'before_accept' } }));
+  }
+  openIds.add(idKey);
+  return new Promise<WebSocket>((resolve, reject) => {
     const socket = new WebSocket(url, { headers, maxPayload: 64 * 1024 * 1024, handshakeTimeout: scope.deadline.timeoutMs });
+    socket.once('close', () => openIds.delete(idKey));
     const onAbort = () => {
       socket.terminate();
       reject(abortedError(scope, false));

@@ -103,3 +103,10 @@ export function fillWorkflow(graph: ApiGraph, values: WorkflowValues): ApiGraph 
   };
   return fill(graph) as ApiGraph;
 }
+
+/** The output nodes Atelier keeps images from: its SaveImage nodes, else (a workflow that saves nothing) its PreviewImage nodes. */
+export function imageOutputs(graph: ApiGraph): string[] {
+  const of = (type: string) => Object.entries(graph).filter(([, node]) => node.class_type === type).map(([id]) => id);
+  const saved = of('SaveImage');
+  return saved.length > 0 ? saved : of('PreviewImage');
+}

@@ -49,8 +49,8 @@ describe('comfyui: success', () => {
     expect(ctx.progress.filter((p) => p.stage === 'sampling').map((p) => p.step)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(ctx.progress.find((p) => p.step === 3)).toMatchObject({ steps: 6, fraction: 0.5 });
     expect(ctx.partials).toHaveLength(6);
-    // ComfyUI's previews are JPEGs.
-    expect(ctx.partials[0]!.mime).toBe('image/jpeg');
+    // ComfyUI's previews are JPEGs at 512 on the long side: the size of this 512×512 job, so kept as they are.
+    expect(ctx.partials[0]).toMatchObject({ mime: 'image/jpeg', width: 512, height: 512 });
   });
 
   it('finishes on executing{node:null} alone (older servers without execution_success)', async () => {
@@ -114,7 +114,9 @@ describe('comfyui: errors', () => {
   it('a workflow validation failure names the node and the problem', async () => {
     fake.setScenario(comfyErrors.validation());
     const error = await rejectsWith(provider.generate(sd(), cfg, recordingContext()), 'provider_rejected');
-    expect(error.message).toMatch(/node 4 \(CheckpointLoaderSimple\): ckpt_name: 'x.safetensors' not in/);
+    expect(error.message).toBe(
+      `ComfyUI rejected the workflow. ComfyUI said: "Prompt outputs failed validation — node 4 (CheckpointLoaderSimple): ckpt_name: Value not in list: 'x.safetensors' not in ['v1-5-pruned-emaonly.safetensors', 'sd_xl_base_1.0.safetensors']"`,
+    );
     expect(error.details).toMatchObject({ status: 400, providerCode: 'prompt_outputs_failed_validation' });
   });
 
