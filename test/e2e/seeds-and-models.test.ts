@@ -56,6 +56,8 @@ describe('ComfyUI’s checkpoints are offered once listed', () => {
     await card.getByRole('checkbox').check();
     await card.getByRole('button', { name: 'Test connection' }).click();
     await card.getByText('2 models listed just now. Empty: the first one listed.').waitFor();
+    // This server sends no previews (started without --preview-method): Settings says how to get them.
+    await card.getByText(/start it with --preview-method auto/).waitFor();
     expect(await card.locator('datalist option').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('value')))).toEqual(CHECKPOINTS);
     await screenshot(page, 'settings-comfyui-models');
     await page.getByRole('button', { name: 'Close', exact: true }).click();

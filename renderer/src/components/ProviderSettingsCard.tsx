@@ -218,6 +218,8 @@ export function ProviderSettingsCard({ provider, settings }: { provider: Provide
           {result.message} ({result.latencyMs} ms{result.models.length > 0 ? `, ${result.models.length} models` : ''})
         </p>
       ) : null}
+      {/* Advice about how the server runs (ComfyUI started without previews): worth acting on, so kept apart. */}
+      {result !== undefined && result !== 'testing' && result.hint !== undefined ? <p className="hint provider-hint">{result.hint}</p> : null}
     </article>
   );
 }
