@@ -1,4 +1,5 @@
-import { errorCode } from '../http/errors.js';
+import { readJson } from '../http/body.js';
+import { type CallScope, errorCode } from '../http/errors.js';
 import { joinUrl } from '../http/url.js';
 import type { ProviderContext } from '../types.js';
 import type { EndSignal, RunState } from './run-state.js';
@@ -19,11 +20,14 @@ export interface StopTarget {
   minWaitMs: number;
   /** After this long without the server stopping, Atelier stops waiting (and says so in the trace). */
   maxWaitMs: number;
+  scope: CallScope;
 }
 
 type QueuePlace = 'running' | 'pending' | 'gone' | 'unknown';
 
 const CALL_TIMEOUT_MS = 5_000;
+/** /queue lists every queued graph in full: bounded all the same, as any answer from the server. */
+const MAX_QUEUE_BYTES = 8 * 1024 * 1024;
 
 /**
  * Stops our prompt on the server (reference §3.6): removed from the queue (harmless when it is not pending), then,
@@ -95,7 +99,7 @@ async function queuePlace(target: StopTarget): Promise<QueuePlace> {
       await res.body?.cancel();
       return 'unknown';
     }
-    const queue = (await res.json()) as { queue_running?: unknown; queue_pending?: unknown };
+    const queue = ((await readJson(res, MAX_QUEUE_BYTES, target.scope, 'the queue')) ?? {}) as { queue_running?: unknown; queue_pending?: unknown };
     const holds = (list: unknown) => Array.isArray(list) && list.some((item) => Array.isArray(item) && item[1] === target.promptId);
     if (holds(queue.queue_running)) return 'running';
     return holds(queue.queue_pending) ? 'pending' : 'gone';

@@ -55,7 +55,7 @@ export async function generate(request: GenerateRequest, config: ProviderConfig,
   const done = new Promise<AppError | undefined>((resolve) => (settle = resolve));
   const ended = new Promise<EndSignal>((resolve) => (end = resolve));
   const previews = { chain: Promise.resolve() };
-  const stop = (why: string) => stopOnServer({ base: conn.base, headers: conn.headers, promptId, state, ended, context, why, minWaitMs: options.cancelGraceMs, maxWaitMs: options.cancelWaitMaxMs });
+  const stop = (why: string) => stopOnServer({ base: conn.base, headers: conn.headers, promptId, state, ended, context, why, minWaitMs: options.cancelGraceMs, maxWaitMs: options.cancelWaitMaxMs, scope });
 
   try {
     context.onProgress({ stage: 'connecting' });
