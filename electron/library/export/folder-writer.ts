@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import type { PlannedFile } from './plan.js';
 import { numbered } from './names.js';
 import { manifestStream, type Written, type ZipOptions } from './zip-stream.js';
-import { chunked, withOriginal } from './read-original.js';
+import { withOriginal } from './read-original.js';
 
 const MAX_TRIES = 10_000;
 
@@ -37,7 +37,7 @@ export async function exportToFolder(folder: string, plan: readonly PlannedFile[
       async (original) => {
         const target = await createExclusive(folder, file.name);
         try {
-          await pipeline(chunked(original.bytes), target.handle.createWriteStream(), { signal: options.signal });
+          await pipeline(original.stream(), target.handle.createWriteStream(), { signal: options.signal });
         } catch (error) {
           // Only the half-written copy this export created is removed; the original is never touched.
           await unlink(target.path).catch(() => undefined);

@@ -1,28 +1,50 @@
-/** An export's one way to an original's bytes: the guarded read, hash checked; refused or gone is `null` (missing). */
+/** An export's one way to an original's bytes: the guarded read; refused or gone counts as missing. */
 import { Readable } from 'node:stream';
-import type { OriginalReader, ReadFile } from '../originals/original-reader.js';
+import type { OriginalReader } from '../originals/original-reader.js';
 import { RefusedRead } from '../originals/guarded-open.js';
 import type { PlannedFile } from './plan.js';
 
-export type ExportReader = Pick<OriginalReader, 'use'>;
+export type ExportReader = Pick<OriginalReader, 'use' | 'open'>;
+
+/** One original, ready to be written once. */
+export interface ExportSource {
+  size: number;
+  mtimeMs: number;
+  stream(): Readable;
+}
 
 /**
- * Hands the verified bytes to `write` and holds them against the read budget until it is done; `onRefused` hears
- * why a file was left out (a link out of its folder, a pipe, a changed file), and the file counts as missing.
+ * Hands the original to `write`: an imported original as bytes already checked against its recorded hash (held
+ * against the read budget until written), Atelier's own file streamed from its guarded descriptor, never past the
+ * size it had when opened. `onRefused` hears why a file was left out; it then counts as missing.
  */
 export async function withOriginal(
   reader: ExportReader,
   file: PlannedFile,
-  write: (original: ReadFile) => Promise<void>,
+  write: (original: ExportSource) => Promise<void>,
   onRefused: (file: PlannedFile, why: string) => void,
 ): Promise<'written' | 'missing'> {
-  if (file.source === null) return 'missing';
+  const source = file.source;
+  if (source === null) return 'missing';
   let reached = false;
   try {
-    await reader.use(file.source, async (original) => {
-      reached = true;
-      await write(original);
-    });
+    if (source.sha256 !== undefined) {
+      await reader.use(source, async (original) => {
+        reached = true;
+        await write({ size: original.size, mtimeMs: original.mtimeMs, stream: () => chunked(original.bytes) });
+      });
+      return 'written';
+    }
+    const opened = await reader.open(source);
+    reached = true;
+    try {
+      const { size, handle } = opened;
+      // The stream closes the handle when it ends ('close' is what the writers wait for); the finally covers a stream never made.
+      const stream = () => (size === 0 ? Readable.from([]) : handle.createReadStream({ start: 0, end: size - 1 }));
+      await write({ size, mtimeMs: opened.mtimeMs, stream });
+    } finally {
+      await opened.handle.close().catch(() => undefined);
+    }
     return 'written';
   } catch (error) {
     // A fault while writing is the export's own (a full disk): only a refused read is a missing original.

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import yazl from 'yazl';
 import type { ManifestFields, PlannedFile } from './plan.js';
 import { manifestChunks, type ManifestRow } from './manifest.js';
-import { chunked, withOriginal, type ExportReader } from './read-original.js';
+import { withOriginal, type ExportReader } from './read-original.js';
 
 export type FileOutcome = { missing: true } | { missing: false; bytes: number; name: string };
 
@@ -49,7 +49,7 @@ export function zipExport(plan: readonly PlannedFile[], options: ZipOptions): Re
         options.reader,
         file,
         async (original) => {
-          const input = chunked(original.bytes);
+          const input = original.stream();
           const stop = (): void => void input.destroy();
           signal.addEventListener('abort', stop, { once: true });
           // yazl keeps each entry's stream getter for the archive's life: it hands the stream over once and forgets it.

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadPool, type ReadPool } from '../import/read-pool.js';
-import { openGuarded, refusalOf, refusals, type GuardedTarget } from './guarded-open.js';
+import { openGuarded, refusalOf, refusals, type GuardedFile, type GuardedTarget } from './guarded-open.js';
 import { processReadBudget, type ReadBudget } from './read-budget.js';
 
 export interface ReadTarget extends GuardedTarget {
@@ -32,6 +32,8 @@ export interface OriginalReader {
   use<T>(target: ReadTarget, use: (file: ReadFile) => Promise<T> | T): Promise<T>;
   /** Reads the file; the budget is freed as soon as the bytes are the caller's. */
   read(target: ReadTarget): Promise<ReadFile>;
+  /** Only the guarded open, for a caller that streams a file it need not verify by hash (the caller closes it). */
+  open(target: GuardedTarget): Promise<GuardedFile>;
   budget: ReadBudget;
   close(): Promise<void>;
 }
@@ -90,6 +92,7 @@ export function createOriginalReader(options: { pool?: ReadPool; budget?: ReadBu
       release();
       return file;
     },
+    open: openGuarded,
     close: () => pool.close(),
   };
 }

@@ -8,7 +8,7 @@ import { parseCsv } from '../../../electron/library/csv.js';
 import { AppError } from '../../../shared/errors.js';
 import { a1111Parameters, toolFiles } from '../../fixtures/images/tool-files.js';
 import { insertChunks, makePng, tEXt } from '../../unit/media/helpers.js';
-import { startHarness, type Harness } from '../engine/harness.js';
+import { startHarness, waitForStatus, type Harness } from '../engine/harness.js';
 import { exportDone, linkedLibrary, originalsByPath, readZip } from './helpers.js';
 
 let h: Harness;
@@ -89,6 +89,21 @@ describe('export to a ZIP', () => {
     expect(done.missingNames).toEqual([missing[0]!.file]);
     expect(entries.map((e) => e.name)).not.toContain(missing[0]!.file);
     expect(entries).toHaveLength(files.length);
+  });
+
+  it("exports Atelier's own images (in its data dir) byte for byte, as a ZIP and as files", async () => {
+    h = await startHarness();
+    const { job } = await h.engine.handlers['jobs.submit']({ provider: 'builtin', prompt: 'a lighthouse at dusk', width: 64, height: 64, count: 2 });
+    const made = await waitForStatus(h.engine, job.id, ['succeeded']);
+    const stored = made.images.map((i) => sha(readFileSync(h.engine.resolveMedia('image', i.id)!.path)));
+    const { export: zip } = await h.engine.handlers['export.start']({ target: { query: { view: 'active' } }, format: 'zip', folder: temp(), manifest: 'none' });
+    const zipped = await exportDone(h.engine, zip.id);
+    expect(zipped).toMatchObject({ status: 'completed', done: 2, missing: 0 });
+    expect(readZip(zipped.path!).map((e) => sha(e.data)).sort()).toEqual([...stored].sort());
+    const folder = temp();
+    const { export: files } = await h.engine.handlers['export.start']({ target: { query: { view: 'active' } }, format: 'folder', folder, manifest: 'none' });
+    expect(await exportDone(h.engine, files.id)).toMatchObject({ status: 'completed', done: 2, missing: 0 });
+    expect(readdirSync(folder).map((name) => sha(readFileSync(join(folder, name)))).sort()).toEqual([...stored].sort());
   });
 
   it('exports just the selected images, and refuses a target that matches nothing', async () => {
