@@ -1,6 +1,6 @@
 /**
  * What each tool writes into its files, for the import bench: a unique prompt (with a unique searchable word) and
- * seed per file, in the keys and layouts of shared/docs/metadata-formats.md, and where each tool saves its outputs.
+ * seed per file, in the keys and layouts of docs/metadata-formats.md, and where each tool saves its outputs.
  */
 import { asciiComment, buildExif, unicodeComment } from '../../test/fixtures/images/tiff-exif.js';
 

@@ -58,7 +58,7 @@ export const A1111_UPSCALERS = [
   { name: 'R-ESRGAN 4x+', model_name: 'R-ESRGAN 4x+', model_path: 'https://github.com/xinntao/Real-ESRGAN/releases/download/v0.1.0/RealESRGAN_x4plus.pth', model_url: null, scale: 4 },
 ];
 
-/** Error bodies as A1111's handler and FastAPI send them (protocol reference §2.8). */
+/** Error bodies as A1111's handler and FastAPI send them (docs/provider-protocols.md §2.8). */
 export const a1111Errors = {
   samplerNotFound: (): A1111Scenario => ({ kind: 'error', status: 400, body: { error: 'HTTPException', detail: 'Sampler not found', body: '', errors: '400: Sampler not found' } }),
   validation: (): A1111Scenario => ({ kind: 'error', status: 422, body: { detail: [{ loc: ['body', 'steps'], msg: 'value is not a valid integer', type: 'type_error.integer' }] } }),
@@ -331,7 +331,7 @@ export async function startFakeA1111(options: FakeA1111Options = {}): Promise<Fa
   };
 }
 
-/** A1111's handler shape for an HTTPException (reference §2.8). */
+/** A1111's handler shape for an HTTPException (docs/provider-protocols.md §2.8). */
 function handlerError(status: number, detail: string): Record<string, unknown> {
   return { error: 'HTTPException', detail, body: '', errors: `${status}: ${detail}` };
 }

@@ -199,7 +199,7 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
     async (req, res, logged) => {
       const path = logged.path.replace(/^\/api\//, '/');
       if (options.echoCredentials === true) echo = credentialEcho(req.headers);
-      // ComfyUI's loopback Origin check (reference §3 "Origin rule").
+      // ComfyUI's loopback Origin check (docs/provider-protocols.md §3, "Origin rule").
       const origin = req.headers.origin;
       if (origin !== undefined && new URL(origin).host !== req.headers.host) {
         res.writeHead(403).end();

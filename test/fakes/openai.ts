@@ -32,7 +32,7 @@ export type OpenAIScenario =
   /** A mid-stream `event: error` after one partial. */
   | { kind: 'stream_error' };
 
-/** Real OpenAI error bodies and headers (protocol reference §1.7). */
+/** Real OpenAI error bodies and headers (docs/provider-protocols.md §1.7). */
 type ErrorScenario = Extract<OpenAIScenario, { kind: 'error' }>;
 
 export const openAIErrors = {
@@ -210,8 +210,8 @@ function sendError(res: ServerResponse, scenario: ErrorScenario, common: Record<
 }
 
 /**
- * The edits form as OpenAI reads it (reference §1.4): images under `image` or `image[]`, an optional `mask` file, and
- * every scalar a plain string part; what it would refuse gets its 400.
+ * The edits form as OpenAI reads it (docs/provider-protocols.md §1.4): images under `image` or `image[]`, an optional
+ * `mask` file, and every scalar a plain string part; what it would refuse gets its 400.
  */
 function parseEdit(contentType: string | undefined, raw: Buffer): { edit: ReceivedEdit; body: Record<string, unknown> } | { error: ErrorScenario } {
   const bad = (message: string, param: string | null, code: string | null = 'invalid_value'): { error: ErrorScenario } => ({ error: { kind: 'error', status: 400, type: 'invalid_request_error', code, message, param } });
@@ -309,7 +309,7 @@ async function respond(
     return;
   }
 
-  // Streaming (protocol reference §1.6): event line + single-line JSON data line + blank line.
+  // Streaming (docs/provider-protocols.md §1.6): event line + single-line JSON data line + blank line.
   res.writeHead(200, { ...common, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
   const success = scenario.kind === 'success' ? scenario : undefined;
   const eol = success?.crlf === true ? '\r\n' : '\n';

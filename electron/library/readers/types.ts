@@ -1,6 +1,6 @@
 /**
- * What Atelier reads from an image file made by any generator (issue 9), in the fields a generated job uses.
- * Readers never throw: what parsed is kept, what did not is named in `problems`, the raw text is always kept.
+ * What Atelier reads from an image file made by any generator (docs/metadata-formats.md), in the fields a generated job
+ * uses. Readers never throw: what parsed is kept, what did not is named in `problems`, the raw text is always kept.
  */
 
 import type { ImageSource } from '../../../shared/contract/imports.js';

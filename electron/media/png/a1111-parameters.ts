@@ -1,5 +1,5 @@
 /**
- * The AUTOMATIC1111 `parameters` infotext (provider-protocols §4.1): `create_infotext` to write,
+ * The AUTOMATIC1111 `parameters` infotext (docs/provider-protocols.md §4.1): `create_infotext` to write,
  * `parse_generation_parameters` to read, mirrored rule for rule so A1111, Forge and SD.Next read ours back.
  */
 import { normalizeSeed, type Seed } from '../../../shared/seed.js';

@@ -1,4 +1,4 @@
-/** ComfyUI SaveImage chunks (provider-protocols §4.2): `prompt` (API graph) and `workflow` (UI graph), both JSON. */
+/** ComfyUI SaveImage chunks: `prompt` (API graph) and `workflow` (UI graph), JSON (docs/provider-protocols.md §4.2). */
 
 export interface ComfyMetadata {
   /** The API-format graph, when the chunk is valid JSON. */

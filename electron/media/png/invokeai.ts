@@ -1,4 +1,4 @@
-/** InvokeAI chunks (provider-protocols §4.3): `invokeai_metadata` (v3+), legacy `sd-metadata` and `Dream`. */
+/** InvokeAI chunks (docs/provider-protocols.md §4.3): `invokeai_metadata` (v3+), legacy `sd-metadata` and `Dream`. */
 import { splitSquareBrackets } from '../square-brackets.js';
 
 export interface InvokeMetadata {

@@ -55,7 +55,8 @@ const COMMON = {
 
 /**
  * Reads every text chunk of a PNG (tEXt, zTXt, iTXt, in any position) and interprets the ones known tools
- * write. `settings` prefers Atelier's own record, then A1111 `parameters`, ComfyUI, InvokeAI (§4.4 order).
+ * write. `settings` prefers Atelier's own record, then A1111 `parameters`, ComfyUI, InvokeAI (the order of
+ * docs/provider-protocols.md §4.4).
  */
 export function readPngMetadata(png: Uint8Array): ImageMetadata {
   const texts = readTextChunks(readChunks(png));

@@ -6,7 +6,7 @@ const ERROR_BODY_LIMIT = 256 * 1024;
 
 /**
  * A1111 errors come as `{error, detail, body, errors}` from its own handler or FastAPI's 422 `{detail:[...]}`
- * (protocol reference §2.8); 401 drops WWW-Authenticate, so the status alone identifies it.
+ * (docs/provider-protocols.md §2.8); 401 drops WWW-Authenticate, so the status alone identifies it.
  */
 export async function a1111ResponseError(response: Response, scope: CallScope, what: string): Promise<AppError> {
   let said: string | undefined;

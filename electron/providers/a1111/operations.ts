@@ -56,7 +56,10 @@ export function requireInputs(request: GenerateRequest, inputs: WorkInputs | und
   return { image };
 }
 
-/** The fields POST /sdapi/v1/img2img adds to txt2img's (reference §2.4); images go as bare base64 of their own bytes. */
+/**
+ * The fields POST /sdapi/v1/img2img adds to txt2img's; images go as bare base64 of their own bytes
+ * (docs/provider-protocols.md §2.4).
+ */
 export function img2imgFields(request: GenerateRequest, image: SourceImage, mask?: SourceImage): Record<string, unknown> {
   return {
     init_images: [toBase64(image.data)],

@@ -153,7 +153,7 @@ export class ProgressPoller {
     this.options.onRegistered();
     const step = typeof state.sampling_step === 'number' ? state.sampling_step : undefined;
     const steps = typeof state.sampling_steps === 'number' && state.sampling_steps > 0 ? state.sampling_steps : undefined;
-    // /sdapi/v1/progress adds a 0.01 offset (protocol reference §2.6).
+    // /sdapi/v1/progress adds a 0.01 offset (docs/provider-protocols.md §2.6).
     const fraction = typeof json.progress === 'number' ? clamp(json.progress - 0.01) : undefined;
     const etaMs = typeof json.eta_relative === 'number' && json.eta_relative > 0 ? Math.round(json.eta_relative * 1000) : undefined;
     this.options.context.onProgress({

@@ -19,7 +19,10 @@ const PROVIDER = 'A1111';
 /** A1111 seeds its RNG with a 32-bit value: -1 (random) or 0 … 2^32-1. */
 const A1111_MAX_SEED = 0xffffffffn;
 const TEST_TIMEOUT_MS = 15_000;
-/** The API defaults differ from the UI (steps 50, sampler "Euler"), so these are always sent (reference §7.7). */
+/**
+ * The API defaults differ from the UI (steps 50, sampler "Euler"), so these are always sent
+ * (docs/provider-protocols.md §7.7).
+ */
 export const A1111_DEFAULTS = { steps: 20, cfgScale: 7, sampler: 'Euler a', scheduler: 'Automatic' } as const;
 const SAMPLERS = ['Euler a', 'Euler', 'DPM++ 2M', 'DPM++ SDE', 'DPM++ 2M SDE', 'DPM++ 3M SDE', 'UniPC', 'DDIM', 'Heun', 'LMS'];
 
@@ -82,7 +85,7 @@ function validate(request: GenerateRequest, config: ProviderConfig): void {
   if (request.outputFormat !== undefined && request.outputFormat !== 'png') throw invalid('Atelier asks A1111 for PNG only.', 'outputFormat');
 }
 
-/** POST /sdapi/v1/txt2img body (reference §2.3): one batch of `count` images, never saved server-side. */
+/** POST /sdapi/v1/txt2img body: one batch of `count` images, never saved there (docs/provider-protocols.md §2.3). */
 export function txt2imgBody(request: GenerateRequest, model: string | undefined, taskId: string): Record<string, unknown> {
   return {
     prompt: request.prompt,
@@ -252,7 +255,7 @@ function parseResult(json: unknown, scope: CallScope, context: ProviderContext, 
   }
   const body = json as { images: unknown[]; info?: unknown };
   let info: Record<string, unknown> = {};
-  // `info` is a JSON string inside the JSON (reference §7.8): parse it a second time.
+  // `info` is a JSON string inside the JSON (docs/provider-protocols.md §7.8): parse it a second time.
   if (typeof body.info === 'string') {
     try {
       const parsed = JSON.parse(body.info) as unknown;

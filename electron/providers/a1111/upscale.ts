@@ -13,8 +13,8 @@ import { chooseUpscaler, toBase64 } from './operations.js';
 const MAX_PIXELS = 16384 * 16384;
 
 /**
- * POST /sdapi/v1/extra-single-image (reference §9): one image scaled by 2 or 4 with the chosen upscaler. It has no
- * task id, so no progress; cancel drops the connection (A1111 finishes the short job on its own).
+ * POST /sdapi/v1/extra-single-image (docs/provider-protocols.md §9): one image scaled by 2 or 4 with the chosen
+ * upscaler. It has no task id, so no progress; cancel drops the connection (A1111 finishes the short job on its own).
  */
 export async function a1111Upscale(
   request: GenerateRequest,

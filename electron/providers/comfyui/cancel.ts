@@ -30,10 +30,10 @@ const CALL_TIMEOUT_MS = 5_000;
 const MAX_QUEUE_BYTES = 8 * 1024 * 1024;
 
 /**
- * Stops our prompt on the server (reference §3.6): removed from the queue (harmless when it is not pending), then,
- * once it runs, interrupted by its id. ComfyUI only checks for an interrupt at the next step boundary, which on a
- * loaded machine takes seconds, so this waits for the server's own end signal as long as steps are taking, asking
- * its queue whenever a wait passes in silence, and never returns while the queue still shows the prompt running.
+ * Stops our prompt on the server (docs/provider-protocols.md §3.6): removed from the queue (harmless when it is not
+ * pending), then, once it runs, interrupted by its id. ComfyUI only checks for an interrupt at the next step boundary,
+ * which on a loaded machine takes seconds, so this waits for the server's own end signal as long as steps are taking,
+ * asking its queue whenever a wait passes in silence, and never returns while the queue still shows the prompt running.
  */
 export async function stopOnServer(target: StopTarget): Promise<void> {
   const { promptId, state, context } = target;

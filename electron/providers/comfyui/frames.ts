@@ -1,4 +1,4 @@
-/** A decoded binary WebSocket frame (reference §3.4): everything big-endian uint32. */
+/** A decoded binary WebSocket frame (docs/provider-protocols.md §3.4): everything big-endian uint32. */
 export interface PreviewFrame {
   mime: string;
   data: Uint8Array;

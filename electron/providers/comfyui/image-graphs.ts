@@ -4,10 +4,10 @@ import { type ApiGraph, defaultWorkflow } from './workflow.js';
 export const DEFAULT_STRENGTH = 0.75;
 
 /**
- * The default image-to-image graph (reference §9): the txt2img graph of §3.2 with EmptyLatentImage replaced by
- * LoadImage → VAEEncode, the sampler's denoise from {{denoise}}. With a mask, LoadImageMask → SetLatentNoiseMask
- * limits the noise to the white area, and ImageCompositeMasked pastes the decoded result over the source only
- * there, so the VAE round trip cannot soften what the mask keeps.
+ * The default image-to-image graph (docs/provider-protocols.md §9): the txt2img graph of §3.2 with EmptyLatentImage
+ * replaced by LoadImage → VAEEncode, the sampler's denoise from {{denoise}}. With a mask, LoadImageMask →
+ * SetLatentNoiseMask limits the noise to the white area, and ImageCompositeMasked pastes the decoded result over the
+ * source only there, so the VAE round trip cannot soften what the mask keeps.
  */
 export function defaultImageWorkflow(options: { mask: boolean; count: number }): ApiGraph {
   const graph = defaultWorkflow();

@@ -22,8 +22,9 @@ export interface Listener {
 const UPSCALE_NODES = new Set(['ImageUpscaleWithModel', 'UltimateSDUpscale']);
 
 /**
- * One WebSocket message (reference §3.4). Messages go to our client id only, but a server may still carry another
- * prompt's (or, after a reconnect, `executing` without any prompt id): only those naming our prompt count.
+ * One WebSocket message, text or binary (docs/provider-protocols.md §3.3, §3.4). Messages go to our client id only,
+ * but a server may still carry another prompt's (or, after a reconnect, `executing` without any prompt id): only
+ * those naming our prompt count.
  */
 export function onMessage(data: Buffer, isBinary: boolean, listener: Listener, previews: { chain: Promise<void> }): void {
   const { promptId, state, context, scope, signals } = listener;

@@ -7,7 +7,7 @@ const openIds = new Set<string>();
 
 /**
  * Opens ComfyUI's /ws?clientId=… before the prompt is queued (messages go only to the matching client id).
- * No Origin header is sent: ComfyUI answers 403 to a mismatched Origin on loopback (reference §7.16).
+ * No Origin header is sent: ComfyUI answers 403 to a mismatched Origin on loopback (docs/provider-protocols.md §7.16).
  * One socket per client id: the server sends only to the newest one, and when the older one closes it forgets the
  * id altogether (server.py websocket_handler), so a second socket would leave both deaf.
  */

@@ -15,7 +15,7 @@ const TEST_TIMEOUT_MS = 15_000;
 /** Upscale models each server listed last (by base URL), for capabilities() between connection tests. */
 export type UpscalerMemo = Map<string, string[]>;
 
-/** ckpt_name is `[[names...], {...}]` or the newer `["COMBO", {options:[...]}]` (reference §3.5). */
+/** ckpt_name is `[[names...], {...}]` or the newer `["COMBO", {options:[...]}]` (docs/provider-protocols.md §3.5). */
 export function checkpointNames(json: unknown): string[] {
   return comboOptions(json, 'CheckpointLoaderSimple', 'ckpt_name');
 }

@@ -8,8 +8,9 @@ import type { EncodedImage } from '../types.js';
 const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' };
 
 /**
- * POST /upload/image (reference §3.5) and the name LoadImage must use. The file is named after its content, so
- * `overwrite` can only ever replace a file with the same bytes (two jobs sharing a server never clobber each other).
+ * POST /upload/image (docs/provider-protocols.md §3.5) and the name LoadImage must use. The file is named after its
+ * content, so `overwrite` can only ever replace a file with the same bytes (two jobs sharing a server never clobber
+ * each other).
  */
 export async function uploadImage(base: string, headers: Record<string, string>, image: EncodedImage, role: 'image' | 'mask', scope: CallScope): Promise<string> {
   const extension = EXTENSIONS[image.mime] ?? 'png';

@@ -3,7 +3,10 @@ import type { CallScope } from '../http/errors.js';
 import { send } from '../http/request.js';
 import { joinUrl } from '../http/url.js';
 
-/** A node's combo input is `[[names...], {...}]` or the newer `["COMBO", {options:[...]}]` (reference §3.5). */
+/**
+ * A node's combo input is `[[names...], {...}]` or the newer `["COMBO", {options:[...]}]`
+ * (docs/provider-protocols.md §3.5).
+ */
 export function comboOptions(json: unknown, node: string, input: string): string[] {
   const spec = (json as Record<string, { input?: { required?: Record<string, unknown> } }> | null)?.[node]?.input?.required?.[input];
   if (!Array.isArray(spec)) return [];

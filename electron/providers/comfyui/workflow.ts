@@ -21,7 +21,10 @@ function invalid(message: string): AppError {
   return new AppError('invalid_request', message, { details: { field: 'workflow' } });
 }
 
-/** The default text-to-image graph (node ids and wiring as ComfyUI's websockets_api_example.py, reference §3.2). */
+/**
+ * The default text-to-image graph (node ids and wiring as ComfyUI's websockets_api_example.py,
+ * docs/provider-protocols.md §3.2).
+ */
 export function defaultWorkflow(): ApiGraph {
   return {
     '3': {

@@ -6,12 +6,12 @@ import type { SourceImage, WorkInputs } from '../types.js';
 import { type OpenAIFamily, familyOf, generationBody, isGptImage } from './models.js';
 
 const EXTENSION: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
-/** DALL·E 2 takes one square PNG under 4 MB (reference §1.4). */
+/** DALL·E 2 takes one square PNG under 4 MB (docs/provider-protocols.md §1.4). */
 const DALLE2_MAX_BYTES = 4 * 1024 * 1024;
 
 /**
- * The POST /v1/images/edits form (reference §1.4, §7.5): the generation's own fields, every scalar as a string part,
- * then the source image's own bytes and, for a masked edit, the mask as OpenAI reads it.
+ * The POST /v1/images/edits form (docs/provider-protocols.md §1.4, §7.5): the generation's own fields, every scalar as
+ * a string part, then the source image's own bytes and, for a masked edit, the mask as OpenAI reads it.
  */
 export async function editForm(request: GenerateRequest, model: string, inputs: WorkInputs | undefined): Promise<FormPart[]> {
   const family = familyOf(model);

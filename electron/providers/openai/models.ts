@@ -1,7 +1,9 @@
 import { type GenerateRequest, type OperationCapabilities, type ProviderCapabilities, operationOf } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
 
-/** Request rules differ per model family (protocol reference §1.3). Unknown names come from compatible servers. */
+/**
+ * Request rules differ per model family (docs/provider-protocols.md §1.3). Unknown names come from compatible servers.
+ */
 export type OpenAIFamily = 'gpt-image' | 'gpt-image-2' | 'dall-e-3' | 'dall-e-2' | 'compatible';
 
 export const OPENAI_MODELS = ['gpt-image-1', 'gpt-image-1-mini', 'gpt-image-1.5', 'gpt-image-2', 'dall-e-3'] as const;
@@ -57,7 +59,10 @@ const LABEL: Record<OpenAIFamily, string> = {
 
 const NO_UPSCALE = 'OpenAI cannot upscale: its image API only makes and edits images. Upscale with AUTOMATIC1111, ComfyUI or the built-in provider.';
 
-/** What each model does with an image (reference §1.4): GPT image models edit freely, DALL·E 2 only inside a mask. */
+/**
+ * What each model does with an image (docs/provider-protocols.md §1.4): GPT image models edit freely, DALL·E 2 only
+ * inside a mask.
+ */
 export function openAIOperations(family: OpenAIFamily): OperationCapabilities {
   const upscale = { supported: false, reason: NO_UPSCALE };
   switch (family) {
