@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- import [--files 10000] [--avg-kb 1024] [--keep DIR] [--thumb-cap 120] [--watch-files 20] [--statements] [--housekeeping-delay MS]`:
- * the library import of issue 9 at scale.
+ * the library import (electron/library/import/) at scale.
  * 1. Generates N files across the tools and containers (bench/lib/import-generate.ts) in nested output folders, in a
  *    child process (its buffers stay out of the measured RSS). `--keep DIR` generates there once and reuses it.
  * 2. Imports the folder through a fresh engine (link mode) and prints, per target, what was measured.

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- scale [--jobs 40] [--step-ms 10] [--steps 20]`: several servers of one kind (issue 11).
+ * `npm run bench -- scale [--jobs 40] [--step-ms 10] [--steps 20]`: several servers of one kind.
  * Two fake ComfyUI servers, the second twice as fast (step time 2x and 1x), 40 jobs submitted as any:comfyui:
  * throughput of each alone and of both together (target: together >= 90% of the sum), seconds a healthy server sat
  * idle while jobs waited (target 0), and, with the slow server killed mid-run, how long until the job it was running

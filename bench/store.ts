@@ -1,11 +1,11 @@
 /**
  * The job store at scale: `npm run bench -- store [--jobs 100000|1000000]`.
  * Seeds a synthetic history in one transaction, then measures submit throughput, history pages (cursor vs OFFSET),
- * search (the store vs a LIKE scan as the reference store did it) and stats.
+ * search (the store vs a LIKE scan with OFFSET paging, the naive baseline) and stats.
  *
  * Search is compared twice, on the same user action each time, and both sides return the same page (checked):
  * - first page: a LIKE with LIMIT stops as soon as it has a page, its best case (common words match early);
- * - last page of the results: what a person scrolling to the oldest match costs. The reference store pages with
+ * - last page of the results: what a person scrolling to the oldest match costs. The baseline pages with
  *   OFFSET, so its LIKE must visit every row of the table; the store continues from its cursor. (For rare and
  *   absent words the first page is already a full-table LIKE scan.)
  * The LIKE baseline selects the same summary columns the store returns, so neither side skips work the other does.

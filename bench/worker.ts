@@ -111,8 +111,8 @@ async function scenario(
 const fmt = (n: number, d = 1): string => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
 
 async function burstRows(runs: number): Promise<void> {
-  // First, with nothing else running in this process: what the store alone takes (the 1,773/s was measured
-  // with other processes on the cores).
+  // First, with nothing else running in this process: what the store alone takes (a rate measured while other
+  // processes share the cores is not comparable).
   const storeAlone = await storeAloneSubmitsPerSecond(2_000, 256);
   const results: BurstResult[] = [];
   for (let i = 0; i < runs; i += 1) results.push(await runBurst({ submits: 200, clients: 20, size: 256 }));

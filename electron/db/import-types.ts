@@ -1,4 +1,4 @@
-/** The import aggregate's typed interface (issue 9): import records, their files, folders and file locations. */
+/** The import aggregate's typed interface: import records, their files, folders and file locations. */
 import type { ImportedMetadata, ImportMode, ImportProblem, ImportStatus, ImageSource, LibraryFolder, StoredRequest } from '../../shared/contract.js';
 import type { NewImage } from './types.js';
 

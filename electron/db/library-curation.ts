@@ -9,7 +9,7 @@ import { matchWhere } from './query/match.js';
 import { createSuggest } from './suggest.js';
 import { createTags } from './tags.js';
 
-/** What the store offers for issue 10: per-image curation, tags, boards, counts that follow the query, suggestions. */
+/** The curation store: per-image curation, tags, boards, counts that follow the query, suggestions. */
 export interface CurationStore {
   count(query: CountQuery): MatchCounts;
   setRating(target: ImageTarget, rating: number): Curated;

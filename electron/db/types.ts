@@ -182,7 +182,7 @@ export interface JobStore {
   readonly info: StoreOpenInfo;
   /** Imports, their files, the library's folders and where imported files are. */
   readonly imports: ImportStore;
-  /** Per-image curation, tags, boards, counts and suggestions (issue 10). */
+  /** Per-image curation, tags, boards, counts and suggestions (library-curation.ts). */
   readonly curation: CurationStore;
   /** Linked images' curation for their XMP sidecars, and the sidecars Atelier wrote. */
   readonly xmp: XmpSidecarStore;
@@ -190,7 +190,7 @@ export interface JobStore {
   readonly similar: SimilarStore;
   /** Masks painted in the viewer for a masked edit. */
   readonly masks: MaskStore;
-  /** Saved composer settings and imported A1111 styles (issue 11). */
+  /** Saved composer settings and imported A1111 styles (presets.ts). */
   readonly presets: PresetStore;
   /** Prompts submitted, newest first, bounded. */
   readonly prompts: PromptHistoryStore;

@@ -1,4 +1,4 @@
-/** The curation and search-help channels (issue 10): per-image ratings, favourites, trash, tags, boards, counts. */
+/** The curation and search-help channels: per-image ratings, favourites, trash, tags, boards, counts. */
 import type { Handlers, MatchQuery } from '../../shared/contract.js';
 import type { Curated, ImageTarget } from '../db/curation.js';
 import type { JobStore } from '../db/types.js';

@@ -1,4 +1,4 @@
-/** The export channels (issue 12): start an export, list this session's exports, cancel one. */
+/** The export channels (shared/contract/export.ts): start an export, list this session's exports, cancel one. */
 import type { Handlers } from '../../shared/contract.js';
 import type { Exporter } from '../library/export/exporter.js';
 

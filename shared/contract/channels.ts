@@ -64,7 +64,7 @@ export const channels = {
   'library.resumeImport': { input: ById, output: z.object({ import: ImportSummary }) },
   'library.folders': { input: Empty, output: z.object({ items: z.array(LibraryFolder) }) },
   'library.removeFolder': { input: RemoveFolder, output: RemovedFolder },
-  // The library's folder (issue 13): answered by the host (electron/host/library-host.ts), which owns the engine.
+  // The library's folder: answered by the host (electron/host/library-host.ts), which owns the engine.
   'library.location': { input: Empty, output: LibraryLocation },
   /** Copies the library to an empty or new folder, verifies every file, then switches to it. */
   'library.move.start': { input: StartMove, output: MoveStatus },

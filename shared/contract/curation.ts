@@ -1,4 +1,4 @@
-/** Per-image curation (issue 10): ratings, favourites, trash, tags and boards, for a selection or a whole query. */
+/** Per-image curation: ratings, favourites, trash, tags and boards, for a selection or a whole query. */
 import { z } from 'zod';
 import { CONTROL_CHARS, Id, int } from './common.js';
 import { ListQuery } from './jobs.js';

@@ -1,4 +1,4 @@
-/** Desktop-only touches beyond one image (issue 12): a folder picked for an export, a drag-out of several files. */
+/** Desktop-only touches beyond one image: a folder picked for an export, a drag-out of several files. */
 import { z } from 'zod';
 import { Id } from './common.js';
 import { AbsolutePath } from './imports.js';

@@ -1,4 +1,4 @@
-/** Export (issue 12): a selection or every image of a query, as a ZIP or into a folder, originals untouched. */
+/** Export: a selection or every image of a query, as a ZIP or into a folder, originals untouched. */
 import { z } from 'zod';
 import { Id } from './common.js';
 import { ImageIds, MatchQuery } from './curation.js';

@@ -1,4 +1,4 @@
-/** Importing and watching folders of images made by any tool (issue 9): requests, progress and what is read. */
+/** Importing and watching folders of images made by any tool: requests, progress and what is read. */
 import { z } from 'zod';
 import { CONTROL_CHARS, Id } from './common.js';
 

@@ -1,4 +1,4 @@
-/** Where the library lives, and moving it to another folder or drive (issue 13): the host answers these, not the engine. */
+/** Where the library lives, and moving it to another folder or drive: the host answers these, not the engine. */
 import { z } from 'zod';
 import { AbsolutePath } from './imports.js';
 

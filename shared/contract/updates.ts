@@ -1,4 +1,4 @@
-/** The desktop app's automatic updates (issue 13): where the check stands, as the person sees it. */
+/** The desktop app's automatic updates (electron/desktop/updates.ts): where the check stands, as the person sees it. */
 import { z } from 'zod';
 
 /** Why nothing is checked: a development run, the person's setting, or a host with no installer (the browser). */

@@ -1,5 +1,5 @@
 /**
- * The search box's query language (issue 10), as a tree: pure data the main process turns into SQL.
+ * The search box's query language, as a tree: pure data the main process turns into SQL.
  * A query is clauses ANDed together; `a | b` groups alternatives; `-` negates one clause.
  */
 

@@ -8,7 +8,7 @@ import { buildRenderer, launchBrowser, rm, screenshot, startHost, tempDir, type 
 import { apiCall, waitFor } from './helpers.js';
 
 /**
- * The issue's proof: the screens a person sees most, each in the light and the dark theme, saved as
+ * The screens a person sees most, each in the light and the dark theme, saved as
  * test-results/screenshots/gallery-<name>-<light|dark>.png. Every shot first asserts the state it claims, so a shot
  * of the wrong thing fails the test. Elements are found by role, label and the grid's stable selectors
  * (`.grid-scroll`, `.card[data-id]`, `img.thumb`), never by layout, so the shots survive grid changes.

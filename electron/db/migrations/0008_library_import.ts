@@ -1,7 +1,7 @@
 import type { Migration } from './types.js';
 
 /**
- * Version 8: images from other tools (issue 9). Each job records the tool it came from; an imported job keeps what
+ * Version 8: images from other tools. Each job records the tool it came from; an imported job keeps what
  * its file said beyond the request (raw texts, LoRAs…). A linked image's file lives outside the data dir, at one
  * or more known locations (same SHA-256, one image). Imports are recorded before they start, file by file, so a
  * killed import resumes where it stopped. Folders are the allow-listed roots linked originals are served from.

@@ -5,7 +5,7 @@ import { gramsSql } from './0004_search_grams.js';
 import type { Migration } from './types.js';
 
 /**
- * Version 10 (issue 10): curation per image, and every setting a query filters on in an indexed column.
+ * Version 10: curation per image, and every setting a query filters on in an indexed column.
  * - images.rating / favorite / trashed_at; a favourite job's images become favourites. jobs.favorite, best_rating
  *   and trashed_images are roll-ups of its images kept by triggers, so the job-level lists and counts stay O(1).
  * - jobs.model_key, sampler_key, scheduler_key, steps, cfg, negative_key and job_loras: folded once on write.

@@ -1,7 +1,7 @@
 import type { Migration } from './types.js';
 
 /**
- * Version 12 (issue 10, bench/search): an index for h: (height alone), so a height no job has, or one few jobs have,
+ * Version 12 (bench/search.ts): an index for h: (height alone), so a height no job has, or one few jobs have,
  * is settled by the index instead of a walk of the whole history (600 ms at a million images).
  */
 export const migration0012: Migration = {

@@ -1,7 +1,7 @@
 import type { Migration } from './types.js';
 
 /**
- * Version 13 (issue 11): lineage (the image a job was made from, and how), the instance that ran a job when it asked
+ * Version 13: lineage (the image a job was made from, and how), the instance that ran a job when it asked
  * for any of a kind, and masks painted in the viewer. parent_image_id is not a foreign key: a job keeps its lineage
  * after its source is purged.
  */

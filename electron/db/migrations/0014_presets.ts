@@ -1,7 +1,7 @@
 import type { Migration } from './types.js';
 
 /**
- * Version 14 (issue 11): presets (saved composer settings, made in Atelier or imported from an A1111 styles.csv) and
+ * Version 14: presets (saved composer settings, made in Atelier or imported from an A1111 styles.csv) and
  * the prompt history. A preset's `key` is its folded name, so names are unique whatever their case or accents.
  * History rows are unique by exact text; `seq` orders them by last use (the clock may repeat or go back).
  */

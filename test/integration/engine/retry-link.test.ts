@@ -21,7 +21,7 @@ describe('Retry links the new job and the old one', () => {
 
   it('both summaries carry the link, in jobs.list, jobs.get and the change events, and after a restart', async () => {
     h = await startHarness({ providers: defaultProviders(), retry: { maxAttempts: 1, baseDelayMs: 10, maxDelayMs: 20 } });
-    // A job asking for a server that is down waits for it up to the server's timeout (issue 11): kept short here.
+    // A job asking for a server that is down waits for it up to the server's timeout: kept short here.
     await h.engine.handlers['settings.update']({ providers: { a1111: { enabled: true, timeoutMs: 1_000, baseUrl: `http://127.0.0.1:${await closedPort()}` } } });
     const { job } = await h.engine.handlers['jobs.submit']({ provider: 'a1111', prompt: 'a lantern', width: 512, height: 512, count: 1, steps: 2 });
     await waitForStatus(h.engine, job.id, ['failed']);
