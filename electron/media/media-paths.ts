@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 
-/** Layout of the data dir (architecture.md "Library on disk"); relative paths always use forward slashes. */
+/** Layout of the data dir (docs/ARCHITECTURE.md "Library on disk"); relative paths always use forward slashes. */
 export const LIBRARY_DIR = 'library';
 export const THUMBS_DIR = 'thumbs';
 export const PREVIEWS_DIR = 'previews';
