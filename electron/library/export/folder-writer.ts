@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { PlannedFile } from './plan.js';
 import { numbered } from './names.js';
-import { manifestStream, type Written, type ZipOptions } from './zip-stream.js';
+import { manifestStream, recordFile, type Written, type ZipOptions } from './zip-stream.js';
 import { withOriginal } from './read-original.js';
 
 const MAX_TRIES = 10_000;
@@ -29,8 +29,6 @@ export async function exportToFolder(folder: string, plan: readonly PlannedFile[
   const written: Written = [];
   for (const file of plan) {
     if (options.signal.aborted) return;
-    let name = file.name;
-    let bytes = 0;
     const outcome = await withOriginal(
       options.reader,
       file,
@@ -41,17 +39,14 @@ export async function exportToFolder(folder: string, plan: readonly PlannedFile[
         } catch (error) {
           // Only the half-written copy this export created is removed; the original is never touched.
           await unlink(target.path).catch(() => undefined);
-          if (options.signal.aborted) return;
-          throw error;
+          if (!options.signal.aborted) throw error;
         }
-        name = target.name;
-        bytes = original.size;
+        return target.name;
       },
       options.onRefused,
     );
     if (options.signal.aborted) return;
-    written.push({ file, name, missing: outcome === 'missing' });
-    options.onFile(file, outcome === 'missing' ? { missing: true } : { missing: false, bytes, name });
+    recordFile(written, options, file, outcome);
   }
   if (options.manifest === 'none') return;
   const manifest = await createExclusive(folder, `manifest.${options.manifest}`);

@@ -6,6 +6,9 @@ import type { PlannedFile } from './plan.js';
 
 export type ExportReader = Pick<OriginalReader, 'use' | 'open'>;
 
+/** What became of one planned file: written under a name, or missing. */
+export type FileOutcome = { missing: true } | { missing: false; bytes: number; name: string };
+
 /** One original, ready to be written once. */
 export interface ExportSource {
   size: number;
@@ -21,19 +24,20 @@ export interface ExportSource {
 export async function withOriginal(
   reader: ExportReader,
   file: PlannedFile,
-  write: (original: ExportSource) => Promise<void>,
+  /** Writes the original; answers the name it was written under. */
+  write: (original: ExportSource) => Promise<string>,
   onRefused: (file: PlannedFile, why: string) => void,
-): Promise<'written' | 'missing'> {
+): Promise<FileOutcome> {
   const source = file.source;
-  if (source === null) return 'missing';
+  if (source === null) return { missing: true };
   let reached = false;
   try {
     if (source.sha256 !== undefined) {
-      await reader.use(source, async (original) => {
+      return await reader.use(source, async (original) => {
         reached = true;
-        await write({ size: original.size, mtimeMs: original.mtimeMs, stream: () => chunked(original.bytes) });
+        const name = await write({ size: original.size, mtimeMs: original.mtimeMs, stream: () => chunked(original.bytes) });
+        return { missing: false, bytes: original.size, name };
       });
-      return 'written';
     }
     const opened = await reader.open(source);
     reached = true;
@@ -41,16 +45,15 @@ export async function withOriginal(
       const { size, handle } = opened;
       // The stream closes the handle when it ends ('close' is what the writers wait for); the finally covers a stream never made.
       const stream = () => (size === 0 ? Readable.from([]) : handle.createReadStream({ start: 0, end: size - 1 }));
-      await write({ size, mtimeMs: opened.mtimeMs, stream });
+      return { missing: false, bytes: size, name: await write({ size, mtimeMs: opened.mtimeMs, stream }) };
     } finally {
       await opened.handle.close().catch(() => undefined);
     }
-    return 'written';
   } catch (error) {
     // A fault while writing is the export's own (a full disk): only a refused read is a missing original.
     if (reached || !(error instanceof RefusedRead)) throw error;
     onRefused(file, error.message);
-    return 'missing';
+    return { missing: true };
   }
 }
 

@@ -4,9 +4,9 @@ import { Readable } from 'node:stream';
 import yazl from 'yazl';
 import type { ManifestFields, PlannedFile } from './plan.js';
 import { manifestChunks, type ManifestRow } from './manifest.js';
-import { withOriginal, type ExportReader } from './read-original.js';
+import { withOriginal, type ExportReader, type FileOutcome } from './read-original.js';
 
-export type FileOutcome = { missing: true } | { missing: false; bytes: number; name: string };
+export type { FileOutcome };
 
 export interface ZipOptions {
   manifest: 'none' | 'json' | 'csv';
@@ -23,6 +23,12 @@ export interface ZipOptions {
 
 /** What became of each planned file: the name it was written under, or missing. */
 export type Written = Array<{ file: PlannedFile; name: string; missing: boolean }>;
+
+/** One file's outcome, kept for the manifest and told to the export's counters. */
+export function recordFile(written: Written, options: Pick<ZipOptions, 'onFile'>, file: PlannedFile, outcome: FileOutcome): void {
+  written.push({ file, name: outcome.missing ? file.name : outcome.name, missing: outcome.missing });
+  options.onFile(file, outcome);
+}
 
 export function manifestStream(kind: 'json' | 'csv', written: Written, options: Pick<ZipOptions, 'fields' | 'now'>): Readable {
   function* rows(): Generator<ManifestRow> {
@@ -43,8 +49,6 @@ export function zipExport(plan: readonly PlannedFile[], options: ZipOptions): Re
   const fill = async (): Promise<void> => {
     for (const file of plan) {
       if (signal.aborted) return;
-      let name = file.name;
-      let bytes = 0;
       const outcome = await withOriginal(
         options.reader,
         file,
@@ -62,14 +66,12 @@ export function zipExport(plan: readonly PlannedFile[], options: ZipOptions): Re
           // The next file is read only once this one has gone into the archive: one file's bytes, backpressure from the reader.
           await once(input, 'close');
           signal.removeEventListener('abort', stop);
-          name = file.name;
-          bytes = original.size;
+          return file.name;
         },
         options.onRefused,
       );
       if (signal.aborted) return;
-      written.push({ file, name, missing: outcome === 'missing' });
-      options.onFile(file, outcome === 'missing' ? { missing: true } : { missing: false, bytes, name });
+      recordFile(written, options, file, outcome);
     }
     if (options.manifest !== 'none') zip.addReadStream(manifestStream(options.manifest, written, options), `manifest.${options.manifest}`);
     zip.end();
