@@ -4,7 +4,7 @@ import { MEDIA_KINDS, MEDIA_SCHEME, type MediaKindName } from '../../shared/brid
 import type { Engine } from '../engine/types.js';
 import { MAX_ORIGINAL_BYTES } from '../library/originals/image-source.js';
 import { createOriginalReader, type OriginalReader } from '../library/originals/original-reader.js';
-import { createReadPool } from '../library/import/read-pool.js';
+import { createReadPool } from '../library/originals/read-pool.js';
 
 export interface MediaRequest {
   kind: MediaKindName;

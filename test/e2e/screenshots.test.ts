@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeA1111, type FakeA1111 } from '../fakes/a1111.js';
-import type { ReadResult } from '../../electron/library/import/read-pool.js';
+import type { ReadResult } from '../../electron/library/originals/read-pool.js';
 import { buildRenderer, launchBrowser, rm, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
 import { apiCall, waitFor } from './helpers.js';
 

@@ -11,7 +11,7 @@ import type { Logger } from '../../engine/types.js';
 import { importOneFile, type FileToImport } from './file-importer.js';
 import { MAX_IMPORT_BYTES } from './probe-file.js';
 import { createRate } from './import-rate.js';
-import type { ReadResult } from './read-pool.js';
+import type { ReadResult } from '../originals/read-pool.js';
 import type { OriginalReader } from '../originals/original-reader.js';
 import { isInside } from './paths.js';
 import { scanFolder, whyUnreadable } from './scan-folder.js';

@@ -1,10 +1,10 @@
 /**
  * Reads whole files Atelier did not write: the guarded open (./guarded-open.ts), then the bytes and their SHA-256 on
- * a worker thread (../import/read-pool.ts), within the process's memory budget (./read-budget.ts), and for an
+ * a worker thread (./read-pool.ts), within the process's memory budget (./read-budget.ts), and for an
  * original the recorded hash checked before a byte is handed on.
  */
 import { createHash } from 'node:crypto';
-import { createReadPool, type ReadPool } from '../import/read-pool.js';
+import { createReadPool, type ReadPool } from './read-pool.js';
 import { openGuarded, refusalOf, refusals, type GuardedFile, type GuardedTarget } from './guarded-open.js';
 import { processReadBudget, type ReadBudget } from './read-budget.js';
 
