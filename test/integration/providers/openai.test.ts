@@ -96,9 +96,8 @@ describe('openai: streaming', () => {
     const pending = provider.generate(request({ partialImages: 3 }), cfg, ctx);
     await waitFor(() => ctx.partials.length === 1);
     ctx.controller.abort();
-    const started = Date.now();
+    // How soon it lets go is a figure, not a test: `npm run bench -- cancel`.
     const error = await rejectsWith(pending, 'cancelled');
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(error.retryable).toBe(false);
     await waitFor(() => fake.generationRequests()[0]!.aborted);
     expect(fake.generationRequests()).toHaveLength(1);

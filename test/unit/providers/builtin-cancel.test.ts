@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { AppError } from '../../../shared/errors.js';
 import { createBuiltinProvider, type BuiltinProvider } from '../../../electron/providers/builtin/index.js';
 import { RenderPool } from '../../../electron/providers/builtin/worker-pool.js';
@@ -16,7 +15,8 @@ afterEach(async () => {
 });
 
 describe('builtin provider: cancel', () => {
-  it('a cancel mid-render of a 2048² job rejects with cancelled well within a second', async () => {
+  // How fast a cancel lets go, and the main loop's delay during a render, are figures: `npm run bench -- cancel`.
+  it('a cancel mid-render of a 2048² job rejects with cancelled before the render finishes', async () => {
     const provider: BuiltinProvider = track(createBuiltinProvider({ size: 1 }));
     const rec = recordingContext();
     const running = provider.generate(request({ width: 2048, height: 2048, partialImages: 0 }), config, rec.context);
@@ -29,14 +29,12 @@ describe('builtin provider: cancel', () => {
         }
       }, 2);
     });
-    const abortedAt = performance.now();
     rec.controller.abort();
     const error = await running.catch((e: unknown) => e);
-    const latencyMs = performance.now() - abortedAt;
-    console.log(`builtin cancel latency at 2048²: ${latencyMs.toFixed(1)} ms`);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe('cancelled');
-    expect(latencyMs).toBeLessThan(1000);
+    // Ordering, not a stopwatch: the rejection came before the render reached its end.
+    expect(rec.progress.at(-1)!.fraction).toBeLessThan(1);
 
     // The worker is free again: the next job renders normally.
     const next = recordingContext();
@@ -53,12 +51,8 @@ describe('builtin provider: cancel', () => {
     while (rows < 64) await new Promise((r) => setTimeout(r, 2));
     controller.abort();
     await expect(first).rejects.toMatchObject({ code: 'cancelled' });
-    const started = performance.now();
-    // A small render queued behind it completes only once the worker has let go of the big one.
+    // A small render queued behind it completes only once the worker has let go of the big one (how soon: the bench).
     await pool.render({ width: 64, height: 64, scene }, { signal: new AbortController().signal });
-    const freedMs = performance.now() - started;
-    console.log(`builtin worker freed after abort in ${freedMs.toFixed(1)} ms (rows done: ${rows})`);
-    expect(freedMs).toBeLessThan(1000);
     expect(pool.workerCount).toBe(1);
   }, 60_000);
 
@@ -81,29 +75,5 @@ describe('builtin provider: cancel', () => {
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe('cancelled');
     await expect(provider.generate(request(), config, recordingContext().context)).rejects.toMatchObject({ code: 'internal' });
-  }, 60_000);
-});
-
-describe('builtin provider: main loop stays free', () => {
-  it('event-loop delay stays low while a 2048² image renders and encodes', async () => {
-    const provider = track(createBuiltinProvider({ size: 1 }));
-    const histogram = monitorEventLoopDelay({ resolution: 5 });
-    let maxGap = 0;
-    let last = performance.now();
-    const ticker = setInterval(() => {
-      const now = performance.now();
-      maxGap = Math.max(maxGap, now - last);
-      last = now;
-    }, 5);
-    histogram.enable();
-    try {
-      await provider.generate(request({ width: 2048, height: 2048, partialImages: 3 }), config, recordingContext().context);
-    } finally {
-      histogram.disable();
-      clearInterval(ticker);
-    }
-    const p99 = histogram.percentile(99) / 1e6;
-    console.log(`builtin 2048² render: event-loop delay p99 ${p99.toFixed(1)} ms, max timer gap ${maxGap.toFixed(1)} ms`);
-    expect(p99).toBeLessThan(100);
   }, 60_000);
 });
