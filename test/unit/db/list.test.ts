@@ -6,7 +6,6 @@ import { matchAll, termTokens } from '../../../electron/db/grams.js';
 import { planList, type PlanMode, type PlanOptions } from '../../../electron/db/search.js';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { uuidv7 } from '../../../shared/ids.js';
 import { finished, manualClock, open, req, tempDir } from './helpers.js';
 import type { JobStore } from '../../../electron/db/types.js';
@@ -362,14 +361,12 @@ describe('search index', () => {
     db.close();
   });
 
-  it('indexes the longest prompts the contract allows at submit, in linear time, and rows other writers insert', () => {
+  it('indexes the longest prompts the contract allows at submit, and rows other writers insert', () => {
     const dir = tempDir();
     const store = open({ dataDir: dir, now: manualClock().now });
     const long = 'abcdefghij klmnopqrs ťuvwxyz 東京 '.repeat(1_000).slice(0, 31_990);
-    const started = performance.now();
+    // How long it takes (linear, where the triggers' SQL would be quadratic) is a figure: `npm run bench -- long-prompt`.
     const { job } = store.submit(req(`${long} ZEBRA`, { negativePrompt: `${long} ǆq` }));
-    // The SQL the triggers would use is quadratic: seconds for this prompt.
-    expect(performance.now() - started).toBeLessThan(1_000);
     for (const search of ['zebra', 'ǆq', 'ǆ', 'ť', '東京 zebra']) expect(store.list(q({ search })).items.map((j) => j.id), search).toEqual([job.id]);
     // The store's own inserts leave the trigger on for everyone else (here: a second connection writing directly).
     store.submit(req('keyed', { idempotencyKey: 'k' }));
