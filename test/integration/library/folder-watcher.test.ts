@@ -179,8 +179,12 @@ describe('folder watcher: live changes', () => {
     const visible = join(f.root, 'notes.txt');
     await writeFile(visible, 'a sidecar');
     await until(() => f.upserted().includes(visible), 'the visible file');
-    await sleep(500);
-    expect(f.upserted()).toEqual([visible]);
+    // A barrier, not a wait: a file written after all of them settles after them (one queue, one settle time), so
+    // once it is reported any ignored file that was going to be reported would have been.
+    const after = join(f.root, 'after.txt');
+    await writeFile(after, 'written last');
+    await until(() => f.upserted().includes(after), 'the file written last');
+    expect(f.upserted()).toEqual([visible, after]);
   });
 
   it('watches a root that lies inside a hidden folder', async () => {
@@ -208,8 +212,9 @@ describe('folder watcher: live changes', () => {
     await writeFile(unseen, 'x');
     const sentinel = join(other, 'sentinel.png');
     await writeFile(sentinel, 'x');
+    // A barrier, not a wait: the sentinel was written after the unseen file and settles after it, so once the
+    // sentinel is reported the unseen file would have been too, were r1 still watched.
     await until(() => f.upserted().includes(sentinel), 'the other root');
-    await sleep(1000);
     expect(f.upserted()).not.toContain(unseen);
     expect(f.batches.every((b) => b.rootId === 'r1' || b.upserted.every((p) => p.startsWith(other)))).toBe(true);
   });
