@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../../shared/errors.js';
 import { createHeldProvider, heldEntry } from '../../fakes/held-provider.js';
 import { createScriptedProvider, scriptedEntry } from '../../fakes/scripted-provider.js';
@@ -11,10 +11,13 @@ const base = { provider: 'scripted', prompt: 'a lighthouse at dusk', width: 64, 
 describe('provider worker', () => {
   let h: Harness;
   afterEach(async () => {
+    vi.useRealTimers();
     await h?.cleanup();
   });
 
   it('runs a job to success: images on disk, one transaction, progress and previews as events', async () => {
+    // Timers are faked (still moving with real time) so that, after the end, the clock can be moved on at once.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
     const provider = createScriptedProvider('scripted', [{ kind: 'succeed', progressSteps: 4, partials: 2, delayMs: 200 }]);
     h = await startHarness({ providers: [scriptedEntry(provider)] });
     const { job, created } = await h.engine.handlers['jobs.submit']({ ...base, seed: 7 });
@@ -43,7 +46,10 @@ describe('provider worker', () => {
     // No progress is announced after the job's end.
     const lastProgress = h.events.map((e) => e.name).lastIndexOf('jobs.progress');
     const terminal = h.events.findIndex((e) => e.name === 'jobs.changed' && (e.payload as { job: { status: string } }).job.status === 'succeeded');
-    await new Promise((r) => setTimeout(r, 300));
+    // A fake clock, not a wait: a progress tick still held back by the throttle is a timer due within its 100 ms
+    // interval; move the clock a whole second at once (well short of the previews' 30 s linger).
+    vi.advanceTimersByTime(1_000);
+    vi.useRealTimers();
     expect(h.events.map((e) => e.name).lastIndexOf('jobs.progress')).toBe(lastProgress);
     expect(lastProgress).toBeLessThan(terminal);
     // Partial previews stay a while after the end (a page may still be fetching the last one), and are gone at the latest once the engine closes.
