@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../electron/engine/types.js';
 import { resolveMediaFile } from '../../../electron/host/media-request.js';
 import { COMFY_SEED, toolFiles, type ToolFile } from '../../fixtures/images/tool-files.js';
-import { startHarness, waitFor, type Harness } from '../engine/harness.js';
+import { startHarness, waitFor, waitForStatus, type Harness } from '../engine/harness.js';
 
 async function importDone(engine: Engine, id: string) {
   return waitFor(async () => {
@@ -305,21 +305,27 @@ describe('pausing, resuming and cancelling an import', () => {
 
   it('pauses where it is, resumes to the end, and a finished import cannot be paused or cancelled', async () => {
     const total = await manyFiles(join(outside, 'big'), 30);
-    h = await startHarness({ housekeepingDelayMs: 0 });
+    const reads = countedReads();
+    h = await startHarness({ housekeepingDelayMs: 0, wrapImportRead: reads.wrap });
     const { import: started } = await h.engine.handlers['library.import']({ paths: [join(outside, 'big')], mode: 'link', watch: false });
     await waitFor(async () => ((await h.engine.handlers['library.imports']({})).items[0]!.imported > 0 ? true : undefined));
     const { import: paused } = await h.engine.handlers['library.pauseImport']({ id: started.id });
     expect(paused.status).toBe('paused');
     expect(paused.imported).toBeLessThan(total);
-    // Paused means paused: nothing more is committed.
-    await new Promise((r) => setTimeout(r, 300));
+    // Paused means paused, with no wait to prove it: when the pause answers no read is under way (a worker that
+    // went on would be in one), and every file read is committed, so nothing is left that could still arrive.
+    expect(reads.inFlight()).toBe(0);
+    expect(reads.settled()).toBe(paused.imported);
     expect((await h.engine.handlers['library.imports']({})).items[0]!.imported).toBe(paused.imported);
     expect((await list(h)).length).toBe(paused.imported);
 
+    const readBeforeResume = reads.settled();
     const { import: resumed } = await h.engine.handlers['library.resumeImport']({ id: started.id });
     expect(resumed.status).toBe('running');
     const done = await importDone(h.engine, started.id);
     expect(done).toMatchObject({ status: 'completed', found: total, imported: total, duplicates: 0 });
+    // The resumed run read exactly the files the pause left: none read twice, none read during the pause.
+    expect(reads.settled() - readBeforeResume).toBe(total - paused.imported);
     await expect(h.engine.handlers['library.pauseImport']({ id: started.id })).rejects.toMatchObject({ code: 'conflict' });
     await expect(h.engine.handlers['library.cancelImport']({ id: started.id })).rejects.toMatchObject({ code: 'conflict' });
   });
@@ -334,12 +340,39 @@ describe('pausing, resuming and cancelling an import', () => {
     expect(cancelled.imported).toBeLessThan(total);
     await expect(h.engine.handlers['library.resumeImport']({ id: started.id })).rejects.toMatchObject({ code: 'conflict' });
     await h.engine.close();
-    const engine = await h.open({ housekeepingDelayMs: 0 });
-    await new Promise((r) => setTimeout(r, 300));
+    const reads = countedReads();
+    const logged: string[] = [];
+    const log = { info: (message: string) => logged.push(message), warn: () => {}, error: () => {} };
+    const engine = await h.open({ housekeepingDelayMs: 0, wrapImportRead: reads.wrap, log });
+    // A barrier, not a wait: a job runs only once start-up has started the scheduler, in the same step that resumes
+    // interrupted imports; by the time it has succeeded, a resumed import would have logged and read.
+    const { job } = await engine.handlers['jobs.submit']({ provider: 'builtin', prompt: 'after the restart', width: 64, height: 64, count: 1, steps: 2 });
+    await waitForStatus(engine, job.id, ['succeeded']);
+    expect(logged).not.toContain('resuming imports');
+    expect(reads.started()).toBe(0);
     expect((await engine.handlers['library.imports']({})).items[0]).toMatchObject({ status: 'cancelled', imported: cancelled.imported });
-    expect((await engine.handlers['jobs.list']({ limit: 200, view: 'active' })).items).toHaveLength(cancelled.imported);
+    expect((await engine.handlers['jobs.list']({ limit: 200, view: 'active' })).items.filter((j) => j.id !== job.id)).toHaveLength(cancelled.imported);
   });
 });
+
+/** Counts the importer's reads (through its read seam): started, and finished either way. */
+function countedReads() {
+  let started = 0;
+  let settled = 0;
+  return {
+    wrap: async <T,>(path: string, read: (path: string) => Promise<T>): Promise<T> => {
+      started += 1;
+      try {
+        return await read(path);
+      } finally {
+        settled += 1;
+      }
+    },
+    started: () => started,
+    settled: () => settled,
+    inFlight: () => started - settled,
+  };
+}
 
 async function list(harness: Harness) {
   return (await harness.engine.handlers['jobs.list']({ limit: 200, view: 'active' })).items;
