@@ -74,12 +74,14 @@ beforeAll(async () => {
 }, 120_000);
 
 // A test that failed midway leaves its jobs held: they finish here, so the next test starts from an idle queue.
+// Each round waits for what the finish causes (the queue empties, or the next job starts and is held), not a fixed time.
 afterEach(async () => {
+  const unfinished = async () => (await apiCall(host, 'jobs.list', { view: 'all', status: ['queued', 'running'], limit: 50 })).items.length;
   for (let round = 0; round < 5; round += 1) {
-    const { items } = await apiCall(host, 'jobs.list', { view: 'all', status: ['queued', 'running'], limit: 50 });
-    if (items.length === 0) return;
-    for (const job of held.held.values()) job.finish();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    if ((await unfinished()) === 0) return;
+    const finishing = [...held.held.values()];
+    for (const job of finishing) job.finish();
+    await waitFor(async () => [...held.held.values()].some((job) => !finishing.includes(job)) || (await unfinished()) === 0, 'the held jobs to finish or the next to start');
   }
 });
 
