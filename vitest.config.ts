@@ -3,12 +3,18 @@ import SummaryReporter from './test/summary-reporter.js';
 
 export default defineConfig({
   test: {
-    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/faults/**/*.test.ts', 'test/e2e/**/*.test.ts'],
     environment: 'node',
     // Two cores here: forks keep native modules (better-sqlite3, sharp) isolated per file.
     pool: 'forks',
     testTimeout: 20_000,
     hookTimeout: 60_000,
     reporters: ['default', new SummaryReporter()],
+    // Two projects so the renderer build runs only in a run with an e2e file: vitest starts a project's global setup
+    // only when one of its files is in the run. Both run together, in the one pool.
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/faults/**/*.test.ts'] } },
+      // One Vite build for every e2e file of the run (test/e2e/global-setup.ts); `buildRenderer()` hands it out.
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], globalSetup: ['test/e2e/global-setup.ts'] } },
+    ],
   },
 });

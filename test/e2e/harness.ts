@@ -7,8 +7,8 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { build } from 'vite';
 import { chromiumPath } from './chromium-path.js';
+import { buildRendererInto, type BuiltRenderer } from './renderer-build.js';
 import { createEngine, type EngineTestOptions } from '../../electron/engine/create-engine.js';
 import { createFileKeyring } from '../../electron/engine/file-keyring.js';
 import type { Engine } from '../../electron/engine/types.js';
@@ -28,11 +28,20 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-/** Builds the renderer once per test file into its own folder, so parallel files never race on dist/. */
-export async function buildRenderer(): Promise<{ dir: string; remove(): Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), 'atelier-ui-'));
-  await build({ configFile: join(ROOT, 'vite.config.ts'), logLevel: 'error', build: { outDir: dir, emptyOutDir: true } });
-  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+/**
+ * The built renderer. Under vitest it is the one build of the run (global-setup.ts), shared by every e2e file, and its
+ * `remove()` does nothing (the global teardown removes it); elsewhere (the benches) each call builds its own.
+ */
+export async function buildRenderer(): Promise<BuiltRenderer> {
+  const shared = await sharedRendererDir();
+  if (shared !== undefined) return { dir: shared, remove: () => Promise.resolve() };
+  return buildRendererInto();
+}
+
+async function sharedRendererDir(): Promise<string | undefined> {
+  if (process.env['VITEST'] === undefined) return undefined;
+  const { inject } = await import('vitest');
+  return inject('rendererDir');
 }
 
 export interface Host {
