@@ -69,7 +69,8 @@ describe('builtin provider: cancel', () => {
     const rec = recordingContext();
     const running = provider.generate(request({ width: 2048, height: 2048 }), config, rec.context);
     const outcome = running.catch((e: unknown) => e);
-    await new Promise((r) => setTimeout(r, 50));
+    // The render is under way on the worker (a band done), not merely 50 ms old.
+    while ((rec.progress.at(-1)?.fraction ?? 0) === 0) await new Promise((r) => setTimeout(r, 2));
     await provider.close();
     const error = await outcome;
     expect(error).toBeInstanceOf(AppError);
