@@ -210,9 +210,9 @@ describe('openai: errors', () => {
 
   it('a provider that never answers times out (not retryable: it may have run)', async () => {
     fake.setScenario({ kind: 'hang' });
-    const started = Date.now();
+    // The fake never answers, so only the provider's own timer can end this with 'timeout' (no stopwatch needed:
+    // without the timer the test runs into its own time limit).
     const error = await rejectsWith(provider.generate(request(), { ...cfg, timeoutMs: 300 }, recordingContext()), 'timeout');
-    expect(Date.now() - started).toBeLessThan(3000);
     expect(error.retryable).toBe(false);
     expect(error.message).toMatch(/may still have run it/);
     await waitFor(() => fake.generationRequests()[0]!.aborted);
