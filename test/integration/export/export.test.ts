@@ -187,6 +187,8 @@ describe('export to a folder', () => {
     const root = await linkedLibrary(h.engine, files);
     temps.push(root);
     const out = temp();
+    const progress: Array<{ id: string; status: string; done: number }> = [];
+    h.engine.events.on('export.progress', (event) => progress.push(event));
     const { export: started } = await h.engine.handlers['export.start']({ target: { query: { view: 'active' } }, format: 'folder', folder: out, manifest: 'none' });
     const { export: cancelled } = await h.engine.handlers['export.cancel']({ id: started.id });
     expect(cancelled.status).toBe('cancelled');
@@ -195,8 +197,13 @@ describe('export to a folder', () => {
     expect(written.length).toBe(cancelled.done);
     const originals = new Set(files.map((f) => sha(f.bytes)));
     for (const name of written) expect(originals.has(sha(readFileSync(join(out, name))))).toBe(true);
-    // Nothing more arrives after the cancel.
-    await new Promise((r) => setTimeout(r, 200));
+    // Nothing more arrives after the cancel, shown by the export's own end rather than a wait: the cancel answered
+    // after the copy loop ended (its last event, 'cancelled', is already out) and every file it made is counted.
+    const own = progress.filter((e) => e.id === started.id);
+    expect(own.at(-1)).toMatchObject({ status: 'cancelled', done: written.length });
+    expect(own.filter((e) => e.status === 'cancelled')).toHaveLength(1);
+    // And a barrier for any copy still tracked somewhere: closing the engine awaits every export's work.
+    await h.engine.close({ graceMs: 0 });
     expect(readdirSync(out).length).toBe(written.length);
   });
 });
