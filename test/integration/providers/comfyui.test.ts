@@ -85,6 +85,10 @@ describe('comfyui: cancel', () => {
     // How soon it lets go is a figure, not a test: `npm run bench -- cancel`.
     const error = await rejectsWith(pending, 'cancelled');
     expect(error.retryable).toBe(false);
+    // Ordering instead of a stopwatch: it ended on the server's own end signal, not by asking the queue after a
+    // silent wait or by giving up on it.
+    const ending = ctx.traces.filter((t) => t.kind === 'warning' || /^ComfyUI (stopped|'s queue)/.test(t.message)).map((t) => t.message);
+    expect(ending).toEqual([expect.stringMatching(/^ComfyUI stopped prompt /)]);
     const promptId = (fake.promptRequests()[0]!.json as { prompt_id: string }).prompt_id;
     expect(fake.interruptRequests().map((r) => r.json)).toEqual([{ prompt_id: promptId }]);
     expect(fake.queueDeleteRequests().map((r) => r.json)).toEqual([{ delete: [promptId] }]);
