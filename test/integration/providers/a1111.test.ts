@@ -120,6 +120,8 @@ describe('a1111: cancel', () => {
     const error = await rejectsWith(pending, 'cancelled');
     expect(error.retryable).toBe(false);
     expect(fake.interruptRequests()).toHaveLength(1);
+    // Ordering instead of a stopwatch: A1111's own answer to the interrupt arrived (its partial image is discarded)
+    // before the provider's grace ran out.
     expect(ctx.traces.some((t) => t.kind === 'cancel' && /returned 1 partial image\(s\).*discarded/.test(t.message))).toBe(true);
     expect(fake.generationRequests()).toHaveLength(1);
   });
