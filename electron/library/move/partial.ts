@@ -1,6 +1,7 @@
-import { lstat, open, readdir, readFile, rmdir, unlink, type FileHandle } from 'node:fs/promises';
+import { open, readdir, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError } from '../../../shared/errors.js';
+import { readGuardedHere } from '../originals/original-reader.js';
 
 /**
  * Written first into a move's target and removed once the copy is verified: a target that still holds it is a copy a
@@ -10,6 +11,8 @@ import { AppError } from '../../../shared/errors.js';
 export const PARTIAL_MARKER = 'atelier.move-incomplete';
 
 const HEADER = 'atelier-move-incomplete 1';
+/** One line per file and folder copied: far below this for any library; a larger "marker" is not Atelier's. */
+const MAX_MARKER_BYTES = 64 * 1024 * 1024;
 
 export interface MoveJournal {
   /** Records a file or folder the move has just created (exclusively: nobody else's file is ever named here). */
@@ -47,9 +50,9 @@ export async function startJournal(target: string, from: string): Promise<MoveJo
 async function readJournal(target: string): Promise<{ from: string | null; created: string[] } | null> {
   let text: string;
   try {
-    const info = await lstat(join(target, PARTIAL_MARKER));
-    if (!info.isFile()) return null;
-    text = await readFile(join(target, PARTIAL_MARKER), 'utf8');
+    // The folder is the person's: the marker is read like any file Atelier did not write (itself, never a link, a pipe or a giant).
+    const { bytes } = await readGuardedHere({ path: join(target, PARTIAL_MARKER), root: join(target, PARTIAL_MARKER), maxBytes: MAX_MARKER_BYTES });
+    text = new TextDecoder().decode(bytes);
   } catch {
     return null;
   }
