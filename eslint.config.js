@@ -13,7 +13,23 @@ const ELECTRON_GLUE = [
   'electron/desktop/**/*.ts',
 ];
 
-const NODE_BUILTINS = ['node:*', 'fs', 'path', 'os', 'crypto', 'child_process', 'http', 'https', 'net', 'url', 'util', 'stream', 'events', 'worker_threads', 'buffer'];
+const NODE_BUILTINS = [
+  'node:*',
+  'fs',
+  'path',
+  'os',
+  'crypto',
+  'child_process',
+  'http',
+  'https',
+  'net',
+  'url',
+  'util',
+  'stream',
+  'events',
+  'worker_threads',
+  'buffer',
+];
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'release/', 'coverage/', 'test-results/', '.electron-native/'] },
@@ -50,10 +66,25 @@ export default tseslint.config(
         'error',
         {
           paths: [{ name: 'electron', message: 'shared/ is pure TypeScript.' }],
-          patterns: [{ group: NODE_BUILTINS, message: 'shared/ runs in the browser too: no Node modules.' }, { group: ['react', 'react-dom', '../electron/*', '../renderer/*'], message: 'shared/ depends on nothing but zod.' }],
+          patterns: [
+            { group: NODE_BUILTINS, message: 'shared/ runs in the browser too: no Node modules.' },
+            {
+              group: ['react', 'react-dom', '../electron/*', '../renderer/*'],
+              message: 'shared/ depends on nothing but zod.',
+            },
+          ],
         },
       ],
-      'no-restricted-globals': ['error', 'window', 'document', 'navigator', 'localStorage', 'process', 'Buffer', 'require'],
+      'no-restricted-globals': [
+        'error',
+        'window',
+        'document',
+        'navigator',
+        'localStorage',
+        'process',
+        'Buffer',
+        'require',
+      ],
     },
   },
   {

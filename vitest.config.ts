@@ -12,9 +12,18 @@ export default defineConfig({
     // Two projects so the renderer build runs only in a run with an e2e file: vitest starts a project's global setup
     // only when one of its files is in the run. Both run together, in the one pool.
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/faults/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/faults/**/*.test.ts'],
+        },
+      },
       // One Vite build for every e2e file of the run (test/e2e/global-setup.ts); `buildRenderer()` hands it out.
-      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], globalSetup: ['test/e2e/global-setup.ts'] } },
+      {
+        extends: true,
+        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], globalSetup: ['test/e2e/global-setup.ts'] },
+      },
     ],
   },
 });

@@ -31,7 +31,9 @@ async function noisePng(kb: number): Promise<Buffer> {
   const side = Math.max(8, Math.round(Math.sqrt((kb * 1024) / 3)));
   const raw = Buffer.alloc(side * side * 3);
   for (let i = 0; i < raw.length; i += 1) raw[i] = (i * 2654435761) >>> 24;
-  return sharp(raw, { raw: { width: side, height: side, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+  return sharp(raw, { raw: { width: side, height: side, channels: 3 } })
+    .png({ compressionLevel: 0 })
+    .toBuffer();
 }
 
 export async function run(args: string[]): Promise<void> {
@@ -53,16 +55,25 @@ export async function run(args: string[]): Promise<void> {
     }
     db.prepare('UPDATE images SET bytes = ?').run(png.length);
     db.close();
-    console.log(`seeded ${seeded.images.toLocaleString('en')} images of ${png.length.toLocaleString('en')} bytes (a few are in the trash: not exported)`);
+    console.log(
+      `seeded ${seeded.images.toLocaleString('en')} images of ${png.length.toLocaleString('en')} bytes (a few are in the trash: not exported)`,
+    );
     // The export runs in a fresh process: its RSS is the engine's and the export's, not the seeding's.
-    execFileSync(process.execPath, [...process.execArgv, process.argv[1]!, 'export', '--in', dir], { stdio: 'inherit' });
+    execFileSync(process.execPath, [...process.execArgv, process.argv[1]!, 'export', '--in', dir], {
+      stdio: 'inherit',
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
 async function measure(dir: string): Promise<void> {
-  const engine = await createEngine({ dataDir: dir, keyring: memoryKeyring(), housekeepingDelayMs: 3_600_000, maintenanceIntervalMs: 0 });
+  const engine = await createEngine({
+    dataDir: dir,
+    keyring: memoryKeyring(),
+    housekeepingDelayMs: 3_600_000,
+    maintenanceIntervalMs: 0,
+  });
   const rendererDir = join(dir, 'renderer');
   mkdirSync(rendererDir);
   writeFileSync(join(rendererDir, 'index.html'), '<!doctype html>');
@@ -79,15 +90,27 @@ async function measure(dir: string): Promise<void> {
       peakHeap = Math.max(peakHeap, m.heapUsed + m.external);
     }, 25);
     const t0 = performance.now();
-    const { export: started } = await engine.handlers['export.start']({ target: { query: { view: 'active' } }, format: 'zip', manifest: 'csv' });
+    const { export: started } = await engine.handlers['export.start']({
+      target: { query: { view: 'active' } },
+      format: 'zip',
+      manifest: 'csv',
+    });
     const planned = performance.now();
     const received = await new Promise<number>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: server.port, path: `/api/export/${started.id}.zip`, headers: { authorization: `Bearer ${TOKEN}` } }, (res) => {
-        let bytes = 0;
-        res.on('data', (chunk: Buffer) => (bytes += chunk.length));
-        res.on('end', () => resolve(bytes));
-        res.on('error', reject);
-      });
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: server.port,
+          path: `/api/export/${started.id}.zip`,
+          headers: { authorization: `Bearer ${TOKEN}` },
+        },
+        (res) => {
+          let bytes = 0;
+          res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+          res.on('end', () => resolve(bytes));
+          res.on('error', reject);
+        },
+      );
       req.on('error', reject);
       req.end();
     });
@@ -96,10 +119,16 @@ async function measure(dir: string): Promise<void> {
     peak = Math.max(peak, process.memoryUsage().rss);
     const done = (await engine.handlers['export.list']({})).items.find((e) => e.id === started.id)!;
     const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
-    console.log(`export: ${done.status}, ${done.done.toLocaleString('en')}/${done.total.toLocaleString('en')} images, ${done.missing} missing, ZIP ${mb(received)} MB`);
+    console.log(
+      `export: ${done.status}, ${done.done.toLocaleString('en')}/${done.total.toLocaleString('en')} images, ${done.missing} missing, ZIP ${mb(received)} MB`,
+    );
     console.log(`plan (resolve + names + manifest rows): ${((planned - t0) / 1000).toFixed(2)} s`);
-    console.log(`throughput: ${(done.done / seconds).toFixed(0)} images/s, ${mb(received / seconds)} MB/s (${seconds.toFixed(1)} s)`);
-    console.log(`peak RSS during export: ${mb(peak)} MB (baseline ${mb(baseline)} MB, JS heap + buffers ${mb(baseHeap)} → at most ${mb(peakHeap)} MB; target < ${RSS_TARGET_MB} MB: ${peak < RSS_TARGET_MB * 1024 * 1024 ? 'ok' : 'MISS'})`);
+    console.log(
+      `throughput: ${(done.done / seconds).toFixed(0)} images/s, ${mb(received / seconds)} MB/s (${seconds.toFixed(1)} s)`,
+    );
+    console.log(
+      `peak RSS during export: ${mb(peak)} MB (baseline ${mb(baseline)} MB, JS heap + buffers ${mb(baseHeap)} → at most ${mb(peakHeap)} MB; target < ${RSS_TARGET_MB} MB: ${peak < RSS_TARGET_MB * 1024 * 1024 ? 'ok' : 'MISS'})`,
+    );
   } finally {
     await server.close();
     await engine.close({ graceMs: 0 });

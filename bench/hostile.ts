@@ -40,7 +40,9 @@ async function until<T>(probe: () => Promise<T | undefined>, ms = 60_000): Promi
 }
 
 /** Runs `work` while sampling the event loop: its outcome, p99 and max delay in ms. */
-async function measured(work: () => Promise<string>): Promise<{ outcome: string; p99: number; max: number; ms: number }> {
+async function measured(
+  work: () => Promise<string>,
+): Promise<{ outcome: string; p99: number; max: number; ms: number }> {
   const histogram = monitorEventLoopDelay({ resolution: 1 });
   histogram.enable();
   const t0 = performance.now();
@@ -66,12 +68,18 @@ function swap(path: string, kind: Swap, outside: string): void {
 async function png(seed: number, side = 256): Promise<Buffer> {
   const raw = Buffer.alloc(side * side * 3);
   for (let i = 0; i < raw.length; i += 1) raw[i] = ((i + seed) * 2654435761) >>> 24;
-  return sharp(raw, { raw: { width: side, height: side, channels: 3 } }).png().toBuffer();
+  return sharp(raw, { raw: { width: side, height: side, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
 async function importLinked(engine: Engine, root: string): Promise<void> {
   const { import: started } = await engine.handlers['library.import']({ paths: [root], mode: 'link', watch: false });
-  await until(async () => ((await engine.handlers['library.imports']({})).items.find((i) => i.id === started.id)?.status === 'completed' ? true : undefined));
+  await until(async () =>
+    (await engine.handlers['library.imports']({})).items.find((i) => i.id === started.id)?.status === 'completed'
+      ? true
+      : undefined,
+  );
 }
 
 export async function run(args: string[]): Promise<void> {
@@ -86,7 +94,12 @@ export async function run(args: string[]): Promise<void> {
       const root = join(dir, `originals-${rows.length}`);
       mkdirSync(root);
       for (let i = 0; i < 4; i += 1) writeFileSync(join(root, `img-${i}.png`), await png(i + rows.length));
-      let engine = await createEngine({ dataDir, keyring: memoryKeyring(), housekeepingDelayMs: 0, maintenanceIntervalMs: 0 });
+      let engine = await createEngine({
+        dataDir,
+        keyring: memoryKeyring(),
+        housekeepingDelayMs: 0,
+        maintenanceIntervalMs: 0,
+      });
       await importLinked(engine, root);
       const jobs = (await engine.handlers['jobs.list']({ limit: 10, view: 'active' })).items;
       const victim = jobs.find((j) => j.path === join(root, 'img-0.png'))!;
@@ -95,12 +108,26 @@ export async function run(args: string[]): Promise<void> {
       const out = join(dir, `out-${rows.length}`);
       mkdirSync(out);
       const exported = (format: 'zip' | 'folder') => async () => {
-        const { export: e } = await engine.handlers['export.start']({ target: { query: { view: 'active' } }, format, folder: out, manifest: 'none' });
-        const done = await until(async () => (await engine.handlers['export.list']({})).items.find((x) => x.id === e.id && x.status !== 'running'));
+        const { export: e } = await engine.handlers['export.start']({
+          target: { query: { view: 'active' } },
+          format,
+          folder: out,
+          manifest: 'none',
+        });
+        const done = await until(async () =>
+          (await engine.handlers['export.list']({})).items.find((x) => x.id === e.id && x.status !== 'running'),
+        );
         return `${done.status}, ${done.missing} missing`;
       };
       const job = (request: Record<string, unknown>) => async () => {
-        const { job: j } = await engine.handlers['jobs.submit']({ provider: 'builtin', prompt: 'a field', width: 64, height: 64, count: 1, ...request });
+        const { job: j } = await engine.handlers['jobs.submit']({
+          provider: 'builtin',
+          prompt: 'a field',
+          width: 64,
+          height: 64,
+          count: 1,
+          ...request,
+        });
         const done = await until(async () => {
           const now = await engine.handlers['jobs.get']({ id: j.id });
           return now.status === 'succeeded' || now.status === 'failed' ? now : undefined;
@@ -112,7 +139,10 @@ export async function run(args: string[]): Promise<void> {
         ['export folder', exported('folder')],
         ['image-to-image', job({ inputImage: { imageId, strength: 0.5 } })],
         ['upscale', job({ upscale: { imageId, factor: 2 } })],
-        ['/media/image', async () => ((await resolveMediaFile(engine, { kind: 'image', imageId })) === null ? '404' : 'served')],
+        [
+          '/media/image',
+          async () => ((await resolveMediaFile(engine, { kind: 'image', imageId })) === null ? '404' : 'served'),
+        ],
         [
           'thumbnail at restart',
           async () => {
@@ -120,7 +150,12 @@ export async function run(args: string[]): Promise<void> {
             const db = new Database(join(dataDir, 'atelier.db'));
             db.prepare('UPDATE images SET thumb_path = NULL WHERE id = ?').run(imageId);
             db.close();
-            engine = await createEngine({ dataDir, keyring: memoryKeyring(), housekeepingDelayMs: 0, maintenanceIntervalMs: 0 });
+            engine = await createEngine({
+              dataDir,
+              keyring: memoryKeyring(),
+              housekeepingDelayMs: 0,
+              maintenanceIntervalMs: 0,
+            });
             // The queue runs at start; a page of the history is answered meanwhile.
             await engine.handlers['jobs.list']({ limit: 10, view: 'active' });
             await sleep(500);
@@ -133,16 +168,26 @@ export async function run(args: string[]): Promise<void> {
     }
     console.log(`\n| original became | surface | outcome | loop p99 ms | loop max ms | took ms |`);
     console.log(`|---|---|---|---:|---:|---:|`);
-    for (const r of rows) console.log(`| ${r.swap} | ${r.surface} | ${r.outcome} | ${r.p99.toFixed(1)} | ${r.max.toFixed(1)} | ${r.ms.toFixed(0)} |`);
+    for (const r of rows)
+      console.log(
+        `| ${r.swap} | ${r.surface} | ${r.outcome} | ${r.p99.toFixed(1)} | ${r.max.toFixed(1)} | ${r.ms.toFixed(0)} |`,
+      );
     const worst = Math.max(...rows.map((r) => r.p99));
-    console.log(`\nworst p99: ${worst.toFixed(1)} ms (target < ${P99_TARGET_MS} ms: ${worst < P99_TARGET_MS ? 'ok' : 'MISS'})`);
+    console.log(
+      `\nworst p99: ${worst.toFixed(1)} ms (target < ${P99_TARGET_MS} ms: ${worst < P99_TARGET_MS ? 'ok' : 'MISS'})`,
+    );
 
     // Three large files at once: the read budget holds two in memory, never all of them (nor six).
     const bigRoot = join(dir, 'big');
     mkdirSync(bigRoot);
     const block = Buffer.alloc(bigMb * 1024 * 1024, 0x61);
     for (let i = 0; i < 3; i += 1) writeFileSync(join(bigRoot, `big-${i}.bin`), block);
-    const engine = await createEngine({ dataDir: join(dir, 'data-big'), keyring: memoryKeyring(), housekeepingDelayMs: 0, maintenanceIntervalMs: 0 });
+    const engine = await createEngine({
+      dataDir: join(dir, 'data-big'),
+      keyring: memoryKeyring(),
+      housekeepingDelayMs: 0,
+      maintenanceIntervalMs: 0,
+    });
     global.gc?.();
     const baseline = process.memoryUsage().rss;
     let peak = baseline;
@@ -154,7 +199,9 @@ export async function run(args: string[]): Promise<void> {
     clearInterval(sampler);
     await engine.close({ graceMs: 0 });
     const mb = (n: number) => (n / 1024 / 1024).toFixed(0);
-    console.log(`\n3 files of ${bigMb} MB at once: peak RSS ${mb(peak)} MB (baseline ${mb(baseline)} MB, +${mb(peak - baseline)} MB; budget ${mb(READ_BUDGET_BYTES)} MB); loop p99 ${result.p99.toFixed(1)} ms`);
+    console.log(
+      `\n3 files of ${bigMb} MB at once: peak RSS ${mb(peak)} MB (baseline ${mb(baseline)} MB, +${mb(peak - baseline)} MB; budget ${mb(READ_BUDGET_BYTES)} MB); loop p99 ${result.p99.toFixed(1)} ms`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

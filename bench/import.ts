@@ -16,7 +16,14 @@ import { performance } from 'node:perf_hooks';
 import type { Engine } from '../electron/engine/types.js';
 import { readManifest, type Manifest } from './lib/import-generate.js';
 import { FOLDERS } from './lib/import-tools.js';
-import { checkSearch, LOOP_RESOLUTION_MS, measureImport, measureReopen, openEngine, type ImportRun } from './lib/import-measure.js';
+import {
+  checkSearch,
+  LOOP_RESOLUTION_MS,
+  measureImport,
+  measureReopen,
+  openEngine,
+  type ImportRun,
+} from './lib/import-measure.js';
 import { measureWatchedFile, type WatchRow } from './lib/import-watch.js';
 import { timeStatements } from './lib/statement-times.js';
 
@@ -51,7 +58,8 @@ function parse(args: string[]): Options {
     thumbCapS: number('--thumb-cap', 120),
     watchFiles: Math.round(number('--watch-files', 20)),
     statements: args.includes('--statements'),
-    housekeepingDelayMs: value('--housekeeping-delay') === undefined ? undefined : number('--housekeeping-delay', 3_000),
+    housekeepingDelayMs:
+      value('--housekeeping-delay') === undefined ? undefined : number('--housekeeping-delay', 3_000),
   };
 }
 
@@ -60,10 +68,14 @@ const here = import.meta.dirname;
 /** Runs the generator in its own process; its last stdout line is the manifest. */
 function generate(dir: string, files: number, avgKb: number): Promise<Manifest> {
   return new Promise((resolveManifest, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'lib', 'import-generate-main.ts'), dir, String(files), String(avgKb)], {
-      cwd: resolve(here, '..'),
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(here, 'lib', 'import-generate-main.ts'), dir, String(files), String(avgKb)],
+      {
+        cwd: resolve(here, '..'),
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.once('error', reject);
@@ -79,7 +91,8 @@ async function fileSet(options: Options): Promise<{ root: string; manifest: Mani
   const root = options.keep ?? (await mkdtemp(join(tmpdir(), 'atelier-bench-import-files-')));
   if (options.keep !== undefined && existsSync(root)) {
     const manifest = await readManifest(root);
-    if (manifest !== null && manifest.files === options.files && manifest.avgKb === options.avgKb) return { root, manifest, reused: true };
+    if (manifest !== null && manifest.files === options.files && manifest.avgKb === options.avgKb)
+      return { root, manifest, reused: true };
     if ((await readdir(root)).length > 0) {
       throw new Error(
         manifest === null
@@ -93,7 +106,9 @@ async function fileSet(options: Options): Promise<{ root: string; manifest: Mani
   const fs = await statfs(root);
   if (fs.bavail * fs.bsize < need + 5 * 1024 ** 3) {
     if (options.keep === undefined) await rm(root, { recursive: true, force: true });
-    throw new Error(`${root} has ${Math.round((fs.bavail * fs.bsize) / 1024 ** 3)} GB free; ${options.files} files of ~${options.avgKb} KB need about ${Math.ceil(need / 1024 ** 3)} GB plus 5 GB`);
+    throw new Error(
+      `${root} has ${Math.round((fs.bavail * fs.bsize) / 1024 ** 3)} GB free; ${options.files} files of ~${options.avgKb} KB need about ${Math.ceil(need / 1024 ** 3)} GB plus 5 GB`,
+    );
   }
   console.log(`generating ${options.files.toLocaleString('en')} files (~${options.avgKb} KB each) in ${root} …`);
   try {
@@ -105,7 +120,8 @@ async function fileSet(options: Options): Promise<{ root: string; manifest: Mani
   }
 }
 
-const fmt = (n: number, d = 0): string => (Number.isFinite(n) ? n.toLocaleString('en', { maximumFractionDigits: d, minimumFractionDigits: d }) : 'n/a');
+const fmt = (n: number, d = 0): string =>
+  Number.isFinite(n) ? n.toLocaleString('en', { maximumFractionDigits: d, minimumFractionDigits: d }) : 'n/a';
 
 interface Row {
   what: string;
@@ -123,18 +139,48 @@ function rows(run: ImportRun, reopen: { ms: number; items: number }, watch: Watc
   const lostNote = lost > 0 ? `; ${fmt(lost)} of ${fmt(f.found)} found were never committed` : '';
   const t = run.thumbs;
   return [
-    { what: 'files indexed per second (metadata + SHA-256, call → all committed)', target: '≥ 400/s', measured: `${fmt(run.filesPerSecond, 1)}/s committed (${fmt(run.committedMs / 1000, 1)} s; importer's own last rate ${fmt(run.reportedRate ?? NaN, 1)}/s${lostNote})`, verdict: verdict(run.filesPerSecond >= 400) },
-    { what: 'library.import call → first imported job announced (jobs.changed)', target: '< 1 s', measured: `${fmt(run.firstJobMs)} ms`, verdict: verdict(run.firstJobMs < 1000) },
+    {
+      what: 'files indexed per second (metadata + SHA-256, call → all committed)',
+      target: '≥ 400/s',
+      measured: `${fmt(run.filesPerSecond, 1)}/s committed (${fmt(run.committedMs / 1000, 1)} s; importer's own last rate ${fmt(run.reportedRate ?? NaN, 1)}/s${lostNote})`,
+      verdict: verdict(run.filesPerSecond >= 400),
+    },
+    {
+      what: 'library.import call → first imported job announced (jobs.changed)',
+      target: '< 1 s',
+      measured: `${fmt(run.firstJobMs)} ms`,
+      verdict: verdict(run.firstJobMs < 1000),
+    },
     {
       what: 'thumbnails per second in the background',
       target: '(none)',
       measured: `${fmt(t.overallPerSecond, 1)}/s overall, ${Number.isFinite(t.afterImportPerSecond) ? `${fmt(t.afterImportPerSecond, 1)}/s` : 'n/a'} after the import; ${fmt(t.made)} of ${fmt(t.wanted)} in ${fmt(t.seconds, 1)} s (${fmt(t.duringImport)} during the import)${t.capped ? ', stopped at the time cap' : ''}`,
       verdict: '—',
     },
-    { what: `main-loop stall p99 during the import (monitorEventLoopDelay, ${LOOP_RESOLUTION_MS} ms resolution)`, target: '< 20 ms', measured: `p99 ${fmt(run.stallImport.p99, 1)} ms, max ${fmt(run.stallImport.max, 1)} ms (thumbnail phase after it: p99 ${fmt(run.stallThumbs.p99, 1)}, max ${fmt(run.stallThumbs.max, 1)})`, verdict: verdict(run.stallImport.p99 < 20) },
-    { what: `peak RSS${scale}`, target: '< 400 MB at 100,000', measured: `${fmt(run.peakRssImportMb)} MB during the import, ${fmt(run.peakRssMb)} MB with the thumbnails (engine open, before: ${fmt(run.baselineRssMb)} MB)`, verdict: verdict(run.peakRssMb < 400) },
-    { what: `reopen: createEngine → first jobs.list page (60)${files === 100_000 ? '' : ` (a ${fmt(files)}-image library)`}`, target: '< 1 s (first paint; engine part)', measured: `${fmt(reopen.ms)} ms (${reopen.items} items)`, verdict: verdict(reopen.ms < 1000 && reopen.items > 0) },
-    { what: "a watched file's time to appear (last write → jobs.changed)", target: 'p95 < 2 s', measured: watch.measured, verdict: watch.p95Ms === undefined ? '—' : verdict(watch.p95Ms < 2000) },
+    {
+      what: `main-loop stall p99 during the import (monitorEventLoopDelay, ${LOOP_RESOLUTION_MS} ms resolution)`,
+      target: '< 20 ms',
+      measured: `p99 ${fmt(run.stallImport.p99, 1)} ms, max ${fmt(run.stallImport.max, 1)} ms (thumbnail phase after it: p99 ${fmt(run.stallThumbs.p99, 1)}, max ${fmt(run.stallThumbs.max, 1)})`,
+      verdict: verdict(run.stallImport.p99 < 20),
+    },
+    {
+      what: `peak RSS${scale}`,
+      target: '< 400 MB at 100,000',
+      measured: `${fmt(run.peakRssImportMb)} MB during the import, ${fmt(run.peakRssMb)} MB with the thumbnails (engine open, before: ${fmt(run.baselineRssMb)} MB)`,
+      verdict: verdict(run.peakRssMb < 400),
+    },
+    {
+      what: `reopen: createEngine → first jobs.list page (60)${files === 100_000 ? '' : ` (a ${fmt(files)}-image library)`}`,
+      target: '< 1 s (first paint; engine part)',
+      measured: `${fmt(reopen.ms)} ms (${reopen.items} items)`,
+      verdict: verdict(reopen.ms < 1000 && reopen.items > 0),
+    },
+    {
+      what: "a watched file's time to appear (last write → jobs.changed)",
+      target: 'p95 < 2 s',
+      measured: watch.measured,
+      verdict: watch.p95Ms === undefined ? '—' : verdict(watch.p95Ms < 2000),
+    },
   ];
 }
 
@@ -168,8 +214,14 @@ export async function run(args: string[]): Promise<void> {
     const gen = reused
       ? `reused from ${root} (made earlier in ${fmt(manifest.generateSeconds, 1)} s)`
       : `${fmt(manifest.generateSeconds, 1)} s (${fmt(manifest.baseSeconds, 1)} s of it for the 40 base images)`;
-    console.log(`\nfile set: ${fmt(manifest.files)} files, ${fmt(manifest.totalBytes / 1024 ** 3, 2)} GB, average ${fmt(manifest.totalBytes / manifest.files / 1024)} KB; generation ${gen}`);
-    console.log(`  ${Object.entries(manifest.byKind).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+    console.log(
+      `\nfile set: ${fmt(manifest.files)} files, ${fmt(manifest.totalBytes / 1024 ** 3, 2)} GB, average ${fmt(manifest.totalBytes / manifest.files / 1024)} KB; generation ${gen}`,
+    );
+    console.log(
+      `  ${Object.entries(manifest.byKind)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ')}`,
+    );
 
     const statements = options.statements ? timeStatements() : undefined;
     engine = await openEngine(dataDir, options.housekeepingDelayMs);
@@ -182,25 +234,42 @@ export async function run(args: string[]): Promise<void> {
     const search = await checkSearch(engine, manifest.samples);
     const reopen = await measureReopen(engine, dataDir);
     engine = reopen.engine;
-    const watch = manifest.plainSample === null
-      ? { measured: 'not measured (no plain PNG in the set to derive files from)' }
-      : await measureWatchedFile({ engine, folder: join(watchDir, 'watched'), samplePng: join(root, manifest.plainSample), files: options.watchFiles });
+    const watch =
+      manifest.plainSample === null
+        ? { measured: 'not measured (no plain PNG in the set to derive files from)' }
+        : await measureWatchedFile({
+            engine,
+            folder: join(watchDir, 'watched'),
+            samplePng: join(root, manifest.plainSample),
+            files: options.watchFiles,
+          });
 
     const f = imported.final;
     console.log(
       `\nimport ${f.status}: found ${fmt(f.found)}, imported ${fmt(f.imported)}, duplicates ${fmt(f.duplicates)}, skipped ${fmt(f.skipped)} (expected ${manifest.expectSkipped}), failed ${fmt(f.failed)} (expected ${manifest.expectFailed}); search for ${search.of} files' unique prompt words: ${search.found} found`,
     );
     const lost = f.found - (f.imported + f.duplicates + f.skipped + f.failed);
-    if (lost > 0) console.log(`WARNING: the import says ${f.status}, yet ${fmt(lost)} of the ${fmt(f.found)} files found were never committed (left pending)`);
-    console.log(`\nLibrary import, ${fmt(manifest.files)} files, link mode, on this machine (2 cores shared with other work: numbers are noisy; files are in the page cache, having just been written)\n`);
+    if (lost > 0)
+      console.log(
+        `WARNING: the import says ${f.status}, yet ${fmt(lost)} of the ${fmt(f.found)} files found were never committed (left pending)`,
+      );
+    console.log(
+      `\nLibrary import, ${fmt(manifest.files)} files, link mode, on this machine (2 cores shared with other work: numbers are noisy; files are in the page cache, having just been written)\n`,
+    );
     console.log('| measure | target | measured | |');
     console.log('| --- | --- | --- | --- |');
-    for (const r of rows(imported, reopen, watch, manifest.files)) console.log(`| ${r.what} | ${r.target} | ${r.measured} | ${r.verdict} |`);
+    for (const r of rows(imported, reopen, watch, manifest.files))
+      console.log(`| ${r.what} | ${r.target} | ${r.measured} | ${r.verdict} |`);
     console.log(`\nfiles/s by tool folder (files are read in the order found): ${rateByFolder(imported, manifest)}`);
     const stalls = imported.longStalls;
-    const shown = [...stalls].sort((a, b) => b.ms - a.ms).slice(0, 12).sort((a, b) => a.atS - b.atS);
+    const shown = [...stalls]
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 12)
+      .sort((a, b) => a.atS - b.atS);
     const more = stalls.length > shown.length ? ` (the longest ${shown.length} of ${stalls.length})` : '';
-    console.log(`main-loop stalls over 100 ms during the import${more}: ${stalls.length === 0 ? 'none' : shown.map((x) => `+${fmt(x.atS, 1)} s ${fmt(x.ms)} ms`).join(', ')}`);
+    console.log(
+      `main-loop stalls over 100 ms during the import${more}: ${stalls.length === 0 ? 'none' : shown.map((x) => `+${fmt(x.atS, 1)} s ${fmt(x.ms)} ms`).join(', ')}`,
+    );
     if (statementReport !== '') console.log(`\n${statementReport}`);
   } finally {
     const t0 = performance.now();
@@ -208,6 +277,8 @@ export async function run(args: string[]): Promise<void> {
     await rm(dataDir, { recursive: true, force: true });
     await rm(watchDir, { recursive: true, force: true });
     if (options.keep === undefined) await rm(root, { recursive: true, force: true });
-    console.log(`\ncleaned up in ${fmt((performance.now() - t0) / 1000, 1)} s${options.keep === undefined ? '' : ` (kept the file set in ${root})`}`);
+    console.log(
+      `\ncleaned up in ${fmt((performance.now() - t0) / 1000, 1)} s${options.keep === undefined ? '' : ` (kept the file set in ${root})`}`,
+    );
   }
 }

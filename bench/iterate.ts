@@ -17,13 +17,12 @@ import { memoryKeyring, percentile } from './lib/engine-kit.js';
 
 const TARGET_MS = 300;
 
-
-
 async function waitDone(engine: Engine, id: string): Promise<void> {
   for (;;) {
     const job = await engine.handlers['jobs.get']({ id });
     if (job.status === 'succeeded') return;
-    if (job.status !== 'queued' && job.status !== 'running') throw new Error(`job ${id} ended ${job.status}: ${job.error?.message ?? ''}`);
+    if (job.status !== 'queued' && job.status !== 'running')
+      throw new Error(`job ${id} ended ${job.status}: ${job.error?.message ?? ''}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -42,7 +41,13 @@ export async function run(args: string[]): Promise<void> {
       return generate(request, config, context);
     };
   }
-  const engine = await createEngine({ dataDir, keyring: memoryKeyring(), providers: entries, housekeepingDelayMs: 0, maintenanceIntervalMs: 0 });
+  const engine = await createEngine({
+    dataDir,
+    keyring: memoryKeyring(),
+    providers: entries,
+    housekeepingDelayMs: 0,
+    maintenanceIntervalMs: 0,
+  });
   const running = new Map<string, number>();
   engine.events.on('jobs.changed', ({ job }) => {
     if (job.status === 'running' && !running.has(job.id)) running.set(job.id, performance.now());
@@ -54,19 +59,37 @@ export async function run(args: string[]): Promise<void> {
     const imageId = (await engine.handlers['jobs.get']({ id: job.id })).images[0]!.id;
     const rgba = Buffer.alloc(512 * 512 * 4);
     for (let y = 128; y < 384; y += 1) rgba.fill(255, (y * 512 + 128) * 4, (y * 512 + 384) * 4);
-    const png = (await sharp(rgba, { raw: { width: 512, height: 512, channels: 4 } }).png().toBuffer()).toString('base64');
+    const png = (
+      await sharp(rgba, { raw: { width: 512, height: 512, channels: 4 } })
+        .png()
+        .toBuffer()
+    ).toString('base64');
 
     const operations: Array<{ name: string; request: (i: number) => Promise<GenerateRequest> }> = [
-      { name: 'image-to-image', request: async (i) => ({ ...base, prompt: `harbour in snow ${i}`, inputImage: { imageId, strength: 0.5 } }) },
+      {
+        name: 'image-to-image',
+        request: async (i) => ({ ...base, prompt: `harbour in snow ${i}`, inputImage: { imageId, strength: 0.5 } }),
+      },
       {
         name: 'masked edit (incl. saving the mask)',
         request: async (i) => {
           const { maskId } = await engine.handlers['images.saveMask']({ imageId, png });
-          return { ...base, prompt: `harbour with a lighthouse ${i}`, inputImage: { imageId }, mask: { imageId: maskId } };
+          return {
+            ...base,
+            prompt: `harbour with a lighthouse ${i}`,
+            inputImage: { imageId },
+            mask: { imageId: maskId },
+          };
         },
       },
-      { name: 'variation', request: async (i) => ({ ...base, prompt: `a harbour at dawn, variation ${i}`, variationOf: { imageId } }) },
-      { name: 'upscale x2', request: async (i) => ({ ...base, prompt: `a harbour at dawn, upscale ${i}`, upscale: { imageId, factor: 2 } }) },
+      {
+        name: 'variation',
+        request: async (i) => ({ ...base, prompt: `a harbour at dawn, variation ${i}`, variationOf: { imageId } }),
+      },
+      {
+        name: 'upscale x2',
+        request: async (i) => ({ ...base, prompt: `a harbour at dawn, upscale ${i}`, upscale: { imageId, factor: 2 } }),
+      },
     ];
     const rows: string[] = [];
     for (const op of operations) {
@@ -85,10 +108,12 @@ export async function run(args: string[]): Promise<void> {
         `| ${op.name.padEnd(36)} | ${percentile(toRunning, 50).toFixed(1).padStart(7)} | ${percentile(toRunning, 95).toFixed(1).padStart(7)} | ${percentile(toProvider, 50).toFixed(1).padStart(7)} | ${p95.toFixed(1).padStart(7)} | ${p95 < TARGET_MS ? 'ok' : 'MISS'} |`,
       );
     }
-    console.log(`\nFrom the button to the job running on the built-in provider (${runs} runs each, ms; target < ${TARGET_MS} ms)\n`);
+    console.log(
+      `\nFrom the button to the job running on the built-in provider (${runs} runs each, ms; target < ${TARGET_MS} ms)\n`,
+    );
     console.log(`| ${'operation'.padEnd(36)} | run p50 | run p95 | gen p50 | gen p95 | target |`);
     console.log(`|${'-'.repeat(38)}|---------|---------|---------|---------|--------|`);
-    console.log('(run: the job\'s running event; gen: the provider starts generating with the source in hand)');
+    console.log("(run: the job's running event; gen: the provider starts generating with the source in hand)");
     for (const row of rows) console.log(row);
   } finally {
     await engine.close({ graceMs: 1_000 });

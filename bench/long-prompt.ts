@@ -26,14 +26,28 @@ export async function run(args: string[]): Promise<void> {
       for (let i = 0; i < runs; i += 1) {
         const long = `${base.slice(0, chars)} r${i}`;
         const started = performance.now();
-        store.submit({ provider: 'builtin', prompt: `${long} ZEBRA`, negativePrompt: `${long} ǆq`, width: 512, height: 512, count: 1 });
+        store.submit({
+          provider: 'builtin',
+          prompt: `${long} ZEBRA`,
+          negativePrompt: `${long} ǆq`,
+          width: 512,
+          height: 512,
+          count: 1,
+        });
         samples.push(performance.now() - started);
       }
-      rows.push({ chars, runs, p50Ms: Math.round(percentile(samples, 50) * 10) / 10, maxMs: Math.round(Math.max(...samples) * 10) / 10 });
+      rows.push({
+        chars,
+        runs,
+        p50Ms: Math.round(percentile(samples, 50) * 10) / 10,
+        maxMs: Math.round(Math.max(...samples) * 10) / 10,
+      });
     }
     console.table(rows);
     const [quarter, , full] = rows;
-    console.log(`full / quarter: ${(full!.p50Ms / Math.max(0.1, quarter!.p50Ms)).toFixed(1)}× (linear ≈ 4×); full length ${full!.maxMs < 1000 ? 'within' : 'OVER'} the 1 s target`);
+    console.log(
+      `full / quarter: ${(full!.p50Ms / Math.max(0.1, quarter!.p50Ms)).toFixed(1)}× (linear ≈ 4×); full length ${full!.maxMs < 1000 ? 'within' : 'OVER'} the 1 s target`,
+    );
   } finally {
     store.close();
     rmSync(dir, { recursive: true, force: true });

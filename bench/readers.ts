@@ -29,7 +29,13 @@ const P99_TARGET_MS = 50;
 function table(title: string, head: string[], body: string[][]): void {
   const widths = head.map((h, c) => Math.max(h.length, ...body.map((row) => (row[c] ?? '').length)));
   console.log(`\n${title}`);
-  for (const row of [head, ...body]) console.log(row.map((cell, c) => (cell ?? '').padEnd(widths[c]!)).join('  ').trimEnd());
+  for (const row of [head, ...body])
+    console.log(
+      row
+        .map((cell, c) => (cell ?? '').padEnd(widths[c]!))
+        .join('  ')
+        .trimEnd(),
+    );
 }
 
 /** Best of a few runs (at least 3, and for 200 ms at most), in ms: the least disturbed by GC and the other cores' load. */
@@ -50,7 +56,12 @@ function readEverything(png: Uint8Array, texts: Map<string, string>): void {
     readA1111Sidecar(text);
     parseParameters(text);
   }
-  readPngMetadata(insertChunks(png, [...texts].map(([key, text]) => encodeTextChunk(key, text))));
+  readPngMetadata(
+    insertChunks(
+      png,
+      [...texts].map(([key, text]) => encodeTextChunk(key, text)),
+    ),
+  );
 }
 
 function perKb(png: Uint8Array, sizesKb: number[]): void {
@@ -73,12 +84,17 @@ function perKb(png: Uint8Array, sizesKb: number[]): void {
   const rows = cases.map(({ name, run }) => {
     const ms = sizesKb.map((kb) => best(run(kb * 1024)));
     const ratios = ms.slice(1).map((t, i) => (t / ms[i]!).toFixed(1));
-    return [name, ...ms.map((t, i) => ((t * 1000) / sizesKb[i]!).toFixed(1)), ...ratios, (ms[ms.length - 1]! ).toFixed(0)];
+    return [name, ...ms.map((t, i) => ((t * 1000) / sizesKb[i]!).toFixed(1)), ...ratios, ms[ms.length - 1]!.toFixed(0)];
   });
   const ratioHeads = sizesKb.slice(1).map((kb, i) => `×${kb / sizesKb[i]!} size: time ×`);
   table(
     'Readers on hostile texts: µs per KB of text at each size (best of runs), and how the time grows with the size',
-    ['text', ...sizesKb.map((kb) => `µs/KB @${kb >= 1000 ? `${kb / 1000} MB` : `${kb} KB`}`), ...ratioHeads, `ms @${sizesKb[sizesKb.length - 1]} KB`],
+    [
+      'text',
+      ...sizesKb.map((kb) => `µs/KB @${kb >= 1000 ? `${kb / 1000} MB` : `${kb} KB`}`),
+      ...ratioHeads,
+      `ms @${sizesKb[sizesKb.length - 1]} KB`,
+    ],
     rows,
   );
 }
@@ -91,9 +107,21 @@ interface HostileFile {
 async function hostileFiles(png: Uint8Array): Promise<HostileFile[]> {
   const fan = HOSTILE_TEXTS.find((h) => h.name.includes('fan of prompts'))!.texts(1024 * 1024);
   return [
-    { name: 'parameters of 200,000 letters', bytes: insertChunks(png, [encodeTextChunk('parameters', repeat('a', 200_000))]) },
-    { name: 'parameters of 6 M letters (kept to 4 M)', bytes: insertChunks(png, [encodeTextChunk('parameters', repeat('b', 6_000_000))]) },
-    { name: 'a ComfyUI graph of 1 MB', bytes: insertChunks(png, [...fan].map(([key, text]) => encodeTextChunk(key, text))) },
+    {
+      name: 'parameters of 200,000 letters',
+      bytes: insertChunks(png, [encodeTextChunk('parameters', repeat('a', 200_000))]),
+    },
+    {
+      name: 'parameters of 6 M letters (kept to 4 M)',
+      bytes: insertChunks(png, [encodeTextChunk('parameters', repeat('b', 6_000_000))]),
+    },
+    {
+      name: 'a ComfyUI graph of 1 MB',
+      bytes: insertChunks(
+        png,
+        [...fan].map(([key, text]) => encodeTextChunk(key, text)),
+      ),
+    },
   ];
 }
 
@@ -104,7 +132,12 @@ async function importWhileMeasuring(files: HostileFile[]): Promise<string[][]> {
   files.forEach((file, i) => writeFileSync(join(folder, `${i}.png`), file.bytes));
   const warm = join(root, 'warm.png');
   writeFileSync(warm, await makePng(8, 8));
-  const engine: Engine = await createEngine({ dataDir: join(root, 'data'), keyring: memoryKeyring(), sweepGraceMs: 0, maintenanceIntervalMs: 0 });
+  const engine: Engine = await createEngine({
+    dataDir: join(root, 'data'),
+    keyring: memoryKeyring(),
+    sweepGraceMs: 0,
+    maintenanceIntervalMs: 0,
+  });
   try {
     // Threads started and warm: the first read pays for them once.
     await engine.handlers['library.import']({ paths: [warm], mode: 'link', watch: false });
@@ -112,7 +145,11 @@ async function importWhileMeasuring(files: HostileFile[]): Promise<string[][]> {
     const loop = monitorEventLoopDelay({ resolution: 1 });
     loop.enable();
     const started = performance.now();
-    const { import: summary } = await engine.handlers['library.import']({ paths: [folder], mode: 'copy', watch: false });
+    const { import: summary } = await engine.handlers['library.import']({
+      paths: [folder],
+      mode: 'copy',
+      watch: false,
+    });
     let done;
     for (;;) {
       done = (await engine.handlers['library.imports']({})).items.find((i) => i.id === summary.id);
@@ -123,7 +160,16 @@ async function importWhileMeasuring(files: HostileFile[]): Promise<string[][]> {
     loop.disable();
     const p99 = loop.percentile(99) / 1e6 - 1;
     const max = loop.max / 1e6 - 1;
-    return [[`${files.length} files`, `${done.imported} imported, ${done.failed} failed`, seconds.toFixed(2), p99.toFixed(1), max.toFixed(1), p99 < P99_TARGET_MS ? 'yes' : 'NO']];
+    return [
+      [
+        `${files.length} files`,
+        `${done.imported} imported, ${done.failed} failed`,
+        seconds.toFixed(2),
+        p99.toFixed(1),
+        max.toFixed(1),
+        p99 < P99_TARGET_MS ? 'yes' : 'NO',
+      ],
+    ];
   } finally {
     await engine.close();
     rmSync(root, { recursive: true, force: true });
@@ -144,7 +190,11 @@ export async function run(args: string[]): Promise<void> {
     await readImageMetadata(file.bytes);
     inPlace.push([file.name, (performance.now() - start).toFixed(0)]);
   }
-  table('What reading each file would hold the loop for, on the main thread (the host never does: it reads on worker threads)', ['file', 'ms'], inPlace);
+  table(
+    'What reading each file would hold the loop for, on the main thread (the host never does: it reads on worker threads)',
+    ['file', 'ms'],
+    inPlace,
+  );
   table(
     `The host importing them: the event loop meanwhile (target p99 < ${P99_TARGET_MS} ms)`,
     ['import', 'outcome', 'seconds', 'loop p99 ms', 'loop max ms', 'p99 on target'],

@@ -16,7 +16,6 @@ import type { JobSummary } from '../shared/contract.js';
 import { startFakeComfyUI, type FakeComfy } from '../test/fakes/index.js';
 import { memoryKeyring } from './lib/engine-kit.js';
 
-
 const CHECKPOINT = 'v1-5-pruned-emaonly.safetensors';
 const SLOW = 'comfyui';
 /** One job's end to the next one's start on the same server: a pass of the worker, not a wait. */
@@ -44,24 +43,46 @@ function arg(args: string[], name: string, fallback: number): number {
   return Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
-async function scenario(options: { jobs: number; steps: number; slowStepMs: number; fastStepMs: number; use: 'slow' | 'fast' | 'both'; killAfter?: number }): Promise<Run> {
+async function scenario(options: {
+  jobs: number;
+  steps: number;
+  slowStepMs: number;
+  fastStepMs: number;
+  use: 'slow' | 'fast' | 'both';
+  killAfter?: number;
+}): Promise<Run> {
   const slow = await startFakeComfyUI({ scenario: { kind: 'success', stepMs: options.slowStepMs } });
   const fast = await startFakeComfyUI({ scenario: { kind: 'success', stepMs: options.fastStepMs } });
   const dataDir = await mkdtemp(join(tmpdir(), 'atelier-bench-scale-'));
-  const engine: Engine = await createEngine({ dataDir, keyring: memoryKeyring(), providers: defaultProviders(), sweepGraceMs: 0, maintenanceIntervalMs: 0 });
+  const engine: Engine = await createEngine({
+    dataDir,
+    keyring: memoryKeyring(),
+    providers: defaultProviders(),
+    sweepGraceMs: 0,
+    maintenanceIntervalMs: 0,
+  });
   const alive: FakeComfy[] = [slow, fast];
   try {
-    await engine.handlers['settings.update']({ concurrency: { global: 4 }, providers: { comfyui: { enabled: options.use !== 'fast', baseUrl: slow.url, concurrency: 1 } } });
+    await engine.handlers['settings.update']({
+      concurrency: { global: 4 },
+      providers: { comfyui: { enabled: options.use !== 'fast', baseUrl: slow.url, concurrency: 1 } },
+    });
     await engine.handlers['providers.add']({ kind: 'comfyui', name: 'Fast GPU', baseUrl: fast.url, concurrency: 1 });
     await engine.handlers['settings.update']({ providers: { [FAST]: { enabled: options.use !== 'slow' } } });
     const healthy = new Set(options.use === 'both' ? [SLOW, FAST] : [options.use === 'slow' ? SLOW : FAST]);
 
     const queued = new Set<string>();
-    const running = new Map<string, Set<string>>([[SLOW, new Set()], [FAST, new Set()]]);
+    const running = new Map<string, Set<string>>([
+      [SLOW, new Set()],
+      [FAST, new Set()],
+    ]);
     const where = new Map<string, string>();
     // Per server, since when it has been idle with jobs waiting.
     const idleSince = new Map<string, number>();
-    const ranOn = new Map<string, number>([[SLOW, 0], [FAST, 0]]);
+    const ranOn = new Map<string, number>([
+      [SLOW, 0],
+      [FAST, 0],
+    ]);
     let finished = 0;
     let succeeded = 0;
     let lostJob: string | undefined;
@@ -132,7 +153,15 @@ async function scenario(options: { jobs: number; steps: number; slowStepMs: numb
     });
 
     for (let i = 0; i < options.jobs; i += 1) {
-      await engine.handlers['jobs.submit']({ provider: 'any:comfyui', model: CHECKPOINT, prompt: `scale ${i}`, width: 64, height: 64, count: 1, steps: options.steps });
+      await engine.handlers['jobs.submit']({
+        provider: 'any:comfyui',
+        model: CHECKPOINT,
+        prompt: `scale ${i}`,
+        width: 64,
+        height: 64,
+        count: 1,
+        steps: options.steps,
+      });
     }
     await all;
     run.seconds = (performance.now() - started) / 1000;
@@ -154,25 +183,46 @@ export async function run(args: string[]): Promise<void> {
   const steps = arg(args, 'steps', 20);
   const fastStepMs = arg(args, 'step-ms', 10);
   const base = { jobs, steps, fastStepMs, slowStepMs: fastStepMs * 2 };
-  console.log(`\nScale: two fake ComfyUI servers (step ${base.slowStepMs} ms and ${fastStepMs} ms, ${steps} steps a job, concurrency 1 each), ${jobs} jobs as any:comfyui\n`);
+  console.log(
+    `\nScale: two fake ComfyUI servers (step ${base.slowStepMs} ms and ${fastStepMs} ms, ${steps} steps a job, concurrency 1 each), ${jobs} jobs as any:comfyui\n`,
+  );
   const slowAlone = await scenario({ ...base, use: 'slow' });
   const fastAlone = await scenario({ ...base, use: 'fast' });
   const both = await scenario({ ...base, use: 'both' });
   const killed = await scenario({ ...base, use: 'both', killAfter: Math.floor(jobs / 4) });
   const sum = slowAlone.jobsPerSecond + fastAlone.jobsPerSecond;
   const share = both.jobsPerSecond / sum;
-  const rows: Array<[string, Run]> = [['slow alone', slowAlone], ['fast alone', fastAlone], ['both', both], ['both, slow killed', killed]];
-  console.log(`| run | s | jobs/s | succeeded | ran on slow / fast | idle s on a healthy server while jobs waited: gaps past ${HANDOFF_MS} ms / all (handoffs) |`);
+  const rows: Array<[string, Run]> = [
+    ['slow alone', slowAlone],
+    ['fast alone', fastAlone],
+    ['both', both],
+    ['both, slow killed', killed],
+  ];
+  console.log(
+    `| run | s | jobs/s | succeeded | ran on slow / fast | idle s on a healthy server while jobs waited: gaps past ${HANDOFF_MS} ms / all (handoffs) |`,
+  );
   console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
   for (const [name, r] of rows) {
-    console.log(`| ${name} | ${fmt(r.seconds)} | ${fmt(r.jobsPerSecond)} | ${r.succeeded}/${jobs} | ${r.ranOn.get(SLOW)} / ${r.ranOn.get(FAST)} | ${fmt(r.stalled, 3)} / ${fmt(r.idle, 3)} (${r.gaps}) |`);
+    console.log(
+      `| ${name} | ${fmt(r.seconds)} | ${fmt(r.jobsPerSecond)} | ${r.succeeded}/${jobs} | ${r.ranOn.get(SLOW)} / ${r.ranOn.get(FAST)} | ${fmt(r.stalled, 3)} / ${fmt(r.idle, 3)} (${r.gaps}) |`,
+    );
   }
-  const downMs = killed.downAt === undefined || killed.killedAt === undefined ? undefined : killed.downAt - killed.killedAt;
-  const rerunMs = killed.rerunStartedAt === undefined || killed.killedAt === undefined ? undefined : killed.rerunStartedAt - killed.killedAt;
+  const downMs =
+    killed.downAt === undefined || killed.killedAt === undefined ? undefined : killed.downAt - killed.killedAt;
+  const rerunMs =
+    killed.rerunStartedAt === undefined || killed.killedAt === undefined
+      ? undefined
+      : killed.rerunStartedAt - killed.killedAt;
   console.log('\n| target | measured | |');
   console.log('| --- | ---: | --- |');
-  console.log(`| together >= 90% of the sum alone (${fmt(sum)} jobs/s) | ${fmt(share * 100, 1)}% | ${mark(share >= 0.9)} |`);
-  console.log(`| idle on a healthy server while jobs wait: 0 s beyond the ${HANDOFF_MS} ms handoff | ${fmt(both.stalled, 3)} s together, ${fmt(killed.stalled, 3)} s with the kill | ${mark(both.stalled === 0 && killed.stalled === 0)} |`);
+  console.log(
+    `| together >= 90% of the sum alone (${fmt(sum)} jobs/s) | ${fmt(share * 100, 1)}% | ${mark(share >= 0.9)} |`,
+  );
+  console.log(
+    `| idle on a healthy server while jobs wait: 0 s beyond the ${HANDOFF_MS} ms handoff | ${fmt(both.stalled, 3)} s together, ${fmt(killed.stalled, 3)} s with the kill | ${mark(both.stalled === 0 && killed.stalled === 0)} |`,
+  );
   console.log(`| killed server seen down | ${fmt(downMs === undefined ? undefined : downMs / 1000, 3)} s | |`);
-  console.log(`| its lost job starts on the other server < 5 s | ${fmt(rerunMs === undefined ? undefined : rerunMs / 1000, 3)} s | ${mark(rerunMs !== undefined && rerunMs < 5_000)} |`);
+  console.log(
+    `| its lost job starts on the other server < 5 s | ${fmt(rerunMs === undefined ? undefined : rerunMs / 1000, 3)} s | ${mark(rerunMs !== undefined && rerunMs < 5_000)} |`,
+  );
 }

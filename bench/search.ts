@@ -54,7 +54,13 @@ const ms = (v: number) => (v < 10 ? v.toFixed(2) : v < 1000 ? v.toFixed(1) : Mat
 function table(title: string, head: string[], body: string[][]): void {
   const widths = head.map((h, c) => Math.max(h.length, ...body.map((r) => (r[c] ?? '').length)));
   console.log(`\n${title}`);
-  for (const row of [head, widths.map((w) => '-'.repeat(w)), ...body]) console.log(row.map((cell, c) => (cell ?? '').padEnd(widths[c]!)).join('  ').trimEnd());
+  for (const row of [head, widths.map((w) => '-'.repeat(w)), ...body])
+    console.log(
+      row
+        .map((cell, c) => (cell ?? '').padEnd(widths[c]!))
+        .join('  ')
+        .trimEnd(),
+    );
 }
 
 const verdict = (ok: boolean) => (ok ? 'ok' : 'MISS');
@@ -74,14 +80,18 @@ export function run(args: string[]): void {
     } else {
       mkdirSync(dir, { recursive: true });
       openStore({ dataDir: dir }).close();
-      seeded = seedLibrary(join(dir, 'atelier.db'), images, now, (done) => console.error(`seeded ${done.toLocaleString('en')} images`));
+      seeded = seedLibrary(join(dir, 'atelier.db'), images, now, (done) =>
+        console.error(`seeded ${done.toLocaleString('en')} images`),
+      );
       writeFileSync(join(dir, 'seeded.json'), JSON.stringify(seeded));
     }
     const seedSeconds = (performance.now() - t0) / 1000;
     const stats = new Database(join(dir, 'atelier.db'), { readonly: true });
     const hasStats = stats.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'").get() !== undefined;
     stats.close();
-    const dbBytes = statSync(join(dir, 'atelier.db')).size + (statSync(join(dir, 'atelier.db-wal'), { throwIfNoEntry: false })?.size ?? 0);
+    const dbBytes =
+      statSync(join(dir, 'atelier.db')).size +
+      (statSync(join(dir, 'atelier.db-wal'), { throwIfNoEntry: false })?.size ?? 0);
     const store: JobStore = openStore({ dataDir: dir });
     const raw = new Database(join(dir, 'atelier.db'), { readonly: true });
     try {
@@ -119,7 +129,8 @@ function measureAll(store: JobStore, raw: Database.Database, newest: number, now
     if (stmt === undefined) naiveStatements.set(sql, (stmt = raw.prepare(sql)));
     return (stmt.get(...naive.params) as { n: number }).n;
   };
-  const page = (search: string, cursor?: string) => store.list({ limit: PAGE, view: 'active', search, ...(cursor === undefined ? {} : { cursor }) });
+  const page = (search: string, cursor?: string) =>
+    store.list({ limit: PAGE, view: 'active', search, ...(cursor === undefined ? {} : { cursor }) });
   const same = (a: string[], b: string[]) => a.length === b.length && a.every((id, i) => id === b[i]);
 
   const rows: string[][] = [];
@@ -152,13 +163,27 @@ function measureAll(store: JobStore, raw: Database.Database, newest: number, now
       x(faster),
       ms(counted),
       x(fasterCounted),
-      verdict(store1.p95 < shape.target && mismatch === '') + (faster >= 20 ? ', ≥20×' : fasterCounted >= 20 ? ', ≥20× page+count only' : ', <20×') + mismatch,
+      verdict(store1.p95 < shape.target && mismatch === '') +
+        (faster >= 20 ? ', ≥20×' : fasterCounted >= 20 ? ', ≥20× page+count only' : ', <20×') +
+        mismatch,
     ]);
     console.error(`${shape.name}: p95 ${ms(store1.p95)} ms`);
   }
   table(
     `First page (${PAGE} jobs), p50/p95 over ${RUNS} runs cycling the values; naive = the same page from a scan of the stored JSON / text (LIMIT, stops at a page)`,
-    ['shape', 'queries', 'page sizes', 'p50', 'p95', 'target', 'naive page', 'faster', 'naive page+count', 'faster', 'verdict (p95 < target, same rows; ratio)'],
+    [
+      'shape',
+      'queries',
+      'page sizes',
+      'p50',
+      'p95',
+      'target',
+      'naive page',
+      'faster',
+      'naive page+count',
+      'faster',
+      'verdict (p95 < target, same rows; ratio)',
+    ],
     rows,
   );
 
@@ -180,7 +205,16 @@ function measureAll(store: JobStore, raw: Database.Database, newest: number, now
     const t = timeEach(RUNS, () => page(q, cursor));
     const n = timeEach(3, () => naivePage(naive, offset));
     const faster = n.p50 / t.p50;
-    deepRows.push([q, `page ${pages + 1}`, ms(t.p50), ms(t.p95), '< 10', ms(n.p50), `${faster.toFixed(faster < 100 ? 1 : 0)}×`, verdict(t.p95 < 10 && agrees) + (faster >= 20 ? ', ≥20×' : ', <20×') + (agrees ? '' : ' ≠ naive')]);
+    deepRows.push([
+      q,
+      `page ${pages + 1}`,
+      ms(t.p50),
+      ms(t.p95),
+      '< 10',
+      ms(n.p50),
+      `${faster.toFixed(faster < 100 ? 1 : 0)}×`,
+      verdict(t.p95 < 10 && agrees) + (faster >= 20 ? ', ≥20×' : ', <20×') + (agrees ? '' : ' ≠ naive'),
+    ]);
   }
   table(
     `A page deep into the results (cursors followed ${DEEP_PAGES} pages), p50/p95 over ${RUNS} runs; naive = LIMIT ${PAGE} OFFSET ${DEEP_PAGES * PAGE}`,
@@ -193,16 +227,45 @@ function measureAll(store: JobStore, raw: Database.Database, newest: number, now
     const text = SUGGEST_TEXTS[i % SUGGEST_TEXTS.length]!;
     store.curation.suggest(text, text.length);
   });
-  const countQueries = ['', 'model:juggernaut', 'lighthouse', 'rating:>=4', 'tag:keeper', 'lighthouse model:juggernaut rating:>=4', 'steps:20-30', 'is:favorite', 'sampler:euler cfg:>=7'];
+  const countQueries = [
+    '',
+    'model:juggernaut',
+    'lighthouse',
+    'rating:>=4',
+    'tag:keeper',
+    'lighthouse model:juggernaut rating:>=4',
+    'steps:20-30',
+    'is:favorite',
+    'sampler:euler cfg:>=7',
+  ];
   const countRows = countQueries.map((q) => {
     const counts = store.curation.count(q === '' ? {} : { search: q });
     const t = timeEach(5, () => store.curation.count(q === '' ? {} : { search: q }));
-    return [q === '' ? '(everything)' : q, `${counts.active.toLocaleString('en')} jobs / ${counts.images.toLocaleString('en')} images`, ms(t.p50), ms(t.max)];
+    return [
+      q === '' ? '(everything)' : q,
+      `${counts.active.toLocaleString('en')} jobs / ${counts.images.toLocaleString('en')} images`,
+      ms(t.p50),
+      ms(t.max),
+    ];
   });
-  table('Suggestions (store.curation.suggest)', ['texts', 'p50', 'p95', 'target', 'verdict'], [
-    [SUGGEST_TEXTS.slice(0, 5).join(' · ') + ' …', ms(suggest.p50), ms(suggest.p95), '< 20', verdict(suggest.p95 < 20)],
-  ]);
-  table('Counts that follow the query (store.curation.count: active, favourites, trash, images), 5 runs; no target', ['query', 'matches', 'p50', 'max'], countRows);
+  table(
+    'Suggestions (store.curation.suggest)',
+    ['texts', 'p50', 'p95', 'target', 'verdict'],
+    [
+      [
+        SUGGEST_TEXTS.slice(0, 5).join(' · ') + ' …',
+        ms(suggest.p50),
+        ms(suggest.p95),
+        '< 20',
+        verdict(suggest.p95 < 20),
+      ],
+    ],
+  );
+  table(
+    'Counts that follow the query (store.curation.count: active, favourites, trash, images), 5 runs; no target',
+    ['query', 'matches', 'p50', 'max'],
+    countRows,
+  );
   void newest;
 }
 
@@ -210,7 +273,10 @@ function measureAll(store: JobStore, raw: Database.Database, newest: number, now
 function bulk(store: JobStore, raw: Database.Database): void {
   const low = 1_000_000_000;
   // The 10,000th seed from `low` up: seeds are spread evenly, so the range's images are spread through the history.
-  const high = raw.prepare('SELECT seed FROM images WHERE seed >= ? ORDER BY seed LIMIT 1 OFFSET 9999').pluck().get(low) as number;
+  const high = raw
+    .prepare('SELECT seed FROM images WHERE seed >= ? ORDER BY seed LIMIT 1 OFFSET 9999')
+    .pluck()
+    .get(low) as number;
   const search = `seed:${low}-${high}`;
   const best = { search, images: store.curation.count({ search }).images };
   const target = { query: { view: 'active' as const, search: best.search } };
@@ -227,12 +293,23 @@ function bulk(store: JobStore, raw: Database.Database): void {
     if (done.undoId !== null) rateUndos.push(done.undoId);
   });
   const rateUndo = timeEach(rateUndos.length, (i) => store.curation.undo(rateUndos[rateUndos.length - 1 - i]!));
-  table(`Bulk actions on all matches of ${best.search} (${best.images.toLocaleString('en')} images), 5 runs, one transaction each`, ['action', 'images', 'p50', 'max', 'target', 'verdict'], [
-    ['tag (add a new tag)', tagCount.toLocaleString('en'), ms(tag.p50), ms(tag.max), '< 1000', verdict(tag.max < 1000)],
-    ['  undo', '', ms(tagUndo.p50), ms(tagUndo.max), '', ''],
-    ['setRating', best.images.toLocaleString('en'), ms(rate.p50), ms(rate.max), '< 1000', verdict(rate.max < 1000)],
-    ['  undo', '', ms(rateUndo.p50), ms(rateUndo.max), '', ''],
-  ]);
+  table(
+    `Bulk actions on all matches of ${best.search} (${best.images.toLocaleString('en')} images), 5 runs, one transaction each`,
+    ['action', 'images', 'p50', 'max', 'target', 'verdict'],
+    [
+      [
+        'tag (add a new tag)',
+        tagCount.toLocaleString('en'),
+        ms(tag.p50),
+        ms(tag.max),
+        '< 1000',
+        verdict(tag.max < 1000),
+      ],
+      ['  undo', '', ms(tagUndo.p50), ms(tagUndo.max), '', ''],
+      ['setRating', best.images.toLocaleString('en'), ms(rate.p50), ms(rate.max), '< 1000', verdict(rate.max < 1000)],
+      ['  undo', '', ms(rateUndo.p50), ms(rateUndo.max), '', ''],
+    ],
+  );
 }
 
 export type { Shape };

@@ -20,7 +20,6 @@ import { hashFromHalves } from '../electron/db/similar.js';
 import { createSimilarIndex } from '../electron/library/similar/similar-index.js';
 import { rng } from '../test/fixtures/seeded-random.js';
 
-
 const u32 = (random: () => number) => Math.floor(random() * 4294967296) >>> 0;
 
 /** Seeds `count` succeeded jobs of one image each; returns the image ids of the first 1,000 (the queries). */
@@ -65,7 +64,14 @@ function seed(path: string, count: number): string[] {
       const imageId = uuidv7(created);
       const sha = `${i.toString(16).padStart(8, '0')}${'0'.repeat(56)}`;
       job.run(jobId, created, created, created, created, request);
-      image.run(imageId, jobId, `library/${sha}.png`, sha, `thumbs/${sha}.webp`, BigInt.asIntN(64, BigInt(`0x${hashFromHalves(hi, lo)}`)));
+      image.run(
+        imageId,
+        jobId,
+        `library/${sha}.png`,
+        sha,
+        `thumbs/${sha}.webp`,
+        BigInt.asIntN(64, BigInt(`0x${hashFromHalves(hi, lo)}`)),
+      );
       if (i < 1000) queries.push(imageId);
     }
   })();
@@ -84,7 +90,12 @@ function table(title: string, head: string[], body: string[][]): void {
   const widths = head.map((h, c) => Math.max(h.length, ...body.map((r) => (r[c] ?? '').length)));
   console.log(`\n${title}`);
   for (const row of [head, widths.map((w) => '-'.repeat(w)), ...body]) {
-    console.log(row.map((cell, c) => (cell ?? '').padEnd(widths[c]!)).join('  ').trimEnd());
+    console.log(
+      row
+        .map((cell, c) => (cell ?? '').padEnd(widths[c]!))
+        .join('  ')
+        .trimEnd(),
+    );
   }
 }
 
@@ -165,8 +176,18 @@ async function measureSize(count: number): Promise<string[][]> {
     return [
       [label, 'seed (straight into the schema)', ms(seedMs), ''],
       [label, 'load the index (first query)', ms(loadMs), `loop held ≤ ${ms(loadHeld)} at once`],
-      [label, 'images.similar, limit 50', `p50 ${ms(p50)}, p95 ${ms(percentile(similar, 95))}`, `naive BigInt scan p50 ${ms(naiveP50)} (${(naiveP50 / p50).toFixed(0)}× slower)`],
-      [label, 'images.duplicates, first page (groups the library)', ms(groupMs), `loop held ≤ ${ms(groupHeld)} at once; ${first.groups.length} groups on the page`],
+      [
+        label,
+        'images.similar, limit 50',
+        `p50 ${ms(p50)}, p95 ${ms(percentile(similar, 95))}`,
+        `naive BigInt scan p50 ${ms(naiveP50)} (${(naiveP50 / p50).toFixed(0)}× slower)`,
+      ],
+      [
+        label,
+        'images.duplicates, first page (groups the library)',
+        ms(groupMs),
+        `loop held ≤ ${ms(groupHeld)} at once; ${first.groups.length} groups on the page`,
+      ],
       [label, 'images.duplicates, next page', ms(pageMs), ''],
       [label, 'record one hash (UPDATE + index append)', `${recordUs.toFixed(0)} µs`, ''],
     ];
@@ -178,8 +199,13 @@ async function measureSize(count: number): Promise<string[][]> {
 export async function run(args: string[]): Promise<void> {
   const at = args.indexOf('--images');
   const sizes = (at >= 0 ? args[at + 1]! : '100000,1000000').split(',').map(Number);
-  if (sizes.some((n) => !Number.isInteger(n) || n < 1000)) throw new Error('--images takes sizes ≥ 1000, comma-separated');
+  if (sizes.some((n) => !Number.isInteger(n) || n < 1000))
+    throw new Error('--images takes sizes ≥ 1000, comma-separated');
   const rows: string[][] = [];
   for (const size of sizes) rows.push(...(await measureSize(size)));
-  table('Find similar and duplicates (random 64-bit hashes, one in twenty a near copy of an earlier one)', ['images', 'operation', 'time', 'note'], rows);
+  table(
+    'Find similar and duplicates (random 64-bit hashes, one in twenty a near copy of an earlier one)',
+    ['images', 'operation', 'time', 'note'],
+    rows,
+  );
 }

@@ -22,13 +22,52 @@ import { SUMMARY_COLUMNS } from '../electron/db/context.js';
 import type { JobStore } from '../electron/db/types.js';
 import { rng } from '../test/fixtures/seeded-random.js';
 
-const SUBJECTS = ['fox', 'lighthouse', 'teapot', 'castle', 'robot', 'forest', 'dragon', 'portrait', 'city', 'garden', 'ship', 'owl', 'mountain', 'cat', 'river', 'tower', 'červená liška', 'Ελληνικός ναός', '東京の夜'];
-const STYLES = ['watercolor', 'oil painting', 'pixel art', 'photograph', 'ink sketch', 'isometric', 'low poly', 'charcoal', 'studio lighting', 'cinematic'];
-const MOODS = ['at dawn', 'in the rain', 'under neon lights', 'in winter', 'at golden hour', 'in fog', 'at night', 'in spring'];
+const SUBJECTS = [
+  'fox',
+  'lighthouse',
+  'teapot',
+  'castle',
+  'robot',
+  'forest',
+  'dragon',
+  'portrait',
+  'city',
+  'garden',
+  'ship',
+  'owl',
+  'mountain',
+  'cat',
+  'river',
+  'tower',
+  'červená liška',
+  'Ελληνικός ναός',
+  '東京の夜',
+];
+const STYLES = [
+  'watercolor',
+  'oil painting',
+  'pixel art',
+  'photograph',
+  'ink sketch',
+  'isometric',
+  'low poly',
+  'charcoal',
+  'studio lighting',
+  'cinematic',
+];
+const MOODS = [
+  'at dawn',
+  'in the rain',
+  'under neon lights',
+  'in winter',
+  'at golden hour',
+  'in fog',
+  'at night',
+  'in spring',
+];
 const RARE = ['quetzalcoatl', 'zeppelin', 'marzipan', 'obsidian', 'kaleidoscope'];
 const PROVIDERS = ['builtin', 'openai', 'a1111', 'comfyui'];
 const STATUSES = ['succeeded', 'succeeded', 'succeeded', 'succeeded', 'failed', 'cancelled', 'interrupted'];
-
 
 function pick<T>(random: () => number, list: readonly T[]): T {
   return list[Math.floor(random() * list.length)]!;
@@ -59,8 +98,20 @@ function seed(path: string, count: number, start: number): void {
       const text = prompt(random);
       const provider = pick(random, PROVIDERS);
       const request = JSON.stringify({ provider, prompt: text, width: 512, height: 512, count: 1 });
-      insert.run(uuidv7(created), pick(random, STATUSES), created, created + 900, created + 10, created + 900, provider, text,
-        request, searchTextOf(text, null), request.length + 256, random() < 0.05 ? 1 : 0);
+      insert.run(
+        uuidv7(created),
+        pick(random, STATUSES),
+        created,
+        created + 900,
+        created + 10,
+        created + 900,
+        provider,
+        text,
+        request,
+        searchTextOf(text, null),
+        request.length + 256,
+        random() < 0.05 ? 1 : 0,
+      );
     }
   });
   tx();
@@ -98,7 +149,12 @@ function table(title: string, head: string[], body: string[][]): void {
   const widths = head.map((h, c) => Math.max(h.length, ...body.map((r) => (r[c] ?? '').length)));
   console.log(`\n${title}`);
   for (const row of [head, widths.map((w) => '-'.repeat(w)), ...body]) {
-    console.log(row.map((cell, c) => (cell ?? '').padEnd(widths[c]!)).join('  ').trimEnd());
+    console.log(
+      row
+        .map((cell, c) => (cell ?? '').padEnd(widths[c]!))
+        .join('  ')
+        .trimEnd(),
+    );
   }
 }
 
@@ -108,7 +164,14 @@ function submitThroughput(dir: string, n: number): { perSecond: number; oldCount
   const random = rng(7);
   const t0 = performance.now();
   for (let i = 0; i < n; i += 1) {
-    store.submit({ provider: 'builtin', prompt: prompt(random), width: 512, height: 512, count: 1, idempotencyKey: `k${i}` });
+    store.submit({
+      provider: 'builtin',
+      prompt: prompt(random),
+      width: 512,
+      height: 512,
+      count: 1,
+      idempotencyKey: `k${i}`,
+    });
   }
   const perSecond = n / ((performance.now() - t0) / 1000);
   store.close();
@@ -133,8 +196,20 @@ export function run(args: string[]): void {
   try {
     const n = 5_000;
     const submit = submitThroughput(join(dir, 'submit'), n);
-    rows.push(['submit() throughput (WAL, synchronous=NORMAL, idempotency key)', `${Math.round(submit.perSecond).toLocaleString('en')} jobs/s`, `${n} submits`, '', '']);
-    rows.push([`  admission check at ${n.toLocaleString('en')} queued: totals row (now)`, `${submit.totalsUs.toFixed(1)} µs`, '', '', `was COUNT(*) of pending rows: ${submit.oldCountUs.toFixed(1)} µs`]);
+    rows.push([
+      'submit() throughput (WAL, synchronous=NORMAL, idempotency key)',
+      `${Math.round(submit.perSecond).toLocaleString('en')} jobs/s`,
+      `${n} submits`,
+      '',
+      '',
+    ]);
+    rows.push([
+      `  admission check at ${n.toLocaleString('en')} queued: totals row (now)`,
+      `${submit.totalsUs.toFixed(1)} µs`,
+      '',
+      '',
+      `was COUNT(*) of pending rows: ${submit.oldCountUs.toFixed(1)} µs`,
+    ]);
 
     const libDir = join(dir, 'library');
     openStore({ dataDir: libDir }).close();
@@ -164,11 +239,17 @@ export function run(args: string[]): void {
       const deepOffset = measure(50, () => offsetPage.all(deep));
       rows.push(['first page (60): cursor', ...timing(first), '']);
       rows.push(['first page (60): OFFSET 0 (SQL only)', ...timing(firstOffset), '']);
-      rows.push([`page ${deep.toLocaleString('en')} deep: cursor`, ...timing(deepCursor), `${times(deepCursor, deepOffset)} faster than OFFSET`]);
+      rows.push([
+        `page ${deep.toLocaleString('en')} deep: cursor`,
+        ...timing(deepCursor),
+        `${times(deepCursor, deepOffset)} faster than OFFSET`,
+      ]);
       rows.push([`page ${deep.toLocaleString('en')} deep: OFFSET (SQL only)`, ...timing(deepOffset), '']);
       const fav = measure(1000, () => store.list({ limit: 60, view: 'active', favorite: true }));
       rows.push(['first page, favorites only', ...timing(fav), '']);
-      const status = measure(1000, () => store.list({ limit: 60, view: 'active', status: ['failed'], provider: 'openai' }));
+      const status = measure(1000, () =>
+        store.list({ limit: 60, view: 'active', status: ['failed'], provider: 'openai' }),
+      );
       rows.push(['first page, status=failed + provider', ...timing(status), '']);
       const stats = measure(1000, () => store.stats());
       rows.push(['stats()', ...timing(stats), '']);
@@ -197,7 +278,12 @@ export function run(args: string[]): void {
         let lastIds: string[] = [];
         let firstIds: string[] = [];
         for (let next: string | undefined, page; ; next = page.nextCursor) {
-          page = store.list({ limit: 60, view: 'active', search: text, ...(next === undefined ? {} : { cursor: next }) });
+          page = store.list({
+            limit: 60,
+            view: 'active',
+            search: text,
+            ...(next === undefined ? {} : { cursor: next }),
+          });
           if (pages === 0) firstIds = page.items.map((j) => j.id);
           pages += 1;
           lastCursor = next;
@@ -206,11 +292,19 @@ export function run(args: string[]): void {
         }
         const lastOffset = (pages - 1) * 60;
         const same = (ids: string[], offset: number) =>
-          JSON.stringify(ids) === JSON.stringify((like.all(...patterns, offset) as Array<{ id: string }>).map((r) => r.id));
+          JSON.stringify(ids) ===
+          JSON.stringify((like.all(...patterns, offset) as Array<{ id: string }>).map((r) => r.id));
         if (!same(firstIds, 0) || !same(lastIds, lastOffset)) throw new Error(`store and LIKE disagree on "${text}"`);
         const storeFirst = measure(200, () => store.list({ limit: 60, view: 'active', search: text }));
         const likeFirst = measure(30, () => like.all(...patterns, 0));
-        const storeLast = measure(200, () => store.list({ limit: 60, view: 'active', search: text, ...(lastCursor === undefined ? {} : { cursor: lastCursor }) }));
+        const storeLast = measure(200, () =>
+          store.list({
+            limit: 60,
+            view: 'active',
+            search: text,
+            ...(lastCursor === undefined ? {} : { cursor: lastCursor }),
+          }),
+        );
         const likeLast = measure(10, () => like.all(...patterns, lastOffset));
         searchRows.push([
           `"${text}" (${kind})`,
@@ -231,7 +325,16 @@ export function run(args: string[]): void {
     table('History, submit, stats', ['operation', 'p50', 'p95', 'p99', 'note'], rows);
     table(
       'Search, 60 per page (p50 / p95). First page: LIKE with LIMIT stops early. Last page: LIKE with OFFSET visits the whole table; the store continues from its cursor.',
-      ['search', 'matches', 'store: 1st page', 'LIKE+LIMIT: 1st', 'store faster', 'store: last page', 'LIKE+OFFSET: last', 'store faster'],
+      [
+        'search',
+        'matches',
+        'store: 1st page',
+        'LIKE+LIMIT: 1st',
+        'store faster',
+        'store: last page',
+        'LIKE+OFFSET: last',
+        'store faster',
+      ],
       searchRows,
     );
   } finally {

@@ -19,17 +19,33 @@ export async function run(args: string[]): Promise<void> {
     await seedLargeLibrary(dataDir, total, 300);
     console.error(`seeded ${total.toLocaleString('en')} jobs in ${Math.round((Date.now() - seeding) / 1000)} s`);
     const host = await startServeProcess(dataDir, renderer.dir);
-    const browser = await launchBrowser({ viewport: { width: 1440, height: 900 }, extraArgs: ['--disable-dev-shm-usage', '--enable-precise-memory-info'] });
+    const browser = await launchBrowser({
+      viewport: { width: 1440, height: 900 },
+      extraArgs: ['--disable-dev-shm-usage', '--enable-precise-memory-info'],
+    });
     try {
       const { page } = browser;
       // The person chose the list in an earlier session.
-      await page.addInitScript(() => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('atelier.layout', 'list'));
+      await page.addInitScript(() =>
+        (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem(
+          'atelier.layout',
+          'list',
+        ),
+      );
       const t0 = Date.now();
       await page.goto(host.url);
-      await page.waitForFunction(() => {
-        const img = (globalThis as unknown as { document: { querySelector(s: string): { complete: boolean; naturalWidth: number } | null } }).document.querySelector('.list-canvas .list-thumb img');
-        return img !== null && img.complete && img.naturalWidth > 0;
-      }, undefined, { timeout: 30_000, polling: 'raf' });
+      await page.waitForFunction(
+        () => {
+          const img = (
+            globalThis as unknown as {
+              document: { querySelector(s: string): { complete: boolean; naturalWidth: number } | null };
+            }
+          ).document.querySelector('.list-canvas .list-thumb img');
+          return img !== null && img.complete && img.naturalWidth > 0;
+        },
+        undefined,
+        { timeout: 30_000, polling: 'raf' },
+      );
       const firstPaintMs = Date.now() - t0;
 
       // A string, not a function: tsx would wrap named inner functions in a helper the page does not have.
@@ -64,16 +80,35 @@ export async function run(args: string[]): Promise<void> {
       console.error(`first thumbnails in ${firstPaintMs} ms; flinging`);
       const fling = await scrollRun(scrollRows, 400);
       const reading = await scrollRun(Math.min(600, scrollRows), 33);
-      const domNodes = await page.evaluate(() => (globalThis as unknown as { document: { getElementsByTagName(s: string): { length: number } } }).document.getElementsByTagName('*').length);
-      const heap = await page.evaluate(() => (globalThis as unknown as { performance: { memory?: { usedJSHeapSize: number } } }).performance.memory?.usedJSHeapSize ?? NaN);
+      const domNodes = await page.evaluate(
+        () =>
+          (
+            globalThis as unknown as { document: { getElementsByTagName(s: string): { length: number } } }
+          ).document.getElementsByTagName('*').length,
+      );
+      const heap = await page.evaluate(
+        () =>
+          (globalThis as unknown as { performance: { memory?: { usedJSHeapSize: number } } }).performance.memory
+            ?.usedJSHeapSize ?? NaN,
+      );
       const rowsOut = [
         ['first thumbnails painted', `${firstPaintMs} ms`, '< 1000 ms'],
-        [`scroll ${scrollRows.toLocaleString('en')} rows, fling (400 px/frame)`, `${fling.fps.toFixed(1)} fps, ${(fling.dropped * 100).toFixed(1)}% dropped, reached ${fling.reached} px`, '55+ fps, < 5% dropped'],
-        [`scroll ${Math.min(600, scrollRows)} rows, reading speed (33 px/frame)`, `${reading.fps.toFixed(1)} fps, ${(reading.dropped * 100).toFixed(1)}% dropped`, '55+ fps, < 5% dropped'],
+        [
+          `scroll ${scrollRows.toLocaleString('en')} rows, fling (400 px/frame)`,
+          `${fling.fps.toFixed(1)} fps, ${(fling.dropped * 100).toFixed(1)}% dropped, reached ${fling.reached} px`,
+          '55+ fps, < 5% dropped',
+        ],
+        [
+          `scroll ${Math.min(600, scrollRows)} rows, reading speed (33 px/frame)`,
+          `${reading.fps.toFixed(1)} fps, ${(reading.dropped * 100).toFixed(1)}% dropped`,
+          '55+ fps, < 5% dropped',
+        ],
         ['DOM nodes after scroll', String(domNodes), '< 1,500'],
         ['JS heap after scroll', `${(heap / 1024 / 1024).toFixed(1)} MB`, '< 150 MB'],
       ];
-      console.log(`\nAtelier list view bench: ${total.toLocaleString('en')} jobs, 300 distinct images, Chromium headless\n`);
+      console.log(
+        `\nAtelier list view bench: ${total.toLocaleString('en')} jobs, 300 distinct images, Chromium headless\n`,
+      );
       console.log('| measure | result | target |\n|---|---|---|');
       for (const [a, b, c] of rowsOut) console.log(`| ${a} | ${b} | ${c} |`);
     } finally {

@@ -18,9 +18,33 @@ const LARGE_SIDE = 2048;
  * before the snapshot while running, a larger one, then a batch of four.
  */
 const RUNNING_JOBS = [
-  { provider: 'builtin', prompt: 'a harbour at dusk, a wide study', width: 2048, height: 1152, count: 1, steps: 40, partialImages: 3 },
-  { provider: 'builtin', prompt: 'a harbour at dawn, a large study', width: 2048, height: 2048, count: 1, steps: 40, partialImages: 3 },
-  { provider: 'builtin', prompt: 'four harbours at noon, wide studies', width: 2048, height: 1152, count: 4, steps: 40, partialImages: 3 },
+  {
+    provider: 'builtin',
+    prompt: 'a harbour at dusk, a wide study',
+    width: 2048,
+    height: 1152,
+    count: 1,
+    steps: 40,
+    partialImages: 3,
+  },
+  {
+    provider: 'builtin',
+    prompt: 'a harbour at dawn, a large study',
+    width: 2048,
+    height: 2048,
+    count: 1,
+    steps: 40,
+    partialImages: 3,
+  },
+  {
+    provider: 'builtin',
+    prompt: 'four harbours at noon, wide studies',
+    width: 2048,
+    height: 1152,
+    count: 4,
+    steps: 40,
+    partialImages: 3,
+  },
 ] as const;
 /** A process's peak resident set from /proc (Linux), in MB, or null elsewhere. */
 function peakRssMb(pid: number | undefined): number | null {
@@ -31,7 +55,8 @@ function peakRssMb(pid: number | undefined): number | null {
     return null;
   }
 }
-const viewerFps = (s: FrameStats | null, failure: string | null) => (s === null ? `not measured: ${failure}` : formatFrames(s));
+const viewerFps = (s: FrameStats | null, failure: string | null) =>
+  s === null ? `not measured: ${failure}` : formatFrames(s);
 
 export async function run(args: string[]): Promise<void> {
   const total = Number(args[0] ?? 100_000);
@@ -42,27 +67,45 @@ export async function run(args: string[]): Promise<void> {
     const seedStarted = Date.now();
     const { largeJobId } = await seedLargeLibrary(dataDir, total, 300, {
       largeImage: LARGE_SIDE,
-      progress: (done) => { if (done % 200_000 === 0) console.error(`seeded ${done.toLocaleString('en')} jobs, ${Math.round((Date.now() - seedStarted) / 1000)} s`); },
+      progress: (done) => {
+        if (done % 200_000 === 0)
+          console.error(`seeded ${done.toLocaleString('en')} jobs, ${Math.round((Date.now() - seedStarted) / 1000)} s`);
+      },
     });
     const seedMs = Date.now() - seedStarted;
-    console.error(`seeded ${total.toLocaleString('en')} jobs in ${(seedMs / 1000).toFixed(1)} s (RSS ${Math.round(process.memoryUsage().rss / 1e6)} MB)`);
+    console.error(
+      `seeded ${total.toLocaleString('en')} jobs in ${(seedMs / 1000).toFixed(1)} s (RSS ${Math.round(process.memoryUsage().rss / 1e6)} MB)`,
+    );
     // The host in its own process, as `npm run serve` runs it: it shares no event loop with the seeding or the driver.
     const host = await startServeProcess(dataDir, renderer.dir);
     // A long scroll outgrows a small /dev/shm in containers; the flag moves that memory to /tmp.
-    const browser = await launchBrowser({ viewport: { width: 1440, height: 900 }, extraArgs: ['--disable-dev-shm-usage', '--enable-precise-memory-info'] });
+    const browser = await launchBrowser({
+      viewport: { width: 1440, height: 900 },
+      extraArgs: ['--disable-dev-shm-usage', '--enable-precise-memory-info'],
+    });
     try {
       const { page } = browser;
       page.on('crash', () => console.error('The page crashed.'));
       page.on('close', () => console.error('The page closed.'));
       browser.context.on('close', () => console.error('The browser context closed.'));
-      page.on('console', (m) => { if (m.type() === 'error') console.error(`page: ${m.text()}`); });
+      page.on('console', (m) => {
+        if (m.type() === 'error') console.error(`page: ${m.text()}`);
+      });
       const t0 = Date.now();
       await page.goto(host.url);
-      await page.waitForFunction(() => {
-        const doc = (globalThis as unknown as { document: { querySelector(s: string): { complete: boolean; naturalWidth: number } | null } }).document;
-        const img = doc.querySelector('.grid-canvas img.thumb');
-        return img !== null && img.complete && img.naturalWidth > 0;
-      }, undefined, { timeout: 30_000, polling: 'raf' });
+      await page.waitForFunction(
+        () => {
+          const doc = (
+            globalThis as unknown as {
+              document: { querySelector(s: string): { complete: boolean; naturalWidth: number } | null };
+            }
+          ).document;
+          const img = doc.querySelector('.grid-canvas img.thumb');
+          return img !== null && img.complete && img.naturalWidth > 0;
+        },
+        undefined,
+        { timeout: 30_000, polling: 'raf' },
+      );
       const firstPaintMs = Date.now() - t0;
       // Where the first paint went: navigation start to each `atelier:*` mark the renderer leaves.
       const marks = (await page.evaluate(`(() => {
@@ -94,13 +137,19 @@ export async function run(args: string[]): Promise<void> {
       let ranJob: (typeof RUNNING_JOBS)[number] = RUNNING_JOBS[0];
       for (const job of RUNNING_JOBS) {
         ranJob = job;
-        finish = await measureFinishShift(page, api, job).catch((error: unknown) => ({ failure: String(error).split('\n')[0] ?? 'failed' }) as typeof finish);
+        finish = await measureFinishShift(page, api, job).catch(
+          (error: unknown) => ({ failure: String(error).split('\n')[0] ?? 'failed' }) as typeof finish,
+        );
         if (!finish.failure?.startsWith('the job finished before')) break;
       }
       console.error(`job finish: ${JSON.stringify(finish)}`);
       // Zoom and pan in the viewer on the 2048² image.
-      const viewer = await measureViewer(page, largeJobId!, LARGE_SIDE).catch((error: unknown) => viewerNotMeasured(String(error).split('\n')[0] ?? 'failed'));
-      console.error(`viewer: zoom ${JSON.stringify(viewer.zoomRange)}%, ${viewer.zoomChangedFrames} frames changed; pan at ${viewer.panZoom}%, ${viewer.panChangedFrames} frames changed${viewer.failure === null ? '' : `; ${viewer.failure}`}`);
+      const viewer = await measureViewer(page, largeJobId!, LARGE_SIDE).catch((error: unknown) =>
+        viewerNotMeasured(String(error).split('\n')[0] ?? 'failed'),
+      );
+      console.error(
+        `viewer: zoom ${JSON.stringify(viewer.zoomRange)}%, ${viewer.zoomChangedFrames} frames changed; pan at ${viewer.panZoom}%, ${viewer.panChangedFrames} frames changed${viewer.failure === null ? '' : `; ${viewer.failure}`}`,
+      );
       const pitch = await rowPitch(page);
       console.error(`row pitch read from the grid: ${pitch} px`);
 
@@ -135,15 +184,26 @@ export async function run(args: string[]): Promise<void> {
           totalMs,
           reached: run.reached,
         };
-        console.error(`scroll ${rows} rows at ${step} px/frame: ${result.frames} frames in ${Math.round(totalMs)} ms, reached scrollTop ${run.reached}`);
+        console.error(
+          `scroll ${rows} rows at ${step} px/frame: ${result.frames} frames in ${Math.round(totalMs)} ms, reached scrollTop ${run.reached}`,
+        );
         return result;
       };
       // A fling: 400 px a frame (24,000 px/s), the 10,000 rows of the target in under two minutes.
       const fling = await scrollRun(scrollRows, 400);
       // Reading speed: 33 px a frame (2,000 px/s), where every row mounts its cards and thumbnails.
       const reading = await scrollRun(Math.min(300, scrollRows), 33);
-      const domNodes = await page.evaluate(() => (globalThis as unknown as { document: { getElementsByTagName(s: string): { length: number } } }).document.getElementsByTagName('*').length);
-      const heap = await page.evaluate(() => (globalThis as unknown as { performance: { memory?: { usedJSHeapSize: number } } }).performance.memory?.usedJSHeapSize ?? NaN);
+      const domNodes = await page.evaluate(
+        () =>
+          (
+            globalThis as unknown as { document: { getElementsByTagName(s: string): { length: number } } }
+          ).document.getElementsByTagName('*').length,
+      );
+      const heap = await page.evaluate(
+        () =>
+          (globalThis as unknown as { performance: { memory?: { usedJSHeapSize: number } } }).performance.memory
+            ?.usedJSHeapSize ?? NaN,
+      );
 
       // Search as you type, measured in the page: from the keydown to the first frame after the grid shows the
       // result set for the new text (the grid's data-results-for says which search its rows answer).
@@ -172,7 +232,11 @@ export async function run(args: string[]): Promise<void> {
           // A function, not a string: the page's CSP forbids eval.
           await page.waitForFunction(
             () =>
-              (globalThis as unknown as { document: { querySelector(s: string): { getAttribute(n: string): string | null } } }).document
+              (
+                globalThis as unknown as {
+                  document: { querySelector(s: string): { getAttribute(n: string): string | null } };
+                }
+              ).document
                 .querySelector('.grid-scroll')
                 .getAttribute('data-results-for') === '',
             undefined,
@@ -183,7 +247,13 @@ export async function run(args: string[]): Promise<void> {
             const text = q.slice(0, i);
             await page.keyboard.type(q[i - 1]!);
             const ms = (await (
-              await page.waitForFunction((t: string) => (globalThis as unknown as { __searchProbe: { results: Record<string, number> } }).__searchProbe.results[t], text, { timeout: 10_000 })
+              await page.waitForFunction(
+                (t: string) =>
+                  (globalThis as unknown as { __searchProbe: { results: Record<string, number> } }).__searchProbe
+                    .results[t],
+                text,
+                { timeout: 10_000 },
+              )
             ).jsonValue()) as number;
             latencies.push(Math.round(ms));
             typed.push(text);
@@ -192,7 +262,10 @@ export async function run(args: string[]): Promise<void> {
       } catch (error) {
         searchFailure = String(error).split('\n')[0] ?? 'failed';
       }
-      const slowest = latencies.map((ms, i) => [ms, typed[i]] as const).sort((a, b) => b[0] - a[0]).slice(0, 6);
+      const slowest = latencies
+        .map((ms, i) => [ms, typed[i]] as const)
+        .sort((a, b) => b[0] - a[0])
+        .slice(0, 6);
       console.error(`slowest keystrokes: ${slowest.map(([ms, t]) => `${JSON.stringify(t)} ${ms} ms`).join(', ')}`);
       // The host's own share of the first paint: the first page asked for directly, after the browser run (warm).
       const token = host.token;
@@ -223,7 +296,14 @@ export async function run(args: string[]): Promise<void> {
         }
       }
       // Typed keys through the host (a half-typed key is an error the box shows, so they are timed whole).
-      const typedQueries = ['size:512x512', 'seed:1*', 'date:7d', 'ratio:square lighthouse', 'status:succeeded harbour', '-fox is:favorite'];
+      const typedQueries = [
+        'size:512x512',
+        'seed:1*',
+        'date:7d',
+        'ratio:square lighthouse',
+        'status:succeeded harbour',
+        '-fox is:favorite',
+      ];
       const hostTyped: number[] = [];
       for (let round = 0; round < 5; round += 1) {
         for (const q of typedQueries) {
@@ -241,22 +321,60 @@ export async function run(args: string[]): Promise<void> {
       const rowsOut = [
         [`seeding ${total.toLocaleString('en')} jobs (not a product target)`, `${(seedMs / 1000).toFixed(1)} s`, ''],
         ['first thumbnails painted', `${firstPaintMs} ms`, '< 1000 ms'],
-        [`scroll ${scrollRows.toLocaleString('en')} rows, fling (400 px/frame)`, `${fling.fps.toFixed(1)} fps, ${(fling.dropped * 100).toFixed(1)}% dropped`, '55+ fps, < 5% dropped'],
-        [`scroll ${Math.min(300, scrollRows)} rows, reading speed (33 px/frame)`, `${reading.fps.toFixed(1)} fps, ${(reading.dropped * 100).toFixed(1)}% dropped`, '55+ fps, < 5% dropped'],
-        ['search as you type p95 (keydown to the next frame showing the results)', searchFailure === null ? `${percentile(latencies, 95)} ms (p50 ${percentile(latencies, 50)}, max ${Math.max(...latencies)}, n=${latencies.length})` : `not measured: ${searchFailure}`, '< 100 ms'],
-        ['  of which the host answering jobs.list (p95, same prefixes, direct)', `${percentile(hostSearch, 95)} ms`, ''],
-        [`typed keys through the host (p95, ${typedQueries.join(' · ')})`, `${percentile(hostTyped, 95)} ms`, '< 100 ms'],
+        [
+          `scroll ${scrollRows.toLocaleString('en')} rows, fling (400 px/frame)`,
+          `${fling.fps.toFixed(1)} fps, ${(fling.dropped * 100).toFixed(1)}% dropped`,
+          '55+ fps, < 5% dropped',
+        ],
+        [
+          `scroll ${Math.min(300, scrollRows)} rows, reading speed (33 px/frame)`,
+          `${reading.fps.toFixed(1)} fps, ${(reading.dropped * 100).toFixed(1)}% dropped`,
+          '55+ fps, < 5% dropped',
+        ],
+        [
+          'search as you type p95 (keydown to the next frame showing the results)',
+          searchFailure === null
+            ? `${percentile(latencies, 95)} ms (p50 ${percentile(latencies, 50)}, max ${Math.max(...latencies)}, n=${latencies.length})`
+            : `not measured: ${searchFailure}`,
+          '< 100 ms',
+        ],
+        [
+          '  of which the host answering jobs.list (p95, same prefixes, direct)',
+          `${percentile(hostSearch, 95)} ms`,
+          '',
+        ],
+        [
+          `typed keys through the host (p95, ${typedQueries.join(' · ')})`,
+          `${percentile(hostTyped, 95)} ms`,
+          '< 100 ms',
+        ],
         ['DOM nodes after scroll', String(domNodes), '< 1,500'],
         ['JS heap after scroll', `${(heap / 1024 / 1024).toFixed(1)} MB`, '< 150 MB'],
-        ['host peak RSS (the serve process, whole run; no target)', hostPeak === null ? 'not on this system' : `${hostPeak} MB`, ''],
+        [
+          'host peak RSS (the serve process, whole run; no target)',
+          hostPeak === null ? 'not on this system' : `${hostPeak} MB`,
+          '',
+        ],
         ...(finish.failure !== null
           ? [['a job finishing at the top of the grid', `not measured: ${finish.failure}`, '0 shift, 0 cards moved']]
           : [
-              [`layout shift while a job finishes (${ranJob.count} × ${ranJob.width}×${ranJob.height}, ran ${(finish.jobMs / 1000).toFixed(1)} s)`, finish.shift.toFixed(4), '0'],
-              [`visible cards moved ≥ 1 px by the finish${finish.cardWhileRunning ? '' : ' (no card while running)'}`, `${finish.moved} of ${finish.visible} (max ${Number.isFinite(finish.maxMovePx) ? `${finish.maxMovePx.toFixed(1)} px` : 'left the screen'})`, '0'],
+              [
+                `layout shift while a job finishes (${ranJob.count} × ${ranJob.width}×${ranJob.height}, ran ${(finish.jobMs / 1000).toFixed(1)} s)`,
+                finish.shift.toFixed(4),
+                '0',
+              ],
+              [
+                `visible cards moved ≥ 1 px by the finish${finish.cardWhileRunning ? '' : ' (no card while running)'}`,
+                `${finish.moved} of ${finish.visible} (max ${Number.isFinite(finish.maxMovePx) ? `${finish.maxMovePx.toFixed(1)} px` : 'left the screen'})`,
+                '0',
+              ],
               ['  layout shift when it started (its card arriving; no target)', finish.startShift.toFixed(4), ''],
             ]),
-        [`viewer zoom by wheel, ${LARGE_SIDE}² image (${viewer.zoomRange[0]}–${viewer.zoomRange[1]}%)`, viewerFps(viewer.zoom, viewer.failure), '60 fps'],
+        [
+          `viewer zoom by wheel, ${LARGE_SIDE}² image (${viewer.zoomRange[0]}–${viewer.zoomRange[1]}%)`,
+          viewerFps(viewer.zoom, viewer.failure),
+          '60 fps',
+        ],
         [`viewer pan by drag at ${viewer.panZoom}%`, viewerFps(viewer.pan, viewer.failure), '60 fps'],
       ];
       console.log(`\nAtelier UI bench: ${total.toLocaleString('en')} jobs, 300 distinct images, Chromium headless\n`);

@@ -21,6 +21,11 @@ export async function run(args: string[]): Promise<void> {
   const head = ['measure', `value (${count} files of 1 MB)`, 'target'];
   const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
   for (const row of [head, widths.map((w) => '-'.repeat(w)), ...rows]) {
-    console.log(row.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd());
+    console.log(
+      row
+        .map((cell, c) => cell.padEnd(widths[c]!))
+        .join('  ')
+        .trimEnd(),
+    );
   }
 }

@@ -30,8 +30,6 @@ interface Row {
   peakRssMb: number;
 }
 
-
-
 /** Wraps each provider so the moment generate() resolves is known per prompt (prompts are unique per job). */
 function instrument(entries: ProviderEntry[], completedAt: Map<string, number>): ProviderEntry[] {
   return entries.map((entry) => {
@@ -56,7 +54,13 @@ async function scenario(
   setup: (engine: Engine) => Promise<void>,
 ): Promise<Row> {
   const dataDir = await mkdtemp(join(tmpdir(), 'atelier-bench-worker-'));
-  const engine = await createEngine({ dataDir, keyring: memoryKeyring(), providers: entries, sweepGraceMs: 0, maintenanceIntervalMs: 0 });
+  const engine = await createEngine({
+    dataDir,
+    keyring: memoryKeyring(),
+    providers: entries,
+    sweepGraceMs: 0,
+    maintenanceIntervalMs: 0,
+  });
   try {
     await engine.handlers['settings.update']({ concurrency: { global: globalConcurrency } });
     await setup(engine);
@@ -117,9 +121,15 @@ async function burstRows(runs: number): Promise<void> {
   const results: BurstResult[] = [];
   for (let i = 0; i < runs; i += 1) results.push(await runBurst({ submits: 200, clients: 20, size: 256 }));
   const mark = (ok: boolean): string => (ok ? 'ok' : 'MISSED');
-  console.log('\nBurst: 200 concurrent jobs.submit (builtin 256²), 20 event-stream clients, jobs.stats every 100 ms, host in its own process');
-  console.log('(targets: submit p95 < 100 ms; host main-loop stall p99 < 20 ms, worst < 100 ms, over the whole burst)\n');
-  console.log('| run | submit p50 / p95 / max ms | stats wait p95 / max ms | stall while submitting p99 / worst ms | stall whole burst p99 / worst ms | host main-thread CPU ms (submits / whole) | s | succeeded | clients with every final state | driver stall max ms | targets |');
+  console.log(
+    '\nBurst: 200 concurrent jobs.submit (builtin 256²), 20 event-stream clients, jobs.stats every 100 ms, host in its own process',
+  );
+  console.log(
+    '(targets: submit p95 < 100 ms; host main-loop stall p99 < 20 ms, worst < 100 ms, over the whole burst)\n',
+  );
+  console.log(
+    '| run | submit p50 / p95 / max ms | stats wait p95 / max ms | stall while submitting p99 / worst ms | stall whole burst p99 / worst ms | host main-thread CPU ms (submits / whole) | s | succeeded | clients with every final state | driver stall max ms | targets |',
+  );
   console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
   for (const [i, r] of results.entries()) {
     const targets = [
@@ -134,7 +144,9 @@ async function burstRows(runs: number): Promise<void> {
         `${r.succeeded} / ${r.submits} | ${r.clientsComplete} / ${r.clients} | ${fmt(r.driverMax)} | ${targets} |`,
     );
   }
-  console.log(`\nstore alone (submit() at 256², nothing else running): ${Math.round(storeAlone).toLocaleString('en')} submits/s`);
+  console.log(
+    `\nstore alone (submit() at 256², nothing else running): ${Math.round(storeAlone).toLocaleString('en')} submits/s`,
+  );
 }
 
 export async function run(args: string[]): Promise<void> {
@@ -160,7 +172,14 @@ export async function run(args: string[]): Promise<void> {
       2,
       builtinEntries,
       builtinDone,
-      (i) => ({ provider: 'builtin', prompt: `bench ${i}: a quiet harbour at dawn, teal and amber`, width: 512, height: 512, count: 1, seed: i }),
+      (i) => ({
+        provider: 'builtin',
+        prompt: `bench ${i}: a quiet harbour at dawn, teal and amber`,
+        width: 512,
+        height: 512,
+        count: 1,
+        seed: i,
+      }),
       async () => undefined,
     ),
   );
@@ -180,9 +199,19 @@ export async function run(args: string[]): Promise<void> {
         4,
         openaiEntries,
         openaiDone,
-        (i) => ({ provider: 'openai', model: 'gpt-image-1', prompt: `bench ${i}: a lantern in fog`, width: 1024, height: 1024, count: 1, partialImages: 3 }),
+        (i) => ({
+          provider: 'openai',
+          model: 'gpt-image-1',
+          prompt: `bench ${i}: a lantern in fog`,
+          width: 1024,
+          height: 1024,
+          count: 1,
+          partialImages: 3,
+        }),
         async (engine) => {
-          await engine.handlers['settings.update']({ providers: { openai: { apiKey: 'sk-bench', baseUrl: fake.url, concurrency: 4 } } });
+          await engine.handlers['settings.update']({
+            providers: { openai: { apiKey: 'sk-bench', baseUrl: fake.url, concurrency: 4 } },
+          });
         },
       ),
     );
@@ -191,7 +220,9 @@ export async function run(args: string[]): Promise<void> {
   }
 
   console.log('\nWorker benchmark (targets: completion -> jobs.changed p95 < 50 ms, main-loop stall p99 < 20 ms)\n');
-  console.log('| scenario | jobs | s | jobs/s | done->changed p50 ms | p95 ms | loop stall p99 ms | max ms | peak RSS MB |');
+  console.log(
+    '| scenario | jobs | s | jobs/s | done->changed p50 ms | p95 ms | loop stall p99 ms | max ms | peak RSS MB |',
+  );
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const r of rows) {
     console.log(

@@ -66,7 +66,12 @@ const about = (dataDir: string): Omit<DiagnosticsFacts, 'library'> => ({
 
 // A crash leaves a report on this computer (never uploaded); the next start offers it.
 watchCrashes({ process, app }, (event) => {
-  const path = writeCrashReport(log.folder, event, { at: new Date(), about: versionLines(about('')), tail: log.tail(), scrub });
+  const path = writeCrashReport(log.folder, event, {
+    at: new Date(),
+    about: versionLines(about('')),
+    tail: log.tail(),
+    scrub,
+  });
   log.error('crash report written', { kind: event.kind, path });
 });
 
@@ -93,7 +98,10 @@ if (!app.requestSingleInstanceLock()) {
     mainWindow.focus();
   });
   // start's own failures too (a read-only or damaged library): they end in the dialog below, not a silent exit.
-  app.whenReady().then(start).catch((error: unknown) => fatal(error));
+  app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => fatal(error));
 }
 
 function fatal(error: unknown): void {
@@ -138,10 +146,13 @@ async function createWindow(rendererUrl: string): Promise<BrowserWindow> {
     saveTimer = setTimeout(() => {
       if (win.isDestroyed()) return;
       const next: WindowState = {
-        bounds: win.isMaximized() || win.isFullScreen() ? (win.getNormalBounds() ?? DEFAULT_STATE.bounds) : win.getBounds(),
+        bounds:
+          win.isMaximized() || win.isFullScreen() ? (win.getNormalBounds() ?? DEFAULT_STATE.bounds) : win.getBounds(),
         maximized: win.isMaximized(),
       };
-      void saveWindowState(windowStateFile(), next).catch((error: unknown) => log.warn('window state not saved', { error: String(error) }));
+      void saveWindowState(windowStateFile(), next).catch((error: unknown) =>
+        log.warn('window state not saved', { error: String(error) }),
+      );
     }, 400);
   };
   win.on('resize', remember);
@@ -275,7 +286,9 @@ async function start(): Promise<void> {
     diagnostics: () => collectDiagnostics(about(current.location().dataDir), current.handlers),
     log,
   });
-  Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(process.platform === 'darwin', app.name, { importFolder, ...help })));
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(menuTemplate(process.platform === 'darwin', app.name, { importFolder, ...help })),
+  );
   mainWindow = await createWindow(APP_ENTRY_URL);
   offerLastCrash(mainWindow);
   // After the window: the first check never holds up the start.

@@ -48,7 +48,10 @@ export async function mediaResponse(engine: Pick<Engine, 'dataDir' | 'resolveMed
   const file = await resolveMediaFile(engine, request);
   if (file === null) return notFound();
   // Node's web stream and the DOM lib's ReadableStream are the same object at runtime; the types differ.
-  const body = file.bytes !== undefined ? file.bytes : (Readable.toWeb(createReadStream(file.path)) as unknown as ReadableStream<Uint8Array>);
+  const body =
+    file.bytes !== undefined
+      ? file.bytes
+      : (Readable.toWeb(createReadStream(file.path)) as unknown as ReadableStream<Uint8Array>);
   return new Response(body, {
     headers: {
       'content-type': file.mime,

@@ -58,4 +58,7 @@ export function buildBridge(ipc: IpcPort, pathForFile: FilePaths): AtelierBridge
   return bridge as unknown as AtelierBridge;
 }
 
-contextBridge.exposeInMainWorld('atelier', buildBridge(ipcRenderer, (file) => webUtils.getPathForFile(file)));
+contextBridge.exposeInMainWorld(
+  'atelier',
+  buildBridge(ipcRenderer, (file) => webUtils.getPathForFile(file)),
+);

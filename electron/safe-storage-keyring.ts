@@ -33,7 +33,10 @@ export function createSafeStorageKeyring(dataDir: string): Keyring {
   const requireEncryption = (): void => {
     // Never fall back to storing a key in clear text: say why and what to do instead.
     if (!safeStorage.isEncryptionAvailable()) {
-      throw new AppError('storage', 'This system has no keychain available to protect API keys. Set up the OS keyring (e.g. GNOME Keyring or KWallet) and try again.');
+      throw new AppError(
+        'storage',
+        'This system has no keychain available to protect API keys. Set up the OS keyring (e.g. GNOME Keyring or KWallet) and try again.',
+      );
     }
   };
   const serial = createSerialQueue();

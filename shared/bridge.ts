@@ -35,7 +35,10 @@ export interface BridgeDesktop {
   onMenuCommand(listener: (command: MenuCommand) => void): () => void;
 }
 
-export const BRIDGE_DESKTOP_METHODS = ['pathsForFiles', 'onMenuCommand'] as const satisfies readonly (keyof BridgeDesktop)[];
+export const BRIDGE_DESKTOP_METHODS = [
+  'pathsForFiles',
+  'onMenuCommand',
+] as const satisfies readonly (keyof BridgeDesktop)[];
 
 export type AtelierBridge = BridgeMethods & BridgeEvents & BridgeDesktop;
 

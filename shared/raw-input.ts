@@ -27,7 +27,9 @@ export function inspectRawInput(raw: unknown): RawInputProblem | null {
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
-    const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((item, i) => [String(i), item]) : Object.entries(value);
+    const entries: Array<[string, unknown]> = Array.isArray(value)
+      ? value.map((item, i) => [String(i), item])
+      : Object.entries(value);
     for (const [key] of entries) {
       if (!isWellFormed(key)) return { path: dotted(path), kind: 'key' };
       if (key === '__proto__') return { path: dotted([...path, key]), kind: 'proto' };

@@ -15,10 +15,16 @@ export function parseChannelInput<C extends ChannelName>(channel: C, raw: unknow
 
 function rawInputError({ path, kind }: RawInputProblem): AppError {
   if (kind === 'proto') {
-    return new AppError('invalid_request', `“${path}” is not a field Atelier accepts.`, { details: { fields: { [path]: 'Not an accepted field.' } } });
+    return new AppError('invalid_request', `“${path}” is not a field Atelier accepts.`, {
+      details: { fields: { [path]: 'Not an accepted field.' } },
+    });
   }
   const what = kind === 'key' ? `A field name in “${path}”` : `“${path}”`;
-  return new AppError('invalid_request', `${what} contains a broken character (half of an emoji or other symbol, a lone surrogate). Type or paste that text again.`, {
-    details: { fields: { [path]: 'Not valid text: it contains a lone surrogate.' } },
-  });
+  return new AppError(
+    'invalid_request',
+    `${what} contains a broken character (half of an emoji or other symbol, a lone surrogate). Type or paste that text again.`,
+    {
+      details: { fields: { [path]: 'Not valid text: it contains a lone surrogate.' } },
+    },
+  );
 }

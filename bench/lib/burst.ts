@@ -55,7 +55,6 @@ export interface BurstResult {
   eventsPerClient: number;
 }
 
-
 const TERMINAL = new Set(['succeeded', 'failed', 'cancelled', 'interrupted']);
 
 interface SseClient {
@@ -69,7 +68,10 @@ interface SseClient {
 function connectSse(host: ServeProcess, onTerminal: () => void): Promise<SseClient> {
   return new Promise((resolveClient, reject) => {
     const client: SseClient = { last: new Map(), events: 0, terminal: 0, close: () => undefined };
-    const req = httpRequest(`${host.origin}/api/events`, { headers: { authorization: `Bearer ${host.token}` }, agent: false });
+    const req = httpRequest(`${host.origin}/api/events`, {
+      headers: { authorization: `Bearer ${host.token}` },
+      agent: false,
+    });
     req.on('error', reject);
     req.on('response', (res: IncomingMessage) => {
       let buffer = '';
@@ -128,7 +130,11 @@ function call(host: ServeProcess, channel: string, body: unknown): Promise<{ ms:
       {
         method: 'POST',
         agent,
-        headers: { authorization: `Bearer ${host.token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+        headers: {
+          authorization: `Bearer ${host.token}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+        },
       },
       (res) => {
         let text = '';
@@ -146,7 +152,11 @@ export async function runBurst(options: BurstOptions): Promise<BurstResult> {
   const dataDir = await mkdtemp(join(tmpdir(), 'atelier-bench-burst-'));
   const host = await startServeProcess(dataDir, join(dataDir, 'no-renderer'), {
     ipc: true,
-    nodeArgs: ['--import', resolve(import.meta.dirname, '..', '..', 'test', 'fixtures', 'loop-probe.mjs'), ...(options.hostNodeArgs ?? [])],
+    nodeArgs: [
+      '--import',
+      resolve(import.meta.dirname, '..', '..', 'test', 'fixtures', 'loop-probe.mjs'),
+      ...(options.hostNodeArgs ?? []),
+    ],
   });
   const clients: SseClient[] = [];
   try {
@@ -227,7 +237,14 @@ export async function storeAloneSubmitsPerSecond(n: number, size: number): Promi
     try {
       const t0 = performance.now();
       for (let i = 0; i < n; i += 1) {
-        store.submit({ provider: 'builtin', prompt: `burst ${i}: a paper boat on a green canal`, width: size, height: size, count: 1, seed: i });
+        store.submit({
+          provider: 'builtin',
+          prompt: `burst ${i}: a paper boat on a green canal`,
+          width: size,
+          height: size,
+          count: 1,
+          seed: i,
+        });
       }
       return n / ((performance.now() - t0) / 1000);
     } finally {

@@ -28,4 +28,3 @@ export function frameStats(intervals: readonly number[]): FrameStats {
 
 export const formatFrames = (s: FrameStats): string =>
   `median ${s.medianFps.toFixed(1)} fps, p5 ${s.p5Fps.toFixed(1)}, worst 1% ${s.worst1Fps.toFixed(1)} (${(s.dropped * 100).toFixed(1)}% dropped, n=${s.frames})`;
-

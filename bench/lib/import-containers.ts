@@ -26,7 +26,8 @@ export function pngChunk(type: string, data: Buffer): Buffer {
 }
 
 /** tEXt is Latin-1 by the spec; the tools write ASCII JSON (Python's ensure_ascii) or Latin-1 text there. */
-export const tEXt = (keyword: string, text: string): Buffer => pngChunk('tEXt', Buffer.concat([latin1(keyword), Buffer.of(0), latin1(text)]));
+export const tEXt = (keyword: string, text: string): Buffer =>
+  pngChunk('tEXt', Buffer.concat([latin1(keyword), Buffer.of(0), latin1(text)]));
 
 /** tIME (last modification): lets a PNG with no metadata text still differ from its base by a few bytes. */
 export function tIME(at: Date): Buffer {
@@ -63,7 +64,11 @@ export function jpegWithExif(jpeg: Buffer, exif: Uint8Array): Buffer {
 }
 
 function riffChunk(fourcc: string, payload: Buffer | Uint8Array): Buffer {
-  const parts = [latin1(fourcc), u32le(payload.length), Buffer.from(payload.buffer, payload.byteOffset, payload.length)];
+  const parts = [
+    latin1(fourcc),
+    u32le(payload.length),
+    Buffer.from(payload.buffer, payload.byteOffset, payload.length),
+  ];
   if (payload.length % 2 === 1) parts.push(Buffer.of(0));
   return Buffer.concat(parts);
 }
@@ -78,7 +83,8 @@ export interface WebpBase {
 
 export function webpBase(webp: Buffer, width: number, height: number): WebpBase {
   const fourcc = webp.toString('latin1', 12, 16);
-  if (fourcc !== 'VP8 ' && fourcc !== 'VP8L') throw new Error(`base WebP is ${fourcc}, expected a simple VP8/VP8L file`);
+  if (fourcc !== 'VP8 ' && fourcc !== 'VP8L')
+    throw new Error(`base WebP is ${fourcc}, expected a simple VP8/VP8L file`);
   const n = webp.readUInt32LE(16);
   return { fourcc, payload: webp.subarray(20, 20 + n), width, height };
 }
@@ -87,7 +93,23 @@ export function webpBase(webp: Buffer, width: number, height: number): WebpBase 
 export function webpWithExif(base: WebpBase, exif: Uint8Array): Buffer {
   const w = base.width - 1;
   const h = base.height - 1;
-  const vp8x = Buffer.of(0x08, 0, 0, 0, w & 0xff, (w >> 8) & 0xff, (w >> 16) & 0xff, h & 0xff, (h >> 8) & 0xff, (h >> 16) & 0xff);
-  const body = Buffer.concat([latin1('WEBP'), riffChunk('VP8X', vp8x), riffChunk(base.fourcc, base.payload), riffChunk('EXIF', exif)]);
+  const vp8x = Buffer.of(
+    0x08,
+    0,
+    0,
+    0,
+    w & 0xff,
+    (w >> 8) & 0xff,
+    (w >> 16) & 0xff,
+    h & 0xff,
+    (h >> 8) & 0xff,
+    (h >> 16) & 0xff,
+  );
+  const body = Buffer.concat([
+    latin1('WEBP'),
+    riffChunk('VP8X', vp8x),
+    riffChunk(base.fourcc, base.payload),
+    riffChunk('EXIF', exif),
+  ]);
   return Buffer.concat([latin1('RIFF'), u32le(body.length), body]);
 }

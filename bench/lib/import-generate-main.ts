@@ -9,5 +9,7 @@ if (dir === undefined || !(Number(files) > 0) || !(Number(avgKb) > 0)) {
   console.error('usage: import-generate-main.ts DIR FILES AVG_KB');
   process.exit(2);
 }
-const manifest = await generateSet(dir, Number(files), Number(avgKb), (done) => process.stderr.write(`  generated ${done.toLocaleString('en')} files${process.stderr.isTTY ? '\r' : '\n'}`));
+const manifest = await generateSet(dir, Number(files), Number(avgKb), (done) =>
+  process.stderr.write(`  generated ${done.toLocaleString('en')} files${process.stderr.isTTY ? '\r' : '\n'}`),
+);
 process.stdout.write(`${JSON.stringify(manifest)}\n`);

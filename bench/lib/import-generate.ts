@@ -6,7 +6,16 @@ import { mkdir, readFile, statfs, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
-import { firstIdatOffset, jpegWithExif, pngWith, tEXt, tIME, webpBase, webpWithExif, type WebpBase } from './import-containers.js';
+import {
+  firstIdatOffset,
+  jpegWithExif,
+  pngWith,
+  tEXt,
+  tIME,
+  webpBase,
+  webpWithExif,
+  type WebpBase,
+} from './import-containers.js';
 import {
   a1111JpegExif,
   a1111Text,
@@ -173,7 +182,12 @@ const FORMAT_OF: Record<Kind, Format> = {
 
 function fileBytes(kind: Kind, i: number, base: Base): Buffer {
   const s = specOf(i, base.width, base.height);
-  const png = (texts: Array<[string, string]>): Buffer => pngWith(base.bytes, base.idatAt, texts.map(([k, v]) => tEXt(k, v)));
+  const png = (texts: Array<[string, string]>): Buffer =>
+    pngWith(
+      base.bytes,
+      base.idatAt,
+      texts.map(([k, v]) => tEXt(k, v)),
+    );
   switch (kind) {
     case 'a1111-png':
       return png([['parameters', a1111Text(s)]]);
@@ -226,7 +240,9 @@ async function checkRoom(dir: string, files: number, bases: Record<Format, Base[
   const spare = Math.max(5 * 1024 ** 3, free / 4);
   if (need > free - spare) {
     const gb = (n: number): string => (n / 1024 ** 3).toFixed(1);
-    throw new Error(`the set would take about ${gb(need)} GB (${Math.round(perFile / 1024)} KB a file); ${gb(free)} GB are free and ${gb(spare)} GB must stay free: use fewer --files or a smaller --avg-kb`);
+    throw new Error(
+      `the set would take about ${gb(need)} GB (${Math.round(perFile / 1024)} KB a file); ${gb(free)} GB are free and ${gb(spare)} GB must stay free: use fewer --files or a smaller --avg-kb`,
+    );
   }
 }
 
@@ -239,7 +255,12 @@ export async function readManifest(dir: string): Promise<Manifest | null> {
   }
 }
 
-export async function generateSet(dir: string, files: number, avgKb: number, onProgress?: (done: number) => void): Promise<Manifest> {
+export async function generateSet(
+  dir: string,
+  files: number,
+  avgKb: number,
+  onProgress?: (done: number) => void,
+): Promise<Manifest> {
   const t0 = performance.now();
   const bases = await makeBases(avgKb * 1024);
   const baseSeconds = (performance.now() - t0) / 1000;
@@ -274,7 +295,12 @@ export async function generateSet(dir: string, files: number, avgKb: number, onP
       byKind[kind]! += 1;
     } else {
       const whole = fileBytes('a1111-png', i, base);
-      bytes = damage === 'empty' ? Buffer.alloc(0) : damage === 'truncated' ? whole.subarray(0, whole.length >> 1) : Buffer.from(`not an image, file ${i}\n`.repeat(40));
+      bytes =
+        damage === 'empty'
+          ? Buffer.alloc(0)
+          : damage === 'truncated'
+            ? whole.subarray(0, whole.length >> 1)
+            : Buffer.from(`not an image, file ${i}\n`.repeat(40));
       rel = pathOf('damaged', i, files, i);
       byKind.damaged! += 1;
       if (damage === 'not-an-image') expectSkipped += 1;

@@ -11,10 +11,14 @@ import { memoryKeyring } from './engine-kit.js';
 /** The same method as bench/worker.ts: the histogram counts from the timer's resolution, so that is subtracted. */
 export const LOOP_RESOLUTION_MS = 10;
 
-
 /** `housekeepingDelayMs`: the start-up sweep and originals check (the app's default: 3 s after opening). */
 export const openEngine = (dataDir: string, housekeepingDelayMs?: number): Promise<Engine> =>
-  createEngine({ dataDir, keyring: memoryKeyring(), maintenanceIntervalMs: 0, ...(housekeepingDelayMs === undefined ? {} : { housekeepingDelayMs }) });
+  createEngine({
+    dataDir,
+    keyring: memoryKeyring(),
+    maintenanceIntervalMs: 0,
+    ...(housekeepingDelayMs === undefined ? {} : { housekeepingDelayMs }),
+  });
 
 export interface Stall {
   p99: number;
@@ -58,7 +62,12 @@ export interface ImportRun {
 const done = (status: string): boolean => status !== 'running';
 
 /** Imports `root` into the engine and follows it until the import ends and thumbnails are made (or `thumbCapS` passes). */
-export async function measureImport(engine: Engine, root: string, thumbCapS: number, onCommitted?: () => void): Promise<ImportRun> {
+export async function measureImport(
+  engine: Engine,
+  root: string,
+  thumbCapS: number,
+  onCommitted?: () => void,
+): Promise<ImportRun> {
   let firstJobAt = NaN;
   let committedAt = NaN;
   let final: ImportProgressEvent | undefined;
@@ -88,7 +97,10 @@ export async function measureImport(engine: Engine, root: string, thumbCapS: num
   const timeline: ImportRun['timeline'] = [];
   const onProgress = (event: ImportProgressEvent): void => {
     if (importId !== undefined && event.id !== importId) return;
-    timeline.push({ ms: performance.now() - started, processed: event.imported + event.duplicates + event.skipped + event.failed });
+    timeline.push({
+      ms: performance.now() - started,
+      processed: event.imported + event.duplicates + event.skipped + event.failed,
+    });
     if (event.ratePerSecond !== undefined) reportedRate = event.ratePerSecond;
     if (done(event.status) && final === undefined) {
       committedAt = performance.now();
@@ -183,7 +195,10 @@ export async function measureImport(engine: Engine, root: string, thumbCapS: num
       duringImport: thumbsDuringImport,
       overallPerSecond: thumbed.size / ((lastThumb - started) / 1000),
       // A handful of thumbnails just after the import end says nothing about the background rate.
-      afterImportPerSecond: afterImport.length >= 10 && lastThumb - committedAt >= 1000 ? afterImport.length / ((lastThumb - committedAt) / 1000) : NaN,
+      afterImportPerSecond:
+        afterImport.length >= 10 && lastThumb - committedAt >= 1000
+          ? afterImport.length / ((lastThumb - committedAt) / 1000)
+          : NaN,
       seconds: (lastThumb - started) / 1000,
       capped,
     },
@@ -192,7 +207,10 @@ export async function measureImport(engine: Engine, root: string, thumbCapS: num
 }
 
 /** Closes the engine and opens the same data dir again: ms until the first history page (60) is answered. */
-export async function measureReopen(engine: Engine, dataDir: string): Promise<{ ms: number; items: number; engine: Engine }> {
+export async function measureReopen(
+  engine: Engine,
+  dataDir: string,
+): Promise<{ ms: number; items: number; engine: Engine }> {
   await engine.close({ graceMs: 0 });
   const t0 = performance.now();
   const next = await openEngine(dataDir);
@@ -201,7 +219,10 @@ export async function measureReopen(engine: Engine, dataDir: string): Promise<{ 
 }
 
 /** Each sample's unique word finds exactly its file: the import read the prompts, not just the pixels. */
-export async function checkSearch(engine: Engine, samples: Array<{ path: string; token: string }>): Promise<{ found: number; of: number }> {
+export async function checkSearch(
+  engine: Engine,
+  samples: Array<{ path: string; token: string }>,
+): Promise<{ found: number; of: number }> {
   let found = 0;
   for (const sample of samples) {
     const page = await engine.handlers['jobs.list']({ limit: 60, view: 'active', search: sample.token });

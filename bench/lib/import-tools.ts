@@ -44,9 +44,45 @@ export function damageOf(i: number): Damage | null {
   return (['empty', 'truncated', 'not-an-image'] as const)[Math.floor(i / DAMAGED_EVERY) % 3]!;
 }
 
-const SUBJECTS = ['fox', 'lighthouse', 'teapot', 'castle', 'robot', 'forest spirit', 'dragon', 'portrait of a knight', 'night city', 'tea garden', 'clipper ship', 'snow owl', 'mountain pass', 'calico cat', 'river delta'];
-const STYLES = ['watercolor', 'oil painting', 'pixel art', 'photograph', 'ink sketch', 'isometric render', 'low poly', 'charcoal drawing', 'studio lighting', 'cinematic still'];
-const MOODS = ['at dawn', 'in the rain', 'under neon lights', 'in winter', 'at golden hour', 'in fog', 'at night', 'in spring'];
+const SUBJECTS = [
+  'fox',
+  'lighthouse',
+  'teapot',
+  'castle',
+  'robot',
+  'forest spirit',
+  'dragon',
+  'portrait of a knight',
+  'night city',
+  'tea garden',
+  'clipper ship',
+  'snow owl',
+  'mountain pass',
+  'calico cat',
+  'river delta',
+];
+const STYLES = [
+  'watercolor',
+  'oil painting',
+  'pixel art',
+  'photograph',
+  'ink sketch',
+  'isometric render',
+  'low poly',
+  'charcoal drawing',
+  'studio lighting',
+  'cinematic still',
+];
+const MOODS = [
+  'at dawn',
+  'in the rain',
+  'under neon lights',
+  'in winter',
+  'at golden hour',
+  'in fog',
+  'at night',
+  'in spring',
+];
 const LORAS = ['inkwash', 'filmgrain', 'detailtweaker', 'paperart'];
 const MODELS = ['sd_xl_base_1.0', 'juggernautXL_v9', 'dreamshaper_8', 'ponyDiffusionV6XL', 'realisticVision_v51'];
 
@@ -67,7 +103,15 @@ export function specOf(i: number, width: number, height: number): Spec {
   const h = (i * 2654435761) >>> 0;
   const lora = LORAS[h % LORAS.length]!;
   const prompt = `${STYLES[h % STYLES.length]} of a ${SUBJECTS[(h >>> 4) % SUBJECTS.length]} ${MOODS[(h >>> 8) % MOODS.length]}, highly detailed, ${tokenOf(i)} <lora:${lora}:0.${(h % 9) + 1}>`;
-  return { i, prompt, negative: 'blurry, lowres, watermark', seed: 100_000 + ((i * 7919) % 4_000_000_000), model: MODELS[(h >>> 12) % MODELS.length]!, width, height };
+  return {
+    i,
+    prompt,
+    negative: 'blurry, lowres, watermark',
+    seed: 100_000 + ((i * 7919) % 4_000_000_000),
+    model: MODELS[(h >>> 12) % MODELS.length]!,
+    width,
+    height,
+  };
 }
 
 export function a1111Text(s: Spec): string {
@@ -85,14 +129,37 @@ const comfySeed = (s: Spec): string => (18_000_000_000_000_000_000n + BigInt(s.i
 
 export function comfyPrompt(s: Spec): string {
   return JSON.stringify({
-    '3': { class_type: 'KSampler', inputs: { seed: 'SEED', steps: 25, cfg: 6.5, sampler_name: 'dpmpp_2m', scheduler: 'karras', denoise: 1, model: ['10', 0], positive: ['6', 0], negative: ['7', 0], latent_image: ['5', 0] } },
+    '3': {
+      class_type: 'KSampler',
+      inputs: {
+        seed: 'SEED',
+        steps: 25,
+        cfg: 6.5,
+        sampler_name: 'dpmpp_2m',
+        scheduler: 'karras',
+        denoise: 1,
+        model: ['10', 0],
+        positive: ['6', 0],
+        negative: ['7', 0],
+        latent_image: ['5', 0],
+      },
+    },
     '4': { class_type: 'CheckpointLoaderSimple', inputs: { ckpt_name: `${s.model}.safetensors` } },
     '5': { class_type: 'EmptyLatentImage', inputs: { width: s.width, height: s.height, batch_size: 1 } },
     '6': { class_type: 'CLIPTextEncode', inputs: { text: s.prompt, clip: ['10', 1] } },
     '7': { class_type: 'CLIPTextEncode', inputs: { text: s.negative, clip: ['10', 1] } },
     '8': { class_type: 'VAEDecode', inputs: { samples: ['3', 0], vae: ['4', 2] } },
     '9': { class_type: 'SaveImage', inputs: { filename_prefix: 'ComfyUI', images: ['8', 0] } },
-    '10': { class_type: 'LoraLoader', inputs: { lora_name: 'inkwash.safetensors', strength_model: 0.8, strength_clip: 0.8, model: ['4', 0], clip: ['4', 1] } },
+    '10': {
+      class_type: 'LoraLoader',
+      inputs: {
+        lora_name: 'inkwash.safetensors',
+        strength_model: 0.8,
+        strength_clip: 0.8,
+        model: ['4', 0],
+        clip: ['4', 1],
+      },
+    },
   }).replace('"SEED"', comfySeed(s));
 }
 
@@ -106,7 +173,10 @@ export function comfyWorkflow(s: Spec): string {
     flags: {},
     order: id,
     mode: 0,
-    inputs: [{ name: 'model', type: 'MODEL', link: id * 2 }, { name: 'clip', type: 'CLIP', link: id * 2 + 1 }],
+    inputs: [
+      { name: 'model', type: 'MODEL', link: id * 2 },
+      { name: 'clip', type: 'CLIP', link: id * 2 + 1 },
+    ],
     outputs: [{ name: 'OUT', type: 'LATENT', links: [id * 3], slot_index: 0 }],
     properties: { 'Node name for S&R': type },
     widgets_values: widgets,
@@ -175,13 +245,42 @@ export function novelaiTexts(s: Spec): Array<[string, string]> {
     ['Description', s.prompt],
     ['Software', 'NovelAI'],
     ['Source', 'NovelAI Diffusion V3 4BDE2A90'],
-    ['Comment', JSON.stringify({ prompt: s.prompt, steps: 28, height: s.height, width: s.width, scale: 5, uncond_scale: 1, cfg_rescale: 0, seed: s.seed, n_samples: 1, sampler: 'k_euler_ancestral', uc: s.negative })],
+    [
+      'Comment',
+      JSON.stringify({
+        prompt: s.prompt,
+        steps: 28,
+        height: s.height,
+        width: s.width,
+        scale: 5,
+        uncond_scale: 1,
+        cfg_rescale: 0,
+        seed: s.seed,
+        n_samples: 1,
+        sampler: 'k_euler_ancestral',
+        uc: s.negative,
+      }),
+    ],
   ];
 }
 
 export function swarmParameters(s: Spec): string {
   return JSON.stringify({
-    sui_image_params: { prompt: s.prompt, negativeprompt: s.negative, model: s.model, seed: s.seed, steps: 20, cfgscale: 7, width: s.width, height: s.height, sampler: 'euler', scheduler: 'normal', loras: ['inkwash'], loraweights: ['0.8'], swarm_version: '0.9.4' },
+    sui_image_params: {
+      prompt: s.prompt,
+      negativeprompt: s.negative,
+      model: s.model,
+      seed: s.seed,
+      steps: 20,
+      cfgscale: 7,
+      width: s.width,
+      height: s.height,
+      sampler: 'euler',
+      scheduler: 'normal',
+      loras: ['inkwash'],
+      loraweights: ['0.8'],
+      swarm_version: '0.9.4',
+    },
     sui_extra_data: { date: '2026-11-03', prep_time: '0.01 sec', generation_time: '4.20 sec' },
   });
 }
@@ -202,7 +301,7 @@ export function pathOf(kind: Kind | 'damaged', i: number, n: number, seed: numbe
       // ComfyUI writes one flat folder unless the workflow names a sub-folder.
       return i % 4 === 0 ? `ComfyUI/output/portraits/ComfyUI_${num}_.png` : `ComfyUI/output/ComfyUI_${num}_.png`;
     case 'invokeai-png':
-      return `invokeai/outputs/images/${(i * 2654435761 >>> 0).toString(16).padStart(8, '0')}-${num}.png`;
+      return `invokeai/outputs/images/${((i * 2654435761) >>> 0).toString(16).padStart(8, '0')}-${num}.png`;
     case 'fooocus-png':
       return `Fooocus/outputs/${day}/${day}_12-00-00_${num}.png`;
     case 'novelai-png':
@@ -225,5 +324,8 @@ export const FOLDERS: Array<{ folder: string; kinds: Array<Kind | 'damaged'> }> 
   { folder: 'Pictures (no metadata)', kinds: ['plain-png'] },
   { folder: 'SwarmUI', kinds: ['swarmui-png'] },
   { folder: 'invokeai', kinds: ['invokeai-png'] },
-  { folder: 'stable-diffusion-webui (A1111 PNG/JPEG/WebP)', kinds: ['a1111-png', 'a1111-jpeg', 'a1111-webp', 'damaged'] },
+  {
+    folder: 'stable-diffusion-webui (A1111 PNG/JPEG/WebP)',
+    kinds: ['a1111-png', 'a1111-jpeg', 'a1111-webp', 'damaged'],
+  },
 ];

@@ -43,9 +43,16 @@ export async function measureWatchedFile(ctx: WatchContext): Promise<WatchRow> {
   // One file already there, so the import has something to do before the watcher takes over.
   await copyFile(ctx.samplePng, join(folder, 'seed.png'));
   const { import: started } = await engine.handlers['library.import']({ paths: [folder], mode: 'link', watch: true });
-  const ended = await waitUntil(async () => (await engine.handlers['library.imports']({})).items.some((i) => i.id === started.id && i.status !== 'running'), 30_000);
-  if (!ended) return { measured: 'not measured (the watched folder\'s import did not finish in 30 s)' };
-  const watching = await waitUntil(async () => (await engine.handlers['library.folders']({})).items.some((f) => f.watchState === 'watching'), 3_000);
+  const ended = await waitUntil(
+    async () =>
+      (await engine.handlers['library.imports']({})).items.some((i) => i.id === started.id && i.status !== 'running'),
+    30_000,
+  );
+  if (!ended) return { measured: "not measured (the watched folder's import did not finish in 30 s)" };
+  const watching = await waitUntil(
+    async () => (await engine.handlers['library.folders']({})).items.some((f) => f.watchState === 'watching'),
+    3_000,
+  );
   if (!watching) return { measured: 'not measured (watching not wired)' };
 
   const seen = new Map<string, number>();
@@ -58,7 +65,12 @@ export async function measureWatchedFile(ctx: WatchContext): Promise<WatchRow> {
   try {
     for (let i = 0; i < ctx.files; i += 1) {
       const token = `watchuid${i}x`;
-      const bytes = pngWith(base, idatAt, [tEXt('parameters', `a watched lantern ${token}\nSteps: 20, Sampler: Euler a, CFG scale: 7, Seed: ${i}, Size: 512x512`)]);
+      const bytes = pngWith(base, idatAt, [
+        tEXt(
+          'parameters',
+          `a watched lantern ${token}\nSteps: 20, Sampler: Euler a, CFG scale: 7, Seed: ${i}, Size: 512x512`,
+        ),
+      ]);
       await writeFile(join(folder, `watched-${i}.png`), bytes);
       const written = performance.now();
       if (await waitUntil(() => seen.has(token), 10_000)) latencies.push(seen.get(token)! - written);
@@ -69,5 +81,8 @@ export async function measureWatchedFile(ctx: WatchContext): Promise<WatchRow> {
   }
   if (latencies.length === 0) return { measured: `no watched file appeared within 10 s (${ctx.files} written)` };
   const p95 = percentile(latencies, 95);
-  return { measured: `p95 ${Math.round(p95)} ms, max ${Math.round(Math.max(...latencies))} ms over ${latencies.length} files${lost > 0 ? `; ${lost} never appeared` : ''}`, p95Ms: lost > 0 ? Infinity : p95 };
+  return {
+    measured: `p95 ${Math.round(p95)} ms, max ${Math.round(Math.max(...latencies))} ms over ${latencies.length} files${lost > 0 ? `; ${lost} never appeared` : ''}`,
+    p95Ms: lost > 0 ? Infinity : p95,
+  };
 }

@@ -14,12 +14,18 @@ export interface Box {
 }
 
 /** Cards of `before` that moved or resized by ≥ 1 px in `after`, or are gone from it; and the largest change. */
-export function movedCards(before: Record<string, Box>, after: Record<string, Box>): { moved: number; maxMovePx: number } {
+export function movedCards(
+  before: Record<string, Box>,
+  after: Record<string, Box>,
+): { moved: number; maxMovePx: number } {
   let moved = 0;
   let maxMovePx = 0;
   for (const [id, a] of Object.entries(before)) {
     const b = after[id];
-    const delta = b === undefined ? Infinity : Math.max(Math.abs(a.x - b.x), Math.abs(a.y - b.y), Math.abs(a.w - b.w), Math.abs(a.h - b.h));
+    const delta =
+      b === undefined
+        ? Infinity
+        : Math.max(Math.abs(a.x - b.x), Math.abs(a.y - b.y), Math.abs(a.w - b.w), Math.abs(a.h - b.h));
     if (delta >= 1) moved += 1;
     maxMovePx = Math.max(maxMovePx, delta);
   }
@@ -62,7 +68,9 @@ const SNAPSHOT = `(() => {
 })()`;
 
 const shiftBetween = (page: Page, from: number, to: number) =>
-  page.evaluate(`window.__shifts.filter((s) => !s.input && s.t > ${from} && s.t <= ${to}).reduce((a, s) => a + s.v, 0)`) as Promise<number>;
+  page.evaluate(
+    `window.__shifts.filter((s) => !s.input && s.t > ${from} && s.t <= ${to}).reduce((a, s) => a + s.v, 0)`,
+  ) as Promise<number>;
 
 /** Two frames and `ms`: anything the last change set off has laid out and painted. */
 const settle = (page: Page, ms: number) =>
@@ -76,7 +84,11 @@ export interface HostApi {
  * With the grid at its top, submits `request` (a job that runs for a few seconds), snapshots every visible card's box
  * while it runs and again once its result's thumbnail has painted, and reads the layout shifts in between.
  */
-export async function measureFinishShift(page: Page, api: HostApi, request: Record<string, unknown>): Promise<FinishShift> {
+export async function measureFinishShift(
+  page: Page,
+  api: HostApi,
+  request: Record<string, unknown>,
+): Promise<FinishShift> {
   await page.evaluate(INSTALL);
   await page.evaluate(`document.querySelector('.grid-scroll').scrollTop = 0`);
   await settle(page, 300);
@@ -91,7 +103,15 @@ export async function measureFinishShift(page: Page, api: HostApi, request: Reco
       await new Promise((r) => setTimeout(r, 50));
     }
   };
-  const base = { shift: NaN, moved: NaN, visible: 0, maxMovePx: NaN, startShift: NaN, cardWhileRunning: false, jobMs: NaN };
+  const base = {
+    shift: NaN,
+    moved: NaN,
+    visible: 0,
+    maxMovePx: NaN,
+    startShift: NaN,
+    cardWhileRunning: false,
+    jobMs: NaN,
+  };
   await until('the job to run', (s) => s !== 'queued', 60_000);
   // Its card and first preview land and lay out while it runs.
   await settle(page, 300);
@@ -101,12 +121,20 @@ export async function measureFinishShift(page: Page, api: HostApi, request: Reco
   const jobMs = Date.now() - started;
   if ((await status()) !== 'succeeded') return { ...base, jobMs, failure: `the job ended ${await status()}` };
   // A function, not a string: the page's CSP forbids eval.
-  await page.waitForFunction((id: string) => {
-    const doc = (globalThis as unknown as { document: { querySelector(s: string): { complete: boolean; naturalWidth: number; src: string } | null } }).document;
-    const img = doc.querySelector(`.card[data-id="${id}"] img.thumb`);
-    // The result's own thumbnail, not a partial preview.
-    return img !== null && img.src.includes('/media/thumb/') && img.complete && img.naturalWidth > 0;
-  }, job.id, { timeout: 20_000, polling: 'raf' });
+  await page.waitForFunction(
+    (id: string) => {
+      const doc = (
+        globalThis as unknown as {
+          document: { querySelector(s: string): { complete: boolean; naturalWidth: number; src: string } | null };
+        }
+      ).document;
+      const img = doc.querySelector(`.card[data-id="${id}"] img.thumb`);
+      // The result's own thumbnail, not a partial preview.
+      return img !== null && img.src.includes('/media/thumb/') && img.complete && img.naturalWidth > 0;
+    },
+    job.id,
+    { timeout: 20_000, polling: 'raf' },
+  );
   await settle(page, 500);
   const after = (await page.evaluate(SNAPSHOT)) as CardBoxes;
   const { moved, maxMovePx } = movedCards(before.cards, after.cards);

@@ -27,8 +27,16 @@ function table(title: string, totals: Totals, top: number): string {
   const sum = all.reduce((n, [, e]) => n + e.ms, 0);
   const lines = all
     .slice(0, top)
-    .map(([name, e]) => `| ${name} | ${e.calls.toLocaleString('en')} | ${e.ms.toFixed(0)} | ${((100 * e.ms) / sum).toFixed(1)}% | ${(e.ms / e.calls).toFixed(3)} | ${e.max.toFixed(1)} |`);
-  return [`${title}, ${sum.toFixed(0)} ms in all:`, '| name | calls | ms | share | ms/call | max ms |', '| --- | ---: | ---: | ---: | ---: | ---: |', ...lines].join('\n');
+    .map(
+      ([name, e]) =>
+        `| ${name} | ${e.calls.toLocaleString('en')} | ${e.ms.toFixed(0)} | ${((100 * e.ms) / sum).toFixed(1)}% | ${(e.ms / e.calls).toFixed(3)} | ${e.max.toFixed(1)} |`,
+    );
+  return [
+    `${title}, ${sum.toFixed(0)} ms in all:`,
+    '| name | calls | ms | share | ms/call | max ms |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+    ...lines,
+  ].join('\n');
 }
 
 /** Patches the prototypes, so it times engines already open too. */

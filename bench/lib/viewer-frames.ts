@@ -67,17 +67,31 @@ export async function measureViewer(page: Page, jobId: string, side: number): Pr
   await card.waitFor({ timeout: 10_000 });
   await card.dblclick();
   // If the double-click landed on one of the card's own controls, the keyboard's way in: focus the card, Enter.
-  const opened = await page.locator('dialog img.zoom-image').waitFor({ timeout: 5_000 }).then(() => true, () => false);
+  const opened = await page
+    .locator('dialog img.zoom-image')
+    .waitFor({ timeout: 5_000 })
+    .then(
+      () => true,
+      () => false,
+    );
   if (!opened) {
     await card.locator('[data-card], button').first().focus();
     await page.keyboard.press('Enter');
   }
   // A function, not a string: the page's CSP forbids eval.
-  await page.waitForFunction((n: number) => {
-    const doc = (globalThis as unknown as { document: { querySelector(s: string): { complete: boolean; naturalWidth: number } | null } }).document;
-    const img = doc.querySelector('dialog img.zoom-image');
-    return img !== null && img.complete && img.naturalWidth === n;
-  }, side, { timeout: 30_000, polling: 'raf' });
+  await page.waitForFunction(
+    (n: number) => {
+      const doc = (
+        globalThis as unknown as {
+          document: { querySelector(s: string): { complete: boolean; naturalWidth: number } | null };
+        }
+      ).document;
+      const img = doc.querySelector('dialog img.zoom-image');
+      return img !== null && img.complete && img.naturalWidth === n;
+    },
+    side,
+    { timeout: 30_000, polling: 'raf' },
+  );
   const pane = await page.locator('dialog .zoom-pane').boundingBox();
   if (pane === null) return { ...none, failure: 'the viewer has no zoom pane' };
   const cx = pane.x + pane.width / 2;
@@ -98,7 +112,8 @@ export async function measureViewer(page: Page, jobId: string, side: number): Pr
   await page.waitForTimeout(200);
   const zoomed = (await page.evaluate(STOP)) as Sampled;
   const zoomRange: [number, number] = [Math.min(...zoomed.zooms), Math.max(...zoomed.zooms)];
-  if (zoomRange[1] <= fitZoom) return { ...none, zoomRange, failure: `the wheel did not zoom in (stayed at ${fitZoom}%)` };
+  if (zoomRange[1] <= fitZoom)
+    return { ...none, zoomRange, failure: `the wheel did not zoom in (stayed at ${fitZoom}%)` };
 
   // Pan: zoomed well in, the button held, the pointer moving in loops across the pane for three seconds.
   for (let i = 0; i < 12; i += 1) await page.mouse.wheel(0, -100);
@@ -108,13 +123,19 @@ export async function measureViewer(page: Page, jobId: string, side: number): Pr
   await page.mouse.down();
   const t0 = Date.now();
   for (let t = 0; t < 3_000; t = Date.now() - t0) {
-    await page.mouse.move(cx + pane.width * 0.3 * Math.sin((2 * Math.PI * t) / 1_500), cy + pane.height * 0.3 * Math.sin((2 * Math.PI * t) / 1_100));
+    await page.mouse.move(
+      cx + pane.width * 0.3 * Math.sin((2 * Math.PI * t) / 1_500),
+      cy + pane.height * 0.3 * Math.sin((2 * Math.PI * t) / 1_100),
+    );
   }
   await page.mouse.up();
   await page.waitForTimeout(200);
   const panned = (await page.evaluate(STOP)) as Sampled;
   await page.keyboard.press('Escape');
-  await page.locator('dialog img.zoom-image').waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
+  await page
+    .locator('dialog img.zoom-image')
+    .waitFor({ state: 'detached', timeout: 5_000 })
+    .catch(() => undefined);
   return {
     failure: panned.changed < 10 ? `the drag moved the image in only ${panned.changed} frames` : null,
     zoom: frameStats(zoomed.intervals),

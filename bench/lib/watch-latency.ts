@@ -57,7 +57,8 @@ export async function measureWatchLatency(options: WatchLatencyOptions = {}): Pr
       const written = performance.now();
       const deadline = written + (options.timeoutMs ?? 15_000);
       while (!reportedAt.has(path)) {
-        if (performance.now() > deadline) throw new Error(`${path} was not reported within ${options.timeoutMs ?? 15_000} ms`);
+        if (performance.now() > deadline)
+          throw new Error(`${path} was not reported within ${options.timeoutMs ?? 15_000} ms`);
         await new Promise<void>((resolve) => {
           wake = resolve;
           setTimeout(resolve, 100);

@@ -11,7 +11,8 @@ export async function afterPack(context: AfterPackContext): Promise<void> {
     platform,
     context.packager.appInfo.productFilename,
     // Only the Linux packager has an executable name (lowercased product name); others ignore it.
-    (context.packager as unknown as { executableName?: string }).executableName ?? context.packager.appInfo.productFilename,
+    (context.packager as unknown as { executableName?: string }).executableName ??
+      context.packager.appInfo.productFilename,
   );
   await applyFuses(binary, platform, ARCH_NAMES[context.arch] ?? String(context.arch));
 }

@@ -12,4 +12,6 @@ for (const file of copiedFiles(root)) {
   await mkdir(dirname(file.to), { recursive: true });
   await copyFile(file.from, file.to);
 }
-process.stdout.write('Built dist/electron (main.cjs, preload.cjs, serve.mjs, metadata-worker.cjs) and dist/build/after-pack.cjs.\n');
+process.stdout.write(
+  'Built dist/electron (main.cjs, preload.cjs, serve.mjs, metadata-worker.cjs) and dist/build/after-pack.cjs.\n',
+);

@@ -6,7 +6,9 @@ import type { BuildOptions } from 'esbuild';
  * be one CommonJS file that requires nothing but 'electron'). serve is ESM so import.meta.url finds the worker
  * script next to it. npm packages stay external: native ones must be, and electron-builder ships the rest.
  */
-export function bundleOptions(root: string): Record<'main' | 'preload' | 'serve' | 'metadataWorker' | 'afterPack', BuildOptions> {
+export function bundleOptions(
+  root: string,
+): Record<'main' | 'preload' | 'serve' | 'metadataWorker' | 'afterPack', BuildOptions> {
   const common: BuildOptions = {
     absWorkingDir: root,
     bundle: true,

@@ -38,7 +38,10 @@ export function crossArchNatives(
 const BUILDER_KEY: Record<string, 'mac' | 'win' | 'linux'> = { darwin: 'mac', win32: 'win', linux: 'linux' };
 
 /** The architectures electron-builder.yml packages for a platform. */
-export function builderArches(config: Record<string, { target?: { arch?: string[] }[] } | undefined>, platform: string): string[] {
+export function builderArches(
+  config: Record<string, { target?: { arch?: string[] }[] } | undefined>,
+  platform: string,
+): string[] {
   const key = BUILDER_KEY[platform];
   const targets = key === undefined ? [] : (config[key]?.target ?? []);
   return [...new Set(targets.flatMap((target) => target.arch ?? []))];
@@ -46,8 +49,13 @@ export function builderArches(config: Record<string, { target?: { arch?: string[
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(import.meta.filename)) {
   const root = resolve(import.meta.dirname, '..', '..');
-  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
-  const config = parse(readFileSync(join(root, 'electron-builder.yml'), 'utf8')) as Record<string, { target?: { arch?: string[] }[] }>;
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, LockEntry>;
+  };
+  const config = parse(readFileSync(join(root, 'electron-builder.yml'), 'utf8')) as Record<
+    string,
+    { target?: { arch?: string[] }[] }
+  >;
   const specs = crossArchNatives(lock, process.platform, builderArches(config, process.platform), process.arch);
   process.stdout.write(specs.join('\n') + (specs.length > 0 ? '\n' : ''));
 }

@@ -65,17 +65,25 @@ await new Promise<void>((ready) => {
 });
 
 const serveArgs = [
-  '--data-dir', dataDir,
-  '--renderer-dir', rendererDir,
-  '--port', values.port ?? String(await freePort()),
-  '--token', values.token ?? newToken(),
+  '--data-dir',
+  dataDir,
+  '--renderer-dir',
+  rendererDir,
+  '--port',
+  values.port ?? String(await freePort()),
+  '--token',
+  values.token ?? newToken(),
   ...(values.host === undefined ? [] : ['--host', values.host]),
 ];
 say(`library: ${dataDir}${scratch === null ? '' : ' (scratch, removed on exit)'}`);
-const host = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['watch', '--clear-screen=false', join(root, 'electron', 'serve.ts'), ...serveArgs], {
-  cwd: root,
-  stdio: 'inherit',
-});
+const host = spawn(
+  join(root, 'node_modules', '.bin', 'tsx'),
+  ['watch', '--clear-screen=false', join(root, 'electron', 'serve.ts'), ...serveArgs],
+  {
+    cwd: root,
+    stdio: 'inherit',
+  },
+);
 
 let stopping = false;
 const stop = async (code: number): Promise<void> => {

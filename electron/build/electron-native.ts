@@ -36,7 +36,11 @@ async function buildTarget(platform: string, arch: string, electron: string, sql
   const target = nativeTargetDir(root, platform, arch);
   const stamp = JSON.stringify({ electron, betterSqlite3: sqlite, platform, arch });
   const stampFile = join(target, 'stamp.json');
-  if (existsSync(join(target, BINDING_FILE)) && existsSync(stampFile) && (await readFile(stampFile, 'utf8')) === stamp) {
+  if (
+    existsSync(join(target, BINDING_FILE)) &&
+    existsSync(stampFile) &&
+    (await readFile(stampFile, 'utf8')) === stamp
+  ) {
     process.stdout.write(`better-sqlite3 for Electron ${electron} (${platform}-${arch}) is up to date.\n`);
     return;
   }
@@ -54,15 +58,28 @@ async function buildTarget(platform: string, arch: string, electron: string, sql
     if (!ok) {
       process.stdout.write('No prebuilt binary: compiling better-sqlite3 against Electron headers with node-gyp…\n');
       const gyp = join(root, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');
-      const gypArgs = ['rebuild', '--release', `--target=${electron}`, `--arch=${arch}`, '--runtime=electron', '--dist-url=https://electronjs.org/headers'];
-      ok = existsSync(gyp) ? run(process.execPath, [gyp, ...gypArgs], copy) : run('npx', ['--yes', 'node-gyp', ...gypArgs], copy);
+      const gypArgs = [
+        'rebuild',
+        '--release',
+        `--target=${electron}`,
+        `--arch=${arch}`,
+        '--runtime=electron',
+        '--dist-url=https://electronjs.org/headers',
+      ];
+      ok = existsSync(gyp)
+        ? run(process.execPath, [gyp, ...gypArgs], copy)
+        : run('npx', ['--yes', 'node-gyp', ...gypArgs], copy);
     }
     const built = join(copy, 'build', 'Release', BINDING_FILE);
     if (!ok || !existsSync(built)) {
-      throw new Error(`Could not build better-sqlite3 for Electron ${electron} (${platform}-${arch}). It needs internet (prebuilt download) or a C++ toolchain.`);
+      throw new Error(
+        `Could not build better-sqlite3 for Electron ${electron} (${platform}-${arch}). It needs internet (prebuilt download) or a C++ toolchain.`,
+      );
     }
     if (platform === process.platform && arch === process.arch && loadsUnderNode(built)) {
-      throw new Error(`The build of better-sqlite3 came out for Node's ABI, not Electron ${electron}'s. Check that npm's "nodedir" setting is not forcing Node headers.`);
+      throw new Error(
+        `The build of better-sqlite3 came out for Node's ABI, not Electron ${electron}'s. Check that npm's "nodedir" setting is not forcing Node headers.`,
+      );
     }
     await mkdir(target, { recursive: true });
     await copyFile(built, join(target, BINDING_FILE));

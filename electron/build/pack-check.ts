@@ -27,7 +27,11 @@ const DISABLE = 48;
 async function placeholderElectron(dir: string): Promise<void> {
   await mkdir(join(dir, 'resources'), { recursive: true });
   const wire = Buffer.concat([Buffer.from(SENTINEL), Buffer.from([1, 8]), Buffer.from('10110001')]);
-  const script = Buffer.concat([Buffer.from('#!/bin/sh\n# placeholder Electron for the packaging check\n# '), wire, Buffer.from('\nexit 0\n')]);
+  const script = Buffer.concat([
+    Buffer.from('#!/bin/sh\n# placeholder Electron for the packaging check\n# '),
+    wire,
+    Buffer.from('\nexit 0\n'),
+  ]);
   await writeFile(join(dir, 'electron'), script, { mode: 0o755 });
   await writeFile(join(dir, 'LICENSE'), 'placeholder');
   await writeFile(join(dir, 'version'), 'placeholder');
@@ -38,7 +42,10 @@ type FileEntry = string | { from: string; to: string; filter?: string[] };
 function readConfig(): Configuration {
   // js-yaml ships with electron-builder; only its load() is needed.
   const yaml = createRequire(import.meta.url)('js-yaml') as { load(text: string): unknown };
-  const text = createRequire(import.meta.url)('node:fs').readFileSync(join(root, 'electron-builder.yml'), 'utf8') as string;
+  const text = createRequire(import.meta.url)('node:fs').readFileSync(
+    join(root, 'electron-builder.yml'),
+    'utf8',
+  ) as string;
   return yaml.load(text) as Configuration;
 }
 
@@ -48,7 +55,12 @@ const expect = (condition: boolean, message: string): void => {
 };
 
 async function main(): Promise<void> {
-  for (const built of ['dist/electron/main.cjs', 'dist/electron/preload.cjs', 'dist/renderer/index.html', 'dist/build/after-pack.cjs']) {
+  for (const built of [
+    'dist/electron/main.cjs',
+    'dist/electron/preload.cjs',
+    'dist/renderer/index.html',
+    'dist/build/after-pack.cjs',
+  ]) {
     if (!existsSync(join(root, built))) throw new Error(`${built} is missing: run \`npm run build\` first.`);
   }
   const scratch = await mkdtemp(join(tmpdir(), 'atelier-pack-'));
@@ -62,7 +74,10 @@ async function main(): Promise<void> {
     if (!existsSync(join(nativeDir, BINDING_FILE))) {
       nativeDir = join(scratch, 'native');
       await mkdir(nativeDir, { recursive: true });
-      await copyFile(join(root, 'node_modules', 'better-sqlite3', 'build', 'Release', BINDING_FILE), join(nativeDir, BINDING_FILE));
+      await copyFile(
+        join(root, 'node_modules', 'better-sqlite3', 'build', 'Release', BINDING_FILE),
+        join(nativeDir, BINDING_FILE),
+      );
     }
     const config = readConfig();
     const files = (config.files as FileEntry[]).map((entry) =>
@@ -111,7 +126,9 @@ async function main(): Promise<void> {
     const unpacked = join(appDir, 'resources', 'app.asar.unpacked');
     expect(existsSync(join(unpacked, 'native', BINDING_FILE)), `app.asar.unpacked lacks native/${BINDING_FILE}`);
     const imgDir = join(unpacked, 'node_modules', '@img');
-    const sharpNative = existsSync(imgDir) ? (await readdir(imgDir, { recursive: true })).some((f) => String(f).endsWith('.node')) : false;
+    const sharpNative = existsSync(imgDir)
+      ? (await readdir(imgDir, { recursive: true })).some((f) => String(f).endsWith('.node'))
+      : false;
     expect(sharpNative, "sharp's native @img binary is not unpacked");
     const watcherNative = join(unpacked, 'node_modules', '@parcel', 'watcher-linux-x64-glibc', 'watcher.node');
     expect(existsSync(watcherNative), "@parcel/watcher's native binary is not unpacked");
@@ -119,14 +136,19 @@ async function main(): Promise<void> {
     const fuses = await getCurrentFuseWire(join(appDir, 'atelier'));
     for (const fuse of FUSE_SETTINGS) {
       const want = fuse.enabled ? ENABLE : DISABLE;
-      expect((fuses as unknown as Record<number, number>)[fuse.option] === want, `fuse ${fuse.option} is ${String((fuses as unknown as Record<number, number>)[fuse.option])}, expected ${want}`);
+      expect(
+        (fuses as unknown as Record<number, number>)[fuse.option] === want,
+        `fuse ${fuse.option} is ${String((fuses as unknown as Record<number, number>)[fuse.option])}, expected ${want}`,
+      );
     }
 
     if (failures.length > 0) {
       process.stderr.write(`Packaging check failed:\n${failures.map((f) => `  - ${f}`).join('\n')}\n`);
       process.exitCode = 1;
     } else {
-      process.stdout.write(`Packaging check passed: ${entries.size} entries in app.asar, natives unpacked, ${FUSE_SETTINGS.length} fuses set.\n`);
+      process.stdout.write(
+        `Packaging check passed: ${entries.size} entries in app.asar, natives unpacked, ${FUSE_SETTINGS.length} fuses set.\n`,
+      );
     }
   } finally {
     await rm(scratch, { recursive: true, force: true });

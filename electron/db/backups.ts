@@ -47,7 +47,12 @@ export function newestBackup(dataDir: string): BackupFile | null {
  * A consistent copy of the open database through SQLite's online backup API (in steps, so the event loop keeps
  * running), written under a temporary name and renamed into place; then only the newest QUIT_BACKUPS_KEPT remain.
  */
-export async function backupDatabase(db: Db, dataDir: string, now: number, maxMs = QUIT_BACKUP_MAX_MS): Promise<string> {
+export async function backupDatabase(
+  db: Db,
+  dataDir: string,
+  now: number,
+  maxMs = QUIT_BACKUP_MAX_MS,
+): Promise<string> {
   const dir = join(dataDir, BACKUPS_DIR);
   mkdirSync(dir, { recursive: true });
   const name = `atelier-quit-${stamp(now)}.db`;
@@ -70,6 +75,9 @@ export async function backupDatabase(db: Db, dataDir: string, now: number, maxMs
 }
 
 function pruneQuitBackups(dir: string): void {
-  const quits = readdirSync(dir).filter((n) => QUIT_BACKUP.test(n)).sort();
-  for (const name of quits.slice(0, Math.max(0, quits.length - QUIT_BACKUPS_KEPT))) rmSync(join(dir, name), { force: true });
+  const quits = readdirSync(dir)
+    .filter((n) => QUIT_BACKUP.test(n))
+    .sort();
+  for (const name of quits.slice(0, Math.max(0, quits.length - QUIT_BACKUPS_KEPT)))
+    rmSync(join(dir, name), { force: true });
 }

@@ -19,15 +19,31 @@ export const boardKey = (name: string): string => foldForSearch(name).trim();
  * compiles a smart board's query and a search naming it as the library stands (throws invalid_request when it
  * cannot be read, names itself, nests too deep or fills in too large).
  */
-export function createBoards(ctx: StoreContext, countQuery: (query: string) => number, check: (query: string, name: string) => void) {
+export function createBoards(
+  ctx: StoreContext,
+  countQuery: (query: string) => number,
+  check: (query: string, name: string) => void,
+) {
   const { sql } = ctx;
-  const all = sql.prepare<BoardRow>('boards.list', 'SELECT id, name, query, images, created_at FROM boards ORDER BY key');
-  const byId = sql.prepare<BoardRow>('boards.get', 'SELECT id, name, query, images, created_at FROM boards WHERE id = ?');
+  const all = sql.prepare<BoardRow>(
+    'boards.list',
+    'SELECT id, name, query, images, created_at FROM boards ORDER BY key',
+  );
+  const byId = sql.prepare<BoardRow>(
+    'boards.get',
+    'SELECT id, name, query, images, created_at FROM boards WHERE id = ?',
+  );
   const byKey = sql.prepare<{ id: string }>('boards.byKey', 'SELECT id FROM boards WHERE key = ?');
-  const insert = sql.prepare('boards.insert', 'INSERT INTO boards (id, name, key, query, created_at) VALUES (?, ?, ?, ?, ?)');
+  const insert = sql.prepare(
+    'boards.insert',
+    'INSERT INTO boards (id, name, key, query, created_at) VALUES (?, ?, ?, ?, ?)',
+  );
   const rename = sql.prepare('boards.rename', 'UPDATE boards SET name = ?, key = ? WHERE id = ?');
   const drop = sql.prepare('boards.delete', 'DELETE FROM boards WHERE id = ?');
-  const smart = sql.prepare<{ id: string; name: string; query: string }>('boards.smart', 'SELECT id, name, query FROM boards WHERE query IS NOT NULL');
+  const smart = sql.prepare<{ id: string; name: string; query: string }>(
+    'boards.smart',
+    'SELECT id, name, query FROM boards WHERE query IS NOT NULL',
+  );
 
   const toBoard = (row: BoardRow): Board => ({
     id: row.id,
@@ -38,7 +54,8 @@ export function createBoards(ctx: StoreContext, countQuery: (query: string) => n
   });
   const taken = (name: string, except?: string) => {
     const other = byKey.get(boardKey(name));
-    if (other !== undefined && other.id !== except) throw new AppError('conflict', `There is already a board called "${name}".`);
+    if (other !== undefined && other.id !== except)
+      throw new AppError('conflict', `There is already a board called "${name}".`);
   };
   /** Smart boards whose saved query cannot be compiled now (stored before these checks): a change is not blamed for them. */
   const failing = (): Set<string> => {

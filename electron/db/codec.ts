@@ -1,4 +1,14 @@
-import type { ImageSource, Operation, ImageSummary, ImportedMetadata, JobDetail, JobEvent, JobResult, JobStatus, JobSummary } from '../../shared/contract.js';
+import type {
+  ImageSource,
+  Operation,
+  ImageSummary,
+  ImportedMetadata,
+  JobDetail,
+  JobEvent,
+  JobResult,
+  JobStatus,
+  JobSummary,
+} from '../../shared/contract.js';
 import type { ErrorBody } from '../../shared/errors.js';
 import type { DetailRow, SummaryRow } from './context.js';
 

@@ -18,10 +18,35 @@ export const DEFAULT_LIMITS: StoreLimits = {
 
 /** Columns a JobSummary needs (no request/result JSON: list pages stay small), in SELECT order. */
 const SUMMARY_FIELDS = [
-  'id', 'status', 'created_at', 'updated_at', 'started_at', 'completed_at', 'provider', 'model', 'prompt',
-  'negative_prompt', 'width', 'height', 'count', 'favorite', 'trashed_at', 'progress_stage', 'progress_fraction',
-  'partial_images', 'error_json', 'retry_of', 'retried_as', 'source', 'best_rating', 'rowid', 'original_path',
-  'operation', 'parent_image_id', 'instance', 'parent_job_id',
+  'id',
+  'status',
+  'created_at',
+  'updated_at',
+  'started_at',
+  'completed_at',
+  'provider',
+  'model',
+  'prompt',
+  'negative_prompt',
+  'width',
+  'height',
+  'count',
+  'favorite',
+  'trashed_at',
+  'progress_stage',
+  'progress_fraction',
+  'partial_images',
+  'error_json',
+  'retry_of',
+  'retried_as',
+  'source',
+  'best_rating',
+  'rowid',
+  'original_path',
+  'operation',
+  'parent_image_id',
+  'instance',
+  'parent_job_id',
 ] as const satisfies ReadonlyArray<keyof SummaryRow>;
 
 /** An imported job's original: the first location still found, else the first known (index image_locations_image). */
@@ -32,7 +57,10 @@ const ORIGINAL_PATH_SQL = `CASE WHEN j.source = 'atelier' THEN NULL ELSE COALESC
 /** The job that holds a derived job's source image, while that image is in the library (one primary-key read). */
 const PARENT_JOB_SQL = '(SELECT p.job_id FROM images AS p WHERE p.id = j.parent_image_id) AS parent_job_id';
 
-const COMPUTED: Partial<Record<(typeof SUMMARY_FIELDS)[number], string>> = { original_path: ORIGINAL_PATH_SQL, parent_job_id: PARENT_JOB_SQL };
+const COMPUTED: Partial<Record<(typeof SUMMARY_FIELDS)[number], string>> = {
+  original_path: ORIGINAL_PATH_SQL,
+  parent_job_id: PARENT_JOB_SQL,
+};
 export const SUMMARY_COLUMNS = SUMMARY_FIELDS.map((f) => COMPUTED[f] ?? `j.${f}`).join(', ');
 
 export interface SummaryRow {

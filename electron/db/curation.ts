@@ -27,15 +27,31 @@ const UNDO_KEPT = 50;
  * Per-image curation in one transaction each, with one undo per action (the exact previous values of every image it
  * changed, so undoing "rate 12,408 results 5" puts back each image's own rating).
  */
-export function createCuration(ctx: StoreContext, tags: Tags, compile: (search: string | undefined) => CompiledQuery | undefined) {
+export function createCuration(
+  ctx: StoreContext,
+  tags: Tags,
+  compile: (search: string | undefined) => CompiledQuery | undefined,
+) {
   const { sql, db } = ctx;
   const undos = new Map<string, { undo: () => void; jobs: string[]; images: string[] }>();
 
-  const existing = sql.prepare<{ id: string; job_id: string }>('curation.existing', `SELECT id, job_id FROM images WHERE id IN (${IDS})`);
-  const jobsOf = sql.prepare<{ job_id: string }>('curation.jobsOf', `SELECT DISTINCT job_id FROM images WHERE id IN (${IDS})`);
-  const ratings = sql.prepare<{ id: string; rating: number }>('curation.ratings', `SELECT id, rating FROM images WHERE id IN (${IDS}) AND rating <> ?`);
+  const existing = sql.prepare<{ id: string; job_id: string }>(
+    'curation.existing',
+    `SELECT id, job_id FROM images WHERE id IN (${IDS})`,
+  );
+  const jobsOf = sql.prepare<{ job_id: string }>(
+    'curation.jobsOf',
+    `SELECT DISTINCT job_id FROM images WHERE id IN (${IDS})`,
+  );
+  const ratings = sql.prepare<{ id: string; rating: number }>(
+    'curation.ratings',
+    `SELECT id, rating FROM images WHERE id IN (${IDS}) AND rating <> ?`,
+  );
   const setRating = sql.prepare('curation.setRating', `UPDATE images SET rating = ? WHERE id IN (${IDS})`);
-  const favorites = sql.prepare<{ id: string }>('curation.favorites', `SELECT id FROM images WHERE id IN (${IDS}) AND favorite <> ?`);
+  const favorites = sql.prepare<{ id: string }>(
+    'curation.favorites',
+    `SELECT id FROM images WHERE id IN (${IDS}) AND favorite <> ?`,
+  );
   const setFavorite = sql.prepare('curation.setFavorite', `UPDATE images SET favorite = ? WHERE id IN (${IDS})`);
   const trashable = sql.prepare<{ id: string }>(
     'curation.trashable',
@@ -49,8 +65,16 @@ export function createCuration(ctx: StoreContext, tags: Tags, compile: (search: 
        AND trashed_at IS NULL AND status IN (${TERMINAL_SQL})
        AND NOT EXISTS (SELECT 1 FROM images AS x WHERE x.job_id = jobs.id AND x.trashed_at IS NULL) RETURNING id`,
   );
-  const setJobTrashed = sql.prepare('curation.setJobTrashed', `UPDATE jobs SET trashed_at = ?, updated_at = ? WHERE id IN (${IDS})`);
-  const restorable = sql.prepare<{ id: string; trashed_at: number | null; job_id: string; job_trashed_at: number | null }>(
+  const setJobTrashed = sql.prepare(
+    'curation.setJobTrashed',
+    `UPDATE jobs SET trashed_at = ?, updated_at = ? WHERE id IN (${IDS})`,
+  );
+  const restorable = sql.prepare<{
+    id: string;
+    trashed_at: number | null;
+    job_id: string;
+    job_trashed_at: number | null;
+  }>(
     'curation.restorable',
     `SELECT i.id, i.trashed_at, i.job_id, j.trashed_at AS job_trashed_at FROM images AS i JOIN jobs AS j ON j.id = i.job_id
      WHERE i.id IN (${IDS}) AND (i.trashed_at IS NOT NULL OR j.trashed_at IS NOT NULL)`,
@@ -61,7 +85,10 @@ export function createCuration(ctx: StoreContext, tags: Tags, compile: (search: 
     `UPDATE images SET trashed_at = ? WHERE job_id = ? AND trashed_at IS NULL AND id NOT IN (${IDS}) RETURNING id`,
   );
   const restoreOne = sql.prepare('curation.restoreOne', 'UPDATE images SET trashed_at = ? WHERE id = ?');
-  const jobTrashedOne = sql.prepare('curation.jobTrashedOne', 'UPDATE jobs SET trashed_at = ?, updated_at = ? WHERE id = ?');
+  const jobTrashedOne = sql.prepare(
+    'curation.jobTrashedOne',
+    'UPDATE jobs SET trashed_at = ?, updated_at = ? WHERE id = ?',
+  );
   const addTag = sql.prepare<{ image_id: string }>(
     'curation.addTag',
     `INSERT OR IGNORE INTO image_tags (tag_id, image_id) SELECT ?, value FROM json_each(?) RETURNING image_id`,
@@ -80,17 +107,24 @@ export function createCuration(ctx: StoreContext, tags: Tags, compile: (search: 
   );
 
   // A curated job is a changed job: clients that keep the newest summary by updatedAt take the new one.
-  const touchJobs = sql.prepare('curation.touchJobs', `UPDATE jobs SET updated_at = max(updated_at + 1, ?) WHERE id IN (${IDS})`);
+  const touchJobs = sql.prepare(
+    'curation.touchJobs',
+    `UPDATE jobs SET updated_at = max(updated_at + 1, ?) WHERE id IN (${IDS})`,
+  );
 
   /** Image ids the target covers now (ids that no longer exist are left out). */
   function resolve(target: ImageTarget): string[] {
     if ('ids' in target) return existing.all(JSON.stringify([...new Set(target.ids)])).map((r) => r.id);
     const { where, params } = matchWhere(target.query, compile(target.query.search), 'images');
     const text = `SELECT i.id FROM jobs AS j JOIN images AS i ON i.job_id = j.id ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}`;
-    return sql.cached<{ id: string }>('curation.resolve', `resolve|${text}`, () => text).all(...params).map((r) => r.id);
+    return sql
+      .cached<{ id: string }>('curation.resolve', `resolve|${text}`, () => text)
+      .all(...params)
+      .map((r) => r.id);
   }
 
-  const jobsFor = (ids: string[]): string[] => (ids.length === 0 ? [] : jobsOf.all(JSON.stringify(ids)).map((r) => r.job_id));
+  const jobsFor = (ids: string[]): string[] =>
+    ids.length === 0 ? [] : jobsOf.all(JSON.stringify(ids)).map((r) => r.job_id);
 
   function remember(entry: { undo: () => void; jobs: string[]; images: string[] }): string {
     const id = uuidv7(ctx.now());
@@ -100,18 +134,24 @@ export function createCuration(ctx: StoreContext, tags: Tags, compile: (search: 
   }
 
   /** Runs one action in a transaction; `act` returns the images it changed and how to put them back. */
-  function run(name: string, target: ImageTarget, act: (ids: string[]) => { changed: string[]; undo: () => void }): Curated {
+  function run(
+    name: string,
+    target: ImageTarget,
+    act: (ids: string[]) => { changed: string[]; undo: () => void },
+  ): Curated {
     return sql.time(`curation.${name}`, () =>
-      db.transaction((): Curated => {
-        const ids = resolve(target);
-        if (ids.length === 0) return { updated: 0, undoId: null, jobs: [], images: [] };
-        const { changed, undo } = act(ids);
-        if (changed.length === 0) return { updated: 0, undoId: null, jobs: [], images: [] };
-        const jobs = jobsFor(changed);
-        touchJobs.run(ctx.now(), JSON.stringify(jobs));
-        const undoId = remember({ undo, jobs, images: changed });
-        return { updated: changed.length, undoId, jobs, images: changed };
-      }).immediate(),
+      db
+        .transaction((): Curated => {
+          const ids = resolve(target);
+          if (ids.length === 0) return { updated: 0, undoId: null, jobs: [], images: [] };
+          const { changed, undo } = act(ids);
+          if (changed.length === 0) return { updated: 0, undoId: null, jobs: [], images: [] };
+          const jobs = jobsFor(changed);
+          touchJobs.run(ctx.now(), JSON.stringify(jobs));
+          const undoId = remember({ undo, jobs, images: changed });
+          return { updated: changed.length, undoId, jobs, images: changed };
+        })
+        .immediate(),
     );
   }
 
@@ -133,7 +173,14 @@ export function createCuration(ctx: StoreContext, tags: Tags, compile: (search: 
         const before = ratings.all(JSON.stringify(ids), rating);
         const changed = before.map((r) => r.id);
         setRating.run(rating, JSON.stringify(changed));
-        return { changed, undo: () => restoreValues(before.map((r) => ({ id: r.id, value: r.rating })), (v, json) => setRating.run(v, json)) };
+        return {
+          changed,
+          undo: () =>
+            restoreValues(
+              before.map((r) => ({ id: r.id, value: r.rating })),
+              (v, json) => setRating.run(v, json),
+            ),
+        };
       });
     },
     setFavorite(target: ImageTarget, favorite: boolean): Curated {
@@ -221,13 +268,19 @@ export function createCuration(ctx: StoreContext, tags: Tags, compile: (search: 
     /** Puts back what one action changed, once. */
     undo(undoId: string): { updated: number; jobs: string[]; images: string[] } {
       const entry = undos.get(undoId);
-      if (entry === undefined) throw new AppError('not_found', 'That action can no longer be undone (it was undone already, or too long ago).');
+      if (entry === undefined)
+        throw new AppError(
+          'not_found',
+          'That action can no longer be undone (it was undone already, or too long ago).',
+        );
       undos.delete(undoId);
       sql.time('curation.undo', () =>
-        db.transaction(() => {
-          entry.undo();
-          touchJobs.run(ctx.now(), JSON.stringify(entry.jobs));
-        }).immediate(),
+        db
+          .transaction(() => {
+            entry.undo();
+            touchJobs.run(ctx.now(), JSON.stringify(entry.jobs));
+          })
+          .immediate(),
       );
       return { updated: entry.images.length, jobs: entry.jobs, images: entry.images };
     },

@@ -11,7 +11,8 @@ const PREFIX = 'c1.';
 
 /** Opaque to callers: the (created_at, id) of the last row on the page, so new jobs never shift later pages. */
 export function encodeCursor(position: CursorPosition): string {
-  const values = position.k === undefined ? [position.createdAt, position.id] : [position.createdAt, position.id, position.k];
+  const values =
+    position.k === undefined ? [position.createdAt, position.id] : [position.createdAt, position.id, position.k];
   return PREFIX + Buffer.from(JSON.stringify(values), 'utf8').toString('base64url');
 }
 

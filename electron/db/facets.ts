@@ -18,8 +18,12 @@ export interface JobFacets {
 interface FacetSource {
   provider: string;
   model?: string | null | undefined;
-  request: Pick<StoredRequest, 'width' | 'height' | 'sampler' | 'steps' | 'guidance' | 'negativePrompt' | 'model' | 'seed'>;
-  metadata?: { model?: string; sampler?: string; scheduler?: string; loras?: Array<{ name: string }> } | null | undefined;
+  request: Pick<
+    StoredRequest,
+    'width' | 'height' | 'sampler' | 'steps' | 'guidance' | 'negativePrompt' | 'model' | 'seed'
+  >;
+  metadata?:
+    { model?: string; sampler?: string; scheduler?: string; loras?: Array<{ name: string }> } | null | undefined;
   /** Seeds known when the row is written (the request's, an imported file's). */
   seeds?: ReadonlyArray<number | string>;
 }
@@ -30,7 +34,8 @@ const key = (value: string | null | undefined): string | null => {
   const folded = foldForSearch(value).trim().slice(0, MAX_KEY);
   return folded.length === 0 ? null : folded;
 };
-const finite = (value: number | undefined): number | null => (value !== undefined && Number.isFinite(value) ? value : null);
+const finite = (value: number | undefined): number | null =>
+  value !== undefined && Number.isFinite(value) ? value : null;
 
 export function facetsOf(source: FacetSource): JobFacets {
   const { request, metadata } = source;
@@ -44,7 +49,15 @@ export function facetsOf(source: FacetSource): JobFacets {
   }
   const seeds = new Set<string>((source.seeds ?? []).map(String));
   if (request.seed !== undefined) seeds.add(String(request.seed));
-  const words = [foldForSearch(source.provider), modelKey, samplerKey, schedulerKey, `${request.width}x${request.height}`, ...seeds, ...loras.keys()];
+  const words = [
+    foldForSearch(source.provider),
+    modelKey,
+    samplerKey,
+    schedulerKey,
+    `${request.width}x${request.height}`,
+    ...seeds,
+    ...loras.keys(),
+  ];
   return {
     modelKey,
     samplerKey,

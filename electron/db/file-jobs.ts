@@ -34,7 +34,10 @@ export function createFileJobWriter(ctx: StoreContext) {
        logical_bytes, model_key, sampler_key, scheduler_key, steps, cfg, negative_key, operation, parent_image_id)
      VALUES (?, 'succeeded', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'done', 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const insertLora = sql.prepare('fileJobs.insertLora', 'INSERT OR IGNORE INTO job_loras (job_id, key, name) VALUES (?, ?, ?)');
+  const insertLora = sql.prepare(
+    'fileJobs.insertLora',
+    'INSERT OR IGNORE INTO job_loras (job_id, key, name) VALUES (?, ?, ?)',
+  );
   const gramsFromApp = sql.prepare('fileJobs.gramsFromApp', 'UPDATE store_totals SET grams_from_app = ? WHERE id = 1');
   const insertGrams = sql.prepare('fileJobs.insertGrams', 'INSERT INTO jobs_grams (rowid, grams) VALUES (?, ?)');
 

@@ -134,7 +134,13 @@ export function createImages(ctx: StoreContext) {
         if (list === undefined) out.set(row.job_id, (list = []));
         const imageTags = tags.get(row.id);
         list.push({
-          id: row.id, index: row.idx, width: row.width, height: row.height, mime: row.mime, bytes: row.bytes, ...perImage(row),
+          id: row.id,
+          index: row.idx,
+          width: row.width,
+          height: row.height,
+          mime: row.mime,
+          bytes: row.bytes,
+          ...perImage(row),
           ...(imageTags !== undefined && { tags: imageTags }),
         });
       }

@@ -1,5 +1,13 @@
 /** The import aggregate's typed interface: import records, their files, folders and file locations. */
-import type { ImportedMetadata, ImportMode, ImportProblem, ImportStatus, ImageSource, LibraryFolder, StoredRequest } from '../../shared/contract.js';
+import type {
+  ImportedMetadata,
+  ImportMode,
+  ImportProblem,
+  ImportStatus,
+  ImageSource,
+  LibraryFolder,
+  StoredRequest,
+} from '../../shared/contract.js';
 import type { NewImage } from './types.js';
 
 export interface ImportRecord {
@@ -51,8 +59,24 @@ export interface ImportedImage {
 /** What became of one file: the transaction that records it also records the file's location. */
 export type FileOutcome =
   /** path null: no place outside the data dir is known (a library file rebuilt after the database was lost). */
-  | { kind: 'imported'; seq: number; path: string | null; folderId: string | null; bytes: number; mtimeMs: number; image: ImportedImage }
-  | { kind: 'duplicate'; seq: number; path: string; folderId: string | null; bytes: number; mtimeMs: number; imageId: string }
+  | {
+      kind: 'imported';
+      seq: number;
+      path: string | null;
+      folderId: string | null;
+      bytes: number;
+      mtimeMs: number;
+      image: ImportedImage;
+    }
+  | {
+      kind: 'duplicate';
+      seq: number;
+      path: string;
+      folderId: string | null;
+      bytes: number;
+      mtimeMs: number;
+      imageId: string;
+    }
   | { kind: 'unchanged'; seq: number }
   | { kind: 'skipped' | 'failed'; seq: number; path: string; reason: string };
 
@@ -89,7 +113,11 @@ export interface ImportStore {
   /** Originals gone from where they were: a location the image also has elsewhere is dropped (moved), else marked missing. */
   markGone(paths: string[]): CommitResult;
   /** Paths of known locations below a folder, for the offline comparison and the missing check. */
-  locationsIn(folderId: string, afterPath: string, limit: number): Array<{ path: string; bytes: number; mtimeMs: number; missing: boolean }>;
+  locationsIn(
+    folderId: string,
+    afterPath: string,
+    limit: number,
+  ): Array<{ path: string; bytes: number; mtimeMs: number; missing: boolean }>;
   /** An image's original on disk, with the allow-listed root it must lie under; null when none is known. */
   original(imageId: string): { path: string; root: string } | null;
   /** Removes the folder from the library: its imported jobs go to the trash; no file is touched. */

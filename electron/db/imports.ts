@@ -5,7 +5,14 @@ import { uuidv7 } from '../../shared/ids.js';
 import type { StoreContext } from './context.js';
 import type { Events } from './events.js';
 import { createImportedJobs } from './imported-jobs.js';
-import type { CommitResult, FileOutcome, ImportRecord, ImportStore, KnownLocation, PendingFile } from './import-types.js';
+import type {
+  CommitResult,
+  FileOutcome,
+  ImportRecord,
+  ImportStore,
+  KnownLocation,
+  PendingFile,
+} from './import-types.js';
 import type { Images } from './images.js';
 
 interface ImportRow {
@@ -76,8 +83,14 @@ export function createImports(ctx: StoreContext, images: Images, events: Events)
     `INSERT INTO imports (id, status, mode, watch, paths_json, created_at, updated_at) VALUES (?, 'running', ?, ?, ?, ?, ?)`,
   );
   const byId = sql.prepare<ImportRow>('imports.get', 'SELECT * FROM imports WHERE id = ?');
-  const newest = sql.prepare<ImportRow>('imports.list', 'SELECT * FROM imports ORDER BY created_at DESC, id DESC LIMIT ?');
-  const runningRows = sql.prepare<ImportRow>('imports.running', "SELECT * FROM imports WHERE status = 'running' ORDER BY created_at");
+  const newest = sql.prepare<ImportRow>(
+    'imports.list',
+    'SELECT * FROM imports ORDER BY created_at DESC, id DESC LIMIT ?',
+  );
+  const runningRows = sql.prepare<ImportRow>(
+    'imports.running',
+    "SELECT * FROM imports WHERE status = 'running' ORDER BY created_at",
+  );
   const setStatusStmt = sql.prepare(
     'imports.setStatus',
     `UPDATE imports SET status = @status, updated_at = @now,
@@ -103,7 +116,10 @@ export function createImports(ctx: StoreContext, images: Images, events: Events)
   );
   const folderPlain = sql.prepare<FolderRow>('folders.plain', 'SELECT * FROM import_folders ORDER BY created_at, id');
   const scanned = sql.prepare('folders.scanned', 'UPDATE import_folders SET last_scan_at = ? WHERE id = ?');
-  const maxSeq = sql.prepare<{ seq: number | null }>('importFiles.maxSeq', 'SELECT MAX(seq) AS seq FROM import_files WHERE import_id = ?');
+  const maxSeq = sql.prepare<{ seq: number | null }>(
+    'importFiles.maxSeq',
+    'SELECT MAX(seq) AS seq FROM import_files WHERE import_id = ?',
+  );
   const insertFile = sql.prepare(
     'importFiles.insert',
     'INSERT INTO import_files (import_id, seq, path, folder_id) VALUES (?, ?, ?, ?) ON CONFLICT (import_id, path) DO NOTHING',
@@ -117,19 +133,28 @@ export function createImports(ctx: StoreContext, images: Images, events: Events)
   );
   const markFile = sql.prepare(
     'importFiles.mark',
-    'UPDATE import_files SET status = @status, reason = @reason WHERE import_id = @importId AND seq = @seq AND status = \'pending\'',
+    "UPDATE import_files SET status = @status, reason = @reason WHERE import_id = @importId AND seq = @seq AND status = 'pending'",
   );
   const bump = sql.prepare(
     'imports.bump',
     `UPDATE imports SET imported = imported + @imported, duplicates = duplicates + @duplicates, skipped = skipped + @skipped,
        failed = failed + @failed, updated_at = @now WHERE id = @id`,
   );
-  const locationStmt = sql.prepare<{ image_id: string; job_id: string; bytes: number; mtime_ms: number; missing_at: number | null }>(
+  const locationStmt = sql.prepare<{
+    image_id: string;
+    job_id: string;
+    bytes: number;
+    mtime_ms: number;
+    missing_at: number | null;
+  }>(
     'locations.get',
     `SELECT l.image_id, i.job_id, l.bytes, l.mtime_ms, l.missing_at FROM image_locations AS l
      JOIN images AS i ON i.id = l.image_id WHERE l.path = ?`,
   );
-  const bySha = sql.prepare<{ id: string; job_id: string }>('images.bySha', 'SELECT id, job_id FROM images WHERE sha256 = ? LIMIT 1');
+  const bySha = sql.prepare<{ id: string; job_id: string }>(
+    'images.bySha',
+    'SELECT id, job_id FROM images WHERE sha256 = ? LIMIT 1',
+  );
   const upsertLocation = sql.prepare(
     'locations.upsert',
     `INSERT INTO image_locations (path, image_id, folder_id, bytes, mtime_ms, seen_at) VALUES (@path, @imageId, @folderId, @bytes, @mtime, @now)
@@ -149,9 +174,15 @@ export function createImports(ctx: StoreContext, images: Images, events: Events)
      FROM image_locations AS l WHERE l.path = ?`,
   );
   // The character after the separator bounds the range: it holds exactly the paths that start with `<folder><sep>`.
-  const below = sql.prepare<{ path: string }>('locations.below', 'SELECT path FROM image_locations WHERE path >= ? AND path < ?');
+  const below = sql.prepare<{ path: string }>(
+    'locations.below',
+    'SELECT path FROM image_locations WHERE path >= ? AND path < ?',
+  );
   const deleteLocation = sql.prepare('locations.delete', 'DELETE FROM image_locations WHERE path = ?');
-  const markMissing = sql.prepare('locations.markMissing', 'UPDATE image_locations SET missing_at = ? WHERE path = ? AND missing_at IS NULL');
+  const markMissing = sql.prepare(
+    'locations.markMissing',
+    'UPDATE image_locations SET missing_at = ? WHERE path = ? AND missing_at IS NULL',
+  );
   const touchJob = sql.prepare('jobs.touch', 'UPDATE jobs SET updated_at = MAX(updated_at + 1, ?) WHERE id = ?');
   const inFolder = sql.prepare<{ path: string; bytes: number; mtime_ms: number; missing_at: number | null }>(
     'locations.inFolder',
@@ -174,7 +205,10 @@ export function createImports(ctx: StoreContext, images: Images, events: Events)
     'folders.trashJob',
     "UPDATE jobs SET trashed_at = @now, updated_at = @now WHERE id = @id AND trashed_at IS NULL AND status = 'succeeded'",
   );
-  const deleteFolderLocations = sql.prepare('folders.dropLocations', 'DELETE FROM image_locations WHERE folder_id = ? AND missing_at IS NOT NULL');
+  const deleteFolderLocations = sql.prepare(
+    'folders.dropLocations',
+    'DELETE FROM image_locations WHERE folder_id = ? AND missing_at IS NOT NULL',
+  );
   const deleteFolder = sql.prepare('folders.delete', 'DELETE FROM import_folders WHERE id = ?');
   const thumblessStmt = sql.prepare<{ imageId: string; jobId: string }>(
     'images.thumbless',
@@ -220,11 +254,25 @@ export function createImports(ctx: StoreContext, images: Images, events: Events)
           touched.add(existing.job_id);
         }
         if (outcome.path !== null) {
-          upsertLocation.run({ path: outcome.path, imageId, folderId: outcome.folderId, bytes: outcome.bytes, mtime: Math.trunc(outcome.mtimeMs), now });
+          upsertLocation.run({
+            path: outcome.path,
+            imageId,
+            folderId: outcome.folderId,
+            bytes: outcome.bytes,
+            mtime: Math.trunc(outcome.mtimeMs),
+            now,
+          });
           dropMissingOf.run(imageId, outcome.path);
         }
       } else if (outcome.kind === 'duplicate') {
-        upsertLocation.run({ path: outcome.path, imageId: outcome.imageId, folderId: outcome.folderId, bytes: outcome.bytes, mtime: Math.trunc(outcome.mtimeMs), now });
+        upsertLocation.run({
+          path: outcome.path,
+          imageId: outcome.imageId,
+          folderId: outcome.folderId,
+          bytes: outcome.bytes,
+          mtime: Math.trunc(outcome.mtimeMs),
+          now,
+        });
         dropMissingOf.run(outcome.imageId, outcome.path);
         const job = jobOfImage.get(outcome.imageId);
         if (job !== undefined) touched.add(job.job_id);
@@ -247,7 +295,9 @@ export function createImports(ctx: StoreContext, images: Images, events: Events)
     const now = ctx.now();
     const touched = new Set<string>();
     // A folder removed or moved away whole arrives as its own path: every known file below it is gone.
-    const paths = given.flatMap((p) => (goneLocation.get(p) === undefined ? below.all(`${p}${sep}`, `${p}${AFTER_SEP}`).map((r) => r.path) : [p]));
+    const paths = given.flatMap((p) =>
+      goneLocation.get(p) === undefined ? below.all(`${p}${sep}`, `${p}${AFTER_SEP}`).map((r) => r.path) : [p],
+    );
     for (const path of paths) {
       const row = goneLocation.get(path);
       if (row === undefined || row.missing_at !== null) continue;
@@ -260,21 +310,24 @@ export function createImports(ctx: StoreContext, images: Images, events: Events)
     return { created: [], touched: [...touched] };
   });
 
-  const addFilesTx = ctx.db.transaction((importId: string, files: Array<{ path: string; folderId: string }>): number => {
-    let seq = maxSeq.get(importId)?.seq ?? 0;
-    let added = 0;
-    for (const file of files) {
-      if (insertFile.run(importId, seq + 1, file.path, file.folderId).changes === 1) {
-        seq += 1;
-        added += 1;
+  const addFilesTx = ctx.db.transaction(
+    (importId: string, files: Array<{ path: string; folderId: string }>): number => {
+      let seq = maxSeq.get(importId)?.seq ?? 0;
+      let added = 0;
+      for (const file of files) {
+        if (insertFile.run(importId, seq + 1, file.path, file.folderId).changes === 1) {
+          seq += 1;
+          added += 1;
+        }
       }
-    }
-    if (added > 0) addFound.run(added, ctx.now(), importId);
-    return added;
-  });
+      if (added > 0) addFound.run(added, ctx.now(), importId);
+      return added;
+    },
+  );
 
   const removeFolderTx = ctx.db.transaction((id: string): { trashed: string[] } => {
-    if (folderById.get(id) === undefined) throw new AppError('not_found', `There is no library folder ${id}.`, { details: { id } });
+    if (folderById.get(id) === undefined)
+      throw new AppError('not_found', `There is no library folder ${id}.`, { details: { id } });
     const now = ctx.now();
     const trashed: string[] = [];
     for (const { job_id } of folderJobs.all(id)) {
@@ -301,7 +354,9 @@ export function createImports(ctx: StoreContext, images: Images, events: Events)
       const current = record(id);
       if (FINISHED.includes(current.status)) {
         if (current.status === status) return current;
-        throw new AppError('conflict', `This import is already ${current.status}.`, { details: { id, status: current.status } });
+        throw new AppError('conflict', `This import is already ${current.status}.`, {
+          details: { id, status: current.status },
+        });
       }
       setStatusStmt.run({ id, status, now: ctx.now(), finished: FINISHED.includes(status) ? 1 : 0 });
       return record(id);
@@ -329,17 +384,27 @@ export function createImports(ctx: StoreContext, images: Images, events: Events)
     location(path): KnownLocation | null {
       const row = locationStmt.get(path);
       if (row === undefined) return null;
-      return { imageId: row.image_id, jobId: row.job_id, bytes: row.bytes, mtimeMs: row.mtime_ms, missing: row.missing_at !== null };
+      return {
+        imageId: row.image_id,
+        jobId: row.job_id,
+        bytes: row.bytes,
+        mtimeMs: row.mtime_ms,
+        missing: row.missing_at !== null,
+      };
     },
     imageBySha(sha256) {
       const row = bySha.get(sha256);
       return row === undefined ? null : { imageId: row.id, jobId: row.job_id };
     },
     commit: (importId, outcomes) =>
-      outcomes.length === 0 ? { created: [], touched: [] } : sql.time('imports.commit', () => commitTx.immediate(importId, outcomes)),
+      outcomes.length === 0
+        ? { created: [], touched: [] }
+        : sql.time('imports.commit', () => commitTx.immediate(importId, outcomes)),
     markGone: (paths) => (paths.length === 0 ? { created: [], touched: [] } : goneTx.immediate(paths)),
     locationsIn: (folderId, afterPath, limit) =>
-      inFolder.all(folderId, afterPath, limit).map((r) => ({ path: r.path, bytes: r.bytes, mtimeMs: r.mtime_ms, missing: r.missing_at !== null })),
+      inFolder
+        .all(folderId, afterPath, limit)
+        .map((r) => ({ path: r.path, bytes: r.bytes, mtimeMs: r.mtime_ms, missing: r.missing_at !== null })),
     original: (imageId) => originalStmt.get(imageId) ?? null,
     removeFolder: (id) => removeFolderTx.immediate(id),
     setFolderScanned: (id) => void scanned.run(ctx.now(), id),

@@ -1,4 +1,11 @@
-import { GenerateRequest, describeIssues, operationOf, type JobResult, type JobDetail, type JobSummary } from '../../shared/contract.js';
+import {
+  GenerateRequest,
+  describeIssues,
+  operationOf,
+  type JobResult,
+  type JobDetail,
+  type JobSummary,
+} from '../../shared/contract.js';
 import { AppError, type ErrorBody } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { boundError, boundResult, byteLength } from './bounds.js';
@@ -35,7 +42,10 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
     'jobs.get',
     `SELECT ${SUMMARY_COLUMNS}, j.request_json, j.result_json, j.cancel_requested, j.metadata_json FROM jobs AS j WHERE j.id = ?`,
   );
-  const summaryById = sql.prepare<SummaryRow>('jobs.getSummary', `SELECT ${SUMMARY_COLUMNS} FROM jobs AS j WHERE j.id = ?`);
+  const summaryById = sql.prepare<SummaryRow>(
+    'jobs.getSummary',
+    `SELECT ${SUMMARY_COLUMNS} FROM jobs AS j WHERE j.id = ?`,
+  );
   const byKey = sql.prepare<{ id: string; request_fingerprint: string | null }>(
     'jobs.byIdempotencyKey',
     'SELECT id, request_fingerprint FROM jobs WHERE idempotency_key_hash = ?',
@@ -131,7 +141,8 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
     if (row === undefined) throw new AppError('not_found', `There is no job ${id}.`, { details: { id } });
     const out = toDetail(row, images.summariesFor([id]).get(id) ?? [], events.list(id));
     // Where the file is now lives in image_locations (it changes as folders are watched), not in the stored metadata.
-    if (out.metadata !== undefined) out.metadata.locations = locationsOf.all(id).map((l) => ({ path: l.path, missing: l.missing === 1 }));
+    if (out.metadata !== undefined)
+      out.metadata.locations = locationsOf.all(id).map((l) => ({ path: l.path, missing: l.missing === 1 }));
     return out;
   }
 
@@ -173,19 +184,23 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
 
     const totals = admission.get()!;
     if (totals.pending >= ctx.limits.maxPendingJobs) {
-      throw new AppError('overloaded', `Atelier already has ${ctx.limits.maxPendingJobs} jobs waiting. Try again when some finish.`, {
-        retryable: true,
-        details: { reason: 'pending_capacity', maxPendingJobs: ctx.limits.maxPendingJobs },
-      });
+      throw new AppError(
+        'overloaded',
+        `Atelier already has ${ctx.limits.maxPendingJobs} jobs waiting. Try again when some finish.`,
+        {
+          retryable: true,
+          details: { reason: 'pending_capacity', maxPendingJobs: ctx.limits.maxPendingJobs },
+        },
+      );
     }
     const lineage = operationOf(request);
-    if ('error' in lineage) throw new AppError('invalid_request', lineage.error, { details: { fields: { [lineage.field]: lineage.error } } });
+    if ('error' in lineage)
+      throw new AppError('invalid_request', lineage.error, { details: { fields: { [lineage.field]: lineage.error } } });
     const { idempotencyKey: _key, ...stored } = request;
     const requestJson = JSON.stringify(stored);
     const facets = facetsOf({ provider: request.provider, model: request.model ?? null, request });
     const searchText = withSettings(searchTextOf(request.prompt, request.negativePrompt), facets);
-    const rowBytes =
-      byteLength(requestJson) + byteLength(searchText) + ROW_OVERHEAD_BYTES + ctx.limits.maxResultBytes;
+    const rowBytes = byteLength(requestJson) + byteLength(searchText) + ROW_OVERHEAD_BYTES + ctx.limits.maxResultBytes;
     if (totals.bytes + rowBytes > ctx.limits.maxLogicalBytes) {
       throw new AppError('overloaded', 'The job store is full. Empty the trash or prune old jobs, then try again.', {
         retryable: true,
@@ -233,7 +248,12 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
 
   const claimTx = ctx.db.transaction((id: string, instance: string | null): boolean => {
     if (claimStmt.run({ id, now: ctx.now(), instance }).changes === 0) return false;
-    events.append(id, 'started', instance === null ? 'Started.' : `Started on ${instance}.`, instance === null ? undefined : { instance });
+    events.append(
+      id,
+      'started',
+      instance === null ? 'Started.' : `Started on ${instance}.`,
+      instance === null ? undefined : { instance },
+    );
     return true;
   });
 
@@ -367,7 +387,9 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
       stored.forEach((outcome, k) => {
         const at = valid[k]!.at;
         outcomes[at] =
-          'error' in outcome ? { ok: false, error: outcome.error } : { ok: true, value: { job: detail(outcome.id), created: outcome.created } };
+          'error' in outcome
+            ? { ok: false, error: outcome.error }
+            : { ok: true, value: { job: detail(outcome.id), created: outcome.created } };
       });
       return outcomes;
     },
@@ -401,7 +423,10 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
         progress.fraction === undefined || !Number.isFinite(progress.fraction)
           ? null
           : Math.min(1, Math.max(0, progress.fraction));
-      return progressStmt.run({ id, stage: progress.stage, fraction, partial: progress.partialImages, now: ctx.now() }).changes > 0;
+      return (
+        progressStmt.run({ id, stage: progress.stage, fraction, partial: progress.partialImages, now: ctx.now() })
+          .changes > 0
+      );
     },
     succeed(id: string, newImages: NewImage[], result: JobResult): JobSummary {
       sql.time('jobs.succeed', () => succeedTx.immediate(id, newImages, result));

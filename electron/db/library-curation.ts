@@ -1,4 +1,12 @@
-import { COUNT_CAP, type Board, type CountQuery, type MatchCounts, type MatchQuery, type SuggestResult, type TagCount } from '../../shared/contract.js';
+import {
+  COUNT_CAP,
+  type Board,
+  type CountQuery,
+  type MatchCounts,
+  type MatchQuery,
+  type SuggestResult,
+  type TagCount,
+} from '../../shared/contract.js';
 import { AppError } from '../../shared/errors.js';
 import { formatTerm } from '../../shared/query/index.js';
 import { createBoards } from './boards.js';
@@ -34,7 +42,14 @@ export interface CurationStore {
 }
 
 /** Which curation methods only read (the store wraps the rest in its write guard). */
-export const CURATION_READS = new Set<keyof CurationStore>(['count', 'tags', 'boards', 'suggest', 'imagesTagged', 'resolve']);
+export const CURATION_READS = new Set<keyof CurationStore>([
+  'count',
+  'tags',
+  'boards',
+  'suggest',
+  'imagesTagged',
+  'resolve',
+]);
 
 export function createLibraryCuration(
   ctx: StoreContext,
@@ -70,7 +85,11 @@ export function createLibraryCuration(
   );
   const tagged = sql.prepare<{ image_id: string }>('tags.images', 'SELECT image_id FROM image_tags WHERE tag_id = ?');
   const unfiltered = (q: CountQuery) =>
-    (q.search === undefined || q.search.trim() === '') && q.status === undefined && q.favorite === undefined && q.provider === undefined && q.source === undefined;
+    (q.search === undefined || q.search.trim() === '') &&
+    q.status === undefined &&
+    q.favorite === undefined &&
+    q.provider === undefined &&
+    q.source === undefined;
 
   const boards = createBoards(
     ctx,
@@ -92,7 +111,10 @@ export function createLibraryCuration(
 
   const plainBoard = (boardId: string) => {
     if (boards.get(boardId).query !== null) {
-      throw new AppError('conflict', 'A smart board shows whatever matches its query: change the query instead of adding images.');
+      throw new AppError(
+        'conflict',
+        'A smart board shows whatever matches its query: change the query instead of adding images.',
+      );
     }
   };
 

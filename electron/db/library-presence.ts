@@ -36,7 +36,8 @@ export interface LibraryPresence {
 export function watchLibraryPresence(dataDir: string, databasePath: string): LibraryPresence {
   const dir = identityOf(dataDir);
   const db = identityOf(databasePath);
-  if (dir === null || db === null) throw new AppError('storage', `The library in ${dataDir} vanished while it was being opened.`);
+  if (dir === null || db === null)
+    throw new AppError('storage', `The library in ${dataDir} vanished while it was being opened.`);
   const check = (): Presence => {
     const nowDb = identityOf(databasePath);
     const nowDir = identityOf(dataDir);

@@ -34,7 +34,10 @@ export function createLibrary(ctx: StoreContext) {
     'images.filesOfImages',
     `SELECT path, thumb_path, bytes, linked FROM images WHERE id IN (${IDS})`,
   );
-  const deleteImages = sql.prepare<{ job_id: string }>('images.delete', `DELETE FROM images WHERE id IN (${IDS}) RETURNING job_id`);
+  const deleteImages = sql.prepare<{ job_id: string }>(
+    'images.delete',
+    `DELETE FROM images WHERE id IN (${IDS}) RETURNING job_id`,
+  );
   const trashStmt = sql.prepare(
     'jobs.trash',
     `UPDATE jobs SET trashed_at = @now, updated_at = @now
@@ -201,11 +204,17 @@ export function createLibrary(ctx: StoreContext) {
     },
     purge: (ids: string[]) => remove(ids),
     emptyTrash(): RemovedFiles {
-      return remove(trashedIds.all(Number.MAX_SAFE_INTEGER).map((r) => r.id), trashedImages(Number.MAX_SAFE_INTEGER, false));
+      return remove(
+        trashedIds.all(Number.MAX_SAFE_INTEGER).map((r) => r.id),
+        trashedImages(Number.MAX_SAFE_INTEGER, false),
+      );
     },
     emptyTrashOlderThan(olderThanMs: number): RemovedFiles {
       const before = ctx.now() - olderThanMs;
-      return remove(trashedNonFavoriteIds.all(before).map((r) => r.id), trashedImages(before, true));
+      return remove(
+        trashedNonFavoriteIds.all(before).map((r) => r.id),
+        trashedImages(before, true),
+      );
     },
     /** What `prune` would move to the trash now under these limits (nothing is changed). */
     previewPrune(limits: PruneLimits): RetentionMove {

@@ -38,7 +38,8 @@ export function createHolderRecords(lockPath: string) {
     for (const name of names) {
       try {
         const parsed = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { pid?: unknown; host?: unknown };
-        if (typeof parsed.pid === 'number' && typeof parsed.host === 'string') holders.push({ pid: parsed.pid, host: parsed.host, file: name });
+        if (typeof parsed.pid === 'number' && typeof parsed.host === 'string')
+          holders.push({ pid: parsed.pid, host: parsed.host, file: name });
       } catch {
         // Half-written by a process that died mid-write: it holds nothing.
       }
@@ -71,7 +72,8 @@ export function createHolderRecords(lockPath: string) {
     },
     /** Removes records of processes on this machine that no longer exist. */
     pruneDead(own: string): void {
-      for (const h of read()) if (h.file !== own && h.host === host && !alive(h.pid)) rmSync(join(dir, h.file), { force: true });
+      for (const h of read())
+        if (h.file !== own && h.host === host && !alive(h.pid)) rmSync(join(dir, h.file), { force: true });
     },
   };
 }

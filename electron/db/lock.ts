@@ -64,7 +64,13 @@ function lockedError(dataDir: string, holders: Holder[]): AppError {
   return new AppError(
     'storage',
     `Another Atelier is already using the library in ${dataDir}${who}. Close it first, or choose another data folder.`,
-    { details: { dataDir, reason: 'library_locked', ...(holders.length === 0 ? {} : { pid: holders[0]!.pid, host: holders[0]!.host }) } },
+    {
+      details: {
+        dataDir,
+        reason: 'library_locked',
+        ...(holders.length === 0 ? {} : { pid: holders[0]!.pid, host: holders[0]!.host }),
+      },
+    },
   );
 }
 

@@ -40,7 +40,15 @@ export function createMasks(ctx: StoreContext): MaskStore {
     get: (id) => {
       const row = byId.get(id);
       if (row === undefined) return null;
-      return { id: row.id, imageId: row.image_id, path: row.path, width: row.width, height: row.height, bytes: row.bytes, createdAt: row.created_at };
+      return {
+        id: row.id,
+        imageId: row.image_id,
+        path: row.path,
+        width: row.width,
+        height: row.height,
+        bytes: row.bytes,
+        createdAt: row.created_at,
+      };
     },
   };
 }

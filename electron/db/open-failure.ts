@@ -40,14 +40,16 @@ export function damagedMessage(dataDir: string, problem?: string): { message: st
   if (backup === null) {
     return {
       backup: null,
-      message: `${head} There is no backup in ${join(dataDir, 'backups')} yet. To start a new history, quit Atelier and ` +
+      message:
+        `${head} There is no backup in ${join(dataDir, 'backups')} yet. To start a new history, quit Atelier and ` +
         `move atelier.db, atelier.db-wal and atelier.db-shm out of ${dataDir}, then start Atelier again.`,
     };
   }
   const taken = new Date(backup.mtimeMs).toISOString().replace('T', ' ').slice(0, 16);
   return {
     backup: backup.path,
-    message: `${head} The newest backup is ${join(dataDir, ...backup.path.split('/'))} (taken ${taken} UTC). To restore ` +
+    message:
+      `${head} The newest backup is ${join(dataDir, ...backup.path.split('/'))} (taken ${taken} UTC). To restore ` +
       `it, quit Atelier, move atelier.db, atelier.db-wal and atelier.db-shm out of ${dataDir}, copy the backup to ` +
       `${db}, then start Atelier again.`,
   };
@@ -86,12 +88,24 @@ export function explainOpenFailure(error: unknown, dataDir: string): AppError {
     const problems = details?.['problems'];
     const problem = Array.isArray(problems) && typeof problems[0] === 'string' ? problems[0] : undefined;
     const { message, backup } = damagedMessage(dataDir, problem);
-    return new AppError('storage', message, { retryable: false, details: { ...details, reason: 'damaged', dataDir, backup }, cause: error });
+    return new AppError('storage', message, {
+      retryable: false,
+      details: { ...details, reason: 'damaged', dataDir, backup },
+      cause: error,
+    });
   }
   const explain = fault === undefined ? undefined : OPEN_MESSAGES[fault];
   if (explain !== undefined && !(error instanceof AppError && typeof details?.['reason'] === 'string')) {
-    return new AppError('storage', explain(dataDir), { retryable: false, details: { reason: fault, dataDir }, cause: error });
+    return new AppError('storage', explain(dataDir), {
+      retryable: false,
+      details: { reason: fault, dataDir },
+      cause: error,
+    });
   }
   if (error instanceof AppError) return error;
-  return new AppError('storage', `Atelier could not open its library in ${dataDir}.`, { retryable: false, details: { dataDir }, cause: error });
+  return new AppError('storage', `Atelier could not open its library in ${dataDir}.`, {
+    retryable: false,
+    details: { dataDir },
+    cause: error,
+  });
 }

@@ -53,7 +53,8 @@ interface PresetRow {
   updated_at: number;
 }
 
-const COLUMNS = 'id, name, source, provider, model, width, height, steps, guidance, sampler, scheduler, negative_prompt, template, created_at, updated_at';
+const COLUMNS =
+  'id, name, source, provider, model, width, height, steps, guidance, sampler, scheduler, negative_prompt, template, created_at, updated_at';
 
 /** Names compare folded (case, accents, width) with runs of spaces as one. */
 export const presetKey = (name: string): string => foldForSearch(name).trim().replace(/\s+/gu, ' ');
@@ -74,14 +75,22 @@ function toPreset(row: PresetRow): Preset {
     template: row.template,
   };
   const present = Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== null));
-  return { id: row.id, name: row.name, source: row.source, createdAt: row.created_at, updatedAt: row.updated_at, ...present };
+  return {
+    id: row.id,
+    name: row.name,
+    source: row.source,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    ...present,
+  };
 }
 
 /** An empty template is no template; a misspelled placeholder is refused (the person meant {prompt}). */
 function checkedTemplate(template: string | undefined): string | null {
   if (template === undefined || template.trim().length === 0) return null;
   const problem = templateProblem(template);
-  if (problem !== undefined) throw new AppError('invalid_request', problem, { details: { fields: { template: problem } } });
+  if (problem !== undefined)
+    throw new AppError('invalid_request', problem, { details: { fields: { template: problem } } });
   return template;
 }
 
@@ -109,13 +118,17 @@ export function createPresets(ctx: StoreContext): PresetStore {
 
   const get = (id: string): PresetRow => {
     const row = byId.get(id);
-    if (row === undefined) throw new AppError('not_found', 'There is no preset with that id: it may have been deleted.');
+    if (row === undefined)
+      throw new AppError('not_found', 'There is no preset with that id: it may have been deleted.');
     return row;
   };
 
   const save = (input: SavePresetInput): Preset => {
     const name = input.name.trim();
-    if (name.length === 0) throw new AppError('invalid_request', 'Give the preset a name.', { details: { fields: { name: 'Give the preset a name.' } } });
+    if (name.length === 0)
+      throw new AppError('invalid_request', 'Give the preset a name.', {
+        details: { fields: { name: 'Give the preset a name.' } },
+      });
     const key = presetKey(name);
     const other = byKey.get(key);
     if (other !== undefined && other.id !== input.id) {
@@ -152,24 +165,49 @@ export function createPresets(ctx: StoreContext): PresetStore {
     const now = ctx.now();
     for (const style of styles) {
       const key = presetKey(style.name);
-      const values = { name: style.name, negative_prompt: style.negativePrompt ?? null, template: style.template ?? null, now };
+      const values = {
+        name: style.name,
+        negative_prompt: style.negativePrompt ?? null,
+        template: style.template ?? null,
+        now,
+      };
       const existing = byKey.get(key);
       if (existing === undefined) {
-        insert.run({ ...values, id: uuidv7(now), key, source: 'styles.csv', provider: null, model: null, width: null, height: null, steps: null, guidance: null, sampler: null, scheduler: null });
+        insert.run({
+          ...values,
+          id: uuidv7(now),
+          key,
+          source: 'styles.csv',
+          provider: null,
+          model: null,
+          width: null,
+          height: null,
+          steps: null,
+          guidance: null,
+          sampler: null,
+          scheduler: null,
+        });
         outcome.imported += 1;
       } else if (existing.source === 'styles.csv') {
         // Only what a styles file holds changes: settings the person added to an imported style stay.
         restyle.run({ ...values, id: existing.id });
         outcome.updated += 1;
       } else {
-        outcome.skipped.push({ line: style.line, reason: `You already have a preset called "${existing.name}" made in Atelier; rename it to import this style.` });
+        outcome.skipped.push({
+          line: style.line,
+          reason: `You already have a preset called "${existing.name}" made in Atelier; rename it to import this style.`,
+        });
       }
     }
     return outcome;
   });
 
   return {
-    list: () => all.all().sort((a, b) => byName.compare(a.name, b.name) || a.id.localeCompare(b.id)).map(toPreset),
+    list: () =>
+      all
+        .all()
+        .sort((a, b) => byName.compare(a.name, b.name) || a.id.localeCompare(b.id))
+        .map(toPreset),
     save,
     delete: (id: string) => drop.run(id).changes,
     importStyles,

@@ -38,7 +38,10 @@ export function createPromptHistory(ctx: StoreContext, keep = PROMPT_HISTORY_LIM
     'prompts.trim',
     'DELETE FROM prompt_history WHERE seq <= (SELECT seq FROM prompt_history ORDER BY seq DESC LIMIT 1 OFFSET ?)',
   );
-  const newest = sql.prepare<HistoryRow>('prompts.list', 'SELECT text, used_at, uses FROM prompt_history ORDER BY seq DESC LIMIT ?');
+  const newest = sql.prepare<HistoryRow>(
+    'prompts.list',
+    'SELECT text, used_at, uses FROM prompt_history ORDER BY seq DESC LIMIT ?',
+  );
 
   const record = ctx.db.transaction((prompts: string[]) => {
     const now = ctx.now();
@@ -55,7 +58,8 @@ export function createPromptHistory(ctx: StoreContext, keep = PROMPT_HISTORY_LIM
             .cached<HistoryRow>(
               'prompts.search',
               `prompts.search|${terms.length}`,
-              () => `SELECT text, used_at, uses FROM prompt_history WHERE ${terms.map(() => 'instr(folded, ?) > 0').join(' AND ')} ORDER BY seq DESC LIMIT ?`,
+              () =>
+                `SELECT text, used_at, uses FROM prompt_history WHERE ${terms.map(() => 'instr(folded, ?) > 0').join(' AND ')} ORDER BY seq DESC LIMIT ?`,
             )
             .all(...terms, limit);
     return rows.map((row) => ({ prompt: row.text, usedAt: row.used_at, uses: row.uses }));

@@ -30,9 +30,15 @@ export interface RecoveredBatch {
 /** Writes jobs back from their images' embedded settings: succeeded, at their original time, idempotently. */
 export function createRecovered(ctx: StoreContext, images: Images, events: Events) {
   const { sql } = ctx;
-  const pathKnown = sql.prepare<{ one: number }>('recovered.pathKnown', 'SELECT 1 AS one FROM images WHERE path = ? LIMIT 1');
+  const pathKnown = sql.prepare<{ one: number }>(
+    'recovered.pathKnown',
+    'SELECT 1 AS one FROM images WHERE path = ? LIMIT 1',
+  );
   const jobStatus = sql.prepare<{ status: string }>('recovered.jobStatus', 'SELECT status FROM jobs WHERE id = ?');
-  const slotTaken = sql.prepare<{ one: number }>('recovered.slotTaken', 'SELECT 1 AS one FROM images WHERE job_id = ? AND idx = ?');
+  const slotTaken = sql.prepare<{ one: number }>(
+    'recovered.slotTaken',
+    'SELECT 1 AS one FROM images WHERE job_id = ? AND idx = ?',
+  );
   const writeJob = createFileJobWriter(ctx);
 
   function insertJob(entry: RecoveredImage): void {
@@ -59,7 +65,11 @@ export function createRecovered(ctx: StoreContext, images: Images, events: Event
       source: 'atelier',
       metadata: undefined,
     });
-    events.append(entry.jobId, 'rebuilt', "Rebuilt from the image file's embedded settings after the history was lost.");
+    events.append(
+      entry.jobId,
+      'rebuilt',
+      "Rebuilt from the image file's embedded settings after the history was lost.",
+    );
   }
 
   const restoreTx = ctx.db.transaction((batch: RecoveredImage[]): RecoveredBatch => {
@@ -73,7 +83,11 @@ export function createRecovered(ctx: StoreContext, images: Images, events: Event
       if (existing === undefined) {
         insertJob(entry);
         out.jobs += 1;
-      } else if (existing.status === 'queued' || existing.status === 'running' || slotTaken.get(entry.jobId, entry.image.index) !== undefined) {
+      } else if (
+        existing.status === 'queued' ||
+        existing.status === 'running' ||
+        slotTaken.get(entry.jobId, entry.image.index) !== undefined
+      ) {
         // A running job's file may be on disk before its row: that job records its own images when it commits.
         out.known += 1;
         continue;

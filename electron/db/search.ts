@@ -93,7 +93,9 @@ export function planList(query: ListQuery, mode: PlanMode, limit: number, option
   const indexed = mode === 'fts' || mode === 'newest' || mode === 'sorted';
   const tokens = indexed ? (options.tokens ?? [...new Set(indexTerms.flatMap(termTokens))]) : [];
   if (tokens.length > 0) {
-    where.push(mode === 'sorted' ? 'j.rowid IN (SELECT rowid FROM jobs_grams WHERE jobs_grams MATCH ?)' : 'jobs_grams MATCH ?');
+    where.push(
+      mode === 'sorted' ? 'j.rowid IN (SELECT rowid FROM jobs_grams WHERE jobs_grams MATCH ?)' : 'jobs_grams MATCH ?',
+    );
     params.push(matchAll(tokens));
   }
   if (mode !== 'none') {
@@ -114,8 +116,15 @@ export function planList(query: ListQuery, mode: PlanMode, limit: number, option
     params.push(...compiled.params);
     key.push(`w${compiled.where.join('&')}`);
     if (compiled.imageWhere.length > 0) {
-      const seen = view === 'active' ? ['i.trashed_at IS NULL'] : view === 'trash' ? ['(j.trashed_at IS NOT NULL OR i.trashed_at IS NOT NULL)'] : [];
-      where.push(`EXISTS (SELECT 1 FROM images AS i WHERE i.job_id = j.id AND ${[...seen, ...compiled.imageWhere].join(' AND ')})`);
+      const seen =
+        view === 'active'
+          ? ['i.trashed_at IS NULL']
+          : view === 'trash'
+            ? ['(j.trashed_at IS NOT NULL OR i.trashed_at IS NOT NULL)']
+            : [];
+      where.push(
+        `EXISTS (SELECT 1 FROM images AS i WHERE i.job_id = j.id AND ${[...seen, ...compiled.imageWhere].join(' AND ')})`,
+      );
       params.push(...compiled.imageParams);
       key.push(`i${compiled.imageWhere.join('&')}`);
     }
@@ -146,7 +155,10 @@ export function planList(query: ListQuery, mode: PlanMode, limit: number, option
     params.push(query.source);
     key.push('src');
   }
-  const before = mode === 'sorted' ? undefined : (options.before ?? (query.cursor === undefined ? undefined : decodeCursor(query.cursor)));
+  const before =
+    mode === 'sorted'
+      ? undefined
+      : (options.before ?? (query.cursor === undefined ? undefined : decodeCursor(query.cursor)));
   if (mode === 'sorted' && options.sort?.after !== undefined) {
     where.push(options.sort.after.sql);
     params.push(...options.sort.after.params);
@@ -170,9 +182,15 @@ export function planList(query: ListQuery, mode: PlanMode, limit: number, option
   }
   params.push(limit);
   const filter = where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`;
-  const order = mode === 'sorted' && options.sort !== undefined ? `ORDER BY ${options.sort.orderBy}` : 'ORDER BY j.created_at DESC, j.id DESC';
+  const order =
+    mode === 'sorted' && options.sort !== undefined
+      ? `ORDER BY ${options.sort.orderBy}`
+      : 'ORDER BY j.created_at DESC, j.id DESC';
   if (mode === 'sorted') key.push(options.sort?.name ?? '');
-  const indexedBy = (mode === 'none' || mode === 'walk' || mode === 'sorted') && options.indexedBy !== undefined ? ` INDEXED BY ${options.indexedBy}` : '';
+  const indexedBy =
+    (mode === 'none' || mode === 'walk' || mode === 'sorted') && options.indexedBy !== undefined
+      ? ` INDEXED BY ${options.indexedBy}`
+      : '';
   if (indexedBy !== '') key.push(`ix${options.indexedBy}`);
   let sql = `SELECT ${SUMMARY_COLUMNS} FROM jobs AS j${indexedBy} ${filter} ${order} LIMIT ?`;
   if ((mode === 'none' || mode === 'walk') && options.sorts === true) {
@@ -194,7 +212,12 @@ export function planList(query: ListQuery, mode: PlanMode, limit: number, option
         SELECT j.rowid AS rid FROM jobs_grams AS g CROSS JOIN jobs AS j ON j.rowid = g.rowid ${filter} ${order} LIMIT ?
       ) AS page CROSS JOIN jobs AS j ON j.rowid = page.rid ${order}`;
   }
-  const name = mode === 'none' ? 'jobs.list' : mode === 'sorted' ? `jobs.list.sorted.${options.sort?.name ?? ''}` : `jobs.list.search.${mode}`;
+  const name =
+    mode === 'none'
+      ? 'jobs.list'
+      : mode === 'sorted'
+        ? `jobs.list.sorted.${options.sort?.name ?? ''}`
+        : `jobs.list.search.${mode}`;
   return { sql, params, key: key.join('|'), name };
 }
 
@@ -245,7 +268,10 @@ export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTu
     `SELECT (SELECT MIN(rowid) FROM jobs) AS lo, (SELECT MAX(rowid) FROM jobs) AS hi,
        (SELECT jobs FROM store_totals WHERE id = 1) AS total, (SELECT order_breaks FROM store_totals WHERE id = 1) AS breaks`,
   );
-  const jobsTotal = ctx.sql.prepare<{ n: number }>('jobs.search.total', 'SELECT jobs AS n FROM store_totals WHERE id = 1');
+  const jobsTotal = ctx.sql.prepare<{ n: number }>(
+    'jobs.search.total',
+    'SELECT jobs AS n FROM store_totals WHERE id = 1',
+  );
   // Where a cursor falls in rowid order: the first row at or above it (rows below it have smaller rowids, in order).
   const cursorRowid = ctx.sql.prepare<{ rowid: number }>(
     'jobs.search.cursorRowid',
@@ -271,7 +297,10 @@ export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTu
 
   function rows(query: ListQuery, mode: PlanMode, limit: number, options: PlanOptions = {}): SummaryRow[] {
     const plan = planList(query, mode, limit, { compiled: current, ...options });
-    return ctx.sql.cached<unknown[]>(plan.name, plan.key, () => plan.sql, { raw: true }).all(...plan.params).map(summaryRowFrom);
+    return ctx.sql
+      .cached<unknown[]>(plan.name, plan.key, () => plan.sql, { raw: true })
+      .all(...plan.params)
+      .map(summaryRowFrom);
   }
 
   /** The row `budget` rows below the cursor, or undefined when fewer remain (a walk to there sees everything). */
@@ -335,7 +364,12 @@ export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTu
    * The newest `want` matches straight from the index in rowid order (valid only while that is history order), or
    * undefined when the cursor is so deep that reaching it would pass over too many index entries.
    */
-  function newestMatches(query: ListQuery, tokens: string[], want: number, { lo, hi }: Extent): SummaryRow[] | undefined {
+  function newestMatches(
+    query: ListQuery,
+    tokens: string[],
+    want: number,
+    { lo, hi }: Extent,
+  ): SummaryRow[] | undefined {
     if (query.cursor === undefined) return rows(query, 'newest', want, { tokens });
     const { createdAt, id } = decodeCursor(query.cursor);
     const at = cursorRowid.get(createdAt, id);
@@ -359,7 +393,13 @@ export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTu
     const tokens = chooseTokens([...terms, ...(current?.settingTerms ?? [])], shape);
     // A filter most jobs fail reads many matches per page in rowid order; its own history index walks only its jobs.
     const typed = current !== undefined && (current.where.length > 0 || current.imageWhere.length > 0);
-    const selective = typed || query.view === 'trash' || query.favorite === true || query.status !== undefined || query.provider !== undefined || query.source !== undefined;
+    const selective =
+      typed ||
+      query.view === 'trash' ||
+      query.favorite === true ||
+      query.status !== undefined ||
+      query.provider !== undefined ||
+      query.source !== undefined;
     const newest = shape.breaks === 0 && !selective ? newestMatches(query, tokens, want, shape) : undefined;
     if (newest !== undefined) return newest;
     if (typed) {
@@ -414,21 +454,39 @@ export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTu
     const parsed = parseQuery(search);
     if (!parsed.ok) {
       const { at, message } = parsed.error;
-      throw new AppError('invalid_request', `Can't read this search: ${message}`, { details: { at, message, fields: { search: message } } });
+      throw new AppError('invalid_request', `Can't read this search: ${message}`, {
+        details: { at, message, fields: { search: message } },
+      });
     }
     return compileQuery(parsed.query, lookup, parseSaved);
   }
 
   const counter = (sql: string, params: unknown[], cap: number): number =>
-    ctx.sql.cached<{ n: number }>('jobs.list.driverCount', `count|${sql}`, () => `SELECT COUNT(*) AS n FROM (${sql} LIMIT ?)`).get(...params, cap)!.n;
+    ctx.sql
+      .cached<{ n: number }>(
+        'jobs.list.driverCount',
+        `count|${sql}`,
+        () => `SELECT COUNT(*) AS n FROM (${sql} LIMIT ?)`,
+      )
+      .get(...params, cap)!.n;
 
   /** A page with no free text: every clause typed, read from the index that suits it best. */
   function browse(query: ListQuery, want: number): SummaryRow[] {
-    if (current === undefined || (current.drivers.length === 0 && current.imageDrivers.length === 0 && current.where.length + current.imageWhere.length === 0)) {
+    if (
+      current === undefined ||
+      (current.drivers.length === 0 &&
+        current.imageDrivers.length === 0 &&
+        current.where.length + current.imageWhere.length === 0)
+    ) {
       return rows(query, 'none', want);
     }
     // The view's own partial index walks only its jobs; the trash's OR is left to SQLite.
-    const walkIndex = query.favorite === true ? 'jobs_favorite_created' : query.view === 'trash' && !current.wantsTrash ? undefined : 'jobs_created';
+    const walkIndex =
+      query.favorite === true
+        ? 'jobs_favorite_created'
+        : query.view === 'trash' && !current.wantsTrash
+          ? undefined
+          : 'jobs_created';
     const choice = chooseDriver(current, counter, walkIndex, tuning.sortMax ?? sortMaxFor(jobsTotal.get()!.n, want));
     lastDriver = choice.label;
     return rows(query, 'none', want, {
@@ -446,10 +504,15 @@ export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTu
   function byRating(query: ListQuery, cursor: CursorPosition | undefined, want: number): SummaryRow[] {
     const rated =
       cursor === undefined || (cursor.k ?? 0) > 0
-        ? rows(query, 'sorted', want, { sort: sortPlan('rating', cursor, 0), indexedBy: 'jobs_rating_created', driverWhere: { sql: 'j.best_rating > 0', params: [] } })
+        ? rows(query, 'sorted', want, {
+            sort: sortPlan('rating', cursor, 0),
+            indexedBy: 'jobs_rating_created',
+            driverWhere: { sql: 'j.best_rating > 0', params: [] },
+          })
         : [];
     if (rated.length >= want) return rated;
-    const unratedAfter = cursor !== undefined && (cursor.k ?? 0) === 0 ? { createdAt: cursor.createdAt, id: cursor.id, k: 0 } : undefined;
+    const unratedAfter =
+      cursor !== undefined && (cursor.k ?? 0) === 0 ? { createdAt: cursor.createdAt, id: cursor.id, k: 0 } : undefined;
     const unrated = rows(query, 'sorted', want - rated.length, {
       sort: { ...sortPlan('rating', unratedAfter, 0), name: 'rating.unrated', orderBy: 'j.created_at DESC, j.id DESC' },
       indexedBy: 'jobs_created',
@@ -466,7 +529,9 @@ export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTu
     if (current !== undefined && current.imageWhere.length > 0) {
       const sql = `SELECT i.id FROM json_each(?) AS ids JOIN jobs AS j ON j.id = ids.value JOIN images AS i ON i.job_id = j.id
         WHERE ${current.imageWhere.join(' AND ')}`;
-      const ids = ctx.sql.cached<{ id: string }>('jobs.list.visibleImages', `vis|${sql}`, () => sql).all(JSON.stringify(page.map((r) => r.id)), ...current.imageParams);
+      const ids = ctx.sql
+        .cached<{ id: string }>('jobs.list.visibleImages', `vis|${sql}`, () => sql)
+        .all(JSON.stringify(page.map((r) => r.id)), ...current.imageParams);
       keep = new Set(ids.map((r) => r.id));
     }
     for (const row of page) {
@@ -503,12 +568,17 @@ export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTu
       } else if (sort !== 'newest') {
         const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
         found = ctx.sql.time('jobs.list.sorted', () =>
-          sort === 'rating' && terms.length === 0 && (current === undefined || current.drivers.length + current.imageDrivers.length === 0)
+          sort === 'rating' &&
+          terms.length === 0 &&
+          (current === undefined || current.drivers.length + current.imageDrivers.length === 0)
             ? byRating(query, cursor, limit + 1)
             : rows(query, 'sorted', limit + 1, { sort: sortPlan(sort, cursor, shuffle) }),
         );
       } else {
-        found = terms.length === 0 ? browse(query, limit + 1) : ctx.sql.time('jobs.list.search', () => search(query, terms, limit + 1));
+        found =
+          terms.length === 0
+            ? browse(query, limit + 1)
+            : ctx.sql.time('jobs.list.search', () => search(query, terms, limit + 1));
       }
       const more = found.length > limit;
       const page = more ? found.slice(0, limit) : found;

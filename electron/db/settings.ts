@@ -17,7 +17,8 @@ export function createSettings(ctx: StoreContext) {
       return row === undefined ? null : (JSON.parse(row.value_json) as T);
     },
     setSetting(key: string, value: unknown): void {
-      if (key.length === 0 || key.length > 200) throw new AppError('invalid_request', 'A setting key is 1 to 200 characters.');
+      if (key.length === 0 || key.length > 200)
+        throw new AppError('invalid_request', 'A setting key is 1 to 200 characters.');
       let json: string | undefined;
       try {
         json = JSON.stringify(value);

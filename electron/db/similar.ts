@@ -55,11 +55,15 @@ export function createSimilar(ctx: StoreContext, images: Images) {
   const page = sql.cached<[number, number, number]>(
     'similar.hashPage',
     'similar.hashPage',
-    () => `SELECT i.rowid, ${HALVES} FROM images AS i WHERE i.rowid > ? AND i.phash IS NOT NULL ORDER BY i.rowid LIMIT ?`,
+    () =>
+      `SELECT i.rowid, ${HALVES} FROM images AS i WHERE i.rowid > ? AND i.phash IS NOT NULL ORDER BY i.rowid LIMIT ?`,
     { raw: true },
   );
   const maxRowid = sql.prepare<{ n: number | null }>('similar.maxRowid', 'SELECT MAX(rowid) AS n FROM images');
-  const setHash = sql.prepare<{ rowid: number }>('similar.setHash', 'UPDATE images SET phash = ? WHERE id = ? RETURNING rowid');
+  const setHash = sql.prepare<{ rowid: number }>(
+    'similar.setHash',
+    'UPDATE images SET phash = ? WHERE id = ? RETURNING rowid',
+  );
   // Only images with a thumbnail: the hash is made from it (an image waiting for one gets both from the thumbnailer).
   const hashless = sql.prepare<{ id: string; thumb_path: string }>(
     'similar.hashless',
@@ -97,14 +101,17 @@ export function createSimilar(ctx: StoreContext, images: Images) {
       return row === undefined ? null : toHashed(row);
     },
     /** The images behind index entries, those still present (an entry may outlive a purged image). */
-    resolve: (rowids: readonly number[]): HashedImage[] => (rowids.length === 0 ? [] : byRowids.all(JSON.stringify(rowids)).map(toHashed)),
+    resolve: (rowids: readonly number[]): HashedImage[] =>
+      rowids.length === 0 ? [] : byRowids.all(JSON.stringify(rowids)).map(toHashed),
     /** The summaries of jobs, in the order given (a job missing meanwhile is left out). */
     jobSummaries: (jobIds: readonly string[]): JobSummary[] => {
       if (jobIds.length === 0) return [];
-      const rows = new Map(summaries.all(JSON.stringify(jobIds)).map((values) => {
-        const row = summaryRowFrom(values);
-        return [row.id, row] as const;
-      }));
+      const rows = new Map(
+        summaries.all(JSON.stringify(jobIds)).map((values) => {
+          const row = summaryRowFrom(values);
+          return [row.id, row] as const;
+        }),
+      );
       const imagesByJob = images.summariesFor([...rows.keys()]);
       return jobIds.flatMap((id) => {
         const row = rows.get(id);

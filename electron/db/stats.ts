@@ -2,7 +2,12 @@ import { JOB_STATUSES, type JobStatus } from '../../shared/contract.js';
 import type { StoreContext } from './context.js';
 import type { StoreStats } from './types.js';
 
-type TotalsRow = Record<JobStatus, number> & { trashed: number; favorites: number; images: number; image_bytes: number };
+type TotalsRow = Record<JobStatus, number> & {
+  trashed: number;
+  favorites: number;
+  images: number;
+  image_bytes: number;
+};
 
 export function createStats(ctx: StoreContext) {
   // Counts come from the one store_totals row that triggers keep current (migration 0003): O(1) at any size.

@@ -79,7 +79,9 @@ export function asStorageError(error: unknown, dataDir: string, action: string):
   const fault = storageFaultOf(error);
   if (fault === undefined) return error;
   const code = codeOf(error)!;
-  const details = code.startsWith('SQLITE_') ? { sqlite: code, reason: fault, action } : { errno: code, reason: fault, action };
+  const details = code.startsWith('SQLITE_')
+    ? { sqlite: code, reason: fault, action }
+    : { errno: code, reason: fault, action };
   return new AppError('storage', MESSAGES[fault](dataDir, action), { retryable: false, details, cause: error });
 }
 

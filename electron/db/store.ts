@@ -19,7 +19,12 @@ import { asStorageError } from './storage-fault.js';
 import { migrate } from './migrations/runner.js';
 import { createXmpSidecars, type XmpSidecarStore } from './xmp-sidecars.js';
 import { CURATION_READS, createLibraryCuration, type CurationStore } from './library-curation.js';
-import { DEFAULT_DENSE_SEARCH_THRESHOLD, DEFAULT_SEARCH_WALK_BUDGET, createSearch, type SearchTuning } from './search.js';
+import {
+  DEFAULT_DENSE_SEARCH_THRESHOLD,
+  DEFAULT_SEARCH_WALK_BUDGET,
+  createSearch,
+  type SearchTuning,
+} from './search.js';
 import { createSettings } from './settings.js';
 import { PRESET_READS, createPresets, type PresetStore } from './presets.js';
 import { PROMPT_HISTORY_READS, createPromptHistory, type PromptHistoryStore } from './prompt-history.js';
@@ -61,13 +66,18 @@ function openStoreIn(dataDir: string, options: StoreOptions): JobStore {
   try {
     mkdirSync(dataDir, { recursive: true });
   } catch (error) {
-    throw new AppError('storage', `Atelier could not create its data folder ${dataDir}.`, { cause: mkdirCause(dataDir, error) });
+    throw new AppError('storage', `Atelier could not create its data folder ${dataDir}.`, {
+      cause: mkdirCause(dataDir, error),
+    });
   }
   const databasePath = join(dataDir, DATABASE_FILE);
   const lock: LibraryLock = acquireLibraryLock(join(dataDir, LOCK_FILE), dataDir, options.nativeBinding);
   let db: Db | null = null;
   try {
-    db = openDatabase(databasePath, options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding });
+    db = openDatabase(
+      databasePath,
+      options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding },
+    );
     if (options.wrapDatabase !== undefined) db = options.wrapDatabase(db);
     const cleanMarker = join(dataDir, CLEAN_CLOSE_FILE);
     const checked = !takeCleanClose(cleanMarker, databasePath);
@@ -156,31 +166,58 @@ function composeStore(
     return (...args: A): R => call(fn, args, 'read the library');
   };
   const IMPORT_READS = new Set<keyof ImportStore>([
-    'get', 'list', 'running', 'problems', 'folder', 'folders', 'folderList', 'pending', 'location', 'imageBySha', 'locationsIn', 'original', 'thumbless',
+    'get',
+    'list',
+    'running',
+    'problems',
+    'folder',
+    'folders',
+    'folderList',
+    'pending',
+    'location',
+    'imageBySha',
+    'locationsIn',
+    'original',
+    'thumbless',
   ]);
   const imports = Object.fromEntries(
     Object.entries(importsRaw).map(([name, fn]) => [
       name,
-      IMPORT_READS.has(name as keyof ImportStore) ? read(fn as (...a: unknown[]) => unknown) : guard(fn as (...a: unknown[]) => unknown, 'record the import'),
+      IMPORT_READS.has(name as keyof ImportStore)
+        ? read(fn as (...a: unknown[]) => unknown)
+        : guard(fn as (...a: unknown[]) => unknown, 'record the import'),
     ]),
   ) as unknown as ImportStore;
   const curation = Object.fromEntries(
     Object.entries(curationRaw).map(([name, fn]) => [
       name,
-      CURATION_READS.has(name as keyof CurationStore) ? read(fn as (...a: unknown[]) => unknown) : guard(fn as (...a: unknown[]) => unknown, 'save this change'),
+      CURATION_READS.has(name as keyof CurationStore)
+        ? read(fn as (...a: unknown[]) => unknown)
+        : guard(fn as (...a: unknown[]) => unknown, 'save this change'),
     ]),
   ) as unknown as CurationStore;
-  const xmp: XmpSidecarStore = { target: read(xmpRaw.target), written: read(xmpRaw.written), record: guard(xmpRaw.record, 'record the sidecar') };
+  const xmp: XmpSidecarStore = {
+    target: read(xmpRaw.target),
+    written: read(xmpRaw.written),
+    record: guard(xmpRaw.record, 'record the sidecar'),
+  };
   const similar = Object.fromEntries(
     Object.entries(similarRaw).map(([name, fn]) => [
       name,
-      name === 'setHash' ? guard(fn as (...a: unknown[]) => unknown, 'record the image hash') : read(fn as (...a: unknown[]) => unknown),
+      name === 'setHash'
+        ? guard(fn as (...a: unknown[]) => unknown, 'record the image hash')
+        : read(fn as (...a: unknown[]) => unknown),
     ]),
   ) as unknown as SimilarStore;
   const masks: MaskStore = { insert: guard(masksRaw.insert, 'save the mask'), get: read(masksRaw.get) };
   const guarded = <S extends object>(raw: S, reads: ReadonlySet<keyof S>): S =>
     Object.fromEntries(
-      Object.entries(raw).map(([name, fn]) => [name, reads.has(name as keyof S) ? read(fn as (...a: unknown[]) => unknown) : guard(fn as (...a: unknown[]) => unknown)]),
+      Object.entries(raw).map(([name, fn]) => [
+        name,
+        reads.has(name as keyof S)
+          ? read(fn as (...a: unknown[]) => unknown)
+          : guard(fn as (...a: unknown[]) => unknown),
+      ]),
     ) as S;
   return {
     imports,
@@ -190,12 +227,23 @@ function composeStore(
     masks,
     presets: guarded<PresetStore>(presetsRaw, PRESET_READS),
     prompts: guarded<PromptHistoryStore>(promptsRaw, PROMPT_HISTORY_READS),
-    info: { databasePath: '', migratedFrom: 0, schemaVersion: 0, backupPath: null, recoveredInterrupted: 0, integrityChecked: true },
+    info: {
+      databasePath: '',
+      migratedFrom: 0,
+      schemaVersion: 0,
+      backupPath: null,
+      recoveredInterrupted: 0,
+      integrityChecked: true,
+    },
     submit: guard(jobs.submit, 'store the new job'),
     // One request's failure inside a group commit is that request's answer, in the same storage words as submit's.
     submitMany: guard(
       (requests: Parameters<typeof jobs.submitMany>[0]) =>
-        jobs.submitMany(requests).map((o) => (o.ok ? o : { ok: false as const, error: asStorageError(o.error, dataDir, 'store the new job') })),
+        jobs
+          .submitMany(requests)
+          .map((o) =>
+            o.ok ? o : { ok: false as const, error: asStorageError(o.error, dataDir, 'store the new job') },
+          ),
       'store the new job',
     ),
     get: read(jobs.get),

@@ -9,8 +9,14 @@ export const tagKey = (name: string): string => foldForSearch(name).trim();
 export function createTags(ctx: StoreContext) {
   const { sql } = ctx;
   const byKey = sql.prepare<{ id: number; name: string }>('tags.byKey', 'SELECT id, name FROM tags WHERE key = ?');
-  const insert = sql.prepare<{ id: number }>('tags.insert', 'INSERT INTO tags (name, key, created_at) VALUES (?, ?, ?) RETURNING id');
-  const list = sql.prepare<TagCount>('tags.list', 'SELECT name, images AS count FROM tags WHERE images > 0 ORDER BY key');
+  const insert = sql.prepare<{ id: number }>(
+    'tags.insert',
+    'INSERT INTO tags (name, key, created_at) VALUES (?, ?, ?) RETURNING id',
+  );
+  const list = sql.prepare<TagCount>(
+    'tags.list',
+    'SELECT name, images AS count FROM tags WHERE images > 0 ORDER BY key',
+  );
   const rename = sql.prepare('tags.renameRow', 'UPDATE tags SET name = ?, key = ? WHERE id = ?');
   const move = sql.prepare<{ image_id: string }>(
     'tags.merge',

@@ -165,7 +165,10 @@ export interface JobStore {
   stats(): StoreStats;
   image(id: string): StoredImage | null;
   /** Image rows with their file paths, `limit` at a time in id order after `afterId` (null: from the start). */
-  imagePathsPage(afterId: string | null, limit: number): Array<{ id: string; path: string; thumbPath: string | null; linked: boolean }>;
+  imagePathsPage(
+    afterId: string | null,
+    limit: number,
+  ): Array<{ id: string; path: string; thumbPath: string | null; linked: boolean }>;
 
   getSetting<T>(key: string): T | null;
   setSetting(key: string, value: unknown): void;

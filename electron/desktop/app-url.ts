@@ -17,7 +17,13 @@ function parse(url: string): URL | null {
 /** Same scheme and host as the app: compared on parsed parts, never by string prefix. */
 export function isAppUrl(url: string): boolean {
   const parsed = parse(url);
-  return parsed !== null && parsed.protocol === `${APP_SCHEME}:` && parsed.host === APP_HOST && parsed.username === '' && parsed.password === '';
+  return (
+    parsed !== null &&
+    parsed.protocol === `${APP_SCHEME}:` &&
+    parsed.host === APP_HOST &&
+    parsed.username === '' &&
+    parsed.password === ''
+  );
 }
 
 /** In-window navigation is allowed only within the app; everything else is blocked. */

@@ -8,7 +8,14 @@ import { DragMemory, resolveDragFiles } from './drag-out.js';
 import { pickFolder, pickImportPaths } from './pick-paths.js';
 import { copyAtomically, suggestedName } from './save-copy.js';
 
-type DesktopChannel = 'desktop.reveal' | 'desktop.copyImage' | 'desktop.saveAs' | 'desktop.startDrag' | 'desktop.pickImportPaths' | 'desktop.pickFolder' | 'desktop.droppedImages';
+type DesktopChannel =
+  | 'desktop.reveal'
+  | 'desktop.copyImage'
+  | 'desktop.saveAs'
+  | 'desktop.startDrag'
+  | 'desktop.pickImportPaths'
+  | 'desktop.pickFolder'
+  | 'desktop.droppedImages';
 export type DesktopHandlers = Pick<Handlers, DesktopChannel>;
 
 /** The desktop touches, over the same checked media resolution the media scheme uses. */
@@ -44,7 +51,9 @@ export function createDesktopHandlers(
       try {
         await copyAtomically(file.path, choice.filePath);
       } catch (error) {
-        throw new AppError('storage', `The image could not be saved there: ${(error as Error).message}`, { cause: error });
+        throw new AppError('storage', `The image could not be saved there: ${(error as Error).message}`, {
+          cause: error,
+        });
       }
       return { saved: true };
     },
@@ -53,7 +62,12 @@ export function createDesktopHandlers(
       const files = await resolveDragFiles(asked, (id) => resolveMediaFile(engine, { kind: 'image', imageId: id }));
       const first = files[0];
       if (first === undefined) {
-        throw new AppError('not_found', asked.length === 1 ? 'That image is not in the library (or its file is missing).' : 'None of those images’ files are in the library any more.');
+        throw new AppError(
+          'not_found',
+          asked.length === 1
+            ? 'That image is not in the library (or its file is missing).'
+            : 'None of those images’ files are in the library any more.',
+        );
       }
       const win = window();
       if (win === null) throw new AppError('conflict', 'There is no window to drag from.');
@@ -74,11 +88,15 @@ export function createDesktopHandlers(
     },
     async 'desktop.pickFolder'() {
       const win = window();
-      return pickFolder((options) => (win === null ? dialog.showOpenDialog(options) : dialog.showOpenDialog(win, options)));
+      return pickFolder((options) =>
+        win === null ? dialog.showOpenDialog(options) : dialog.showOpenDialog(win, options),
+      );
     },
     async 'desktop.pickImportPaths'() {
       const win = window();
-      return pickImportPaths((options) => (win === null ? dialog.showOpenDialog(options) : dialog.showOpenDialog(win, options)));
+      return pickImportPaths((options) =>
+        win === null ? dialog.showOpenDialog(options) : dialog.showOpenDialog(win, options),
+      );
     },
   };
 }

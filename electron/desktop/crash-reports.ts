@@ -39,7 +39,7 @@ export const reportName = (at: Date): string => `${at.toISOString().replace(/[:.
 function describe(error: unknown): string {
   if (error instanceof Error) return error.stack ?? `${error.name}: ${error.message}`;
   try {
-    return typeof error === 'string' ? error : JSON.stringify(error) ?? String(error);
+    return typeof error === 'string' ? error : (JSON.stringify(error) ?? String(error));
   } catch {
     return String(error);
   }

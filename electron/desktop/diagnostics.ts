@@ -72,6 +72,9 @@ export function diagnosticsReport(facts: DiagnosticsFacts): string {
 }
 
 /** The report for this moment: the app's facts plus the library's counts. */
-export async function collectDiagnostics(about: Omit<DiagnosticsFacts, 'library'>, handlers: Pick<Handlers, 'jobs.stats' | 'library.imports'>): Promise<string> {
+export async function collectDiagnostics(
+  about: Omit<DiagnosticsFacts, 'library'>,
+  handlers: Pick<Handlers, 'jobs.stats' | 'library.imports'>,
+): Promise<string> {
   return diagnosticsReport({ ...about, library: await libraryFacts(handlers) });
 }

@@ -6,7 +6,10 @@ export interface DragFile {
 }
 
 /** Each image's stored original, in order; an original gone from disk is skipped, not an error for the rest. */
-export async function resolveDragFiles(imageIds: readonly string[], resolve: (imageId: string) => Promise<ResolvedMedia | null>): Promise<DragFile[]> {
+export async function resolveDragFiles(
+  imageIds: readonly string[],
+  resolve: (imageId: string) => Promise<ResolvedMedia | null>,
+): Promise<DragFile[]> {
   const unique = [...new Set(imageIds)];
   const resolved = await Promise.all(unique.map(async (imageId) => ({ imageId, file: await resolve(imageId) })));
   return resolved.flatMap(({ imageId, file }) => (file === null ? [] : [{ imageId, path: file.path }]));

@@ -24,7 +24,8 @@ export async function openDesktopLibrary(options: DesktopLibraryOptions): Promis
   const remembered = await readPointer(pointerFile);
   const binding = options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding };
   return createLibraryHost({
-    open: (dataDir) => options.createEngine({ dataDir, keyring: options.createKeyring(dataDir), log: options.log, ...binding }),
+    open: (dataDir) =>
+      options.createEngine({ dataDir, keyring: options.createKeyring(dataDir), log: options.log, ...binding }),
     dataDir: remembered ?? defaultDir,
     remembered: remembered !== null,
     defaultDir,

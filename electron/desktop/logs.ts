@@ -64,7 +64,11 @@ function serialize(value: unknown): string {
 }
 
 /** The engine's and main's Logger over the file, scrubbed before anything is written or remembered. */
-export function createDesktopLog(target: FileLogTarget, scrub: Scrubber, now: () => Date = () => new Date()): DesktopLog {
+export function createDesktopLog(
+  target: FileLogTarget,
+  scrub: Scrubber,
+  now: () => Date = () => new Date(),
+): DesktopLog {
   configureFileLog(target);
   const recent: string[] = [];
   const line =

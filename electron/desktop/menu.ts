@@ -2,7 +2,11 @@ import type { MenuItemConstructorOptions } from 'electron';
 import type { HelpCommands } from './help-commands.js';
 
 /** Standard roles give every OS its expected shortcuts (copy/paste, zoom, full screen, quit) for free. */
-export function menuTemplate(isMac: boolean, appName: string, commands: { importFolder(): void } & HelpCommands): MenuItemConstructorOptions[] {
+export function menuTemplate(
+  isMac: boolean,
+  appName: string,
+  commands: { importFolder(): void } & HelpCommands,
+): MenuItemConstructorOptions[] {
   const template: MenuItemConstructorOptions[] = [];
   if (isMac) {
     template.push({

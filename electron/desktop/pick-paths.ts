@@ -12,7 +12,9 @@ export const PICK_IMPORT_OPTIONS: OpenDialogOptions = {
 };
 
 /** The chosen paths, or none when the person closed the picker. */
-export async function pickImportPaths(show: (options: OpenDialogOptions) => Promise<OpenDialogReturnValue>): Promise<{ paths: string[] }> {
+export async function pickImportPaths(
+  show: (options: OpenDialogOptions) => Promise<OpenDialogReturnValue>,
+): Promise<{ paths: string[] }> {
   const choice = await show(PICK_IMPORT_OPTIONS);
   if (choice.canceled) return { paths: [] };
   return { paths: choice.filePaths.filter((p) => p !== '') };
@@ -26,13 +28,20 @@ export const PICK_FOLDER_OPTIONS: OpenDialogOptions = {
 };
 
 /** The chosen folder, checked as export.start checks it (a full path, a folder); null when the picker was closed. */
-export async function pickFolder(show: (options: OpenDialogOptions) => Promise<OpenDialogReturnValue>): Promise<{ path: string | null }> {
+export async function pickFolder(
+  show: (options: OpenDialogOptions) => Promise<OpenDialogReturnValue>,
+): Promise<{ path: string | null }> {
   const choice = await show(PICK_FOLDER_OPTIONS);
   const chosen = choice.filePaths[0];
   if (choice.canceled || chosen === undefined || chosen === '') return { path: null };
   const parsed = AbsolutePath.safeParse(chosen);
-  if (!parsed.success) throw new AppError('invalid_request', `${chosen} is not a folder Atelier can export into: ${parsed.error.issues[0]?.message ?? ''}`);
+  if (!parsed.success)
+    throw new AppError(
+      'invalid_request',
+      `${chosen} is not a folder Atelier can export into: ${parsed.error.issues[0]?.message ?? ''}`,
+    );
   const info = await stat(parsed.data).catch(() => null);
-  if (info === null || !info.isDirectory()) throw new AppError('invalid_request', `${chosen} is not a folder Atelier can export into.`);
+  if (info === null || !info.isDirectory())
+    throw new AppError('invalid_request', `${chosen} is not a folder Atelier can export into.`);
   return { path: parsed.data };
 }

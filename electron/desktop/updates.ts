@@ -21,10 +21,16 @@ export interface UpdaterPort {
   autoDownload: boolean;
   autoInstallOnAppQuit: boolean;
   logger: UpdaterLog | null;
-  checkForUpdates(): Promise<{ downloadPromise?: Promise<unknown> | null; cancellationToken?: { cancel(): void } } | null>;
+  checkForUpdates(): Promise<{
+    downloadPromise?: Promise<unknown> | null;
+    cancellationToken?: { cancel(): void };
+  } | null>;
   quitAndInstall(isSilent?: boolean, isForceRunAfter?: boolean): void;
   on(event: 'checking-for-update', listener: () => void): unknown;
-  on(event: 'update-available' | 'update-not-available' | 'update-downloaded', listener: (info: { version: string }) => void): unknown;
+  on(
+    event: 'update-available' | 'update-not-available' | 'update-downloaded',
+    listener: (info: { version: string }) => void,
+  ): unknown;
   on(event: 'download-progress', listener: (progress: { percent: number }) => void): unknown;
   on(event: 'error', listener: (error: Error) => void): unknown;
 }
@@ -89,7 +95,11 @@ export function createAutoUpdates(deps: AutoUpdatesDeps): AutoUpdates {
   const off = (reason: 'development' | 'setting'): void => {
     if (loggedOff !== reason) {
       loggedOff = reason;
-      log.info(reason === 'development' ? 'Automatic updates are off: this is a development run.' : 'Automatic updates are off in Settings.');
+      log.info(
+        reason === 'development'
+          ? 'Automatic updates are off: this is a development run.'
+          : 'Automatic updates are off in Settings.',
+      );
     }
     set({ state: 'off', reason });
   };
@@ -163,7 +173,10 @@ export function createAutoUpdates(deps: AutoUpdatesDeps): AutoUpdates {
     } catch (error) {
       // Updates are never worth a failed start: the status says so, and the app runs on.
       log.error('automatic updates could not read their setting', { error: String(error) });
-      set({ state: 'error', message: 'Automatic updates could not start; Atelier tries again when the setting changes.' });
+      set({
+        state: 'error',
+        message: 'Automatic updates could not start; Atelier tries again when the setting changes.',
+      });
       return;
     }
     if (on && timer === null) begin();
@@ -191,7 +204,8 @@ export function createAutoUpdates(deps: AutoUpdatesDeps): AutoUpdates {
   };
 }
 
-const OFFLINE = /ERR_INTERNET_DISCONNECTED|ERR_NETWORK|ERR_NAME_NOT_RESOLVED|ERR_CONNECTION|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT/;
+const OFFLINE =
+  /ERR_INTERNET_DISCONNECTED|ERR_NETWORK|ERR_NAME_NOT_RESOLVED|ERR_CONNECTION|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT/;
 const NO_FEED = /\b404\b|latest.*\.yml|No published versions|Unable to find latest version/i;
 
 /** What went wrong, in words a person can act on; the full error goes to the log. */

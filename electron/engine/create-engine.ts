@@ -14,7 +14,13 @@ import { checkOriginals } from '../library/import/originals-check.js';
 import { createFolderSync, type FolderSync } from '../library/import/folder-sync.js';
 import { createFolderWatcher } from '../library/watch/index.js';
 import { join } from 'node:path';
-import { findMissingFiles, removePreviewFolders, resolveInsideDataDir, sweepOrphans, type MediaFs } from '../media/index.js';
+import {
+  findMissingFiles,
+  removePreviewFolders,
+  resolveInsideDataDir,
+  sweepOrphans,
+  type MediaFs,
+} from '../media/index.js';
 import { createSecretBook } from '../providers/redact.js';
 import { createProgressThrottle } from '../worker/progress-throttle.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../worker/retry-policy.js';
@@ -163,7 +169,14 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       },
       sweepDone: () => (sweepStarted ? housekeepingDone : Promise.resolve()),
     });
-    const hashes = createHashBackfill({ dataDir, store, log, reader: originals, busy: () => importer.busy(), record: (id, hash) => similar.record(id, hash) });
+    const hashes = createHashBackfill({
+      dataDir,
+      store,
+      log,
+      reader: originals,
+      busy: () => importer.busy(),
+      record: (id, hash) => similar.record(id, hash),
+    });
     const similar = createSimilarIndex({ store, hashNow: (id) => hashes.hashOne(id) });
     // Deleted rows may give their rowids out again: the index reads them as new.
     bus.on('jobs.removed', () => similar.removed());
@@ -174,7 +187,10 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       reader: originals,
       busy: () => importer.busy(),
       recordHash: (id, hash) => similar.record(id, hash),
-      announce: (ids) => void announce(ids).catch((error: unknown) => log.error('could not announce thumbnails', { error: String(error) })),
+      announce: (ids) =>
+        void announce(ids).catch((error: unknown) =>
+          log.error('could not announce thumbnails', { error: String(error) }),
+        ),
     });
     // Assigned right below: the importer tells the folder sync about watched folders, which imports through it.
     const watched: { sync?: FolderSync } = {};
@@ -187,7 +203,9 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       now: () => clock.now(),
       announce: (ids) => {
         if (ids.length === 0) return;
-        announce(ids).catch((error: unknown) => log.error('could not announce imported jobs', { error: String(error) }));
+        announce(ids).catch((error: unknown) =>
+          log.error('could not announce imported jobs', { error: String(error) }),
+        );
         thumbnailer.kick();
       },
       onWatchedFolder: (id) => watched.sync?.watch(id),
@@ -208,9 +226,21 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
         }),
     });
     watched.sync = sync;
-    const folders = createLibraryFolders({ store, watchState: (id) => sync.watchState(id), unwatch: (id) => sync.unwatch(id) });
+    const folders = createLibraryFolders({
+      store,
+      watchState: (id) => sync.watchState(id),
+      unwatch: (id) => sync.unwatch(id),
+    });
     const sidecars = createSidecarWriter({ store, log, enabled: () => settings.current().library.xmpSidecars });
-    const exporter = createExporter({ dataDir, store, bus, log, reader: originals, now: () => clock.now(), resolveOriginal: (id) => imageSourceOf(dataDir, store, id) });
+    const exporter = createExporter({
+      dataDir,
+      store,
+      bus,
+      log,
+      reader: originals,
+      now: () => clock.now(),
+      resolveOriginal: (id) => imageSourceOf(dataDir, store, id),
+    });
     const handlers = createHandlers({
       exporter,
       sidecars,
@@ -242,7 +272,9 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       while (importer.busy() && !closing) await sleep(500);
       if (closing) return;
       const paths = await collectImagePaths(store);
-      const sweep = await sweepOrphans(dataDir, paths.referenced, clock.now(), options.sweepGraceMs, undefined, { previews: false });
+      const sweep = await sweepOrphans(dataDir, paths.referenced, clock.now(), options.sweepGraceMs, undefined, {
+        previews: false,
+      });
       await recovery.afterSweep(sweep);
       missing = (await findMissingFiles(dataDir, paths.images)).count;
       if (missing > 0) log.warn('image files missing from disk', { count: missing });
@@ -262,7 +294,9 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
           sweepStarted = true;
           // Old images get their hashes once the window has its first page, like the other start-up passes.
           hashes.start();
-          housekeepingDone = housekeeping().catch((error: unknown) => log.error('start-up housekeeping failed', { error: String(error) }));
+          housekeepingDone = housekeeping().catch((error: unknown) =>
+            log.error('start-up housekeeping failed', { error: String(error) }),
+          );
         };
         if ((options.housekeepingDelayMs ?? 3_000) <= 0) run();
         else housekeepingTimer = setTimeout(run, options.housekeepingDelayMs ?? 3_000);
@@ -284,7 +318,9 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       if (image === null) return null;
       if (kind === 'image' && image.linked) {
         const original = store.imports.original(imageId);
-        return original === null ? null : { path: original.path, mime: image.mime, root: original.root, sha256: image.sha256 };
+        return original === null
+          ? null
+          : { path: original.path, mime: image.mime, root: original.root, sha256: image.sha256 };
       }
       const rel = kind === 'image' ? image.path : image.thumbPath;
       if (rel === null) return null;
@@ -318,7 +354,9 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
           await metadataReaders.release();
           for (const entry of entries) await entry.close?.();
           await registry.close();
-          await store.backupIfChanged().catch((error: unknown) => log.warn('could not back up the library on quit', { error: String(error) }));
+          await store
+            .backupIfChanged()
+            .catch((error: unknown) => log.warn('could not back up the library on quit', { error: String(error) }));
           store.close();
         })();
         return closed;

@@ -6,8 +6,21 @@ import type { EventBus } from './event-bus.js';
 import type { SidecarWriter } from '../library/xmp/sidecar-writer.js';
 
 export type CurationChannels =
-  | 'jobs.count' | 'images.setRating' | 'images.setFavorite' | 'images.trash' | 'images.restore' | 'images.tag' | 'images.undo'
-  | 'tags.list' | 'tags.rename' | 'boards.list' | 'boards.create' | 'boards.rename' | 'boards.delete' | 'boards.add' | 'boards.remove'
+  | 'jobs.count'
+  | 'images.setRating'
+  | 'images.setFavorite'
+  | 'images.trash'
+  | 'images.restore'
+  | 'images.tag'
+  | 'images.undo'
+  | 'tags.list'
+  | 'tags.rename'
+  | 'boards.list'
+  | 'boards.create'
+  | 'boards.rename'
+  | 'boards.delete'
+  | 'boards.add'
+  | 'boards.remove'
   | 'search.suggest';
 
 /** Past this many jobs an action announces only `library.curated`: the grid refetches one page instead of 10,000 events. */
@@ -25,7 +38,13 @@ export interface CurationDeps {
 const targetOf = (input: { ids?: string[] | undefined; query?: MatchQuery | undefined }): ImageTarget =>
   input.ids !== undefined ? { ids: input.ids } : { query: input.query! };
 
-export function createCurationHandlers({ store, bus, now, announce, sidecars }: CurationDeps): Pick<Handlers, CurationChannels> {
+export function createCurationHandlers({
+  store,
+  bus,
+  now,
+  announce,
+  sidecars,
+}: CurationDeps): Pick<Handlers, CurationChannels> {
   const c = store.curation;
   const changed = (jobs: string[]): void => {
     if (jobs.length <= ANNOUNCE_EACH_UP_TO) announce(jobs);

@@ -22,7 +22,11 @@ export function defaultProviders(): ProviderEntry[] {
       },
     },
     // On, but "not set up" until a key is added, so the picker can say what is missing.
-    { provider: createOpenAIProvider(), defaults: { enabled: true, timeoutMs: 5 * MINUTE, concurrency: 2 }, create: () => ({ provider: createOpenAIProvider() }) },
+    {
+      provider: createOpenAIProvider(),
+      defaults: { enabled: true, timeoutMs: 5 * MINUTE, concurrency: 2 },
+      create: () => ({ provider: createOpenAIProvider() }),
+    },
     // Local servers are off until the person turns them on: most machines don't run one.
     {
       provider: createA1111Provider(),

@@ -4,7 +4,9 @@ import type { Exporter } from '../library/export/exporter.js';
 
 export type ExportChannels = 'export.start' | 'export.list' | 'export.cancel';
 
-export function createExportHandlers(exporter: Pick<Exporter, 'start' | 'list' | 'cancel'>): Pick<Handlers, ExportChannels> {
+export function createExportHandlers(
+  exporter: Pick<Exporter, 'start' | 'list' | 'cancel'>,
+): Pick<Handlers, ExportChannels> {
   return {
     'export.start': async (input) => ({ export: await exporter.start(input) }),
     'export.list': async () => ({ items: exporter.list() }),

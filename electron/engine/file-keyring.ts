@@ -67,7 +67,11 @@ export async function createFileKeyring(dataDir: string): Promise<Keyring> {
         const cipher = createCipheriv('aes-256-gcm', key, iv);
         const data = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
         const all = await readAll();
-        all[name] = { iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: data.toString('base64') };
+        all[name] = {
+          iv: iv.toString('base64'),
+          tag: cipher.getAuthTag().toString('base64'),
+          data: data.toString('base64'),
+        };
         writeAll(all);
       });
     },

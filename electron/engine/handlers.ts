@@ -63,16 +63,27 @@ const desktopOnly = (): never => {
 };
 
 const LOCATION_CHANNELS = [
-  'library.location', 'library.move.start', 'library.move.status', 'library.move.cancel', 'library.deleteOldCopy',
-  'library.retryLocation', 'library.useLocation',
+  'library.location',
+  'library.move.start',
+  'library.move.status',
+  'library.move.cancel',
+  'library.deleteOldCopy',
+  'library.retryLocation',
+  'library.useLocation',
 ] as const;
 
 /** The library's folder is the host's to change (it closes and reopens the engine): an engine alone refuses. */
 function hostOnlyLocationHandlers(): Pick<Handlers, (typeof LOCATION_CHANNELS)[number]> {
   const refuse = async (): Promise<never> => {
-    throw new AppError('conflict', 'Moving the library is done by the app or the headless host, not by the engine alone.');
+    throw new AppError(
+      'conflict',
+      'Moving the library is done by the app or the headless host, not by the engine alone.',
+    );
   };
-  return Object.fromEntries(LOCATION_CHANNELS.map((name) => [name, refuse])) as unknown as Pick<Handlers, (typeof LOCATION_CHANNELS)[number]>;
+  return Object.fromEntries(LOCATION_CHANNELS.map((name) => [name, refuse])) as unknown as Pick<
+    Handlers,
+    (typeof LOCATION_CHANNELS)[number]
+  >;
 }
 
 /** The engine's channel handlers: transport-free, over contract types. */
@@ -91,7 +102,14 @@ export function createHandlers(deps: HandlerDeps): Handlers {
 
   // The job as just stored, announced without reading it back (a burst announces hundreds).
   const announceJob = (job: JobDetail): void => {
-    const { request: _request, result: _result, errorDetail: _errorDetail, cancelRequested: _cancel, events: _events, ...summary } = job;
+    const {
+      request: _request,
+      result: _result,
+      errorDetail: _errorDetail,
+      cancelRequested: _cancel,
+      events: _events,
+      ...summary
+    } = job;
     bus.emit('jobs.changed', { job: summary });
   };
   const batcher = createSubmitBatcher(store);
@@ -104,12 +122,18 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     return { removed: result.removed, bytesFreed: result.bytesFreed };
   };
 
-  const submit = async (asked: Parameters<Handlers['jobs.submit']>[0]): Promise<{ job: JobDetail; created: boolean }> => {
+  const submit = async (
+    asked: Parameters<Handlers['jobs.submit']>[0],
+  ): Promise<{ job: JobDetail; created: boolean }> => {
     deps.inputs.check(asked);
     const { provider, config } = await providers.ready(asked.provider, asked.model);
     const request = withListedModel(asked, provider, config, deps.models);
     // What the request's own model can do (a default of dall-e-3 must not refuse an image for gpt-image-1).
-    checkOperationSupported(request, provider.name, provider.capabilities({ ...config, ...(request.model === undefined ? {} : { model: request.model }) }));
+    checkOperationSupported(
+      request,
+      provider.name,
+      provider.capabilities({ ...config, ...(request.model === undefined ? {} : { model: request.model }) }),
+    );
     provider.validate(request, config);
     // A batch for any of a local kind becomes one job per server; the first is the answer, the rest are announced.
     const parts = splitBatch(request, providers);
@@ -117,7 +141,13 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     const results = await Promise.all(parts.map((part) => batcher.submit(part.request)));
     results.forEach((r, i) => {
       if (!r.created) return;
-      if (parts.length > 1) store.appendEvent(r.job.id, 'split', partMessage(parts[i]!, request.count, kindOfTarget(request.provider) ?? ''), { first: parts[i]!.first, part: parts[i]!.part, parts: parts.length });
+      if (parts.length > 1)
+        store.appendEvent(
+          r.job.id,
+          'split',
+          partMessage(parts[i]!, request.count, kindOfTarget(request.provider) ?? ''),
+          { first: parts[i]!.first, part: parts[i]!.part, parts: parts.length },
+        );
       announceJob(r.job);
     });
     if (results.some((r) => r.created)) {
@@ -141,7 +171,10 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'jobs.retry': async ({ id }) => {
       const original = store.get(id);
       if (!isTerminal(original.status)) {
-        throw new AppError('conflict', 'This job is still queued or running: wait for it to finish, or cancel it first.');
+        throw new AppError(
+          'conflict',
+          'This job is still queued or running: wait for it to finish, or cancel it first.',
+        );
       }
       const result = await submit({ ...original.request });
       store.linkRetry(id, result.job.id);
@@ -182,7 +215,11 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
     'jobs.trashSummary': async () => store.trashSummary(),
     'jobs.previewRetention': async ({ maxJobs, maxBytes, maxAgeDays }) => {
-      const move = store.previewPrune({ maxJobs, maxBytes, maxAgeMs: maxAgeDays === null ? null : maxAgeDays * DAY_MS });
+      const move = store.previewPrune({
+        maxJobs,
+        maxBytes,
+        maxAgeMs: maxAgeDays === null ? null : maxAgeDays * DAY_MS,
+      });
       return { jobs: move.jobs, images: move.images, bytes: move.bytes };
     },
     'library.rebuild': async () => deps.recovery.rebuild(),
@@ -206,7 +243,10 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       const next = await settings.update(patch);
       scheduler.kick();
       const limits = patch.retention;
-      if (limits !== undefined && (limits.maxJobs !== undefined || limits.maxBytes !== undefined || limits.maxAgeDays !== undefined)) {
+      if (
+        limits !== undefined &&
+        (limits.maxJobs !== undefined || limits.maxBytes !== undefined || limits.maxAgeDays !== undefined)
+      ) {
         await deps.applyRetention();
       }
       return next;

@@ -12,7 +12,10 @@ export interface ImagePaths {
  * Reads every image row's paths a page at a time, yielding to the event loop between pages: read in one go, 100,000
  * rows blocked it for ~300 ms, long enough to stall the window's first page and its scrolling.
  */
-export async function collectImagePaths(store: Pick<JobStore, 'imagePathsPage'>, pageSize = 2_000): Promise<ImagePaths> {
+export async function collectImagePaths(
+  store: Pick<JobStore, 'imagePathsPage'>,
+  pageSize = 2_000,
+): Promise<ImagePaths> {
   const referenced = new Set<string>();
   const images: Array<{ id: string; path: string }> = [];
   let after: string | null = null;

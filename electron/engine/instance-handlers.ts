@@ -19,14 +19,23 @@ export function createInstanceHandlers(deps: {
     },
     'providers.remove': async ({ id }) => {
       const found = providers.instances().find((i) => i.id === id);
-      if (found === undefined) throw new AppError('not_found', `There is no server called “${id}”.`, { details: { id } });
+      if (found === undefined)
+        throw new AppError('not_found', `There is no server called “${id}”.`, { details: { id } });
       if (!found.added) {
-        throw new AppError('invalid_request', `${found.name} is the first ${found.kind} server and stays: turn it off in Settings instead.`, {
-          details: { fields: { id: 'The first instance of a kind cannot be removed.' } },
-        });
+        throw new AppError(
+          'invalid_request',
+          `${found.name} is the first ${found.kind} server and stays: turn it off in Settings instead.`,
+          {
+            details: { fields: { id: 'The first instance of a kind cannot be removed.' } },
+          },
+        );
       }
       // Moved and removed with no await between: the worker cannot place a job on it in the meantime.
-      const moved = deps.store.moveQueued(id, `${ANY_PREFIX}${found.kind}`, `${found.name} was removed: any ${found.kind} server runs this job now.`);
+      const moved = deps.store.moveQueued(
+        id,
+        `${ANY_PREFIX}${found.kind}`,
+        `${found.name} was removed: any ${found.kind} server runs this job now.`,
+      );
       await providers.remove(id);
       deps.announce(moved);
       deps.kick();

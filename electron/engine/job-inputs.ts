@@ -24,7 +24,11 @@ const gone = (message: string, field: string): AppError =>
 /** A mask is a one-channel PNG of its image's size: far below this even at the largest size a provider takes. */
 const MAX_MASK_BYTES = 64 * 1024 * 1024;
 
-export function createJobInputs(dataDir: string, store: Pick<JobStore, 'image' | 'masks' | 'imports'>, reader: Pick<OriginalReader, 'read'>): JobInputs {
+export function createJobInputs(
+  dataDir: string,
+  store: Pick<JobStore, 'image' | 'masks' | 'imports'>,
+  reader: Pick<OriginalReader, 'read'>,
+): JobInputs {
   const sourceOf = (request: InputRequest): { imageId: string; field: string } | undefined => {
     if (request.upscale !== undefined) return { imageId: request.upscale.imageId, field: 'upscale' };
     if (request.inputImage !== undefined) return { imageId: request.inputImage.imageId, field: 'inputImage' };
@@ -40,7 +44,8 @@ export function createJobInputs(dataDir: string, store: Pick<JobStore, 'image' |
     const source = sourceOf(request);
     if (source === undefined) return;
     const image = store.image(source.imageId);
-    if (image === null) throw gone('That image is no longer in the library: choose another one to work from.', source.field);
+    if (image === null)
+      throw gone('That image is no longer in the library: choose another one to work from.', source.field);
     if (request.mask !== undefined) {
       const mask = store.masks.get(request.mask.imageId);
       if (mask === null) throw gone('That mask is not one Atelier saved: paint it again.', 'mask');
@@ -51,15 +56,21 @@ export function createJobInputs(dataDir: string, store: Pick<JobStore, 'image' |
   const readSource = async (imageId: string, field: string): Promise<SourceImage> => {
     if (store.image(imageId) === null) throw gone('The image this job works from is no longer in the library.', field);
     const source = imageSourceOf(dataDir, store, imageId);
-    if (source === null) throw gone('The original of this imported image is not where it was: reconnect its folder.', field);
+    if (source === null)
+      throw gone('The original of this imported image is not where it was: reconnect its folder.', field);
     try {
       // The guarded read checks the recorded hash: an original edited since is never sent as if it were the same.
       const file = await reader.read(source);
       return { data: file.bytes, mime: source.mime, width: source.width, height: source.height };
     } catch (error) {
-      if (error instanceof RefusedRead && error.reason === 'changed') throw new AppError('conflict', error.message, { details: { field } });
+      if (error instanceof RefusedRead && error.reason === 'changed')
+        throw new AppError('conflict', error.message, { details: { field } });
       const why = error instanceof RefusedRead ? error.message : 'its file could not be read';
-      throw new AppError('not_found', `The image this job works from cannot be read (${source.linked ? 'its original' : 'its file'}): ${why}`, { details: { field } });
+      throw new AppError(
+        'not_found',
+        `The image this job works from cannot be read (${source.linked ? 'its original' : 'its file'}): ${why}`,
+        { details: { field } },
+      );
     }
   };
 
@@ -67,14 +78,18 @@ export function createJobInputs(dataDir: string, store: Pick<JobStore, 'image' |
     const mask = store.masks.get(maskId);
     if (mask === null) throw gone('That mask is not one Atelier saved: paint it again.', 'mask');
     const path = resolveInsideDataDir(dataDir, mask.path);
-    const missing = () => new AppError('not_found', 'The mask file is missing: paint the mask again.', { details: { field: 'mask' } });
+    const missing = () =>
+      new AppError('not_found', 'The mask file is missing: paint the mask again.', { details: { field: 'mask' } });
     if (path === null) throw missing();
-    const { bytes } = await reader.read({ path, root: dataDir, rootMayBeLink: true, maxBytes: MAX_MASK_BYTES }).catch(() => {
-      throw missing();
-    });
+    const { bytes } = await reader
+      .read({ path, root: dataDir, rootMayBeLink: true, maxBytes: MAX_MASK_BYTES })
+      .catch(() => {
+        throw missing();
+      });
     // A mask is kept at its source's size; a source re-imported at another size would misplace it.
     const meta = await sharp(bytes).metadata();
-    if (meta.width !== size.width || meta.height !== size.height) throw gone('The mask is not the size of its image: paint it again.', 'mask');
+    if (meta.width !== size.width || meta.height !== size.height)
+      throw gone('The mask is not the size of its image: paint it again.', 'mask');
     return { data: new Uint8Array(bytes), mime: 'image/png', width: mask.width, height: mask.height };
   };
 

@@ -36,7 +36,14 @@ const LIST_WAIT_MS = 1_500;
 function clean(models: readonly unknown[]): string[] {
   const out = new Set<string>();
   for (const name of models) {
-    if (typeof name !== 'string' || name.length === 0 || name.length > MAX_NAME || CONTROL_CHARS.test(name) || LONE_SURROGATE.test(name)) continue;
+    if (
+      typeof name !== 'string' ||
+      name.length === 0 ||
+      name.length > MAX_NAME ||
+      CONTROL_CHARS.test(name) ||
+      LONE_SURROGATE.test(name)
+    )
+      continue;
     out.add(name);
     if (out.size >= MAX_MODELS) break;
   }
@@ -60,7 +67,11 @@ export function createModelCache(
       loaded.set(
         id,
         stored !== null && Array.isArray(stored.models)
-          ? { models: clean(stored.models), listedAt: Number(stored.listedAt) || 0, ...(Array.isArray(stored.upscalers) ? { upscalers: clean(stored.upscalers) } : {}) }
+          ? {
+              models: clean(stored.models),
+              listedAt: Number(stored.listedAt) || 0,
+              ...(Array.isArray(stored.upscalers) ? { upscalers: clean(stored.upscalers) } : {}),
+            }
           : undefined,
       );
     }
@@ -68,7 +79,11 @@ export function createModelCache(
   };
 
   const put = (id: string, models: readonly unknown[], upscalers?: readonly unknown[]): void => {
-    const list: ModelList = { models: clean(models), listedAt: clock.now(), ...(upscalers === undefined ? {} : { upscalers: clean(upscalers) }) };
+    const list: ModelList = {
+      models: clean(models),
+      listedAt: clock.now(),
+      ...(upscalers === undefined ? {} : { upscalers: clean(upscalers) }),
+    };
     store.setSetting(`${KEY_PREFIX}${id}`, list);
     loaded.set(id, list);
   };
@@ -96,7 +111,9 @@ export function createModelCache(
     },
     async refreshStale(targets) {
       const now = clock.now();
-      const due = targets.filter(({ id }) => now - (get(id)?.listedAt ?? -Infinity) >= staleMs && now - (tried.get(id) ?? -Infinity) >= staleMs);
+      const due = targets.filter(
+        ({ id }) => now - (get(id)?.listedAt ?? -Infinity) >= staleMs && now - (tried.get(id) ?? -Infinity) >= staleMs,
+      );
       if (due.length === 0) return;
       let timer: ReturnType<typeof setTimeout> | undefined;
       const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
@@ -110,7 +127,12 @@ export function createModelCache(
  * The request as it will run, so the job records the model that ran: the one asked for, else the default from
  * Settings, else (for a provider that cannot run without one) the first model the server listed.
  */
-export function withListedModel(request: GenerateRequest, provider: Provider, config: ProviderConfig, cache: ModelCache | undefined): GenerateRequest {
+export function withListedModel(
+  request: GenerateRequest,
+  provider: Provider,
+  config: ProviderConfig,
+  cache: ModelCache | undefined,
+): GenerateRequest {
   // An upscale runs no checkpoint: recording one would tell the person something that did not happen.
   if (request.model !== undefined || request.upscale !== undefined) return request;
   if (config.model !== undefined && config.model !== '') return { ...request, model: config.model };

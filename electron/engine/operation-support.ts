@@ -4,7 +4,11 @@ import { operationOf, type GenerateRequest, type ProviderCapabilities } from '..
 const FIELD = { img2img: 'inputImage', inpaint: 'mask', upscale: 'upscale' } as const;
 
 /** Refuses, before anything is stored or sent, an operation the chosen provider says it cannot do, with its reason. */
-export function checkOperationSupported(request: GenerateRequest, providerName: string, capabilities: ProviderCapabilities): void {
+export function checkOperationSupported(
+  request: GenerateRequest,
+  providerName: string,
+  capabilities: ProviderCapabilities,
+): void {
   const op = operationOf(request);
   if ('error' in op) throw new AppError('invalid_request', op.error, { details: { fields: { [op.field]: op.error } } });
   if (op.operation !== 'img2img' && op.operation !== 'inpaint' && op.operation !== 'upscale') return;

@@ -2,7 +2,8 @@ import type { Handlers } from '../../shared/contract.js';
 import type { JobStore } from '../db/types.js';
 import { readStylesCsv } from '../library/styles-csv.js';
 
-export type PresetChannels = 'presets.list' | 'presets.save' | 'presets.delete' | 'presets.importStyles' | 'prompts.history';
+export type PresetChannels =
+  'presets.list' | 'presets.save' | 'presets.delete' | 'presets.importStyles' | 'prompts.history';
 
 /** Presets, A1111 styles.csv and prompt history. */
 export function createPresetHandlers(store: Pick<JobStore, 'presets' | 'prompts'>): Pick<Handlers, PresetChannels> {

@@ -31,8 +31,10 @@ export interface ProviderHealth {
 
 /** Provider text is untrusted: secrets out, control characters out, bounded. */
 function clean(message: string, secrets: readonly string[]): string {
-  // eslint-disable-next-line no-control-regex
-  const plain = redact(message, secrets).replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  const plain = redact(message, secrets)
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .trim();
   return plain.length > MAX_MESSAGE_CHARS ? `${plain.slice(0, MAX_MESSAGE_CHARS - 1)}…` : plain;
 }
 
@@ -48,7 +50,12 @@ export function createProviderHealth(store: Pick<JobStore, 'getSetting' | 'setSe
       const next = { ...outcome, message: clean(outcome.message, secrets) };
       outcomes.set(id, next);
       // A run of successes changes only the time: one write a minute, not one per job in a burst.
-      const same = held !== undefined && held.ok === next.ok && held.message === next.message && held.source === next.source && held.connection === next.connection;
+      const same =
+        held !== undefined &&
+        held.ok === next.ok &&
+        held.message === next.message &&
+        held.source === next.source &&
+        held.connection === next.connection;
       if (same && next.at - (persistedAt.get(id) ?? 0) < PERSIST_EVERY_MS) return;
       store.setSetting(HEALTH_KEY, Object.fromEntries(outcomes));
       persistedAt = new Map([...outcomes].map(([key, o]) => [key, o.at]));
@@ -91,7 +98,13 @@ export function trackJobOutcomes(deps: {
     const keep = (secrets: readonly string[]): void =>
       deps.health.record(id, { ...outcome, source: 'job', connection, secrets });
     // A success says nothing secret; only a failure's message needs the secrets to redact against.
-    const secrets = outcome.ok ? Promise.resolve([]) : deps.registry.config(id).then((c) => [c.apiKey, c.password].filter((x): x is string => x !== undefined));
-    void secrets.then(keep).catch((error: unknown) => deps.log.warn('could not keep a provider status', { provider: id, error: String(error) }));
+    const secrets = outcome.ok
+      ? Promise.resolve([])
+      : deps.registry.config(id).then((c) => [c.apiKey, c.password].filter((x): x is string => x !== undefined));
+    void secrets
+      .then(keep)
+      .catch((error: unknown) =>
+        deps.log.warn('could not keep a provider status', { provider: id, error: String(error) }),
+      );
   });
 }

@@ -1,5 +1,10 @@
 import { AppError } from '../../shared/errors.js';
-import { kindOfTarget, type InstanceHealth, type ProviderInfo, type ProviderTestResult } from '../../shared/contract.js';
+import {
+  kindOfTarget,
+  type InstanceHealth,
+  type ProviderInfo,
+  type ProviderTestResult,
+} from '../../shared/contract.js';
 import type { SecretBook } from '../providers/redact.js';
 import { redactingProvider } from '../providers/redacting-provider.js';
 import type { Provider, ProviderConfig, ProviderListing } from '../providers/types.js';
@@ -85,7 +90,17 @@ export function createProviderRegistry(
   const guard = (provider: Provider): Provider => redactingProvider(provider, (s) => options.secrets?.add(s));
   const kinds = new Map(entries.map((e) => [e.provider.id, e]));
   const byId = new Map<string, Instance>(
-    entries.map((e) => [e.provider.id, { id: e.provider.id, kind: e.provider.id, name: e.provider.name, added: false, provider: guard(e.provider), alwaysReady: e.alwaysReady === true }]),
+    entries.map((e) => [
+      e.provider.id,
+      {
+        id: e.provider.id,
+        kind: e.provider.id,
+        name: e.provider.name,
+        added: false,
+        provider: guard(e.provider),
+        alwaysReady: e.alwaysReady === true,
+      },
+    ]),
   );
   const now = options.now ?? Date.now;
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
@@ -96,7 +111,12 @@ export function createProviderRegistry(
     const made = entry.create();
     // The kind's provider answers to the instance's id and name: traces, caches and health are per instance.
     const provider: Provider = { ...made.provider, id: ref.id, name: ref.name };
-    const instance: Instance = { ...ref, added: true, provider: guard(provider), alwaysReady: entry.alwaysReady === true };
+    const instance: Instance = {
+      ...ref,
+      added: true,
+      provider: guard(provider),
+      alwaysReady: entry.alwaysReady === true,
+    };
     if (made.close !== undefined) instance.close = made.close;
     return instance;
   };
@@ -173,11 +193,15 @@ export function createProviderRegistry(
   const noneReady = async (kind: string): Promise<never> => {
     const first = ofKind(kind)[0];
     if (first === undefined) {
-      throw new AppError('invalid_request', `Atelier has no ${kind} provider to send this to.`, { details: { fields: { provider: 'Unknown kind.' } } });
+      throw new AppError('invalid_request', `Atelier has no ${kind} provider to send this to.`, {
+        details: { fields: { provider: 'Unknown kind.' } },
+      });
     }
     // None is usable: the first one's own reason (turned off, not set up) says what to do.
     await readyOne(first.id);
-    throw new AppError('invalid_request', `No ${first.name} server is turned on and set up.`, { details: { fields: { provider: 'None set up.' } } });
+    throw new AppError('invalid_request', `No ${first.name} server is turned on and set up.`, {
+      details: { fields: { provider: 'None set up.' } },
+    });
   };
 
   const ofKind = (kind: string): Instance[] => [...byId.values()].filter((i) => i.kind === kind);
@@ -200,7 +224,11 @@ export function createProviderRegistry(
     for (const { provider } of byId.values()) {
       if (provider.listsModels !== true || settings.provider(provider.id)?.enabled !== true) continue;
       const c = await config(provider.id);
-      if (provider.isConfigured(c)) targets.push({ id: provider.id, fetch: () => provider.test(c, AbortSignal.timeout(Math.min(c.timeoutMs, 30_000))) });
+      if (provider.isConfigured(c))
+        targets.push({
+          id: provider.id,
+          fetch: () => provider.test(c, AbortSignal.timeout(Math.min(c.timeoutMs, 30_000))),
+        });
     }
     return targets;
   };
@@ -228,7 +256,9 @@ export function createProviderRegistry(
     // What each listed model can do, where it differs: the viewer's buttons follow the composer's model.
     const usual = JSON.stringify(result.capabilities.operations);
     const byModel = Object.fromEntries(
-      result.models.map((m) => [m, provider.capabilities({ ...c, model: m }).operations] as const).filter(([, ops]) => JSON.stringify(ops) !== usual),
+      result.models
+        .map((m) => [m, provider.capabilities({ ...c, model: m }).operations] as const)
+        .filter(([, ops]) => JSON.stringify(ops) !== usual),
     );
     if (Object.keys(byModel).length > 0) result.operationsByModel = byModel;
     const listedAt = options.models?.get(id)?.listedAt;
@@ -273,7 +303,14 @@ export function createProviderRegistry(
         clearTimeout(timer);
       }
       const secrets = [c.apiKey, c.password].filter((x): x is string => x !== undefined);
-      options.health?.record(id, { at: now(), ok: result.ok, source: 'test', message: result.message, secrets, connection: connectionOf(settings.provider(id)) });
+      options.health?.record(id, {
+        at: now(),
+        ok: result.ok,
+        source: 'test',
+        message: result.message,
+        secrets,
+        connection: connectionOf(settings.provider(id)),
+      });
       // Only "does it answer" moves the scheduler's view; a wrong key is the Settings status's to show.
       options.instanceHealth?.observe(id, result.ok || result.reachable, result.message);
       return result;
@@ -284,23 +321,34 @@ export function createProviderRegistry(
     async add(input) {
       const entry = kinds.get(input.kind);
       if (entry === undefined) {
-        throw new AppError('invalid_request', `Atelier has no ${input.kind} provider to add a server to.`, { details: { fields: { kind: 'Unknown kind.' } } });
+        throw new AppError('invalid_request', `Atelier has no ${input.kind} provider to add a server to.`, {
+          details: { fields: { kind: 'Unknown kind.' } },
+        });
       }
       if (entry.create === undefined) {
-        throw new AppError('invalid_request', `${entry.provider.name} has a single instance: another one cannot be added.`, { details: { fields: { kind: 'Single instance.' } } });
+        throw new AppError(
+          'invalid_request',
+          `${entry.provider.name} has a single instance: another one cannot be added.`,
+          { details: { fields: { kind: 'Single instance.' } } },
+        );
       }
       const stored = await settings.addInstance(input);
       const made = instantiate(stored);
-      if (made === undefined) throw new AppError('internal', `The new ${entry.provider.name} server could not be made.`);
+      if (made === undefined)
+        throw new AppError('internal', `The new ${entry.provider.name} server could not be made.`);
       byId.set(made.id, made);
       return { id: made.id, kind: made.kind, name: made.name, added: true };
     },
     async remove(id) {
       const found = instance(id);
       if (!found.added) {
-        throw new AppError('invalid_request', `${found.name} is the first ${found.kind} server and stays: turn it off in Settings instead.`, {
-          details: { fields: { id: 'The first instance of a kind cannot be removed.' } },
-        });
+        throw new AppError(
+          'invalid_request',
+          `${found.name} is the first ${found.kind} server and stays: turn it off in Settings instead.`,
+          {
+            details: { fields: { id: 'The first instance of a kind cannot be removed.' } },
+          },
+        );
       }
       // Out of the scheduler's view before anything is awaited: no job is placed on it from here on.
       byId.delete(id);
@@ -316,6 +364,8 @@ export function createProviderRegistry(
 }
 
 /** What a connection test depends on: a new address or login needs a new test. */
-export function connectionOf(s: { baseUrl?: string; username?: string; hasApiKey: boolean; hasPassword: boolean } | undefined): string {
+export function connectionOf(
+  s: { baseUrl?: string; username?: string; hasApiKey: boolean; hasPassword: boolean } | undefined,
+): string {
   return JSON.stringify([s?.baseUrl ?? '', s?.username ?? '', s?.hasApiKey ?? false, s?.hasPassword ?? false]);
 }

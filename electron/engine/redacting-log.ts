@@ -9,5 +9,9 @@ export function redactingLog(log: Logger, secrets: SecretBook): Logger {
       const r = secrets.redactor();
       write(r.text(message), fields === undefined ? undefined : r.deep(fields));
     };
-  return { info: line((m, f) => log.info(m, f)), warn: line((m, f) => log.warn(m, f)), error: line((m, f) => log.error(m, f)) };
+  return {
+    info: line((m, f) => log.info(m, f)),
+    warn: line((m, f) => log.warn(m, f)),
+    error: line((m, f) => log.error(m, f)),
+  };
 }

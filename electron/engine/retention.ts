@@ -43,7 +43,8 @@ export function createRetention(deps: RetentionDeps) {
       maxJobs: retention.maxJobs,
       maxBytes: retention.maxBytes,
     });
-    if (moved.jobs > 0) log.info('retention moved jobs to the trash', { jobs: moved.jobs, images: moved.images, bytes: moved.bytes });
+    if (moved.jobs > 0)
+      log.info('retention moved jobs to the trash', { jobs: moved.jobs, images: moved.images, bytes: moved.bytes });
     await announce(moved.ids);
   };
 

@@ -87,7 +87,12 @@ export function createSettingsService(options: {
     const providers: Record<string, StoredProviderSettings> = { ...base.providers };
     // Added instances start from their kind's defaults; one whose kind is no longer shipped is left out.
     const instances = (Array.isArray(stored.instances) ? stored.instances : []).filter(
-      (i) => typeof i?.id === 'string' && typeof i.kind === 'string' && typeof i.name === 'string' && Object.hasOwn(base.providers, i.kind) && !Object.hasOwn(base.providers, i.id),
+      (i) =>
+        typeof i?.id === 'string' &&
+        typeof i.kind === 'string' &&
+        typeof i.name === 'string' &&
+        Object.hasOwn(base.providers, i.kind) &&
+        !Object.hasOwn(base.providers, i.id),
     );
     for (const instance of instances) providers[instance.id] = { ...base.providers[instance.kind]! };
     for (const [id, p] of Object.entries(stored.providers ?? {})) {
@@ -147,7 +152,8 @@ export function createSettingsService(options: {
       if (patch.concurrency) next.concurrency = { ...next.concurrency, ...patch.concurrency };
       if (patch.retention) next.retention = { ...next.retention, ...patch.retention };
       if (patch.theme) next.theme = patch.theme;
-      if (patch.library?.xmpSidecars !== undefined) next.library = { ...next.library, xmpSidecars: patch.library.xmpSidecars };
+      if (patch.library?.xmpSidecars !== undefined)
+        next.library = { ...next.library, xmpSidecars: patch.library.xmpSidecars };
       if (patch.updates?.auto !== undefined) next.updates = { ...next.updates, auto: patch.updates.auto };
       const secretWrites: Array<() => Promise<void>> = [];
       for (const [id, p] of Object.entries(patch.providers ?? {})) {
@@ -171,7 +177,10 @@ export function createSettingsService(options: {
           else current[field] = value;
         }
         if (p.workflow) validateWorkflow(p.workflow, id);
-        for (const [kind, flag] of [['apiKey', 'hasApiKey'], ['password', 'hasPassword']] as const) {
+        for (const [kind, flag] of [
+          ['apiKey', 'hasApiKey'],
+          ['password', 'hasPassword'],
+        ] as const) {
           const value = p[kind];
           if (value === undefined) continue;
           current[flag] = value !== null;
@@ -187,7 +196,9 @@ export function createSettingsService(options: {
     async addInstance({ kind, name, baseUrl, concurrency }) {
       const base = ownProvider(providerDefaultsStored(), kind);
       if (base === undefined) {
-        throw new AppError('invalid_request', `Atelier has no provider kind called “${kind}”.`, { details: { fields: { kind: 'Unknown kind.' } } });
+        throw new AppError('invalid_request', `Atelier has no provider kind called “${kind}”.`, {
+          details: { fields: { kind: 'Unknown kind.' } },
+        });
       }
       const next: StoredSettings = structuredClone(cached);
       let n = Math.max(1, next.instanceNumbers[kind] ?? 1);
@@ -226,7 +237,10 @@ export function createSettingsService(options: {
 }
 
 /** Only a provider's own entry: "constructor" or "__proto__" must never reach Object or Object.prototype. */
-function ownProvider(providers: Record<string, StoredProviderSettings>, id: string): StoredProviderSettings | undefined {
+function ownProvider(
+  providers: Record<string, StoredProviderSettings>,
+  id: string,
+): StoredProviderSettings | undefined {
   return Object.hasOwn(providers, id) ? providers[id] : undefined;
 }
 

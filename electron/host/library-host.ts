@@ -5,7 +5,13 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CHANNEL_NAMES, EVENT_NAMES, type Handlers, type LibraryLocation, type MoveStatus } from '../../shared/contract.js';
+import {
+  CHANNEL_NAMES,
+  EVENT_NAMES,
+  type Handlers,
+  type LibraryLocation,
+  type MoveStatus,
+} from '../../shared/contract.js';
 import { AppError } from '../../shared/errors.js';
 import { createEventBus } from '../engine/event-bus.js';
 import type { Engine, Logger, Unsubscribe } from '../engine/types.js';
@@ -113,7 +119,12 @@ export async function createLibraryHost(options: LibraryHostOptions): Promise<Li
         imported,
         onProgress: (progress) => {
           status.state = progress.phase;
-          Object.assign(status, { filesDone: progress.filesDone, filesTotal: progress.filesTotal, bytesDone: progress.bytesDone, bytesTotal: progress.bytesTotal });
+          Object.assign(status, {
+            filesDone: progress.filesDone,
+            filesTotal: progress.filesTotal,
+            bytesDone: progress.bytesDone,
+            bytesTotal: progress.bytesTotal,
+          });
         },
         ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }),
         ...(options.hooks === undefined ? {} : { hooks: options.hooks }),
@@ -145,7 +156,16 @@ export async function createLibraryHost(options: LibraryHostOptions): Promise<Li
     options.log.info('library moved', { from, to: status.to, files: copied.files.length, bytes: copied.bytes });
   };
 
-  const locationHandlers: Pick<Handlers, 'library.location' | 'library.move.start' | 'library.move.status' | 'library.move.cancel' | 'library.deleteOldCopy' | 'library.retryLocation' | 'library.useLocation'> = {
+  const locationHandlers: Pick<
+    Handlers,
+    | 'library.location'
+    | 'library.move.start'
+    | 'library.move.status'
+    | 'library.move.cancel'
+    | 'library.deleteOldCopy'
+    | 'library.retryLocation'
+    | 'library.useLocation'
+  > = {
     'library.location': async () => location(),
     'library.move.start': async ({ target }) => {
       if (starting || (move !== null && RUNNING.has(move.state))) {
@@ -164,9 +184,21 @@ export async function createLibraryHost(options: LibraryHostOptions): Promise<Li
         starting = false;
       }
       // Closed (quit) or swapped while the target was checked: moving would start on a library no longer served.
-      if (closed || engine !== engineNow) throw new AppError('conflict', 'The library closed while the move was being checked.', { details: { reason: 'library_closed' } });
+      if (closed || engine !== engineNow)
+        throw new AppError('conflict', 'The library closed while the move was being checked.', {
+          details: { reason: 'library_closed' },
+        });
       if (oldCopy !== null && resolve(target) === resolve(oldCopy.from)) oldCopy = null;
-      const status: MoveStatus = { id: `move-${Date.now()}`, state: 'copying', from, to: resolve(target), filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 };
+      const status: MoveStatus = {
+        id: `move-${Date.now()}`,
+        state: 'copying',
+        from,
+        to: resolve(target),
+        filesDone: 0,
+        filesTotal: 0,
+        bytesDone: 0,
+        bytesTotal: 0,
+      };
       move = status;
       state = 'moving';
       controller = new AbortController();
@@ -183,7 +215,8 @@ export async function createLibraryHost(options: LibraryHostOptions): Promise<Li
     },
     'library.deleteOldCopy': async (confirmed) => {
       if (oldCopy === null) throw new AppError('not_found', 'There is no old copy of the library to delete.');
-      if (resolve(oldCopy.from) === resolve(dataDir)) throw new AppError('conflict', 'That copy is the library in use.');
+      if (resolve(oldCopy.from) === resolve(dataDir))
+        throw new AppError('conflict', 'That copy is the library in use.');
       const result = await deleteOldCopy(oldCopy, confirmed);
       oldCopy = null;
       return result;
@@ -193,18 +226,31 @@ export async function createLibraryHost(options: LibraryHostOptions): Promise<Li
       return location();
     },
     'library.useLocation': async ({ mode, path }) => {
-      if (state !== 'unavailable') throw new AppError('conflict', 'The library is open; use Move library… to put it elsewhere.');
+      if (state !== 'unavailable')
+        throw new AppError('conflict', 'The library is open; use Move library… to put it elsewhere.');
       const dir = resolve(path ?? options.defaultDir);
       if (mode === 'open' && existsSync(join(dir, PARTIAL_MARKER))) {
-        throw new AppError('invalid_request', `${dir} holds an unfinished copy of a library (a move was interrupted). Open the library it was copied from and move it again.`, {
-          details: { reason: 'partial_copy' },
-        });
+        throw new AppError(
+          'invalid_request',
+          `${dir} holds an unfinished copy of a library (a move was interrupted). Open the library it was copied from and move it again.`,
+          {
+            details: { reason: 'partial_copy' },
+          },
+        );
       }
       if (mode === 'open' && !existsSync(join(dir, 'atelier.db'))) {
-        throw new AppError('invalid_request', `${dir} holds no Atelier library. Pick the folder that has atelier.db in it.`, { details: { reason: 'not_a_library' } });
+        throw new AppError(
+          'invalid_request',
+          `${dir} holds no Atelier library. Pick the folder that has atelier.db in it.`,
+          { details: { reason: 'not_a_library' } },
+        );
       }
       if (mode === 'new' && existsSync(dir) && !existsSync(join(dir, 'atelier.db')) && readdirSync(dir).length > 0) {
-        throw new AppError('invalid_request', `${dir} already holds other files. Start a new library in an empty or new folder.`, { details: { reason: 'target_not_empty' } });
+        throw new AppError(
+          'invalid_request',
+          `${dir} already holds other files. Start a new library in an empty or new folder.`,
+          { details: { reason: 'target_not_empty' } },
+        );
       }
       await reopenOrThrow(dir);
       await remember(dir);
@@ -216,7 +262,10 @@ export async function createLibraryHost(options: LibraryHostOptions): Promise<Li
   };
 
   const handlers = Object.fromEntries(
-    CHANNEL_NAMES.map((name) => [name, async (input: unknown) => (current().handlers[name] as (input: unknown) => Promise<unknown>)(input)]),
+    CHANNEL_NAMES.map((name) => [
+      name,
+      async (input: unknown) => (current().handlers[name] as (input: unknown) => Promise<unknown>)(input),
+    ]),
   ) as unknown as Handlers;
   Object.assign(handlers, locationHandlers);
 

@@ -77,14 +77,24 @@ export async function resolveMediaFile(
   if (file === null) return null;
   if (file.root !== undefined) {
     // Not Atelier's file: the guarded read (inside its folder, a regular file, bounded, the recorded hash) or nothing.
-    const target = { path: file.path, root: file.root, maxBytes: MAX_ORIGINAL_BYTES, ...(file.sha256 === undefined ? {} : { sha256: file.sha256 }) };
+    const target = {
+      path: file.path,
+      root: file.root,
+      maxBytes: MAX_ORIGINAL_BYTES,
+      ...(file.sha256 === undefined ? {} : { sha256: file.sha256 }),
+    };
     const read = await reader()
       .read(target)
       .catch(() => null);
-    return read === null ? null : { path: file.path, mime: file.mime, size: read.size, mtimeMs: read.mtimeMs, bytes: read.bytes };
+    return read === null
+      ? null
+      : { path: file.path, mime: file.mime, size: read.size, mtimeMs: read.mtimeMs, bytes: read.bytes };
   }
   try {
-    const [root, real] = await Promise.all([file.root === undefined ? realRoot(engine.dataDir) : realpath(file.root), realpath(file.path)]);
+    const [root, real] = await Promise.all([
+      file.root === undefined ? realRoot(engine.dataDir) : realpath(file.root),
+      realpath(file.path),
+    ]);
     if (!isInside(root, real) || (real === root && file.root === undefined)) return null;
     const info = await stat(real);
     if (!info.isFile()) return null;

@@ -58,7 +58,7 @@ export function parseCsv(text: string, options: CsvOptions = {}): CsvParse {
     started = false;
   };
 
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     // Runs of plain text are taken whole: a 5 MB file is read in a fraction of a second, not char by char.
     if (state === 'quoted') {
       const quote = text.indexOf('"', i);

@@ -63,7 +63,11 @@ async function recoveredFrom(dataDir: string, rel: string, now: number): Promise
       index: chunk.index,
       path: rel,
       // The name is the content's sha256 (library/ab/cdef….png): hashing megabytes again would hold up the loop.
-      sha256: rel.split('/').slice(1).join('').replace(/\.png$/, ''),
+      sha256: rel
+        .split('/')
+        .slice(1)
+        .join('')
+        .replace(/\.png$/, ''),
       bytes: bytes.length,
       width: meta.width,
       height: meta.height,
@@ -108,7 +112,9 @@ export async function rebuildFromFiles(options: RebuildOptions): Promise<Rebuild
   const batchSize = Math.max(1, options.batchSize ?? 16);
   await restoreSetAside(dataDir);
   const { referenced } = await collectImagePaths(store);
-  const files = (await shardedFiles(nodeMediaFs, dataDir, LIBRARY_DIR)).filter((rel) => LIBRARY_NAME.test(rel.split('/')[2] ?? ''));
+  const files = (await shardedFiles(nodeMediaFs, dataDir, LIBRARY_DIR)).filter((rel) =>
+    LIBRARY_NAME.test(rel.split('/')[2] ?? ''),
+  );
   const out: RebuildOutcome = { jobs: 0, images: 0, known: 0, unreadable: 0, jobIds: [] };
   const pending = files.filter((rel) => {
     if (!referenced.has(rel)) return true;
@@ -119,7 +125,9 @@ export async function rebuildFromFiles(options: RebuildOptions): Promise<Rebuild
     const batch: RecoveredImage[] = [];
     const copies: FileOutcome[] = [];
     for (const rel of pending.slice(i, i + batchSize)) {
-      const entry = PNG_NAME.test(rel.split('/')[2] ?? '') ? await recoveredFrom(dataDir, rel, options.now()).catch(() => null) : null;
+      const entry = PNG_NAME.test(rel.split('/')[2] ?? '')
+        ? await recoveredFrom(dataDir, rel, options.now()).catch(() => null)
+        : null;
       if (entry !== null) batch.push(entry);
       else {
         // Not an Atelier PNG with its record: a copied import (or a damaged one), read like any other tool's file.

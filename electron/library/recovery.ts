@@ -62,21 +62,29 @@ export function createLibraryRecovery(deps: LibraryRecoveryDeps) {
         unknownFiles: sweep.unreferencedLibraryFiles,
       };
       if (sweep.held) {
-        log.warn('the database knows fewer than half of the files in library/: nothing was swept; rebuild the history from the files', {
-          libraryFiles: sweep.libraryFiles,
-          unknownFiles: sweep.unreferencedLibraryFiles,
-        });
+        log.warn(
+          'the database knows fewer than half of the files in library/: nothing was swept; rebuild the history from the files',
+          {
+            libraryFiles: sweep.libraryFiles,
+            unknownFiles: sweep.unreferencedLibraryFiles,
+          },
+        );
       }
-      if (sweep.moved.length > 0) log.info('moved orphan files to orphans/', { count: sweep.moved.length, bytes: sweep.bytesMoved });
+      if (sweep.moved.length > 0)
+        log.info('moved orphan files to orphans/', { count: sweep.moved.length, bytes: sweep.bytesMoved });
       if (sweep.tmpRemoved > 0) log.info('removed stale temp files', { count: sweep.tmpRemoved });
-      if (sweep.failed > 0) log.warn('could not move some orphan files aside; they stay where they are', { count: sweep.failed });
+      if (sweep.failed > 0)
+        log.warn('could not move some orphan files aside; they stay where they are', { count: sweep.failed });
     },
 
     rebuild(): Promise<RebuildResult> {
-      if (rebuilding !== null) throw new AppError('conflict', 'The history is already being rebuilt from the files: wait for it to finish.');
+      if (rebuilding !== null)
+        throw new AppError('conflict', 'The history is already being rebuilt from the files: wait for it to finish.');
       // Before the start-up check the sweep has yet to run: a rebuild then could race it for the same files.
       if (recovery.state === 'checking') {
-        throw new AppError('conflict', 'Atelier is still checking the library folder: try again in a few seconds.', { retryable: true });
+        throw new AppError('conflict', 'Atelier is still checking the library folder: try again in a few seconds.', {
+          retryable: true,
+        });
       }
       const previous = recovery;
       recovery = { ...recovery, state: 'rebuilding' };
@@ -107,7 +115,8 @@ export function createLibraryRecovery(deps: LibraryRecoveryDeps) {
     async removeOrphans(expectedCount: number): Promise<{ removed: number; bytesFreed: number }> {
       try {
         const result = await removeOrphans(dataDir, expectedCount);
-        if (result.removed > 0) log.info('removed orphan files at the person\'s request', { count: result.removed, bytes: result.bytesFreed });
+        if (result.removed > 0)
+          log.info("removed orphan files at the person's request", { count: result.removed, bytes: result.bytesFreed });
         return result;
       } finally {
         await refreshOrphans();

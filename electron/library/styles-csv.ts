@@ -26,7 +26,8 @@ export function templateOfStyle(stylePrompt: string): string | undefined {
 }
 
 // trim() also drops the BOM Python's utf-8-sig puts before the first column's name.
-const columnOf = (header: string[], ...names: string[]): number => header.findIndex((h) => names.includes(h.trim().toLowerCase()));
+const columnOf = (header: string[], ...names: string[]): number =>
+  header.findIndex((h) => names.includes(h.trim().toLowerCase()));
 
 export function readStylesCsv(text: string): StylesRead {
   const { records, unclosedAt } = parseCsv(text, { skipInitialSpace: true });
@@ -35,7 +36,10 @@ export function readStylesCsv(text: string): StylesRead {
   const header = rows.shift();
   const name = header === undefined ? -1 : columnOf(header.fields, 'name');
   if (header === undefined || name < 0) {
-    throw new AppError('invalid_request', 'This is not a styles file: its first line should name the columns, as in name,prompt,negative_prompt.');
+    throw new AppError(
+      'invalid_request',
+      'This is not a styles file: its first line should name the columns, as in name,prompt,negative_prompt.',
+    );
   }
   const prompt = columnOf(header.fields, 'prompt', 'text');
   const negative = columnOf(header.fields, 'negative_prompt');
@@ -46,7 +50,10 @@ export function readStylesCsv(text: string): StylesRead {
   const seen = new Map<string, number>();
   for (const { line, fields } of rows) {
     if (styles.length === MAX_STYLES) {
-      skipped.push({ line, reason: `A styles file adds at most ${MAX_STYLES.toLocaleString('en')} styles: this line and the ones after it were not read. Split the file to import the rest.` });
+      skipped.push({
+        line,
+        reason: `A styles file adds at most ${MAX_STYLES.toLocaleString('en')} styles: this line and the ones after it were not read. Split the file to import the rest.`,
+      });
       break;
     }
     const skip = (reason: string): void => {
@@ -62,17 +69,32 @@ export function readStylesCsv(text: string): StylesRead {
     const folded = presetKey(styleName);
     if (styleName.length === 0) skip('The style has no name.');
     else if (styleName.length > MAX_NAME) skip(`The style's name is longer than ${MAX_NAME} characters.`);
-    else if (extra > 0) skip(`The line has ${width + extra} fields where the first line names ${width}: a prompt with commas needs "quotes" around it.`);
-    else if (template === undefined && styleNegative.trim().length === 0) skip(`"${styleName}" has neither a prompt nor a negative prompt.`);
-    else if (template !== undefined && template.length > MAX_TEXT) skip(`The prompt of "${styleName}" is longer than ${MAX_TEXT.toLocaleString('en')} characters.`);
-    else if (styleNegative.length > MAX_TEXT) skip(`The negative prompt of "${styleName}" is longer than ${MAX_TEXT.toLocaleString('en')} characters.`);
+    else if (extra > 0)
+      skip(
+        `The line has ${width + extra} fields where the first line names ${width}: a prompt with commas needs "quotes" around it.`,
+      );
+    else if (template === undefined && styleNegative.trim().length === 0)
+      skip(`"${styleName}" has neither a prompt nor a negative prompt.`);
+    else if (template !== undefined && template.length > MAX_TEXT)
+      skip(`The prompt of "${styleName}" is longer than ${MAX_TEXT.toLocaleString('en')} characters.`);
+    else if (styleNegative.length > MAX_TEXT)
+      skip(`The negative prompt of "${styleName}" is longer than ${MAX_TEXT.toLocaleString('en')} characters.`);
     else if (template !== undefined && templateProblem(template) !== undefined) skip(templateProblem(template)!);
     else if (seen.has(folded)) skip(`A style called "${styleName}" is already on line ${seen.get(folded)}.`);
     else {
       seen.set(folded, line);
-      styles.push({ line, name: styleName, ...(template !== undefined && { template }), ...(styleNegative.trim().length > 0 && { negativePrompt: styleNegative }) });
+      styles.push({
+        line,
+        name: styleName,
+        ...(template !== undefined && { template }),
+        ...(styleNegative.trim().length > 0 && { negativePrompt: styleNegative }),
+      });
     }
   }
-  if (unclosedAt !== undefined) skipped.push({ line: unclosedAt, reason: 'A quoted field opens on this line and is never closed, so the rest of the file could not be read.' });
+  if (unclosedAt !== undefined)
+    skipped.push({
+      line: unclosedAt,
+      reason: 'A quoted field opens on this line and is never closed, so the rest of the file could not be read.',
+    });
   return { styles, skipped };
 }

@@ -80,6 +80,10 @@ export async function writeFileAtomic(
   } catch (error) {
     if (handle !== undefined) await handle.close().catch(() => undefined);
     if (tmpCreated) await fs.unlink(tmp).catch(() => undefined);
-    throw toStorageError(error, dataDir, relPath.startsWith(`${THUMBS_DIR}/`) ? 'save the thumbnail' : 'save the image');
+    throw toStorageError(
+      error,
+      dataDir,
+      relPath.startsWith(`${THUMBS_DIR}/`) ? 'save the thumbnail' : 'save the image',
+    );
   }
 }

@@ -4,7 +4,16 @@ export { writeContentAddressed, sha256Hex, type StoredFile } from './content-sto
 export { makeThumbnail, writeThumbnail, THUMB_LONG_EDGE } from './thumbnail.js';
 export { storeProviderImage, type StoreImageInput } from './store-image.js';
 export { createPreviewRegistry, type PreviewRegistry, type PreviewFile, type PreviewOptions } from './previews.js';
-export { sweepOrphans, removePreviewFolders, findMissingFiles, databaseLooksLost, shardedFiles, DEFAULT_SWEEP_GRACE_MS, type SweepResult, type MissingFiles } from './sweep.js';
+export {
+  sweepOrphans,
+  removePreviewFolders,
+  findMissingFiles,
+  databaseLooksLost,
+  shardedFiles,
+  DEFAULT_SWEEP_GRACE_MS,
+  type SweepResult,
+  type MissingFiles,
+} from './sweep.js';
 export { countOrphans, removeOrphans, ORPHANS_DIR, type OrphanCount } from './orphans.js';
 export { resolveInsideDataDir, resolveMediaPath } from './safe-path.js';
 export { toStorageError, STORAGE_ERRNOS } from './storage-error.js';

@@ -16,7 +16,8 @@ const COS = (() => {
 
 /** The 8x8 lowest DCT-II coefficients of a 32x32 greyscale square (row-major, [0] is the mean). */
 export function lowFrequencies(pixels: Uint8Array | Buffer): Float64Array {
-  if (pixels.length !== SIZE * SIZE) throw new RangeError(`expected ${SIZE * SIZE} greyscale pixels, got ${pixels.length}`);
+  if (pixels.length !== SIZE * SIZE)
+    throw new RangeError(`expected ${SIZE * SIZE} greyscale pixels, got ${pixels.length}`);
   // Rows first: for each pixel row y, its first 8 horizontal frequencies.
   const rows = new Float64Array(SIZE * LOW);
   for (let y = 0; y < SIZE; y += 1) {

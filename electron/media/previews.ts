@@ -109,7 +109,9 @@ export function createPreviewRegistry(dataDir: string, options: PreviewOptions =
         await Promise.allSettled([...job.pending]);
         for (const id of job.ids) files.delete(id);
       }
-      await fs.rm(absolute(dataDir, `${PREVIEWS_DIR}/${jobId}`), { recursive: true, force: true }).catch(() => undefined);
+      await fs
+        .rm(absolute(dataDir, `${PREVIEWS_DIR}/${jobId}`), { recursive: true, force: true })
+        .catch(() => undefined);
     },
   };
 }

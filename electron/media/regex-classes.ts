@@ -22,7 +22,9 @@ export function isSpace(code: number): boolean {
 
 /** `\w`: ASCII letters, digits and underscore. */
 export function isWordChar(code: number): boolean {
-  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f;
+  return (
+    (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f
+  );
 }
 
 /** What `.` does not match without the `s` flag. */

@@ -23,7 +23,11 @@ export function resolveInsideDataDir(dataDir: string, relPath: string): string |
  * Like `resolveInsideDataDir`, then follows symlinks: the real file must still sit inside the real dataDir.
  * Null when the file does not exist. Used by the media protocol and the headless host before serving a file.
  */
-export async function resolveMediaPath(dataDir: string, relPath: string, fs: MediaFs = nodeMediaFs): Promise<string | null> {
+export async function resolveMediaPath(
+  dataDir: string,
+  relPath: string,
+  fs: MediaFs = nodeMediaFs,
+): Promise<string | null> {
   const lexical = resolveInsideDataDir(dataDir, relPath);
   if (lexical === null) return null;
   try {

@@ -13,7 +13,8 @@ const BASE64_END = /^[A-Za-z0-9+/]*={0,2}$/;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 const DAMAGED = 'The mask PNG is cut short or damaged: its pixels cannot be read.';
-const invalid = (message: string): AppError => new AppError('invalid_request', message, { details: { fields: { png: message } } });
+const invalid = (message: string): AppError =>
+  new AppError('invalid_request', message, { details: { fields: { png: message } } });
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Up to 32 MB of base64 decoded in slices: never one long block of the main thread. */
@@ -31,7 +32,8 @@ async function fromBase64(text: string): Promise<Buffer> {
 
 /** Width and height from the PNG's IHDR, read before any decoding; null when the bytes do not start as a PNG does. */
 function pngSize(bytes: Buffer): { width: number; height: number } | null {
-  if (bytes.length < 24 || !bytes.subarray(0, 8).equals(PNG_SIGNATURE) || bytes.toString('latin1', 12, 16) !== 'IHDR') return null;
+  if (bytes.length < 24 || !bytes.subarray(0, 8).equals(PNG_SIGNATURE) || bytes.toString('latin1', 12, 16) !== 'IHDR')
+    return null;
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
@@ -54,7 +56,9 @@ export async function saveMask(input: {
   const { width, height } = size;
   if (width === 0 || height === 0) throw invalid('The mask PNG is damaged: its header gives it no pixels.');
   if (width * height > MAX_MASK_PIXELS) {
-    throw invalid(`The mask is ${width}×${height} pixels: a mask is at most ${Math.round(MAX_MASK_PIXELS / 1e6)} megapixels (16384×16384).`);
+    throw invalid(
+      `The mask is ${width}×${height} pixels: a mask is at most ${Math.round(MAX_MASK_PIXELS / 1e6)} megapixels (16384×16384).`,
+    );
   }
   if (width !== input.width || height !== input.height) {
     throw invalid(`The mask is ${width}×${height} but its image is ${input.width}×${input.height}: they must match.`);

@@ -107,7 +107,9 @@ export async function sweepOrphans(
     unreferencedLibraryFiles: unreferencedLibrary.length,
     held,
   };
-  const media = held ? [] : [...unreferencedLibrary, ...(await shardedFiles(fs, dataDir, THUMBS_DIR)).filter((rel) => !referenced.has(rel))];
+  const media = held
+    ? []
+    : [...unreferencedLibrary, ...(await shardedFiles(fs, dataDir, THUMBS_DIR)).filter((rel) => !referenced.has(rel))];
   const tmp = (await list(fs, absolute(dataDir, TMP_DIR))).map((name) => `${TMP_DIR}/${name}`);
   for (const rel of [...media, ...tmp]) {
     const isTmp = rel.startsWith(`${TMP_DIR}/`);

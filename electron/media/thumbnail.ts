@@ -19,7 +19,11 @@ export async function makeThumbnail(image: Uint8Array): Promise<Buffer> {
 }
 
 /** Makes and stores the thumbnail under thumbs/ab/cdef….webp (named by the thumbnail's own sha256). */
-export async function writeThumbnail(dataDir: string, image: Uint8Array, options: WriteOptions = {}): Promise<StoredFile> {
+export async function writeThumbnail(
+  dataDir: string,
+  image: Uint8Array,
+  options: WriteOptions = {},
+): Promise<StoredFile> {
   const thumb = await makeThumbnail(image);
   return writeContentAddressed(dataDir, THUMBS_DIR, thumb, 'webp', options);
 }

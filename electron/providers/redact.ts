@@ -69,12 +69,14 @@ export function secretForms(secret: string): string[] {
 
 export function createRedactor(secrets: Iterable<string>): Redactor {
   // Longest first, so a secret that contains another is removed whole.
-  const list = [...new Set([...secrets].filter((s) => s.length >= MIN_SECRET_LENGTH).flatMap(secretForms))].sort((a, b) => b.length - a.length);
+  const list = [...new Set([...secrets].filter((s) => s.length >= MIN_SECRET_LENGTH).flatMap(secretForms))].sort(
+    (a, b) => b.length - a.length,
+  );
 
   const text = (value: string): string => {
     let out = value;
     // Each pass shortens the text, so this ends; a secret made of "*" could otherwise reappear around a replacement.
-    for (let found = true; found; ) {
+    for (let found = true; found;) {
       found = false;
       for (const secret of list) {
         if (out.includes(secret)) {
@@ -105,7 +107,12 @@ export function createRedactor(secrets: Iterable<string>): Redactor {
     seen.set(value, copy);
     for (const [key, item] of Object.entries(value)) {
       // defineProperty: a provider's "__proto__" key stays data and never becomes the copy's prototype.
-      Object.defineProperty(copy, text(key), { value: walk(item, seen), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(copy, text(key), {
+        value: walk(item, seen),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return copy;
   };

@@ -31,7 +31,8 @@ export function redactingProvider(provider: Provider, onSecrets?: (secrets: stri
         onAccepted: () => context.onAccepted(),
         onPartialImage: (image) => context.onPartialImage(image),
         onProgress: (progress) => context.onProgress({ ...progress, stage: r.text(progress.stage) }),
-        trace: (kind, message, data) => context.trace(r.text(kind), r.text(message), data === undefined ? undefined : r.deep(data)),
+        trace: (kind, message, data) =>
+          context.trace(r.text(kind), r.text(message), data === undefined ? undefined : r.deep(data)),
         ...(context.inputs === undefined ? {} : { inputs: context.inputs }),
       };
       let output: ProviderOutput;

@@ -1,9 +1,4 @@
-import type {
-  GenerateRequest,
-  JobResult,
-  ProviderCapabilities,
-  ProviderTestResult,
-} from '../../shared/contract.js';
+import type { GenerateRequest, JobResult, ProviderCapabilities, ProviderTestResult } from '../../shared/contract.js';
 import type { Seed } from '../../shared/seed.js';
 
 /** What a provider needs from settings and the keyring for one call. Secrets are decrypted only here. */

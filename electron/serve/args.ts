@@ -51,7 +51,8 @@ export function parseServeArgs(
   const warnings: string[] = [];
   const portText = values.port ?? '0';
   const port = Number(portText);
-  if (!/^\d+$/.test(portText) || port > 65_535) throw new UsageError(`--port must be 0..65535, not "${portText}".\n${USAGE}`);
+  if (!/^\d+$/.test(portText) || port > 65_535)
+    throw new UsageError(`--port must be 0..65535, not "${portText}".\n${USAGE}`);
   const token = values.token ?? newToken();
   if (token.length < 16 || !/^[A-Za-z0-9._~-]+$/.test(token)) {
     throw new UsageError('--token must be at least 16 characters of letters, digits, . _ ~ or -.');

@@ -44,7 +44,13 @@ export function requestToken(req: IncomingMessage, port: number): string | undef
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 
 export function isLoopbackHost(host: string): boolean {
-  return host === '127.0.0.1' || host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  return (
+    host === '127.0.0.1' ||
+    host === 'localhost' ||
+    host === '::1' ||
+    host === '[::1]' ||
+    /^127\.\d+\.\d+\.\d+$/.test(host)
+  );
 }
 
 /** Host header values this server answers to: loopback names (and an explicitly chosen address) on its own port. */

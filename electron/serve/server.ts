@@ -165,7 +165,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const file = request === null ? null : await resolveMediaFile(options.engine, request);
     if (request === null || file === null) return sendText(res, 404, 'Not found');
     const head = (size: number) =>
-      res.writeHead(200, { 'content-type': file.mime, 'content-length': size, 'cache-control': mediaCacheControl(request.kind) });
+      res.writeHead(200, {
+        'content-type': file.mime,
+        'content-length': size,
+        'cache-control': mediaCacheControl(request.kind),
+      });
     if (req.method === 'HEAD') return void head(file.size).end();
     if (file.bytes !== undefined) return void head(file.bytes.length).end(file.bytes);
     // Thumbnails and previews are small: one read beats a stream's machinery (a grid asks for dozens at once).
@@ -222,12 +226,20 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       if (!tokensEqual(options.token, url.searchParams.get('token') ?? undefined)) {
         return sendText(res, 401, 'That link has the wrong token. Use the link `npm run serve` printed.');
       }
-      res.writeHead(303, { location: '/', 'set-cookie': sessionCookie(port, options.token), 'cache-control': 'no-store' });
+      res.writeHead(303, {
+        location: '/',
+        'set-cookie': sessionCookie(port, options.token),
+        'cache-control': 'no-store',
+      });
       return void res.end();
     }
     if (!tokensEqual(options.token, requestToken(req, port))) {
       if (pathname.startsWith('/api/')) {
-        return sendError(res, 401, bad('This page is not signed in: open the link `npm run serve` printed.', { reason: 'auth' }));
+        return sendError(
+          res,
+          401,
+          bad('This page is not signed in: open the link `npm run serve` printed.', { reason: 'auth' }),
+        );
       }
       return sendText(res, 401, 'Open the link `npm run serve` printed (it carries the access token).');
     }
@@ -248,7 +260,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     });
   });
 
-  const shownHost = bindHost === '0.0.0.0' || bindHost === '::' ? '127.0.0.1' : bindHost.includes(':') ? `[${bindHost}]` : bindHost;
+  const shownHost =
+    bindHost === '0.0.0.0' || bindHost === '::' ? '127.0.0.1' : bindHost.includes(':') ? `[${bindHost}]` : bindHost;
   return {
     port,
     host: bindHost,

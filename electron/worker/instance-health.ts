@@ -49,7 +49,12 @@ export function createInstanceHealth(options: {
 
   const of = (id: string): State => {
     let s = states.get(id);
-    if (s !== undefined && s.state === 'down' && options.connection !== undefined && options.connection(id) !== s.connection) {
+    if (
+      s !== undefined &&
+      s.state === 'down' &&
+      options.connection !== undefined &&
+      options.connection(id) !== s.connection
+    ) {
       clearTimeout(s.timer);
       const kept: State = { state: 'unknown', running: s.running, attempt: 0 };
       if (s.loadedModel !== undefined) kept.loadedModel = s.loadedModel;

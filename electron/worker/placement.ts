@@ -37,7 +37,11 @@ const mayHave = (instance: PlacementInstance, model: string): boolean =>
  * have the model, preferring the one that has it loaded, then the one with most room. A job asking for one instance
  * goes only there (down, off or not set up: it runs and fails with that instance's own reason, nothing sent).
  */
-export function place(jobs: readonly PlacementJob[], instances: readonly PlacementInstance[], globalFree: number): PlacementResult {
+export function place(
+  jobs: readonly PlacementJob[],
+  instances: readonly PlacementInstance[],
+  globalFree: number,
+): PlacementResult {
   const free = new Map(instances.map((i) => [i.id, i.free]));
   const byId = new Map(instances.map((i) => [i.id, i]));
   const result: PlacementResult = { placements: [], waiting: [] };
@@ -69,7 +73,8 @@ export function place(jobs: readonly PlacementJob[], instances: readonly Placeme
     }
     // When no server of the kind lists the model, the filter would strand the job: let a server answer for itself.
     const model = job.model;
-    const filtered = model !== undefined && ofKind.some((i) => mayHave(i, model)) ? ofKind.filter((i) => mayHave(i, model)) : ofKind;
+    const filtered =
+      model !== undefined && ofKind.some((i) => mayHave(i, model)) ? ofKind.filter((i) => mayHave(i, model)) : ofKind;
     const open = filtered.filter((i) => (free.get(i.id) ?? 0) > 0);
     if (open.length === 0) continue;
     const loaded = (i: PlacementInstance): number => (model !== undefined && i.loadedModel === model ? 1 : 0);

@@ -107,12 +107,19 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
     const timeoutMs = job.request.timeoutMs ?? config.timeoutMs;
     config.timeoutMs = timeoutMs;
     // The provider enforces its own timeout; this is the backstop for one that does not.
-    hardTimer = setTimeout(() => controller.abort('timeout' satisfies AbortReason), timeoutMs + deps.hardTimeoutGraceMs);
+    hardTimer = setTimeout(
+      () => controller.abort('timeout' satisfies AbortReason),
+      timeoutMs + deps.hardTimeoutGraceMs,
+    );
     setStage('starting');
     const inputs = deps.inputs === undefined ? undefined : await deps.inputs.read(job.request);
     if (inputs?.image !== undefined) {
       const from = job.request.upscale?.imageId ?? job.request.inputImage?.imageId;
-      trace('input', `Working from image ${from} (${inputs.image.width}×${inputs.image.height}${inputs.mask === undefined ? '' : ', with a mask'}).`, { imageId: from });
+      trace(
+        'input',
+        `Working from image ${from} (${inputs.image.width}×${inputs.image.height}${inputs.mask === undefined ? '' : ', with a mask'}).`,
+        { imageId: from },
+      );
     }
 
     let output: ProviderOutput | undefined;
@@ -142,7 +149,9 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
                 previewImageId = id;
                 setStage(stage, last.fraction);
               })
-              .catch((error: unknown) => traceQuietly('warning', 'A partial preview could not be kept.', { error: String(error) }));
+              .catch((error: unknown) =>
+                traceQuietly('warning', 'A partial preview could not be kept.', { error: String(error) }),
+              );
           },
           // Providers trace from stream and socket callbacks, where a throw would escape.
           trace: traceQuietly,
@@ -153,7 +162,11 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
         if (!shouldRetry(error, attempt, accepted, deps.retry)) throw error;
         const delay = retryDelayMs(error, attempt, deps.retry);
         const body = toErrorBody(error);
-        trace('retry', `${body.message} Trying again in ${Math.ceil(delay / 1000)} s.`, { attempt, delayMs: delay, code: body.code });
+        trace('retry', `${body.message} Trying again in ${Math.ceil(delay / 1000)} s.`, {
+          attempt,
+          delayMs: delay,
+          code: body.code,
+        });
         setStage('waiting to retry');
         await sleep(delay, controller.signal).catch(() => {
           throw abortError(controller.signal.reason);
@@ -210,7 +223,8 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
     ended = true;
     throttle.drop(job.id);
     const body = toErrorBody(error);
-    if (!(error instanceof AppError)) deps.log?.error('job failed unexpectedly', { jobId: job.id, error: String(error) });
+    if (!(error instanceof AppError))
+      deps.log?.error('job failed unexpectedly', { jobId: job.id, error: String(error) });
     if (body.code === 'interrupted') {
       // Quitting: leave the row running so the next start marks it interrupted exactly like a crash.
       return;
@@ -228,10 +242,18 @@ const isStorage = (error: unknown): boolean => error instanceof AppError && erro
 
 function abortError(reason: unknown): AppError {
   if (reason === 'timeout') {
-    return new AppError('timeout', 'The provider took too long and was stopped. It may still have run the job: check its history before retrying.', { retryable: false });
+    return new AppError(
+      'timeout',
+      'The provider took too long and was stopped. It may still have run the job: check its history before retrying.',
+      { retryable: false },
+    );
   }
   if (reason === 'shutdown') {
-    return new AppError('interrupted', 'Atelier quit while this job was running. Check the provider’s history before retrying: it may have run.', { retryable: false });
+    return new AppError(
+      'interrupted',
+      'Atelier quit while this job was running. Check the provider’s history before retrying: it may have run.',
+      { retryable: false },
+    );
   }
   return new AppError('cancelled', 'The job was cancelled.');
 }

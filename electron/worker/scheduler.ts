@@ -54,7 +54,12 @@ interface Running {
  * instance of its kind goes back to the queue for another.
  */
 export function createScheduler(
-  deps: RunJobDeps & { limits: () => SchedulerLimits; instances: InstanceHealthTracker; models?: Pick<ModelCache, 'get'>; previewLingerMs?: number },
+  deps: RunJobDeps & {
+    limits: () => SchedulerLimits;
+    instances: InstanceHealthTracker;
+    models?: Pick<ModelCache, 'get'>;
+    previewLingerMs?: number;
+  },
 ): Scheduler {
   const running = new Map<string, Running>();
   /** Jobs whose server went away mid-run, to put back in the queue once runJob has let go of them. */
@@ -154,7 +159,10 @@ export function createScheduler(
     ...jobDeps,
     providers: {
       ...deps.providers,
-      ready: (id: string) => deps.providers.ready(id).then((ready) => ({ provider: watched(ready.provider, job, instance), config: ready.config })),
+      ready: (id: string) =>
+        deps.providers
+          .ready(id)
+          .then((ready) => ({ provider: watched(ready.provider, job, instance), config: ready.config })),
     } satisfies ProviderRegistry,
   });
 
@@ -164,7 +172,11 @@ export function createScheduler(
     if (lost === undefined) return;
     const kind = kindOfTarget(job.provider) ?? job.provider;
     try {
-      const back = deps.store.requeue(job.id, `${lost.from} stopped answering (${lost.message}) while running this job: it runs again on another ${kind} server (nothing is billed on your own servers).`, { from: lost.from, reason: lost.message });
+      const back = deps.store.requeue(
+        job.id,
+        `${lost.from} stopped answering (${lost.message}) while running this job: it runs again on another ${kind} server (nothing is billed on your own servers).`,
+        { from: lost.from, reason: lost.message },
+      );
       if (!back) deps.store.markCancelled(job.id);
       deps.bus.emit('jobs.changed', { job: deps.store.getSummary(job.id) });
     } catch (error) {
@@ -187,7 +199,9 @@ export function createScheduler(
     toldWaiting.delete(job.id);
     waitingSince.delete(job.id);
     const done = runJob({ ...job, provider: instance }, controller, depsFor(job, instance))
-      .catch((error: unknown) => deps.log?.error('a job escaped its own error handling', { jobId: job.id, error: String(error) }))
+      .catch((error: unknown) =>
+        deps.log?.error('a job escaped its own error handling', { jobId: job.id, error: String(error) }),
+      )
       .finally(() => {
         deps.instances.finished(instance, job.id);
         running.delete(job.id);
@@ -224,7 +238,13 @@ export function createScheduler(
     deps.providers.instances().map(({ id, kind }) => {
       const health = deps.instances.view(id);
       const down = health.state === 'down';
-      const instance: PlacementInstance = { id, kind, free: limits.perProvider(id) - perProviderCount(id), usable: !down && deps.providers.placeable(id), down };
+      const instance: PlacementInstance = {
+        id,
+        kind,
+        free: limits.perProvider(id) - perProviderCount(id),
+        usable: !down && deps.providers.placeable(id),
+        down,
+      };
       const models = deps.models?.get(id)?.models;
       if (models !== undefined) instance.models = models;
       if (health.loadedModel !== undefined) instance.loadedModel = health.loadedModel;
@@ -238,7 +258,9 @@ export function createScheduler(
     const kind = deps.providers.kindOf(instance) ?? instance;
     if (toldWaiting.get(jobId) !== since) {
       toldWaiting.set(jobId, since);
-      deps.store.appendEvent(jobId, 'waiting', `No ${kind} server is answering: this job waits for one to come back.`, { instance });
+      deps.store.appendEvent(jobId, 'waiting', `No ${kind} server is answering: this job waits for one to come back.`, {
+        instance,
+      });
     }
     const began = waitingSince.get(jobId) ?? now;
     waitingSince.set(jobId, began);
@@ -260,7 +282,11 @@ export function createScheduler(
   const planFor = (page: QueuedJob[], instances: PlacementInstance[], free: number) => {
     const queued = page.filter((job) => !running.has(job.id));
     const byId = new Map(queued.map((job) => [job.id, job]));
-    const jobs = queued.map((job) => (job.request.model === undefined ? { id: job.id, target: job.provider } : { id: job.id, target: job.provider, model: job.request.model }));
+    const jobs = queued.map((job) =>
+      job.request.model === undefined
+        ? { id: job.id, target: job.provider }
+        : { id: job.id, target: job.provider, model: job.request.model },
+    );
     return { byId, result: place(jobs, instances, free) };
   };
 
@@ -278,7 +304,10 @@ export function createScheduler(
       queued = deps.store.queued(limit);
       plan = planFor(queued, instances, free);
     }
-    const { byId, result: { placements, waiting } } = plan;
+    const {
+      byId,
+      result: { placements, waiting },
+    } = plan;
     const due = Math.min(...waiting.map((w) => tellWaiting(w.jobId, w.instance, limits)));
     clearTimeout(waitTimer);
     if (Number.isFinite(due)) {

@@ -19,7 +19,10 @@ export interface BatchPart {
  * so every server works on it at once. A set seed moves with each part's first image (part 2 of 2+2 from seed 7 starts
  * at 9), which is A1111's own seed + i; a ComfyUI part is its own batch from that seed. Anything else stays one job.
  */
-export function splitBatch(request: GenerateRequest, registry: Pick<ProviderRegistry, 'instances' | 'placeable'>): BatchPart[] {
+export function splitBatch(
+  request: GenerateRequest,
+  registry: Pick<ProviderRegistry, 'instances' | 'placeable'>,
+): BatchPart[] {
   const whole: BatchPart[] = [{ request, first: 0, part: 1, parts: 1 }];
   const kind = kindOfTarget(request.provider);
   if (kind === undefined || !SPLIT_KINDS.has(kind) || request.count <= 1) return whole;

@@ -5,19 +5,47 @@ import { GenerateRequest, JobDetail, ListPage, ListQuery, Stats, SubmitResult } 
 import { RebuildResult, RemoveOrphans, RetentionLimits, RetentionPreview, TrashSummary } from './library.js';
 import { ImportRequest, ImportSummary, LibraryFolder, RemovedFolder, RemoveFolder } from './imports.js';
 import {
-  Board, BoardImages, CountQuery, CreateBoard, CurationResult, ImageTarget, MatchCounts, RenameBoard, RenamedTag, RenameTag,
-  SetImageFavorite, SetRating, TagCount, TagImages, UndoRequest,
+  Board,
+  BoardImages,
+  CountQuery,
+  CreateBoard,
+  CurationResult,
+  ImageTarget,
+  MatchCounts,
+  RenameBoard,
+  RenamedTag,
+  RenameTag,
+  SetImageFavorite,
+  SetRating,
+  TagCount,
+  TagImages,
+  UndoRequest,
 } from './curation.js';
 import { SuggestRequest, SuggestResult } from './search.js';
 import { ProviderInfo, ProviderTestResult } from './providers.js';
 import { Settings, SettingsPatch } from './settings.js';
 import {
-  AddProvider, ImportedStyles, ImportStyles, Preset, PromptHistory, PromptHistoryQuery, SavedMask, SaveMask, SavePreset,
+  AddProvider,
+  ImportedStyles,
+  ImportStyles,
+  Preset,
+  PromptHistory,
+  PromptHistoryQuery,
+  SavedMask,
+  SaveMask,
+  SavePreset,
 } from './iterate.js';
 import { ExportSummary, StartExport } from './export.js';
 import { DroppedImages, DroppedPaths, PickedFolder, StartDrag, StartedDrag } from './desktop.js';
 import { UpdateStatus } from './updates.js';
-import { DeletedOldCopy, DeleteOldCopy, LibraryLocation, MoveStatus, StartMove, UseLocation } from './library-location.js';
+import {
+  DeletedOldCopy,
+  DeleteOldCopy,
+  LibraryLocation,
+  MoveStatus,
+  StartMove,
+  UseLocation,
+} from './library-location.js';
 import { DuplicatesPage, DuplicatesQuery, SimilarQuery, SimilarResult } from './similar.js';
 
 const Updated = z.object({ updated: z.number().int() });
@@ -82,7 +110,10 @@ export const channels = {
   /** Another server of a kind; its settings (URL, key) are set through settings.update like any provider's. */
   'providers.add': { input: AddProvider, output: z.object({ provider: ProviderInfo }) },
   /** Removes an added instance (the first of each kind stays); its queued jobs move to any instance of its kind. */
-  'providers.remove': { input: z.strictObject({ id: ProviderId }), output: z.object({ removed: z.boolean(), movedJobs: z.number().int() }) },
+  'providers.remove': {
+    input: z.strictObject({ id: ProviderId }),
+    output: z.object({ removed: z.boolean(), movedJobs: z.number().int() }),
+  },
   'presets.list': { input: Empty, output: z.object({ items: z.array(Preset) }) },
   'presets.save': { input: SavePreset, output: z.object({ preset: Preset }) },
   'presets.delete': { input: ById, output: Updated },

@@ -40,7 +40,10 @@ export const Seed = z.union([z.number(), z.string()], { error: SEED_MESSAGE }).t
   const seed = normalizeSeed(value);
   if (seed !== null) return seed;
   const message =
-    typeof value === 'number' && Number.isInteger(value) && value > Number.MAX_SAFE_INTEGER && value <= Number(MAX_SEED_TEXT)
+    typeof value === 'number' &&
+    Number.isInteger(value) &&
+    value > Number.MAX_SAFE_INTEGER &&
+    value <= Number(MAX_SEED_TEXT)
       ? `${SEED_MESSAGE} Above ${Number.MAX_SAFE_INTEGER} send it as a string of digits, e.g. "${MAX_SEED_TEXT}": a JSON number that large has lost digits.`
       : SEED_MESSAGE;
   ctx.addIssue({ code: 'custom', message });

@@ -6,12 +6,20 @@ import { ListQuery } from './jobs.js';
 export const ImageIds = z.array(Id).min(1, 'Select at least one image.').max(10_000, 'At most 10,000 images at once.');
 
 /** Which history a bulk action covers: the list's filters and search, without its page. */
-export const MatchQuery = ListQuery.pick({ view: true, status: true, favorite: true, provider: true, source: true, search: true });
+export const MatchQuery = ListQuery.pick({
+  view: true,
+  status: true,
+  favorite: true,
+  provider: true,
+  source: true,
+  search: true,
+});
 export type MatchQuery = z.infer<typeof MatchQuery>;
 
 /** Images picked one by one, or every image matching a query ("tag all 12,408 results"). */
 const targetShape = { ids: ImageIds.optional(), query: MatchQuery.optional() };
-const oneTarget = (value: { ids?: unknown; query?: unknown }) => (value.ids === undefined) !== (value.query === undefined);
+const oneTarget = (value: { ids?: unknown; query?: unknown }) =>
+  (value.ids === undefined) !== (value.query === undefined);
 const TARGET_MESSAGE = 'Send either ids (the selected images) or query (every image it matches), not both.';
 
 function targeted<T extends z.ZodRawShape>(shape: T) {
@@ -38,7 +46,10 @@ export const ImageTarget = targeted({});
 export const TagImages = targeted({
   add: z.array(TagName).max(32, 'At most 32 tags at once.').optional(),
   remove: z.array(TagName).max(32, 'At most 32 tags at once.').optional(),
-}).refine((v) => (v.add?.length ?? 0) + (v.remove?.length ?? 0) > 0, { message: 'Name a tag to add or remove.', path: ['add'] });
+}).refine((v) => (v.add?.length ?? 0) + (v.remove?.length ?? 0) > 0, {
+  message: 'Name a tag to add or remove.',
+  path: ['add'],
+});
 
 /** What a curation action changed, and the token that undoes it (null when it changed nothing). */
 export const CurationResult = z.object({ updated: z.number().int(), undoId: z.string().nullable() });
@@ -62,7 +73,11 @@ export const Board = z.object({
 export type Board = z.infer<typeof Board>;
 export const CreateBoard = z.strictObject({
   name: BoardName,
-  query: z.string().min(1, 'A smart board needs a query.').max(1_000, 'A search is at most 1,000 characters.').optional(),
+  query: z
+    .string()
+    .min(1, 'A smart board needs a query.')
+    .max(1_000, 'A search is at most 1,000 characters.')
+    .optional(),
 });
 export const RenameBoard = z.strictObject({ id: Id, name: BoardName });
 export const BoardImages = z

@@ -10,9 +10,16 @@ export const MAX_DRAG_FILES = 500;
 export const StartDrag = z
   .strictObject({
     imageId: Id.optional(),
-    imageIds: z.array(Id).min(1, 'Drag at least one image.').max(MAX_DRAG_FILES, `Drag at most ${MAX_DRAG_FILES} images at once; export more.`).optional(),
+    imageIds: z
+      .array(Id)
+      .min(1, 'Drag at least one image.')
+      .max(MAX_DRAG_FILES, `Drag at most ${MAX_DRAG_FILES} images at once; export more.`)
+      .optional(),
   })
-  .refine((v) => (v.imageId === undefined) !== (v.imageIds === undefined), { message: 'Drag either imageId or imageIds, not both.', path: ['imageIds'] });
+  .refine((v) => (v.imageId === undefined) !== (v.imageIds === undefined), {
+    message: 'Drag either imageId or imageIds, not both.',
+    path: ['imageIds'],
+  });
 export type StartDrag = z.infer<typeof StartDrag>;
 
 /** Files carried by the drag: originals still missing from disk are left out of it. */
@@ -23,7 +30,9 @@ export const PickedFolder = z.object({ path: AbsolutePath.nullable() });
 
 /** Paths a drop in the window carries; main matches them against its own last drag-out, never against the disk. */
 export const DroppedPaths = z.strictObject({
-  paths: z.array(z.string().max(4_096, 'A path is at most 4,096 characters.')).max(MAX_DRAG_FILES, `At most ${MAX_DRAG_FILES} dropped files are matched at once.`),
+  paths: z
+    .array(z.string().max(4_096, 'A path is at most 4,096 characters.'))
+    .max(MAX_DRAG_FILES, `At most ${MAX_DRAG_FILES} dropped files are matched at once.`),
 });
 
 /** The dropped paths that are originals this window dragged out, with their image ids. */

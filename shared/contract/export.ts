@@ -25,7 +25,10 @@ export const StartExport = z
     folder: AbsolutePath.optional(),
     manifest: z.enum(EXPORT_MANIFESTS, { error: 'Manifest is none, json or csv.' }).default('none'),
   })
-  .refine((v) => v.format !== 'folder' || v.folder !== undefined, { message: 'Choose the folder to export into.', path: ['folder'] });
+  .refine((v) => v.format !== 'folder' || v.folder !== undefined, {
+    message: 'Choose the folder to export into.',
+    path: ['folder'],
+  });
 export type StartExport = z.infer<typeof StartExport>;
 
 const count = z.number().int().min(0);

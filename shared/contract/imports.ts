@@ -32,7 +32,10 @@ export const AbsolutePath = z
   .min(1, 'A path cannot be empty.')
   .max(4_096, 'A path is at most 4,096 characters.')
   .refine((s) => !CONTROL_CHARS.test(s), 'A path cannot contain control characters.')
-  .refine((s) => s.startsWith('/') || /^[A-Za-z]:[\\/]/.test(s) || s.startsWith('\\\\'), 'Give the full path of a folder or file, e.g. /home/you/outputs.');
+  .refine(
+    (s) => s.startsWith('/') || /^[A-Za-z]:[\\/]/.test(s) || s.startsWith('\\\\'),
+    'Give the full path of a folder or file, e.g. /home/you/outputs.',
+  );
 
 export const ImportRequest = z.strictObject({
   paths: z.array(AbsolutePath).min(1, 'Choose at least one folder or file.').max(1_000, 'At most 1,000 paths at once.'),

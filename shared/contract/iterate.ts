@@ -8,12 +8,19 @@ export const Operation = z.enum(OPERATIONS);
 export type Operation = z.infer<typeof Operation>;
 
 export const PROVIDER_KINDS = ['builtin', 'openai', 'a1111', 'comfyui'] as const;
-export const ProviderKind = z.enum(PROVIDER_KINDS, { error: `A provider kind is one of ${PROVIDER_KINDS.join(', ')}.` });
+export const ProviderKind = z.enum(PROVIDER_KINDS, {
+  error: `A provider kind is one of ${PROVIDER_KINDS.join(', ')}.`,
+});
 export type ProviderKind = z.infer<typeof ProviderKind>;
 
 /** `any:comfyui`: the scheduler picks a healthy instance of that kind when the job starts. */
 export const ANY_PREFIX = 'any:';
-export const AnyOfKind = z.string().regex(new RegExp(`^${ANY_PREFIX}(${PROVIDER_KINDS.join('|')})$`), `any: names a kind: ${PROVIDER_KINDS.map((k) => ANY_PREFIX + k).join(', ')}.`);
+export const AnyOfKind = z
+  .string()
+  .regex(
+    new RegExp(`^${ANY_PREFIX}(${PROVIDER_KINDS.join('|')})$`),
+    `any: names a kind: ${PROVIDER_KINDS.map((k) => ANY_PREFIX + k).join(', ')}.`,
+  );
 /** One instance by id, or any instance of one kind. */
 export const ProviderTarget = z.union([ProviderId, AnyOfKind], {
   error: 'Choose a provider: an instance id such as comfyui, or any:<kind> such as any:comfyui.',
@@ -67,14 +74,20 @@ export function operationOf(request: {
 }): { operation: Operation; parentImageId?: string } | { error: string; field: string } {
   const { inputImage, mask, upscale, variationOf } = request;
   if (upscale !== undefined) {
-    if (inputImage !== undefined || mask !== undefined) return { error: 'An upscale works on its own image: leave out the input image and the mask.', field: 'upscale' };
-    if (variationOf !== undefined) return { error: 'An upscale is not a variation: leave out variationOf.', field: 'variationOf' };
-    if (request.count !== undefined && request.count !== 1) return { error: 'An upscale makes one image: set count to 1.', field: 'count' };
+    if (inputImage !== undefined || mask !== undefined)
+      return { error: 'An upscale works on its own image: leave out the input image and the mask.', field: 'upscale' };
+    if (variationOf !== undefined)
+      return { error: 'An upscale is not a variation: leave out variationOf.', field: 'variationOf' };
+    if (request.count !== undefined && request.count !== 1)
+      return { error: 'An upscale makes one image: set count to 1.', field: 'count' };
     return { operation: 'upscale', parentImageId: upscale.imageId };
   }
-  if (mask !== undefined && inputImage === undefined) return { error: 'A mask needs the image it paints over: add inputImage.', field: 'mask' };
-  if (inputImage !== undefined && variationOf !== undefined) return { error: 'Use either an input image or variationOf, not both.', field: 'variationOf' };
-  if (mask !== undefined && inputImage !== undefined) return { operation: 'inpaint', parentImageId: inputImage.imageId };
+  if (mask !== undefined && inputImage === undefined)
+    return { error: 'A mask needs the image it paints over: add inputImage.', field: 'mask' };
+  if (inputImage !== undefined && variationOf !== undefined)
+    return { error: 'Use either an input image or variationOf, not both.', field: 'variationOf' };
+  if (mask !== undefined && inputImage !== undefined)
+    return { operation: 'inpaint', parentImageId: inputImage.imageId };
   if (inputImage !== undefined) return { operation: 'img2img', parentImageId: inputImage.imageId };
   if (variationOf !== undefined) return { operation: 'variation', parentImageId: variationOf.imageId };
   return { operation: 'generate' };
@@ -95,7 +108,11 @@ export type OperationCapabilities = z.infer<typeof OperationCapabilities>;
 
 /** A provider that works from text only: every operation says so, with its reason. */
 export function textOnlyOperations(reason: string): OperationCapabilities {
-  return { img2img: { supported: false, reason }, inpaint: { supported: false, reason }, upscale: { supported: false, reason } };
+  return {
+    img2img: { supported: false, reason },
+    inpaint: { supported: false, reason },
+    upscale: { supported: false, reason },
+  };
 }
 
 /** A mask painted in the viewer: a PNG the size of its source image, white where to repaint. */
@@ -104,13 +121,14 @@ export const SaveMask = z.strictObject({
   /** base64 PNG, at most 24 MB encoded. */
   png: z.string().min(1, 'The mask is empty.').max(32_000_000, 'A mask is at most 24 MB.'),
 });
-export const SavedMask = z.object({ maskId: Id, width: z.number().int(), height: z.number().int(), coverage: z.number().min(0).max(1) });
+export const SavedMask = z.object({
+  maskId: Id,
+  width: z.number().int(),
+  height: z.number().int(),
+  coverage: z.number().min(0).max(1),
+});
 
-const Name = z
-  .string()
-  .trim()
-  .min(1, 'Give the preset a name.')
-  .max(100, 'A preset name is at most 100 characters.');
+const Name = z.string().trim().min(1, 'Give the preset a name.').max(100, 'A preset name is at most 100 characters.');
 
 /** Saved composer settings; a template with {prompt} wraps what the person types. */
 export const PresetFields = z.strictObject({
@@ -127,17 +145,30 @@ export const PresetFields = z.strictObject({
   template: z.string().max(32_000, 'A template is at most 32,000 characters.').optional(),
 });
 export const SavePreset = PresetFields.extend({ id: Id.optional() });
-export const Preset = PresetFields.extend({ id: Id, createdAt: z.number().int(), updatedAt: z.number().int(), source: z.enum(['atelier', 'styles.csv']) });
+export const Preset = PresetFields.extend({
+  id: Id,
+  createdAt: z.number().int(),
+  updatedAt: z.number().int(),
+  source: z.enum(['atelier', 'styles.csv']),
+});
 export type Preset = z.infer<typeof Preset>;
 
-export const ImportStyles = z.strictObject({ csv: z.string().min(1, 'The styles file is empty.').max(5_000_000, 'A styles file is at most 5 MB.') });
-export const ImportedStyles = z.object({ imported: z.number().int(), updated: z.number().int(), skipped: z.array(z.object({ line: z.number().int(), reason: z.string() })) });
+export const ImportStyles = z.strictObject({
+  csv: z.string().min(1, 'The styles file is empty.').max(5_000_000, 'A styles file is at most 5 MB.'),
+});
+export const ImportedStyles = z.object({
+  imported: z.number().int(),
+  updated: z.number().int(),
+  skipped: z.array(z.object({ line: z.number().int(), reason: z.string() })),
+});
 
 export const PromptHistoryQuery = z.strictObject({
   search: z.string().max(1_000).optional(),
   limit: int('Limit', 1, 500).default(100),
 });
-export const PromptHistory = z.object({ items: z.array(z.object({ prompt: z.string(), usedAt: z.number().int(), uses: z.number().int() })) });
+export const PromptHistory = z.object({
+  items: z.array(z.object({ prompt: z.string(), usedAt: z.number().int(), uses: z.number().int() })),
+});
 
 /** A new instance of a kind (another ComfyUI on the network). Its id is made from the kind. */
 export const AddProvider = z.strictObject({
@@ -146,7 +177,10 @@ export const AddProvider = z.strictObject({
   baseUrl: z
     .string()
     .max(2048)
-    .regex(/^https?:\/\/[^\s/?#]+[^\s]*$/i, 'A base URL starts with http:// or https://, like http://192.168.1.20:8188.')
+    .regex(
+      /^https?:\/\/[^\s/?#]+[^\s]*$/i,
+      'A base URL starts with http:// or https://, like http://192.168.1.20:8188.',
+    )
     .optional(),
   concurrency: int('Concurrency', 1, 16).optional(),
 });

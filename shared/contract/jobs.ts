@@ -4,13 +4,28 @@ import { ERROR_CODES } from '../errors.js';
 import { ImageSource, ImportedMetadata } from './imports.js';
 import { IterateFields, Operation, ProviderTarget } from './iterate.js';
 import { OrphanStats, RecoveryStats } from './library.js';
-import { BACKGROUNDS, CONTROL_CHARS, Id, JOB_STATUSES, JobStatus, OUTPUT_FORMATS, ProviderId, QUALITIES, Seed, int, num } from './common.js';
-
+import {
+  BACKGROUNDS,
+  CONTROL_CHARS,
+  Id,
+  JOB_STATUSES,
+  JobStatus,
+  OUTPUT_FORMATS,
+  ProviderId,
+  QUALITIES,
+  Seed,
+  int,
+  num,
+} from './common.js';
 
 export const GenerateRequest = z.strictObject({
   /** An instance id (comfyui, comfyui-2) or any:<kind>. */
   provider: ProviderTarget,
-  model: z.string().min(1, 'A model name cannot be empty.').max(200, 'A model name is at most 200 characters.').optional(),
+  model: z
+    .string()
+    .min(1, 'A model name cannot be empty.')
+    .max(200, 'A model name is at most 200 characters.')
+    .optional(),
   prompt: z
     .string({ error: 'Write a prompt.' })
     .min(1, 'Write a prompt.')

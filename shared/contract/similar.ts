@@ -33,9 +33,16 @@ export const DuplicateGroup = z.object({
 export type DuplicateGroup = z.infer<typeof DuplicateGroup>;
 
 export const DuplicatesQuery = z.strictObject({
-  cursor: z.string().regex(/^\d{1,16}$/, 'That is not a cursor this library gave out.').optional(),
+  cursor: z
+    .string()
+    .regex(/^\d{1,16}$/, 'That is not a cursor this library gave out.')
+    .optional(),
 });
 
 /** Newest groups first; `nextCursor` continues the list (null: that was the last page). */
-export const DuplicatesPage = z.object({ groups: z.array(DuplicateGroup), jobs: z.array(JobSummary), nextCursor: z.string().nullable() });
+export const DuplicatesPage = z.object({
+  groups: z.array(DuplicateGroup),
+  jobs: z.array(JobSummary),
+  nextCursor: z.string().nullable(),
+});
 export type DuplicatesPage = z.infer<typeof DuplicatesPage>;

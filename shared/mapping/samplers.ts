@@ -69,11 +69,17 @@ export const COMFY_SCHEDULERS = [...new Set(SCHEDULES.flatMap((s) => (s.comfy ==
 
 /** Case, spaces, dashes and underscores aside: "dpm++ 2m karras", "sgm_uniform" and "SGM Uniform" are found. */
 function key(name: string): string {
-  return name.toLowerCase().replace(/[\s_-]+/g, ' ').trim();
+  return name
+    .toLowerCase()
+    .replace(/[\s_-]+/g, ' ')
+    .trim();
 }
 
 function scheduleByA1111(label: string): (typeof SCHEDULES)[number] | undefined {
-  return SCHEDULES.find((s) => s.a1111 !== null && key(s.a1111) === key(label)) ?? SCHEDULES.find((s) => s.comfy !== null && key(s.comfy) === key(label));
+  return (
+    SCHEDULES.find((s) => s.a1111 !== null && key(s.a1111) === key(label)) ??
+    SCHEDULES.find((s) => s.comfy !== null && key(s.comfy) === key(label))
+  );
 }
 
 /** "DPM++ 2M Karras" → DPM++ 2M with Karras; a 1.9 name stands alone. */
@@ -99,11 +105,14 @@ export function a1111ToComfy(sampler: string | undefined, schedule: string | und
   const warnings: string[] = [];
   const out: SamplerMapping = { warnings };
   const split = sampler === undefined ? undefined : splitA1111(sampler);
-  if (sampler !== undefined && split === undefined) warnings.push(`ComfyUI has no sampler known to match A1111's "${sampler}": ComfyUI's default sampler is used.`);
+  if (sampler !== undefined && split === undefined)
+    warnings.push(`ComfyUI has no sampler known to match A1111's "${sampler}": ComfyUI's default sampler is used.`);
   if (split !== undefined) {
-    if (split.row.comfy === null) warnings.push(`ComfyUI has no ${split.row.a1111} sampler: ComfyUI's default sampler is used.`);
+    if (split.row.comfy === null)
+      warnings.push(`ComfyUI has no ${split.row.a1111} sampler: ComfyUI's default sampler is used.`);
     else out.sampler = split.row.comfy;
-    if (split.row.approx !== undefined && split.row.comfy !== null) warnings.push(`${split.row.a1111} becomes ${split.row.comfy}: ${split.row.approx}.`);
+    if (split.row.approx !== undefined && split.row.comfy !== null)
+      warnings.push(`${split.row.a1111} becomes ${split.row.comfy}: ${split.row.approx}.`);
   }
   const named = split?.schedule ?? schedule;
   if (named === undefined || key(named) === 'automatic') {
@@ -124,10 +133,14 @@ export function comfyToA1111(sampler: string | undefined, scheduler: string | un
   if (sampler !== undefined) {
     const base = GPU_VARIANTS[sampler] ?? sampler;
     row = ROWS.find((r) => r.comfy === base && r.approx === undefined);
-    if (row === undefined) warnings.push(`A1111 has no sampler like ComfyUI's "${sampler}": A1111's default sampler is used.`);
+    if (row === undefined)
+      warnings.push(`A1111 has no sampler like ComfyUI's "${sampler}": A1111's default sampler is used.`);
     else {
       out.sampler = row.a1111;
-      if (base !== sampler) warnings.push(`${sampler} becomes ${row.a1111}: A1111 draws its noise on the CPU, so the same seed gives a different image.`);
+      if (base !== sampler)
+        warnings.push(
+          `${sampler} becomes ${row.a1111}: A1111 draws its noise on the CPU, so the same seed gives a different image.`,
+        );
     }
   }
   if (scheduler === undefined) return out;
@@ -137,7 +150,10 @@ export function comfyToA1111(sampler: string | undefined, scheduler: string | un
     out.scheduler = 'Automatic';
     return out;
   }
-  const label = schedule?.comfy === 'normal' ? 'Normal' : SCHEDULES.find((s) => s.comfy === schedule?.comfy && s.a1111 !== null)?.a1111 ?? undefined;
+  const label =
+    schedule?.comfy === 'normal'
+      ? 'Normal'
+      : (SCHEDULES.find((s) => s.comfy === schedule?.comfy && s.a1111 !== null)?.a1111 ?? undefined);
   if (label === undefined) warnings.push(`A1111 has no "${scheduler}" schedule type: its automatic schedule is used.`);
   else out.scheduler = label;
   return out;

@@ -16,7 +16,15 @@ export type PortableSettings = Partial<Omit<GenerateRequest, 'provider' | 'idemp
 
 export type TargetCapabilities = Pick<
   ProviderCapabilities,
-  'sizes' | 'maxCount' | 'steps' | 'guidance' | 'seed' | 'negativePrompt' | 'qualities' | 'backgrounds' | 'outputFormats'
+  | 'sizes'
+  | 'maxCount'
+  | 'steps'
+  | 'guidance'
+  | 'seed'
+  | 'negativePrompt'
+  | 'qualities'
+  | 'backgrounds'
+  | 'outputFormats'
 >;
 
 export interface MappingTarget {
@@ -43,14 +51,51 @@ const GPT_SIZES: [number, number][] = [
 
 /** Each kind's usual limits, when the caller has no provider's own capabilities at hand. */
 export const KIND_CAPABILITIES: Record<ProviderKind, TargetCapabilities> = {
-  builtin: { sizes: { min: 64, max: 2048, multipleOf: 8, presets: [] }, maxCount: 10, steps: { min: 1, max: 150, default: 20 }, guidance: { min: 0, max: 30, default: 7 }, seed: true, negativePrompt: true, outputFormats: ['png'] },
-  a1111: { sizes: { min: 64, max: 2048, multipleOf: 8, presets: [] }, maxCount: 10, steps: { min: 1, max: 150, default: 20 }, guidance: { min: 1, max: 30, default: 7 }, seed: true, negativePrompt: true, outputFormats: ['png'] },
-  comfyui: { sizes: { min: 64, max: 4096, multipleOf: 8, presets: [] }, maxCount: 10, steps: { min: 1, max: 150, default: 20 }, guidance: { min: 0, max: 30, default: 7 }, seed: true, negativePrompt: true, outputFormats: ['png'] },
-  openai: { sizes: { min: 1024, max: 1536, multipleOf: 16, fixed: GPT_SIZES, presets: GPT_SIZES }, maxCount: 10, seed: false, negativePrompt: false, qualities: ['auto', 'low', 'medium', 'high'], backgrounds: ['auto', 'transparent', 'opaque'], outputFormats: ['png', 'jpeg', 'webp'] },
+  builtin: {
+    sizes: { min: 64, max: 2048, multipleOf: 8, presets: [] },
+    maxCount: 10,
+    steps: { min: 1, max: 150, default: 20 },
+    guidance: { min: 0, max: 30, default: 7 },
+    seed: true,
+    negativePrompt: true,
+    outputFormats: ['png'],
+  },
+  a1111: {
+    sizes: { min: 64, max: 2048, multipleOf: 8, presets: [] },
+    maxCount: 10,
+    steps: { min: 1, max: 150, default: 20 },
+    guidance: { min: 1, max: 30, default: 7 },
+    seed: true,
+    negativePrompt: true,
+    outputFormats: ['png'],
+  },
+  comfyui: {
+    sizes: { min: 64, max: 4096, multipleOf: 8, presets: [] },
+    maxCount: 10,
+    steps: { min: 1, max: 150, default: 20 },
+    guidance: { min: 0, max: 30, default: 7 },
+    seed: true,
+    negativePrompt: true,
+    outputFormats: ['png'],
+  },
+  openai: {
+    sizes: { min: 1024, max: 1536, multipleOf: 16, fixed: GPT_SIZES, presets: GPT_SIZES },
+    maxCount: 10,
+    seed: false,
+    negativePrompt: false,
+    qualities: ['auto', 'low', 'medium', 'high'],
+    backgrounds: ['auto', 'transparent', 'opaque'],
+    outputFormats: ['png', 'jpeg', 'webp'],
+  },
 };
 
 /** A1111 seeds its generator with 32 bits; the others take 64. */
-const SEED_MAX: Record<ProviderKind, bigint> = { builtin: 2n ** 64n - 1n, openai: 0n, a1111: 2n ** 32n - 1n, comfyui: 2n ** 64n - 1n };
+const SEED_MAX: Record<ProviderKind, bigint> = {
+  builtin: 2n ** 64n - 1n,
+  openai: 0n,
+  a1111: 2n ** 32n - 1n,
+  comfyui: 2n ** 64n - 1n,
+};
 
 const MODEL_EXTENSIONS = /\.(safetensors|ckpt|pt|pth|bin|gguf|sft)$/i;
 
@@ -73,7 +118,11 @@ function sameHash(a: string, b: string): boolean {
 }
 
 /** The target's model for a name and hash: by hash where its names carry one, else by the file's stem. */
-export function matchModel(model: string | undefined, hash: string | undefined, models: readonly string[]): string | undefined {
+export function matchModel(
+  model: string | undefined,
+  hash: string | undefined,
+  models: readonly string[],
+): string | undefined {
   const wanted = hash ?? (model === undefined ? undefined : bracketHash(model));
   if (wanted !== undefined) {
     const byHash = models.find((m) => {
@@ -89,7 +138,10 @@ export function matchModel(model: string | undefined, hash: string | undefined, 
 
 function snap(value: number, caps: TargetCapabilities['sizes']): number {
   const rounded = Math.round(value / caps.multipleOf) * caps.multipleOf;
-  return Math.min(Math.floor(caps.max / caps.multipleOf) * caps.multipleOf, Math.max(Math.ceil(caps.min / caps.multipleOf) * caps.multipleOf, rounded));
+  return Math.min(
+    Math.floor(caps.max / caps.multipleOf) * caps.multipleOf,
+    Math.max(Math.ceil(caps.min / caps.multipleOf) * caps.multipleOf, rounded),
+  );
 }
 
 /** The fixed size closest in shape, then in area. */
@@ -98,7 +150,8 @@ function nearestFixed(width: number, height: number, fixed: readonly [number, nu
   let best = fixed[0]!;
   let bestScore = Infinity;
   for (const size of fixed) {
-    const score = Math.abs(Math.log(size[0] / size[1]) - shape) * 10 + Math.abs(Math.log((size[0] * size[1]) / (width * height)));
+    const score =
+      Math.abs(Math.log(size[0] / size[1]) - shape) * 10 + Math.abs(Math.log((size[0] * size[1]) / (width * height)));
     if (score < bestScore) [best, bestScore] = [size, score];
   }
   return best;
@@ -109,7 +162,12 @@ function short(text: string): string {
 }
 
 /** `settings` made on a `fromKind` provider, as a `toKind` provider takes them, and what could not come along. */
-export function mapSettings(settings: PortableSettings, fromKind: ProviderKind, toKind: ProviderKind, target: MappingTarget = {}): { request: MappedSettings; warnings: string[] } {
+export function mapSettings(
+  settings: PortableSettings,
+  fromKind: ProviderKind,
+  toKind: ProviderKind,
+  target: MappingTarget = {},
+): { request: MappedSettings; warnings: string[] } {
   const caps = target.capabilities ?? KIND_CAPABILITIES[toKind];
   const to = KIND_LABEL[toKind];
   const warnings: string[] = [];
@@ -124,9 +182,14 @@ export function mapSettings(settings: PortableSettings, fromKind: ProviderKind, 
     if (scheduler !== undefined) request.scheduler = scheduler;
   } else if (toKind === 'comfyui' || toKind === 'a1111') {
     const given = [sampler, scheduler].filter((s) => s !== undefined).join(' with ');
-    const unknown = given === '' ? [] : [`${to} has no sampler known to match "${given}": its default sampler is used.`];
+    const unknown =
+      given === '' ? [] : [`${to} has no sampler known to match "${given}": its default sampler is used.`];
     const mapped =
-      fromKind === 'a1111' ? a1111ToComfy(sampler, scheduler) : fromKind === 'comfyui' ? comfyToA1111(sampler, scheduler) : { warnings: unknown };
+      fromKind === 'a1111'
+        ? a1111ToComfy(sampler, scheduler)
+        : fromKind === 'comfyui'
+          ? comfyToA1111(sampler, scheduler)
+          : { warnings: unknown };
     if (mapped.sampler !== undefined) request.sampler = mapped.sampler;
     if (mapped.scheduler !== undefined) request.scheduler = mapped.scheduler;
     warnings.push(...mapped.warnings);
@@ -141,7 +204,8 @@ export function mapSettings(settings: PortableSettings, fromKind: ProviderKind, 
     const models = target.models ?? [];
     const found = matchModel(settings.model, modelHash, models);
     if (found !== undefined) request.model = found;
-    else if (fromKind === toKind && settings.model !== undefined && target.models === undefined) request.model = settings.model;
+    else if (fromKind === toKind && settings.model !== undefined && target.models === undefined)
+      request.model = settings.model;
     else {
       const named = settings.model ?? `hash ${modelHash}`;
       const hashNote = modelHash !== undefined && settings.model !== undefined ? ` (hash ${modelHash})` : '';
@@ -161,7 +225,9 @@ export function mapSettings(settings: PortableSettings, fromKind: ProviderKind, 
       warnings.push(`${to} takes no seed: seed ${formatSeed(seed)} is left out, so the image will differ.`);
     } else if (seedToBigInt(seed) > SEED_MAX[toKind]) {
       delete request.seed;
-      warnings.push(`${to} seeds go up to ${SEED_MAX[toKind]}: seed ${formatSeed(seed)} is larger, so a random seed is used.`);
+      warnings.push(
+        `${to} seeds go up to ${SEED_MAX[toKind]}: seed ${formatSeed(seed)} is larger, so a random seed is used.`,
+      );
     }
   }
 
@@ -182,9 +248,15 @@ export function mapSettings(settings: PortableSettings, fromKind: ProviderKind, 
   }
 
   const fixed = caps.sizes.fixed !== undefined && caps.sizes.fixed.length > 0 ? caps.sizes.fixed : null;
-  const [width, height] = fixed !== null ? nearestFixed(settings.width, settings.height, fixed) : [snap(settings.width, caps.sizes), snap(settings.height, caps.sizes)];
+  const [width, height] =
+    fixed !== null
+      ? nearestFixed(settings.width, settings.height, fixed)
+      : [snap(settings.width, caps.sizes), snap(settings.height, caps.sizes)];
   if (width !== settings.width || height !== settings.height) {
-    const why = fixed !== null ? `makes only ${fixed.map(([w, h]) => `${w}×${h}`).join(', ')}` : `needs sizes from ${caps.sizes.min} to ${caps.sizes.max} in steps of ${caps.sizes.multipleOf}`;
+    const why =
+      fixed !== null
+        ? `makes only ${fixed.map(([w, h]) => `${w}×${h}`).join(', ')}`
+        : `needs sizes from ${caps.sizes.min} to ${caps.sizes.max} in steps of ${caps.sizes.multipleOf}`;
     warnings.push(`${to} ${why}: ${settings.width}×${settings.height} becomes ${width}×${height}.`);
   }
   request.width = width;

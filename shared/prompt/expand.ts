@@ -13,8 +13,20 @@ interface Alternatives {
 
 export type Expansion =
   | { ok: true; prompts: string[] }
-  | { ok: false; kind: 'syntax'; message: string; /** 0-based offset in the whole text, where the problem is. */ position: number; line: number; column: number }
-  | { ok: false; kind: 'too-many'; message: string; /** How many it would make (capped at a million). */ count: number };
+  | {
+      ok: false;
+      kind: 'syntax';
+      message: string;
+      /** 0-based offset in the whole text, where the problem is. */ position: number;
+      line: number;
+      column: number;
+    }
+  | {
+      ok: false;
+      kind: 'too-many';
+      message: string;
+      /** How many it would make (capped at a million). */ count: number;
+    };
 
 const COUNT_CAP = 1_000_000;
 
@@ -52,7 +64,11 @@ class Parser {
         continue;
       }
       if (depth > 0 && (ch === '|' || ch === '}')) break;
-      if (ch === '}') return { message: 'This } has no { before it. Write \\} for a brace of its own.', position: this.offset + this.at };
+      if (ch === '}')
+        return {
+          message: 'This } has no { before it. Write \\} for a brace of its own.',
+          position: this.offset + this.at,
+        };
       literal += ch;
       this.at += 1;
     }
@@ -67,7 +83,11 @@ class Parser {
       if ('message' in option) return option;
       options.push(option);
       const ch = this.text[this.at];
-      if (ch === undefined) return { message: 'This { is never closed. Add a } or write \\{ for a brace of its own.', position: this.offset + start };
+      if (ch === undefined)
+        return {
+          message: 'This { is never closed. Add a } or write \\{ for a brace of its own.',
+          position: this.offset + start,
+        };
       this.at += 1;
       if (ch === '}') return { options };
     }
@@ -107,7 +127,14 @@ function located(text: string, failure: Failure): Expansion {
   const before = text.slice(0, failure.position);
   const line = before.split('\n').length;
   const column = failure.position - before.lastIndexOf('\n');
-  return { ok: false, kind: 'syntax', message: `Line ${line}, column ${column}: ${failure.message}`, position: failure.position, line, column };
+  return {
+    ok: false,
+    kind: 'syntax',
+    message: `Line ${line}, column ${column}: ${failure.message}`,
+    position: failure.position,
+    line,
+    column,
+  };
 }
 
 /** Every prompt the text stands for, in order, or where and why it cannot be read. */
@@ -127,14 +154,20 @@ export function expandPrompts(text: string, max: number = MAX_PROMPTS): Expansio
   for (const line of lines) total = Math.min(COUNT_CAP, total + countOf(line.parts, COUNT_CAP));
   if (total > max) {
     const many = total >= COUNT_CAP ? 'a million or more' : total.toLocaleString('en-US');
-    return { ok: false, kind: 'too-many', count: total, message: `This makes ${many} prompts; at most ${max} go at once. Remove some alternatives or lines.` };
+    return {
+      ok: false,
+      kind: 'too-many',
+      count: total,
+      message: `This makes ${many} prompts; at most ${max} go at once. Remove some alternatives or lines.`,
+    };
   }
   const prompts: string[] = [];
   for (const line of lines) {
     // An empty alternative leaves two spaces or a space at an end: tidied only on lines that have groups.
     const tidy = hasGroup(line.parts) ? (s: string) => s.replace(/ {2,}/g, ' ').trim() : (s: string) => s.trim();
     for (const prompt of expandParts(line.parts).map(tidy)) {
-      if (prompt === '') return located(text, { message: 'one of the alternatives leaves this prompt empty.', position: line.offset });
+      if (prompt === '')
+        return located(text, { message: 'one of the alternatives leaves this prompt empty.', position: line.offset });
       prompts.push(prompt);
     }
   }

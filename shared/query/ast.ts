@@ -3,7 +3,19 @@
  * A query is clauses ANDed together; `a | b` groups alternatives; `-` negates one clause.
  */
 
-export const TEXT_KEYS = ['model', 'sampler', 'scheduler', 'lora', 'source', 'provider', 'status', 'tag', 'board', 'path', 'negative'] as const;
+export const TEXT_KEYS = [
+  'model',
+  'sampler',
+  'scheduler',
+  'lora',
+  'source',
+  'provider',
+  'status',
+  'tag',
+  'board',
+  'path',
+  'negative',
+] as const;
 export const NUMBER_KEYS = ['steps', 'cfg', 'w', 'h', 'rating'] as const;
 export const IS_VALUES = ['favorite', 'trashed', 'failed', 'missing', 'derived'] as const;
 export const RATIO_WORDS = ['portrait', 'landscape', 'square'] as const;

@@ -27,7 +27,9 @@ function ratio(m: RatioMatch): string {
 
 /** A word that would read as something else (a key, a negation, a quote) is written as a phrase's text would be. */
 function word(text: string): string {
-  return /^[A-Za-z]+:/.test(text) || !/^[^\s"|-][^\s"|]*$/u.test(text) ? `"${text.replace(/[\\"]/g, (c) => `\\${c}`)}"` : text;
+  return /^[A-Za-z]+:/.test(text) || !/^[^\s"|-][^\s"|]*$/u.test(text)
+    ? `"${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`
+    : text;
 }
 
 export function formatTerm(t: Term): string {

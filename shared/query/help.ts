@@ -14,7 +14,11 @@ export const KEY_HELP: ReadonlyArray<{ key: string; hint: string; example: strin
   { key: 'rating', hint: 'Your rating, 0–5', example: 'rating:>=4' },
   { key: 'tag', hint: 'Has this tag', example: 'tag:keeper' },
   { key: 'board', hint: 'On this board', example: 'board:"Cover ideas"' },
-  { key: 'is', hint: 'favorite, trashed, failed, missing or derived (made from another image)', example: 'is:favorite' },
+  {
+    key: 'is',
+    hint: 'favorite, trashed, failed, missing or derived (made from another image)',
+    example: 'is:favorite',
+  },
   { key: 'from', hint: 'Made from this image (its id)', example: 'from:0190a6e2-…' },
   { key: 'date', hint: 'today, yesterday, 7d, a month or a range', example: 'date:2026-11' },
   { key: 'source', hint: 'The tool that made it', example: 'source:comfyui' },

@@ -1,4 +1,18 @@
-import { IS_VALUES, NUMBER_KEYS, RATIO_WORDS, TEXT_KEYS, type Clause, type Comparison, type DateMatch, type NumberKey, type NumberMatch, type ParseResult, type QueryError, type Term, type TextKey } from './ast.js';
+import {
+  IS_VALUES,
+  NUMBER_KEYS,
+  RATIO_WORDS,
+  TEXT_KEYS,
+  type Clause,
+  type Comparison,
+  type DateMatch,
+  type NumberKey,
+  type NumberMatch,
+  type ParseResult,
+  type QueryError,
+  type Term,
+  type TextKey,
+} from './ast.js';
 import { scan, type Token } from './scan.js';
 
 const MAX_SEED = 18446744073709551615n;
@@ -28,7 +42,8 @@ function seedMatch(raw: string, at: number): Term | QueryError {
   const m = /^(\d{1,20})(?:(\*)|-(\d{1,20}))?$/.exec(raw);
   if (m === null) return fail(at, 'seed: takes digits, a prefix (1234*) or a range (100-200).');
   const canon = (d: string) => BigInt(d).toString();
-  for (const d of [m[1], m[3]]) if (d !== undefined && BigInt(d) > MAX_SEED) return fail(at, 'seed: goes up to 18446744073709551615.');
+  for (const d of [m[1], m[3]])
+    if (d !== undefined && BigInt(d) > MAX_SEED) return fail(at, 'seed: goes up to 18446744073709551615.');
   if (m[2] !== undefined) return { kind: 'seed', match: { prefix: m[1]! } };
   if (m[3] !== undefined) {
     if (BigInt(m[1]!) > BigInt(m[3])) return fail(at, 'seed: a range goes from low to high.');
@@ -52,10 +67,12 @@ function dateMatch(raw: string, at: number): DateMatch | QueryError {
   if (days !== null) return { lastDays: Number(days[1]) };
   const part = '\\d{4}-\\d{2}(?:-\\d{2})?';
   const m = new RegExp(`^(${part})(?:\\.\\.(${part}))?$`).exec(value);
-  if (m === null) return fail(at, 'date: is today, yesterday, 7d, 2026-11, 2026-11-30, or a range 2026-01-01..2026-03-31.');
+  if (m === null)
+    return fail(at, 'date: is today, yesterday, 7d, 2026-11, 2026-11-30, or a range 2026-01-01..2026-03-31.');
   const from = m[1]!;
   const to = m[2] ?? from;
-  if (!realDay(from) || !realDay(to)) return fail(at, `date: ${!realDay(from) ? from : to} is not a date on the calendar.`);
+  if (!realDay(from) || !realDay(to))
+    return fail(at, `date: ${!realDay(from) ? from : to} is not a date on the calendar.`);
   if (from.length !== to.length) return fail(at, 'date: both ends of a range are months, or both are days.');
   if (from > to) return fail(at, 'date: a range goes from the earlier date to the later.');
   return { from, to };
@@ -78,13 +95,17 @@ function term(atom: Atom, key: string | null): Term | QueryError {
   if (k === 'seed') return seedMatch(value, valueAt);
   if (k === 'size') {
     const m = /^(\d{1,5})x(\d{1,5})$/i.exec(value);
-    return m === null ? fail(valueAt, 'size: is width x height, e.g. size:512x768.') : { kind: 'size', w: Number(m[1]), h: Number(m[2]) };
+    return m === null
+      ? fail(valueAt, 'size: is width x height, e.g. size:512x768.')
+      : { kind: 'size', w: Number(m[1]), h: Number(m[2]) };
   }
   if (k === 'ratio') {
     const lower = value.toLowerCase();
-    if ((RATIO_WORDS as readonly string[]).includes(lower)) return { kind: 'ratio', match: { shape: lower as (typeof RATIO_WORDS)[number] } };
+    if ((RATIO_WORDS as readonly string[]).includes(lower))
+      return { kind: 'ratio', match: { shape: lower as (typeof RATIO_WORDS)[number] } };
     const m = /^(\d{1,4}):(\d{1,4})$/.exec(value);
-    if (m === null || Number(m[1]) === 0 || Number(m[2]) === 0) return fail(valueAt, 'ratio: is portrait, landscape, square, or w:h like 16:9.');
+    if (m === null || Number(m[1]) === 0 || Number(m[2]) === 0)
+      return fail(valueAt, 'ratio: is portrait, landscape, square, or w:h like 16:9.');
     return { kind: 'ratio', match: { w: Number(m[1]), h: Number(m[2]) } };
   }
   if (k === 'date') {
@@ -93,14 +114,20 @@ function term(atom: Atom, key: string | null): Term | QueryError {
   }
   if (k === 'is') {
     const lower = value.toLowerCase();
-    if (!(IS_VALUES as readonly string[]).includes(lower)) return fail(valueAt, `is: is one of ${IS_VALUES.join(', ')}.`);
+    if (!(IS_VALUES as readonly string[]).includes(lower))
+      return fail(valueAt, `is: is one of ${IS_VALUES.join(', ')}.`);
     return { kind: 'is', value: lower as (typeof IS_VALUES)[number] };
   }
   if (k === 'from') {
     const id = value.toLowerCase();
-    return UUID.test(id) ? { kind: 'from', imageId: id } : fail(valueAt, "from: takes an image's id, as the details panel's “Made from this image” uses it.");
+    return UUID.test(id)
+      ? { kind: 'from', imageId: id }
+      : fail(valueAt, "from: takes an image's id, as the details panel's “Made from this image” uses it.");
   }
-  return fail(atom.at, `There is no key "${key}:". Keys: ${KEYS.join(', ')}. To search for the text, put it in quotes.`);
+  return fail(
+    atom.at,
+    `There is no key "${key}:". Keys: ${KEYS.join(', ')}. To search for the text, put it in quotes.`,
+  );
 }
 
 /**
@@ -117,8 +144,10 @@ export function parseQuery(text: string): ParseResult {
     const token = tokens[i]!;
     if (token.kind === 'bar') {
       const next = tokens[i + 1];
-      if (current === null || next === undefined || next.kind === 'bar') return { ok: false, error: fail(token.at, '"|" goes between two alternatives, e.g. fox | wolf.') };
-      if (next.negated) return { ok: false, error: fail(next.at, 'Put the "-" before the first alternative: -a | b leaves out both.') };
+      if (current === null || next === undefined || next.kind === 'bar')
+        return { ok: false, error: fail(token.at, '"|" goes between two alternatives, e.g. fox | wolf.') };
+      if (next.negated)
+        return { ok: false, error: fail(next.at, 'Put the "-" before the first alternative: -a | b leaves out both.') };
       // model:a|b: the value after a tight bar belongs to the same key.
       const inherit: string | null = token.tight && next.key === null && !next.quoted ? lastKey : next.key;
       const t = term(next, inherit);

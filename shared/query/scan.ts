@@ -37,12 +37,17 @@ export function scan(text: string): Token[] | QueryError {
       continue;
     }
     if (text[i] === '|') {
-      tokens.push({ kind: 'bar', at: i, tight: i > 0 && !isSpace(text[i - 1]) && i + 1 < text.length && !isSpace(text[i + 1]) });
+      tokens.push({
+        kind: 'bar',
+        at: i,
+        tight: i > 0 && !isSpace(text[i - 1]) && i + 1 < text.length && !isSpace(text[i + 1]),
+      });
       i += 1;
       continue;
     }
     const at = i;
-    if (text[i] === '-' && (i + 1 === text.length || isSpace(text[i + 1]))) return { at, message: 'A lone "-" needs a word after it.' };
+    if (text[i] === '-' && (i + 1 === text.length || isSpace(text[i + 1])))
+      return { at, message: 'A lone "-" needs a word after it.' };
     let negated = false;
     if (text[i] === '-' && i + 1 < text.length && !isSpace(text[i + 1])) {
       negated = true;
@@ -64,7 +69,8 @@ export function scan(text: string): Token[] | QueryError {
     }
     let end = i;
     while (end < text.length && !isSpace(text[end]) && text[end] !== '|' && text[end] !== '"') end += 1;
-    if (text[end] === '"') return { at: end, message: 'A quote belongs at the start of a word or a value: put a space before it.' };
+    if (text[end] === '"')
+      return { at: end, message: 'A quote belongs at the start of a word or a value: put a space before it.' };
     if (end === i) return { at, message: key === null ? 'A lone "-" needs a word after it.' : `Give ${key}: a value.` };
     if (negated && key === null && text[i] === '-') return { at, message: 'One "-" is enough to leave a word out.' };
     tokens.push({ kind: 'atom', at, negated, key, value: text.slice(i, end), quoted: false, valueAt });

@@ -54,7 +54,10 @@ describe('accessibility (axe-core)', () => {
     const viewer = page.getByRole('dialog', { name: `Viewer: ${PROMPT}` });
     await viewer.waitFor();
     // Once the job's details are in (Reuse settings waits for them), so axe sees the settled panel.
-    await waitFor(async () => viewer.getByRole('button', { name: 'Reuse settings' }).isEnabled(), 'the details to load');
+    await waitFor(
+      async () => viewer.getByRole('button', { name: 'Reuse settings' }).isEnabled(),
+      'the details to load',
+    );
     expect(await seriousViolations(page)).toEqual([]);
     await page.keyboard.press('Escape');
   });
@@ -65,7 +68,11 @@ describe('accessibility (axe-core)', () => {
     await page.reload();
     await expectGrid(page, [PROMPT]);
     // The theme lands with the settings, after the first page: measure once it is on and painted.
-    await page.waitForFunction(() => (globalThis as unknown as { document: { documentElement: { dataset: { theme?: string } } } }).document.documentElement.dataset.theme === 'dark');
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as { document: { documentElement: { dataset: { theme?: string } } } }).document
+          .documentElement.dataset.theme === 'dark',
+    );
     await page.evaluate(() => {
       const raf = (globalThis as unknown as { requestAnimationFrame(cb: () => void): void }).requestAnimationFrame;
       return new Promise<void>((resolve) => raf(() => raf(resolve)));

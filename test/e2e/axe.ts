@@ -17,9 +17,34 @@ export async function seriousViolations(page: Page, context?: string): Promise<A
   // Evaluated through the debugger protocol: the app's CSP (script-src 'self') rightly refuses an inline script tag.
   if (!loaded) await page.evaluate(source);
   const result = await page.evaluate(async (ctx) => {
-    const axe = (globalThis as unknown as { axe: { run(c: unknown, o: unknown): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> }> }> } }).axe;
-    const found = await axe.run(ctx ?? (globalThis as unknown as { document: unknown }).document, { resultTypes: ['violations'] });
-    return found.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${(n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 240)}`) }));
+    const axe = (
+      globalThis as unknown as {
+        axe: {
+          run(
+            c: unknown,
+            o: unknown,
+          ): Promise<{
+            violations: Array<{
+              id: string;
+              impact: string | null;
+              help: string;
+              nodes: Array<{ target: unknown[]; failureSummary?: string }>;
+            }>;
+          }>;
+        };
+      }
+    ).axe;
+    const found = await axe.run(ctx ?? (globalThis as unknown as { document: unknown }).document, {
+      resultTypes: ['violations'],
+    });
+    return found.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map(
+        (n) => `${n.target.join(' ')}: ${(n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 240)}`,
+      ),
+    }));
   }, context ?? null);
   return result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }

@@ -1,5 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildRenderer, launchBrowser, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import {
+  buildRenderer,
+  launchBrowser,
+  screenshot,
+  startHost,
+  tempDir,
+  type Browser,
+  type Host,
+  tearDown,
+} from './harness.js';
 import { seriousViolations } from './axe.js';
 import { apiCall, expectGrid, waitFor } from './helpers.js';
 
@@ -16,12 +25,27 @@ let host: Host;
 let browser: Browser;
 
 async function seed(prompt: string, steps: number): Promise<void> {
-  const { job } = await apiCall(host, 'jobs.submit', { provider: 'builtin', prompt, width: 512, height: 512, count: 1, steps, seed: 4242 });
-  await waitFor(async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded', `job "${prompt}" to finish`, 90_000);
+  const { job } = await apiCall(host, 'jobs.submit', {
+    provider: 'builtin',
+    prompt,
+    width: 512,
+    height: 512,
+    count: 1,
+    steps,
+    seed: 4242,
+  });
+  await waitFor(
+    async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded',
+    `job "${prompt}" to finish`,
+    90_000,
+  );
 }
 
 const dialog = () => browser.page.getByRole('dialog', { name: 'Compare 2 images' });
-const transforms = () => dialog().locator('img.zoom-image').evaluateAll((imgs) => imgs.map((i) => (i as unknown as { style: { transform: string } }).style.transform));
+const transforms = () =>
+  dialog()
+    .locator('img.zoom-image')
+    .evaluateAll((imgs) => imgs.map((i) => (i as unknown as { style: { transform: string } }).style.transform));
 
 beforeAll(async () => {
   renderer = await buildRenderer();
@@ -48,7 +72,10 @@ describe('compare', () => {
     const page = browser.page;
     await page.getByRole('button', { name: FIRST, exact: true }).click();
     await page.getByRole('button', { name: SECOND, exact: true }).click({ modifiers: ['Control'] });
-    await page.getByRole('toolbar', { name: 'Selected jobs' }).getByRole('button', { name: 'Compare 2 selected jobs' }).click();
+    await page
+      .getByRole('toolbar', { name: 'Selected jobs' })
+      .getByRole('button', { name: 'Compare 2 selected jobs' })
+      .click();
 
     await dialog().waitFor();
     const panes = dialog().locator('.zoom-pane');
@@ -62,7 +89,9 @@ describe('compare', () => {
     await page.mouse.wheel(0, -600);
     await waitFor(async () => (await transforms())[0] !== before[0], 'the first pane to zoom', 5_000);
     await waitFor(async () => new Set(await transforms()).size === 1, 'the second pane to follow', 5_000);
-    expect(Number(await panes.nth(1).getAttribute('data-zoom'))).toBeGreaterThan(Number(before[0]!.match(/scale\(([\d.]+)\)/)![1]) * 100);
+    expect(Number(await panes.nth(1).getAttribute('data-zoom'))).toBeGreaterThan(
+      Number(before[0]!.match(/scale\(([\d.]+)\)/)![1]) * 100,
+    );
 
     // A drag on the second pane pans the first the same way.
     const zoomed = (await transforms())[0];
@@ -75,19 +104,35 @@ describe('compare', () => {
     await waitFor(async () => new Set(await transforms()).size === 1, 'both panes at one pan', 5_000);
 
     const table = dialog().getByRole('table', { name: 'Settings compared' });
-    await waitFor(async () => (await table.getByRole('row', { name: /^Steps/ }).textContent())?.includes('3') === true, 'the steps to load', 10_000);
-    const highlighted = await table.locator('tr').evaluateAll((rows) =>
-      rows.filter((r) => r.querySelector('td[data-differs="true"]') !== null).map((r) => r.querySelector('th')!.textContent),
+    await waitFor(
+      async () => (await table.getByRole('row', { name: /^Steps/ }).textContent())?.includes('3') === true,
+      'the steps to load',
+      10_000,
     );
+    const highlighted = await table
+      .locator('tr')
+      .evaluateAll((rows) =>
+        rows
+          .filter((r) => r.querySelector('td[data-differs="true"]') !== null)
+          .map((r) => r.querySelector('th')!.textContent),
+      );
     expect(highlighted).toEqual(['Prompt', 'Steps']);
     expect(await table.locator('td[data-differs="true"]').count()).toBe(4);
 
     // The keys zoom every pane alike too: + steps in, Ctrl+0 fits them all again.
     const panned = (await transforms())[0];
     await page.keyboard.press('+');
-    await waitFor(async () => (await transforms())[0] !== panned && new Set(await transforms()).size === 1, 'both panes a step further in', 5_000);
+    await waitFor(
+      async () => (await transforms())[0] !== panned && new Set(await transforms()).size === 1,
+      'both panes a step further in',
+      5_000,
+    );
     await page.keyboard.press('Control+0');
-    await waitFor(async () => (await transforms())[0] === before[0] && new Set(await transforms()).size === 1, 'both panes fitted again', 5_000);
+    await waitFor(
+      async () => (await transforms())[0] === before[0] && new Set(await transforms()).size === 1,
+      'both panes fitted again',
+      5_000,
+    );
 
     expect(await seriousViolations(page)).toEqual([]);
     await page.mouse.move(0, 0);
@@ -102,7 +147,10 @@ describe('compare', () => {
     const page = browser.page;
     await page.getByRole('button', { name: FIRST, exact: true }).click();
     await page.getByRole('button', { name: SECOND, exact: true }).click({ modifiers: ['Control'] });
-    await page.getByRole('toolbar', { name: 'Selected jobs' }).getByRole('button', { name: 'Compare 2 selected jobs' }).click();
+    await page
+      .getByRole('toolbar', { name: 'Selected jobs' })
+      .getByRole('button', { name: 'Compare 2 selected jobs' })
+      .click();
     await dialog().getByRole('button', { name: 'Split' }).click();
     const figures = dialog().locator('figure.compare-pane');
     const clip = () => figures.nth(1).evaluate((f) => (f as unknown as { style: { clipPath: string } }).style.clipPath);
@@ -126,7 +174,11 @@ describe('compare', () => {
     await page.mouse.down();
     await page.mouse.move(box.x + box.width * 0.7, handle.y + handle.height / 2, { steps: 5 });
     await page.mouse.up();
-    await waitFor(async () => Math.abs(Number((await clip()).match(/([\d.]+)%/)![1]) - 70) < 1, 'the split dragged to 70%', 5_000);
+    await waitFor(
+      async () => Math.abs(Number((await clip()).match(/([\d.]+)%/)![1]) - 70) < 1,
+      'the split dragged to 70%',
+      5_000,
+    );
     await page.mouse.move(0, 0);
     await screenshot(page, 'compare-split');
 
@@ -140,14 +192,26 @@ describe('compare', () => {
     const page = browser.page;
     const more = ['a pewter jug', 'a brass bell', 'a tin cup'];
     for (const prompt of more) {
-      const { job } = await apiCall(host, 'jobs.submit', { provider: 'builtin', prompt, width: 64, height: 64, count: 1, steps: 1 });
-      await waitFor(async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded', `job "${prompt}" to finish`, 60_000);
+      const { job } = await apiCall(host, 'jobs.submit', {
+        provider: 'builtin',
+        prompt,
+        width: 64,
+        height: 64,
+        count: 1,
+        steps: 1,
+      });
+      await waitFor(
+        async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded',
+        `job "${prompt}" to finish`,
+        60_000,
+      );
     }
     const all = [FIRST, SECOND, ...more];
     for (const prompt of all) await page.getByRole('button', { name: prompt, exact: true }).waitFor();
     const bar = page.getByRole('toolbar', { name: 'Selected jobs' });
     await page.getByRole('button', { name: all[0]!, exact: true }).click();
-    for (const prompt of all.slice(1)) await page.getByRole('button', { name: prompt, exact: true }).click({ modifiers: ['Control'] });
+    for (const prompt of all.slice(1))
+      await page.getByRole('button', { name: prompt, exact: true }).click({ modifiers: ['Control'] });
     await bar.getByRole('button', { name: 'Favorite 5 selected jobs' }).waitFor();
     expect(await bar.getByRole('button', { name: /^Compare/ }).count()).toBe(0);
 

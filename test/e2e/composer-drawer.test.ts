@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRenderer, launchBrowser, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import {
+  buildRenderer,
+  launchBrowser,
+  screenshot,
+  startHost,
+  tempDir,
+  type Browser,
+  type Host,
+  tearDown,
+} from './harness.js';
 import { expectGrid, seedJob, waitFor } from './helpers.js';
 
 /** At 1024×700 (or 200% zoom) the gallery comes first: the composer is a drawer that N or Compose opens. */
@@ -25,7 +34,15 @@ afterAll(() => tearDown({ browser, host, dataDir, renderer }));
 
 const inView = (selector: string) =>
   browser.page.evaluate((sel) => {
-    const doc = (globalThis as unknown as { document: { querySelector(s: string): { getBoundingClientRect(): { top: number; bottom: number; left: number; right: number } } | null }; innerWidth: number; innerHeight: number });
+    const doc = globalThis as unknown as {
+      document: {
+        querySelector(
+          s: string,
+        ): { getBoundingClientRect(): { top: number; bottom: number; left: number; right: number } } | null;
+      };
+      innerWidth: number;
+      innerHeight: number;
+    };
     const el = doc.document.querySelector(sel);
     if (el === null) return false;
     const r = el.getBoundingClientRect();
@@ -47,7 +64,17 @@ describe('the composer drawer in a narrow window', () => {
     await page.locator('.grid-scroll .card-open').first().focus();
     await page.keyboard.press('n');
     await waitFor(async () => inView('textarea.prompt'), 'the drawer to open');
-    await waitFor(async () => (await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { className: string } | null } }).document.activeElement?.className ?? '')).includes('prompt'), 'the prompt to take the keyboard');
+    await waitFor(
+      async () =>
+        (
+          await page.evaluate(
+            () =>
+              (globalThis as unknown as { document: { activeElement: { className: string } | null } }).document
+                .activeElement?.className ?? '',
+          )
+        ).includes('prompt'),
+      'the prompt to take the keyboard',
+    );
     await page.keyboard.type('a lighthouse keeper at noon');
     await screenshot(page, 'drawer-open-1024x700');
     await page.keyboard.press('Control+Enter');

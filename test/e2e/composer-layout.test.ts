@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRenderer, launchBrowser, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import {
+  buildRenderer,
+  launchBrowser,
+  screenshot,
+  startHost,
+  tempDir,
+  type Browser,
+  type Host,
+  tearDown,
+} from './harness.js';
 import { apiCall, waitFor } from './helpers.js';
 
 /**
@@ -29,8 +38,10 @@ describe('the composer', () => {
   it('leads with a large prompt that grows as it is typed, the four everyday settings under it, the rest closed', async () => {
     const { page } = browser;
     expect(await isOpen()).toBe(false);
-    for (const label of ['Provider', 'Model', 'Size', 'Count']) expect(await page.getByLabel(label, { exact: true }).isVisible()).toBe(true);
-    for (const label of ['Steps', 'Guidance', 'Width']) expect(await page.getByLabel(label, { exact: true }).isVisible()).toBe(false);
+    for (const label of ['Provider', 'Model', 'Size', 'Count'])
+      expect(await page.getByLabel(label, { exact: true }).isVisible()).toBe(true);
+    for (const label of ['Steps', 'Guidance', 'Width'])
+      expect(await page.getByLabel(label, { exact: true }).isVisible()).toBe(false);
     const prompt = page.getByLabel('Prompt', { exact: true });
     const before = (await prompt.boundingBox())!.height;
     await prompt.fill(Array.from({ length: 12 }, (_, i) => `line ${i + 1} of a long prompt about a harbour`).join(' '));
@@ -48,9 +59,17 @@ describe('the composer', () => {
     await advanced().locator('summary').click();
     expect(await isOpen()).toBe(false);
     expect(await advanced().locator('.advanced-note').textContent()).toContain('seed 4242');
-    await page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ }).click();
+    await page
+      .getByRole('form', { name: 'Composer' })
+      .getByRole('button', { name: /^Generate/ })
+      .click();
     await waitFor(isOpen, 'Advanced to open on the error');
-    expect(await page.locator('.field.invalid').filter({ has: page.getByLabel('Steps', { exact: true }) }).count()).toBe(1);
+    expect(
+      await page
+        .locator('.field.invalid')
+        .filter({ has: page.getByLabel('Steps', { exact: true }) })
+        .count(),
+    ).toBe(1);
     expect((await apiCall(host, 'jobs.list', { limit: 10, view: 'all' })).items).toHaveLength(0);
   });
 

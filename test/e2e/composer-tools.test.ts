@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeComfyUI, type FakeComfy } from '../fakes/comfyui.js';
-import { buildRenderer, closedPort, launchBrowser, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import {
+  buildRenderer,
+  closedPort,
+  launchBrowser,
+  screenshot,
+  startHost,
+  tempDir,
+  type Browser,
+  type Host,
+  tearDown,
+} from './harness.js';
 import { apiCall, expectGrid, gridPrompts, waitFor } from './helpers.js';
 
 let renderer: Awaited<ReturnType<typeof buildRenderer>>;
@@ -14,7 +24,11 @@ beforeAll(async () => {
   dataDir = await tempDir('atelier-e2e-composer-');
   comfy = await startFakeComfyUI({ checkpoints: ['dreamshaper_8.safetensors'] });
   const dead = `http://127.0.0.1:${await closedPort()}`;
-  host = await startHost({ rendererDir: renderer.dir, dataDir, engine: { providerDefaults: { comfyui: { baseUrl: comfy.url }, a1111: { baseUrl: dead } } } });
+  host = await startHost({
+    rendererDir: renderer.dir,
+    dataDir,
+    engine: { providerDefaults: { comfyui: { baseUrl: comfy.url }, a1111: { baseUrl: dead } } },
+  });
   browser = await launchBrowser({ viewport: { width: 1280, height: 900 } });
   await browser.page.goto(host.url);
 }, 120_000);
@@ -38,14 +52,30 @@ describe('alternatives and lines make one job per prompt', () => {
     await page.getByLabel('Prompt', { exact: true }).fill('a {red|blue} kite over dunes\na paper boat on a pond');
     const hint = page.locator('.batch-hint summary');
     await hint.getByText('Makes 3 jobs', { exact: true }).waitFor();
-    expect(await page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ }).textContent()).toContain('Generate 3 jobs');
+    expect(
+      await page
+        .getByRole('form', { name: 'Composer' })
+        .getByRole('button', { name: /^Generate/ })
+        .textContent(),
+    ).toContain('Generate 3 jobs');
     await hint.click();
-    expect(await page.locator('.batch-hint li').allTextContents()).toEqual(['a red kite over dunes', 'a blue kite over dunes', 'a paper boat on a pond']);
+    expect(await page.locator('.batch-hint li').allTextContents()).toEqual([
+      'a red kite over dunes',
+      'a blue kite over dunes',
+      'a paper boat on a pond',
+    ]);
     await screenshot(page, 'composer-makes-3-jobs');
-    await page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ }).click();
+    await page
+      .getByRole('form', { name: 'Composer' })
+      .getByRole('button', { name: /^Generate/ })
+      .click();
     await expectGrid(page, ['a paper boat on a pond', 'a blue kite over dunes', 'a red kite over dunes']);
     const { items } = await apiCall(host, 'jobs.list', { limit: 10 });
-    expect(items.map((j) => j.prompt).sort()).toEqual(['a blue kite over dunes', 'a paper boat on a pond', 'a red kite over dunes']);
+    expect(items.map((j) => j.prompt).sort()).toEqual([
+      'a blue kite over dunes',
+      'a paper boat on a pond',
+      'a red kite over dunes',
+    ]);
   }, 60_000);
 
   it('an unclosed brace is pointed at, and nothing is queued', async () => {
@@ -53,7 +83,10 @@ describe('alternatives and lines make one job per prompt', () => {
     const before = (await apiCall(host, 'jobs.list', { limit: 50 })).items.length;
     await page.getByLabel('Prompt', { exact: true }).fill('a {red kite');
     await page.locator('.batch-problem', { hasText: 'Line 1, column 3: This { is never closed.' }).waitFor();
-    await page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ }).click();
+    await page
+      .getByRole('form', { name: 'Composer' })
+      .getByRole('button', { name: /^Generate/ })
+      .click();
     await page.getByRole('alert').filter({ hasText: 'Line 1, column 3' }).waitFor();
     expect((await apiCall(host, 'jobs.list', { limit: 50 })).items.length).toBe(before);
     await page.getByLabel('Prompt', { exact: true }).fill('');
@@ -65,8 +98,23 @@ describe('Reuse settings onto another kind of provider', () => {
     const { page } = browser;
     await apiCall(host, 'settings.update', { providers: { comfyui: { enabled: true } } });
     const prompt = 'a lantern-lit alley in the rain';
-    const { job } = await apiCall(host, 'jobs.submit', { provider: 'comfyui', prompt, width: 64, height: 64, count: 1, seed: 1099511627776, sampler: 'dpmpp_2m', scheduler: 'karras', steps: 4, model: 'dreamshaper_8.safetensors' });
-    await waitFor(async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded', 'the ComfyUI job to finish', 30_000);
+    const { job } = await apiCall(host, 'jobs.submit', {
+      provider: 'comfyui',
+      prompt,
+      width: 64,
+      height: 64,
+      count: 1,
+      seed: 1099511627776,
+      sampler: 'dpmpp_2m',
+      scheduler: 'karras',
+      steps: 4,
+      model: 'dreamshaper_8.safetensors',
+    });
+    await waitFor(
+      async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded',
+      'the ComfyUI job to finish',
+      30_000,
+    );
     await apiCall(host, 'settings.update', { providers: { comfyui: { enabled: false }, a1111: { enabled: true } } });
     await page.reload();
     await page.getByLabel('Provider', { exact: true }).selectOption('a1111');
@@ -78,7 +126,9 @@ describe('Reuse settings onto another kind of provider', () => {
     expect(await page.getByLabel('Schedule').inputValue()).toBe('Automatic');
     expect(await page.getByLabel('Seed', { exact: true }).inputValue()).toBe('');
     const notes = page.getByRole('status', { name: 'What did not carry over' });
-    await notes.getByText('A1111 seeds go up to 4294967295: seed 1099511627776 is larger, so a random seed is used.').waitFor();
+    await notes
+      .getByText('A1111 seeds go up to 4294967295: seed 1099511627776 is larger, so a random seed is used.')
+      .waitFor();
     await notes.getByText('ComfyUI settings on AUTOMATIC1111').waitFor();
     await screenshot(page, 'composer-reuse-notes');
     await notes.getByRole('button', { name: 'Dismiss these notes' }).click();
@@ -122,7 +172,9 @@ describe('presets one click away', () => {
     await menu.getByLabel('Import A1111 styles.csv').setInputFiles({
       name: 'styles.csv',
       mimeType: 'text/csv',
-      buffer: Buffer.from('name,prompt,negative_prompt\nCinematic,"cinematic still of {prompt}, film grain","cartoon, drawing"\n'),
+      buffer: Buffer.from(
+        'name,prompt,negative_prompt\nCinematic,"cinematic still of {prompt}, film grain","cartoon, drawing"\n',
+      ),
     });
     await page.getByText('Imported 1 style.').waitFor();
     await menu.getByRole('button', { name: /^Cinematic/ }).waitFor();
@@ -132,10 +184,23 @@ describe('presets one click away', () => {
     await composer.getByText('Style: Ink').waitFor();
     await page.getByLabel('Prompt', { exact: true }).fill('{a heron|a crane} at dusk');
     await page.locator('.batch-hint summary').click();
-    expect(await page.locator('.batch-hint li').allTextContents()).toEqual(['ink drawing of a heron at dusk, brush texture', 'ink drawing of a crane at dusk, brush texture']);
+    expect(await page.locator('.batch-hint li').allTextContents()).toEqual([
+      'ink drawing of a heron at dusk, brush texture',
+      'ink drawing of a crane at dusk, brush texture',
+    ]);
     await screenshot(page, 'composer-style-makes-2-jobs');
-    await page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ }).click();
-    await expectGrid(page, ['ink drawing of a crane at dusk, brush texture', 'ink drawing of a heron at dusk, brush texture', 'a lantern-lit alley in the rain', 'a paper boat on a pond', 'a blue kite over dunes', 'a red kite over dunes']);
+    await page
+      .getByRole('form', { name: 'Composer' })
+      .getByRole('button', { name: /^Generate/ })
+      .click();
+    await expectGrid(page, [
+      'ink drawing of a crane at dusk, brush texture',
+      'ink drawing of a heron at dusk, brush texture',
+      'a lantern-lit alley in the rain',
+      'a paper boat on a pond',
+      'a blue kite over dunes',
+      'a red kite over dunes',
+    ]);
     await composer.getByRole('button', { name: 'Stop using the style Ink' }).click();
     await composer.getByText('Style: Ink').waitFor({ state: 'detached' });
 
@@ -172,7 +237,10 @@ describe('prompt history', () => {
     const list = page.getByRole('group', { name: 'Prompt history' });
     await list.getByLabel('Search prompt history').fill('kite');
     await waitFor(async () => (await list.locator('.history-prompt').count()) === 2, 'the two kite prompts');
-    expect((await list.locator('.history-prompt').allTextContents()).sort()).toEqual(['a blue kite over dunes', 'a red kite over dunes']);
+    expect((await list.locator('.history-prompt').allTextContents()).sort()).toEqual([
+      'a blue kite over dunes',
+      'a red kite over dunes',
+    ]);
     await screenshot(page, 'composer-prompt-history');
     await list.getByRole('button', { name: /a red kite over dunes/ }).click();
     expect(await box.inputValue()).toBe('a red kite over dunes');
@@ -183,9 +251,20 @@ describe('the queue', () => {
   it('names the server running each job', async () => {
     const { page } = browser;
     // Large enough that the built-in render is still running when the queue is read.
-    const { job } = await apiCall(host, 'jobs.submit', { provider: 'builtin', prompt: 'a slow cathedral for the queue', width: 2048, height: 2048, count: 1, steps: 150 });
-    const live = page.locator('.card', { has: page.getByRole('button', { name: 'a slow cathedral for the queue' }) }).locator('.thumb.live');
-    await live.locator('.live-eta[data-text*="Built-in (offline)"], .live-instance[data-text*="Built-in (offline)"]').waitFor();
+    const { job } = await apiCall(host, 'jobs.submit', {
+      provider: 'builtin',
+      prompt: 'a slow cathedral for the queue',
+      width: 2048,
+      height: 2048,
+      count: 1,
+      steps: 150,
+    });
+    const live = page
+      .locator('.card', { has: page.getByRole('button', { name: 'a slow cathedral for the queue' }) })
+      .locator('.thumb.live');
+    await live
+      .locator('.live-eta[data-text*="Built-in (offline)"], .live-instance[data-text*="Built-in (offline)"]')
+      .waitFor();
     await apiCall(host, 'jobs.cancel', { id: job.id });
     await live.waitFor({ state: 'detached' });
   }, 60_000);
@@ -215,7 +294,11 @@ describe('adding and removing a server', () => {
     const picker = page.getByLabel('Provider', { exact: true });
     await picker.locator('option[value="any:comfyui"]').waitFor({ state: 'attached' });
     const options = await picker.locator('option').allTextContents();
-    expect(options.filter((o) => /ComfyUI|Studio GPU/.test(o))).toEqual(['Any ComfyUI server (2)', expect.stringMatching(/^ComfyUI/), expect.stringMatching(/^Studio GPU/)]);
+    expect(options.filter((o) => /ComfyUI|Studio GPU/.test(o))).toEqual([
+      'Any ComfyUI server (2)',
+      expect.stringMatching(/^ComfyUI/),
+      expect.stringMatching(/^Studio GPU/),
+    ]);
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     await table.getByRole('button', { name: 'Remove Studio GPU' }).click();
     await table.getByText('Remove 1 server? Its files and images stay.').waitFor();

@@ -2,7 +2,17 @@ import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolFiles } from '../fixtures/images/tool-files.js';
-import { buildRenderer, launchBrowser, rm, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import {
+  buildRenderer,
+  launchBrowser,
+  rm,
+  screenshot,
+  startHost,
+  tempDir,
+  type Browser,
+  type Host,
+  tearDown,
+} from './harness.js';
 import { apiCall, expectGrid, search, waitFor } from './helpers.js';
 
 /**
@@ -22,13 +32,25 @@ let batchId: string;
 let pearId: string;
 
 async function seed(prompt: string, count: number): Promise<string> {
-  const { job } = await apiCall(host, 'jobs.submit', { provider: 'builtin', prompt, width: 64, height: 64, count, steps: 2 });
-  await waitFor(async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded', `job "${prompt}" to finish`, 60_000);
+  const { job } = await apiCall(host, 'jobs.submit', {
+    provider: 'builtin',
+    prompt,
+    width: 64,
+    height: 64,
+    count,
+    steps: 2,
+  });
+  await waitFor(
+    async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded',
+    `job "${prompt}" to finish`,
+    60_000,
+  );
   return job.id;
 }
 
 const images = async (id: string) => (await apiCall(host, 'jobs.get', { id })).images;
-const card = (prompt: string) => browser.page.locator('.card').filter({ has: browser.page.getByRole('button', { name: prompt, exact: true }) });
+const card = (prompt: string) =>
+  browser.page.locator('.card').filter({ has: browser.page.getByRole('button', { name: prompt, exact: true }) });
 
 beforeAll(async () => {
   renderer = await buildRenderer();
@@ -39,14 +61,22 @@ beforeAll(async () => {
   await mkdir(folder, { recursive: true });
   const files = (await toolFiles('cz')).slice(0, 2);
   const now = new Date();
-  const ages = [new Date(now.getFullYear(), now.getMonth() - 2, 10, 12), new Date(now.getFullYear() - 1, now.getMonth(), 3, 12)];
+  const ages = [
+    new Date(now.getFullYear(), now.getMonth() - 2, 10, 12),
+    new Date(now.getFullYear() - 1, now.getMonth(), 3, 12),
+  ];
   for (const [i, f] of files.entries()) {
     await writeFile(join(folder, f.name), f.bytes);
     await utimes(join(folder, f.name), ages[i]!, ages[i]!);
   }
   host = await startHost({ rendererDir: renderer.dir, dataDir });
   const { import: started } = await apiCall(host, 'library.import', { paths: [folder], mode: 'link' });
-  await waitFor(async () => (await apiCall(host, 'library.imports', {})).items.find((i) => i.id === started.id)?.status === 'completed', 'the import to finish', 60_000);
+  await waitFor(
+    async () =>
+      (await apiCall(host, 'library.imports', {})).items.find((i) => i.id === started.id)?.status === 'completed',
+    'the import to finish',
+    60_000,
+  );
   pearId = await seed(PEAR, 1);
   batchId = await seed(BATCH, 4);
   browser = await launchBrowser({ viewport: { width: 1440, height: 900 } });
@@ -68,9 +98,15 @@ describe('culling by keyboard, image by image', () => {
     await page.keyboard.press('4');
     // Rated, and on to the third image.
     await card(BATCH).locator('.count-badge', { hasText: '3/4' }).waitFor();
-    await waitFor(async () => (await images(batchId)).map((i) => i.rating ?? 0).join() === '0,4,0,0', 'image 2 alone to be rated 4');
+    await waitFor(
+      async () => (await images(batchId)).map((i) => i.rating ?? 0).join() === '0,4,0,0',
+      'image 2 alone to be rated 4',
+    );
     await page.keyboard.press('f');
-    await waitFor(async () => (await images(batchId)).map((i) => i.favorite === true).join() === 'false,false,true,false', 'image 3 alone to be a favourite');
+    await waitFor(
+      async () => (await images(batchId)).map((i) => i.favorite === true).join() === 'false,false,true,false',
+      'image 3 alone to be a favourite',
+    );
     await card(BATCH).getByRole('img', { name: 'favorite' }).waitFor();
     await page.keyboard.press('ArrowLeft');
     await card(BATCH).getByRole('img', { name: 'Rated 4 of 5' }).waitFor();
@@ -93,7 +129,9 @@ describe('culling by keyboard, image by image', () => {
     await card(BATCH).locator('.count-badge', { hasText: '2/4' }).waitFor();
     await page.keyboard.press('Delete');
     await page.getByRole('status').filter({ hasText: 'Moved 1 image to Trash.' }).waitFor();
-    await card(BATCH).locator('.count-badge', { hasText: /^(3|\d\/3)$/ }).waitFor();
+    await card(BATCH)
+      .locator('.count-badge', { hasText: /^(3|\d\/3)$/ })
+      .waitFor();
     expect((await images(batchId)).filter((i) => i.trashed === true).map((i) => i.id)).toEqual([second]);
     expect((await apiCall(host, 'jobs.get', { id: batchId })).trashedAt).toBeNull();
 
@@ -104,7 +142,9 @@ describe('culling by keyboard, image by image', () => {
     await page.keyboard.press('Delete');
     await waitFor(async () => (await images(batchId)).every((i) => i.trashed !== true), 'the image to be restored');
     await page.getByRole('tab', { name: /All/ }).click();
-    await card(BATCH).locator('.count-badge', { hasText: /^(4|\d\/4)$/ }).waitFor();
+    await card(BATCH)
+      .locator('.count-badge', { hasText: /^(4|\d\/4)$/ })
+      .waitFor();
     // Restored as it was: still rated 4.
     expect((await images(batchId))[1]?.rating).toBe(4);
   }, 60_000);
@@ -119,7 +159,10 @@ describe('tags, bulk actions and one Undo', () => {
     await tagBox.fill('keeper');
     await tagBox.press('Enter');
     await page.getByRole('status').filter({ hasText: 'Tagged 5 images keeper.' }).waitFor();
-    await waitFor(async () => (await apiCall(host, 'tags.list', {})).items.some((t) => t.name === 'keeper' && t.count === 5), 'five images tagged keeper');
+    await waitFor(
+      async () => (await apiCall(host, 'tags.list', {})).items.some((t) => t.name === 'keeper' && t.count === 5),
+      'five images tagged keeper',
+    );
     await page.getByRole('region', { name: 'Tags' }).getByRole('button', { name: 'Tag keeper, 5 images' }).waitFor();
     await page.getByRole('button', { name: 'Clear selection' }).click();
 
@@ -129,7 +172,10 @@ describe('tags, bulk actions and one Undo', () => {
     const add = viewer.getByRole('combobox', { name: 'Add a tag' });
     await add.fill('still life');
     await add.press('Enter');
-    await waitFor(async () => (await images(pearId))[0]?.tags?.join() === 'keeper,still life', 'the pear tagged still life');
+    await waitFor(
+      async () => (await images(pearId))[0]?.tags?.join() === 'keeper,still life',
+      'the pear tagged still life',
+    );
     await viewer.getByRole('button', { name: 'Remove tag keeper' }).click();
     await waitFor(async () => (await images(pearId))[0]?.tags?.join() === 'still life', 'keeper removed from the pear');
     await viewer.getByRole('radio', { name: '5 stars' }).click();
@@ -147,8 +193,15 @@ describe('tags, bulk actions and one Undo', () => {
     await bar.getByText('All 4 matching images:').waitFor();
     await bar.getByRole('combobox', { name: 'Rate 4 matching images' }).selectOption('2');
     await waitFor(async () => (await images(batchId)).every((i) => i.rating === 2), 'all four rated 2');
-    await page.getByRole('status').filter({ hasText: 'Rated 4 images ★★.' }).getByRole('button', { name: 'Undo' }).click();
-    await waitFor(async () => (await images(batchId)).map((i) => i.rating ?? 0).join() === '0,4,0,0', 'the ratings as they were');
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Rated 4 images ★★.' })
+      .getByRole('button', { name: 'Undo' })
+      .click();
+    await waitFor(
+      async () => (await images(batchId)).map((i) => i.rating ?? 0).join() === '0,4,0,0',
+      'the ratings as they were',
+    );
     await search(page, '');
   }, 60_000);
 
@@ -159,8 +212,15 @@ describe('tags, bulk actions and one Undo', () => {
     const field = page.getByRole('textbox', { name: /Rename tag still life/ });
     await field.fill('keeper');
     await field.press('Enter');
-    await page.getByRole('status').filter({ hasText: /Merged “still life” into “keeper”/ }).waitFor();
-    await waitFor(async () => JSON.stringify((await apiCall(host, 'tags.list', {})).items) === JSON.stringify([{ name: 'keeper', count: 5 }]), 'one tag, keeper, on five images');
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Merged “still life” into “keeper”/ })
+      .waitFor();
+    await waitFor(
+      async () =>
+        JSON.stringify((await apiCall(host, 'tags.list', {})).items) === JSON.stringify([{ name: 'keeper', count: 5 }]),
+      'one tag, keeper, on five images',
+    );
   }, 30_000);
 });
 
@@ -179,12 +239,20 @@ describe('boards', () => {
     await screenshot(page, 'curation-boards-sidebar');
 
     await boards.getByRole('button', { name: /^Board Picks/ }).click();
-    await waitFor(async () => (await page.getByRole('searchbox', { name: 'Search' }).inputValue()) === 'board:Picks', 'the search to show the board');
+    await waitFor(
+      async () => (await page.getByRole('searchbox', { name: 'Search' }).inputValue()) === 'board:Picks',
+      'the search to show the board',
+    );
     await expectGrid(page, [PEAR]);
     // Showing the board, its images can leave it (the image stays in the library), and Undo puts them back.
-    await page.getByRole('toolbar', { name: 'All matches' }).getByRole('button', { name: 'Remove 1 matching image from Picks' }).click();
+    await page
+      .getByRole('toolbar', { name: 'All matches' })
+      .getByRole('button', { name: 'Remove 1 matching image from Picks' })
+      .click();
     await boards.getByRole('button', { name: /^Board Picks, 0 images$/ }).waitFor();
-    const removed = page.getByRole('status').filter({ hasText: 'Removed 1 image from Picks. They stay in the library.' });
+    const removed = page
+      .getByRole('status')
+      .filter({ hasText: 'Removed 1 image from Picks. They stay in the library.' });
     await removed.getByRole('button', { name: 'Undo' }).click();
     await boards.getByRole('button', { name: /^Board Picks, 1 image$/ }).waitFor();
     await boards.getByRole('button', { name: /^Board Picks/ }).click();
@@ -196,7 +264,10 @@ describe('boards', () => {
     await rename.press('Enter');
     await boards.getByRole('button', { name: /^Board Best, 1 image$/ }).waitFor();
     await boards.getByRole('button', { name: 'Delete board Best' }).click({ force: true });
-    await page.getByRole('dialog', { name: /Delete the board “Best”/ }).getByRole('button', { name: 'Delete board' }).click();
+    await page
+      .getByRole('dialog', { name: /Delete the board “Best”/ })
+      .getByRole('button', { name: 'Delete board' })
+      .click();
     await waitFor(async () => (await apiCall(host, 'boards.list', {})).items.length === 0, 'the board to go');
     // Its image stays in the library.
     expect((await apiCall(host, 'jobs.get', { id: pearId })).trashedAt).toBeNull();
@@ -233,14 +304,18 @@ describe('the grid: date headers and sort', () => {
     const sort = page.getByRole('combobox', { name: 'Sort' });
     await sort.selectOption('oldest');
     await waitFor(async () => (await headers())[2] === 'Today', 'Today last when oldest first');
-    const prompts = await page.locator('.grid-canvas .card-open').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('aria-label')));
+    const prompts = await page
+      .locator('.grid-canvas .card-open')
+      .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('aria-label')));
     expect(prompts.slice(-2)).toEqual([PEAR, BATCH]);
 
     await sort.selectOption('rating');
     await waitFor(async () => (await headers()).length === 0, 'no headers in rating order');
     // The pear (rated 5) before the batch (best image 4), then the unrated.
     await waitFor(async () => {
-      const order = await page.locator('.grid-canvas .card-open').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('aria-label')));
+      const order = await page
+        .locator('.grid-canvas .card-open')
+        .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('aria-label')));
       return order[0] === PEAR && order[1] === BATCH;
     }, 'rated first');
 
@@ -249,7 +324,11 @@ describe('the grid: date headers and sort', () => {
     await expectGrid(page, [BATCH, PEAR, 'a moth aonecz', 'a lamp ajpegcz']);
     await sort.selectOption('newest');
     let seen: string[] = [];
-    await waitFor(async () => (seen = await headers()).length === 3, `headers back (saw ${JSON.stringify(seen)})`, 30_000).catch((error: unknown) => {
+    await waitFor(
+      async () => (seen = await headers()).length === 3,
+      `headers back (saw ${JSON.stringify(seen)})`,
+      30_000,
+    ).catch((error: unknown) => {
       throw new Error(`${String(error)}; last seen ${JSON.stringify(seen)}`);
     });
   }, 60_000);

@@ -21,7 +21,10 @@ export interface FakeDesktop {
 interface PageGlobals {
   fakeDesktop: FakeDesktop;
   DataTransfer: new () => { items: { add(file: File): void }; readonly types: readonly string[] };
-  DragEvent: new (type: string, init: { bubbles: boolean; cancelable: boolean; dataTransfer: unknown }) => Event & { readonly defaultPrevented: boolean };
+  DragEvent: new (
+    type: string,
+    init: { bubbles: boolean; cancelable: boolean; dataTransfer: unknown },
+  ) => Event & { readonly defaultPrevented: boolean };
 }
 
 /** Where the fake main says an image's original lives: what its drag-out carries. */
@@ -38,7 +41,11 @@ function install({ channels, events }: { channels: readonly string[]; events: Re
       return ok({ files: desktop.dragged.length, skipped: 0 });
     },
     'desktop.droppedImages': (input) =>
-      ok({ images: (input.paths as string[]).flatMap((path) => desktop.dragged.filter((id) => original(id) === path).map((imageId) => ({ path, imageId }))) }),
+      ok({
+        images: (input.paths as string[]).flatMap((path) =>
+          desktop.dragged.filter((id) => original(id) === path).map((imageId) => ({ path, imageId })),
+        ),
+      }),
   };
   const bridge: Record<string, unknown> = {};
   for (const channel of channels) {
@@ -46,7 +53,12 @@ function install({ channels, events }: { channels: readonly string[]; events: Re
       desktop.calls.push({ channel, input });
       const answer = local[channel];
       if (answer !== undefined) return answer(input);
-      const response = await fetch(`/api/${channel}`, { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: JSON.stringify(input ?? {}) });
+      const response = await fetch(`/api/${channel}`, {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(input ?? {}),
+      });
       return response.json();
     };
   }
@@ -59,7 +71,8 @@ function install({ channels, events }: { channels: readonly string[]; events: Re
       return () => source?.removeEventListener(event, relay);
     };
   }
-  bridge.pathsForFiles = (files: readonly File[]) => files.map((f) => desktop.paths[f.name] ?? '').filter((p) => p !== '');
+  bridge.pathsForFiles = (files: readonly File[]) =>
+    files.map((f) => desktop.paths[f.name] ?? '').filter((p) => p !== '');
   bridge.onMenuCommand = () => () => undefined;
   Object.assign(globalThis, { atelier: bridge, fakeDesktop: desktop });
 }
@@ -70,7 +83,10 @@ export async function installFakeDesktop(page: Page): Promise<void> {
 
 /** The calls the page made through the bridge to channels starting with prefix (the desktop's by default). */
 export async function desktopCalls(page: Page, prefix = 'desktop.'): Promise<{ channel: string; input: unknown }[]> {
-  return page.evaluate((p) => (globalThis as unknown as PageGlobals).fakeDesktop.calls.filter((c) => c.channel.startsWith(p)), prefix);
+  return page.evaluate(
+    (p) => (globalThis as unknown as PageGlobals).fakeDesktop.calls.filter((c) => c.channel.startsWith(p)),
+    prefix,
+  );
 }
 
 export async function setPickedFolder(page: Page, path: string | null): Promise<void> {
@@ -89,15 +105,27 @@ export async function startCardDrag(page: Page, jobId: string): Promise<{ preven
 }
 
 /** Files from the disk dragged over an element and dropped on it (enter, over, drop), as the OS delivers them. */
-export async function dropFiles(page: Page, selector: string, files: { name: string; path: string }[], events = ['dragenter', 'dragover', 'drop']): Promise<void> {
-  await page.locator(selector).first().evaluate((el, [list, types]) => {
-    const g = globalThis as unknown as PageGlobals;
-    const desktop = g.fakeDesktop;
-    const transfer = new g.DataTransfer();
-    for (const f of list) {
-      desktop.paths[f.name] = f.path;
-      transfer.items.add(new File([new Uint8Array([0x89, 0x50])], f.name, { type: 'image/png' }));
-    }
-    for (const type of types) el.dispatchEvent(new g.DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: transfer }));
-  }, [files, events] as const);
+export async function dropFiles(
+  page: Page,
+  selector: string,
+  files: { name: string; path: string }[],
+  events = ['dragenter', 'dragover', 'drop'],
+): Promise<void> {
+  await page
+    .locator(selector)
+    .first()
+    .evaluate(
+      (el, [list, types]) => {
+        const g = globalThis as unknown as PageGlobals;
+        const desktop = g.fakeDesktop;
+        const transfer = new g.DataTransfer();
+        for (const f of list) {
+          desktop.paths[f.name] = f.path;
+          transfer.items.add(new File([new Uint8Array([0x89, 0x50])], f.name, { type: 'image/png' }));
+        }
+        for (const type of types)
+          el.dispatchEvent(new g.DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: transfer }));
+      },
+      [files, events] as const,
+    );
 }

@@ -2,8 +2,25 @@ import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DRAG_TYPE } from '../../renderer/src/lib/drag-images.js';
-import { buildRenderer, launchBrowser, rm, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
-import { desktopCalls, dropFiles, fakeOriginal, installFakeDesktop, setPickedFolder, startCardDrag } from './desktop-bridge.js';
+import {
+  buildRenderer,
+  launchBrowser,
+  rm,
+  screenshot,
+  startHost,
+  tempDir,
+  type Browser,
+  type Host,
+  tearDown,
+} from './harness.js';
+import {
+  desktopCalls,
+  dropFiles,
+  fakeOriginal,
+  installFakeDesktop,
+  setPickedFolder,
+  startCardDrag,
+} from './desktop-bridge.js';
 import { apiCall, expectGrid, seedJob, waitFor } from './helpers.js';
 
 /**
@@ -42,7 +59,8 @@ afterAll(async () => {
 
 // A failed test must not leave a dialog open over the next one.
 afterEach(async () => {
-  for (let i = 0; i < 3 && (await browser.page.locator('dialog[open]').count()) > 0; i += 1) await browser.page.keyboard.press('Escape');
+  for (let i = 0; i < 3 && (await browser.page.locator('dialog[open]').count()) > 0; i += 1)
+    await browser.page.keyboard.press('Escape');
 });
 
 const importDialog = () => browser.page.getByRole('dialog', { name: 'Import images' });
@@ -58,7 +76,10 @@ describe('Export to folder… (desktop)', () => {
   it('asks the OS for a folder, starts nothing when it is closed, and exports the selection into the one chosen', async () => {
     const { page } = browser;
     await selectTwo();
-    await page.getByRole('toolbar', { name: 'Selected jobs' }).getByRole('button', { name: 'Export 2 selected jobs' }).click();
+    await page
+      .getByRole('toolbar', { name: 'Selected jobs' })
+      .getByRole('button', { name: 'Export 2 selected jobs' })
+      .click();
     const dialog = page.getByRole('dialog', { name: 'Export 2 selected jobs' });
     await dialog.waitFor();
     // No path to type on desktop: the folder comes from the OS picker.
@@ -68,7 +89,10 @@ describe('Export to folder… (desktop)', () => {
 
     await setPickedFolder(page, null);
     await dialog.getByRole('button', { name: 'Export to folder…' }).click();
-    await waitFor(async () => (await desktopCalls(page)).some((c) => c.channel === 'desktop.pickFolder'), 'the folder picker to be asked');
+    await waitFor(
+      async () => (await desktopCalls(page)).some((c) => c.channel === 'desktop.pickFolder'),
+      'the folder picker to be asked',
+    );
     await dialog.getByRole('button', { name: 'Export to folder…' }).waitFor();
     expect(await desktopCalls(page, 'export.start')).toEqual([]);
     expect((await apiCall(host, 'export.list', {})).items).toEqual([]);
@@ -79,14 +103,18 @@ describe('Export to folder… (desktop)', () => {
     await setPickedFolder(page, folder);
     await dialog.getByRole('button', { name: 'Export to folder…' }).click();
     await dialog.getByText('Exported 2 of 2').waitFor();
-    expect((await desktopCalls(page, 'export.start')).map((c) => c.input)).toEqual([{ target: { ids: expect.any(Array) }, format: 'folder', manifest: 'csv', folder }]);
+    expect((await desktopCalls(page, 'export.start')).map((c) => c.input)).toEqual([
+      { target: { ids: expect.any(Array) }, format: 'folder', manifest: 'csv', folder },
+    ]);
     await screenshot(page, 'export-dialog-desktop-done');
     const [started] = (await apiCall(host, 'export.list', {})).items;
     expect(started).toMatchObject({ format: 'folder', path: folder, total: 2, status: 'completed' });
     const written = (await readdir(folder)).sort();
     expect(written.filter((n) => n.endsWith('.png'))).toHaveLength(2);
     expect(written).toContain('manifest.csv');
-    const originals = await Promise.all([jobs[0]!, jobs[2]!].map((j) => readFile(host.engine.resolveMedia('image', j.imageId)!.path)));
+    const originals = await Promise.all(
+      [jobs[0]!, jobs[2]!].map((j) => readFile(host.engine.resolveMedia('image', j.imageId)!.path)),
+    );
     const copies = await Promise.all(written.filter((n) => n.endsWith('.png')).map((n) => readFile(join(folder, n))));
     expect(copies.map((c) => c.toString('base64')).sort()).toEqual(originals.map((o) => o.toString('base64')).sort());
     await dialog.getByRole('button', { name: 'Close' }).click();
@@ -102,7 +130,9 @@ describe('dragging a selection out (desktop)', () => {
     expect(drag.prevented).toBe(true);
     expect(drag.types).not.toContain(DRAG_TYPE);
     const started = (await desktopCalls(page)).filter((c) => c.channel === 'desktop.startDrag').at(-1)!;
-    expect([...(started.input as { imageIds: string[] }).imageIds].sort()).toEqual([jobs[0]!.imageId, jobs[2]!.imageId].sort());
+    expect([...(started.input as { imageIds: string[] }).imageIds].sort()).toEqual(
+      [jobs[0]!.imageId, jobs[2]!.imageId].sort(),
+    );
 
     const dragged = [jobs[0]!, jobs[2]!].map((j) => ({ name: `${j.imageId}.png`, path: fakeOriginal(j.imageId) }));
     await dropFiles(page, '.board:has-text("Picks")', dragged);
@@ -120,7 +150,10 @@ describe('dragging a selection out (desktop)', () => {
     await dropFiles(page, '.grid-canvas', own, ['dragenter', 'dragover']);
     expect(await page.locator('.drop-overlay').count()).toBe(0);
     await dropFiles(page, '.grid-canvas', own, ['drop']);
-    await waitFor(async () => (await desktopCalls(page)).filter((c) => c.channel === 'desktop.droppedImages').length > before, 'main to be asked about the drop');
+    await waitFor(
+      async () => (await desktopCalls(page)).filter((c) => c.channel === 'desktop.droppedImages').length > before,
+      'main to be asked about the drop',
+    );
     // Answered: the drop was the library's own file, so the import dialog never opens.
     await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
     expect(await importDialog().count()).toBe(0);
@@ -142,8 +175,15 @@ describe('dragging out of the viewer (desktop)', () => {
     const viewer = page.getByRole('dialog', { name: `Viewer: ${PROMPTS[1]}` });
     await viewer.waitFor();
     const prevented = await viewer.locator('img.zoom-image').evaluate((img) => {
-      const g = globalThis as unknown as { DataTransfer: new () => unknown; DragEvent: new (type: string, init: Record<string, unknown>) => Event };
-      const event = new g.DragEvent('dragstart', { bubbles: true, cancelable: true, dataTransfer: new g.DataTransfer() });
+      const g = globalThis as unknown as {
+        DataTransfer: new () => unknown;
+        DragEvent: new (type: string, init: Record<string, unknown>) => Event;
+      };
+      const event = new g.DragEvent('dragstart', {
+        bubbles: true,
+        cancelable: true,
+        dataTransfer: new g.DataTransfer(),
+      });
       img.dispatchEvent(event);
       return event.defaultPrevented;
     });
@@ -151,7 +191,10 @@ describe('dragging out of the viewer (desktop)', () => {
     expect((await desktopCalls(page, 'desktop.startDrag')).at(-1)!.input).toEqual({ imageId: jobs[1]!.imageId });
     const before = (await desktopCalls(page, 'desktop.droppedImages')).length;
     await dropFiles(page, 'dialog[open]', [{ name: `${jobs[1]!.imageId}.png`, path: fakeOriginal(jobs[1]!.imageId) }]);
-    await waitFor(async () => (await desktopCalls(page, 'desktop.droppedImages')).length > before, 'main to be asked about the drop');
+    await waitFor(
+      async () => (await desktopCalls(page, 'desktop.droppedImages')).length > before,
+      'main to be asked about the drop',
+    );
     await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
     expect(await importDialog().count()).toBe(0);
   });

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { screenshot, buildRenderer, launchBrowser, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import {
+  screenshot,
+  buildRenderer,
+  launchBrowser,
+  startHost,
+  tempDir,
+  type Browser,
+  type Host,
+  tearDown,
+} from './harness.js';
 import { apiCall, expectGrid, waitFor, type FocusDoc, type ImageLike } from './helpers.js';
 
 const MANY = 'three studies of a heron at dawn';
@@ -11,8 +20,18 @@ let host: Host;
 let browser: Browser;
 
 async function seed(prompt: string, count: number): Promise<void> {
-  const { job } = await apiCall(host, 'jobs.submit', { provider: 'builtin', prompt, width: 64, height: 64, count, steps: 2 });
-  await waitFor(async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded', `job "${prompt}" to finish`);
+  const { job } = await apiCall(host, 'jobs.submit', {
+    provider: 'builtin',
+    prompt,
+    width: 64,
+    height: 64,
+    count,
+    steps: 2,
+  });
+  await waitFor(
+    async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded',
+    `job "${prompt}" to finish`,
+  );
 }
 
 beforeAll(async () => {
@@ -41,11 +60,18 @@ describe('one card per job, expandable to its images', () => {
     await page.keyboard.press('Enter');
     const strip = page.getByRole('group', { name: `Images of: ${MANY}` });
     await strip.waitFor();
-    expect(await page.getByRole('button', { name: `Hide 3 images: ${MANY}` }).getAttribute('aria-expanded')).toBe('true');
+    expect(await page.getByRole('button', { name: `Hide 3 images: ${MANY}` }).getAttribute('aria-expanded')).toBe(
+      'true',
+    );
     const images = strip.getByRole('button');
     expect(await images.count()).toBe(3);
     await waitFor(
-      async () => (await strip.locator('img').evaluateAll((nodes) => nodes.every((n) => (n as unknown as ImageLike).complete && (n as unknown as ImageLike).naturalWidth > 0))),
+      async () =>
+        await strip
+          .locator('img')
+          .evaluateAll((nodes) =>
+            nodes.every((n) => (n as unknown as ImageLike).complete && (n as unknown as ImageLike).naturalWidth > 0),
+          ),
       'the strip thumbnails to load',
     );
     // Enter expanded the card; it did not open the viewer.
@@ -55,7 +81,9 @@ describe('one card per job, expandable to its images', () => {
     await page.getByRole('button', { name: `Image 2 of 3: ${MANY}` }).focus();
     await page.keyboard.press('Enter');
     await page.getByRole('dialog').getByText('Image 2 of 3', { exact: true }).waitFor();
-    expect(await page.getByRole('dialog').getByRole('button', { name: 'Image 2', exact: true }).getAttribute('aria-current')).toBe('true');
+    expect(
+      await page.getByRole('dialog').getByRole('button', { name: 'Image 2', exact: true }).getAttribute('aria-current'),
+    ).toBe('true');
     await page.keyboard.press('Escape');
     await waitFor(async () => (await page.getByRole('dialog').count()) === 0, 'the viewer to close');
 
@@ -63,7 +91,11 @@ describe('one card per job, expandable to its images', () => {
     await page.getByRole('button', { name: `Hide 3 images: ${MANY}` }).click();
     await waitFor(async () => (await strip.count()) === 0, 'the strip to go');
     await expectGrid(page, [MANY, ONE]);
-    expect(await page.evaluate(() => (globalThis as unknown as FocusDoc).document.activeElement?.getAttribute('aria-expanded'))).toBe('false');
+    expect(
+      await page.evaluate(() =>
+        (globalThis as unknown as FocusDoc).document.activeElement?.getAttribute('aria-expanded'),
+      ),
+    ).toBe('false');
   });
 
   it('a tab stop on the newest card follows a new arrival to the top while the person is elsewhere', async () => {

@@ -3,7 +3,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolFiles } from '../fixtures/images/tool-files.js';
 import { readZip } from '../integration/export/helpers.js';
-import { buildRenderer, launchBrowser, rm, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import {
+  buildRenderer,
+  launchBrowser,
+  rm,
+  screenshot,
+  startHost,
+  tempDir,
+  type Browser,
+  type Host,
+  tearDown,
+} from './harness.js';
 import { apiCall, expectGrid, search, waitFor } from './helpers.js';
 
 /** Export as a person does it in the browser: search, Export… on every match, a ZIP downloaded with its settings list. */
@@ -24,10 +34,18 @@ beforeAll(async () => {
   for (const f of files) await writeFile(join(folder, f.name), f.bytes);
   host = await startHost({ rendererDir: renderer.dir, dataDir });
   const { import: started } = await apiCall(host, 'library.import', { paths: [folder], mode: 'link' });
-  await waitFor(async () => (await apiCall(host, 'library.imports', {})).items.find((i) => i.id === started.id)?.status === 'completed', 'the import to finish', 60_000);
+  await waitFor(
+    async () =>
+      (await apiCall(host, 'library.imports', {})).items.find((i) => i.id === started.id)?.status === 'completed',
+    'the import to finish',
+    60_000,
+  );
   browser = await launchBrowser({ viewport: { width: 1360, height: 860 } });
   await browser.page.goto(host.url);
-  await expectGrid(browser.page, files.map((f) => f.prompt));
+  await expectGrid(
+    browser.page,
+    files.map((f) => f.prompt),
+  );
 }, 180_000);
 
 afterAll(async () => {
@@ -75,7 +93,10 @@ describe('exporting from the viewer', () => {
     const viewer = page.getByRole('dialog', { name: `Viewer: ${wanted.prompt}` });
     await viewer.waitFor();
     await viewer.getByLabel('Add this image to a board').selectOption(board.id);
-    await waitFor(async () => (await apiCall(host, 'boards.list', {})).items.find((b) => b.id === board.id)?.count === 1, 'the board to hold the image');
+    await waitFor(
+      async () => (await apiCall(host, 'boards.list', {})).items.find((b) => b.id === board.id)?.count === 1,
+      'the board to hold the image',
+    );
     await viewer.getByRole('button', { name: 'Export…', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Export this image' });
     await dialog.waitFor();

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRenderer, launchBrowser, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import {
+  buildRenderer,
+  launchBrowser,
+  screenshot,
+  startHost,
+  tempDir,
+  type Browser,
+  type Host,
+  tearDown,
+} from './harness.js';
 import { apiCall, expectGrid, waitFor } from './helpers.js';
 
 /**
@@ -36,10 +45,23 @@ interface CardBox {
 const boxes = (): Promise<CardBox[]> =>
   browser.page.locator('.grid-canvas .card').evaluateAll((cards) =>
     cards.map((card) => {
-      const el = card as unknown as { getBoundingClientRect(): DOMRectLike; querySelector(s: string): { getBoundingClientRect(): DOMRectLike; getAttribute(n: string): string | null } | null };
+      const el = card as unknown as {
+        getBoundingClientRect(): DOMRectLike;
+        querySelector(
+          s: string,
+        ): { getBoundingClientRect(): DOMRectLike; getAttribute(n: string): string | null } | null;
+      };
       const box = el.getBoundingClientRect();
       const open = el.querySelector('.card-open')!;
-      return { prompt: open.getAttribute('aria-label') ?? '', left: box.left, right: box.right, top: box.top, width: box.width, height: box.height, imageHeight: open.getBoundingClientRect().height };
+      return {
+        prompt: open.getAttribute('aria-label') ?? '',
+        left: box.left,
+        right: box.right,
+        top: box.top,
+        width: box.width,
+        height: box.height,
+        imageHeight: open.getBoundingClientRect().height,
+      };
     }),
   );
 interface DOMRectLike {
@@ -54,19 +76,32 @@ const metaOpacity = (prompt: string) =>
   browser.page
     .locator('.card', { has: browser.page.getByRole('button', { name: prompt, exact: true }) })
     .locator('.card-meta')
-    .evaluate((el) => Number((globalThis as unknown as { getComputedStyle(e: unknown): { opacity: string } }).getComputedStyle(el).opacity));
+    .evaluate((el) =>
+      Number(
+        (globalThis as unknown as { getComputedStyle(e: unknown): { opacity: string } }).getComputedStyle(el).opacity,
+      ),
+    );
 
 beforeAll(async () => {
   renderer = await buildRenderer();
   dataDir = await tempDir('atelier-e2e-gallery-');
   host = await startHost({ rendererDir: renderer.dir, dataDir });
   const ids: string[] = [];
-  for (const shape of SHAPES) ids.push((await apiCall(host, 'jobs.submit', { provider: 'builtin', ...shape, count: 1, steps: 2 })).job.id);
-  for (const id of ids) await waitFor(async () => (await apiCall(host, 'jobs.get', { id })).status === 'succeeded', 'the seeded jobs to finish', 90_000);
+  for (const shape of SHAPES)
+    ids.push((await apiCall(host, 'jobs.submit', { provider: 'builtin', ...shape, count: 1, steps: 2 })).job.id);
+  for (const id of ids)
+    await waitFor(
+      async () => (await apiCall(host, 'jobs.get', { id })).status === 'succeeded',
+      'the seeded jobs to finish',
+      90_000,
+    );
   browser = await launchBrowser({ viewport: { width: 1280, height: 800 } });
   await browser.page.emulateMedia({ reducedMotion: 'reduce' });
   await browser.page.goto(host.url);
-  await expectGrid(browser.page, SHAPES.map((s) => s.prompt));
+  await expectGrid(
+    browser.page,
+    SHAPES.map((s) => s.prompt),
+  );
 }, 180_000);
 
 afterAll(() => tearDown({ browser, host, dataDir, renderer }));
@@ -81,7 +116,9 @@ describe('the gallery grid', () => {
       expect(card.imageHeight).toBe(card.height);
       expect(Math.abs(card.width / card.height - shape.width / shape.height)).toBeLessThan(0.03);
     }
-    const rows = [...new Set(cards.map((c) => Math.round(c.top)))].map((top) => cards.filter((c) => Math.round(c.top) === top).sort((a, b) => a.left - b.left));
+    const rows = [...new Set(cards.map((c) => Math.round(c.top)))].map((top) =>
+      cards.filter((c) => Math.round(c.top) === top).sort((a, b) => a.left - b.left),
+    );
     expect(rows.length).toBeGreaterThan(1);
     const grid = await browser.page.locator('.grid-canvas').boundingBox();
     // Every row but the last ends flush with the grid's right edge, and cards in a row share one height.
@@ -107,7 +144,10 @@ describe('the gallery grid', () => {
     expect(await metaOpacity(second)).toBe(1);
     // The favourite on the caption is one click away and does what it says.
     await page.getByRole('button', { name: `Favorite: ${second}` }).click();
-    await waitFor(async () => (await page.getByRole('button', { name: `Unfavorite: ${second}` }).count()) === 1, 'the favourite to show');
+    await waitFor(
+      async () => (await page.getByRole('button', { name: `Unfavorite: ${second}` }).count()) === 1,
+      'the favourite to show',
+    );
   });
 
   it('selecting shows a check badge and a floating selection bar, and moves no picture', async () => {

@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeA1111 } from '../fakes/a1111.js';
-import { buildRenderer, closedPort, launchBrowser, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import {
+  buildRenderer,
+  closedPort,
+  launchBrowser,
+  startHost,
+  tempDir,
+  type Browser,
+  type Host,
+  tearDown,
+} from './harness.js';
 import { apiCall, expectGrid, recordProgressValues, waitFor, type ImageLike } from './helpers.js';
 
 let renderer: Awaited<ReturnType<typeof buildRenderer>>;
@@ -12,7 +21,11 @@ beforeAll(async () => {
   renderer = await buildRenderer();
   dataDir = await tempDir('atelier-e2e-gen-');
   // A1111 points at a port nothing listens on: the "stopped provider".
-  host = await startHost({ rendererDir: renderer.dir, dataDir, engine: { providerDefaults: { a1111: { baseUrl: `http://127.0.0.1:${await closedPort()}` } } } });
+  host = await startHost({
+    rendererDir: renderer.dir,
+    dataDir,
+    engine: { providerDefaults: { a1111: { baseUrl: `http://127.0.0.1:${await closedPort()}` } } },
+  });
   browser = await launchBrowser();
   await browser.page.goto(host.url);
 });
@@ -28,25 +41,40 @@ describe('generate with the builtin provider', () => {
     await page.getByLabel('Width', { exact: true }).fill('2048');
     await page.getByLabel('Height', { exact: true }).fill('2048');
     const progressSeen = await recordProgressValues(page);
-    await page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ }).click();
+    await page
+      .getByRole('form', { name: 'Composer' })
+      .getByRole('button', { name: /^Generate/ })
+      .click();
 
     // The job is a card in the grid from the start: live while it renders, then the result in the same place.
-    const card = page.locator('.card', { has: page.getByRole('button', { name: 'a quiet harbour at dawn with fishing boats' }) });
+    const card = page.locator('.card', {
+      has: page.getByRole('button', { name: 'a quiet harbour at dawn with fishing boats' }),
+    });
     const live = card.locator('.thumb.live');
     await live.waitFor();
     let sawPreview = false;
-    await waitFor(async () => {
-      // The preview lies under the live card's ring (drawn by the card, so it can outlast the render).
-      if ((await live.count()) > 0 && (await card.locator('img.live-preview').count()) > 0) sawPreview = true;
-      return (await live.count()) === 0;
-    }, 'the job to finish rendering', 30_000);
+    await waitFor(
+      async () => {
+        // The preview lies under the live card's ring (drawn by the card, so it can outlast the render).
+        if ((await live.count()) > 0 && (await card.locator('img.live-preview').count()) > 0) sawPreview = true;
+        return (await live.count()) === 0;
+      },
+      'the job to finish rendering',
+      30_000,
+    );
     const values = await progressSeen();
     expect(values.length, `progress values seen: ${values.join(', ')}`).toBeGreaterThan(2);
     expect(sawPreview).toBe(true);
 
     await expectGrid(page, ['a quiet harbour at dawn with fishing boats']);
     const thumb = page.getByRole('button', { name: 'a quiet harbour at dawn with fishing boats' }).locator('img.thumb');
-    await waitFor(() => thumb.evaluate((img) => (img as unknown as ImageLike).complete && (img as unknown as ImageLike).naturalWidth > 0), 'the thumbnail to load');
+    await waitFor(
+      () =>
+        thumb.evaluate(
+          (img) => (img as unknown as ImageLike).complete && (img as unknown as ImageLike).naturalWidth > 0,
+        ),
+      'the thumbnail to load',
+    );
   }, 60_000);
 
   it('cancels a running job', async () => {
@@ -54,7 +82,10 @@ describe('generate with the builtin provider', () => {
     await page.getByLabel('Prompt', { exact: true }).fill('a very slow cathedral interior');
     await page.getByLabel('Size').selectOption('2048x2048');
     await page.getByLabel('Steps').fill('150');
-    await page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ }).click();
+    await page
+      .getByRole('form', { name: 'Composer' })
+      .getByRole('button', { name: /^Generate/ })
+      .click();
     const cancel = page.getByRole('button', { name: 'Cancel: a very slow cathedral interior' });
     await cancel.click();
     await cancel.waitFor({ state: 'detached' });
@@ -73,13 +104,20 @@ describe('generate with the builtin provider', () => {
 
     await page.getByLabel('Provider', { exact: true }).selectOption('a1111');
     await page.getByLabel('Prompt', { exact: true }).fill('a portrait that cannot render yet');
-    await page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ }).click();
+    await page
+      .getByRole('form', { name: 'Composer' })
+      .getByRole('button', { name: /^Generate/ })
+      .click();
     await page.getByLabel('Status filter').selectOption('failed');
     await expectGrid(page, ['a portrait that cannot render yet']);
-    const failedCard = page.locator('.card', { has: page.getByRole('button', { name: 'a portrait that cannot render yet' }) });
+    const failedCard = page.locator('.card', {
+      has: page.getByRole('button', { name: 'a portrait that cannot render yet' }),
+    });
     // Its one line starts the message; the whole message is its tooltip (and in the details).
     await expect(failedCard.locator('.tile-status').textContent()).resolves.toBe('Failed');
-    await expect(failedCard.locator('.tile-message').getAttribute('title')).resolves.toMatch(/reach|connect|unavailable|refused/i);
+    await expect(failedCard.locator('.tile-message').getAttribute('title')).resolves.toMatch(
+      /reach|connect|unavailable|refused/i,
+    );
     // A failure is a compact card: narrower than it is tall, its message on one line, never as big as a picture.
     const failedBox = (await failedCard.boundingBox())!;
     expect(failedBox.width / failedBox.height).toBeLessThan(0.7);
@@ -87,12 +125,20 @@ describe('generate with the builtin provider', () => {
     // "Hide failures" takes it out of the wall of pictures and keeps the pictures.
     await page.getByLabel('Status filter').selectOption('no-failures');
     await waitFor(
-      async () => (await failedCard.count()) === 0 && (await page.getByRole('button', { name: 'a quiet harbour at dawn with fishing boats', exact: true }).count()) === 1,
+      async () =>
+        (await failedCard.count()) === 0 &&
+        (await page
+          .getByRole('button', { name: 'a quiet harbour at dawn with fishing boats', exact: true })
+          .count()) === 1,
       'failures hidden and pictures kept',
     );
     await page.getByLabel('Status filter').selectOption('failed');
     await expectGrid(page, ['a portrait that cannot render yet']);
-    await page.getByRole('status').filter({ hasText: /unavailable/ }).first().waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /unavailable/ })
+      .first()
+      .waitFor();
 
     // The server that comes back runs with --api-auth: the user name and password from Settings must reach it.
     const secret = 'pw-e2e-never-shown';
@@ -113,7 +159,9 @@ describe('generate with the builtin provider', () => {
       await page.getByRole('button', { name: 'Retry: a portrait that cannot render yet' }).click();
       await page.getByLabel('Status filter').selectOption('succeeded');
       // Exactly the card, with its picture: a substring would also match the live job's Cancel button.
-      const retried = page.getByRole('button', { name: 'a portrait that cannot render yet', exact: true }).locator('img.thumb');
+      const retried = page
+        .getByRole('button', { name: 'a portrait that cannot render yet', exact: true })
+        .locator('img.thumb');
       await waitFor(async () => (await retried.count()) === 1, 'the retried job to succeed', 30_000);
       expect(fake.generationRequests().length).toBeGreaterThan(0);
     } finally {

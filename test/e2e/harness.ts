@@ -54,7 +54,13 @@ export interface Host {
   stop(): Promise<void>;
 }
 
-export async function startHost(options: { rendererDir: string; dataDir: string; port?: number; token?: string; engine?: EngineTestOptions & { providerDefaults?: Record<string, { baseUrl?: string }> } }): Promise<Host> {
+export async function startHost(options: {
+  rendererDir: string;
+  dataDir: string;
+  port?: number;
+  token?: string;
+  engine?: EngineTestOptions & { providerDefaults?: Record<string, { baseUrl?: string }> };
+}): Promise<Host> {
   const keyring = await createFileKeyring(options.dataDir);
   const engine = await createEngine({ dataDir: options.dataDir, keyring, maintenanceIntervalMs: 0, ...options.engine });
   const token = options.token ?? 'e2e-token-0123456789abcdef';
@@ -86,7 +92,12 @@ export interface Browser {
 }
 
 export async function launchBrowser(
-  options: { colorScheme?: 'light' | 'dark'; viewport?: { width: number; height: number }; extraArgs?: string[]; advancedOpen?: boolean } = {},
+  options: {
+    colorScheme?: 'light' | 'dark';
+    viewport?: { width: number; height: number };
+    extraArgs?: string[];
+    advancedOpen?: boolean;
+  } = {},
 ): Promise<Browser> {
   const profile = await mkdtemp(join(tmpdir(), 'atelier-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
@@ -98,10 +109,15 @@ export async function launchBrowser(
     reducedMotion: 'reduce',
   });
   // Most tests set a steps or seed field: Advanced starts open for them unless a test asks for a new person's view.
-  if (options.advancedOpen !== false) await context.addInitScript(() => {
-    const store = (globalThis as unknown as { localStorage: { getItem(k: string): string | null; setItem(k: string, v: string): void } }).localStorage;
-    if (store.getItem('atelier.composerAdvanced') === null) store.setItem('atelier.composerAdvanced', 'open');
-  });
+  if (options.advancedOpen !== false)
+    await context.addInitScript(() => {
+      const store = (
+        globalThis as unknown as {
+          localStorage: { getItem(k: string): string | null; setItem(k: string, v: string): void };
+        }
+      ).localStorage;
+      if (store.getItem('atelier.composerAdvanced') === null) store.setItem('atelier.composerAdvanced', 'open');
+    });
   const page = context.pages()[0] ?? (await context.newPage());
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(String(error)));
@@ -138,7 +154,12 @@ export async function closedPort(): Promise<number> {
 export { rm };
 
 /** Stops what an e2e file started, in reverse order; any part may be missing if its setup failed. */
-export async function tearDown(parts: { browser?: Browser; host?: Host; dataDir?: string; renderer?: { remove(): Promise<void> } }): Promise<void> {
+export async function tearDown(parts: {
+  browser?: Browser;
+  host?: Host;
+  dataDir?: string;
+  renderer?: { remove(): Promise<void> };
+}): Promise<void> {
   await parts.browser?.close();
   await parts.host?.stop();
   if (parts.dataDir !== undefined) await rm(parts.dataDir, { recursive: true, force: true });

@@ -4,7 +4,11 @@ import type { ChannelName, ChannelOutput, ChannelRequest } from '../../shared/co
 import type { Host } from './harness.js';
 
 /** Calls the host's API directly (seeding), with the token as a bearer. */
-export async function apiCall<C extends ChannelName>(host: Host, channel: C, input: ChannelRequest<C>): Promise<ChannelOutput<C>> {
+export async function apiCall<C extends ChannelName>(
+  host: Host,
+  channel: C,
+  input: ChannelRequest<C>,
+): Promise<ChannelOutput<C>> {
   const token = new URL(host.url).searchParams.get('token')!;
   const response = await fetch(`${host.origin}/api/${channel}`, {
     method: 'POST',
@@ -18,12 +22,26 @@ export async function apiCall<C extends ChannelName>(host: Host, channel: C, inp
 
 /** Queues a small builtin job and waits until it is done. */
 export async function seedJob(host: Host, prompt: string, size = 64): Promise<string> {
-  const { job } = await apiCall(host, 'jobs.submit', { provider: 'builtin', prompt, width: size, height: size, count: 1, steps: 2 });
-  await waitFor(async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded', `job "${prompt}" to finish`);
+  const { job } = await apiCall(host, 'jobs.submit', {
+    provider: 'builtin',
+    prompt,
+    width: size,
+    height: size,
+    count: 1,
+    steps: 2,
+  });
+  await waitFor(
+    async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded',
+    `job "${prompt}" to finish`,
+  );
   return job.id;
 }
 
-export async function waitFor(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 15_000): Promise<void> {
+export async function waitFor(
+  check: () => Promise<boolean> | boolean,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return;
@@ -34,16 +52,22 @@ export async function waitFor(check: () => Promise<boolean> | boolean, what: str
 
 /** The prompts of the cards shown in the grid, in order. */
 export async function gridPrompts(page: Page): Promise<string[]> {
-  return page.locator('.grid-canvas .card-open').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('aria-label') ?? ''));
+  return page
+    .locator('.grid-canvas .card-open')
+    .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('aria-label') ?? ''));
 }
 
 export async function expectGrid(page: Page, prompts: string[]): Promise<void> {
   let last: string[] = [];
   try {
-    await waitFor(async () => {
-      last = await gridPrompts(page);
-      return JSON.stringify([...last].sort()) === JSON.stringify([...prompts].sort());
-    }, `grid to show ${JSON.stringify(prompts)}`, 10_000);
+    await waitFor(
+      async () => {
+        last = await gridPrompts(page);
+        return JSON.stringify([...last].sort()) === JSON.stringify([...prompts].sort());
+      },
+      `grid to show ${JSON.stringify(prompts)}`,
+      10_000,
+    );
   } catch {
     expect(last.sort()).toEqual([...prompts].sort());
   }
@@ -55,7 +79,9 @@ export interface ImageLike {
   naturalWidth: number;
 }
 export interface FocusDoc {
-  document: { activeElement: { tagName: string; className: string; id: string; getAttribute(name: string): string | null } | null };
+  document: {
+    activeElement: { tagName: string; className: string; id: string; getAttribute(name: string): string | null } | null;
+  };
 }
 
 export async function search(page: Page, text: string): Promise<void> {
@@ -76,7 +102,9 @@ export async function recordProgressValues(page: Page): Promise<() => Promise<st
     const g = globalThis as unknown as {
       __progressSeen: string[];
       document: { body: unknown };
-      MutationObserver: new (cb: (records: Array<{ target: ObservedEl; addedNodes: ArrayLike<ObservedEl> }>) => void) => {
+      MutationObserver: new (
+        cb: (records: Array<{ target: ObservedEl; addedNodes: ArrayLike<ObservedEl> }>) => void,
+      ) => {
         observe(node: unknown, options: Record<string, unknown>): void;
       };
     };
@@ -93,7 +121,12 @@ export async function recordProgressValues(page: Page): Promise<() => Promise<st
           for (const bar of Array.from(node.querySelectorAll?.('[role="progressbar"]') ?? [])) note(bar);
         }
       }
-    }).observe(g.document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-valuenow'] });
+    }).observe(g.document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ['aria-valuenow'],
+    });
   });
   return () => page.evaluate(() => (globalThis as unknown as { __progressSeen: string[] }).__progressSeen);
 }

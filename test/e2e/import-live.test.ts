@@ -55,7 +55,9 @@ describe('the headless host, in its own process', () => {
     await page.getByRole('button', { name: comfy.prompt, exact: true }).waitFor({ timeout: 15_000 });
     await screenshot(page, 'import-watched-new-file');
     const folders = await apiCall(asHost(serve), 'library.folders', {});
-    expect(folders.items).toEqual([expect.objectContaining({ path: watched, watch: true, watchState: 'watching', images: 2 })]);
+    expect(folders.items).toEqual([
+      expect.objectContaining({ path: watched, watch: true, watchState: 'watching', images: 2 }),
+    ]);
   }, 60_000);
 
   it('an import killed with SIGKILL mid-way goes on after the restart, and every file is in the history once', async () => {
@@ -64,18 +66,34 @@ describe('the headless host, in its own process', () => {
     const [base] = await toolFiles('kill');
     const total = 1_200;
     // Distinct files cheaply: one image, a different text chunk each.
-    for (let i = 0; i < total; i += 1) await writeFile(join(big, `img-${String(i).padStart(4, '0')}.png`), insertChunks(base!.bytes, [tEXt('note', `copy ${i}`)]));
+    for (let i = 0; i < total; i += 1)
+      await writeFile(
+        join(big, `img-${String(i).padStart(4, '0')}.png`),
+        insertChunks(base!.bytes, [tEXt('note', `copy ${i}`)]),
+      );
     const { import: started } = await apiCall(asHost(serve), 'library.import', { paths: [big] });
-    await waitFor(async () => ((await apiCall(asHost(serve), 'library.imports', {})).items.find((i) => i.id === started.id)?.imported ?? 0) >= 50, 'some files imported', 30_000);
+    await waitFor(
+      async () =>
+        ((await apiCall(asHost(serve), 'library.imports', {})).items.find((i) => i.id === started.id)?.imported ?? 0) >=
+        50,
+      'some files imported',
+      30_000,
+    );
     serve.child.kill('SIGKILL');
     await new Promise((r) => serve.child.once('exit', r));
 
     serve = await startServeProcess(dataDir, renderer.dir);
     let done: unknown;
-    await waitFor(async () => {
-      done = (await apiCall(asHost(serve), 'library.imports', {})).items.find((i) => i.id === started.id && i.status === 'completed');
-      return done !== undefined;
-    }, 'the resumed import to finish', 90_000);
+    await waitFor(
+      async () => {
+        done = (await apiCall(asHost(serve), 'library.imports', {})).items.find(
+          (i) => i.id === started.id && i.status === 'completed',
+        );
+        return done !== undefined;
+      },
+      'the resumed import to finish',
+      90_000,
+    );
     expect(done).toMatchObject({ found: total, imported: total, duplicates: 0, failed: 0 });
     const stats = await apiCall(asHost(serve), 'jobs.stats', {});
     // 1,200 here plus the two of the watched folder.

@@ -2,7 +2,17 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMFY_SEED, toolFiles, type ToolFile } from '../fixtures/images/tool-files.js';
-import { buildRenderer, launchBrowser, rm, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import {
+  buildRenderer,
+  launchBrowser,
+  rm,
+  screenshot,
+  startHost,
+  tempDir,
+  type Browser,
+  type Host,
+  tearDown,
+} from './harness.js';
 import { apiCall, expectGrid, search, waitFor, type ImageLike } from './helpers.js';
 
 let renderer: Awaited<ReturnType<typeof buildRenderer>>;
@@ -48,7 +58,13 @@ describe('an empty gallery', () => {
     const { page } = browser;
     const empty = page.getByRole('status').filter({ hasText: 'Your gallery is empty' });
     await empty.getByRole('button', { name: 'Generate your first image' }).click();
-    expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { className: string } | null } }).document.activeElement?.className)).toContain('prompt');
+    expect(
+      await page.evaluate(
+        () =>
+          (globalThis as unknown as { document: { activeElement: { className: string } | null } }).document
+            .activeElement?.className,
+      ),
+    ).toContain('prompt');
     await empty.getByRole('button', { name: 'Import your existing images…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Import images' });
     await dialog.waitFor();
@@ -88,9 +104,18 @@ describe('importing a folder of other tools’ images, typed by its path', () =>
 
     // The new jobs arrive by event: no reload.
     await expectGrid(page, files.map(titleOf));
-    await waitFor(async () => (await page.locator('.grid-canvas .thumb.pending').count()) === 0, 'every thumbnail to arrive', 20_000);
     await waitFor(
-      async () => (await page.locator('.grid-canvas img.thumb').evaluateAll((imgs) => imgs.every((i) => (i as unknown as ImageLike).complete && (i as unknown as ImageLike).naturalWidth > 0))) === true,
+      async () => (await page.locator('.grid-canvas .thumb.pending').count()) === 0,
+      'every thumbnail to arrive',
+      20_000,
+    );
+    await waitFor(
+      async () =>
+        (await page
+          .locator('.grid-canvas img.thumb')
+          .evaluateAll((imgs) =>
+            imgs.every((i) => (i as unknown as ImageLike).complete && (i as unknown as ImageLike).naturalWidth > 0),
+          )) === true,
       'every thumbnail to load',
     );
     expect(await page.locator('.grid-canvas img.thumb').count()).toBe(files.length);
@@ -113,7 +138,10 @@ describe('importing a folder of other tools’ images, typed by its path', () =>
     await page.getByRole('button', { name: COMFY, exact: true }).dblclick();
     const viewer = page.getByRole('dialog', { name: `Viewer: ${COMFY}` });
     await viewer.waitFor();
-    const value = (label: string) => viewer.locator('.details-list dt', { hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::dd[1]');
+    const value = (label: string) =>
+      viewer
+        .locator('.details-list dt', { hasText: new RegExp(`^${label}$`) })
+        .locator('xpath=following-sibling::dd[1]');
     await value('Source').getByText('ComfyUI').waitFor();
     // The tool is the Source; "Provider" would name a provider this file never ran on.
     expect(await viewer.locator('.details-list dt', { hasText: /^Provider$/ }).count()).toBe(0);
@@ -149,8 +177,13 @@ describe('importing a folder of other tools’ images, typed by its path', () =>
     await page.keyboard.press('4');
     const original = files.find((f) => f.prompt === COMFY)!;
     const sidecar = join(folder, 'txt2img', `${original.name}.xmp`);
-    await waitFor(async () => (await readFile(sidecar, 'utf8').catch(() => '')).includes('xmp:Rating="4"'), 'the sidecar');
-    expect(Buffer.from(await readFile(join(folder, 'txt2img', original.name))).equals(Buffer.from(original.bytes))).toBe(true);
+    await waitFor(
+      async () => (await readFile(sidecar, 'utf8').catch(() => '')).includes('xmp:Rating="4"'),
+      'the sidecar',
+    );
+    expect(
+      Buffer.from(await readFile(join(folder, 'txt2img', original.name))).equals(Buffer.from(original.bytes)),
+    ).toBe(true);
     await search(page, '');
   }, 60_000);
 
@@ -183,7 +216,9 @@ describe('importing a folder of other tools’ images, typed by its path', () =>
     const job = await apiCall(host, 'jobs.get', { id: items[0]!.id });
     expect(job.trashedAt).not.toBeNull();
     const original = files.find((f) => f.prompt === A1111)!;
-    expect(Buffer.from(await readFile(join(folder, 'txt2img', original.name))).equals(Buffer.from(original.bytes))).toBe(true);
+    expect(
+      Buffer.from(await readFile(join(folder, 'txt2img', original.name))).equals(Buffer.from(original.bytes)),
+    ).toBe(true);
     await search(page, '');
   }, 60_000);
 
@@ -192,7 +227,9 @@ describe('importing a folder of other tools’ images, typed by its path', () =>
     const NOVEL = 'a cat knight novelez';
     await search(page, 'novelez');
     await expectGrid(page, [NOVEL]);
-    const original = (await apiCall(host, 'jobs.list', { limit: 10, view: 'all', search: 'novelez', source: 'novelai' })).items[0]!;
+    const original = (
+      await apiCall(host, 'jobs.list', { limit: 10, view: 'all', search: 'novelez', source: 'novelai' })
+    ).items[0]!;
     await page.getByRole('button', { name: NOVEL, exact: true }).dblclick();
     const viewer = page.getByRole('dialog', { name: `Viewer: ${NOVEL}` });
     // NovelAI is not a provider here: its request runs on the built-in generator (its own sampler name stays in Details).
@@ -200,13 +237,28 @@ describe('importing a folder of other tools’ images, typed by its path', () =>
     await page.keyboard.press('Escape');
     let retried: string | undefined;
     // 832 × 1216 at 28 steps: the built-in takes a while on a busy machine.
-    await waitFor(async () => {
-      const { items } = await apiCall(host, 'jobs.list', { limit: 10, view: 'all', search: 'novelez', source: 'atelier' });
-      retried = items[0]?.status === 'succeeded' ? items[0].id : undefined;
-      return retried !== undefined;
-    }, 'the retry to finish', 75_000);
+    await waitFor(
+      async () => {
+        const { items } = await apiCall(host, 'jobs.list', {
+          limit: 10,
+          view: 'all',
+          search: 'novelez',
+          source: 'atelier',
+        });
+        retried = items[0]?.status === 'succeeded' ? items[0].id : undefined;
+        return retried !== undefined;
+      },
+      'the retry to finish',
+      75_000,
+    );
     const detail = await apiCall(host, 'jobs.get', { id: retried! });
-    expect(detail.request).toMatchObject({ provider: 'builtin', prompt: NOVEL, negativePrompt: 'lowres', seed: 1234, steps: 28 });
+    expect(detail.request).toMatchObject({
+      provider: 'builtin',
+      prompt: NOVEL,
+      negativePrompt: 'lowres',
+      seed: 1234,
+      steps: 28,
+    });
     expect(detail.retryOf).toBe(original.id);
     await search(page, '');
   }, 100_000);
@@ -228,7 +280,11 @@ describe('importing a folder of other tools’ images, typed by its path', () =>
     await page.getByText('Drop folders or images to import them').waitFor();
     await screenshot(page, 'import-drop-overlay');
     await page.evaluate(() => {
-      const g = globalThis as unknown as { __drop: unknown; DragEvent: new (type: string, init: Record<string, unknown>) => unknown; dispatchEvent(event: unknown): boolean };
+      const g = globalThis as unknown as {
+        __drop: unknown;
+        DragEvent: new (type: string, init: Record<string, unknown>) => unknown;
+        dispatchEvent(event: unknown): boolean;
+      };
       g.dispatchEvent(new g.DragEvent('drop', { dataTransfer: g.__drop, bubbles: true, cancelable: true }));
     });
     expect(await page.getByText('Drop folders or images to import them').count()).toBe(0);
@@ -248,12 +304,19 @@ describe('importing a folder of other tools’ images, typed by its path', () =>
     await row.getByText(`Linked · Not watched · ${files.length - 1} images`).waitFor();
     await row.getByRole('button', { name: 'Remove from library' }).click();
     const confirm = page.getByRole('dialog', { name: 'Remove this folder from the library?' });
-    expect(await confirm.getByTestId('remove-folder-counts').textContent()).toContain(`The ${files.length - 1} images from ${folder} move to Atelier’s trash`);
+    expect(await confirm.getByTestId('remove-folder-counts').textContent()).toContain(
+      `The ${files.length - 1} images from ${folder} move to Atelier’s trash`,
+    );
     await confirm.getByText('The files on your disk are not touched').waitFor();
     await screenshot(page, 'import-remove-folder');
     await confirm.getByRole('button', { name: `Move ${files.length - 1} images to the trash` }).click();
-    await page.getByText(`Folder removed: ${files.length - 1} images moved to the trash. Your files were not touched.`).waitFor();
-    for (const f of files) expect(Buffer.from(await readFile(join(folder, 'txt2img', f.name))).equals(Buffer.from(f.bytes)), f.name).toBe(true);
+    await page
+      .getByText(`Folder removed: ${files.length - 1} images moved to the trash. Your files were not touched.`)
+      .waitFor();
+    for (const f of files)
+      expect(Buffer.from(await readFile(join(folder, 'txt2img', f.name))).equals(Buffer.from(f.bytes)), f.name).toBe(
+        true,
+      );
     expect((await apiCall(host, 'library.folders', {})).items).toEqual([]);
   }, 60_000);
 

@@ -7,7 +7,16 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobDetail } from '../../shared/contract.js';
-import { buildRenderer, launchBrowser, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import {
+  buildRenderer,
+  launchBrowser,
+  screenshot,
+  startHost,
+  tempDir,
+  type Browser,
+  type Host,
+  tearDown,
+} from './harness.js';
 import { apiCall, expectGrid, search, waitFor } from './helpers.js';
 
 const SOURCE = 'a lighthouse on a cliff at dusk';
@@ -38,14 +47,27 @@ async function nextJob(what: string): Promise<JobDetail> {
 /** The job once it has ended. */
 async function finished(id: string): Promise<JobDetail> {
   let job: JobDetail | undefined;
-  await waitFor(async () => ['succeeded', 'failed', 'cancelled'].includes((job = await apiCall(host, 'jobs.get', { id })).status), `job ${id} to end`, 60_000);
+  await waitFor(
+    async () => ['succeeded', 'failed', 'cancelled'].includes((job = await apiCall(host, 'jobs.get', { id })).status),
+    `job ${id} to end`,
+    60_000,
+  );
   return job!;
 }
 
 /** Every job finished, and the grid showing all of them. */
 async function settled(): Promise<void> {
-  await waitFor(async () => (await apiCall(host, 'jobs.list', { limit: 50, view: 'all' })).items.every((j) => ['succeeded', 'failed', 'cancelled'].includes(j.status)), 'every job to finish');
-  await waitFor(async () => (await browser.page.locator('.card-open').count()) === known.size, 'the grid to show every job');
+  await waitFor(
+    async () =>
+      (await apiCall(host, 'jobs.list', { limit: 50, view: 'all' })).items.every((j) =>
+        ['succeeded', 'failed', 'cancelled'].includes(j.status),
+      ),
+    'every job to finish',
+  );
+  await waitFor(
+    async () => (await browser.page.locator('.card-open').count()) === known.size,
+    'the grid to show every job',
+  );
 }
 
 const composer = () => browser.page.getByRole('form', { name: 'Composer' });
@@ -62,7 +84,15 @@ beforeAll(async () => {
   renderer = await buildRenderer();
   dataDir = await tempDir('atelier-e2e-iterate-');
   host = await startHost({ rendererDir: renderer.dir, dataDir });
-  const { job } = await apiCall(host, 'jobs.submit', { provider: 'builtin', prompt: SOURCE, width: 1024, height: 640, count: 1, steps: 2, seed: 11 });
+  const { job } = await apiCall(host, 'jobs.submit', {
+    provider: 'builtin',
+    prompt: SOURCE,
+    width: 1024,
+    height: 640,
+    count: 1,
+    steps: 2,
+    seed: 11,
+  });
   await waitFor(async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded', 'the source job');
   sourceJob = job.id;
   known.add(sourceJob);
@@ -87,23 +117,34 @@ describe('working from an image', () => {
     expect(await group.getByRole('button', { name: /^Upscale ×2/ }).getAttribute('aria-keyshortcuts')).toBe('U');
     expect(await group.getByRole('button', { name: /^Upscale ×4/ }).getAttribute('aria-keyshortcuts')).toBe('Shift+U');
     expect(await group.locator('[aria-disabled="true"]').count()).toBe(0);
-    const builtin = (await apiCall(host, 'providers.list', {})).providers.find((p) => p.id === 'builtin')!.capabilities.operations;
-    expect(await group.getByRole('button', { name: /^Upscale ×2/ }).getAttribute('title')).toBe(`Upscale ×2 (U): ${builtin.upscale.reason!}`);
+    const builtin = (await apiCall(host, 'providers.list', {})).providers.find((p) => p.id === 'builtin')!.capabilities
+      .operations;
+    expect(await group.getByRole('button', { name: /^Upscale ×2/ }).getAttribute('title')).toBe(
+      `Upscale ×2 (U): ${builtin.upscale.reason!}`,
+    );
     await screenshot(page, 'iterate-viewer-actions');
     await page.keyboard.press('Escape');
 
     // OpenAI chosen in the composer: what it cannot do (upscale) is off, with its reason; the rest stays on.
     await composer().getByLabel('Provider').selectOption('openai');
-    const openai = (await apiCall(host, 'providers.list', {})).providers.find((p) => p.id === 'openai')!.capabilities.operations;
+    const openai = (await apiCall(host, 'providers.list', {})).providers.find((p) => p.id === 'openai')!.capabilities
+      .operations;
     expect(openai.upscale.supported).toBe(false);
     viewer = await openSourceViewer();
     group = viewer.getByRole('group', { name: 'Work from this image' });
-    for (const [name, op] of [['Use as input', openai.img2img], ['Edit', openai.inpaint], ['Upscale ×2', openai.upscale], ['Upscale ×4', openai.upscale]] as const) {
+    for (const [name, op] of [
+      ['Use as input', openai.img2img],
+      ['Edit', openai.inpaint],
+      ['Upscale ×2', openai.upscale],
+      ['Upscale ×4', openai.upscale],
+    ] as const) {
       const button = group.getByRole('button', { name: new RegExp(`^${name}`) });
       expect(await button.getAttribute('aria-disabled')).toBe(String(!op.supported));
       if (!op.supported) expect(await button.getAttribute('title')).toBe(`${name}: ${op.reason!}`);
     }
-    expect(await viewer.locator('.image-actions-reasons').innerText()).toContain(`Upscale ×2, Upscale ×4: ${openai.upscale.reason!}`);
+    expect(await viewer.locator('.image-actions-reasons').innerText()).toContain(
+      `Upscale ×2, Upscale ×4: ${openai.upscale.reason!}`,
+    );
     // Variations run where the source ran (the built-in), so they stay on.
     expect(await group.getByRole('button', { name: /^Variations/ }).getAttribute('aria-disabled')).toBe('false');
     await screenshot(page, 'iterate-viewer-disabled');
@@ -119,14 +160,28 @@ describe('working from an image', () => {
   it('V in the viewer queues four variations: the source’s settings, no seed, variationOf the image; lineage shows them', async () => {
     const { page } = browser;
     const viewer = await openSourceViewer();
-    await viewer.getByRole('group', { name: 'Work from this image' }).getByRole('button', { name: /^Variations/ }).focus();
+    await viewer
+      .getByRole('group', { name: 'Work from this image' })
+      .getByRole('button', { name: /^Variations/ })
+      .focus();
     await page.keyboard.press('v');
     const variation = await nextJob('the variations');
-    expect(variation.request).toMatchObject({ provider: 'builtin', prompt: SOURCE, width: 1024, height: 640, steps: 2, count: 4, variationOf: { imageId: sourceImage } });
+    expect(variation.request).toMatchObject({
+      provider: 'builtin',
+      prompt: SOURCE,
+      width: 1024,
+      height: 640,
+      steps: 2,
+      count: 4,
+      variationOf: { imageId: sourceImage },
+    });
     expect(variation.request.seed).toBeUndefined();
     // The source's details list it under "Made from this image" at once.
     const children = viewer.getByRole('region', { name: 'Lineage' }).locator('.lineage-children');
-    await children.getByRole('button', { name: new RegExp(`: ${SOURCE}`) }).first().waitFor();
+    await children
+      .getByRole('button', { name: new RegExp(`: ${SOURCE}`) })
+      .first()
+      .waitFor();
     await page.keyboard.press('Escape');
   });
 
@@ -138,7 +193,10 @@ describe('working from an image', () => {
     const strip = page.getByRole('group', { name: 'Working from an image' });
     await strip.waitFor();
     expect(await page.getByRole('dialog').count()).toBe(0);
-    expect([await composer().getByLabel('Width').inputValue(), await composer().getByLabel('Height').inputValue()]).toEqual(['1024', '640']);
+    expect([
+      await composer().getByLabel('Width').inputValue(),
+      await composer().getByLabel('Height').inputValue(),
+    ]).toEqual(['1024', '640']);
     const slider = strip.getByRole('slider');
     expect(await slider.inputValue()).toBe('0.75');
     await slider.focus();
@@ -147,13 +205,24 @@ describe('working from an image', () => {
     await page.locator('textarea.prompt').fill('the lighthouse in a storm');
     await screenshot(page, 'iterate-input-strip');
     expect(await strip.getByRole('note').count()).toBe(0);
-    await page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ }).click();
+    await page
+      .getByRole('form', { name: 'Composer' })
+      .getByRole('button', { name: /^Generate/ })
+      .click();
     const job = await nextJob('the image-to-image job');
-    expect(job.request).toMatchObject({ prompt: 'the lighthouse in a storm', width: 1024, height: 640, inputImage: { imageId: sourceImage, strength: 0.6 } });
+    expect(job.request).toMatchObject({
+      prompt: 'the lighthouse in a storm',
+      width: 1024,
+      height: 640,
+      inputImage: { imageId: sourceImage, strength: 0.6 },
+    });
     // Removed, the next Generate is text only again.
     await strip.getByRole('button', { name: 'Remove the input image' }).click();
     expect(await strip.count()).toBe(0);
-    await page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ }).click();
+    await page
+      .getByRole('form', { name: 'Composer' })
+      .getByRole('button', { name: /^Generate/ })
+      .click();
     const plain = await nextJob('the text-only job');
     expect(plain.request.inputImage).toBeUndefined();
   });
@@ -161,23 +230,44 @@ describe('working from an image', () => {
   it('the card’s menu upscales ×2 (one image, the factor, the source’s prompt), Shift+U in the grid ×4; Made from opens the source', async () => {
     const { page } = browser;
     await settled();
-    await page.locator(`[data-id="${sourceJob}"]`).getByRole('button', { name: `Work from this image: ${SOURCE}` }).click();
+    await page
+      .locator(`[data-id="${sourceJob}"]`)
+      .getByRole('button', { name: `Work from this image: ${SOURCE}` })
+      .click();
     const menu = page.getByRole('menu', { name: 'Work from this image' });
     await menu.waitFor();
     await screenshot(page, 'iterate-card-menu');
     // A job arriving on top re-lays the grid: the open menu stays open.
-    const arriving = await apiCall(host, 'jobs.submit', { provider: 'builtin', prompt: 'a job arriving meanwhile', width: 64, height: 64, count: 1, steps: 1 });
+    const arriving = await apiCall(host, 'jobs.submit', {
+      provider: 'builtin',
+      prompt: 'a job arriving meanwhile',
+      width: 64,
+      height: 64,
+      count: 1,
+      steps: 1,
+    });
     known.add(arriving.job.id);
     await page.locator(`[data-card="${arriving.job.id}"]`).waitFor();
     await settled();
     expect(await menu.count()).toBe(1);
     await menu.getByRole('menuitem', { name: /^Upscale ×2/ }).focus();
-    expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string } | null } }).document.activeElement?.textContent)).toContain('Upscale ×2');
+    expect(
+      await page.evaluate(
+        () =>
+          (globalThis as unknown as { document: { activeElement: { textContent: string } | null } }).document
+            .activeElement?.textContent,
+      ),
+    ).toContain('Upscale ×2');
     await page.keyboard.press('Enter');
     const job = await nextJob('the upscale');
     expect(job.request).toMatchObject({ prompt: SOURCE, count: 1, upscale: { imageId: sourceImage, factor: 2 } });
     const upscaled = await finished(job.id);
-    expect([upscaled.status, upscaled.operation, upscaled.images[0]?.width, upscaled.images[0]?.height]).toEqual(['succeeded', 'upscale', 2048, 1280]);
+    expect([upscaled.status, upscaled.operation, upscaled.images[0]?.width, upscaled.images[0]?.height]).toEqual([
+      'succeeded',
+      'upscale',
+      2048,
+      1280,
+    ]);
     expect(await menu.count()).toBe(0);
     // Shift+U on the card in the grid: ×4 (once the new card has arrived, so the grid holds still for the click).
     await page.locator(`[data-card="${job.id}"]`).waitFor();
@@ -205,7 +295,8 @@ describe('working from an image', () => {
     await page.locator('textarea.prompt').fill('');
     const masks: string[] = [];
     page.on('request', (request) => {
-      if (request.url().endsWith('/api/images.saveMask')) masks.push((JSON.parse(request.postData()!) as { png: string }).png);
+      if (request.url().endsWith('/api/images.saveMask'))
+        masks.push((JSON.parse(request.postData()!) as { png: string }).png);
     });
     const viewer = await openSourceViewer();
     await viewer.getByRole('button', { name: 'Close viewer' }).focus();
@@ -232,11 +323,25 @@ describe('working from an image', () => {
     // A pen and a finger paint as the mouse does (pointer events, whatever the pointer).
     for (const pointerType of ['pen', 'touch']) {
       await canvas.evaluate((node, type) => {
-        const el = node as unknown as { getBoundingClientRect(): { left: number; top: number; width: number; height: number }; dispatchEvent(e: unknown): void };
+        const el = node as unknown as {
+          getBoundingClientRect(): { left: number; top: number; width: number; height: number };
+          dispatchEvent(e: unknown): void;
+        };
         const r = el.getBoundingClientRect();
-        const Pointer = (globalThis as unknown as { PointerEvent: new (name: string, init: object) => unknown }).PointerEvent;
+        const Pointer = (globalThis as unknown as { PointerEvent: new (name: string, init: object) => unknown })
+          .PointerEvent;
         const fire = (name: string, fx: number) =>
-          el.dispatchEvent(new Pointer(name, { bubbles: true, pointerId: 7, pointerType: type, isPrimary: true, button: name === 'pointermove' ? -1 : 0, clientX: r.left + r.width * fx, clientY: r.top + r.height * 0.8 }));
+          el.dispatchEvent(
+            new Pointer(name, {
+              bubbles: true,
+              pointerId: 7,
+              pointerType: type,
+              isPrimary: true,
+              button: name === 'pointermove' ? -1 : 0,
+              clientX: r.left + r.width * fx,
+              clientY: r.top + r.height * 0.8,
+            }),
+          );
         fire('pointerdown', 0.7);
         fire('pointermove', 0.8);
         fire('pointerup', 0.8);
@@ -277,22 +382,34 @@ describe('working from an image', () => {
     expect(job.request.mask!.imageId).not.toBe(sourceImage);
     // The built-in provider repaints it: a finished masked edit of the source, at the source's size.
     const done = await finished(job.id);
-    expect([done.status, done.operation, done.parentImageId, done.images[0]?.width, done.images[0]?.height]).toEqual(['succeeded', 'inpaint', sourceImage, 1024, 640]);
+    expect([done.status, done.operation, done.parentImageId, done.images[0]?.width, done.images[0]?.height]).toEqual([
+      'succeeded',
+      'inpaint',
+      sourceImage,
+      1024,
+      640,
+    ]);
     await brush.waitFor({ state: 'detached' });
     await page.keyboard.press('Escape');
   });
 
   it('Made from this image lists what the library made from it (from:), also when none of it is loaded; a purged source says so', async () => {
     const { page } = browser;
-    const children = (await apiCall(host, 'jobs.list', { limit: 50, view: 'all', search: `from:${sourceImage}` })).items;
+    const children = (await apiCall(host, 'jobs.list', { limit: 50, view: 'all', search: `from:${sourceImage}` }))
+      .items;
     expect(children.map((j) => j.operation).sort()).toEqual(['img2img', 'inpaint', 'upscale', 'upscale', 'variation']);
     // Only the source in the grid (the others have other seeds): the list comes from the search, not the grid.
     await search(page, 'seed:11');
     await expectGrid(page, [SOURCE]);
     const viewer = await openSourceViewer();
     const list = viewer.getByRole('region', { name: 'Lineage' }).locator('.lineage-children');
-    await waitFor(async () => (await list.getByRole('button').count()) === children.length, 'every job made from the source');
-    const labels = await list.getByRole('button').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('aria-label')!.split(':')[0]));
+    await waitFor(
+      async () => (await list.getByRole('button').count()) === children.length,
+      'every job made from the source',
+    );
+    const labels = await list
+      .getByRole('button')
+      .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('aria-label')!.split(':')[0]));
     expect(labels.sort()).toEqual(['Image to image', 'Masked edit', 'Upscale', 'Upscale', 'Variation']);
     await page.keyboard.press('Escape');
 
@@ -300,7 +417,11 @@ describe('working from an image', () => {
     await search(page, `from:${sourceImage}`);
     const child = children.find((j) => j.operation === 'variation')!;
     await page.locator(`[data-card="${child.id}"]`).dblclick();
-    await page.getByRole('dialog').getByRole('region', { name: 'Lineage' }).getByRole('button', { name: /^Open the source image/ }).click();
+    await page
+      .getByRole('dialog')
+      .getByRole('region', { name: 'Lineage' })
+      .getByRole('button', { name: /^Open the source image/ })
+      .click();
     await page.getByRole('dialog', { name: `Viewer: ${SOURCE}` }).waitFor();
     await page.keyboard.press('Escape');
     await search(page, '');
@@ -314,7 +435,10 @@ describe('working from an image', () => {
     await apiCall(host, 'jobs.trash', { ids: [sourceJob] });
     await apiCall(host, 'jobs.purge', { ids: [sourceJob] });
     await page.locator('textarea.prompt').fill('from a lost source');
-    await page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ }).click();
+    await page
+      .getByRole('form', { name: 'Composer' })
+      .getByRole('button', { name: /^Generate/ })
+      .click();
     await strip.getByRole('alert').waitFor();
     await screenshot(page, 'iterate-input-strip-refused');
     const refusal = await strip.getByRole('alert').innerText();

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRenderer, launchBrowser, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import {
+  buildRenderer,
+  launchBrowser,
+  screenshot,
+  startHost,
+  tempDir,
+  type Browser,
+  type Host,
+  tearDown,
+} from './harness.js';
 import { expectGrid, seedJob, waitFor } from './helpers.js';
 
 /** The keyboard's ways to the images: a skip link as the first Tab stop, and ↓ from the search box into the results. */
@@ -28,7 +37,11 @@ afterAll(() => tearDown({ browser, host, dataDir, renderer }));
 
 const focused = () =>
   browser.page.evaluate(() => {
-    const el = (globalThis as unknown as { document: { activeElement: { textContent: string | null; getAttribute(n: string): string | null } | null } }).document.activeElement;
+    const el = (
+      globalThis as unknown as {
+        document: { activeElement: { textContent: string | null; getAttribute(n: string): string | null } | null };
+      }
+    ).document.activeElement;
     return { text: el?.textContent?.trim() ?? '', card: el?.getAttribute('data-card') ?? null };
   });
 
@@ -71,9 +84,23 @@ describe('keyboard paths to the images', () => {
     await composer.getByLabel('Width', { exact: true }).fill('1536');
     await composer.getByLabel('Height', { exact: true }).fill('1016');
     const size = composer.getByLabel('Size', { exact: true });
-    await waitFor(async () => (await size.locator('option:checked').textContent()) === '1536 × 1016 (custom)', 'the custom size to be chosen');
+    await waitFor(
+      async () => (await size.locator('option:checked').textContent()) === '1536 × 1016 (custom)',
+      'the custom size to be chosen',
+    );
     const fits = await size.evaluate((el) => {
-      const select = el as unknown as { ownerDocument: { createElement(t: string): { style: Record<string, string>; textContent: string; getBoundingClientRect(): { width: number }; remove(): void } ; body: { append(n: unknown): void } }; clientWidth: number };
+      const select = el as unknown as {
+        ownerDocument: {
+          createElement(t: string): {
+            style: Record<string, string>;
+            textContent: string;
+            getBoundingClientRect(): { width: number };
+            remove(): void;
+          };
+          body: { append(n: unknown): void };
+        };
+        clientWidth: number;
+      };
       const probe = select.ownerDocument.createElement('span');
       probe.style.font = getComputedStyleFont(el);
       probe.style.position = 'absolute';
@@ -84,7 +111,8 @@ describe('keyboard paths to the images', () => {
       // The arrow and padding take about 28 px.
       return { text, room: select.clientWidth - 28 };
       function getComputedStyleFont(node: unknown): string {
-        return (globalThis as unknown as { getComputedStyle(n: unknown): { font: string } }).getComputedStyle(node).font;
+        return (globalThis as unknown as { getComputedStyle(n: unknown): { font: string } }).getComputedStyle(node)
+          .font;
       }
     });
     expect(fits.text).toBeLessThanOrEqual(fits.room);
@@ -98,7 +126,14 @@ describe('keyboard paths to the images', () => {
     expect(await card.locator('.select-check').count()).toBe(0);
     await card.getByRole('button', { name: FIRST, exact: true }).click();
     await card.locator('.select-check').waitFor();
-    const tint = await card.locator('.card-open').evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown, p: string): { backgroundColor: string } }).getComputedStyle(el, '::after').backgroundColor);
+    const tint = await card
+      .locator('.card-open')
+      .evaluate(
+        (el) =>
+          (
+            globalThis as unknown as { getComputedStyle(e: unknown, p: string): { backgroundColor: string } }
+          ).getComputedStyle(el, '::after').backgroundColor,
+      );
     expect(tint).not.toMatch(/^(rgba\(0, 0, 0, 0\)|transparent)$/);
     await screenshot(page, 'card-selected');
     await page.keyboard.press('Escape');

@@ -28,22 +28,32 @@ beforeAll(async () => {
   renderer = await buildRenderer();
   root = await tempDir('atelier-e2e-move-');
   const held = new Promise<void>((resolve) => (release = resolve));
-  handle = await runServe(['--data-dir', join(root, 'lib'), '--port', '0', '--token', TOKEN, '--renderer-dir', renderer.dir], {
-    createEngine: (options) => createEngine({ ...options, maintenanceIntervalMs: 0 }),
-    createKeyring: createFileKeyring,
-    stdout: () => undefined,
-    stderr: () => undefined,
-    env: { XDG_CONFIG_HOME: join(root, 'config'), HOME: root },
-    // Holds the copy after its third file until the test has seen the progress on screen.
-    moveHooks: {
-      beforeFile: async () => {
-        copied += 1;
-        if (copied === 3) await held;
+  handle = await runServe(
+    ['--data-dir', join(root, 'lib'), '--port', '0', '--token', TOKEN, '--renderer-dir', renderer.dir],
+    {
+      createEngine: (options) => createEngine({ ...options, maintenanceIntervalMs: 0 }),
+      createKeyring: createFileKeyring,
+      stdout: () => undefined,
+      stderr: () => undefined,
+      env: { XDG_CONFIG_HOME: join(root, 'config'), HOME: root },
+      // Holds the copy after its third file until the test has seen the progress on screen.
+      moveHooks: {
+        beforeFile: async () => {
+          copied += 1;
+          if (copied === 3) await held;
+        },
       },
     },
-  });
+  );
   const origin = `http://127.0.0.1:${handle.server.port}`;
-  host = { engine: handle.engine, server: handle.server, dataDir: join(root, 'lib'), url: handle.server.url, origin, stop: () => handle.shutdown() };
+  host = {
+    engine: handle.engine,
+    server: handle.server,
+    dataDir: join(root, 'lib'),
+    url: handle.server.url,
+    origin,
+    stop: () => handle.shutdown(),
+  };
   for (const prompt of PROMPTS) await seedJob(host, prompt);
   browser = await launchBrowser();
 }, 120_000);
@@ -57,13 +67,14 @@ afterAll(async () => {
 });
 
 const thumbsLoaded = (b: Browser) =>
-  waitFor(
-    async () => {
-      const states = await b.page.locator('.grid-canvas .card-open img').evaluateAll((imgs) => imgs.map((i) => (i as unknown as ImageLike).complete && (i as unknown as ImageLike).naturalWidth > 0));
-      return states.length === PROMPTS.length && states.every(Boolean);
-    },
-    'every thumbnail to load',
-  );
+  waitFor(async () => {
+    const states = await b.page
+      .locator('.grid-canvas .card-open img')
+      .evaluateAll((imgs) =>
+        imgs.map((i) => (i as unknown as ImageLike).complete && (i as unknown as ImageLike).naturalWidth > 0),
+      );
+    return states.length === PROMPTS.length && states.every(Boolean);
+  }, 'every thumbnail to load');
 
 describe('moving the library (headless host, --data-dir)', () => {
   it('moves with progress, keeps the gallery whole, and deletes the old copy only after its confirmation', async () => {
@@ -84,7 +95,9 @@ describe('moving the library (headless host, --data-dir)', () => {
 
     // The copy is held after two files: the progress is on screen, in files and bytes.
     const progress = section.getByTestId('move-progress');
-    await expect.poll(() => progress.textContent(), { timeout: 15_000 }).toMatch(/Copying 2 of \d+ files · [\d.]+ (KB|MB) of [\d.]+ (KB|MB)/);
+    await expect
+      .poll(() => progress.textContent(), { timeout: 15_000 })
+      .toMatch(/Copying 2 of \d+ files · [\d.]+ (KB|MB) of [\d.]+ (KB|MB)/);
     await screenshot(page, 'library-move-progress');
     release();
 
@@ -112,7 +125,10 @@ describe('moving the library (headless host, --data-dir)', () => {
     expect((await readdir(join(from, 'library'), { recursive: true })).length).toBeGreaterThan(0);
 
     await section.getByRole('button', { name: 'Delete the old copy…' }).click();
-    await page.getByRole('dialog', { name: `Delete ${counts.files} files of the old copy?` }).getByRole('button', { name: 'Delete the old copy' }).click();
+    await page
+      .getByRole('dialog', { name: `Delete ${counts.files} files of the old copy?` })
+      .getByRole('button', { name: 'Delete the old copy' })
+      .click();
     await waitFor(() => !existsSync(from), 'the old copy to be deleted').catch(async (error: unknown) => {
       throw new Error(`${String(error)}: left ${JSON.stringify(await readdir(from, { recursive: true }))}`);
     });
@@ -144,7 +160,17 @@ describe('a remembered library whose drive is not connected (headless host, no -
       stderr: () => undefined,
     });
     const origin = `http://127.0.0.1:${first.server.port}`;
-    await seedJob({ engine: first.engine, server: first.server, dataDir: lib, url: first.server.url, origin, stop: () => first.shutdown() }, 'a harbour at night');
+    await seedJob(
+      {
+        engine: first.engine,
+        server: first.server,
+        dataDir: lib,
+        url: first.server.url,
+        origin,
+        stop: () => first.shutdown(),
+      },
+      'a harbour at night',
+    );
     await first.shutdown();
     await mkdir(join(config, 'Atelier'), { recursive: true });
     await writeFile(join(config, 'Atelier', 'library-location.json'), JSON.stringify({ dataDir: lib }));
@@ -170,7 +196,10 @@ describe('a remembered library whose drive is not connected (headless host, no -
 
       await rename(join(root, 'usb-unplugged'), drive);
       // The page starts again on the library now open.
-      await Promise.all([b.page.waitForEvent('load'), dialog.getByRole('button', { name: 'Wait — try again' }).click()]);
+      await Promise.all([
+        b.page.waitForEvent('load'),
+        dialog.getByRole('button', { name: 'Wait — try again' }).click(),
+      ]);
       await expectGrid(b.page, ['a harbour at night']);
       expect(await b.page.getByRole('dialog', { name: 'Your library is not there' }).count()).toBe(0);
     } finally {

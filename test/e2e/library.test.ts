@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRenderer, launchBrowser, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import {
+  buildRenderer,
+  launchBrowser,
+  screenshot,
+  startHost,
+  tempDir,
+  type Browser,
+  type Host,
+  tearDown,
+} from './harness.js';
 import { apiCall, expectGrid, search, seedJob, waitFor, type FocusDoc, type ImageLike } from './helpers.js';
 
 const FOX = 'a red fox sleeping under snowy pines';
@@ -49,7 +58,9 @@ describe('find', () => {
     const { page } = browser;
     await page.locator('body').click({ position: { x: 5, y: 400 } });
     await page.keyboard.press('/');
-    expect(await page.evaluate(() => (globalThis as unknown as FocusDoc).document.activeElement?.getAttribute('aria-label'))).toBe('Search');
+    expect(
+      await page.evaluate(() => (globalThis as unknown as FocusDoc).document.activeElement?.getAttribute('aria-label')),
+    ).toBe('Search');
     await page.keyboard.press('Escape');
   });
 });
@@ -70,7 +81,10 @@ describe('keep and bin', () => {
     // Trash one, then Undo from the toast.
     await page.getByRole('button', { name: SALE_B, exact: true }).click();
     await page.keyboard.press('Delete');
-    await expectGrid(page, ALL.filter((p) => p !== SALE_B));
+    await expectGrid(
+      page,
+      ALL.filter((p) => p !== SALE_B),
+    );
     await page.getByRole('button', { name: 'Undo' }).click();
     await expectGrid(page, ALL);
 
@@ -124,7 +138,11 @@ describe('keyboard only', () => {
     const focused = () =>
       page.evaluate(() => {
         const active = (globalThis as unknown as FocusDoc).document.activeElement;
-        return { label: active?.getAttribute('aria-label') ?? active?.id ?? '', tag: active?.tagName, cls: active?.className ?? '' };
+        return {
+          label: active?.getAttribute('aria-label') ?? active?.id ?? '',
+          tag: active?.tagName,
+          cls: active?.className ?? '',
+        };
       });
     // Focus may follow a key by a frame when the card has to scroll into view first.
     const expectFocus = async (label: string) => {
@@ -147,8 +165,15 @@ describe('keyboard only', () => {
     await page.keyboard.press('Control+Enter');
     await expectGrid(page, ['keyboard painted meadow', FOX, TOKYO, FILE_A, FILE_B, SALE_A]);
     // F favourites a picture: on a busy machine the render outlasts the keys below, and F on a live job has none yet.
-    const meadow = page.locator('.card', { has: page.getByRole('button', { name: 'keyboard painted meadow', exact: true }) });
-    await waitFor(async () => (await meadow.locator('.thumb.live').count()) === 0 && (await meadow.locator('img.thumb').count()) === 1, 'the new job to finish rendering', 30_000);
+    const meadow = page.locator('.card', {
+      has: page.getByRole('button', { name: 'keyboard painted meadow', exact: true }),
+    });
+    await waitFor(
+      async () =>
+        (await meadow.locator('.thumb.live').count()) === 0 && (await meadow.locator('img.thumb').count()) === 1,
+      'the new job to finish rendering',
+      30_000,
+    );
 
     await tabTo((f) => String(f.cls).includes('card-open'), 'a grid card');
     // The grid keeps its own tab stop; Home goes to the newest.
@@ -182,7 +207,13 @@ describe('screenshots (light and dark)', () => {
       await page.emulateMedia({ colorScheme: scheme });
       await page.reload();
       await expectGrid(page, ['keyboard painted meadow', FOX, TOKYO, FILE_A, FILE_B, SALE_A]);
-      await waitFor(() => page.locator('.grid-canvas img.thumb').evaluateAll((imgs) => imgs.every((i) => (i as unknown as ImageLike).complete)), 'thumbnails');
+      await waitFor(
+        () =>
+          page
+            .locator('.grid-canvas img.thumb')
+            .evaluateAll((imgs) => imgs.every((i) => (i as unknown as ImageLike).complete)),
+        'thumbnails',
+      );
       await screenshot(page, `main-${scheme}`);
       await page.getByRole('button', { name: FOX, exact: true }).dblclick();
       await page.getByRole('dialog', { name: `Viewer: ${FOX}` }).waitFor();

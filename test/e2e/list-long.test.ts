@@ -71,7 +71,9 @@ describe('the list over a long history', () => {
   it('scrolling to the end loads page after page until the oldest job', async () => {
     await waitFor(
       async () => {
-        await browser.page.evaluate(`(() => { const el = document.querySelector('.list-scroll'); el.scrollTop = el.scrollHeight; })()`);
+        await browser.page.evaluate(
+          `(() => { const el = document.querySelector('.list-scroll'); el.scrollTop = el.scrollHeight; })()`,
+        );
         return (await census()).last === libraryPrompt(0);
       },
       'the oldest job at the end of the list',

@@ -3,7 +3,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolFiles } from '../fixtures/images/tool-files.js';
 import { seriousViolations } from './axe.js';
-import { buildRenderer, launchBrowser, rm, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import {
+  buildRenderer,
+  launchBrowser,
+  rm,
+  screenshot,
+  startHost,
+  tempDir,
+  type Browser,
+  type Host,
+  tearDown,
+} from './harness.js';
 import { apiCall, expectGrid, waitFor } from './helpers.js';
 
 /**
@@ -25,15 +35,38 @@ let imported: string[];
 let wideId: string;
 
 async function seed(prompt: string, width: number, height: number, count = 1): Promise<string> {
-  const { job } = await apiCall(host, 'jobs.submit', { provider: 'builtin', model: MODEL, prompt, width, height, count, steps: 2 });
-  await waitFor(async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded', `job "${prompt}" to finish`, 60_000);
+  const { job } = await apiCall(host, 'jobs.submit', {
+    provider: 'builtin',
+    model: MODEL,
+    prompt,
+    width,
+    height,
+    count,
+    steps: 2,
+  });
+  await waitFor(
+    async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded',
+    `job "${prompt}" to finish`,
+    60_000,
+  );
   return job.id;
 }
 
-const row = (prompt: string) => browser.page.locator('.list-row').filter({ has: browser.page.getByRole('button', { name: prompt, exact: true }) });
-const layoutButton = (name: 'Grid' | 'List') => browser.page.getByRole('group', { name: 'Layout' }).getByRole('button', { name });
-const focusedCard = () => browser.page.evaluate(() => (globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string | null } | null } }).document.activeElement?.getAttribute('aria-label') ?? null);
-const listPrompts = () => browser.page.locator('.list-canvas .list-open').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('aria-label') ?? ''));
+const row = (prompt: string) =>
+  browser.page.locator('.list-row').filter({ has: browser.page.getByRole('button', { name: prompt, exact: true }) });
+const layoutButton = (name: 'Grid' | 'List') =>
+  browser.page.getByRole('group', { name: 'Layout' }).getByRole('button', { name });
+const focusedCard = () =>
+  browser.page.evaluate(
+    () =>
+      (
+        globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string | null } | null } }
+      ).document.activeElement?.getAttribute('aria-label') ?? null,
+  );
+const listPrompts = () =>
+  browser.page
+    .locator('.list-canvas .list-open')
+    .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('aria-label') ?? ''));
 
 async function showList(): Promise<void> {
   await layoutButton('List').click();
@@ -59,11 +92,26 @@ beforeAll(async () => {
   imported = files.map((f) => f.prompt);
   host = await startHost({ rendererDir: renderer.dir, dataDir });
   const { import: started } = await apiCall(host, 'library.import', { paths: [folder], mode: 'link' });
-  await waitFor(async () => (await apiCall(host, 'library.imports', {})).items.find((i) => i.id === started.id)?.status === 'completed', 'the import to finish', 60_000);
+  await waitFor(
+    async () =>
+      (await apiCall(host, 'library.imports', {})).items.find((i) => i.id === started.id)?.status === 'completed',
+    'the import to finish',
+    60_000,
+  );
   // A slow job cancelled at once: a job that ended without its image.
-  const { job: stopped } = await apiCall(host, 'jobs.submit', { provider: 'builtin', prompt: STOPPED, width: 2048, height: 2048, count: 1, steps: 150 });
+  const { job: stopped } = await apiCall(host, 'jobs.submit', {
+    provider: 'builtin',
+    prompt: STOPPED,
+    width: 2048,
+    height: 2048,
+    count: 1,
+    steps: 150,
+  });
   await apiCall(host, 'jobs.cancel', { id: stopped.id });
-  await waitFor(async () => (await apiCall(host, 'jobs.get', { id: stopped.id })).status === 'cancelled', 'the job to be cancelled');
+  await waitFor(
+    async () => (await apiCall(host, 'jobs.get', { id: stopped.id })).status === 'cancelled',
+    'the job to be cancelled',
+  );
   wideId = await seed(WIDE, 96, 64);
   await seed(TALL, 64, 96);
   await seed(BATCH, 64, 64, 3);
@@ -99,7 +147,13 @@ describe('the compact list view', () => {
     expect(await wide.locator('.list-origin').textContent()).toBe('Built-in (offline)');
     expect(await row(TALL).locator('.list-size').textContent()).toBe('64 × 96');
     // The thumbnail keeps the picture's own shape inside its box.
-    const img = async (prompt: string) => row(prompt).locator('.list-thumb img').evaluate((el) => ({ w: (el as unknown as { width: number }).width, h: (el as unknown as { height: number }).height }));
+    const img = async (prompt: string) =>
+      row(prompt)
+        .locator('.list-thumb img')
+        .evaluate((el) => ({
+          w: (el as unknown as { width: number }).width,
+          h: (el as unknown as { height: number }).height,
+        }));
     await row(WIDE).locator('.list-thumb img').waitFor();
     expect(await img(WIDE)).toEqual({ w: 44, h: 29 });
     expect(await img(TALL)).toEqual({ w: 29, h: 44 });
@@ -109,7 +163,10 @@ describe('the compact list view', () => {
     expect((await row(STOPPED).locator('.list-message').textContent())?.length).toBeGreaterThan(5);
     expect(await row(imported[0]!).locator('.list-origin').getAttribute('title')).toMatch(/^Imported from /);
     // Sorted by date: a header over today's jobs and one over the month of the imports.
-    expect(await page.locator('.list-header h2').allTextContents()).toEqual(['Today', expect.stringMatching(/^[A-Z][a-z]+ \d{4}$/)]);
+    expect(await page.locator('.list-header h2').allTextContents()).toEqual([
+      'Today',
+      expect.stringMatching(/^[A-Z][a-z]+ \d{4}$/),
+    ]);
     await page.getByLabel('Sort').selectOption('rating');
     await waitFor(async () => (await page.locator('.list-header').count()) === 0, 'the headers to go in rating order');
     await page.getByLabel('Sort').selectOption('newest');
@@ -136,7 +193,7 @@ describe('the compact list view', () => {
     await waitFor(async () => (await focusedCard()) === TALL, 'the row to take the keyboard back');
   });
 
-  it('Space, Ctrl-click and Shift-click select; the selection is the grid\'s, with its bar', async () => {
+  it("Space, Ctrl-click and Shift-click select; the selection is the grid's, with its bar", async () => {
     const { page } = browser;
     await page.locator('.list-open[tabindex="0"]').focus();
     await page.keyboard.press('Space');
@@ -144,13 +201,19 @@ describe('the compact list view', () => {
     const bar = page.getByRole('toolbar', { name: 'Selected jobs' });
     await bar.waitFor();
     expect(await bar.textContent()).toContain('2 selected');
-    expect(await page.locator('.list-row.selected .list-open').evaluateAll((n) => n.map((e) => e.getAttribute('aria-label')))).toEqual([TALL, WIDE]);
+    expect(
+      await page
+        .locator('.list-row.selected .list-open')
+        .evaluateAll((n) => n.map((e) => e.getAttribute('aria-label'))),
+    ).toEqual([TALL, WIDE]);
     // Shift-click: the range from the last click (WIDE) up to here.
     await page.getByRole('button', { name: BATCH, exact: true }).click({ modifiers: ['Shift'] });
     expect(await bar.textContent()).toContain('3 selected');
     await layoutButton('Grid').click();
     await expectGrid(page, [BATCH, TALL, WIDE, STOPPED, ...imported]);
-    expect(await page.locator('.card.selected .card-open').evaluateAll((n) => n.map((e) => e.getAttribute('aria-label')))).toEqual([BATCH, TALL, WIDE]);
+    expect(
+      await page.locator('.card.selected .card-open').evaluateAll((n) => n.map((e) => e.getAttribute('aria-label'))),
+    ).toEqual([BATCH, TALL, WIDE]);
     await bar.getByRole('button', { name: 'Clear selection' }).click();
     await bar.waitFor({ state: 'detached' });
     await showList();
@@ -158,13 +221,22 @@ describe('the compact list view', () => {
 
   it('a favourite and a rating given in the list show in the grid, and F works on the focused row', async () => {
     const { page } = browser;
-    await row(WIDE).getByRole('button', { name: `Favorite: ${WIDE}` }).click();
-    await row(WIDE).getByRole('button', { name: `Unfavorite: ${WIDE}` }).waitFor();
-    await row(WIDE).getByRole('group', { name: `Rating: ${WIDE}` }).getByRole('button', { name: '4 stars' }).click();
+    await row(WIDE)
+      .getByRole('button', { name: `Favorite: ${WIDE}` })
+      .click();
+    await row(WIDE)
+      .getByRole('button', { name: `Unfavorite: ${WIDE}` })
+      .waitFor();
+    await row(WIDE)
+      .getByRole('group', { name: `Rating: ${WIDE}` })
+      .getByRole('button', { name: '4 stars' })
+      .click();
     await waitFor(async () => (await row(WIDE).locator('.list-star.on').count()) === 4, 'four stars on the row');
     await page.getByRole('button', { name: TALL, exact: true }).focus();
     await page.keyboard.press('f');
-    await row(TALL).getByRole('button', { name: `Unfavorite: ${TALL}` }).waitFor();
+    await row(TALL)
+      .getByRole('button', { name: `Unfavorite: ${TALL}` })
+      .waitFor();
 
     await layoutButton('Grid').click();
     await expectGrid(page, [BATCH, TALL, WIDE, STOPPED, ...imported]);

@@ -2,7 +2,17 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHeldProvider, heldEntry, type HeldProvider } from '../fakes/held-provider.js';
-import { buildRenderer, launchBrowser, SCREENSHOT_DIR, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import {
+  buildRenderer,
+  launchBrowser,
+  SCREENSHOT_DIR,
+  screenshot,
+  startHost,
+  tempDir,
+  type Browser,
+  type Host,
+  tearDown,
+} from './harness.js';
 import { seriousViolations } from './axe.js';
 import { apiCall, waitFor, type ImageLike } from './helpers.js';
 
@@ -14,7 +24,10 @@ let held: HeldProvider;
 
 const FINISHED = ['a pier in fog', 'orange kites over a beach', 'a quiet reading room', 'a fox in snow'];
 
-async function submit(prompt: string, size: { width: number; height: number } = { width: 512, height: 512 }): Promise<string> {
+async function submit(
+  prompt: string,
+  size: { width: number; height: number } = { width: 512, height: 512 },
+): Promise<string> {
   const { job } = await apiCall(host, 'jobs.submit', { provider: 'held', prompt, ...size, count: 1, steps: 10 });
   return job.id;
 }
@@ -34,23 +47,33 @@ function painted(card: Locator, className: string, text: string): Locator {
 
 async function imageLoaded(img: Locator): Promise<boolean> {
   if ((await img.count()) === 0) return false;
-  return img.first().evaluate((el) => (el as unknown as ImageLike).complete && (el as unknown as ImageLike).naturalWidth > 0);
+  return img
+    .first()
+    .evaluate((el) => (el as unknown as ImageLike).complete && (el as unknown as ImageLike).naturalWidth > 0);
 }
 
 /** Every card's box and the top bar's controls, by a stable key, to compare before and after a change. */
 async function boxes(page: Page): Promise<Record<string, { x: number; y: number; width: number; height: number }>> {
   return page.evaluate(() => {
     type Box = { x: number; y: number; width: number; height: number };
-    type El = { getAttribute(n: string): string | null; getBoundingClientRect(): Box; className: string; textContent: string | null };
+    type El = {
+      getAttribute(n: string): string | null;
+      getBoundingClientRect(): Box;
+      className: string;
+      textContent: string | null;
+    };
     const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<El> } }).document;
     const out: Record<string, Box> = {};
     const put = (key: string, el: El) => {
       const { x, y, width, height } = el.getBoundingClientRect();
       out[key] = { x, y, width, height };
     };
-    for (const el of Array.from(doc.querySelectorAll('.grid-canvas .card'))) put(`card ${el.getAttribute('data-id')}`, el);
-    for (const el of Array.from(doc.querySelectorAll('.grid-canvas .card-open'))) put(`image ${el.getAttribute('data-card')}`, el);
-    for (const el of Array.from(doc.querySelectorAll('.topbar > *'))) put(`topbar ${el.className} ${el.textContent}`.slice(0, 60), el);
+    for (const el of Array.from(doc.querySelectorAll('.grid-canvas .card')))
+      put(`card ${el.getAttribute('data-id')}`, el);
+    for (const el of Array.from(doc.querySelectorAll('.grid-canvas .card-open')))
+      put(`image ${el.getAttribute('data-card')}`, el);
+    for (const el of Array.from(doc.querySelectorAll('.topbar > *')))
+      put(`topbar ${el.className} ${el.textContent}`.slice(0, 60), el);
     put('grid', doc.querySelectorAll('.grid-canvas')[0]!);
     return out;
   });
@@ -76,12 +99,16 @@ beforeAll(async () => {
 // A test that failed midway leaves its jobs held: they finish here, so the next test starts from an idle queue.
 // Each round waits for what the finish causes (the queue empties, or the next job starts and is held), not a fixed time.
 afterEach(async () => {
-  const unfinished = async () => (await apiCall(host, 'jobs.list', { view: 'all', status: ['queued', 'running'], limit: 50 })).items.length;
+  const unfinished = async () =>
+    (await apiCall(host, 'jobs.list', { view: 'all', status: ['queued', 'running'], limit: 50 })).items.length;
   for (let round = 0; round < 5; round += 1) {
     if ((await unfinished()) === 0) return;
     const finishing = [...held.held.values()];
     for (const job of finishing) job.finish();
-    await waitFor(async () => [...held.held.values()].some((job) => !finishing.includes(job)) || (await unfinished()) === 0, 'the held jobs to finish or the next to start');
+    await waitFor(
+      async () => [...held.held.values()].some((job) => !finishing.includes(job)) || (await unfinished()) === 0,
+      'the held jobs to finish or the next to start',
+    );
   }
 });
 
@@ -116,10 +143,16 @@ describe('live job cards', () => {
     expect(pic!.height).toBeGreaterThan(area!.height - 6);
     const ring = card.getByRole('progressbar', { includeHidden: true });
     await waitFor(async () => (await ring.getAttribute('aria-valuenow')) === '30', 'the ring at 30%');
-    await waitFor(async () => /^(~\d+ (s|min) left|almost done)/.test((await card.locator('.live-eta').getAttribute('data-text')) ?? ''), 'an ETA after three steps');
+    await waitFor(
+      async () =>
+        /^(~\d+ (s|min) left|almost done)/.test((await card.locator('.live-eta').getAttribute('data-text')) ?? ''),
+      'an ETA after three steps',
+    );
     // A screen reader hears the same through the card's description.
     const described = await card.locator('.card-open').evaluate((el) => {
-      const doc = (globalThis as unknown as { document: { getElementById(id: string): { textContent: string | null } | null } }).document;
+      const doc = (
+        globalThis as unknown as { document: { getElementById(id: string): { textContent: string | null } | null } }
+      ).document;
       return doc.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent ?? '';
     });
     expect(described).toMatch(/^Rendering, 30%, step 3 of 10/);
@@ -128,14 +161,29 @@ describe('live job cards', () => {
     const chip = page.locator('.live-chip');
     expect(await chip.textContent()).toContain('1 rendering · 1 queued');
     await chip.click();
-    await waitFor(() => page.evaluate((want) => (globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string | null } | null } }).document.activeElement?.getAttribute('data-card') === want, id), 'the running card to take focus');
+    await waitFor(
+      () =>
+        page.evaluate(
+          (want) =>
+            (
+              globalThis as unknown as {
+                document: { activeElement: { getAttribute(n: string): string | null } | null };
+              }
+            ).document.activeElement?.getAttribute('data-card') === want,
+          id,
+        ),
+      'the running card to take focus',
+    );
 
     await card.screenshot({ path: join(SCREENSHOT_DIR, 'live-card-running-dark.png') });
     const darkSrc = await preview.getAttribute('src');
     await job.step(6, 10, 'light');
     await painted(card, 'live-step', 'step 6/10').waitFor();
     // The newest preview replaces the one before.
-    await waitFor(async () => (await preview.getAttribute('src')) !== darkSrc && (await imageLoaded(preview)), 'the light preview');
+    await waitFor(
+      async () => (await preview.getAttribute('src')) !== darkSrc && (await imageLoaded(preview)),
+      'the light preview',
+    );
     await card.screenshot({ path: join(SCREENSHOT_DIR, 'live-card-running-light.png') });
     await screenshot(page, 'live-cards-main-view');
     await page.emulateMedia({ colorScheme: 'dark' });
@@ -164,7 +212,10 @@ describe('live job cards', () => {
     await painted(card, 'live-step', 'step 2/10').waitFor();
     // Opened while it runs, the window shows it live at once, from what the engine stored, before any new tick.
     await page.reload();
-    await waitFor(async () => (await card.getByRole('progressbar', { includeHidden: true }).getAttribute('aria-valuenow')) === '20', 'the ring at 20% after a reload');
+    await waitFor(
+      async () => (await card.getByRole('progressbar', { includeHidden: true }).getAttribute('aria-valuenow')) === '20',
+      'the ring at 20% after a reload',
+    );
     await painted(card, 'live-step', 'Sampling').waitFor();
     await job.step(3, 10, 'dark');
     await painted(card, 'live-step', 'step 3/10').waitFor();
@@ -196,7 +247,8 @@ describe('live job cards', () => {
     // Keys name the top bar's controls by their text, which the chip changes: compare the chip by position alone.
     const chipBox = (b: typeof before) => Object.entries(b).find(([k]) => k.includes('live-chip'))?.[1];
     expect(chipBox(after)).toEqual(chipBox(before));
-    const stable = (b: typeof before) => Object.fromEntries(Object.entries(b).filter(([k]) => !k.includes('live-chip')));
+    const stable = (b: typeof before) =>
+      Object.fromEntries(Object.entries(b).filter(([k]) => !k.includes('live-chip')));
     expect(stable(after)).toEqual(stable(before));
   }, 60_000);
 
@@ -218,7 +270,10 @@ describe('live job cards', () => {
     try {
       job.finish('dark');
       await waitFor(async () => (await statusOf(id)) === 'succeeded', 'the job to finish');
-      await waitFor(async () => (await card.locator('.thumb.live').count()) === 0, 'the live card to become the result');
+      await waitFor(
+        async () => (await card.locator('.thumb.live').count()) === 0,
+        'the live card to become the result',
+      );
       // The preview file is gone from the server; the picture the page already had is what shows, under the
       // thumbnail still on its way.
       expect(await imageLoaded(card.locator('img.live-preview.handover'))).toBe(true);

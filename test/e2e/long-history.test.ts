@@ -31,7 +31,14 @@ const census = () =>
     thumbRequests: performance.getEntriesByType('resource').filter((e) => e.name.includes('/media/thumb/')).length,
     nodes: document.getElementsByTagName('*').length,
     top: document.querySelector('.grid-scroll').scrollTop,
-  }))()`) as Promise<{ cards: number; frames: number; loadedThumbs: number; thumbRequests: number; nodes: number; top: number }>;
+  }))()`) as Promise<{
+    cards: number;
+    frames: number;
+    loadedThumbs: number;
+    thumbRequests: number;
+    nodes: number;
+    top: number;
+  }>;
 
 describe('a long history', () => {
   it('a fast fling draws empty frames for the rows it passes, then the cards where it stops, with their thumbnails', async () => {
@@ -57,10 +64,14 @@ describe('a long history', () => {
     expect(during.requests - before.thumbRequests).toBeLessThan(2 * before.cards);
 
     let after = await census();
-    await waitFor(async () => {
-      after = await census();
-      return after.frames === 0 && after.cards > 0 && after.loadedThumbs === after.cards;
-    }, 'the cards and their thumbnails where the fling stopped', 10_000);
+    await waitFor(
+      async () => {
+        after = await census();
+        return after.frames === 0 && after.cards > 0 && after.loadedThumbs === after.cards;
+      },
+      'the cards and their thumbnails where the fling stopped',
+      10_000,
+    );
     expect(after.top).toBeGreaterThan(10_000);
     const shown = await gridPrompts(browser.page);
     expect(shown).not.toContain(libraryPrompt(JOBS - 1));
@@ -70,12 +81,18 @@ describe('a long history', () => {
     const { page } = browser;
     let maxNodes = 0;
     const oldest = libraryPrompt(0);
-    await waitFor(async () => {
-      await page.evaluate(`(() => { const el = document.querySelector('.grid-scroll'); el.scrollTop = el.scrollHeight; })()`);
-      const now = await census();
-      maxNodes = Math.max(maxNodes, now.nodes);
-      return (await gridPrompts(page)).includes(oldest);
-    }, 'the oldest job at the end of the scroll', 60_000);
+    await waitFor(
+      async () => {
+        await page.evaluate(
+          `(() => { const el = document.querySelector('.grid-scroll'); el.scrollTop = el.scrollHeight; })()`,
+        );
+        const now = await census();
+        maxNodes = Math.max(maxNodes, now.nodes);
+        return (await gridPrompts(page)).includes(oldest);
+      },
+      'the oldest job at the end of the scroll',
+      60_000,
+    );
     expect(maxNodes).toBeLessThan(1_500);
     // The cards on screen at the end are the oldest jobs, newest first, with none missing or repeated.
     const numbers = (await gridPrompts(page)).map((p) => Number(/study (\d+),/.exec(p)?.[1]));
@@ -102,12 +119,19 @@ describe('a long history', () => {
     })()`);
     await page.getByRole('searchbox', { name: 'Search' }).focus();
     await page.keyboard.type('glacier', { delay: 40 });
-    await waitFor(async () => (await gridPrompts(page)).every((p) => p.includes('glacier')), 'the results for "glacier"');
+    await waitFor(
+      async () => (await gridPrompts(page)).every((p) => p.includes('glacier')),
+      'the results for "glacier"',
+    );
     let after = await census();
-    await waitFor(async () => {
-      after = await census();
-      return after.cards > 0 && after.loadedThumbs === after.cards;
-    }, 'the thumbnails after the pause', 10_000);
+    await waitFor(
+      async () => {
+        after = await census();
+        return after.cards > 0 && after.loadedThumbs === after.cards;
+      },
+      'the thumbnails after the pause',
+      10_000,
+    );
     const probe = (await page.evaluate('(() => { window.__typing.done = true; return window.__typing; })()')) as {
       placeholders: number;
       requestsAtFirstKey: number;

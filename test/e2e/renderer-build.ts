@@ -17,7 +17,11 @@ export interface BuiltRenderer {
 export async function buildRendererInto(): Promise<BuiltRenderer> {
   const dir = await mkdtemp(join(tmpdir(), 'atelier-ui-'));
   try {
-    await build({ configFile: join(ROOT, 'vite.config.ts'), logLevel: 'error', build: { outDir: dir, emptyOutDir: true } });
+    await build({
+      configFile: join(ROOT, 'vite.config.ts'),
+      logLevel: 'error',
+      build: { outDir: dir, emptyOutDir: true },
+    });
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw error;

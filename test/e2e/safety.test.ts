@@ -1,10 +1,26 @@
 import { mkdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRenderer, launchBrowser, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import {
+  buildRenderer,
+  launchBrowser,
+  screenshot,
+  startHost,
+  tempDir,
+  type Browser,
+  type Host,
+  tearDown,
+} from './harness.js';
 import { apiCall, expectGrid, seedJob, waitFor } from './helpers.js';
 
-const PROMPTS = ['a quiet harbour at dawn', 'copper kettle on a stove', 'moss on old stones', 'paper lanterns in fog', 'a heron in reeds', 'glass of water in sunlight'];
+const PROMPTS = [
+  'a quiet harbour at dawn',
+  'copper kettle on a stove',
+  'moss on old stones',
+  'paper lanterns in fog',
+  'a heron in reeds',
+  'glass of water in sunlight',
+];
 
 let renderer: Awaited<ReturnType<typeof buildRenderer>>;
 let dataDir: string;
@@ -36,7 +52,9 @@ describe('retention asks first, and only moves to the trash', () => {
     await page.getByRole('region', { name: 'Work and retention' }).getByRole('button', { name: 'Save' }).click();
     const dialog = page.getByRole('dialog', { name: 'Move 3 jobs to the trash?' });
     await dialog.waitFor();
-    await expect(dialog.getByTestId('retention-counts').textContent()).resolves.toMatch(/move 3 jobs with 3 images \(\s*\d+(\.\d+)? KB\) to the trash now/);
+    await expect(dialog.getByTestId('retention-counts').textContent()).resolves.toMatch(
+      /move 3 jobs with 3 images \(\s*\d+(\.\d+)? KB\) to the trash now/,
+    );
     await screenshot(page, 'safety-retention-confirm');
     // Nothing moved while the question is open.
     expect((await apiCall(host, 'jobs.stats', {})).trashed).toBe(0);
@@ -63,7 +81,10 @@ describe('empty trash tells the truth about favorites', () => {
     await expectGrid(page, PROMPTS.slice(0, 4));
     await expect(page.locator('.trash-header p').textContent()).resolves.toMatch(/except favorites/);
     // The Favorites tab counts favorites outside the trash: none now.
-    await waitFor(async () => (await page.getByRole('tab', { name: /Favorites/ }).textContent()) === 'Favorites0', 'the Favorites count to drop to 0');
+    await waitFor(
+      async () => (await page.getByRole('tab', { name: /Favorites/ }).textContent()) === 'Favorites0',
+      'the Favorites count to drop to 0',
+    );
     await page.getByRole('button', { name: 'Empty trash…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Empty the trash?' });
     await expect(dialog.getByTestId('trash-favorites').textContent()).resolves.toMatch(/1 of them is a favorite/);
@@ -83,7 +104,8 @@ describe('an emptied database beside the library', () => {
     await expectGrid(page, PROMPTS.slice(4));
     const port = host.server.port;
     await host.stop();
-    for (const name of ['atelier.db', 'atelier.db-wal', 'atelier.db-shm', 'atelier.db.clean-close']) await rm(join(dataDir, name), { force: true });
+    for (const name of ['atelier.db', 'atelier.db-wal', 'atelier.db-shm', 'atelier.db.clean-close'])
+      await rm(join(dataDir, name), { force: true });
     // The default start-up delay: the page must ask again until the library check is done.
     host = await startHost({ rendererDir: renderer.dir, dataDir, token: TOKEN, port });
     await page.goto(host.url);
@@ -109,8 +131,17 @@ describe('kept orphans', () => {
     await writeFile(orphan, 'an orphaned leftover');
     const old = new Date(Date.now() - 2 * 3_600_000);
     await utimes(orphan, old, old);
-    host = await startHost({ rendererDir: renderer.dir, dataDir, token: TOKEN, port, engine: { housekeepingDelayMs: 0 } });
-    await waitFor(async () => (await apiCall(host, 'jobs.stats', {})).orphans.files === 1, 'the orphan to be kept aside');
+    host = await startHost({
+      rendererDir: renderer.dir,
+      dataDir,
+      token: TOKEN,
+      port,
+      engine: { housekeepingDelayMs: 0 },
+    });
+    await waitFor(
+      async () => (await apiCall(host, 'jobs.stats', {})).orphans.files === 1,
+      'the orphan to be kept aside',
+    );
     await page.goto(host.url);
     await page.getByRole('button', { name: 'Settings' }).click();
     const row = page.getByRole('region', { name: 'Library' });
@@ -121,7 +152,10 @@ describe('kept orphans', () => {
     await screenshot(page, 'safety-orphans-confirm');
     await dialog.getByRole('button', { name: 'Delete for good' }).click();
     await page.getByText(/Removed 1 orphaned file, 20 B freed/).waitFor();
-    await waitFor(async () => (await apiCall(host, 'jobs.stats', {})).orphans.files === 0, 'the orphans folder to be empty');
+    await waitFor(
+      async () => (await apiCall(host, 'jobs.stats', {})).orphans.files === 0,
+      'the orphans folder to be empty',
+    );
     expect((await apiCall(host, 'jobs.stats', {})).total).toBe(2);
   }, 60_000);
 });

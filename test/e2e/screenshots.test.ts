@@ -4,7 +4,17 @@ import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeA1111, type FakeA1111 } from '../fakes/a1111.js';
 import type { ReadResult } from '../../electron/library/originals/read-pool.js';
-import { buildRenderer, launchBrowser, rm, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import {
+  buildRenderer,
+  launchBrowser,
+  rm,
+  screenshot,
+  startHost,
+  tempDir,
+  type Browser,
+  type Host,
+  tearDown,
+} from './harness.js';
 import { apiCall, waitFor } from './helpers.js';
 
 /**
@@ -87,24 +97,41 @@ async function previewFrames(width: number, height: number): Promise<Buffer[]> {
 /** A gallery of distinct files to import: gradients in many hues and shapes, at several aspect ratios. */
 async function importFiles(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true });
-  const shapes: Array<[number, number]> = [[480, 480], [400, 600], [600, 400], [640, 360], [360, 640]];
+  const shapes: Array<[number, number]> = [
+    [480, 480],
+    [400, 600],
+    [600, 400],
+    [640, 360],
+    [360, 640],
+  ];
   for (let i = 0; i < IMPORT_TOTAL; i += 1) {
     const [w, h] = shapes[i % shapes.length]!;
     const hue = (i * 47) % 360;
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">
-      <defs><radialGradient id="g" cx="${30 + (i * 13) % 40}%" cy="${25 + (i * 7) % 50}%" r="90%">
+      <defs><radialGradient id="g" cx="${30 + ((i * 13) % 40)}%" cy="${25 + ((i * 7) % 50)}%" r="90%">
         <stop offset="0" stop-color="hsl(${hue},80%,72%)"/><stop offset="1" stop-color="hsl(${(hue + 140) % 360},55%,22%)"/>
       </radialGradient></defs>
       <rect width="100%" height="100%" fill="url(#g)"/>
       <circle cx="${w * 0.7}" cy="${h * 0.35}" r="${Math.min(w, h) * 0.14}" fill="hsl(${(hue + 60) % 360},90%,85%)" opacity="0.8"/>
     </svg>`;
-    await writeFile(join(dir, `study-${String(i).padStart(2, '0')}.png`), await sharp(Buffer.from(svg)).png().toBuffer());
+    await writeFile(
+      join(dir, `study-${String(i).padStart(2, '0')}.png`),
+      await sharp(Buffer.from(svg)).png().toBuffer(),
+    );
   }
 }
 
 /** Runs a job on the built-in generator and waits for it; returns its id. */
 async function seed(prompt: string, width: number, height: number, seedValue?: number): Promise<string> {
-  const { job } = await apiCall(host, 'jobs.submit', { provider: 'builtin', prompt, width, height, count: 1, steps: 20, ...(seedValue === undefined ? {} : { seed: seedValue }) });
+  const { job } = await apiCall(host, 'jobs.submit', {
+    provider: 'builtin',
+    prompt,
+    width,
+    height,
+    count: 1,
+    steps: 20,
+    ...(seedValue === undefined ? {} : { seed: seedValue }),
+  });
   return job.id;
 }
 
@@ -116,7 +143,14 @@ beforeAll(async () => {
   await importFiles(join(outside, IMPORT_FOLDER));
   const preview = await frames;
   // Held running for the whole file: 150 steps of a second each, a new preview at every step.
-  fake = await startFakeA1111({ scenario: { kind: 'success', stepMs: 1_000, previewEvery: 1, preview: (step) => preview[Math.min(step, preview.length) - 1]! } });
+  fake = await startFakeA1111({
+    scenario: {
+      kind: 'success',
+      stepMs: 1_000,
+      previewEvery: 1,
+      preview: (step) => preview[Math.min(step, preview.length) - 1]!,
+    },
+  });
   host = await startHost({
     rendererDir: renderer.dir,
     dataDir,
@@ -134,20 +168,36 @@ beforeAll(async () => {
   // Fixed seeds: the same pictures on every run, so the artifacts can be compared run to run.
   for (const [i, h] of HISTORY.entries()) ids.set(h.prompt, await seed(h.prompt, h.width, h.height, 7_001 + i));
   for (const s of VARIANT_SEEDS) ids.set(`${VARIANT} #${s}`, await seed(VARIANT, 768, 512, s));
-  await waitFor(async () => {
-    const { items } = await apiCall(host, 'jobs.list', { limit: 50, view: 'all' });
-    return items.length === ids.size && items.every((j) => j.status === 'succeeded');
-  }, 'the history to render', 60_000);
-  const { job } = await apiCall(host, 'jobs.submit', { provider: 'a1111', prompt: RUNNING, width: 512, height: 768, count: 1, steps: 150 });
+  await waitFor(
+    async () => {
+      const { items } = await apiCall(host, 'jobs.list', { limit: 50, view: 'all' });
+      return items.length === ids.size && items.every((j) => j.status === 'succeeded');
+    },
+    'the history to render',
+    60_000,
+  );
+  const { job } = await apiCall(host, 'jobs.submit', {
+    provider: 'a1111',
+    prompt: RUNNING,
+    width: 512,
+    height: 768,
+    count: 1,
+    steps: 150,
+  });
   runningId = job.id;
-  await waitFor(async () => (await apiCall(host, 'jobs.get', { id: runningId })).status === 'running', 'the A1111 job to start', 15_000);
+  await waitFor(
+    async () => (await apiCall(host, 'jobs.get', { id: runningId })).status === 'running',
+    'the A1111 job to start',
+    15_000,
+  );
   browser = await launchBrowser({ viewport: { width: 1440, height: 900 } });
   await browser.page.goto(host.url);
 }, 150_000);
 
 afterAll(async () => {
   releaseImport();
-  if (host !== undefined && runningId !== undefined) await apiCall(host, 'jobs.cancel', { id: runningId }).catch(() => undefined);
+  if (host !== undefined && runningId !== undefined)
+    await apiCall(host, 'jobs.cancel', { id: runningId }).catch(() => undefined);
   await tearDown({ browser, host, dataDir, renderer });
   await fake?.close();
   if (outside !== undefined) await rm(outside, { recursive: true, force: true });
@@ -156,7 +206,8 @@ afterAll(async () => {
 // A failed step must not leave its dialog or its window size over the next one.
 afterEach(async () => {
   const { page } = browser;
-  for (let i = 0; i < 3 && (await page.locator('dialog[open]').count()) > 0; i += 1) await page.keyboard.press('Escape');
+  for (let i = 0; i < 3 && (await page.locator('dialog[open]').count()) > 0; i += 1)
+    await page.keyboard.press('Escape');
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
 });
@@ -178,7 +229,11 @@ async function shootBoth(name: string, check: () => Promise<void>): Promise<void
     await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
     // The reduced-motion rule leaves a 0.01 ms transition on every property: read the ground once it has run.
     const dark = colorScheme === 'dark';
-    await waitFor(async () => ((await groundLuminance()) < 0.25) === dark && ((await groundLuminance()) > 0.6) !== dark, `the ${colorScheme} theme`, 5_000);
+    await waitFor(
+      async () => (await groundLuminance()) < 0.25 === dark && (await groundLuminance()) > 0.6 !== dark,
+      `the ${colorScheme} theme`,
+      5_000,
+    );
     await check();
     // Two frames: the theme's colours painted, not half-way.
     await page.evaluate(() => {
@@ -192,7 +247,13 @@ async function shootBoth(name: string, check: () => Promise<void>): Promise<void
 
 /** Every `img` the locator finds has loaded real pixels. */
 async function allLoaded(selector: string): Promise<boolean> {
-  return browser.page.locator(selector).evaluateAll((imgs) => imgs.length > 0 && imgs.every((i) => (i as unknown as ImgEl).complete && (i as unknown as ImgEl).naturalWidth > 0));
+  return browser.page
+    .locator(selector)
+    .evaluateAll(
+      (imgs) =>
+        imgs.length > 0 &&
+        imgs.every((i) => (i as unknown as ImgEl).complete && (i as unknown as ImgEl).naturalWidth > 0),
+    );
 }
 
 const card = (key: string) => browser.page.locator(`.grid-scroll .card[data-id="${ids.get(key)}"]`);
@@ -200,17 +261,33 @@ const card = (key: string) => browser.page.locator(`.grid-scroll .card[data-id="
 describe('gallery screenshots, light and dark', () => {
   it('main view: a mixed-aspect history and a running job with its partial preview', async () => {
     const { page } = browser;
-    await waitFor(async () => (await page.locator('.grid-scroll img.thumb').count()) >= 8 && (await allLoaded('.grid-scroll img.thumb')), 'the thumbnails to load', 20_000);
+    await waitFor(
+      async () =>
+        (await page.locator('.grid-scroll img.thumb').count()) >= 8 && (await allLoaded('.grid-scroll img.thumb')),
+      'the thumbnails to load',
+      20_000,
+    );
     // The history really holds pictures of several shapes: square, portrait, landscape, wide and tall.
-    const ratios = await page.locator('.grid-scroll img.thumb').evaluateAll((imgs) => imgs.map((i) => (i as unknown as ImgEl).naturalWidth / (i as unknown as ImgEl).naturalHeight));
-    const shapes = new Set(ratios.map((r) => (r > 1.7 ? 'wide' : r > 1.2 ? 'landscape' : r > 0.8 ? 'square' : r > 0.6 ? 'portrait' : 'tall')));
+    const ratios = await page
+      .locator('.grid-scroll img.thumb')
+      .evaluateAll((imgs) =>
+        imgs.map((i) => (i as unknown as ImgEl).naturalWidth / (i as unknown as ImgEl).naturalHeight),
+      );
+    const shapes = new Set(
+      ratios.map((r) =>
+        r > 1.7 ? 'wide' : r > 1.2 ? 'landscape' : r > 0.8 ? 'square' : r > 0.6 ? 'portrait' : 'tall',
+      ),
+    );
     expect([...shapes].sort()).toEqual(['landscape', 'portrait', 'square', 'tall', 'wide']);
     const running = async () => {
       // The running job shows moving progress (step n of 150) and the sampler's newest preview, loaded.
       const bar = page.locator('[role="progressbar"]:not([aria-label^="Import"])').first();
       await bar.waitFor();
       await waitFor(async () => Number(await bar.getAttribute('aria-valuenow')) > 0, 'progress past 0 %', 10_000);
-      await page.getByText(/\b\d+\s*(\/|of)\s*150\b/i).first().waitFor();
+      await page
+        .getByText(/\b\d+\s*(\/|of)\s*150\b/i)
+        .first()
+        .waitFor();
       await waitFor(() => allLoaded('img[src*="/media/preview/"]'), 'the partial preview to load', 10_000);
       expect((await apiCall(host, 'jobs.get', { id: runningId })).status).toBe('running');
     };
@@ -248,7 +325,9 @@ describe('gallery screenshots, light and dark', () => {
     const variants = VARIANT_SEEDS.map((s) => `${VARIANT} #${s}`);
     const bar = page.getByRole('toolbar', { name: 'Selected jobs' });
     await card(variants[0]!).locator('img.thumb').click();
-    await card(variants[1]!).locator('img.thumb').click({ modifiers: ['Control'] });
+    await card(variants[1]!)
+      .locator('img.thumb')
+      .click({ modifiers: ['Control'] });
     await bar.getByRole('button', { name: 'Compare 2 selected jobs' }).click();
     const two = page.getByRole('dialog', { name: 'Compare 2 images' });
     await two.waitFor();
@@ -266,16 +345,25 @@ describe('gallery screenshots, light and dark', () => {
     await two.waitFor({ state: 'detached' });
 
     await card(variants[0]!).locator('img.thumb').click();
-    for (const v of variants.slice(1)) await card(v).locator('img.thumb').click({ modifiers: ['Control'] });
+    for (const v of variants.slice(1))
+      await card(v)
+        .locator('img.thumb')
+        .click({ modifiers: ['Control'] });
     await bar.getByRole('button', { name: 'Compare 4 selected jobs' }).click();
     const four = page.getByRole('dialog', { name: 'Compare 4 images' });
     await four.waitFor();
-    await waitFor(async () => (await page.locator('dialog img.zoom-image').count()) === 4 && (await allLoaded('dialog img.zoom-image')), 'all four images');
+    await waitFor(
+      async () =>
+        (await page.locator('dialog img.zoom-image').count()) === 4 && (await allLoaded('dialog img.zoom-image')),
+      'all four images',
+    );
     await page.mouse.move(0, 0);
     await shootBoth('compare-4', async () => {
       expect(await four.locator('.zoom-pane').count()).toBe(4);
       // Four landscapes in a wide window: two rows of two, each drawn larger than in one row of four.
-      const tops = await four.locator('figure.compare-pane').evaluateAll((figs) => figs.map((f) => Math.round(f.getBoundingClientRect().top)));
+      const tops = await four
+        .locator('figure.compare-pane')
+        .evaluateAll((figs) => figs.map((f) => Math.round(f.getBoundingClientRect().top)));
       expect(new Set(tops).size).toBe(2);
     });
     await page.keyboard.press('Escape');
@@ -295,15 +383,16 @@ describe('gallery screenshots, light and dark', () => {
       expect(await toggle.getAttribute('aria-expanded')).toBe('true');
       expect(await prompt.isVisible()).toBe(true);
       // At least one thumbnail is on screen and not under the drawer: the gallery stays first.
-      const uncovered = await page.locator('.grid-scroll img.thumb').evaluateAll((imgs) =>
-        imgs.filter((i) => {
-          const w = globalThis as unknown as PageWindow;
-          const r = (i as unknown as ImgEl).getBoundingClientRect();
-          const x = r.left + r.width / 2;
-          const y = r.top + r.height / 2;
-          if (x < 0 || y < 0 || x > w.innerWidth || y > w.innerHeight) return false;
-          return w.document.elementFromPoint(x, y)?.closest('.grid-scroll') != null;
-        }).length,
+      const uncovered = await page.locator('.grid-scroll img.thumb').evaluateAll(
+        (imgs) =>
+          imgs.filter((i) => {
+            const w = globalThis as unknown as PageWindow;
+            const r = (i as unknown as ImgEl).getBoundingClientRect();
+            const x = r.left + r.width / 2;
+            const y = r.top + r.height / 2;
+            if (x < 0 || y < 0 || x > w.innerWidth || y > w.innerHeight) return false;
+            return w.document.elementFromPoint(x, y)?.closest('.grid-scroll') != null;
+          }).length,
       );
       expect(uncovered).toBeGreaterThan(0);
     });
@@ -320,8 +409,16 @@ describe('gallery screenshots, light and dark', () => {
     await settings.waitFor();
     await shootBoth('settings', async () => {
       // AUTOMATIC1111 was turned on for the running job: its server row says what it is running.
-      expect(await settings.getByRole('article', { name: /AUTOMATIC1111/ }).getByRole('checkbox').first().isChecked()).toBe(true);
-      expect(await settings.getByRole('row', { name: /AUTOMATIC1111/ }).textContent()).toContain(`Running “${RUNNING.slice(0, 20)}`);
+      expect(
+        await settings
+          .getByRole('article', { name: /AUTOMATIC1111/ })
+          .getByRole('checkbox')
+          .first()
+          .isChecked(),
+      ).toBe(true);
+      expect(await settings.getByRole('row', { name: /AUTOMATIC1111/ }).textContent()).toContain(
+        `Running “${RUNNING.slice(0, 20)}`,
+      );
     });
     await settings.getByRole('button', { name: 'Close', exact: true }).click();
     await settings.waitFor({ state: 'detached' });
@@ -345,13 +442,22 @@ describe('gallery screenshots, light and dark', () => {
     const imported = items.map((j) => j.id).filter((id) => id !== runningId && ![...ids.values()].includes(id));
     expect(imported).toHaveLength(HELD_AT);
     const importedThumbs = imported.map((id) => `.grid-scroll .card[data-id="${id}"] img.thumb`).join(', ');
-    await waitFor(async () => (await page.locator(importedThumbs).count()) >= 4 && (await allLoaded(importedThumbs)), 'imported thumbnails in the grid', 20_000);
+    await waitFor(
+      async () => (await page.locator(importedThumbs).count()) >= 4 && (await allLoaded(importedThumbs)),
+      'imported thumbnails in the grid',
+      20_000,
+    );
     // The count of everything has caught up with the pictures that arrived (it refreshes a moment after them).
-    await page.getByRole('tab', { name: /^All/ }).getByText(String(ids.size + 1 + HELD_AT), { exact: true }).waitFor({ timeout: 10_000 });
+    await page
+      .getByRole('tab', { name: /^All/ })
+      .getByText(String(ids.size + 1 + HELD_AT), { exact: true })
+      .waitFor({ timeout: 10_000 });
     await page.mouse.move(0, 0);
     await shootBoth('import', async () => {
       expect(await row.getByRole('status').textContent()).toBe(`Importing: ${HELD_AT} of ${IMPORT_TOTAL}`);
-      expect(Number(await row.getByRole('progressbar').getAttribute('aria-valuenow'))).toBe(Math.round((HELD_AT / IMPORT_TOTAL) * 100));
+      expect(Number(await row.getByRole('progressbar').getAttribute('aria-valuenow'))).toBe(
+        Math.round((HELD_AT / IMPORT_TOTAL) * 100),
+      );
       expect(await row.getByRole('button', { name: 'Pause' }).isVisible()).toBe(true);
     });
     releaseImport();

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRenderer, launchBrowser, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import {
+  buildRenderer,
+  launchBrowser,
+  screenshot,
+  startHost,
+  tempDir,
+  type Browser,
+  type Host,
+  tearDown,
+} from './harness.js';
 import { apiCall, expectGrid, search, waitFor } from './helpers.js';
 
 /** The search box as a person meets it: what it cannot read, what it suggests, its help card, counts that follow it. */
@@ -12,8 +21,20 @@ let host: Host;
 let browser: Browser;
 
 async function seed(prompt: string, count: number, seed: number): Promise<void> {
-  const { job } = await apiCall(host, 'jobs.submit', { provider: 'builtin', prompt, width: 64, height: 64, count, steps: 2, seed });
-  await waitFor(async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded', `job "${prompt}" to finish`, 60_000);
+  const { job } = await apiCall(host, 'jobs.submit', {
+    provider: 'builtin',
+    prompt,
+    width: 64,
+    height: 64,
+    count,
+    steps: 2,
+    seed,
+  });
+  await waitFor(
+    async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded',
+    `job "${prompt}" to finish`,
+    60_000,
+  );
 }
 
 beforeAll(async () => {
@@ -87,7 +108,8 @@ describe('the search box', () => {
     const { page } = browser;
     await page.getByRole('button', { name: 'Search help' }).click();
     const help = page.getByRole('dialog', { name: 'Search help' });
-    for (const example of ['model:sdxl', 'rating:>=4', 'is:favorite', 'date:2026-11', '"red fox"']) await help.getByText(example, { exact: true }).waitFor();
+    for (const example of ['model:sdxl', 'rating:>=4', 'is:favorite', 'date:2026-11', '"red fox"'])
+      await help.getByText(example, { exact: true }).waitFor();
     await screenshot(page, 'search-help');
     await help.getByRole('button', { name: 'Close search help' }).click();
     await help.waitFor({ state: 'detached' });

@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeComfyUI, type FakeComfy } from '../fakes/comfyui.js';
-import { buildRenderer, launchBrowser, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import {
+  buildRenderer,
+  launchBrowser,
+  screenshot,
+  startHost,
+  tempDir,
+  type Browser,
+  type Host,
+  tearDown,
+} from './harness.js';
 import { apiCall, expectGrid, waitFor } from './helpers.js';
 
 const BATCH = 'three lanterns over a dark canal';
@@ -16,9 +25,24 @@ beforeAll(async () => {
   renderer = await buildRenderer();
   dataDir = await tempDir('atelier-e2e-truth-');
   comfy = await startFakeComfyUI({ checkpoints: CHECKPOINTS });
-  host = await startHost({ rendererDir: renderer.dir, dataDir, engine: { providerDefaults: { comfyui: { baseUrl: comfy.url } } } });
-  const { job } = await apiCall(host, 'jobs.submit', { provider: 'builtin', prompt: BATCH, width: 64, height: 64, count: 3, seed: 424242, steps: 2 });
-  await waitFor(async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded', 'the batch to finish');
+  host = await startHost({
+    rendererDir: renderer.dir,
+    dataDir,
+    engine: { providerDefaults: { comfyui: { baseUrl: comfy.url } } },
+  });
+  const { job } = await apiCall(host, 'jobs.submit', {
+    provider: 'builtin',
+    prompt: BATCH,
+    width: 64,
+    height: 64,
+    count: 3,
+    seed: 424242,
+    steps: 2,
+  });
+  await waitFor(
+    async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded',
+    'the batch to finish',
+  );
   browser = await launchBrowser();
   await browser.page.goto(host.url);
   await expectGrid(browser.page, [BATCH]);
@@ -58,7 +82,9 @@ describe('ComfyUI’s checkpoints are offered once listed', () => {
     await card.getByText('2 models listed just now. Empty: the first one listed.').waitFor();
     // This server sends no previews (started without --preview-method): Settings says how to get them.
     await card.getByText(/start it with --preview-method auto/).waitFor();
-    expect(await card.locator('datalist option').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('value')))).toEqual(CHECKPOINTS);
+    expect(
+      await card.locator('datalist option').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('value'))),
+    ).toEqual(CHECKPOINTS);
     await screenshot(page, 'settings-comfyui-models');
     await page.getByRole('button', { name: 'Close', exact: true }).click();
 
@@ -68,7 +94,10 @@ describe('ComfyUI’s checkpoints are offered once listed', () => {
     await model.selectOption('');
     await screenshot(page, 'composer-comfyui-models');
     await page.getByLabel('Prompt', { exact: true }).fill('a harbour in the fog, by comfy');
-    await page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ }).click();
+    await page
+      .getByRole('form', { name: 'Composer' })
+      .getByRole('button', { name: /^Generate/ })
+      .click();
     await waitFor(async () => comfy.promptRequests().length === 1, 'ComfyUI to get the prompt', 20_000);
     const { items } = await apiCall(host, 'jobs.list', { limit: 10, view: 'all', search: 'harbour in the fog' });
     expect(items[0]?.model).toBe(CHECKPOINTS[0]);
@@ -88,7 +117,10 @@ describe('a 64-bit ComfyUI seed keeps every digit', () => {
     expect(await field.inputValue()).toBe(seed);
     await screenshot(page, 'composer-64-bit-seed');
     const before = comfy.promptRequests().length;
-    await page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ }).click();
+    await page
+      .getByRole('form', { name: 'Composer' })
+      .getByRole('button', { name: /^Generate/ })
+      .click();
     await waitFor(async () => comfy.promptRequests().length === before + 1, 'ComfyUI to get the prompt', 20_000);
     expect(comfy.promptRequests()[before]!.body).toContain(`"seed":${seed},`);
 
@@ -99,7 +131,10 @@ describe('a 64-bit ComfyUI seed keeps every digit', () => {
     await viewer.waitFor();
     const seedRow = viewer.locator('.details-list dt', { hasText: /^Seed$/ }).locator('xpath=following-sibling::dd[1]');
     // The count of 3 came with the batch reused above: ComfyUI draws all three from the one seed.
-    await waitFor(async () => (await seedRow.textContent()) === `${seed} (shared by the batch: image 1 of 3)`, 'the seed in Details');
+    await waitFor(
+      async () => (await seedRow.textContent()) === `${seed} (shared by the batch: image 1 of 3)`,
+      'the seed in Details',
+    );
     await screenshot(page, 'viewer-64-bit-seed');
     await viewer.getByRole('button', { name: 'Reuse settings' }).click();
     await waitFor(async () => (await page.getByRole('dialog').count()) === 0, 'the viewer to close');

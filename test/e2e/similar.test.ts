@@ -7,7 +7,17 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nearDuplicateFixtures } from '../fixtures/near-duplicates.js';
-import { buildRenderer, launchBrowser, rm, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import {
+  buildRenderer,
+  launchBrowser,
+  rm,
+  screenshot,
+  startHost,
+  tempDir,
+  type Browser,
+  type Host,
+  tearDown,
+} from './harness.js';
 import { apiCall, search, waitFor, type ImageLike } from './helpers.js';
 
 const SOURCES = 4;
@@ -34,17 +44,21 @@ beforeAll(async () => {
   }
   host = await startHost({ rendererDir: renderer.dir, dataDir });
   await apiCall(host, 'library.import', { paths: [outside], mode: 'link', watch: false });
-  await waitFor(async () => {
-    const page = await apiCall(host, 'jobs.list', { limit: 100, view: 'active' });
-    const done = page.items.length === fixtures.length && page.items.every((j) => j.images[0]?.thumbPending !== true);
-    if (done) {
-      for (const job of page.items) {
-        sourceOf.set(job.images[0]!.id, sourceOfPath.get(job.path!)!);
-        imageOfName.set(job.path!.split('/').pop()!, job.images[0]!.id);
+  await waitFor(
+    async () => {
+      const page = await apiCall(host, 'jobs.list', { limit: 100, view: 'active' });
+      const done = page.items.length === fixtures.length && page.items.every((j) => j.images[0]?.thumbPending !== true);
+      if (done) {
+        for (const job of page.items) {
+          sourceOf.set(job.images[0]!.id, sourceOfPath.get(job.path!)!);
+          imageOfName.set(job.path!.split('/').pop()!, job.images[0]!.id);
+        }
       }
-    }
-    return done;
-  }, 'the import and its thumbnails', 60_000);
+      return done;
+    },
+    'the import and its thumbnails',
+    60_000,
+  );
   browser = await launchBrowser();
   await browser.page.goto(host.url);
 }, 120_000);
@@ -56,7 +70,12 @@ afterAll(async () => {
 
 const thumbsLoaded = (browser: Browser, selector: string) =>
   waitFor(
-    () => browser.page.locator(selector).evaluateAll((imgs) => imgs.every((i) => (i as unknown as ImageLike).complete && (i as unknown as ImageLike).naturalWidth > 0)),
+    () =>
+      browser.page
+        .locator(selector)
+        .evaluateAll((imgs) =>
+          imgs.every((i) => (i as unknown as ImageLike).complete && (i as unknown as ImageLike).naturalWidth > 0),
+        ),
     'the thumbnails to load',
   );
 
@@ -74,7 +93,9 @@ describe('find similar and show duplicates', () => {
     await sheet.getByText('6 similar, closest first').waitFor();
     expect(await page.getByRole('dialog', { name: `Viewer: ${name}` }).count()).toBe(0);
 
-    const shown = await sheet.locator('.similar-grid [data-similar-image]').evaluateAll((tiles) => tiles.map((t) => t.getAttribute('data-similar-image')!));
+    const shown = await sheet
+      .locator('.similar-grid [data-similar-image]')
+      .evaluateAll((tiles) => tiles.map((t) => t.getAttribute('data-similar-image')!));
     const siblings = [...sourceOf].filter(([id, source]) => source === 1 && id !== imageId).map(([id]) => id);
     expect([...shown].sort()).toEqual(siblings.sort());
     const labels = await sheet.locator('.similar-grid .similar-label').allTextContents();
@@ -91,7 +112,10 @@ describe('find similar and show duplicates', () => {
     expect(await sheet.isVisible()).toBe(true);
 
     await sheet.getByRole('button', { name: '← Back to history' }).click();
-    await waitFor(async () => (await page.getByRole('dialog', { name: 'Similar images' }).count()) === 0, 'the list to close');
+    await waitFor(
+      async () => (await page.getByRole('dialog', { name: 'Similar images' }).count()) === 0,
+      'the list to close',
+    );
     await page.getByRole('button', { name, exact: true }).waitFor();
     await search(page, '');
   }, 60_000);
@@ -104,7 +128,10 @@ describe('find similar and show duplicates', () => {
     const groups = sheet.getByRole('region', { name: 'Near copies' });
     await waitFor(async () => (await groups.count()) === SOURCES, `${SOURCES} groups`);
     for (let g = 0; g < SOURCES; g += 1) {
-      const ids = await groups.nth(g).locator('[data-similar-image]').evaluateAll((tiles) => tiles.map((t) => t.getAttribute('data-similar-image')!));
+      const ids = await groups
+        .nth(g)
+        .locator('[data-similar-image]')
+        .evaluateAll((tiles) => tiles.map((t) => t.getAttribute('data-similar-image')!));
       const sources = new Set(ids.map((id) => sourceOf.get(id)));
       expect(ids).toHaveLength(7);
       expect(sources.size).toBe(1);

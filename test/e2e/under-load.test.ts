@@ -36,17 +36,31 @@ interface Submits {
 beforeAll(async () => {
   renderer = await buildRenderer();
   root = await tempDir('atelier-e2e-load-');
-  handle = await runServe(['--data-dir', join(root, 'lib'), '--port', '0', '--token', TOKEN, '--renderer-dir', renderer.dir], {
-    createEngine: (options) => createEngine({ ...options, maintenanceIntervalMs: 0, providers: [...defaultProviders(), heldEntry(held, 1)] }),
-    createKeyring: createFileKeyring,
-    stdout: () => undefined,
-    stderr: () => undefined,
-    env: { XDG_CONFIG_HOME: join(root, 'config'), HOME: root },
-  });
-  host = { engine: handle.engine, server: handle.server, dataDir: join(root, 'lib'), url: handle.server.url, origin: `http://127.0.0.1:${handle.server.port}`, stop: () => handle.shutdown() };
+  handle = await runServe(
+    ['--data-dir', join(root, 'lib'), '--port', '0', '--token', TOKEN, '--renderer-dir', renderer.dir],
+    {
+      createEngine: (options) =>
+        createEngine({ ...options, maintenanceIntervalMs: 0, providers: [...defaultProviders(), heldEntry(held, 1)] }),
+      createKeyring: createFileKeyring,
+      stdout: () => undefined,
+      stderr: () => undefined,
+      env: { XDG_CONFIG_HOME: join(root, 'config'), HOME: root },
+    },
+  );
+  host = {
+    engine: handle.engine,
+    server: handle.server,
+    dataDir: join(root, 'lib'),
+    url: handle.server.url,
+    origin: `http://127.0.0.1:${handle.server.port}`,
+    stop: () => handle.shutdown(),
+  };
   browser = await launchBrowser();
   await browser.context.addInitScript(() => {
-    const page = globalThis as unknown as { fetch: (url: string, init?: unknown) => Promise<unknown>; atelierSubmits: Submits };
+    const page = globalThis as unknown as {
+      fetch: (url: string, init?: unknown) => Promise<unknown>;
+      atelierSubmits: Submits;
+    };
     const counts: Submits = { started: 0, settled: 0 };
     page.atelierSubmits = counts;
     const fetch = page.fetch.bind(globalThis);
@@ -73,10 +87,12 @@ afterAll(async () => {
   await renderer?.remove();
 });
 
-const generate = (page: Browser['page']) => page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ });
+const generate = (page: Browser['page']) =>
+  page.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ });
 
 async function jobsWithPrompt(prompt: string): Promise<number> {
-  return (await apiCall(host, 'jobs.list', { view: 'all', limit: 200 })).items.filter((j) => j.prompt === prompt).length;
+  return (await apiCall(host, 'jobs.list', { view: 'all', limit: 200 })).items.filter((j) => j.prompt === prompt)
+    .length;
 }
 
 describe('normal use', () => {
@@ -91,7 +107,10 @@ describe('normal use', () => {
     const card = page.locator('.card', { has: page.getByRole('button', { name: prompt, exact: true }) });
     await waitFor(async () => (await card.locator('.thumb.live').count()) === 0, 'the job to finish rendering', 30_000);
     await waitFor(
-      () => card.locator('img.thumb').evaluate((img) => (img as unknown as ImageLike).complete && (img as unknown as ImageLike).naturalWidth > 0),
+      () =>
+        card
+          .locator('img.thumb')
+          .evaluate((img) => (img as unknown as ImageLike).complete && (img as unknown as ImageLike).naturalWidth > 0),
       'the thumbnail to load',
     );
     await page.getByRole('button', { name: prompt, exact: true }).dblclick();
@@ -101,7 +120,9 @@ describe('normal use', () => {
     await viewer.getByRole('button', { name: '♥ Favorite' }).waitFor();
     await page.keyboard.press('Escape');
     await viewer.waitFor({ state: 'detached' });
-    const [job] = (await apiCall(host, 'jobs.list', { view: 'all', limit: 10 })).items.filter((j) => j.prompt === prompt);
+    const [job] = (await apiCall(host, 'jobs.list', { view: 'all', limit: 10 })).items.filter(
+      (j) => j.prompt === prompt,
+    );
     expect(job?.favorite).toBe(true);
     expect(problems).toEqual([]);
   }, 90_000);
@@ -120,13 +141,22 @@ describe('a job’s last preview', () => {
       await route.continue();
     });
     try {
-      const { job } = await apiCall(host, 'jobs.submit', { provider: 'held', prompt, width: 256, height: 256, count: 1 });
+      const { job } = await apiCall(host, 'jobs.submit', {
+        provider: 'held',
+        prompt,
+        width: 256,
+        height: 256,
+        count: 1,
+      });
       const running = await held.started(prompt);
       const asked = page.waitForRequest((request) => isPreview(request.url()));
       await running.step(1, 2);
       await asked;
       running.finish();
-      await waitFor(async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded', 'the job to end on the host');
+      await waitFor(
+        async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded',
+        'the job to end on the host',
+      );
       const answered = page.waitForResponse((response) => isPreview(response.url()));
       release();
       expect((await answered).status()).toBe(200);
@@ -146,13 +176,24 @@ describe('Generate under load', () => {
     try {
       // One spinning process per core, each stopping by itself after two minutes at the latest.
       for (let i = 0; i < availableParallelism(); i += 1) {
-        burners.push(spawn(process.execPath, ['-e', 'const end = Date.now() + 120_000; while (Date.now() < end);'], { stdio: 'ignore' }));
+        burners.push(
+          spawn(process.execPath, ['-e', 'const end = Date.now() + 120_000; while (Date.now() < end);'], {
+            stdio: 'ignore',
+          }),
+        );
       }
       // Real input carries the moment it happened, however late a busy machine delivers it: so do these clicks.
       const input = await browser.context.newCDPSession(page);
       const click = async (x: number, y: number, at: number): Promise<void> => {
         for (const type of ['mousePressed', 'mouseReleased'] as const) {
-          await input.send('Input.dispatchMouseEvent', { type, x, y, button: 'left', clickCount: 1, timestamp: at / 1000 });
+          await input.send('Input.dispatchMouseEvent', {
+            type,
+            x,
+            y,
+            button: 'left',
+            clickCount: 1,
+            timestamp: at / 1000,
+          });
         }
       };
       for (const gap of [50, 100, 150, 200, 250]) {
@@ -169,10 +210,16 @@ describe('Generate under load', () => {
         await new Promise((resolve) => setTimeout(resolve, Math.max(0, first + gap - Date.now())));
         await click(x, y, first + gap);
         // Both presses are handled once their clicks are; every submit the page started has its answer.
-        await waitFor(async () => {
-          const { started, settled } = await page.evaluate(() => (globalThis as unknown as { atelierSubmits: Submits }).atelierSubmits);
-          return started > 0 && started === settled;
-        }, 'every submit the page sent to be answered', 30_000);
+        await waitFor(
+          async () => {
+            const { started, settled } = await page.evaluate(
+              () => (globalThis as unknown as { atelierSubmits: Submits }).atelierSubmits,
+            );
+            return started > 0 && started === settled;
+          },
+          'every submit the page sent to be answered',
+          30_000,
+        );
         expect(await jobsWithPrompt(prompt), `jobs queued by a double click ${gap} ms apart`).toBe(1);
       }
     } finally {

@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UpdateStatus } from '../../shared/contract.js';
-import { buildRenderer, launchBrowser, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import {
+  buildRenderer,
+  launchBrowser,
+  screenshot,
+  startHost,
+  tempDir,
+  type Browser,
+  type Host,
+  tearDown,
+} from './harness.js';
 import { desktopCalls, installFakeDesktop } from './desktop-bridge.js';
 import { apiCall, expectGrid, seedJob } from './helpers.js';
 
@@ -55,7 +64,8 @@ afterAll(async () => {
   await tearDown({ browser, host, dataDir, renderer });
 });
 
-const push = (status: UpdateStatus) => browser.page.evaluate((s) => (globalThis as unknown as UpdaterGlobals).pushUpdateStatus(s), status);
+const push = (status: UpdateStatus) =>
+  browser.page.evaluate((s) => (globalThis as unknown as UpdaterGlobals).pushUpdateStatus(s), status);
 
 describe('automatic updates (desktop)', () => {
   it('Settings → Updates: on by default, shows the download, and the switch turns the stored setting off', async () => {
@@ -89,7 +99,9 @@ describe('automatic updates (desktop)', () => {
     expect(await banner.textContent()).toContain('Atelier 0.2.0 is downloaded');
     await screenshot(page, 'updates-banner');
     await banner.getByRole('button', { name: 'Restart to update' }).click();
-    await expect.poll(async () => (await desktopCalls(page, 'updates.')).map((c) => c.channel)).toContain('updates.restart');
+    await expect
+      .poll(async () => (await desktopCalls(page, 'updates.')).map((c) => c.channel))
+      .toContain('updates.restart');
   });
 
   it('"Later" puts the banner away for that version', async () => {

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRenderer, launchBrowser, screenshot, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import {
+  buildRenderer,
+  launchBrowser,
+  screenshot,
+  startHost,
+  tempDir,
+  type Browser,
+  type Host,
+  tearDown,
+} from './harness.js';
 import { apiCall, expectGrid, waitFor } from './helpers.js';
 
 /**
@@ -29,27 +38,45 @@ interface Box {
 
 const viewer = () => browser.page.getByRole('dialog', { name: `Viewer: ${BATCH}` });
 /** Read from the page itself: getBoundingClientRect recomputes style, so it sees the transform just set. */
-const rect = (selector: string) => viewer().locator(selector).evaluate((e): Box => {
-  const r = e.getBoundingClientRect();
-  return { x: r.x, y: r.y, width: r.width, height: r.height };
-});
+const rect = (selector: string) =>
+  viewer()
+    .locator(selector)
+    .evaluate((e): Box => {
+      const r = e.getBoundingClientRect();
+      return { x: r.x, y: r.y, width: r.width, height: r.height };
+    });
 const paneBox = () => rect('.zoom-pane');
 const imageBox = () => rect('img.zoom-image');
 const zoomLevel = async () => Number(await viewer().locator('.zoom-pane').getAttribute('data-zoom'));
 /** The image pixel drawn at a page point. */
-const pixelAt = (img: Box, x: number, y: number) => ({ x: ((x - img.x) / img.width) * SIDE, y: ((y - img.y) / img.height) * SIDE });
+const pixelAt = (img: Box, x: number, y: number) => ({
+  x: ((x - img.x) / img.width) * SIDE,
+  y: ((y - img.y) / img.height) * SIDE,
+});
 const near = (a: number, b: number, within = 1.5) => expect(Math.abs(a - b)).toBeLessThanOrEqual(within);
 const isNear = (a: number, b: number, within = 1.5) => Math.abs(a - b) <= within;
 /** CDP acknowledges a key or mouse event before the page has run it (moves are aligned to frames): wait for the state, then measure. */
 const until = (what: string, check: (img: Box) => boolean) => waitFor(async () => check(await imageBox()), what, 5_000);
-const fitted = (pane: Box) => until('the fitted image', (img) => isNear(img.height, pane.height) || isNear(img.width, pane.width));
+const fitted = (pane: Box) =>
+  until('the fitted image', (img) => isNear(img.height, pane.height) || isNear(img.width, pane.width));
 
 beforeAll(async () => {
   renderer = await buildRenderer();
   dataDir = await tempDir('atelier-e2e-viewer-zoom-');
   host = await startHost({ rendererDir: renderer.dir, dataDir });
-  const { job } = await apiCall(host, 'jobs.submit', { provider: 'builtin', prompt: BATCH, width: SIDE, height: SIDE, count: 2, steps: 2 });
-  await waitFor(async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded', 'the batch to finish', 90_000);
+  const { job } = await apiCall(host, 'jobs.submit', {
+    provider: 'builtin',
+    prompt: BATCH,
+    width: SIDE,
+    height: SIDE,
+    count: 2,
+    steps: 2,
+  });
+  await waitFor(
+    async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded',
+    'the batch to finish',
+    90_000,
+  );
   browser = await launchBrowser({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
   await browser.page.goto(host.url);
   await expectGrid(browser.page, [BATCH]);
@@ -64,10 +91,22 @@ describe('the viewer', () => {
     const { page } = browser;
     await page.getByRole('button', { name: BATCH, exact: true }).dblclick();
     await viewer().waitFor();
-    await waitFor(() => viewer().locator('img.zoom-image').evaluate((i) => (i as unknown as { complete: boolean; naturalWidth: number }).complete && (i as unknown as { naturalWidth: number }).naturalWidth > 0), 'the image');
+    await waitFor(
+      () =>
+        viewer()
+          .locator('img.zoom-image')
+          .evaluate(
+            (i) =>
+              (i as unknown as { complete: boolean; naturalWidth: number }).complete &&
+              (i as unknown as { naturalWidth: number }).naturalWidth > 0,
+          ),
+      'the image',
+    );
     const dialog = (await viewer().boundingBox())!;
     expect(dialog).toEqual({ x: 0, y: 0, width: 1280, height: 800 });
-    const ground = await viewer().locator('.viewer-stage').evaluate((e) => (globalThis as unknown as PageGlobals).getComputedStyle(e).backgroundColor);
+    const ground = await viewer()
+      .locator('.viewer-stage')
+      .evaluate((e) => (globalThis as unknown as PageGlobals).getComputedStyle(e).backgroundColor);
     expect(ground).toBe('rgb(16, 16, 16)');
     const pane = await paneBox();
     const img = await imageBox();
@@ -103,12 +142,18 @@ describe('the viewer', () => {
     const level = await zoomLevel();
     // Chromium may deliver one wheel turn as several events: wait for all of it.
     await page.evaluate(() => {
-      const w = globalThis as unknown as { __wheel: number; addEventListener(t: string, f: (e: { deltaY: number }) => void, capture: boolean): void };
+      const w = globalThis as unknown as {
+        __wheel: number;
+        addEventListener(t: string, f: (e: { deltaY: number }) => void, capture: boolean): void;
+      };
       w.__wheel = 0;
       w.addEventListener('wheel', (e) => (w.__wheel += e.deltaY), true);
     });
     await page.mouse.wheel(0, -300);
-    await waitFor(async () => (await page.evaluate(() => (globalThis as unknown as { __wheel: number }).__wheel)) === -300, 'the whole wheel turn');
+    await waitFor(
+      async () => (await page.evaluate(() => (globalThis as unknown as { __wheel: number }).__wheel)) === -300,
+      'the whole wheel turn',
+    );
     expect(await zoomLevel()).toBeGreaterThan(level);
     const after = pixelAt(await imageBox(), at.x, at.y);
     near(after.x, before.x);
@@ -125,13 +170,19 @@ describe('the viewer', () => {
     await page.keyboard.press('+');
     await waitFor(async () => (await zoomLevel()) > level, '+ to zoom in');
     const pane = await paneBox();
-    await waitFor(async () => isNear((await imageBox()).width, (SIDE * (await zoomLevel())) / 100, SIDE / 100 + 1), 'the drawn image to match the zoom level');
+    await waitFor(
+      async () => isNear((await imageBox()).width, (SIDE * (await zoomLevel())) / 100, SIDE / 100 + 1),
+      'the drawn image to match the zoom level',
+    );
     const start = await imageBox();
     await page.mouse.move(pane.x + 300, pane.y + 300);
     await page.mouse.down();
     await page.mouse.move(pane.x + 340, pane.y + 280, { steps: 4 });
     await page.mouse.up();
-    await until('the drag to pan by (40, −20)', (moved) => isNear(moved.x - start.x, 40) && isNear(moved.y - start.y, -20));
+    await until(
+      'the drag to pan by (40, −20)',
+      (moved) => isNear(moved.x - start.x, 40) && isNear(moved.y - start.y, -20),
+    );
     // A fling far past the edge stops with the image's corner on the pane's corner.
     await page.mouse.move(pane.x + 100, pane.y + 100);
     await page.mouse.down();
@@ -151,12 +202,18 @@ describe('the viewer', () => {
     const src = await viewer().locator('img.zoom-image').getAttribute('src');
     await page.keyboard.press('ArrowRight');
     await viewer().locator('.viewer-toolbar').getByText('Image 2 of 2').waitFor();
-    await waitFor(async () => (await viewer().locator('img.zoom-image').getAttribute('src')) !== src, 'the second image');
+    await waitFor(
+      async () => (await viewer().locator('img.zoom-image').getAttribute('src')) !== src,
+      'the second image',
+    );
     expect(await zoomLevel()).toBe(level);
     expect(await imageBox()).toEqual(before);
     await page.keyboard.press('ArrowLeft');
     await viewer().locator('.viewer-toolbar').getByText('Image 1 of 2').waitFor();
-    await waitFor(async () => (await viewer().locator('img.zoom-image').getAttribute('src')) === src, 'the first image');
+    await waitFor(
+      async () => (await viewer().locator('img.zoom-image').getAttribute('src')) === src,
+      'the first image',
+    );
     expect(await imageBox()).toEqual(before);
   });
 
@@ -168,18 +225,30 @@ describe('the viewer', () => {
     const mid = { x: pane.x + pane.width / 2 + 40, y: pane.y + pane.height / 2 - 30 };
     const before = pixelAt(await imageBox(), mid.x, mid.y);
     const level = await zoomLevel();
-    await viewer().locator('.zoom-pane').evaluate((el, m) => {
-      const send = (type: string, id: number, x: number, y: number) =>
-        el.dispatchEvent(new (globalThis as unknown as PageGlobals).PointerEvent(type, { pointerId: id, pointerType: 'touch', isPrimary: id === 1, clientX: x, clientY: y, bubbles: true, cancelable: true }));
-      send('pointerdown', 1, m.x - 50, m.y);
-      send('pointerdown', 2, m.x + 50, m.y);
-      for (let d = 60; d <= 150; d += 10) {
-        send('pointermove', 1, m.x - d, m.y);
-        send('pointermove', 2, m.x + d, m.y);
-      }
-      send('pointerup', 1, m.x - 150, m.y);
-      send('pointerup', 2, m.x + 150, m.y);
-    }, mid);
+    await viewer()
+      .locator('.zoom-pane')
+      .evaluate((el, m) => {
+        const send = (type: string, id: number, x: number, y: number) =>
+          el.dispatchEvent(
+            new (globalThis as unknown as PageGlobals).PointerEvent(type, {
+              pointerId: id,
+              pointerType: 'touch',
+              isPrimary: id === 1,
+              clientX: x,
+              clientY: y,
+              bubbles: true,
+              cancelable: true,
+            }),
+          );
+        send('pointerdown', 1, m.x - 50, m.y);
+        send('pointerdown', 2, m.x + 50, m.y);
+        for (let d = 60; d <= 150; d += 10) {
+          send('pointermove', 1, m.x - d, m.y);
+          send('pointermove', 2, m.x + d, m.y);
+        }
+        send('pointerup', 1, m.x - 150, m.y);
+        send('pointerup', 2, m.x + 150, m.y);
+      }, mid);
     const zoomed = await zoomLevel();
     // Pointers 100 px apart, then 300: three times the scale.
     near(zoomed / level, 3, 0.05);
@@ -222,7 +291,9 @@ describe('the viewer', () => {
   it('is the same dark ground in the dark theme', async () => {
     const { page } = browser;
     await page.emulateMedia({ colorScheme: 'dark' });
-    const ground = await viewer().locator('.viewer-stage').evaluate((e) => (globalThis as unknown as PageGlobals).getComputedStyle(e).backgroundColor);
+    const ground = await viewer()
+      .locator('.viewer-stage')
+      .evaluate((e) => (globalThis as unknown as PageGlobals).getComputedStyle(e).backgroundColor);
     expect(ground).toBe('rgb(16, 16, 16)');
     await screenshot(page, 'viewer-fit-dark');
     await page.emulateMedia({ colorScheme: 'light' });

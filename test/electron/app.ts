@@ -97,7 +97,8 @@ interface BridgeResult {
 export async function bridgeCall<T>(page: Page, channel: string, input: unknown): Promise<T> {
   const result = await page.evaluate(
     ([name, payload]) => {
-      const bridge = (globalThis as unknown as { atelier: Record<string, (input: unknown) => Promise<BridgeResult>> }).atelier;
+      const bridge = (globalThis as unknown as { atelier: Record<string, (input: unknown) => Promise<BridgeResult>> })
+        .atelier;
       return bridge[name as string]!(payload);
     },
     [channel, input] as const,
@@ -106,7 +107,11 @@ export async function bridgeCall<T>(page: Page, channel: string, input: unknown)
   return result.value as T;
 }
 
-export async function waitUntil(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 30_000): Promise<void> {
+export async function waitUntil(
+  check: () => Promise<boolean> | boolean,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return;
@@ -117,7 +122,14 @@ export async function waitUntil(check: () => Promise<boolean> | boolean, what: s
 
 /** Generates one small image with the built-in provider through the bridge; resolves with its job and image ids. */
 export async function seedImage(page: Page, prompt: string, size = 64): Promise<{ jobId: string; imageId: string }> {
-  const { job } = await bridgeCall<{ job: { id: string } }>(page, 'jobs.submit', { provider: 'builtin', prompt, width: size, height: size, count: 1, steps: 2 });
+  const { job } = await bridgeCall<{ job: { id: string } }>(page, 'jobs.submit', {
+    provider: 'builtin',
+    prompt,
+    width: size,
+    height: size,
+    count: 1,
+    steps: 2,
+  });
   let imageId: string | undefined;
   await waitUntil(async () => {
     const detail = await bridgeCall<{ status: string; images: { id: string }[] }>(page, 'jobs.get', { id: job.id });

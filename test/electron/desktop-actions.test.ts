@@ -40,7 +40,8 @@ beforeAll(async () => {
 
 afterAll(() => running?.close());
 
-const details = () => running.window.getByRole('dialog', { name: `Viewer: ${PROMPT}` }).getByRole('complementary', { name: 'Details' });
+const details = () =>
+  running.window.getByRole('dialog', { name: `Viewer: ${PROMPT}` }).getByRole('complementary', { name: 'Details' });
 const stubs = () => running.app.evaluate(() => (globalThis as unknown as { stubs: Stubs }).stubs);
 
 describe('desktop actions on an image', () => {
@@ -49,8 +50,12 @@ describe('desktop actions on an image', () => {
     await waitUntil(async () => (await stubs()).revealed.length === 1, 'main to reveal the file');
     const [revealed] = (await stubs()).revealed;
     // Originals are content-addressed (library/ab/<rest of sha256>.png): the file shown is this image's own bytes.
-    expect(realpathSync.native(revealed!).startsWith(realpathSync.native(join(running.dataDir, LIBRARY_DIR)))).toBe(true);
-    const digest = createHash('sha256').update(await readFile(revealed!)).digest('hex');
+    expect(realpathSync.native(revealed!).startsWith(realpathSync.native(join(running.dataDir, LIBRARY_DIR)))).toBe(
+      true,
+    );
+    const digest = createHash('sha256')
+      .update(await readFile(revealed!))
+      .digest('hex');
     expect(`${basename(dirname(revealed!))}${basename(revealed!, '.png')}`).toBe(digest);
     // And it is the one the media scheme serves for this image id.
     const served = await running.app.evaluate(async ({ net }, id) => {
@@ -63,7 +68,10 @@ describe('desktop actions on an image', () => {
   it('Copy image puts the picture, at its size, on the system clipboard', async () => {
     await running.app.evaluate(({ clipboard }) => clipboard.clear());
     await details().getByRole('button', { name: 'Copy image' }).click();
-    await waitUntil(() => running.app.evaluate(({ clipboard }) => clipboard.has('image/png')), 'an image on the clipboard');
+    await waitUntil(
+      () => running.app.evaluate(({ clipboard }) => clipboard.has('image/png')),
+      'an image on the clipboard',
+    );
     const size = await running.app.evaluate(async ({ clipboard, nativeImage }) => {
       const [item] = await clipboard.read();
       const blob = (await item!.getType('image/png')) as Blob;
@@ -75,7 +83,10 @@ describe('desktop actions on an image', () => {
   it('Save as… writes a byte-for-byte copy where the dialog says, and nothing when it is cancelled', async () => {
     const target = join(running.userDataDir, 'saved-teapot.png');
     await running.app.evaluate((_electron, path) => {
-      (globalThis as unknown as { stubs: Stubs }).stubs.saveAnswers.push({ canceled: true, filePath: '' }, { canceled: false, filePath: path });
+      (globalThis as unknown as { stubs: Stubs }).stubs.saveAnswers.push(
+        { canceled: true, filePath: '' },
+        { canceled: false, filePath: path },
+      );
     }, target);
     await details().getByRole('button', { name: 'Save as…' }).click();
     await waitUntil(async () => (await stubs()).saveAsked === 1, 'the save dialog to be asked');

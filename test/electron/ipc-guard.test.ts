@@ -29,12 +29,14 @@ interface ProbeAnswer {
 
 const invoke = (page: Page, channel: string, input: unknown): Promise<ProbeAnswer> =>
   page.evaluate(
-    ([name, payload]) => (globalThis as unknown as { probe: (c: unknown, i: unknown) => Promise<ProbeAnswer> }).probe(name, payload),
+    ([name, payload]) =>
+      (globalThis as unknown as { probe: (c: unknown, i: unknown) => Promise<ProbeAnswer> }).probe(name, payload),
     [channel, input] as const,
   );
 
 /** The preload runs per document: wait until this one has exposed the probe. */
-const probeReady = (page: Page) => page.waitForFunction(() => typeof (globalThis as unknown as { probe?: unknown }).probe === 'function');
+const probeReady = (page: Page) =>
+  page.waitForFunction(() => typeof (globalThis as unknown as { probe?: unknown }).probe === 'function');
 
 beforeAll(async () => {
   running = await launchApp();
@@ -42,7 +44,10 @@ beforeAll(async () => {
   await writeFile(preload, PROBE_PRELOAD);
   const opened = running.app.waitForEvent('window');
   await running.app.evaluate(async ({ BrowserWindow }, path) => {
-    const win = new BrowserWindow({ show: false, webPreferences: { preload: path, sandbox: true, contextIsolation: true } });
+    const win = new BrowserWindow({
+      show: false,
+      webPreferences: { preload: path, sandbox: true, contextIsolation: true },
+    });
     await win.loadURL('data:text/html,<title>foreign</title><p>not Atelier</p>');
   }, preload);
   probe = await opened;
@@ -54,8 +59,18 @@ afterAll(() => running?.close());
 describe('IPC from a foreign frame', () => {
   it('is refused: a data: page gets an error for every channel, and its jobs.submit queues nothing', async () => {
     const settings = await invoke(probe, 'settings.get', {});
-    expect(settings).toEqual({ answered: false, message: expect.stringContaining('Refused "settings.get" from a frame that is not the Atelier app') });
-    const submit = await invoke(probe, 'jobs.submit', { provider: 'builtin', prompt: 'smuggled in by a foreign page', width: 64, height: 64, count: 1, steps: 2 });
+    expect(settings).toEqual({
+      answered: false,
+      message: expect.stringContaining('Refused "settings.get" from a frame that is not the Atelier app'),
+    });
+    const submit = await invoke(probe, 'jobs.submit', {
+      provider: 'builtin',
+      prompt: 'smuggled in by a foreign page',
+      width: 64,
+      height: 64,
+      count: 1,
+      steps: 2,
+    });
     expect(submit.answered).toBe(false);
     const page = await bridgeCall<{ items: { prompt: string }[] }>(running.window, 'jobs.list', {});
     expect(page.items.map((j) => j.prompt)).not.toContain('smuggled in by a foreign page');

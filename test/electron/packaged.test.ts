@@ -17,7 +17,8 @@ const DISABLE = 48;
 
 /** The installer's app (`npm run dist -- --dir`): its fuses as electron/build/fuses.ts sets them, and it starts. */
 const given = process.env[PACKAGED_ENV];
-if (given === undefined || given === '') throw new Error(`${PACKAGED_ENV} is not set: vitest.electron.config.ts only runs this file when it is.`);
+if (given === undefined || given === '')
+  throw new Error(`${PACKAGED_ENV} is not set: vitest.electron.config.ts only runs this file when it is.`);
 const packaged = resolvePackagedApp(given);
 let profile: string;
 let started: StartedPackaged;
@@ -32,9 +33,19 @@ beforeAll(async () => {
   await writeFile(planted(), `require('fs').writeFileSync(${JSON.stringify(plantedRan())}, 'ran');\n`);
   // Both are what the fuses refuse: a debugger on the main process, and code preloaded through NODE_OPTIONS.
   const env = { ...appEnv(profile), NODE_OPTIONS: `--require ${JSON.stringify(planted())}` };
-  started = await startPackaged(packaged.executable, env, ['--inspect=0', ...(process.platform === 'linux' ? ['--no-sandbox'] : [])]);
-  await waitUntil(() => started.browser.contexts().some((c) => c.pages().some((p) => p.url() === 'atelier://app/index.html')), 'the app window', 60_000);
-  window = started.browser.contexts().flatMap((c) => c.pages()).find((p) => p.url() === 'atelier://app/index.html')!;
+  started = await startPackaged(packaged.executable, env, [
+    '--inspect=0',
+    ...(process.platform === 'linux' ? ['--no-sandbox'] : []),
+  ]);
+  await waitUntil(
+    () => started.browser.contexts().some((c) => c.pages().some((p) => p.url() === 'atelier://app/index.html')),
+    'the app window',
+    60_000,
+  );
+  window = started.browser
+    .contexts()
+    .flatMap((c) => c.pages())
+    .find((p) => p.url() === 'atelier://app/index.html')!;
 });
 
 afterAll(async () => {
@@ -46,7 +57,9 @@ describe('the packaged app', () => {
   it('has every fuse set as electron/build/fuses.ts says', async () => {
     const wire = (await getCurrentFuseWire(packaged.fuseTarget)) as unknown as Record<number, number>;
     const states = FUSE_SETTINGS.map((fuse) => ({ fuse: fuse.option, state: wire[fuse.option] }));
-    expect(states).toEqual(FUSE_SETTINGS.map((fuse) => ({ fuse: fuse.option, state: fuse.enabled ? ENABLE : DISABLE })));
+    expect(states).toEqual(
+      FUSE_SETTINGS.map((fuse) => ({ fuse: fuse.option, state: fuse.enabled ? ENABLE : DISABLE })),
+    );
   });
 
   it('ignores --inspect and NODE_OPTIONS, as those fuses promise', async () => {

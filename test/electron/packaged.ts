@@ -23,7 +23,8 @@ export interface PackagedApp {
 export function resolvePackagedApp(given: string, platform: NodeJS.Platform = process.platform): PackagedApp {
   if (!existsSync(given)) throw new Error(`ATELIER_PACKAGED_APP points at nothing: ${given}`);
   let target = given;
-  if (statSync(given).isDirectory() && !given.endsWith('.app')) target = unpackedBinary(given, platform, PRODUCT, LINUX_EXECUTABLE);
+  if (statSync(given).isDirectory() && !given.endsWith('.app'))
+    target = unpackedBinary(given, platform, PRODUCT, LINUX_EXECUTABLE);
   if (!existsSync(target)) throw new Error(`No packaged Atelier in ${given} (looked for ${basename(target)})`);
   if (target.endsWith('.app')) return { executable: join(target, 'Contents', 'MacOS', PRODUCT), fuseTarget: target };
   return { executable: target, fuseTarget: target };
@@ -38,11 +39,18 @@ export interface StartedPackaged {
 }
 
 /** Starts the packaged app and connects over CDP once Chromium says where ("DevTools listening on ws://…"). */
-export async function startPackaged(executable: string, env: Record<string, string>, args: string[]): Promise<StartedPackaged> {
+export async function startPackaged(
+  executable: string,
+  env: Record<string, string>,
+  args: string[],
+): Promise<StartedPackaged> {
   const child = spawn(executable, ['--remote-debugging-port=0', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let seen = '';
   const endpoint = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the packaged app never opened DevTools; it said:\n${seen}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`the packaged app never opened DevTools; it said:\n${seen}`)),
+      60_000,
+    );
     const read = (chunk: Buffer): void => {
       seen += chunk.toString();
       const match = /DevTools listening on (ws:\/\/\S+)/.exec(seen);

@@ -16,7 +16,8 @@ const database = () => join(profile, DATA_SUBDIR, DATABASE_FILE);
 /** Quits as a person does (app.quit(): main's before-quit closes the engine first); resolves with the exit code. */
 async function quit(app: RunningApp): Promise<number | null> {
   const child = app.app.process();
-  const exited = child.exitCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited =
+    child.exitCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await app.app.close();
   await exited;
   return child.exitCode;

@@ -45,7 +45,9 @@ export async function runElectronTests(argv: readonly string[], deps: RunnerDeps
   const packaged = env[PACKAGED_ENV];
   if (argv.includes('--packaged')) {
     if (packaged === undefined || packaged === '') {
-      print(`--packaged checks the app \`npm run dist -- --dir\` built: set ${PACKAGED_ENV} to its folder (e.g. release/<version>/linux-unpacked).`);
+      print(
+        `--packaged checks the app \`npm run dist -- --dir\` built: set ${PACKAGED_ENV} to its folder (e.g. release/<version>/linux-unpacked).`,
+      );
       return 2;
     }
     return exec(vitestStep(env, ['test/electron/packaged.test.ts']));

@@ -33,10 +33,13 @@ describe('single instance', () => {
       });
     });
     expect(exit).toBe(0);
-    const focusCalls = (): Promise<number> => running.app.evaluate(() => (globalThis as unknown as { focusCalls: number }).focusCalls);
+    const focusCalls = (): Promise<number> =>
+      running.app.evaluate(() => (globalThis as unknown as { focusCalls: number }).focusCalls);
     await waitUntil(async () => (await focusCalls()) > 0, 'the first window to be focused', 10_000);
     expect(await running.app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().length)).toBe(1);
     // The first app is still the one serving the library.
-    expect(await running.window.evaluate(() => typeof (globalThis as unknown as { atelier?: unknown }).atelier)).toBe('object');
+    expect(await running.window.evaluate(() => typeof (globalThis as unknown as { atelier?: unknown }).atelier)).toBe(
+      'object',
+    );
   });
 });

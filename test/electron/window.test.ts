@@ -22,7 +22,9 @@ describe('the desktop window', () => {
     await window.getByRole('form', { name: 'Composer' }).waitFor();
     expect(await window.evaluate(() => typeof (globalThis as unknown as { atelier?: unknown }).atelier)).toBe('object');
     // The sandboxed page has no Node.
-    expect(await window.evaluate(() => typeof (globalThis as unknown as { require?: unknown }).require)).toBe('undefined');
+    expect(await window.evaluate(() => typeof (globalThis as unknown as { require?: unknown }).require)).toBe(
+      'undefined',
+    );
     const windows = await app.evaluate(({ BrowserWindow }) =>
       BrowserWindow.getAllWindows().map((w) => ({ visible: w.isVisible(), title: w.getTitle() })),
     );
@@ -41,10 +43,14 @@ describe('the desktop window', () => {
     // Large enough that the render lasts several progress ticks. Steps wait under Advanced, closed for a new person.
     await window.getByLabel('Size').selectOption('2048x2048');
     const advanced = window.locator('details.advanced');
-    if (!(await advanced.evaluate((details) => (details as unknown as { open: boolean }).open))) await advanced.locator('summary').click();
+    if (!(await advanced.evaluate((details) => (details as unknown as { open: boolean }).open)))
+      await advanced.locator('summary').click();
     await window.getByLabel('Steps').fill('150');
     const progressSeen = await recordProgressValues(window);
-    await window.getByRole('form', { name: 'Composer' }).getByRole('button', { name: /^Generate/ }).click();
+    await window
+      .getByRole('form', { name: 'Composer' })
+      .getByRole('button', { name: /^Generate/ })
+      .click();
 
     const queued = window.getByRole('listitem', { name: new RegExp(prompt) });
     await queued.waitFor();
@@ -53,10 +59,18 @@ describe('the desktop window', () => {
     expect(values.length, `progress values seen: ${values.join(', ')}`).toBeGreaterThan(2);
 
     const thumb = window.getByRole('button', { name: prompt, exact: true }).locator('img');
-    await waitUntil(() => thumb.evaluate((img) => (img as unknown as ImageLike).complete && (img as unknown as ImageLike).naturalWidth > 0), 'the thumbnail to load');
+    await waitUntil(
+      () =>
+        thumb.evaluate(
+          (img) => (img as unknown as ImageLike).complete && (img as unknown as ImageLike).naturalWidth > 0,
+        ),
+      'the thumbnail to load',
+    );
     expect(await thumb.getAttribute('src')).toMatch(/^atelier-media:\/\/thumb\//);
     // The real window as CI saw it (uploaded with test-results/ when a run fails).
-    await window.screenshot({ path: join(ROOT, 'test-results', 'screenshots', `electron-gallery-${process.platform}.png`) });
+    await window.screenshot({
+      path: join(ROOT, 'test-results', 'screenshots', `electron-gallery-${process.platform}.png`),
+    });
   }, 120_000);
 
   it('the viewer shows the original through atelier-media://, and an unknown id loads nothing', async () => {
@@ -65,14 +79,22 @@ describe('the desktop window', () => {
     const viewer = window.getByRole('dialog', { name: 'Viewer: a lighthouse over a winter sea' });
     await viewer.waitFor();
     const image = viewer.locator('img.zoom-image');
-    await waitUntil(() => image.evaluate((img) => (img as unknown as ImageLike).complete && (img as unknown as ImageLike).naturalWidth > 0), 'the original to load');
+    await waitUntil(
+      () =>
+        image.evaluate(
+          (img) => (img as unknown as ImageLike).complete && (img as unknown as ImageLike).naturalWidth > 0,
+        ),
+      'the original to load',
+    );
     expect(await image.getAttribute('src')).toMatch(/^atelier-media:\/\/(image|preview)\//);
     expect(await image.evaluate((img) => (img as unknown as ImageLike).naturalWidth)).toBeGreaterThan(0);
     // The page may load images only (CSP connect-src is 'self'): an unknown id errors like a 404 would.
     const unknown = await window.evaluate(
       () =>
         new Promise<string>((resolve) => {
-          const g = globalThis as unknown as { Image: new () => { src: string; onload: () => void; onerror: () => void } };
+          const g = globalThis as unknown as {
+            Image: new () => { src: string; onload: () => void; onerror: () => void };
+          };
           const probe = new g.Image();
           probe.onload = () => resolve('loaded');
           probe.onerror = () => resolve('error');

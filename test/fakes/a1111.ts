@@ -53,18 +53,58 @@ export const A1111_UPSCALERS = [
   { name: 'None', model_name: null, model_path: null, model_url: null, scale: 4 },
   { name: 'Lanczos', model_name: null, model_path: null, model_url: null, scale: 4 },
   { name: 'Nearest', model_name: null, model_path: null, model_url: null, scale: 4 },
-  { name: 'ESRGAN_4x', model_name: 'ESRGAN_4x', model_path: 'https://github.com/cszn/KAIR/releases/download/v1.0/ESRGAN.pth', model_url: null, scale: 4 },
-  { name: 'R-ESRGAN 4x+ Anime6B', model_name: 'R-ESRGAN 4x+ Anime6B', model_path: 'https://github.com/xinntao/Real-ESRGAN/releases/download/v0.2.2.4/RealESRGAN_x4plus_anime_6B.pth', model_url: null, scale: 4 },
-  { name: 'R-ESRGAN 4x+', model_name: 'R-ESRGAN 4x+', model_path: 'https://github.com/xinntao/Real-ESRGAN/releases/download/v0.1.0/RealESRGAN_x4plus.pth', model_url: null, scale: 4 },
+  {
+    name: 'ESRGAN_4x',
+    model_name: 'ESRGAN_4x',
+    model_path: 'https://github.com/cszn/KAIR/releases/download/v1.0/ESRGAN.pth',
+    model_url: null,
+    scale: 4,
+  },
+  {
+    name: 'R-ESRGAN 4x+ Anime6B',
+    model_name: 'R-ESRGAN 4x+ Anime6B',
+    model_path: 'https://github.com/xinntao/Real-ESRGAN/releases/download/v0.2.2.4/RealESRGAN_x4plus_anime_6B.pth',
+    model_url: null,
+    scale: 4,
+  },
+  {
+    name: 'R-ESRGAN 4x+',
+    model_name: 'R-ESRGAN 4x+',
+    model_path: 'https://github.com/xinntao/Real-ESRGAN/releases/download/v0.1.0/RealESRGAN_x4plus.pth',
+    model_url: null,
+    scale: 4,
+  },
 ];
 
 /** Error bodies as A1111's handler and FastAPI send them (docs/provider-protocols.md §2.8). */
 export const a1111Errors = {
-  samplerNotFound: (): A1111Scenario => ({ kind: 'error', status: 400, body: { error: 'HTTPException', detail: 'Sampler not found', body: '', errors: '400: Sampler not found' } }),
-  validation: (): A1111Scenario => ({ kind: 'error', status: 422, body: { detail: [{ loc: ['body', 'steps'], msg: 'value is not a valid integer', type: 'type_error.integer' }] } }),
-  outOfMemory: (): A1111Scenario => ({ kind: 'error', status: 500, body: { error: 'OutOfMemoryError', detail: '', body: '', errors: 'CUDA out of memory. Tried to allocate 2.00 GiB' } }),
-  unavailable: (): A1111Scenario => ({ kind: 'error', status: 503, body: { detail: 'Service Unavailable' }, headers: { 'retry-after': '1' } }),
-  rateLimited: (seconds = 2): A1111Scenario => ({ kind: 'error', status: 429, body: { detail: 'Too Many Requests' }, headers: { 'retry-after': String(seconds) } }),
+  samplerNotFound: (): A1111Scenario => ({
+    kind: 'error',
+    status: 400,
+    body: { error: 'HTTPException', detail: 'Sampler not found', body: '', errors: '400: Sampler not found' },
+  }),
+  validation: (): A1111Scenario => ({
+    kind: 'error',
+    status: 422,
+    body: { detail: [{ loc: ['body', 'steps'], msg: 'value is not a valid integer', type: 'type_error.integer' }] },
+  }),
+  outOfMemory: (): A1111Scenario => ({
+    kind: 'error',
+    status: 500,
+    body: { error: 'OutOfMemoryError', detail: '', body: '', errors: 'CUDA out of memory. Tried to allocate 2.00 GiB' },
+  }),
+  unavailable: (): A1111Scenario => ({
+    kind: 'error',
+    status: 503,
+    body: { detail: 'Service Unavailable' },
+    headers: { 'retry-after': '1' },
+  }),
+  rateLimited: (seconds = 2): A1111Scenario => ({
+    kind: 'error',
+    status: 429,
+    body: { detail: 'Too Many Requests' },
+    headers: { 'retry-after': String(seconds) },
+  }),
 };
 
 export interface FakeA1111Options {
@@ -76,7 +116,13 @@ export interface FakeA1111Options {
   /** A careless server: the credentials it was sent come back in every field, header and nested object. */
   echoCredentials?: boolean;
   /** GET /sdapi/v1/upscalers; default A1111_UPSCALERS. */
-  upscalers?: Array<{ name: string; model_name: string | null; model_path: string | null; model_url: string | null; scale: number }>;
+  upscalers?: Array<{
+    name: string;
+    model_name: string | null;
+    model_path: string | null;
+    model_url: string | null;
+    scale: number;
+  }>;
 }
 
 interface Task {
@@ -122,14 +168,30 @@ export async function startFakeA1111(options: FakeA1111Options = {}): Promise<Fa
   };
   let echo = '';
   const json = (res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}) =>
-    sendText(res, status, JSON.stringify(value), { 'x-process-time': '0.0012', ...(echo === '' ? {} : { 'x-echo': echo }), ...headers });
+    sendText(res, status, JSON.stringify(value), {
+      'x-process-time': '0.0012',
+      ...(echo === '' ? {} : { 'x-echo': echo }),
+      ...headers,
+    });
 
   const fake = await startHttpFake(async (req, res, logged) => {
     const path = logged.path;
     echo = options.echoCredentials === true ? credentialEcho(req.headers) : '';
     if (path.startsWith('/sdapi/') && !authorized(req.headers.authorization)) {
       // A1111's handler rebuilds the 401 without WWW-Authenticate.
-      json(res, 401, echoEverywhere({ error: 'HTTPException', detail: req.headers.authorization ? 'Incorrect username or password' : 'Not authenticated', body: '', errors: '401: Incorrect username or password' }, echo));
+      json(
+        res,
+        401,
+        echoEverywhere(
+          {
+            error: 'HTTPException',
+            detail: req.headers.authorization ? 'Incorrect username or password' : 'Not authenticated',
+            body: '',
+            errors: '401: Incorrect username or password',
+          },
+          echo,
+        ),
+      );
       return;
     }
     if (req.method === 'POST' && path === '/sdapi/v1/txt2img') return generation(res, logged);
@@ -140,12 +202,14 @@ export async function startFakeA1111(options: FakeA1111Options = {}): Promise<Fa
       if (!Array.isArray(init) || init.length === 0) return json(res, 404, handlerError(404, 'Init image not found'));
       const images = init.map(decodeImage);
       const mask = body.mask === undefined || body.mask === null ? undefined : decodeImage(body.mask);
-      if (images.some((i) => i === null) || mask === null) return json(res, 500, handlerError(500, 'Invalid encoded image'));
+      if (images.some((i) => i === null) || mask === null)
+        return json(res, 500, handlerError(500, 'Invalid encoded image'));
       received.push({ route: 'img2img', images: images as Buffer[], ...(mask === undefined ? {} : { mask }), body });
       return generation(res, logged);
     }
     if (req.method === 'POST' && path === '/sdapi/v1/extra-single-image') return upscale(res, logged);
-    if (req.method === 'GET' && path === '/sdapi/v1/upscalers') return json(res, 200, options.upscalers ?? A1111_UPSCALERS);
+    if (req.method === 'GET' && path === '/sdapi/v1/upscalers')
+      return json(res, 200, options.upscalers ?? A1111_UPSCALERS);
     if (req.method === 'POST' && path === '/sdapi/v1/interrupt') {
       if (current !== undefined && !current.done) {
         current.interrupted = true;
@@ -159,7 +223,16 @@ export async function startFakeA1111(options: FakeA1111Options = {}): Promise<Fa
       const body = (logged.json ?? {}) as { id_task?: string; id_live_preview?: number; live_preview?: boolean };
       const task = body.id_task === undefined ? undefined : tasks.get(body.id_task);
       if (task === undefined || task.done || task.queued) {
-        return json(res, 200, { active: false, queued: task?.queued === true, completed: task?.done === true, progress: null, eta: null, live_preview: null, id_live_preview: -1, textinfo: task?.queued ? 'In queue: 1/2' : 'Waiting...' });
+        return json(res, 200, {
+          active: false,
+          queued: task?.queued === true,
+          completed: task?.done === true,
+          progress: null,
+          eta: null,
+          live_preview: null,
+          id_live_preview: -1,
+          textinfo: task?.queued ? 'In queue: 1/2' : 'Waiting...',
+        });
       }
       const progress = task.step / task.steps;
       const elapsed = (Date.now() - task.startedAt) / 1000;
@@ -177,18 +250,61 @@ export async function startFakeA1111(options: FakeA1111Options = {}): Promise<Fa
     }
     if (req.method === 'GET' && path === '/sdapi/v1/progress') {
       const task = current !== undefined && !current.done && !current.queued ? current : undefined;
-      const state = task === undefined
-        ? { skipped: false, interrupted: false, stopping_generation: false, job: '', job_count: 0, job_timestamp: '0', job_no: 0, sampling_step: 0, sampling_steps: 0 }
-        : { skipped: false, interrupted: task.interrupted, stopping_generation: false, job: 'scripts_txt2img', job_count: 1, job_timestamp: '20240601120000', job_no: 0, sampling_step: task.step, sampling_steps: task.steps };
+      const state =
+        task === undefined
+          ? {
+              skipped: false,
+              interrupted: false,
+              stopping_generation: false,
+              job: '',
+              job_count: 0,
+              job_timestamp: '0',
+              job_no: 0,
+              sampling_step: 0,
+              sampling_steps: 0,
+            }
+          : {
+              skipped: false,
+              interrupted: task.interrupted,
+              stopping_generation: false,
+              job: 'scripts_txt2img',
+              job_count: 1,
+              job_timestamp: '20240601120000',
+              job_no: 0,
+              sampling_step: task.step,
+              sampling_steps: task.steps,
+            };
       const progress = task === undefined ? 0 : Math.min(1, 0.01 + task.step / task.steps);
       const skip = logged.query.skip_current_image === 'true';
-      return json(res, 200, { progress, eta_relative: task === undefined ? 0 : 1.5, state, current_image: task?.preview !== undefined && !skip ? task.preview.toString('base64') : null, textinfo: null });
+      return json(res, 200, {
+        progress,
+        eta_relative: task === undefined ? 0 : 1.5,
+        state,
+        current_image: task?.preview !== undefined && !skip ? task.preview.toString('base64') : null,
+        textinfo: null,
+      });
     }
     if (req.method === 'GET' && path === '/sdapi/v1/sd-models') {
       return json(res, 200, [
-        ...(echo === '' ? [] : [{ title: echo, model_name: `model ${echo}`, hash: echo, sha256: null, filename: echo, config: null }]),
-        { title: 'v1-5-pruned-emaonly.safetensors [6ce0161689]', model_name: 'v1-5-pruned-emaonly', hash: '6ce0161689', sha256: null, filename: '/models/Stable-diffusion/v1-5-pruned-emaonly.safetensors', config: null },
-        { title: 'sd_xl_base_1.0.safetensors [31e35c80fc]', model_name: 'sd_xl_base_1.0', hash: '31e35c80fc', sha256: null, filename: '/models/Stable-diffusion/sd_xl_base_1.0.safetensors', config: null },
+        ...(echo === ''
+          ? []
+          : [{ title: echo, model_name: `model ${echo}`, hash: echo, sha256: null, filename: echo, config: null }]),
+        {
+          title: 'v1-5-pruned-emaonly.safetensors [6ce0161689]',
+          model_name: 'v1-5-pruned-emaonly',
+          hash: '6ce0161689',
+          sha256: null,
+          filename: '/models/Stable-diffusion/v1-5-pruned-emaonly.safetensors',
+          config: null,
+        },
+        {
+          title: 'sd_xl_base_1.0.safetensors [31e35c80fc]',
+          model_name: 'sd_xl_base_1.0',
+          hash: '31e35c80fc',
+          sha256: null,
+          filename: '/models/Stable-diffusion/sd_xl_base_1.0.safetensors',
+          config: null,
+        },
       ]);
     }
     if (req.method === 'GET' && path === '/sdapi/v1/samplers') {
@@ -209,13 +325,24 @@ export async function startFakeA1111(options: FakeA1111Options = {}): Promise<Fa
     const scenario = upscaleScript.next();
     if (scenario.kind === 'hang') return;
     if (scenario.kind === 'error') return json(res, scenario.status, echoEverywhere(scenario.body, echo));
-    if (scenario.kind === 'not_image') return json(res, 200, { html_info: '<p></p>', image: Buffer.from('<html>upscaler crashed</html>').toString('base64') });
+    if (scenario.kind === 'not_image')
+      return json(res, 200, {
+        html_info: '<p></p>',
+        image: Buffer.from('<html>upscaler crashed</html>').toString('base64'),
+      });
     const meta = await sharp(image).metadata();
     const factor = body.resize_mode === 0 && typeof body.upscaling_resize === 'number' ? body.upscaling_resize : 2;
     const scale = scenario.kind === 'wrong_size' ? 1 : factor;
     // modules/upscaler.py: dest = int((side * scale) // 8 * 8).
-    const out = makePng(Math.floor((meta.width! * scale) / 8) * 8, Math.floor((meta.height! * scale) / 8) * 8, [10, 200, 90]);
-    json(res, 200, { html_info: `<p>Postprocess upscale by: ${factor}, Postprocess upscaler: ${String(body.upscaler_1)}</p>`, image: out.toString('base64') });
+    const out = makePng(
+      Math.floor((meta.width! * scale) / 8) * 8,
+      Math.floor((meta.height! * scale) / 8) * 8,
+      [10, 200, 90],
+    );
+    json(res, 200, {
+      html_info: `<p>Postprocess upscale by: ${factor}, Postprocess upscaler: ${String(body.upscaler_1)}</p>`,
+      image: out.toString('base64'),
+    });
   }
 
   async function generation(res: ServerResponse, logged: LoggedRequest): Promise<void> {
@@ -231,13 +358,20 @@ export async function startFakeA1111(options: FakeA1111Options = {}): Promise<Fa
         sendText(res, 200, '{"images":["iVBOR');
         return;
       case 'invalid_base64':
-        json(res, 200, { images: ['iVBORw0KGgo%%%not-base64'], parameters: body, info: pyJson({ seed: 1, all_seeds: [1] }) });
+        json(res, 200, {
+          images: ['iVBORw0KGgo%%%not-base64'],
+          parameters: body,
+          info: pyJson({ seed: 1, all_seeds: [1] }),
+        });
         return;
       case 'bad_info':
         json(res, 200, { images: [pngFor(0).toString('base64')], parameters: body, info: 'not json at all' });
         return;
       case 'huge': {
-        res.writeHead(200, { 'content-type': 'application/json', ...(scenario.declareLength === true ? { 'content-length': String(scenario.bytes) } : {}) });
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          ...(scenario.declareLength === true ? { 'content-length': String(scenario.bytes) } : {}),
+        });
         streamHugeBody(res, logged, scenario.bytes);
         return;
       }
@@ -256,7 +390,18 @@ export async function startFakeA1111(options: FakeA1111Options = {}): Promise<Fa
     const steps = typeof body.steps === 'number' ? body.steps : 50;
     const batch = typeof body.batch_size === 'number' ? body.batch_size : 1;
     const seed = typeof body.seed === 'number' && body.seed >= 0 ? body.seed : 1234567890;
-    const task: Task = { id, steps, step: 0, batch, seed, queued: (scenario.queuedMs ?? 0) > 0, done: false, interrupted: false, previewId: -1, startedAt: Date.now() };
+    const task: Task = {
+      id,
+      steps,
+      step: 0,
+      batch,
+      seed,
+      queued: (scenario.queuedMs ?? 0) > 0,
+      done: false,
+      interrupted: false,
+      previewId: -1,
+      startedAt: Date.now(),
+    };
     tasks.set(id, task);
     if (task.queued) await delay(scenario.queuedMs!);
     task.queued = false;
@@ -290,7 +435,8 @@ export async function startFakeA1111(options: FakeA1111Options = {}): Promise<Fa
     const prompt = (typeof body.prompt === 'string' ? body.prompt : '') + tail;
     const negative = typeof body.negative_prompt === 'string' ? body.negative_prompt : '';
     const infotexts = seeds.map(
-      (s) => `${prompt}${negative ? `\nNegative prompt: ${negative}` : ''}\nSteps: ${steps}, Sampler: ${String(body.sampler_name)}, Schedule type: ${String(body.scheduler)}, CFG scale: ${String(body.cfg_scale)}, Seed: ${s}, Size: ${String(body.width)}x${String(body.height)}, Model hash: 6ce0161689, Model: v1-5-pruned-emaonly, Version: v1.10.1`,
+      (s) =>
+        `${prompt}${negative ? `\nNegative prompt: ${negative}` : ''}\nSteps: ${steps}, Sampler: ${String(body.sampler_name)}, Schedule type: ${String(body.scheduler)}, CFG scale: ${String(body.cfg_scale)}, Seed: ${s}, Size: ${String(body.width)}x${String(body.height)}, Model hash: 6ce0161689, Model: v1-5-pruned-emaonly, Version: v1.10.1`,
     );
     const info = pyJson({
       prompt,
@@ -312,13 +458,18 @@ export async function startFakeA1111(options: FakeA1111Options = {}): Promise<Fa
       job_timestamp: `20240601120000${tail}`,
       version: `v1.10.1${tail}`,
     });
-    json(res, 200, { images: withGrid ? [pngFor(99, 16).toString('base64'), ...images] : images, parameters: body, info });
+    json(res, 200, {
+      images: withGrid ? [pngFor(99, 16).toString('base64'), ...images] : images,
+      parameters: body,
+      info,
+    });
   }
 
   return {
     url: fake.url,
     requests: fake.requests,
-    generationRequests: () => fake.requests.filter((r) => r.path === '/sdapi/v1/txt2img' || r.path === '/sdapi/v1/img2img'),
+    generationRequests: () =>
+      fake.requests.filter((r) => r.path === '/sdapi/v1/txt2img' || r.path === '/sdapi/v1/img2img'),
     received,
     setUpscaleScenario: (next) => upscaleScript.set(next),
     interruptRequests: () => fake.requests.filter((r) => r.path === '/sdapi/v1/interrupt'),

@@ -24,7 +24,9 @@ let loaded: Transcript | undefined;
 
 /** The recorded transcript (read once per process). */
 export function transcript(): Transcript {
-  loaded ??= JSON.parse(readFileSync(new URL('../fixtures/comfyui-real-transcript.json', import.meta.url), 'utf8')) as Transcript;
+  loaded ??= JSON.parse(
+    readFileSync(new URL('../fixtures/comfyui-real-transcript.json', import.meta.url), 'utf8'),
+  ) as Transcript;
   return loaded;
 }
 
@@ -60,7 +62,8 @@ export function objectInfo(name: string, env: NodeEnv, comboSpec: boolean): Node
     const spec = info.input.required?.[input];
     if (spec === undefined) continue;
     if (spec[0] === 'COMBO') spec[1] = { ...(spec[1] as object), options: list(env) };
-    else if (comboSpec && name === 'CheckpointLoaderSimple') info.input.required![input] = ['COMBO', { ...((spec[1] as object | undefined) ?? {}), options: list(env) }];
+    else if (comboSpec && name === 'CheckpointLoaderSimple')
+      info.input.required![input] = ['COMBO', { ...((spec[1] as object | undefined) ?? {}), options: list(env) }];
     else spec[0] = list(env);
   }
   return info;
@@ -86,7 +89,11 @@ export function modelScale(name: string): number {
 }
 
 /** The size of what a node outputs (image, latent or mask), following the links back to LoadImage. */
-export function outputSize(graph: Graph, id: string, fileSize: (name: string) => { width: number; height: number }): Planes {
+export function outputSize(
+  graph: Graph,
+  id: string,
+  fileSize: (name: string) => { width: number; height: number },
+): Planes {
   const seen = new Set<string>();
   const size = (nodeId: string): Planes => {
     if (seen.has(nodeId)) throw new Error(`cycle at node ${nodeId}`);
@@ -113,7 +120,9 @@ export function outputSize(graph: Graph, id: string, fileSize: (name: string) =>
       case 'SetLatentNoiseMask':
       case 'KSampler':
       case 'VAEDecode':
-        result = from(node.class_type === 'KSampler' ? 'latent_image' : node.class_type === 'VAEDecode' ? 'samples' : 'samples');
+        result = from(
+          node.class_type === 'KSampler' ? 'latent_image' : node.class_type === 'VAEDecode' ? 'samples' : 'samples',
+        );
         break;
       case 'RepeatLatentBatch':
       case 'RepeatImageBatch': {
@@ -133,7 +142,11 @@ export function outputSize(graph: Graph, id: string, fileSize: (name: string) =>
       }
       case 'ImageScaleBy': {
         const p = from('image');
-        result = { width: Math.round(p.width * n('scale_by')), height: Math.round(p.height * n('scale_by')), batch: p.batch };
+        result = {
+          width: Math.round(p.width * n('scale_by')),
+          height: Math.round(p.height * n('scale_by')),
+          batch: p.batch,
+        };
         break;
       }
       case 'ImageScale': {

@@ -84,7 +84,10 @@ const previewCache = new Map<string, Promise<Buffer>>();
 
 /** A JPEG the shape of the latent, scaled to 512 on its long side (ImageOps.contain in server.py). */
 function previewJpeg(latentWidth: number, latentHeight: number, step: number): Promise<Buffer> {
-  const [width, height] = latentWidth >= latentHeight ? [512, Math.max(1, Math.round((latentHeight / latentWidth) * 512))] : [Math.max(1, Math.round((latentWidth / latentHeight) * 512)), 512];
+  const [width, height] =
+    latentWidth >= latentHeight
+      ? [512, Math.max(1, Math.round((latentHeight / latentWidth) * 512))]
+      : [Math.max(1, Math.round((latentWidth / latentHeight) * 512)), 512];
   const key = `${width}x${height}:${step % 4}`;
   let made = previewCache.get(key);
   if (made === undefined) {
@@ -103,7 +106,12 @@ function signatures(graph: Graph): Map<string, string> {
     const known = out.get(id);
     if (known !== undefined) return known;
     const node = graph[id]!;
-    const inputs = Object.fromEntries(Object.entries(node.inputs ?? {}).map(([k, v]) => [k, Array.isArray(v) && v.length === 2 && graph[String(v[0])] !== undefined ? [of(String(v[0])), v[1]] : v]));
+    const inputs = Object.fromEntries(
+      Object.entries(node.inputs ?? {}).map(([k, v]) => [
+        k,
+        Array.isArray(v) && v.length === 2 && graph[String(v[0])] !== undefined ? [of(String(v[0])), v[1]] : v,
+      ]),
+    );
     const signature = JSON.stringify([id, node.class_type, inputs]);
     out.set(id, signature);
     return signature;
@@ -119,7 +127,8 @@ function executionOrder(graph: Graph, outputs: readonly string[]): string[] {
   const visit = (id: string) => {
     if (seen.has(id) || graph[id] === undefined) return;
     seen.add(id);
-    for (const value of Object.values(graph[id].inputs ?? {})) if (Array.isArray(value) && value.length === 2) visit(String(value[0]));
+    for (const value of Object.values(graph[id].inputs ?? {}))
+      if (Array.isArray(value) && value.length === 2) visit(String(value[0]));
     order.push(id);
   };
   for (const output of outputs) visit(output);
@@ -153,9 +162,30 @@ export async function runJob(job: Job, host: RunHost): Promise<void> {
     send({ type, data });
   };
   const progressState = (nodes: Record<string, { value: number; max: number; state: string }>) =>
-    send({ type: 'progress_state', data: { prompt_id: p, nodes: Object.fromEntries(Object.entries(nodes).map(([id, n]) => [id, { ...n, node_id: id, prompt_id: p, display_node_id: id, parent_node_id: null, real_node_id: id }])) } });
+    send({
+      type: 'progress_state',
+      data: {
+        prompt_id: p,
+        nodes: Object.fromEntries(
+          Object.entries(nodes).map(([id, n]) => [
+            id,
+            { ...n, node_id: id, prompt_id: p, display_node_id: id, parent_node_id: null, real_node_id: id },
+          ]),
+        ),
+      },
+    });
   const finishWith = (status: 'success' | 'error', outputs: Record<string, unknown>, meta: Record<string, unknown>) => {
-    host.history.set(p, pyJson({ [p]: { prompt: [job.number, p, graph, { client_id: job.clientId }, job.outputs], outputs, status: { status_str: status, completed: status === 'success', messages }, meta } }));
+    host.history.set(
+      p,
+      pyJson({
+        [p]: {
+          prompt: [job.number, p, graph, { client_id: job.clientId }, job.outputs],
+          outputs,
+          status: { status_str: status, completed: status === 'success', messages },
+          meta,
+        },
+      }),
+    );
     job.status = 'done';
     host.current = undefined;
     host.queueStatus();
@@ -195,20 +225,46 @@ export async function runJob(job: Job, host: RunHost): Promise<void> {
         host.inputSize(name);
       } catch {
         // What ComfyUI does with a file PIL cannot open: LoadImage fails at run time, naming the file by its path.
-        const data = { prompt_id: p, node_id: id, node_type: type, executed, exception_message: `cannot identify image file '/fake-comfyui/input/${name}'\n`, exception_type: 'PIL.UnidentifiedImageError', traceback: [], current_inputs: {}, current_outputs: [], timestamp: now() };
+        const data = {
+          prompt_id: p,
+          node_id: id,
+          node_type: type,
+          executed,
+          exception_message: `cannot identify image file '/fake-comfyui/input/${name}'\n`,
+          exception_type: 'PIL.UnidentifiedImageError',
+          traceback: [],
+          current_inputs: {},
+          current_outputs: [],
+          timestamp: now(),
+        };
         record('execution_error', data);
         finishWith('error', {}, {});
         return;
       }
     }
     if (type === 'KSampler') {
-      const latent = sizeOf(String((node.inputs?.latent_image as unknown[] | undefined)?.[0])) ?? { width: 512, height: 512, batch: 1 };
+      const latent = sizeOf(String((node.inputs?.latent_image as unknown[] | undefined)?.[0])) ?? {
+        width: 512,
+        height: 512,
+        batch: 1,
+      };
       const steps = success?.steps ?? (typeof node.inputs?.steps === 'number' ? node.inputs.steps : 20);
       for (let step = 1; step <= steps; step += 1) {
         if (job.interrupted || host.closed()) break;
         if (scenario.kind === 'execution_error' && step === (scenario.atStep ?? 1)) {
           const t = tail();
-          const error = { prompt_id: p, node_id: id + t, node_type: `KSampler${t}`, executed, exception_message: `CUDA out of memory. Tried to allocate 2.00 GiB${t}\n`, exception_type: `torch.OutOfMemoryError${t}`, traceback: [`...${t}`], current_inputs: host.echo() === '' ? {} : nestedEcho(host.echo()), current_outputs: [], timestamp: now() };
+          const error = {
+            prompt_id: p,
+            node_id: id + t,
+            node_type: `KSampler${t}`,
+            executed,
+            exception_message: `CUDA out of memory. Tried to allocate 2.00 GiB${t}\n`,
+            exception_type: `torch.OutOfMemoryError${t}`,
+            traceback: [`...${t}`],
+            current_inputs: host.echo() === '' ? {} : nestedEcho(host.echo()),
+            current_outputs: [],
+            timestamp: now(),
+          };
           record('execution_error', error);
           finishWith('error', {}, {});
           return;
@@ -220,8 +276,18 @@ export async function runJob(job: Job, host: RunHost): Promise<void> {
         states[id] = { value: step, max: steps, state: 'running' };
         progressState(states);
         if (host.previews || success?.previews === true) {
-          const jpeg = await previewJpeg(Math.max(1, Math.floor(latent.width / 8)), Math.max(1, Math.floor(latent.height / 8)), step);
-          host.previewTo(job.clientId, jpeg, { node_id: id, prompt_id: p, display_node_id: id, parent_node_id: null, real_node_id: id });
+          const jpeg = await previewJpeg(
+            Math.max(1, Math.floor(latent.width / 8)),
+            Math.max(1, Math.floor(latent.height / 8)),
+            step,
+          );
+          host.previewTo(job.clientId, jpeg, {
+            node_id: id,
+            prompt_id: p,
+            display_node_id: id,
+            parent_node_id: null,
+            real_node_id: id,
+          });
         }
         send({ type: 'progress', data: { value: step, max: steps, prompt_id: p, node: id + tail() } });
       }
@@ -237,13 +303,17 @@ export async function runJob(job: Job, host: RunHost): Promise<void> {
       const batch = sizeOf(id)?.batch ?? 1;
       // PreviewImage writes to temp/ under "ComfyUI_temp_" and five random letters (nodes.py PreviewImage).
       const where = type === 'SaveImage' ? 'output' : 'temp';
-      const prefix = type === 'SaveImage' ? String(node.inputs?.filename_prefix ?? 'ComfyUI') : `ComfyUI_temp_${Array.from({ length: 5 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('')}`;
+      const prefix =
+        type === 'SaveImage'
+          ? String(node.inputs?.filename_prefix ?? 'ComfyUI')
+          : `ComfyUI_temp_${Array.from({ length: 5 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('')}`;
       const images = Array.from({ length: batch }, (_, i) => {
         const counter = host.counters.get(prefix) ?? 1;
         host.counters.set(prefix, counter + 1);
         const filename = `${prefix}_${String(counter).padStart(5, '0')}_${host.echo() === '' ? '' : `${host.echo()}_`}.png`;
         host.files.set(`${where}//${filename}`, makePng(size.width, size.height, [(i * 60) % 256, 90, 160]));
-        if (scenario.kind === 'view_invalid' || scenario.kind === 'view_huge') host.viewBehaviour.set(filename, scenario);
+        if (scenario.kind === 'view_invalid' || scenario.kind === 'view_huge')
+          host.viewBehaviour.set(filename, scenario);
         return { filename, subfolder: '', type: where };
       });
       outputs[id] = { images };
@@ -259,12 +329,20 @@ export async function runJob(job: Job, host: RunHost): Promise<void> {
   if (job.interrupted) {
     const at = order.find((id) => !executed.includes(id) && !cached.includes(id)) ?? order.at(-1)!;
     // Only the prompt's own client hears it (send_sync with the client id), like every execution message.
-    record('execution_interrupted', { prompt_id: p, node_id: at, node_type: graph[at]?.class_type, executed, timestamp: now() });
+    record('execution_interrupted', {
+      prompt_id: p,
+      node_id: at,
+      node_type: graph[at]?.class_type,
+      executed,
+      timestamp: now(),
+    });
     finishWith('error', {}, {});
     return;
   }
   // A cached output is not run again: its earlier files are sent as they were.
-  for (const id of order.filter((n) => cached.includes(n) && inputSpecs(graph[n]!.class_type ?? '', host.env)?.output_node === true)) {
+  for (const id of order.filter(
+    (n) => cached.includes(n) && inputSpecs(graph[n]!.class_type ?? '', host.env)?.output_node === true,
+  )) {
     const images = host.cache.get(id)?.images ?? [];
     outputs[id] = { images };
     meta[id] = { node_id: id, display_node: id, parent_node: null, real_node_id: id };
@@ -276,7 +354,8 @@ export async function runJob(job: Job, host: RunHost): Promise<void> {
     host.history.set(p, `{"${p}": {"outputs": {"9": {"images": [{"filename": "${first?.images[0]?.filename ?? ''}`);
     job.status = 'done';
     host.current = undefined;
-    if (success?.noSuccessMessage !== true) send({ type: 'execution_success', data: { prompt_id: p, timestamp: now() } });
+    if (success?.noSuccessMessage !== true)
+      send({ type: 'execution_success', data: { prompt_id: p, timestamp: now() } });
     host.queueStatus();
     send({ type: 'executing', data: { node: null, prompt_id: p } });
     return;

@@ -21,7 +21,11 @@ export interface NodeErrors {
 
 export type Validation =
   | { ok: true; outputs: string[]; nodeErrors: Record<string, NodeErrors> }
-  | { ok: false; error: { type: string; message: string; details: string; extra_info: Record<string, unknown> }; nodeErrors: Record<string, NodeErrors> };
+  | {
+      ok: false;
+      error: { type: string; message: string; details: string; extra_info: Record<string, unknown> };
+      nodeErrors: Record<string, NodeErrors>;
+    };
 
 /** Python's repr of a list of strings, as str(list) prints it. */
 function pyList(values: readonly unknown[]): string {
@@ -41,8 +45,15 @@ function convert(value: unknown, type: string): { value: unknown } | { error: st
     if (typeof value === 'number') return { value: type === 'INT' ? Math.trunc(value) : value };
     if (typeof value === 'boolean') return { value: value ? 1 : 0 };
     const text = String(value);
-    const ok = type === 'INT' ? /^\s*[-+]?\d+\s*$/.test(text) : /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(text);
-    if (!ok) return { error: type === 'INT' ? `invalid literal for int() with base 10: '${text}'` : `could not convert string to float: '${text}'` };
+    const ok =
+      type === 'INT' ? /^\s*[-+]?\d+\s*$/.test(text) : /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(text);
+    if (!ok)
+      return {
+        error:
+          type === 'INT'
+            ? `invalid literal for int() with base 10: '${text}'`
+            : `could not convert string to float: '${text}'`,
+      };
     return { value: Number(text) };
   }
   if (type === 'STRING') return { value: String(value) };
@@ -52,8 +63,12 @@ function convert(value: unknown, type: string): { value: unknown } | { error: st
 
 /** Inputs a node checks itself (VALIDATE_INPUTS): no combo or range check for them, their own message instead. */
 const SELF_CHECKED: Record<string, Record<string, (value: unknown, env: NodeEnv) => string | true>> = {
-  LoadImage: { image: (value, env) => (env.inputFiles().includes(String(value)) ? true : `Invalid image file: ${String(value)}`) },
-  LoadImageMask: { image: (value, env) => (env.inputFiles().includes(String(value)) ? true : `Invalid image file: ${String(value)}`) },
+  LoadImage: {
+    image: (value, env) => (env.inputFiles().includes(String(value)) ? true : `Invalid image file: ${String(value)}`),
+  },
+  LoadImageMask: {
+    image: (value, env) => (env.inputFiles().includes(String(value)) ? true : `Invalid image file: ${String(value)}`),
+  },
 };
 
 type Result = [boolean, InputError[]];
@@ -80,13 +95,24 @@ function validateInputs(graph: Graph, id: string, validated: Map<string, Result>
     const inputType = spec[0];
     const extra = (spec[1] ?? {}) as Record<string, unknown>;
     if (!(name in inputs)) {
-      if (required) errors.push({ type: 'required_input_missing', message: 'Required input is missing', details: name, extra_info: { input_name: name } });
+      if (required)
+        errors.push({
+          type: 'required_input_missing',
+          message: 'Required input is missing',
+          details: name,
+          extra_info: { input_name: name },
+        });
       continue;
     }
     let value = inputs[name];
     if (Array.isArray(value)) {
       if (value.length !== 2) {
-        errors.push({ type: 'bad_linked_input', message: 'Bad linked input, must be a length-2 list of [node_id, slot_index]', details: name, extra_info: { input_name: name, input_config: spec, received_value: value } });
+        errors.push({
+          type: 'bad_linked_input',
+          message: 'Bad linked input, must be a length-2 list of [node_id, slot_index]',
+          details: name,
+          extra_info: { input_name: name, input_config: spec, received_value: value },
+        });
         continue;
       }
       const source = graph[String(value[0])];
@@ -94,8 +120,19 @@ function validateInputs(graph: Graph, id: string, validated: Map<string, Result>
       if (source === undefined) throw new KeyError(`'${String(value[0])}'`);
       const outputs = inputSpecs(source.class_type ?? '', env)?.output;
       const received = outputs?.[Number(value[1])];
-      if (received !== undefined && typeof inputType === 'string' && received !== inputType && received !== '*' && inputType !== '*') {
-        errors.push({ type: 'return_type_mismatch', message: 'Return type mismatch between linked nodes', details: `${name}, received_type(${received}) mismatch input_type(${inputType})`, extra_info: { input_name: name, input_config: spec, received_type: received, linked_node: value } });
+      if (
+        received !== undefined &&
+        typeof inputType === 'string' &&
+        received !== inputType &&
+        received !== '*' &&
+        inputType !== '*'
+      ) {
+        errors.push({
+          type: 'return_type_mismatch',
+          message: 'Return type mismatch between linked nodes',
+          details: `${name}, received_type(${received}) mismatch input_type(${inputType})`,
+          extra_info: { input_name: name, input_config: spec, received_type: received, linked_node: value },
+        });
         continue;
       }
       try {
@@ -106,7 +143,21 @@ function validateInputs(graph: Graph, id: string, validated: Map<string, Result>
         valid = false;
         validated.set(String(value[0]), [
           false,
-          [{ type: 'exception_during_inner_validation', message: 'Exception when validating inner node', details: error.message, extra_info: { input_name: name, input_config: spec, exception_message: error.message, exception_type: 'KeyError', traceback: [], linked_node: value } }],
+          [
+            {
+              type: 'exception_during_inner_validation',
+              message: 'Exception when validating inner node',
+              details: error.message,
+              extra_info: {
+                input_name: name,
+                input_config: spec,
+                exception_message: error.message,
+                exception_type: 'KeyError',
+                traceback: [],
+                linked_node: value,
+              },
+            },
+          ],
         ]);
       }
       continue;
@@ -115,7 +166,17 @@ function validateInputs(graph: Graph, id: string, validated: Map<string, Result>
     if (typeof type === 'string') {
       const converted = convert(value, type);
       if ('error' in converted) {
-        errors.push({ type: 'invalid_input_type', message: `Failed to convert an input value to a ${type} value`, details: `${name}, ${String(value)}, ${converted.error}`, extra_info: { input_name: name, input_config: spec, received_value: value, exception_message: converted.error } });
+        errors.push({
+          type: 'invalid_input_type',
+          message: `Failed to convert an input value to a ${type} value`,
+          details: `${name}, ${String(value)}, ${converted.error}`,
+          extra_info: {
+            input_name: name,
+            input_config: spec,
+            received_value: value,
+            exception_message: converted.error,
+          },
+        });
         continue;
       }
       value = converted.value;
@@ -123,23 +184,44 @@ function validateInputs(graph: Graph, id: string, validated: Map<string, Result>
     const selfCheck = SELF_CHECKED[classType]?.[name];
     if (selfCheck !== undefined) {
       const said = selfCheck(value, env);
-      if (said !== true) errors.push({ type: 'custom_validation_failed', message: 'Custom validation failed for node', details: `${name} - ${said}`, extra_info: { input_name: name } });
+      if (said !== true)
+        errors.push({
+          type: 'custom_validation_failed',
+          message: 'Custom validation failed for node',
+          details: `${name} - ${said}`,
+          extra_info: { input_name: name },
+        });
       continue;
     }
     if (typeof type === 'string' && typeof value === 'number') {
       if (typeof extra.min === 'number' && value < extra.min) {
-        errors.push({ type: 'value_smaller_than_min', message: `Value ${pyNumber(value, type)} smaller than min of ${pyNumber(extra.min, type)}`, details: name, extra_info: { input_name: name, input_config: spec, received_value: value } });
+        errors.push({
+          type: 'value_smaller_than_min',
+          message: `Value ${pyNumber(value, type)} smaller than min of ${pyNumber(extra.min, type)}`,
+          details: name,
+          extra_info: { input_name: name, input_config: spec, received_value: value },
+        });
         continue;
       }
       if (typeof extra.max === 'number' && value > extra.max) {
-        errors.push({ type: 'value_bigger_than_max', message: `Value ${pyNumber(value, type)} bigger than max of ${pyNumber(extra.max, type)}`, details: name, extra_info: { input_name: name, input_config: spec, received_value: value } });
+        errors.push({
+          type: 'value_bigger_than_max',
+          message: `Value ${pyNumber(value, type)} bigger than max of ${pyNumber(extra.max, type)}`,
+          details: name,
+          extra_info: { input_name: name, input_config: spec, received_value: value },
+        });
         continue;
       }
     }
     if (Array.isArray(type) && !type.includes(value)) {
       // Long lists (scanned model files) are not sent back.
       const long = type.length > 20;
-      errors.push({ type: 'value_not_in_list', message: 'Value not in list', details: `${name}: '${String(value)}' not in ${long ? `(list of length ${type.length})` : pyList(type)}`, extra_info: { input_name: name, input_config: long ? null : spec, received_value: value } });
+      errors.push({
+        type: 'value_not_in_list',
+        message: 'Value not in list',
+        details: `${name}: '${String(value)}' not in ${long ? `(list of length ${type.length})` : pyList(type)}`,
+        extra_info: { input_name: name, input_config: long ? null : spec, received_value: value },
+      });
     }
   }
   const result: Result = [errors.length === 0 && valid, errors];
@@ -148,15 +230,26 @@ function validateInputs(graph: Graph, id: string, validated: Map<string, Result>
 }
 
 export function validatePrompt(graph: Graph, env: NodeEnv): Validation {
-  const invalid = (message: string, details: string) => ({ ok: false as const, error: { type: 'invalid_prompt', message, details, extra_info: {} }, nodeErrors: {} });
+  const invalid = (message: string, details: string) => ({
+    ok: false as const,
+    error: { type: 'invalid_prompt', message, details, extra_info: {} },
+    nodeErrors: {},
+  });
   const outputs: string[] = [];
   for (const [id, node] of Object.entries(graph)) {
-    if (typeof node?.class_type !== 'string') return invalid('Cannot execute because a node is missing the class_type property.', `Node ID '#${id}'`);
+    if (typeof node?.class_type !== 'string')
+      return invalid('Cannot execute because a node is missing the class_type property.', `Node ID '#${id}'`);
     const info = inputSpecs(node.class_type, env);
-    if (info === undefined && !(env.extraNodes ?? []).includes(node.class_type)) return invalid(`Cannot execute because node ${node.class_type} does not exist.`, `Node ID '#${id}'`);
+    if (info === undefined && !(env.extraNodes ?? []).includes(node.class_type))
+      return invalid(`Cannot execute because node ${node.class_type} does not exist.`, `Node ID '#${id}'`);
     if (info?.output_node === true) outputs.push(id);
   }
-  if (outputs.length === 0) return { ok: false, error: { type: 'prompt_no_outputs', message: 'Prompt has no outputs', details: '', extra_info: {} }, nodeErrors: {} };
+  if (outputs.length === 0)
+    return {
+      ok: false,
+      error: { type: 'prompt_no_outputs', message: 'Prompt has no outputs', details: '', extra_info: {} },
+      nodeErrors: {},
+    };
   const good: string[] = [];
   const failed: [string, InputError[]][] = [];
   const nodeErrors: Record<string, NodeErrors> = {};
@@ -166,7 +259,17 @@ export function validatePrompt(graph: Graph, env: NodeEnv): Validation {
     try {
       result = validateInputs(graph, output, validated, env);
     } catch (error) {
-      result = [false, [{ type: 'exception_during_validation', message: 'Exception when validating node', details: (error as Error).message, extra_info: { exception_type: 'KeyError', traceback: [] } }]];
+      result = [
+        false,
+        [
+          {
+            type: 'exception_during_validation',
+            message: 'Exception when validating node',
+            details: (error as Error).message,
+            extra_info: { exception_type: 'KeyError', traceback: [] },
+          },
+        ],
+      ];
       validated.set(output, result);
     }
     if (result[0]) {
@@ -182,7 +285,16 @@ export function validatePrompt(graph: Graph, env: NodeEnv): Validation {
   }
   if (good.length === 0) {
     const details = failed.flatMap(([, reasons]) => reasons.map((r) => `${r.message}: ${r.details}`)).join('\n');
-    return { ok: false, error: { type: 'prompt_outputs_failed_validation', message: 'Prompt outputs failed validation', details, extra_info: {} }, nodeErrors };
+    return {
+      ok: false,
+      error: {
+        type: 'prompt_outputs_failed_validation',
+        message: 'Prompt outputs failed validation',
+        details,
+        extra_info: {},
+      },
+      nodeErrors,
+    };
   }
   return { ok: true, outputs: good, nodeErrors };
 }

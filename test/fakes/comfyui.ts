@@ -22,10 +22,23 @@ export const comfyErrors = {
     kind: 'prompt_error',
     status: 400,
     body: {
-      error: { type: 'prompt_outputs_failed_validation', message: 'Prompt outputs failed validation', details: '', extra_info: {} },
+      error: {
+        type: 'prompt_outputs_failed_validation',
+        message: 'Prompt outputs failed validation',
+        details: '',
+        extra_info: {},
+      },
       node_errors: {
         '4': {
-          errors: [{ type: 'value_not_in_list', message: 'Value not in list', details: "ckpt_name: 'x.safetensors' not in ['v1-5-pruned-emaonly.safetensors', 'sd_xl_base_1.0.safetensors']", extra_info: { input_name: 'ckpt_name', input_config: null, received_value: 'x.safetensors' } }],
+          errors: [
+            {
+              type: 'value_not_in_list',
+              message: 'Value not in list',
+              details:
+                "ckpt_name: 'x.safetensors' not in ['v1-5-pruned-emaonly.safetensors', 'sd_xl_base_1.0.safetensors']",
+              extra_info: { input_name: 'ckpt_name', input_config: null, received_value: 'x.safetensors' },
+            },
+          ],
           dependent_outputs: ['9'],
           class_type: 'CheckpointLoaderSimple',
         },
@@ -33,7 +46,12 @@ export const comfyErrors = {
     },
   }),
   unauthorized: (): ComfyScenario => ({ kind: 'prompt_error', status: 401, body: { error: 'Unauthorized' } }),
-  rateLimited: (seconds = 2): ComfyScenario => ({ kind: 'prompt_error', status: 429, body: { error: 'Too Many Requests' }, headers: { 'retry-after': String(seconds) } }),
+  rateLimited: (seconds = 2): ComfyScenario => ({
+    kind: 'prompt_error',
+    status: 429,
+    body: { error: 'Too Many Requests' },
+    headers: { 'retry-after': String(seconds) },
+  }),
   serverError: (): ComfyScenario => ({ kind: 'prompt_error', status: 500, body: { error: 'Internal Server Error' } }),
   unavailable: (): ComfyScenario => ({ kind: 'prompt_error', status: 503, body: { error: 'Service Unavailable' } }),
 };
@@ -118,17 +136,25 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
   const broadcast = (message: unknown) => {
     for (const ws of clients.values()) send(ws, message);
   };
-  const queueInfo = () => ({ exec_info: { queue_remaining: [...jobs.values()].filter((j) => j.status === 'pending' || j.status === 'running').length } });
+  const queueInfo = () => ({
+    exec_info: {
+      queue_remaining: [...jobs.values()].filter((j) => j.status === 'pending' || j.status === 'running').length,
+    },
+  });
   const json = (res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}) =>
     sendText(res, status, pyJson(value), { ...(echo === '' ? {} : { 'x-echo': echo }), ...headers });
 
   const files = new Map<string, Buffer>();
   const env: NodeEnv = {
     get checkpoints() {
-      return [...(options.checkpoints ?? ['v1-5-pruned-emaonly.safetensors', 'sd_xl_base_1.0.safetensors']), ...(echo === '' ? [] : [`ckpt${tail()}`])];
+      return [
+        ...(options.checkpoints ?? ['v1-5-pruned-emaonly.safetensors', 'sd_xl_base_1.0.safetensors']),
+        ...(echo === '' ? [] : [`ckpt${tail()}`]),
+      ];
     },
     upscaleModels: options.upscaleModels ?? [],
-    inputFiles: () => [...files.keys()].filter((k) => k.startsWith('input/')).map((k) => k.slice('input/'.length).replace(/^\//, '')),
+    inputFiles: () =>
+      [...files.keys()].filter((k) => k.startsWith('input/')).map((k) => k.slice('input/'.length).replace(/^\//, '')),
     extraNodes: options.extraNodes ?? [],
   };
 
@@ -206,7 +232,8 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
         return;
       }
       if (req.method === 'POST' && path === '/prompt') return prompt(res, logged);
-      if (req.method === 'POST' && path === '/upload/image') return upload(res, Buffer.concat(raw.get(req) ?? []), req.headers['content-type']);
+      if (req.method === 'POST' && path === '/upload/image')
+        return upload(res, Buffer.concat(raw.get(req) ?? []), req.headers['content-type']);
       if (req.method === 'POST' && path === '/interrupt') {
         // With a prompt id only that prompt, if it is the one running; without, whatever runs (server.py post_interrupt).
         const id = (logged.json as { prompt_id?: string } | undefined)?.prompt_id;
@@ -231,7 +258,10 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
           return;
         }
         const entry = (j: Job) => [j.number, j.id, j.graph, { client_id: j.clientId }, j.outputs];
-        return json(res, 200, { queue_running: [...jobs.values()].filter((j) => j.status === 'running').map(entry), queue_pending: [...jobs.values()].filter((j) => j.status === 'pending').map(entry) });
+        return json(res, 200, {
+          queue_running: [...jobs.values()].filter((j) => j.status === 'running').map(entry),
+          queue_pending: [...jobs.values()].filter((j) => j.status === 'pending').map(entry),
+        });
       }
       const historyMatch = /^\/history\/(.+)$/.exec(path);
       if (req.method === 'GET' && historyMatch !== null) {
@@ -255,16 +285,34 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
             embedded_python: false,
             argv: ['main.py', '--cpu', ...(options.previews === true ? ['--preview-method', 'auto'] : [])],
           },
-          devices: [{ name: 'cpu', type: 'cpu', index: null, vram_total: 0, vram_free: 0, torch_vram_total: 0, torch_vram_free: 0 }],
+          devices: [
+            {
+              name: 'cpu',
+              type: 'cpu',
+              index: null,
+              vram_total: 0,
+              vram_free: 0,
+              torch_vram_total: 0,
+              torch_vram_free: 0,
+            },
+          ],
         });
       }
       if (req.method === 'GET' && path === '/object_info') {
-        return json(res, 200, Object.fromEntries(knownNodes().map((name) => [name, objectInfo(name, env, options.comboSpec === true)])));
+        return json(
+          res,
+          200,
+          Object.fromEntries(knownNodes().map((name) => [name, objectInfo(name, env, options.comboSpec === true)])),
+        );
       }
       const infoMatch = /^\/object_info\/(.+)$/.exec(path);
       if (req.method === 'GET' && infoMatch !== null) {
         const name = decodeURIComponent(infoMatch[1]!);
-        return json(res, 200, knownNodes().includes(name) ? { [name]: objectInfo(name, env, options.comboSpec === true) } : {});
+        return json(
+          res,
+          200,
+          knownNodes().includes(name) ? { [name]: objectInfo(name, env, options.comboSpec === true) } : {},
+        );
       }
       res.writeHead(404).end();
     },
@@ -277,7 +325,13 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
       if (options.echoCredentials === true) echo = credentialEcho(req.headers);
       wss.handleUpgrade(req, socket, head, (ws) => {
         const clientId = url.searchParams.get('clientId') || randomUUID().replace(/-/g, '');
-        const log: SocketLog = { clientId, origin: req.headers.origin, headers: req.headers, received: [], supportsPreviewMetadata: false };
+        const log: SocketLog = {
+          clientId,
+          origin: req.headers.origin,
+          headers: req.headers,
+          received: [],
+          supportsPreviewMetadata: false,
+        };
         socketLogs.push(log);
         clients.set(clientId, ws);
         // The server forgets the id when any of its sockets closes, even an older one a newer had replaced.
@@ -290,7 +344,10 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
           if (first && message.type === 'feature_flags') {
             log.supportsPreviewMetadata = message.data?.supports_preview_metadata === true;
             if (log.supportsPreviewMetadata) metaSockets.add(ws);
-            send(clients.get(clientId), { type: 'feature_flags', data: { supports_preview_metadata: true, max_upload_size: 104857600 } });
+            send(clients.get(clientId), {
+              type: 'feature_flags',
+              data: { supports_preview_metadata: true, max_upload_size: 104857600 },
+            });
           }
           first = false;
         });
@@ -331,7 +388,11 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(file.length), 'content-disposition': `filename="${filename}"` });
+    res.writeHead(200, {
+      'content-type': 'image/png',
+      'content-length': String(file.length),
+      'content-disposition': `filename="${filename}"`,
+    });
     res.end(file);
   }
 
@@ -349,10 +410,17 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
       res.writeHead(400).end();
       return;
     }
-    const fields = Object.fromEntries(parts.filter((p) => p.filename === undefined).map((p) => [p.name, p.data.toString('utf8')]));
+    const fields = Object.fromEntries(
+      parts.filter((p) => p.filename === undefined).map((p) => [p.name, p.data.toString('utf8')]),
+    );
     const type = fields.type ?? 'input';
     const subfolder = fields.subfolder ?? '';
-    if (!['input', 'temp', 'output'].includes(type) || subfolder.includes('..') || file.filename!.includes('/') || file.filename!.includes('..')) {
+    if (
+      !['input', 'temp', 'output'].includes(type) ||
+      subfolder.includes('..') ||
+      file.filename!.includes('/') ||
+      file.filename!.includes('..')
+    ) {
       res.writeHead(400).end();
       return;
     }
@@ -365,7 +433,9 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
       name = `${stem} (${i})${ext}`;
     }
     files.set(`${type}/${subfolder}/${name}`, file.data);
-    const meta = await sharp(file.data).metadata().catch(() => undefined);
+    const meta = await sharp(file.data)
+      .metadata()
+      .catch(() => undefined);
     if (meta?.autoOrient !== undefined) inputSizes.set(`${type}/${subfolder}/${name}`, meta.autoOrient);
     else inputSizes.delete(`${type}/${subfolder}/${name}`);
     uploads.push({ filename: file.filename!, contentType: file.contentType, bytes: file.data, fields, name });
@@ -375,24 +445,43 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
   function prompt(res: ServerResponse, logged: LoggedRequest): void {
     // aiohttp's request.json() on a body that is not JSON raises: the server answers 500 in plain text.
     if (logged.json === undefined && logged.body !== '') {
-      sendText(res, 500, '500 Internal Server Error\n\nServer got itself in trouble', { 'content-type': 'text/plain; charset=utf-8' });
+      sendText(res, 500, '500 Internal Server Error\n\nServer got itself in trouble', {
+        'content-type': 'text/plain; charset=utf-8',
+      });
       return;
     }
     const scenario = script.next();
     const body = (logged.json ?? {}) as { prompt?: Graph; client_id?: string; prompt_id?: string };
     if (scenario.kind === 'hang') return;
-    if (scenario.kind === 'prompt_error') return json(res, scenario.status, echoEverywhere(scenario.body, echo), scenario.headers);
+    if (scenario.kind === 'prompt_error')
+      return json(res, scenario.status, echoEverywhere(scenario.body, echo), scenario.headers);
     if (body.prompt === undefined) {
-      return json(res, 400, { error: { type: 'no_prompt', message: 'No prompt provided', details: 'No prompt provided', extra_info: {} }, node_errors: {} });
+      return json(res, 400, {
+        error: { type: 'no_prompt', message: 'No prompt provided', details: 'No prompt provided', extra_info: {} },
+        node_errors: {},
+      });
     }
     const checked = validatePrompt(body.prompt, env);
     if (!checked.ok) return json(res, 400, { error: checked.error, node_errors: checked.nodeErrors });
     const id = body.prompt_id ?? randomUUID();
     counter += 1;
-    const job: Job = { id, number: counter, clientId: body.client_id ?? '', graph: body.prompt, outputs: checked.outputs, scenario, status: 'pending', interrupted: false };
+    const job: Job = {
+      id,
+      number: counter,
+      clientId: body.client_id ?? '',
+      graph: body.prompt,
+      outputs: checked.outputs,
+      scenario,
+      status: 'pending',
+      interrupted: false,
+    };
     jobs.set(id, job);
     queue.push(job);
-    json(res, 200, { prompt_id: id, number: counter, node_errors: echo === '' ? checked.nodeErrors : nestedEcho(echo) });
+    json(res, 200, {
+      prompt_id: id,
+      number: counter,
+      node_errors: echo === '' ? checked.nodeErrors : nestedEcho(echo),
+    });
     host.queueStatus();
     void pump();
   }
@@ -401,10 +490,15 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
     url: fake.url,
     requests: fake.requests,
     sockets: socketLogs,
-    promptRequests: () => fake.requests.filter((r) => r.method === 'POST' && r.path.replace(/^\/api/, '') === '/prompt'),
+    promptRequests: () =>
+      fake.requests.filter((r) => r.method === 'POST' && r.path.replace(/^\/api/, '') === '/prompt'),
     interruptRequests: () => fake.requests.filter((r) => r.path.replace(/^\/api/, '') === '/interrupt'),
-    queueDeleteRequests: () => fake.requests.filter((r) => r.method === 'POST' && r.path.replace(/^\/api/, '') === '/queue'),
-    queue: () => ({ running: [...jobs.values()].filter((j) => j.status === 'running').map((j) => j.id), pending: [...jobs.values()].filter((j) => j.status === 'pending').map((j) => j.id) }),
+    queueDeleteRequests: () =>
+      fake.requests.filter((r) => r.method === 'POST' && r.path.replace(/^\/api/, '') === '/queue'),
+    queue: () => ({
+      running: [...jobs.values()].filter((j) => j.status === 'running').map((j) => j.id),
+      pending: [...jobs.values()].filter((j) => j.status === 'pending').map((j) => j.id),
+    }),
     uploads,
     seedInput: (name, bytes) => void files.set(`input//${name}`, bytes),
     setScenario: (next) => script.set(next),
@@ -443,7 +537,12 @@ function parseMultipart(body: Buffer, boundary: string): Part[] {
     const name = /\bname="([^"]*)"/.exec(disposition)?.[1] ?? '';
     const filename = /\bfilename="([^"]*)"/.exec(disposition)?.[1];
     const contentType = /content-type:\s*([^\r\n]+)/i.exec(headers)?.[1]?.trim();
-    parts.push({ name, ...(filename === undefined ? {} : { filename }), ...(contentType === undefined ? {} : { contentType }), data: Buffer.from(data) });
+    parts.push({
+      name,
+      ...(filename === undefined ? {} : { filename }),
+      ...(contentType === undefined ? {} : { contentType }),
+      data: Buffer.from(data),
+    });
     at = next;
   }
   return parts;
@@ -451,6 +550,7 @@ function parseMultipart(body: Buffer, boundary: string): Part[] {
 
 /** A PNG's size from its IHDR; the fake only ever sizes PNG uploads. */
 function pngSize(bytes: Buffer | undefined): { width: number; height: number } {
-  if (bytes === undefined || bytes.length < 24 || bytes.readUInt32BE(12) !== 0x49484452) throw new Error('the fake can only size PNG inputs');
+  if (bytes === undefined || bytes.length < 24 || bytes.readUInt32BE(12) !== 0x49484452)
+    throw new Error('the fake can only size PNG inputs');
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }

@@ -50,7 +50,14 @@ export function createFakeEngine(dataDir: string): FakeEngine {
 
   // Channels the host tests never call through this fake: answering them would be a second importer to keep in step.
   const notImplementedHere = <C extends keyof Handlers>(names: C[]): Pick<Handlers, C> =>
-    Object.fromEntries(names.map((n) => [n, async () => { throw new AppError('internal', `The fake engine does not answer ${n}.`); }])) as unknown as Pick<Handlers, C>;
+    Object.fromEntries(
+      names.map((n) => [
+        n,
+        async () => {
+          throw new AppError('internal', `The fake engine does not answer ${n}.`);
+        },
+      ]),
+    ) as unknown as Pick<Handlers, C>;
 
   const handlers: Handlers = {
     async 'jobs.submit'(input) {
@@ -163,12 +170,54 @@ export function createFakeEngine(dataDir: string): FakeEngine {
     'desktop.droppedImages': desktopOnly,
     'updates.status': async () => ({ state: 'off', reason: 'unsupported' }),
     'updates.restart': desktopOnly,
-    ...notImplementedHere(['library.import', 'library.imports', 'library.cancelImport', 'library.pauseImport', 'library.resumeImport', 'library.folders', 'library.removeFolder']),
-    ...notImplementedHere(['jobs.count', 'images.setRating', 'images.setFavorite', 'images.trash', 'images.restore', 'images.tag', 'images.undo', 'tags.list', 'tags.rename', 'boards.list', 'boards.create', 'boards.rename', 'boards.delete', 'boards.add', 'boards.remove', 'search.suggest']),
+    ...notImplementedHere([
+      'library.import',
+      'library.imports',
+      'library.cancelImport',
+      'library.pauseImport',
+      'library.resumeImport',
+      'library.folders',
+      'library.removeFolder',
+    ]),
+    ...notImplementedHere([
+      'jobs.count',
+      'images.setRating',
+      'images.setFavorite',
+      'images.trash',
+      'images.restore',
+      'images.tag',
+      'images.undo',
+      'tags.list',
+      'tags.rename',
+      'boards.list',
+      'boards.create',
+      'boards.rename',
+      'boards.delete',
+      'boards.add',
+      'boards.remove',
+      'search.suggest',
+    ]),
     ...notImplementedHere(['images.similar', 'images.duplicates']),
-    ...notImplementedHere(['providers.add', 'providers.remove', 'presets.list', 'presets.save', 'presets.delete', 'presets.importStyles', 'prompts.history', 'images.saveMask']),
+    ...notImplementedHere([
+      'providers.add',
+      'providers.remove',
+      'presets.list',
+      'presets.save',
+      'presets.delete',
+      'presets.importStyles',
+      'prompts.history',
+      'images.saveMask',
+    ]),
     ...notImplementedHere(['export.start', 'export.list', 'export.cancel']),
-    ...notImplementedHere(['library.location', 'library.move.start', 'library.move.status', 'library.move.cancel', 'library.deleteOldCopy', 'library.retryLocation', 'library.useLocation']),
+    ...notImplementedHere([
+      'library.location',
+      'library.move.start',
+      'library.move.status',
+      'library.move.cancel',
+      'library.deleteOldCopy',
+      'library.retryLocation',
+      'library.useLocation',
+    ]),
   };
 
   const engine: FakeEngine = {

@@ -66,12 +66,21 @@ export function createHeldProvider(id = 'held'): HeldProvider {
           request,
           async step(n, steps, tone = 'light') {
             ctx.onProgress({ stage: 'sampling', step: n, steps, fraction: n / steps });
-            ctx.onPartialImage({ data: await gradientPng(request.width / 8, request.height / 8, tone, n), mime: 'image/png' });
+            ctx.onPartialImage({
+              data: await gradientPng(request.width / 8, request.height / 8, tone, n),
+              mime: 'image/png',
+            });
           },
           finish(tone = 'light') {
             held.delete(request.prompt);
-            void Promise.all(Array.from({ length: request.count }, (_, i) => gradientPng(request.width, request.height, tone, i))).then((datas) =>
-              resolve({ images: datas.map((data) => ({ data, mime: 'image/png' as const })), seed: request.seed ?? 1, usage: {} }),
+            void Promise.all(
+              Array.from({ length: request.count }, (_, i) => gradientPng(request.width, request.height, tone, i)),
+            ).then((datas) =>
+              resolve({
+                images: datas.map((data) => ({ data, mime: 'image/png' as const })),
+                seed: request.seed ?? 1,
+                usage: {},
+              }),
             );
           },
         };

@@ -20,7 +20,15 @@ export type OpenAIScenario =
       /** Stream: send fewer partials than asked (allowed by the API). */
       partials?: number;
     }
-  | { kind: 'error'; status: number; type: string; code: string | null; message: string; param?: string | null; headers?: Record<string, string> }
+  | {
+      kind: 'error';
+      status: number;
+      type: string;
+      code: string | null;
+      message: string;
+      param?: string | null;
+      headers?: Record<string, string>;
+    }
   /** Stream: the socket is destroyed after `afterPartials` partial events; JSON: after half the body. */
   | { kind: 'cut'; afterPartials?: number }
   | { kind: 'malformed_json' }
@@ -41,7 +49,8 @@ export const openAIErrors = {
     status: 401,
     type: 'invalid_request_error',
     code: 'invalid_api_key',
-    message: 'Incorrect API key provided: sk-abc***xyz. You can find your API key at https://platform.openai.com/account/api-keys.',
+    message:
+      'Incorrect API key provided: sk-abc***xyz. You can find your API key at https://platform.openai.com/account/api-keys.',
   }),
   orgNotVerified: (): ErrorScenario => ({
     kind: 'error',
@@ -99,7 +108,8 @@ export const openAIErrors = {
     status: 400,
     type: 'invalid_request_error',
     code: 'content_policy_violation',
-    message: 'Your request was rejected as a result of our safety system. Your prompt may contain text that is not allowed by our safety system.',
+    message:
+      'Your request was rejected as a result of our safety system. Your prompt may contain text that is not allowed by our safety system.',
   }),
   badValue: (param: string): ErrorScenario => ({
     kind: 'error',
@@ -154,21 +164,38 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   const fake = await startHttpFake(async (req, res, logged) => {
     requestCounter += 1;
     const echo = options.echoCredentials === true ? credentialEcho(req.headers) : '';
-    const common: Record<string, string> = { 'x-request-id': `req_fake${requestCounter}${echo === '' ? '' : ` ${echo}`}`, 'openai-version': '2020-10-01', 'openai-processing-ms': '12' };
+    const common: Record<string, string> = {
+      'x-request-id': `req_fake${requestCounter}${echo === '' ? '' : ` ${echo}`}`,
+      'openai-version': '2020-10-01',
+      'openai-processing-ms': '12',
+    };
     if (echo !== '') common['x-echo'] = echo;
     const path = logged.path.replace(/^\/v1\/v1\//, '/v1/');
     if (req.headers.authorization !== `Bearer ${apiKey}`) {
       // Some compatible servers quote the whole key they were given, where api.openai.com masks it.
       const given = /^Bearer\s+(.*)$/i.exec(req.headers.authorization ?? '')?.[1];
       const unauthorized = openAIErrors.unauthorized();
-      if (given !== undefined && given !== '') unauthorized.message = `Incorrect API key provided: ${given}. You can find your API key at https://platform.openai.com/account/api-keys.`;
+      if (given !== undefined && given !== '')
+        unauthorized.message = `Incorrect API key provided: ${given}. You can find your API key at https://platform.openai.com/account/api-keys.`;
       sendError(res, withEcho(unauthorized, echo), common, echo);
       return;
     }
     if (req.method === 'GET' && path === '/v1/models') {
       const ids = options.models ?? ['gpt-4o', 'gpt-image-1', 'dall-e-3', 'whisper-1'];
       const listed = echo === '' ? ids : [...ids, `gpt-image-${echo}`];
-      sendText(res, 200, JSON.stringify({ object: 'list', data: listed.map((id) => ({ id, object: 'model', created: 1698785189, owned_by: 'system' })) }, null, 2), common);
+      sendText(
+        res,
+        200,
+        JSON.stringify(
+          {
+            object: 'list',
+            data: listed.map((id) => ({ id, object: 'model', created: 1698785189, owned_by: 'system' })),
+          },
+          null,
+          2,
+        ),
+        common,
+      );
       return;
     }
     if (req.method === 'POST' && path === EDITS) {
@@ -176,11 +203,35 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       if ('error' in parsed) return sendError(res, parsed.error, common);
       edits.push(parsed.edit);
       const scenario = script.next();
-      await respond(res, logged, parsed.body, scenario.kind === 'error' ? withEcho(scenario, echo) : scenario, common, echo, 'image_edit');
+      await respond(
+        res,
+        logged,
+        parsed.body,
+        scenario.kind === 'error' ? withEcho(scenario, echo) : scenario,
+        common,
+        echo,
+        'image_edit',
+      );
       return;
     }
     if (req.method !== 'POST' || path !== GENERATIONS) {
-      sendText(res, 404, JSON.stringify({ error: { message: `Invalid URL (${req.method} ${logged.path})`, type: 'invalid_request_error', param: null, code: null } }, null, 2), common);
+      sendText(
+        res,
+        404,
+        JSON.stringify(
+          {
+            error: {
+              message: `Invalid URL (${req.method} ${logged.path})`,
+              type: 'invalid_request_error',
+              param: null,
+              code: null,
+            },
+          },
+          null,
+          2,
+        ),
+        common,
+      );
       return;
     }
     const body = (logged.json ?? {}) as Record<string, unknown>;
@@ -191,7 +242,8 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   return {
     url: fake.url,
     requests: fake.requests,
-    generationRequests: () => fake.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/images/generations')),
+    generationRequests: () =>
+      fake.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/images/generations')),
     edits,
     setScenario: (next) => script.set(next),
     close: fake.close,
@@ -201,11 +253,25 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
 /** The echo in every field of an error body: message, type, code and param. */
 function withEcho(scenario: ErrorScenario, echo: string): ErrorScenario {
   if (echo === '') return scenario;
-  return { ...scenario, message: `${scenario.message} (${echo})`, type: `${scenario.type} ${echo}`, code: `${scenario.code ?? 'error'} ${echo}`, param: `${scenario.param ?? 'prompt'} ${echo}` };
+  return {
+    ...scenario,
+    message: `${scenario.message} (${echo})`,
+    type: `${scenario.type} ${echo}`,
+    code: `${scenario.code ?? 'error'} ${echo}`,
+    param: `${scenario.param ?? 'prompt'} ${echo}`,
+  };
 }
 
 function sendError(res: ServerResponse, scenario: ErrorScenario, common: Record<string, string>, echo = ''): void {
-  const body = { error: { message: scenario.message, type: scenario.type, param: scenario.param ?? null, code: scenario.code, ...(echo === '' ? {} : { details: nestedEcho(echo) }) } };
+  const body = {
+    error: {
+      message: scenario.message,
+      type: scenario.type,
+      param: scenario.param ?? null,
+      code: scenario.code,
+      ...(echo === '' ? {} : { details: nestedEcho(echo) }),
+    },
+  };
   sendText(res, scenario.status, JSON.stringify(body, null, 2), { ...common, ...scenario.headers });
 }
 
@@ -213,8 +279,17 @@ function sendError(res: ServerResponse, scenario: ErrorScenario, common: Record<
  * The edits form as OpenAI reads it (docs/provider-protocols.md §1.4): images under `image` or `image[]`, an optional
  * `mask` file, and every scalar a plain string part; what it would refuse gets its 400.
  */
-function parseEdit(contentType: string | undefined, raw: Buffer): { edit: ReceivedEdit; body: Record<string, unknown> } | { error: ErrorScenario } {
-  const bad = (message: string, param: string | null, code: string | null = 'invalid_value'): { error: ErrorScenario } => ({ error: { kind: 'error', status: 400, type: 'invalid_request_error', code, message, param } });
+function parseEdit(
+  contentType: string | undefined,
+  raw: Buffer,
+): { edit: ReceivedEdit; body: Record<string, unknown> } | { error: ErrorScenario } {
+  const bad = (
+    message: string,
+    param: string | null,
+    code: string | null = 'invalid_value',
+  ): { error: ErrorScenario } => ({
+    error: { kind: 'error', status: 400, type: 'invalid_request_error', code, message, param },
+  });
   const parts = parseMultipart(contentType, raw);
   if (parts === null) return bad('Invalid Content-Type header, expected multipart/form-data.', null, null);
   const fields: Record<string, string> = {};
@@ -233,11 +308,14 @@ function parseEdit(contentType: string | undefined, raw: Buffer): { edit: Receiv
     }
   }
   if (images.length === 0) return bad("Missing required parameter: 'image'.", 'image', 'missing_required_parameter');
-  if (fields.prompt === undefined || fields.prompt === '') return bad("Missing required parameter: 'prompt'.", 'prompt', 'missing_required_parameter');
+  if (fields.prompt === undefined || fields.prompt === '')
+    return bad("Missing required parameter: 'prompt'.", 'prompt', 'missing_required_parameter');
   for (const name of ['n', 'partial_images'] as const) {
-    if (fields[name] !== undefined && !DECIMAL.test(fields[name])) return bad(`Invalid type for '${name}': expected an integer, but got a string that is not one.`, name);
+    if (fields[name] !== undefined && !DECIMAL.test(fields[name]))
+      return bad(`Invalid type for '${name}': expected an integer, but got a string that is not one.`, name);
   }
-  if (fields.stream !== undefined && fields.stream !== 'true' && fields.stream !== 'false') return bad("Invalid value for 'stream': expected a boolean.", 'stream');
+  if (fields.stream !== undefined && fields.stream !== 'true' && fields.stream !== 'false')
+    return bad("Invalid value for 'stream': expected a boolean.", 'stream');
   const body: Record<string, unknown> = { ...fields };
   if (fields.n !== undefined) body.n = Number(fields.n);
   if (fields.partial_images !== undefined) body.partial_images = Number(fields.partial_images);
@@ -267,7 +345,12 @@ async function respond(
       sendText(res, 200, '{\n  "created": 1713833628,\n  "data": [\n    {"b64_json": "iVBOR', common);
       return;
     case 'invalid_base64':
-      sendText(res, 200, JSON.stringify({ created: 1713833628, data: [{ b64_json: 'iVBORw0KGgo!!!not*base64###' }] }, null, 2), common);
+      sendText(
+        res,
+        200,
+        JSON.stringify({ created: 1713833628, data: [{ b64_json: 'iVBORw0KGgo!!!not*base64###' }] }, null, 2),
+        common,
+      );
       return;
     case 'huge': {
       const headers: Record<string, string> = { ...common, 'content-type': 'application/json' };
@@ -288,12 +371,22 @@ async function respond(
         background: `opaque${tail}`,
         data: Array.from({ length: images }, (_, i) => ({
           b64_json: pngFor(i).toString('base64'),
-          ...(scenario.kind === 'success' && scenario.revisedPrompt !== undefined ? { revised_prompt: scenario.revisedPrompt + tail } : echo === '' ? {} : { revised_prompt: `revised${tail}` }),
+          ...(scenario.kind === 'success' && scenario.revisedPrompt !== undefined
+            ? { revised_prompt: scenario.revisedPrompt + tail }
+            : echo === ''
+              ? {}
+              : { revised_prompt: `revised${tail}` }),
         })),
         output_format: `png${tail}`,
         quality: `high${tail}`,
         size: (typeof body.size === 'string' ? body.size : '1024x1024') + tail,
-        usage: { input_tokens: 50, input_tokens_details: { image_tokens: 40, text_tokens: 10 }, output_tokens: 4160, total_tokens: 4210, ...(echo === '' ? {} : { note: nestedEcho(echo) }) },
+        usage: {
+          input_tokens: 50,
+          input_tokens_details: { image_tokens: 40, text_tokens: 10 },
+          output_tokens: 4160,
+          total_tokens: 4210,
+          ...(echo === '' ? {} : { note: nestedEcho(echo) }),
+        },
       },
       null,
       2,
@@ -315,8 +408,19 @@ async function respond(
   const eol = success?.crlf === true ? '\r\n' : '\n';
   const stepMs = success?.stepMs ?? 5;
   const requested = typeof body.partial_images === 'number' ? body.partial_images : 0;
-  const partials = scenario.kind === 'cut' ? (scenario.afterPartials ?? 1) : scenario.kind === 'stream_error' ? 1 : (success?.partials ?? requested);
-  const fields = { created_at: 1713833628, size: `${String(body.size ?? 'auto')}${tail}`, quality: `${String(body.quality ?? 'auto')}${tail}`, background: `${String(body.background ?? 'auto')}${tail}`, output_format: `${String(body.output_format ?? 'png')}${tail}` };
+  const partials =
+    scenario.kind === 'cut'
+      ? (scenario.afterPartials ?? 1)
+      : scenario.kind === 'stream_error'
+        ? 1
+        : (success?.partials ?? requested);
+  const fields = {
+    created_at: 1713833628,
+    size: `${String(body.size ?? 'auto')}${tail}`,
+    quality: `${String(body.quality ?? 'auto')}${tail}`,
+    background: `${String(body.background ?? 'auto')}${tail}`,
+    output_format: `${String(body.output_format ?? 'png')}${tail}`,
+  };
   const send = (event: string, data: unknown): boolean => {
     if (res.destroyed) return false;
     if (success?.keepaliveComments === true) res.write(`: keepalive${eol}`);
@@ -324,10 +428,19 @@ async function respond(
     return true;
   };
   // An event type this client does not know, named with the echo (clients trace what they skip).
-  if (echo !== '' && !send(`${events}.note${tail}`, { type: `${events}.note${tail}`, detail: nestedEcho(echo) })) return;
+  if (echo !== '' && !send(`${events}.note${tail}`, { type: `${events}.note${tail}`, detail: nestedEcho(echo) }))
+    return;
   for (let i = 0; i < partials; i += 1) {
     await delay(stepMs);
-    if (!send(`${events}.partial_image`, { type: `${events}.partial_image`, b64_json: pngFor(100 + i).toString('base64'), partial_image_index: i, ...fields })) return;
+    if (
+      !send(`${events}.partial_image`, {
+        type: `${events}.partial_image`,
+        b64_json: pngFor(100 + i).toString('base64'),
+        partial_image_index: i,
+        ...fields,
+      })
+    )
+      return;
   }
   if (scenario.kind === 'cut') {
     await delay(stepMs);
@@ -335,7 +448,14 @@ async function respond(
     return;
   }
   if (scenario.kind === 'stream_error') {
-    send('error', { error: { message: `The server had an error while processing your request.${tail}`, type: `server_error${tail}`, param: echo === '' ? null : echo, code: echo === '' ? null : echo } });
+    send('error', {
+      error: {
+        message: `The server had an error while processing your request.${tail}`,
+        type: `server_error${tail}`,
+        param: echo === '' ? null : echo,
+        code: echo === '' ? null : echo,
+      },
+    });
     res.end();
     return;
   }
@@ -346,7 +466,13 @@ async function respond(
       type: `${events}.completed`,
       b64_json: pngFor(i).toString('base64'),
       ...fields,
-      usage: { total_tokens: 100, input_tokens: 50, output_tokens: 50, input_tokens_details: { text_tokens: 10, image_tokens: 40 }, ...(echo === '' ? {} : { note: nestedEcho(echo) }) },
+      usage: {
+        total_tokens: 100,
+        input_tokens: 50,
+        output_tokens: 50,
+        input_tokens_details: { text_tokens: 10, image_tokens: 40 },
+        ...(echo === '' ? {} : { note: nestedEcho(echo) }),
+      },
     };
     if (!send(`${events}.completed`, completed)) return;
   }

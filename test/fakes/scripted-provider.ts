@@ -5,7 +5,12 @@
 import sharp from 'sharp';
 import { AppError } from '../../shared/errors.js';
 import { offsetSeed, seedToBigInt } from '../../shared/seed.js';
-import { textOnlyOperations, type GenerateRequest, type OperationCapabilities, type ProviderCapabilities } from '../../shared/contract.js';
+import {
+  textOnlyOperations,
+  type GenerateRequest,
+  type OperationCapabilities,
+  type ProviderCapabilities,
+} from '../../shared/contract.js';
 import type { Provider, ProviderOutput, WorkInputs } from '../../electron/providers/types.js';
 import type { ProviderEntry } from '../../electron/engine/provider-registry.js';
 
@@ -26,7 +31,11 @@ export interface ScriptedProvider extends Provider {
 }
 
 /** Every image operation supported (a test's provider that takes images). */
-export const ALL_OPERATIONS: OperationCapabilities = { img2img: { supported: true }, inpaint: { supported: true }, upscale: { supported: true } };
+export const ALL_OPERATIONS: OperationCapabilities = {
+  img2img: { supported: true },
+  inpaint: { supported: true },
+  upscale: { supported: true },
+};
 
 const capabilities: ProviderCapabilities = {
   sizes: { min: 64, max: 2048, multipleOf: 8, presets: [[512, 512]] },
@@ -62,7 +71,10 @@ const wait = (ms: number, signal: AbortSignal): Promise<void> =>
     );
   });
 
-export function createScriptedProvider(id = 'scripted', script: AttemptScript[] = [{ kind: 'succeed' }]): ScriptedProvider {
+export function createScriptedProvider(
+  id = 'scripted',
+  script: AttemptScript[] = [{ kind: 'succeed' }],
+): ScriptedProvider {
   const provider: ScriptedProvider = {
     id,
     name: `Scripted ${id}`,
@@ -107,7 +119,11 @@ export function createScriptedProvider(id = 'scripted', script: AttemptScript[] 
       const images = [];
       for (let i = 0; i < request.count; i += 1) {
         const seed = offsetSeed(request.seed ?? 1, i);
-        images.push({ data: await solidPng(request.width, request.height, Number(seedToBigInt(seed) % 256n)), mime: 'image/png', seed });
+        images.push({
+          data: await solidPng(request.width, request.height, Number(seedToBigInt(seed) % 256n)),
+          mime: 'image/png',
+          seed,
+        });
       }
       return { images, seed: request.seed ?? 1, usage: { scripted: true } };
     },

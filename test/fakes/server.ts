@@ -1,4 +1,10 @@
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 
@@ -34,7 +40,10 @@ export interface HttpFake {
  * A loopback HTTP server on 127.0.0.1:0 that logs every request (body read first) and tracks its sockets so
  * close() never hangs on a keep-alive or a deliberately stalled response.
  */
-export async function startHttpFake(handler: Handler, onUpgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void): Promise<HttpFake> {
+export async function startHttpFake(
+  handler: Handler,
+  onUpgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void,
+): Promise<HttpFake> {
   const requests: LoggedRequest[] = [];
   const sockets = new Set<Socket>();
   let seq = 0;
@@ -115,8 +124,17 @@ export function streamHugeBody(res: ServerResponse, logged: LoggedRequest, total
 }
 
 /** Sends a JSON response with a precise body string. */
-export function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...headers });
+export function sendText(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(text)),
+    ...headers,
+  });
   res.end(text);
 }
 

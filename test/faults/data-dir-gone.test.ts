@@ -59,7 +59,9 @@ describe('the data dir removed or unmounted while the engine runs', () => {
     expect(page.items.map((j) => j.id)).toContain(keptId);
   }
 
-  const variant = CAN_MOUNT ? 'a real bind mount, unmounted and mounted again' : 'the folder moved away and back (no mount here)';
+  const variant = CAN_MOUNT
+    ? 'a real bind mount, unmounted and mounted again'
+    : 'the folder moved away and back (no mount here)';
   it(`refuses writes while the drive is gone and carries on when the same folder returns (${variant})`, async () => {
     const crashes = watchProcessCrashes();
     try {
@@ -78,7 +80,9 @@ describe('the data dir removed or unmounted while the engine runs', () => {
 
       const provider = createScriptedProvider('scripted', [{ kind: 'succeed' }, { kind: 'hang' }, { kind: 'succeed' }]);
       const e = await open(dataDir, provider);
-      const kept = await waitForStatus(e, (await e.handlers['jobs.submit']({ ...base, prompt: 'kept' })).job.id, ['succeeded']);
+      const kept = await waitForStatus(e, (await e.handlers['jobs.submit']({ ...base, prompt: 'kept' })).job.id, [
+        'succeeded',
+      ]);
       const hanging = (await e.handlers['jobs.submit']({ ...base, prompt: 'running when unplugged' })).job;
       await waitForStatus(e, hanging.id, ['running']);
       // Unplug only once the provider holds the job (the worker reads its inputs and settings first).
@@ -110,7 +114,9 @@ describe('the data dir removed or unmounted while the engine runs', () => {
       const dataDir = join(root, 'data');
       const provider = createScriptedProvider('scripted', [{ kind: 'succeed' }]);
       const e = await open(dataDir, provider);
-      const kept = await waitForStatus(e, (await e.handlers['jobs.submit']({ ...base, prompt: 'kept' })).job.id, ['succeeded']);
+      const kept = await waitForStatus(e, (await e.handlers['jobs.submit']({ ...base, prompt: 'kept' })).job.id, [
+        'succeeded',
+      ]);
       // The person's own copy of the folder, taken while Atelier ran (the WAL holds the latest commits).
       cpSync(dataDir, join(root, 'copy'), { recursive: true });
 

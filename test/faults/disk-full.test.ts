@@ -25,15 +25,31 @@ interface Stage {
 
 const STAGES: Stage[] = [
   { name: 'claim', trigger: { sql: /SET status = 'running'/ }, ends: { status: 'succeeded' } },
-  { name: 'progress', trigger: { sql: /SET progress_stage = @stage/ }, ends: { status: 'failed', code: 'storage', message: DISK_FULL } },
+  {
+    name: 'progress',
+    trigger: { sql: /SET progress_stage = @stage/ },
+    ends: { status: 'failed', code: 'storage', message: DISK_FULL },
+  },
   {
     name: 'preview',
     trigger: { path: /\/previews\// },
     script: { kind: 'succeed', progressSteps: 3, partials: 2, delayMs: 60 },
-    ends: { status: 'failed', code: 'storage', message: /disk is full, so Atelier could not save the (image|thumbnail)/ },
+    ends: {
+      status: 'failed',
+      code: 'storage',
+      message: /disk is full, so Atelier could not save the (image|thumbnail)/,
+    },
   },
-  { name: 'image store', trigger: { path: /\/tmp\/[0-9a-f]+\.part$/ }, ends: { status: 'failed', code: 'storage', message: /could not save the (image|thumbnail)/ } },
-  { name: 'succeed', trigger: { sql: /SET status = @next/, params: (p) => p['next'] === 'succeeded' }, ends: { status: 'succeeded' } },
+  {
+    name: 'image store',
+    trigger: { path: /\/tmp\/[0-9a-f]+\.part$/ },
+    ends: { status: 'failed', code: 'storage', message: /could not save the (image|thumbnail)/ },
+  },
+  {
+    name: 'succeed',
+    trigger: { sql: /SET status = @next/, params: (p) => p['next'] === 'succeeded' },
+    ends: { status: 'succeeded' },
+  },
   {
     name: 'fail',
     trigger: { sql: /SET status = @next/, params: (p) => p['next'] === 'failed' },
@@ -53,9 +69,18 @@ describe('a full disk at every write of a job’s life (injected SQLITE_FULL and
     const disk = createDiskFault();
     const log = recordingLog();
     const provider = createScriptedProvider('scripted', [{ kind: 'succeed' }]);
-    h = await startHarness({ providers: [scriptedEntry(provider)], wrapDatabase: disk.wrapDatabase, mediaFs: disk.fs, log });
+    h = await startHarness({
+      providers: [scriptedEntry(provider)],
+      wrapDatabase: disk.wrapDatabase,
+      mediaFs: disk.fs,
+      log,
+    });
     // Stored before the disk fills: it must come through untouched.
-    const kept = await waitForStatus(h.engine, (await h.engine.handlers['jobs.submit']({ ...base, prompt: 'kept' })).job.id, ['succeeded']);
+    const kept = await waitForStatus(
+      h.engine,
+      (await h.engine.handlers['jobs.submit']({ ...base, prompt: 'kept' })).job.id,
+      ['succeeded'],
+    );
     return { h, disk, log, provider, kept };
   }
 
@@ -94,15 +119,23 @@ describe('a full disk at every write of a job’s life (injected SQLITE_FULL and
         const { h, disk, log, provider, kept } = await start();
         if (stage.script !== undefined) provider.script = [stage.script, { kind: 'succeed' }];
         disk.fillAt(stage.trigger);
-        const { job } = await h.engine.handlers['jobs.submit']({ ...base, prompt: `meets a full disk at ${stage.name}` });
+        const { job } = await h.engine.handlers['jobs.submit']({
+          ...base,
+          prompt: `meets a full disk at ${stage.name}`,
+        });
         // The worker has met the full disk and kept what it could not write (or, without that care, crashed).
-        const waiting = stage.name === 'claim' ? 'the worker could not look for work' : 'a finished job could not be recorded; retrying';
+        const waiting =
+          stage.name === 'claim'
+            ? 'the worker could not look for work'
+            : 'a finished job could not be recorded; retrying';
         await waitFor(() => crashes.errors.length > 0 || log.has(waiting));
         expect(crashes.errors).toEqual([]);
         expect(disk.full).toBe(true);
 
         // Meanwhile: writes answer storage in disk-full words; reads still work.
-        const refused = (await rejection(h.engine.handlers['jobs.setFavorite']({ ids: [kept.id], favorite: true }))) as AppError;
+        const refused = (await rejection(
+          h.engine.handlers['jobs.setFavorite']({ ids: [kept.id], favorite: true }),
+        )) as AppError;
         expect(refused.code).toBe('storage');
         expect(refused.message).toMatch(DISK_FULL);
         const stuck = await h.engine.handlers['jobs.get']({ id: job.id });
@@ -137,7 +170,12 @@ describe('a job’s end that never reaches the disk', () => {
     const disk = createDiskFault();
     const log = recordingLog();
     const provider = createScriptedProvider('scripted', [{ kind: 'succeed' }]);
-    const h = await startHarness({ providers: [scriptedEntry(provider)], wrapDatabase: disk.wrapDatabase, mediaFs: disk.fs, log });
+    const h = await startHarness({
+      providers: [scriptedEntry(provider)],
+      wrapDatabase: disk.wrapDatabase,
+      mediaFs: disk.fs,
+      log,
+    });
     try {
       disk.fillAt({ sql: /SET status = @next/ });
       const { job } = await h.engine.handlers['jobs.submit'](base);

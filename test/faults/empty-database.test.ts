@@ -21,7 +21,8 @@ function filesUnder(root: string): string[] {
 
 function recordingLog() {
   const lines: Array<{ level: string; message: string; fields?: Record<string, unknown> }> = [];
-  const at = (level: string) => (message: string, fields?: Record<string, unknown>) => void lines.push({ level, message, ...(fields ? { fields } : {}) });
+  const at = (level: string) => (message: string, fields?: Record<string, unknown>) =>
+    void lines.push({ level, message, ...(fields ? { fields } : {}) });
   return { lines, log: { info: at('info'), warn: at('warn'), error: at('error') } };
 }
 
@@ -55,7 +56,8 @@ async function settled(engine: Engine) {
 
 const LOSSES = {
   deleted: (dir: string) => {
-    for (const name of ['atelier.db', 'atelier.db-wal', 'atelier.db-shm', 'atelier.db.clean-close']) rmSync(join(dir, name), { force: true });
+    for (const name of ['atelier.db', 'atelier.db-wal', 'atelier.db-shm', 'atelier.db.clean-close'])
+      rmSync(join(dir, name), { force: true });
   },
   truncated: (dir: string) => {
     for (const name of ['atelier.db-wal', 'atelier.db-shm']) rmSync(join(dir, name), { force: true });
@@ -87,7 +89,11 @@ describe('an empty or missing database beside a populated library', () => {
       expect(stats.total).toBe(0);
       expect(stats.recovery).toEqual({ state: 'needed', libraryFiles: 5, unknownFiles: 5 });
       expect(lines).toContainEqual(
-        expect.objectContaining({ level: 'warn', message: expect.stringMatching(/nothing was swept/), fields: { libraryFiles: 5, unknownFiles: 5 } }),
+        expect.objectContaining({
+          level: 'warn',
+          message: expect.stringMatching(/nothing was swept/),
+          fields: { libraryFiles: 5, unknownFiles: 5 },
+        }),
       );
 
       const rebuilt = await engine.handlers['library.rebuild']({});
@@ -134,7 +140,11 @@ describe('an empty or missing database beside a populated library', () => {
     expect((await settled(engine)).recovery).toMatchObject({ state: 'needed', libraryFiles: 6 });
     expect(await engine.handlers['library.rebuild']({})).toEqual({ jobs: 4, images: 5, known: 0, unreadable: 1 });
     expect(existsSync(stranger)).toBe(true);
-    expect((await engine.handlers['jobs.stats']({})).recovery).toEqual({ state: 'ok', libraryFiles: 6, unknownFiles: 1 });
+    expect((await engine.handlers['jobs.stats']({})).recovery).toEqual({
+      state: 'ok',
+      libraryFiles: 6,
+      unknownFiles: 1,
+    });
   });
 
   it('once rebuilt, does not keep offering a rebuild for files it could not read', async () => {
@@ -143,10 +153,15 @@ describe('an empty or missing database beside a populated library', () => {
     LOSSES.deleted(h.dataDir);
     const { mkdirSync, writeFileSync } = await import('node:fs');
     mkdirSync(join(h.dataDir, 'library', 'ab'), { recursive: true });
-    for (let i = 0; i < 8; i += 1) writeFileSync(join(h.dataDir, 'library', 'ab', `${String(i).repeat(62)}.png`), `stranger ${i}`);
+    for (let i = 0; i < 8; i += 1)
+      writeFileSync(join(h.dataDir, 'library', 'ab', `${String(i).repeat(62)}.png`), `stranger ${i}`);
     const engine = await h.open({ providers: [scriptedEntry(createScriptedProvider())] });
     expect((await settled(engine)).recovery).toMatchObject({ state: 'needed', libraryFiles: 13, unknownFiles: 13 });
     expect(await engine.handlers['library.rebuild']({})).toMatchObject({ jobs: 4, unreadable: 8 });
-    expect((await engine.handlers['jobs.stats']({})).recovery).toEqual({ state: 'ok', libraryFiles: 13, unknownFiles: 8 });
+    expect((await engine.handlers['jobs.stats']({})).recovery).toEqual({
+      state: 'ok',
+      libraryFiles: 13,
+      unknownFiles: 8,
+    });
   });
 });

@@ -35,13 +35,22 @@ describe('an export’s target', () => {
     const link = join(temp('atelier-export-link-'), 'exports');
     symlinkSync(h.dataDir, link);
     for (const format of ['folder', 'zip'] as const) {
-      const error = (await rejection(h.engine.handlers['export.start']({ target: { query: { view: 'active' } }, format, folder: link, manifest: 'csv' }))) as AppError;
+      const error = (await rejection(
+        h.engine.handlers['export.start']({
+          target: { query: { view: 'active' } },
+          format,
+          folder: link,
+          manifest: 'csv',
+        }),
+      )) as AppError;
       expect(error).toBeInstanceOf(AppError);
       expect(error.code).toBe('invalid_request');
       expect(error.message).toMatch(/inside Atelier's own data folder/);
     }
     // Thumbnails may still be landing in the background: look for what an export writes, anywhere in the data dir.
-    const written = (readdirSync(h.dataDir, { recursive: true }) as string[]).filter((p) => /(^|\/)(atelier-export-.*\.zip|manifest\.(csv|json)|\d{4}-\d{2}-\d{2}_[^/]*)$/.test(p));
+    const written = (readdirSync(h.dataDir, { recursive: true }) as string[]).filter((p) =>
+      /(^|\/)(atelier-export-.*\.zip|manifest\.(csv|json)|\d{4}-\d{2}-\d{2}_[^/]*)$/.test(p),
+    );
     expect(written).toEqual([]);
   });
 
@@ -55,11 +64,18 @@ describe('an export’s target', () => {
     mounts.push(disk);
     fillDisk(disk);
     for (const format of ['folder', 'zip'] as const) {
-      const { export: started } = await h.engine.handlers['export.start']({ target: { query: { view: 'active' } }, format, folder: disk, manifest: 'csv' });
+      const { export: started } = await h.engine.handlers['export.start']({
+        target: { query: { view: 'active' } },
+        format,
+        folder: disk,
+        manifest: 'csv',
+      });
       const done = await exportDone(h.engine, started.id);
       expect(done.status).toBe('failed');
       const sofar = format === 'zip' ? 'the unfinished .zip was removed' : `0 of ${files.length} images were exported`;
-      expect(done.error).toBe(`The export stopped: the disk holding ${disk} is full (${sofar}). Free some space and export again.`);
+      expect(done.error).toBe(
+        `The export stopped: the disk holding ${disk} is full (${sofar}). Free some space and export again.`,
+      );
       expect(done.error).not.toMatch(/ENOSPC/);
     }
     // The engine still answers.

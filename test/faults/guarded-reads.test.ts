@@ -5,7 +5,16 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -73,7 +82,12 @@ describe('an imported original swapped for something else', () => {
         swap(join(root, victim.name), kind, outside);
 
         const out = temp('atelier-export-out-');
-        const { export: zip } = await h.engine.handlers['export.start']({ target: { query: { view: 'active' } }, format: 'zip', folder: out, manifest: 'csv' });
+        const { export: zip } = await h.engine.handlers['export.start']({
+          target: { query: { view: 'active' } },
+          format: 'zip',
+          folder: out,
+          manifest: 'csv',
+        });
         const zipped = await exportDone(h.engine, zip.id);
         expect(zipped).toMatchObject({ status: 'completed', done: files.length, missing: 1 });
         expect(zipHolds(zipped.path!, SECRET)).toBe(false);
@@ -81,7 +95,12 @@ describe('an imported original swapped for something else', () => {
         expect(new Set(shipped.map((e) => sha(e.data)))).toEqual(new Set(files.slice(1).map((f) => sha(f.bytes))));
 
         const folder = temp('atelier-export-folder-');
-        const { export: copy } = await h.engine.handlers['export.start']({ target: { query: { view: 'active' } }, format: 'folder', folder, manifest: 'none' });
+        const { export: copy } = await h.engine.handlers['export.start']({
+          target: { query: { view: 'active' } },
+          format: 'folder',
+          folder,
+          manifest: 'none',
+        });
         expect(await exportDone(h.engine, copy.id)).toMatchObject({ status: 'completed', missing: 1 });
         const written = readdirSync(folder).map((name) => readFileSync(join(folder, name)));
         expect(written).toHaveLength(files.length - 1);
@@ -110,7 +129,11 @@ describe('an imported original swapped for something else', () => {
         const { job } = await h.engine.handlers['jobs.submit'](request);
         const failed = await waitForStatus(h.engine, job.id, ['failed', 'succeeded'], 30_000);
         expect(failed.status).toBe('failed');
-        expect(failed.error?.message).toMatch(kind === 'other bytes' ? /has changed since Atelier stored it/ : /cannot be read \(its original\): (It leads outside|It is not a regular file|The file)/);
+        expect(failed.error?.message).toMatch(
+          kind === 'other bytes'
+            ? /has changed since Atelier stored it/
+            : /cannot be read \(its original\): (It leads outside|It is not a regular file|The file)/,
+        );
       }
       // Still answering, and a quit does not wait on the pipe.
       expect((await h.engine.handlers['jobs.list']({ limit: 5, view: 'active' })).items.length).toBeGreaterThan(0);
@@ -132,7 +155,10 @@ describe('an imported original swapped for something else', () => {
       db.close();
       const again = recordingLog();
       const engine: Engine = await h.open({ log: again });
-      const warned = await waitFor(() => again.lines.find((l) => l.message === 'could not make a thumbnail' && l.fields?.['imageId'] === imageId), 20_000);
+      const warned = await waitFor(
+        () => again.lines.find((l) => l.message === 'could not make a thumbnail' && l.fields?.['imageId'] === imageId),
+        20_000,
+      );
       expect(String(warned.fields?.['error'])).toMatch(/not a regular file/);
       expect((await engine.handlers['jobs.list']({ limit: 50, view: 'active' })).items.length).toBe(files.length);
       await engine.close({ graceMs: 0 });
@@ -152,12 +178,28 @@ describe('a link in an imported folder that leads out of it', () => {
     writeFileSync(join(outsideDir, 'elsewhere.png'), image!.bytes);
     const root = temp('atelier-watched-');
     const { import: started } = await h.engine.handlers['library.import']({ paths: [root], mode: 'link', watch: true });
-    await waitFor(async () => ((await h!.engine.handlers['library.imports']({})).items.find((i) => i.id === started.id)?.status === 'completed' ? true : undefined));
+    await waitFor(async () =>
+      (await h!.engine.handlers['library.imports']({})).items.find((i) => i.id === started.id)?.status === 'completed'
+        ? true
+        : undefined,
+    );
     symlinkSync(join(outsideDir, 'elsewhere.png'), join(root, 'escape.png'));
-    const refused = await waitFor(() => log.lines.find((l) => l.message === 'a watched file could not be imported'), 20_000);
-    expect(refused.fields).toMatchObject({ path: join(root, 'escape.png'), reason: expect.stringMatching(/leads outside the folder it was imported from/) });
+    const refused = await waitFor(
+      () => log.lines.find((l) => l.message === 'a watched file could not be imported'),
+      20_000,
+    );
+    expect(refused.fields).toMatchObject({
+      path: join(root, 'escape.png'),
+      reason: expect.stringMatching(/leads outside the folder it was imported from/),
+    });
     writeFileSync(join(root, other!.name), other!.bytes);
-    await waitFor(async () => (await h!.engine.handlers['jobs.list']({ limit: 10, view: 'active' })).items.find((j) => j.path === join(root, other!.name)), 20_000);
+    await waitFor(
+      async () =>
+        (await h!.engine.handlers['jobs.list']({ limit: 10, view: 'active' })).items.find(
+          (j) => j.path === join(root, other!.name),
+        ),
+      20_000,
+    );
     const page = await h.engine.handlers['jobs.list']({ limit: 10, view: 'active' });
     expect(page.items.map((j) => j.path)).toEqual([join(root, other!.name)]);
   }, 40_000);
@@ -169,7 +211,11 @@ describe('a link in an imported folder that leads out of it', () => {
     mkdirSync(join(root, 'real'));
     writeFileSync(join(root, 'real', image!.name), image!.bytes);
     const { import: started } = await h.engine.handlers['library.import']({ paths: [root], mode: 'link', watch: true });
-    await waitFor(async () => ((await h!.engine.handlers['library.imports']({})).items.find((i) => i.id === started.id)?.status === 'completed' ? true : undefined));
+    await waitFor(async () =>
+      (await h!.engine.handlers['library.imports']({})).items.find((i) => i.id === started.id)?.status === 'completed'
+        ? true
+        : undefined,
+    );
     const [job] = (await h.engine.handlers['jobs.list']({ limit: 10, view: 'active' })).items;
     symlinkSync(join(root, 'real', image!.name), join(root, 'alias.png'));
     const locations = await waitFor(async () => {

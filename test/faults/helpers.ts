@@ -10,7 +10,13 @@ export function recordingLog(): RecordingLog {
   const push = (level: 'info' | 'warn' | 'error') => (message: string, fields?: Record<string, unknown>) => {
     lines.push({ level, message, ...(fields === undefined ? {} : { fields }) });
   };
-  return { lines, info: push('info'), warn: push('warn'), error: push('error'), has: (m) => lines.some((l) => l.message === m) };
+  return {
+    lines,
+    info: push('info'),
+    warn: push('warn'),
+    error: push('error'),
+    has: (m) => lines.some((l) => l.message === m),
+  };
 }
 
 /** Collects unhandled rejections and uncaught exceptions for the test's duration: the process must see none. */

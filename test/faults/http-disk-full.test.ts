@@ -84,7 +84,10 @@ describe('a full disk over HTTP', () => {
       root = mkdtempSync(join(tmpdir(), 'atelier-http-full-'));
       const disk = createDiskFault();
       const host = await inProcessHost(join(root, 'data'), disk);
-      const kept = await finished(host, ((await call(host, 'jobs.submit', job)).body.value as { job: JobDetail }).job.id);
+      const kept = await finished(
+        host,
+        ((await call(host, 'jobs.submit', job)).body.value as { job: JobDetail }).job.id,
+      );
       expect(kept.status).toBe('succeeded');
 
       disk.fillNow();
@@ -95,7 +98,9 @@ describe('a full disk over HTTP', () => {
       expect(refused.body.error?.message).not.toMatch(/Something went wrong/);
       // Reads still answer, media included.
       expect((await call(host, 'jobs.list', { limit: 10, view: 'active' })).status).toBe(200);
-      const image = await fetch(`${host.origin}/media/image/${kept.images[0]!.id}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      const image = await fetch(`${host.origin}/media/image/${kept.images[0]!.id}`, {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
       expect(image.status).toBe(200);
 
       disk.clear();
@@ -108,7 +113,9 @@ describe('a full disk over HTTP', () => {
     }
   });
 
-  const variant = CAN_MOUNT ? 'a real 6 MB tmpfs under `npm run serve`' : 'injected SQLITE_FULL and ENOSPC: not root, no tmpfs';
+  const variant = CAN_MOUNT
+    ? 'a real 6 MB tmpfs under `npm run serve`'
+    : 'injected SQLITE_FULL and ENOSPC: not root, no tmpfs';
   it(`the host survives jobs on a full disk and carries on once space is freed (${variant})`, async () => {
     const crashes = watchProcessCrashes();
     try {
@@ -136,14 +143,24 @@ describe('a full disk over HTTP', () => {
         fill = () => disk.fillNow();
         free = () => disk.clear();
       }
-      const kept = await finished(host, ((await call(host, 'jobs.submit', { ...job, width: 256, height: 256 })).body.value as { job: JobDetail }).job.id);
+      const kept = await finished(
+        host,
+        ((await call(host, 'jobs.submit', { ...job, width: 256, height: 256 })).body.value as { job: JobDetail }).job
+          .id,
+      );
       expect(kept.status).toBe('succeeded');
 
       fill();
       const accepted: string[] = [];
       const words: string[] = [];
       for (let i = 0; i < 4; i += 1) {
-        const reply = await call(host, 'jobs.submit', { ...job, width: 256, height: 256, count: 2, prompt: `full ${i}` });
+        const reply = await call(host, 'jobs.submit', {
+          ...job,
+          width: 256,
+          height: 256,
+          count: 2,
+          prompt: `full ${i}`,
+        });
         // Either refused outright (507, in words), or accepted into the WAL's spare room and failed in words later.
         expect([200, 507]).toContain(reply.status);
         if (reply.status === 507) {

@@ -12,7 +12,8 @@ import { startHarness, waitFor, type Harness } from '../integration/engine/harne
 const child = fileURLToPath(new URL('./import-once-child.ts', import.meta.url));
 
 /** A name whose bytes are not UTF-8 (Latin-1 "é" and a stray 0xff): what old cameras and Windows zips leave behind. */
-const badName = (dir: string, stem: string, ext = ''): Buffer => Buffer.concat([Buffer.from(`${dir}/${stem}-`), Buffer.from([0xe9, 0xff]), Buffer.from(ext)]);
+const badName = (dir: string, stem: string, ext = ''): Buffer =>
+  Buffer.concat([Buffer.from(`${dir}/${stem}-`), Buffer.from([0xe9, 0xff]), Buffer.from(ext)]);
 
 async function importDone(engine: Engine, id: string): Promise<ImportSummary> {
   return waitFor(async () => {
@@ -38,7 +39,11 @@ describe('files and folders an import cannot open', () => {
     mkdirSync(badName(outside, 'album'));
     writeFileSync(Buffer.concat([badName(outside, 'album'), Buffer.from(`/${third!.name}`)]), third!.bytes);
     h = await startHarness({ housekeepingDelayMs: 0 });
-    const { import: started } = await h.engine.handlers['library.import']({ paths: [outside], mode: 'link', watch: false });
+    const { import: started } = await h.engine.handlers['library.import']({
+      paths: [outside],
+      mode: 'link',
+      watch: false,
+    });
     const done = await importDone(h.engine, started.id);
     expect(done).toMatchObject({ status: 'completed', imported: 1, failed: 2 });
     const reasons = done.problems.map((p) => p.reason).sort();
@@ -46,9 +51,13 @@ describe('files and folders an import cannot open', () => {
       expect.stringMatching(/^This file's name is not valid text \(UTF-8\).*Rename the file/),
       expect.stringMatching(/^This folder's name is not valid text \(UTF-8\).*Rename the folder/),
     ]);
-    expect(done.problems.map((p) => p.path).every((path) => path.startsWith(outside) && path.includes('\uFFFD'))).toBe(true);
+    expect(done.problems.map((p) => p.path).every((path) => path.startsWith(outside) && path.includes('\uFFFD'))).toBe(
+      true,
+    );
     // The host is alive and the good file is in the library.
-    expect((await h.engine.handlers['jobs.list']({ limit: 10, view: 'active' })).items.map((j) => j.path)).toEqual([join(outside, good!.name)]);
+    expect((await h.engine.handlers['jobs.list']({ limit: 10, view: 'active' })).items.map((j) => j.path)).toEqual([
+      join(outside, good!.name),
+    ]);
   }, 60_000);
 
   it('a sub-folder it may not list is reported per folder in the import, and the rest is imported', async () => {
@@ -82,7 +91,10 @@ describe('files and folders an import cannot open', () => {
       const done = JSON.parse(out.trim().split('\n').pop()!) as ImportSummary;
       expect(done).toMatchObject({ status: 'completed', imported: 1, failed: 1 });
       expect(done.problems).toEqual([
-        { path: join(source, 'private'), reason: expect.stringMatching(/^This folder was not imported: Atelier is not allowed to open it\./) },
+        {
+          path: join(source, 'private'),
+          reason: expect.stringMatching(/^This folder was not imported: Atelier is not allowed to open it\./),
+        },
       ]);
     } finally {
       chmodSync(join(source, 'private'), 0o700);

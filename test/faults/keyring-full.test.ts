@@ -19,7 +19,11 @@ describe('saving a provider key on a disk that refuses it', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  const variant = CAN_MOUNT ? 'a real full 1 MB tmpfs' : process.getuid?.() === 0 ? 'root without mount: the keys folder moved away' : 'chmod 0500 on the keys folder';
+  const variant = CAN_MOUNT
+    ? 'a real full 1 MB tmpfs'
+    : process.getuid?.() === 0
+      ? 'root without mount: the keys folder moved away'
+      : 'chmod 0500 on the keys folder';
   it(`answers storage in words, keeps the saved keys and leaves no temp file (${variant})`, async () => {
     root = mkdtempSync(join(tmpdir(), 'atelier-keys-'));
     const dataDir = join(root, 'data');

@@ -38,7 +38,12 @@ function bitPng(width: number, height: number, y0: number, y1: number): Buffer {
   const rows = Buffer.alloc(stride * height);
   for (let y = y0; y < y1; y += 1) rows.fill(0xff, y * stride + 1, (y + 1) * stride);
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    signature,
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 describe('masks over HTTP: truncated, oversized and huge inputs', () => {
@@ -75,10 +80,15 @@ describe('masks over HTTP: truncated, oversized and huge inputs', () => {
           headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
           body: JSON.stringify(input),
         });
-        return { status: response.status, body: (await response.json()) as { ok: boolean; value?: unknown; error?: { code: string; message: string } } };
+        return {
+          status: response.status,
+          body: (await response.json()) as { ok: boolean; value?: unknown; error?: { code: string; message: string } },
+        };
       };
       const made = async () => {
-        const { job } = (await call('jobs.submit', { provider: 'scripted', prompt: 'a lighthouse', width: 96, height: 64, count: 1 })).body.value as { job: JobDetail };
+        const { job } = (
+          await call('jobs.submit', { provider: 'scripted', prompt: 'a lighthouse', width: 96, height: 64, count: 1 })
+        ).body.value as { job: JobDetail };
         return waitFor(async () => {
           const detail = (await call('jobs.get', { id: job.id })).body.value as JobDetail;
           return detail.status === 'succeeded' ? detail.images[0]!.id : undefined;
@@ -95,7 +105,9 @@ describe('masks over HTTP: truncated, oversized and huge inputs', () => {
       // Cut short inside its pixel data: the header reads, the pixels do not (it answered 500 `internal`).
       const noise = Buffer.alloc(96 * 64 * 4);
       for (let i = 0; i < noise.length; i += 1) noise[i] = (i * 7919) % 251;
-      const whole = await sharp(noise, { raw: { width: 96, height: 64, channels: 4 } }).png().toBuffer();
+      const whole = await sharp(noise, { raw: { width: 96, height: 64, channels: 4 } })
+        .png()
+        .toBuffer();
       expect(await refusal(whole.subarray(0, Math.floor(whole.length * 0.6)).toString('base64'))).toBe(
         'The mask PNG is cut short or damaged: its pixels cannot be read.',
       );
@@ -106,13 +118,20 @@ describe('masks over HTTP: truncated, oversized and huge inputs', () => {
       expect(await refusal(Buffer.from('not an image at all').toString('base64'))).toBe('The mask is not a PNG image.');
       expect(await refusal(`${'A'.repeat(3 * 1024 * 1024)}!`)).toBe('The mask is not base64 PNG data.');
       expect(await refusal('A'.repeat(32_000_004))).toBe('A mask is at most 24 MB.');
-      expect(await refusal(bitPng(64, 96, 0, 10).toString('base64'))).toBe('The mask is 64×96 but its image is 96×64: they must match.');
-      expect(await refusal(bitPng(96, 64, 0, 0).toString('base64'))).toBe('The mask is empty: paint the area to repaint first.');
+      expect(await refusal(bitPng(64, 96, 0, 10).toString('base64'))).toBe(
+        'The mask is 64×96 but its image is 96×64: they must match.',
+      );
+      expect(await refusal(bitPng(96, 64, 0, 0).toString('base64'))).toBe(
+        'The mask is empty: paint the area to repaint first.',
+      );
 
       // A 16000² image (imported ones may be that large): its mask is read in libvips' threads, its coverage exact.
       const huge = await made();
       db!.prepare('UPDATE images SET width = 16000, height = 16000 WHERE id = ?').run(huge);
-      const saved = await call('images.saveMask', { imageId: huge, png: bitPng(16000, 16000, 0, 4000).toString('base64') });
+      const saved = await call('images.saveMask', {
+        imageId: huge,
+        png: bitPng(16000, 16000, 0, 4000).toString('base64'),
+      });
       expect(saved.status).toBe(200);
       expect(saved.body.value).toMatchObject({ width: 16000, height: 16000, coverage: 0.25 });
       expect((await call('jobs.stats', {})).status).toBe(200);

@@ -38,7 +38,9 @@ describe('the queue on a full disk', () => {
     for (const c of cleanups.splice(0).reverse()) await c();
   });
 
-  const variant = CAN_MOUNT ? 'a real 8 MB tmpfs, filled and freed' : 'injected SQLITE_FULL and ENOSPC: not root, no tmpfs';
+  const variant = CAN_MOUNT
+    ? 'a real 8 MB tmpfs, filled and freed'
+    : 'injected SQLITE_FULL and ENOSPC: not root, no tmpfs';
   it(`waits visibly for disk space and moves by itself once it is freed (${variant})`, async () => {
     const crashes = watchProcessCrashes();
     cleanups.push(() => crashes.stop());

@@ -9,11 +9,17 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/errors.js';
 import { parseQuery, type Query } from '../../shared/query/index.js';
 import type { Db } from '../../electron/db/connection.js';
-import { compileQuery, MAX_BOARD_DEPTH, MAX_EXPANDED_TERMS, type QueryLookup } from '../../electron/db/query/compile.js';
+import {
+  compileQuery,
+  MAX_BOARD_DEPTH,
+  MAX_EXPANDED_TERMS,
+  type QueryLookup,
+} from '../../electron/db/query/compile.js';
 import { finished, image, open } from '../unit/db/helpers.js';
 
 const NAMES_ITSELF = /^The smart board "[^"]+" names itself( through .+)?: a smart board cannot include itself\.$/;
-const TOO_LARGE = /^This search is too large once its smart boards are filled in: more than 500 conditions \("[^"]+" alone is filled in [\d,]+ times?\)\./;
+const TOO_LARGE =
+  /^This search is too large once its smart boards are filled in: more than 500 conditions \("[^"]+" alone is filled in [\d,]+ times?\)\./;
 const TOO_DEEP = /^Smart boards can name smart boards only 3 deep: .+ goes deeper\.$/;
 
 function caught(run: () => unknown): AppError {
@@ -37,7 +43,9 @@ function storeWithDb() {
   });
   finished(store, 'a red fox', {}, [image(0)]);
   const stored = (id: string, name: string, query: string) =>
-    raw!.prepare('INSERT INTO boards (id, name, key, query, created_at) VALUES (?, ?, ?, ?, 1)').run(id, name, name.toLowerCase(), query);
+    raw!
+      .prepare('INSERT INTO boards (id, name, key, query, created_at) VALUES (?, ?, ?, ?, 1)')
+      .run(id, name, name.toLowerCase(), query);
   return { store, stored };
 }
 
@@ -46,7 +54,10 @@ describe('smart boards that name themselves or fill in too large', () => {
     const { store } = storeWithDb();
     const c = store.curation;
     const itself = caught(() => c.createBoard('s45', Array.from({ length: 45 }, () => 'board:s45').join(' ')));
-    expect(itself).toMatchObject({ code: 'invalid_request', message: 'The smart board "s45" names itself: a smart board cannot include itself.' });
+    expect(itself).toMatchObject({
+      code: 'invalid_request',
+      message: 'The smart board "s45" names itself: a smart board cannot include itself.',
+    });
     expect(c.boards()).toEqual([]);
 
     c.createBoard('a', 'board:b fox');
@@ -69,12 +80,16 @@ describe('smart boards that name themselves or fill in too large', () => {
     c.createBoard('d1', 'board:d2');
     c.createBoard('d2', 'board:d3');
     c.createBoard('d3', 'fox');
-    expect(caught(() => c.createBoard('d0', 'board:d1')).message).toBe('Smart boards can name smart boards only 3 deep: "d0" → "d1" → "d2" → "d3" goes deeper.');
+    expect(caught(() => c.createBoard('d0', 'board:d1')).message).toBe(
+      'Smart boards can name smart boards only 3 deep: "d0" → "d1" → "d2" → "d3" goes deeper.',
+    );
     // Made in the other order, the last link is refused: the boards that name it would nest too deep.
     c.createBoard('e1', 'board:e2');
     c.createBoard('e2', 'board:e3');
     c.createBoard('e3', 'board:e4');
-    expect(caught(() => c.createBoard('e4', 'fox')).message).toBe('Smart boards can name smart boards only 3 deep: "e1" → "e2" → "e3" → "e4" goes deeper.');
+    expect(caught(() => c.createBoard('e4', 'fox')).message).toBe(
+      'Smart boards can name smart boards only 3 deep: "e1" → "e2" → "e3" → "e4" goes deeper.',
+    );
     expect(c.boards().map((b) => b.name)).toEqual(['a', 'b', 'd1', 'd2', 'd3', 'e1', 'e2', 'e3', 'leaf', 'y']);
   });
 
@@ -85,9 +100,17 @@ describe('smart boards that name themselves or fill in too large', () => {
     stored('01900000-0000-7000-8000-000000000003', 'wide', Array.from({ length: 60 }, () => 'board:leaf').join(' '));
     stored('01900000-0000-7000-8000-000000000004', 'fine', 'fox board:leaf');
 
-    expect(store.curation.boards().map((b) => [b.name, b.count])).toEqual([['fine', 1], ['leaf', 1], ['s12', 0], ['wide', 0]]);
+    expect(store.curation.boards().map((b) => [b.name, b.count])).toEqual([
+      ['fine', 1],
+      ['leaf', 1],
+      ['s12', 0],
+      ['wide', 0],
+    ]);
     const list = (search: string) => caught(() => store.list({ limit: 10, view: 'active', search }));
-    expect(list('board:s12')).toMatchObject({ code: 'invalid_request', message: 'The smart board "s12" names itself: a smart board cannot include itself.' });
+    expect(list('board:s12')).toMatchObject({
+      code: 'invalid_request',
+      message: 'The smart board "s12" names itself: a smart board cannot include itself.',
+    });
     expect(list('fox board:wide').message).toMatch(TOO_LARGE);
     expect(caught(() => store.curation.count({ search: 'board:s12' })).code).toBe('invalid_request');
     expect(store.list({ limit: 10, view: 'active', search: 'board:fine' }).items).toHaveLength(1);
@@ -95,7 +118,11 @@ describe('smart boards that name themselves or fill in too large', () => {
 
   it('a typed search of 1,000 characters is never too large: the limit only stops boards filling in past it', () => {
     const { store } = storeWithDb();
-    for (const search of [Array.from({ length: 500 }, () => 'f').join(' '), Array.from({ length: 500 }, () => 'f').join('|'), Array.from({ length: 333 }, () => '-x').join(' ')]) {
+    for (const search of [
+      Array.from({ length: 500 }, () => 'f').join(' '),
+      Array.from({ length: 500 }, () => 'f').join('|'),
+      Array.from({ length: 333 }, () => '-x').join(' '),
+    ]) {
       expect(search.length).toBeLessThanOrEqual(1_000);
       expect(store.list({ limit: 10, view: 'active', search }).items.length).toBeLessThanOrEqual(1);
       expect(store.curation.count({ search }).images).toBeLessThanOrEqual(1);
@@ -114,7 +141,12 @@ describe('smart boards that name themselves or fill in too large', () => {
       );
     const graph = fc
       .integer({ min: 1, max: 6 })
-      .chain((n) => fc.tuple(fc.array(fc.array(token(n), { maxLength: 60 }), { minLength: n, maxLength: n }), fc.array(token(n), { minLength: 1, maxLength: 60 })));
+      .chain((n) =>
+        fc.tuple(
+          fc.array(fc.array(token(n), { maxLength: 60 }), { minLength: n, maxLength: n }),
+          fc.array(token(n), { minLength: 1, maxLength: 60 }),
+        ),
+      );
 
     fc.assert(
       fc.property(graph, ([queries, root]) => {
@@ -135,7 +167,13 @@ describe('smart boards that name themselves or fill in too large', () => {
 
         // The model: conditions once filled in, how deep boards nest, and whether a board reaches itself.
         const boardRefs = (q: Query) =>
-          new Set(q.clauses.flatMap((c) => c.anyOf).flatMap((t) => (t.kind === 'text' && t.key === 'board' && t.text !== 'plain' ? [Number(t.text.slice(1))] : [])));
+          new Set(
+            q.clauses
+              .flatMap((c) => c.anyOf)
+              .flatMap((t) =>
+                t.kind === 'text' && t.key === 'board' && t.text !== 'plain' ? [Number(t.text.slice(1))] : [],
+              ),
+          );
         const state = new Map<number, 'open' | 'done'>();
         const reachesCycle = (i: number): boolean => {
           if (state.get(i) === 'open') return true;
@@ -175,7 +213,9 @@ describe('smart boards that name themselves or fill in too large', () => {
         expect(reads).toBeLessThanOrEqual(MAX_EXPANDED_TERMS + 1);
         if (hasCycle) {
           expect(outcome).toBeInstanceOf(AppError);
-          expect((outcome as AppError).message).toMatch(new RegExp(`${NAMES_ITSELF.source}|${TOO_LARGE.source}|${TOO_DEEP.source}`));
+          expect((outcome as AppError).message).toMatch(
+            new RegExp(`${NAMES_ITSELF.source}|${TOO_LARGE.source}|${TOO_DEEP.source}`),
+          );
           return;
         }
         const size = sizeCapped(rootQuery, 0);
@@ -184,7 +224,9 @@ describe('smart boards that name themselves or fill in too large', () => {
         } else {
           expect(outcome).toBeInstanceOf(AppError);
           expect((outcome as AppError).code).toBe('invalid_request');
-          expect((outcome as AppError).message).toMatch(size.terms > MAX_EXPANDED_TERMS ? new RegExp(`${TOO_LARGE.source}|${TOO_DEEP.source}`) : TOO_DEEP);
+          expect((outcome as AppError).message).toMatch(
+            size.terms > MAX_EXPANDED_TERMS ? new RegExp(`${TOO_LARGE.source}|${TOO_DEEP.source}`) : TOO_DEEP,
+          );
         }
       }),
       { numRuns: 300 },
@@ -204,7 +246,9 @@ describe('smart boards that name themselves or fill in too large', () => {
       );
     fc.assert(
       fc.property(
-        fc.tuple(...[0, 1, 2, 3, 4, 5].map(tokens)).chain((queries) => fc.shuffledSubarray([...queries.entries()], { minLength: 1 })),
+        fc
+          .tuple(...[0, 1, 2, 3, 4, 5].map(tokens))
+          .chain((queries) => fc.shuffledSubarray([...queries.entries()], { minLength: 1 })),
         (entries) => {
           const { store } = storeWithDb();
           for (const [i, q] of entries) {
@@ -216,7 +260,9 @@ describe('smart boards that name themselves or fill in too large', () => {
             }
           }
           for (const board of store.curation.boards()) {
-            expect(store.list({ limit: 5, view: 'active', search: `board:${board.name}` }).items.length).toBeLessThanOrEqual(1);
+            expect(
+              store.list({ limit: 5, view: 'active', search: `board:${board.name}` }).items.length,
+            ).toBeLessThanOrEqual(1);
             expect(store.curation.count({ search: `board:${board.name}` }).active).toBeLessThanOrEqual(1);
           }
           store.close();

@@ -5,7 +5,20 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,7 +39,8 @@ import { CAN_CHATTR, CAN_MOUNT, tryMount, unmount } from './mount.js';
 const HOLD_STORE = fileURLToPath(new URL('../fixtures/db/hold-store.ts', import.meta.url));
 const HOLD_LOCK_FILE = fileURLToPath(new URL('../fixtures/db/hold-lock-file.ts', import.meta.url));
 const base = { provider: 'scripted', prompt: 'a lighthouse at dusk', width: 64, height: 64, count: 1 } as const;
-const RAW_SQLITE = /attempt to write a readonly database|database disk image is malformed|file is not a database|SQLITE_/;
+const RAW_SQLITE =
+  /attempt to write a readonly database|database disk image is malformed|file is not a database|SQLITE_/;
 
 let root: string;
 const cleanups: Array<() => void | Promise<void>> = [];
@@ -37,7 +51,10 @@ afterEach(async () => {
 
 const keyring = memoryKeyring();
 let clockAt = Date.UTC(2026, 0, 2, 3, 4, 5);
-async function engineOn(dataDir: string, extra: Parameters<typeof createEngine>[0] extends infer O ? Partial<O> : never = {}): Promise<Engine> {
+async function engineOn(
+  dataDir: string,
+  extra: Parameters<typeof createEngine>[0] extends infer O ? Partial<O> : never = {},
+): Promise<Engine> {
   const engine = await createEngine({
     dataDir,
     keyring,
@@ -96,7 +113,8 @@ function refusingWrites(db: Database.Database): Database.Database {
     get(target, key) {
       if (key === 'pragma') {
         return (source: string, options?: Database.PragmaOptions) => {
-          if (/^user_version\s*=/.test(source)) throw new Database.SqliteError('attempt to write a readonly database', 'SQLITE_READONLY');
+          if (/^user_version\s*=/.test(source))
+            throw new Database.SqliteError('attempt to write a readonly database', 'SQLITE_READONLY');
           return target.pragma(source, options);
         };
       }
@@ -107,7 +125,11 @@ function refusingWrites(db: Database.Database): Database.Database {
 }
 
 describe('a read-only library', () => {
-  const dirVariant = CAN_MOUNT ? 'a read-only bind mount' : process.getuid?.() === 0 ? 'injected SQLITE_READONLY' : 'chmod 0555';
+  const dirVariant = CAN_MOUNT
+    ? 'a read-only bind mount'
+    : process.getuid?.() === 0
+      ? 'injected SQLITE_READONLY'
+      : 'chmod 0555';
   it(`says the folder is read-only and what to do, not SQLite's words (${dirVariant})`, async () => {
     root = mkdtempSync(join(tmpdir(), 'atelier-ro-'));
     const drive = join(root, 'drive');
@@ -120,7 +142,8 @@ describe('a read-only library', () => {
       expect(tryMount(['--bind', drive, dataDir])).toBe(true);
       cleanups.push(() => unmount(dataDir));
       expect(tryMount(['-o', 'remount,ro,bind', dataDir])).toBe(true);
-      expected = /library folder \(.*\): the disk or folder is read-only\. Make it writable.*start Atelier again\. Nothing was changed/;
+      expected =
+        /library folder \(.*\): the disk or folder is read-only\. Make it writable.*start Atelier again\. Nothing was changed/;
     } else if (process.getuid?.() === 0) {
       rmSync(dataDir, { recursive: true });
       renameSync(drive, dataDir);
@@ -132,7 +155,8 @@ describe('a read-only library', () => {
       chmodSync(dataDir, 0o555);
       cleanups.push(() => chmodSync(dataDir, 0o755));
       // Checked as `nobody` by hand: SQLite reports the folder it may not write to as read-only.
-      expected = /library folder \(.*\): the disk or folder is read-only\. Make it writable.*start Atelier again\. Nothing was changed/;
+      expected =
+        /library folder \(.*\): the disk or folder is read-only\. Make it writable.*start Atelier again\. Nothing was changed/;
     }
     expect((await startFailure(dataDir, extra)).message).toMatch(expected);
     // Writable again: it opens with nothing lost.
@@ -142,7 +166,11 @@ describe('a read-only library', () => {
     await reopened.close({ graceMs: 0 });
   });
 
-  const fileVariant = CAN_CHATTR ? 'chattr +i on atelier.db' : process.getuid?.() === 0 ? 'injected SQLITE_READONLY: no chattr here' : 'chmod 0444 on atelier.db';
+  const fileVariant = CAN_CHATTR
+    ? 'chattr +i on atelier.db'
+    : process.getuid?.() === 0
+      ? 'injected SQLITE_READONLY: no chattr here'
+      : 'chmod 0444 on atelier.db';
   it(`a database file Atelier may not write is refused at start, not at the first save (${fileVariant})`, async () => {
     root = mkdtempSync(join(tmpdir(), 'atelier-ro-'));
     const dataDir = join(root, 'data');
@@ -162,7 +190,11 @@ describe('a read-only library', () => {
 });
 
 describe('npm run serve on a read-only library', () => {
-  const variant = CAN_MOUNT ? 'a read-only bind mount' : process.getuid?.() === 0 ? 'injected SQLITE_READONLY' : 'chmod 0555';
+  const variant = CAN_MOUNT
+    ? 'a read-only bind mount'
+    : process.getuid?.() === 0
+      ? 'injected SQLITE_READONLY'
+      : 'chmod 0555';
   it(`fails to start with the same words, not a raw mkdir or SQLite error (${variant})`, async () => {
     root = mkdtempSync(join(tmpdir(), 'atelier-ro-serve-'));
     const drive = join(root, 'drive');
@@ -193,7 +225,9 @@ describe('npm run serve on a read-only library', () => {
       }),
     )) as AppError;
     expect(error).toBeInstanceOf(AppError);
-    expect(error.message).toMatch(/library folder \(.*\): the disk or folder is read-only\. Make it writable.*start Atelier again/);
+    expect(error.message).toMatch(
+      /library folder \(.*\): the disk or folder is read-only\. Make it writable.*start Atelier again/,
+    );
     expect(error.message).not.toMatch(RAW_SQLITE);
     expect(error.message).not.toMatch(/ENOENT|EROFS|mkdir/);
   });
@@ -214,12 +248,15 @@ describe('a damaged database', () => {
     const backup = join(dataDir, 'backups', backups[0]!);
     expect(error.message).toMatch(/library database \(.*atelier\.db\) is damaged/);
     expect(error.message).toContain(`The newest backup is ${backup}`);
-    expect(error.message).toMatch(/move atelier\.db, atelier\.db-wal and atelier\.db-shm out of .*, copy the backup to .*atelier\.db, then start Atelier again/);
+    expect(error.message).toMatch(
+      /move atelier\.db, atelier\.db-wal and atelier\.db-shm out of .*, copy the backup to .*atelier\.db, then start Atelier again/,
+    );
     expect(error.details).toMatchObject({ reason: 'damaged', backup: `backups/${backups[0]}` });
 
     // The steps, as a person would follow them.
     mkdirSync(join(root, 'aside'));
-    for (const f of ['atelier.db', 'atelier.db-wal', 'atelier.db-shm']) if (existsSync(join(dataDir, f))) renameSync(join(dataDir, f), join(root, 'aside', f));
+    for (const f of ['atelier.db', 'atelier.db-wal', 'atelier.db-shm'])
+      if (existsSync(join(dataDir, f))) renameSync(join(dataDir, f), join(root, 'aside', f));
     copyFileSync(backup, join(dataDir, 'atelier.db'));
     const restored = await engineOn(dataDir);
     expect((await restored.handlers['jobs.get']({ id })).status).toBe('succeeded');
@@ -233,7 +270,9 @@ describe('a damaged database', () => {
     for (let i = 0; i < 50; i += 1) store.submit({ ...base, prompt: `prompt number ${i} `.repeat(20) });
     store.close();
     const raw = new Database(join(dataDir, 'atelier.db'));
-    const rootPage = (raw.prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'jobs_created'").get() as { rootpage: number }).rootpage;
+    const rootPage = (
+      raw.prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'jobs_created'").get() as { rootpage: number }
+    ).rootpage;
     const pageSize = raw.pragma('page_size', { simple: true }) as number;
     raw.close();
     rmSync(join(dataDir, 'atelier.db.clean-close'), { force: true });
@@ -242,7 +281,9 @@ describe('a damaged database', () => {
     closeSync(fd);
     const error = await startFailure(dataDir);
     expect(error.message).toMatch(/is damaged \([^]+\), so Atelier did not open it and changed nothing/);
-    expect(error.message).toMatch(/There is no backup in .*backups yet\. To start a new history, quit Atelier and move atelier\.db/);
+    expect(error.message).toMatch(
+      /There is no backup in .*backups yet\. To start a new history, quit Atelier and move atelier\.db/,
+    );
     expect(error.details).toMatchObject({ reason: 'damaged', backup: null });
   });
 });
@@ -264,7 +305,9 @@ describe('the library lock', () => {
       }
       throw new Error('a second store opened the same library');
     })();
-    expect(refused.message).toMatch(new RegExp(`Another Atelier is already using the library in .* \\(process ${process.pid} on `));
+    expect(refused.message).toMatch(
+      new RegExp(`Another Atelier is already using the library in .* \\(process ${process.pid} on `),
+    );
   });
 
   it('a lock the file system never released, whose recorded holder is dead, is taken over without a person', async () => {
@@ -291,9 +334,16 @@ describe('the library lock', () => {
     const holder = await spawnChild(HOLD_STORE, dataDir);
     // Even with a dead process's record lying beside the live one.
     const dead = await deadPid();
-    writeFileSync(join(dataDir, 'atelier.lock.holders', `${dead}-crashed.json`), JSON.stringify({ pid: dead, host: hostname() }));
+    writeFileSync(
+      join(dataDir, 'atelier.lock.holders', `${dead}-crashed.json`),
+      JSON.stringify({ pid: dead, host: hostname() }),
+    );
     const error = await startFailure(dataDir);
-    expect(error.message).toMatch(new RegExp(`Another Atelier is already using the library in .* \\(process ${holder.pid} on .*\\)\\. Close it first`));
+    expect(error.message).toMatch(
+      new RegExp(
+        `Another Atelier is already using the library in .* \\(process ${holder.pid} on .*\\)\\. Close it first`,
+      ),
+    );
     expect(error.details).toMatchObject({ reason: 'library_locked', pid: holder.pid });
     expect(existsSync(join(dataDir, 'atelier.lock.stale'))).toBe(false);
   });
@@ -305,7 +355,10 @@ describe('backups on a clean quit', () => {
     const dataDir = join(root, 'data');
     mkdirSync(join(dataDir, 'backups'), { recursive: true });
     writeFileSync(join(dataDir, 'backups', 'atelier-v1-20250101T000000Z.db'), 'a migration copy');
-    const quitBackups = () => readdirSync(join(dataDir, 'backups')).filter((n) => n.startsWith('atelier-quit-')).sort();
+    const quitBackups = () =>
+      readdirSync(join(dataDir, 'backups'))
+        .filter((n) => n.startsWith('atelier-quit-'))
+        .sort();
 
     const made: string[] = [];
     for (let session = 1; session <= QUIT_BACKUPS_KEPT + 2; session += 1) {
@@ -328,8 +381,9 @@ describe('backups on a clean quit', () => {
     // The newest copy is a whole database holding the last change.
     const copy = new Database(join(dataDir, 'backups', made.at(-1)!), { readonly: true });
     try {
-      expect((copy.pragma('quick_check', { simple: true }) as string)).toBe('ok');
-      const row = copy.prepare("SELECT value_json FROM settings WHERE key = 'settings'").get() as { value_json: string } | undefined;
+      expect(copy.pragma('quick_check', { simple: true }) as string).toBe('ok');
+      const row = copy.prepare("SELECT value_json FROM settings WHERE key = 'settings'").get() as
+        { value_json: string } | undefined;
       expect(row?.value_json).toContain(`"global":${1 + ((QUIT_BACKUPS_KEPT + 2) % 3)}`);
     } finally {
       copy.close();

@@ -6,7 +6,19 @@
  */
 import { createHash } from 'node:crypto';
 import * as fsp from 'node:fs/promises';
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -38,14 +50,21 @@ describe('XMP sidecars never replace a file Atelier did not write', () => {
       },
     } as unknown as JobStore;
     const log = recordingLog();
-    const writer = createSidecarWriter({ store, log, enabled: () => true, ...(afterCheck !== undefined && { afterCheck }), ...(fs !== undefined && { fs }) });
+    const writer = createSidecarWriter({
+      store,
+      log,
+      enabled: () => true,
+      ...(afterCheck !== undefined && { afterCheck }),
+      ...(fs !== undefined && { fs }),
+    });
     const write = async (next: number) => {
       rating = next;
       writer.queue(['image']);
       await writer.idle();
     };
     /** Files beside the original other than these: no temporary or moved-aside file is ever left behind. */
-    const leftovers = () => readdirSync(dir).filter((name) => name !== 'photo.png' && name !== 'photo.png.xmp' && name !== 'elsewhere.xmp');
+    const leftovers = () =>
+      readdirSync(dir).filter((name) => name !== 'photo.png' && name !== 'photo.png.xmp' && name !== 'elsewhere.xmp');
     return { original, sidecar, written, writer, write, log, leftovers };
   }
 
@@ -84,7 +103,8 @@ describe('XMP sidecars never replace a file Atelier did not write', () => {
         moved = String(to).endsWith('.old');
       },
       writeFile: async (path, data, options) => {
-        if (moved && String(path).endsWith('.tmp')) writeFileSync(String(path).replace(/\.[0-9a-f]+\.tmp$/, ''), THEIRS);
+        if (moved && String(path).endsWith('.tmp'))
+          writeFileSync(String(path).replace(/\.[0-9a-f]+\.tmp$/, ''), THEIRS);
         return fsp.writeFile(path, data, options);
       },
     };

@@ -23,7 +23,12 @@ export async function serverQueue(url: string): Promise<{ running: string[]; pen
 }
 
 /** The server's history entry for a prompt, or undefined when it has none. */
-export async function serverHistory(url: string, promptId: string): Promise<{ status: { status_str: string; messages: [string, unknown][] }; outputs: Record<string, unknown> } | undefined> {
+export async function serverHistory(
+  url: string,
+  promptId: string,
+): Promise<
+  { status: { status_str: string; messages: [string, unknown][] }; outputs: Record<string, unknown> } | undefined
+> {
   const json = (await call(url, 'GET', `/history/${promptId}`)).json as Record<string, never>;
   return json[promptId];
 }

@@ -31,7 +31,10 @@ interface Ran {
 
 function runScript(script: string, args: string[], timeoutMs: number): Promise<Ran> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn('bash', [join(kitDir(), script), ...args], { env: { ...process.env, COMFY_HOME: comfyHome() }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', [join(kitDir(), script), ...args], {
+      env: { ...process.env, COMFY_HOME: comfyHome() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -50,7 +53,12 @@ const tail = (text: string, lines = 15) => text.trim().split('\n').slice(-lines)
 /** The kit as it is now: its scripts and sources by name, size and time, so a changed kit is set up again. */
 function kitFingerprint(): string {
   const kit = kitDir();
-  const files = ['setup.sh', 'make_ckpt.py', 'trampoline_shim.py', ...readdirSync(join(kit, 'src')).map((f) => join('src', f))];
+  const files = [
+    'setup.sh',
+    'make_ckpt.py',
+    'trampoline_shim.py',
+    ...readdirSync(join(kit, 'src')).map((f) => join('src', f)),
+  ];
   return files.map((f) => `${f}:${statSync(join(kit, f)).size}:${statSync(join(kit, f)).mtimeMs}`).join('\n');
 }
 
@@ -59,7 +67,12 @@ const STAMP = () => join(comfyHome(), '.atelier-kit-ready');
 /** Whether setup.sh already finished for this very kit, and what it made is still there. */
 async function alreadySetUp(): Promise<boolean> {
   const home = comfyHome();
-  const made = ['venv/bin/python', 'ComfyUI/main.py', 'ComfyUI/models/checkpoints/atelier-tiny-sd15.safetensors', 'ComfyUI/models/upscale_models/atelier-tiny-esrgan-2x.safetensors'];
+  const made = [
+    'venv/bin/python',
+    'ComfyUI/main.py',
+    'ComfyUI/models/checkpoints/atelier-tiny-sd15.safetensors',
+    'ComfyUI/models/upscale_models/atelier-tiny-esrgan-2x.safetensors',
+  ];
   if (!made.every((f) => existsSync(join(home, f)))) return false;
   return (await readFile(STAMP(), 'utf8').catch(() => '')) === kitFingerprint();
 }
@@ -70,14 +83,20 @@ async function alreadySetUp(): Promise<boolean> {
  */
 export async function setupKit(log: (line: string) => void = () => undefined): Promise<void> {
   const kit = kitDir();
-  if (!existsSync(join(kit, 'setup.sh'))) throw new Error(`The real ComfyUI kit is not at ${kit} (set REAL_COMFYUI_KIT to its folder): the real-server suite cannot run without it.`);
+  if (!existsSync(join(kit, 'setup.sh')))
+    throw new Error(
+      `The real ComfyUI kit is not at ${kit} (set REAL_COMFYUI_KIT to its folder): the real-server suite cannot run without it.`,
+    );
   if (process.env.REAL_COMFYUI_SETUP !== 'always' && (await alreadySetUp())) {
     log(`setup.sh: already done in ${comfyHome()} for this kit`);
     return;
   }
   const started = Date.now();
   const ran = await runScript('setup.sh', [], 20 * 60_000);
-  if (ran.code !== 0) throw new Error(`The real ComfyUI kit could not be set up in ${comfyHome()} (setup.sh exited ${String(ran.code)}):\n${tail(ran.stderr || ran.stdout)}`);
+  if (ran.code !== 0)
+    throw new Error(
+      `The real ComfyUI kit could not be set up in ${comfyHome()} (setup.sh exited ${String(ran.code)}):\n${tail(ran.stderr || ran.stdout)}`,
+    );
   await writeFile(STAMP(), kitFingerprint());
   log(`setup.sh: ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
@@ -119,14 +138,28 @@ export async function startComfy(options: { previews: boolean; upscaleModels?: b
     const kitCheckpoints = join(comfyHome(), 'ComfyUI/models/checkpoints');
     await mkdir(join(dir, 'base/models/checkpoints'), { recursive: true });
     await mkdir(join(dir, 'base/custom_nodes'));
-    for (const name of (await readdir(kitCheckpoints)).filter((n) => n.endsWith('.safetensors'))) await symlink(join(kitCheckpoints, name), join(dir, 'base/models/checkpoints', name));
+    for (const name of (await readdir(kitCheckpoints)).filter((n) => n.endsWith('.safetensors')))
+      await symlink(join(kitCheckpoints, name), join(dir, 'base/models/checkpoints', name));
     own.push('--base-directory', join(dir, 'base'));
   }
-  const args = [String(port), ...own, '--input-directory', join(dir, 'in'), '--output-directory', join(dir, 'out'), '--temp-directory', join(dir, 'tmp'), ...(options.previews ? [] : ['--preview-method', 'none'])];
+  const args = [
+    String(port),
+    ...own,
+    '--input-directory',
+    join(dir, 'in'),
+    '--output-directory',
+    join(dir, 'out'),
+    '--temp-directory',
+    join(dir, 'tmp'),
+    ...(options.previews ? [] : ['--preview-method', 'none']),
+  ];
   const start = async (): Promise<number> => {
     const ran = await runScript('start.sh', args, 4 * 60_000);
     const pid = Number(ran.stdout.trim().split('\n').at(-1));
-    if (ran.code !== 0 || !Number.isInteger(pid)) throw new Error(`The real ComfyUI did not start on port ${port} (start.sh exited ${String(ran.code)}):\n${tail(ran.stderr || ran.stdout)}`);
+    if (ran.code !== 0 || !Number.isInteger(pid))
+      throw new Error(
+        `The real ComfyUI did not start on port ${port} (start.sh exited ${String(ran.code)}):\n${tail(ran.stderr || ran.stdout)}`,
+      );
     return pid;
   };
   const pid = await start().catch(async (error: unknown) => {

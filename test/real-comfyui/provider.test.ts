@@ -11,7 +11,8 @@ import { cfgFor, comfy, provider, serverHistory, serverQueue } from './helpers.j
 
 /** Atelier's ComfyUI provider against a real ComfyUI (the kit's, previews on): every case at 64×64, 2 steps. */
 const IMAGE_ID = '0190a6e2-0000-7000-8000-000000000001';
-const small = (overrides: Parameters<typeof request>[0] = {}) => request({ width: 64, height: 64, steps: 2, ...overrides });
+const small = (overrides: Parameters<typeof request>[0] = {}) =>
+  request({ width: 64, height: 64, steps: 2, ...overrides });
 const graphOf = (change: (g: ReturnType<typeof defaultWorkflow>) => void) => {
   const g = defaultWorkflow();
   change(g);
@@ -22,13 +23,25 @@ const graphOf = (change: (g: ReturnType<typeof defaultWorkflow>) => void) => {
 async function source(): Promise<SourceImage> {
   const pixels = Buffer.alloc(72 * 56 * 3);
   for (let i = 0; i < 72 * 56; i += 1) pixels.set([(i % 72) * 3, Math.floor(i / 72) * 4, 90], i * 3);
-  return { data: await sharp(pixels, { raw: { width: 72, height: 56, channels: 3 } }).png().toBuffer(), mime: 'image/png', width: 72, height: 56 };
+  return {
+    data: await sharp(pixels, { raw: { width: 72, height: 56, channels: 3 } })
+      .png()
+      .toBuffer(),
+    mime: 'image/png',
+    width: 72,
+    height: 56,
+  };
 }
 
 describe('discovery', () => {
   it('Test connection lists the checkpoints and the upscale model, and gives no preview hint (previews are on)', async () => {
     const listed = await provider.test(cfgFor(comfy().url), new AbortController().signal);
-    expect(listed).toMatchObject({ ok: true, models: KIT_CHECKPOINTS, upscalers: [KIT_UPSCALER], message: 'Connected to ComfyUI 0.3.64: 2 checkpoints, 1 upscale model.' });
+    expect(listed).toMatchObject({
+      ok: true,
+      models: KIT_CHECKPOINTS,
+      upscalers: [KIT_UPSCALER],
+      message: 'Connected to ComfyUI 0.3.64: 2 checkpoints, 1 upscale model.',
+    });
     expect(listed.hint).toBeUndefined();
   });
 });
@@ -37,7 +50,10 @@ describe('text to image', () => {
   it('shows every step and the previews, scaled to the 64×64 output', async () => {
     const ctx = recordingContext();
     const out = await provider.generate(small({ seed: 101 }), cfgFor(comfy().url), ctx);
-    expect(ctx.progress.filter((p) => p.stage === 'sampling').map((p) => `${p.step}/${p.steps}`)).toEqual(['1/2', '2/2']);
+    expect(ctx.progress.filter((p) => p.stage === 'sampling').map((p) => `${p.step}/${p.steps}`)).toEqual([
+      '1/2',
+      '2/2',
+    ]);
     expect(ctx.partials.length).toBeGreaterThan(0);
     for (const preview of ctx.partials) expect(preview).toMatchObject({ mime: 'image/jpeg', width: 64, height: 64 });
     expect(out.images.map((i) => [i.mime, i.width, i.height])).toEqual([['image/png', 64, 64]]);
@@ -46,7 +62,11 @@ describe('text to image', () => {
   });
 
   it('a batch of two: one seed, batch positions 0 and 1', async () => {
-    const out = await provider.generate(small({ seed: 102, count: 2, prompt: 'two owls' }), cfgFor(comfy().url), recordingContext());
+    const out = await provider.generate(
+      small({ seed: 102, count: 2, prompt: 'two owls' }),
+      cfgFor(comfy().url),
+      recordingContext(),
+    );
     expect(out.images.map((i) => [i.seed, i.batchIndex, i.width])).toEqual([
       [102, 0, 64],
       [102, 1, 64],
@@ -54,18 +74,32 @@ describe('text to image', () => {
   });
 
   it('the same job again is a cached re-run, recognised and said', async () => {
-    const first = await provider.generate(small({ seed: 103, prompt: 'a cached lighthouse' }), cfgFor(comfy().url), recordingContext());
+    const first = await provider.generate(
+      small({ seed: 103, prompt: 'a cached lighthouse' }),
+      cfgFor(comfy().url),
+      recordingContext(),
+    );
     const ctx = recordingContext();
-    const again = await provider.generate(small({ seed: 103, prompt: 'a cached lighthouse' }), cfgFor(comfy().url), ctx);
+    const again = await provider.generate(
+      small({ seed: 103, prompt: 'a cached lighthouse' }),
+      cfgFor(comfy().url),
+      ctx,
+    );
     expect(again.info).toMatchObject({ cached: true, files: first.info!.files });
     expect(ctx.progress.some((p) => p.stage === 'sampling')).toBe(false);
-    expect(ctx.traces.find((t) => t.kind === 'cached')?.message).toMatch(/^ComfyUI ran nothing: every node was cached from an earlier run of the same graph, so these are that run's files \(Atelier_\d{5}_\.png\)\.$/);
+    expect(ctx.traces.find((t) => t.kind === 'cached')?.message).toMatch(
+      /^ComfyUI ran nothing: every node was cached from an earlier run of the same graph, so these are that run's files \(Atelier_\d{5}_\.png\)\.$/,
+    );
   });
 
   it('two jobs at once on one server: each sees its own progress and its own image', async () => {
     const [a, b] = [recordingContext(), recordingContext()];
-    const [outA, outB] = await Promise.all([provider.generate(small({ seed: 104, steps: 3, prompt: 'job a' }), cfgFor(comfy().url), a), provider.generate(small({ seed: 105, steps: 3, prompt: 'job b' }), cfgFor(comfy().url), b)]);
-    for (const ctx of [a, b]) expect(ctx.progress.filter((p) => p.stage === 'sampling').map((p) => p.step)).toEqual([1, 2, 3]);
+    const [outA, outB] = await Promise.all([
+      provider.generate(small({ seed: 104, steps: 3, prompt: 'job a' }), cfgFor(comfy().url), a),
+      provider.generate(small({ seed: 105, steps: 3, prompt: 'job b' }), cfgFor(comfy().url), b),
+    ]);
+    for (const ctx of [a, b])
+      expect(ctx.progress.filter((p) => p.stage === 'sampling').map((p) => p.step)).toEqual([1, 2, 3]);
     expect([outA.images.length, outB.images.length]).toEqual([1, 1]);
     expect(outA.info!.files).not.toEqual(outB.info!.files);
   });
@@ -85,7 +119,11 @@ describe('from an image', () => {
   it('image to image: the upload is byte-identical to the source, the result its size', async () => {
     const image = await source();
     const ctx = Object.assign(recordingContext(), { inputs: { image } });
-    const out = await provider.generate(request({ width: 72, height: 56, steps: 2, seed: 107, inputImage: { imageId: IMAGE_ID, strength: 0.5 } }), cfgFor(comfy().url), ctx);
+    const out = await provider.generate(
+      request({ width: 72, height: 56, steps: 2, seed: 107, inputImage: { imageId: IMAGE_ID, strength: 0.5 } }),
+      cfgFor(comfy().url),
+      ctx,
+    );
     const name = String(ctx.traces.find((t) => t.kind === 'upload')!.data!.name);
     expect(readFileSync(join(comfy().dir, 'in', name)).equals(Buffer.from(image.data))).toBe(true);
     expect(out.images.map((i) => [i.width, i.height])).toEqual([[72, 56]]);
@@ -95,9 +133,28 @@ describe('from an image', () => {
     const image = await source();
     const raw = Buffer.alloc(72 * 56);
     for (let i = 0; i < raw.length; i += 1) raw[i] = i % 72 < 36 ? 255 : 0;
-    const mask = { data: await sharp(raw, { raw: { width: 72, height: 56, channels: 1 } }).png().toBuffer(), mime: 'image/png', width: 72, height: 56 };
+    const mask = {
+      data: await sharp(raw, { raw: { width: 72, height: 56, channels: 1 } })
+        .png()
+        .toBuffer(),
+      mime: 'image/png',
+      width: 72,
+      height: 56,
+    };
     const ctx = Object.assign(recordingContext(), { inputs: { image, mask } });
-    const out = await provider.generate(request({ width: 72, height: 56, steps: 2, seed: 108, count: 2, inputImage: { imageId: IMAGE_ID, strength: 1 }, mask: { imageId: IMAGE_ID } }), cfgFor(comfy().url), ctx);
+    const out = await provider.generate(
+      request({
+        width: 72,
+        height: 56,
+        steps: 2,
+        seed: 108,
+        count: 2,
+        inputImage: { imageId: IMAGE_ID, strength: 1 },
+        mask: { imageId: IMAGE_ID },
+      }),
+      cfgFor(comfy().url),
+      ctx,
+    );
     expect(out.images).toHaveLength(2);
     const before = await sharp(image.data).removeAlpha().raw().toBuffer();
     for (const result of out.images) {
@@ -116,7 +173,11 @@ describe('from an image', () => {
 
   it('upscale ×2 with the upscale model (chosen by its name), its progress shown as upscaling', async () => {
     const ctx = Object.assign(recordingContext(), { inputs: { image: await source() } });
-    const out = await provider.generate(request({ width: 72, height: 56, upscale: { imageId: IMAGE_ID, factor: 2 } }), cfgFor(comfy().url), ctx);
+    const out = await provider.generate(
+      request({ width: 72, height: 56, upscale: { imageId: IMAGE_ID, factor: 2 } }),
+      cfgFor(comfy().url),
+      ctx,
+    );
     expect(out.images.map((i) => [i.width, i.height])).toEqual([[144, 112]]);
     expect(out.info?.upscaler).toBe(KIT_UPSCALER);
     expect(ctx.progress.filter((p) => p.step !== undefined).map((p) => p.stage)).toEqual(['upscaling']);
@@ -126,18 +187,47 @@ describe('from an image', () => {
 describe('every validation error reaches the person with the server’s explanation', () => {
   const said = (text: string) => `ComfyUI rejected the workflow. ComfyUI said: "${text}"`;
   it.each([
-    ['a range error', graphOf((g) => (g['5']!.inputs.width = 4)), said('Prompt outputs failed validation — node 5 (EmptyLatentImage): width: Value 4 smaller than min of 16')],
+    [
+      'a range error',
+      graphOf((g) => (g['5']!.inputs.width = 4)),
+      said('Prompt outputs failed validation — node 5 (EmptyLatentImage): width: Value 4 smaller than min of 16'),
+    ],
     [
       'a value from a short list',
       graphOf((g) => (g['3']!.inputs.scheduler = 'nope')),
-      said("Prompt outputs failed validation — node 3 (KSampler): scheduler: Value not in list: 'nope' not in ['simple', 'sgm_uniform', 'karras', 'exponential', 'ddim_uniform', 'beta', 'normal', 'linear_quadratic', 'kl_optimal']"),
+      said(
+        "Prompt outputs failed validation — node 3 (KSampler): scheduler: Value not in list: 'nope' not in ['simple', 'sgm_uniform', 'karras', 'exponential', 'ddim_uniform', 'beta', 'normal', 'linear_quadratic', 'kl_optimal']",
+      ),
     ],
-    ['a value from a long list', graphOf((g) => (g['3']!.inputs.sampler_name = 'nope')), said("Prompt outputs failed validation — node 3 (KSampler): sampler_name: Value not in list: 'nope' not in (list of length 42)")],
-    ['an unknown node class', graphOf((g) => (g['9']!.class_type = 'NoSuchNode')), said("Cannot execute because node NoSuchNode does not exist (Node ID '#9')")],
-    ['a graph with no output', graphOf((g) => delete g['9']), said('Prompt has no outputs: the workflow needs an output node such as SaveImage')],
-    ['a link to a missing node', graphOf((g) => (g['3']!.inputs.model = ['99', 0])), said("Prompt outputs failed validation — node 3 (KSampler): Exception when validating inner node: '99' (a link names node 99, which is not in the workflow)")],
+    [
+      'a value from a long list',
+      graphOf((g) => (g['3']!.inputs.sampler_name = 'nope')),
+      said(
+        "Prompt outputs failed validation — node 3 (KSampler): sampler_name: Value not in list: 'nope' not in (list of length 42)",
+      ),
+    ],
+    [
+      'an unknown node class',
+      graphOf((g) => (g['9']!.class_type = 'NoSuchNode')),
+      said("Cannot execute because node NoSuchNode does not exist (Node ID '#9')"),
+    ],
+    [
+      'a graph with no output',
+      graphOf((g) => delete g['9']),
+      said('Prompt has no outputs: the workflow needs an output node such as SaveImage'),
+    ],
+    [
+      'a link to a missing node',
+      graphOf((g) => (g['3']!.inputs.model = ['99', 0])),
+      said(
+        "Prompt outputs failed validation — node 3 (KSampler): Exception when validating inner node: '99' (a link names node 99, which is not in the workflow)",
+      ),
+    ],
   ])('%s', async (_label, workflow, message) => {
-    const error = await rejectsWith(provider.generate(small(), cfgFor(comfy().url, { workflow }), recordingContext()), 'provider_rejected');
+    const error = await rejectsWith(
+      provider.generate(small(), cfgFor(comfy().url, { workflow }), recordingContext()),
+      'provider_rejected',
+    );
     expect(error.message).toBe(message);
   });
 });
@@ -155,13 +245,20 @@ describe('a workflow with one invalid output branch (HTTP 200 with node_errors)'
     const ctx = recordingContext();
     const out = await provider.generate(small({ seed: 109 }), cfgFor(comfy().url, { workflow: branches('8') }), ctx);
     expect(out.images).toHaveLength(1);
-    expect(ctx.traces.find((t) => t.kind === 'warning')?.message).toBe('ComfyUI ran the workflow without output node 11, which failed validation: node 10 (LoadImage): image: Custom validation failed for node: Invalid image file: not-there.png');
+    expect(ctx.traces.find((t) => t.kind === 'warning')?.message).toBe(
+      'ComfyUI ran the workflow without output node 11, which failed validation: node 10 (LoadImage): image: Custom validation failed for node: Invalid image file: not-there.png',
+    );
   });
 
   it('the job fails when the branch Atelier reads from was dropped, and the prompt is off the server', async () => {
     const ctx = recordingContext();
-    const error = await rejectsWith(provider.generate(small({ seed: 110 }), cfgFor(comfy().url, { workflow: branches('10') }), ctx), 'provider_rejected');
-    expect(error.message).toMatch(/^ComfyUI dropped the part of the workflow Atelier reads images from \(output nodes 9, 11\) because it failed validation: node 10 \(LoadImage\): image: Custom validation failed for node: Invalid image file: not-there\.png$/);
+    const error = await rejectsWith(
+      provider.generate(small({ seed: 110 }), cfgFor(comfy().url, { workflow: branches('10') }), ctx),
+      'provider_rejected',
+    );
+    expect(error.message).toMatch(
+      /^ComfyUI dropped the part of the workflow Atelier reads images from \(output nodes 9, 11\) because it failed validation: node 10 \(LoadImage\): image: Custom validation failed for node: Invalid image file: not-there\.png$/,
+    );
     const promptId = String(ctx.traces.find((t) => t.kind === 'request')!.data!.promptId);
     const queue = await serverQueue(comfy().url);
     expect([...queue.running, ...queue.pending]).not.toContain(promptId);
@@ -171,21 +268,38 @@ describe('a workflow with one invalid output branch (HTTP 200 with node_errors)'
 describe('an unknown sampler or scheduler', () => {
   it('is refused before anything is sent: no upload, no prompt', async () => {
     const inputs = () => readdirSync(join(comfy().dir, 'in')).sort();
-    const before = { files: inputs(), history: Object.keys((await call(comfy().url, 'GET', '/history')).json as object).length };
+    const before = {
+      files: inputs(),
+      history: Object.keys((await call(comfy().url, 'GET', '/history')).json as object).length,
+    };
     for (const [what, overrides] of [
       ['sampler', { sampler: 'dpmpp_9m' }],
       ['scheduler', { scheduler: 'fancy' }],
     ] as const) {
       const ctx = Object.assign(recordingContext(), { inputs: { image: await source() } });
-      const error = await rejectsWith(provider.generate(request({ width: 72, height: 56, inputImage: { imageId: IMAGE_ID }, ...overrides }), cfgFor(comfy().url), ctx), 'invalid_request');
-      expect(error.message).toMatch(new RegExp(`^This ComfyUI server has no ${what} ".+"\\. It has: .+\\. Nothing was sent\\.$`));
+      const error = await rejectsWith(
+        provider.generate(
+          request({ width: 72, height: 56, inputImage: { imageId: IMAGE_ID }, ...overrides }),
+          cfgFor(comfy().url),
+          ctx,
+        ),
+        'invalid_request',
+      );
+      expect(error.message).toMatch(
+        new RegExp(`^This ComfyUI server has no ${what} ".+"\\. It has: .+\\. Nothing was sent\\.$`),
+      );
     }
-    expect({ files: inputs(), history: Object.keys((await call(comfy().url, 'GET', '/history')).json as object).length }).toEqual(before);
+    expect({
+      files: inputs(),
+      history: Object.keys((await call(comfy().url, 'GET', '/history')).json as object).length,
+    }).toEqual(before);
   });
 
   it('every sampler Atelier offers is one the server has', async () => {
     const caps = provider.capabilities(cfgFor(comfy().url));
-    const info = (await call(comfy().url, 'GET', '/object_info/KSampler')).json as { KSampler: { input: { required: { sampler_name: [string[]] } } } };
+    const info = (await call(comfy().url, 'GET', '/object_info/KSampler')).json as {
+      KSampler: { input: { required: { sampler_name: [string[]] } } };
+    };
     expect(caps.samplers!.filter((s) => !info.KSampler.input.required.sampler_name[0].includes(s))).toEqual([]);
   });
 });

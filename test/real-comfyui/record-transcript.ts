@@ -24,7 +24,13 @@ async function main(): Promise<void> {
   }
   try {
     const run = await runContract(base, (line) => console.log(line));
-    const transcript = { comfyuiVersion: run.version, recordedBy: 'test/real-comfyui/record-transcript.ts', server: 'shared/tools/real-comfyui (start.sh: --cpu --preview-method auto)', objectInfo: run.objectInfo, facts: run.facts };
+    const transcript = {
+      comfyuiVersion: run.version,
+      recordedBy: 'test/real-comfyui/record-transcript.ts',
+      server: 'shared/tools/real-comfyui (start.sh: --cpu --preview-method auto)',
+      objectInfo: run.objectInfo,
+      facts: run.facts,
+    };
     await writeFile(resolve(TRANSCRIPT), `${JSON.stringify(transcript, null, 1)}\n`);
     console.log(`wrote ${TRANSCRIPT}`);
   } finally {

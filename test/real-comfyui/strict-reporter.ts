@@ -6,7 +6,9 @@ export default class StrictReporter implements Reporter {
     const tests = testModules.flatMap((module) => [...module.children.allTests()]);
     const notRun = tests.filter((test) => test.result().state === 'skipped' || test.result().state === 'pending');
     if (tests.length === 0 || notRun.length > 0) {
-      process.stdout.write(`\nreal-comfyui: ${tests.length === 0 ? 'no test ran' : `${notRun.length} test(s) did not run: ${notRun.map((t) => t.fullName).join('; ')}`}\n`);
+      process.stdout.write(
+        `\nreal-comfyui: ${tests.length === 0 ? 'no test ran' : `${notRun.length} test(s) did not run: ${notRun.map((t) => t.fullName).join('; ')}`}\n`,
+      );
       process.exitCode = 1;
     }
   }

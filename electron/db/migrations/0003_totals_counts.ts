@@ -20,7 +20,8 @@ const STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled', 'inte
 /** `col = col + (new.status = 'x') - (old.status = 'x')` for each status; a side is left out with null. */
 function statusDeltas(add: 'new' | null, sub: 'old' | null): string {
   return STATUSES.map(
-    (s) => `${s} = ${s}${add === null ? '' : ` + (${add}.status = '${s}')`}${sub === null ? '' : ` - (${sub}.status = '${s}')`}`,
+    (s) =>
+      `${s} = ${s}${add === null ? '' : ` + (${add}.status = '${s}')`}${sub === null ? '' : ` - (${sub}.status = '${s}')`}`,
   ).join(',\n          ');
 }
 

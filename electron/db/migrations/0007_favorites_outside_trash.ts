@@ -4,7 +4,8 @@ const STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled', 'inte
 
 function statusDeltas(add: 'new' | null, sub: 'old' | null): string {
   return STATUSES.map(
-    (s) => `${s} = ${s}${add === null ? '' : ` + (${add}.status = '${s}')`}${sub === null ? '' : ` - (${sub}.status = '${s}')`}`,
+    (s) =>
+      `${s} = ${s}${add === null ? '' : ` + (${add}.status = '${s}')`}${sub === null ? '' : ` - (${sub}.status = '${s}')`}`,
   ).join(',\n          ');
 }
 

@@ -99,7 +99,11 @@ export const migration0010: Migration = {
       .prepare('SELECT rowid, id, provider, model, request_json, metadata_json, search_text FROM jobs')
       .raw()
       .all() as Array<[number, string, string, string | null, string, string | null, string]>;
-    const seedsOf = db.prepare('SELECT coalesce(seed, seed_digits) FROM images WHERE job_id = ? AND coalesce(seed, seed_digits) IS NOT NULL').pluck();
+    const seedsOf = db
+      .prepare(
+        'SELECT coalesce(seed, seed_digits) FROM images WHERE job_id = ? AND coalesce(seed, seed_digits) IS NOT NULL',
+      )
+      .pluck();
     const update = db.prepare(
       `UPDATE jobs SET model_key = ?, sampler_key = ?, scheduler_key = ?, steps = ?, cfg = ?, negative_key = ?, search_text = ?
        WHERE rowid = ?`,
@@ -109,11 +113,21 @@ export const migration0010: Migration = {
     const gram = db.prepare('INSERT INTO jobs_grams (rowid, grams) VALUES (?, ?)');
     for (const [rowid, id, provider, model, requestJson, metadataJson, searchText] of jobs) {
       const request = JSON.parse(requestJson) as Parameters<typeof facetsOf>[0]['request'];
-      const metadata = metadataJson === null ? null : (JSON.parse(metadataJson) as Parameters<typeof facetsOf>[0]['metadata']);
+      const metadata =
+        metadataJson === null ? null : (JSON.parse(metadataJson) as Parameters<typeof facetsOf>[0]['metadata']);
       const seeds = seedsOf.all(id) as Array<number | string>;
       const facets = facetsOf({ provider, model, request, metadata, seeds });
       const text = withSettings(foldForSearch(searchText), facets);
-      update.run(facets.modelKey, facets.samplerKey, facets.schedulerKey, facets.steps, facets.cfg, facets.negativeKey, text, rowid);
+      update.run(
+        facets.modelKey,
+        facets.samplerKey,
+        facets.schedulerKey,
+        facets.steps,
+        facets.cfg,
+        facets.negativeKey,
+        text,
+        rowid,
+      );
       for (const lora of facets.loras) addLora.run(id, lora.key, lora.name);
       regram.run(rowid);
       gram.run(rowid, gramsOf(text));

@@ -30,7 +30,10 @@ function isEmpty(db: Db): boolean {
 }
 
 function backupName(version: number, now: number): string {
-  const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = new Date(now)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return `atelier-v${version}-${stamp}.db`;
 }
 

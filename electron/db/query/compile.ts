@@ -62,7 +62,14 @@ export interface ImageDriver {
   probeSql: string;
 }
 
-type Sql = { sql: string; params: unknown[]; image: boolean; driver?: Driver; imageDriver?: ImageDriver; expanded?: boolean };
+type Sql = {
+  sql: string;
+  params: unknown[];
+  image: boolean;
+  driver?: Driver;
+  imageDriver?: ImageDriver;
+  expanded?: boolean;
+};
 
 const FALSE: Sql = { sql: '0', params: [], image: false };
 const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
@@ -82,7 +89,7 @@ function seedSql(match: SeedMatch): { sql: string; params: unknown[] } {
       : { sql: 'i.seed_digits = ?', params: [match.exact] };
   }
   if ('prefix' in match) {
-    return { sql: "coalesce(CAST(i.seed AS TEXT), i.seed_digits) GLOB ?", params: [`${match.prefix}*`] };
+    return { sql: 'coalesce(CAST(i.seed AS TEXT), i.seed_digits) GLOB ?', params: [`${match.prefix}*`] };
   }
   const from = BigInt(match.from);
   const to = BigInt(match.to);
@@ -139,7 +146,8 @@ const quoted = (boards: readonly BoardRef[]) => boards.map((b) => `"${b.name}"`)
 
 function tooLarge(expansion: Expansion, what: string): AppError {
   const most = [...expansion.filled.values()].sort((a, b) => b.times - a.times)[0];
-  if (most === undefined) return new AppError('invalid_request', `This search is too large: more than ${what}. Shorten it.`);
+  if (most === undefined)
+    return new AppError('invalid_request', `This search is too large: more than ${what}. Shorten it.`);
   const times = `${most.times.toLocaleString('en-US')} time${most.times === 1 ? '' : 's'}`;
   return new AppError(
     'invalid_request',
@@ -153,9 +161,23 @@ function tooLarge(expansion: Expansion, what: string): AppError {
  * names itself (directly or through others), nests deeper than MAX_BOARD_DEPTH or fills in past the size limits is
  * refused with invalid_request.
  */
-export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: string) => Query | null, options: CompileOptions = {}): CompiledQuery {
+export function compileQuery(
+  query: Query,
+  lookup: QueryLookup,
+  parse: (text: string) => Query | null,
+  options: CompileOptions = {},
+): CompiledQuery {
   const out: CompiledQuery = {
-    terms: [], indexTerms: [], settingTerms: [], where: [], params: [], imageWhere: [], imageParams: [], drivers: [], imageDrivers: [], wantsTrash: false,
+    terms: [],
+    indexTerms: [],
+    settingTerms: [],
+    where: [],
+    params: [],
+    imageWhere: [],
+    imageParams: [],
+    drivers: [],
+    imageDrivers: [],
+    wantsTrash: false,
   };
   const expansion: Expansion = options.expansion ?? { chain: [], terms: 0, params: 0, filled: new Map() };
 
@@ -195,7 +217,9 @@ export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: st
         };
       }
       case 'source': {
-        const sources = IMAGE_SOURCES.filter((s) => s.includes(folded) || foldForSearch(SOURCE_LABELS[s]).includes(folded));
+        const sources = IMAGE_SOURCES.filter(
+          (s) => s.includes(folded) || foldForSearch(SOURCE_LABELS[s]).includes(folded),
+        );
         if (sources.length === 0) return FALSE;
         return {
           sql: sources.length === 1 ? 'j.source = ?' : `j.source IN (${placeholders(sources.length)})`,
@@ -205,9 +229,19 @@ export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: st
         };
       }
       case 'provider':
-        return { sql: 'j.provider = ?', params: [folded], image: false, driver: { index: 'jobs_provider_created', rows: Number.MAX_SAFE_INTEGER, ordered: true } };
+        return {
+          sql: 'j.provider = ?',
+          params: [folded],
+          image: false,
+          driver: { index: 'jobs_provider_created', rows: Number.MAX_SAFE_INTEGER, ordered: true },
+        };
       case 'status':
-        return { sql: 'j.status = ?', params: [folded], image: false, driver: { index: 'jobs_status_created', rows: Number.MAX_SAFE_INTEGER, ordered: true } };
+        return {
+          sql: 'j.status = ?',
+          params: [folded],
+          image: false,
+          driver: { index: 'jobs_status_created', rows: Number.MAX_SAFE_INTEGER, ordered: true },
+        };
       case 'negative':
         return { sql: "instr(coalesce(j.negative_key, ''), ?) > 0", params: [folded], image: false };
       case 'tag': {
@@ -264,7 +298,10 @@ export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: st
       );
     }
     if (chain.length >= MAX_BOARD_DEPTH) {
-      throw new AppError('invalid_request', `Smart boards can name smart boards only ${MAX_BOARD_DEPTH} deep: ${quoted([...chain, board])} goes deeper.`);
+      throw new AppError(
+        'invalid_request',
+        `Smart boards can name smart boards only ${MAX_BOARD_DEPTH} deep: ${quoted([...chain, board])} goes deeper.`,
+      );
     }
     const inner = parse(saved);
     if (inner === null) return FALSE;
@@ -290,8 +327,10 @@ export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: st
   function charge(terms: number, params: number): void {
     expansion.terms += terms;
     expansion.params += params;
-    if (expansion.terms > MAX_EXPANDED_TERMS) throw tooLarge(expansion, `${MAX_EXPANDED_TERMS.toLocaleString('en-US')} conditions`);
-    if (expansion.params > MAX_EXPANDED_PARAMS) throw tooLarge(expansion, `${MAX_EXPANDED_PARAMS.toLocaleString('en-US')} values`);
+    if (expansion.terms > MAX_EXPANDED_TERMS)
+      throw tooLarge(expansion, `${MAX_EXPANDED_TERMS.toLocaleString('en-US')} conditions`);
+    if (expansion.params > MAX_EXPANDED_PARAMS)
+      throw tooLarge(expansion, `${MAX_EXPANDED_PARAMS.toLocaleString('en-US')} values`);
   }
 
   function counted(t: Term): Sql {
@@ -312,12 +351,19 @@ export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: st
       case 'number': {
         if (t.key === 'rating') return { ...numberSql('i.rating', t.match), image: true };
         const column = { steps: 'j.steps', cfg: 'j.cfg', w: 'j.width', h: 'j.height' }[t.key];
-        const index = { steps: 'jobs_steps_created', cfg: 'jobs_cfg_created', w: 'jobs_size_created', h: 'jobs_height_created' }[t.key];
+        const index = {
+          steps: 'jobs_steps_created',
+          cfg: 'jobs_cfg_created',
+          w: 'jobs_size_created',
+          h: 'jobs_height_created',
+        }[t.key];
         const equal = !('from' in t.match) && t.match.op === '=';
         return {
           ...numberSql(column, t.match),
           image: false,
-          ...(index !== undefined && { driver: { index, rows: Number.MAX_SAFE_INTEGER, ordered: equal && t.key !== 'w' } }),
+          ...(index !== undefined && {
+            driver: { index, rows: Number.MAX_SAFE_INTEGER, ordered: equal && t.key !== 'w' },
+          }),
         };
       }
       case 'seed': {
@@ -350,15 +396,26 @@ export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: st
         };
       }
       case 'size':
-        return { sql: 'j.width = ? AND j.height = ?', params: [t.w, t.h], image: false, driver: { index: 'jobs_size_created', rows: Number.MAX_SAFE_INTEGER, ordered: true } };
+        return {
+          sql: 'j.width = ? AND j.height = ?',
+          params: [t.w, t.h],
+          image: false,
+          driver: { index: 'jobs_size_created', rows: Number.MAX_SAFE_INTEGER, ordered: true },
+        };
       case 'ratio': {
         const m = t.match;
         if ('shape' in m) {
-          const sql = { portrait: 'j.height > j.width', landscape: 'j.width > j.height', square: 'j.width = j.height' }[m.shape];
+          const sql = { portrait: 'j.height > j.width', landscape: 'j.width > j.height', square: 'j.width = j.height' }[
+            m.shape
+          ];
           return { sql, params: [], image: false };
         }
         // Within 1%: 1344x768 is 16:9 as people mean it.
-        const sql = { sql: 'abs(j.width * ? - j.height * ?) <= 0.01 * j.height * ?', params: [m.h, m.w, m.w], image: false };
+        const sql = {
+          sql: 'abs(j.width * ? - j.height * ?) <= 0.01 * j.height * ?',
+          params: [m.h, m.w, m.w],
+          image: false,
+        };
         // The sizes the library holds with that ratio (the same arithmetic), so the read starts from jobs_size_created.
         const held = lookup.sizes?.() ?? null;
         if (held === null) return sql;
@@ -366,14 +423,33 @@ export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: st
         if (matching.length === 0) return FALSE;
         const any = `(${matching.map(() => '(j.width = ? AND j.height = ?)').join(' OR ')})`;
         const params = matching.flat();
-        return { ...sql, imageDriver: { name: 'ratio', sql: any, params, rows: null, probeSql: `SELECT 1 FROM jobs AS j WHERE ${any}` } };
+        return {
+          ...sql,
+          imageDriver: {
+            name: 'ratio',
+            sql: any,
+            params,
+            rows: null,
+            probeSql: `SELECT 1 FROM jobs AS j WHERE ${any}`,
+          },
+        };
       }
       case 'date': {
         const { from, to } = dateRange(t.match, lookup.now());
-        return { sql: 'j.created_at >= ? AND j.created_at < ?', params: [from, to], image: false, driver: { index: 'jobs_created', rows: Number.MAX_SAFE_INTEGER, ordered: true } };
+        return {
+          sql: 'j.created_at >= ? AND j.created_at < ?',
+          params: [from, to],
+          image: false,
+          driver: { index: 'jobs_created', rows: Number.MAX_SAFE_INTEGER, ordered: true },
+        };
       }
       case 'from':
-        return { sql: 'j.parent_image_id = ?', params: [t.imageId], image: false, driver: { index: 'jobs_parent_created', rows: Number.MAX_SAFE_INTEGER, ordered: true } };
+        return {
+          sql: 'j.parent_image_id = ?',
+          params: [t.imageId],
+          image: false,
+          driver: { index: 'jobs_parent_created', rows: Number.MAX_SAFE_INTEGER, ordered: true },
+        };
       case 'is':
         switch (t.value) {
           case 'favorite':
@@ -383,7 +459,12 @@ export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: st
           case 'failed':
             return { sql: "j.status = 'failed'", params: [], image: false };
           case 'derived':
-            return { sql: 'j.parent_image_id IS NOT NULL', params: [], image: false, driver: { index: 'jobs_parent_created', rows: Number.MAX_SAFE_INTEGER, ordered: false } };
+            return {
+              sql: 'j.parent_image_id IS NOT NULL',
+              params: [],
+              image: false,
+              driver: { index: 'jobs_parent_created', rows: Number.MAX_SAFE_INTEGER, ordered: false },
+            };
           case 'missing':
             return {
               sql: 'EXISTS (SELECT 1 FROM image_locations AS l WHERE l.image_id = i.id) AND NOT EXISTS (SELECT 1 FROM image_locations AS l WHERE l.image_id = i.id AND l.missing_at IS NULL)',
@@ -411,11 +492,22 @@ export function compileQuery(query: Query, lookup: QueryLookup, parse: (text: st
       // favourites' own index starts the read instead of a walk of the whole history checking each job's images.
       const sql = '(j.favorite = 1)';
       out.where.push(sql);
-      out.drivers.push({ index: 'jobs_favorite_created', rows: Number.MAX_SAFE_INTEGER, ordered: true, sql, params: [] });
+      out.drivers.push({
+        index: 'jobs_favorite_created',
+        rows: Number.MAX_SAFE_INTEGER,
+        ordered: true,
+        sql,
+        params: [],
+      });
     }
     const parts = c.anyOf.map(counted);
     if (single !== null && !c.negated && single.kind === 'text' && SETTING_KEYS.has(single.key) && parts[0] !== FALSE) {
-      out.settingTerms.push(...foldForSearch(single.text).trim().split(/\s+/u).filter((w) => w.length > 0));
+      out.settingTerms.push(
+        ...foldForSearch(single.text)
+          .trim()
+          .split(/\s+/u)
+          .filter((w) => w.length > 0),
+      );
     }
     const image = parts.some((p) => p.image);
     const joined = parts.length === 1 ? `(${parts[0]!.sql})` : `(${parts.map((p) => `(${p.sql})`).join(' OR ')})`;

@@ -31,12 +31,19 @@ export interface Counter {
  * else the one index that yields its rows already newest first; else the history index, newest first, filtering as
  * it goes (dense clauses fill a page within a few hundred rows).
  */
-export function chooseDriver(compiled: CompiledQuery, count: Counter, walkIndex: string | undefined, sortMax = SORT_MAX): DriverChoice {
+export function chooseDriver(
+  compiled: CompiledQuery,
+  count: Counter,
+  walkIndex: string | undefined,
+  sortMax = SORT_MAX,
+): DriverChoice {
   let best: { rows: number; choice: DriverChoice } | null = null;
   let ordered: { rows: number; choice: DriverChoice } | null = null;
   for (const driver of compiled.drivers) {
     const known = Number.isSafeInteger(driver.rows) && driver.rows < Number.MAX_SAFE_INTEGER;
-    const rows = known ? driver.rows : count(`SELECT 1 FROM jobs AS j INDEXED BY ${driver.index} WHERE ${driver.sql}`, driver.params, sortMax + 1);
+    const rows = known
+      ? driver.rows
+      : count(`SELECT 1 FROM jobs AS j INDEXED BY ${driver.index} WHERE ${driver.sql}`, driver.params, sortMax + 1);
     const choice = { indexedBy: driver.index, label: `${driver.index}:${rows}` };
     if (best === null || rows < best.rows) best = { rows, choice };
     if (driver.ordered && (ordered === null || rows < ordered.rows)) ordered = { rows, choice };

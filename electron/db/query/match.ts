@@ -43,7 +43,12 @@ export function matchWhere(query: MatchQuery, compiled: CompiledQuery | undefine
     where.push(...compiled.where);
     params.push(...compiled.params);
   }
-  const seen = view === 'active' ? ['i.trashed_at IS NULL'] : view === 'trash' ? ['(j.trashed_at IS NOT NULL OR i.trashed_at IS NOT NULL)'] : [];
+  const seen =
+    view === 'active'
+      ? ['i.trashed_at IS NULL']
+      : view === 'trash'
+        ? ['(j.trashed_at IS NOT NULL OR i.trashed_at IS NOT NULL)']
+        : [];
   const imageWhere = [...seen, ...(compiled?.imageWhere ?? [])];
   if (query.favorite === true) imageWhere.push('i.favorite = 1');
   const imageParams = compiled?.imageParams ?? [];

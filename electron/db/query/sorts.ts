@@ -29,7 +29,12 @@ export function sortPlan(sort: Exclude<Sort, 'newest'>, cursor: CursorPosition |
       return {
         name: sort,
         orderBy: 'j.best_rating DESC, j.created_at DESC, j.id DESC',
-        ...(cursor && { after: { sql: '(j.best_rating, j.created_at, j.id) < (?, ?, ?)', params: [cursor.k ?? 0, cursor.createdAt, cursor.id] } }),
+        ...(cursor && {
+          after: {
+            sql: '(j.best_rating, j.created_at, j.id) < (?, ?, ?)',
+            params: [cursor.k ?? 0, cursor.createdAt, cursor.id],
+          },
+        }),
       };
     case 'random': {
       // The multiplier is computed here from a validated integer: inlined, so the ORDER BY needs no parameter.

@@ -12,7 +12,10 @@ export interface ExportProgress {
 export function exportFaultMessage(error: unknown, at: ExportProgress): string {
   const where = at.folder === undefined ? 'the download' : at.folder;
   // A .zip cut short is removed (./exporter.ts): only a folder keeps what was written.
-  const sofar = at.format === 'zip' ? 'the unfinished .zip was removed' : `${at.done} of ${at.total} ${at.total === 1 ? 'image was' : 'images were'} exported`;
+  const sofar =
+    at.format === 'zip'
+      ? 'the unfinished .zip was removed'
+      : `${at.done} of ${at.total} ${at.total === 1 ? 'image was' : 'images were'} exported`;
   switch (storageFaultOf(error)) {
     case 'disk_full':
     case 'quota':

@@ -48,22 +48,31 @@ export function createExporter(deps: ExporterDeps) {
   const runs = new Map<string, Run>();
   const fields = manifestReader(deps);
 
-  const progressOf = (s: ExportSummary): ExportProgressEvent => ({ id: s.id, status: s.status, total: s.total, done: s.done, bytes: s.bytes, missing: s.missing });
+  const progressOf = (s: ExportSummary): ExportProgressEvent => ({
+    id: s.id,
+    status: s.status,
+    total: s.total,
+    done: s.done,
+    bytes: s.bytes,
+    missing: s.missing,
+  });
   const emit = (run: Run, force: boolean): void => {
     const now = deps.now();
     if (!force && now - run.lastEmit < PROGRESS_MS) return;
     run.lastEmit = now;
     deps.bus.emit('export.progress', progressOf(run.summary));
   };
-  const counted = (run: Run) => (file: PlannedFile, outcome: FileOutcome): void => {
-    const s = run.summary;
-    s.done += 1;
-    if (outcome.missing) {
-      s.missing += 1;
-      if (s.missingNames.length < MISSING_NAMES_SHOWN) s.missingNames.push(file.name);
-    } else s.bytes += outcome.bytes;
-    emit(run, false);
-  };
+  const counted =
+    (run: Run) =>
+    (file: PlannedFile, outcome: FileOutcome): void => {
+      const s = run.summary;
+      s.done += 1;
+      if (outcome.missing) {
+        s.missing += 1;
+        if (s.missingNames.length < MISSING_NAMES_SHOWN) s.missingNames.push(file.name);
+      } else s.bytes += outcome.bytes;
+      emit(run, false);
+    };
   const finish = (run: Run, status: ExportSummary['status'], error?: string): void => {
     run.summary.status = status;
     run.summary.finishedAt = deps.now();
@@ -77,21 +86,33 @@ export function createExporter(deps: ExporterDeps) {
         if (run.abort.signal.aborted) return finish(run, 'cancelled');
         deps.log.warn('export failed', { id: run.summary.id, error: String(error) });
         const s = run.summary;
-        finish(run, 'failed', exportFaultMessage(error, { folder: run.folder, format: s.format, done: s.done - s.missing, total: s.total }));
+        finish(
+          run,
+          'failed',
+          exportFaultMessage(error, { folder: run.folder, format: s.format, done: s.done - s.missing, total: s.total }),
+        );
       },
     );
 
   async function usableFolder(folder: string): Promise<void> {
     await mkdir(folder, { recursive: true }).catch(() => undefined);
     const info = await stat(folder).catch(() => null);
-    if (info === null || !info.isDirectory()) throw new AppError('invalid_request', `${folder} is not a folder Atelier can write to.`);
+    if (info === null || !info.isDirectory())
+      throw new AppError('invalid_request', `${folder} is not a folder Atelier can write to.`);
     // Followed through any link: an export never writes among the library's own files.
     const [real, data] = await Promise.all([realpath(folder), realpath(deps.dataDir).catch(() => deps.dataDir)]);
-    if (isInside(data, real)) throw new AppError('invalid_request', `${folder} is inside Atelier's own data folder: choose a folder outside it.`, { details: { field: 'folder' } });
+    if (isInside(data, real))
+      throw new AppError(
+        'invalid_request',
+        `${folder} is inside Atelier's own data folder: choose a folder outside it.`,
+        { details: { field: 'folder' } },
+      );
   }
 
-  const refused = (file: PlannedFile, why: string): void => deps.log.warn('an original was left out of an export', { imageId: file.imageId, why });
-  const zipName = (at: number): string => `atelier-export-${new Date(at).toISOString().slice(0, 19).replace(/[T:]/g, '-')}.zip`;
+  const refused = (file: PlannedFile, why: string): void =>
+    deps.log.warn('an original was left out of an export', { imageId: file.imageId, why });
+  const zipName = (at: number): string =>
+    `atelier-export-${new Date(at).toISOString().slice(0, 19).replace(/[T:]/g, '-')}.zip`;
 
   return {
     async start(input: StartExport): Promise<ExportSummary> {
@@ -101,14 +122,37 @@ export function createExporter(deps: ExporterDeps) {
       if (plan.length === 0) throw new AppError('invalid_request', 'Nothing to export: no image matches.');
       const createdAt = deps.now();
       const summary: ExportSummary = {
-        id: uuidv7(createdAt), status: 'running', total: plan.length, done: 0, bytes: 0, missing: 0,
-        format: input.format, manifest: input.manifest, createdAt, missingNames: [],
+        id: uuidv7(createdAt),
+        status: 'running',
+        total: plan.length,
+        done: 0,
+        bytes: 0,
+        missing: 0,
+        format: input.format,
+        manifest: input.manifest,
+        createdAt,
+        missingNames: [],
       };
-      const run: Run = { summary, folder: input.folder, plan, abort: new AbortController(), finished: Promise.resolve(), lastEmit: 0 };
+      const run: Run = {
+        summary,
+        folder: input.folder,
+        plan,
+        abort: new AbortController(),
+        finished: Promise.resolve(),
+        lastEmit: 0,
+      };
       runs.set(summary.id, run);
       const finished = [...runs.values()].filter((r) => r.summary.finishedAt !== undefined);
       for (const old of finished.slice(0, Math.max(0, finished.length - FINISHED_KEPT))) runs.delete(old.summary.id);
-      const options = { manifest: input.manifest, now: deps.now, signal: run.abort.signal, onFile: counted(run), fields, reader: deps.reader, onRefused: refused };
+      const options = {
+        manifest: input.manifest,
+        now: deps.now,
+        signal: run.abort.signal,
+        onFile: counted(run),
+        fields,
+        reader: deps.reader,
+        onRefused: refused,
+      };
       if (input.folder === undefined) summary.status = 'ready';
       else if (input.format === 'folder') {
         summary.path = input.folder;
@@ -117,10 +161,12 @@ export function createExporter(deps: ExporterDeps) {
         const file = await createExclusive(input.folder, zipName(createdAt));
         summary.path = file.path;
         // A .zip cut short by a cancel or a fault is this export's own half-file: it goes.
-        const written = pipeline(zipExport(plan, options), file.handle.createWriteStream()).catch(async (error: unknown) => {
-          await unlink(file.path).catch(() => undefined);
-          throw error;
-        });
+        const written = pipeline(zipExport(plan, options), file.handle.createWriteStream()).catch(
+          async (error: unknown) => {
+            await unlink(file.path).catch(() => undefined);
+            throw error;
+          },
+        );
         run.finished = settle(run, written);
       }
       emit(run, true);
@@ -149,12 +195,28 @@ export function createExporter(deps: ExporterDeps) {
       const fileName = zipName(run.summary.createdAt);
       if (run.summary.status !== 'ready') {
         const own = new AbortController();
-        const stream = zipExport(run.plan, { manifest: run.summary.manifest, now: deps.now, signal: own.signal, onFile: () => undefined, fields, reader: deps.reader, onRefused: refused });
+        const stream = zipExport(run.plan, {
+          manifest: run.summary.manifest,
+          now: deps.now,
+          signal: own.signal,
+          onFile: () => undefined,
+          fields,
+          reader: deps.reader,
+          onRefused: refused,
+        });
         stream.once('close', () => own.abort());
         return { fileName, stream };
       }
       run.summary.status = 'running';
-      const stream = zipExport(run.plan, { manifest: run.summary.manifest, now: deps.now, signal: run.abort.signal, onFile: counted(run), fields, reader: deps.reader, onRefused: refused });
+      const stream = zipExport(run.plan, {
+        manifest: run.summary.manifest,
+        now: deps.now,
+        signal: run.abort.signal,
+        onFile: counted(run),
+        fields,
+        reader: deps.reader,
+        onRefused: refused,
+      });
       let ended = false;
       stream.once('end', () => (ended = true));
       run.finished = new Promise<void>((resolve) => {

@@ -10,7 +10,10 @@ import { withOriginal } from './read-original.js';
 const MAX_TRIES = 10_000;
 
 /** Creates `name` in `folder`, or `name (2)`, `name (3)`…: an existing file is never opened for writing. */
-export async function createExclusive(folder: string, name: string): Promise<{ handle: FileHandle; name: string; path: string }> {
+export async function createExclusive(
+  folder: string,
+  name: string,
+): Promise<{ handle: FileHandle; name: string; path: string }> {
   for (let n = 1; n <= MAX_TRIES; n += 1) {
     const candidate = n === 1 ? name : numbered(name, n);
     const path = join(folder, candidate);
@@ -25,7 +28,11 @@ export async function createExclusive(folder: string, name: string): Promise<{ h
 
 export type FolderOptions = ZipOptions;
 
-export async function exportToFolder(folder: string, plan: readonly PlannedFile[], options: FolderOptions): Promise<void> {
+export async function exportToFolder(
+  folder: string,
+  plan: readonly PlannedFile[],
+  options: FolderOptions,
+): Promise<void> {
   const written: Written = [];
   for (const file of plan) {
     if (options.signal.aborted) return;

@@ -19,7 +19,21 @@ export interface ManifestRow {
 }
 
 export const MANIFEST_COLUMNS: ReadonlyArray<keyof ManifestRow> = [
-  'file', 'status', 'imageId', 'jobId', 'createdAt', 'source', 'provider', 'model', 'prompt', 'negativePrompt', 'seed', 'width', 'height', 'bytes', 'sha256',
+  'file',
+  'status',
+  'imageId',
+  'jobId',
+  'createdAt',
+  'source',
+  'provider',
+  'model',
+  'prompt',
+  'negativePrompt',
+  'seed',
+  'width',
+  'height',
+  'bytes',
+  'sha256',
 ];
 
 // A cell a spreadsheet would run as a formula is kept as text.
@@ -35,9 +49,15 @@ const csvLine = (row: ManifestRow): string => MANIFEST_COLUMNS.map((c) => csvCel
 const BATCH = 200;
 
 /** The manifest as text chunks, a row read at a time: it is written as a stream, never built whole. */
-export function* manifestChunks(kind: 'json' | 'csv', rows: Iterable<ManifestRow>, exportedAt: number): Generator<string> {
+export function* manifestChunks(
+  kind: 'json' | 'csv',
+  rows: Iterable<ManifestRow>,
+  exportedAt: number,
+): Generator<string> {
   const line = kind === 'csv' ? csvLine : (row: ManifestRow) => `    ${JSON.stringify(row)}`;
-  yield kind === 'csv' ? `${MANIFEST_COLUMNS.join(',')}\r\n` : `{\n  "exportedAt": ${JSON.stringify(new Date(exportedAt).toISOString())},\n  "images": [\n`;
+  yield kind === 'csv'
+    ? `${MANIFEST_COLUMNS.join(',')}\r\n`
+    : `{\n  "exportedAt": ${JSON.stringify(new Date(exportedAt).toISOString())},\n  "images": [\n`;
   let batch: string[] = [];
   let first = true;
   const flush = (): string => {

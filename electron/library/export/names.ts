@@ -13,7 +13,11 @@ const MAX_STEM = 60;
 
 /** Letters and digits of any script survive; everything else separates words (no path or reserved characters). */
 export function slug(text: string): string {
-  const words = text.normalize('NFC').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
+  const words = text
+    .normalize('NFC')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 0);
   let out = '';
   for (const word of words.slice(0, MAX_WORDS)) {
     const next = out === '' ? word : `${out}-${word}`;
@@ -41,7 +45,12 @@ export interface NameParts {
 
 export function baseName(parts: NameParts): string {
   const date = new Date(parts.createdAt).toISOString().slice(0, 10);
-  const seed = parts.seed === undefined ? parts.imageId.slice(-8) : String(parts.seed).replace(/[^0-9A-Za-z-]/g, '').slice(0, 24) || parts.imageId.slice(-8);
+  const seed =
+    parts.seed === undefined
+      ? parts.imageId.slice(-8)
+      : String(parts.seed)
+          .replace(/[^0-9A-Za-z-]/g, '')
+          .slice(0, 24) || parts.imageId.slice(-8);
   return `${date}_${slug(parts.prompt)}_${seed}.${parts.ext}`;
 }
 

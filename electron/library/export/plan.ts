@@ -47,7 +47,15 @@ export function planExport(deps: PlanDeps, target: ImageTarget): PlannedFile[] {
     if (image === null) continue;
     const job = jobOf(image.jobId);
     const source = deps.resolveOriginal(imageId);
-    const name = unique(baseName({ createdAt: job.createdAt, prompt: job.prompt, seed: image.seed, imageId, ext: extensionOf(image.mime, image.path) }));
+    const name = unique(
+      baseName({
+        createdAt: job.createdAt,
+        prompt: job.prompt,
+        seed: image.seed,
+        imageId,
+        ext: extensionOf(image.mime, image.path),
+      }),
+    );
     plan.push({ imageId, name, source });
   }
   return plan;

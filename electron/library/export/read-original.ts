@@ -35,7 +35,11 @@ export async function withOriginal(
     if (source.sha256 !== undefined) {
       return await reader.use(source, async (original) => {
         reached = true;
-        const name = await write({ size: original.size, mtimeMs: original.mtimeMs, stream: () => chunked(original.bytes) });
+        const name = await write({
+          size: original.size,
+          mtimeMs: original.mtimeMs,
+          stream: () => chunked(original.bytes),
+        });
         return { missing: false, bytes: original.size, name };
       });
     }

@@ -25,14 +25,24 @@ export interface ZipOptions {
 export type Written = Array<{ file: PlannedFile; name: string; missing: boolean }>;
 
 /** One file's outcome, kept for the manifest and told to the export's counters. */
-export function recordFile(written: Written, options: Pick<ZipOptions, 'onFile'>, file: PlannedFile, outcome: FileOutcome): void {
+export function recordFile(
+  written: Written,
+  options: Pick<ZipOptions, 'onFile'>,
+  file: PlannedFile,
+  outcome: FileOutcome,
+): void {
   written.push({ file, name: outcome.missing ? file.name : outcome.name, missing: outcome.missing });
   options.onFile(file, outcome);
 }
 
-export function manifestStream(kind: 'json' | 'csv', written: Written, options: Pick<ZipOptions, 'fields' | 'now'>): Readable {
+export function manifestStream(
+  kind: 'json' | 'csv',
+  written: Written,
+  options: Pick<ZipOptions, 'fields' | 'now'>,
+): Readable {
   function* rows(): Generator<ManifestRow> {
-    for (const w of written) yield { ...options.fields(w.file), file: w.name, status: w.missing ? 'missing' : 'exported' };
+    for (const w of written)
+      yield { ...options.fields(w.file), file: w.name, status: w.missing ? 'missing' : 'exported' };
   }
   return Readable.from(manifestChunks(kind, rows(), options.now()));
 }
@@ -58,11 +68,15 @@ export function zipExport(plan: readonly PlannedFile[], options: ZipOptions): Re
           signal.addEventListener('abort', stop, { once: true });
           // yazl keeps each entry's stream getter for the archive's life: it hands the stream over once and forgets it.
           let pending: Readable | null = input;
-          zip.addReadStreamLazy(file.name, { compress: false, size: original.size, mtime: new Date(original.mtimeMs) }, (give) => {
-            const stream = pending!;
-            pending = null;
-            give(null, stream);
-          });
+          zip.addReadStreamLazy(
+            file.name,
+            { compress: false, size: original.size, mtime: new Date(original.mtimeMs) },
+            (give) => {
+              const stream = pending!;
+              pending = null;
+              give(null, stream);
+            },
+          );
           // The next file is read only once this one has gone into the archive: one file's bytes, backpressure from the reader.
           await once(input, 'close');
           signal.removeEventListener('abort', stop);
@@ -73,7 +87,8 @@ export function zipExport(plan: readonly PlannedFile[], options: ZipOptions): Re
       if (signal.aborted) return;
       recordFile(written, options, file, outcome);
     }
-    if (options.manifest !== 'none') zip.addReadStream(manifestStream(options.manifest, written, options), `manifest.${options.manifest}`);
+    if (options.manifest !== 'none')
+      zip.addReadStream(manifestStream(options.manifest, written, options), `manifest.${options.manifest}`);
     zip.end();
   };
   fill().catch((error: unknown) => out.destroy(error instanceof Error ? error : new Error(String(error))));

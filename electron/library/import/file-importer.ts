@@ -29,7 +29,12 @@ export async function importOneFile(
   const info = await fileStat(path);
   if ('reason' in info) return { kind: 'failed', seq, path, reason: info.reason };
   const known = store.location(path);
-  if (known !== null && !known.missing && known.bytes === info.size && Math.trunc(known.mtimeMs) === Math.trunc(info.mtimeMs)) {
+  if (
+    known !== null &&
+    !known.missing &&
+    known.bytes === info.size &&
+    Math.trunc(known.mtimeMs) === Math.trunc(info.mtimeMs)
+  ) {
     return { kind: 'unchanged', seq };
   }
   const probe = await probeFile(path, info, reader, file.root ?? path);

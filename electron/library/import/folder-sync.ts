@@ -35,13 +35,17 @@ export function createFolderSync(deps: FolderSyncDeps) {
   const inOrder = (folderId: string, work: () => Promise<void>): Promise<void> => {
     const next = (chains.get(folderId) ?? Promise.resolve())
       .then(work)
-      .catch((error: unknown) => log.error('a watched folder could not be brought up to date', { folderId, error: String(error) }));
+      .catch((error: unknown) =>
+        log.error('a watched folder could not be brought up to date', { folderId, error: String(error) }),
+      );
     chains.set(folderId, next);
     return next;
   };
 
   // As given and as real paths: a watched folder is stored by its real path.
-  const skipped = Promise.all(deps.skip.map(async (dir) => [resolve(dir), await realpath(dir).catch(() => resolve(dir))])).then((pairs) => pairs.flat());
+  const skipped = Promise.all(
+    deps.skip.map(async (dir) => [resolve(dir), await realpath(dir).catch(() => resolve(dir))]),
+  ).then((pairs) => pairs.flat());
 
   const apply = async (folderId: string, given: string[], removed: string[]): Promise<void> => {
     const skip = await skipped;
@@ -61,7 +65,11 @@ export function createFolderSync(deps: FolderSyncDeps) {
   });
 
   async function fullScan(folderId: string, root: string): Promise<void> {
-    const unreadable = (dir: string): void => log.warn('a folder inside a watched folder could not be read; its files are not imported', { folderId, path: dir });
+    const unreadable = (dir: string): void =>
+      log.warn('a folder inside a watched folder could not be read; its files are not imported', {
+        folderId,
+        path: dir,
+      });
     for await (const files of scanFolder(root, await skipped, unreadable)) {
       if (closed) return;
       await apply(folderId, files, []);
@@ -76,7 +84,11 @@ export function createFolderSync(deps: FolderSyncDeps) {
       await watcher.watch(folderId, root, deps.skip);
     } catch (error) {
       // The watcher says what happened (gone, replaced by a link, the watch limit); a folder that is away is taken back when it returns.
-      log.warn('could not watch a folder', { folderId, path: root, error: error instanceof Error ? error.message : String(error) });
+      log.warn('could not watch a folder', {
+        folderId,
+        path: root,
+        error: error instanceof Error ? error.message : String(error),
+      });
       return;
     }
     if (!catchUp) return;

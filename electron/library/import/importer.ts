@@ -121,10 +121,15 @@ export function createImporter(deps: ImporterDeps) {
         throw new AppError('invalid_request', `There is no folder or file at ${given}.`, { details: { path: given } });
       }
       if (isInside(dataDir, real)) {
-        throw new AppError('invalid_request', "That is inside Atelier's own data folder: its images are already in the library.", { details: { path: given } });
+        throw new AppError(
+          'invalid_request',
+          "That is inside Atelier's own data folder: its images are already in the library.",
+          { details: { path: given } },
+        );
       }
       const info = await stat(real);
-      if (!info.isDirectory() && !info.isFile()) throw new AppError('invalid_request', `${given} is neither a folder nor a file.`, { details: { path: given } });
+      if (!info.isDirectory() && !info.isFile())
+        throw new AppError('invalid_request', `${given} is neither a folder nor a file.`, { details: { path: given } });
       if (!roots.some((r) => r.path === real)) roots.push({ path: real, isFile: info.isFile() });
     }
     return roots;
@@ -144,7 +149,10 @@ export function createImporter(deps: ImporterDeps) {
         const all = [...files, ...unreadable];
         unreadable = [];
         for (let i = 0; i < all.length; i += 500) {
-          imports.addFiles(record.id, all.slice(i, i + 500).map((path) => ({ path, folderId: folder.id })));
+          imports.addFiles(
+            record.id,
+            all.slice(i, i + 500).map((path) => ({ path, folderId: folder.id })),
+          );
         }
       };
       for await (const files of scanFolder(folder.path, [realData], (dir) => unreadable.push(dir))) {
@@ -239,7 +247,10 @@ export function createImporter(deps: ImporterDeps) {
           while (next < files.length && run.stop === null) {
             const file = files[next++]!;
             // Awaited first: `pendingCommit.push(await …)` would push into the batch another worker has since committed.
-            const outcome = await importFileSafely({ seq: file.seq, path: file.path, folderId: file.folderId }, record.mode);
+            const outcome = await importFileSafely(
+              { seq: file.seq, path: file.path, folderId: file.folderId },
+              record.mode,
+            );
             if (timerFault !== undefined) throw timerFault;
             pendingCommit.push(outcome);
             if (pendingCommit.length >= batchSize || deps.now() - lastCommit >= batchMs) commit();
@@ -271,7 +282,12 @@ export function createImporter(deps: ImporterDeps) {
     } catch (error) {
       // A storage fault while copying (disk full, data dir gone) stops the import; it resumes when asked.
       if (error instanceof AppError && error.code === 'storage') throw error;
-      return { kind: 'failed', seq: file.seq, path: file.path, reason: `The file could not be imported: ${error instanceof Error ? error.message : String(error)}` };
+      return {
+        kind: 'failed',
+        seq: file.seq,
+        path: file.path,
+        reason: `The file could not be imported: ${error instanceof Error ? error.message : String(error)}`,
+      };
     } finally {
       scope.release();
     }
@@ -292,7 +308,9 @@ export function createImporter(deps: ImporterDeps) {
         else if (run.stop === 'quit') return;
         else {
           imports.setStatus(id, 'completed');
-          if (record.watch) for (const f of imports.folderList()) if (record.paths.includes(f.path) && !f.isFile) deps.onWatchedFolderImported?.(f.id);
+          if (record.watch)
+            for (const f of imports.folderList())
+              if (record.paths.includes(f.path) && !f.isFile) deps.onWatchedFolderImported?.(f.id);
         }
       } catch (error) {
         log.error('an import stopped', { id, error: error instanceof Error ? error.message : String(error) });
@@ -318,7 +336,12 @@ export function createImporter(deps: ImporterDeps) {
       const id = uuidv7(deps.now());
       const record = imports.create({ id, paths: roots.map((r) => r.path), mode: request.mode, watch: request.watch });
       for (const root of roots) {
-        const folderId = imports.ensureFolder({ path: root.path, isFile: root.isFile, mode: request.mode, watch: request.watch && !root.isFile });
+        const folderId = imports.ensureFolder({
+          path: root.path,
+          isFile: root.isFile,
+          mode: request.mode,
+          watch: request.watch && !root.isFile,
+        });
         if (request.watch && !root.isFile) deps.onWatchedFolder?.(folderId);
       }
       log.info('import started', { id, paths: roots.length, mode: request.mode, watch: request.watch });
@@ -344,7 +367,9 @@ export function createImporter(deps: ImporterDeps) {
         imports.setStatus(id, how === 'cancel' ? 'cancelled' : 'paused');
         emitProgress(id);
       } else if (record.status !== (how === 'cancel' ? 'cancelled' : 'paused')) {
-        throw new AppError('conflict', `This import is already ${record.status}.`, { details: { id, status: record.status } });
+        throw new AppError('conflict', `This import is already ${record.status}.`, {
+          details: { id, status: record.status },
+        });
       }
       return summaryOf(imports.get(id)!);
     },
@@ -352,7 +377,9 @@ export function createImporter(deps: ImporterDeps) {
       const record = imports.get(id);
       if (record === null) throw new AppError('not_found', `There is no import ${id}.`, { details: { id } });
       if (record.status !== 'paused' && record.status !== 'running') {
-        throw new AppError('conflict', `This import is ${record.status}: start a new one to import again.`, { details: { id, status: record.status } });
+        throw new AppError('conflict', `This import is ${record.status}: start a new one to import again.`, {
+          details: { id, status: record.status },
+        });
       }
       if (record.status === 'paused') imports.setStatus(id, 'running');
       start(id);
@@ -372,7 +399,8 @@ export function createImporter(deps: ImporterDeps) {
       const outcomes: FileOutcome[] = [];
       for (const path of paths) outcomes.push(await importFileSafely({ seq: 0, path, folderId }, folder.mode));
       // No import record to hold a watched file's problem: the log says which file and why.
-      for (const o of outcomes) if (o.kind === 'failed') log.warn('a watched file could not be imported', { path: o.path, reason: o.reason });
+      for (const o of outcomes)
+        if (o.kind === 'failed') log.warn('a watched file could not be imported', { path: o.path, reason: o.reason });
       const result = imports.commit(null, outcomes);
       deps.announce([...result.created, ...result.touched]);
     },

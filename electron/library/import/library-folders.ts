@@ -13,7 +13,9 @@ export interface LibraryFoldersDeps {
 export function createLibraryFolders(deps: LibraryFoldersDeps) {
   return {
     list(): LibraryFolder[] {
-      return deps.store.imports.folders().map(({ isFile: _isFile, ...folder }) => ({ ...folder, watchState: deps.watchState(folder.id) }));
+      return deps.store.imports
+        .folders()
+        .map(({ isFile: _isFile, ...folder }) => ({ ...folder, watchState: deps.watchState(folder.id) }));
     },
     async remove(id: string): Promise<{ trashed: string[] }> {
       await deps.unwatch(id);

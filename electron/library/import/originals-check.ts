@@ -31,7 +31,10 @@ export async function checkOriginals(
       const back: string[] = [];
       await Promise.all(
         page.map(async (location) => {
-          const present = await stat(location.path).then((s) => s.isFile(), () => false);
+          const present = await stat(location.path).then(
+            (s) => s.isFile(),
+            () => false,
+          );
           if (!present && !location.missing) gone.push(location.path);
           if (present && location.missing) back.push(location.path);
         }),

@@ -14,7 +14,17 @@ export const MAX_IMPORT_BYTES = MAX_ORIGINAL_BYTES;
 const SIDECAR_MAX_BYTES = 1024 * 1024;
 
 export type Probe =
-  | { kind: 'image'; bytes: Uint8Array; size: number; mtimeMs: number; sha256: string; format: ImageFormat; width: number; height: number; read: ImageRead }
+  | {
+      kind: 'image';
+      bytes: Uint8Array;
+      size: number;
+      mtimeMs: number;
+      sha256: string;
+      format: ImageFormat;
+      width: number;
+      height: number;
+      read: ImageRead;
+    }
   | { kind: 'skipped' | 'failed'; reason: string };
 
 /** The file's size and modification time, or why it cannot be looked at. */
@@ -33,7 +43,8 @@ export function describeReadError(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   if (code === 'ENOENT') return 'The file is gone (moved or deleted before it was read).';
   if (code === 'EACCES' || code === 'EPERM') return 'Atelier is not allowed to read this file.';
-  if (code === 'EIO' || code === 'ENXIO' || code === 'ENODEV') return 'The drive could not be read (was it unplugged?).';
+  if (code === 'EIO' || code === 'ENXIO' || code === 'ENODEV')
+    return 'The drive could not be read (was it unplugged?).';
   return `The file could not be read${code === undefined ? '' : ` (${code})`}.`;
 }
 
@@ -47,7 +58,11 @@ export const readHere: FileReader = (path) => readGuardedHere({ path, root: path
 async function sidecarOf(path: string, root: string): Promise<string | undefined> {
   const sidecar = join(dirname(path), `${basename(path, extname(path))}.txt`);
   try {
-    const { bytes } = await readGuardedHere({ path: sidecar, root: root === path ? sidecar : root, maxBytes: SIDECAR_MAX_BYTES });
+    const { bytes } = await readGuardedHere({
+      path: sidecar,
+      root: root === path ? sidecar : root,
+      maxBytes: SIDECAR_MAX_BYTES,
+    });
     return new TextDecoder().decode(bytes);
   } catch {
     return undefined;
@@ -68,7 +83,8 @@ export async function probeFile(
   const info = known ?? (await fileStat(path));
   if ('reason' in info) return { kind: 'failed', reason: info.reason };
   if (info.size === 0) return { kind: 'failed', reason: 'The file is empty.' };
-  if (info.size > MAX_IMPORT_BYTES) return { kind: 'skipped', reason: 'The file is larger than 512 MB: not an image Atelier imports.' };
+  if (info.size > MAX_IMPORT_BYTES)
+    return { kind: 'skipped', reason: 'The file is larger than 512 MB: not an image Atelier imports.' };
   let bytes: Uint8Array;
   let sha256: string;
   try {
@@ -77,7 +93,8 @@ export async function probeFile(
     return { kind: 'failed', reason: describeReadError(error) };
   }
   const sniffed = sniffImage(bytes);
-  if (sniffed.format === null) return { kind: 'skipped', reason: 'Not a PNG, JPEG or WebP image (judged by its content, not its name).' };
+  if (sniffed.format === null)
+    return { kind: 'skipped', reason: 'Not a PNG, JPEG or WebP image (judged by its content, not its name).' };
   const cut = truncation(bytes, sniffed.format);
   if (cut !== null) return { kind: 'failed', reason: cut };
   if (sniffed.width === undefined || sniffed.height === undefined) {
@@ -88,7 +105,10 @@ export async function probeFile(
   try {
     ({ read, bytes } = await metadata(bytes, sidecarText === undefined ? {} : { sidecarText }));
   } catch (error) {
-    return { kind: 'failed', reason: error instanceof MetadataReadFailed ? error.message : `Its settings could not be read: ${String(error)}` };
+    return {
+      kind: 'failed',
+      reason: error instanceof MetadataReadFailed ? error.message : `Its settings could not be read: ${String(error)}`,
+    };
   }
   return {
     kind: 'image',

@@ -20,7 +20,11 @@ const errnoOf = (error: unknown): string | undefined => (error as NodeJS.ErrnoEx
  * sidecar (`x.txt` beside `x.png`) is not a file of its own: it is read with its image. A folder that cannot be
  * listed (not allowed, a drive error, a name that is not valid UTF-8) is told to `onUnreadable`, never skipped silently.
  */
-export async function* scanFolder(root: string, skip: readonly string[], onUnreadable?: (dir: string) => void): AsyncGenerator<string[]> {
+export async function* scanFolder(
+  root: string,
+  skip: readonly string[],
+  onUnreadable?: (dir: string) => void,
+): AsyncGenerator<string[]> {
   const stack = [root];
   while (stack.length > 0) {
     const dir = stack.pop()!;
@@ -34,7 +38,8 @@ export async function* scanFolder(root: string, skip: readonly string[], onUnrea
       }
     } catch (error) {
       // Only a folder that vanished since it was listed has nothing to report; a lossy name "vanishes" for good.
-      const gone = (errnoOf(error) === 'ENOENT' || errnoOf(error) === 'ENOTDIR') && !basename(dir).includes(REPLACEMENT);
+      const gone =
+        (errnoOf(error) === 'ENOENT' || errnoOf(error) === 'ENOTDIR') && !basename(dir).includes(REPLACEMENT);
       if (!gone) onUnreadable?.(dir);
       entries = [];
     }
@@ -47,7 +52,12 @@ export async function* scanFolder(root: string, skip: readonly string[], onUnrea
     files.sort();
     if (files.length > 0) yield files;
     // Sorted in reverse on the stack, so sub-folders are walked in name order.
-    stack.push(...stack.splice(stack.length - entries.filter((e) => e.dir).length).sort().reverse());
+    stack.push(
+      ...stack
+        .splice(stack.length - entries.filter((e) => e.dir).length)
+        .sort()
+        .reverse(),
+    );
   }
 }
 
@@ -75,7 +85,10 @@ export async function whyUnreadable(path: string): Promise<string | null> {
     await handle.close();
   } catch (error) {
     const code = errnoOf(error);
-    const why = code === 'EACCES' || code === 'EPERM' ? 'Atelier is not allowed to open it' : `it could not be read (${code ?? 'error'})`;
+    const why =
+      code === 'EACCES' || code === 'EPERM'
+        ? 'Atelier is not allowed to open it'
+        : `it could not be read (${code ?? 'error'})`;
     return `This folder was not imported: ${why}. Its files are not in the library; allow Atelier to read it and import again.`;
   }
   return 'This folder could not be read when it was scanned, so its files were not imported; import it again.';
@@ -85,7 +98,9 @@ export async function whyUnreadable(path: string): Promise<string | null> {
 async function badName(path: string): Promise<string | null> {
   const entries = await readdir(dirname(path), { encoding: 'buffer', withFileTypes: true }).catch(() => []);
   const name = basename(path);
-  const match = entries.find((entry) => entry.name.toString('utf8') === name && !Buffer.from(name, 'utf8').equals(entry.name));
+  const match = entries.find(
+    (entry) => entry.name.toString('utf8') === name && !Buffer.from(name, 'utf8').equals(entry.name),
+  );
   if (match === undefined) return null;
   const what = match.isDirectory() ? 'folder' : 'file';
   return `This ${what}'s name is not valid text (UTF-8), so Atelier cannot open it by name. Rename the ${what} and import again.`;

@@ -61,7 +61,10 @@ export function createThumbnailer(deps: ThumbnailerDeps) {
           } catch (error) {
             // An original that is gone or not decodable keeps its placeholder; it is tried again next start.
             failed.add(row.imageId);
-            log.warn('could not make a thumbnail', { imageId: row.imageId, error: error instanceof Error ? error.message : String(error) });
+            log.warn('could not make a thumbnail', {
+              imageId: row.imageId,
+              error: error instanceof Error ? error.message : String(error),
+            });
           }
           if (deps.busy?.() === true) await sleep(deps.busyIdleMs ?? 100);
         }

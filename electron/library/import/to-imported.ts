@@ -26,7 +26,8 @@ function settingsRequest(source: string, s: ReadSettings, width: number, height:
     height: s.height ?? height,
     count: 1,
   };
-  if (s.negativePrompt !== undefined && s.negativePrompt.length > 0) request.negativePrompt = s.negativePrompt.slice(0, 32_000);
+  if (s.negativePrompt !== undefined && s.negativePrompt.length > 0)
+    request.negativePrompt = s.negativePrompt.slice(0, 32_000);
   // The built-in generator has its own one model and sampler: the tool's names stay in the metadata.
   const ownTool = request.provider !== 'builtin';
   if (ownTool && s.model !== undefined && s.model.length > 0) request.model = s.model.slice(0, 200);
@@ -111,7 +112,12 @@ export function toImportedImage(file: ImportedFile): ImportedImage {
   const { read } = file;
   const createdAt = Math.trunc(file.mtimeMs);
   const s = read.settings;
-  const metadata: ImportedMetadata = { raw: capRaw(read.raw), problems: read.problems.slice(0, 50), locations: [], mode: file.mode };
+  const metadata: ImportedMetadata = {
+    raw: capRaw(read.raw),
+    problems: read.problems.slice(0, 50),
+    locations: [],
+    mode: file.mode,
+  };
   if (s.model !== undefined) metadata.model = s.model.slice(0, 1_000);
   if (s.sampler !== undefined) metadata.sampler = s.sampler.slice(0, 200);
   if (s.scheduler !== undefined) metadata.scheduler = s.scheduler;

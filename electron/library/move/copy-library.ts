@@ -62,7 +62,9 @@ const BOOKKEEPING_FILES = ['atelier.lock', 'atelier.lock-journal', 'atelier.db.c
 async function fileOf(dataDir: string, rel: string): Promise<LibraryFile | null> {
   try {
     const info = await lstat(join(dataDir, rel));
-    return info.isFile() ? { rel, size: info.size, mtimeMs: info.mtimeMs, ino: info.ino, mode: info.mode & 0o777 } : null;
+    return info.isFile()
+      ? { rel, size: info.size, mtimeMs: info.mtimeMs, ino: info.ino, mode: info.mode & 0o777 }
+      : null;
   } catch {
     return null;
   }
@@ -80,7 +82,12 @@ async function listDatabaseFiles(dataDir: string): Promise<{ database: LibraryFi
 }
 
 /** Lists the library and checks the target (empty or new, outside, room for it all) before anything is written. */
-export async function prepareCopy(dataDir: string, target: string, freeSpace: FreeSpace = freeSpaceOf, imported: readonly string[] = []): Promise<PreparedCopy> {
+export async function prepareCopy(
+  dataDir: string,
+  target: string,
+  freeSpace: FreeSpace = freeSpaceOf,
+  imported: readonly string[] = [],
+): Promise<PreparedCopy> {
   const listing = await listLibrary(dataDir);
   const { database, bookkeeping } = await listDatabaseFiles(dataDir);
   const bytesTotal = listing.bytes + database.reduce((sum, file) => sum + file.size, 0);
@@ -95,26 +102,43 @@ const sameFile = (a: LibraryFile, b: LibraryFile | null): boolean =>
 export function explainCopyFault(error: unknown, target: string): AppError {
   if (error instanceof AppError) return error;
   const code = (error as NodeJS.ErrnoException).code;
-  if ((error as Error).name === 'AbortError') return new AppError('cancelled', 'The move was cancelled; the library stays where it was.');
+  if ((error as Error).name === 'AbortError')
+    return new AppError('cancelled', 'The move was cancelled; the library stays where it was.');
   if (code === 'ENOSPC' || code === 'EDQUOT') {
-    return new AppError('storage', `The drive of ${target} filled up during the copy. Nothing changed: the library stays where it was.`, {
-      details: { reason: 'target_full' },
-    });
+    return new AppError(
+      'storage',
+      `The drive of ${target} filled up during the copy. Nothing changed: the library stays where it was.`,
+      {
+        details: { reason: 'target_full' },
+      },
+    );
   }
   const path = (error as NodeJS.ErrnoException).path;
   if (path !== undefined && !path.startsWith(target)) {
-    return new AppError('storage', `A file of the library could not be read (${code ?? 'error'} on ${path}), so the move stopped. The library stays where it was.`, {
-      details: { reason: 'source_unreadable', errno: code },
-    });
+    return new AppError(
+      'storage',
+      `A file of the library could not be read (${code ?? 'error'} on ${path}), so the move stopped. The library stays where it was.`,
+      {
+        details: { reason: 'source_unreadable', errno: code },
+      },
+    );
   }
   if (code === 'ENOENT' || code === 'EIO' || code === 'ENODEV' || code === 'ENXIO' || code === 'EROFS') {
-    return new AppError('storage', `${target} went away during the copy (was its drive disconnected?). Nothing changed: the library stays where it was.`, {
-      details: { reason: 'target_gone', errno: code },
-    });
+    return new AppError(
+      'storage',
+      `${target} went away during the copy (was its drive disconnected?). Nothing changed: the library stays where it was.`,
+      {
+        details: { reason: 'target_gone', errno: code },
+      },
+    );
   }
-  return new AppError('storage', `The copy to ${target} failed (${code ?? (error as Error).message}). Nothing changed: the library stays where it was.`, {
-    details: { reason: 'copy_failed' },
-  });
+  return new AppError(
+    'storage',
+    `The copy to ${target} failed (${code ?? (error as Error).message}). Nothing changed: the library stays where it was.`,
+    {
+      details: { reason: 'copy_failed' },
+    },
+  );
 }
 
 /**
@@ -142,7 +166,13 @@ export async function copyLibrary(
   const madeDirs: string[] = [];
   let createdTop: string | undefined;
   let journal: MoveJournal | undefined;
-  const progress: CopyProgress = { phase: 'copying', filesDone: 0, filesTotal: listing.files.length + 1, bytesDone: 0, bytesTotal: prepared.bytesTotal };
+  const progress: CopyProgress = {
+    phase: 'copying',
+    filesDone: 0,
+    filesTotal: listing.files.length + 1,
+    bytesDone: 0,
+    bytesTotal: prepared.bytesTotal,
+  };
   const report = (): void => options.onProgress({ ...progress });
   try {
     // What a killed move left here goes first (only what its marker names); the copy then starts from an empty folder.
@@ -216,13 +246,20 @@ export async function copyLibrary(
     const files: VerifiedFile[] = [];
     for (const file of listing.files) {
       options.signal.throwIfAborted();
-      const [copy, original] = await Promise.all([sha256File(join(target, file.rel), options.signal), sha256File(join(dataDir, file.rel), options.signal)]);
+      const [copy, original] = await Promise.all([
+        sha256File(join(target, file.rel), options.signal),
+        sha256File(join(dataDir, file.rel), options.signal),
+      ]);
       const expected = hashes.get(file.rel);
       if (original !== expected) throw changedError(file.rel);
       if (copy !== expected) {
-        throw new AppError('storage', `The copy of ${file.rel} does not match the original (the drive may be failing). Nothing changed: the library stays where it was.`, {
-          details: { reason: 'verify_mismatch', file: file.rel },
-        });
+        throw new AppError(
+          'storage',
+          `The copy of ${file.rel} does not match the original (the drive may be failing). Nothing changed: the library stays where it was.`,
+          {
+            details: { reason: 'verify_mismatch', file: file.rel },
+          },
+        );
       }
       files.push({ ...file, sha256: copy });
       progress.filesDone += 1;
@@ -235,7 +272,14 @@ export async function copyLibrary(
     report();
     // Verified: the folder is a whole library now, no longer a partial copy.
     await journal.finish();
-    return { from: dataDir, to: target, files, ...(await listDatabaseFiles(dataDir)), dirs: listing.dirs.map((dir) => dir.rel), bytes: prepared.bytesTotal };
+    return {
+      from: dataDir,
+      to: target,
+      files,
+      ...(await listDatabaseFiles(dataDir)),
+      dirs: listing.dirs.map((dir) => dir.rel),
+      bytes: prepared.bytesTotal,
+    };
   } catch (error) {
     await journal?.close().catch(() => undefined);
     await removePartialCopy(target, createdTop, written, madeDirs, journal !== undefined);
@@ -244,12 +288,22 @@ export async function copyLibrary(
 }
 
 const changedError = (rel: string): AppError =>
-  new AppError('conflict', `${rel} changed while it was being copied, so the copy was stopped. Nothing changed: the library stays where it was; try the move again.`, {
-    details: { reason: 'source_changed', file: rel },
-  });
+  new AppError(
+    'conflict',
+    `${rel} changed while it was being copied, so the copy was stopped. Nothing changed: the library stays where it was; try the move again.`,
+    {
+      details: { reason: 'source_changed', file: rel },
+    },
+  );
 
 /** Removes only what this copy made: the folder itself when it created it, else its own files and folders. */
-async function removePartialCopy(target: string, createdTop: string | undefined, written: string[], madeDirs: string[], marked: boolean): Promise<void> {
+async function removePartialCopy(
+  target: string,
+  createdTop: string | undefined,
+  written: string[],
+  madeDirs: string[],
+  marked: boolean,
+): Promise<void> {
   if (createdTop !== undefined) {
     await rm(createdTop, { recursive: true, force: true }).catch(() => undefined);
     return;

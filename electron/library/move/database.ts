@@ -5,11 +5,18 @@ export const DATABASE_FILE = 'atelier.db';
 
 type Open = (path: string, readonly: boolean) => Database.Database;
 
-export const openerFor = (nativeBinding?: string): Open => (path, readonly) =>
-  new Database(path, { readonly, fileMustExist: true, ...(nativeBinding === undefined ? {} : { nativeBinding }) });
+export const openerFor =
+  (nativeBinding?: string): Open =>
+  (path, readonly) =>
+    new Database(path, { readonly, fileMustExist: true, ...(nativeBinding === undefined ? {} : { nativeBinding }) });
 
 /** A consistent copy of the (closed) database through SQLite's backup API, which reads through the WAL. */
-export async function copyDatabase(source: string, target: string, open: Open, onPages?: (done: number, total: number) => void): Promise<void> {
+export async function copyDatabase(
+  source: string,
+  target: string,
+  open: Open,
+  onPages?: (done: number, total: number) => void,
+): Promise<void> {
   const db = open(source, true);
   try {
     await db.backup(target, {
@@ -30,7 +37,11 @@ function fingerprint(db: Database.Database): Record<string, number> {
     .pluck()
     .all() as string[];
   const counts: Record<string, number> = { user_version: db.pragma('user_version', { simple: true }) as number };
-  for (const name of tables) counts[name] = db.prepare(`SELECT count(*) FROM "${name.replaceAll('"', '""')}"`).pluck().get() as number;
+  for (const name of tables)
+    counts[name] = db
+      .prepare(`SELECT count(*) FROM "${name.replaceAll('"', '""')}"`)
+      .pluck()
+      .get() as number;
   return counts;
 }
 
@@ -41,7 +52,9 @@ export function verifyDatabase(source: string, target: string, open: Open): void
   try {
     const result = copy.pragma('integrity_check', { simple: true });
     if (result !== 'ok') {
-      throw new AppError('storage', `The copied database failed its integrity check (${String(result)}).`, { details: { reason: 'verify_database' } });
+      throw new AppError('storage', `The copied database failed its integrity check (${String(result)}).`, {
+        details: { reason: 'verify_database' },
+      });
     }
     copied = fingerprint(copy);
   } finally {
@@ -56,8 +69,12 @@ export function verifyDatabase(source: string, target: string, open: Open): void
   }
   const differs = Object.keys({ ...expected, ...copied }).filter((key) => expected[key] !== copied[key]);
   if (differs.length > 0) {
-    throw new AppError('storage', `The copied database differs from the library's (${differs.slice(0, 3).join(', ')}).`, {
-      details: { reason: 'verify_database', tables: differs },
-    });
+    throw new AppError(
+      'storage',
+      `The copied database differs from the library's (${differs.slice(0, 3).join(', ')}).`,
+      {
+        details: { reason: 'verify_database', tables: differs },
+      },
+    );
   }
 }

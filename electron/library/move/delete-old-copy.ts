@@ -21,19 +21,32 @@ export interface DeletedOldCopy {
  * verified (same size, time and inode), then the folders that this leaves empty. The counts must be the ones the
  * person confirmed.
  */
-export async function deleteOldCopy(copied: CopiedLibrary, confirmed: { files: number; bytes: number }): Promise<DeletedOldCopy> {
+export async function deleteOldCopy(
+  copied: CopiedLibrary,
+  confirmed: { files: number; bytes: number },
+): Promise<DeletedOldCopy> {
   const counts = oldCopyCounts(copied);
   if (confirmed.files !== counts.files || confirmed.bytes !== counts.bytes) {
-    throw new AppError('conflict', `The old copy holds ${counts.files} files (${counts.bytes} bytes); confirm those numbers to delete it.`, {
-      details: { reason: 'count_mismatch', ...counts },
-    });
+    throw new AppError(
+      'conflict',
+      `The old copy holds ${counts.files} files (${counts.bytes} bytes); confirm those numbers to delete it.`,
+      {
+        details: { reason: 'count_mismatch', ...counts },
+      },
+    );
   }
   const result: DeletedOldCopy = { deletedFiles: 0, deletedBytes: 0, keptFiles: 0 };
   const dirs = new Set<string>();
   for (const file of [...copied.files, ...copied.database, ...copied.bookkeeping]) {
     const path = join(copied.from, file.rel);
     const info = await lstat(path).catch(() => null);
-    if (info === null || !info.isFile() || info.size !== file.size || info.mtimeMs !== file.mtimeMs || info.ino !== file.ino) {
+    if (
+      info === null ||
+      !info.isFile() ||
+      info.size !== file.size ||
+      info.mtimeMs !== file.mtimeMs ||
+      info.ino !== file.ino
+    ) {
       result.keptFiles += 1;
       continue;
     }
@@ -45,7 +58,8 @@ export async function deleteOldCopy(copied: CopiedLibrary, confirmed: { files: n
   // The previews folder is not copied (partials of running jobs only): it goes too when nothing is left in it.
   for (const dir of [...copied.dirs, 'atelier.lock.holders', 'previews']) dirs.add(dir);
   // Deepest first; a folder holding anything else (a file Atelier did not copy) stays.
-  for (const dir of [...dirs].sort((a, b) => b.length - a.length)) await rmdir(join(copied.from, dir)).catch(() => undefined);
+  for (const dir of [...dirs].sort((a, b) => b.length - a.length))
+    await rmdir(join(copied.from, dir)).catch(() => undefined);
   if ((await readdir(copied.from).catch(() => ['?'])).length === 0) await rmdir(copied.from).catch(() => undefined);
   return result;
 }

@@ -53,7 +53,13 @@ export async function listLibrary(dataDir: string): Promise<LibraryListing> {
         listing.dirs.push({ rel: childRel, mode: info.mode & 0o777 });
         await walk(childRel);
       } else if (info.isFile()) {
-        listing.files.push({ rel: childRel, size: info.size, mtimeMs: info.mtimeMs, ino: info.ino, mode: info.mode & 0o777 });
+        listing.files.push({
+          rel: childRel,
+          size: info.size,
+          mtimeMs: info.mtimeMs,
+          ino: info.ino,
+          mode: info.mode & 0o777,
+        });
         listing.bytes += info.size;
       } else {
         listing.skipped.push(childRel);

@@ -51,7 +51,11 @@ async function readJournal(target: string): Promise<{ from: string | null; creat
   let text: string;
   try {
     // The folder is the person's: the marker is read like any file Atelier did not write (itself, never a link, a pipe or a giant).
-    const { bytes } = await readGuardedHere({ path: join(target, PARTIAL_MARKER), root: join(target, PARTIAL_MARKER), maxBytes: MAX_MARKER_BYTES });
+    const { bytes } = await readGuardedHere({
+      path: join(target, PARTIAL_MARKER),
+      root: join(target, PARTIAL_MARKER),
+      maxBytes: MAX_MARKER_BYTES,
+    });
     text = new TextDecoder().decode(bytes);
   } catch {
     return null;
@@ -110,13 +114,25 @@ export async function partialCopyIn(target: string): Promise<PartialCopy | null>
   if (journal === null) return null;
   const ours = new Set(journal.created.map((rel) => join(rel)));
   const entries = await entriesUnder(target);
-  const foreign = entries.filter((entry) => entry.rel !== PARTIAL_MARKER && (entry.kind === 'other' || !ours.has(entry.rel)));
+  const foreign = entries.filter(
+    (entry) => entry.rel !== PARTIAL_MARKER && (entry.kind === 'other' || !ours.has(entry.rel)),
+  );
   if (foreign.length > 0) {
-    const names = foreign.slice(0, 3).map((entry) => entry.rel).join(', ');
+    const names = foreign
+      .slice(0, 3)
+      .map((entry) => entry.rel)
+      .join(', ');
     throw new AppError(
       'invalid_request',
       `${target} holds an unfinished copy of a library (a move was interrupted) and also files Atelier did not write (${names}${foreign.length > 3 ? ', …' : ''}). Move those away, or choose another folder.`,
-      { details: { reason: 'target_not_empty', path: target, partialCopy: true, foreign: foreign.slice(0, 20).map((entry) => entry.rel) } },
+      {
+        details: {
+          reason: 'target_not_empty',
+          path: target,
+          partialCopy: true,
+          foreign: foreign.slice(0, 20).map((entry) => entry.rel),
+        },
+      },
     );
   }
   return { target, from: journal.from, entries: entries.filter((entry) => entry.rel !== PARTIAL_MARKER) };

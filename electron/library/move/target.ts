@@ -51,7 +51,12 @@ export async function checkTarget(
   const anchor = await existingAncestor(resolve(target));
   const realAnchor = await realpath(anchor);
   // Compare real paths: a link into the library is still inside it.
-  const realTarget = resolve(realAnchor, resolve(target).slice(anchor.length).replace(/^[\\/]+/, ''));
+  const realTarget = resolve(
+    realAnchor,
+    resolve(target)
+      .slice(anchor.length)
+      .replace(/^[\\/]+/, ''),
+  );
   if (isInside(realData, realTarget)) {
     throw refuse('The new folder cannot be inside the library it copies.', 'target_inside_library', { path: target });
   }
@@ -62,10 +67,17 @@ export async function checkTarget(
     // A library inside a watched or re-scanned folder would import its own thumbnails as pictures.
     const realFolder = await realpath(folder).catch(() => resolve(folder));
     if (isInside(realFolder, realTarget)) {
-      throw refuse(`The new folder cannot be inside ${folder}: it is imported, so Atelier would import its own files.`, 'target_inside_imported', { path: target, folder });
+      throw refuse(
+        `The new folder cannot be inside ${folder}: it is imported, so Atelier would import its own files.`,
+        'target_inside_imported',
+        { path: target, folder },
+      );
     }
     if (isInside(realTarget, realFolder)) {
-      throw refuse(`The new folder cannot contain ${folder}, which is imported.`, 'target_contains_imported', { path: target, folder });
+      throw refuse(`The new folder cannot contain ${folder}, which is imported.`, 'target_contains_imported', {
+        path: target,
+        folder,
+      });
     }
   }
   const exists = anchor === resolve(target);
@@ -73,13 +85,18 @@ export async function checkTarget(
   if (exists && (await readdir(anchor)).length > 0) {
     // A copy a killed move left (every entry named by its marker) counts as empty: the move clears it first.
     partialCopy = (await partialCopyIn(anchor)) !== null;
-    if (!partialCopy) throw refuse(`${target} is not empty. Choose an empty or new folder.`, 'target_not_empty', { path: target });
+    if (!partialCopy)
+      throw refuse(`${target} is not empty. Choose an empty or new folder.`, 'target_not_empty', { path: target });
   }
   const free = await freeSpace(anchor);
   if (free < bytes + SPACE_MARGIN_BYTES) {
-    throw new AppError('storage', `There is not enough space on the drive of ${target}: the library needs ${mb(bytes + SPACE_MARGIN_BYTES)} and ${mb(free)} are free.`, {
-      details: { reason: 'target_no_space', needed: bytes + SPACE_MARGIN_BYTES, free },
-    });
+    throw new AppError(
+      'storage',
+      `There is not enough space on the drive of ${target}: the library needs ${mb(bytes + SPACE_MARGIN_BYTES)} and ${mb(free)} are free.`,
+      {
+        details: { reason: 'target_no_space', needed: bytes + SPACE_MARGIN_BYTES, free },
+      },
+    );
   }
   return { exists, partialCopy };
 }

@@ -46,10 +46,23 @@ export interface GuardedFile {
 const megabytes = (bytes: number): string => `${Math.round(bytes / 1024 / 1024)} MB`;
 
 export const refusals = {
-  outside: () => new RefusedRead('outside', 'It leads outside the folder it was imported from (a link), so Atelier does not read it.'),
-  notFile: () => new RefusedRead('not_file', 'It is not a regular file (a pipe, a device or a folder), so Atelier does not read it.'),
-  tooLarge: (max: number) => new RefusedRead('too_large', `It is larger than ${megabytes(max)}: not a file Atelier reads.`),
-  changed: () => new RefusedRead('changed', 'The file has changed since Atelier stored it: import it again to work from the new version.'),
+  outside: () =>
+    new RefusedRead(
+      'outside',
+      'It leads outside the folder it was imported from (a link), so Atelier does not read it.',
+    ),
+  notFile: () =>
+    new RefusedRead(
+      'not_file',
+      'It is not a regular file (a pipe, a device or a folder), so Atelier does not read it.',
+    ),
+  tooLarge: (max: number) =>
+    new RefusedRead('too_large', `It is larger than ${megabytes(max)}: not a file Atelier reads.`),
+  changed: () =>
+    new RefusedRead(
+      'changed',
+      'The file has changed since Atelier stored it: import it again to work from the new version.',
+    ),
   replaced: () => new RefusedRead('changed', 'The file was replaced while Atelier was reading it: try again.'),
 };
 
@@ -57,11 +70,14 @@ export const refusals = {
 export function refusalOf(error: unknown): RefusedRead {
   if (error instanceof RefusedRead) return error;
   const code = (error as NodeJS.ErrnoException | null)?.code;
-  if (code === 'ENOENT' || code === 'ENOTDIR') return new RefusedRead('gone', 'The file is gone (moved or deleted).', code);
-  if (code === 'EACCES' || code === 'EPERM') return new RefusedRead('unreadable', 'Atelier is not allowed to read this file.', code);
+  if (code === 'ENOENT' || code === 'ENOTDIR')
+    return new RefusedRead('gone', 'The file is gone (moved or deleted).', code);
+  if (code === 'EACCES' || code === 'EPERM')
+    return new RefusedRead('unreadable', 'Atelier is not allowed to read this file.', code);
   // O_NOFOLLOW met a link swapped in after the path was resolved.
   if (code === 'ELOOP') return refusals.outside();
-  if (code === 'EIO' || code === 'ENXIO' || code === 'ENODEV') return new RefusedRead('unreadable', 'The drive could not be read (was it unplugged?).', code);
+  if (code === 'EIO' || code === 'ENXIO' || code === 'ENODEV')
+    return new RefusedRead('unreadable', 'The drive could not be read (was it unplugged?).', code);
   return new RefusedRead('unreadable', `The file could not be read${code === undefined ? '' : ` (${code})`}.`, code);
 }
 

@@ -14,14 +14,20 @@ export interface ImageSource extends ReadTarget {
   linked: boolean;
 }
 
-export function imageSourceOf(dataDir: string, store: Pick<JobStore, 'image' | 'imports'>, imageId: string): ImageSource | null {
+export function imageSourceOf(
+  dataDir: string,
+  store: Pick<JobStore, 'image' | 'imports'>,
+  imageId: string,
+): ImageSource | null {
   const image = store.image(imageId);
   if (image === null) return null;
   const known = { maxBytes: MAX_ORIGINAL_BYTES, mime: image.mime, width: image.width, height: image.height };
   if (image.linked) {
     const original = store.imports.original(imageId);
     // Not Atelier's file: only the bytes it imported may go on (Atelier's own are content-addressed and its own to keep).
-    return original === null ? null : { ...known, sha256: image.sha256, path: original.path, root: original.root, linked: true };
+    return original === null
+      ? null
+      : { ...known, sha256: image.sha256, path: original.path, root: original.root, linked: true };
   }
   const path = resolveInsideDataDir(dataDir, image.path);
   return path === null ? null : { ...known, path, root: dataDir, rootMayBeLink: true, linked: false };

@@ -25,7 +25,7 @@ export function lorasInPrompt(prompt: string): LoraRef[] {
     }
     return colon;
   };
-  for (let at = nextTag(prompt, 0); at >= 0; ) {
+  for (let at = nextTag(prompt, 0); at >= 0;) {
     const body = at + 6;
     if (close < body) close = prompt.indexOf('>', body);
     if (close < 0) break;
@@ -34,7 +34,8 @@ export function lorasInPrompt(prompt: string): LoraRef[] {
       at = nextTag(prompt, at + 1);
       continue;
     }
-    const weightText = nameEnd === close ? undefined : prompt.slice(nameEnd + 1, Math.min(colonFrom(nameEnd + 1), close));
+    const weightText =
+      nameEnd === close ? undefined : prompt.slice(nameEnd + 1, Math.min(colonFrom(nameEnd + 1), close));
     const name = prompt.slice(body, nameEnd).trim();
     const weight = weightText === undefined ? 1 : Number(weightText);
     out.push(Number.isFinite(weight) ? { name, weight } : { name });

@@ -19,7 +19,7 @@ const PARAM_KEYS = ['Steps:', 'Sampler:', 'Seed:', 'CFG scale:', 'Size:', 'Model
 function hasParamsLine(text: string): boolean {
   if (text.includes('\nNegative prompt:')) return true;
   const lastSolid = text.trimEnd().length - 1;
-  for (let from = 0; ; ) {
+  for (let from = 0; ;) {
     const newline = text.indexOf('\n', from);
     const end = newline < 0 ? text.length : newline;
     let at = from;
@@ -45,7 +45,8 @@ export function a1111FromText(text: string): GeneratorRead {
   const problems: string[] = [];
   // The seed is read from the text, not parsed.seed: a number would lose digits past 2^53.
   const seed = p.Seed === undefined ? undefined : seedString(p.Seed);
-  if (p.Seed !== undefined && seed === undefined) problems.push(`Seed ${JSON.stringify(p.Seed)} is not a whole number.`);
+  if (p.Seed !== undefined && seed === undefined)
+    problems.push(`Seed ${JSON.stringify(p.Seed)} is not a whole number.`);
   const loras = withLoraHashes(lorasInPrompt(parsed.prompt), p['Lora hashes']);
   return {
     source: 'a1111',
@@ -70,7 +71,8 @@ export function a1111FromText(text: string): GeneratorRead {
 /** PNG `parameters`, else the EXIF UserComment A1111 writes into JPEG and WebP. */
 export function readA1111(texts: TextMap): GeneratorRead | undefined {
   const parameters = texts.get('parameters');
-  if (parameters !== undefined && parameters.trim() !== '' && !looksLikeJson(parameters)) return a1111FromText(parameters);
+  if (parameters !== undefined && parameters.trim() !== '' && !looksLikeJson(parameters))
+    return a1111FromText(parameters);
   const comment = texts.get('exif:UserComment');
   if (comment !== undefined && !looksLikeJson(comment) && hasParamsLine(comment)) return a1111FromText(comment);
   return undefined;

@@ -49,7 +49,8 @@ export function readSize(walk: Walk, from: ComfyNode): SizeRead {
     visited.add(node.id);
     const width = asCount(valueOf(walk, node, 'width'));
     const height = asCount(valueOf(walk, node, 'height'));
-    if (width !== undefined && height !== undefined) return { width: scaled(width, scale), height: scaled(height, scale) };
+    if (width !== undefined && height !== undefined)
+      return { width: scaled(width, scale), height: scaled(height, scale) };
     scale *= asNumber(valueOf(walk, node, 'scale_by')) ?? 1;
     name = ['latent_image', 'samples', 'latent'].find((key) => input(target.node, key) !== undefined) ?? '';
   }

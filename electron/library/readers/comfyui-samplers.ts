@@ -44,7 +44,13 @@ function mainSampler(graph: Graph, samplers: ComfyNode[]): ComfyNode {
     const nearest = upstream(graph, output, budget).find(isSampler);
     if (nearest !== undefined) return nearest;
   }
-  const feeding = new Set(samplers.flatMap((s) => upstream(graph, s, budget).filter(isSampler).map((n) => n.id)));
+  const feeding = new Set(
+    samplers.flatMap((s) =>
+      upstream(graph, s, budget)
+        .filter(isSampler)
+        .map((n) => n.id),
+    ),
+  );
   return [...samplers].reverse().find((s) => !feeding.has(s.id)) ?? samplers[samplers.length - 1]!;
 }
 

@@ -9,7 +9,9 @@ function loras(names: string | undefined, alphas: string | undefined): LoraRef[]
     .split(',')
     .map((n) => n.trim())
     .filter((n) => n !== '')
-    .map((name, i): LoraRef => (Number.isFinite(weights[i]) && alphas !== undefined ? { name, weight: weights[i]! } : { name }));
+    .map((name, i): LoraRef =>
+      Number.isFinite(weights[i]) && alphas !== undefined ? { name, weight: weights[i]! } : { name },
+    );
   return out.length > 0 ? out : undefined;
 }
 
@@ -35,7 +37,8 @@ export function readEasydiffusion(found: TextMap): GeneratorRead | undefined {
   const problems: string[] = [];
   const seedText = texts.get('seed');
   const seed = seedText === undefined ? undefined : seedString(seedText);
-  if (seedText !== undefined && seed === undefined) problems.push(`Seed ${JSON.stringify(seedText)} is not a whole number.`);
+  if (seedText !== undefined && seed === undefined)
+    problems.push(`Seed ${JSON.stringify(seedText)} is not a whole number.`);
   return {
     source: 'easydiffusion',
     settings: compact({

@@ -44,7 +44,10 @@ export async function readExifTexts(tiff: Uint8Array): Promise<ExifTexts> {
   try {
     tags = (await exifr.parse(tiff, OPTIONS)) as Record<string, unknown> | undefined;
   } catch (error) {
-    return { raw: [], problems: [`The EXIF block could not be read (${error instanceof Error ? error.message : String(error)}).`] };
+    return {
+      raw: [],
+      problems: [`The EXIF block could not be read (${error instanceof Error ? error.message : String(error)}).`],
+    };
   }
   const raw: RawText[] = [];
   if (tags === undefined || tags === null) return { raw, problems: [] };

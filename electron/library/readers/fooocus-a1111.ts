@@ -28,6 +28,9 @@ export function readFooocusA1111(text: string): Fill {
   put(fill, 'width', params.get('Size-1'), asCount, 'Size');
   put(fill, 'height', params.get('Size-2'), asCount, 'Size');
   const hashes = pairs(params.get('Lora hashes'));
-  putLoras(fill, [...pairs(params.get('Lora weights'))].map(([name, weight]) => lora(name, weight, hashes.get(name))));
+  putLoras(
+    fill,
+    [...pairs(params.get('Lora weights'))].map(([name, weight]) => lora(name, weight, hashes.get(name))),
+  );
   return fill;
 }

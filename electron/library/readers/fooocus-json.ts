@@ -20,7 +20,11 @@ function size(text: unknown): [number, number] | undefined {
 function loras(meta: JsonObject): Array<LoraRef | undefined> {
   if (Array.isArray(meta['loras'])) {
     return meta['loras'].map((entry) =>
-      Array.isArray(entry) ? lora(entry[0], entry[1], entry[2]) : isObject(entry) ? lora(entry['name'], entry['weight'], entry['hash']) : undefined,
+      Array.isArray(entry)
+        ? lora(entry[0], entry[1], entry[2])
+        : isObject(entry)
+          ? lora(entry['name'], entry['weight'], entry['hash'])
+          : undefined,
     );
   }
   return Object.entries(meta)
@@ -35,7 +39,13 @@ function loras(meta: JsonObject): Array<LoraRef | undefined> {
 export function readFooocusJson(meta: JsonObject): Fill {
   const fill = newFill();
   put(fill, 'prompt', promptOf(meta['full_prompt'], meta['prompt']), asText, 'full_prompt');
-  put(fill, 'negativePrompt', promptOf(meta['full_negative_prompt'], meta['negative_prompt']), asText, 'full_negative_prompt');
+  put(
+    fill,
+    'negativePrompt',
+    promptOf(meta['full_negative_prompt'], meta['negative_prompt']),
+    asText,
+    'full_negative_prompt',
+  );
   put(fill, 'seed', meta['seed'], asSeed, 'seed');
   put(fill, 'steps', meta['steps'], asCount, 'steps');
   put(fill, 'guidance', meta['guidance_scale'], asNumber, 'guidance_scale');

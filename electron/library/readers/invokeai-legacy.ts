@@ -59,7 +59,8 @@ const FLAGS: Array<[string, keyof ReadSettings, (value: unknown) => string | num
 export function readDream(line: string): Fill {
   const fill = newFill();
   const quoted = /^\s*"((?:\\.|[^"\\])*)"([\s\S]*)$/.exec(line);
-  const prompt = quoted !== null ? quoted[1]!.replace(/\\(.)/g, '$1') : (/^([\s\S]*?)(?=\s-[a-zA-Z]\s|$)/.exec(line)?.[1] ?? '');
+  const prompt =
+    quoted !== null ? quoted[1]!.replace(/\\(.)/g, '$1') : (/^([\s\S]*?)(?=\s-[a-zA-Z]\s|$)/.exec(line)?.[1] ?? '');
   const rest = quoted !== null ? quoted[2]! : line.slice(prompt.length);
   putPrompt(fill, prompt);
   for (const [letter, key, coerce] of FLAGS) {

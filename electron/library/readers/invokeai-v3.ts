@@ -36,6 +36,17 @@ export function readInvokeV3(meta: JsonObject): Fill {
 
 /** The metadata node InvokeAI 3 puts in its graph (`core_metadata`, earlier `metadata_accumulator`). */
 export function graphMetadata(graph: JsonObject): JsonObject | undefined {
-  const nodes = isObject(graph['nodes']) ? Object.values(graph['nodes']) : Array.isArray(graph['nodes']) ? graph['nodes'] : [];
-  return nodes.filter(isObject).find((node) => node['type'] === 'core_metadata' || node['type'] === 'metadata_accumulator' || Object.hasOwn(node, 'positive_prompt'));
+  const nodes = isObject(graph['nodes'])
+    ? Object.values(graph['nodes'])
+    : Array.isArray(graph['nodes'])
+      ? graph['nodes']
+      : [];
+  return nodes
+    .filter(isObject)
+    .find(
+      (node) =>
+        node['type'] === 'core_metadata' ||
+        node['type'] === 'metadata_accumulator' ||
+        Object.hasOwn(node, 'positive_prompt'),
+    );
 }

@@ -18,9 +18,11 @@ export function readJpegSegments(bytes: Uint8Array): EmbeddedMetadata {
     if (!complete || marker !== 0xe1) return;
     const body = bytes.subarray(at + 4, at + 2 + length);
     if (out.exif === undefined && startsWith(body, EXIF_HEADER)) out.exif = body.subarray(EXIF_HEADER.length);
-    else if (out.xmp === undefined && startsWith(body, XMP_HEADER)) out.xmp = utf8OrLatin1(body.subarray(XMP_HEADER.length));
+    else if (out.xmp === undefined && startsWith(body, XMP_HEADER))
+      out.xmp = utf8OrLatin1(body.subarray(XMP_HEADER.length));
   });
-  if (end === 'out_of_step') out.problems.push('The JPEG segments are out of step before the image data; the rest was not read.');
+  if (end === 'out_of_step')
+    out.problems.push('The JPEG segments are out of step before the image data; the rest was not read.');
   if (end === 'cut') out.problems.push('The file is cut short inside a JPEG segment; what came before it was read.');
   if (end === 'ended') out.problems.push('The JPEG ends before its image data (cut short?).');
   return out;

@@ -27,7 +27,9 @@ function parseNumber(digits: string): number | bigint {
 export function parseJson(text: string): JsonResult {
   try {
     const { text: finite, long } = scanJsonTokens(text);
-    const value: unknown = long ? parse(finite, null, { parseNumber, onDuplicateKey: (info) => info.newValue }) : JSON.parse(finite);
+    const value: unknown = long
+      ? parse(finite, null, { parseNumber, onDuplicateKey: (info) => info.newValue })
+      : JSON.parse(finite);
     return { ok: true, value };
   } catch (error) {
     return { ok: false, reason: error instanceof Error ? error.message : 'not valid JSON' };

@@ -80,7 +80,9 @@ type Reply = { id: number; read: ImageRead; buffer?: ArrayBuffer } | { id: numbe
  */
 function wholeBuffer(bytes: Uint8Array): ArrayBuffer | undefined {
   const buffer = bytes.buffer;
-  return buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength ? buffer : undefined;
+  return buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength
+    ? buffer
+    : undefined;
 }
 
 const closing = (): MetadataReadFailed => new MetadataReadFailed('closing', 'Atelier is closing.');
@@ -88,7 +90,10 @@ const closing = (): MetadataReadFailed => new MetadataReadFailed('closing', 'Ate
 /** Why a worker that stopped did, in words for the file it was reading. */
 function stoppedReason(error: Error): MetadataReadFailed {
   if ((error as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY') {
-    return new MetadataReadFailed('memory', 'Its settings could not be read: they take more memory than one file may use.');
+    return new MetadataReadFailed(
+      'memory',
+      'Its settings could not be read: they take more memory than one file may use.',
+    );
   }
   return new MetadataReadFailed('crashed', `Its settings could not be read: the reader stopped (${error.message}).`);
 }
@@ -124,7 +129,11 @@ export function createMetadataPool(options: MetadataPoolOptions = {}) {
   const spawn = (): Slot => {
     const resourceLimits = { maxOldGenerationSizeMb: WORKER_HEAP_MB };
     const worker = workerUrl.pathname.endsWith('.ts')
-      ? new Worker(FROM_SOURCE, { eval: true, workerData: { entry: fileURLToPath(workerUrl), tsx: tsxRegister() }, resourceLimits })
+      ? new Worker(FROM_SOURCE, {
+          eval: true,
+          workerData: { entry: fileURLToPath(workerUrl), tsx: tsxRegister() },
+          resourceLimits,
+        })
       : new Worker(workerUrl, { resourceLimits });
     const slot: Slot = { worker };
     // Only a thread at work keeps the process alive.
@@ -135,7 +144,11 @@ export function createMetadataPool(options: MetadataPoolOptions = {}) {
       clearTimeout(running.timer);
       slot.running = undefined;
       worker.unref();
-      if ('read' in reply) running.task.resolve({ read: reply.read, bytes: reply.buffer === undefined ? running.task.bytes : new Uint8Array(reply.buffer) });
+      if ('read' in reply)
+        running.task.resolve({
+          read: reply.read,
+          bytes: reply.buffer === undefined ? running.task.bytes : new Uint8Array(reply.buffer),
+        });
       else running.task.reject(new MetadataReadFailed('crashed', `Its settings could not be read: ${reply.error}`));
       pump();
     });
@@ -148,14 +161,20 @@ export function createMetadataPool(options: MetadataPoolOptions = {}) {
   const start = (slot: Slot, task: Task): void => {
     const id = (nextId += 1);
     const timer = setTimeout(() => {
-      drop(slot, new MetadataReadFailed('timeout', `Its settings could not be read in time (over ${timeLimitMs / 1000} s).`));
+      drop(
+        slot,
+        new MetadataReadFailed('timeout', `Its settings could not be read in time (over ${timeLimitMs / 1000} s).`),
+      );
     }, timeLimitMs);
     timer.unref();
     slot.running = { id, task, timer };
     slot.worker.ref();
     const buffer = wholeBuffer(task.bytes);
     try {
-      slot.worker.postMessage({ id, bytes: task.bytes, options: task.options, handBack: buffer !== undefined }, buffer === undefined ? [] : [buffer]);
+      slot.worker.postMessage(
+        { id, bytes: task.bytes, options: task.options, handBack: buffer !== undefined },
+        buffer === undefined ? [] : [buffer],
+      );
     } catch {
       // A buffer Node will not let go of (marked untransferable) is copied instead.
       slot.worker.postMessage({ id, bytes: task.bytes, options: task.options, handBack: false });

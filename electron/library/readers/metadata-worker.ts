@@ -28,7 +28,10 @@ port?.on('message', ({ id, bytes, options, handBack }: Request) => {
   void readImageMetadata(bytes, options).then(
     (read) => {
       try {
-        port.postMessage(handBack ? { id, read, buffer: bytes.buffer } : { id, read }, handBack ? [bytes.buffer as ArrayBuffer] : []);
+        port.postMessage(
+          handBack ? { id, read, buffer: bytes.buffer } : { id, read },
+          handBack ? [bytes.buffer as ArrayBuffer] : [],
+        );
       } catch (error) {
         port.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
       }

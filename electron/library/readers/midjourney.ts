@@ -43,7 +43,8 @@ export function readMidjourney(texts: TextMap): GeneratorRead | undefined {
   const problems: string[] = [];
   const seedText = f.get('seed');
   const seed = seedText === undefined ? undefined : seedString(seedText);
-  if (seedText !== undefined && seed === undefined) problems.push(`Seed ${JSON.stringify(seedText)} is not a whole number.`);
+  if (seedText !== undefined && seed === undefined)
+    problems.push(`Seed ${JSON.stringify(seedText)} is not a whole number.`);
   return {
     source: 'midjourney',
     settings: compact({

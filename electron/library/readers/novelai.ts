@@ -8,9 +8,11 @@ export function readNovelai(texts: TextMap): GeneratorRead | undefined {
   const problems: string[] = [];
   const commentText = texts.get('Comment');
   const comment = parseJsonObject(commentText) ?? {};
-  if (commentText !== undefined && parseJsonObject(commentText) === undefined) problems.push('The NovelAI Comment is not valid JSON.');
+  if (commentText !== undefined && parseJsonObject(commentText) === undefined)
+    problems.push('The NovelAI Comment is not valid JSON.');
   const seed = comment.seed === undefined ? undefined : seedString(comment.seed);
-  if (comment.seed !== undefined && seed === undefined) problems.push(`Seed ${JSON.stringify(comment.seed)} is not a whole number.`);
+  if (comment.seed !== undefined && seed === undefined)
+    problems.push(`Seed ${JSON.stringify(comment.seed)} is not a whole number.`);
   return {
     source: 'novelai',
     settings: compact({

@@ -4,7 +4,8 @@ let pool: MetadataPool | undefined;
 let holders = 0;
 
 /** Reads settings on the process's metadata threads (started on first use): never on the caller's event loop. */
-export const readMetadataOffThread: MetadataReader = (bytes, options) => (pool ??= createMetadataPool()).read(bytes, options);
+export const readMetadataOffThread: MetadataReader = (bytes, options) =>
+  (pool ??= createMetadataPool()).read(bytes, options);
 
 /**
  * Each engine holds the threads while it is open; when the last one lets go they are terminated (a later read

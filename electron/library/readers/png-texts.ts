@@ -52,7 +52,8 @@ export function readPngTexts(bytes: Uint8Array): FoundTexts {
     }
     if (TEXT_TYPES.has(type)) {
       const text = decodeText(type, bytes.subarray(at + 8, at + 8 + length));
-      if (text === undefined) problems.push(`A ${type} chunk could not be decoded (damaged, or over 16 MB unpacked) and was skipped.`);
+      if (text === undefined)
+        problems.push(`A ${type} chunk could not be decoded (damaged, or over 16 MB unpacked) and was skipped.`);
       else raw.push(text);
     }
     at = end;

@@ -67,7 +67,12 @@ function result(sniffed: Sniffed, read: GeneratorRead | undefined, raw: RawText[
 async function read(bytes: Uint8Array, options: ReadImageOptions): Promise<ImageRead> {
   const sniffed = sniffImage(bytes);
   if (sniffed.format === null) {
-    return result(sniffed, undefined, [], [bytes.length === 0 ? 'The file is empty.' : 'The file is not a PNG, JPEG or WebP image.']);
+    return result(
+      sniffed,
+      undefined,
+      [],
+      [bytes.length === 0 ? 'The file is empty.' : 'The file is not a PNG, JPEG or WebP image.'],
+    );
   }
   const found = await readContainerTexts(bytes, sniffed.format);
   const raw = [...found.raw];
@@ -105,6 +110,11 @@ export async function readImageMetadata(bytes: Uint8Array, options: ReadImageOpt
         return { format: null } satisfies Sniffed;
       }
     })();
-    return result(sniffed, undefined, [], [`The file could not be read: ${error instanceof Error ? error.message : String(error)}.`]);
+    return result(
+      sniffed,
+      undefined,
+      [],
+      [`The file could not be read: ${error instanceof Error ? error.message : String(error)}.`],
+    );
   }
 }

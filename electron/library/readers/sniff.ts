@@ -18,7 +18,9 @@ export function sniffFormat(bytes: Uint8Array): ImageFormat | null {
 }
 
 function sized(format: ImageFormat, width: number | undefined, height: number | undefined): Sniffed {
-  return width !== undefined && height !== undefined && width > 0 && height > 0 ? { format, width, height } : { format };
+  return width !== undefined && height !== undefined && width > 0 && height > 0
+    ? { format, width, height }
+    : { format };
 }
 
 function pngSize(bytes: Uint8Array): Sniffed {

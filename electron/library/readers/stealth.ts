@@ -61,8 +61,16 @@ function columnsFor(bits: number, mode: Mode, height: number): number {
 
 async function decodeStrip(bytes: Uint8Array, width: number): Promise<Strip> {
   const image = sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'none' });
-  const { data, info } = await image.extract({ left: 0, top: 0, width, height: (await image.metadata()).height }).raw().toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, channels: info.channels };
+  const { data, info } = await image
+    .extract({ left: 0, top: 0, width, height: (await image.metadata()).height })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return {
+    data: new Uint8Array(data.buffer, data.byteOffset, data.length),
+    width: info.width,
+    height: info.height,
+    channels: info.channels,
+  };
 }
 
 interface Header {
@@ -79,10 +87,18 @@ function readHeader(strip: Strip, mode: Mode): Header | undefined {
   return { mode, gzip: signature === names.gzip, bits: readU32(strip, mode, SIGNATURE_BITS) };
 }
 
-async function readPayload(bytes: Uint8Array, header: Header, size: { width: number; height: number }): Promise<StealthText> {
+async function readPayload(
+  bytes: Uint8Array,
+  header: Header,
+  size: { width: number; height: number },
+): Promise<StealthText> {
   const columns = columnsFor(HEADER_BITS + header.bits, header.mode, size.height);
   if (header.bits % 8 !== 0 || columns > size.width || header.bits / 8 > MAX_TEXT_CHARS * 4) {
-    return { problems: [`The hidden ${header.mode} settings claim ${header.bits} bits, more than the image holds; they were not read.`] };
+    return {
+      problems: [
+        `The hidden ${header.mode} settings claim ${header.bits} bits, more than the image holds; they were not read.`,
+      ],
+    };
   }
   const strip = await decodeStrip(bytes, columns);
   const payload = readBytes(strip, header.mode, HEADER_BITS, header.bits / 8);
@@ -112,6 +128,10 @@ export async function readStealth(bytes: Uint8Array): Promise<StealthText> {
   try {
     return await find(bytes);
   } catch (error) {
-    return { problems: [`The pixels could not be decoded to look for hidden settings (${error instanceof Error ? error.message : String(error)}).`] };
+    return {
+      problems: [
+        `The pixels could not be decoded to look for hidden settings (${error instanceof Error ? error.message : String(error)}).`,
+      ],
+    };
   }
 }

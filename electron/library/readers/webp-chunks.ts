@@ -13,15 +13,19 @@ export function readWebpChunks(bytes: Uint8Array): EmbeddedMetadata {
     const size = u32le(bytes, at + 4)!;
     const end = at + 8 + size;
     if (end > bytes.length) {
-      out.problems.push(`The file is cut short inside its ${JSON.stringify(fourcc)} chunk; what came before it was read.`);
+      out.problems.push(
+        `The file is cut short inside its ${JSON.stringify(fourcc)} chunk; what came before it was read.`,
+      );
       return out;
     }
     const body = bytes.subarray(at + 8, end);
-    if (fourcc === 'EXIF' && out.exif === undefined) out.exif = startsWith(body, EXIF_HEADER) ? body.subarray(EXIF_HEADER.length) : body;
+    if (fourcc === 'EXIF' && out.exif === undefined)
+      out.exif = startsWith(body, EXIF_HEADER) ? body.subarray(EXIF_HEADER.length) : body;
     else if (fourcc === 'XMP ' && out.xmp === undefined) out.xmp = utf8OrLatin1(body);
     // Chunks are padded to an even size.
     at = end + (size % 2);
   }
-  if (riffEnd < 8 + (u32le(bytes, 4) ?? 0)) out.problems.push('The WebP is shorter than its RIFF header says (cut short?).');
+  if (riffEnd < 8 + (u32le(bytes, 4) ?? 0))
+    out.problems.push('The WebP is shorter than its RIFF header says (cut short?).');
   return out;
 }

@@ -69,7 +69,10 @@ export function createHashBackfill(deps: HashBackfillDeps) {
           deps.record(row.imageId, await perceptualHash(await thumbBytes(row.thumbPath)));
           made += 1;
         } catch (error) {
-          log.warn('could not hash an image', { imageId: row.imageId, error: error instanceof Error ? error.message : String(error) });
+          log.warn('could not hash an image', {
+            imageId: row.imageId,
+            error: error instanceof Error ? error.message : String(error),
+          });
         }
         await sleep(deps.busy?.() === true ? (deps.busyIdleMs ?? 250) : (deps.idleMs ?? 20));
       }

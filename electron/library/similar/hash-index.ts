@@ -83,7 +83,11 @@ export class HashIndex {
   }
 
   /** groups(), handing the loop back every few thousand entries (a million take seconds: the loop keeps serving). */
-  async groupsAsync(maxDistance: number, yieldToLoop: () => Promise<unknown>, probeBits: 1 | 2 = 2): Promise<number[][]> {
+  async groupsAsync(
+    maxDistance: number,
+    yieldToLoop: () => Promise<unknown>,
+    probeBits: 1 | 2 = 2,
+  ): Promise<number[][]> {
     const steps = this.grouping(maxDistance, probeBits);
     for (;;) {
       const step = steps.next();

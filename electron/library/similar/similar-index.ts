@@ -60,16 +60,21 @@ export function createSimilarIndex(deps: SimilarIndexDeps) {
   /** The live images behind rowids, each once, its current hash equal to the entry's (stale entries dropped). */
   const live = (rowids: readonly number[]): Map<number, HashedImage> => {
     const out = new Map<number, HashedImage>();
-    for (const image of store.similar.resolve(rowids)) if (!image.trashed && image.hi !== null) out.set(image.rowid, image);
+    for (const image of store.similar.resolve(rowids))
+      if (!image.trashed && image.hi !== null) out.set(image.rowid, image);
     return out;
   };
 
   const hashOf = async (imageId: string): Promise<HashedImage & { hi: number; lo: number }> => {
     const image = store.similar.image(imageId);
-    if (image === null) throw new AppError('not_found', 'This image is no longer in the library.', { details: { imageId } });
+    if (image === null)
+      throw new AppError('not_found', 'This image is no longer in the library.', { details: { imageId } });
     if (image.hi !== null && image.lo !== null) return { ...image, hi: image.hi, lo: image.lo };
     const made = await deps.hashNow(imageId);
-    if (made === null) throw new AppError('invalid_request', 'Atelier could not read this image to compare it with others.', { details: { imageId } });
+    if (made === null)
+      throw new AppError('invalid_request', 'Atelier could not read this image to compare it with others.', {
+        details: { imageId },
+      });
     const [hi, lo] = hashHalves(made);
     return { ...image, hi, lo };
   };
@@ -134,7 +139,11 @@ export function createSimilarIndex(deps: SimilarIndexDeps) {
       }
     }
     const jobIds = [...new Set(groups.flatMap((g) => g.jobIds))];
-    return { groups, jobs: store.similar.jobSummaries(jobIds), nextCursor: next < all.length ? String(all[next - 1]!.key) : null };
+    return {
+      groups,
+      jobs: store.similar.jobSummaries(jobIds),
+      nextCursor: next < all.length ? String(all[next - 1]!.key) : null,
+    };
   }
 
   return {

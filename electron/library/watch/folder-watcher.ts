@@ -4,8 +4,23 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import watcher from '@parcel/watcher';
 import { AppError } from '../../../shared/errors.js';
 import { SettleQueue, type SettleOutcome } from './settle.js';
-import { assertFolder, isUnder, nativeIgnore, readChangesSince, removeRootSnapshot, snapshotPath, writeRootSnapshot } from './snapshot.js';
-import { DEFAULT_SETTLE_MS, type FolderWatcher, type FolderWatcherOptions, type WatchBatch, type WatchLog, type WatchStatus } from './types.js';
+import {
+  assertFolder,
+  isUnder,
+  nativeIgnore,
+  readChangesSince,
+  removeRootSnapshot,
+  snapshotPath,
+  writeRootSnapshot,
+} from './snapshot.js';
+import {
+  DEFAULT_SETTLE_MS,
+  type FolderWatcher,
+  type FolderWatcherOptions,
+  type WatchBatch,
+  type WatchLog,
+  type WatchStatus,
+} from './types.js';
 
 interface WatchedRoot {
   rootId: string;
@@ -94,7 +109,11 @@ export function createFolderWatcher(opts: FolderWatcherOptions): FolderWatcher {
       () => undefined,
       (error: unknown) => {
         if (!current(root)) return;
-        log.warn('A watched folder is away; Atelier takes it back when it is a folder again.', { rootId: root.rootId, root: root.absRoot, why: String((error as Error).message) });
+        log.warn('A watched folder is away; Atelier takes it back when it is a folder again.', {
+          rootId: root.rootId,
+          root: root.absRoot,
+          why: String((error as Error).message),
+        });
         report(root, { rootId: root.rootId, upserted: [], removed: [root.absRoot] });
         awaitReturn(root);
       },
@@ -185,23 +204,26 @@ export function createFolderWatcher(opts: FolderWatcherOptions): FolderWatcher {
     root.queue.touchAll();
   };
 
-  const listener = (root: WatchedRoot, dir: string) => (error: Error | null, events: watcher.Event[]): void => {
-    try {
-      if (root.status !== 'watching') return;
-      if (error !== null) {
-        if (dir === root.absRoot) fail(root, error.message);
-        else void dropSubscription(root, dir);
-        return;
+  const listener =
+    (root: WatchedRoot, dir: string) =>
+    (error: Error | null, events: watcher.Event[]): void => {
+      try {
+        if (root.status !== 'watching') return;
+        if (error !== null) {
+          if (dir === root.absRoot) fail(root, error.message);
+          else void dropSubscription(root, dir);
+          return;
+        }
+        for (const event of events) {
+          if (event.type === 'delete' && event.path === root.absRoot)
+            return fail(root, 'the folder was deleted or moved');
+          if (event.type === 'delete' && event.path === dir && dir !== root.absRoot) void dropSubscription(root, dir);
+          root.queue.touch(event.path);
+        }
+      } catch (caught) {
+        log.warn('A folder event could not be handled.', { rootId: root.rootId, error: String(caught) });
       }
-      for (const event of events) {
-        if (event.type === 'delete' && event.path === root.absRoot) return fail(root, 'the folder was deleted or moved');
-        if (event.type === 'delete' && event.path === dir && dir !== root.absRoot) void dropSubscription(root, dir);
-        root.queue.touch(event.path);
-      }
-    } catch (caught) {
-      log.warn('A folder event could not be handled.', { rootId: root.rootId, error: String(caught) });
-    }
-  };
+    };
 
   const dropSubscription = async (root: WatchedRoot, dir: string): Promise<void> => {
     const subscription = root.subscriptions.get(dir);
@@ -213,7 +235,8 @@ export function createFolderWatcher(opts: FolderWatcherOptions): FolderWatcher {
     if ([...root.subscriptions.keys()].some((watched) => watched !== root.absRoot && isUnder(watched, dir))) return;
     try {
       const subscription = await watcher.subscribe(dir, listener(root, dir), nativeIgnore(root.excluded));
-      if (root.status !== 'watching' || root.subscriptions.has(dir)) await subscription.unsubscribe().catch(() => undefined);
+      if (root.status !== 'watching' || root.subscriptions.has(dir))
+        await subscription.unsubscribe().catch(() => undefined);
       else root.subscriptions.set(dir, subscription);
     } catch (error) {
       log.warn('A folder moved into a watched folder could not be watched.', { path: dir, error: String(error) });
@@ -228,12 +251,15 @@ export function createFolderWatcher(opts: FolderWatcherOptions): FolderWatcher {
     }
     // Removals can be the root itself going away without an event of its own (moved out, unmounted, swapped for a link).
     if (outcome.removed.length > 0) {
-      void isRealFolder(root.absRoot).then((there) => (there ? undefined : fail(root, 'the folder is gone or no longer a folder')));
+      void isRealFolder(root.absRoot).then((there) =>
+        there ? undefined : fail(root, 'the folder is gone or no longer a folder'),
+      );
     }
   };
 
   const absolute = (absRoot: string): string => {
-    if (!isAbsolute(absRoot)) throw new AppError('invalid_request', `A watched folder needs an absolute path (got ${absRoot}).`);
+    if (!isAbsolute(absRoot))
+      throw new AppError('invalid_request', `A watched folder needs an absolute path (got ${absRoot}).`);
     return resolve(absRoot);
   };
 
@@ -261,7 +287,11 @@ export function createFolderWatcher(opts: FolderWatcherOptions): FolderWatcher {
     try {
       // A link in the root's place is refused before anything follows it.
       await assertFolder(root.absRoot);
-      const subscription = await watcher.subscribe(root.absRoot, listener(root, root.absRoot), nativeIgnore(root.excluded));
+      const subscription = await watcher.subscribe(
+        root.absRoot,
+        listener(root, root.absRoot),
+        nativeIgnore(root.excluded),
+      );
       if (root.status !== 'watching') {
         await subscription.unsubscribe().catch(() => undefined);
         return;

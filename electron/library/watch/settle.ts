@@ -69,7 +69,9 @@ export class SettleQueue {
   touchAll(): void {
     if (this.stopped) return;
     void this.queueTree(this.opts.root)
-      .catch((error: unknown) => this.opts.warn('A folder that came back could not be listed.', { root: this.opts.root, error: String(error) }))
+      .catch((error: unknown) =>
+        this.opts.warn('A folder that came back could not be listed.', { root: this.opts.root, error: String(error) }),
+      )
       .finally(() => this.schedule());
   }
 
@@ -99,10 +101,13 @@ export class SettleQueue {
     for (const entry of this.pending.values()) next = Math.min(next, this.dueAt(entry));
     // The grace gathers a burst's later events into the same tick: one batch per burst, not one per file.
     const at = Math.max(next + this.opts.settleMs / 4, this.lastTickAt + this.opts.settleMs / 2);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      void this.tick();
-    }, Math.max(0, at - Date.now()));
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        void this.tick();
+      },
+      Math.max(0, at - Date.now()),
+    );
     this.timer.unref();
   }
 
@@ -115,17 +120,23 @@ export class SettleQueue {
     try {
       const due = [...this.pending].filter(([, entry]) => this.dueAt(entry) <= now);
       for (let i = 0; i < due.length && !this.stopped; i += STAT_CONCURRENCY) {
-        await Promise.all(due.slice(i, i + STAT_CONCURRENCY).map(([path, entry]) => this.settle(path, entry, outcome, newDirs)));
+        await Promise.all(
+          due.slice(i, i + STAT_CONCURRENCY).map(([path, entry]) => this.settle(path, entry, outcome, newDirs)),
+        );
       }
       // A new folder's files may predate its watch (moved or copied in whole): list them as events of their own.
       for (const dir of newDirs) if (await this.queueTree(dir)) outcome.nestedDirs.push(dir);
     } catch (error) {
-      this.opts.warn('The folder watcher could not check changed files.', { root: this.opts.root, error: String(error) });
+      this.opts.warn('The folder watcher could not check changed files.', {
+        root: this.opts.root,
+        error: String(error),
+      });
     } finally {
       this.running = false;
     }
     if (this.stopped) return;
-    if (outcome.upserted.length > 0 || outcome.removed.length > 0 || outcome.nestedDirs.length > 0) this.opts.onSettled(outcome);
+    if (outcome.upserted.length > 0 || outcome.removed.length > 0 || outcome.nestedDirs.length > 0)
+      this.opts.onSettled(outcome);
     this.schedule();
   }
 

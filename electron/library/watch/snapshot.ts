@@ -6,7 +6,8 @@ import { isIgnoredPath } from './ignore.js';
 import type { WatchLog } from './types.js';
 
 /** True when `path` is `dir` or lies below it. */
-export const isUnder = (dir: string, path: string): boolean => path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+export const isUnder = (dir: string, path: string): boolean =>
+  path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 
 /** Folders inside a root that are never watched nor reported (the data dir), as @parcel/watcher's ignore option. */
 export function nativeIgnore(excluded: readonly string[]): { ignore: string[] } {
@@ -51,14 +52,23 @@ export async function assertFolder(absRoot: string): Promise<void> {
     );
   }
   if (info?.isDirectory() !== true) {
-    throw new AppError('not_found', `The folder ${absRoot} is not there any more (moved, deleted or its drive is gone).`, {
-      details: { reason: 'folder_gone', path: absRoot },
-    });
+    throw new AppError(
+      'not_found',
+      `The folder ${absRoot} is not there any more (moved, deleted or its drive is gone).`,
+      {
+        details: { reason: 'folder_gone', path: absRoot },
+      },
+    );
   }
 }
 
 /** Writes the snapshot beside its final name and renames it in: a crash never leaves a half-written one. */
-export async function writeRootSnapshot(snapshotDir: string, rootId: string, absRoot: string, excluded: readonly string[] = []): Promise<void> {
+export async function writeRootSnapshot(
+  snapshotDir: string,
+  rootId: string,
+  absRoot: string,
+  excluded: readonly string[] = [],
+): Promise<void> {
   const final = snapshotPath(snapshotDir, rootId);
   await assertFolder(absRoot);
   await mkdir(snapshotDir, { recursive: true });
@@ -91,7 +101,10 @@ export async function readChangesSince(
   try {
     events = await watcher.getEventsSince(absRoot, file, nativeIgnore(excluded));
   } catch (error) {
-    log.warn('A watched folder\'s last snapshot could not be read; it will be scanned in full.', { root: absRoot, error: String(error) });
+    log.warn("A watched folder's last snapshot could not be read; it will be scanned in full.", {
+      root: absRoot,
+      error: String(error),
+    });
     return null;
   }
   const upserted = new Set<string>();

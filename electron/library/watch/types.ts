@@ -33,7 +33,11 @@ export interface FolderWatcher {
   watch(rootId: string, absRoot: string, exclude?: readonly string[]): Promise<void>;
   unwatch(rootId: string): Promise<void>;
   /** Changes since the last checkpoint (made while Atelier was closed); null when there is none: scan in full. */
-  changesSince(rootId: string, absRoot: string, exclude?: readonly string[]): Promise<{ upserted: string[]; removed: string[] } | null>;
+  changesSince(
+    rootId: string,
+    absRoot: string,
+    exclude?: readonly string[],
+  ): Promise<{ upserted: string[]; removed: string[] } | null>;
   /** Records the root's current state as the base for the next changesSince. */
   checkpoint(rootId: string, absRoot: string, exclude?: readonly string[]): Promise<void>;
   /** Stops watching the root and drops its snapshot (the folder was removed from the library). */

@@ -6,7 +6,10 @@ import type { Logger } from '../../engine/types.js';
 import { sidecarPath, xmpPacket } from './xmp-packet.js';
 
 /** The file operations the writer uses; tests wrap one to act between Atelier's check and its write. */
-export type SidecarFs = Pick<typeof fsp, 'lstat' | 'open' | 'writeFile' | 'link' | 'rename' | 'unlink' | 'readlink' | 'symlink'>;
+export type SidecarFs = Pick<
+  typeof fsp,
+  'lstat' | 'open' | 'writeFile' | 'link' | 'rename' | 'unlink' | 'readlink' | 'symlink'
+>;
 
 export interface SidecarWriterDeps {
   store: JobStore;
@@ -88,7 +91,10 @@ async function putBack(fs: SidecarFs, from: string, to: string): Promise<boolean
     else if (stat.isFile()) await fs.link(from, to);
     else {
       // A folder cannot be hard-linked: renamed back only while nothing is at its name.
-      const there = await fs.lstat(to).then(() => true, (error: unknown) => codeOf(error) !== 'ENOENT');
+      const there = await fs.lstat(to).then(
+        () => true,
+        (error: unknown) => codeOf(error) !== 'ENOENT',
+      );
       if (there) return false;
       await fs.rename(from, to);
       return true;
@@ -131,7 +137,8 @@ export function createSidecarWriter(deps: SidecarWriterDeps) {
     const moved = await inspect(fs, aside);
     if (moved.kind !== 'file' || sha(moved.text) !== ours) {
       // Swapped for another tool's file between the check and the move: it goes back untouched.
-      if (!(await putBack(fs, aside, path))) log.warn('another tool wrote an XMP sidecar twice at once: one is kept aside', { path, aside });
+      if (!(await putBack(fs, aside, path)))
+        log.warn('another tool wrote an XMP sidecar twice at once: one is kept aside', { path, aside });
       return false;
     }
     try {
@@ -175,7 +182,10 @@ export function createSidecarWriter(deps: SidecarWriterDeps) {
         await one(imageId);
       } catch (error) {
         totals.failed += 1;
-        log.warn('could not write an XMP sidecar', { imageId, error: error instanceof Error ? error.message : String(error) });
+        log.warn('could not write an XMP sidecar', {
+          imageId,
+          error: error instanceof Error ? error.message : String(error),
+        });
       }
     }
   }

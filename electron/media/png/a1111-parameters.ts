@@ -50,7 +50,9 @@ export function formatParameters(settings: A1111Settings): string {
     ['Seed', settings.seed],
     [
       'Size',
-      settings.width !== undefined && settings.height !== undefined ? `${settings.width}x${settings.height}` : undefined,
+      settings.width !== undefined && settings.height !== undefined
+        ? `${settings.width}x${settings.height}`
+        : undefined,
     ],
     ['Model', settings.model],
     ...(settings.extra ?? []),

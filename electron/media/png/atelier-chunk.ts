@@ -23,7 +23,9 @@ export interface AtelierChunk {
   request: Omit<GenerateRequest, 'idempotencyKey'>;
 }
 
-export function buildAtelierChunk(input: Omit<AtelierChunk, 'format' | 'app' | 'request'> & { request: GenerateRequest }): AtelierChunk {
+export function buildAtelierChunk(
+  input: Omit<AtelierChunk, 'format' | 'app' | 'request'> & { request: GenerateRequest },
+): AtelierChunk {
   // The idempotency key is a client secret-ish token for de-duplication: it never travels with the file.
   const { idempotencyKey: _dropped, ...request } = input.request;
   const chunk: AtelierChunk = {

@@ -48,7 +48,8 @@ function textOf(graph: Record<string, unknown>, node: Node | undefined, depth = 
   return textOf(graph, linked(graph, text), depth + 1);
 }
 
-const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+const num = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 export function readComfyMetadata(promptText: string | undefined, workflowText: string | undefined): ComfyMetadata {

@@ -39,7 +39,10 @@ export function a1111ParametersFor(settings: ImageSettings): string {
     extra: [
       // A1111's own names for a shared-seed batch: the seed alone does not reproduce this image.
       ...(settings.batchIndex !== undefined && settings.batchSize !== undefined
-        ? ([['Batch size', settings.batchSize], ['Batch pos', settings.batchIndex]] satisfies [string, number][])
+        ? ([
+            ['Batch size', settings.batchSize],
+            ['Batch pos', settings.batchIndex],
+          ] satisfies [string, number][])
         : []),
       ['Provider', settings.provider],
       ['Version', `Atelier ${settings.appVersion}`],

@@ -67,7 +67,7 @@ function fromSdMetadata(meta: Obj): InvokeMetadata {
   const image = isObj(meta['image']) ? meta['image'] : {};
   const rawPrompt = image['prompt'];
   const promptText = Array.isArray(rawPrompt)
-    ? rawPrompt.map((p) => (isObj(p) ? str(p['prompt']) ?? '' : String(p))).join(' ')
+    ? rawPrompt.map((p) => (isObj(p) ? (str(p['prompt']) ?? '') : String(p))).join(' ')
     : str(rawPrompt);
   const split = promptText === undefined ? {} : splitLegacyPrompt(promptText);
   return assignDefined<InvokeMetadata>(
@@ -90,8 +90,7 @@ function fromDream(text: string): InvokeMetadata {
   const quoted = /^\s*"((?:\\.|[^"\\])*)"(.*)$/s.exec(text);
   const promptPart = quoted ? quoted[1]!.replace(/\\(.)/g, '$1') : (/^(.*?)(?:\s-[a-zA-Z]\s|$)/s.exec(text)?.[1] ?? '');
   const rest = quoted ? quoted[2]! : text.slice(promptPart.length);
-  const flag = (letter: string): string | undefined =>
-    new RegExp(`(?:^|\\s)-${letter}\\s+(\\S+)`).exec(rest)?.[1];
+  const flag = (letter: string): string | undefined => new RegExp(`(?:^|\\s)-${letter}\\s+(\\S+)`).exec(rest)?.[1];
   const n = (v: string | undefined): number | undefined => (v === undefined ? undefined : num(Number(v)));
   return assignDefined<InvokeMetadata>(
     { format: 'Dream', raw: text },

@@ -24,14 +24,30 @@ export async function a1111ResponseError(response: Response, scope: CallScope, w
     // The status still classifies it.
   }
   const status = response.status;
-  const base = { status, headers: response.headers, ...(said === undefined ? {} : { providerMessage: said }), ...(errorClass === undefined ? {} : { providerCode: errorClass }) };
-  if (status === 401) return statusError({ ...base, message: 'A1111 did not accept the username or password (its --api-auth setting).' }, scope);
+  const base = {
+    status,
+    headers: response.headers,
+    ...(said === undefined ? {} : { providerMessage: said }),
+    ...(errorClass === undefined ? {} : { providerCode: errorClass }),
+  };
+  if (status === 401)
+    return statusError(
+      { ...base, message: 'A1111 did not accept the username or password (its --api-auth setting).' },
+      scope,
+    );
   if (status === 404 && said === undefined) {
-    return statusError({ ...base, message: `A1111 has no ${what} at this address: start it with --api (or check the address).` }, scope);
+    return statusError(
+      { ...base, message: `A1111 has no ${what} at this address: start it with --api (or check the address).` },
+      scope,
+    );
   }
-  if (status === 422) return statusError({ ...base, message: 'A1111 rejected the request as invalid (HTTP 422).' }, scope);
+  if (status === 422)
+    return statusError({ ...base, message: 'A1111 rejected the request as invalid (HTTP 422).' }, scope);
   if (status >= 500 && status !== 503) {
-    return statusError({ ...base, message: `A1111 failed while generating${errorClass === undefined ? '' : ` (${errorClass})`}.` }, scope);
+    return statusError(
+      { ...base, message: `A1111 failed while generating${errorClass === undefined ? '' : ` (${errorClass})`}.` },
+      scope,
+    );
   }
   return statusError(base, scope);
 }

@@ -70,7 +70,11 @@ export class ProgressPoller {
         if (this.stopper.signal.aborted) return;
         this.failures += 1;
         // Progress is a nicety: a failing poll is traced once and never fails the job.
-        if (this.failures === 1) this.options.context.trace('warning', `A1111 progress poll failed: ${error instanceof Error ? error.message : String(error)}`);
+        if (this.failures === 1)
+          this.options.context.trace(
+            'warning',
+            `A1111 progress poll failed: ${error instanceof Error ? error.message : String(error)}`,
+          );
       } finally {
         clearTimeout(timer);
         this.stopper.signal.removeEventListener('abort', stop);
@@ -84,13 +88,20 @@ export class ProgressPoller {
     const response = await fetch(joinUrl(base, 'internal/progress'), {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ id_task: taskId, id_live_preview: this.lastPreviewId, live_preview: wantPreview && report }),
+      body: JSON.stringify({
+        id_task: taskId,
+        id_live_preview: this.lastPreviewId,
+        live_preview: wantPreview && report,
+      }),
       signal,
     });
     if (response.status === 404) {
       await response.body?.cancel();
       this.mode = 'global';
-      this.options.context.trace('progress', 'A1111 has no /internal/progress (API-only mode); using the global /sdapi/v1/progress.');
+      this.options.context.trace(
+        'progress',
+        'A1111 has no /internal/progress (API-only mode); using the global /sdapi/v1/progress.',
+      );
       return;
     }
     if (response.status !== 200) {
@@ -107,7 +118,12 @@ export class ProgressPoller {
     const fraction = typeof json.progress === 'number' ? clamp(json.progress) : undefined;
     const etaMs = typeof json.eta === 'number' && json.eta >= 0 ? Math.round(json.eta * 1000) : undefined;
     const steps = await this.globalSteps(signal);
-    this.options.context.onProgress({ stage: 'sampling', ...(fraction === undefined ? {} : { fraction }), ...(etaMs === undefined ? {} : { etaMs }), ...steps });
+    this.options.context.onProgress({
+      stage: 'sampling',
+      ...(fraction === undefined ? {} : { fraction }),
+      ...(etaMs === undefined ? {} : { etaMs }),
+      ...steps,
+    });
     const previewId = typeof json.id_live_preview === 'number' ? json.id_live_preview : -1;
     if (typeof json.live_preview === 'string' && previewId !== this.lastPreviewId) {
       this.lastPreviewId = previewId;
@@ -118,12 +134,17 @@ export class ProgressPoller {
   /** Step counts are only in the global state; valid for us because our task is the active one. */
   private async globalSteps(signal: AbortSignal): Promise<{ step?: number; steps?: number }> {
     try {
-      const response = await fetch(joinUrl(this.options.base, 'sdapi/v1/progress', { skip_current_image: 'true' }), { headers: { ...this.options.headers, accept: 'application/json' }, signal });
+      const response = await fetch(joinUrl(this.options.base, 'sdapi/v1/progress', { skip_current_image: 'true' }), {
+        headers: { ...this.options.headers, accept: 'application/json' },
+        signal,
+      });
       if (response.status !== 200) {
         await response.body?.cancel();
         return {};
       }
-      const json = (await readLimitedJson(response)) as { state?: { sampling_step?: unknown; sampling_steps?: unknown } };
+      const json = (await readLimitedJson(response)) as {
+        state?: { sampling_step?: unknown; sampling_steps?: unknown };
+      };
       const step = json.state?.sampling_step;
       const steps = json.state?.sampling_steps;
       return typeof step === 'number' && typeof steps === 'number' && steps > 0 ? { step, steps } : {};
@@ -134,7 +155,10 @@ export class ProgressPoller {
 
   private async pollGlobal(signal: AbortSignal): Promise<void> {
     const { base, headers, wantPreview } = this.options;
-    const response = await fetch(joinUrl(base, 'sdapi/v1/progress', { skip_current_image: wantPreview ? 'false' : 'true' }), { headers: { ...headers, accept: 'application/json' }, signal });
+    const response = await fetch(
+      joinUrl(base, 'sdapi/v1/progress', { skip_current_image: wantPreview ? 'false' : 'true' }),
+      { headers: { ...headers, accept: 'application/json' }, signal },
+    );
     if (response.status !== 200) {
       await response.body?.cancel();
       throw new Error(`HTTP ${response.status}`);
@@ -143,7 +167,13 @@ export class ProgressPoller {
       progress?: unknown;
       eta_relative?: unknown;
       current_image?: unknown;
-      state?: { job?: unknown; job_count?: unknown; job_no?: unknown; sampling_step?: unknown; sampling_steps?: unknown };
+      state?: {
+        job?: unknown;
+        job_count?: unknown;
+        job_no?: unknown;
+        sampling_step?: unknown;
+        sampling_steps?: unknown;
+      };
     };
     const state = json.state ?? {};
     const running = typeof state.job === 'string' && state.job !== '' && state.job_count !== 0;
@@ -152,10 +182,12 @@ export class ProgressPoller {
     if (!running) return;
     this.options.onRegistered();
     const step = typeof state.sampling_step === 'number' ? state.sampling_step : undefined;
-    const steps = typeof state.sampling_steps === 'number' && state.sampling_steps > 0 ? state.sampling_steps : undefined;
+    const steps =
+      typeof state.sampling_steps === 'number' && state.sampling_steps > 0 ? state.sampling_steps : undefined;
     // /sdapi/v1/progress adds a 0.01 offset (docs/provider-protocols.md §2.6).
     const fraction = typeof json.progress === 'number' ? clamp(json.progress - 0.01) : undefined;
-    const etaMs = typeof json.eta_relative === 'number' && json.eta_relative > 0 ? Math.round(json.eta_relative * 1000) : undefined;
+    const etaMs =
+      typeof json.eta_relative === 'number' && json.eta_relative > 0 ? Math.round(json.eta_relative * 1000) : undefined;
     this.options.context.onProgress({
       stage: 'sampling',
       ...(fraction === undefined ? {} : { fraction }),
@@ -173,7 +205,10 @@ export class ProgressPoller {
       const { data } = decodeDataUri(text, this.options.scope, 'a live preview');
       this.options.context.onPartialImage(toImage(data, this.options.scope, 'a live preview'));
     } catch (error) {
-      this.options.context.trace('warning', `Skipped a live preview: ${error instanceof Error ? error.message : String(error)}`);
+      this.options.context.trace(
+        'warning',
+        `Skipped a live preview: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 }

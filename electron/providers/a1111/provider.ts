@@ -8,7 +8,14 @@ import { type CallScope, abortedError, malformedError, networkError } from '../h
 import { decodeDataUri, toImage } from '../http/image.js';
 import { send } from '../http/request.js';
 import { basicHeader, joinUrl, parseBaseUrl } from '../http/url.js';
-import type { GeneratedImage, Provider, ProviderConfig, ProviderContext, ProviderListing, ProviderOutput } from '../types.js';
+import type {
+  GeneratedImage,
+  Provider,
+  ProviderConfig,
+  ProviderContext,
+  ProviderListing,
+  ProviderOutput,
+} from '../types.js';
 import { a1111ResponseError } from './errors.js';
 import { a1111Operations, img2imgFields, requireInputs, validateA1111Operation } from './operations.js';
 import { ProgressPoller } from './progress.js';
@@ -24,7 +31,18 @@ const TEST_TIMEOUT_MS = 15_000;
  * (docs/provider-protocols.md §7.7).
  */
 export const A1111_DEFAULTS = { steps: 20, cfgScale: 7, sampler: 'Euler a', scheduler: 'Automatic' } as const;
-const SAMPLERS = ['Euler a', 'Euler', 'DPM++ 2M', 'DPM++ SDE', 'DPM++ 2M SDE', 'DPM++ 3M SDE', 'UniPC', 'DDIM', 'Heun', 'LMS'];
+const SAMPLERS = [
+  'Euler a',
+  'Euler',
+  'DPM++ 2M',
+  'DPM++ SDE',
+  'DPM++ 2M SDE',
+  'DPM++ 3M SDE',
+  'UniPC',
+  'DDIM',
+  'Heun',
+  'LMS',
+];
 
 export interface A1111ProviderOptions {
   /** How often progress is polled while txt2img blocks. */
@@ -44,12 +62,29 @@ function credentials(config: ProviderConfig): Credentials {
   const username = config.username ?? basic?.username;
   const password = config.password ?? basic?.password;
   const headers = username !== undefined && username !== '' ? basicHeader(username, password ?? '') : {};
-  return { base, headers, secrets: [password, config.apiKey].filter((s): s is string => typeof s === 'string' && s !== '') };
+  return {
+    base,
+    headers,
+    secrets: [password, config.apiKey].filter((s): s is string => typeof s === 'string' && s !== ''),
+  };
 }
 
 function capabilities(config: ProviderConfig): ProviderCapabilities {
   return {
-    sizes: { min: 64, max: 2048, multipleOf: 8, presets: [[512, 512], [768, 768], [1024, 1024], [832, 1216], [1216, 832], [896, 1152], [1152, 896]] },
+    sizes: {
+      min: 64,
+      max: 2048,
+      multipleOf: 8,
+      presets: [
+        [512, 512],
+        [768, 768],
+        [1024, 1024],
+        [832, 1216],
+        [1216, 832],
+        [896, 1152],
+        [1152, 896],
+      ],
+    },
     maxCount: 10,
     steps: { min: 1, max: 150, default: A1111_DEFAULTS.steps },
     guidance: { min: 1, max: 30, default: A1111_DEFAULTS.cfgScale },
@@ -72,21 +107,30 @@ function validate(request: GenerateRequest, config: ProviderConfig): void {
   // An upscale's size is its source's times the factor; the request's width and height do not apply.
   if (request.upscale !== undefined) return;
   const caps = capabilities(config);
-  if (request.width > caps.sizes.max || request.height > caps.sizes.max) throw invalid(`A1111 sizes go up to ${caps.sizes.max}x${caps.sizes.max} here.`, 'width');
-  if (request.width % 8 !== 0 || request.height % 8 !== 0) throw invalid(`A1111 needs a width and height divisible by 8 (got ${request.width}x${request.height}).`, 'width');
-  if (request.guidance !== undefined && request.guidance < 1) throw invalid('A1111 needs a CFG scale of at least 1.', 'guidance');
+  if (request.width > caps.sizes.max || request.height > caps.sizes.max)
+    throw invalid(`A1111 sizes go up to ${caps.sizes.max}x${caps.sizes.max} here.`, 'width');
+  if (request.width % 8 !== 0 || request.height % 8 !== 0)
+    throw invalid(`A1111 needs a width and height divisible by 8 (got ${request.width}x${request.height}).`, 'width');
+  if (request.guidance !== undefined && request.guidance < 1)
+    throw invalid('A1111 needs a CFG scale of at least 1.', 'guidance');
   if (request.seed !== undefined && seedToBigInt(request.seed) > A1111_MAX_SEED) {
     const message = `A1111 seeds go up to ${A1111_MAX_SEED} (a 32-bit number); ${formatSeed(request.seed)} is larger. Nothing was sent.`;
     // `fields` puts the message under the Composer's seed field (a 64-bit seed reused from a ComfyUI image lands here).
     throw new AppError('invalid_request', message, { details: { field: 'seed', fields: { seed: message } } });
   }
-  if (request.quality !== undefined) throw invalid('A1111 has no quality setting: use steps and the sampler instead.', 'quality');
+  if (request.quality !== undefined)
+    throw invalid('A1111 has no quality setting: use steps and the sampler instead.', 'quality');
   if (request.background !== undefined) throw invalid('A1111 has no background setting.', 'background');
-  if (request.outputFormat !== undefined && request.outputFormat !== 'png') throw invalid('Atelier asks A1111 for PNG only.', 'outputFormat');
+  if (request.outputFormat !== undefined && request.outputFormat !== 'png')
+    throw invalid('Atelier asks A1111 for PNG only.', 'outputFormat');
 }
 
 /** POST /sdapi/v1/txt2img body: one batch of `count` images, never saved there (docs/provider-protocols.md §2.3). */
-export function txt2imgBody(request: GenerateRequest, model: string | undefined, taskId: string): Record<string, unknown> {
+export function txt2imgBody(
+  request: GenerateRequest,
+  model: string | undefined,
+  taskId: string,
+): Record<string, unknown> {
   return {
     prompt: request.prompt,
     negative_prompt: request.negativePrompt ?? '',
@@ -138,11 +182,18 @@ export function createA1111Provider(options: A1111ProviderOptions = {}): Provide
 
 type Outcome = { ok: true; output: ProviderOutput } | { ok: false; error: unknown };
 
-async function generate(request: GenerateRequest, config: ProviderConfig, context: ProviderContext, pollIntervalMs: number, cancelGraceMs: number): Promise<ProviderOutput> {
+async function generate(
+  request: GenerateRequest,
+  config: ProviderConfig,
+  context: ProviderContext,
+  pollIntervalMs: number,
+  cancelGraceMs: number,
+): Promise<ProviderOutput> {
   validate(request, config);
   const op = operationOf(request);
   const operation = 'operation' in op ? op.operation : 'generate';
-  const inputs = operation === 'generate' || operation === 'variation' ? undefined : requireInputs(request, context.inputs);
+  const inputs =
+    operation === 'generate' || operation === 'variation' ? undefined : requireInputs(request, context.inputs);
   const { base, headers, secrets } = credentials(config);
   const model = request.model ?? config.model;
   const deadline = new Deadline(context.signal, request.timeoutMs ?? config.timeoutMs);
@@ -180,15 +231,36 @@ async function generate(request: GenerateRequest, config: ProviderConfig, contex
   });
 
   try {
-    const body = { ...txt2imgBody(request, model, taskId), ...(inputs === undefined ? {} : img2imgFields(request, inputs.image, inputs.mask)) };
-    const strength = inputs === undefined ? '' : `, strength ${String(body.denoising_strength)}${inputs.mask === undefined ? '' : ', masked'}`;
-    context.trace('request', `POST /sdapi/v1/${route} (${body.steps} steps, ${String(body.sampler_name)}, batch ${request.count}${strength})`, { taskId, model });
+    const body = {
+      ...txt2imgBody(request, model, taskId),
+      ...(inputs === undefined ? {} : img2imgFields(request, inputs.image, inputs.mask)),
+    };
+    const strength =
+      inputs === undefined
+        ? ''
+        : `, strength ${String(body.denoising_strength)}${inputs.mask === undefined ? '' : ', masked'}`;
+    context.trace(
+      'request',
+      `POST /sdapi/v1/${route} (${body.steps} steps, ${String(body.sampler_name)}, batch ${request.count}${strength})`,
+      { taskId, model },
+    );
     context.onProgress({ stage: 'submitting', fraction: 0 });
     const outcome: Promise<Outcome> = (async () => {
-      const response = await send(joinUrl(base, `sdapi/v1/${route}`), { method: 'POST', headers, json: body, signal: post.signal }, scope, 'while A1111 was generating');
+      const response = await send(
+        joinUrl(base, `sdapi/v1/${route}`),
+        { method: 'POST', headers, json: body, signal: post.signal },
+        scope,
+        'while A1111 was generating',
+      );
       if (response.status !== 200) throw await a1111ResponseError(response, scope, `${route} API`);
       accept(`${route} answered`);
-      return parseResult(await readJson(response, config.maxResponseBytes, scope, `the ${route} response`), scope, context, taskId, route);
+      return parseResult(
+        await readJson(response, config.maxResponseBytes, scope, `the ${route} response`),
+        scope,
+        context,
+        taskId,
+        route,
+      );
     })().then(
       (output) => ({ ok: true as const, output }),
       (error: unknown) => ({ ok: false as const, error }),
@@ -212,9 +284,13 @@ async function generate(request: GenerateRequest, config: ProviderConfig, contex
     // Decision: cancel wins. Whatever A1111 returns after the interrupt (partially denoised, or nothing) is
     // discarded, and the trace records how many images were dropped.
     if (late?.ok === true) {
-      context.trace('cancel', `A1111 returned ${late.output.images.length} partial image(s) after the interrupt; discarded because the job was ${deadline.reason === 'timeout' ? 'timed out' : 'cancelled'}.`, {
-        discardedImages: late.output.images.length,
-      });
+      context.trace(
+        'cancel',
+        `A1111 returned ${late.output.images.length} partial image(s) after the interrupt; discarded because the job was ${deadline.reason === 'timeout' ? 'timed out' : 'cancelled'}.`,
+        {
+          discardedImages: late.output.images.length,
+        },
+      );
     }
     throw abortedError(scope, true);
   } catch (error) {
@@ -227,7 +303,13 @@ async function generate(request: GenerateRequest, config: ProviderConfig, contex
 }
 
 /** A1111's interrupt is global: send it only when our task is the one running, never to stop someone else's. */
-async function stopRemoteTask(poller: ProgressPoller, base: string, headers: Record<string, string>, context: ProviderContext, why: 'cancel' | 'timeout'): Promise<boolean> {
+async function stopRemoteTask(
+  poller: ProgressPoller,
+  base: string,
+  headers: Record<string, string>,
+  context: ProviderContext,
+  why: 'cancel' | 'timeout',
+): Promise<boolean> {
   const state = await poller.refresh();
   if (!state.active) {
     context.trace(
@@ -239,17 +321,33 @@ async function stopRemoteTask(poller: ProgressPoller, base: string, headers: Rec
     return false;
   }
   try {
-    const response = await fetch(joinUrl(base, 'sdapi/v1/interrupt'), { method: 'POST', headers: { ...headers, accept: 'application/json' }, signal: AbortSignal.timeout(5_000) });
+    const response = await fetch(joinUrl(base, 'sdapi/v1/interrupt'), {
+      method: 'POST',
+      headers: { ...headers, accept: 'application/json' },
+      signal: AbortSignal.timeout(5_000),
+    });
     await response.body?.cancel();
-    context.trace('cancel', `Sent /sdapi/v1/interrupt to A1111 (${why}); HTTP ${response.status}.`, { status: response.status, mode: poller.mode });
+    context.trace('cancel', `Sent /sdapi/v1/interrupt to A1111 (${why}); HTTP ${response.status}.`, {
+      status: response.status,
+      mode: poller.mode,
+    });
     return response.status === 200;
   } catch (error) {
-    context.trace('warning', `Could not send the interrupt to A1111: ${error instanceof Error ? error.message : String(error)}`);
+    context.trace(
+      'warning',
+      `Could not send the interrupt to A1111: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return false;
   }
 }
 
-function parseResult(json: unknown, scope: CallScope, context: ProviderContext, taskId: string, route: string): ProviderOutput {
+function parseResult(
+  json: unknown,
+  scope: CallScope,
+  context: ProviderContext,
+  taskId: string,
+  route: string,
+): ProviderOutput {
   if (json === null || typeof json !== 'object' || !Array.isArray((json as { images?: unknown }).images)) {
     throw malformedError(scope, `a ${route} response without an "images" list`);
   }
@@ -281,7 +379,15 @@ function parseResult(json: unknown, scope: CallScope, context: ProviderContext, 
   });
   const output: ProviderOutput = { images, info: { taskId } };
   if (baseSeed !== undefined) output.seed = baseSeed;
-  for (const key of ['infotexts', 'all_seeds', 'sd_model_name', 'sd_model_hash', 'sampler_name', 'version', 'job_timestamp'] as const) {
+  for (const key of [
+    'infotexts',
+    'all_seeds',
+    'sd_model_name',
+    'sd_model_hash',
+    'sampler_name',
+    'version',
+    'job_timestamp',
+  ] as const) {
     if (info[key] !== undefined) output.info![key] = info[key];
   }
   if (first > 0) output.info!.gridSkipped = true;
@@ -310,12 +416,27 @@ async function testConnection(config: ProviderConfig, signal: AbortSignal): Prom
         const other = response === modelsRes ? samplersRes : modelsRes;
         await other.body?.cancel();
         const error = await a1111ResponseError(response, scope, 'API');
-        return { ok: false, reachable: true, ...(response.status === 401 ? { authenticated: false } : {}), models: [], latencyMs: elapsed(), message: error.message };
+        return {
+          ok: false,
+          reachable: true,
+          ...(response.status === 401 ? { authenticated: false } : {}),
+          models: [],
+          latencyMs: elapsed(),
+          message: error.message,
+        };
       }
     }
     const modelsJson = await readJson(modelsRes, config.maxResponseBytes, scope, 'the model list');
     const samplersJson = await readJson(samplersRes, config.maxResponseBytes, scope, 'the sampler list');
-    const models = Array.isArray(modelsJson) ? modelsJson.map((m) => (m !== null && typeof m === 'object' && typeof (m as { model_name?: unknown }).model_name === 'string' ? (m as { model_name: string }).model_name : null)).filter((m): m is string => m !== null) : [];
+    const models = Array.isArray(modelsJson)
+      ? modelsJson
+          .map((m) =>
+            m !== null && typeof m === 'object' && typeof (m as { model_name?: unknown }).model_name === 'string'
+              ? (m as { model_name: string }).model_name
+              : null,
+          )
+          .filter((m): m is string => m !== null)
+      : [];
     const samplers = Array.isArray(samplersJson) ? samplersJson.length : 0;
     return {
       ok: true,
@@ -329,14 +450,24 @@ async function testConnection(config: ProviderConfig, signal: AbortSignal): Prom
   } catch (error) {
     if (signal.aborted) throw new AppError('cancelled', 'Cancelled.', { retryable: false });
     const appError = error instanceof AppError ? error : networkError(error, scope, 'while listing models');
-    return { ok: false, reachable: appError.code !== 'provider_unavailable' && appError.code !== 'timeout', models: [], latencyMs: elapsed(), message: appError.message };
+    return {
+      ok: false,
+      reachable: appError.code !== 'provider_unavailable' && appError.code !== 'timeout',
+      models: [],
+      latencyMs: elapsed(),
+      message: appError.message,
+    };
   } finally {
     deadline.dispose();
   }
 }
 
 /** GET /sdapi/v1/upscalers: their names (what upscaler_1 takes). A server that will not list them still connects. */
-async function listUpscalers(creds: Credentials, config: ProviderConfig, scope: CallScope): Promise<string[] | undefined> {
+async function listUpscalers(
+  creds: Credentials,
+  config: ProviderConfig,
+  scope: CallScope,
+): Promise<string[] | undefined> {
   try {
     const response = await send(joinUrl(creds.base, 'sdapi/v1/upscalers'), { headers: creds.headers }, scope);
     if (response.status !== 200) {
@@ -345,7 +476,13 @@ async function listUpscalers(creds: Credentials, config: ProviderConfig, scope: 
     }
     const json = await readJson(response, config.maxResponseBytes, scope, 'the upscaler list');
     if (!Array.isArray(json)) return undefined;
-    return json.map((u) => (u !== null && typeof u === 'object' && typeof (u as { name?: unknown }).name === 'string' ? (u as { name: string }).name : null)).filter((n): n is string => n !== null);
+    return json
+      .map((u) =>
+        u !== null && typeof u === 'object' && typeof (u as { name?: unknown }).name === 'string'
+          ? (u as { name: string }).name
+          : null,
+      )
+      .filter((n): n is string => n !== null);
   } catch {
     return undefined;
   }

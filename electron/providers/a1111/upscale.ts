@@ -25,24 +25,49 @@ export async function a1111Upscale(
 ): Promise<ProviderOutput> {
   const factor = request.upscale!.factor;
   const upscaler = request.upscale!.upscaler ?? chooseUpscaler(target.config.upscalers);
-  const body = { image: toBase64(source.data), resize_mode: 0, upscaling_resize: factor, upscaler_1: upscaler, show_extras_results: true };
-  context.trace('request', `POST /sdapi/v1/extra-single-image (×${factor}, ${upscaler})`, { factor, upscaler, width: source.width, height: source.height });
+  const body = {
+    image: toBase64(source.data),
+    resize_mode: 0,
+    upscaling_resize: factor,
+    upscaler_1: upscaler,
+    show_extras_results: true,
+  };
+  context.trace('request', `POST /sdapi/v1/extra-single-image (×${factor}, ${upscaler})`, {
+    factor,
+    upscaler,
+    width: source.width,
+    height: source.height,
+  });
   context.onProgress({ stage: 'upscaling', fraction: 0 });
-  const response = await send(joinUrl(target.base, 'sdapi/v1/extra-single-image'), { method: 'POST', headers: target.headers, json: body }, scope, 'while A1111 was upscaling');
+  const response = await send(
+    joinUrl(target.base, 'sdapi/v1/extra-single-image'),
+    { method: 'POST', headers: target.headers, json: body },
+    scope,
+    'while A1111 was upscaling',
+  );
   if (response.status !== 200) throw await a1111ResponseError(response, scope, 'upscale API');
   context.onAccepted();
   const json = await readJson(response, target.config.maxResponseBytes, scope, 'the upscale response');
   const payload = json !== null && typeof json === 'object' ? (json as { image?: unknown }).image : undefined;
-  if (typeof payload !== 'string' || payload === '') throw malformedError(scope, 'an upscale response without an "image"');
-  const image: GeneratedImage = toImage(decodeDataUri(payload, scope, 'an upscaled image').data, scope, 'an upscaled image');
+  if (typeof payload !== 'string' || payload === '')
+    throw malformedError(scope, 'an upscale response without an "image"');
+  const image: GeneratedImage = toImage(
+    decodeDataUri(payload, scope, 'an upscaled image').data,
+    scope,
+    'an upscaled image',
+  );
   const size = await measure(image.data, scope);
   // Upscaler.upscale rounds the target down to a multiple of 8 (modules/upscaler.py); older builds do not.
   const accepts = (side: number, got: number) => got === side * factor || got === Math.floor((side * factor) / 8) * 8;
   if (!accepts(source.width, size.width) || !accepts(source.height, size.height)) {
-    throw malformedError(scope, `an upscaled image of ${size.width}x${size.height}, not the ${source.width * factor}x${source.height * factor} asked for`, {
-      expected: { width: source.width * factor, height: source.height * factor },
-      received: size,
-    });
+    throw malformedError(
+      scope,
+      `an upscaled image of ${size.width}x${size.height}, not the ${source.width * factor}x${source.height * factor} asked for`,
+      {
+        expected: { width: source.width * factor, height: source.height * factor },
+        received: size,
+      },
+    );
   }
   image.width = size.width;
   image.height = size.height;
@@ -53,7 +78,8 @@ export async function a1111Upscale(
 async function measure(bytes: Uint8Array, scope: CallScope): Promise<{ width: number; height: number }> {
   try {
     const meta = await sharp(bytes, { limitInputPixels: MAX_PIXELS }).metadata();
-    if (meta.width !== undefined && meta.height !== undefined && meta.width > 0 && meta.height > 0) return { width: meta.width, height: meta.height };
+    if (meta.width !== undefined && meta.height !== undefined && meta.width > 0 && meta.height > 0)
+      return { width: meta.width, height: meta.height };
   } catch {
     // Falls through: an image sharp cannot read is reported like one without a size.
   }

@@ -1,4 +1,9 @@
-import { type GenerateRequest, type Operation, type ProviderCapabilities, operationOf } from '../../../shared/contract.js';
+import {
+  type GenerateRequest,
+  type Operation,
+  type ProviderCapabilities,
+  operationOf,
+} from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
 
 export const BUILTIN_MODEL = 'atelier-builtin-1';
@@ -32,9 +37,16 @@ export const BUILTIN_CAPABILITIES: ProviderCapabilities = {
   maxPartialImages: 3,
   outputFormats: ['png'],
   operations: {
-    img2img: { supported: true, reason: `Blends the picture toward a new scene by strength (${DEFAULT_STRENGTH} unless set): low keeps its composition, high leaves little of it.` },
+    img2img: {
+      supported: true,
+      reason: `Blends the picture toward a new scene by strength (${DEFAULT_STRENGTH} unless set): low keeps its composition, high leaves little of it.`,
+    },
     inpaint: { supported: true, reason: 'Repaints only the white area of the mask; the rest stays exactly as it was.' },
-    upscale: { supported: true, reason: 'Lanczos resampling, ×2 or ×4 (up to 8192 pixels on a side).', upscalers: [LANCZOS] },
+    upscale: {
+      supported: true,
+      reason: 'Lanczos resampling, ×2 or ×4 (up to 8192 pixels on a side).',
+      upscalers: [LANCZOS],
+    },
   },
 };
 
@@ -54,9 +66,13 @@ export function validateBuiltinRequest(request: GenerateRequest): void {
   const { sizes } = BUILTIN_CAPABILITIES;
   const op = builtinOperation(request);
   if (request.upscale?.upscaler !== undefined && request.upscale.upscaler.toLowerCase() !== LANCZOS) {
-    throw invalid(`The built-in generator upscales with Lanczos only; it has no upscaler "${request.upscale.upscaler}".`, 'upscale');
+    throw invalid(
+      `The built-in generator upscales with Lanczos only; it has no upscaler "${request.upscale.upscaler}".`,
+      'upscale',
+    );
   }
-  if (request.scheduler !== undefined) throw invalid('The built-in generator has no schedulers to choose from.', 'scheduler');
+  if (request.scheduler !== undefined)
+    throw invalid('The built-in generator has no schedulers to choose from.', 'scheduler');
   // From an image the result takes the source's size, so the request's width and height do not apply.
   const sized = op === 'generate' || op === 'variation';
   const dimensions = [
@@ -65,10 +81,16 @@ export function validateBuiltinRequest(request: GenerateRequest): void {
   ] as const;
   for (const [field, value] of sized ? dimensions : []) {
     if (value < sizes.min || value > sizes.max) {
-      throw invalid(`The built-in generator renders from ${sizes.min}×${sizes.min} up to ${sizes.max}×${sizes.max}; ${field} ${value} is outside that.`, field);
+      throw invalid(
+        `The built-in generator renders from ${sizes.min}×${sizes.min} up to ${sizes.max}×${sizes.max}; ${field} ${value} is outside that.`,
+        field,
+      );
     }
     if (value % sizes.multipleOf !== 0) {
-      throw invalid(`The built-in generator needs width and height in multiples of ${sizes.multipleOf}; ${field} ${value} is not.`, field);
+      throw invalid(
+        `The built-in generator needs width and height in multiples of ${sizes.multipleOf}; ${field} ${value} is not.`,
+        field,
+      );
     }
   }
   if (request.count > BUILTIN_CAPABILITIES.maxCount) {
@@ -88,6 +110,9 @@ export function validateBuiltinRequest(request: GenerateRequest): void {
     throw invalid('The built-in generator cannot make transparent backgrounds.', 'background');
   }
   if ((request.partialImages ?? 0) > BUILTIN_CAPABILITIES.maxPartialImages) {
-    throw invalid(`The built-in generator shows at most ${BUILTIN_CAPABILITIES.maxPartialImages} previews.`, 'partialImages');
+    throw invalid(
+      `The built-in generator shows at most ${BUILTIN_CAPABILITIES.maxPartialImages} previews.`,
+      'partialImages',
+    );
   }
 }

@@ -4,7 +4,14 @@ import type { GenerateRequest, ProviderTestResult } from '../../../shared/contra
 import { offsetSeed } from '../../../shared/seed.js';
 import { AppError } from '../../../shared/errors.js';
 import type { GeneratedImage, Provider, ProviderContext, ProviderOutput } from '../types.js';
-import { BUILTIN_CAPABILITIES, BUILTIN_MODEL, DEFAULT_STEPS, DEFAULT_STRENGTH, builtinOperation, validateBuiltinRequest } from './capabilities.js';
+import {
+  BUILTIN_CAPABILITIES,
+  BUILTIN_MODEL,
+  DEFAULT_STEPS,
+  DEFAULT_STRENGTH,
+  builtinOperation,
+  validateBuiltinRequest,
+} from './capabilities.js';
 import { buildScene, type Scene } from './scene.js';
 import { type DecodedSource, decodeSource, sourceAt } from './source.js';
 import { upscaleImage } from './upscale.js';
@@ -50,13 +57,20 @@ export function createBuiltinProvider(options: BuiltinProviderOptions = {}): Bui
   /** Upscale: no scene, no seed; sharp does the work on its own threads. */
   async function upscale(request: GenerateRequest, context: ProviderContext): Promise<ProviderOutput> {
     const image = context.inputs?.image;
-    if (image === undefined) throw new AppError('internal', 'The image to upscale was not read, so the built-in generator did not start.', { retryable: false });
+    if (image === undefined)
+      throw new AppError('internal', 'The image to upscale was not read, so the built-in generator did not start.', {
+        retryable: false,
+      });
     context.onAccepted();
     context.onProgress({ stage: 'upscaling', fraction: 0 });
     const factor = request.upscale!.factor;
     const out = await upscaleImage(image, factor);
     if (context.signal.aborted) throw cancelledError();
-    context.trace('render', `Upscaled ${out.width! / factor}×${out.height! / factor} to ${out.width}×${out.height} with Lanczos.`, { factor });
+    context.trace(
+      'render',
+      `Upscaled ${out.width! / factor}×${out.height! / factor} to ${out.width}×${out.height} with Lanczos.`,
+      { factor },
+    );
     context.onProgress({ stage: 'done', fraction: 1 });
     return { images: [out], info: { model: BUILTIN_MODEL, upscaler: 'lanczos', factor } };
   }
@@ -67,11 +81,16 @@ export function createBuiltinProvider(options: BuiltinProviderOptions = {}): Bui
     const op = builtinOperation(request);
     if (op === 'upscale') return upscale(request, context);
     const fromImage = op === 'img2img' || op === 'inpaint';
-    const source: DecodedSource | undefined = fromImage ? await decodeSource(context.inputs, op === 'inpaint', BUILTIN_CAPABILITIES.sizes.max) : undefined;
+    const source: DecodedSource | undefined = fromImage
+      ? await decodeSource(context.inputs, op === 'inpaint', BUILTIN_CAPABILITIES.sizes.max)
+      : undefined;
     if (context.signal.aborted) throw cancelledError();
     context.onAccepted();
     if (source?.scaledFrom !== undefined) {
-      context.trace('warning', `The ${source.scaledFrom.width}×${source.scaledFrom.height} source was scaled to ${source.width}×${source.height}, the largest the built-in generator renders.`);
+      context.trace(
+        'warning',
+        `The ${source.scaledFrom.width}×${source.scaledFrom.height} source was scaled to ${source.width}×${source.height}, the largest the built-in generator renders.`,
+      );
     }
     const strength = request.inputImage?.strength ?? DEFAULT_STRENGTH;
     // From an image, the result has the source's size.
@@ -155,7 +174,13 @@ export function createBuiltinProvider(options: BuiltinProviderOptions = {}): Bui
     validate: (request) => validateBuiltinRequest(request),
     generate: (request, _config, context) => generate(request, context),
     async test(): Promise<ProviderTestResult> {
-      return { ok: true, reachable: true, models: [BUILTIN_MODEL], latencyMs: 0, message: 'The built-in generator is ready: it works offline.' };
+      return {
+        ok: true,
+        reachable: true,
+        models: [BUILTIN_MODEL],
+        latencyMs: 0,
+        message: 'The built-in generator is ready: it works offline.',
+      };
     },
     close: () => pool.close(),
   };

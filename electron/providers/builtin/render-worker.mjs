@@ -163,7 +163,8 @@ function makePainter(layer, width, aspect, aa, s) {
           tops[i * width + px] = layer.base + depth * 0.12 - layer.amp * (1 - depth * 0.4) * n;
         }
         const haze = (1 - depth) * 0.65;
-        for (let ch = 0; ch < 3; ch += 1) colours[i * 3 + ch] = layer.color[ch] + (layer.haze[ch] - layer.color[ch]) * haze;
+        for (let ch = 0; ch < 3; ch += 1)
+          colours[i * 3 + ch] = layer.color[ch] + (layer.haze[ch] - layer.color[ch]) * haze;
       }
       return (px, u, v, x, y, o) => {
         for (let i = 0; i < count; i += 1) {
@@ -182,7 +183,8 @@ function makePainter(layer, width, aspect, aa, s) {
       const base = layer.base;
       const salt = (s + layer.salt + 3) | 0;
       const tops = new Float64Array(cols);
-      for (let c = 0; c < cols; c += 1) tops[c] = base - layer.maxHeight * (0.3 + 0.7 * hash2(c, 3, (s + layer.salt) | 0));
+      for (let c = 0; c < cols; c += 1)
+        tops[c] = base - layer.maxHeight * (0.3 + 0.7 * hash2(c, 3, (s + layer.salt) | 0));
       const [cr, cg, cb] = layer.color;
       const [lr, lg, lb] = layer.light;
       return (px, u, v, x, y, o) => {
@@ -197,7 +199,12 @@ function makePainter(layer, width, aspect, aa, s) {
         o[1] += (cg - o[1]) * cover;
         o[2] += (cb - o[2]) * cover;
         const wy = (v - top) * 60;
-        if (v < base && (inCol * 5) % 1 > 0.35 && wy % 1 > 0.4 && hash2(col * 7 + Math.floor(inCol * 5), Math.floor(wy), salt) > 0.72) {
+        if (
+          v < base &&
+          (inCol * 5) % 1 > 0.35 &&
+          wy % 1 > 0.4 &&
+          hash2(col * 7 + Math.floor(inCol * 5), Math.floor(wy), salt) > 0.72
+        ) {
           const a = cover * 0.85;
           o[0] += (lr - o[0]) * a;
           o[1] += (lg - o[1]) * a;

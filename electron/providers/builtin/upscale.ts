@@ -11,14 +11,26 @@ export async function upscaleImage(image: SourceImage, factor: 2 | 4): Promise<G
   try {
     meta = await sharp(image.data, { failOn: 'error' }).rotate().metadata();
   } catch (error) {
-    throw new AppError('invalid_request', `The built-in generator cannot read the image to upscale: ${(error as Error).message}.`, { retryable: false, details: { fields: { upscale: 'Unreadable image.' } } });
+    throw new AppError(
+      'invalid_request',
+      `The built-in generator cannot read the image to upscale: ${(error as Error).message}.`,
+      { retryable: false, details: { fields: { upscale: 'Unreadable image.' } } },
+    );
   }
   const [w, h] = (meta.orientation ?? 1) >= 5 ? [meta.height, meta.width] : [meta.width, meta.height];
   const width = w * factor;
   const height = h * factor;
   if (Math.max(width, height) > MAX_UPSCALE_SIDE) {
-    throw new AppError('invalid_request', `Upscaling this ${w}×${h} image ×${factor} would make ${width}×${height}; the built-in generator goes up to ${MAX_UPSCALE_SIDE} pixels on a side. Try ×2.`, { retryable: false, details: { fields: { upscale: 'Too large.' } } });
+    throw new AppError(
+      'invalid_request',
+      `Upscaling this ${w}×${h} image ×${factor} would make ${width}×${height}; the built-in generator goes up to ${MAX_UPSCALE_SIDE} pixels on a side. Try ×2.`,
+      { retryable: false, details: { fields: { upscale: 'Too large.' } } },
+    );
   }
-  const png = await sharp(image.data).rotate().resize(width, height, { kernel: 'lanczos3', fit: 'fill' }).png({ compressionLevel: 6, adaptiveFiltering: false }).toBuffer();
+  const png = await sharp(image.data)
+    .rotate()
+    .resize(width, height, { kernel: 'lanczos3', fit: 'fill' })
+    .png({ compressionLevel: 6, adaptiveFiltering: false })
+    .toBuffer();
   return { data: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), mime: 'image/png', width, height };
 }

@@ -99,7 +99,13 @@ export class RenderPool {
     const { signal } = callbacks;
     return new Promise<Uint8Array>((resolve, reject) => {
       const onAbort = () => this.abort(queued);
-      const queued: Queued = { task, callbacks, resolve, reject, detach: () => signal.removeEventListener('abort', onAbort) };
+      const queued: Queued = {
+        task,
+        callbacks,
+        resolve,
+        reject,
+        detach: () => signal.removeEventListener('abort', onAbort),
+      };
       signal.addEventListener('abort', onAbort, { once: true });
       this.queue.push(queued);
       this.pump();
@@ -201,7 +207,9 @@ export class RenderPool {
         this.finish(slot, (r) => r.queued.reject(cancelledError()));
         break;
       case 'error':
-        this.finish(slot, (r) => r.queued.reject(new AppError('internal', `The built-in generator failed: ${message.message}`)));
+        this.finish(slot, (r) =>
+          r.queued.reject(new AppError('internal', `The built-in generator failed: ${message.message}`)),
+        );
         break;
     }
     this.pump();
@@ -211,7 +219,9 @@ export class RenderPool {
     const at = this.slots.indexOf(slot);
     if (at < 0) return;
     this.slots.splice(at, 1);
-    this.finish(slot, (r) => r.queued.reject(new AppError('internal', `The built-in generator stopped: ${error.message}`, { cause: error })));
+    this.finish(slot, (r) =>
+      r.queued.reject(new AppError('internal', `The built-in generator stopped: ${error.message}`, { cause: error })),
+    );
     if (!this.closed) this.pump();
   }
 

@@ -6,7 +6,14 @@ import { COMFYUI_DEFAULTS, upscalersOf } from './capabilities.js';
 import { connection } from './connection.js';
 import { DEFAULT_STRENGTH, defaultImageWorkflow } from './image-graphs.js';
 import type { UpscalerMemo } from './test-connection.js';
-import { type ApiGraph, type WorkflowValues, checkPlaceholders, defaultWorkflow, fillWorkflow, parseWorkflow } from './workflow.js';
+import {
+  type ApiGraph,
+  type WorkflowValues,
+  checkPlaceholders,
+  defaultWorkflow,
+  fillWorkflow,
+  parseWorkflow,
+} from './workflow.js';
 
 export function invalid(message: string, field: string): AppError {
   return new AppError('invalid_request', message, { details: { field } });
@@ -32,23 +39,43 @@ export function checkUpscale(request: GenerateRequest, config: ProviderConfig, m
   const named = request.upscale?.upscaler;
   const known = upscalersOf(config, memo);
   if (named !== undefined && known !== undefined && !known.includes(named)) {
-    throw invalid(known.length === 0 ? `This ComfyUI server has no upscale models, so it cannot use "${named}": leave the upscaler empty to upscale with Lanczos.` : `This ComfyUI server has no upscale model "${named}". It has: ${known.join(', ')}.`, 'upscale');
+    throw invalid(
+      known.length === 0
+        ? `This ComfyUI server has no upscale models, so it cannot use "${named}": leave the upscaler empty to upscale with Lanczos.`
+        : `This ComfyUI server has no upscale model "${named}". It has: ${known.join(', ')}.`,
+      'upscale',
+    );
   }
 }
 
 /** The graph for this request (default or the user's), checked without any network call, with the placeholders it uses and their values. */
-export function buildGraph(request: GenerateRequest, config: ProviderConfig, seed: Seed, uploaded?: Uploaded): { graph: ApiGraph; used: Set<string>; values: WorkflowValues } {
+export function buildGraph(
+  request: GenerateRequest,
+  config: ProviderConfig,
+  seed: Seed,
+  uploaded?: Uploaded,
+): { graph: ApiGraph; used: Set<string>; values: WorkflowValues } {
   connection(config);
   const op = operation(request);
   const fromImage = op === 'img2img' || op === 'inpaint';
   // From an image the latent is the image's own size; the request's width and height do not apply.
-  if (!fromImage && (request.width % 8 !== 0 || request.height % 8 !== 0)) throw invalid(`ComfyUI latents need a width and height divisible by 8 (got ${request.width}x${request.height}).`, 'width');
-  if (request.quality !== undefined) throw invalid('ComfyUI has no quality setting: use steps and the sampler instead.', 'quality');
+  if (!fromImage && (request.width % 8 !== 0 || request.height % 8 !== 0))
+    throw invalid(
+      `ComfyUI latents need a width and height divisible by 8 (got ${request.width}x${request.height}).`,
+      'width',
+    );
+  if (request.quality !== undefined)
+    throw invalid('ComfyUI has no quality setting: use steps and the sampler instead.', 'quality');
   if (request.background !== undefined) throw invalid('ComfyUI has no background setting.', 'background');
-  if (request.outputFormat !== undefined && request.outputFormat !== 'png') throw invalid('ComfyUI\'s SaveImage writes PNG only.', 'outputFormat');
+  if (request.outputFormat !== undefined && request.outputFormat !== 'png')
+    throw invalid("ComfyUI's SaveImage writes PNG only.", 'outputFormat');
   const model = request.model ?? config.model;
   const custom = config.workflow !== undefined && config.workflow.trim() !== '';
-  const graph = custom ? parseWorkflow(config.workflow!) : fromImage ? defaultImageWorkflow({ mask: op === 'inpaint', count: request.count }) : defaultWorkflow();
+  const graph = custom
+    ? parseWorkflow(config.workflow!)
+    : fromImage
+      ? defaultImageWorkflow({ mask: op === 'inpaint', count: request.count })
+      : defaultWorkflow();
   const used = checkPlaceholders(graph);
   if (custom) checkImagePlaceholders(op, used, request);
   if (used.has('model') && (model === undefined || model === '')) {
@@ -65,7 +92,8 @@ export function buildGraph(request: GenerateRequest, config: ProviderConfig, see
     ];
     for (const [field, placeholder, what] of needs) {
       const value = request[field];
-      if (value !== undefined && value !== '' && !used.has(placeholder)) throw invalid(`This ComfyUI workflow has no {{${placeholder}}} placeholder, so it cannot take ${what}.`, field);
+      if (value !== undefined && value !== '' && !used.has(placeholder))
+        throw invalid(`This ComfyUI workflow has no {{${placeholder}}} placeholder, so it cannot take ${what}.`, field);
     }
   }
   const values: WorkflowValues = {
@@ -92,10 +120,25 @@ export function buildGraph(request: GenerateRequest, config: ProviderConfig, see
 /** A person's workflow works from an image only through its placeholders; say which one is missing. */
 function checkImagePlaceholders(op: string, used: Set<string>, request: GenerateRequest): void {
   if (op === 'img2img' || op === 'inpaint') {
-    if (!used.has('input_image')) throw invalid('This ComfyUI workflow has no {{input_image}} placeholder, so it cannot work from an image: give its LoadImage node the image "{{input_image}}", or clear the workflow to use Atelier\'s default image-to-image graph.', 'inputImage');
-    if (op === 'inpaint' && !used.has('mask')) throw invalid('This ComfyUI workflow has no {{mask}} placeholder, so it cannot edit with a mask: give a LoadImageMask node the image "{{mask}}", or clear the workflow to use the default graph.', 'mask');
-    if (request.inputImage?.strength !== undefined && !used.has('denoise')) throw invalid('This ComfyUI workflow has no {{denoise}} placeholder, so it cannot take a strength.', 'inputImage');
+    if (!used.has('input_image'))
+      throw invalid(
+        'This ComfyUI workflow has no {{input_image}} placeholder, so it cannot work from an image: give its LoadImage node the image "{{input_image}}", or clear the workflow to use Atelier\'s default image-to-image graph.',
+        'inputImage',
+      );
+    if (op === 'inpaint' && !used.has('mask'))
+      throw invalid(
+        'This ComfyUI workflow has no {{mask}} placeholder, so it cannot edit with a mask: give a LoadImageMask node the image "{{mask}}", or clear the workflow to use the default graph.',
+        'mask',
+      );
+    if (request.inputImage?.strength !== undefined && !used.has('denoise'))
+      throw invalid(
+        'This ComfyUI workflow has no {{denoise}} placeholder, so it cannot take a strength.',
+        'inputImage',
+      );
   } else if (used.has('input_image') || used.has('mask')) {
-    throw invalid('This ComfyUI workflow loads an input image ({{input_image}} or {{mask}}): start it from an image ("Use as input"), or use a workflow without them for text-to-image.', 'workflow');
+    throw invalid(
+      'This ComfyUI workflow loads an input image ({{input_image}} or {{mask}}): start it from an image ("Use as input"), or use a workflow without them for text-to-image.',
+      'workflow',
+    );
   }
 }

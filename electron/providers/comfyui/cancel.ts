@@ -56,12 +56,18 @@ export async function stopOnServer(target: StopTarget): Promise<void> {
     if (heard === 'closed') socketOpen = false;
     const now = await queuePlace(target);
     if (now === 'gone') {
-      context.trace('cancel', `ComfyUI's queue no longer holds prompt ${promptId} (${seconds(Date.now() - started)} after the interrupt).`);
+      context.trace(
+        'cancel',
+        `ComfyUI's queue no longer holds prompt ${promptId} (${seconds(Date.now() - started)} after the interrupt).`,
+      );
       return;
     }
     if (now === 'pending') await post(target, 'queue', { delete: [promptId] });
     if (Date.now() - started >= target.maxWaitMs) {
-      context.trace('warning', `ComfyUI still showed prompt ${promptId} as ${now === 'unknown' ? 'unanswered' : now} ${seconds(Date.now() - started)} after the interrupt; Atelier stopped waiting for it.`);
+      context.trace(
+        'warning',
+        `ComfyUI still showed prompt ${promptId} as ${now === 'unknown' ? 'unanswered' : now} ${seconds(Date.now() - started)} after the interrupt; Atelier stopped waiting for it.`,
+      );
       return;
     }
   }
@@ -87,20 +93,30 @@ async function post(target: StopTarget, path: string, json: unknown): Promise<vo
     await res.body?.cancel();
     target.context.trace('cancel', `POST /${path} for prompt ${target.promptId} (${target.why}): HTTP ${res.status}.`);
   } catch (error) {
-    target.context.trace('warning', `Could not send /${path} to ComfyUI: ${error instanceof Error ? error.message : String(error)}`);
+    target.context.trace(
+      'warning',
+      `Could not send /${path} to ComfyUI: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
 /** Where GET /queue shows the prompt; a refused connection means the server (and so the prompt) is gone. */
 async function queuePlace(target: StopTarget): Promise<QueuePlace> {
   try {
-    const res = await fetch(joinUrl(target.base, 'queue'), { headers: target.headers, signal: AbortSignal.timeout(CALL_TIMEOUT_MS) });
+    const res = await fetch(joinUrl(target.base, 'queue'), {
+      headers: target.headers,
+      signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+    });
     if (res.status !== 200) {
       await res.body?.cancel();
       return 'unknown';
     }
-    const queue = ((await readJson(res, MAX_QUEUE_BYTES, target.scope, 'the queue')) ?? {}) as { queue_running?: unknown; queue_pending?: unknown };
-    const holds = (list: unknown) => Array.isArray(list) && list.some((item) => Array.isArray(item) && item[1] === target.promptId);
+    const queue = ((await readJson(res, MAX_QUEUE_BYTES, target.scope, 'the queue')) ?? {}) as {
+      queue_running?: unknown;
+      queue_pending?: unknown;
+    };
+    const holds = (list: unknown) =>
+      Array.isArray(list) && list.some((item) => Array.isArray(item) && item[1] === target.promptId);
     if (holds(queue.queue_running)) return 'running';
     return holds(queue.queue_pending) ? 'pending' : 'gone';
   } catch (error) {

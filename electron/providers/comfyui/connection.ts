@@ -18,7 +18,11 @@ export function connection(config: ProviderConfig): Connection {
   const password = config.password ?? basic?.password;
   // ComfyUI has no auth of its own; a proxy in front of it may want Basic or a Bearer key.
   const headers: Record<string, string> =
-    username !== undefined && username !== '' ? basicHeader(username, password ?? '') : config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {};
+    username !== undefined && username !== ''
+      ? basicHeader(username, password ?? '')
+      : config.apiKey
+        ? { authorization: `Bearer ${config.apiKey}` }
+        : {};
   return {
     base,
     ws: `${base.replace(/^http/, 'ws')}/ws`,

@@ -23,7 +23,10 @@ export function decodePreviewFrame(frame: Buffer): PreviewFrame | null {
     } catch {
       return null;
     }
-    const out: PreviewFrame = { mime: typeof meta.image_type === 'string' ? meta.image_type : 'image/jpeg', data: frame.subarray(8 + metaLength) };
+    const out: PreviewFrame = {
+      mime: typeof meta.image_type === 'string' ? meta.image_type : 'image/jpeg',
+      data: frame.subarray(8 + metaLength),
+    };
     if (typeof meta.prompt_id === 'string') out.promptId = meta.prompt_id;
     return out;
   }

@@ -36,7 +36,12 @@ export interface RunOptions {
  * and the done signal arrive over the socket, images come from /history and /view. Cancel = queue delete, plus
  * interrupt with the prompt id once it runs, and the job ends only once the server has stopped it.
  */
-export async function generate(request: GenerateRequest, config: ProviderConfig, context: ProviderContext, options: RunOptions): Promise<ProviderOutput> {
+export async function generate(
+  request: GenerateRequest,
+  config: ProviderConfig,
+  context: ProviderContext,
+  options: RunOptions,
+): Promise<ProviderOutput> {
   const seed = request.seed ?? randomInt(0, 2 ** 32);
   const op = operation(request);
   if (op === 'upscale') checkUpscale(request, config, options.memo);
@@ -55,27 +60,79 @@ export async function generate(request: GenerateRequest, config: ProviderConfig,
   const done = new Promise<AppError | undefined>((resolve) => (settle = resolve));
   const ended = new Promise<EndSignal>((resolve) => (end = resolve));
   const previews = { chain: Promise.resolve() };
-  const stop = (why: string) => stopOnServer({ base: conn.base, headers: conn.headers, promptId, state, ended, context, why, minWaitMs: options.cancelGraceMs, maxWaitMs: options.cancelWaitMaxMs, scope });
+  const stop = (why: string) =>
+    stopOnServer({
+      base: conn.base,
+      headers: conn.headers,
+      promptId,
+      state,
+      ended,
+      context,
+      why,
+      minWaitMs: options.cancelGraceMs,
+      maxWaitMs: options.cancelWaitMaxMs,
+      scope,
+    });
 
   try {
     context.onProgress({ stage: 'connecting' });
-    const prepared: Prepared = await prepare({ request, config, context, op, seed, ...(source === undefined ? {} : { source }), conn, scope, memo: options.memo });
+    const prepared: Prepared = await prepare({
+      request,
+      config,
+      context,
+      op,
+      seed,
+      ...(source === undefined ? {} : { source }),
+      conn,
+      scope,
+      memo: options.memo,
+    });
     const { graph } = prepared;
     socket = await openSocket(`${conn.ws}?clientId=${clientId}`, conn.headers, scope);
     // Ask for type-4 previews that carry their prompt id; older servers ignore this and send type 1.
     socket.send(JSON.stringify({ type: 'feature_flags', data: { supports_preview_metadata: true } }));
-    const listener: Listener = { promptId, graph, state, context, scope, signals: { settle: (error) => settle(error), end: (how) => end(how) }, ...(prepared.output === undefined ? {} : { output: prepared.output }) };
+    const listener: Listener = {
+      promptId,
+      graph,
+      state,
+      context,
+      scope,
+      signals: { settle: (error) => settle(error), end: (how) => end(how) },
+      ...(prepared.output === undefined ? {} : { output: prepared.output }),
+    };
     socket.on('message', (data: Buffer, isBinary: boolean) => onMessage(data, isBinary, listener, previews));
     socket.on('close', () => {
       end('closed');
-      if (!state.finished) settle(accepted ? droppedError(scope, 'while ComfyUI was running the prompt (the WebSocket closed)') : new AppError('provider_unavailable', 'ComfyUI closed the WebSocket before the prompt was queued.', { retryable: true, details: { phase: 'before_accept' } }));
+      if (!state.finished)
+        settle(
+          accepted
+            ? droppedError(scope, 'while ComfyUI was running the prompt (the WebSocket closed)')
+            : new AppError('provider_unavailable', 'ComfyUI closed the WebSocket before the prompt was queued.', {
+                retryable: true,
+                details: { phase: 'before_accept' },
+              }),
+        );
     });
 
-    context.trace('request', `POST /prompt (${prepared.what})`, { promptId, clientId, ...(op === 'upscale' ? {} : { seed }) });
-    const response = await send(joinUrl(conn.base, 'prompt'), { method: 'POST', headers: conn.headers, json: { prompt: graph, client_id: clientId, prompt_id: promptId } }, scope, 'while queueing the prompt');
+    context.trace('request', `POST /prompt (${prepared.what})`, {
+      promptId,
+      clientId,
+      ...(op === 'upscale' ? {} : { seed }),
+    });
+    const response = await send(
+      joinUrl(conn.base, 'prompt'),
+      { method: 'POST', headers: conn.headers, json: { prompt: graph, client_id: clientId, prompt_id: promptId } },
+      scope,
+      'while queueing the prompt',
+    );
     if (response.status !== 200) throw await promptError(response, scope);
-    const queued = parseJsonSync(await readBounded(response, Math.min(config.maxResponseBytes, 1024 * 1024), scope), scope, 'the /prompt response') as { prompt_id?: unknown; node_errors?: unknown };
-    if (typeof queued.prompt_id === 'string' && queued.prompt_id !== promptId) throw malformedError(scope, `a different prompt id than the one sent (${queued.prompt_id})`);
+    const queued = parseJsonSync(
+      await readBounded(response, Math.min(config.maxResponseBytes, 1024 * 1024), scope),
+      scope,
+      'the /prompt response',
+    ) as { prompt_id?: unknown; node_errors?: unknown };
+    if (typeof queued.prompt_id === 'string' && queued.prompt_id !== promptId)
+      throw malformedError(scope, `a different prompt id than the one sent (${queued.prompt_id})`);
     accepted = true;
     context.onAccepted();
     context.onProgress({ stage: 'queued' });
@@ -120,11 +177,18 @@ export async function generate(request: GenerateRequest, config: ProviderConfig,
     const refs = await historyImages(conn, promptId, scope, config, options.historyWaitMs, state);
     const files = refs.map((r) => r.filename);
     const cached = fullyCached(state, Object.keys(graph));
-    if (cached) context.trace('cached', `ComfyUI ran nothing: every node was cached from an earlier run of the same graph, so these are that run's files (${files.join(', ')}).`, { files });
-    if (!cached && state.progressMessages > 0 && state.previews === 0 && request.partialImages !== 0) context.trace('hint', NO_PREVIEWS_HINT);
+    if (cached)
+      context.trace(
+        'cached',
+        `ComfyUI ran nothing: every node was cached from an earlier run of the same graph, so these are that run's files (${files.join(', ')}).`,
+        { files },
+      );
+    if (!cached && state.progressMessages > 0 && state.previews === 0 && request.partialImages !== 0)
+      context.trace('hint', NO_PREVIEWS_HINT);
     const images: GeneratedImage[] = [];
     for (const ref of refs) images.push(await viewImage(conn, ref, scope, config));
-    if (images.length === 0) throw malformedError(scope, 'no output images for the prompt (does the workflow end in a SaveImage node?)');
+    if (images.length === 0)
+      throw malformedError(scope, 'no output images for the prompt (does the workflow end in a SaveImage node?)');
     if (loaded !== undefined) checkSizes(images, loaded, op === 'upscale' ? request.upscale!.factor : undefined, scope);
     context.onProgress({ stage: 'done', fraction: 1 });
     const info = { promptId, files, ...(cached ? { cached: true } : {}) };

@@ -11,17 +11,38 @@ import { type ImageRef, type RunState, isImageRef } from './run-state.js';
 import { promptError } from './validation-errors.js';
 
 /** The prompt's saved images from GET /history/{id}, waiting a little for a server that writes it late. */
-export async function historyImages(conn: Connection, promptId: string, scope: CallScope, config: ProviderConfig, waitMs: number, state: RunState): Promise<ImageRef[]> {
+export async function historyImages(
+  conn: Connection,
+  promptId: string,
+  scope: CallScope,
+  config: ProviderConfig,
+  waitMs: number,
+  state: RunState,
+): Promise<ImageRef[]> {
   const until = Date.now() + waitMs;
   for (;;) {
-    const response = await send(joinUrl(conn.base, `history/${encodeURIComponent(promptId)}`), { headers: conn.headers }, scope, 'while reading the history');
+    const response = await send(
+      joinUrl(conn.base, `history/${encodeURIComponent(promptId)}`),
+      { headers: conn.headers },
+      scope,
+      'while reading the history',
+    );
     if (response.status !== 200) throw await promptError(response, scope);
     const json = await readJson(response, config.maxResponseBytes, scope, 'the history');
     const entry = json !== null && typeof json === 'object' ? (json as Record<string, unknown>)[promptId] : undefined;
     if (entry !== undefined && entry !== null && typeof entry === 'object') {
-      const { outputs, status } = entry as { outputs?: Record<string, { images?: unknown[] }>; status?: { status_str?: unknown } };
-      if (status?.status_str === 'error') throw new AppError('provider_error', 'ComfyUI recorded the prompt as failed.', { retryable: false, details: { phase: 'after_send' } });
-      const refs = Object.values(outputs ?? {}).flatMap((o) => (Array.isArray(o.images) ? o.images.filter(isImageRef) : []));
+      const { outputs, status } = entry as {
+        outputs?: Record<string, { images?: unknown[] }>;
+        status?: { status_str?: unknown };
+      };
+      if (status?.status_str === 'error')
+        throw new AppError('provider_error', 'ComfyUI recorded the prompt as failed.', {
+          retryable: false,
+          details: { phase: 'after_send' },
+        });
+      const refs = Object.values(outputs ?? {}).flatMap((o) =>
+        Array.isArray(o.images) ? o.images.filter(isImageRef) : [],
+      );
       // SaveImage writes type "output"; previews ("temp") only count when a workflow saves nothing.
       const saved = refs.filter((r) => (r.type ?? 'output') === 'output');
       return saved.length > 0 ? saved : refs;
@@ -36,9 +57,27 @@ export async function historyImages(conn: Connection, promptId: string, scope: C
 }
 
 /** One output file from GET /view, which must be an image. */
-export async function viewImage(conn: Connection, ref: ImageRef, scope: CallScope, config: ProviderConfig): Promise<GeneratedImage> {
-  const url = joinUrl(conn.base, 'view', { filename: ref.filename, subfolder: ref.subfolder ?? '', type: ref.type ?? 'output' });
-  const response = await send(url, { headers: { ...conn.headers, accept: 'image/*' } }, scope, 'while downloading an image');
+export async function viewImage(
+  conn: Connection,
+  ref: ImageRef,
+  scope: CallScope,
+  config: ProviderConfig,
+): Promise<GeneratedImage> {
+  const url = joinUrl(conn.base, 'view', {
+    filename: ref.filename,
+    subfolder: ref.subfolder ?? '',
+    type: ref.type ?? 'output',
+  });
+  const response = await send(
+    url,
+    { headers: { ...conn.headers, accept: 'image/*' } },
+    scope,
+    'while downloading an image',
+  );
   if (response.status !== 200) throw await promptError(response, scope);
-  return toImage(await readBounded(response, config.maxResponseBytes, scope, 'while sending an image'), scope, `the file ${ref.filename}`);
+  return toImage(
+    await readBounded(response, config.maxResponseBytes, scope, 'while sending an image'),
+    scope,
+    `the file ${ref.filename}`,
+  );
 }

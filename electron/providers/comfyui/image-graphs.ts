@@ -33,7 +33,10 @@ export function defaultImageWorkflow(options: { mask: boolean; count: number }):
       graph['16'] = { class_type: 'RepeatImageBatch', inputs: { image: destination, amount: '{{batch_size}}' } };
       destination = ['16', 0];
     }
-    graph['15'] = { class_type: 'ImageCompositeMasked', inputs: { destination, source: ['8', 0], x: 0, y: 0, resize_source: false, mask: ['12', 0] } };
+    graph['15'] = {
+      class_type: 'ImageCompositeMasked',
+      inputs: { destination, source: ['8', 0], x: 0, y: 0, resize_source: false, mask: ['12', 0] },
+    };
     graph['9']!.inputs = { ...graph['9']!.inputs, images: ['15', 0] };
   }
   return graph;
@@ -43,15 +46,33 @@ export function defaultImageWorkflow(options: { mask: boolean; count: number }):
  * The upscale graph: LoadImage → ImageUpscaleWithModel (then ImageScale to the exact size, since a model has its own
  * fixed factor) when the server has an upscale model, else ImageScaleBy with Lanczos. No checkpoint is loaded.
  */
-export function upscaleWorkflow(input: { image: string; width: number; height: number; factor: number; model?: string }): ApiGraph {
+export function upscaleWorkflow(input: {
+  image: string;
+  width: number;
+  height: number;
+  factor: number;
+  model?: string;
+}): ApiGraph {
   const graph: ApiGraph = { '10': { class_type: 'LoadImage', inputs: { image: input.image } } };
   if (input.model !== undefined) {
     graph['20'] = { class_type: 'UpscaleModelLoader', inputs: { model_name: input.model } };
     graph['21'] = { class_type: 'ImageUpscaleWithModel', inputs: { upscale_model: ['20', 0], image: ['10', 0] } };
-    graph['22'] = { class_type: 'ImageScale', inputs: { image: ['21', 0], upscale_method: 'lanczos', width: input.width * input.factor, height: input.height * input.factor, crop: 'disabled' } };
+    graph['22'] = {
+      class_type: 'ImageScale',
+      inputs: {
+        image: ['21', 0],
+        upscale_method: 'lanczos',
+        width: input.width * input.factor,
+        height: input.height * input.factor,
+        crop: 'disabled',
+      },
+    };
     graph['9'] = { class_type: 'SaveImage', inputs: { filename_prefix: 'Atelier_upscale', images: ['22', 0] } };
   } else {
-    graph['21'] = { class_type: 'ImageScaleBy', inputs: { image: ['10', 0], upscale_method: 'lanczos', scale_by: input.factor } };
+    graph['21'] = {
+      class_type: 'ImageScaleBy',
+      inputs: { image: ['10', 0], upscale_method: 'lanczos', scale_by: input.factor },
+    };
     graph['9'] = { class_type: 'SaveImage', inputs: { filename_prefix: 'Atelier_upscale', images: ['21', 0] } };
   }
   return graph;

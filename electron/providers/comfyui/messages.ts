@@ -26,12 +26,24 @@ const UPSCALE_NODES = new Set(['ImageUpscaleWithModel', 'UltimateSDUpscale']);
  * but a server may still carry another prompt's (or, after a reconnect, `executing` without any prompt id): only
  * those naming our prompt count.
  */
-export function onMessage(data: Buffer, isBinary: boolean, listener: Listener, previews: { chain: Promise<void> }): void {
+export function onMessage(
+  data: Buffer,
+  isBinary: boolean,
+  listener: Listener,
+  previews: { chain: Promise<void> },
+): void {
   const { promptId, state, context, scope, signals } = listener;
   if (isBinary) {
     const frame = decodePreviewFrame(data);
     // Type-1 frames carry no prompt id: they go to our client id only, and only while our prompt runs.
-    if (frame === null || (frame.promptId !== undefined && frame.promptId !== promptId) || !state.started || state.finished || state.stopping) return;
+    if (
+      frame === null ||
+      (frame.promptId !== undefined && frame.promptId !== promptId) ||
+      !state.started ||
+      state.finished ||
+      state.stopping
+    )
+      return;
     // Scaling is asynchronous: chained, so previews reach the job in the order they were sent.
     previews.chain = previews.chain.then(async () => {
       try {
@@ -79,7 +91,8 @@ export function onMessage(data: Buffer, isBinary: boolean, listener: Listener, p
     case 'executed': {
       if (!ours) return;
       const output = body.output as { images?: unknown } | null | undefined;
-      if (output !== null && output !== undefined && Array.isArray(output.images)) state.executedImages.push(...output.images.filter(isImageRef));
+      if (output !== null && output !== undefined && Array.isArray(output.images))
+        state.executedImages.push(...output.images.filter(isImageRef));
       return;
     }
     case 'execution_success':
@@ -88,17 +101,33 @@ export function onMessage(data: Buffer, isBinary: boolean, listener: Listener, p
     case 'execution_error':
       if (!ours) return;
       signals.settle(
-        new AppError('provider_error', `ComfyUI failed in node ${String(body.node_id)} (${String(body.node_type)}): ${redact(String(body.exception_message ?? 'unknown error'), scope.secrets).trim()}`, {
-          retryable: false,
-          details: { phase: 'after_send', nodeId: body.node_id, nodeType: body.node_type, exceptionType: body.exception_type },
-        }),
+        new AppError(
+          'provider_error',
+          `ComfyUI failed in node ${String(body.node_id)} (${String(body.node_type)}): ${redact(String(body.exception_message ?? 'unknown error'), scope.secrets).trim()}`,
+          {
+            retryable: false,
+            details: {
+              phase: 'after_send',
+              nodeId: body.node_id,
+              nodeType: body.node_type,
+              exceptionType: body.exception_type,
+            },
+          },
+        ),
       );
       return;
     case 'execution_interrupted':
       if (!ours) return;
       state.interrupted = true;
       // Our own cancel waits for the end signal; anyone else's interrupt is a failure worth naming.
-      if (!state.stopping) signals.settle(new AppError('provider_error', 'The prompt was interrupted inside ComfyUI (by someone or something other than Atelier).', { retryable: false, details: { phase: 'after_send' } }));
+      if (!state.stopping)
+        signals.settle(
+          new AppError(
+            'provider_error',
+            'The prompt was interrupted inside ComfyUI (by someone or something other than Atelier).',
+            { retryable: false, details: { phase: 'after_send' } },
+          ),
+        );
       return;
     default:
       return;

@@ -47,18 +47,40 @@ export async function prepare(input: PrepareInput): Promise<Prepared> {
   if (used.has('sampler') || used.has('scheduler')) {
     // The server's sampler and scheduler are combos: an unknown name would only come back as a 400.
     const lists = await fetchSamplerLists(conn.base, conn.headers, scope, config.maxResponseBytes);
-    if (lists === undefined) context.trace('warning', 'ComfyUI did not list its samplers (GET /object_info/KSampler), so the sampler and scheduler were not checked before sending.');
-    else checkSamplerChoice({ ...(used.has('sampler') ? { sampler: String(values.sampler) } : {}), ...(used.has('scheduler') ? { scheduler: String(values.scheduler) } : {}) }, lists, scope.secrets);
+    if (lists === undefined)
+      context.trace(
+        'warning',
+        'ComfyUI did not list its samplers (GET /object_info/KSampler), so the sampler and scheduler were not checked before sending.',
+      );
+    else
+      checkSamplerChoice(
+        {
+          ...(used.has('sampler') ? { sampler: String(values.sampler) } : {}),
+          ...(used.has('scheduler') ? { scheduler: String(values.scheduler) } : {}),
+        },
+        lists,
+        scope.secrets,
+      );
   }
   const label = `${config.workflow ? 'custom workflow' : op === 'generate' ? 'default workflow' : `default ${op === 'inpaint' ? 'masked edit' : 'image-to-image'} graph`}, ${op === 'generate' ? '' : `denoise ${request.inputImage?.strength ?? DEFAULT_STRENGTH}, `}seed ${seed}`;
   if (source === undefined) {
-    const output = used.has('width') && used.has('height') ? { width: request.width, height: request.height } : undefined;
-    return { graph: planned.graph, usesSeed: used.has('seed'), ...(output === undefined ? {} : { output }), what: label };
+    const output =
+      used.has('width') && used.has('height') ? { width: request.width, height: request.height } : undefined;
+    return {
+      graph: planned.graph,
+      usesSeed: used.has('seed'),
+      ...(output === undefined ? {} : { output }),
+      what: label,
+    };
   }
   const loaded = await loadedSize(source.image);
   context.onProgress({ stage: 'uploading' });
   const image = await uploadImage(conn.base, conn.headers, source.image, 'image', scope);
-  context.trace('upload', `Uploaded the source image (${source.image.width}×${source.image.height}, ${source.image.data.byteLength} bytes) as ${image}.`, { name: image });
+  context.trace(
+    'upload',
+    `Uploaded the source image (${source.image.width}×${source.image.height}, ${source.image.data.byteLength} bytes) as ${image}.`,
+    { name: image },
+  );
   let mask: string | undefined;
   if (source.mask !== undefined) {
     mask = await uploadImage(conn.base, conn.headers, source.mask, 'mask', scope);
@@ -75,12 +97,31 @@ async function prepareUpscale(input: PrepareInput): Promise<Prepared> {
   const models = await fetchUpscalers(conn.base, conn.headers, scope, config.maxResponseBytes);
   memo.set(conn.base, models);
   const named = request.upscale?.upscaler;
-  if (named !== undefined && !models.includes(named)) throw invalid(`This ComfyUI server has no upscale model "${named}"${models.length === 0 ? '' : `. It has: ${models.join(', ')}`}.`, 'upscale');
+  if (named !== undefined && !models.includes(named))
+    throw invalid(
+      `This ComfyUI server has no upscale model "${named}"${models.length === 0 ? '' : `. It has: ${models.join(', ')}`}.`,
+      'upscale',
+    );
   const upscaler = named ?? pickUpscaler(models, request.upscale!.factor);
   const loaded = await loadedSize(source.image);
   context.onProgress({ stage: 'uploading' });
   const image = await uploadImage(conn.base, conn.headers, source.image, 'image', scope);
-  context.trace('upload', `Uploaded the source image (${source.image.width}×${source.image.height}, ${source.image.data.byteLength} bytes) as ${image}.`, { name: image });
-  const graph = upscaleWorkflow({ image, ...loaded, factor: request.upscale!.factor, ...(upscaler === undefined ? {} : { model: upscaler }) });
-  return { graph, usesSeed: false, ...(upscaler === undefined ? {} : { upscaler }), loaded, what: `upscale ×${request.upscale!.factor} with ${upscaler ?? 'Lanczos (ImageScaleBy)'}` };
+  context.trace(
+    'upload',
+    `Uploaded the source image (${source.image.width}×${source.image.height}, ${source.image.data.byteLength} bytes) as ${image}.`,
+    { name: image },
+  );
+  const graph = upscaleWorkflow({
+    image,
+    ...loaded,
+    factor: request.upscale!.factor,
+    ...(upscaler === undefined ? {} : { model: upscaler }),
+  });
+  return {
+    graph,
+    usesSeed: false,
+    ...(upscaler === undefined ? {} : { upscaler }),
+    loaded,
+    what: `upscale ×${request.upscale!.factor} with ${upscaler ?? 'Lanczos (ImageScaleBy)'}`,
+  };
 }

@@ -21,7 +21,12 @@ export interface ComfyUIProviderOptions {
 
 /** ComfyUI over its HTTP and WebSocket API: the flow is in generate.ts, the checks in build-graph.ts. */
 export function createComfyUIProvider(options: ComfyUIProviderOptions = {}): Provider {
-  const run = { cancelGraceMs: options.cancelGraceMs ?? 2_000, cancelWaitMaxMs: options.cancelWaitMaxMs ?? 5 * 60_000, historyWaitMs: options.historyWaitMs ?? 2_000, memo: new Map() as UpscalerMemo };
+  const run = {
+    cancelGraceMs: options.cancelGraceMs ?? 2_000,
+    cancelWaitMaxMs: options.cancelWaitMaxMs ?? 5 * 60_000,
+    historyWaitMs: options.historyWaitMs ?? 2_000,
+    memo: new Map() as UpscalerMemo,
+  };
   return {
     id: 'comfyui',
     name: 'ComfyUI',
@@ -45,7 +50,10 @@ export function createComfyUIProvider(options: ComfyUIProviderOptions = {}): Pro
         return false;
       }
     },
-    validate: (request, config) => (operation(request) === 'upscale' ? checkUpscale(request, config, run.memo) : void buildGraph(request, config, request.seed ?? 0)),
+    validate: (request, config) =>
+      operation(request) === 'upscale'
+        ? checkUpscale(request, config, run.memo)
+        : void buildGraph(request, config, request.seed ?? 0),
     generate: (request, config, context) => generate(request, config, context, run),
     test: (config, signal) => testConnection(config, signal, run.memo),
   };

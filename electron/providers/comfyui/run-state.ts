@@ -10,7 +10,11 @@ export interface ImageRef {
 export function isImageRef(value: unknown): value is ImageRef {
   if (value === null || typeof value !== 'object') return false;
   const v = value as Record<string, unknown>;
-  return typeof v.filename === 'string' && typeof (v.subfolder ?? '') === 'string' && typeof (v.type ?? 'output') === 'string';
+  return (
+    typeof v.filename === 'string' &&
+    typeof (v.subfolder ?? '') === 'string' &&
+    typeof (v.type ?? 'output') === 'string'
+  );
 }
 
 /** How the server's end signal arrived: `executing {node: null}` for our prompt (sent after its history is written), or the socket closed. */
@@ -35,7 +39,17 @@ export interface RunState {
 }
 
 export function newRunState(): RunState {
-  return { started: false, finished: false, interrupted: false, stopping: false, executedImages: [], cachedNodes: [], previews: 0, progressMessages: 0, longestStepMs: 0 };
+  return {
+    started: false,
+    finished: false,
+    interrupted: false,
+    stopping: false,
+    executedImages: [],
+    cachedNodes: [],
+    previews: 0,
+    progressMessages: 0,
+    longestStepMs: 0,
+  };
 }
 
 /** Notes a sign of life from the running prompt; the gap since the last one is how long a step can take. */

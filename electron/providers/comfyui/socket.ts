@@ -15,11 +15,21 @@ export function openSocket(url: string, headers: Record<string, string>, scope: 
   const parsed = new URL(url);
   const idKey = `${parsed.host}${parsed.pathname}?${parsed.searchParams.get('clientId') ?? ''}`;
   if (openIds.has(idKey)) {
-    return Promise.reject(new AppError('internal', 'A ComfyUI socket with this client id is already open; a second one would take its messages.', { retryable: false, details: { phase: 'before_accept' } }));
+    return Promise.reject(
+      new AppError(
+        'internal',
+        'A ComfyUI socket with this client id is already open; a second one would take its messages.',
+        { retryable: false, details: { phase: 'before_accept' } },
+      ),
+    );
   }
   openIds.add(idKey);
   return new Promise<WebSocket>((resolve, reject) => {
-    const socket = new WebSocket(url, { headers, maxPayload: 64 * 1024 * 1024, handshakeTimeout: scope.deadline.timeoutMs });
+    const socket = new WebSocket(url, {
+      headers,
+      maxPayload: 64 * 1024 * 1024,
+      handshakeTimeout: scope.deadline.timeoutMs,
+    });
     socket.once('close', () => openIds.delete(idKey));
     const onAbort = () => {
       socket.terminate();
@@ -39,16 +49,36 @@ export function openSocket(url: string, headers: Record<string, string>, scope: 
       cleanup();
       const status = res.statusCode ?? 0;
       const responseHeaders = new Headers();
-      for (const [key, value] of Object.entries(res.headers)) if (typeof value === 'string') responseHeaders.set(key, value);
+      for (const [key, value] of Object.entries(res.headers))
+        if (typeof value === 'string') responseHeaders.set(key, value);
       res.resume();
       socket.terminate();
-      reject(statusError({ status, headers: responseHeaders, message: status === 403 ? 'ComfyUI refused the WebSocket (HTTP 403): check --enable-cors-header or a proxy in front of it.' : undefined }, scope));
+      reject(
+        statusError(
+          {
+            status,
+            headers: responseHeaders,
+            message:
+              status === 403
+                ? 'ComfyUI refused the WebSocket (HTTP 403): check --enable-cors-header or a proxy in front of it.'
+                : undefined,
+          },
+          scope,
+        ),
+      );
     });
     socket.once('error', (error) => {
       cleanup();
       const mapped = networkError(error, scope, 'while opening the WebSocket');
       // Nothing was queued yet, so even an odd socket failure here is safe to retry.
-      reject(mapped.code === 'provider_error' ? new AppError('provider_unavailable', `Could not open ComfyUI's WebSocket: ${error.message}`, { retryable: true, details: { phase: 'before_accept' } }) : mapped);
+      reject(
+        mapped.code === 'provider_error'
+          ? new AppError('provider_unavailable', `Could not open ComfyUI's WebSocket: ${error.message}`, {
+              retryable: true,
+              details: { phase: 'before_accept' },
+            })
+          : mapped,
+      );
     });
   });
 }

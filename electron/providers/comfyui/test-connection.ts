@@ -21,7 +21,11 @@ export function checkpointNames(json: unknown): string[] {
 }
 
 /** "Test connection": version, checkpoints and upscale models, and a hint when the server sends no previews. */
-export async function testConnection(config: ProviderConfig, signal: AbortSignal, memo: UpscalerMemo): Promise<ProviderListing> {
+export async function testConnection(
+  config: ProviderConfig,
+  signal: AbortSignal,
+  memo: UpscalerMemo,
+): Promise<ProviderListing> {
   const started = Date.now();
   const elapsed = () => Date.now() - started;
   let conn: Connection;
@@ -36,22 +40,48 @@ export async function testConnection(config: ProviderConfig, signal: AbortSignal
     const stats = await send(joinUrl(conn.base, 'system_stats'), { headers: conn.headers }, scope);
     if (stats.status !== 200) {
       const error = await promptError(stats, scope);
-      return { ok: false, reachable: true, ...(error.code === 'provider_auth' ? { authenticated: false } : {}), models: [], latencyMs: elapsed(), message: error.message };
+      return {
+        ok: false,
+        reachable: true,
+        ...(error.code === 'provider_auth' ? { authenticated: false } : {}),
+        models: [],
+        latencyMs: elapsed(),
+        message: error.message,
+      };
     }
-    const system = (await readJson(stats, config.maxResponseBytes, scope, 'the system stats')) as { system?: { comfyui_version?: unknown; argv?: unknown } };
+    const system = (await readJson(stats, config.maxResponseBytes, scope, 'the system stats')) as {
+      system?: { comfyui_version?: unknown; argv?: unknown };
+    };
     const info = await send(joinUrl(conn.base, 'object_info/CheckpointLoaderSimple'), { headers: conn.headers }, scope);
-    const models = info.status === 200 ? checkpointNames(await readJson(info, config.maxResponseBytes, scope, 'the node info')) : [];
+    const models =
+      info.status === 200 ? checkpointNames(await readJson(info, config.maxResponseBytes, scope, 'the node info')) : [];
     if (info.status !== 200) await info.body?.cancel();
     const upscalers = await fetchUpscalers(conn.base, conn.headers, scope, config.maxResponseBytes);
     memo.set(conn.base, upscalers);
     const version = typeof system.system?.comfyui_version === 'string' ? ` ${system.system.comfyui_version}` : '';
-    const upscaleNote = upscalers.length === 0 ? '' : `, ${upscalers.length} upscale model${upscalers.length === 1 ? '' : 's'}`;
+    const upscaleNote =
+      upscalers.length === 0 ? '' : `, ${upscalers.length} upscale model${upscalers.length === 1 ? '' : 's'}`;
     const hint = previewsFromArgv(system.system?.argv) === 'off' ? { hint: NO_PREVIEWS_HINT } : {};
-    return { ok: true, reachable: true, authenticated: true, models, upscalers, latencyMs: elapsed(), message: `Connected to ComfyUI${version}: ${models.length} checkpoint${models.length === 1 ? '' : 's'}${upscaleNote}.`, ...hint };
+    return {
+      ok: true,
+      reachable: true,
+      authenticated: true,
+      models,
+      upscalers,
+      latencyMs: elapsed(),
+      message: `Connected to ComfyUI${version}: ${models.length} checkpoint${models.length === 1 ? '' : 's'}${upscaleNote}.`,
+      ...hint,
+    };
   } catch (error) {
     if (signal.aborted) throw new AppError('cancelled', 'Cancelled.', { retryable: false });
     const appError = error instanceof AppError ? error : networkError(error, scope, 'while testing');
-    return { ok: false, reachable: appError.code !== 'provider_unavailable' && appError.code !== 'timeout', models: [], latencyMs: elapsed(), message: appError.message };
+    return {
+      ok: false,
+      reachable: appError.code !== 'provider_unavailable' && appError.code !== 'timeout',
+      models: [],
+      latencyMs: elapsed(),
+      message: appError.message,
+    };
   } finally {
     deadline.dispose();
   }

@@ -40,12 +40,18 @@ export function describeInputError(error: InputError): string {
   const type = clean(error.type);
   const message = clean(error.message);
   let details = clean(error.details);
-  const extra = (error.extra_info !== null && typeof error.extra_info === 'object' ? error.extra_info : {}) as Record<string, unknown>;
+  const extra = (error.extra_info !== null && typeof error.extra_info === 'object' ? error.extra_info : {}) as Record<
+    string,
+    unknown
+  >;
   const input = clean(extra.input_name);
   if (type === 'exception_during_inner_validation') {
     // input_name here is the consumer's input, not the broken node's: naming it would mislead.
     const missing = /^'(.*)'$/.exec(details);
-    const gloss = extra.exception_type === 'KeyError' && missing !== null ? ` (a link names node ${missing[1]}, which is not in the workflow)` : '';
+    const gloss =
+      extra.exception_type === 'KeyError' && missing !== null
+        ? ` (a link names node ${missing[1]}, which is not in the workflow)`
+        : '';
     return `${joinClauses(message, details)}${gloss}`;
   }
   // details often starts with the input's name ("ckpt_name: 'x' not in …", "steps, {{steps}}, …", "image - …").
@@ -82,14 +88,21 @@ export function droppedOutputs(nodeErrors: unknown): Set<string> {
 export function describeRejection(json: unknown): { said?: string; type?: string } {
   const body = (json !== null && typeof json === 'object' ? json : {}) as { error?: unknown; node_errors?: unknown };
   const nodes = describeNodeErrors(body.node_errors);
-  const shown = nodes.slice(0, MAX_NODES).join('; ') + (nodes.length > MAX_NODES ? `; and ${nodes.length - MAX_NODES} more nodes` : '');
-  if (typeof body.error === 'string') return { said: nodes.length === 0 ? clean(body.error) : `${clean(body.error)} — ${shown}` };
+  const shown =
+    nodes.slice(0, MAX_NODES).join('; ') +
+    (nodes.length > MAX_NODES ? `; and ${nodes.length - MAX_NODES} more nodes` : '');
+  if (typeof body.error === 'string')
+    return { said: nodes.length === 0 ? clean(body.error) : `${clean(body.error)} — ${shown}` };
   const error = (body.error !== null && typeof body.error === 'object' ? body.error : {}) as InputError;
   const type = clean(error.type) || undefined;
   const message = clean(error.message);
   const details = clean(error.details);
   // Older servers repeat the node errors in details; the node list says them better.
-  if (nodes.length > 0) return { said: `${message || 'Prompt outputs failed validation'} — ${shown}`, ...(type === undefined ? {} : { type }) };
+  if (nodes.length > 0)
+    return {
+      said: `${message || 'Prompt outputs failed validation'} — ${shown}`,
+      ...(type === undefined ? {} : { type }),
+    };
   let said = joinClauses(message, details === message ? '' : details);
   if (type === 'prompt_no_outputs') said = joinClauses(said, 'the workflow needs an output node such as SaveImage');
   return { ...(said === '' ? {} : { said }), ...(type === undefined ? {} : { type }) };
@@ -108,7 +121,12 @@ export async function promptError(response: Response, scope: CallScope): Promise
   } catch {
     // The status still classifies it (a 403 with an empty body is the Origin check).
   }
-  const base = { status: response.status, headers: response.headers, ...(said === undefined ? {} : { providerMessage: said }), ...(type === undefined ? {} : { providerCode: type }) };
+  const base = {
+    status: response.status,
+    headers: response.headers,
+    ...(said === undefined ? {} : { providerMessage: said }),
+    ...(type === undefined ? {} : { providerCode: type }),
+  };
   if (response.status === 400) return statusError({ ...base, message: 'ComfyUI rejected the workflow.' }, scope);
   return statusError(base, scope);
 }
@@ -117,7 +135,11 @@ export async function promptError(response: Response, scope: CallScope): Promise
  * A 200 that still lists node_errors: ComfyUI validates per output and runs only the valid ones. The job fails
  * when every output Atelier reads from was dropped; otherwise the dropped part is said on the job.
  */
-export function acceptedWithErrors(nodeErrors: unknown, readsFrom: readonly string[], scope: CallScope): { warning?: string; error?: AppError } {
+export function acceptedWithErrors(
+  nodeErrors: unknown,
+  readsFrom: readonly string[],
+  scope: CallScope,
+): { warning?: string; error?: AppError } {
   const nodes = describeNodeErrors(nodeErrors);
   if (nodes.length === 0) return {};
   const dropped = droppedOutputs(nodeErrors);
@@ -126,10 +148,14 @@ export function acceptedWithErrors(nodeErrors: unknown, readsFrom: readonly stri
   const named = `output node${lost.length === 1 ? '' : 's'} ${lost.join(', ')}`;
   if (readsFrom.length > 0 && readsFrom.every((id) => dropped.has(id))) {
     return {
-      error: new AppError('provider_rejected', `ComfyUI dropped the part of the workflow Atelier reads images from (${named}) because it failed validation: ${said}`, {
-        retryable: false,
-        details: { phase: 'after_send', droppedOutputs: lost, providerMessage: said },
-      }),
+      error: new AppError(
+        'provider_rejected',
+        `ComfyUI dropped the part of the workflow Atelier reads images from (${named}) because it failed validation: ${said}`,
+        {
+          retryable: false,
+          details: { phase: 'after_send', droppedOutputs: lost, providerMessage: said },
+        },
+      ),
     };
   }
   return { warning: `ComfyUI ran the workflow without ${named}, which failed validation: ${said}` };

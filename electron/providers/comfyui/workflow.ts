@@ -6,12 +6,28 @@ import { AppError } from '../../../shared/errors.js';
  * (numbers stay numbers, so "{{seed}}" → 1234); inside a longer string ("a photo of {{prompt}}") it is substituted
  * as text. Any other {{...}} is an error, so a typo cannot silently send a literal "{{promt}}".
  */
-export const PLACEHOLDERS = ['prompt', 'negative_prompt', 'seed', 'steps', 'cfg', 'width', 'height', 'batch_size', 'model', 'sampler', 'scheduler', 'input_image', 'denoise', 'mask'] as const;
+export const PLACEHOLDERS = [
+  'prompt',
+  'negative_prompt',
+  'seed',
+  'steps',
+  'cfg',
+  'width',
+  'height',
+  'batch_size',
+  'model',
+  'sampler',
+  'scheduler',
+  'input_image',
+  'denoise',
+  'mask',
+] as const;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 /** A bigint (a seed beyond 2^53) is sent as its exact digits (http/request.ts serialises it losslessly). */
 type Value = string | number | bigint | undefined;
 /** The image placeholders have values only when the job works from an image. */
-export type WorkflowValues = Record<Exclude<Placeholder, 'input_image' | 'denoise' | 'mask'>, Value> & Partial<Record<'input_image' | 'denoise' | 'mask', Value>>;
+export type WorkflowValues = Record<Exclude<Placeholder, 'input_image' | 'denoise' | 'mask'>, Value> &
+  Partial<Record<'input_image' | 'denoise' | 'mask', Value>>;
 export type ApiGraph = Record<string, { class_type: string; inputs: Record<string, unknown>; _meta?: unknown }>;
 
 const TOKEN = /\{\{\s*([a-zA-Z_]+)\s*\}\}/g;
@@ -29,10 +45,24 @@ export function defaultWorkflow(): ApiGraph {
   return {
     '3': {
       class_type: 'KSampler',
-      inputs: { seed: '{{seed}}', steps: '{{steps}}', cfg: '{{cfg}}', sampler_name: '{{sampler}}', scheduler: '{{scheduler}}', denoise: 1, model: ['4', 0], positive: ['6', 0], negative: ['7', 0], latent_image: ['5', 0] },
+      inputs: {
+        seed: '{{seed}}',
+        steps: '{{steps}}',
+        cfg: '{{cfg}}',
+        sampler_name: '{{sampler}}',
+        scheduler: '{{scheduler}}',
+        denoise: 1,
+        model: ['4', 0],
+        positive: ['6', 0],
+        negative: ['7', 0],
+        latent_image: ['5', 0],
+      },
     },
     '4': { class_type: 'CheckpointLoaderSimple', inputs: { ckpt_name: '{{model}}' } },
-    '5': { class_type: 'EmptyLatentImage', inputs: { width: '{{width}}', height: '{{height}}', batch_size: '{{batch_size}}' } },
+    '5': {
+      class_type: 'EmptyLatentImage',
+      inputs: { width: '{{width}}', height: '{{height}}', batch_size: '{{batch_size}}' },
+    },
     '6': { class_type: 'CLIPTextEncode', inputs: { text: '{{prompt}}', clip: ['4', 1] } },
     '7': { class_type: 'CLIPTextEncode', inputs: { text: '{{negative_prompt}}', clip: ['4', 1] } },
     '8': { class_type: 'VAEDecode', inputs: { samples: ['3', 0], vae: ['4', 2] } },
@@ -51,9 +81,12 @@ export function parseWorkflow(text: string): ApiGraph {
   try {
     json = JSON.parse(text) as unknown;
   } catch (error) {
-    throw invalid(`The ComfyUI workflow is not valid JSON (${error instanceof Error ? error.message : String(error)}).`);
+    throw invalid(
+      `The ComfyUI workflow is not valid JSON (${error instanceof Error ? error.message : String(error)}).`,
+    );
   }
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw invalid('The ComfyUI workflow must be a JSON object of nodes.');
+  if (json === null || typeof json !== 'object' || Array.isArray(json))
+    throw invalid('The ComfyUI workflow must be a JSON object of nodes.');
   // Read again keeping integers past 2^53 (a 64-bit seed written into the workflow) as bigints, sent back digit for digit.
   json = parse(text, null, { parseNumber: exactNumber, onDuplicateKey: (info) => info.newValue });
   const record = json as Record<string, unknown>;
@@ -63,8 +96,13 @@ export function parseWorkflow(text: string): ApiGraph {
   const entries = Object.entries(record);
   if (entries.length === 0) throw invalid('The ComfyUI workflow has no nodes.');
   for (const [id, node] of entries) {
-    const ok = node !== null && typeof node === 'object' && typeof (node as { class_type?: unknown }).class_type === 'string' && typeof (node as { inputs?: unknown }).inputs === 'object';
-    if (!ok) throw invalid(`Node "${id}" of the ComfyUI workflow has no class_type and inputs: is this an API-format export?`);
+    const ok =
+      node !== null &&
+      typeof node === 'object' &&
+      typeof (node as { class_type?: unknown }).class_type === 'string' &&
+      typeof (node as { inputs?: unknown }).inputs === 'object';
+    if (!ok)
+      throw invalid(`Node "${id}" of the ComfyUI workflow has no class_type and inputs: is this an API-format export?`);
   }
   return record as ApiGraph;
 }
@@ -86,9 +124,12 @@ export function checkPlaceholders(graph: ApiGraph): Set<string> {
   const used = placeholdersIn(graph);
   const unknown = [...used].filter((name) => !(PLACEHOLDERS as readonly string[]).includes(name));
   if (unknown.length > 0) {
-    throw invalid(`The ComfyUI workflow uses unknown placeholder${unknown.length === 1 ? '' : 's'} ${unknown.map((n) => `{{${n}}}`).join(', ')}. Known: ${PLACEHOLDERS.map((n) => `{{${n}}}`).join(', ')}.`);
+    throw invalid(
+      `The ComfyUI workflow uses unknown placeholder${unknown.length === 1 ? '' : 's'} ${unknown.map((n) => `{{${n}}}`).join(', ')}. Known: ${PLACEHOLDERS.map((n) => `{{${n}}}`).join(', ')}.`,
+    );
   }
-  if (!used.has('prompt')) throw invalid('The ComfyUI workflow has no {{prompt}} placeholder, so the prompt would be ignored.');
+  if (!used.has('prompt'))
+    throw invalid('The ComfyUI workflow has no {{prompt}} placeholder, so the prompt would be ignored.');
   return used;
 }
 
@@ -101,7 +142,8 @@ export function fillWorkflow(graph: ApiGraph, values: WorkflowValues): ApiGraph 
       return value.replace(TOKEN, (_m, name: string) => String(values[name as Placeholder] ?? ''));
     }
     if (Array.isArray(value)) return value.map(fill);
-    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v)]));
+    if (value !== null && typeof value === 'object')
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v)]));
     return value;
   };
   return fill(graph) as ApiGraph;
@@ -109,7 +151,10 @@ export function fillWorkflow(graph: ApiGraph, values: WorkflowValues): ApiGraph 
 
 /** The output nodes Atelier keeps images from: its SaveImage nodes, else (a workflow that saves nothing) its PreviewImage nodes. */
 export function imageOutputs(graph: ApiGraph): string[] {
-  const of = (type: string) => Object.entries(graph).filter(([, node]) => node.class_type === type).map(([id]) => id);
+  const of = (type: string) =>
+    Object.entries(graph)
+      .filter(([, node]) => node.class_type === type)
+      .map(([id]) => id);
   const saved = of('SaveImage');
   return saved.length > 0 ? saved : of('PreviewImage');
 }

@@ -42,21 +42,32 @@ export async function* boundedChunks(
 }
 
 /** The whole body as bytes, never more than `limitBytes`. */
-export async function readBounded(response: Response, limitBytes: number, scope: CallScope, what?: string): Promise<Buffer> {
+export async function readBounded(
+  response: Response,
+  limitBytes: number,
+  scope: CallScope,
+  what?: string,
+): Promise<Buffer> {
   const parts: Uint8Array[] = [];
   for await (const chunk of boundedChunks(response, limitBytes, scope, what)) parts.push(chunk);
   return Buffer.concat(parts);
 }
 
 /** Reads and parses a JSON body within the bound. */
-export async function readJson(response: Response, limitBytes: number, scope: CallScope, what?: string): Promise<unknown> {
+export async function readJson(
+  response: Response,
+  limitBytes: number,
+  scope: CallScope,
+  what?: string,
+): Promise<unknown> {
   const bytes = await readBounded(response, limitBytes, scope);
   return parseJsonSync(bytes, scope, what);
 }
 
 /** Parses JSON from a provider, turning a syntax error into a provider_error that quotes the start of the body. */
 export function parseJsonSync(bytes: Uint8Array | string, scope: CallScope, what = 'a response'): unknown {
-  const text = typeof bytes === 'string' ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  const text =
+    typeof bytes === 'string' ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {

@@ -25,16 +25,31 @@ const CONNECT_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
-const TLS_CODE = /^(CERT_|ERR_TLS_|ERR_SSL_|ERR_OSSL_|DEPTH_ZERO_|SELF_SIGNED_|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH)/;
+const TLS_CODE =
+  /^(CERT_|ERR_TLS_|ERR_SSL_|ERR_OSSL_|DEPTH_ZERO_|SELF_SIGNED_|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH)/;
 
 /** undici's reasons for refusing a fetch before it opens any connection (the error has a message and no code). */
-const REFUSED_BEFORE_CONNECT = new Set(['bad port', 'unknown scheme', 'URL scheme must be a HTTP(S) scheme', 'invalid method', 'local URLs only', 'blocked']);
+const REFUSED_BEFORE_CONNECT = new Set([
+  'bad port',
+  'unknown scheme',
+  'URL scheme must be a HTTP(S) scheme',
+  'invalid method',
+  'local URLs only',
+  'blocked',
+]);
 
 /** Node's codes for a header or URL it will not put on the wire (thrown while building the request). */
-const UNSENDABLE_CODES = new Set(['ERR_INVALID_URL', 'ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'ERR_HTTP_INVALID_HEADER_VALUE', 'ERR_UNESCAPED_CHARACTERS']);
+const UNSENDABLE_CODES = new Set([
+  'ERR_INVALID_URL',
+  'ERR_INVALID_CHAR',
+  'ERR_INVALID_HTTP_TOKEN',
+  'ERR_HTTP_INVALID_HEADER_VALUE',
+  'ERR_UNESCAPED_CHARACTERS',
+]);
 
 /** fetch()'s TypeErrors while building a Request (bad header value, unparsable URL): thrown before any socket. */
-const UNSENDABLE_MESSAGE = /invalid header value|ByteString|Failed to parse URL|Request cannot be constructed|Invalid URL|is an invalid header/i;
+const UNSENDABLE_MESSAGE =
+  /invalid header value|ByteString|Failed to parse URL|Request cannot be constructed|Invalid URL|is an invalid header/i;
 
 const MAX_PROVIDER_TEXT = 500;
 
@@ -72,7 +87,10 @@ export function abortedError(scope: CallScope, sent: boolean): AppError {
       details: { phase: sent ? 'after_send' : 'before_accept', timeoutMs: deadline.timeoutMs },
     });
   }
-  return new AppError('cancelled', 'Cancelled.', { retryable: false, details: { phase: sent ? 'after_send' : 'before_accept' } });
+  return new AppError('cancelled', 'Cancelled.', {
+    retryable: false,
+    details: { phase: sent ? 'after_send' : 'before_accept' },
+  });
 }
 
 /**
@@ -85,10 +103,18 @@ export function networkError(error: unknown, scope: CallScope, what: string): Ap
   if (scope.deadline.reason !== null) return abortedError(scope, true);
   const notSent = notSentCause(error);
   if (notSent !== undefined) {
-    return new AppError(notSent.code, `${notSent.message(scope.provider)} Nothing was sent, so nothing was run or billed.`, {
-      retryable: notSent.retryable,
-      details: { phase: 'before_accept', sent: false, ...(notSent.errno === undefined ? {} : { errno: notSent.errno }) },
-    });
+    return new AppError(
+      notSent.code,
+      `${notSent.message(scope.provider)} Nothing was sent, so nothing was run or billed.`,
+      {
+        retryable: notSent.retryable,
+        details: {
+          phase: 'before_accept',
+          sent: false,
+          ...(notSent.errno === undefined ? {} : { errno: notSent.errno }),
+        },
+      },
+    );
   }
   return droppedError(scope, what, errorCode(error));
 }
@@ -111,27 +137,60 @@ export function notSentCause(error: unknown): NotSent | undefined {
   return undefined;
 }
 
-function classifyLink(link: { code?: unknown; syscall?: unknown; message?: unknown; name?: unknown }): NotSent | undefined {
+function classifyLink(link: {
+  code?: unknown;
+  syscall?: unknown;
+  message?: unknown;
+  name?: unknown;
+}): NotSent | undefined {
   const code = typeof link.code === 'string' ? link.code : undefined;
   const message = typeof link.message === 'string' ? link.message : '';
   const syscall = typeof link.syscall === 'string' ? link.syscall : undefined;
   if (code !== undefined && (CONNECT_CODES.has(code) || syscall === 'connect' || syscall === 'getaddrinfo')) {
-    return { code: 'provider_unavailable', retryable: true, errno: code, message: (p) => `Could not reach ${p} (${describeCode(code)}). Is it running and is the address right?` };
+    return {
+      code: 'provider_unavailable',
+      retryable: true,
+      errno: code,
+      message: (p) => `Could not reach ${p} (${describeCode(code)}). Is it running and is the address right?`,
+    };
   }
   if (code !== undefined && TLS_CODE.test(code)) {
-    return { code: 'provider_unavailable', retryable: false, errno: code, message: (p) => `Could not open a secure connection to ${p}: its certificate was not accepted (${code}).` };
+    return {
+      code: 'provider_unavailable',
+      retryable: false,
+      errno: code,
+      message: (p) => `Could not open a secure connection to ${p}: its certificate was not accepted (${code}).`,
+    };
   }
   // Node's words when the server hangs up during the TLS handshake, before a request byte could be written.
   if (code === 'ECONNRESET' && /before secure TLS connection was established/.test(message)) {
-    return { code: 'provider_unavailable', retryable: true, errno: code, message: (p) => `Could not open a secure connection to ${p}: it closed the connection during the TLS handshake. Is it serving https on that port?` };
+    return {
+      code: 'provider_unavailable',
+      retryable: true,
+      errno: code,
+      message: (p) =>
+        `Could not open a secure connection to ${p}: it closed the connection during the TLS handshake. Is it serving https on that port?`,
+    };
   }
   if (code === undefined && REFUSED_BEFORE_CONNECT.has(message)) {
     if (message === 'bad port') {
-      return { code: 'provider_unavailable', retryable: false, message: (p) => `Could not reach ${p}: its port is one that Node refuses to connect to for safety (a "bad port", such as 9, 25 or 6000). Use another port.` };
+      return {
+        code: 'provider_unavailable',
+        retryable: false,
+        message: (p) =>
+          `Could not reach ${p}: its port is one that Node refuses to connect to for safety (a "bad port", such as 9, 25 or 6000). Use another port.`,
+      };
     }
-    return { code: 'provider_unavailable', retryable: false, message: (p) => `Could not reach ${p}: the request was refused before connecting (${message}).` };
+    return {
+      code: 'provider_unavailable',
+      retryable: false,
+      message: (p) => `Could not reach ${p}: the request was refused before connecting (${message}).`,
+    };
   }
-  if ((code !== undefined && UNSENDABLE_CODES.has(code)) || (code === undefined && link.name === 'TypeError' && UNSENDABLE_MESSAGE.test(message))) {
+  if (
+    (code !== undefined && UNSENDABLE_CODES.has(code)) ||
+    (code === undefined && link.name === 'TypeError' && UNSENDABLE_MESSAGE.test(message))
+  ) {
     // The raw message can quote the header value (a key), so it is never repeated.
     const header = /header|ByteString|ERR_INVALID_CHAR|HTTP_TOKEN/i.test(`${code ?? ''} ${message}`);
     return {
@@ -165,7 +224,10 @@ export function tooLargeError(scope: CallScope, limitBytes: number, readBytes: n
 }
 
 export function malformedError(scope: CallScope, what: string, details: Record<string, unknown> = {}): AppError {
-  return new AppError('provider_error', `${scope.provider} sent ${what}.`, { retryable: false, details: { phase: 'after_send', ...details } });
+  return new AppError('provider_error', `${scope.provider} sent ${what}.`, {
+    retryable: false,
+    details: { phase: 'after_send', ...details },
+  });
 }
 
 /** Milliseconds to wait from `retry-after-ms` (float ms) or `retry-after` (seconds or an HTTP date). */
@@ -212,36 +274,58 @@ export function statusError(input: StatusErrorInput, scope: CallScope): AppError
   const p = scope.provider;
 
   if (status < 400) {
-    return new AppError('provider_error', `${p} answered with a redirect (HTTP ${status}); set its address to the final URL.`, {
-      retryable: false,
-      details: { ...details, phase: 'before_accept', location: redact(headers.get('location') ?? '', scope.secrets) },
-    });
+    return new AppError(
+      'provider_error',
+      `${p} answered with a redirect (HTTP ${status}); set its address to the final URL.`,
+      {
+        retryable: false,
+        details: { ...details, phase: 'before_accept', location: redact(headers.get('location') ?? '', scope.secrets) },
+      },
+    );
   }
   if (status === 401 || status === 403) {
-    const base = status === 401 ? `${p} did not accept the credentials (HTTP 401). Check the key or password in settings.` : `${p} refused access (HTTP 403).`;
-    return new AppError('provider_auth', (input.message ?? base) + suffix, { retryable: false, details: { ...details, phase: 'before_accept' } });
+    const base =
+      status === 401
+        ? `${p} did not accept the credentials (HTTP 401). Check the key or password in settings.`
+        : `${p} refused access (HTTP 403).`;
+    return new AppError('provider_auth', (input.message ?? base) + suffix, {
+      retryable: false,
+      details: { ...details, phase: 'before_accept' },
+    });
   }
   if (status === 429) {
     const wait = retryAfterMs(headers);
     if (wait !== undefined) details.retryAfterMs = wait;
-    return new AppError('provider_rate_limited', (input.message ?? `${p} is rate limiting requests (HTTP 429).`) + suffix, {
-      retryable: true,
-      details: { ...details, phase: 'before_accept' },
-    });
+    return new AppError(
+      'provider_rate_limited',
+      (input.message ?? `${p} is rate limiting requests (HTTP 429).`) + suffix,
+      {
+        retryable: true,
+        details: { ...details, phase: 'before_accept' },
+      },
+    );
   }
   if (status === 503) {
     const wait = retryAfterMs(headers);
     if (wait !== undefined) details.retryAfterMs = wait;
-    return new AppError('provider_unavailable', (input.message ?? `${p} is temporarily unavailable (HTTP 503).`) + suffix, {
-      retryable: true,
-      details: { ...details, phase: 'before_accept' },
-    });
+    return new AppError(
+      'provider_unavailable',
+      (input.message ?? `${p} is temporarily unavailable (HTTP 503).`) + suffix,
+      {
+        retryable: true,
+        details: { ...details, phase: 'before_accept' },
+      },
+    );
   }
   if (status >= 400 && status < 500) {
-    return new AppError('provider_rejected', (input.message ?? `${p} rejected the request (HTTP ${status}).`) + suffix, {
-      retryable: false,
-      details: { ...details, phase: 'before_accept' },
-    });
+    return new AppError(
+      'provider_rejected',
+      (input.message ?? `${p} rejected the request (HTTP ${status}).`) + suffix,
+      {
+        retryable: false,
+        details: { ...details, phase: 'before_accept' },
+      },
+    );
   }
   return new AppError('provider_error', (input.message ?? `${p} failed with HTTP ${status}.`) + suffix, {
     retryable: false,

@@ -35,7 +35,17 @@ export interface SniffedImage {
 /** Recognises PNG, JPEG, WebP and GIF by their magic bytes; PNG and GIF also give their size. */
 export function sniffImage(bytes: Uint8Array): SniffedImage | null {
   const b = bytes;
-  if (b.length >= 24 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 && b[4] === 0x0d && b[5] === 0x0a && b[6] === 0x1a && b[7] === 0x0a) {
+  if (
+    b.length >= 24 &&
+    b[0] === 0x89 &&
+    b[1] === 0x50 &&
+    b[2] === 0x4e &&
+    b[3] === 0x47 &&
+    b[4] === 0x0d &&
+    b[5] === 0x0a &&
+    b[6] === 0x1a &&
+    b[7] === 0x0a
+  ) {
     const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
     return { mime: 'image/png', width: view.getUint32(16), height: view.getUint32(20) };
   }
@@ -50,7 +60,8 @@ export function sniffImage(bytes: Uint8Array): SniffedImage | null {
 /** Bytes that must be an image; anything else (HTML error page, truncated data) is a provider_error. */
 export function toImage(bytes: Uint8Array, scope: CallScope, what: string): EncodedImage {
   const sniffed = sniffImage(bytes);
-  if (sniffed === null) throw malformedError(scope, `${what} that is not a PNG, JPEG, WebP or GIF image`, { bytes: bytes.byteLength });
+  if (sniffed === null)
+    throw malformedError(scope, `${what} that is not a PNG, JPEG, WebP or GIF image`, { bytes: bytes.byteLength });
   const image: EncodedImage = { data: bytes, mime: sniffed.mime };
   if (sniffed.width !== undefined) image.width = sniffed.width;
   if (sniffed.height !== undefined) image.height = sniffed.height;

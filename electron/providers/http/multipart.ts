@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 /** One form part: a string field, or a file with its name and type. */
 export type FormPart =
-  | { name: string; value: string }
-  | { name: string; filename: string; contentType: string; data: Uint8Array };
+  { name: string; value: string } | { name: string; filename: string; contentType: string; data: Uint8Array };
 
 export interface MultipartBody {
   bytes: Buffer;
@@ -20,9 +19,14 @@ export function buildMultipart(parts: readonly FormPart[]): MultipartBody {
   const chunks: Buffer[] = [];
   for (const part of parts) {
     let head = `--${boundary}\r\nContent-Disposition: form-data; name="${quote(part.name)}"`;
-    if ('filename' in part) head += `; filename="${quote(part.filename)}"\r\nContent-Type: ${part.contentType.replace(/[\r\n]/g, '')}`;
+    if ('filename' in part)
+      head += `; filename="${quote(part.filename)}"\r\nContent-Type: ${part.contentType.replace(/[\r\n]/g, '')}`;
     chunks.push(Buffer.from(`${head}\r\n\r\n`, 'utf8'));
-    chunks.push('filename' in part ? Buffer.from(part.data.buffer, part.data.byteOffset, part.data.byteLength) : Buffer.from(part.value, 'utf8'));
+    chunks.push(
+      'filename' in part
+        ? Buffer.from(part.data.buffer, part.data.byteOffset, part.data.byteLength)
+        : Buffer.from(part.value, 'utf8'),
+    );
     chunks.push(Buffer.from('\r\n', 'utf8'));
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`, 'utf8'));

@@ -16,7 +16,12 @@ export interface SendInit {
  * fetch() bound to the call's deadline, mapping thrown errors through `networkError`. Redirects are not followed:
  * a POST silently turned into a GET (or a key sent to another host) is worse than a clear error.
  */
-export async function send(url: string, init: SendInit, scope: CallScope, what = 'before it answered'): Promise<Response> {
+export async function send(
+  url: string,
+  init: SendInit,
+  scope: CallScope,
+  what = 'before it answered',
+): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
   let body: string | Uint8Array | undefined;
   if (init.raw !== undefined && init.json === undefined) {

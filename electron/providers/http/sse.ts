@@ -78,7 +78,11 @@ class SseLineParser {
 
   private dispatch(): SseEvent | null {
     const event: SseEvent | null = this.hasData
-      ? { event: this.eventName === '' ? 'message' : this.eventName, data: this.dataLines.join('\n'), ...(this.lastId === undefined ? {} : { id: this.lastId }) }
+      ? {
+          event: this.eventName === '' ? 'message' : this.eventName,
+          data: this.dataLines.join('\n'),
+          ...(this.lastId === undefined ? {} : { id: this.lastId }),
+        }
       : null;
     this.eventName = '';
     this.dataLines = [];

@@ -14,10 +14,14 @@ export function parseBaseUrl(raw: string | undefined, fallback: string, provider
   try {
     url = new URL(text);
   } catch {
-    throw new AppError('invalid_request', `The ${provider} address is not a valid URL. Use one like ${fallback}.`, { details: { field: 'baseUrl' } });
+    throw new AppError('invalid_request', `The ${provider} address is not a valid URL. Use one like ${fallback}.`, {
+      details: { field: 'baseUrl' },
+    });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new AppError('invalid_request', `The ${provider} address must start with http:// or https://.`, { details: { field: 'baseUrl' } });
+    throw new AppError('invalid_request', `The ${provider} address must start with http:// or https://.`, {
+      details: { field: 'baseUrl' },
+    });
   }
   const basic =
     url.username === '' && url.password === ''

@@ -33,27 +33,66 @@ const MODERATION_CODES = new Set(['moderation_blocked', 'content_policy_violatio
 export function openAIError(status: number, headers: Headers, body: OpenAIErrorBody, scope: CallScope): AppError {
   const code = body.code ?? body.type;
   const said = body.message === undefined ? undefined : redact(body.message, scope.secrets);
-  const base = { status, headers, ...(said === undefined ? {} : { providerMessage: said }), ...(body.code === undefined ? {} : { providerCode: body.code }), ...(body.type === undefined ? {} : { providerType: body.type }) };
+  const base = {
+    status,
+    headers,
+    ...(said === undefined ? {} : { providerMessage: said }),
+    ...(body.code === undefined ? {} : { providerCode: body.code }),
+    ...(body.type === undefined ? {} : { providerType: body.type }),
+  };
 
-  if ((status === 400 || status === 0) && (MODERATION_CODES.has(body.code ?? '') || body.type === 'image_generation_user_error')) {
+  if (
+    (status === 400 || status === 0) &&
+    (MODERATION_CODES.has(body.code ?? '') || body.type === 'image_generation_user_error')
+  ) {
     const flagged = /safety_violations=\[([^\]]*)\]/.exec(said ?? '')?.[1];
-    const error = statusError({ ...base, status: 400, message: `${scope.provider} refused the prompt under its content policy${flagged ? ` (flagged: ${flagged})` : ''}. Rephrase it and try again.` }, scope);
+    const error = statusError(
+      {
+        ...base,
+        status: 400,
+        message: `${scope.provider} refused the prompt under its content policy${flagged ? ` (flagged: ${flagged})` : ''}. Rephrase it and try again.`,
+      },
+      scope,
+    );
     return withoutSuffix(error, said, scope);
   }
   if (status === 429 && code === 'insufficient_quota') {
-    return new AppError('provider_rejected', 'Your OpenAI account has run out of credit (insufficient_quota). Check the plan and billing; Atelier will not retry this.', {
-      retryable: false,
-      details: { status, providerCode: 'insufficient_quota', phase: 'before_accept', ...(said === undefined ? {} : { providerMessage: said }) },
-    });
+    return new AppError(
+      'provider_rejected',
+      'Your OpenAI account has run out of credit (insufficient_quota). Check the plan and billing; Atelier will not retry this.',
+      {
+        retryable: false,
+        details: {
+          status,
+          providerCode: 'insufficient_quota',
+          phase: 'before_accept',
+          ...(said === undefined ? {} : { providerMessage: said }),
+        },
+      },
+    );
   }
-  if (status === 401) return withoutSuffix(statusError({ ...base, message: `${scope.provider} did not accept the API key (HTTP 401). Check it in settings.` }, scope), said, scope);
+  if (status === 401)
+    return withoutSuffix(
+      statusError(
+        { ...base, message: `${scope.provider} did not accept the API key (HTTP 401). Check it in settings.` },
+        scope,
+      ),
+      said,
+      scope,
+    );
   if (status === 400 && body.param !== undefined) {
-    return statusError({ ...base, message: `${scope.provider} rejected the value of "${body.param}" (HTTP 400).` }, scope);
+    return statusError(
+      { ...base, message: `${scope.provider} rejected the value of "${body.param}" (HTTP 400).` },
+      scope,
+    );
   }
   const error = statusError(base, scope);
   // x-should-retry:false is OpenAI saying a retry will not help; it can only make us more careful, never less.
   if (error.retryable && headers.get('x-should-retry') === 'false') {
-    return new AppError(error.code, error.message, { retryable: false, ...(error.details === undefined ? {} : { details: error.details }) });
+    return new AppError(error.code, error.message, {
+      retryable: false,
+      ...(error.details === undefined ? {} : { details: error.details }),
+    });
   }
   return error;
 }
@@ -62,7 +101,13 @@ export function openAIError(status: number, headers: Headers, body: OpenAIErrorB
 export async function openAIResponseError(response: Response, scope: CallScope, limitBytes: number): Promise<AppError> {
   let body: OpenAIErrorBody = {};
   try {
-    body = extractOpenAIError(parseJsonSync(await readBounded(response, Math.min(limitBytes, ERROR_BODY_LIMIT), scope), scope, 'an error response'));
+    body = extractOpenAIError(
+      parseJsonSync(
+        await readBounded(response, Math.min(limitBytes, ERROR_BODY_LIMIT), scope),
+        scope,
+        'an error response',
+      ),
+    );
   } catch {
     // The status alone still classifies the failure; an unreadable error body must not hide it.
   }
@@ -73,5 +118,8 @@ export async function openAIResponseError(response: Response, scope: CallScope, 
 function withoutSuffix(error: AppError, said: string | undefined, scope: CallScope): AppError {
   if (said === undefined) return error;
   const message = error.message.split(` ${scope.provider} said: `)[0] ?? error.message;
-  return new AppError(error.code, message, { retryable: error.retryable, ...(error.details === undefined ? {} : { details: error.details }) });
+  return new AppError(error.code, message, {
+    retryable: error.retryable,
+    ...(error.details === undefined ? {} : { details: error.details }),
+  });
 }

@@ -1,4 +1,9 @@
-import { type GenerateRequest, type OperationCapabilities, type ProviderCapabilities, operationOf } from '../../../shared/contract.js';
+import {
+  type GenerateRequest,
+  type OperationCapabilities,
+  type ProviderCapabilities,
+  operationOf,
+} from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
 
 /**
@@ -57,7 +62,8 @@ const LABEL: Record<OpenAIFamily, string> = {
   compatible: 'this OpenAI-compatible model',
 };
 
-const NO_UPSCALE = 'OpenAI cannot upscale: its image API only makes and edits images. Upscale with AUTOMATIC1111, ComfyUI or the built-in provider.';
+const NO_UPSCALE =
+  'OpenAI cannot upscale: its image API only makes and edits images. Upscale with AUTOMATIC1111, ComfyUI or the built-in provider.';
 
 /**
  * What each model does with an image (docs/provider-protocols.md §1.4): GPT image models edit freely, DALL·E 2 only
@@ -71,17 +77,23 @@ export function openAIOperations(family: OpenAIFamily): OperationCapabilities {
       return { img2img: { supported: true }, inpaint: { supported: true }, upscale };
     case 'dall-e-2': {
       return {
-        img2img: { supported: false, reason: 'DALL·E 2 changes an image only where a mask says: paint the area to repaint, or use a GPT image model.' },
+        img2img: {
+          supported: false,
+          reason:
+            'DALL·E 2 changes an image only where a mask says: paint the area to repaint, or use a GPT image model.',
+        },
         inpaint: { supported: true },
         upscale,
       };
     }
     case 'dall-e-3': {
-      const reason = 'DALL·E 3 makes images from text only: it cannot take an image. Choose gpt-image-1 (or DALL·E 2 for a masked edit).';
+      const reason =
+        'DALL·E 3 makes images from text only: it cannot take an image. Choose gpt-image-1 (or DALL·E 2 for a masked edit).';
       return { img2img: { supported: false, reason }, inpaint: { supported: false, reason }, upscale };
     }
     case 'compatible': {
-      const reason = 'Atelier sends images only to OpenAI’s own image models (GPT image, DALL·E 2); this OpenAI-compatible model may not take one.';
+      const reason =
+        'Atelier sends images only to OpenAI’s own image models (GPT image, DALL·E 2); this OpenAI-compatible model may not take one.';
       return { img2img: { supported: false, reason }, inpaint: { supported: false, reason }, upscale };
     }
   }
@@ -104,7 +116,12 @@ export function openAICapabilities(model: string): ProviderCapabilities {
       };
     case 'gpt-image-2':
       return {
-        sizes: { min: 64, max: GPT2_MAX_EDGE, multipleOf: 16, presets: [...GPT_SIZES, [2048, 2048], [2560, 1440], [1440, 2560]] },
+        sizes: {
+          min: 64,
+          max: GPT2_MAX_EDGE,
+          multipleOf: 16,
+          presets: [...GPT_SIZES, [2048, 2048], [2560, 1440], [1440, 2560]],
+        },
         maxCount: 10,
         seed: false,
         negativePrompt: false,
@@ -162,10 +179,17 @@ export function validateOpenAIRequest(request: GenerateRequest, model: string): 
   if ('error' in op) throw invalid(op.error, op.field);
   if ('operation' in op && (op.operation === 'img2img' || op.operation === 'inpaint' || op.operation === 'upscale')) {
     const support = caps.operations[op.operation];
-    if (!support.supported) throw invalid(support.reason ?? `${label} cannot do this.`, op.operation === 'upscale' ? 'upscale' : 'inputImage');
+    if (!support.supported)
+      throw invalid(
+        support.reason ?? `${label} cannot do this.`,
+        op.operation === 'upscale' ? 'upscale' : 'inputImage',
+      );
   }
   if (request.prompt.length > PROMPT_LIMIT[family]) {
-    throw invalid(`${label} accept prompts of at most ${PROMPT_LIMIT[family].toLocaleString('en-US')} characters.`, 'prompt');
+    throw invalid(
+      `${label} accept prompts of at most ${PROMPT_LIMIT[family].toLocaleString('en-US')} characters.`,
+      'prompt',
+    );
   }
   const { width, height } = request;
   if (caps.sizes.fixed !== undefined) {
@@ -174,24 +198,29 @@ export function validateOpenAIRequest(request: GenerateRequest, model: string): 
       throw invalid(`${label} make images of ${list} only, not ${width}x${height}.`, 'width');
     }
   } else if (family === 'gpt-image-2') {
-    if (width % 16 !== 0 || height % 16 !== 0) throw invalid(`gpt-image-2 needs a width and height divisible by 16 (got ${width}x${height}).`, 'width');
+    if (width % 16 !== 0 || height % 16 !== 0)
+      throw invalid(`gpt-image-2 needs a width and height divisible by 16 (got ${width}x${height}).`, 'width');
     if (width > GPT2_MAX_EDGE || height > GPT2_MAX_EDGE || width * height > GPT2_MAX_PIXELS) {
       throw invalid(`gpt-image-2 makes images of at most 3840x2160 pixels (got ${width}x${height}).`, 'width');
     }
-    if (width > height * 3 || height > width * 3) throw invalid(`gpt-image-2 needs an aspect ratio between 1:3 and 3:1 (got ${width}x${height}).`, 'width');
+    if (width > height * 3 || height > width * 3)
+      throw invalid(`gpt-image-2 needs an aspect ratio between 1:3 and 3:1 (got ${width}x${height}).`, 'width');
   } else if (width % caps.sizes.multipleOf !== 0 || height % caps.sizes.multipleOf !== 0) {
     throw invalid(`Width and height must be multiples of ${caps.sizes.multipleOf} for ${label}.`, 'width');
   }
   if (request.count > caps.maxCount) {
     throw invalid(
-      family === 'dall-e-3' ? 'DALL·E 3 makes one image per request: set the count to 1.' : `${label} make at most ${caps.maxCount} images per request.`,
+      family === 'dall-e-3'
+        ? 'DALL·E 3 makes one image per request: set the count to 1.'
+        : `${label} make at most ${caps.maxCount} images per request.`,
       'count',
     );
   }
   if (request.negativePrompt !== undefined && request.negativePrompt.trim() !== '') {
     throw invalid('OpenAI has no negative prompt: describe what you want instead.', 'negativePrompt');
   }
-  if (request.seed !== undefined) throw invalid('OpenAI does not take a seed, so results cannot be repeated exactly.', 'seed');
+  if (request.seed !== undefined)
+    throw invalid('OpenAI does not take a seed, so results cannot be repeated exactly.', 'seed');
   if (request.steps !== undefined) throw invalid('OpenAI does not take a step count.', 'steps');
   if (request.guidance !== undefined) throw invalid('OpenAI does not take a guidance scale.', 'guidance');
   if (request.sampler !== undefined) throw invalid('OpenAI does not take a sampler.', 'sampler');
@@ -215,7 +244,9 @@ export function validateOpenAIRequest(request: GenerateRequest, model: string): 
   }
   if (request.partialImages !== undefined && request.partialImages > caps.maxPartialImages) {
     throw invalid(
-      caps.maxPartialImages === 0 ? `${label} do not stream partial previews.` : `At most ${caps.maxPartialImages} partial previews.`,
+      caps.maxPartialImages === 0
+        ? `${label} do not stream partial previews.`
+        : `At most ${caps.maxPartialImages} partial previews.`,
       'partialImages',
     );
   }
@@ -224,7 +255,12 @@ export function validateOpenAIRequest(request: GenerateRequest, model: string): 
 /** The JSON body for POST /v1/images/generations; every GPT-image-only field is left out for DALL·E and vice versa. */
 export function generationBody(request: GenerateRequest, model: string): Record<string, unknown> {
   const family = familyOf(model);
-  const body: Record<string, unknown> = { model, prompt: request.prompt, n: request.count, size: `${request.width}x${request.height}` };
+  const body: Record<string, unknown> = {
+    model,
+    prompt: request.prompt,
+    n: request.count,
+    size: `${request.width}x${request.height}`,
+  };
   if (isGptImage(family)) {
     if (request.quality !== undefined) body.quality = request.quality;
     if (request.background !== undefined) body.background = request.background;

@@ -8,10 +8,25 @@ import { buildMultipart } from '../http/multipart.js';
 import { send } from '../http/request.js';
 import { parseSse } from '../http/sse.js';
 import { basicHeader, bearerHeader, joinUrl, parseBaseUrl } from '../http/url.js';
-import type { EncodedImage, GeneratedImage, Provider, ProviderConfig, ProviderContext, ProviderOutput } from '../types.js';
+import type {
+  EncodedImage,
+  GeneratedImage,
+  Provider,
+  ProviderConfig,
+  ProviderContext,
+  ProviderOutput,
+} from '../types.js';
 import { editForm } from './edits.js';
 import { extractOpenAIError, openAIError, openAIResponseError } from './errors.js';
-import { DEFAULT_OPENAI_MODEL, OPENAI_MODELS, generationBody, isGptImage, familyOf, openAICapabilities, validateOpenAIRequest } from './models.js';
+import {
+  DEFAULT_OPENAI_MODEL,
+  OPENAI_MODELS,
+  generationBody,
+  isGptImage,
+  familyOf,
+  openAICapabilities,
+  validateOpenAIRequest,
+} from './models.js';
 
 export const OPENAI_BASE_URL = 'https://api.openai.com';
 const PROVIDER = 'OpenAI';
@@ -39,7 +54,9 @@ function authHeaders(config: ProviderConfig, basic?: { username: string; passwor
 }
 
 function secretsOf(config: ProviderConfig, basic?: { password: string }): string[] {
-  return [config.apiKey, config.password, basic?.password].filter((s): s is string => typeof s === 'string' && s !== '');
+  return [config.apiKey, config.password, basic?.password].filter(
+    (s): s is string => typeof s === 'string' && s !== '',
+  );
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -56,7 +73,10 @@ export function createOpenAIProvider(): Provider {
     name: 'OpenAI',
     capabilities: (config) => openAICapabilities(modelFor(undefined, config)),
     knownModels: (config) => {
-      const extra = config.model !== undefined && !(OPENAI_MODELS as readonly string[]).includes(config.model) ? [config.model] : [];
+      const extra =
+        config.model !== undefined && !(OPENAI_MODELS as readonly string[]).includes(config.model)
+          ? [config.model]
+          : [];
       return [...OPENAI_MODELS, ...extra];
     },
     // A custom base URL (LocalAI, a relay) may need no key; api.openai.com always does.
@@ -78,12 +98,19 @@ export function createOpenAIProvider(): Provider {
   };
 }
 
-async function generate(request: GenerateRequest, config: ProviderConfig, context: ProviderContext): Promise<ProviderOutput> {
+async function generate(
+  request: GenerateRequest,
+  config: ProviderConfig,
+  context: ProviderContext,
+): Promise<ProviderOutput> {
   const model = modelFor(request, config);
   validateOpenAIRequest(request, model);
   const { base, basic } = parseBaseUrl(config.baseUrl, OPENAI_BASE_URL, PROVIDER);
   if (!(config.apiKey ?? '') && basic === undefined && new URL(base).hostname === 'api.openai.com') {
-    throw new AppError('provider_auth', 'Add an OpenAI API key in settings first.', { retryable: false, details: { phase: 'before_accept' } });
+    throw new AppError('provider_auth', 'Add an OpenAI API key in settings first.', {
+      retryable: false,
+      details: { phase: 'before_accept' },
+    });
   }
   const deadline = new Deadline(context.signal, request.timeoutMs ?? config.timeoutMs);
   const scope: CallScope = { provider: providerLabel(base), deadline, secrets: secretsOf(config, basic) };
@@ -96,17 +123,28 @@ async function generate(request: GenerateRequest, config: ProviderConfig, contex
   try {
     const form = editing ? buildMultipart(await editForm(request, model, context.inputs)) : undefined;
     if (editing && request.inputImage?.strength !== undefined) {
-      context.trace('warning', `OpenAI has no strength setting: ${request.inputImage.strength} was not sent; the model decides how far to move from the image.`);
+      context.trace(
+        'warning',
+        `OpenAI has no strength setting: ${request.inputImage.strength} was not sent; the model decides how far to move from the image.`,
+      );
     }
-    context.trace('request', `POST /v1/${path} (${model}, n=${request.count}${streaming ? `, streaming ${request.partialImages} partials` : ''}${request.mask === undefined ? '' : ', masked'})`, {
-      model,
-      n: request.count,
-      size: body.size,
-      stream: streaming,
-    });
+    context.trace(
+      'request',
+      `POST /v1/${path} (${model}, n=${request.count}${streaming ? `, streaming ${request.partialImages} partials` : ''}${request.mask === undefined ? '' : ', masked'})`,
+      {
+        model,
+        n: request.count,
+        size: body.size,
+        stream: streaming,
+      },
+    );
     context.onProgress({ stage: 'generating', fraction: 0 });
     const payload = form === undefined ? { json: body } : { raw: form };
-    const response = await send(openAIUrl(base, path), { method: 'POST', headers: authHeaders(config, basic), ...payload }, scope);
+    const response = await send(
+      openAIUrl(base, path),
+      { method: 'POST', headers: authHeaders(config, basic), ...payload },
+      scope,
+    );
     if (response.status !== 200) throw await openAIResponseError(response, scope, config.maxResponseBytes);
     context.onAccepted();
     const requestId = response.headers.get('x-request-id');
@@ -134,14 +172,16 @@ async function readJsonResult(
 ): Promise<ProviderOutput> {
   context.onProgress({ stage: 'downloading' });
   const json = await readJson(response, config.maxResponseBytes, scope, 'the image response');
-  if (!isRecord(json) || !Array.isArray(json.data)) throw malformedError(scope, 'a response without a "data" list of images');
+  if (!isRecord(json) || !Array.isArray(json.data))
+    throw malformedError(scope, 'a response without a "data" list of images');
   if (json.data.length === 0) throw malformedError(scope, 'a response with no images');
   const images: GeneratedImage[] = [];
   let revisedPrompt: string | undefined;
   for (const [index, item] of json.data.entries()) {
     if (!isRecord(item)) throw malformedError(scope, `an image entry ${index} that is not an object`);
     if (typeof item.revised_prompt === 'string' && revisedPrompt === undefined) revisedPrompt = item.revised_prompt;
-    if (typeof item.b64_json === 'string') images.push(toImage(decodeBase64(item.b64_json, scope, `image ${index + 1}`), scope, `image ${index + 1}`));
+    if (typeof item.b64_json === 'string')
+      images.push(toImage(decodeBase64(item.b64_json, scope, `image ${index + 1}`), scope, `image ${index + 1}`));
     else if (typeof item.url === 'string') images.push(await fetchImageUrl(item.url, scope, config, basic));
     else throw malformedError(scope, `image ${index + 1} with neither b64_json nor url`);
   }
@@ -157,20 +197,35 @@ async function readJsonResult(
 }
 
 /** Compatible servers may ignore response_format and return a URL; fetch it under the same bound and deadline. */
-async function fetchImageUrl(url: string, scope: CallScope, config: ProviderConfig, basic?: { username: string; password: string }): Promise<GeneratedImage> {
+async function fetchImageUrl(
+  url: string,
+  scope: CallScope,
+  config: ProviderConfig,
+  basic?: { username: string; password: string },
+): Promise<GeneratedImage> {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     throw malformedError(scope, 'an image URL that is not a valid URL');
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw malformedError(scope, 'an image URL that is not http(s)');
-  const sameOrigin = config.baseUrl !== undefined && new URL(parseBaseUrl(config.baseUrl, OPENAI_BASE_URL, PROVIDER).base).origin === parsed.origin;
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw malformedError(scope, 'an image URL that is not http(s)');
+  const sameOrigin =
+    config.baseUrl !== undefined &&
+    new URL(parseBaseUrl(config.baseUrl, OPENAI_BASE_URL, PROVIDER).base).origin === parsed.origin;
   // The key goes only back to the configured server, never to a blob host.
-  const response = await send(parsed.toString(), { headers: sameOrigin ? { ...authHeaders(config, basic), accept: 'image/*' } : { accept: 'image/*' } }, scope, 'while downloading an image');
-  if (response.status !== 200) throw malformedError(scope, `HTTP ${response.status} for an image download`, { status: response.status });
+  const response = await send(
+    parsed.toString(),
+    { headers: sameOrigin ? { ...authHeaders(config, basic), accept: 'image/*' } : { accept: 'image/*' } },
+    scope,
+    'while downloading an image',
+  );
+  if (response.status !== 200)
+    throw malformedError(scope, `HTTP ${response.status} for an image download`, { status: response.status });
   const chunks: Uint8Array[] = [];
-  for await (const chunk of boundedChunks(response, config.maxResponseBytes, scope, 'while sending an image')) chunks.push(chunk);
+  for await (const chunk of boundedChunks(response, config.maxResponseBytes, scope, 'while sending an image'))
+    chunks.push(chunk);
   return toImage(Buffer.concat(chunks), scope, 'an image download');
 }
 
@@ -186,9 +241,17 @@ async function readStream(
   let usage: Record<string, unknown> | undefined;
   let partials = 0;
   const info: Record<string, unknown> = {};
-  for await (const event of parseSse(boundedChunks(response, config.maxResponseBytes, scope, 'while streaming images'))) {
+  for await (const event of parseSse(
+    boundedChunks(response, config.maxResponseBytes, scope, 'while streaming images'),
+  )) {
     if (event.data.trim() === '[DONE]') break;
-    if (event.event === 'error') throw openAIError(0, response.headers, extractOpenAIError(parseJsonSync(event.data, scope, 'a stream error event')), scope);
+    if (event.event === 'error')
+      throw openAIError(
+        0,
+        response.headers,
+        extractOpenAIError(parseJsonSync(event.data, scope, 'a stream error event')),
+        scope,
+      );
     const json = parseJsonSync(event.data, scope, `a "${event.event}" stream event`);
     if (!isRecord(json)) throw malformedError(scope, 'a stream event that is not a JSON object');
     if (json.error !== undefined && json.error !== null && json.error !== false) {
@@ -200,10 +263,17 @@ async function readStream(
       const index = typeof json.partial_image_index === 'number' ? json.partial_image_index : partials - 1;
       const preview = decodePartial(json.b64_json, scope, context, index);
       if (preview !== null) context.onPartialImage(preview);
-      context.onProgress({ stage: 'partial', fraction: Math.min(0.95, (index + 1) / (partialsWanted + 1)), step: index + 1, steps: partialsWanted + 1 });
+      context.onProgress({
+        stage: 'partial',
+        fraction: Math.min(0.95, (index + 1) / (partialsWanted + 1)),
+        step: index + 1,
+        steps: partialsWanted + 1,
+      });
     } else if (type.endsWith('.completed')) {
       if (typeof json.b64_json !== 'string') throw malformedError(scope, 'a completed event without b64_json');
-      images.push(toImage(decodeBase64(json.b64_json, scope, `image ${images.length + 1}`), scope, `image ${images.length + 1}`));
+      images.push(
+        toImage(decodeBase64(json.b64_json, scope, `image ${images.length + 1}`), scope, `image ${images.length + 1}`),
+      );
       if (isRecord(json.usage)) usage = json.usage;
       for (const key of ['size', 'quality', 'background', 'output_format', 'created_at'] as const) {
         if (json[key] !== undefined) info[key] = json[key];
@@ -214,7 +284,10 @@ async function readStream(
   }
   if (images.length === 0) throw droppedError(scope, 'before the final image arrived');
   if (images.length < request.count) {
-    context.trace('warning', `OpenAI streamed ${images.length} of ${request.count} images.`, { received: images.length, requested: request.count });
+    context.trace('warning', `OpenAI streamed ${images.length} of ${request.count} images.`, {
+      received: images.length,
+      requested: request.count,
+    });
   }
   const output: ProviderOutput = { images };
   if (usage !== undefined) output.usage = usage;
@@ -228,7 +301,10 @@ function decodePartial(b64: unknown, scope: CallScope, context: ProviderContext,
     if (typeof b64 !== 'string') throw malformedError(scope, 'a partial image without b64_json');
     return toImage(decodeBase64(b64, scope, `partial image ${index + 1}`), scope, `partial image ${index + 1}`);
   } catch (error) {
-    context.trace('warning', `Skipped partial preview ${index + 1}: ${error instanceof Error ? error.message : String(error)}`);
+    context.trace(
+      'warning',
+      `Skipped partial preview ${index + 1}: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return null;
   }
 }
@@ -244,7 +320,14 @@ async function testConnection(config: ProviderConfig, signal: AbortSignal): Prom
   }
   const { base, basic } = parsedBase;
   if (!(config.apiKey ?? '') && basic === undefined && new URL(base).hostname === 'api.openai.com') {
-    return { ok: false, reachable: false, authenticated: false, models: [], latencyMs: 0, message: 'Add an OpenAI API key in settings first.' };
+    return {
+      ok: false,
+      reachable: false,
+      authenticated: false,
+      models: [],
+      latencyMs: 0,
+      message: 'Add an OpenAI API key in settings first.',
+    };
   }
   const deadline = new Deadline(signal, Math.min(config.timeoutMs, TEST_TIMEOUT_MS));
   const scope: CallScope = { provider: providerLabel(base), deadline, secrets: secretsOf(config, basic) };
@@ -252,17 +335,36 @@ async function testConnection(config: ProviderConfig, signal: AbortSignal): Prom
     const response = await send(openAIUrl(base, 'models'), { headers: authHeaders(config, basic) }, scope);
     if (response.status === 401 || response.status === 403) {
       const error = await openAIResponseError(response, scope, config.maxResponseBytes);
-      return { ok: false, reachable: true, authenticated: false, models: [], latencyMs: elapsed(), message: error.message };
+      return {
+        ok: false,
+        reachable: true,
+        authenticated: false,
+        models: [],
+        latencyMs: elapsed(),
+        message: error.message,
+      };
     }
     if (response.status !== 200) {
       const error = await openAIResponseError(response, scope, config.maxResponseBytes);
       return { ok: false, reachable: true, models: [], latencyMs: elapsed(), message: error.message };
     }
     const json = await readJson(response, config.maxResponseBytes, scope, 'the model list');
-    const ids = isRecord(json) && Array.isArray(json.data) ? json.data.map((m) => (isRecord(m) && typeof m.id === 'string' ? m.id : null)).filter((id): id is string => id !== null) : [];
+    const ids =
+      isRecord(json) && Array.isArray(json.data)
+        ? json.data
+            .map((m) => (isRecord(m) && typeof m.id === 'string' ? m.id : null))
+            .filter((id): id is string => id !== null)
+        : [];
     const imageModels = ids.filter((id) => isGptImage(familyOf(id)) || id.startsWith('dall-e'));
     const models = (imageModels.length > 0 ? imageModels : ids).sort();
-    return { ok: true, reachable: true, authenticated: true, models, latencyMs: elapsed(), message: `Connected to ${scope.provider}: ${models.length} image model${models.length === 1 ? '' : 's'} available.` };
+    return {
+      ok: true,
+      reachable: true,
+      authenticated: true,
+      models,
+      latencyMs: elapsed(),
+      message: `Connected to ${scope.provider}: ${models.length} image model${models.length === 1 ? '' : 's'} available.`,
+    };
   } catch (error) {
     if (signal.aborted) throw new AppError('cancelled', 'Cancelled.', { retryable: false });
     const appError = error instanceof AppError ? error : networkError(error, scope, 'while listing models');

@@ -82,7 +82,13 @@ export function App() {
         </button>
         <SearchBar />
         <LiveChip />
-        <button type="button" className="btn ghost" onClick={() => openImport()} aria-haspopup="dialog" title="Import folders of images (Ctrl+I)">
+        <button
+          type="button"
+          className="btn ghost"
+          onClick={() => openImport()}
+          aria-haspopup="dialog"
+          title="Import folders of images (Ctrl+I)"
+        >
           Import…
         </button>
         <button type="button" className="btn ghost" onClick={() => setPanel('settings')} aria-haspopup="dialog">
@@ -93,7 +99,12 @@ export function App() {
       <RecoveryBanner />
       <UpdateBanner />
       <div className="workspace">
-        <aside id="composer-drawer" className={composerOpen ? 'sidebar open' : 'sidebar'} aria-label="Compose" inert={drawer && !composerOpen}>
+        <aside
+          id="composer-drawer"
+          className={composerOpen ? 'sidebar open' : 'sidebar'}
+          aria-label="Compose"
+          inert={drawer && !composerOpen}
+        >
           <Composer />
         </aside>
         <aside className="library-nav" aria-label="Library">

@@ -2,7 +2,17 @@ import { takesPrompt } from '../../../shared/prompt-template';
 import type { BatchPlan } from '../lib/composer-batch';
 
 /** Under the prompt: how many jobs Generate makes (and which), why the text cannot be read, or what a style sends. */
-export function BatchHint({ plan, hint, promptError, template }: { plan: BatchPlan; hint: string | null; promptError: string | undefined; template: string }) {
+export function BatchHint({
+  plan,
+  hint,
+  promptError,
+  template,
+}: {
+  plan: BatchPlan;
+  hint: string | null;
+  promptError: string | undefined;
+  template: string;
+}) {
   if (!plan.ok) {
     // Once submitted, the same message shows as the field's error instead.
     return promptError === undefined ? (

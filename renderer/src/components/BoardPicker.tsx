@@ -2,7 +2,15 @@ import type { CurationTarget } from '../store/types';
 import { useApp, useAppStore } from '../store/context';
 
 /** "Add to board…": a menu of the boards that hold images of their own (not smart boards); nothing without one. */
-export function BoardPicker({ label, target, className }: { label: string; target: () => CurationTarget; className?: string }) {
+export function BoardPicker({
+  label,
+  target,
+  className,
+}: {
+  label: string;
+  target: () => CurationTarget;
+  className?: string;
+}) {
   const store = useAppStore();
   const boards = useApp((s) => s.boards);
   if (boards === null || !boards.some((b) => b.query === undefined)) return null;

@@ -78,10 +78,22 @@ function BoardRow({ board, active }: { board: Board; active: boolean }) {
         <span className="count">{formatNumber(board.count)}</span>
       </button>
       <span className="board-tools">
-        <button type="button" className="icon" aria-label={`Rename board ${board.name}`} title="Rename" onClick={() => setRenaming(true)}>
+        <button
+          type="button"
+          className="icon"
+          aria-label={`Rename board ${board.name}`}
+          title="Rename"
+          onClick={() => setRenaming(true)}
+        >
           ✎
         </button>
-        <button type="button" className="icon" aria-label={`Delete board ${board.name}`} title="Delete board" onClick={() => setConfirming(true)}>
+        <button
+          type="button"
+          className="icon"
+          aria-label={`Delete board ${board.name}`}
+          title="Delete board"
+          onClick={() => setConfirming(true)}
+        >
           ×
         </button>
       </span>
@@ -122,7 +134,13 @@ export function BoardsList() {
     <section className="nav-section" aria-label="Boards">
       <header>
         <h2>Boards</h2>
-        <button type="button" className="icon" aria-label="New board" title="New board" onClick={() => setCreating('board')}>
+        <button
+          type="button"
+          className="icon"
+          aria-label="New board"
+          title="New board"
+          onClick={() => setCreating('board')}
+        >
           +
         </button>
       </header>
@@ -144,12 +162,16 @@ export function BoardsList() {
           </li>
         )}
       </ul>
-      {boards !== null && boards.length === 0 && creating === null ? <p className="muted small">Drag images onto a board to gather them.</p> : null}
+      {boards !== null && boards.length === 0 && creating === null ? (
+        <p className="muted small">Drag images onto a board to gather them.</p>
+      ) : null}
       <button
         type="button"
         className="btn small ghost"
         disabled={search === '' || (boards ?? []).some((b) => b.query === search)}
-        title={search === '' ? 'Search for something first' : `Save “${search}” as a board that always shows what matches`}
+        title={
+          search === '' ? 'Search for something first' : `Save “${search}” as a board that always shows what matches`
+        }
         onClick={() => setCreating('smart')}
       >
         Save search as smart board

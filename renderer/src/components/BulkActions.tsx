@@ -11,10 +11,26 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { ExportDialog, type ExportTarget } from './ExportDialog';
 
 /** Rate, favourite, tag, board or trash many images at once: one engine transaction, one Undo. */
-export function BulkActions({ target, count, what, withTrash = true, more = false, compare = false }: { target: () => CurationTarget; count: number; what: string; withTrash?: boolean; more?: boolean; compare?: boolean }) {
+export function BulkActions({
+  target,
+  count,
+  what,
+  withTrash = true,
+  more = false,
+  compare = false,
+}: {
+  target: () => CurationTarget;
+  count: number;
+  what: string;
+  withTrash?: boolean;
+  more?: boolean;
+  compare?: boolean;
+}) {
   const store = useAppStore();
   // Showing one board (its own images, not a smart board's query): its images can leave it from here.
-  const shownBoard = useApp((s) => s.boards?.find((b) => b.query === undefined && boardSearch(b) === s.filters.search.trim()) ?? null);
+  const shownBoard = useApp(
+    (s) => s.boards?.find((b) => b.query === undefined && boardSearch(b) === s.filters.search.trim()) ?? null,
+  );
   const [tag, setTag] = useState('');
   const [confirmTrash, setConfirmTrash] = useState(false);
   const [exporting, setExporting] = useState<ExportTarget | null>(null);
@@ -38,7 +54,12 @@ export function BulkActions({ target, count, what, withTrash = true, more = fals
         ))}
         <option value="0">Clear rating</option>
       </select>
-      <button type="button" className="btn small" aria-label={`Favorite ${label}`} onClick={() => void s().favoriteImages(target(), true)}>
+      <button
+        type="button"
+        className="btn small"
+        aria-label={`Favorite ${label}`}
+        onClick={() => void s().favoriteImages(target(), true)}
+      >
         ♥ Favorite
       </button>
       <form
@@ -51,11 +72,23 @@ export function BulkActions({ target, count, what, withTrash = true, more = fals
           void s().tagImages(target(), { add: [name] });
         }}
       >
-        <input type="text" aria-label={`Tag ${label}`} placeholder="Tag…" value={tag} maxLength={64} onChange={(e) => setTag(e.target.value)} />
+        <input
+          type="text"
+          aria-label={`Tag ${label}`}
+          placeholder="Tag…"
+          value={tag}
+          maxLength={64}
+          onChange={(e) => setTag(e.target.value)}
+        />
       </form>
       <BoardPicker label={`Add ${label} to a board`} target={target} />
       {shownBoard === null ? null : (
-        <button type="button" className="btn small" aria-label={`Remove ${label} from ${shownBoard.name}`} onClick={() => void s().removeFromBoard(shownBoard.id, target())}>
+        <button
+          type="button"
+          className="btn small"
+          aria-label={`Remove ${label} from ${shownBoard.name}`}
+          onClick={() => void s().removeFromBoard(shownBoard.id, target())}
+        >
           Remove from board
         </button>
       )}
@@ -92,7 +125,12 @@ export function BulkActions({ target, count, what, withTrash = true, more = fals
       ) : null}
       {exporting === null ? null : <ExportDialog target={exporting} label={label} onClose={() => setExporting(null)} />}
       {withTrash ? (
-        <button type="button" className="btn small danger" aria-label={`Move ${label} to Trash`} onClick={() => setConfirmTrash(true)}>
+        <button
+          type="button"
+          className="btn small danger"
+          aria-label={`Move ${label} to Trash`}
+          onClick={() => setConfirmTrash(true)}
+        >
           Trash
         </button>
       ) : null}
@@ -117,18 +155,37 @@ export function BulkActions({ target, count, what, withTrash = true, more = fals
 /** Above the grid while a search or filter narrows it: act on every image that matches, loaded or not. */
 export function MatchesBar() {
   // Only counts made for this very query: "all 3" of the last search must not act on this one.
-  const images = useApp((s) => (s.countsKey === countsKeyOf(s.filters) && s.searchError === null ? (s.counts?.images ?? null) : null));
+  const images = useApp((s) =>
+    s.countsKey === countsKeyOf(s.filters) && s.searchError === null ? (s.counts?.images ?? null) : null,
+  );
   const more = useApp((s) => s.counts?.capped.includes('images') === true);
-  const narrowed = useApp((s) => s.filters.view === 'favorites' || s.filters.search.trim() !== '' || s.filters.status.length > 0 || s.filters.provider !== null || s.filters.source !== null);
+  const narrowed = useApp(
+    (s) =>
+      s.filters.view === 'favorites' ||
+      s.filters.search.trim() !== '' ||
+      s.filters.status.length > 0 ||
+      s.filters.provider !== null ||
+      s.filters.source !== null,
+  );
   const inTrash = useApp((s) => s.filters.view === 'trash');
   const manySelected = useApp((s) => Object.keys(s.selection.selected).length > 1);
   if (!narrowed || inTrash || manySelected || images === null || images === 0) return null;
   return (
     <div className="selection-bar matches-bar" role="toolbar" aria-label="All matches">
       <span>
-        All <strong>{formatNumber(images)}{more ? '+' : ''}</strong> matching image{images === 1 ? '' : 's'}:
+        All{' '}
+        <strong>
+          {formatNumber(images)}
+          {more ? '+' : ''}
+        </strong>{' '}
+        matching image{images === 1 ? '' : 's'}:
       </span>
-      <BulkActions target={() => ({ query: true })} count={images} more={more} what={images === 1 ? 'matching image' : 'matching images'} />
+      <BulkActions
+        target={() => ({ query: true })}
+        count={images}
+        more={more}
+        what={images === 1 ? 'matching image' : 'matching images'}
+      />
     </div>
   );
 }

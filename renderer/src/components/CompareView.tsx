@@ -66,13 +66,36 @@ export function CompareView() {
     const image = job?.images.find((i) => i.id === item.imageId);
     return job === undefined || image === undefined ? [] : [{ job, image }];
   });
-  const rows = rowsWorthShowing(diffSettings(shown.map(({ job, image }) => settingsOf(job, details[job.id] ?? null, image.id))));
-  const columns = area.width > 0 ? compareColumns(shown.map(({ image }) => image), area) : Math.max(1, shown.length);
+  const rows = rowsWorthShowing(
+    diffSettings(shown.map(({ job, image }) => settingsOf(job, details[job.id] ?? null, image.id))),
+  );
+  const columns =
+    area.width > 0
+      ? compareColumns(
+          shown.map(({ image }) => image),
+          area,
+        )
+      : Math.max(1, shown.length);
   const close = () => store.getState().closeCompare();
   // The viewer's zoom keys: + and − step, Ctrl+0 fits, Ctrl+1 is 1:1, Z toggles.
   const onKeyDown = (event: React.KeyboardEvent) => {
-    const command = keyToCommand({ key: event.key, ctrlKey: event.ctrlKey, metaKey: event.metaKey, shiftKey: event.shiftKey, altKey: event.altKey, inTextField: isTextField(event.target) }, 'viewer');
-    const method = command === null ? undefined : ({ zoomIn: 'zoomIn', zoomOut: 'zoomOut', zoomFit: 'fit', zoomActual: 'actual', zoom: 'toggle' } as const)[command as 'zoomIn'];
+    const command = keyToCommand(
+      {
+        key: event.key,
+        ctrlKey: event.ctrlKey,
+        metaKey: event.metaKey,
+        shiftKey: event.shiftKey,
+        altKey: event.altKey,
+        inTextField: isTextField(event.target),
+      },
+      'viewer',
+    );
+    const method =
+      command === null
+        ? undefined
+        : ({ zoomIn: 'zoomIn', zoomOut: 'zoomOut', zoomFit: 'fit', zoomActual: 'actual', zoom: 'toggle' } as const)[
+            command as 'zoomIn'
+          ];
     if (method === undefined) return;
     event.preventDefault();
     zoom.current?.[method]();
@@ -94,7 +117,13 @@ export function CompareView() {
         <span className="muted small">Zoom and pan move every image together</span>
         <span className="spacer" />
         {shown.length === 2 ? (
-          <button type="button" className="btn small" aria-pressed={split !== null} title="Lay the two images one over the other, split by a slider" onClick={() => setSplit(split === null ? 50 : null)}>
+          <button
+            type="button"
+            className="btn small"
+            aria-pressed={split !== null}
+            title="Lay the two images one over the other, split by a slider"
+            onClick={() => setSplit(split === null ? 50 : null)}
+          >
             Split
           </button>
         ) : null}
@@ -108,7 +137,14 @@ export function CompareView() {
         <div ref={panesRef} className="compare-panes" style={{ gridTemplateColumns: `repeat(${columns}, 1fr)` }}>
           {shown.map(({ job, image }, i) => (
             <figure key={image.id} className="compare-pane" aria-label={`Image ${i + 1}: ${jobTitle(job)}`}>
-              <ZoomPane ref={i === 0 ? zoom : undefined} src={api.mediaUrl('image', image.id)} alt={jobTitle(job)} width={image.width} height={image.height} sync={{ view, onChange: setView }} />
+              <ZoomPane
+                ref={i === 0 ? zoom : undefined}
+                src={api.mediaUrl('image', image.id)}
+                alt={jobTitle(job)}
+                width={image.width}
+                height={image.height}
+                sync={{ view, onChange: setView }}
+              />
             </figure>
           ))}
         </div>
@@ -120,7 +156,11 @@ export function CompareView() {
               <tr key={row.key} className={row.differs.some(Boolean) ? 'differs' : undefined}>
                 <th scope="row">{row.label}</th>
                 {row.values.map((value, i) => (
-                  <td key={i} className={row.differs[i] ? 'diff' : undefined} data-differs={row.differs[i] ? 'true' : undefined}>
+                  <td
+                    key={i}
+                    className={row.differs[i] ? 'diff' : undefined}
+                    data-differs={row.differs[i] ? 'true' : undefined}
+                  >
                     {value ?? <span className="muted">—</span>}
                   </td>
                 ))}

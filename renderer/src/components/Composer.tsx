@@ -70,7 +70,14 @@ export function Composer() {
       }}
       onKeyDown={(e) => {
         const command = keyToCommand(
-          { key: e.key, ctrlKey: e.ctrlKey, metaKey: e.metaKey, shiftKey: e.shiftKey, altKey: e.altKey, inTextField: true },
+          {
+            key: e.key,
+            ctrlKey: e.ctrlKey,
+            metaKey: e.metaKey,
+            shiftKey: e.shiftKey,
+            altKey: e.altKey,
+            inTextField: true,
+          },
           'composer',
         );
         if (command === 'submit') {
@@ -85,7 +92,12 @@ export function Composer() {
         {draft.templateName !== '' ? (
           <span className="chip active template-chip" title={draft.template}>
             Style: {draft.templateName}
-            <button type="button" className="icon-btn" aria-label={`Stop using the style ${draft.templateName}`} onClick={clearTemplate}>
+            <button
+              type="button"
+              className="icon-btn"
+              aria-label={`Stop using the style ${draft.templateName}`}
+              onClick={clearTemplate}
+            >
               ×
             </button>
           </span>
@@ -129,7 +141,9 @@ export function Composer() {
               {options.map((o) => (
                 <option key={o.value} value={o.value}>
                   {o.label}
-                  {o.value === o.provider.id ? pickerSuffix(providerStatusView(o.provider, Date.now(), providerDown[o.provider.id]).pickerNote) : ''}
+                  {o.value === o.provider.id
+                    ? pickerSuffix(providerStatusView(o.provider, Date.now(), providerDown[o.provider.id]).pickerNote)
+                    : ''}
                 </option>
               ))}
             </select>
@@ -140,7 +154,9 @@ export function Composer() {
             {(props) => (
               <select {...props} value={draft.model} onChange={(e) => update({ model: e.target.value })}>
                 {/* Nothing chosen: the engine's default (ComfyUI: the first listed; A1111: the checkpoint it has loaded). */}
-                {provider.defaultModel === undefined && (draft.model === '' || provider.models.length > 1) ? <option value="">Default</option> : null}
+                {provider.defaultModel === undefined && (draft.model === '' || provider.models.length > 1) ? (
+                  <option value="">Default</option>
+                ) : null}
                 {provider.models.map((m) => (
                   <option key={m} value={m}>
                     {m}
@@ -150,7 +166,10 @@ export function Composer() {
             )}
           </Field>
         ) : null}
-        <Field label="Size" error={fixedSizes === null && caps !== undefined ? undefined : (errors.width ?? errors.height)}>
+        <Field
+          label="Size"
+          error={fixedSizes === null && caps !== undefined ? undefined : (errors.width ?? errors.height)}
+        >
           {(props) => (
             <select
               {...props}
@@ -165,13 +184,22 @@ export function Composer() {
                   {w} × {h}
                 </option>
               ))}
-              {presetKeys.includes(sizeKey) ? null : <option value="custom">{`${draft.width} × ${draft.height} (custom)`}</option>}
+              {presetKeys.includes(sizeKey) ? null : (
+                <option value="custom">{`${draft.width} × ${draft.height} (custom)`}</option>
+              )}
             </select>
           )}
         </Field>
         <Field label="Count" error={errors.count}>
           {(props) => (
-            <input {...props} type="number" min={1} max={caps?.maxCount ?? 10} value={draft.count} onChange={(e) => update({ count: Number(e.target.value) })} />
+            <input
+              {...props}
+              type="number"
+              min={1}
+              max={caps?.maxCount ?? 10}
+              value={draft.count}
+              onChange={(e) => update({ count: Number(e.target.value) })}
+            />
           )}
         </Field>
       </div>
@@ -184,125 +212,200 @@ export function Composer() {
           {advancedNote === '' ? null : <span className="advanced-note">{advancedNote}</span>}
         </summary>
         <div className="advanced-body">
-      {caps?.negativePrompt ? (
-        <Field label="Negative prompt" error={errors.negativePrompt}>
-          {(props) => (
-            <textarea {...props} rows={2} value={draft.negativePrompt} placeholder="What to avoid" onChange={(e) => update({ negativePrompt: e.target.value })} />
-          )}
-        </Field>
-      ) : null}
+          {caps?.negativePrompt ? (
+            <Field label="Negative prompt" error={errors.negativePrompt}>
+              {(props) => (
+                <textarea
+                  {...props}
+                  rows={2}
+                  value={draft.negativePrompt}
+                  placeholder="What to avoid"
+                  onChange={(e) => update({ negativePrompt: e.target.value })}
+                />
+              )}
+            </Field>
+          ) : null}
 
-      {caps !== undefined && fixedSizes === null ? (
-        <div className="field">
-          <span className="label" id="aspect-label">
-            Aspect ratio
-          </span>
-          <div className="chips" role="group" aria-labelledby="aspect-label">
-            {ASPECT_RATIOS.map((ratio) => {
-              const [w, h] = sizeForAspect(ratio, longEdge, caps);
-              const active = w === draft.width && h === draft.height;
-              return (
-                <button key={ratio.label} type="button" className={active ? 'chip active' : 'chip'} aria-pressed={active} onClick={() => update({ width: w, height: h })}>
-                  {ratio.label}
-                </button>
-              );
-            })}
-          </div>
-        </div>
-      ) : null}
-
-      {fixedSizes === null && caps !== undefined ? (
-        <div className="row">
-          <Field label="Width" error={errors.width}>
-            {(props) => (
-              <input {...props} type="number" min={caps.sizes.min} max={caps.sizes.max} step={caps.sizes.multipleOf} value={draft.width} onChange={(e) => update({ width: Number(e.target.value) })} />
-            )}
-          </Field>
-          <Field label="Height" error={errors.height}>
-            {(props) => (
-              <input {...props} type="number" min={caps.sizes.min} max={caps.sizes.max} step={caps.sizes.multipleOf} value={draft.height} onChange={(e) => update({ height: Number(e.target.value) })} />
-            )}
-          </Field>
-        </div>
-      ) : null}
-
-      {caps?.seed ? (
-        <Field
-          label="Seed"
-          error={errors.seed}
-          hint={draft.seedLocked ? 'Fixed: the same settings give the same image.' : 'Random each time. Type a number to fix it.'}
-        >
-          {(props) => (
-            // A seed past 32 bits (up to 20 digits) takes the whole row, its buttons below, so every digit shows.
-            <div className={seedFieldText(draft).length > 10 ? 'seed long' : 'seed'}>
-              <input
-                {...props}
-                type="text"
-                inputMode="numeric"
-                autoComplete="off"
-                placeholder="Random"
-                title={`A whole number from 0 to ${MAX_SEED}`}
-                value={seedFieldText(draft)}
-                onChange={(e) => {
-                  const next = seedFromInput(e.target.value);
-                  if (next !== null) update(next);
-                }}
-              />
-              {draft.seedLocked ? (
-                <button type="button" className="btn small" aria-label="Back to a random seed" title="Back to random" onClick={() => update({ seedLocked: false })}>
-                  Random
-                </button>
-              ) : null}
-              <button type="button" className="btn small" aria-label="New seed" title="Roll a new seed and keep it" onClick={() => update({ seed: randomSeed(), seedLocked: true })}>
-                <span aria-hidden="true" className="dice">⚄</span> New
-              </button>
+          {caps !== undefined && fixedSizes === null ? (
+            <div className="field">
+              <span className="label" id="aspect-label">
+                Aspect ratio
+              </span>
+              <div className="chips" role="group" aria-labelledby="aspect-label">
+                {ASPECT_RATIOS.map((ratio) => {
+                  const [w, h] = sizeForAspect(ratio, longEdge, caps);
+                  const active = w === draft.width && h === draft.height;
+                  return (
+                    <button
+                      key={ratio.label}
+                      type="button"
+                      className={active ? 'chip active' : 'chip'}
+                      aria-pressed={active}
+                      onClick={() => update({ width: w, height: h })}
+                    >
+                      {ratio.label}
+                    </button>
+                  );
+                })}
+              </div>
             </div>
-          )}
-        </Field>
-      ) : null}
+          ) : null}
 
-      <div className="row">
-        {caps?.steps !== undefined ? (
-          <Field label="Steps" error={errors.steps}>
-            {(props) => (
-              <input {...props} type="number" min={caps.steps!.min} max={caps.steps!.max} value={draft.steps ?? caps.steps!.default} onChange={(e) => update({ steps: Number(e.target.value) })} />
-            )}
-          </Field>
-        ) : null}
-        {caps?.guidance !== undefined ? (
-          <Field label="Guidance" error={errors.guidance}>
-            {(props) => (
-              <input {...props} type="number" step={0.5} min={caps.guidance!.min} max={caps.guidance!.max} value={draft.guidance ?? caps.guidance!.default} onChange={(e) => update({ guidance: Number(e.target.value) })} />
-            )}
-          </Field>
-        ) : null}
-        {caps?.qualities !== undefined ? (
-          <Field label="Quality" error={errors.quality}>
-            {(props) => (
-              <select {...props} value={draft.quality ?? ''} onChange={(e) => update({ quality: e.target.value as typeof draft.quality })}>
-                {caps.qualities!.map((q) => (
-                  <option key={q} value={q}>
-                    {q}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-        ) : null}
-      </div>
+          {fixedSizes === null && caps !== undefined ? (
+            <div className="row">
+              <Field label="Width" error={errors.width}>
+                {(props) => (
+                  <input
+                    {...props}
+                    type="number"
+                    min={caps.sizes.min}
+                    max={caps.sizes.max}
+                    step={caps.sizes.multipleOf}
+                    value={draft.width}
+                    onChange={(e) => update({ width: Number(e.target.value) })}
+                  />
+                )}
+              </Field>
+              <Field label="Height" error={errors.height}>
+                {(props) => (
+                  <input
+                    {...props}
+                    type="number"
+                    min={caps.sizes.min}
+                    max={caps.sizes.max}
+                    step={caps.sizes.multipleOf}
+                    value={draft.height}
+                    onChange={(e) => update({ height: Number(e.target.value) })}
+                  />
+                )}
+              </Field>
+            </div>
+          ) : null}
 
-      {caps?.samplers !== undefined ? <SamplerFields samplers={caps.samplers} kind={provider?.kind} /> : null}
+          {caps?.seed ? (
+            <Field
+              label="Seed"
+              error={errors.seed}
+              hint={
+                draft.seedLocked
+                  ? 'Fixed: the same settings give the same image.'
+                  : 'Random each time. Type a number to fix it.'
+              }
+            >
+              {(props) => (
+                // A seed past 32 bits (up to 20 digits) takes the whole row, its buttons below, so every digit shows.
+                <div className={seedFieldText(draft).length > 10 ? 'seed long' : 'seed'}>
+                  <input
+                    {...props}
+                    type="text"
+                    inputMode="numeric"
+                    autoComplete="off"
+                    placeholder="Random"
+                    title={`A whole number from 0 to ${MAX_SEED}`}
+                    value={seedFieldText(draft)}
+                    onChange={(e) => {
+                      const next = seedFromInput(e.target.value);
+                      if (next !== null) update(next);
+                    }}
+                  />
+                  {draft.seedLocked ? (
+                    <button
+                      type="button"
+                      className="btn small"
+                      aria-label="Back to a random seed"
+                      title="Back to random"
+                      onClick={() => update({ seedLocked: false })}
+                    >
+                      Random
+                    </button>
+                  ) : null}
+                  <button
+                    type="button"
+                    className="btn small"
+                    aria-label="New seed"
+                    title="Roll a new seed and keep it"
+                    onClick={() => update({ seed: randomSeed(), seedLocked: true })}
+                  >
+                    <span aria-hidden="true" className="dice">
+                      ⚄
+                    </span>{' '}
+                    New
+                  </button>
+                </div>
+              )}
+            </Field>
+          ) : null}
 
-      {caps !== undefined && caps.maxPartialImages > 0 ? (
-        <label className="check">
-          <input type="checkbox" checked={draft.previews} onChange={(e) => update({ previews: e.target.checked })} />
-          Show partial previews while it renders
-        </label>
-      ) : null}
+          <div className="row">
+            {caps?.steps !== undefined ? (
+              <Field label="Steps" error={errors.steps}>
+                {(props) => (
+                  <input
+                    {...props}
+                    type="number"
+                    min={caps.steps!.min}
+                    max={caps.steps!.max}
+                    value={draft.steps ?? caps.steps!.default}
+                    onChange={(e) => update({ steps: Number(e.target.value) })}
+                  />
+                )}
+              </Field>
+            ) : null}
+            {caps?.guidance !== undefined ? (
+              <Field label="Guidance" error={errors.guidance}>
+                {(props) => (
+                  <input
+                    {...props}
+                    type="number"
+                    step={0.5}
+                    min={caps.guidance!.min}
+                    max={caps.guidance!.max}
+                    value={draft.guidance ?? caps.guidance!.default}
+                    onChange={(e) => update({ guidance: Number(e.target.value) })}
+                  />
+                )}
+              </Field>
+            ) : null}
+            {caps?.qualities !== undefined ? (
+              <Field label="Quality" error={errors.quality}>
+                {(props) => (
+                  <select
+                    {...props}
+                    value={draft.quality ?? ''}
+                    onChange={(e) => update({ quality: e.target.value as typeof draft.quality })}
+                  >
+                    {caps.qualities!.map((q) => (
+                      <option key={q} value={q}>
+                        {q}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+            ) : null}
+          </div>
+
+          {caps?.samplers !== undefined ? <SamplerFields samplers={caps.samplers} kind={provider?.kind} /> : null}
+
+          {caps !== undefined && caps.maxPartialImages > 0 ? (
+            <label className="check">
+              <input
+                type="checkbox"
+                checked={draft.previews}
+                onChange={(e) => update({ previews: e.target.checked })}
+              />
+              Show partial previews while it renders
+            </label>
+          ) : null}
         </div>
       </details>
 
-      <button type="submit" className="btn primary generate" aria-busy={submitting} onClick={(e) => (clickedAt.current = pressedAt(e))}>
+      <button
+        type="submit"
+        className="btn primary generate"
+        aria-busy={submitting}
+        onClick={(e) => (clickedAt.current = pressedAt(e))}
+      >
         {submitting ? 'Queuing…' : hint !== null ? `Generate ${plan.ok ? plan.prompts.length : ''} jobs` : 'Generate'}
         <kbd aria-hidden="true">Ctrl ↵</kbd>
       </button>

@@ -26,7 +26,19 @@ function describe(value: unknown): string {
   return JSON.stringify(value);
 }
 
-export function DetailsPanel({ id, detail, imageId, onTrash, onClose }: { id: string; detail: JobDetail | null; imageId: string | undefined; onTrash: () => void; onClose: () => void }) {
+export function DetailsPanel({
+  id,
+  detail,
+  imageId,
+  onTrash,
+  onClose,
+}: {
+  id: string;
+  detail: JobDetail | null;
+  imageId: string | undefined;
+  onTrash: () => void;
+  onClose: () => void;
+}) {
   const api = useApi();
   const store = useAppStore();
   const job = useApp((s) => s.jobs.byId[id]);
@@ -55,7 +67,11 @@ export function DetailsPanel({ id, detail, imageId, onTrash, onClose }: { id: st
         <StatusBadge status={job.status} />
         {job.trashedAt !== null ? <span className="badge">In trash</span> : null}
       </div>
-      {job.prompt.trim() === '' ? <h2 className="details-prompt muted">No prompt in this file</h2> : <h2 className="details-prompt">{job.prompt}</h2>}
+      {job.prompt.trim() === '' ? (
+        <h2 className="details-prompt muted">No prompt in this file</h2>
+      ) : (
+        <h2 className="details-prompt">{job.prompt}</h2>
+      )}
       {/* What went wrong comes before the settings that were tried. */}
       {job.error !== undefined ? (
         <p className="details-error" role="note">
@@ -66,7 +82,10 @@ export function DetailsPanel({ id, detail, imageId, onTrash, onClose }: { id: st
       <dl className="details-list details-settings" aria-label="Settings">
         <Row label="Negative" value={job.negativePrompt} />
         <Row label="Model" value={job.model ?? request?.model ?? detail?.metadata?.model} />
-        <Row label="Seed" value={describeSeed(seedOfImage({ images: job.images, request, result }, imageId), job.count)} />
+        <Row
+          label="Seed"
+          value={describeSeed(seedOfImage({ images: job.images, request, result }, imageId), job.count)}
+        />
         <Row label="Steps" value={request?.steps} />
         <Row label="Guidance" value={request?.guidance} />
         <Row label="Sampler" value={request?.sampler ?? detail?.metadata?.sampler} />
@@ -74,9 +93,19 @@ export function DetailsPanel({ id, detail, imageId, onTrash, onClose }: { id: st
         {imported ? null : <Row label="Source" value={`Atelier, ${job.provider}`} />}
       </dl>
       {/* An imported file's source, LoRAs and locations follow at once. */}
-      {imported && detail?.metadata !== undefined ? <ImportedDetails source={job.source} metadata={detail.metadata} /> : null}
+      {imported && detail?.metadata !== undefined ? (
+        <ImportedDetails source={job.source} metadata={detail.metadata} />
+      ) : null}
       <div className="details-actions">
-        <button type="button" className="btn small" onClick={() => void navigator.clipboard?.writeText(job.prompt).then(() => actions.toast({ kind: 'info', message: 'Prompt copied.' }), actions.reportError)}>
+        <button
+          type="button"
+          className="btn small"
+          onClick={() =>
+            void navigator.clipboard
+              ?.writeText(job.prompt)
+              .then(() => actions.toast({ kind: 'info', message: 'Prompt copied.' }), actions.reportError)
+          }
+        >
           Copy prompt
         </button>
         <button
@@ -108,7 +137,9 @@ export function DetailsPanel({ id, detail, imageId, onTrash, onClose }: { id: st
             className="btn small"
             aria-pressed={image.favorite === true}
             title="This image (F)"
-            onClick={() => void actions.favoriteImages({ images: { imageIds: [image.id], jobIds: [id] } }, image.favorite !== true)}
+            onClick={() =>
+              void actions.favoriteImages({ images: { imageIds: [image.id], jobIds: [id] } }, image.favorite !== true)
+            }
           >
             {image.favorite ? '♥ Favorite' : '♡ Favorite'}
           </button>
@@ -165,7 +196,9 @@ export function DetailsPanel({ id, detail, imageId, onTrash, onClose }: { id: st
         {image === undefined ? null : <Row label="File" value={`${image.mime}, ${formatBytes(image.bytes)}`} />}
         <Row label="Quality" value={request?.quality} />
         <Row label="Created" value={formatDateTime(job.createdAt)} />
-        {job.completedAt === undefined || imported ? null : <Row label="Finished" value={formatDateTime(job.completedAt)} />}
+        {job.completedAt === undefined || imported ? null : (
+          <Row label="Finished" value={formatDateTime(job.completedAt)} />
+        )}
       </dl>
       {result?.revisedPrompt === undefined ? null : (
         <section>
@@ -194,7 +227,8 @@ export function DetailsPanel({ id, detail, imageId, onTrash, onClose }: { id: st
               <ol className="trace">
                 {detail.events.map((event) => (
                   <li key={event.seq}>
-                    <time>{new Date(event.at).toLocaleTimeString('en-US')}</time> <span className="trace-kind">{event.kind}</span> {event.message}
+                    <time>{new Date(event.at).toLocaleTimeString('en-US')}</time>{' '}
+                    <span className="trace-kind">{event.kind}</span> {event.message}
                   </li>
                 ))}
               </ol>

@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import { draggingOut, endDragOut, sortDroppedFiles } from '../lib/drag-out';
 import { useApi, useAppStore } from '../store/context';
 
-export const BROWSER_DROP_NOTE = 'In the browser, type the folder’s path: a page is never told where a dropped file lives.';
+export const BROWSER_DROP_NOTE =
+  'In the browser, type the folder’s path: a page is never told where a dropped file lives.';
 
 function carriesFiles(event: DragEvent): boolean {
   return event.dataTransfer !== null && Array.from(event.dataTransfer.types).includes('Files');
@@ -48,7 +49,13 @@ export function DropToImport() {
       const state = store.getState();
       void sortDroppedFiles(api, Array.from(e.dataTransfer.files)).then(({ imageIds, foreign }) => {
         if (foreign.length > 0) state.openImportDialog({ paths: foreign });
-        else if (imageIds.length === 0) state.openImportDialog({ note: api.host === 'browser' ? BROWSER_DROP_NOTE : 'Those items are not files on this computer: choose or type a folder.' });
+        else if (imageIds.length === 0)
+          state.openImportDialog({
+            note:
+              api.host === 'browser'
+                ? BROWSER_DROP_NOTE
+                : 'Those items are not files on this computer: choose or type a folder.',
+          });
       }, state.reportError);
     };
     // After an OS drag the next plain pointer move or press means it is over (no drag event says so).

@@ -8,7 +8,8 @@ export function EmptyState() {
   const reload = useApp((s) => s.loadFirstPage);
   const openImport = useApp((s) => s.openImportDialog);
   const lost = useApp((s) => (s.stats?.recovery.state === 'needed' ? s.stats.recovery.unknownFiles : 0));
-  const filtered = filters.search.trim() !== '' || filters.status.length > 0 || filters.provider !== null || filters.source !== null;
+  const filtered =
+    filters.search.trim() !== '' || filters.status.length > 0 || filters.provider !== null || filters.source !== null;
 
   if (failed) {
     return (
@@ -26,7 +27,11 @@ export function EmptyState() {
       <div className="empty" role="status">
         <h2>Nothing matches{filters.search.trim() === '' ? ' these filters' : ` “${filters.search.trim()}”`}</h2>
         <p>Try fewer words, another spelling, or clear the filters.</p>
-        <button type="button" className="btn" onClick={() => setFilters({ search: '', status: [], provider: null, source: null })}>
+        <button
+          type="button"
+          className="btn"
+          onClick={() => setFilters({ search: '', status: [], provider: null, source: null })}
+        >
           Clear search and filters
         </button>
       </div>
@@ -37,8 +42,8 @@ export function EmptyState() {
       <div className="empty" role="status">
         <h2>Trash is empty</h2>
         <p>
-          Deleted jobs, and jobs over your retention limits, wait here. Favorites stay until you empty the trash yourself;
-          others go after the days set in Settings.
+          Deleted jobs, and jobs over your retention limits, wait here. Favorites stay until you empty the trash
+          yourself; others go after the days set in Settings.
         </p>
       </div>
     );
@@ -55,17 +60,30 @@ export function EmptyState() {
     return (
       <div className="empty" role="status">
         <h2>Your history is empty, but your images are not</h2>
-        <p>The library folder holds {lost === 1 ? '1 image' : `${lost} images`} the history does not list. Rebuild the history from them with the button above.</p>
+        <p>
+          The library folder holds {lost === 1 ? '1 image' : `${lost} images`} the history does not list. Rebuild the
+          history from them with the button above.
+        </p>
       </div>
     );
   }
   return (
     <div className="empty" role="status">
       <h2>Your gallery is empty</h2>
-      <p>Write a prompt on the left and press Generate (Ctrl+Enter): the built-in generator works offline, with nothing to set up.</p>
-      <p>Already have images from AUTOMATIC1111, ComfyUI or another tool? Bring them in with their settings; the files stay where they are.</p>
+      <p>
+        Write a prompt on the left and press Generate (Ctrl+Enter): the built-in generator works offline, with nothing
+        to set up.
+      </p>
+      <p>
+        Already have images from AUTOMATIC1111, ComfyUI or another tool? Bring them in with their settings; the files
+        stay where they are.
+      </p>
       <div className="empty-actions">
-        <button type="button" className="btn primary" onClick={() => document.querySelector<HTMLTextAreaElement>('textarea.prompt')?.focus()}>
+        <button
+          type="button"
+          className="btn primary"
+          onClick={() => document.querySelector<HTMLTextAreaElement>('textarea.prompt')?.focus()}
+        >
           Generate your first image
         </button>
         <button type="button" className="btn" onClick={() => openImport()}>

@@ -27,7 +27,10 @@ export function ExportDialog({ target, label, onClose }: { target: ExportTarget;
     return () => dialog?.close();
   }, []);
   const id = run?.id;
-  useEffect(() => (id === undefined ? undefined : api.on('export.progress', (e) => e.id === id && setProgress(e))), [api, id]);
+  useEffect(
+    () => (id === undefined ? undefined : api.on('export.progress', (e) => e.id === id && setProgress(e))),
+    [api, id],
+  );
 
   // The browser downloads a ZIP or types a folder's path; the desktop app asks the OS for the folder (ZIP or files).
   const needsFolder = format === 'folder' && !desktop;
@@ -48,10 +51,17 @@ export function ExportDialog({ target, label, onClose }: { target: ExportTarget;
   const start = async () => {
     if (desktop) return pickAndStart();
     const path = folder.trim();
-    if (needsFolder && !isAbsolutePath(path)) return setError('Type the full path of the folder to export into, e.g. /home/you/exports.');
-    if (path !== '' && !isAbsolutePath(path)) return setError(`“${path}” is not a full path: start it at the top, e.g. /home/you/exports.`);
+    if (needsFolder && !isAbsolutePath(path))
+      return setError('Type the full path of the folder to export into, e.g. /home/you/exports.');
+    if (path !== '' && !isAbsolutePath(path))
+      return setError(`“${path}” is not a full path: start it at the top, e.g. /home/you/exports.`);
     try {
-      const { export: started } = await api.call('export.start', { target, format, manifest, ...(path === '' ? {} : { folder: path }) });
+      const { export: started } = await api.call('export.start', {
+        target,
+        format,
+        manifest,
+        ...(path === '' ? {} : { folder: path }),
+      });
       setRun(started);
       setProgress(started);
     } catch (cause) {
@@ -86,7 +96,9 @@ export function ExportDialog({ target, label, onClose }: { target: ExportTarget;
         }}
       >
         <h2 id="export-title">Export {label}</h2>
-        <p className="muted small">The original files, byte for byte, with the settings they carry. Atelier only reads them.</p>
+        <p className="muted small">
+          The original files, byte for byte, with the settings they carry. Atelier only reads them.
+        </p>
         {run === null ? (
           <>
             <fieldset className="import-mode">
@@ -94,11 +106,19 @@ export function ExportDialog({ target, label, onClose }: { target: ExportTarget;
               <label className="check">
                 <input type="radio" name="export-format" checked={format === 'zip'} onChange={() => setFormat('zip')} />
                 <span>
-                  One ZIP file <span className="muted small">— {desktop ? 'saved in the folder you choose' : 'downloaded by your browser'}</span>
+                  One ZIP file{' '}
+                  <span className="muted small">
+                    — {desktop ? 'saved in the folder you choose' : 'downloaded by your browser'}
+                  </span>
                 </span>
               </label>
               <label className="check">
-                <input type="radio" name="export-format" checked={format === 'folder'} onChange={() => setFormat('folder')} />
+                <input
+                  type="radio"
+                  name="export-format"
+                  checked={format === 'folder'}
+                  onChange={() => setFormat('folder')}
+                />
                 <span>
                   Files in a folder <span className="muted small">— a file already there is never replaced</span>
                 </span>
@@ -173,9 +193,17 @@ function ExportProgress({ run, progress }: { run: ExportSummary; progress: Expor
         <>
           <progress max={total} value={done} aria-label="Export progress" />
           <p className="small">
-            {status === 'completed' ? 'Exported' : status === 'cancelled' ? 'Cancelled after' : status === 'failed' ? 'Stopped after' : 'Exporting'} {formatNumber(done)} of{' '}
-            {formatNumber(total)}
-            {missing > 0 ? ` · ${formatNumber(missing)} original${missing === 1 ? '' : 's'} missing (listed in the settings list)` : ''}
+            {status === 'completed'
+              ? 'Exported'
+              : status === 'cancelled'
+                ? 'Cancelled after'
+                : status === 'failed'
+                  ? 'Stopped after'
+                  : 'Exporting'}{' '}
+            {formatNumber(done)} of {formatNumber(total)}
+            {missing > 0
+              ? ` · ${formatNumber(missing)} original${missing === 1 ? '' : 's'} missing (listed in the settings list)`
+              : ''}
           </p>
         </>
       )}

@@ -24,7 +24,12 @@ const STATUS_CHOICES: { value: string; label: string; statuses: JobStatus[] }[] 
   { value: 'no-failures', label: 'Hide failures', statuses: ['succeeded', 'queued', 'running'] },
 ];
 
-const SORT_LABELS: Record<Sort, string> = { newest: 'Newest first', oldest: 'Oldest first', rating: 'Highest rated', random: 'Random' };
+const SORT_LABELS: Record<Sort, string> = {
+  newest: 'Newest first',
+  oldest: 'Oldest first',
+  rating: 'Highest rated',
+  random: 'Random',
+};
 
 /** A new shuffle each time Random is picked; the same one while the person scrolls. */
 function newShuffle(): number {
@@ -49,7 +54,11 @@ export function Filters() {
   const counts: Record<View, number | undefined> =
     matchCounts !== null
       ? { all: matchCounts.active, favorites: matchCounts.favorites, trash: matchCounts.trash }
-      : { all: stats === null ? undefined : stats.total - stats.trashed, favorites: stats?.favorites, trash: stats?.trashed };
+      : {
+          all: stats === null ? undefined : stats.total - stats.trashed,
+          favorites: stats?.favorites,
+          trash: stats?.trashed,
+        };
 
   return (
     <nav className="filters" aria-label="Filters">
@@ -78,19 +87,27 @@ export function Filters() {
         <select
           aria-label="Status filter"
           value={statusValue}
-          onChange={(e) => setFilters({ status: STATUS_CHOICES.find((c) => c.value === e.target.value)?.statuses ?? [] })}
+          onChange={(e) =>
+            setFilters({ status: STATUS_CHOICES.find((c) => c.value === e.target.value)?.statuses ?? [] })
+          }
         >
           {STATUS_CHOICES.map((c) => (
             <option key={c.value} value={c.value}>
               {c.label}
-              {c.statuses.length === 1 && stats?.byStatus[c.statuses[0]!] !== undefined ? ` (${stats.byStatus[c.statuses[0]!]})` : ''}
+              {c.statuses.length === 1 && stats?.byStatus[c.statuses[0]!] !== undefined
+                ? ` (${stats.byStatus[c.statuses[0]!]})`
+                : ''}
             </option>
           ))}
         </select>
       </label>
       <label className="inline-field">
         <span>Provider</span>
-        <select aria-label="Provider filter" value={filters.provider ?? ''} onChange={(e) => setFilters({ provider: e.target.value === '' ? null : e.target.value })}>
+        <select
+          aria-label="Provider filter"
+          value={filters.provider ?? ''}
+          onChange={(e) => setFilters({ provider: e.target.value === '' ? null : e.target.value })}
+        >
           <option value="">Any provider</option>
           {providers.map((p) => (
             <option key={p.id} value={p.id}>
@@ -132,7 +149,12 @@ export function Filters() {
         </select>
       </label>
       {filters.sort === 'random' ? (
-        <button type="button" className="btn small ghost" title="Another random order" onClick={() => setFilters({ shuffle: newShuffle() })}>
+        <button
+          type="button"
+          className="btn small ghost"
+          title="Another random order"
+          onClick={() => setFilters({ shuffle: newShuffle() })}
+        >
           Shuffle again
         </button>
       ) : null}
@@ -144,12 +166,33 @@ export function Filters() {
       <div className="view-controls">
         <LayoutToggle layout={layout} onChange={setLayout} />
         {/* The size is the grid's: kept in place in the list, so nothing moves when the person switches. */}
-        <label className="inline-field thumb-size" title={layout === 'grid' ? 'Thumbnail size: dense to large (Ctrl/Cmd + and −)' : 'Thumbnail size applies to the grid'}>
+        <label
+          className="inline-field thumb-size"
+          title={
+            layout === 'grid'
+              ? 'Thumbnail size: dense to large (Ctrl/Cmd + and −)'
+              : 'Thumbnail size applies to the grid'
+          }
+        >
           <span>Thumbnails</span>
-          <input type="range" aria-label="Thumbnails" disabled={layout !== 'grid'} min={THUMB_SIZES.min} max={THUMB_SIZES.max} step={THUMB_SIZES.step} value={thumbSize} onChange={(e) => setThumbSize(Number(e.target.value))} />
+          <input
+            type="range"
+            aria-label="Thumbnails"
+            disabled={layout !== 'grid'}
+            min={THUMB_SIZES.min}
+            max={THUMB_SIZES.max}
+            step={THUMB_SIZES.step}
+            value={thumbSize}
+            onChange={(e) => setThumbSize(Number(e.target.value))}
+          />
         </label>
       </div>
-      <button type="button" className="btn ghost small" onClick={openDuplicates} title="Copies of the same picture: exact, resized or re-encoded">
+      <button
+        type="button"
+        className="btn ghost small"
+        onClick={openDuplicates}
+        title="Copies of the same picture: exact, resized or re-encoded"
+      >
         Show duplicates
       </button>
     </nav>

@@ -29,7 +29,9 @@ export const GridRow = memo(function GridRow({ order, start, widths, top, height
       ) : full ? (
         ids.map((id, i) => <JobCard key={id} id={id} width={widths[i]!} height={height} />)
       ) : (
-        ids.map((id, i) => <div key={id} className="card-frame" style={{ width: widths[i], height }} aria-hidden="true" />)
+        ids.map((id, i) => (
+          <div key={id} className="card-frame" style={{ width: widths[i], height }} aria-hidden="true" />
+        ))
       )}
     </div>
   );

@@ -43,13 +43,20 @@ export function HistoryGrid() {
   // Only the loading skeleton still uses square columns.
   const skeleton = gridLayout(usableWidth, SKELETON_CARDS, thumbSize);
   const view = useApp((s) => (s.filters.view === 'trash' ? 'trash' : 'active'));
-  const aspects = useCardAspects(order, view, useApp((s) => s.jobs.holdArrivals));
+  const aspects = useCardAspects(
+    order,
+    view,
+    useApp((s) => s.jobs.holdArrivals),
+  );
   const searchShown = useApp((s) => s.filters.search);
 
   // An expanded card (more than one image) gets a strip of its images in a row of its own beneath its row.
   const expandedId = useApp((s) => s.expandedId);
   const expandedImages = useApp((s) => (s.expandedId === null ? 0 : (s.jobs.byId[s.expandedId]?.images.length ?? 0)));
-  const expandedIndex = useMemo(() => (expandedId === null || expandedImages < 2 ? -1 : order.indexOf(expandedId)), [order, expandedId, expandedImages]);
+  const expandedIndex = useMemo(
+    () => (expandedId === null || expandedImages < 2 ? -1 : order.indexOf(expandedId)),
+    [order, expandedId, expandedImages],
+  );
   // Date headers while the grid is in date order; a job's date never changes, so the order alone decides the rows.
   const byDate = useApp((s) => s.filters.sort === 'newest' || s.filters.sort === 'oldest');
   const rows = useMemo(() => {
@@ -62,7 +69,10 @@ export function HistoryGrid() {
     return buildRows({ length, columns: 1, labelOf, expandedIndex, hasMore, justify });
   }, [aspects, byDate, expandedIndex, hasMore, order, store, thumbSize, usableWidth]);
   // Cards per row on average: how far a page of results reaches, and what Shift+arrows treat as a row.
-  const columns = Math.max(1, Math.round(order.length / Math.max(1, rows.rows.filter((r) => r.kind === 'cards').length)));
+  const columns = Math.max(
+    1,
+    Math.round(order.length / Math.max(1, rows.rows.filter((r) => r.kind === 'cards').length)),
+  );
   const strip = stripHeight(expandedImages, usableWidth);
   const rowHeight = (i: number) => {
     const row = rows.rows[i];
@@ -109,7 +119,15 @@ export function HistoryGrid() {
     focusCard(revealed.id);
     const flash = (attempt: number) => {
       const card = scrollRef.current?.querySelector<HTMLElement>(`.card[data-id="${revealed.id}"]`);
-      if (card) card.animate([{ boxShadow: '0 0 0 3px var(--focus)' }, { boxShadow: '0 0 0 3px var(--focus)', offset: 0.6 }, { boxShadow: '0 0 0 0 transparent' }], { duration: 1600, easing: 'ease-out' });
+      if (card)
+        card.animate(
+          [
+            { boxShadow: '0 0 0 3px var(--focus)' },
+            { boxShadow: '0 0 0 3px var(--focus)', offset: 0.6 },
+            { boxShadow: '0 0 0 0 transparent' },
+          ],
+          { duration: 1600, easing: 'ease-out' },
+        );
       else if (attempt < 15) requestAnimationFrame(() => flash(attempt + 1));
     };
     flash(0);
@@ -128,7 +146,12 @@ export function HistoryGrid() {
   return (
     <section className="grid-section" id="history" aria-label="History">
       <NewArrivals scrollRef={scrollRef} />
-      <div className="grid-scroll" ref={scrollRef} onScroll={onScroll} onKeyDown={onKeyDown} aria-busy={historyState === 'loading'}
+      <div
+        className="grid-scroll"
+        ref={scrollRef}
+        onScroll={onScroll}
+        onKeyDown={onKeyDown}
+        aria-busy={historyState === 'loading'}
         data-results-for={historyState === 'ready' ? searchShown : undefined}
       >
         {historyState === 'loading' && order.length === 0 ? (
@@ -154,14 +177,24 @@ export function HistoryGrid() {
                 if (row === undefined) return null;
                 if (row.kind === 'header') {
                   return (
-                    <div key={item.key} className="grid-row date-header" role="listitem" style={{ transform: `translateY(${item.start}px)`, height: HEADER_HEIGHT }}>
+                    <div
+                      key={item.key}
+                      className="grid-row date-header"
+                      role="listitem"
+                      style={{ transform: `translateY(${item.start}px)`, height: HEADER_HEIGHT }}
+                    >
                       <h2>{row.label}</h2>
                     </div>
                   );
                 }
                 if (row.kind === 'strip') {
                   return expandedId === null ? null : (
-                    <div key={item.key} className="grid-row strip-row" role="listitem" style={{ transform: `translateY(${item.start}px)`, height: strip }}>
+                    <div
+                      key={item.key}
+                      className="grid-row strip-row"
+                      role="listitem"
+                      style={{ transform: `translateY(${item.start}px)`, height: strip }}
+                    >
                       <ImageStrip id={expandedId} />
                     </div>
                   );
@@ -171,9 +204,9 @@ export function HistoryGrid() {
                     key={item.key}
                     order={order}
                     start={row.kind === 'cards' ? row.start : order.length}
-                    widths={row.kind === 'cards' ? row.widths ?? NO_WIDTHS : NO_WIDTHS}
+                    widths={row.kind === 'cards' ? (row.widths ?? NO_WIDTHS) : NO_WIDTHS}
                     top={item.start}
-                    height={row.kind === 'cards' ? row.height ?? thumbSize : thumbSize}
+                    height={row.kind === 'cards' ? (row.height ?? thumbSize) : thumbSize}
                     lite={flinging}
                   />
                 );

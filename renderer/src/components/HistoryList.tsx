@@ -70,7 +70,8 @@ export function HistoryList() {
 
   useTabStop(store, order, scrollRef);
   const flinging = useFling(scrollRef);
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => onGridKey(event, { store, rows, columns: 1, focusCard: focusRow });
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) =>
+    onGridKey(event, { store, rows, columns: 1, focusCard: focusRow });
 
   const stickyLabel = stickyLabelAt(rows, items, virtualizer.scrollOffset ?? 0, byDate);
 
@@ -109,7 +110,12 @@ export function HistoryList() {
                 if (row === undefined) return null;
                 if (row.kind === 'header') {
                   return (
-                    <div key={item.key} className="list-header" role="listitem" style={{ transform: `translateY(${item.start}px)`, height: LIST_HEADER_HEIGHT }}>
+                    <div
+                      key={item.key}
+                      className="list-header"
+                      role="listitem"
+                      style={{ transform: `translateY(${item.start}px)`, height: LIST_HEADER_HEIGHT }}
+                    >
                       <h2>{row.label}</h2>
                     </div>
                   );
@@ -119,7 +125,12 @@ export function HistoryList() {
                   return id === undefined ? null : <ListRow key={item.key} id={id} top={item.start} lite={flinging} />;
                 }
                 return (
-                  <div key={item.key} className="list-more" role="listitem" style={{ transform: `translateY(${item.start}px)`, height: LIST_ROW_HEIGHT }}>
+                  <div
+                    key={item.key}
+                    className="list-more"
+                    role="listitem"
+                    style={{ transform: `translateY(${item.start}px)`, height: LIST_ROW_HEIGHT }}
+                  >
                     <p className="muted">Loading more…</p>
                   </div>
                 );

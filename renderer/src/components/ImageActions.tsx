@@ -16,7 +16,10 @@ export function useActionSupport(jobId: string, imageId: string | undefined): Re
   useApp((s) => s.draft.provider);
   useApp((s) => s.jobs.byId[jobId]);
   const supportOf = store.getState().supportOf;
-  return Object.fromEntries(ITERATE_ACTIONS.map((a) => [a, supportOf(a, jobId, imageId)])) as Record<IterateAction, Support>;
+  return Object.fromEntries(ITERATE_ACTIONS.map((a) => [a, supportOf(a, jobId, imageId)])) as Record<
+    IterateAction,
+    Support
+  >;
 }
 
 /** Disabled actions grouped by their reason: "Edit, Upscale ×2: Built-in works from text only." */
@@ -34,7 +37,15 @@ export function reasonLines(support: Record<IterateAction, Support>): string[] {
  * Use as input, Edit, Variations, Upscale ×2/×4 for one image, as buttons (viewer) with the keys in their titles;
  * one the chosen provider cannot do stays focusable but disabled, its reason shown beside the buttons.
  */
-export function ImageActions({ jobId, imageId, onUseAsInput }: { jobId: string; imageId: string | undefined; onUseAsInput?: () => void }) {
+export function ImageActions({
+  jobId,
+  imageId,
+  onUseAsInput,
+}: {
+  jobId: string;
+  imageId: string | undefined;
+  onUseAsInput?: () => void;
+}) {
   const store = useAppStore();
   const busy = useApp((s) => s.iterating);
   const support = useActionSupport(jobId, imageId);
@@ -52,7 +63,12 @@ export function ImageActions({ jobId, imageId, onUseAsInput }: { jobId: string; 
   return (
     <section className="image-actions" aria-label="Work from this image">
       <h3>Work from this image</h3>
-      <div className="image-actions-buttons" role="group" aria-label="Work from this image" aria-describedby={reasons.length > 0 ? reasonsId : undefined}>
+      <div
+        className="image-actions-buttons"
+        role="group"
+        aria-label="Work from this image"
+        aria-describedby={reasons.length > 0 ? reasonsId : undefined}
+      >
         {ITERATE_ACTIONS.map((action) => {
           const s = support[action];
           return (
@@ -64,7 +80,11 @@ export function ImageActions({ jobId, imageId, onUseAsInput }: { jobId: string; 
               // aria-disabled, not disabled: the button keeps the focus and its tooltip says why.
               aria-disabled={!s.enabled || busy}
               aria-keyshortcuts={ACTION_KEYS[action]}
-              title={s.enabled ? `${ACTION_LABELS[action]} (${ACTION_KEYS[action]})${s.note === undefined ? '' : `: ${s.note}`}` : `${ACTION_LABELS[action]}: ${s.reason ?? 'not available'}`}
+              title={
+                s.enabled
+                  ? `${ACTION_LABELS[action]} (${ACTION_KEYS[action]})${s.note === undefined ? '' : `: ${s.note}`}`
+                  : `${ACTION_LABELS[action]}: ${s.reason ?? 'not available'}`
+              }
               onClick={() => {
                 if (s.enabled && !busy) run(action);
               }}

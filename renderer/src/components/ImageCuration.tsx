@@ -49,7 +49,12 @@ export function ImageCuration({ jobId, image }: { jobId: string; image: ImageSum
           {own.map((tag) => (
             <li key={tag} className="tag-chip">
               {tag}
-              <button type="button" className="icon" aria-label={`Remove tag ${tag}`} onClick={() => void store.getState().tagImages(target, { remove: [tag] })}>
+              <button
+                type="button"
+                className="icon"
+                aria-label={`Remove tag ${tag}`}
+                onClick={() => void store.getState().tagImages(target, { remove: [tag] })}
+              >
                 ×
               </button>
             </li>

@@ -29,7 +29,8 @@ export function ImageMenu({ jobId, imageId, label }: { jobId: string; imageId: s
     if (!open) return;
     // Opened here, or brought back by a remount that dropped the focus: never taken from elsewhere.
     const active = document.activeElement;
-    if (active === null || active === document.body || wrapRef.current?.contains(active) === true) wrapRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+    if (active === null || active === document.body || wrapRef.current?.contains(active) === true)
+      wrapRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
     const onDown = (e: PointerEvent) => {
       if (!wrapRef.current?.contains(e.target as Node)) setOpen(false);
     };
@@ -89,7 +90,13 @@ function MenuItems({ id, jobId, imageId, onDone }: { id: string; jobId: string; 
       const state = store.getState();
       const job = state.jobs.byId[jobId];
       const shown = job === undefined ? [] : visibleImages(job, state.filters.view === 'trash' ? 'trash' : 'active');
-      state.openViewer(jobId, Math.max(0, shown.findIndex((i) => i.id === imageId)));
+      state.openViewer(
+        jobId,
+        Math.max(
+          0,
+          shown.findIndex((i) => i.id === imageId),
+        ),
+      );
     }
     void store
       .getState()

@@ -31,7 +31,16 @@ export function ImageStrip({ id }: { id: string }) {
           {thumbSrc(api, image) === null ? (
             <div className="thumb pending" aria-hidden="true" />
           ) : (
-            <img className="thumb" src={thumbSrc(api, image)!} alt="" width={STRIP_THUMB} height={STRIP_THUMB} loading="lazy" decoding="async" draggable={false} />
+            <img
+              className="thumb"
+              src={thumbSrc(api, image)!}
+              alt=""
+              width={STRIP_THUMB}
+              height={STRIP_THUMB}
+              loading="lazy"
+              decoding="async"
+              draggable={false}
+            />
           )}
           <CurationBadges image={image} />
         </button>

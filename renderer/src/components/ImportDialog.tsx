@@ -23,7 +23,8 @@ export function ImportDialog() {
     return () => dialog?.close();
   }, []);
 
-  const addPaths = (paths: readonly string[]) => setText((current) => parsePaths([current, ...paths].join('\n')).join('\n'));
+  const addPaths = (paths: readonly string[]) =>
+    setText((current) => parsePaths([current, ...paths].join('\n')).join('\n'));
   // A drop (or the menu) while the dialog is open adds to what is typed, never replaces it.
   useEffect(() => {
     if (prefill !== null && prefill.paths.length > 0) addPaths(prefill.paths);
@@ -42,7 +43,8 @@ export function ImportDialog() {
     const paths = parsePaths(text);
     if (paths.length === 0) return setError('Type the full path of a folder or file, one a line.');
     const relative = paths.find((p) => !isAbsolutePath(p));
-    if (relative !== undefined) return setError(`“${relative}” is not a full path: start it at the top, e.g. /home/you/outputs.`);
+    if (relative !== undefined)
+      return setError(`“${relative}” is not a full path: start it at the top, e.g. /home/you/outputs.`);
     setBusy(true);
     const failure = await startImport({ paths, mode, watch });
     setBusy(false);
@@ -74,8 +76,8 @@ export function ImportDialog() {
       >
         <h2 id="import-title">Import images</h2>
         <p className="muted small">
-          Images from AUTOMATIC1111, ComfyUI, InvokeAI, Fooocus, NovelAI and others, with the settings they carry. Folders are read with
-          everything inside them.
+          Images from AUTOMATIC1111, ComfyUI, InvokeAI, Fooocus, NovelAI and others, with the settings they carry.
+          Folders are read with everything inside them.
         </p>
         {prefill?.note ? (
           <p className="import-note" role="note">
@@ -108,7 +110,8 @@ export function ImportDialog() {
           <label className="check">
             <input type="radio" name="import-mode" checked={mode === 'link'} onChange={() => setMode('link')} />
             <span>
-              Keep files where they are <span className="muted small">— Atelier only reads them and keeps a thumbnail</span>
+              Keep files where they are{' '}
+              <span className="muted small">— Atelier only reads them and keeps a thumbnail</span>
             </span>
           </label>
           <label className="check">

@@ -82,7 +82,11 @@ export function ImportedDetails({ source, metadata }: { source: ImageSource; met
         {metadata.alternatives === undefined || metadata.alternatives.length === 0 ? null : (
           <>
             <dt>Also in file</dt>
-            <dd>{metadata.alternatives.length === 1 ? '1 more generation' : `${metadata.alternatives.length} more generations`}</dd>
+            <dd>
+              {metadata.alternatives.length === 1
+                ? '1 more generation'
+                : `${metadata.alternatives.length} more generations`}
+            </dd>
           </>
         )}
       </dl>

@@ -85,11 +85,18 @@ const ImportItem = memo(function ImportItem({ id }: { id: string }) {
               setShowProblems(!showProblems);
             }}
           >
-            {showProblems ? 'Hide problems' : `Show ${problemCount === 1 ? 'the problem' : `${formatNumber(problemCount)} problems`}`}
+            {showProblems
+              ? 'Hide problems'
+              : `Show ${problemCount === 1 ? 'the problem' : `${formatNumber(problemCount)} problems`}`}
           </button>
         ) : null}
         {finished ? (
-          <button type="button" className="link dismiss" onClick={() => actions.dismiss(id)} aria-label={`Dismiss the import of ${name}`}>
+          <button
+            type="button"
+            className="link dismiss"
+            onClick={() => actions.dismiss(id)}
+            aria-label={`Dismiss the import of ${name}`}
+          >
             Dismiss
           </button>
         ) : null}
@@ -102,7 +109,9 @@ const ImportItem = memo(function ImportItem({ id }: { id: string }) {
             </li>
           ))}
           {row.problems !== undefined && row.problems.length < problemCount ? (
-            <li className="muted small">The newest {row.problems.length} of {formatNumber(problemCount)} are listed.</li>
+            <li className="muted small">
+              The newest {row.problems.length} of {formatNumber(problemCount)} are listed.
+            </li>
           ) : null}
         </ul>
       ) : null}

@@ -19,11 +19,24 @@ export function InputImageStrip() {
   const sliderId = useId();
   if (from === null) return null;
   return (
-    <div className={reason === undefined ? 'input-strip' : 'input-strip blocked'} role="group" aria-label="Working from an image">
-      <img className="input-strip-thumb" src={api.mediaUrl('thumb', from.imageId)} alt="The input image" width={56} height={56} />
+    <div
+      className={reason === undefined ? 'input-strip' : 'input-strip blocked'}
+      role="group"
+      aria-label="Working from an image"
+    >
+      <img
+        className="input-strip-thumb"
+        src={api.mediaUrl('thumb', from.imageId)}
+        alt="The input image"
+        width={56}
+        height={56}
+      />
       <div className="input-strip-body">
         <span className="input-strip-title">
-          Working from this image <span className="muted">({from.width} × {from.height})</span>
+          Working from this image{' '}
+          <span className="muted">
+            ({from.width} × {from.height})
+          </span>
         </span>
         <label className="input-strip-strength" htmlFor={sliderId}>
           <span>Strength {from.strength.toFixed(2)}</span>
@@ -50,7 +63,13 @@ export function InputImageStrip() {
           </span>
         )}
       </div>
-      <button type="button" className="icon" aria-label="Remove the input image" title="Back to text only" onClick={clear}>
+      <button
+        type="button"
+        className="icon"
+        aria-label="Remove the input image"
+        title="Back to text only"
+        onClick={clear}
+      >
         ×
       </button>
     </div>

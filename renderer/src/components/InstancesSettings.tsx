@@ -18,7 +18,8 @@ function fieldErrors(error: unknown): Record<string, string> {
   if (!(error instanceof AppError)) return {};
   const fields = error.details?.fields;
   const out: Record<string, string> = {};
-  if (typeof fields === 'object' && fields !== null) for (const [k, v] of Object.entries(fields)) if (typeof v === 'string') out[k] = v;
+  if (typeof fields === 'object' && fields !== null)
+    for (const [k, v] of Object.entries(fields)) if (typeof v === 'string') out[k] = v;
   const field = error.details?.field;
   if (Object.keys(out).length === 0 && typeof field === 'string') out[field] = error.message;
   return out;
@@ -43,11 +44,20 @@ export function InstancesSettings() {
   const add = async () => {
     setBusy(true);
     try {
-      const { provider } = await api.call('providers.add', { kind, name, ...(baseUrl.trim() === '' ? {} : { baseUrl: baseUrl.trim() }) });
+      const { provider } = await api.call('providers.add', {
+        kind,
+        name,
+        ...(baseUrl.trim() === '' ? {} : { baseUrl: baseUrl.trim() }),
+      });
       setName('');
       setBaseUrl('');
       setErrors({});
-      toast({ kind: 'info', message: provider.enabled ? `Added ${provider.name}.` : `Added ${provider.name}. Turn it on in its card below to send it work.` });
+      toast({
+        kind: 'info',
+        message: provider.enabled
+          ? `Added ${provider.name}.`
+          : `Added ${provider.name}. Turn it on in its card below to send it work.`,
+      });
       // Its card below needs its settings as well as its entry in the list.
       await reload();
     } catch (error) {
@@ -63,7 +73,10 @@ export function InstancesSettings() {
     setRemoving(null);
     try {
       const { movedJobs } = await api.call('providers.remove', { id: provider.id });
-      const moved = movedJobs === 0 ? '' : ` ${movedJobs} queued job${movedJobs === 1 ? '' : 's'} moved to another ${KIND_LABEL[provider.kind]} server.`;
+      const moved =
+        movedJobs === 0
+          ? ''
+          : ` ${movedJobs} queued job${movedJobs === 1 ? '' : 's'} moved to another ${KIND_LABEL[provider.kind]} server.`;
       toast({ kind: 'info', message: `Removed ${provider.name}.${moved}` });
       await reload();
     } catch (error) {
@@ -99,7 +112,9 @@ export function InstancesSettings() {
                 <span className={`health ${p.health.state}`} title={p.health.message}>
                   {healthText(p.health, now)}
                 </span>
-                {p.health.state === 'down' && p.health.message !== undefined ? <div className="hint">{p.health.message}</div> : null}
+                {p.health.state === 'down' && p.health.message !== undefined ? (
+                  <div className="hint">{p.health.message}</div>
+                ) : null}
               </td>
               <td title={p.models.join('\n')}>
                 {p.models.length === 0 ? '—' : `${p.models.length} model${p.models.length === 1 ? '' : 's'}`}
@@ -119,7 +134,12 @@ export function InstancesSettings() {
                       </button>
                     </span>
                   ) : (
-                    <button type="button" className="btn small" aria-label={`Remove ${p.name}`} onClick={() => setRemoving(p)}>
+                    <button
+                      type="button"
+                      className="btn small"
+                      aria-label={`Remove ${p.name}`}
+                      onClick={() => setRemoving(p)}
+                    >
                       Remove
                     </button>
                   )
@@ -149,10 +169,26 @@ export function InstancesSettings() {
           )}
         </Field>
         <Field label="Server name" error={errors.name}>
-          {(props) => <input {...props} value={name} placeholder="Studio GPU" maxLength={100} onChange={(e) => setName(e.target.value)} />}
+          {(props) => (
+            <input
+              {...props}
+              value={name}
+              placeholder="Studio GPU"
+              maxLength={100}
+              onChange={(e) => setName(e.target.value)}
+            />
+          )}
         </Field>
         <Field label="Base URL" error={errors.baseUrl}>
-          {(props) => <input {...props} type="url" value={baseUrl} placeholder={URL_HINT[kind]} onChange={(e) => setBaseUrl(e.target.value)} />}
+          {(props) => (
+            <input
+              {...props}
+              type="url"
+              value={baseUrl}
+              placeholder={URL_HINT[kind]}
+              onChange={(e) => setBaseUrl(e.target.value)}
+            />
+          )}
         </Field>
         <button type="submit" className="btn small" disabled={busy || name.trim() === ''}>
           Add server

@@ -67,7 +67,12 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
   const cover = shownImage(job, view, focusedImageId);
   const coverIndex = cover === undefined ? -1 : images.indexOf(cover);
   const sharp = Math.max(width, height) * (globalThis.devicePixelRatio || 1) > THUMB_EDGE * 1.25;
-  const coverSrc = cover === undefined ? null : sharp && cover.thumbPending !== true ? api.mediaUrl('image', cover.id) : thumbSrc(api, cover);
+  const coverSrc =
+    cover === undefined
+      ? null
+      : sharp && cover.thumbPending !== true
+        ? api.mediaUrl('image', cover.id)
+        : thumbSrc(api, cover);
   const compact = isCompactCard(job, view);
   const title = jobTitle(job);
   const trashed = job.trashedAt !== null;
@@ -91,7 +96,11 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
   };
 
   return (
-    <div className={`card${selected ? ' selected' : ''}${linked ? ' linked' : ''}${compact ? ' compact' : ''}`} style={{ width, height }} data-id={id}>
+    <div
+      className={`card${selected ? ' selected' : ''}${linked ? ' linked' : ''}${compact ? ' compact' : ''}`}
+      style={{ width, height }}
+      data-id={id}
+    >
       <button
         type="button"
         className="card-open"
@@ -118,7 +127,16 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
         ) : cover === undefined ? (
           <LiveThumb id={id} width={width} />
         ) : coverSrc !== null && imageAllowed ? (
-          <img key={coverSrc} className="thumb" src={coverSrc} alt="" width={width} height={height} decoding="async" draggable={false} />
+          <img
+            key={coverSrc}
+            className="thumb"
+            src={coverSrc}
+            alt=""
+            width={width}
+            height={height}
+            decoding="async"
+            draggable={false}
+          />
         ) : (
           <div className={coverSrc === null ? 'thumb pending' : 'thumb'} aria-hidden="true" />
         )}
@@ -133,21 +151,29 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
           </span>
         ) : null}
         {images.length > 1 ? (
-          <span className="badge count-badge" title={`Image ${coverIndex + 1} of ${images.length}: ← → step through them`}>
+          <span
+            className="badge count-badge"
+            title={`Image ${coverIndex + 1} of ${images.length}: ← → step through them`}
+          >
             {focusedImageId === null ? images.length : `${coverIndex + 1}/${images.length}`}
           </span>
         ) : null}
         {images.length > 1 ? (
           <span className="image-pips" aria-hidden="true">
             {images.map((image, i) => (
-              <span key={image.id} className={`pip${i === coverIndex ? ' on' : ''}${image.favorite ? ' fav' : ''}${image.rating ? ' rated' : ''}`} />
+              <span
+                key={image.id}
+                className={`pip${i === coverIndex ? ' on' : ''}${image.favorite ? ' fav' : ''}${image.rating ? ' rated' : ''}`}
+              />
             ))}
           </span>
         ) : null}
       </button>
       {!isTerminal(job.status) ? <LiveCancel id={id} /> : null}
       {job.retriedAs !== undefined ? <RetryLink other={job.retriedAs} kind="as" prompt={job.prompt} /> : null}
-      {job.retryOf !== undefined && job.retriedAs === undefined ? <RetryLink other={job.retryOf} kind="of" prompt={job.prompt} /> : null}
+      {job.retryOf !== undefined && job.retriedAs === undefined ? (
+        <RetryLink other={job.retryOf} kind="of" prompt={job.prompt} />
+      ) : null}
       {/* Prompt, curation and actions over the picture, shown on hover and focus: the grid is images first. */}
       <div className="card-meta">
         <p className={job.prompt.trim() === '' ? 'card-prompt muted' : 'card-prompt'} title={title}>
@@ -172,7 +198,9 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
               Retry
             </button>
           ) : null}
-          {cover !== undefined && !trashed && job.status === 'succeeded' ? <ImageMenu jobId={id} imageId={cover.id} label={title} /> : null}
+          {cover !== undefined && !trashed && job.status === 'succeeded' ? (
+            <ImageMenu jobId={id} imageId={cover.id} label={title} />
+          ) : null}
           {trashed ? (
             <button type="button" className="link" onClick={() => void restore([id])} aria-label={`Restore: ${title}`}>
               Restore

@@ -11,7 +11,13 @@ export function LayoutToggle({ layout, onChange }: { layout: Layout; onChange(la
   return (
     <div className="segmented" role="group" aria-label="Layout">
       {CHOICES.map((choice) => (
-        <button key={choice.id} type="button" aria-pressed={layout === choice.id} title={choice.title} onClick={() => onChange(choice.id)}>
+        <button
+          key={choice.id}
+          type="button"
+          aria-pressed={layout === choice.id}
+          title={choice.title}
+          onClick={() => onChange(choice.id)}
+        >
           <span className={`layout-icon ${choice.id}`} aria-hidden="true" />
           {choice.label}
         </button>

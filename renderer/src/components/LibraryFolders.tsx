@@ -4,7 +4,11 @@ import { formatCount, formatNumber } from '../lib/format';
 import { useApp } from '../store/context';
 import { ConfirmDialog } from './ConfirmDialog';
 
-const WATCH_LABELS: Record<LibraryFolder['watchState'], string> = { watching: 'Watching', failed: 'Watch failed', off: 'Not watched' };
+const WATCH_LABELS: Record<LibraryFolder['watchState'], string> = {
+  watching: 'Watching',
+  failed: 'Watch failed',
+  off: 'Not watched',
+};
 
 /** Settings → Library → Folders: what was imported, and removing a folder from the library (never from the disk). */
 export function LibraryFolders() {
@@ -27,7 +31,9 @@ export function LibraryFolders() {
       {folders === null ? (
         <div className="skeleton line" aria-label="Loading folders" />
       ) : folders.length === 0 ? (
-        <p className="muted small">No folders imported yet. Import one to see the images you made with other tools here.</p>
+        <p className="muted small">
+          No folders imported yet. Import one to see the images you made with other tools here.
+        </p>
       ) : (
         <ul className="folder-list">
           {folders.map((f) => (
@@ -37,7 +43,8 @@ export function LibraryFolders() {
                   {f.path}
                 </span>
                 <span className="muted small">
-                  {f.mode === 'link' ? 'Linked' : 'Copied'} · <span className={f.watchState === 'failed' ? 'warn-text' : ''}>{WATCH_LABELS[f.watchState]}</span> ·{' '}
+                  {f.mode === 'link' ? 'Linked' : 'Copied'} ·{' '}
+                  <span className={f.watchState === 'failed' ? 'warn-text' : ''}>{WATCH_LABELS[f.watchState]}</span> ·{' '}
                   {formatCount(f.images, 'image')}
                   {f.missing > 0 ? <span className="warn-text"> · {formatNumber(f.missing)} missing</span> : null}
                 </span>
@@ -59,12 +66,18 @@ export function LibraryFolders() {
             const folder = removing;
             setRemoving(null);
             void remove(folder.id).then((trashed) => {
-              if (trashed !== null) toast({ kind: 'info', message: `Folder removed: ${formatCount(trashed, 'image')} moved to the trash. Your files were not touched.` });
+              if (trashed !== null)
+                toast({
+                  kind: 'info',
+                  message: `Folder removed: ${formatCount(trashed, 'image')} moved to the trash. Your files were not touched.`,
+                });
             });
           }}
         >
           <p data-testid="remove-folder-counts">
-            The {formatCount(removing.images, 'image')} from <span className="mono">{removing.path}</span> move to Atelier’s trash{removing.watch ? ', and the folder is no longer watched' : ''}. You can restore them from the trash.
+            The {formatCount(removing.images, 'image')} from <span className="mono">{removing.path}</span> move to
+            Atelier’s trash{removing.watch ? ', and the folder is no longer watched' : ''}. You can restore them from
+            the trash.
           </p>
           <p className="muted">The files on your disk are not touched: nothing there is moved, changed or deleted.</p>
         </ConfirmDialog>

@@ -81,7 +81,10 @@ export function LibraryLocationSection() {
       // The counts shown are the counts confirmed: the host deletes nothing if they no longer match.
       const result = await api.call('library.deleteOldCopy', { files: old.files, bytes: old.bytes });
       const kept = result.keptFiles > 0 ? ` ${formatCount(result.keptFiles, 'file')} had changed and stayed.` : '';
-      toast({ kind: 'info', message: `Deleted the old copy: ${formatCount(result.deletedFiles, 'file')}, ${formatBytes(result.deletedBytes)}.${kept}` });
+      toast({
+        kind: 'info',
+        message: `Deleted the old copy: ${formatCount(result.deletedFiles, 'file')}, ${formatBytes(result.deletedBytes)}.${kept}`,
+      });
     } catch (error) {
       reportError(error);
     } finally {
@@ -98,11 +101,20 @@ export function LibraryLocationSection() {
       <h3 id="location-title">Library location</h3>
       <p>
         <span className="muted">Your library is in </span>
-        <span className="mono" data-testid="library-path">{location.dataDir}</span>
+        <span className="mono" data-testid="library-path">
+          {location.dataDir}
+        </span>
       </p>
       {running && move !== null ? (
         <div className="progress" role="status" aria-live="polite" data-testid="move-progress">
-          <div className="bar" role="progressbar" aria-label="Moving the library" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(moveFraction(move) * 100)}>
+          <div
+            className="bar"
+            role="progressbar"
+            aria-label="Moving the library"
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={Math.round(moveFraction(move) * 100)}
+          >
             <div className="fill" style={{ width: `${Math.round(moveFraction(move) * 100)}%` }} />
           </div>
           <p className="progress-text">
@@ -110,7 +122,11 @@ export function LibraryLocationSection() {
           </p>
           <p className="muted small">The library is closed while it is copied and checked; it opens again by itself.</p>
           {move.state === 'switching' ? null : (
-            <button type="button" className="btn" onClick={() => void api.call('library.move.cancel', {}).catch(reportError)}>
+            <button
+              type="button"
+              className="btn"
+              onClick={() => void api.call('library.move.cancel', {}).catch(reportError)}
+            >
               Cancel move
             </button>
           )}
@@ -119,7 +135,8 @@ export function LibraryLocationSection() {
         <>
           {move?.state === 'done' ? (
             <p role="status" data-testid="move-result">
-              Moved: every file was copied and verified, and the library now opens from <span className="mono">{move.to}</span>.
+              Moved: every file was copied and verified, and the library now opens from{' '}
+              <span className="mono">{move.to}</span>.
               {move.nextStart === undefined ? null : (
                 <>
                   {' '}
@@ -143,7 +160,14 @@ export function LibraryLocationSection() {
             >
               <label>
                 <span>New folder (empty or new), full path</span>
-                <input type="text" className="mono" value={target} onChange={(e) => setTarget(e.target.value)} placeholder="/Volumes/Drive/Atelier" autoFocus />
+                <input
+                  type="text"
+                  className="mono"
+                  value={target}
+                  onChange={(e) => setTarget(e.target.value)}
+                  placeholder="/Volumes/Drive/Atelier"
+                  autoFocus
+                />
               </label>
               <button type="submit" className="btn primary" disabled={target.trim() === ''}>
                 Move here…
@@ -159,7 +183,8 @@ export function LibraryLocationSection() {
           )}
           {old === null ? null : (
             <p data-testid="old-copy">
-              The old copy is still in <span className="mono">{old.path}</span> ({formatCount(old.files, 'file')}, {formatBytes(old.bytes)}).{' '}
+              The old copy is still in <span className="mono">{old.path}</span> ({formatCount(old.files, 'file')},{' '}
+              {formatBytes(old.bytes)}).{' '}
               <button type="button" className="link" onClick={() => setAsking('delete')}>
                 Delete the old copy…
               </button>
@@ -168,12 +193,20 @@ export function LibraryLocationSection() {
         </>
       )}
       {asking === 'move' ? (
-        <ConfirmDialog title="Move the library?" confirmLabel="Move library" onCancel={() => setAsking(null)} onConfirm={() => void start()}>
+        <ConfirmDialog
+          title="Move the library?"
+          confirmLabel="Move library"
+          onCancel={() => setAsking(null)}
+          onConfirm={() => void start()}
+        >
           <p>
-            Atelier copies your library to <span className="mono">{target.trim()}</span>, checks every file against the original, and then uses
-            the new folder. The library is closed while it copies; running jobs get a moment to finish.
+            Atelier copies your library to <span className="mono">{target.trim()}</span>, checks every file against the
+            original, and then uses the new folder. The library is closed while it copies; running jobs get a moment to
+            finish.
           </p>
-          <p className="muted">The old copy stays where it is until you choose to delete it. Imported originals stay where they are.</p>
+          <p className="muted">
+            The old copy stays where it is until you choose to delete it. Imported originals stay where they are.
+          </p>
         </ConfirmDialog>
       ) : null}
       {asking === 'delete' && old !== null ? (
@@ -186,8 +219,9 @@ export function LibraryLocationSection() {
           onConfirm={() => void deleteOld()}
         >
           <p data-testid="delete-counts">
-            This permanently deletes the {formatCount(old.files, 'file')} ({formatBytes(old.bytes)}) in <span className="mono">{old.path}</span> that were
-            copied and verified. The library in <span className="mono">{location.dataDir}</span> keeps every one of them.
+            This permanently deletes the {formatCount(old.files, 'file')} ({formatBytes(old.bytes)}) in{' '}
+            <span className="mono">{old.path}</span> that were copied and verified. The library in{' '}
+            <span className="mono">{location.dataDir}</span> keeps every one of them.
           </p>
           <p className="muted">Anything else in that folder is left alone. It cannot be undone.</p>
         </ConfirmDialog>

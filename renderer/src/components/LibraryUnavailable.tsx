@@ -51,12 +51,17 @@ export function LibraryUnavailable() {
   };
 
   return (
-    <dialog ref={ref} className="dialog library-unavailable" aria-labelledby="unavailable-title" onCancel={(e) => e.preventDefault()}>
+    <dialog
+      ref={ref}
+      className="dialog library-unavailable"
+      aria-labelledby="unavailable-title"
+      onCancel={(e) => e.preventDefault()}
+    >
       <h2 id="unavailable-title">Your library is not there</h2>
       <div className="dialog-body">
         <p>
-          Atelier keeps your library in <span className="mono">{location.dataDir}</span>, but that folder is missing or empty. Is its drive
-          connected?
+          Atelier keeps your library in <span className="mono">{location.dataDir}</span>, but that folder is missing or
+          empty. Is its drive connected?
         </p>
         <p className="muted">Nothing was created or changed there.</p>
         {note === null ? null : <p role="status">{note}</p>}
@@ -90,7 +95,8 @@ export function LibraryUnavailable() {
         </button>
       </div>
       <p className="muted small">
-        A new library starts in <span className="mono">{location.defaultDir}</span>; the one on the drive stays as it is.
+        A new library starts in <span className="mono">{location.defaultDir}</span>; the one on the drive stays as it
+        is.
       </p>
     </dialog>
   );

@@ -28,7 +28,9 @@ export function LineagePanel({ job, imageId }: { job: JobSummary; imageId: strin
   const [found, setFound] = useState<JobSummary[]>([]);
   const [searchError, setSearchError] = useState<string | null>(null);
   // Children queued in this window show at once, before the search knows them.
-  const liveKey = useApp((s) => (imageId === undefined ? '' : s.jobs.order.filter((id) => s.jobs.byId[id]?.parentImageId === imageId).join(',')));
+  const liveKey = useApp((s) =>
+    imageId === undefined ? '' : s.jobs.order.filter((id) => s.jobs.byId[id]?.parentImageId === imageId).join(','),
+  );
   const live = useMemo(() => liveKey.split(',').filter((id) => id !== ''), [liveKey]);
 
   useEffect(() => {
@@ -84,13 +86,21 @@ export function LineagePanel({ job, imageId }: { job: JobSummary; imageId: strin
       state.applyJobChanged(detail);
       target = detail;
     }
-    store.getState().openViewer(jobId, Math.max(0, target.images.findIndex((i) => i.id === wantImage)));
+    store.getState().openViewer(
+      jobId,
+      Math.max(
+        0,
+        target.images.findIndex((i) => i.id === wantImage),
+      ),
+    );
   };
 
   const openParent = () => {
     if (parentId === undefined) return;
     // The engine names the source's job (parentJobId), so it opens even when no loaded page holds it.
-    const owner = job.parentJobId ?? Object.values(store.getState().jobs.byId).find((j) => j.images.some((i) => i.id === parentId))?.id;
+    const owner =
+      job.parentJobId ??
+      Object.values(store.getState().jobs.byId).find((j) => j.images.some((i) => i.id === parentId))?.id;
     if (owner === undefined) {
       store.getState().toast({ kind: 'info', message: 'The source is no longer in the library.' });
       return;
@@ -111,8 +121,19 @@ export function LineagePanel({ job, imageId }: { job: JobSummary; imageId: strin
                 The source is no longer in the library.
               </span>
             ) : (
-              <button type="button" className="lineage-thumb" aria-label={`Open the source image (${OPERATION_LABELS[operation].toLowerCase()})`} onClick={openParent}>
-                <img src={api.mediaUrl('thumb', parentId)} alt="" width={56} height={56} onError={() => setParentGone(true)} />
+              <button
+                type="button"
+                className="lineage-thumb"
+                aria-label={`Open the source image (${OPERATION_LABELS[operation].toLowerCase()})`}
+                onClick={openParent}
+              >
+                <img
+                  src={api.mediaUrl('thumb', parentId)}
+                  alt=""
+                  width={56}
+                  height={56}
+                  onError={() => setParentGone(true)}
+                />
               </button>
             )}
             <span className="badge">{OPERATION_LABELS[operation]}</span>
@@ -134,8 +155,18 @@ export function LineagePanel({ job, imageId }: { job: JobSummary; imageId: strin
                 const label = OPERATION_LABELS[child.operation ?? 'generate'];
                 return (
                   <li key={child.id}>
-                    <button type="button" className="lineage-thumb" aria-label={`${label}: ${jobTitle(child)} (${child.status})`} title={`${label} · ${child.status}`} onClick={() => void open(child.id)}>
-                      {src === null ? <span className={`thumb pending status-${child.status}`} aria-hidden="true" /> : <img src={src} alt="" width={56} height={56} />}
+                    <button
+                      type="button"
+                      className="lineage-thumb"
+                      aria-label={`${label}: ${jobTitle(child)} (${child.status})`}
+                      title={`${label} · ${child.status}`}
+                      onClick={() => void open(child.id)}
+                    >
+                      {src === null ? (
+                        <span className={`thumb pending status-${child.status}`} aria-hidden="true" />
+                      ) : (
+                        <img src={src} alt="" width={56} height={56} />
+                      )}
                       <span className="lineage-op" aria-hidden="true">
                         {label}
                       </span>

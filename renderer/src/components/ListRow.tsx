@@ -16,7 +16,12 @@ const STATUS_GLYPHS: Record<string, string> = { failed: '!', cancelled: '×', in
 /** A job without a picture yet (or ever): its progress as a ring, or the glyph of how it ended. */
 function ThumbPlaceholder({ status, fraction }: { status: JobStatus; fraction: number | undefined }) {
   if (!isTerminal(status)) {
-    return <span className={fraction === undefined ? 'list-ring waiting' : 'list-ring'} style={{ ['--done' as string]: `${Math.round((fraction ?? 0) * 100)}%` }} />;
+    return (
+      <span
+        className={fraction === undefined ? 'list-ring waiting' : 'list-ring'}
+        style={{ ['--done' as string]: `${Math.round((fraction ?? 0) * 100)}%` }}
+      />
+    );
   }
   return <span className={`list-glyph status-${status}`}>{STATUS_GLYPHS[status] ?? '·'}</span>;
 }
@@ -31,7 +36,9 @@ export const ListRow = memo(function ListRow({ id, top, lite }: { id: string; to
   const tick = useApp((s) => s.jobs.progress[id]);
   const focusedImageId = useApp((s) => (s.focusedId === id ? s.focusedImageId : null));
   const view = useApp((s) => (s.filters.view === 'trash' ? 'trash' : 'active'));
-  const providerName = useApp((s) => (job === undefined ? undefined : s.providers.find((p) => p.id === (job.instance ?? job.provider))?.name));
+  const providerName = useApp((s) =>
+    job === undefined ? undefined : s.providers.find((p) => p.id === (job.instance ?? job.provider))?.name,
+  );
   // Actions are read when used, not subscribed: a scroll mounts many rows a frame and each subscription costs.
   const store = useAppStore();
   // A row mounted during a fling or while the person types a search asks for its thumbnail once that settles.
@@ -57,7 +64,8 @@ export const ListRow = memo(function ListRow({ id, top, lite }: { id: string; to
     const state = store.getState();
     // The button is a clear layer over the row: the picture is what the hand carries.
     const picture = e.currentTarget.parentElement?.querySelector('.list-thumb img');
-    if (picture instanceof HTMLImageElement) e.dataTransfer.setDragImage(picture, picture.width / 2, picture.height / 2);
+    if (picture instanceof HTMLImageElement)
+      e.dataTransfer.setDragImage(picture, picture.width / 2, picture.height / 2);
     const dragged = state.selection.selected[id] ? state.jobs.order.filter((j) => state.selection.selected[j]) : [id];
     setDraggedImages(
       e.dataTransfer,
@@ -70,7 +78,12 @@ export const ListRow = memo(function ListRow({ id, top, lite }: { id: string; to
   const target = cover === undefined ? null : { images: { imageIds: [cover.id], jobIds: [id] } };
 
   return (
-    <div className={`list-row${selected ? ' selected' : ''}`} role="listitem" style={{ transform: `translateY(${top}px)`, height: LIST_ROW_HEIGHT }} data-id={id}>
+    <div
+      className={`list-row${selected ? ' selected' : ''}`}
+      role="listitem"
+      style={{ transform: `translateY(${top}px)`, height: LIST_ROW_HEIGHT }}
+      data-id={id}
+    >
       {/* The row's one focusable surface, laid over it: the text beside it stays plain text its name and description read. */}
       <button
         type="button"
@@ -92,7 +105,15 @@ export const ListRow = memo(function ListRow({ id, top, lite }: { id: string; to
         {cover === undefined ? (
           <ThumbPlaceholder status={job.status} fraction={tick?.fraction} />
         ) : coverSrc !== null && imageAllowed ? (
-          <img key={coverSrc} src={coverSrc} alt="" width={box.width} height={box.height} decoding="async" draggable={false} />
+          <img
+            key={coverSrc}
+            src={coverSrc}
+            alt=""
+            width={box.width}
+            height={box.height}
+            decoding="async"
+            draggable={false}
+          />
         ) : (
           <span className="list-thumb-pending" style={{ width: box.width, height: box.height }} />
         )}
@@ -122,14 +143,24 @@ export const ListRow = memo(function ListRow({ id, top, lite }: { id: string; to
         </time>
       </span>
       <span className="list-status">
-        {job.status === 'running' && tick?.fraction !== undefined ? <span className="badge status-running">{formatPercent(tick.fraction)}</span> : <StatusBadge status={job.status} title={message ?? undefined} />}
+        {job.status === 'running' && tick?.fraction !== undefined ? (
+          <span className="badge status-running">{formatPercent(tick.fraction)}</span>
+        ) : (
+          <StatusBadge status={job.status} title={message ?? undefined} />
+        )}
         {images.length > 1 ? (
           <span className="list-images" title={`Image ${coverIndex + 1} of ${images.length}: ← → step through them`}>
             {focusedImageId === null ? `${images.length} images` : `${coverIndex + 1} of ${images.length}`}
           </span>
         ) : null}
         {RETRYABLE.has(job.status) && !trashed ? (
-          <button type="button" className="link" tabIndex={tabIndex} onClick={() => void store.getState().retry(id)} aria-label={`Retry: ${title}`}>
+          <button
+            type="button"
+            className="link"
+            tabIndex={tabIndex}
+            onClick={() => void store.getState().retry(id)}
+            aria-label={`Retry: ${title}`}
+          >
             Retry
           </button>
         ) : null}
@@ -152,7 +183,13 @@ export const ListRow = memo(function ListRow({ id, top, lite }: { id: string; to
         ))}
       </span>
       {trashed ? (
-        <button type="button" className="link list-restore" tabIndex={tabIndex} onClick={() => void store.getState().restore([id])} aria-label={`Restore: ${title}`}>
+        <button
+          type="button"
+          className="link list-restore"
+          tabIndex={tabIndex}
+          onClick={() => void store.getState().restore([id])}
+          aria-label={`Restore: ${title}`}
+        >
           Restore
         </button>
       ) : (

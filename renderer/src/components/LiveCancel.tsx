@@ -6,7 +6,13 @@ export function LiveCancel({ id }: { id: string }) {
   const cancel = useApp((s) => s.cancel);
   if (prompt === undefined) return null;
   return (
-    <button type="button" className="live-cancel" onClick={() => void cancel(id)} aria-label={`Cancel: ${prompt}`} title="Cancel this job">
+    <button
+      type="button"
+      className="live-cancel"
+      onClick={() => void cancel(id)}
+      aria-label={`Cancel: ${prompt}`}
+      title="Cancel this job"
+    >
       Cancel
     </button>
   );

@@ -13,10 +13,14 @@ function useLiveSummary(): { text: string; first: string | null } {
     }
     // A queue held up by the disk says so first, where the counts would otherwise just sit still.
     const waiting = s.queueWaiting === null ? null : queueWaitLabel(s.queueWaiting);
-    return [waiting, rendering > 0 ? `${rendering} rendering` : null, queued > 0 ? `${queued} queued` : null].filter(Boolean).join(' · ');
+    return [waiting, rendering > 0 ? `${rendering} rendering` : null, queued > 0 ? `${queued} queued` : null]
+      .filter(Boolean)
+      .join(' · ');
   });
   // The running job first (the oldest live one is running or next), else the first queued.
-  const first = useApp((s) => s.jobs.liveIds.find((id) => s.jobs.byId[id]?.status === 'running') ?? s.jobs.liveIds[0] ?? null);
+  const first = useApp(
+    (s) => s.jobs.liveIds.find((id) => s.jobs.byId[id]?.status === 'running') ?? s.jobs.liveIds[0] ?? null,
+  );
   return { text, first };
 }
 

@@ -9,7 +9,15 @@ const HANDOVER_MS = 5_000;
  * element with the same picture (the preview file is gone from disk, but the page still holds it), so the card never
  * blanks while its own thumbnail loads on top; a few seconds later it lets the picture go.
  */
-export const LivePreview = memo(function LivePreview({ id, width, height }: { id: string; width: number; height: number }) {
+export const LivePreview = memo(function LivePreview({
+  id,
+  width,
+  height,
+}: {
+  id: string;
+  width: number;
+  height: number;
+}) {
   const api = useApi();
   const previewId = useApp((s) => s.jobs.progress[id]?.previewImageId);
   const live = useApp((s) => {

@@ -79,7 +79,15 @@ function Running({ id, compact }: { id: string; compact: boolean }) {
   const stage = formatStage((tick ?? saved)?.stage ?? 'starting');
   const preview = tick?.previewImageId;
   const percent = fraction === null ? null : `${Math.round(fraction * 100)}%`;
-  const spoken = ['Rendering', percent, steps === null ? stage : `step ${steps.n} of ${steps.of}`, eta, runsOn === '' ? null : `on ${runsOn}`].filter(Boolean).join(', ');
+  const spoken = [
+    'Rendering',
+    percent,
+    steps === null ? stage : `step ${steps.n} of ${steps.of}`,
+    eta,
+    runsOn === '' ? null : `on ${runsOn}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
   return (
     <>
       {/* The preview itself is drawn by the card beneath this (LivePreview), so it can outlast the render. */}

@@ -1,13 +1,28 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { DEFAULT_STRENGTH } from '../lib/iterate';
-import { clearMask, coverage, createMask, invertMask, strokeLine, tintPixels, toSourcePoint, UndoStack, type Mask, type Rect } from '../lib/mask-brush';
+import {
+  clearMask,
+  coverage,
+  createMask,
+  invertMask,
+  strokeLine,
+  tintPixels,
+  toSourcePoint,
+  UndoStack,
+  type Mask,
+  type Rect,
+} from '../lib/mask-brush';
 import { useApp, useAppStore } from '../store/context';
 import '../styles/iterate.css';
 
 const TINT = [255, 56, 120, 130] as const;
 
 /** The largest box of the image's shape that fits the stage. */
-function fitBox(width: number, height: number, stage: { width: number; height: number }): { width: number; height: number } {
+function fitBox(
+  width: number,
+  height: number,
+  stage: { width: number; height: number },
+): { width: number; height: number } {
   const scale = Math.min(stage.width / width, stage.height / height);
   return { width: Math.max(1, Math.floor(width * scale)), height: Math.max(1, Math.floor(height * scale)) };
 }
@@ -16,7 +31,21 @@ function fitBox(width: number, height: number, stage: { width: number; height: n
  * Paints the area to repaint over the image: a tint on a canvas at the source's own resolution, scaled to fit.
  * Pointer (mouse, pen, touch) or keyboard (arrows move the brush, Space paints); Ctrl+Z undoes; Repaint sends it.
  */
-export function MaskBrush({ jobId, imageId, src, width, height, prompt }: { jobId: string; imageId: string; src: string; width: number; height: number; prompt: string }) {
+export function MaskBrush({
+  jobId,
+  imageId,
+  src,
+  width,
+  height,
+  prompt,
+}: {
+  jobId: string;
+  imageId: string;
+  src: string;
+  width: number;
+  height: number;
+  prompt: string;
+}) {
   const store = useAppStore();
   const busy = useApp((s) => s.iterating);
   const composerPrompt = useApp((s) => s.draft.prompt);
@@ -35,13 +64,16 @@ export function MaskBrush({ jobId, imageId, src, width, height, prompt }: { jobI
   const [keyCursor, setKeyCursor] = useState({ x: width / 2, y: height / 2 });
   const maxRadius = Math.max(8, Math.round(Math.max(width, height) / 4));
 
-  const draw = useCallback((rect: Rect | null) => {
-    const ctx = canvasRef.current?.getContext('2d');
-    if (ctx === null || ctx === undefined) return;
-    const area = rect ?? { x: 0, y: 0, width, height };
-    if (area.width <= 0 || area.height <= 0) return;
-    ctx.putImageData(new ImageData(tintPixels(maskRef.current, area, TINT), area.width, area.height), area.x, area.y);
-  }, [width, height]);
+  const draw = useCallback(
+    (rect: Rect | null) => {
+      const ctx = canvasRef.current?.getContext('2d');
+      if (ctx === null || ctx === undefined) return;
+      const area = rect ?? { x: 0, y: 0, width, height };
+      if (area.width <= 0 || area.height <= 0) return;
+      ctx.putImageData(new ImageData(tintPixels(maskRef.current, area, TINT), area.width, area.height), area.x, area.y);
+    },
+    [width, height],
+  );
 
   const changed = () => {
     setCovered(coverage(maskRef.current));
@@ -51,7 +83,8 @@ export function MaskBrush({ jobId, imageId, src, width, height, prompt }: { jobI
   useLayoutEffect(() => {
     const stage = stageRef.current;
     if (stage === null) return;
-    const measure = () => setBox(fitBox(width, height, { width: stage.clientWidth - 16, height: stage.clientHeight - 16 }));
+    const measure = () =>
+      setBox(fitBox(width, height, { width: stage.clientWidth - 16, height: stage.clientHeight - 16 }));
     measure();
     const observer = new ResizeObserver(measure);
     observer.observe(stage);
@@ -71,7 +104,8 @@ export function MaskBrush({ jobId, imageId, src, width, height, prompt }: { jobI
     return toSourcePoint({ x: event.clientX - rect.left, y: event.clientY - rect.top }, rect, maskRef.current);
   };
 
-  const paintAt = (from: { x: number; y: number }, to: { x: number; y: number }) => draw(strokeLine(maskRef.current, from, to, radius, erase));
+  const paintAt = (from: { x: number; y: number }, to: { x: number; y: number }) =>
+    draw(strokeLine(maskRef.current, from, to, radius, erase));
 
   const whole = (change: (mask: Mask) => void) => {
     undoRef.current.push(maskRef.current);
@@ -108,13 +142,21 @@ export function MaskBrush({ jobId, imageId, src, width, height, prompt }: { jobI
   };
 
   const onCanvasKey = (event: React.KeyboardEvent) => {
-    const moves: Record<string, [number, number]> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    const moves: Record<string, [number, number]> = {
+      ArrowLeft: [-1, 0],
+      ArrowRight: [1, 0],
+      ArrowUp: [0, -1],
+      ArrowDown: [0, 1],
+    };
     const move = moves[event.key];
     if (move !== undefined) {
       event.preventDefault();
       const step = Math.max(1, radius / 2);
       setKeyCursor((c) => {
-        const next = { x: Math.min(width, Math.max(0, c.x + move[0] * step)), y: Math.min(height, Math.max(0, c.y + move[1] * step)) };
+        const next = {
+          x: Math.min(width, Math.max(0, c.x + move[0] * step)),
+          y: Math.min(height, Math.max(0, c.y + move[1] * step)),
+        };
         // Shift+arrow paints along the way.
         if (event.shiftKey) paintAt(c, next);
         return next;
@@ -140,21 +182,58 @@ export function MaskBrush({ jobId, imageId, src, width, height, prompt }: { jobI
       <div className="mask-toolbar" role="toolbar" aria-label="Brush">
         <label className="mask-size">
           <span>Brush {radius * 2} px</span>
-          <input type="range" min={1} max={maxRadius} value={radius} aria-label="Brush size" onChange={(e) => setRadius(Number(e.target.value))} />
+          <input
+            type="range"
+            min={1}
+            max={maxRadius}
+            value={radius}
+            aria-label="Brush size"
+            onChange={(e) => setRadius(Number(e.target.value))}
+          />
         </label>
-        <button type="button" className="btn small" aria-pressed={!erase} onClick={() => setErase(false)} title="Paint the area to repaint">
+        <button
+          type="button"
+          className="btn small"
+          aria-pressed={!erase}
+          onClick={() => setErase(false)}
+          title="Paint the area to repaint"
+        >
           Paint
         </button>
-        <button type="button" className="btn small" aria-pressed={erase} onClick={() => setErase(true)} title="Take paint away">
+        <button
+          type="button"
+          className="btn small"
+          aria-pressed={erase}
+          onClick={() => setErase(true)}
+          title="Take paint away"
+        >
           Erase
         </button>
-        <button type="button" className="btn small" onClick={() => whole(invertMask)} title="Repaint everything but what is painted">
+        <button
+          type="button"
+          className="btn small"
+          onClick={() => whole(invertMask)}
+          title="Repaint everything but what is painted"
+        >
           Invert
         </button>
-        <button type="button" className="btn small" onClick={() => whole(clearMask)} disabled={covered === 0} title="Take all the paint away">
+        <button
+          type="button"
+          className="btn small"
+          onClick={() => whole(clearMask)}
+          disabled={covered === 0}
+          title="Take all the paint away"
+        >
           Clear
         </button>
-        <button type="button" className="btn small" onClick={undo} disabled={steps === 0} aria-keyshortcuts="Control+Z" title="Undo (Ctrl+Z)">
+        <button
+          type="button"
+          className="btn small"
+          onClick={undo}
+          disabled={steps === 0}
+          aria-keyshortcuts="Control+Z"
+          title="Undo (Ctrl+Z)"
+        >
           Undo
         </button>
         <span className="muted small mask-coverage" aria-live="polite">
@@ -165,7 +244,14 @@ export function MaskBrush({ jobId, imageId, src, width, height, prompt }: { jobI
         <button type="button" className="btn small" onClick={close}>
           Cancel
         </button>
-        <button type="button" className="btn small primary" onClick={repaint} aria-disabled={covered === 0 || busy} title={covered === 0 ? 'Paint the area to repaint first' : 'Repaint the painted area (Ctrl+Enter)'} aria-keyshortcuts="Control+Enter">
+        <button
+          type="button"
+          className="btn small primary"
+          onClick={repaint}
+          aria-disabled={covered === 0 || busy}
+          title={covered === 0 ? 'Paint the area to repaint first' : 'Repaint the painted area (Ctrl+Enter)'}
+          aria-keyshortcuts="Control+Enter"
+        >
           {busy ? 'Queuing…' : 'Repaint'}
         </button>
       </div>
@@ -214,17 +300,33 @@ export function MaskBrush({ jobId, imageId, src, width, height, prompt }: { jobI
           <span
             className={erase ? 'mask-cursor erase' : 'mask-cursor'}
             aria-hidden="true"
-            style={{ left: shownCursor.x * scale, top: shownCursor.y * scale, width: radius * 2 * scale, height: radius * 2 * scale }}
+            style={{
+              left: shownCursor.x * scale,
+              top: shownCursor.y * scale,
+              width: radius * 2 * scale,
+              height: radius * 2 * scale,
+            }}
           />
         </div>
       </div>
       <div className="mask-footer">
         <label className="mask-strength">
           <span>Strength {strength.toFixed(2)}</span>
-          <input type="range" min={0} max={1} step={0.05} value={strength} aria-label="Repaint strength" onChange={(e) => setStrength(Number(e.target.value))} />
+          <input
+            type="range"
+            min={0}
+            max={1}
+            step={0.05}
+            value={strength}
+            aria-label="Repaint strength"
+            onChange={(e) => setStrength(Number(e.target.value))}
+          />
         </label>
         <p className="small mask-prompt" title={usedPrompt}>
-          <span className="muted">{composerPrompt.trim() === '' ? 'Prompt (the source’s):' : 'Prompt (the composer’s):'}</span> {usedPrompt === '' ? <em>none: write one in the composer</em> : usedPrompt}
+          <span className="muted">
+            {composerPrompt.trim() === '' ? 'Prompt (the source’s):' : 'Prompt (the composer’s):'}
+          </span>{' '}
+          {usedPrompt === '' ? <em>none: write one in the composer</em> : usedPrompt}
         </p>
       </div>
     </div>

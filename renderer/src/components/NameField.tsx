@@ -1,7 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
 
 /** A one-line name editor: Enter keeps the name, Escape (or leaving it empty) keeps what was there. */
-export function NameField({ label, initial, onDone }: { label: string; initial: string; onDone: (name: string | null) => void }) {
+export function NameField({
+  label,
+  initial,
+  onDone,
+}: {
+  label: string;
+  initial: string;
+  onDone: (name: string | null) => void;
+}) {
   const [value, setValue] = useState(initial);
   const ref = useRef<HTMLInputElement>(null);
   const done = useRef(false);

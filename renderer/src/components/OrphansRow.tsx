@@ -17,7 +17,10 @@ export function OrphansRow({ files, bytes }: { files: number; bytes: number }) {
     try {
       // The count shown is the count confirmed: if it changed meanwhile, the engine refuses and nothing goes.
       const result = await api.call('library.removeOrphans', { expectedCount: files });
-      toast({ kind: 'info', message: `Removed ${formatCount(result.removed, 'orphaned file')}, ${formatBytes(result.bytesFreed)} freed.` });
+      toast({
+        kind: 'info',
+        message: `Removed ${formatCount(result.removed, 'orphaned file')}, ${formatBytes(result.bytesFreed)} freed.`,
+      });
     } catch (error) {
       reportError(error);
     } finally {
@@ -31,7 +34,8 @@ export function OrphansRow({ files, bytes }: { files: number; bytes: number }) {
     <>
       <dt>Orphaned files</dt>
       <dd>
-        {formatCount(files, 'file')} ({formatBytes(bytes)}) no job lists, kept in the <span className="mono">orphans</span> folder.{' '}
+        {formatCount(files, 'file')} ({formatBytes(bytes)}) no job lists, kept in the{' '}
+        <span className="mono">orphans</span> folder.{' '}
         <button type="button" className="link" onClick={() => setAsking(true)}>
           Remove for good…
         </button>
@@ -46,8 +50,8 @@ export function OrphansRow({ files, bytes }: { files: number; bytes: number }) {
           onConfirm={() => void remove()}
         >
           <p>
-            This permanently deletes the {formatCount(files, 'file')} ({formatBytes(bytes)}) in the orphans folder. No job in your
-            history uses {files === 1 ? 'it' : 'them'}.
+            This permanently deletes the {formatCount(files, 'file')} ({formatBytes(bytes)}) in the orphans folder. No
+            job in your history uses {files === 1 ? 'it' : 'them'}.
           </p>
           <p className="muted">It cannot be undone. To keep any, move them out of the folder first.</p>
         </ConfirmDialog>

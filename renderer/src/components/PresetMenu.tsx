@@ -50,14 +50,22 @@ export function PresetMenu() {
         }
       }}
     >
-      <button type="button" className="btn small" aria-expanded={open} aria-haspopup="true" onClick={() => setOpen(!open)}>
+      <button
+        type="button"
+        className="btn small"
+        aria-expanded={open}
+        aria-haspopup="true"
+        onClick={() => setOpen(!open)}
+      >
         Presets <span aria-hidden="true">▾</span>
       </button>
       {open ? (
         <div className="popover" role="group" aria-label="Presets">
           {error !== null ? <p className="hint">Presets are not available: {error}</p> : null}
           {presets === null && error === null ? <p className="hint">Loading…</p> : null}
-          {presets !== null && presets.length === 0 ? <p className="hint">No presets yet. Save the current settings, or import an A1111 styles.csv.</p> : null}
+          {presets !== null && presets.length === 0 ? (
+            <p className="hint">No presets yet. Save the current settings, or import an A1111 styles.csv.</p>
+          ) : null}
           {presets !== null && presets.length > 0 ? (
             <ul className="preset-list">
               {presets.map((p) => (
@@ -93,7 +101,13 @@ export function PresetMenu() {
                         <span className="preset-name">{p.name}</span>
                         {p.template !== undefined ? <span className="preset-template">{p.template}</span> : null}
                       </button>
-                      <button type="button" className="icon-btn" aria-label={`Delete preset ${p.name}`} title="Delete" onClick={() => setConfirming(p.id)}>
+                      <button
+                        type="button"
+                        className="icon-btn"
+                        aria-label={`Delete preset ${p.name}`}
+                        title="Delete"
+                        onClick={() => setConfirming(p.id)}
+                      >
                         ×
                       </button>
                     </>
@@ -120,7 +134,9 @@ export function PresetMenu() {
               Save current
             </button>
           </div>
-          <p className="hint">Write {'{prompt}'} in the prompt box to save it as a template that wraps what you type.</p>
+          <p className="hint">
+            Write {'{prompt}'} in the prompt box to save it as a template that wraps what you type.
+          </p>
           <label className="btn small file-btn">
             Import styles.csv…
             <input

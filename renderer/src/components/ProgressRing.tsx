@@ -1,5 +1,13 @@
 /** A ring that fills clockwise from the top; no fraction yet draws a short arc (turning only where motion is welcome). */
-export function ProgressRing({ fraction, size = 36, label }: { fraction: number | null; size?: number; label: string }) {
+export function ProgressRing({
+  fraction,
+  size = 36,
+  label,
+}: {
+  fraction: number | null;
+  size?: number;
+  label: string;
+}) {
   const stroke = Math.max(3, Math.round(size / 10));
   const r = (size - stroke) / 2;
   const c = 2 * Math.PI * r;

@@ -48,14 +48,31 @@ export function PromptHistory() {
         }
       }}
     >
-      <button type="button" className="btn small" aria-expanded={open} aria-haspopup="true" onClick={() => setOpen(!open)} title="Prompts used before (↑ in an empty prompt box)">
+      <button
+        type="button"
+        className="btn small"
+        aria-expanded={open}
+        aria-haspopup="true"
+        onClick={() => setOpen(!open)}
+        title="Prompts used before (↑ in an empty prompt box)"
+      >
         History <span aria-hidden="true">▾</span>
       </button>
       {open ? (
         <div className="popover" role="group" aria-label="Prompt history">
-          <input type="search" aria-label="Search prompt history" placeholder="Search past prompts" value={text} autoFocus onChange={(e) => setText(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && !e.ctrlKey && !e.metaKey && e.preventDefault()} />
+          <input
+            type="search"
+            aria-label="Search prompt history"
+            placeholder="Search past prompts"
+            value={text}
+            autoFocus
+            onChange={(e) => setText(e.target.value)}
+            onKeyDown={(e) => e.key === 'Enter' && !e.ctrlKey && !e.metaKey && e.preventDefault()}
+          />
           {error !== null ? <p className="hint">History is not available: {error}</p> : null}
-          {items !== null && items.length === 0 && error === null ? <p className="hint">{text.trim() === '' ? 'No prompts yet.' : 'No past prompt matches.'}</p> : null}
+          {items !== null && items.length === 0 && error === null ? (
+            <p className="hint">{text.trim() === '' ? 'No prompts yet.' : 'No past prompt matches.'}</p>
+          ) : null}
           {items !== null && items.length > 0 ? (
             <ul className="history-list">
               {items.map((item) => (

@@ -51,7 +51,13 @@ function SecretField(props: {
 }
 
 /** One provider: switch it on, point it somewhere, give it a key (never shown back), test it. */
-export function ProviderSettingsCard({ provider, settings }: { provider: ProviderInfo; settings: ProviderSettings | undefined }) {
+export function ProviderSettingsCard({
+  provider,
+  settings,
+}: {
+  provider: ProviderInfo;
+  settings: ProviderSettings | undefined;
+}) {
   const update = useApp((s) => s.updateSettings);
   const test = useApp((s) => s.testProvider);
   const result = useApp((s) => s.providerTests[provider.id]);
@@ -97,9 +103,11 @@ export function ProviderSettingsCard({ provider, settings }: { provider: Provide
     if (baseUrl.trim() !== (settings?.baseUrl ?? '')) patch.baseUrl = baseUrl.trim() === '' ? null : baseUrl.trim();
     if (model.trim() !== (settings?.model ?? '')) patch.model = model.trim() === '' ? null : model.trim();
     if (apiKey !== '') patch.apiKey = apiKey;
-    if (takesLogin && username.trim() !== (settings?.username ?? '')) patch.username = username.trim() === '' ? null : username.trim();
+    if (takesLogin && username.trim() !== (settings?.username ?? ''))
+      patch.username = username.trim() === '' ? null : username.trim();
     if (takesLogin && password !== '') patch.password = password;
-    if (takesWorkflow && workflow.trim() !== (settings?.workflow ?? '')) patch.workflow = workflow.trim() === '' ? null : workflow.trim();
+    if (takesWorkflow && workflow.trim() !== (settings?.workflow ?? ''))
+      patch.workflow = workflow.trim() === '' ? null : workflow.trim();
     setApiKey('');
     setPassword('');
     void save(patch, `${provider.name} saved.`);
@@ -107,7 +115,11 @@ export function ProviderSettingsCard({ provider, settings }: { provider: Provide
 
   const fieldId = (name: string) => `provider-${provider.id}-${name}`;
   // The switch answers before the save: say Off at once, not what the engine said before it.
-  const status = providerStatusView(enabled ? provider : { ...provider, status: { state: 'off' } }, Date.now(), enabled ? liveFailure : undefined);
+  const status = providerStatusView(
+    enabled ? provider : { ...provider, status: { state: 'off' } },
+    Date.now(),
+    enabled ? liveFailure : undefined,
+  );
 
   return (
     <article className="provider-card" aria-label={provider.name}>
@@ -134,13 +146,25 @@ export function ProviderSettingsCard({ provider, settings }: { provider: Provide
         {needsUrl ? (
           <label htmlFor={fieldId('url')}>
             Base URL
-            <input id={fieldId('url')} type="url" value={baseUrl} placeholder={URL_PLACEHOLDERS[provider.id] ?? 'http://127.0.0.1'} onChange={(e) => setBaseUrl(e.target.value)} />
+            <input
+              id={fieldId('url')}
+              type="url"
+              value={baseUrl}
+              placeholder={URL_PLACEHOLDERS[provider.id] ?? 'http://127.0.0.1'}
+              onChange={(e) => setBaseUrl(e.target.value)}
+            />
           </label>
         ) : null}
         {provider.id !== 'builtin' ? (
           <label htmlFor={fieldId('model')}>
             Model
-            <input id={fieldId('model')} list={fieldId('models')} value={model} placeholder={provider.defaultModel ?? (provider.id === 'comfyui' ? provider.models[0] : undefined) ?? ''} onChange={(e) => setModel(e.target.value)} />
+            <input
+              id={fieldId('model')}
+              list={fieldId('models')}
+              value={model}
+              placeholder={provider.defaultModel ?? (provider.id === 'comfyui' ? provider.models[0] : undefined) ?? ''}
+              onChange={(e) => setModel(e.target.value)}
+            />
             <datalist id={fieldId('models')}>
               {provider.models.map((m) => (
                 <option key={m} value={m} />
@@ -165,7 +189,12 @@ export function ProviderSettingsCard({ provider, settings }: { provider: Provide
           <>
             <label htmlFor={fieldId('user')}>
               User name (optional)
-              <input id={fieldId('user')} autoComplete="off" value={username} onChange={(e) => setUsername(e.target.value)} />
+              <input
+                id={fieldId('user')}
+                autoComplete="off"
+                value={username}
+                onChange={(e) => setUsername(e.target.value)}
+              />
             </label>
             <SecretField
               id={fieldId('password')}
@@ -198,16 +227,29 @@ export function ProviderSettingsCard({ provider, settings }: { provider: Provide
             </button>
           ) : null}
           {settings?.hasPassword ? (
-            <button type="button" className="btn small" onClick={() => void save({ password: null }, `${provider.name} password forgotten.`)}>
+            <button
+              type="button"
+              className="btn small"
+              onClick={() => void save({ password: null }, `${provider.name} password forgotten.`)}
+            >
               Forget password
             </button>
           ) : null}
           {settings?.hasApiKey ? (
-            <button type="button" className="btn small" onClick={() => void save({ apiKey: null }, `${provider.name} key forgotten.`)}>
+            <button
+              type="button"
+              className="btn small"
+              onClick={() => void save({ apiKey: null }, `${provider.name} key forgotten.`)}
+            >
               Forget key
             </button>
           ) : null}
-          <button type="button" className="btn small" disabled={result === 'testing'} onClick={() => void test(provider.id)}>
+          <button
+            type="button"
+            className="btn small"
+            disabled={result === 'testing'}
+            onClick={() => void test(provider.id)}
+          >
             {result === 'testing' ? 'Testing…' : 'Test connection'}
           </button>
         </div>
@@ -219,7 +261,9 @@ export function ProviderSettingsCard({ provider, settings }: { provider: Provide
         </p>
       ) : null}
       {/* Advice about how the server runs (ComfyUI started without previews): worth acting on, so kept apart. */}
-      {result !== undefined && result !== 'testing' && result.hint !== undefined ? <p className="hint provider-hint">{result.hint}</p> : null}
+      {result !== undefined && result !== 'testing' && result.hint !== undefined ? (
+        <p className="hint provider-hint">{result.hint}</p>
+      ) : null}
     </article>
   );
 }

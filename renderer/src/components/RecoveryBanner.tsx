@@ -24,9 +24,11 @@ export function RecoveryBanner() {
     <div className="banners">
       <div className="banner warn recovery" role="status">
         <span>
-          <strong>Your history does not list {formatCount(recovery.unknownFiles, 'image')} in your library folder.</strong>{' '}
-          Atelier&apos;s database looks new, emptied or replaced. Every file was left where it is; each image carries its
-          own settings, so the history can be rebuilt from them.
+          <strong>
+            Your history does not list {formatCount(recovery.unknownFiles, 'image')} in your library folder.
+          </strong>{' '}
+          Atelier&apos;s database looks new, emptied or replaced. Every file was left where it is; each image carries
+          its own settings, so the history can be rebuilt from them.
         </span>
         <button type="button" className="btn small primary" disabled={rebuilding} onClick={() => void start()}>
           {rebuilding ? 'Rebuilding…' : 'Rebuild history from images'}

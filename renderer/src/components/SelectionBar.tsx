@@ -40,7 +40,13 @@ export function SelectionBar() {
         </button>
       ) : (
         <>
-          <BulkActions target={() => selectionTarget(store.getState(), ids)} count={ids.length} what={ids.length === 1 ? 'selected job' : 'selected jobs'} withTrash={false} compare />
+          <BulkActions
+            target={() => selectionTarget(store.getState(), ids)}
+            count={ids.length}
+            what={ids.length === 1 ? 'selected job' : 'selected jobs'}
+            withTrash={false}
+            compare
+          />
           <button type="button" className="btn small" onClick={() => void state.setFavorite(ids, false)}>
             Unfavorite
           </button>

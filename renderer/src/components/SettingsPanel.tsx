@@ -51,7 +51,11 @@ export function SettingsPanel() {
     setTrashDays(String(settings.retention.trashAutoEmptyDays));
     setMaxJobs(settings.retention.maxJobs === null ? '' : String(settings.retention.maxJobs));
     setMaxAgeDays(settings.retention.maxAgeDays === null ? '' : String(settings.retention.maxAgeDays));
-    setMaxGb(settings.retention.maxBytes === null ? '' : String(Math.round((settings.retention.maxBytes / 1024 ** 3) * 10) / 10));
+    setMaxGb(
+      settings.retention.maxBytes === null
+        ? ''
+        : String(Math.round((settings.retention.maxBytes / 1024 ** 3) * 10) / 10),
+    );
   }, [settings]);
 
   const close = () => setPanel('none');
@@ -62,13 +66,21 @@ export function SettingsPanel() {
 
   const saveGeneral = async () => {
     const gb = numberOrNull(maxGb);
-    const limits = { maxJobs: numberOrNull(maxJobs), maxAgeDays: numberOrNull(maxAgeDays), maxBytes: gb === null ? null : Math.round(gb * 1024 ** 3) };
+    const limits = {
+      maxJobs: numberOrNull(maxJobs),
+      maxAgeDays: numberOrNull(maxAgeDays),
+      maxBytes: gb === null ? null : Math.round(gb * 1024 ** 3),
+    };
     const patch: SettingsPatch = {
       concurrency: { global: Number(concurrency) },
       retention: { trashAutoEmptyDays: Number(trashDays), ...limits },
     };
     const current = settings?.retention;
-    const changed = current === undefined || limits.maxJobs !== current.maxJobs || limits.maxAgeDays !== current.maxAgeDays || limits.maxBytes !== current.maxBytes;
+    const changed =
+      current === undefined ||
+      limits.maxJobs !== current.maxJobs ||
+      limits.maxAgeDays !== current.maxAgeDays ||
+      limits.maxBytes !== current.maxBytes;
     if (changed) {
       // Saving limits moves jobs to the trash at once: the person sees how many before anything moves.
       try {
@@ -109,7 +121,14 @@ export function SettingsPanel() {
             <h3 id="theme-title">Appearance</h3>
             <div className="chips" role="radiogroup" aria-labelledby="theme-title">
               {THEMES.map((theme) => (
-                <button key={theme} type="button" role="radio" aria-checked={settings.theme === theme} className={settings.theme === theme ? 'chip active' : 'chip'} onClick={() => void update({ theme })}>
+                <button
+                  key={theme}
+                  type="button"
+                  role="radio"
+                  aria-checked={settings.theme === theme}
+                  className={settings.theme === theme ? 'chip active' : 'chip'}
+                  onClick={() => void update({ theme })}
+                >
                   {theme === 'system' ? 'Follow system' : theme === 'dark' ? 'Dark' : 'Light'}
                 </button>
               ))}
@@ -136,11 +155,23 @@ export function SettingsPanel() {
             >
               <label>
                 Jobs running at once
-                <input type="number" min={1} max={16} value={concurrency} onChange={(e) => setConcurrency(e.target.value)} />
+                <input
+                  type="number"
+                  min={1}
+                  max={16}
+                  value={concurrency}
+                  onChange={(e) => setConcurrency(e.target.value)}
+                />
               </label>
               <label>
                 Empty trash after (days, 0 = never)
-                <input type="number" min={0} max={3650} value={trashDays} onChange={(e) => setTrashDays(e.target.value)} />
+                <input
+                  type="number"
+                  min={0}
+                  max={3650}
+                  value={trashDays}
+                  onChange={(e) => setTrashDays(e.target.value)}
+                />
               </label>
               <label>
                 Keep at most (jobs, blank = no limit)
@@ -155,7 +186,8 @@ export function SettingsPanel() {
                 <input type="number" min={1} value={maxAgeDays} onChange={(e) => setMaxAgeDays(e.target.value)} />
               </label>
               <p className="hint">
-                Over a limit, the oldest jobs move to the trash (favorites never do); the trash then empties itself as set above.
+                Over a limit, the oldest jobs move to the trash (favorites never do); the trash then empties itself as
+                set above.
               </p>
               <button type="submit" className="btn primary">
                 Save
@@ -171,14 +203,19 @@ export function SettingsPanel() {
               {stats === null ? null : (
                 <>
                   <dt>Images</dt>
-                  <dd>{formatNumber(stats.images)} ({formatBytes(stats.mediaBytes)})</dd>
+                  <dd>
+                    {formatNumber(stats.images)} ({formatBytes(stats.mediaBytes)})
+                  </dd>
                   <dt>Database</dt>
                   <dd>{formatBytes(stats.databaseBytes)}</dd>
                   <dt>Jobs</dt>
                   <dd>
-                    {formatNumber(stats.total)} ({formatNumber(stats.favorites)} favorites, {formatNumber(stats.trashed)} in trash)
+                    {formatNumber(stats.total)} ({formatNumber(stats.favorites)} favorites,{' '}
+                    {formatNumber(stats.trashed)} in trash)
                   </dd>
-                  {stats.orphans.files > 0 ? <OrphansRow files={stats.orphans.files} bytes={stats.orphans.bytes} /> : null}
+                  {stats.orphans.files > 0 ? (
+                    <OrphansRow files={stats.orphans.files} bytes={stats.orphans.bytes} />
+                  ) : null}
                   {stats.missingFiles > 0 ? (
                     <>
                       <dt>Missing files</dt>
@@ -196,7 +233,11 @@ export function SettingsPanel() {
               />
               <span>
                 Write XMP sidecars
-                <span className="muted small"> — ratings and tags to photo.png.xmp beside imported originals, for other tools. Never over a sidecar Atelier did not write.</span>
+                <span className="muted small">
+                  {' '}
+                  — ratings and tags to photo.png.xmp beside imported originals, for other tools. Never over a sidecar
+                  Atelier did not write.
+                </span>
               </span>
             </label>
           </section>
@@ -218,8 +259,9 @@ export function SettingsPanel() {
           }}
         >
           <p data-testid="retention-counts">
-            These limits move {formatCount(moving.preview.jobs, 'job')} with {formatCount(moving.preview.images, 'image')} (
-            {formatBytes(moving.preview.bytes)}) to the trash now, oldest first. Favorites never move.
+            These limits move {formatCount(moving.preview.jobs, 'job')} with{' '}
+            {formatCount(moving.preview.images, 'image')} ({formatBytes(moving.preview.bytes)}) to the trash now, oldest
+            first. Favorites never move.
           </p>
           <p className="muted">
             {Number(trashDays) > 0

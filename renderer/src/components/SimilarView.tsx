@@ -11,7 +11,17 @@ type Loaded =
   | { kind: 'duplicates'; groups: DuplicateGroup[]; nextCursor: string | null };
 
 /** One image of a result (in whichever of `jobIds` holds it): its thumbnail, opening the viewer on it. */
-function Tile({ jobIds, imageId, label, primary }: { jobIds: readonly string[]; imageId: string; label?: string; primary?: boolean }) {
+function Tile({
+  jobIds,
+  imageId,
+  label,
+  primary,
+}: {
+  jobIds: readonly string[];
+  imageId: string;
+  label?: string;
+  primary?: boolean;
+}) {
   const api = useApi();
   const store = useAppStore();
   const job = useApp((s) => jobIds.map((id) => s.jobs.byId[id]).find((j) => j?.images.some((i) => i.id === imageId)));
@@ -28,7 +38,11 @@ function Tile({ jobIds, imageId, label, primary }: { jobIds: readonly string[]; 
       disabled={job === undefined}
       onClick={() => job !== undefined && store.getState().openViewer(job.id, Math.max(0, index))}
     >
-      {src === null ? <span className="similar-thumb placeholder" aria-hidden="true" /> : <img className="similar-thumb" src={src} alt={title} loading="lazy" />}
+      {src === null ? (
+        <span className="similar-thumb placeholder" aria-hidden="true" />
+      ) : (
+        <img className="similar-thumb" src={src} alt={title} loading="lazy" />
+      )}
       {label === undefined ? null : <span className="similar-label">{label}</span>}
     </button>
   );
@@ -117,17 +131,32 @@ export function SimilarView() {
         ) : null}
       </header>
       <div className="similar-body">
-        {error !== null ? <p className="details-error" role="alert">{error}</p> : null}
-        {loaded === null && error === null ? <p className="muted" role="status">Comparing…</p> : null}
+        {error !== null ? (
+          <p className="details-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        {loaded === null && error === null ? (
+          <p className="muted" role="status">
+            Comparing…
+          </p>
+        ) : null}
         {loaded?.kind === 'similar' ? (
           loaded.items.length === 0 ? (
             <p className="similar-empty">Nothing in the library looks like this image.</p>
           ) : (
             <>
-              <p className="muted" role="status">{formatNumber(loaded.items.length)} similar, closest first</p>
+              <p className="muted" role="status">
+                {formatNumber(loaded.items.length)} similar, closest first
+              </p>
               <div className="similar-grid">
                 {loaded.items.map((item) => (
-                  <Tile key={item.imageId} jobIds={[item.jobId]} imageId={item.imageId} label={describeDistance(item.distance)} />
+                  <Tile
+                    key={item.imageId}
+                    jobIds={[item.jobId]}
+                    imageId={item.imageId}
+                    label={describeDistance(item.distance)}
+                  />
                 ))}
               </div>
             </>
@@ -139,9 +168,14 @@ export function SimilarView() {
           ) : (
             <>
               {loaded.groups.map((group, i) => (
-                <section key={`${group.kind}-${group.imageIds.join()}-${i}`} className="similar-group" aria-label={group.kind === 'exact' ? 'Exact copies' : 'Near copies'}>
+                <section
+                  key={`${group.kind}-${group.imageIds.join()}-${i}`}
+                  className="similar-group"
+                  aria-label={group.kind === 'exact' ? 'Exact copies' : 'Near copies'}
+                >
                   <h3>
-                    {group.kind === 'exact' ? 'Exact copies' : 'Near copies'} <span className="muted">· {formatNumber(group.imageIds.length)} images</span>
+                    {group.kind === 'exact' ? 'Exact copies' : 'Near copies'}{' '}
+                    <span className="muted">· {formatNumber(group.imageIds.length)} images</span>
                   </h3>
                   <div className="similar-grid">
                     {group.imageIds.map((imageId) => (

@@ -9,7 +9,21 @@ import { ZoomPane, type ZoomControls } from './ZoomPane';
  * Two images in one place at one zoom: the first whole, the second over it clipped to the right of the split.
  * The clip also limits where the second takes the pointer, so either image zooms and pans both.
  */
-export function SplitPanes({ zoomRef, shown, split, onSplit, view, onView }: { zoomRef: Ref<ZoomControls>; shown: { job: JobSummary; image: ImageSummary }[]; split: number; onSplit: (split: number) => void; view: SharedView; onView: (view: SharedView) => void }) {
+export function SplitPanes({
+  zoomRef,
+  shown,
+  split,
+  onSplit,
+  view,
+  onView,
+}: {
+  zoomRef: Ref<ZoomControls>;
+  shown: { job: JobSummary; image: ImageSummary }[];
+  split: number;
+  onSplit: (split: number) => void;
+  view: SharedView;
+  onView: (view: SharedView) => void;
+}) {
   const api = useApi();
   const stage = useRef<HTMLDivElement>(null);
   const dragTo = (clientX: number) => {
@@ -26,7 +40,14 @@ export function SplitPanes({ zoomRef, shown, split, onSplit, view, onView }: { z
           aria-label={`Image ${i + 1}: ${jobTitle(job)}`}
           style={i === 1 ? { clipPath: `inset(0 0 0 ${split}%)` } : undefined}
         >
-          <ZoomPane ref={i === 0 ? zoomRef : undefined} src={api.mediaUrl('image', image.id)} alt={jobTitle(job)} width={image.width} height={image.height} sync={{ view, onChange: onView }} />
+          <ZoomPane
+            ref={i === 0 ? zoomRef : undefined}
+            src={api.mediaUrl('image', image.id)}
+            alt={jobTitle(job)}
+            width={image.width}
+            height={image.height}
+            sync={{ view, onChange: onView }}
+          />
         </figure>
       ))}
       <div

@@ -3,5 +3,9 @@ import { formatStatus } from '../lib/format';
 
 export function StatusBadge({ status, title }: { status: JobStatus; title?: string | undefined }) {
   if (status === 'succeeded') return null;
-  return <span className={`badge status-${status}`} title={title}>{formatStatus(status)}</span>;
+  return (
+    <span className={`badge status-${status}`} title={title}>
+      {formatStatus(status)}
+    </span>
+  );
 }

@@ -13,7 +13,8 @@ export function StatusBanner() {
     <div className="banners">
       {online ? null : (
         <div className="banner warn" role="status">
-          <strong>Connection to Atelier lost.</strong> Reconnecting… Your history stays browsable; new images will appear once it is back.
+          <strong>Connection to Atelier lost.</strong> Reconnecting… Your history stays browsable; new images will
+          appear once it is back.
         </div>
       )}
       {down.map(([id, message]) => (

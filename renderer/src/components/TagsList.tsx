@@ -43,7 +43,8 @@ export function TagsList() {
                 className="board-open"
                 aria-pressed={search === term}
                 aria-label={`Tag ${tag.name}, ${tag.count} image${tag.count === 1 ? '' : 's'}`}
-                onClick={() => void store.getState().setSearch(search === term ? '' : term)}>
+                onClick={() => void store.getState().setSearch(search === term ? '' : term)}
+              >
                 <span className="board-icon" aria-hidden="true">
                   #
                 </span>
@@ -51,7 +52,13 @@ export function TagsList() {
                 <span className="count">{formatNumber(tag.count)}</span>
               </button>
               <span className="board-tools">
-                <button type="button" className="icon" aria-label={`Rename tag ${tag.name}`} title="Rename or merge" onClick={() => setRenaming(tag.name)}>
+                <button
+                  type="button"
+                  className="icon"
+                  aria-label={`Rename tag ${tag.name}`}
+                  title="Rename or merge"
+                  onClick={() => setRenaming(tag.name)}
+                >
                   ✎
                 </button>
               </span>

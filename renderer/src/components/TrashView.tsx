@@ -31,7 +31,10 @@ export function TrashView() {
     setBusy(false);
     setSize(null);
     if (result !== null) {
-      toast({ kind: 'info', message: `Trash emptied: ${formatCount(result.removed, 'job')} removed, ${formatBytes(result.bytesFreed)} freed.` });
+      toast({
+        kind: 'info',
+        message: `Trash emptied: ${formatCount(result.removed, 'job')} removed, ${formatBytes(result.bytesFreed)} freed.`,
+      });
     }
   };
 
@@ -43,7 +46,12 @@ export function TrashView() {
           ? ` Emptied automatically after ${days} days, except favorites: those stay until you empty the trash yourself.`
           : ''}
       </p>
-      <button type="button" className="btn danger" disabled={trashed === 0 || size === 'measuring'} onClick={() => void ask()}>
+      <button
+        type="button"
+        className="btn danger"
+        disabled={trashed === 0 || size === 'measuring'}
+        onClick={() => void ask()}
+      >
         {size === 'measuring' ? 'Counting…' : 'Empty trash…'}
       </button>
       {size !== null && size !== 'measuring' ? (
@@ -56,12 +64,15 @@ export function TrashView() {
           onConfirm={() => void confirm()}
         >
           <p>
-            This permanently deletes {formatCount(size.jobs, 'job')} with {formatCount(size.images, 'image')} ({formatBytes(size.bytes)}).
+            This permanently deletes {formatCount(size.jobs, 'job')} with {formatCount(size.images, 'image')} (
+            {formatBytes(size.bytes)}).
           </p>
           {size.favorites > 0 ? (
             <p className="warn-text" data-testid="trash-favorites">
-              {size.favorites === 1 ? '1 of them is a favorite.' : `${formatCount(size.favorites, 'favorite')} are among them.`} Restore{' '}
-              {size.favorites === 1 ? 'it' : 'them'} first to keep {size.favorites === 1 ? 'it' : 'them'}.
+              {size.favorites === 1
+                ? '1 of them is a favorite.'
+                : `${formatCount(size.favorites, 'favorite')} are among them.`}{' '}
+              Restore {size.favorites === 1 ? 'it' : 'them'} first to keep {size.favorites === 1 ? 'it' : 'them'}.
             </p>
           ) : null}
           <p className="muted">It cannot be undone. Files shared with jobs you keep stay on disk.</p>

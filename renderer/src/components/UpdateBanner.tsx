@@ -24,7 +24,8 @@ export function UpdateBanner() {
     <div className="banners">
       <div className="banner update-ready" role="status">
         <span>
-          <strong>Update ready</strong> — Atelier {status.version} is downloaded. Running jobs get a moment to finish first.
+          <strong>Update ready</strong> — Atelier {status.version} is downloaded. Running jobs get a moment to finish
+          first.
         </span>
         <span className="update-actions">
           <button type="button" className="btn small ghost" onClick={() => setLater(status.version)}>

@@ -19,12 +19,16 @@ export function UpdatesSettings() {
           type="checkbox"
           checked={auto}
           onChange={async (e) => {
-            if (await update({ updates: { auto: e.target.checked } })) toast({ kind: 'info', message: 'Settings saved.' });
+            if (await update({ updates: { auto: e.target.checked } }))
+              toast({ kind: 'info', message: 'Settings saved.' });
           }}
         />
         <span>
           Update Atelier automatically
-          <span className="muted small"> — checks at start and daily, downloads in the background, installs when you restart.</span>
+          <span className="muted small">
+            {' '}
+            — checks at start and daily, downloads in the background, installs when you restart.
+          </span>
         </span>
       </label>
       {status === null ? null : (

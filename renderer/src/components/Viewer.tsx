@@ -89,7 +89,14 @@ export function Viewer() {
 
   const onKeyDown = (event: React.KeyboardEvent) => {
     const command = keyToCommand(
-      { key: event.key, ctrlKey: event.ctrlKey, metaKey: event.metaKey, shiftKey: event.shiftKey, altKey: event.altKey, inTextField: isTextField(event.target) },
+      {
+        key: event.key,
+        ctrlKey: event.ctrlKey,
+        metaKey: event.metaKey,
+        shiftKey: event.shiftKey,
+        altKey: event.altKey,
+        inTextField: isTextField(event.target),
+      },
       'viewer',
     );
     const state = store.getState();
@@ -134,14 +141,17 @@ export function Viewer() {
       case 'zoomFit':
       case 'zoomActual':
         event.preventDefault();
-        zoom.current?.[({ zoomIn: 'zoomIn', zoomOut: 'zoomOut', zoomFit: 'fit', zoomActual: 'actual' } as const)[command]]();
+        zoom.current?.[
+          ({ zoomIn: 'zoomIn', zoomOut: 'zoomOut', zoomFit: 'fit', zoomActual: 'actual' } as const)[command]
+        ]();
         return;
       case 'details':
         event.preventDefault();
         toggleDetails();
         return;
       case 'favorite':
-        if (image !== undefined) void state.favoriteImages({ images: { imageIds: [image.id], jobIds: [id] } }, image.favorite !== true);
+        if (image !== undefined)
+          void state.favoriteImages({ images: { imageIds: [image.id], jobIds: [id] } }, image.favorite !== true);
         return;
       case 'rate': {
         const rating = ratingOfKey(event.key);
@@ -175,7 +185,12 @@ export function Viewer() {
   const trashAndMove = () => {
     const state = store.getState();
     // One image of a batch goes (or comes back) alone; the viewer stays on the batch.
-    if (job !== undefined && image !== undefined && images.length > 1 && (view === 'active' || job.trashedAt === null)) {
+    if (
+      job !== undefined &&
+      image !== undefined &&
+      images.length > 1 &&
+      (view === 'active' || job.trashedAt === null)
+    ) {
       const target = { images: { imageIds: [image.id], jobIds: [id] } };
       void (view === 'trash' ? state.restoreImages(target) : state.trashImages(target));
       setImageIndex(Math.min(imageIndex, images.length - 2));
@@ -220,7 +235,14 @@ export function Viewer() {
             </span>
           ) : null}
           <span className="spacer" />
-          <button type="button" className="btn small" aria-pressed={detailsShown} aria-keyshortcuts="Shift+I" title="Show or hide the details (Shift+I)" onClick={toggleDetails}>
+          <button
+            type="button"
+            className="btn small"
+            aria-pressed={detailsShown}
+            aria-keyshortcuts="Shift+I"
+            title="Show or hide the details (Shift+I)"
+            onClick={toggleDetails}
+          >
             Details
           </button>
           <button type="button" className="btn small" onClick={close} aria-label="Close viewer">
@@ -228,7 +250,14 @@ export function Viewer() {
           </button>
         </div>
         {image !== undefined && brushOn ? (
-          <MaskBrush jobId={id} imageId={image.id} src={api.mediaUrl('image', image.id)} width={image.width} height={image.height} prompt={job?.prompt ?? ''} />
+          <MaskBrush
+            jobId={id}
+            imageId={image.id}
+            src={api.mediaUrl('image', image.id)}
+            width={image.width}
+            height={image.height}
+            prompt={job?.prompt ?? ''}
+          />
         ) : null}
         {/* Kept mounted under the brush, so closing it shows the image at once. */}
         <div className="viewer-image" style={brushOn ? { display: 'none' } : undefined}>
@@ -254,14 +283,27 @@ export function Viewer() {
         {images.length > 1 ? (
           <div className="filmstrip" role="group" aria-label="Images of this job">
             {images.map((img, i) => (
-              <button key={img.id} type="button" className={i === imageIndex ? 'active' : ''} aria-label={`Image ${i + 1}`} aria-current={i === imageIndex} onClick={() => setImageIndex(i)}>
-                {thumbSrc(api, img) === null ? <span className="thumb pending" aria-hidden="true" /> : <img src={thumbSrc(api, img)!} alt="" />}
+              <button
+                key={img.id}
+                type="button"
+                className={i === imageIndex ? 'active' : ''}
+                aria-label={`Image ${i + 1}`}
+                aria-current={i === imageIndex}
+                onClick={() => setImageIndex(i)}
+              >
+                {thumbSrc(api, img) === null ? (
+                  <span className="thumb pending" aria-hidden="true" />
+                ) : (
+                  <img src={thumbSrc(api, img)!} alt="" />
+                )}
               </button>
             ))}
           </div>
         ) : null}
       </div>
-      {detailsShown ? <DetailsPanel id={id} detail={detail} imageId={image?.id} onTrash={trashAndMove} onClose={close} /> : null}
+      {detailsShown ? (
+        <DetailsPanel id={id} detail={detail} imageId={image?.id} onTrash={trashAndMove} onClose={close} />
+      ) : null}
     </dialog>
   );
 }

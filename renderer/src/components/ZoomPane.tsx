@@ -1,6 +1,19 @@
 import { useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type Ref } from 'react';
 import { fromShared, toShared, type SharedView } from '../lib/compare';
-import { actualView, carryView, clampView, fitView, panBy, pinchView, transformOf, zoomAround, ZOOM_STEP, type Point, type Size, type View } from '../lib/zoom';
+import {
+  actualView,
+  carryView,
+  clampView,
+  fitView,
+  panBy,
+  pinchView,
+  transformOf,
+  zoomAround,
+  ZOOM_STEP,
+  type Point,
+  type Size,
+  type View,
+} from '../lib/zoom';
 
 export interface ZoomControls {
   zoomIn(): void;
@@ -24,7 +37,23 @@ export interface ZoomSync {
   onChange(view: SharedView): void;
 }
 
-export function ZoomPane({ src, width, height, alt, ref, onDragOut, sync }: { src: string; width: number; height: number; alt: string; ref?: Ref<ZoomControls>; onDragOut?: () => void; sync?: ZoomSync }) {
+export function ZoomPane({
+  src,
+  width,
+  height,
+  alt,
+  ref,
+  onDragOut,
+  sync,
+}: {
+  src: string;
+  width: number;
+  height: number;
+  alt: string;
+  ref?: Ref<ZoomControls>;
+  onDragOut?: () => void;
+  sync?: ZoomSync;
+}) {
   const paneRef = useRef<HTMLDivElement>(null);
   const imgRef = useRef<HTMLImageElement>(null);
   const paneSize = useRef<Size>({ width: 0, height: 0 });
@@ -57,11 +86,14 @@ export function ZoomPane({ src, width, height, alt, ref, onDragOut, sync }: { sr
     setPercent(Math.round(next.scale * 100));
     setIsFit(isFit);
     const pane = paneSize.current;
-    setZoomed(image.current.width * next.scale > pane.width + 0.5 || image.current.height * next.scale > pane.height + 0.5);
+    setZoomed(
+      image.current.width * next.scale > pane.width + 0.5 || image.current.height * next.scale > pane.height + 0.5,
+    );
   };
   const size = (): Size => image.current;
   const middle = (): Point => ({ x: paneSize.current.width / 2, y: paneSize.current.height / 2 });
-  const zoomBy = (factor: number, point: Point = middle()) => apply(zoomAround(view.current, factor, point, size(), paneSize.current));
+  const zoomBy = (factor: number, point: Point = middle()) =>
+    apply(zoomAround(view.current, factor, point, size(), paneSize.current));
   const controls: ZoomControls = {
     zoomIn: () => zoomBy(ZOOM_STEP),
     zoomOut: () => zoomBy(1 / ZOOM_STEP),
@@ -81,7 +113,11 @@ export function ZoomPane({ src, width, height, alt, ref, onDragOut, sync }: { sr
       paneSize.current = { width: pane.clientWidth, height: pane.clientHeight };
       const s = syncRef.current;
       if (s !== undefined) apply(fromShared(s.view, size(), paneSize.current), s.view.fitted, false);
-      else apply(fitted.current ? fitView(size(), paneSize.current) : clampView(view.current, size(), paneSize.current), fitted.current);
+      else
+        apply(
+          fitted.current ? fitView(size(), paneSize.current) : clampView(view.current, size(), paneSize.current),
+          fitted.current,
+        );
     };
     measure();
     const observer = new ResizeObserver(measure);
@@ -138,7 +174,8 @@ export function ZoomPane({ src, width, height, alt, ref, onDragOut, sync }: { sr
     const down = [...pointers.current.entries()];
     // The second pointer starts a pinch; it is measured from here.
     drag.current = down.length === 1 ? { start: view.current, from: down[0]![1], id: event.pointerId } : null;
-    if (down.length === 2) pinch.current = { start: view.current, from: [down[0]![1], down[1]![1]], ids: [down[0]![0], down[1]![0]] };
+    if (down.length === 2)
+      pinch.current = { start: view.current, from: [down[0]![1], down[1]![1]], ids: [down[0]![0], down[1]![0]] };
   };
 
   const onPointerMove = (event: React.PointerEvent) => {
@@ -150,7 +187,8 @@ export function ZoomPane({ src, width, height, alt, ref, onDragOut, sync }: { sr
     const p = pinch.current;
     const d = drag.current;
     if (p === null) {
-      if (d !== null && d.id === event.pointerId) apply(panBy(d.start, now.x - d.from.x, now.y - d.from.y, size(), paneSize.current));
+      if (d !== null && d.id === event.pointerId)
+        apply(panBy(d.start, now.x - d.from.x, now.y - d.from.y, size(), paneSize.current));
       return;
     }
     const a = pointers.current.get(p.ids[0]);
@@ -179,7 +217,15 @@ export function ZoomPane({ src, width, height, alt, ref, onDragOut, sync }: { sr
         if (e.timeStamp - lastDrag.current < 600) return;
         if (!fitted.current) return controls.fit();
         const rect = paneRef.current!.getBoundingClientRect();
-        apply(zoomAround(view.current, 1 / view.current.scale, { x: e.clientX - rect.left, y: e.clientY - rect.top }, size(), paneSize.current));
+        apply(
+          zoomAround(
+            view.current,
+            1 / view.current.scale,
+            { x: e.clientX - rect.left, y: e.clientY - rect.top },
+            size(),
+            paneSize.current,
+          ),
+        );
       }}
     >
       <img
@@ -196,8 +242,20 @@ export function ZoomPane({ src, width, height, alt, ref, onDragOut, sync }: { sr
           onDragOut();
         }}
       />
-      <div className="zoom-controls" role="toolbar" aria-label="Zoom" onPointerDown={(e) => e.stopPropagation()} onDoubleClick={(e) => e.stopPropagation()}>
-        <button type="button" className="btn small" aria-label="Zoom out" title="Zoom out (−)" onClick={controls.zoomOut}>
+      <div
+        className="zoom-controls"
+        role="toolbar"
+        aria-label="Zoom"
+        onPointerDown={(e) => e.stopPropagation()}
+        onDoubleClick={(e) => e.stopPropagation()}
+      >
+        <button
+          type="button"
+          className="btn small"
+          aria-label="Zoom out"
+          title="Zoom out (−)"
+          onClick={controls.zoomOut}
+        >
           −
         </button>
         <output className="zoom-level" aria-label="Zoom level" aria-live="polite">
@@ -206,7 +264,13 @@ export function ZoomPane({ src, width, height, alt, ref, onDragOut, sync }: { sr
         <button type="button" className="btn small" aria-label="Zoom in" title="Zoom in (+)" onClick={controls.zoomIn}>
           +
         </button>
-        <button type="button" className="btn small" aria-pressed={isFit} title="Fit the whole image (Ctrl+0)" onClick={controls.fit}>
+        <button
+          type="button"
+          className="btn small"
+          aria-pressed={isFit}
+          title="Fit the whole image (Ctrl+0)"
+          onClick={controls.fit}
+        >
           Fit
         </button>
         <button type="button" className="btn small" title="Actual pixels, centred (Ctrl+1)" onClick={controls.actual}>

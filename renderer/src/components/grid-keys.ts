@@ -19,9 +19,19 @@ export interface GridKeyContext {
  * The grid's keys: arrows move the focus (left and right through each image of each card), 0–5 rate, F favourites,
  * Delete trashes (one image of a batch alone), Enter opens, Ctrl/Cmd+A selects all.
  */
-export function onGridKey(event: KeyboardEvent<HTMLDivElement>, { store, rows, columns, focusCard }: GridKeyContext): void {
+export function onGridKey(
+  event: KeyboardEvent<HTMLDivElement>,
+  { store, rows, columns, focusCard }: GridKeyContext,
+): void {
   const command = keyToCommand(
-    { key: event.key, ctrlKey: event.ctrlKey, metaKey: event.metaKey, shiftKey: event.shiftKey, altKey: event.altKey, inTextField: isTextField(event.target) },
+    {
+      key: event.key,
+      ctrlKey: event.ctrlKey,
+      metaKey: event.metaKey,
+      shiftKey: event.shiftKey,
+      altKey: event.altKey,
+      inTextField: isTextField(event.target),
+    },
     'grid',
   );
   if (command === null) return;
@@ -40,19 +50,27 @@ export function onGridKey(event: KeyboardEvent<HTMLDivElement>, { store, rows, c
     state.focusImage(id, imageId);
     focusCard(id);
   };
-  const imageTargets = () => keyTargets(state.jobs.byId, view, chosen(), { jobId: current, imageId: state.focusedImageId });
+  const imageTargets = () =>
+    keyTargets(state.jobs.byId, view, chosen(), { jobId: current, imageId: state.focusedImageId });
   switch (command) {
     case 'prev':
     case 'next': {
       event.preventDefault();
       if (event.shiftKey) {
-        const id = state.jobs.order[moveIndex(command, state.jobs.order.indexOf(current), columns, state.jobs.order.length)];
+        const id =
+          state.jobs.order[moveIndex(command, state.jobs.order.indexOf(current), columns, state.jobs.order.length)];
         if (id === undefined) return;
         state.click(id, { range: true, toggle: false });
         return moveTo(id);
       }
       // Left and right step through every image, card after card: culling visits each image once.
-      const next = stepImage(state.jobs.order, state.jobs.byId, view, { jobId: current, imageId: state.focusedImageId }, command === 'next' ? 1 : -1);
+      const next = stepImage(
+        state.jobs.order,
+        state.jobs.byId,
+        view,
+        { jobId: current, imageId: state.focusedImageId },
+        command === 'next' ? 1 : -1,
+      );
       return moveTo(next.jobId, next.imageId);
     }
     case 'up':
@@ -62,7 +80,9 @@ export function onGridKey(event: KeyboardEvent<HTMLDivElement>, { store, rows, c
       event.preventDefault();
       const from = state.jobs.order.indexOf(current);
       const index =
-        command === 'up' || command === 'down' ? moveVertical(rows, from, command === 'down' ? 1 : -1) : moveIndex(command, from, columns, state.jobs.order.length);
+        command === 'up' || command === 'down'
+          ? moveVertical(rows, from, command === 'down' ? 1 : -1)
+          : moveIndex(command, from, columns, state.jobs.order.length);
       const id = state.jobs.order[index];
       if (id === undefined) return;
       if (event.shiftKey) state.click(id, { range: true, toggle: false });
@@ -72,7 +92,13 @@ export function onGridKey(event: KeyboardEvent<HTMLDivElement>, { store, rows, c
       // Enter on a focused card opens it; Space (the button's own click) selects.
       event.preventDefault();
       const job = state.jobs.byId[current];
-      const index = job === undefined ? 0 : Math.max(0, visibleImages(job, view).findIndex((i) => i.id === state.focusedImageId));
+      const index =
+        job === undefined
+          ? 0
+          : Math.max(
+              0,
+              visibleImages(job, view).findIndex((i) => i.id === state.focusedImageId),
+            );
       state.openViewer(current, index);
       return;
     }
@@ -84,7 +110,13 @@ export function onGridKey(event: KeyboardEvent<HTMLDivElement>, { store, rows, c
       void state.rate({ images: picked }, rating);
       // Culling: one image rated, on to the next (a selection stays where it is).
       if (state.autoAdvance && picked.imageIds.length === 1) {
-        const next = stepImage(state.jobs.order, state.jobs.byId, view, { jobId: current, imageId: picked.imageIds[0]! }, 1);
+        const next = stepImage(
+          state.jobs.order,
+          state.jobs.byId,
+          view,
+          { jobId: current, imageId: picked.imageIds[0]! },
+          1,
+        );
         moveTo(next.jobId, next.imageId);
       }
       return;
@@ -92,7 +124,9 @@ export function onGridKey(event: KeyboardEvent<HTMLDivElement>, { store, rows, c
     case 'favorite': {
       event.preventDefault();
       const picked = imageTargets();
-      const images = picked.jobIds.flatMap((id) => state.jobs.byId[id]?.images ?? []).filter((i) => picked.imageIds.includes(i.id));
+      const images = picked.jobIds
+        .flatMap((id) => state.jobs.byId[id]?.images ?? [])
+        .filter((i) => picked.imageIds.includes(i.id));
       void state.favoriteImages({ images: picked }, !images.every((i) => i.favorite === true));
       return;
     }
@@ -105,16 +139,25 @@ export function onGridKey(event: KeyboardEvent<HTMLDivElement>, { store, rows, c
       // One image of a batch: it alone goes (or comes back); a whole card, or several, go as jobs.
       if (ids.length === 1 && job !== undefined && shown.length > 1 && (view === 'active' || job.trashedAt === null)) {
         const picked = imageTargets();
-        const next = stepImage(state.jobs.order, state.jobs.byId, view, { jobId: current, imageId: picked.imageIds[0] ?? null }, 1);
+        const next = stepImage(
+          state.jobs.order,
+          state.jobs.byId,
+          view,
+          { jobId: current, imageId: picked.imageIds[0] ?? null },
+          1,
+        );
         void (view === 'trash' ? state.restoreImages({ images: picked }) : state.trashImages({ images: picked }));
         state.focusImage(current, next.jobId === current ? next.imageId : null);
         return;
       }
-      if (view === 'trash' && job !== undefined && job.trashedAt === null) void state.restoreImages({ images: imageTargets() });
+      if (view === 'trash' && job !== undefined && job.trashedAt === null)
+        void state.restoreImages({ images: imageTargets() });
       else if (state.filters.view === 'trash') void state.restore(ids);
       else void state.trash(ids);
       // Keep the focus where the person was.
-      const nextId = state.jobs.order.filter((id) => !ids.includes(id))[Math.min(index, state.jobs.order.length - ids.length - 1)];
+      const nextId = state.jobs.order.filter((id) => !ids.includes(id))[
+        Math.min(index, state.jobs.order.length - ids.length - 1)
+      ];
       if (nextId !== undefined) moveTo(nextId);
       return;
     }
@@ -140,7 +183,8 @@ export function onGridKey(event: KeyboardEvent<HTMLDivElement>, { store, rows, c
       const action = actionOfCommand(command, event.shiftKey);
       if (image === undefined || action === null || job === undefined) return;
       event.preventDefault();
-      if (action === 'edit' && state.supportOf('edit', current, image.id).enabled) state.openViewer(current, Math.max(0, visibleImages(job, view).indexOf(image)));
+      if (action === 'edit' && state.supportOf('edit', current, image.id).enabled)
+        state.openViewer(current, Math.max(0, visibleImages(job, view).indexOf(image)));
       void state.runAction(action, current, image.id).then((done) => {
         if (done && action === 'useAsInput') document.querySelector<HTMLElement>('textarea.prompt')?.focus();
       });

@@ -52,7 +52,11 @@ export function holdArrivalsOnScroll(store: AppStore, element: HTMLElement | nul
  * One job always holds the view's tab stop: the first when none does (first load, the focused one removed), and a
  * tab stop on the newest job follows a new arrival to the top unless the keyboard is in the view right now.
  */
-export function useTabStop(store: AppStore, order: readonly string[], scrollRef: React.RefObject<HTMLElement | null>): void {
+export function useTabStop(
+  store: AppStore,
+  order: readonly string[],
+  scrollRef: React.RefObject<HTMLElement | null>,
+): void {
   // A selector, not a render-time scan: the view re-renders on every scroll frame and the order may hold 60,000 ids.
   const focusValid = useApp((s) => s.focusedId !== null && s.jobs.order.includes(s.focusedId));
   const firstId = order[0];
@@ -74,7 +78,12 @@ export function useTabStop(store: AppStore, order: readonly string[], scrollRef:
  * Scrolls a job's card (or row) into view and gives it the keyboard focus: now if it is mounted, so the next key
  * press already starts from it, else on the next frames once the scroll has mounted it.
  */
-export function useFocusJob(store: AppStore, scrollRef: React.RefObject<HTMLElement | null>, rows: RowModel, scrollToRow: (row: number) => void): (id: string) => void {
+export function useFocusJob(
+  store: AppStore,
+  scrollRef: React.RefObject<HTMLElement | null>,
+  rows: RowModel,
+  scrollToRow: (row: number) => void,
+): (id: string) => void {
   return useCallback(
     (id: string) => {
       const index = store.getState().jobs.order.indexOf(id);

@@ -8,7 +8,8 @@ export const COMPACT_ASPECT = 0.62;
 export const MIN_ASPECT = 0.4;
 export const MAX_ASPECT = 2.5;
 
-const clamp = (aspect: number) => (Number.isFinite(aspect) && aspect > 0 ? Math.min(MAX_ASPECT, Math.max(MIN_ASPECT, aspect)) : 1);
+const clamp = (aspect: number) =>
+  Number.isFinite(aspect) && aspect > 0 ? Math.min(MAX_ASPECT, Math.max(MIN_ASPECT, aspect)) : 1;
 
 /**
  * The card's width over height. A job still queued or running already has its final shape (the size it asked for),

@@ -31,7 +31,8 @@ export interface DiffRow {
 /** The settings of one image as the diff reads them: text, so "7" and 7 compare alike and absent is absent. */
 export function settingsOf(job: JobSummary, detail: JobDetail | null, imageId: string | undefined): CompareSettings {
   const request = detail?.request;
-  const text = (v: string | number | undefined | null) => (v === undefined || v === null || v === '' ? undefined : String(v));
+  const text = (v: string | number | undefined | null) =>
+    v === undefined || v === null || v === '' ? undefined : String(v);
   const image = job.images.find((i) => i.id === imageId);
   return {
     prompt: text(job.prompt),
@@ -89,7 +90,11 @@ export function toShared(view: View, fitted: boolean, image: Size, pane: Size): 
 export function fromShared(shared: SharedView, image: Size, pane: Size): View {
   if (shared.fitted) return fitView(image, pane);
   const scale = shared.zoom * fitScale(image, pane);
-  return clampView({ scale, x: pane.width / 2 - shared.u * image.width * scale, y: pane.height / 2 - shared.v * image.height * scale }, image, pane);
+  return clampView(
+    { scale, x: pane.width / 2 - shared.u * image.width * scale, y: pane.height / 2 - shared.v * image.height * scale },
+    image,
+    pane,
+  );
 }
 
 /** The rows worth a line: a setting no image has (every cell "—") only pushes the images up. */

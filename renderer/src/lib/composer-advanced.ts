@@ -6,7 +6,17 @@ import type { ComposerDraft } from './composer';
 const ADVANCED_KEY = 'atelier.composerAdvanced';
 
 /** The fields that live under Advanced: an error in any of them opens it, so the message is never hidden. */
-export const ADVANCED_FIELDS = ['negativePrompt', 'width', 'height', 'seed', 'steps', 'guidance', 'quality', 'sampler', 'scheduler'] as const;
+export const ADVANCED_FIELDS = [
+  'negativePrompt',
+  'width',
+  'height',
+  'seed',
+  'steps',
+  'guidance',
+  'quality',
+  'sampler',
+  'scheduler',
+] as const;
 
 export function hasAdvancedError(errors: Record<string, string>): boolean {
   return ADVANCED_FIELDS.some((field) => errors[field] !== undefined);
@@ -16,7 +26,10 @@ export function hasAdvancedError(errors: Record<string, string>): boolean {
  * What Advanced holds that differs from the provider's defaults, for its closed summary ("seed 42 · 30 steps"), so a
  * fixed seed or a negative prompt is never forgotten behind a closed disclosure.
  */
-export function advancedSummary(draft: ComposerDraft, caps: Pick<ProviderCapabilities, 'steps' | 'guidance'> | undefined): string {
+export function advancedSummary(
+  draft: ComposerDraft,
+  caps: Pick<ProviderCapabilities, 'steps' | 'guidance'> | undefined,
+): string {
   const parts: string[] = [];
   if (draft.negativePrompt.trim() !== '') parts.push('negative prompt');
   if (draft.seedLocked) parts.push(`seed ${formatSeed(draft.seed)}`);

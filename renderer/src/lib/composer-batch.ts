@@ -16,7 +16,11 @@ export function planBatch(draft: Pick<ComposerDraft, 'prompt' | 'template'>): Ba
 }
 
 /** The requests to submit; an empty plan gives the draft's own request, so the contract says what is missing. */
-export function batchRequests(draft: ComposerDraft, caps: ProviderCapabilities | undefined, prompts: readonly string[]): RequestWithoutKey[] {
+export function batchRequests(
+  draft: ComposerDraft,
+  caps: ProviderCapabilities | undefined,
+  prompts: readonly string[],
+): RequestWithoutKey[] {
   const request = buildRequest(draft, caps);
   if (prompts.length === 0) return [request];
   return prompts.map((prompt) => ({ ...request, prompt }));

@@ -10,10 +10,18 @@ export function isAddedInstance(provider: Pick<ProviderInfo, 'id' | 'kind'>): bo
 
 /** "Up · seen 2 min ago", "Down since 16:02 · next try in 40 s", "Not checked yet". */
 export function healthText(health: InstanceHealth, now: number): string {
-  const since = health.since === undefined ? '' : ` · ${health.state === 'down' ? 'since' : 'seen'} ${formatRelativeTime(health.since, now)}`;
+  const since =
+    health.since === undefined
+      ? ''
+      : ` · ${health.state === 'down' ? 'since' : 'seen'} ${formatRelativeTime(health.since, now)}`;
   if (health.state === 'up') return `Up${since}`;
   if (health.state === 'down') {
-    const wait = health.nextProbeAt === undefined ? '' : health.nextProbeAt <= now ? ' · trying again now' : ` · next try in ${Math.ceil((health.nextProbeAt - now) / 1000)} s`;
+    const wait =
+      health.nextProbeAt === undefined
+        ? ''
+        : health.nextProbeAt <= now
+          ? ' · trying again now'
+          : ` · next try in ${Math.ceil((health.nextProbeAt - now) / 1000)} s`;
     return `Down${since}${wait}`;
   }
   return 'Not checked yet';
@@ -28,11 +36,16 @@ export function runningText(running: readonly string[], promptOf: (id: string) =
 }
 
 /** Which server runs a job: the instance the scheduler gave it, else the provider it asked for, by name. */
-export function instanceLabel(job: Pick<JobSummary, 'instance' | 'provider'>, providers: readonly Pick<ProviderInfo, 'id' | 'name'>[]): string {
+export function instanceLabel(
+  job: Pick<JobSummary, 'instance' | 'provider'>,
+  providers: readonly Pick<ProviderInfo, 'id' | 'name'>[],
+): string {
   const id = job.instance ?? job.provider;
   const named = providers.find((p) => p.id === id)?.name;
   if (named !== undefined) return named;
   const kind = kindOfTarget(id);
   // Still waiting for a server of that kind: the scheduler picks one when the job starts.
-  return kind === undefined ? id : `any ${KIND_LABEL[kind] === 'The built-in generator' ? 'built-in' : KIND_LABEL[kind]} server`;
+  return kind === undefined
+    ? id
+    : `any ${KIND_LABEL[kind] === 'The built-in generator' ? 'built-in' : KIND_LABEL[kind]} server`;
 }

@@ -6,7 +6,12 @@ import type { ComposerDraft } from './composer';
  * {prompt}"); otherwise the template in use, if any, is kept.
  */
 export function presetFromDraft(draft: ComposerDraft, name: string): ChannelRequest<'presets.save'> {
-  const preset: ChannelRequest<'presets.save'> = { name, provider: draft.provider, width: draft.width, height: draft.height };
+  const preset: ChannelRequest<'presets.save'> = {
+    name,
+    provider: draft.provider,
+    width: draft.width,
+    height: draft.height,
+  };
   if (draft.model !== '') preset.model = draft.model;
   if (draft.steps !== null) preset.steps = draft.steps;
   if (draft.guidance !== null) preset.guidance = draft.guidance;

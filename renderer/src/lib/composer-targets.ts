@@ -27,10 +27,16 @@ export function targetOptions(enabled: readonly ProviderInfo[]): TargetOption[] 
   const options: TargetOption[] = [];
   for (const kind of PROVIDER_KINDS) {
     const instances = enabled.filter((p) => p.kind === kind);
-    if (instances.length > 1) options.push({ value: `any:${kind}`, label: `Any ${KIND_LABEL[kind] === 'The built-in generator' ? 'built-in' : KIND_LABEL[kind]} server (${instances.length})`, provider: instances[0]! });
+    if (instances.length > 1)
+      options.push({
+        value: `any:${kind}`,
+        label: `Any ${KIND_LABEL[kind] === 'The built-in generator' ? 'built-in' : KIND_LABEL[kind]} server (${instances.length})`,
+        provider: instances[0]!,
+      });
     for (const p of instances) options.push({ value: p.id, label: p.name, provider: p });
   }
   // Providers of a kind this build does not know still show, last.
-  for (const p of enabled) if (!options.some((o) => o.value === p.id)) options.push({ value: p.id, label: p.name, provider: p });
+  for (const p of enabled)
+    if (!options.some((o) => o.value === p.id)) options.push({ value: p.id, label: p.name, provider: p });
   return options;
 }

@@ -73,7 +73,6 @@ export function buildRequest(draft: ComposerDraft, caps: ProviderCapabilities | 
   return request;
 }
 
-
 /** A stable fingerprint of what would be sent: equal fingerprints are the same request. */
 export function fingerprint(request: RequestWithoutKey): string {
   const sorted = Object.keys(request)
@@ -112,7 +111,11 @@ export const ASPECT_RATIOS = [
 ] as const;
 
 /** The size for an aspect ratio whose long edge is `longEdge`, snapped to what the provider accepts. */
-export function sizeForAspect(ratio: { w: number; h: number }, longEdge: number, caps: ProviderCapabilities): [number, number] {
+export function sizeForAspect(
+  ratio: { w: number; h: number },
+  longEdge: number,
+  caps: ProviderCapabilities,
+): [number, number] {
   const { min, max, multipleOf } = caps.sizes;
   const snap = (v: number) => Math.min(max, Math.max(min, Math.round(v / multipleOf) * multipleOf));
   if (ratio.w >= ratio.h) return [snap(longEdge), snap((longEdge * ratio.h) / ratio.w)];
@@ -180,7 +183,9 @@ export const MAX_SEED = MAX_SEED_TEXT;
  * What typing in the seed field means: empty is random again, a whole number fixes (locks) that seed, anything else
  * is refused (null: the field keeps what it had). Read from the digits, never through Number(), so none is rounded.
  */
-export function seedFromInput(text: string): Pick<ComposerDraft, 'seedLocked'> & Partial<Pick<ComposerDraft, 'seed'>> | null {
+export function seedFromInput(
+  text: string,
+): (Pick<ComposerDraft, 'seedLocked'> & Partial<Pick<ComposerDraft, 'seed'>>) | null {
   const trimmed = text.trim();
   if (trimmed === '') return { seedLocked: false };
   if (!/^\d+$/.test(trimmed)) return null;

@@ -9,7 +9,16 @@ export function isTerminal(status: JobStatus): boolean {
   return TERMINAL_STATUSES.includes(status);
 }
 
-export const EVENT_NAMES: readonly EventName[] = ['jobs.changed', 'jobs.progress', 'jobs.removed', 'jobs.queue', 'library.importProgress', 'library.curated', 'export.progress', 'updates.status'];
+export const EVENT_NAMES: readonly EventName[] = [
+  'jobs.changed',
+  'jobs.progress',
+  'jobs.removed',
+  'jobs.queue',
+  'library.importProgress',
+  'library.curated',
+  'export.progress',
+  'updates.status',
+];
 
 export const THEMES: typeof ContractThemes = ['system', 'dark', 'light'];
 

@@ -27,12 +27,24 @@ export interface ImageFocus {
  * ArrowLeft/ArrowRight in the grid: through the images of the focused card, then on to the next card's first image
  * (or the previous card's last), so culling a folder visits every image once.
  */
-export function stepImage(order: readonly string[], byId: Record<string, JobSummary>, view: ViewKind, at: ImageFocus, delta: 1 | -1): ImageFocus {
+export function stepImage(
+  order: readonly string[],
+  byId: Record<string, JobSummary>,
+  view: ViewKind,
+  at: ImageFocus,
+  delta: 1 | -1,
+): ImageFocus {
   const job = byId[at.jobId];
   let stay = at;
   if (job !== undefined) {
     const images = visibleImages(job, view);
-    const here = at.imageId === null ? 0 : Math.max(0, images.findIndex((i) => i.id === at.imageId));
+    const here =
+      at.imageId === null
+        ? 0
+        : Math.max(
+            0,
+            images.findIndex((i) => i.id === at.imageId),
+          );
     const next = images[here + delta];
     if (next !== undefined) return { jobId: at.jobId, imageId: next.id };
     stay = { jobId: at.jobId, imageId: images[here]?.id ?? null };
@@ -94,7 +106,11 @@ export function ratingOf(image: ImageSummary | undefined): number {
 }
 
 /** A copy of the job with some of its images changed: the card shows a key's effect before the engine's event. */
-export function patchImages(job: JobSummary, imageIds: ReadonlySet<string>, patch: (image: ImageSummary) => ImageSummary): JobSummary {
+export function patchImages(
+  job: JobSummary,
+  imageIds: ReadonlySet<string>,
+  patch: (image: ImageSummary) => ImageSummary,
+): JobSummary {
   let changed = false;
   const images = job.images.map((image) => {
     if (!imageIds.has(image.id)) return image;

@@ -41,7 +41,12 @@ export function dragOut(api: DragApi, imageIds: readonly string[], onError: (err
  * A card's drag: on desktop the OS drag of the originals; in the browser, or beyond what one OS drag carries, the
  * in-app drag onto boards (Export takes any number).
  */
-export function startImageDrag(event: DragStartLike, api: DragApi, imageIds: readonly string[], onError: (error: unknown) => void): 'os' | 'in-app' {
+export function startImageDrag(
+  event: DragStartLike,
+  api: DragApi,
+  imageIds: readonly string[],
+  onError: (error: unknown) => void,
+): 'os' | 'in-app' {
   if (api.host === 'desktop' && imageIds.length > 0 && imageIds.length <= MAX_DRAG_FILES) {
     event.preventDefault();
     dragOut(api, imageIds, onError);
@@ -52,10 +57,14 @@ export function startImageDrag(event: DragStartLike, api: DragApi, imageIds: rea
 }
 
 /** Dropped files split into this window's own drag-out (as image ids) and files from elsewhere (as paths, to import). */
-export async function sortDroppedFiles(api: Pick<Api, 'host' | 'call' | 'pathsForFiles'>, files: readonly File[]): Promise<{ imageIds: string[]; foreign: string[] }> {
+export async function sortDroppedFiles(
+  api: Pick<Api, 'host' | 'call' | 'pathsForFiles'>,
+  files: readonly File[],
+): Promise<{ imageIds: string[]; foreign: string[] }> {
   const paths = api.pathsForFiles(files);
   // Our own drag never carries more than MAX_DRAG_FILES: a bigger drop is from elsewhere.
-  if (api.host !== 'desktop' || paths.length === 0 || paths.length > MAX_DRAG_FILES) return { imageIds: [], foreign: paths };
+  if (api.host !== 'desktop' || paths.length === 0 || paths.length > MAX_DRAG_FILES)
+    return { imageIds: [], foreign: paths };
   const { images } = await api.call('desktop.droppedImages', { paths });
   const own = new Set(images.map((i) => i.path));
   return { imageIds: images.map((i) => i.imageId), foreign: paths.filter((p) => !own.has(p)) };

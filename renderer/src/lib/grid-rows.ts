@@ -49,7 +49,8 @@ export function buildRows({ length, columns, labelOf: labelFn, expandedIndex, ha
     current = label;
     let end = i + 1;
     // Fixed columns end a row at the column count; justified rows run to the section's end and are packed below.
-    while (end < length && (justify !== undefined || end - i < columns) && (labelOf === null || labelOf(end) === label)) end += 1;
+    while (end < length && (justify !== undefined || end - i < columns) && (labelOf === null || labelOf(end) === label))
+      end += 1;
     const packed = justify === undefined ? [{ start: i, end }] : justifyRange(i, end, justify);
     for (const row of packed) {
       cardRows.push(rows.length);
@@ -91,7 +92,8 @@ export function moveVertical(model: RowModel, index: number, direction: 1 | -1):
     const other = model.rows[r]!;
     if (other.kind !== 'cards') continue;
     // Justified rows have no columns: the card under the middle of this one, as the eye goes.
-    if (here.widths !== undefined && other.widths !== undefined) return other.start + cardAt(other.widths, centreOf(here.widths, column));
+    if (here.widths !== undefined && other.widths !== undefined)
+      return other.start + cardAt(other.widths, centreOf(here.widths, column));
     return Math.min(other.start + column, other.end - 1);
   }
   return index;
@@ -119,7 +121,12 @@ function cardAt(widths: readonly number[], x: number): number {
  * The section named above the view while its rows scroll under it (date order only), or null where its own header
  * is on screen and takes over.
  */
-export function stickyLabelAt(model: RowModel, items: readonly { index: number; start: number; end: number }[], scrollTop: number, byDate: boolean): string | null {
+export function stickyLabelAt(
+  model: RowModel,
+  items: readonly { index: number; start: number; end: number }[],
+  scrollTop: number,
+  byDate: boolean,
+): string | null {
   if (!byDate) return null;
   const top = items.find((item) => item.end > scrollTop);
   if (top === undefined) return null;

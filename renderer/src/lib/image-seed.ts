@@ -20,7 +20,8 @@ export interface ImageSeed {
  */
 export function seedOfImage(job: SeedSource, imageId: string | undefined): ImageSeed | undefined {
   const image = job.images.find((i) => i.id === imageId);
-  if (image?.seed !== undefined) return image.batchIndex === undefined ? { seed: image.seed } : { seed: image.seed, batchIndex: image.batchIndex };
+  if (image?.seed !== undefined)
+    return image.batchIndex === undefined ? { seed: image.seed } : { seed: image.seed, batchIndex: image.batchIndex };
   const jobSeed = job.result?.seed ?? job.request?.seed;
   if (jobSeed === undefined) return undefined;
   if (image === undefined || job.images.length <= 1) return { seed: jobSeed };

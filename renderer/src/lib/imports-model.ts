@@ -51,7 +51,9 @@ export function applyImportList(data: ImportsData, items: readonly ImportSummary
   const byId = { ...data.byId };
   for (const item of items) {
     const held = byId[item.id];
-    const stale = held !== undefined && (processed(held) > processed(item) || (isFinished(held.status) && !isFinished(item.status)));
+    const stale =
+      held !== undefined &&
+      (processed(held) > processed(item) || (isFinished(held.status) && !isFinished(item.status)));
     byId[item.id] = stale ? { ...item, ...progressOf(held) } : { ...item };
   }
   const listed = [...items].sort((a, b) => b.createdAt - a.createdAt).map((i) => i.id);
@@ -110,7 +112,11 @@ export function importFraction(row: ImportRow): number | undefined {
  * The imports the panel shows: every one still running or paused, and those that ended since this window opened
  * (so the person sees how theirs went) until dismissed. Older history stays out of the way.
  */
-export function visibleImportIds(data: ImportsData, dismissed: Readonly<Record<string, true>>, openedAt: number): string[] {
+export function visibleImportIds(
+  data: ImportsData,
+  dismissed: Readonly<Record<string, true>>,
+  openedAt: number,
+): string[] {
   return data.order.filter((id) => {
     const row = data.byId[id]!;
     if (!isFinished(row.status)) return true;

@@ -55,7 +55,11 @@ export function providerFor(providers: readonly ProviderInfo[], target: string):
 }
 
 /** Variations run where the source ran when that provider is on; else on the composer's. */
-export function variationProvider(providers: readonly ProviderInfo[], sourceProvider: string, composerProvider: string): ProviderInfo | undefined {
+export function variationProvider(
+  providers: readonly ProviderInfo[],
+  sourceProvider: string,
+  composerProvider: string,
+): ProviderInfo | undefined {
   const own = providerFor(providers, sourceProvider);
   if (own?.enabled === true) return own;
   const chosen = providerFor(providers, composerProvider);
@@ -70,16 +74,28 @@ function operationOfAction(action: IterateAction): 'img2img' | 'inpaint' | 'upsc
 }
 
 /** Whether an action can run on `provider` (the composer's, or for variations the one variationProvider picked). */
-export function actionSupport(action: IterateAction, provider: ProviderInfo | undefined, image: Pick<ImageSummary, 'thumbPending'> | undefined, model?: string): Support {
+export function actionSupport(
+  action: IterateAction,
+  provider: ProviderInfo | undefined,
+  image: Pick<ImageSummary, 'thumbPending'> | undefined,
+  model?: string,
+): Support {
   if (image === undefined) return { enabled: false, reason: 'This job has no finished image to work from.' };
   if (provider === undefined) return { enabled: false, reason: 'Turn on a provider in Settings first.' };
-  if (!provider.enabled) return { enabled: false, reason: `${provider.name} is turned off: turn it on in Settings, or choose another provider.` };
+  if (!provider.enabled)
+    return {
+      enabled: false,
+      reason: `${provider.name} is turned off: turn it on in Settings, or choose another provider.`,
+    };
   const operation = operationOfAction(action);
   if (operation === null) return { enabled: true };
   // A model that can do less (or more) than the provider's default says so itself (OpenAI's dall-e-3 takes no image).
-  const operations = (model === undefined || model === '' ? undefined : provider.operationsByModel?.[model]) ?? provider.capabilities.operations;
+  const operations =
+    (model === undefined || model === '' ? undefined : provider.operationsByModel?.[model]) ??
+    provider.capabilities.operations;
   const support = operations[operation];
-  if (support.supported) return support.reason === undefined ? { enabled: true } : { enabled: true, note: support.reason };
+  if (support.supported)
+    return support.reason === undefined ? { enabled: true } : { enabled: true, note: support.reason };
   return { enabled: false, reason: support.reason ?? `${provider.name} cannot do this.` };
 }
 
@@ -89,7 +105,9 @@ export function fitSize(width: number, height: number, caps: ProviderCapabilitie
   const { min, max, multipleOf, fixed } = caps.sizes;
   if (fixed !== undefined && fixed.length > 0) {
     const ratio = width / height;
-    return [...fixed].sort((a, b) => Math.abs(Math.log(a[0] / a[1] / ratio)) - Math.abs(Math.log(b[0] / b[1] / ratio)))[0]!;
+    return [...fixed].sort(
+      (a, b) => Math.abs(Math.log(a[0] / a[1] / ratio)) - Math.abs(Math.log(b[0] / b[1] / ratio)),
+    )[0]!;
   }
   // A source larger than the provider takes keeps its shape, scaled down to fit.
   const scale = Math.min(1, max / Math.max(width, height));
@@ -108,7 +126,12 @@ export function withInputImage(request: RequestWithoutKey, from: WorkingFrom | n
 }
 
 /** A masked edit: the composer's settings (its prompt, else the source's), the source image and the saved mask. */
-export function inpaintRequest(base: RequestWithoutKey, source: { imageId: string; prompt: string }, maskId: string, strength: number): RequestWithoutKey {
+export function inpaintRequest(
+  base: RequestWithoutKey,
+  source: { imageId: string; prompt: string },
+  maskId: string,
+  strength: number,
+): RequestWithoutKey {
   const prompt = base.prompt.trim() === '' ? source.prompt : base.prompt;
   const { variationOf: _v, upscale: _u, seed: _s, ...rest } = base;
   return { ...rest, prompt, count: 1, inputImage: { imageId: source.imageId, strength }, mask: { imageId: maskId } };
@@ -121,7 +144,12 @@ export function variationCount(composerCount: number, caps: ProviderCapabilities
 }
 
 /** The source job's settings with new seeds (the seed left out), N at once, recorded as variations of the image. */
-export function variationRequest(source: StoredRequest, imageId: string, provider: ProviderInfo, count: number): RequestWithoutKey {
+export function variationRequest(
+  source: StoredRequest,
+  imageId: string,
+  provider: ProviderInfo,
+  count: number,
+): RequestWithoutKey {
   const { seed: _seed, inputImage: _i, mask: _m, upscale: _u, variationOf: _v, timeoutMs: _t, ...settings } = source;
   const request: RequestWithoutKey = { ...settings, provider: source.provider, count, variationOf: { imageId } };
   if (providerFor([provider], source.provider) !== provider) {
@@ -134,19 +162,38 @@ export function variationRequest(source: StoredRequest, imageId: string, provide
 }
 
 /** An upscale: one image, the source job's prompt, on the composer's provider. */
-export function upscaleRequest(source: { prompt: string }, image: Pick<ImageSummary, 'id' | 'width' | 'height'>, factor: 2 | 4, providerId: string): RequestWithoutKey {
+export function upscaleRequest(
+  source: { prompt: string },
+  image: Pick<ImageSummary, 'id' | 'width' | 'height'>,
+  factor: 2 | 4,
+  providerId: string,
+): RequestWithoutKey {
   const prompt = source.prompt.trim() === '' ? `Upscale ×${factor}` : source.prompt;
   // The request's size is the source's (the factor says how far it grows): always within what a request may carry.
-  return { provider: providerId, prompt, width: clamp(image.width, 64, 4096), height: clamp(image.height, 64, 4096), count: 1, upscale: { imageId: image.id, factor } };
+  return {
+    provider: providerId,
+    prompt,
+    width: clamp(image.width, 64, 4096),
+    height: clamp(image.height, 64, 4096),
+    count: 1,
+    upscale: { imageId: image.id, factor },
+  };
 }
 
 /** An action's support for one image: variations on the provider they would run on, the rest on the composer's. */
 export function supportFor(
   action: IterateAction,
-  context: { providers: readonly ProviderInfo[]; composerProvider: string; composerModel?: string; job: { provider: string; status: string } | undefined; image: Pick<ImageSummary, 'thumbPending'> | undefined },
+  context: {
+    providers: readonly ProviderInfo[];
+    composerProvider: string;
+    composerModel?: string;
+    job: { provider: string; status: string } | undefined;
+    image: Pick<ImageSummary, 'thumbPending'> | undefined;
+  },
 ): Support {
   const { providers, composerProvider, composerModel, job, image } = context;
-  if (job === undefined || job.status !== 'succeeded' || image === undefined) return { enabled: false, reason: 'This job has no finished image to work from.' };
+  if (job === undefined || job.status !== 'succeeded' || image === undefined)
+    return { enabled: false, reason: 'This job has no finished image to work from.' };
   if (action === 'variations') {
     const provider = variationProvider(providers, job.provider, composerProvider);
     return actionSupport(action, provider ?? providerFor(providers, composerProvider), image);

@@ -24,7 +24,11 @@ const MAX_GROW = 1.5;
  * takes cards until they overfill at the target height, then scales to fit, choosing whichever of "with" or
  * "without" the last card lands nearer the target. A section's last row stays at the target height, left aligned.
  */
-export function justifyRange(start: number, end: number, { aspectOf, width, target, gap }: JustifyInput): JustifiedRow[] {
+export function justifyRange(
+  start: number,
+  end: number,
+  { aspectOf, width, target, gap }: JustifyInput,
+): JustifiedRow[] {
   const rows: JustifiedRow[] = [];
   const usable = Math.max(1, width);
   let i = start;
@@ -60,7 +64,14 @@ export function justifyRange(start: number, end: number, { aspectOf, width, targ
 }
 
 /** Whole-pixel widths; a full row's edges are snapped so its cards and gaps add up to the width exactly. */
-function rowOf(start: number, end: number, height: number, aspectOf: (i: number) => number, gap: number, fill: number | null): JustifiedRow {
+function rowOf(
+  start: number,
+  end: number,
+  height: number,
+  aspectOf: (i: number) => number,
+  gap: number,
+  fill: number | null,
+): JustifiedRow {
   const widths: number[] = [];
   if (fill === null) {
     for (let k = start; k < end; k += 1) widths.push(Math.max(1, Math.round(aspectOf(k) * height)));

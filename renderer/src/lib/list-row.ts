@@ -10,8 +10,13 @@ export const LIST_THUMB_BOX = 44;
 export const LIST_HEADER_HEIGHT = 36;
 
 /** A picture of width × height shrunk to fit a box × box square, its aspect kept; unknown sizes fill the box. */
-export function fitThumb(width: number, height: number, box: number = LIST_THUMB_BOX): { width: number; height: number } {
-  if (!(width > 0) || !(height > 0) || !Number.isFinite(width) || !Number.isFinite(height)) return { width: box, height: box };
+export function fitThumb(
+  width: number,
+  height: number,
+  box: number = LIST_THUMB_BOX,
+): { width: number; height: number } {
+  if (!(width > 0) || !(height > 0) || !Number.isFinite(width) || !Number.isFinite(height))
+    return { width: box, height: box };
   const scale = box / Math.max(width, height);
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
 }
@@ -21,8 +26,12 @@ export function formatSize(width: number, height: number): string {
 }
 
 /** Where an image came from: the provider that ran it here (its name, else its id), or the tool an import came from. */
-export function originLabel(job: Pick<JobSummary, 'source' | 'provider'>, providerName: string | undefined): { label: string; title: string } {
-  if (job.source !== 'atelier') return { label: SOURCE_LABELS[job.source], title: `Imported from ${SOURCE_LABELS[job.source]}` };
+export function originLabel(
+  job: Pick<JobSummary, 'source' | 'provider'>,
+  providerName: string | undefined,
+): { label: string; title: string } {
+  if (job.source !== 'atelier')
+    return { label: SOURCE_LABELS[job.source], title: `Imported from ${SOURCE_LABELS[job.source]}` };
   const label = providerName ?? job.provider;
   return { label, title: `Made with ${label}` };
 }
@@ -48,7 +57,13 @@ let otherYear: Intl.DateTimeFormat | undefined;
 export function formatListDate(at: number, now: number): string {
   const date = new Date(at);
   if (date.getFullYear() === new Date(now).getFullYear()) {
-    sameYear ??= new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    sameYear ??= new Intl.DateTimeFormat('en-US', {
+      month: 'short',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
     return sameYear.format(date);
   }
   otherYear ??= new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });

@@ -44,7 +44,13 @@ export function stamp(mask: Mask, cx: number, cy: number, radius: number, erase:
 }
 
 /** A stroke segment from one pointer position to the next: stamps close enough that a fast drag leaves no gaps. */
-export function strokeLine(mask: Mask, from: { x: number; y: number }, to: { x: number; y: number }, radius: number, erase: boolean): Rect | null {
+export function strokeLine(
+  mask: Mask,
+  from: { x: number; y: number },
+  to: { x: number; y: number },
+  radius: number,
+  erase: boolean,
+): Rect | null {
   const distance = Math.hypot(to.x - from.x, to.y - from.y);
   const spacing = Math.max(0.5, radius / 3);
   const steps = Math.max(1, Math.ceil(distance / spacing));
@@ -61,7 +67,12 @@ export function union(a: Rect | null, b: Rect | null): Rect | null {
   if (b === null) return a;
   const x = Math.min(a.x, b.x);
   const y = Math.min(a.y, b.y);
-  return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
+  return {
+    x,
+    y,
+    width: Math.max(a.x + a.width, b.x + b.width) - x,
+    height: Math.max(a.y + a.height, b.y + b.height) - y,
+  };
 }
 
 export function invertMask(mask: Mask): void {
@@ -80,7 +91,11 @@ export function coverage(mask: Mask): number {
 }
 
 /** Source pixel under a point shown at `shown` size (the canvas is scaled to fit; the mask never is). */
-export function toSourcePoint(point: { x: number; y: number }, shown: { width: number; height: number }, mask: Pick<Mask, 'width' | 'height'>): { x: number; y: number } {
+export function toSourcePoint(
+  point: { x: number; y: number },
+  shown: { width: number; height: number },
+  mask: Pick<Mask, 'width' | 'height'>,
+): { x: number; y: number } {
   return { x: (point.x * mask.width) / shown.width, y: (point.y * mask.height) / shown.height };
 }
 
@@ -90,13 +105,17 @@ export function toSourcePoint(point: { x: number; y: number }, shown: { width: n
  */
 export class UndoStack {
   private readonly snapshots: Uint8Array[] = [];
-  constructor(private readonly maxBytes = 256 * 1024 * 1024, private readonly maxSteps = 50) {}
+  constructor(
+    private readonly maxBytes = 256 * 1024 * 1024,
+    private readonly maxSteps = 50,
+  ) {}
 
   push(mask: Mask): void {
     this.snapshots.push(mask.data.slice());
     let bytes = this.snapshots.reduce((sum, s) => sum + s.byteLength, 0);
     // The newest step always stays, even when one snapshot is over the budget.
-    while (this.snapshots.length > 1 && (this.snapshots.length > this.maxSteps || bytes > this.maxBytes)) bytes -= this.snapshots.shift()!.byteLength;
+    while (this.snapshots.length > 1 && (this.snapshots.length > this.maxSteps || bytes > this.maxBytes))
+      bytes -= this.snapshots.shift()!.byteLength;
   }
 
   /** Puts the mask back as it was before the last change; false when there is nothing to undo. */
@@ -113,7 +132,11 @@ export class UndoStack {
 }
 
 /** RGBA for the on-screen tint over `rect`: painted pixels take `tint`, kept ones stay clear. */
-export function tintPixels(mask: Mask, rect: Rect, tint: readonly [number, number, number, number]): Uint8ClampedArray<ArrayBuffer> {
+export function tintPixels(
+  mask: Mask,
+  rect: Rect,
+  tint: readonly [number, number, number, number],
+): Uint8ClampedArray<ArrayBuffer> {
   const out = new Uint8ClampedArray(rect.width * rect.height * 4);
   for (let y = 0; y < rect.height; y++) {
     const src = (rect.y + y) * mask.width + rect.x;
@@ -176,7 +199,12 @@ export async function encodeMaskPng(mask: Mask): Promise<Uint8Array> {
   header[8] = 8; // bit depth
   header[9] = 0; // colour type: grayscale
   const signature = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]);
-  const parts = [signature, chunk('IHDR', header), chunk('IDAT', await zlibDeflate(raw)), chunk('IEND', new Uint8Array(0))];
+  const parts = [
+    signature,
+    chunk('IHDR', header),
+    chunk('IDAT', await zlibDeflate(raw)),
+    chunk('IEND', new Uint8Array(0)),
+  ];
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let offset = 0;
   for (const p of parts) {

@@ -22,18 +22,28 @@ export interface ProviderStatusView {
  * What a provider card and the picker say, from what the engine last saw. `liveFailure` is a failure seen on a job
  * since the list was fetched (the banner's), which wins over an older Ready.
  */
-export function providerStatusView(provider: Pick<ProviderInfo, 'configured' | 'status'>, now: number, liveFailure?: string): ProviderStatusView {
+export function providerStatusView(
+  provider: Pick<ProviderInfo, 'configured' | 'status'>,
+  now: number,
+  liveFailure?: string,
+): ProviderStatusView {
   const { status } = provider;
   if (status.state === 'off') {
     const detail = 'Turned off: it is not offered in the composer.';
     return { label: 'Off', tone: 'off', detail, headline: detail, pickerNote: 'off' };
   }
-  if (liveFailure !== undefined) return { label: 'Failing', tone: 'fail', detail: `Last job failed: ${liveFailure}`, headline: 'Last job failed.', pickerNote: 'failing' };
+  if (liveFailure !== undefined)
+    return {
+      label: 'Failing',
+      tone: 'fail',
+      detail: `Last job failed: ${liveFailure}`,
+      headline: 'Last job failed.',
+      pickerNote: 'failing',
+    };
   const when = status.at === undefined ? '' : ` ${formatRelativeTime(status.at, now)}`;
   const what = status.source === 'job' ? 'job' : 'test';
   switch (status.state) {
-    case 'ready':
-    {
+    case 'ready': {
       const detail = status.at === undefined ? 'Works offline: nothing to test.' : `Last ${what} passed${when}.`;
       return { label: 'Ready', tone: 'ok', detail, headline: detail, pickerNote: '' };
     }

@@ -5,7 +5,10 @@ import type { RequestWithoutKey } from './composer';
 // This module is loaded on demand (it brings zod and the whole contract): the grid never waits for it.
 
 /** Checks a request with the contract's own schema plus the provider's limits; field -> message. */
-export function validateRequest(request: RequestWithoutKey, caps: ProviderCapabilities | undefined): Record<string, string> {
+export function validateRequest(
+  request: RequestWithoutKey,
+  caps: ProviderCapabilities | undefined,
+): Record<string, string> {
   const parsed = GenerateRequest.safeParse(request);
   const fields: Record<string, string> = parsed.success ? {} : describeIssues(parsed.error).fields;
   if (caps !== undefined) {

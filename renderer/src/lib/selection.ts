@@ -14,7 +14,12 @@ export interface ClickModifiers {
 }
 
 /** The selection after a click on `id` within the grid's current `order`. */
-export function clickSelect(selection: Selection, order: readonly string[], id: string, mods: ClickModifiers): Selection {
+export function clickSelect(
+  selection: Selection,
+  order: readonly string[],
+  id: string,
+  mods: ClickModifiers,
+): Selection {
   if (mods.range && selection.anchor !== null) {
     const from = order.indexOf(selection.anchor);
     const to = order.indexOf(id);

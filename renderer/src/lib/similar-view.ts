@@ -8,7 +8,8 @@ export type SimilarMode = { kind: 'similar'; imageId: string; jobId: string } | 
 
 const similarView = createStore<{ mode: SimilarMode }>(() => ({ mode: null }));
 
-export const openSimilar = (imageId: string, jobId: string): void => similarView.setState({ mode: { kind: 'similar', imageId, jobId } });
+export const openSimilar = (imageId: string, jobId: string): void =>
+  similarView.setState({ mode: { kind: 'similar', imageId, jobId } });
 export const openDuplicates = (): void => similarView.setState({ mode: { kind: 'duplicates' } });
 export const closeSimilarView = (): void => similarView.setState({ mode: null });
 

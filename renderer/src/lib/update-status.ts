@@ -30,7 +30,9 @@ export function updateStatusLine(status: UpdateStatus, now: number): string {
       if (status.reason === 'unsupported') return 'Only the desktop app updates itself; this setting applies there.';
       return 'Automatic updates are off. New versions are on the releases page.';
     case 'idle':
-      return status.checkedAt === null ? 'Atelier checks for a new version at start and once a day.' : `Up to date — checked ${formatRelativeTime(status.checkedAt, now)}.`;
+      return status.checkedAt === null
+        ? 'Atelier checks for a new version at start and once a day.'
+        : `Up to date — checked ${formatRelativeTime(status.checkedAt, now)}.`;
     case 'checking':
       return 'Checking for a new version…';
     case 'downloading':

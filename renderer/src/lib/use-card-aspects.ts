@@ -28,7 +28,13 @@ export interface PublishedAspects {
  * person has scrolled away from the top) a card keeps the shape it was shown with, so a job failing above the view
  * never moves what the person is looking at; the new shapes apply once they are back at the top.
  */
-export function publishAspects(last: PublishedAspects, order: readonly string[], byId: Record<string, JobSummary>, view: ViewKind, hold: boolean): PublishedAspects {
+export function publishAspects(
+  last: PublishedAspects,
+  order: readonly string[],
+  byId: Record<string, JobSummary>,
+  view: ViewKind,
+  hold: boolean,
+): PublishedAspects {
   const keep = hold && last.view === view;
   const list = order.map((id) => (keep ? last.byId.get(id) : undefined) ?? aspectOf(byId[id], view));
   if (list.length === last.list.length && list.every((a, i) => a === last.list[i])) return last;

@@ -57,7 +57,11 @@ export function clampView(view: View, image: Size, pane: Size): View {
 
 /** The image at `scale`, its middle on the pane's middle. */
 export function centredView(scale: number, image: Size, pane: Size): View {
-  return clampView({ scale, x: (pane.width - image.width * scale) / 2, y: (pane.height - image.height * scale) / 2 }, image, pane);
+  return clampView(
+    { scale, x: (pane.width - image.width * scale) / 2, y: (pane.height - image.height * scale) / 2 },
+    image,
+    pane,
+  );
 }
 
 export function fitView(image: Size, pane: Size): View {
@@ -100,7 +104,11 @@ export function carryView(view: View, fitted: boolean, from: Size, to: Size, pan
   const u = from.width > 0 ? middle.x / from.width : 0.5;
   const v = from.height > 0 ? middle.y / from.height : 0.5;
   const scale = clampScale(view.scale, to, pane);
-  return clampView({ scale, x: pane.width / 2 - u * to.width * scale, y: pane.height / 2 - v * to.height * scale }, to, pane);
+  return clampView(
+    { scale, x: pane.width / 2 - u * to.width * scale, y: pane.height / 2 - v * to.height * scale },
+    to,
+    pane,
+  );
 }
 
 /** The CSS transform that draws a view: one composited element, no layout per frame. */

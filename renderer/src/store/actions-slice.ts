@@ -14,7 +14,10 @@ async function retryThroughComposer(get: () => AppState, id: string, why: string
   const state = get();
   if (Object.keys(state.fieldErrors).length > 0) {
     state.closeViewer();
-    state.toast({ kind: 'error', message: `${why} Its settings are in the composer: fix what it marks, then Generate.` });
+    state.toast({
+      kind: 'error',
+      message: `${why} Its settings are in the composer: fix what it marks, then Generate.`,
+    });
     return;
   }
   const provider = state.providers.find((p) => p.id === state.draft.provider)?.name ?? state.draft.provider;
@@ -81,7 +84,10 @@ export const createActionsSlice: SliceCreator<ActionsSlice> =
         void get().loadFirstPage();
         void get().loadStats();
         const restored = `${result.jobs} job${result.jobs === 1 ? '' : 's'} with ${result.images} image${result.images === 1 ? '' : 's'}`;
-        const unread = result.unreadable === 0 ? '' : ` ${result.unreadable} file${result.unreadable === 1 ? '' : 's'} had no Atelier settings and stay where they are.`;
+        const unread =
+          result.unreadable === 0
+            ? ''
+            : ` ${result.unreadable} file${result.unreadable === 1 ? '' : 's'} had no Atelier settings and stay where they are.`;
         get().toast({ kind: 'info', message: `History rebuilt from your images: ${restored} restored.${unread}` });
       } catch (error) {
         void get().loadStats();
@@ -103,7 +109,12 @@ export const createActionsSlice: SliceCreator<ActionsSlice> =
         get().applyJobChanged(result.job);
       } catch (error) {
         const job = get().jobs.byId[id];
-        if (job !== undefined && job.source !== 'atelier' && error instanceof AppError && error.code === 'invalid_request') {
+        if (
+          job !== undefined &&
+          job.source !== 'atelier' &&
+          error instanceof AppError &&
+          error.code === 'invalid_request'
+        ) {
           await retryThroughComposer(get, id, error.message);
           return;
         }

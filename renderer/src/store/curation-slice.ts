@@ -24,7 +24,10 @@ function plural(n: number, one: string): string {
 type Patch = (image: ImageSummary) => ImageSummary;
 
 /** The request's target: the images picked, or every image the current search and filters match. */
-function targetInput(state: AppState, target: CurationTarget): { ids: string[] } | { query: ReturnType<typeof toMatchQuery> } {
+function targetInput(
+  state: AppState,
+  target: CurationTarget,
+): { ids: string[] } | { query: ReturnType<typeof toMatchQuery> } {
   return 'query' in target ? { query: toMatchQuery(state.filters) } : { ids: target.images.imageIds };
 }
 
@@ -65,7 +68,9 @@ export const createCurationSlice: SliceCreator<CurationSlice> =
      */
     const curate = async (
       target: CurationTarget,
-      run: (input: { ids: string[] } | { query: ReturnType<typeof toMatchQuery> }) => Promise<{ updated: number; undoId: string | null }>,
+      run: (
+        input: { ids: string[] } | { query: ReturnType<typeof toMatchQuery> },
+      ) => Promise<{ updated: number; undoId: string | null }>,
       patch: Patch,
       describe: (updated: number) => string,
       topic: 'curation' | 'trash' = 'curation',
@@ -84,7 +89,9 @@ export const createCurationSlice: SliceCreator<CurationSlice> =
           kind: 'info',
           message: describe(result.updated),
           topic,
-          ...(undoId === null ? {} : { action: { label: 'Undo', run: () => void get().undoCuration(undoId, before, 'query' in target) } }),
+          ...(undoId === null
+            ? {}
+            : { action: { label: 'Undo', run: () => void get().undoCuration(undoId, before, 'query' in target) } }),
         });
         return true;
       } catch (error) {
@@ -119,14 +126,18 @@ export const createCurationSlice: SliceCreator<CurationSlice> =
           target,
           (t) => api.call('images.setRating', { ...t, rating }),
           (image) => withRating(image, rating),
-          (n) => (rating === 0 ? `Cleared the rating of ${plural(n, 'image')}.` : `Rated ${plural(n, 'image')} ${'★'.repeat(rating)}.`),
+          (n) =>
+            rating === 0
+              ? `Cleared the rating of ${plural(n, 'image')}.`
+              : `Rated ${plural(n, 'image')} ${'★'.repeat(rating)}.`,
         ),
       favoriteImages: (target, favorite) =>
         curate(
           target,
           (t) => api.call('images.setFavorite', { ...t, favorite }),
           (image) => withFavorite(image, favorite),
-          (n) => (favorite ? `Added ${plural(n, 'image')} to Favorites.` : `Removed ${plural(n, 'image')} from Favorites.`),
+          (n) =>
+            favorite ? `Added ${plural(n, 'image')} to Favorites.` : `Removed ${plural(n, 'image')} from Favorites.`,
         ),
       trashImages: (target) =>
         curate(
@@ -146,7 +157,12 @@ export const createCurationSlice: SliceCreator<CurationSlice> =
       tagImages: (target, change) =>
         curate(
           target,
-          (t) => api.call('images.tag', { ...t, ...(change.add?.length ? { add: change.add } : {}), ...(change.remove?.length ? { remove: change.remove } : {}) }),
+          (t) =>
+            api.call('images.tag', {
+              ...t,
+              ...(change.add?.length ? { add: change.add } : {}),
+              ...(change.remove?.length ? { remove: change.remove } : {}),
+            }),
           (image) => withTags(image, change.add ?? [], change.remove ?? []),
           (n) =>
             change.add?.length
@@ -176,7 +192,8 @@ export const createCurationSlice: SliceCreator<CurationSlice> =
         try {
           const counts = await api.call('jobs.count', countQuery);
           // On Favorites, "all matches" means the favourites among them.
-          const favourites = filters.view === 'favorites' ? await api.call('jobs.count', { ...countQuery, favorite: true }) : null;
+          const favourites =
+            filters.view === 'favorites' ? await api.call('jobs.count', { ...countQuery, favorite: true }) : null;
           const images = favourites === null ? counts.images : favourites.images;
           const capped: MatchCounts['capped'] = counts.capped.filter((k) => k !== 'images');
           if ((favourites ?? counts).capped.includes('images')) capped.push('images');
@@ -197,7 +214,12 @@ export const createCurationSlice: SliceCreator<CurationSlice> =
       async renameTag(from, to) {
         try {
           const result = await api.call('tags.rename', { from, to });
-          get().toast({ kind: 'info', message: result.merged ? `Merged “${from}” into “${to}” (${plural(result.updated, 'image')}).` : `Renamed “${from}” to “${to}”.` });
+          get().toast({
+            kind: 'info',
+            message: result.merged
+              ? `Merged “${from}” into “${to}” (${plural(result.updated, 'image')}).`
+              : `Renamed “${from}” to “${to}”.`,
+          });
           void get().loadTags();
           void get().loadFirstPage();
           return true;
@@ -254,7 +276,9 @@ export const createCurationSlice: SliceCreator<CurationSlice> =
             kind: 'info',
             message: `Added ${plural(result.updated, 'image')} to ${board?.name ?? 'the board'}.`,
             topic: 'curation',
-            ...(undoId === null ? {} : { action: { label: 'Undo', run: () => void get().undoCuration(undoId, [], false) } }),
+            ...(undoId === null
+              ? {}
+              : { action: { label: 'Undo', run: () => void get().undoCuration(undoId, [], false) } }),
           });
           void get().loadBoards();
         } catch (error) {
@@ -271,7 +295,9 @@ export const createCurationSlice: SliceCreator<CurationSlice> =
             kind: 'info',
             message: `Removed ${plural(result.updated, 'image')} from ${board?.name ?? 'the board'}. They stay in the library.`,
             topic: 'curation',
-            ...(undoId === null ? {} : { action: { label: 'Undo', run: () => void get().undoCuration(undoId, [], false) } }),
+            ...(undoId === null
+              ? {}
+              : { action: { label: 'Undo', run: () => void get().undoCuration(undoId, [], false) } }),
           });
           void get().loadBoards();
           void get().loadFirstPage();

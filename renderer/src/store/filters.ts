@@ -17,7 +17,15 @@ export interface Filters {
   shuffle: number;
 }
 
-export const DEFAULT_FILTERS: Filters = { view: 'all', status: [], provider: null, source: null, search: '', sort: 'newest', shuffle: 0 };
+export const DEFAULT_FILTERS: Filters = {
+  view: 'all',
+  status: [],
+  provider: null,
+  source: null,
+  search: '',
+  sort: 'newest',
+  shuffle: 0,
+};
 
 /** The list's filters and search without its page or order: what a bulk action on "all matches" covers. */
 export function toMatchQuery(filters: Filters): MatchQuery {

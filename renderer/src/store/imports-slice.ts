@@ -40,7 +40,12 @@ export const createImportsSlice: SliceCreator<ImportsSlice> =
     },
 
     async controlImport(id, action) {
-      const channel = action === 'pause' ? 'library.pauseImport' : action === 'resume' ? 'library.resumeImport' : 'library.cancelImport';
+      const channel =
+        action === 'pause'
+          ? 'library.pauseImport'
+          : action === 'resume'
+            ? 'library.resumeImport'
+            : 'library.cancelImport';
       try {
         const { import: summary } = await api.call(channel, { id });
         set((s) => ({ imports: applyImportList(s.imports, [summary]) }));
@@ -51,7 +56,8 @@ export const createImportsSlice: SliceCreator<ImportsSlice> =
 
     dismissImport: (id) => set((s) => ({ dismissedImports: { ...s.dismissedImports, [id]: true } })),
 
-    openImportDialog: (prefill = {}) => set({ importDialog: { paths: prefill.paths ?? [], note: prefill.note ?? null } }),
+    openImportDialog: (prefill = {}) =>
+      set({ importDialog: { paths: prefill.paths ?? [], note: prefill.note ?? null } }),
     closeImportDialog: () => set({ importDialog: null }),
 
     async loadFolders() {

@@ -2,8 +2,18 @@ import type { ImageSummary, JobSummary } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { buildRequest, type RequestWithoutKey } from '../lib/composer';
 import {
-  DEFAULT_STRENGTH, fitSize, inpaintRequest, providerFor, supportFor, upscaleRequest, variationCount, variationProvider, variationRequest,
-  type IterateAction, type Support, type WorkingFrom,
+  DEFAULT_STRENGTH,
+  fitSize,
+  inpaintRequest,
+  providerFor,
+  supportFor,
+  upscaleRequest,
+  variationCount,
+  variationProvider,
+  variationRequest,
+  type IterateAction,
+  type Support,
+  type WorkingFrom,
 } from '../lib/iterate';
 import { encodeMaskPng, toBase64, type Mask } from '../lib/mask-brush';
 import { planBatch } from '../lib/composer-batch';
@@ -63,8 +73,15 @@ export const createIterateSlice: SliceCreator<IterateSlice> =
         return true;
       } catch (error) {
         const fields = error instanceof AppError ? error.details?.fields : undefined;
-        const text = typeof fields === 'object' && fields !== null ? Object.values(fields).filter((v) => typeof v === 'string') : [];
-        get().toast({ kind: 'error', message: text.length > 0 ? text.join(' ') : error instanceof Error ? error.message : 'That could not be queued.' });
+        const text =
+          typeof fields === 'object' && fields !== null
+            ? Object.values(fields).filter((v) => typeof v === 'string')
+            : [];
+        get().toast({
+          kind: 'error',
+          message:
+            text.length > 0 ? text.join(' ') : error instanceof Error ? error.message : 'That could not be queued.',
+        });
         return false;
       } finally {
         set({ iterating: false });
@@ -81,12 +98,24 @@ export const createIterateSlice: SliceCreator<IterateSlice> =
         const image = findImage(state.jobs.byId[jobId], imageId);
         if (image === undefined) return;
         const strength = state.workingFrom?.strength ?? DEFAULT_STRENGTH;
-        set((s) => ({ workingFrom: { jobId, imageId, strength, width: image.width, height: image.height }, fieldErrors: withoutInputErrors(s.fieldErrors) }));
+        set((s) => ({
+          workingFrom: { jobId, imageId, strength, width: image.width, height: image.height },
+          fieldErrors: withoutInputErrors(s.fieldErrors),
+        }));
         // The result comes out the source's size unless the person changes it.
-        const [width, height] = fitSize(image.width, image.height, providerFor(state.providers, state.draft.provider)?.capabilities);
+        const [width, height] = fitSize(
+          image.width,
+          image.height,
+          providerFor(state.providers, state.draft.provider)?.capabilities,
+        );
         state.updateDraft({ width, height });
       },
-      setInputStrength: (strength) => set((s) => (s.workingFrom === null ? {} : { workingFrom: { ...s.workingFrom, strength: Math.min(1, Math.max(0, strength)) } })),
+      setInputStrength: (strength) =>
+        set((s) =>
+          s.workingFrom === null
+            ? {}
+            : { workingFrom: { ...s.workingFrom, strength: Math.min(1, Math.max(0, strength)) } },
+        ),
       clearInput: () => set((s) => ({ workingFrom: null, fieldErrors: withoutInputErrors(s.fieldErrors) })),
       openEditor: (jobId, imageId) => set({ editing: { jobId, imageId } }),
       closeEditor: () => set({ editing: null }),
@@ -95,7 +124,13 @@ export const createIterateSlice: SliceCreator<IterateSlice> =
         const state = get();
         const job = state.jobs.byId[jobId];
         const image = imageId === undefined ? undefined : findImage(job, imageId);
-        return supportFor(action, { providers: state.providers, composerProvider: state.draft.provider, composerModel: state.draft.model, job, image });
+        return supportFor(action, {
+          providers: state.providers,
+          composerProvider: state.draft.provider,
+          composerModel: state.draft.model,
+          job,
+          image,
+        });
       },
 
       async runAction(action, jobId, imageId) {
@@ -130,7 +165,10 @@ export const createIterateSlice: SliceCreator<IterateSlice> =
           return false;
         }
         const count = variationCount(state.draft.count, provider.capabilities);
-        return queue(variationRequest(detail.request, imageId, provider, count), `${count} variation${count === 1 ? '' : 's'} queued on ${provider.name}.`);
+        return queue(
+          variationRequest(detail.request, imageId, provider, count),
+          `${count} variation${count === 1 ? '' : 's'} queued on ${provider.name}.`,
+        );
       },
 
       async upscale(jobId, imageId, factor) {

@@ -172,7 +172,9 @@ export function applyFirstPage(data: JobsData, page: ListPage, filters: Filters)
   const { byId } = appendItems(data, page.items);
   // The engine matched the search (accents, metadata, typed keys): its items need only the client's other checks.
   const unsearched = { ...filters, search: '' };
-  const fromPage = page.items.filter((item) => !data.removed[item.id] && belongsInGrid(byId[item.id]!, unsearched)).map((item) => item.id);
+  const fromPage = page.items
+    .filter((item) => !data.removed[item.id] && belongsInGrid(byId[item.id]!, unsearched))
+    .map((item) => item.id);
   if (!placesArrivals(filters)) {
     // Another order than newest first: the page's order is the truth, events only update what it shows.
     return { ...data, byId, order: fromPage, nextCursor: page.nextCursor, pendingTop: [], touchedDuringFetch: null };
@@ -203,7 +205,10 @@ export function applyFirstPage(data: JobsData, page: ListPage, filters: Filters)
  * when a page brings only ids this index has never held it adds them in place: no earlier snapshot refers to those ids,
  * so sharing the object changes nothing any snapshot shows. A page that would replace a held job copies as before.
  */
-function appendItems(data: JobsData, items: readonly JobSummary[]): { byId: Record<string, JobSummary>; allNew: boolean } {
+function appendItems(
+  data: JobsData,
+  items: readonly JobSummary[],
+): { byId: Record<string, JobSummary>; allNew: boolean } {
   const held = data.byId;
   const allNew = items.every((item) => held[item.id] === undefined);
   // Search results are mostly jobs already held at the same version: those need no write either.

@@ -7,7 +7,11 @@ export const createSelectionSlice: SliceCreator<SelectionSlice> = () => (set) =>
   focusedId: null,
   // Another card in focus starts on its first image.
   click: (id, mods) =>
-    set((s) => ({ selection: clickSelect(s.selection, s.jobs.order, id, mods), focusedId: id, focusedImageId: s.focusedId === id ? s.focusedImageId : null })),
+    set((s) => ({
+      selection: clickSelect(s.selection, s.jobs.order, id, mods),
+      focusedId: id,
+      focusedImageId: s.focusedId === id ? s.focusedImageId : null,
+    })),
   selectAllShown: () => set((s) => ({ selection: selectAll(s.jobs.order) })),
   clearSelection: () => set({ selection: EMPTY_SELECTION }),
   setFocused: (id) => set((s) => ({ focusedId: id, focusedImageId: s.focusedId === id ? s.focusedImageId : null })),

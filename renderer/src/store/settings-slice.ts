@@ -20,7 +20,10 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> =
         set({ settings, providers });
         const draft = get().draft;
         // any:<kind> stays chosen while the kind has an instance.
-        const chosen = resolveTarget(draft.provider, providers) !== undefined ? draft.provider : providers.find((p) => p.enabled)?.id;
+        const chosen =
+          resolveTarget(draft.provider, providers) !== undefined
+            ? draft.provider
+            : providers.find((p) => p.enabled)?.id;
         if (chosen !== undefined) get().chooseProvider(chosen);
       } catch (error) {
         get().reportError(error);
@@ -44,10 +47,17 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> =
         set({ settings });
         // A job's failure was about the old address or login: with new ones the provider is untested again.
         const reconnected = Object.entries(patch.providers ?? {})
-          .filter(([, p]) => p.baseUrl !== undefined || p.username !== undefined || p.apiKey !== undefined || p.password !== undefined)
+          .filter(
+            ([, p]) =>
+              p.baseUrl !== undefined || p.username !== undefined || p.apiKey !== undefined || p.password !== undefined,
+          )
           .map(([id]) => id);
         if (reconnected.some((id) => get().providerDown[id] !== undefined)) {
-          set((s) => ({ providerDown: Object.fromEntries(Object.entries(s.providerDown).filter(([id]) => !reconnected.includes(id))) }));
+          set((s) => ({
+            providerDown: Object.fromEntries(
+              Object.entries(s.providerDown).filter(([id]) => !reconnected.includes(id)),
+            ),
+          }));
         }
         // Enabling a provider or setting its key changes what it can do.
         if (patch.providers !== undefined) set({ providers: (await api.call('providers.list', {})).providers });

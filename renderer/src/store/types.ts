@@ -1,4 +1,12 @@
-import type { JobDetail, ProviderInfo, ProviderTestResult, QueueWait, Settings, SettingsPatch, Stats } from '../../../shared/contract';
+import type {
+  JobDetail,
+  ProviderInfo,
+  ProviderTestResult,
+  QueueWait,
+  Settings,
+  SettingsPatch,
+  Stats,
+} from '../../../shared/contract';
 import type { ChannelOutput, Preset } from '../../../shared/contract';
 import type { ComposerDraft, PendingSubmit } from '../lib/composer';
 import type { HistoryWalk } from '../lib/composer-history';
@@ -221,4 +229,12 @@ export interface CurationSlice {
   removeFromBoard(boardId: string, target: CurationTarget): Promise<void>;
 }
 
-export type AppState = CurationSlice & HistorySlice & ComposerSlice & SelectionSlice & SettingsSlice & UiSlice & ActionsSlice & ImportsSlice & IterateSlice;
+export type AppState = CurationSlice &
+  HistorySlice &
+  ComposerSlice &
+  SelectionSlice &
+  SettingsSlice &
+  UiSlice &
+  ActionsSlice &
+  ImportsSlice &
+  IterateSlice;

@@ -57,7 +57,11 @@ export function wireEvents(store: AppStore, api: Api, options: WireOptions = {})
       const s = store.getState();
       const covered = s.viewerId !== null || s.panel !== 'none';
       if (!needsFailureToast({ hidden: attention.hidden(), covered, onScreen: attention.onScreen(job.id) })) return;
-      s.toast({ kind: 'error', message: failureToastMessage(job), action: { label: 'Show', run: () => void store.getState().revealJob(job.id) } });
+      s.toast({
+        kind: 'error',
+        message: failureToastMessage(job),
+        action: { label: 'Show', run: () => void store.getState().revealJob(job.id) },
+      });
     }, NOTICE_DELAY_MS);
   };
   let rechecks = 0;
@@ -172,7 +176,12 @@ function trackProviderHealth(store: AppStore, job: JobSummary): void {
   }
   // A success where the list still says Failing or Not tested: the engine now says Ready, so fetch what it says.
   const listed = store.getState().providers.find((p) => p.id === job.provider);
-  if (job.status === 'succeeded' && listed !== undefined && listed.status.state !== 'ready' && job.updatedAt === job.completedAt) {
+  if (
+    job.status === 'succeeded' &&
+    listed !== undefined &&
+    listed.status.state !== 'ready' &&
+    job.updatedAt === job.completedAt
+  ) {
     void store.getState().refreshProviders();
   }
 }

@@ -27,7 +27,11 @@ describe('curation of a linked original', () => {
     h = await startHarness({ housekeepingDelayMs: 0, watchSettleMs: 100 });
     let engine = h.engine;
     const { import: started } = await engine.handlers['library.import']({ paths: [root], mode: 'link', watch: true });
-    await waitFor(async () => ((await engine.handlers['library.imports']({})).items.find((i) => i.id === started.id)?.status === 'completed' ? true : undefined));
+    await waitFor(async () =>
+      (await engine.handlers['library.imports']({})).items.find((i) => i.id === started.id)?.status === 'completed'
+        ? true
+        : undefined,
+    );
     const job = (await list(engine)).find((j) => j.path === join(root, files[0]!.name))!;
     const imageId = job.images[0]!.id;
     await engine.handlers['images.setRating']({ ids: [imageId], rating: 4 });
@@ -38,7 +42,9 @@ describe('curation of a linked original', () => {
     mkdirSync(join(root, 'sorted'));
     renameSync(join(root, files[0]!.name), join(root, 'sorted', 'best-one.png'));
     engine = await h.open({ housekeepingDelayMs: 0, watchSettleMs: 100 });
-    const moved = await waitFor(async () => (await list(engine)).find((j) => j.path === join(root, 'sorted', 'best-one.png')));
+    const moved = await waitFor(async () =>
+      (await list(engine)).find((j) => j.path === join(root, 'sorted', 'best-one.png')),
+    );
 
     expect(moved.id).toBe(job.id);
     expect(moved.images.map((i) => [i.id, i.rating, i.favorite, i.tags])).toEqual([[imageId, 4, true, ['portfolio']]]);

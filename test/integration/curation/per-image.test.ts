@@ -3,7 +3,14 @@ import type { GenerateRequest, JobSummary, ListQuery } from '../../../shared/con
 import { AppError } from '../../../shared/errors.js';
 import { startHarness, waitForStatus, type Harness } from '../engine/harness.js';
 
-const request = (prompt: string, extra: Partial<GenerateRequest> = {}) => ({ provider: 'builtin', prompt, width: 64, height: 64, count: 1, ...extra });
+const request = (prompt: string, extra: Partial<GenerateRequest> = {}) => ({
+  provider: 'builtin',
+  prompt,
+  width: 64,
+  height: 64,
+  count: 1,
+  ...extra,
+});
 
 async function make(h: Harness, prompt: string, extra: Partial<GenerateRequest> = {}): Promise<JobSummary> {
   const { job } = await h.engine.handlers['jobs.submit'](request(prompt, extra));
@@ -11,7 +18,8 @@ async function make(h: Harness, prompt: string, extra: Partial<GenerateRequest> 
   return h.engine.handlers['jobs.list']({ limit: 200, view: 'all' }).then((p) => p.items.find((j) => j.id === job.id)!);
 }
 
-const list = (h: Harness, query: Partial<ListQuery> = {}) => h.engine.handlers['jobs.list']({ limit: 200, view: 'active', ...query });
+const list = (h: Harness, query: Partial<ListQuery> = {}) =>
+  h.engine.handlers['jobs.list']({ limit: 200, view: 'active', ...query });
 const ids = (page: { items: JobSummary[] }) => page.items.map((j) => j.id);
 
 describe('curation is per image: one image of a batch alone', () => {
@@ -88,7 +96,10 @@ describe('curation is per image: one image of a batch alone', () => {
     await h.engine.handlers['jobs.trash']({ ids: [batch.id] });
     const restored = await h.engine.handlers['images.restore']({ ids: [batch.images[1]!.id] });
     expect((await list(h)).items[0]!.images.map((i) => i.id)).toEqual([batch.images[1]!.id]);
-    expect((await list(h, { view: 'trash' })).items[0]!.images.map((i) => i.id)).toEqual([batch.images[0]!.id, batch.images[2]!.id]);
+    expect((await list(h, { view: 'trash' })).items[0]!.images.map((i) => i.id)).toEqual([
+      batch.images[0]!.id,
+      batch.images[2]!.id,
+    ]);
     // Undo puts the job back in the trash whole.
     await h.engine.handlers['images.undo']({ undoId: restored.undoId! });
     expect(ids(await list(h))).toEqual([]);
@@ -118,20 +129,31 @@ describe('bulk actions on all matches, with one undo', () => {
     const owl = await make(h, 'snowy owl', { count: 2 });
     await h.engine.handlers['images.setRating']({ ids: [foxes[0]!.images[0]!.id], rating: 3 });
 
-    expect(await h.engine.handlers['jobs.count']({ search: 'fox' })).toEqual({ active: 2, favorites: 0, trash: 0, images: 4, capped: [] });
+    expect(await h.engine.handlers['jobs.count']({ search: 'fox' })).toEqual({
+      active: 2,
+      favorites: 0,
+      trash: 0,
+      images: 4,
+      capped: [],
+    });
     const tagged = await h.engine.handlers['images.tag']({ query: { view: 'active', search: 'fox' }, add: ['Keeper'] });
     expect(tagged.updated).toBe(4);
     expect(await h.engine.handlers['tags.list']({})).toEqual({ items: [{ name: 'Keeper', count: 4 }] });
     expect(ids(await list(h, { search: 'tag:keeper' }))).toEqual([foxes[1]!.id, foxes[0]!.id]);
     expect(ids(await list(h, { search: '-tag:keeper' }))).toEqual([owl.id]);
 
-    const rated = await h.engine.handlers['images.setRating']({ query: { view: 'active', search: 'tag:keeper' }, rating: 5 });
+    const rated = await h.engine.handlers['images.setRating']({
+      query: { view: 'active', search: 'tag:keeper' },
+      rating: 5,
+    });
     expect(rated.updated).toBe(4);
     await h.engine.handlers['images.undo']({ undoId: rated.undoId! });
     // Each image's own rating is back: 3 where it was 3, unrated elsewhere.
     const ratings = (await list(h, { search: 'fox' })).items.flatMap((j) => j.images.map((i) => i.rating ?? 0));
     expect(ratings.sort()).toEqual([0, 0, 0, 3]);
-    await expect(h.engine.handlers['images.undo']({ undoId: rated.undoId! })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(h.engine.handlers['images.undo']({ undoId: rated.undoId! })).rejects.toMatchObject({
+      code: 'not_found',
+    });
 
     await h.engine.handlers['images.undo']({ undoId: tagged.undoId! });
     expect(await h.engine.handlers['tags.list']({})).toEqual({ items: [] });
@@ -144,7 +166,10 @@ describe('bulk actions on all matches, with one undo', () => {
     await h.engine.handlers['images.tag']({ ids: [a.images[0]!.id, a.images[1]!.id], add: ['kitty'] });
     expect(await h.engine.handlers['tags.rename']({ from: 'cat', to: 'Kitty' })).toEqual({ updated: 1, merged: true });
     expect((await h.engine.handlers['tags.list']({})).items).toEqual([{ name: 'kitty', count: 2 }]);
-    expect(await h.engine.handlers['tags.rename']({ from: 'kitty', to: 'Cats' })).toEqual({ updated: 2, merged: false });
+    expect(await h.engine.handlers['tags.rename']({ from: 'kitty', to: 'Cats' })).toEqual({
+      updated: 2,
+      merged: false,
+    });
     expect(ids(await list(h, { search: 'tag:cats' }))).toEqual([a.id]);
   });
 });
@@ -163,14 +188,17 @@ describe('boards and smart boards', () => {
     await h.engine.handlers['boards.add']({ boardId: print.id, ids: [fox.images[0]!.id] });
     const { board: smart } = await h.engine.handlers['boards.create']({ name: 'Top rated', query: 'rating:>=4' });
 
-    const counts = async () => Object.fromEntries((await h.engine.handlers['boards.list']({})).items.map((b) => [b.name, b.count]));
+    const counts = async () =>
+      Object.fromEntries((await h.engine.handlers['boards.list']({})).items.map((b) => [b.name, b.count]));
     expect(await counts()).toEqual({ 'Cover ideas': 2, Print: 1, 'Top rated': 0 });
     expect(ids(await list(h, { search: 'board:"cover ideas"' }))).toEqual([owl.id, fox.id]);
 
     await h.engine.handlers['images.setRating']({ ids: [owl.images[0]!.id], rating: 4 });
     expect((await counts())['Top rated']).toBe(1);
     expect(ids(await list(h, { search: 'board:"Top rated"' }))).toEqual([owl.id]);
-    await expect(h.engine.handlers['boards.add']({ boardId: smart.id, ids: [fox.images[0]!.id] })).rejects.toMatchObject({ code: 'conflict' });
+    await expect(
+      h.engine.handlers['boards.add']({ boardId: smart.id, ids: [fox.images[0]!.id] }),
+    ).rejects.toMatchObject({ code: 'conflict' });
 
     await h.engine.handlers['boards.remove']({ boardId: covers.id, ids: [owl.images[0]!.id] });
     expect((await counts())['Cover ideas']).toBe(1);
@@ -228,7 +256,11 @@ describe('queries, sorts and suggestions through the engine', () => {
       return seen;
     };
     expect(await all({ sort: 'oldest' })).toEqual(made.map((j) => j.id));
-    expect(await all({ sort: 'rating' })).toEqual([made[2]!.id, made[5]!.id, ...[6, 4, 3, 1, 0].map((i) => made[i]!.id)]);
+    expect(await all({ sort: 'rating' })).toEqual([
+      made[2]!.id,
+      made[5]!.id,
+      ...[6, 4, 3, 1, 0].map((i) => made[i]!.id),
+    ]);
     const shuffled = await all({ sort: 'random', shuffle: 12345 });
     expect([...shuffled].sort()).toEqual(made.map((j) => j.id).sort());
     expect(await all({ sort: 'random', shuffle: 12345 })).toEqual(shuffled);

@@ -14,15 +14,23 @@ describe('XMP sidecars beside imported originals (off by default)', () => {
     rmSync(outside, { recursive: true, force: true });
   });
 
-  it("writes rating and tags only when turned on, never touches a sidecar it did not write, and stops when one is edited", async () => {
+  it('writes rating and tags only when turned on, never touches a sidecar it did not write, and stops when one is edited', async () => {
     outside = mkdtempSync(join(tmpdir(), 'atelier-xmp-'));
     const files = (await toolFiles('x')).slice(0, 3);
     for (const f of files) writeFileSync(join(outside, f.name), f.bytes);
     const foreign = `<?xml version="1.0"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><!-- Lightroom's --></x:xmpmeta>\n`;
     writeFileSync(join(outside, `${files[1]!.name}.xmp`), foreign);
     h = await startHarness();
-    const { import: started } = await h.engine.handlers['library.import']({ paths: [outside], mode: 'link', watch: false });
-    await waitFor(async () => ((await h!.engine.handlers['library.imports']({})).items.find((i) => i.id === started.id)?.status === 'completed' ? true : undefined));
+    const { import: started } = await h.engine.handlers['library.import']({
+      paths: [outside],
+      mode: 'link',
+      watch: false,
+    });
+    await waitFor(async () =>
+      (await h!.engine.handlers['library.imports']({})).items.find((i) => i.id === started.id)?.status === 'completed'
+        ? true
+        : undefined,
+    );
     const jobs = (await h.engine.handlers['jobs.list']({ limit: 10, view: 'active' })).items;
     const imageOf = (name: string) => jobs.find((j) => j.path === join(outside, name))!.images[0]!.id;
     const [a, b, c] = files.map((f) => imageOf(f.name));
@@ -59,8 +67,16 @@ describe('XMP sidecars beside imported originals (off by default)', () => {
     writeFileSync(join(outside, file!.name), file!.bytes);
     h = await startHarness();
     await h.engine.handlers['settings.update']({ library: { xmpSidecars: true } });
-    const { import: started } = await h.engine.handlers['library.import']({ paths: [outside], mode: 'link', watch: false });
-    await waitFor(async () => ((await h!.engine.handlers['library.imports']({})).items.find((i) => i.id === started.id)?.status === 'completed' ? true : undefined));
+    const { import: started } = await h.engine.handlers['library.import']({
+      paths: [outside],
+      mode: 'link',
+      watch: false,
+    });
+    await waitFor(async () =>
+      (await h!.engine.handlers['library.imports']({})).items.find((i) => i.id === started.id)?.status === 'completed'
+        ? true
+        : undefined,
+    );
     const image = (await h.engine.handlers['jobs.list']({ limit: 10, view: 'active' })).items[0]!.images[0]!.id;
     const path = join(outside, `${file!.name}.xmp`);
     const read = () => (existsSync(path) ? readFileSync(path, 'utf8') : '');

@@ -5,8 +5,16 @@ import type { Engine } from '../../../electron/engine/types.js';
 import { startFakeA1111, type FakeA1111 } from '../../fakes/index.js';
 import { startHarness, waitForStatus, type Harness } from './harness.js';
 
-const fileBytes = (engine: Engine, imageId: string): Buffer => readFileSync(engine.resolveMedia('image', imageId)!.path);
-const text = { provider: 'a1111', prompt: 'a red kite over dunes', width: 512, height: 512, count: 1, steps: 4 } as const;
+const fileBytes = (engine: Engine, imageId: string): Buffer =>
+  readFileSync(engine.resolveMedia('image', imageId)!.path);
+const text = {
+  provider: 'a1111',
+  prompt: 'a red kite over dunes',
+  width: 512,
+  height: 512,
+  count: 1,
+  steps: 4,
+} as const;
 
 describe('engine: working from a stored image on A1111', () => {
   let h: Harness | undefined;
@@ -26,11 +34,18 @@ describe('engine: working from a stored image on A1111', () => {
 
   it("an img2img job sends A1111 the stored image's file bytes and records its lineage", async () => {
     const engine = await engineOnFake();
-    const first = await waitForStatus(engine, (await engine.handlers['jobs.submit'](text)).job.id, ['succeeded', 'failed']);
+    const first = await waitForStatus(engine, (await engine.handlers['jobs.submit'](text)).job.id, [
+      'succeeded',
+      'failed',
+    ]);
     expect(first.status).toBe('succeeded');
     const imageId = first.images[0]!.id;
 
-    const { job } = await engine.handlers['jobs.submit']({ ...text, prompt: 'the kite at night', inputImage: { imageId, strength: 0.45 } });
+    const { job } = await engine.handlers['jobs.submit']({
+      ...text,
+      prompt: 'the kite at night',
+      inputImage: { imageId, strength: 0.45 },
+    });
     const done = await waitForStatus(engine, job.id, ['succeeded', 'failed']);
     expect(done.errorDetail ?? null).toBeNull();
     expect(done).toMatchObject({ status: 'succeeded', operation: 'img2img', parentImageId: imageId });
@@ -43,7 +58,8 @@ describe('engine: working from a stored image on A1111', () => {
   it('a connection test lists the upscalers, kept across a restart like the models, and an upscale uses the best', async () => {
     const engine = await engineOnFake();
     expect((await engine.handlers['providers.test']({ id: 'a1111' })).ok).toBe(true);
-    const listed = async (e: Engine) => (await e.handlers['providers.list']({})).providers.find((p) => p.id === 'a1111')!.capabilities.operations.upscale;
+    const listed = async (e: Engine) =>
+      (await e.handlers['providers.list']({})).providers.find((p) => p.id === 'a1111')!.capabilities.operations.upscale;
     const expected = ['Lanczos', 'Nearest', 'ESRGAN_4x', 'R-ESRGAN 4x+ Anime6B', 'R-ESRGAN 4x+'];
     expect(await listed(engine)).toEqual({ supported: true, upscalers: expected });
     await engine.close({ graceMs: 0 });

@@ -4,14 +4,26 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../electron/engine/types.js';
 import { startHarness, waitForStatus, type Harness } from './harness.js';
 
-const base = { provider: 'builtin', prompt: 'a lighthouse on a cliff at dusk', width: 160, height: 120, count: 1, seed: 11, partialImages: 0 } as const;
+const base = {
+  provider: 'builtin',
+  prompt: 'a lighthouse on a cliff at dusk',
+  width: 160,
+  height: 120,
+  count: 1,
+  seed: 11,
+  partialImages: 0,
+} as const;
 
 let h: Harness;
 afterEach(async () => {
   await h?.cleanup();
 });
 
-const pixelsOf = (engine: Engine, imageId: string): Promise<Buffer> => sharp(readFileSync(engine.resolveMedia('image', imageId)!.path)).removeAlpha().raw().toBuffer();
+const pixelsOf = (engine: Engine, imageId: string): Promise<Buffer> =>
+  sharp(readFileSync(engine.resolveMedia('image', imageId)!.path))
+    .removeAlpha()
+    .raw()
+    .toBuffer();
 
 function meanDiff(a: Buffer, b: Buffer): number {
   expect(a.length).toBe(b.length);
@@ -34,8 +46,18 @@ describe('the built-in provider works from a stored image, end to end', () => {
     const imageId = source.images[0]!.id;
     const sourcePixels = await pixelsOf(h.engine, imageId);
 
-    const near = await run(h.engine, { ...base, prompt: 'a field of red flowers', seed: 5, inputImage: { imageId, strength: 0.2 } });
-    const free = await run(h.engine, { ...base, prompt: 'a field of red flowers', seed: 5, inputImage: { imageId, strength: 1 } });
+    const near = await run(h.engine, {
+      ...base,
+      prompt: 'a field of red flowers',
+      seed: 5,
+      inputImage: { imageId, strength: 0.2 },
+    });
+    const free = await run(h.engine, {
+      ...base,
+      prompt: 'a field of red flowers',
+      seed: 5,
+      inputImage: { imageId, strength: 1 },
+    });
     expect(near).toMatchObject({ operation: 'img2img', parentImageId: imageId });
     expect(near.images.map((i) => [i.width, i.height])).toEqual([[160, 120]]);
     const apart = meanDiff(await pixelsOf(h.engine, free.images[0]!.id), sourcePixels);
@@ -55,9 +77,18 @@ describe('the built-in provider works from a stored image, end to end', () => {
     // Painted: the left half, as a brush leaves it (white, transparent elsewhere).
     const rgba = Buffer.alloc(160 * 120 * 4);
     for (let p = 0; p < 160 * 120; p += 1) if (p % 160 < 80) rgba.fill(255, p * 4, p * 4 + 4);
-    const png = (await sharp(rgba, { raw: { width: 160, height: 120, channels: 4 } }).png().toBuffer()).toString('base64');
+    const png = (
+      await sharp(rgba, { raw: { width: 160, height: 120, channels: 4 } })
+        .png()
+        .toBuffer()
+    ).toString('base64');
     const { maskId } = await h.engine.handlers['images.saveMask']({ imageId, png });
-    const edit = await run(h.engine, { ...base, prompt: 'a purple moon', inputImage: { imageId, strength: 1 }, mask: { imageId: maskId } });
+    const edit = await run(h.engine, {
+      ...base,
+      prompt: 'a purple moon',
+      inputImage: { imageId, strength: 1 },
+      mask: { imageId: maskId },
+    });
     expect(edit).toMatchObject({ operation: 'inpaint', parentImageId: imageId });
     const before = await pixelsOf(h.engine, imageId);
     const after = await pixelsOf(h.engine, edit.images[0]!.id);

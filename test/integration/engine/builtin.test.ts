@@ -34,9 +34,16 @@ describe('a newcomer with no setup', () => {
       [256, 192],
     ]);
     const meta = readPngMetadata(readFileSync(h.engine.resolveMedia('image', done.images[0]!.id)!.path));
-    expect(meta.settings).toMatchObject({ prompt: 'a red fox in deep blue snow, Gogh', negativePrompt: 'green', seed: 1234, steps: 12 });
+    expect(meta.settings).toMatchObject({
+      prompt: 'a red fox in deep blue snow, Gogh',
+      negativePrompt: 'green',
+      seed: 1234,
+      steps: 12,
+    });
     expect(meta.atelier?.jobId).toBe(job.id);
-    const progress = h.events.filter((e) => e.name === 'jobs.progress').map((e) => e.payload as { partialImages: number });
+    const progress = h.events
+      .filter((e) => e.name === 'jobs.progress')
+      .map((e) => e.payload as { partialImages: number });
     // Previews arrive on the way, in order; one that lands in the last 100 ms before the image is superseded by it
     // (the worker drops a pending tick at the end), so on a busy machine the second may never be sent.
     const counts = progress.map((p) => p.partialImages);

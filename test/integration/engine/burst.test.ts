@@ -56,7 +56,9 @@ describe('a burst of submits', () => {
     expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
     const [made, conflict, replay, alsoMade] = settled;
     expect(made.status === 'fulfilled' && made.value.created).toBe(true);
-    expect(conflict.status === 'rejected' && conflict.reason instanceof AppError && conflict.reason.code).toBe('conflict');
+    expect(conflict.status === 'rejected' && conflict.reason instanceof AppError && conflict.reason.code).toBe(
+      'conflict',
+    );
     expect(replay.status === 'fulfilled' && replay.value).toMatchObject({ created: false, job: { id: first.job.id } });
     expect(alsoMade.status === 'fulfilled' && alsoMade.value.created).toBe(true);
     const page = await h.engine.handlers['jobs.list']({ limit: 10, view: 'all' });
@@ -67,9 +69,16 @@ describe('a burst of submits', () => {
     const provider = createScriptedProvider('scripted', [{ kind: 'hang' }]);
     h = await startHarness({ providers: [scriptedEntry(provider, 1)] });
     await h.engine.handlers['jobs.submit']({ ...base, prompt: 'runs first' });
-    const { job } = await h.engine.handlers['jobs.submit']({ ...base, prompt: 'stays queued', negativePrompt: 'fog', seed: 3 });
+    const { job } = await h.engine.handlers['jobs.submit']({
+      ...base,
+      prompt: 'stays queued',
+      negativePrompt: 'fog',
+      seed: 3,
+    });
     const announced = changed(h).find((j) => j.id === job.id);
-    const listed = (await h.engine.handlers['jobs.list']({ limit: 10, view: 'all' })).items.find((j) => j.id === job.id);
+    const listed = (await h.engine.handlers['jobs.list']({ limit: 10, view: 'all' })).items.find(
+      (j) => j.id === job.id,
+    );
     expect(listed?.status).toBe('queued');
     expect(announced).toEqual(listed);
   });

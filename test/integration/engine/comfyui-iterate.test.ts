@@ -6,7 +6,15 @@ import type { Engine } from '../../../electron/engine/types.js';
 import { type FakeComfy, startFakeComfyUI } from '../../fakes/comfyui.js';
 import { startHarness, waitForStatus, type Harness } from './harness.js';
 
-const base = { provider: 'builtin', prompt: 'a lighthouse on a cliff at dusk', width: 160, height: 120, count: 1, seed: 11, partialImages: 0 } as const;
+const base = {
+  provider: 'builtin',
+  prompt: 'a lighthouse on a cliff at dusk',
+  width: 160,
+  height: 120,
+  count: 1,
+  seed: 11,
+  partialImages: 0,
+} as const;
 type Graph = Record<string, { class_type: string; inputs: Record<string, unknown> }>;
 
 let h: Harness | undefined;
@@ -28,15 +36,29 @@ describe('ComfyUI works from a stored image, through the engine', () => {
   it('uploads the stored bytes and the saved mask, runs the masked edit, then upscales with the server model', async () => {
     comfy = await startFakeComfyUI({ upscaleModels: ['4x-UltraSharp.pth'] });
     h = await startHarness({ providers: defaultProviders() });
-    await h.engine.handlers['settings.update']({ providers: { comfyui: { enabled: true, baseUrl: comfy.url, model: 'v1-5-pruned-emaonly.safetensors' } } });
+    await h.engine.handlers['settings.update']({
+      providers: { comfyui: { enabled: true, baseUrl: comfy.url, model: 'v1-5-pruned-emaonly.safetensors' } },
+    });
     const source = await run(h.engine, base);
     const imageId = source.images[0]!.id;
     const stored = readFileSync(h.engine.resolveMedia('image', imageId)!.path);
 
     const rgba = Buffer.alloc(160 * 120 * 4);
     for (let p = 0; p < 160 * 120; p += 1) if (p % 160 < 80) rgba.fill(255, p * 4, p * 4 + 4);
-    const { maskId } = await h.engine.handlers['images.saveMask']({ imageId, png: (await sharp(rgba, { raw: { width: 160, height: 120, channels: 4 } }).png().toBuffer()).toString('base64') });
-    const edit = await run(h.engine, { ...base, provider: 'comfyui', inputImage: { imageId, strength: 0.6 }, mask: { imageId: maskId } });
+    const { maskId } = await h.engine.handlers['images.saveMask']({
+      imageId,
+      png: (
+        await sharp(rgba, { raw: { width: 160, height: 120, channels: 4 } })
+          .png()
+          .toBuffer()
+      ).toString('base64'),
+    });
+    const edit = await run(h.engine, {
+      ...base,
+      provider: 'comfyui',
+      inputImage: { imageId, strength: 0.6 },
+      mask: { imageId: maskId },
+    });
     expect(edit).toMatchObject({ operation: 'inpaint', parentImageId: imageId });
     expect(comfy.uploads[0]!.bytes.equals(stored)).toBe(true);
     // The mask ComfyUI got is the one the engine saved: 8-bit gray, white on the left half.
@@ -58,7 +80,9 @@ describe('ComfyUI works from a stored image, through the engine', () => {
     expect(up.model).toBeUndefined();
     expect(up.images.map((i) => [i.width, i.height])).toEqual([[640, 480]]);
     const upGraph = (comfy.promptRequests()[1]!.json as { prompt: Graph }).prompt;
-    expect(Object.values(upGraph).find((n) => n.class_type === 'UpscaleModelLoader')?.inputs.model_name).toBe('4x-UltraSharp.pth');
+    expect(Object.values(upGraph).find((n) => n.class_type === 'UpscaleModelLoader')?.inputs.model_name).toBe(
+      '4x-UltraSharp.pth',
+    );
     // The source went up once: the same bytes under the same content-derived name.
     expect(comfy.uploads.at(-1)!.name).toBe(comfy.uploads[0]!.name);
 

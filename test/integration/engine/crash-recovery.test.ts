@@ -32,13 +32,22 @@ describe('a killed engine', () => {
     });
     let out = '';
     proc.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    const ids = await waitFor(() => (out.includes('\n') ? (JSON.parse(out.split('\n')[0]!) as { first: string; second: string }) : undefined), 30_000);
+    const ids = await waitFor(
+      () => (out.includes('\n') ? (JSON.parse(out.split('\n')[0]!) as { first: string; second: string }) : undefined),
+      30_000,
+    );
     await waitFor(() => fake!.generationRequests().length === 1, 15_000);
     const exited = new Promise((resolve) => proc.once('exit', resolve));
     proc.kill('SIGKILL');
     await exited;
 
-    engine = await createEngine({ dataDir, keyring: await createFileKeyring(dataDir), sweepGraceMs: 0, maintenanceIntervalMs: 0, providerDefaults: { openai: { baseUrl: fake.url } } });
+    engine = await createEngine({
+      dataDir,
+      keyring: await createFileKeyring(dataDir),
+      sweepGraceMs: 0,
+      maintenanceIntervalMs: 0,
+      providerDefaults: { openai: { baseUrl: fake.url } },
+    });
     const first = await engine.handlers['jobs.get']({ id: ids.first });
     expect(first.status).toBe('interrupted');
     expect(first.errorDetail).toMatchObject({ code: 'interrupted', retryable: false });

@@ -12,7 +12,14 @@ import { createComfyUIProvider } from '../../../electron/providers/comfyui/index
 import { redactingProvider } from '../../../electron/providers/redacting-provider.js';
 import type { Provider, ProviderConfig } from '../../../electron/providers/types.js';
 import { AppError } from '../../../shared/errors.js';
-import { a1111Errors, comfyErrors, openAIErrors, startFakeA1111, startFakeComfyUI, startFakeOpenAI } from '../../fakes/index.js';
+import {
+  a1111Errors,
+  comfyErrors,
+  openAIErrors,
+  startFakeA1111,
+  startFakeComfyUI,
+  startFakeOpenAI,
+} from '../../fakes/index.js';
 import { config, recordingContext } from '../providers/helpers.js';
 import { memoryKeyring, waitForStatus } from './harness.js';
 
@@ -62,11 +69,15 @@ describe('a provider that echoes the credentials it is sent', () => {
 
   it('never gets a key, password or Basic credential into atelier.db, its WAL, the log, events, jobs.get or jobs.list', async () => {
     const openai = await startFakeOpenAI({ apiKey: OPENAI_KEY, echoCredentials: true });
-    const a1111 = await startFakeA1111({ auth: { username: A1111_USER, password: A1111_PASSWORD }, echoCredentials: true });
+    const a1111 = await startFakeA1111({
+      auth: { username: A1111_USER, password: A1111_PASSWORD },
+      echoCredentials: true,
+    });
     const comfy = await startFakeComfyUI({ echoCredentials: true });
     const dataDir = await mkdtemp(join(tmpdir(), 'atelier-echo-'));
     const logLines: string[] = [];
-    const sink = (level: string) => (message: string, fields?: Record<string, unknown>) => logLines.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`);
+    const sink = (level: string) => (message: string, fields?: Record<string, unknown>) =>
+      logLines.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`);
     const log: Logger = { info: sink('info'), warn: sink('warn'), error: sink('error') };
     const engine = await createEngine({
       dataDir,
@@ -78,9 +89,16 @@ describe('a provider that echoes the credentials it is sent', () => {
       maintenanceIntervalMs: 0,
       retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 20 },
     });
-    run = { dataDir, engine, logLines, sent: [], closeFakes: [() => openai.close(), () => a1111.close(), () => comfy.close()] };
+    run = {
+      dataDir,
+      engine,
+      logLines,
+      sent: [],
+      closeFakes: [() => openai.close(), () => a1111.close(), () => comfy.close()],
+    };
     const sent = run.sent;
-    for (const name of ['jobs.changed', 'jobs.progress', 'jobs.removed'] as const) engine.events.on(name, (payload) => sent.push({ name, payload }));
+    for (const name of ['jobs.changed', 'jobs.progress', 'jobs.removed'] as const)
+      engine.events.on(name, (payload) => sent.push({ name, payload }));
     const h = engine.handlers;
     await h['settings.update']({
       providers: {
@@ -97,7 +115,15 @@ describe('a provider that echoes the credentials it is sent', () => {
       expect(done.status).toBe(status);
       jobs.push(done.id);
     };
-    const openaiJob = (over: Partial<GenerateRequest>) => ({ provider: 'openai', model: 'gpt-image-1', prompt: 'a paper boat', width: 1024, height: 1024, count: 1, ...over });
+    const openaiJob = (over: Partial<GenerateRequest>) => ({
+      provider: 'openai',
+      model: 'gpt-image-1',
+      prompt: 'a paper boat',
+      width: 1024,
+      height: 1024,
+      count: 1,
+      ...over,
+    });
     // Each provider: a success (revised prompt, usage, info, headers, stream events, progress) and failures
     // (error code/type/param/message, nested bodies, WebSocket errors).
     openai.setScenario({ kind: 'success', revisedPrompt: 'a paper boat, revised' });
@@ -108,7 +134,15 @@ describe('a provider that echoes the credentials it is sent', () => {
     openai.setScenario({ kind: 'stream_error' });
     await job(openaiJob({ partialImages: 1 }), 'failed');
 
-    const sd = { provider: 'a1111', prompt: 'a red kite', width: 512, height: 512, count: 2, steps: 6, partialImages: 1 };
+    const sd = {
+      provider: 'a1111',
+      prompt: 'a red kite',
+      width: 512,
+      height: 512,
+      count: 2,
+      steps: 6,
+      partialImages: 1,
+    };
     a1111.setScenario({ kind: 'success', stepMs: 60, previewEvery: 2 });
     await job(sd, 'succeeded');
     a1111.setScenario(a1111Errors.outOfMemory());
@@ -160,20 +194,30 @@ describe('credentials written into the base URL', () => {
         for (const setScenario of scenarios) {
           setScenario();
           const context = recordingContext();
-          const outcome = await provider.generate({ provider: provider.id, ...request }, cfg, context).catch((error: unknown) => (error instanceof AppError ? error.toBody() : String(error)));
+          const outcome = await provider
+            .generate({ provider: provider.id, ...request }, cfg, context)
+            .catch((error: unknown) => (error instanceof AppError ? error.toBody() : String(error)));
           yielded.push(outcome, context.traces, context.progress);
         }
         yielded.push(await provider.test(cfg, new AbortController().signal));
       };
-      await exercise(redactingProvider(createA1111Provider({ pollIntervalMs: 20 })), config({ baseUrl: withCredentials(a1111.url) }), [
-        () => a1111.setScenario({ kind: 'success', stepMs: 20, previewEvery: 1 }),
-        () => a1111.setScenario(a1111Errors.outOfMemory()),
-      ]);
-      await exercise(redactingProvider(createComfyUIProvider()), config({ baseUrl: withCredentials(comfy.url), model: 'v1-5-pruned-emaonly.safetensors' }), [
-        () => comfy.setScenario({ kind: 'success', previews: true }),
-        () => comfy.setScenario({ kind: 'execution_error', atStep: 2 }),
-        () => comfy.setScenario(comfyErrors.validation()),
-      ]);
+      await exercise(
+        redactingProvider(createA1111Provider({ pollIntervalMs: 20 })),
+        config({ baseUrl: withCredentials(a1111.url) }),
+        [
+          () => a1111.setScenario({ kind: 'success', stepMs: 20, previewEvery: 1 }),
+          () => a1111.setScenario(a1111Errors.outOfMemory()),
+        ],
+      );
+      await exercise(
+        redactingProvider(createComfyUIProvider()),
+        config({ baseUrl: withCredentials(comfy.url), model: 'v1-5-pruned-emaonly.safetensors' }),
+        [
+          () => comfy.setScenario({ kind: 'success', previews: true }),
+          () => comfy.setScenario({ kind: 'execution_error', atStep: 2 }),
+          () => comfy.setScenario(comfyErrors.validation()),
+        ],
+      );
       expect(a1111.generationRequests()[0]!.headers.authorization).toBe(`Basic ${basic(USER, PASSWORD)}`);
       const text = JSON.stringify(yielded);
       expect(text).toContain('***');

@@ -39,24 +39,49 @@ describe('64-bit seeds are kept, shown and sent exactly', () => {
   /** The image's pixels (each file's own metadata differs: job id, time). */
   async function pixelsOf(job: JobDetail, index: number): Promise<string> {
     const file = h!.engine.resolveMedia('image', job.images[index]!.id);
-    return createHash('sha256').update(await sharp(file!.path).raw().toBuffer()).digest('hex');
+    return createHash('sha256')
+      .update(await sharp(file!.path).raw().toBuffer())
+      .digest('hex');
   }
 
   it('ComfyUI receives every digit of a 20-digit seed, and the job, its images, its PNG and a restart keep them', async () => {
     comfy = await startFakeComfyUI();
     h = await startHarness({ providers: defaultProviders() });
-    await h.engine.handlers['settings.update']({ providers: { comfyui: { enabled: true, baseUrl: comfy.url, model: 'v1-5-pruned-emaonly.safetensors' } } });
-    const done = await run({ provider: 'comfyui', prompt: 'a harbour at dusk', width: 64, height: 64, count: 2, seed: TOP, steps: 2 });
+    await h.engine.handlers['settings.update']({
+      providers: { comfyui: { enabled: true, baseUrl: comfy.url, model: 'v1-5-pruned-emaonly.safetensors' } },
+    });
+    const done = await run({
+      provider: 'comfyui',
+      prompt: 'a harbour at dusk',
+      width: 64,
+      height: 64,
+      count: 2,
+      seed: TOP,
+      steps: 2,
+    });
 
     const [sent] = comfy.promptRequests();
     // The raw request text, not a parsed copy: JSON.parse would round the number and hide a wrong digit.
     expect(sent!.body).toMatch(/"seed":18446744073709551615[,}]/);
     expect(sent!.body).not.toContain('"seed":"');
 
-    const seeds = (job: JobDetail) => ({ request: job.request.seed, result: job.result?.seed, images: job.images.map((i) => [i.seed, i.batchIndex]) });
-    const expected = { request: TOP, result: TOP, images: [[TOP, 0], [TOP, 1]] };
+    const seeds = (job: JobDetail) => ({
+      request: job.request.seed,
+      result: job.result?.seed,
+      images: job.images.map((i) => [i.seed, i.batchIndex]),
+    });
+    const expected = {
+      request: TOP,
+      result: TOP,
+      images: [
+        [TOP, 0],
+        [TOP, 1],
+      ],
+    };
     expect(seeds(done)).toEqual(expected);
-    const listed = (await h.engine.handlers['jobs.list']({ limit: 10, view: 'active' })).items.find((j) => j.id === done.id)!;
+    const listed = (await h.engine.handlers['jobs.list']({ limit: 10, view: 'active' })).items.find(
+      (j) => j.id === done.id,
+    )!;
     expect(listed.images.map((i) => i.seed)).toEqual([TOP, TOP]);
     const file = h.engine.resolveMedia('image', done.images[1]!.id);
     const meta = readPngMetadata(readFileSync(file!.path));
@@ -82,7 +107,9 @@ describe('64-bit seeds are kept, shown and sent exactly', () => {
       "8": {"class_type": "VAEDecode", "inputs": {"samples": ["3", 0], "vae": ["4", 2]}},
       "9": {"class_type": "SaveImage", "inputs": {"filename_prefix": "Atelier", "images": ["8", 0]}}
     }`;
-    await h.engine.handlers['settings.update']({ providers: { comfyui: { enabled: true, baseUrl: comfy.url, workflow } } });
+    await h.engine.handlers['settings.update']({
+      providers: { comfyui: { enabled: true, baseUrl: comfy.url, workflow } },
+    });
     const done = await run({ provider: 'comfyui', prompt: 'a harbour at dawn', width: 64, height: 64, count: 1 });
     expect(comfy.promptRequests()[0]!.body).toContain('"seed":18446744073709551557,');
     // The workflow's own seed is not Atelier's to claim.
@@ -91,7 +118,14 @@ describe('64-bit seeds are kept, shown and sent exactly', () => {
 
   it('"42" and 42 are one request: the same idempotency key finds the same job', async () => {
     h = await startHarness({ providers: defaultProviders() });
-    const request = { provider: 'builtin', prompt: 'one seed, two spellings', width: 64, height: 64, count: 1, idempotencyKey: 'seed-spelling' };
+    const request = {
+      provider: 'builtin',
+      prompt: 'one seed, two spellings',
+      width: 64,
+      height: 64,
+      count: 1,
+      idempotencyKey: 'seed-spelling',
+    };
     const first = await submit({ ...request, seed: '42' });
     const second = await submit({ ...request, seed: 42 });
     expect(first.created).toBe(true);

@@ -39,7 +39,15 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     engine: undefined as unknown as Engine,
     events: [],
     async open(next = options) {
-      const engine = await createEngine({ dataDir, keyring, sweepGraceMs: 0, housekeepingDelayMs: 0, maintenanceIntervalMs: 0, retry: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 50 }, ...next });
+      const engine = await createEngine({
+        dataDir,
+        keyring,
+        sweepGraceMs: 0,
+        housekeepingDelayMs: 0,
+        maintenanceIntervalMs: 0,
+        retry: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 50 },
+        ...next,
+      });
       for (const name of ['jobs.changed', 'jobs.progress', 'jobs.removed'] as const) {
         engine.events.on(name, (payload) => harness.events.push({ name, payload }));
       }
@@ -55,7 +63,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   return harness;
 }
 
-export async function waitFor<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
+export async function waitFor<T>(
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

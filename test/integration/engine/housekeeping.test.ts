@@ -14,7 +14,14 @@ describe('start-up housekeeping', () => {
     const entry = scriptedEntry(createScriptedProvider());
     h = await startHarness({ providers: [entry] });
     const submit = async (prompt: string, seed: number) => {
-      const { job } = await h.engine.handlers['jobs.submit']({ provider: 'scripted', prompt, width: 64, height: 64, count: 1, seed });
+      const { job } = await h.engine.handlers['jobs.submit']({
+        provider: 'scripted',
+        prompt,
+        width: 64,
+        height: 64,
+        count: 1,
+        seed,
+      });
       return waitForStatus(h.engine, job.id, ['succeeded']);
     };
     await submit('a kept image', 1);

@@ -13,7 +13,8 @@ describe('several servers of one kind: adding, keeping and removing instances', 
     h = undefined;
   });
 
-  const listed = async (id: string) => (await h!.engine.handlers['providers.list']({})).providers.find((p) => p.id === id);
+  const listed = async (id: string) =>
+    (await h!.engine.handlers['providers.list']({})).providers.find((p) => p.id === id);
 
   it('a library from before instances keeps its settings; an added instance persists across a restart with its own settings, secret and server', async () => {
     const first = await startFakeComfyUI({ checkpoints: ['first.safetensors'] });
@@ -39,36 +40,86 @@ describe('several servers of one kind: adding, keeping and removing instances', 
       concurrency: { global: 3 },
       retention: { trashAutoEmptyDays: 30, maxJobs: null, maxBytes: null, maxAgeDays: null },
       theme: 'dark',
-      providers: { comfyui: { enabled: true, baseUrl: first.url, timeoutMs: 60_000, concurrency: 1, hasApiKey: false, hasPassword: false } },
+      providers: {
+        comfyui: {
+          enabled: true,
+          baseUrl: first.url,
+          timeoutMs: 60_000,
+          concurrency: 1,
+          hasApiKey: false,
+          hasPassword: false,
+        },
+      },
       library: { xmpSidecars: false },
     });
     store.close();
     await h.open(counted());
 
     const before = await h.engine.handlers['providers.list']({});
-    expect(before.providers.map((p) => [p.id, p.kind])).toEqual([['builtin', 'builtin'], ['openai', 'openai'], ['a1111', 'a1111'], ['comfyui', 'comfyui']]);
-    expect((await h.engine.handlers['settings.get']({})).providers['comfyui']).toMatchObject({ enabled: true, baseUrl: first.url, timeoutMs: 60_000 });
-    const old = await h.engine.handlers['jobs.submit']({ provider: 'comfyui', prompt: 'an old library still works', width: 64, height: 64, count: 1, steps: 2 });
+    expect(before.providers.map((p) => [p.id, p.kind])).toEqual([
+      ['builtin', 'builtin'],
+      ['openai', 'openai'],
+      ['a1111', 'a1111'],
+      ['comfyui', 'comfyui'],
+    ]);
+    expect((await h.engine.handlers['settings.get']({})).providers['comfyui']).toMatchObject({
+      enabled: true,
+      baseUrl: first.url,
+      timeoutMs: 60_000,
+    });
+    const old = await h.engine.handlers['jobs.submit']({
+      provider: 'comfyui',
+      prompt: 'an old library still works',
+      width: 64,
+      height: 64,
+      count: 1,
+      steps: 2,
+    });
     expect((await waitForStatus(h.engine, old.job.id, ['succeeded', 'failed'])).status).toBe('succeeded');
 
-    const { provider } = await h.engine.handlers['providers.add']({ kind: 'comfyui', name: 'GPU box', baseUrl: second.url, concurrency: 2 });
-    expect(provider).toMatchObject({ id: 'comfyui-2', kind: 'comfyui', name: 'GPU box', concurrency: 2, enabled: false, health: { state: 'unknown', running: [] } });
+    const { provider } = await h.engine.handlers['providers.add']({
+      kind: 'comfyui',
+      name: 'GPU box',
+      baseUrl: second.url,
+      concurrency: 2,
+    });
+    expect(provider).toMatchObject({
+      id: 'comfyui-2',
+      kind: 'comfyui',
+      name: 'GPU box',
+      concurrency: 2,
+      enabled: false,
+      health: { state: 'unknown', running: [] },
+    });
     expect(made).toBe(1);
     // Its URL, login and switch are set like any provider's, keyed by its id.
-    await h.engine.handlers['settings.update']({ providers: { 'comfyui-2': { enabled: true, username: 'ana', password: 'pw-second' } } });
+    await h.engine.handlers['settings.update']({
+      providers: { 'comfyui-2': { enabled: true, username: 'ana', password: 'pw-second' } },
+    });
 
     await h.engine.close();
     await h.open(counted());
     expect(made).toBe(2);
     const info = await listed('comfyui-2');
-    expect(info).toMatchObject({ id: 'comfyui-2', kind: 'comfyui', name: 'GPU box', enabled: true, configured: true, concurrency: 2 });
+    expect(info).toMatchObject({
+      id: 'comfyui-2',
+      kind: 'comfyui',
+      name: 'GPU box',
+      enabled: true,
+      configured: true,
+      concurrency: 2,
+    });
     const settings = (await h.engine.handlers['settings.get']({})).providers;
     expect(settings['comfyui-2']).toMatchObject({ baseUrl: second.url, username: 'ana', hasPassword: true });
     expect(settings['comfyui']).toMatchObject({ baseUrl: first.url, hasPassword: false });
     // Its own provider object: a test goes to its own server, with its own login, and lists its own models.
     const tested = await h.engine.handlers['providers.test']({ id: 'comfyui-2' });
     expect(tested.models).toEqual(['second.safetensors']);
-    expect(second.requests.some((r) => r.headers.authorization === `Basic ${Buffer.from('ana:pw-second').toString('base64')}`)).toBe(true);
+    expect(
+      second.requests.some(
+        (r) => r.headers.authorization === `Basic ${Buffer.from('ana:pw-second').toString('base64')}`,
+      ),
+    ).toBe(true);
     expect(first.requests.some((r) => r.headers.authorization !== undefined)).toBe(false);
     expect((await listed('comfyui-2'))!.models).toEqual(['second.safetensors']);
     expect((await listed('comfyui'))!.models).toEqual(['first.safetensors']);
@@ -78,17 +129,43 @@ describe('several servers of one kind: adding, keeping and removing instances', 
     const second = await startFakeComfyUI();
     fakes.push(second);
     h = await startHarness({ providers: defaultProviders() });
-    const ask = { provider: 'any:comfyui', model: 'v1-5-pruned-emaonly.safetensors', prompt: 'a quiet street', width: 64, height: 64, count: 1, steps: 2 };
-    await expect(h.engine.handlers['jobs.submit'](ask)).rejects.toMatchObject({ code: 'invalid_request', message: 'ComfyUI is turned off. Turn it on in Settings first.' });
+    const ask = {
+      provider: 'any:comfyui',
+      model: 'v1-5-pruned-emaonly.safetensors',
+      prompt: 'a quiet street',
+      width: 64,
+      height: 64,
+      count: 1,
+      steps: 2,
+    };
+    await expect(h.engine.handlers['jobs.submit'](ask)).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: 'ComfyUI is turned off. Turn it on in Settings first.',
+    });
     // The first one stays off; the added one is on: it is the one checked, and the one that runs it.
     await h.engine.handlers['providers.add']({ kind: 'comfyui', name: 'Attic GPU', baseUrl: second.url });
     await h.engine.handlers['settings.update']({ providers: { 'comfyui-2': { enabled: true } } });
     const { job } = await h.engine.handlers['jobs.submit'](ask);
-    expect(await waitForStatus(h.engine, job.id, ['succeeded', 'failed'])).toMatchObject({ status: 'succeeded', provider: 'any:comfyui', instance: 'comfyui-2' });
+    expect(await waitForStatus(h.engine, job.id, ['succeeded', 'failed'])).toMatchObject({
+      status: 'succeeded',
+      provider: 'any:comfyui',
+      instance: 'comfyui-2',
+    });
     // A request the kind's servers refuse is refused at submit, as for one named server.
-    await expect(h.engine.handlers['jobs.submit']({ ...ask, width: 65 })).rejects.toMatchObject({ code: 'invalid_request' });
-    const builtin = await h.engine.handlers['jobs.submit']({ provider: 'any:builtin', prompt: 'a quiet street', width: 64, height: 64, count: 1 });
-    expect(await waitForStatus(h.engine, builtin.job.id, ['succeeded', 'failed'])).toMatchObject({ status: 'succeeded', instance: 'builtin' });
+    await expect(h.engine.handlers['jobs.submit']({ ...ask, width: 65 })).rejects.toMatchObject({
+      code: 'invalid_request',
+    });
+    const builtin = await h.engine.handlers['jobs.submit']({
+      provider: 'any:builtin',
+      prompt: 'a quiet street',
+      width: 64,
+      height: 64,
+      count: 1,
+    });
+    expect(await waitForStatus(h.engine, builtin.job.id, ['succeeded', 'failed'])).toMatchObject({
+      status: 'succeeded',
+      instance: 'builtin',
+    });
   });
 
   it('remove: an added instance goes with its secrets, its queued jobs move to any instance of its kind; the first one stays', async () => {
@@ -100,19 +177,39 @@ describe('several servers of one kind: adding, keeping and removing instances', 
     const withKeyring = (): HarnessOptions => ({ providers: defaultProviders(), keyring }) as HarnessOptions;
     h = await startHarness(withKeyring());
     await h.engine.handlers['settings.update']({ providers: { a1111: { enabled: true, baseUrl: other.url } } });
-    const { provider } = await h.engine.handlers['providers.add']({ kind: 'a1111', name: 'Studio PC', baseUrl: slow.url });
+    const { provider } = await h.engine.handlers['providers.add']({
+      kind: 'a1111',
+      name: 'Studio PC',
+      baseUrl: slow.url,
+    });
     expect(provider.id).toBe('a1111-2');
-    await h.engine.handlers['settings.update']({ providers: { 'a1111-2': { enabled: true, password: 'studio-secret', username: 'me' } } });
+    await h.engine.handlers['settings.update']({
+      providers: { 'a1111-2': { enabled: true, password: 'studio-secret', username: 'me' } },
+    });
     expect(keyring.values.get('provider.a1111-2.password')).toBe('studio-secret');
 
     // Three jobs for this server: one runs (slowly), two wait in its queue.
     const ids: string[] = [];
     for (const prompt of ['one', 'two', 'three']) {
-      ids.push((await h.engine.handlers['jobs.submit']({ provider: 'a1111-2', prompt, width: 64, height: 64, count: 1, steps: 20 })).job.id);
+      ids.push(
+        (
+          await h.engine.handlers['jobs.submit']({
+            provider: 'a1111-2',
+            prompt,
+            width: 64,
+            height: 64,
+            count: 1,
+            steps: 20,
+          })
+        ).job.id,
+      );
     }
     await waitFor(async () => (await h!.engine.handlers['jobs.get']({ id: ids[0]! })).status === 'running');
 
-    await expect(h.engine.handlers['providers.remove']({ id: 'a1111' })).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringContaining('first') });
+    await expect(h.engine.handlers['providers.remove']({ id: 'a1111' })).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringContaining('first'),
+    });
     await expect(h.engine.handlers['providers.remove']({ id: 'a1111-9' })).rejects.toMatchObject({ code: 'not_found' });
 
     const removed = await h.engine.handlers['providers.remove']({ id: 'a1111-2' });
@@ -126,12 +223,22 @@ describe('several servers of one kind: adding, keeping and removing instances', 
       expect(done.request.provider).toBe('any:a1111');
       expect(done.events.find((e) => e.kind === 'moved')?.message).toContain('Studio PC was removed');
     }
-    expect(other.generationRequests().map((r) => (r.json as { prompt: string }).prompt).sort()).toEqual(['three', 'two']);
+    expect(
+      other
+        .generationRequests()
+        .map((r) => (r.json as { prompt: string }).prompt)
+        .sort(),
+    ).toEqual(['three', 'two']);
 
     // Gone after a restart too, and a later server never gets the removed one's id.
     await h.engine.close();
     await h.open(withKeyring());
-    expect((await h.engine.handlers['providers.list']({})).providers.map((p) => p.id)).toEqual(['builtin', 'openai', 'a1111', 'comfyui']);
+    expect((await h.engine.handlers['providers.list']({})).providers.map((p) => p.id)).toEqual([
+      'builtin',
+      'openai',
+      'a1111',
+      'comfyui',
+    ]);
     expect((await h.engine.handlers['providers.add']({ kind: 'a1111', name: 'Laptop' })).provider.id).toBe('a1111-3');
   });
 });

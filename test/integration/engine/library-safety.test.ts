@@ -11,7 +11,14 @@ const DAY = 86_400_000;
 async function make(h: Harness, n: number, from = 0): Promise<JobDetail[]> {
   const jobs: JobDetail[] = [];
   for (let i = from; i < from + n; i += 1) {
-    const { job } = await h.engine.handlers['jobs.submit']({ provider: 'scripted', prompt: `job ${i}`, width: 64, height: 64, count: 1, seed: i + 1 });
+    const { job } = await h.engine.handlers['jobs.submit']({
+      provider: 'scripted',
+      prompt: `job ${i}`,
+      width: 64,
+      height: 64,
+      count: 1,
+      seed: i + 1,
+    });
     jobs.push(await waitForStatus(h.engine, job.id, ['succeeded']));
   }
   return jobs;
@@ -53,7 +60,10 @@ describe('orphans are kept, counted and removed only on a counted confirmation',
     expect(wrong).toMatchObject({ code: 'conflict', details: { expectedCount: 1, actualCount: 2 } });
     expect((await h.engine.handlers['jobs.stats']({})).orphans.files).toBe(2);
 
-    expect(await h.engine.handlers['library.removeOrphans']({ expectedCount: 2 })).toEqual({ removed: 2, bytesFreed: 18 });
+    expect(await h.engine.handlers['library.removeOrphans']({ expectedCount: 2 })).toEqual({
+      removed: 2,
+      bytesFreed: 18,
+    });
     expect((await h.engine.handlers['jobs.stats']({})).orphans).toEqual({ files: 0, bytes: 0 });
     // The history was never touched.
     expect((await h.engine.handlers['jobs.stats']({})).total).toBe(3);
@@ -87,7 +97,11 @@ describe('retention moves jobs to the trash, never deletes them', () => {
     expect(active.items.map((j) => j.id)).toEqual(expect.arrayContaining([jobs[0]!.id, jobs[2]!.id]));
     expect(active.items).toHaveLength(8);
     // Already within the limit: the next preview moves nothing.
-    expect(await h.engine.handlers['jobs.previewRetention']({ maxJobs: 8, maxBytes: null, maxAgeDays: null })).toEqual({ jobs: 0, images: 0, bytes: 0 });
+    expect(await h.engine.handlers['jobs.previewRetention']({ maxJobs: 8, maxBytes: null, maxAgeDays: null })).toEqual({
+      jobs: 0,
+      images: 0,
+      bytes: 0,
+    });
   });
 });
 

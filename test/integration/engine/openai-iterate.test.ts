@@ -7,14 +7,26 @@ import { startFakeOpenAI, type FakeOpenAI } from '../../fakes/index.js';
 import { startHarness, waitForStatus, type Harness } from './harness.js';
 
 const KEY = 'sk-engine-edits';
-const text = { provider: 'openai', model: 'gpt-image-1', prompt: 'a tin robot', width: 1024, height: 1024, count: 1 } as const;
+const text = {
+  provider: 'openai',
+  model: 'gpt-image-1',
+  prompt: 'a tin robot',
+  width: 1024,
+  height: 1024,
+  count: 1,
+} as const;
 const inside = (x: number, y: number) => x >= 2 && x < 6 && y >= 1 && y < 5;
 
 /** The viewer's brush output: white where painted, transparent elsewhere. */
 async function painted(w: number, h: number): Promise<string> {
   const rgba = Buffer.alloc(w * h * 4);
-  for (let y = 0; y < h; y += 1) for (let x = 0; x < w; x += 1) if (inside(x, y)) rgba.fill(255, (y * w + x) * 4, (y * w + x) * 4 + 4);
-  return (await sharp(rgba, { raw: { width: w, height: h, channels: 4 } }).png().toBuffer()).toString('base64');
+  for (let y = 0; y < h; y += 1)
+    for (let x = 0; x < w; x += 1) if (inside(x, y)) rgba.fill(255, (y * w + x) * 4, (y * w + x) * 4 + 4);
+  return (
+    await sharp(rgba, { raw: { width: w, height: h, channels: 4 } })
+      .png()
+      .toBuffer()
+  ).toString('base64');
 }
 
 describe('engine: a masked edit on OpenAI', () => {
@@ -31,12 +43,23 @@ describe('engine: a masked edit on OpenAI', () => {
     h = await startHarness({ providers: defaultProviders() });
     const engine: Engine = h.engine;
     await engine.handlers['settings.update']({ providers: { openai: { apiKey: KEY, baseUrl: openai.url } } });
-    const first = await waitForStatus(engine, (await engine.handlers['jobs.submit'](text)).job.id, ['succeeded', 'failed']);
+    const first = await waitForStatus(engine, (await engine.handlers['jobs.submit'](text)).job.id, [
+      'succeeded',
+      'failed',
+    ]);
     expect(first.status).toBe('succeeded');
     const image = first.images[0]!;
 
-    const saved = await engine.handlers['images.saveMask']({ imageId: image.id, png: await painted(image.width, image.height) });
-    const { job } = await engine.handlers['jobs.submit']({ ...text, prompt: 'the robot in red', inputImage: { imageId: image.id }, mask: { imageId: saved.maskId } });
+    const saved = await engine.handlers['images.saveMask']({
+      imageId: image.id,
+      png: await painted(image.width, image.height),
+    });
+    const { job } = await engine.handlers['jobs.submit']({
+      ...text,
+      prompt: 'the robot in red',
+      inputImage: { imageId: image.id },
+      mask: { imageId: saved.maskId },
+    });
     const done = await waitForStatus(engine, job.id, ['succeeded', 'failed']);
     expect(done.errorDetail ?? null).toBeNull();
     expect(done).toMatchObject({ operation: 'inpaint', parentImageId: image.id });
@@ -46,7 +69,8 @@ describe('engine: a masked edit on OpenAI', () => {
     const { data, info } = await sharp(got!.mask!.data).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
     expect([info.width, info.height]).toEqual([image.width, image.height]);
     for (let y = 0; y < info.height; y += 1) {
-      for (let x = 0; x < info.width; x += 1) expect(data[(y * info.width + x) * info.channels + 3]).toBe(inside(x, y) ? 0 : 255);
+      for (let x = 0; x < info.width; x += 1)
+        expect(data[(y * info.width + x) * info.channels + 3]).toBe(inside(x, y) ? 0 : 255);
     }
   });
 
@@ -54,12 +78,26 @@ describe('engine: a masked edit on OpenAI', () => {
     openai = await startFakeOpenAI({ apiKey: KEY });
     h = await startHarness({ providers: defaultProviders() });
     const engine: Engine = h.engine;
-    await engine.handlers['settings.update']({ providers: { openai: { apiKey: KEY, baseUrl: openai.url, model: 'dall-e-3' } } });
-    const first = await waitForStatus(engine, (await engine.handlers['jobs.submit'](text)).job.id, ['succeeded', 'failed']);
+    await engine.handlers['settings.update']({
+      providers: { openai: { apiKey: KEY, baseUrl: openai.url, model: 'dall-e-3' } },
+    });
+    const first = await waitForStatus(engine, (await engine.handlers['jobs.submit'](text)).job.id, [
+      'succeeded',
+      'failed',
+    ]);
     const imageId = first.images[0]!.id;
-    const { job } = await engine.handlers['jobs.submit']({ ...text, prompt: 'the robot in snow', inputImage: { imageId } });
+    const { job } = await engine.handlers['jobs.submit']({
+      ...text,
+      prompt: 'the robot in snow',
+      inputImage: { imageId },
+    });
     expect((await waitForStatus(engine, job.id, ['succeeded', 'failed'])).status).toBe('succeeded');
-    const refused = await engine.handlers['jobs.submit']({ ...text, model: 'dall-e-3', prompt: 'the robot at sea', inputImage: { imageId } }).catch((e: unknown) => e);
+    const refused = await engine.handlers['jobs.submit']({
+      ...text,
+      model: 'dall-e-3',
+      prompt: 'the robot at sea',
+      inputImage: { imageId },
+    }).catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: 'invalid_request' });
     // The list says so per model, so the viewer's buttons can follow the composer's model.
     const listed = (await engine.handlers['providers.list']({})).providers.find((p) => p.id === 'openai')!;

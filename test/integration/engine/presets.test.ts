@@ -30,7 +30,8 @@ describe('presets: saved composer settings', () => {
     await h?.cleanup();
     h = undefined;
   });
-  const start = async () => (h = await startHarness({ providers: [scriptedEntry(createScriptedProvider('scripted'))] }));
+  const start = async () =>
+    (h = await startHarness({ providers: [scriptedEntry(createScriptedProvider('scripted'))] }));
 
   it('save creates, save with an id replaces, list is by name (any case, numbers in order), and they survive a restart', async () => {
     const { engine } = await start();
@@ -48,14 +49,37 @@ describe('presets: saved composer settings', () => {
       template: 'portrait of {prompt}, 85mm',
     };
     const { preset: portrait } = await engine.handlers['presets.save'](full);
-    expect(portrait).toEqual({ ...full, id: portrait.id, source: 'atelier', createdAt: portrait.createdAt, updatedAt: portrait.createdAt });
+    expect(portrait).toEqual({
+      ...full,
+      id: portrait.id,
+      source: 'atelier',
+      createdAt: portrait.createdAt,
+      updatedAt: portrait.createdAt,
+    });
     await engine.handlers['presets.save']({ name: 'portrait 2', steps: 20 });
     await engine.handlers['presets.save']({ name: 'Anime' });
-    expect((await engine.handlers['presets.list']({})).items.map((p) => p.name)).toEqual(['Anime', 'portrait 2', 'Portrait 10']);
+    expect((await engine.handlers['presets.list']({})).items.map((p) => p.name)).toEqual([
+      'Anime',
+      'portrait 2',
+      'Portrait 10',
+    ]);
 
     // A save with an id is the whole preset: what it leaves out is cleared, its id, source and creation stay.
-    const { preset: changed } = await engine.handlers['presets.save']({ id: portrait.id, name: 'Portrait tall', height: 1344, template: '{prompt}' });
-    expect(changed).toEqual({ id: portrait.id, name: 'Portrait tall', height: 1344, template: '{prompt}', source: 'atelier', createdAt: portrait.createdAt, updatedAt: changed.updatedAt });
+    const { preset: changed } = await engine.handlers['presets.save']({
+      id: portrait.id,
+      name: 'Portrait tall',
+      height: 1344,
+      template: '{prompt}',
+    });
+    expect(changed).toEqual({
+      id: portrait.id,
+      name: 'Portrait tall',
+      height: 1344,
+      template: '{prompt}',
+      source: 'atelier',
+      createdAt: portrait.createdAt,
+      updatedAt: changed.updatedAt,
+    });
     expect(changed.updatedAt).toBeGreaterThanOrEqual(portrait.updatedAt);
 
     await engine.close();
@@ -72,9 +96,21 @@ describe('presets: saved composer settings', () => {
     const tooLong = await dispatch(engine.handlers, 'presets.save', { name: 'x'.repeat(101) });
     expect(tooLong).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
     const typo = await dispatch(engine.handlers, 'presets.save', { name: 'Typo', template: 'photo of {PROMPT}' });
-    expect(typo).toMatchObject({ ok: false, error: { code: 'invalid_request', details: { fields: { template: expect.stringMatching(/^Write the placeholder as \{prompt\}/u) as string } } } });
-    const saved = await dispatch(engine.handlers, 'presets.save', { name: '  Trimmed  ', template: 'photo of {prompt}' });
-    expect(saved).toMatchObject({ ok: true, value: { preset: { name: 'Trimmed', template: 'photo of {prompt}', source: 'atelier' } } });
+    expect(typo).toMatchObject({
+      ok: false,
+      error: {
+        code: 'invalid_request',
+        details: { fields: { template: expect.stringMatching(/^Write the placeholder as \{prompt\}/u) as string } },
+      },
+    });
+    const saved = await dispatch(engine.handlers, 'presets.save', {
+      name: '  Trimmed  ',
+      template: 'photo of {prompt}',
+    });
+    expect(saved).toMatchObject({
+      ok: true,
+      value: { preset: { name: 'Trimmed', template: 'photo of {prompt}', source: 'atelier' } },
+    });
     const imported = await dispatch(engine.handlers, 'presets.importStyles', { csv: FIXTURE });
     expect(imported).toMatchObject({ ok: true, value: { imported: 9, updated: 0 } });
     expect(await dispatch(engine.handlers, 'prompts.history', {})).toEqual({ ok: true, value: { items: [] } });
@@ -87,7 +123,9 @@ describe('presets: saved composer settings', () => {
     for (const name of ['film noir', 'FILM  NOIR', ' Film Noir ']) {
       const error = await refusal(engine.handlers['presets.save']({ name }));
       expect(error.code, name).toBe('conflict');
-      expect(error.message).toBe('There is already a preset called "Film Noir". Choose another name, or open that preset to change it.');
+      expect(error.message).toBe(
+        'There is already a preset called "Film Noir". Choose another name, or open that preset to change it.',
+      );
     }
     expect((await refusal(engine.handlers['presets.save']({ name: 'CAFE' }))).code).toBe('conflict');
     // Another preset may not take the name either; the preset itself may change its case.
@@ -111,14 +149,27 @@ describe('presets: saved composer settings', () => {
 
   it('a template without {prompt} is kept as a fixed prompt; a misspelled placeholder is refused, saying how to write it', async () => {
     const { engine } = await start();
-    const { preset: fixed } = await engine.handlers['presets.save']({ name: 'Test card', template: 'a colour test card, flat light' });
+    const { preset: fixed } = await engine.handlers['presets.save']({
+      name: 'Test card',
+      template: 'a colour test card, flat light',
+    });
     expect(fixed.template).toBe('a colour test card, flat light');
     // An empty template is no template.
-    expect((await engine.handlers['presets.save']({ name: 'Plain', template: '  ' })).preset).not.toHaveProperty('template');
-    for (const template of ['portrait of {Prompt}', 'portrait of { prompt }', 'portrait of {{prompt}}', 'portrait of [prompt]', '<PROMPT>, 35mm']) {
+    expect((await engine.handlers['presets.save']({ name: 'Plain', template: '  ' })).preset).not.toHaveProperty(
+      'template',
+    );
+    for (const template of [
+      'portrait of {Prompt}',
+      'portrait of { prompt }',
+      'portrait of {{prompt}}',
+      'portrait of [prompt]',
+      '<PROMPT>, 35mm',
+    ]) {
       const error = await refusal(engine.handlers['presets.save']({ name: `Typo ${template}`, template }));
       expect(error.code, template).toBe('invalid_request');
-      expect(error.message).toMatch(/^Write the placeholder as \{prompt\}, exactly: ".+" would stay in the prompt as text\./u);
+      expect(error.message).toMatch(
+        /^Write the placeholder as \{prompt\}, exactly: ".+" would stay in the prompt as text\./u,
+      );
       expect(error.details).toEqual({ fields: { template: error.message } });
     }
     expect((await engine.handlers['presets.list']({})).items.map((p) => p.name)).toEqual(['Plain', 'Test card']);
@@ -141,11 +192,22 @@ describe('presets: importing an AUTOMATIC1111 styles.csv', () => {
     expect(first.skipped.map((s) => s.line)).toEqual([12, 14, 15, 16, 18]);
     const listed = (await engine.handlers['presets.list']({})).items;
     expect(listed.map((p) => p.name)).toEqual([
-      'Café', 'Cinematic', 'Missing negative', 'Multiline', 'Only negative', 'Quoted "Noir"', 'Spaced', 'Trailing comma', 'Watercolor',
+      'Café',
+      'Cinematic',
+      'Missing negative',
+      'Multiline',
+      'Only negative',
+      'Quoted "Noir"',
+      'Spaced',
+      'Trailing comma',
+      'Watercolor',
     ]);
     expect(listed.every((p) => p.source === 'styles.csv')).toBe(true);
     const byName = (name: string) => listed.find((p) => p.name === name)!;
-    expect(byName('Cinematic')).toMatchObject({ template: 'cinematic still of {prompt}, shallow depth of field, film grain', negativePrompt: 'blurry, lowres' });
+    expect(byName('Cinematic')).toMatchObject({
+      template: 'cinematic still of {prompt}, shallow depth of field, film grain',
+      negativePrompt: 'blurry, lowres',
+    });
     expect(byName('Watercolor').template).toBe('{prompt}, watercolor painting, soft edges');
     expect(byName('Watercolor')).not.toHaveProperty('negativePrompt');
     expect(byName('Only negative')).not.toHaveProperty('template');
@@ -153,7 +215,13 @@ describe('presets: importing an AUTOMATIC1111 styles.csv', () => {
 
     // The person adds settings to an imported style, and makes a preset of their own named like a style.
     const cinematic = byName('Cinematic');
-    await engine.handlers['presets.save']({ id: cinematic.id, name: 'Cinematic', steps: 40, template: cinematic.template, negativePrompt: cinematic.negativePrompt });
+    await engine.handlers['presets.save']({
+      id: cinematic.id,
+      name: 'Cinematic',
+      steps: 40,
+      template: cinematic.template,
+      negativePrompt: cinematic.negativePrompt,
+    });
     const { preset: mine } = await engine.handlers['presets.save']({ name: 'Neon', template: 'my own {prompt}' });
 
     const second = await engine.handlers['presets.importStyles']({
@@ -162,7 +230,9 @@ describe('presets: importing an AUTOMATIC1111 styles.csv', () => {
     expect(second).toEqual({
       imported: 1,
       updated: 1,
-      skipped: [{ line: 3, reason: 'You already have a preset called "Neon" made in Atelier; rename it to import this style.' }],
+      skipped: [
+        { line: 3, reason: 'You already have a preset called "Neon" made in Atelier; rename it to import this style.' },
+      ],
     });
     const after = (await engine.handlers['presets.list']({})).items;
     expect(after).toHaveLength(listed.length + 2);
@@ -174,7 +244,10 @@ describe('presets: importing an AUTOMATIC1111 styles.csv', () => {
       source: 'styles.csv',
     });
     expect(after.find((p) => p.id === mine.id)).toEqual(mine);
-    expect(after.find((p) => p.name === 'Brand new')).toMatchObject({ template: '{prompt}, new', source: 'styles.csv' });
+    expect(after.find((p) => p.name === 'Brand new')).toMatchObject({
+      template: '{prompt}, new',
+      source: 'styles.csv',
+    });
   });
 
   it('a file that is not a styles file is refused whole and changes nothing', async () => {
@@ -191,13 +264,15 @@ describe('prompt history', () => {
     await h?.cleanup();
     h = undefined;
   });
-  const start = async () => (h = await startHarness({ providers: [scriptedEntry(createScriptedProvider('scripted'))] }));
+  const start = async () =>
+    (h = await startHarness({ providers: [scriptedEntry(createScriptedProvider('scripted'))] }));
   const history = (engine: Harness['engine'], query: { search?: string; limit?: number } = {}) =>
     engine.handlers['prompts.history']({ limit: 100, ...query }).then((r) => r.items);
 
   it('every submitted prompt is recorded once, newest use first, with its count; a repeated submit of one request is not a new use', async () => {
     const { engine } = await start();
-    for (const prompt of ['a red fox', 'a lighthouse at dusk', 'a red fox', 'koi in a pond']) await engine.handlers['jobs.submit']({ ...job, prompt });
+    for (const prompt of ['a red fox', 'a lighthouse at dusk', 'a red fox', 'koi in a pond'])
+      await engine.handlers['jobs.submit']({ ...job, prompt });
     // The same request twice (a double click) is one job, so one use.
     await engine.handlers['jobs.submit']({ ...job, prompt: 'a lighthouse at dusk', idempotencyKey: 'click-1' });
     await engine.handlers['jobs.submit']({ ...job, prompt: 'a lighthouse at dusk', idempotencyKey: 'click-1' });
@@ -212,11 +287,18 @@ describe('prompt history', () => {
     ]);
     expect(items[0]!.usedAt).toBeGreaterThanOrEqual(items[1]!.usedAt);
     expect(PromptHistory.parse({ items })).toEqual({ items });
-    expect((await history(engine, { limit: 2 })).map((i) => i.prompt)).toEqual(['a lighthouse at dusk', 'koi in a pond']);
+    expect((await history(engine, { limit: 2 })).map((i) => i.prompt)).toEqual([
+      'a lighthouse at dusk',
+      'koi in a pond',
+    ]);
 
     await engine.close();
     const reopened = await h!.open();
-    expect((await history(reopened)).map((i) => i.prompt)).toEqual(['a lighthouse at dusk', 'koi in a pond', 'a red fox']);
+    expect((await history(reopened)).map((i) => i.prompt)).toEqual([
+      'a lighthouse at dusk',
+      'koi in a pond',
+      'a red fox',
+    ]);
   });
 
   it('a prompt submitted just before quitting is in the history after the restart', async () => {
@@ -233,7 +315,10 @@ describe('prompt history', () => {
     const hang = createScriptedProvider('scripted', [{ kind: 'hang' }, { kind: 'hang' }]);
     h = await startHarness({ providers: [scriptedEntry(hang)], wrapDatabase: disk.wrapDatabase, log });
     disk.fillAt({ sql: /INSERT INTO prompt_history/u });
-    const { job: stored, created } = await h.engine.handlers['jobs.submit']({ ...job, prompt: 'lost from the history' });
+    const { job: stored, created } = await h.engine.handlers['jobs.submit']({
+      ...job,
+      prompt: 'lost from the history',
+    });
     expect(created).toBe(true);
     await waitFor(() => log.has('could not record submitted prompts in the history'));
     expect(log.lines.find((l) => l.level === 'warn')).toEqual({
@@ -257,7 +342,14 @@ describe('prompt history', () => {
 
   it('search is case- and accent-insensitive, every word must appear, and the newest comes first', async () => {
     const { engine } = await start();
-    for (const prompt of ['Červená liška v lese', 'a RED fox in snow', 'crème brûlée on a plate', 'a red fox at night', 'ＦＵＬＬ width sign', '50% grey_card']) {
+    for (const prompt of [
+      'Červená liška v lese',
+      'a RED fox in snow',
+      'crème brûlée on a plate',
+      'a red fox at night',
+      'ＦＵＬＬ width sign',
+      '50% grey_card',
+    ]) {
       await engine.handlers['jobs.submit']({ ...job, prompt });
     }
     const found = async (search: string) => (await history(engine, { search })).map((i) => i.prompt);
@@ -277,7 +369,9 @@ describe('prompt history', () => {
     const { dataDir } = await start();
     await h!.engine.close();
     const store = openStore({ dataDir });
-    store.prompts.record(Array.from({ length: PROMPT_HISTORY_LIMIT }, (_, i) => `seeded ${String(i).padStart(5, '0')}`));
+    store.prompts.record(
+      Array.from({ length: PROMPT_HISTORY_LIMIT }, (_, i) => `seeded ${String(i).padStart(5, '0')}`),
+    );
     store.close();
 
     const engine = await h!.open();

@@ -35,8 +35,11 @@ describe('provider ids are looked up as own entries only', () => {
     h = await startHarness({ providers: [scriptedEntry(createScriptedProvider('scripted'))] });
     await h.engine.close();
     const db = new Database(join(h.dataDir, 'atelier.db'));
-    const stored = '{"providers":{"scripted":{"enabled":true},"constructor":{"enabled":true,"concurrency":9},"__proto__":{"enabled":true,"polluted":1},"toString":{"enabled":true}}}';
-    db.prepare("INSERT INTO settings (key, value_json, updated_at) VALUES ('settings', ?, 0) ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json").run(stored);
+    const stored =
+      '{"providers":{"scripted":{"enabled":true},"constructor":{"enabled":true,"concurrency":9},"__proto__":{"enabled":true,"polluted":1},"toString":{"enabled":true}}}';
+    db.prepare(
+      "INSERT INTO settings (key, value_json, updated_at) VALUES ('settings', ?, 0) ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json",
+    ).run(stored);
     db.close();
     const before = globalsSnapshot();
     const engine = await h.open();
@@ -45,7 +48,13 @@ describe('provider ids are looked up as own entries only', () => {
     expect(Object.getPrototypeOf(settings.providers)).toBe(Object.prototype);
     expect(globalsSnapshot()).toBe(before);
     for (const provider of ['constructor', 'hasownproperty', 'valueof']) {
-      const error = await engine.handlers['jobs.submit']({ provider, prompt: 'a fox', width: 64, height: 64, count: 1 }).catch((e: unknown) => e);
+      const error = await engine.handlers['jobs.submit']({
+        provider,
+        prompt: 'a fox',
+        width: 64,
+        height: 64,
+        count: 1,
+      }).catch((e: unknown) => e);
       expect((error as AppError).code, provider).toBe('invalid_request');
     }
     expect(globalsSnapshot()).toBe(before);

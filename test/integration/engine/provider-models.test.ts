@@ -37,15 +37,36 @@ describe('the servers’ model lists are kept and used', () => {
     // The listing used what the test fetched: the server was asked once.
     expect(comfy.requests.filter((r) => r.path.endsWith('/object_info/CheckpointLoaderSimple'))).toHaveLength(1);
 
-    const { job } = await h.engine.handlers['jobs.submit']({ provider: 'comfyui', prompt: 'a harbour at dusk', width: 64, height: 64, count: 1, steps: 2 });
+    const { job } = await h.engine.handlers['jobs.submit']({
+      provider: 'comfyui',
+      prompt: 'a harbour at dusk',
+      width: 64,
+      height: 64,
+      count: 1,
+      steps: 2,
+    });
     expect(job.model).toBe(CHECKPOINTS[0]);
     expect(job.request.model).toBe(CHECKPOINTS[0]);
     const done = await waitForStatus(h.engine, job.id, ['succeeded', 'failed']);
     expect(done.status).toBe('succeeded');
-    const graph = (comfy.promptRequests()[0]!.json as { prompt: Record<string, { class_type: string; inputs: Record<string, unknown> }> }).prompt;
-    expect(Object.values(graph).find((n) => n.class_type === 'CheckpointLoaderSimple')!.inputs.ckpt_name).toBe(CHECKPOINTS[0]);
+    const graph = (
+      comfy.promptRequests()[0]!.json as {
+        prompt: Record<string, { class_type: string; inputs: Record<string, unknown> }>;
+      }
+    ).prompt;
+    expect(Object.values(graph).find((n) => n.class_type === 'CheckpointLoaderSimple')!.inputs.ckpt_name).toBe(
+      CHECKPOINTS[0],
+    );
     // A chosen model is never replaced.
-    const chosen = await h.engine.handlers['jobs.submit']({ provider: 'comfyui', model: CHECKPOINTS[1], prompt: 'a harbour at noon', width: 64, height: 64, count: 1, steps: 2 });
+    const chosen = await h.engine.handlers['jobs.submit']({
+      provider: 'comfyui',
+      model: CHECKPOINTS[1],
+      prompt: 'a harbour at noon',
+      width: 64,
+      height: 64,
+      count: 1,
+      steps: 2,
+    });
     expect(chosen.job.model).toBe(CHECKPOINTS[1]);
     await waitForStatus(h.engine, chosen.job.id, ['succeeded', 'failed']);
   });
@@ -64,20 +85,41 @@ describe('the servers’ model lists are kept and used', () => {
     const info = await listed('comfyui');
     expect(info.models).toEqual(CHECKPOINTS);
     expect(info.modelsListedAt).toBe(listedAt);
-    const { job } = await h.engine.handlers['jobs.submit']({ provider: 'comfyui', prompt: 'an offline lighthouse', width: 64, height: 64, count: 1 });
+    const { job } = await h.engine.handlers['jobs.submit']({
+      provider: 'comfyui',
+      prompt: 'an offline lighthouse',
+      width: 64,
+      height: 64,
+      count: 1,
+    });
     expect(job.request.model).toBe(CHECKPOINTS[0]);
   });
 
   it('a default model from Settings is what runs, and the job records it', async () => {
     comfy = await startFakeComfyUI({ checkpoints: CHECKPOINTS });
     h = await startHarness({ providers: defaultProviders() });
-    await h.engine.handlers['settings.update']({ providers: { comfyui: { enabled: true, baseUrl: comfy.url, model: CHECKPOINTS[1] } } });
+    await h.engine.handlers['settings.update']({
+      providers: { comfyui: { enabled: true, baseUrl: comfy.url, model: CHECKPOINTS[1] } },
+    });
     await h.engine.handlers['providers.test']({ id: 'comfyui' });
-    const { job } = await h.engine.handlers['jobs.submit']({ provider: 'comfyui', prompt: 'a harbour at night', width: 64, height: 64, count: 1, steps: 2 });
+    const { job } = await h.engine.handlers['jobs.submit']({
+      provider: 'comfyui',
+      prompt: 'a harbour at night',
+      width: 64,
+      height: 64,
+      count: 1,
+      steps: 2,
+    });
     expect(job.model).toBe(CHECKPOINTS[1]);
     await waitForStatus(h.engine, job.id, ['succeeded', 'failed']);
-    const graph = (comfy.promptRequests()[0]!.json as { prompt: Record<string, { class_type: string; inputs: Record<string, unknown> }> }).prompt;
-    expect(Object.values(graph).find((n) => n.class_type === 'CheckpointLoaderSimple')!.inputs.ckpt_name).toBe(CHECKPOINTS[1]);
+    const graph = (
+      comfy.promptRequests()[0]!.json as {
+        prompt: Record<string, { class_type: string; inputs: Record<string, unknown> }>;
+      }
+    ).prompt;
+    expect(Object.values(graph).find((n) => n.class_type === 'CheckpointLoaderSimple')!.inputs.ckpt_name).toBe(
+      CHECKPOINTS[1],
+    );
   });
 
   it('listing fetches a list that was never kept, for an enabled server (no Test pressed)', async () => {
@@ -95,7 +137,14 @@ describe('the servers’ model lists are kept and used', () => {
     expect(test.ok).toBe(true);
     expect(test.models.length).toBeGreaterThan(0);
     expect((await listed('a1111')).models).toEqual(test.models);
-    const { job } = await h.engine.handlers['jobs.submit']({ provider: 'a1111', prompt: 'a kite', width: 64, height: 64, count: 1, steps: 2 });
+    const { job } = await h.engine.handlers['jobs.submit']({
+      provider: 'a1111',
+      prompt: 'a kite',
+      width: 64,
+      height: 64,
+      count: 1,
+      steps: 2,
+    });
     expect(job.request.model).toBeUndefined();
   });
 });

@@ -71,7 +71,10 @@ describe('provider status: what the Settings card and the picker say', () => {
 
   it('a new address needs a new test; real jobs keep the status true (a success: Ready, a refused connection: Failing)', async () => {
     fake = await startFakeA1111();
-    h = await startHarness({ providers: defaultProviders(), retry: { maxAttempts: 1, baseDelayMs: 10, maxDelayMs: 20 } });
+    h = await startHarness({
+      providers: defaultProviders(),
+      retry: { maxAttempts: 1, baseDelayMs: 10, maxDelayMs: 20 },
+    });
     await h.engine.handlers['settings.update']({ providers: { a1111: { enabled: true, baseUrl: fake.url } } });
     await h.engine.handlers['providers.test']({ id: 'a1111' });
     expect((await statusOf(h, 'a1111')).state).toBe('ready');
@@ -81,7 +84,14 @@ describe('provider status: what the Settings card and the picker say', () => {
       await h.engine.handlers['settings.update']({ providers: { a1111: { baseUrl: second.url } } });
       expect(await statusOf(h, 'a1111')).toEqual({ state: 'untested' });
 
-      const ok = await h.engine.handlers['jobs.submit']({ provider: 'a1111', prompt: 'a kite', width: 512, height: 512, count: 1, steps: 2 });
+      const ok = await h.engine.handlers['jobs.submit']({
+        provider: 'a1111',
+        prompt: 'a kite',
+        width: 512,
+        height: 512,
+        count: 1,
+        steps: 2,
+      });
       const done = await waitForStatus(h.engine, ok.job.id, ['succeeded', 'failed']);
       expect(done.status).toBe('succeeded');
       succeededId = done.id;
@@ -92,12 +102,26 @@ describe('provider status: what the Settings card and the picker say', () => {
     }
 
     // Pointed where nothing listens: the job is refused before anything is sent.
-    await h.engine.handlers['settings.update']({ providers: { a1111: { baseUrl: `http://127.0.0.1:${await closedPort()}` } } });
-    const bad = await h.engine.handlers['jobs.submit']({ provider: 'a1111', prompt: 'a kite again', width: 512, height: 512, count: 1, steps: 2 });
+    await h.engine.handlers['settings.update']({
+      providers: { a1111: { baseUrl: `http://127.0.0.1:${await closedPort()}` } },
+    });
+    const bad = await h.engine.handlers['jobs.submit']({
+      provider: 'a1111',
+      prompt: 'a kite again',
+      width: 512,
+      height: 512,
+      count: 1,
+      steps: 2,
+    });
     const failed = await waitForStatus(h.engine, bad.job.id, ['succeeded', 'failed']);
     expect(failed.errorDetail?.code).toBe('provider_unavailable');
     await waitFor(async () => ((await statusOf(h!, 'a1111')).state === 'failing' ? true : undefined));
-    expect(await statusOf(h, 'a1111')).toEqual({ state: 'failing', source: 'job', at: failed.completedAt, message: failed.error!.message });
+    expect(await statusOf(h, 'a1111')).toEqual({
+      state: 'failing',
+      source: 'job',
+      at: failed.completedAt,
+      message: failed.error!.message,
+    });
 
     // Starring the old successful job later is not news about the provider.
     await h.engine.handlers['jobs.setFavorite']({ ids: [succeededId], favorite: true });
@@ -107,7 +131,13 @@ describe('provider status: what the Settings card and the picker say', () => {
   it('what a provider said is kept without the key, control characters or unbounded length', async () => {
     const key = 'sk-status-never-stored-0123';
     const provider = createScriptedProvider('scripted');
-    provider.test = async () => ({ ok: false, reachable: true, models: [], latencyMs: 1, message: `Bad key ${key}\u0007\n${'x'.repeat(5_000)}` });
+    provider.test = async () => ({
+      ok: false,
+      reachable: true,
+      models: [],
+      latencyMs: 1,
+      message: `Bad key ${key}\u0007\n${'x'.repeat(5_000)}`,
+    });
     h = await startHarness({ providers: [scriptedEntry(provider)] });
     await h.engine.handlers['settings.update']({ providers: { scripted: { apiKey: key } } });
     await h.engine.handlers['providers.test']({ id: 'scripted' });

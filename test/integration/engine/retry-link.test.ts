@@ -20,10 +20,22 @@ describe('Retry links the new job and the old one', () => {
   });
 
   it('both summaries carry the link, in jobs.list, jobs.get and the change events, and after a restart', async () => {
-    h = await startHarness({ providers: defaultProviders(), retry: { maxAttempts: 1, baseDelayMs: 10, maxDelayMs: 20 } });
+    h = await startHarness({
+      providers: defaultProviders(),
+      retry: { maxAttempts: 1, baseDelayMs: 10, maxDelayMs: 20 },
+    });
     // A job asking for a server that is down waits for it up to the server's timeout: kept short here.
-    await h.engine.handlers['settings.update']({ providers: { a1111: { enabled: true, timeoutMs: 1_000, baseUrl: `http://127.0.0.1:${await closedPort()}` } } });
-    const { job } = await h.engine.handlers['jobs.submit']({ provider: 'a1111', prompt: 'a lantern', width: 512, height: 512, count: 1, steps: 2 });
+    await h.engine.handlers['settings.update']({
+      providers: { a1111: { enabled: true, timeoutMs: 1_000, baseUrl: `http://127.0.0.1:${await closedPort()}` } },
+    });
+    const { job } = await h.engine.handlers['jobs.submit']({
+      provider: 'a1111',
+      prompt: 'a lantern',
+      width: 512,
+      height: 512,
+      count: 1,
+      steps: 2,
+    });
     await waitForStatus(h.engine, job.id, ['failed']);
     expect((await h.engine.handlers['jobs.get']({ id: job.id })).retriedAs).toBeUndefined();
 
@@ -43,12 +55,18 @@ describe('Retry links the new job and the old one', () => {
     };
     await check();
     // The old tile hears of its link: a change event newer than the one it holds.
-    const changes = h.events.filter((e) => e.name === 'jobs.changed').map((e) => (e.payload as { job: JobSummary }).job);
+    const changes = h.events
+      .filter((e) => e.name === 'jobs.changed')
+      .map((e) => (e.payload as { job: JobSummary }).job);
     const oldChanges = changes.filter((j) => j.id === job.id);
     expect(oldChanges.at(-1)?.retriedAs).toBe(retryId);
     expect(oldChanges.at(-1)!.updatedAt).toBeGreaterThan(oldChanges.find((j) => j.status === 'failed')!.updatedAt);
     const firstLinked = changes.find((j) => j.id === retryId && j.retryOf === job.id)!;
-    expect(changes.filter((j) => j.id === retryId && j.retryOf === undefined).every((j) => j.updatedAt < firstLinked.updatedAt)).toBe(true);
+    expect(
+      changes
+        .filter((j) => j.id === retryId && j.retryOf === undefined)
+        .every((j) => j.updatedAt < firstLinked.updatedAt),
+    ).toBe(true);
 
     await h.engine.close();
     await h.open();

@@ -35,9 +35,19 @@ describe('errors raised before the request left say nothing was sent', () => {
   });
 
   async function failedOpenAIJob(baseUrl: string, apiKey = 'sk-unsent-0123456789') {
-    h = await startHarness({ providers: defaultProviders(), retry: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 20 } });
+    h = await startHarness({
+      providers: defaultProviders(),
+      retry: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 20 },
+    });
     await h.engine.handlers['settings.update']({ providers: { openai: { apiKey, baseUrl } } });
-    const { job } = await h.engine.handlers['jobs.submit']({ provider: 'openai', model: 'gpt-image-1', prompt: 'a lantern', width: 1024, height: 1024, count: 1 });
+    const { job } = await h.engine.handlers['jobs.submit']({
+      provider: 'openai',
+      model: 'gpt-image-1',
+      prompt: 'a lantern',
+      width: 1024,
+      height: 1024,
+      count: 1,
+    });
     return waitForStatus(h.engine, job.id, ['failed']);
   }
 
@@ -45,7 +55,9 @@ describe('errors raised before the request left say nothing was sent', () => {
     const failed = await failedOpenAIJob('http://127.0.0.1:9/v1');
     const error = failed.errorDetail!;
     expect(error.code).toBe('provider_unavailable');
-    expect(error.message).toMatch(/^Could not reach OpenAI-compatible server at 127\.0\.0\.1:9: its port is one that Node refuses/);
+    expect(error.message).toMatch(
+      /^Could not reach OpenAI-compatible server at 127\.0\.0\.1:9: its port is one that Node refuses/,
+    );
     expect(error.message).toMatch(NOTHING_SENT);
     expect(error.message).not.toMatch(MAY_HAVE_RUN);
     expect(error.details).toMatchObject({ phase: 'before_accept', sent: false });
@@ -62,24 +74,40 @@ describe('errors raised before the request left say nothing was sent', () => {
     const port = await closedPort();
     const failed = await failedOpenAIJob(`http://127.0.0.1:${port}/v1`);
     const error = failed.errorDetail!;
-    expect(error).toMatchObject({ code: 'provider_unavailable', retryable: true, details: { phase: 'before_accept', errno: 'ECONNREFUSED' } });
-    expect(error.message).toBe(`Could not reach OpenAI-compatible server at 127.0.0.1:${port} (connection refused). Is it running and is the address right? Nothing was sent, so nothing was run or billed.`);
+    expect(error).toMatchObject({
+      code: 'provider_unavailable',
+      retryable: true,
+      details: { phase: 'before_accept', errno: 'ECONNREFUSED' },
+    });
+    expect(error.message).toBe(
+      `Could not reach OpenAI-compatible server at 127.0.0.1:${port} (connection refused). Is it running and is the address right? Nothing was sent, so nothing was run or billed.`,
+    );
     expect(failed.events.filter((e) => e.kind === 'attempt')).toHaveLength(3);
   });
 
   it('a certificate that is not accepted (self-signed, on loopback) says nothing was sent, and the server saw no request', async () => {
     let requests = 0;
     server = await listen(
-      createHttpsServer({ key: readFileSync(new URL('self-signed.key.pem', TLS)), cert: readFileSync(new URL('self-signed.cert.pem', TLS)) }, (_req, res) => {
-        requests += 1;
-        res.end('{}');
-      }),
+      createHttpsServer(
+        {
+          key: readFileSync(new URL('self-signed.key.pem', TLS)),
+          cert: readFileSync(new URL('self-signed.cert.pem', TLS)),
+        },
+        (_req, res) => {
+          requests += 1;
+          res.end('{}');
+        },
+      ),
     );
     const { port } = server.address() as AddressInfo;
     const failed = await failedOpenAIJob(`https://127.0.0.1:${port}/v1`);
     const error = failed.errorDetail!;
     expect(error).toMatchObject({ code: 'provider_unavailable', details: { phase: 'before_accept', sent: false } });
-    expect(error.message).toMatch(new RegExp(`^Could not open a secure connection to OpenAI-compatible server at 127\\.0\\.0\\.1:${port}: its certificate was not accepted`));
+    expect(error.message).toMatch(
+      new RegExp(
+        `^Could not open a secure connection to OpenAI-compatible server at 127\\.0\\.0\\.1:${port}: its certificate was not accepted`,
+      ),
+    );
     expect(error.message).toMatch(NOTHING_SENT);
     expect(error.message).not.toMatch(MAY_HAVE_RUN);
     expect(requests).toBe(0);
@@ -88,7 +116,9 @@ describe('errors raised before the request left say nothing was sent', () => {
   it('https to a server that hangs up during the TLS handshake says nothing was sent', async () => {
     let bytes = 0;
     // Reads the ClientHello and closes: no request can have been written.
-    server = await listen(createNetServer((socket) => socket.once('data', (chunk) => ((bytes += chunk.length), socket.destroy()))));
+    server = await listen(
+      createNetServer((socket) => socket.once('data', (chunk) => ((bytes += chunk.length), socket.destroy()))),
+    );
     const { port } = server.address() as AddressInfo;
     const failed = await failedOpenAIJob(`https://127.0.0.1:${port}/v1`);
     expect(bytes).toBeGreaterThan(0);
@@ -99,7 +129,11 @@ describe('errors raised before the request left say nothing was sent', () => {
 
   it('a key that HTTP cannot carry (a line break) is refused before sending, without repeating the key', async () => {
     const broken = await failedOpenAIJob(`http://127.0.0.1:${await closedPort()}/v1`, 'sk-line\nbreak-0123456789');
-    expect(broken.errorDetail).toMatchObject({ code: 'invalid_request', retryable: false, details: { phase: 'before_accept', sent: false } });
+    expect(broken.errorDetail).toMatchObject({
+      code: 'invalid_request',
+      retryable: false,
+      details: { phase: 'before_accept', sent: false },
+    });
     expect(broken.errorDetail!.message).toMatch(/header value \(the API key, user name or password\)/);
     expect(broken.errorDetail!.message).toMatch(NOTHING_SENT);
     expect(JSON.stringify(broken)).not.toContain('break-0123456789');

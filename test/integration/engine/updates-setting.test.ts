@@ -27,7 +27,10 @@ describe('the automatic-updates setting', () => {
   it('refuses anything but a boolean, and unknown fields', async () => {
     h = await startHarness();
     for (const updates of [{ auto: 'yes' }, { auto: true, channel: 'beta' }]) {
-      expect(await dispatch(h.engine.handlers, 'settings.update', { updates })).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+      expect(await dispatch(h.engine.handlers, 'settings.update', { updates })).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_request' },
+      });
     }
     expect((await h.engine.handlers['settings.get']({})).updates).toEqual({ auto: true });
   });
@@ -35,7 +38,13 @@ describe('the automatic-updates setting', () => {
   it('without the desktop app: status says off (unsupported), restart answers desktop_only', async () => {
     h = await startHarness();
     const handlers = headlessHandlers(h.engine.handlers);
-    expect(await dispatch(handlers, 'updates.status', {})).toEqual({ ok: true, value: { state: 'off', reason: 'unsupported' } });
-    expect(await dispatch(handlers, 'updates.restart', {})).toMatchObject({ ok: false, error: { code: 'desktop_only' } });
+    expect(await dispatch(handlers, 'updates.status', {})).toEqual({
+      ok: true,
+      value: { state: 'off', reason: 'unsupported' },
+    });
+    expect(await dispatch(handlers, 'updates.restart', {})).toMatchObject({
+      ok: false,
+      error: { code: 'desktop_only' },
+    });
   });
 });

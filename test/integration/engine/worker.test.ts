@@ -18,7 +18,9 @@ describe('provider worker', () => {
   it('runs a job to success: images on disk, one transaction, progress and previews as events', async () => {
     // Timers are faked (still moving with real time) so that, after the end, the clock can be moved on at once.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
-    const provider = createScriptedProvider('scripted', [{ kind: 'succeed', progressSteps: 4, partials: 2, delayMs: 200 }]);
+    const provider = createScriptedProvider('scripted', [
+      { kind: 'succeed', progressSteps: 4, partials: 2, delayMs: 200 },
+    ]);
     h = await startHarness({ providers: [scriptedEntry(provider)] });
     const { job, created } = await h.engine.handlers['jobs.submit']({ ...base, seed: 7 });
     expect(created).toBe(true);
@@ -36,16 +38,22 @@ describe('provider worker', () => {
       expect(readFileSync(file!.path).subarray(1, 4).toString()).toBe('PNG');
       expect(existsSync(h.engine.resolveMedia('thumb', image.id)!.path)).toBe(true);
     }
-    const progress = h.events.filter((e) => e.name === 'jobs.progress').map((e) => e.payload as { partialImages: number; previewImageId?: string });
+    const progress = h.events
+      .filter((e) => e.name === 'jobs.progress')
+      .map((e) => e.payload as { partialImages: number; previewImageId?: string });
     expect(progress.length).toBeGreaterThan(0);
     expect(progress.some((p) => p.previewImageId !== undefined)).toBe(true);
-    const statuses = h.events.filter((e) => e.name === 'jobs.changed').map((e) => (e.payload as { job: { status: string } }).job.status);
+    const statuses = h.events
+      .filter((e) => e.name === 'jobs.changed')
+      .map((e) => (e.payload as { job: { status: string } }).job.status);
     expect(statuses[0]).toBe('queued');
     expect(statuses).toContain('running');
     expect(statuses.at(-1)).toBe('succeeded');
     // No progress is announced after the job's end.
     const lastProgress = h.events.map((e) => e.name).lastIndexOf('jobs.progress');
-    const terminal = h.events.findIndex((e) => e.name === 'jobs.changed' && (e.payload as { job: { status: string } }).job.status === 'succeeded');
+    const terminal = h.events.findIndex(
+      (e) => e.name === 'jobs.changed' && (e.payload as { job: { status: string } }).job.status === 'succeeded',
+    );
     // A fake clock, not a wait: a progress tick still held back by the throttle is a timer due within its 100 ms
     // interval; move the clock a whole second at once (well short of the previews' 30 s linger).
     vi.advanceTimersByTime(1_000);
@@ -64,17 +72,28 @@ describe('provider worker', () => {
     const { job } = await h.engine.handlers['jobs.submit']({ ...base, count: 1 });
     const held = await provider.started(base.prompt);
     await held.step(3, 10);
-    const ticks = () => h.events.filter((e) => e.name === 'jobs.progress').map((e) => e.payload as { step?: number; steps?: number; previewImageId?: string });
+    const ticks = () =>
+      h.events
+        .filter((e) => e.name === 'jobs.progress')
+        .map((e) => e.payload as { step?: number; steps?: number; previewImageId?: string });
     await waitFor(() => ticks().some((t) => t.previewImageId !== undefined));
     // The tick that carries the preview still says where the job is.
-    for (const tick of ticks().filter((t) => t.previewImageId !== undefined)) expect([tick.step, tick.steps]).toEqual([3, 10]);
+    for (const tick of ticks().filter((t) => t.previewImageId !== undefined))
+      expect([tick.step, tick.steps]).toEqual([3, 10]);
     held.finish();
     await waitForStatus(h.engine, job.id, ['succeeded']);
   });
 
   it('retries a retryable failure before acceptance, records each attempt, then succeeds', async () => {
-    const busy = new AppError('provider_rate_limited', 'Slow down.', { retryable: true, details: { retryAfterMs: 20 } });
-    const provider = createScriptedProvider('scripted', [{ kind: 'fail', error: busy }, { kind: 'fail', error: busy }, { kind: 'succeed' }]);
+    const busy = new AppError('provider_rate_limited', 'Slow down.', {
+      retryable: true,
+      details: { retryAfterMs: 20 },
+    });
+    const provider = createScriptedProvider('scripted', [
+      { kind: 'fail', error: busy },
+      { kind: 'fail', error: busy },
+      { kind: 'succeed' },
+    ]);
     h = await startHarness({ providers: [scriptedEntry(provider)] });
     const { job } = await h.engine.handlers['jobs.submit'](base);
     const done = await waitForStatus(h.engine, job.id, ['succeeded', 'failed']);
@@ -86,7 +105,10 @@ describe('provider worker', () => {
 
   it('never re-sends work the provider accepted, even when the error says retryable', async () => {
     const dropped = new AppError('provider_unavailable', 'Connection dropped.', { retryable: true });
-    const provider = createScriptedProvider('scripted', [{ kind: 'fail', error: dropped, afterAccept: true }, { kind: 'succeed' }]);
+    const provider = createScriptedProvider('scripted', [
+      { kind: 'fail', error: dropped, afterAccept: true },
+      { kind: 'succeed' },
+    ]);
     h = await startHarness({ providers: [scriptedEntry(provider)] });
     const { job } = await h.engine.handlers['jobs.submit'](base);
     const done = await waitForStatus(h.engine, job.id, ['succeeded', 'failed']);
@@ -147,14 +169,18 @@ describe('provider worker', () => {
     h = await startHarness({ providers: [scriptedEntry(provider, 2)] });
     await h.engine.handlers['settings.update']({ concurrency: { global: 3 } });
     const ids = [];
-    for (let i = 0; i < 6; i += 1) ids.push((await h.engine.handlers['jobs.submit']({ ...base, count: 1, prompt: `p${i}` })).job.id);
+    for (let i = 0; i < 6; i += 1)
+      ids.push((await h.engine.handlers['jobs.submit']({ ...base, count: 1, prompt: `p${i}` })).job.id);
     for (const id of ids) await waitForStatus(h.engine, id, ['succeeded']);
     expect(peak).toBe(2);
   });
 
   it('times out a provider that never answers with a non-retryable timeout', async () => {
     const provider = createScriptedProvider('scripted', [{ kind: 'hang' }]);
-    h = await startHarness({ hardTimeoutGraceMs: 200, providers: [{ ...scriptedEntry(provider), defaults: { enabled: true, timeoutMs: 1_000, concurrency: 1 } }] });
+    h = await startHarness({
+      hardTimeoutGraceMs: 200,
+      providers: [{ ...scriptedEntry(provider), defaults: { enabled: true, timeoutMs: 1_000, concurrency: 1 } }],
+    });
     const { job } = await h.engine.handlers['jobs.submit']({ ...base, timeoutMs: 1_000 });
     // The scripted provider ignores its own timeout, so the worker's hard bound (timeout + grace) ends it.
     const done = await waitForStatus(h.engine, job.id, ['failed'], 15_000);
@@ -162,7 +188,10 @@ describe('provider worker', () => {
   }, 20_000);
 
   it('retry creates a new job from a finished job, linked both ways in the trace', async () => {
-    const provider = createScriptedProvider('scripted', [{ kind: 'fail', error: new AppError('provider_rejected', 'No.') }, { kind: 'succeed' }]);
+    const provider = createScriptedProvider('scripted', [
+      { kind: 'fail', error: new AppError('provider_rejected', 'No.') },
+      { kind: 'succeed' },
+    ]);
     h = await startHarness({ providers: [scriptedEntry(provider)] });
     const { job } = await h.engine.handlers['jobs.submit'](base);
     await waitForStatus(h.engine, job.id, ['failed']);
@@ -197,8 +226,12 @@ describe('provider worker', () => {
   it('rejects a request the provider cannot do before anything is stored', async () => {
     const provider = createScriptedProvider();
     h = await startHarness({ providers: [scriptedEntry(provider)] });
-    await expect(h.engine.handlers['jobs.submit']({ ...base, count: 9 })).rejects.toMatchObject({ code: 'invalid_request' });
-    await expect(h.engine.handlers['jobs.submit']({ ...base, provider: 'nope' })).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(h.engine.handlers['jobs.submit']({ ...base, count: 9 })).rejects.toMatchObject({
+      code: 'invalid_request',
+    });
+    await expect(h.engine.handlers['jobs.submit']({ ...base, provider: 'nope' })).rejects.toMatchObject({
+      code: 'invalid_request',
+    });
     expect((await h.engine.handlers['jobs.list']({ limit: 60, view: 'all' })).items).toHaveLength(0);
   });
 
@@ -213,7 +246,9 @@ describe('provider worker', () => {
     expect(result.removed).toBe(1);
     expect(result.bytesFreed).toBeGreaterThan(0);
     for (const p of paths) expect(existsSync(p)).toBe(false);
-    expect(h.events.some((e) => e.name === 'jobs.removed' && (e.payload as { ids: string[] }).ids.includes(job.id))).toBe(true);
+    expect(
+      h.events.some((e) => e.name === 'jobs.removed' && (e.payload as { ids: string[] }).ids.includes(job.id)),
+    ).toBe(true);
   });
 
   it('keeps API keys write-only: never returned, never in the database file', async () => {

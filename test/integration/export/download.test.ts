@@ -48,7 +48,11 @@ describe('downloading an export from the headless host', () => {
     const files = await toolFiles('dl');
     temps.push(await linkedLibrary(h.engine, files));
     const s = await serve();
-    const { export: started } = await api<{ export: { id: string; status: string } }>(s, 'export.start', { target: { query: { view: 'active' } }, format: 'zip', manifest: 'json' });
+    const { export: started } = await api<{ export: { id: string; status: string } }>(s, 'export.start', {
+      target: { query: { view: 'active' } },
+      format: 'zip',
+      manifest: 'json',
+    });
     expect(started.status).toBe('ready');
     const url = `http://127.0.0.1:${s.port}/api/export/${started.id}.zip`;
 
@@ -67,13 +71,17 @@ describe('downloading an export from the headless host', () => {
     const images = entries.filter((e) => e.name !== 'manifest.json');
     expect(new Set(images.map((e) => sha(e.data)))).toEqual(new Set(files.map((f) => sha(f.bytes))));
     expect(images.every((e) => e.method === 0)).toBe(true);
-    const manifest = JSON.parse(entries.find((e) => e.name === 'manifest.json')!.data.toString('utf8')) as { images: unknown[] };
+    const manifest = JSON.parse(entries.find((e) => e.name === 'manifest.json')!.data.toString('utf8')) as {
+      images: unknown[];
+    };
     expect(manifest.images).toHaveLength(files.length);
 
     const done = await exportDone(h.engine, started.id);
     expect(done).toMatchObject({ status: 'completed', done: files.length, total: files.length });
 
-    const unknown = await fetch(`http://127.0.0.1:${s.port}/api/export/0190a6e2-0000-7000-8000-000000000001.zip`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    const unknown = await fetch(`http://127.0.0.1:${s.port}/api/export/0190a6e2-0000-7000-8000-000000000001.zip`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
     expect(unknown.status).toBe(404);
   });
 
@@ -82,26 +90,42 @@ describe('downloading an export from the headless host', () => {
     // One large original (noise does not compress): the download stalls on it while nobody reads.
     const noise = Buffer.alloc(900 * 900 * 3);
     for (let i = 0; i < noise.length; i += 1) noise[i] = (i * 2654435761) >>> 24;
-    const big = new Uint8Array(await sharp(noise, { raw: { width: 900, height: 900, channels: 3 } }).png().toBuffer());
+    const big = new Uint8Array(
+      await sharp(noise, { raw: { width: 900, height: 900, channels: 3 } })
+        .png()
+        .toBuffer(),
+    );
     const files = [{ name: 'big.png', bytes: big }, ...(await toolFiles('cut'))];
     temps.push(await linkedLibrary(h.engine, files));
     const s = await serve();
-    const { export: started } = await api<{ export: { id: string } }>(s, 'export.start', { target: { query: { view: 'active' } }, format: 'zip', manifest: 'none' });
+    const { export: started } = await api<{ export: { id: string } }>(s, 'export.start', {
+      target: { query: { view: 'active' } },
+      format: 'zip',
+      manifest: 'none',
+    });
 
     const outcome = new Promise<{ received: number; error: boolean }>((resolve) => {
-      const req = request({ host: '127.0.0.1', port: s.port, path: `/api/export/${started.id}.zip`, headers: { authorization: `Bearer ${TOKEN}` } }, (res) => {
-        let received = 0;
-        res.once('data', (chunk: Buffer) => {
-          received += chunk.length;
-          // Stop reading: backpressure holds the export on its first file until the cancel.
-          res.pause();
-          void api(s, 'export.cancel', { id: started.id }).then(() => res.resume());
-          res.on('data', (more: Buffer) => (received += more.length));
-        });
-        res.on('error', () => resolve({ received, error: true }));
-        res.on('aborted', () => resolve({ received, error: true }));
-        res.on('end', () => resolve({ received, error: false }));
-      });
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: s.port,
+          path: `/api/export/${started.id}.zip`,
+          headers: { authorization: `Bearer ${TOKEN}` },
+        },
+        (res) => {
+          let received = 0;
+          res.once('data', (chunk: Buffer) => {
+            received += chunk.length;
+            // Stop reading: backpressure holds the export on its first file until the cancel.
+            res.pause();
+            void api(s, 'export.cancel', { id: started.id }).then(() => res.resume());
+            res.on('data', (more: Buffer) => (received += more.length));
+          });
+          res.on('error', () => resolve({ received, error: true }));
+          res.on('aborted', () => resolve({ received, error: true }));
+          res.on('end', () => resolve({ received, error: false }));
+        },
+      );
       req.on('error', () => resolve({ received: 0, error: true }));
       req.end();
     });

@@ -34,10 +34,20 @@ describe('export to a ZIP', () => {
     const before = new Map(files.map((f) => [f.name, statSync(join(root, f.name)).mtimeMs]));
     const out = temp();
 
-    const { export: started } = await h.engine.handlers['export.start']({ target: { query: { view: 'active' } }, format: 'zip', folder: out, manifest: 'csv' });
+    const { export: started } = await h.engine.handlers['export.start']({
+      target: { query: { view: 'active' } },
+      format: 'zip',
+      folder: out,
+      manifest: 'csv',
+    });
     expect(started.total).toBe(files.length);
     const done = await exportDone(h.engine, started.id);
-    expect(done).toMatchObject({ status: 'completed', done: files.length, missing: 0, bytes: files.reduce((n, f) => n + f.bytes.length, 0) });
+    expect(done).toMatchObject({
+      status: 'completed',
+      done: files.length,
+      missing: 0,
+      bytes: files.reduce((n, f) => n + f.bytes.length, 0),
+    });
     expect(readdirSync(out)).toEqual([basename(done.path!)]);
 
     const entries = readZip(done.path!);
@@ -49,7 +59,9 @@ describe('export to a ZIP', () => {
     expect(new Set(images.map((e) => e.name.toLowerCase())).size).toBe(images.length);
     for (const e of images) expect(e.name).toMatch(/^\d{4}-\d{2}-\d{2}_[\p{L}\p{N}-]+_[0-9A-Za-z-]+\.(png|jpg|webp)$/u);
 
-    const manifest = parseCsv(entries.find((e) => e.name === 'manifest.csv')!.data.toString('utf8')).records.map((r) => r.fields);
+    const manifest = parseCsv(entries.find((e) => e.name === 'manifest.csv')!.data.toString('utf8')).records.map(
+      (r) => r.fields,
+    );
     const [header, ...rows] = manifest;
     const col = (name: string) => header!.indexOf(name);
     expect(rows).toHaveLength(files.length);
@@ -79,11 +91,18 @@ describe('export to a ZIP', () => {
     unlinkSync(join(root, files[0]!.name));
     const out = temp();
 
-    const { export: started } = await h.engine.handlers['export.start']({ target: { query: { view: 'active' } }, format: 'zip', folder: out, manifest: 'json' });
+    const { export: started } = await h.engine.handlers['export.start']({
+      target: { query: { view: 'active' } },
+      format: 'zip',
+      folder: out,
+      manifest: 'json',
+    });
     const done = await exportDone(h.engine, started.id);
     expect(done).toMatchObject({ status: 'completed', total: files.length, done: files.length, missing: 1 });
     const entries = readZip(done.path!);
-    const manifest = JSON.parse(entries.find((e) => e.name === 'manifest.json')!.data.toString('utf8')) as { images: Array<{ file: string; status: string; sha256: string }> };
+    const manifest = JSON.parse(entries.find((e) => e.name === 'manifest.json')!.data.toString('utf8')) as {
+      images: Array<{ file: string; status: string; sha256: string }>;
+    };
     const missing = manifest.images.filter((r) => r.status === 'missing');
     expect(missing.map((r) => r.sha256)).toEqual([sha(files[0]!.bytes)]);
     expect(done.missingNames).toEqual([missing[0]!.file]);
@@ -93,17 +112,41 @@ describe('export to a ZIP', () => {
 
   it("exports Atelier's own images (in its data dir) byte for byte, as a ZIP and as files", async () => {
     h = await startHarness();
-    const { job } = await h.engine.handlers['jobs.submit']({ provider: 'builtin', prompt: 'a lighthouse at dusk', width: 64, height: 64, count: 2 });
+    const { job } = await h.engine.handlers['jobs.submit']({
+      provider: 'builtin',
+      prompt: 'a lighthouse at dusk',
+      width: 64,
+      height: 64,
+      count: 2,
+    });
     const made = await waitForStatus(h.engine, job.id, ['succeeded']);
     const stored = made.images.map((i) => sha(readFileSync(h.engine.resolveMedia('image', i.id)!.path)));
-    const { export: zip } = await h.engine.handlers['export.start']({ target: { query: { view: 'active' } }, format: 'zip', folder: temp(), manifest: 'none' });
+    const { export: zip } = await h.engine.handlers['export.start']({
+      target: { query: { view: 'active' } },
+      format: 'zip',
+      folder: temp(),
+      manifest: 'none',
+    });
     const zipped = await exportDone(h.engine, zip.id);
     expect(zipped).toMatchObject({ status: 'completed', done: 2, missing: 0 });
-    expect(readZip(zipped.path!).map((e) => sha(e.data)).sort()).toEqual([...stored].sort());
+    expect(
+      readZip(zipped.path!)
+        .map((e) => sha(e.data))
+        .sort(),
+    ).toEqual([...stored].sort());
     const folder = temp();
-    const { export: files } = await h.engine.handlers['export.start']({ target: { query: { view: 'active' } }, format: 'folder', folder, manifest: 'none' });
+    const { export: files } = await h.engine.handlers['export.start']({
+      target: { query: { view: 'active' } },
+      format: 'folder',
+      folder,
+      manifest: 'none',
+    });
     expect(await exportDone(h.engine, files.id)).toMatchObject({ status: 'completed', done: 2, missing: 0 });
-    expect(readdirSync(folder).map((name) => sha(readFileSync(join(folder, name)))).sort()).toEqual([...stored].sort());
+    expect(
+      readdirSync(folder)
+        .map((name) => sha(readFileSync(join(folder, name))))
+        .sort(),
+    ).toEqual([...stored].sort());
   });
 
   it('exports just the selected images, and refuses a target that matches nothing', async () => {
@@ -112,22 +155,41 @@ describe('export to a ZIP', () => {
     const root = await linkedLibrary(h.engine, files);
     temps.push(root);
     const ids = [...(await originalsByPath(h.engine)).keys()].slice(0, 2);
-    const { export: started } = await h.engine.handlers['export.start']({ target: { ids }, format: 'zip', folder: temp(), manifest: 'none' });
+    const { export: started } = await h.engine.handlers['export.start']({
+      target: { ids },
+      format: 'zip',
+      folder: temp(),
+      manifest: 'none',
+    });
     const done = await exportDone(h.engine, started.id);
     const entries = readZip(done.path!);
     expect(entries).toHaveLength(2);
-    const error = await h.engine.handlers['export.start']({ target: { query: { view: 'active', search: 'nothing-matches-this' } }, format: 'zip', manifest: 'none' }).catch((e: unknown) => e);
+    const error = await h.engine.handlers['export.start']({
+      target: { query: { view: 'active', search: 'nothing-matches-this' } },
+      format: 'zip',
+      manifest: 'none',
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe('invalid_request');
   });
 
   it('gives images with the same prompt, seed and day names of their own', async () => {
     h = await startHarness();
-    const twin = (i: number) => makePng(40, 30, { r: 10 * i, g: 90, b: 9 }).then((png) => insertChunks(png, [tEXt('parameters', a1111Parameters('Twin/Lamps: at *dusk*', 5))]));
+    const twin = (i: number) =>
+      makePng(40, 30, { r: 10 * i, g: 90, b: 9 }).then((png) =>
+        insertChunks(png, [tEXt('parameters', a1111Parameters('Twin/Lamps: at *dusk*', 5))]),
+      );
     const files = await Promise.all([0, 1, 2].map(async (i) => ({ name: `twin-${i}.png`, bytes: await twin(i) })));
     temps.push(await linkedLibrary(h.engine, files));
-    const { export: started } = await h.engine.handlers['export.start']({ target: { query: { view: 'active' } }, format: 'zip', folder: temp(), manifest: 'none' });
-    const names = readZip((await exportDone(h.engine, started.id)).path!).map((e) => e.name).sort();
+    const { export: started } = await h.engine.handlers['export.start']({
+      target: { query: { view: 'active' } },
+      format: 'zip',
+      folder: temp(),
+      manifest: 'none',
+    });
+    const names = readZip((await exportDone(h.engine, started.id)).path!)
+      .map((e) => e.name)
+      .sort();
     const stem = names.reduce((a, b) => (a.length <= b.length ? a : b)).replace(/\.png$/, '');
     expect(stem).toMatch(/^\d{4}-\d{2}-\d{2}_twin-lamps-at-dusk_5$/);
     expect(names).toEqual([`${stem} (2).png`, `${stem} (3).png`, `${stem}.png`].sort());
@@ -141,7 +203,11 @@ describe('the export list', () => {
     temps.push(await linkedLibrary(h.engine, files));
     const ids: string[] = [];
     for (let i = 0; i < 25; i += 1) {
-      const { export: started } = await h.engine.handlers['export.start']({ target: { query: { view: 'active' } }, format: 'zip', manifest: 'none' });
+      const { export: started } = await h.engine.handlers['export.start']({
+        target: { query: { view: 'active' } },
+        format: 'zip',
+        manifest: 'none',
+      });
       expect(started.status).toBe('ready');
       expect((await h.engine.handlers['export.cancel']({ id: started.id })).export.status).toBe('cancelled');
       ids.push(started.id);
@@ -159,7 +225,17 @@ describe('export to a folder', () => {
     const root = await linkedLibrary(h.engine, files);
     temps.push(root);
     const out = temp();
-    const first = await exportDone(h.engine, (await h.engine.handlers['export.start']({ target: { query: { view: 'active' } }, format: 'folder', folder: out, manifest: 'json' })).export.id);
+    const first = await exportDone(
+      h.engine,
+      (
+        await h.engine.handlers['export.start']({
+          target: { query: { view: 'active' } },
+          format: 'folder',
+          folder: out,
+          manifest: 'json',
+        })
+      ).export.id,
+    );
     expect(first).toMatchObject({ status: 'completed', done: files.length });
     const names = readdirSync(out).sort();
     expect(names).toHaveLength(files.length + 1);
@@ -168,13 +244,25 @@ describe('export to a folder', () => {
     writeFileSync(join(out, edited), 'my edit');
     const manifestBefore = readFileSync(join(out, 'manifest.json'));
 
-    const second = await exportDone(h.engine, (await h.engine.handlers['export.start']({ target: { query: { view: 'active' } }, format: 'folder', folder: out, manifest: 'json' })).export.id);
+    const second = await exportDone(
+      h.engine,
+      (
+        await h.engine.handlers['export.start']({
+          target: { query: { view: 'active' } },
+          format: 'folder',
+          folder: out,
+          manifest: 'json',
+        })
+      ).export.id,
+    );
     expect(second).toMatchObject({ status: 'completed', done: files.length });
     expect(readFileSync(join(out, edited), 'utf8')).toBe('my edit');
     expect(readFileSync(join(out, 'manifest.json')).equals(manifestBefore)).toBe(true);
     const after = readdirSync(out);
     expect(after).toHaveLength(2 * (files.length + 1));
-    const manifest = JSON.parse(readFileSync(join(out, 'manifest (2).json'), 'utf8')) as { images: Array<{ file: string; sha256: string }> };
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest (2).json'), 'utf8')) as {
+      images: Array<{ file: string; sha256: string }>;
+    };
     for (const row of manifest.images) {
       expect(row.file).toMatch(/ \(2\)\.[a-z]+$/);
       expect(sha(readFileSync(join(out, row.file)))).toBe(row.sha256);
@@ -183,13 +271,23 @@ describe('export to a folder', () => {
 
   it('cancel stops the copy: fewer files than the export covers, none half-written', async () => {
     h = await startHarness();
-    const files = await Promise.all(Array.from({ length: 150 }, async (_, i) => ({ name: `many-${i}.png`, bytes: await makePng(64, 48, { r: i, g: 255 - i, b: (i * 7) % 256 }) })));
+    const files = await Promise.all(
+      Array.from({ length: 150 }, async (_, i) => ({
+        name: `many-${i}.png`,
+        bytes: await makePng(64, 48, { r: i, g: 255 - i, b: (i * 7) % 256 }),
+      })),
+    );
     const root = await linkedLibrary(h.engine, files);
     temps.push(root);
     const out = temp();
     const progress: Array<{ id: string; status: string; done: number }> = [];
     h.engine.events.on('export.progress', (event) => progress.push(event));
-    const { export: started } = await h.engine.handlers['export.start']({ target: { query: { view: 'active' } }, format: 'folder', folder: out, manifest: 'none' });
+    const { export: started } = await h.engine.handlers['export.start']({
+      target: { query: { view: 'active' } },
+      format: 'folder',
+      folder: out,
+      manifest: 'none',
+    });
     const { export: cancelled } = await h.engine.handlers['export.cancel']({ id: started.id });
     expect(cancelled.status).toBe('cancelled');
     expect(cancelled.done).toBeLessThan(files.length);

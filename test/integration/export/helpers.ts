@@ -22,7 +22,10 @@ with zipfile.ZipFile(sys.argv[1]) as z:
 
 export function readZip(path: string): ZipEntry[] {
   const out = execFileSync('python3', ['-c', READ_ZIP, path], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  return (JSON.parse(out) as Array<{ name: string; method: number; data: string }>).map((e) => ({ ...e, data: Buffer.from(e.data, 'base64') }));
+  return (JSON.parse(out) as Array<{ name: string; method: number; data: string }>).map((e) => ({
+    ...e,
+    data: Buffer.from(e.data, 'base64'),
+  }));
 }
 
 export function readZipBuffer(bytes: Buffer): ZipEntry[] {
@@ -33,12 +36,21 @@ export function readZipBuffer(bytes: Buffer): ZipEntry[] {
 }
 
 /** Writes the files into a new folder outside the library and imports it linked (the originals stay there). */
-export async function linkedLibrary(engine: Engine, files: Array<{ name: string; bytes: Uint8Array }>): Promise<string> {
+export async function linkedLibrary(
+  engine: Engine,
+  files: Array<{ name: string; bytes: Uint8Array }>,
+): Promise<string> {
   const root = mkdtempSync(join(tmpdir(), 'atelier-export-originals-'));
   mkdirSync(root, { recursive: true });
   for (const f of files) writeFileSync(join(root, f.name), f.bytes);
   const { import: started } = await engine.handlers['library.import']({ paths: [root], mode: 'link', watch: false });
-  await waitFor(async () => ((await engine.handlers['library.imports']({})).items.find((i) => i.id === started.id)?.status === 'completed' ? true : undefined), 30_000);
+  await waitFor(
+    async () =>
+      (await engine.handlers['library.imports']({})).items.find((i) => i.id === started.id)?.status === 'completed'
+        ? true
+        : undefined,
+    30_000,
+  );
   return root;
 }
 

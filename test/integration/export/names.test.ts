@@ -13,26 +13,34 @@ const ID = '0190a6e2-0000-7000-8000-00000000abcd';
 describe('export file names', () => {
   it('are safe, bounded and keep the date, the prompt’s first words and the seed, whatever the prompt', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary', maxLength: 400 }), fc.option(fc.oneof(fc.bigInt({ min: 0n, max: 2n ** 64n }).map(String), fc.integer())), fc.integer({ min: 0, max: 4_102_444_800_000 }), (prompt, seed, at) => {
-        const name = baseName({ createdAt: at, prompt, seed: seed ?? undefined, imageId: ID, ext: 'png' });
-        expect(name).not.toMatch(UNSAFE);
-        expect(CONTROL_CHARS.test(name)).toBe(false);
-        expect(name.length).toBeLessThanOrEqual(10 + 1 + 60 + 1 + 24 + 4);
-        expect(name.startsWith(`${new Date(at).toISOString().slice(0, 10)}_`)).toBe(true);
-        expect(name.endsWith('.png')).toBe(true);
-        // No name is only dots or ends in a dot or space before its extension (Windows drops them).
-        expect(name).not.toMatch(/[. ]\.png$/);
-      }),
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 400 }),
+        fc.option(fc.oneof(fc.bigInt({ min: 0n, max: 2n ** 64n }).map(String), fc.integer())),
+        fc.integer({ min: 0, max: 4_102_444_800_000 }),
+        (prompt, seed, at) => {
+          const name = baseName({ createdAt: at, prompt, seed: seed ?? undefined, imageId: ID, ext: 'png' });
+          expect(name).not.toMatch(UNSAFE);
+          expect(CONTROL_CHARS.test(name)).toBe(false);
+          expect(name.length).toBeLessThanOrEqual(10 + 1 + 60 + 1 + 24 + 4);
+          expect(name.startsWith(`${new Date(at).toISOString().slice(0, 10)}_`)).toBe(true);
+          expect(name.endsWith('.png')).toBe(true);
+          // No name is only dots or ends in a dot or space before its extension (Windows drops them).
+          expect(name).not.toMatch(/[. ]\.png$/);
+        },
+      ),
     );
   });
 
   it('never hand out the same name twice, ignoring case', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom('a.png', 'A.png', 'a (2).png', 'b.jpg', 'B.JPG', 'noext'), { maxLength: 60 }), (names) => {
-        const unique = createNamer();
-        const given = names.map(unique);
-        expect(new Set(given.map((n) => n.toLowerCase())).size).toBe(given.length);
-      }),
+      fc.property(
+        fc.array(fc.constantFrom('a.png', 'A.png', 'a (2).png', 'b.jpg', 'B.JPG', 'noext'), { maxLength: 60 }),
+        (names) => {
+          const unique = createNamer();
+          const given = names.map(unique);
+          expect(new Set(given.map((n) => n.toLowerCase())).size).toBe(given.length);
+        },
+      ),
     );
   });
 });
@@ -40,8 +48,21 @@ describe('export file names', () => {
 describe('the CSV manifest', () => {
   it('reads back as the rows written, whatever the prompt holds (quotes, commas, line breaks)', () => {
     const row = (prompt: string, i: number): ManifestRow => ({
-      file: `f${i}.png`, status: 'exported', imageId: ID, jobId: ID, createdAt: '2026-01-01T00:00:00.000Z', source: 'atelier', provider: 'builtin',
-      model: 'm,1', prompt, negativePrompt: '"no"', seed: '5', width: 64, height: 48, bytes: 10, sha256: 'ab',
+      file: `f${i}.png`,
+      status: 'exported',
+      imageId: ID,
+      jobId: ID,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      source: 'atelier',
+      provider: 'builtin',
+      model: 'm,1',
+      prompt,
+      negativePrompt: '"no"',
+      seed: '5',
+      width: 64,
+      height: 48,
+      bytes: 10,
+      sha256: 'ab',
     });
     fc.assert(
       fc.property(fc.array(fc.string({ maxLength: 80 }), { maxLength: 450 }), (prompts) => {

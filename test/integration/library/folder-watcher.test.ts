@@ -3,7 +3,12 @@ import { appendFile, mkdir, mkdtemp, readdir, rename, rm, symlink, utimes, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFolderWatcher, type FolderWatcher, type WatchBatch, type WatchStatus } from '../../../electron/library/watch/index.js';
+import {
+  createFolderWatcher,
+  type FolderWatcher,
+  type WatchBatch,
+  type WatchStatus,
+} from '../../../electron/library/watch/index.js';
 import { SettleQueue, type SettleOutcome } from '../../../electron/library/watch/settle.js';
 import { AppError } from '../../../shared/errors.js';
 
@@ -51,7 +56,16 @@ async function setup(options: { settleMs?: number; throwFirst?: boolean } = {}):
     ...(options.settleMs === undefined ? {} : { settleMs: options.settleMs }),
     onChanges(batch) {
       calls += 1;
-      batches.push({ ...batch, sizes: batch.upserted.map((p) => { try { return statSync(p).size; } catch { return -1; } }) });
+      batches.push({
+        ...batch,
+        sizes: batch.upserted.map((p) => {
+          try {
+            return statSync(p).size;
+          } catch {
+            return -1;
+          }
+        }),
+      });
       if (options.throwFirst === true && calls === 1) throw new Error('handler broke');
     },
     onStatus: (rootId, status) => statuses.push([rootId, status]),
@@ -163,7 +177,10 @@ describe('folder watcher: live changes', () => {
     for (let i = 0; i < 10 && !seen; i += 1) {
       const later = join(moved, 'deep', `later-${i}.png`);
       await writeFile(later, 'l');
-      seen = await until(() => f.upserted().includes(later), 'a later file', 1500).then(() => true, () => false);
+      seen = await until(() => f.upserted().includes(later), 'a later file', 1500).then(
+        () => true,
+        () => false,
+      );
     }
     expect(seen).toBe(true);
     expect(f.upserted()).not.toContain(moved);
@@ -174,7 +191,9 @@ describe('folder watcher: live changes', () => {
     const f = await setup();
     await f.watcher.watch('r1', f.root);
     await mkdir(join(f.root, '.thumbs'));
-    const ignored = ['.DS_Store', '.thumbs/a.png', 'a.png.tmp', 'b.png.part', 'c.png.crdownload', 'd.png~'].map((n) => join(f.root, n));
+    const ignored = ['.DS_Store', '.thumbs/a.png', 'a.png.tmp', 'b.png.part', 'c.png.crdownload', 'd.png~'].map((n) =>
+      join(f.root, n),
+    );
     for (const file of ignored) await writeFile(file, 'x');
     const visible = join(f.root, 'notes.txt');
     await writeFile(visible, 'a sidecar');
@@ -267,8 +286,14 @@ describe('folder watcher: live changes', () => {
     const back = [join(f.root, 'a.png'), join(f.root, 'sub', 'b.png')];
     await mkdir(join(f.root, 'sub'));
     for (const file of back) await writeFile(file, 'x');
-    await until(() => back.every((p) => f.upserted().includes(p)) && f.watcher.status('r1') === 'watching', 'the files of the folder that came back');
-    expect(f.statuses).toEqual([['r1', 'failed'], ['r1', 'watching']]);
+    await until(
+      () => back.every((p) => f.upserted().includes(p)) && f.watcher.status('r1') === 'watching',
+      'the files of the folder that came back',
+    );
+    expect(f.statuses).toEqual([
+      ['r1', 'failed'],
+      ['r1', 'watching'],
+    ]);
     // Live again: a file written now is reported too.
     const fresh = join(f.root, 'fresh.png');
     await writeFile(fresh, 'f');
@@ -285,7 +310,10 @@ describe('folder watcher: live changes', () => {
     await symlink(elsewhere, f.root);
     await until(() => f.removed().includes(f.root) && f.watcher.status('r1') === 'failed', 'the root reported removed');
     // What a restart sees: the link is refused by name.
-    const error = await f.watcher.watch('r2', f.root).then(() => null, (e: unknown) => e);
+    const error = await f.watcher.watch('r2', f.root).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ code: 'not_found', details: { reason: 'folder_replaced_by_link', link: elsewhere } });
     expect((error as Error).message).toMatch(/was replaced by a link/);
     expect((error as Error).message).not.toMatch(/max_user_watches|limit/);
@@ -357,7 +385,8 @@ describe('settle queue: events the native watcher misses', () => {
     const queue = new SettleQueue({
       root: base,
       settleMs: 600,
-      onSettled: (outcome) => outcomes.push({ ...outcome, size: outcome.upserted.includes(file) ? statSync(file).size : -1 }),
+      onSettled: (outcome) =>
+        outcomes.push({ ...outcome, size: outcome.upserted.includes(file) ? statSync(file).size : -1 }),
       warn: () => {},
     });
     try {

@@ -10,8 +10,15 @@ import { startHarness, waitFor, type Harness } from '../engine/harness.js';
 const child = fileURLToPath(new URL('./import-child.ts', import.meta.url));
 
 /** Runs the child until a progress event shows at least `atLeast` files done, then kills it with SIGKILL. */
-async function importUntilKilled(dataDir: string, sourceDir: string, atLeast: number): Promise<{ id: string; doneAtKill: number }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', child], { env: { ...process.env, DATA_DIR: dataDir, SOURCE_DIR: sourceDir }, stdio: ['ignore', 'pipe', 'inherit'] });
+async function importUntilKilled(
+  dataDir: string,
+  sourceDir: string,
+  atLeast: number,
+): Promise<{ id: string; doneAtKill: number }> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', child], {
+    env: { ...process.env, DATA_DIR: dataDir, SOURCE_DIR: sourceDir },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let id = '';
   let doneAtKill = 0;
   let buffer = '';
@@ -74,7 +81,11 @@ describe('an import killed with SIGKILL', () => {
     let cursor: string | undefined;
     const paths = new Set<string>();
     do {
-      const page = await engine.handlers['jobs.list']({ limit: 200, view: 'active', ...(cursor === undefined ? {} : { cursor }) });
+      const page = await engine.handlers['jobs.list']({
+        limit: 200,
+        view: 'active',
+        ...(cursor === undefined ? {} : { cursor }),
+      });
       jobs += page.items.length;
       for (const j of page.items) paths.add(j.path!);
       cursor = page.nextCursor ?? undefined;

@@ -9,7 +9,11 @@ import { startHarness, waitFor, type Harness } from '../engine/harness.js';
 // The engine's metadata threads run a reader that spins for ever on a marked file, with a short time limit.
 vi.mock('../../../electron/library/readers/off-thread.js', async () => {
   const { createMetadataPool } = await import('../../../electron/library/readers/metadata-pool.js');
-  const pool = createMetadataPool({ size: 1, timeLimitMs: 5_000, workerUrl: new URL('../../fixtures/stalling-metadata-worker.mjs', import.meta.url) });
+  const pool = createMetadataPool({
+    size: 1,
+    timeLimitMs: 5_000,
+    workerUrl: new URL('../../fixtures/stalling-metadata-worker.mjs', import.meta.url),
+  });
   return { readMetadataOffThread: pool.read, holdMetadataReaders: () => ({ release: async () => undefined }) };
 });
 
@@ -29,10 +33,16 @@ describe('a file whose settings stall the reader', () => {
     const png = await makePng(16, 16);
     writeFileSync(join(folder, 'a-stalls.png'), insertChunks(png, [encodeTextChunk('parameters', 'stall-here')]));
     writeFileSync(join(folder, 'b-fine.png'), insertChunks(png, [encodeTextChunk('parameters', 'fine')]));
-    const { import: started } = await h.engine.handlers['library.import']({ paths: [folder], mode: 'link', watch: false });
+    const { import: started } = await h.engine.handlers['library.import']({
+      paths: [folder],
+      mode: 'link',
+      watch: false,
+    });
 
     // While a reader spins on the first file, a request is answered and the import is still at work.
-    await waitFor(async () => (await h!.engine.handlers['library.imports']({})).items.find((i) => i.id === started.id)!.found === 2);
+    await waitFor(
+      async () => (await h!.engine.handlers['library.imports']({})).items.find((i) => i.id === started.id)!.found === 2,
+    );
     const during = (await h.engine.handlers['library.imports']({})).items.find((i) => i.id === started.id);
     expect(during).toMatchObject({ status: 'running', failed: 0 });
 
@@ -41,6 +51,8 @@ describe('a file whose settings stall the reader', () => {
       return found?.status === 'running' ? undefined : found;
     }, 20_000);
     expect(done).toMatchObject({ status: 'completed', imported: 1, failed: 1 });
-    expect(done.problems).toEqual([{ path: join(folder, 'a-stalls.png'), reason: 'Its settings could not be read in time (over 5 s).' }]);
+    expect(done.problems).toEqual([
+      { path: join(folder, 'a-stalls.png'), reason: 'Its settings could not be read in time (over 5 s).' },
+    ]);
   });
 });

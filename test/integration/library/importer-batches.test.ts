@@ -28,13 +28,26 @@ describe('the importer under many small commits', () => {
     mkdirSync(source);
     const [base] = await toolFiles('batch');
     const total = 400;
-    for (let i = 0; i < total; i += 1) writeFileSync(join(source, `img-${i}.png`), insertChunks(base!.bytes, [tEXt('note', `copy ${i}`)]));
+    for (let i = 0; i < total; i += 1)
+      writeFileSync(join(source, `img-${i}.png`), insertChunks(base!.bytes, [tEXt('note', `copy ${i}`)]));
     store = openStore({ dataDir: join(dir, 'data') });
     const announced = new Set<string>();
     // A commit every millisecond while six files are read at once: commits land while reads are awaited.
-    const importer = createImporter({ dataDir: join(dir, 'data'), store, reader: (reader = createOriginalReader()), bus: createEventBus(), log: silent, now: Date.now, announce: (ids) => ids.forEach((id) => announced.add(id)), batchMs: 1, batchSize: 16, concurrency: 6 });
+    const importer = createImporter({
+      dataDir: join(dir, 'data'),
+      store,
+      reader: (reader = createOriginalReader()),
+      bus: createEventBus(),
+      log: silent,
+      now: Date.now,
+      announce: (ids) => ids.forEach((id) => announced.add(id)),
+      batchMs: 1,
+      batchSize: 16,
+      concurrency: 6,
+    });
     const { id } = await importer.import({ paths: [source] });
-    for (let i = 0; i < 600 && importer.get(id).status === 'running'; i += 1) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 600 && importer.get(id).status === 'running'; i += 1)
+      await new Promise((r) => setTimeout(r, 50));
     expect(importer.get(id)).toMatchObject({ status: 'completed', found: total, imported: total, duplicates: 0 });
     expect(store.imports.pending(id, 0, 10)).toEqual([]);
     expect(store.stats().total).toBe(total);
@@ -48,7 +61,8 @@ describe('the importer under many small commits', () => {
     const [base] = await toolFiles('held');
     const total = 10;
     const held = 4;
-    for (let i = 0; i < total; i += 1) writeFileSync(join(source, `img-${i}.png`), insertChunks(base!.bytes, [tEXt('note', `copy ${i}`)]));
+    for (let i = 0; i < total; i += 1)
+      writeFileSync(join(source, `img-${i}.png`), insertChunks(base!.bytes, [tEXt('note', `copy ${i}`)]));
     store = openStore({ dataDir: join(dir, 'data') });
     const bus = createEventBus();
     const reported: number[] = [];
@@ -63,17 +77,31 @@ describe('the importer under many small commits', () => {
       if (Number(/img-(\d+)/.exec(basename(path))![1]) >= held) await gate;
       return read(path);
     };
-    const importer = createImporter({ dataDir: join(dir, 'data'), store, reader: (reader = createOriginalReader()), bus, log: silent, now: Date.now, announce: (ids) => ids.forEach((id) => announced.add(id)), batchMs: 100, batchSize: 16, concurrency: 6, wrapRead });
+    const importer = createImporter({
+      dataDir: join(dir, 'data'),
+      store,
+      reader: (reader = createOriginalReader()),
+      bus,
+      log: silent,
+      now: Date.now,
+      announce: (ids) => ids.forEach((id) => announced.add(id)),
+      batchMs: 100,
+      batchSize: 16,
+      concurrency: 6,
+      wrapRead,
+    });
     const { id } = await importer.import({ paths: [source] });
     try {
-      for (let i = 0; i < 100 && !(importer.get(id).imported === held && reported.includes(held)); i += 1) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 100 && !(importer.get(id).imported === held && reported.includes(held)); i += 1)
+        await new Promise((r) => setTimeout(r, 50));
       expect(importer.get(id)).toMatchObject({ status: 'running', found: total, imported: held });
       expect(reported.at(-1)).toBe(held);
       expect(announced.size).toBe(held);
     } finally {
       release();
     }
-    for (let i = 0; i < 200 && importer.get(id).status === 'running'; i += 1) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 200 && importer.get(id).status === 'running'; i += 1)
+      await new Promise((r) => setTimeout(r, 50));
     expect(importer.get(id)).toMatchObject({ status: 'completed', imported: total });
     await importer.close();
   }, 30_000);

@@ -8,7 +8,13 @@ import { openStore } from '../../../electron/db/store.js';
 import { createEngine } from '../../../electron/engine/create-engine.js';
 import type { Engine } from '../../../electron/engine/types.js';
 import { ROW_BYTES_SQL } from '../../../electron/db/jobs.js';
-import { LARGE_IMAGE_PROMPT, LIBRARY_ASPECTS, libraryImageSize, libraryPrompt, seedLargeLibrary } from '../../fixtures/large-library.js';
+import {
+  LARGE_IMAGE_PROMPT,
+  LIBRARY_ASPECTS,
+  libraryImageSize,
+  libraryPrompt,
+  seedLargeLibrary,
+} from '../../fixtures/large-library.js';
 import { memoryKeyring } from '../engine/harness.js';
 
 /**
@@ -40,7 +46,11 @@ describe('the large-library fixture', () => {
     const schemaOf = (dir: string) => {
       const db = new Database(join(dir, 'atelier.db'), { readonly: true });
       try {
-        return db.prepare("SELECT type, name, sql FROM sqlite_master WHERE type IN ('index', 'trigger', 'table') ORDER BY type, name").all();
+        return db
+          .prepare(
+            "SELECT type, name, sql FROM sqlite_master WHERE type IN ('index', 'trigger', 'table') ORDER BY type, name",
+          )
+          .all();
       } finally {
         db.close();
       }
@@ -90,12 +100,21 @@ describe('the large-library fixture', () => {
     // Each row counts what the store itself would count for it, so the budget it leaves is the real one.
     const db = new Database(join(dataDir, 'atelier.db'), { readonly: true });
     try {
-      const rows = db.prepare(`SELECT count(*) AS n, sum(logical_bytes = ${ROW_BYTES_SQL}) AS same FROM jobs`).get() as { n: number; same: number };
+      const rows = db
+        .prepare(`SELECT count(*) AS n, sum(logical_bytes = ${ROW_BYTES_SQL}) AS same FROM jobs`)
+        .get() as { n: number; same: number };
       expect(rows).toEqual({ n: JOBS + 1, same: JOBS + 1 });
     } finally {
       db.close();
     }
-    const { job } = await engine.handlers['jobs.submit']({ provider: 'builtin', prompt: 'one more', width: 64, height: 64, count: 1, steps: 1 });
+    const { job } = await engine.handlers['jobs.submit']({
+      provider: 'builtin',
+      prompt: 'one more',
+      width: 64,
+      height: 64,
+      count: 1,
+      steps: 1,
+    });
     expect(job.status).toBe('queued');
   });
 });

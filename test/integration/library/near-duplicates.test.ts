@@ -64,21 +64,26 @@ describe('find similar and show duplicates', () => {
       const done = page.items.length === fixtures.length && page.items.every((j) => j.images[0]?.thumbPending !== true);
       return done ? page.items : undefined;
     }, 60_000);
-    expect((await h.engine.handlers['library.imports']({})).items.find((i) => i.id === started.id)?.imported).toBe(fixtures.length);
+    expect((await h.engine.handlers['library.imports']({})).items.find((i) => i.id === started.id)?.imported).toBe(
+      fixtures.length,
+    );
 
     const sourceOfImage = new Map<string, number>();
     for (const job of jobs) sourceOfImage.set(job.images[0]!.id, sourceOfPath.get(job.path!)!);
     const ids = [...sourceOfImage.keys()];
     const truth = new Set<string>();
     for (let i = 0; i < ids.length; i += 1) {
-      for (let j = i + 1; j < ids.length; j += 1) if (sourceOfImage.get(ids[i]!) === sourceOfImage.get(ids[j]!)) truth.add(pair(ids[i]!, ids[j]!));
+      for (let j = i + 1; j < ids.length; j += 1)
+        if (sourceOfImage.get(ids[i]!) === sourceOfImage.get(ids[j]!)) truth.add(pair(ids[i]!, ids[j]!));
     }
 
     const groups = await allDuplicates(h.engine);
     // No two files here share their bytes: every group is a near one.
     expect(groups.map((g) => g.kind).every((k) => k === 'near')).toBe(true);
     const grouped = new Set<string>();
-    for (const g of groups) for (let i = 0; i < g.imageIds.length; i += 1) for (let j = i + 1; j < g.imageIds.length; j += 1) grouped.add(pair(g.imageIds[i]!, g.imageIds[j]!));
+    for (const g of groups)
+      for (let i = 0; i < g.imageIds.length; i += 1)
+        for (let j = i + 1; j < g.imageIds.length; j += 1) grouped.add(pair(g.imageIds[i]!, g.imageIds[j]!));
     const duplicates = score(grouped, truth);
 
     const returned = new Set<string>();
@@ -86,7 +91,9 @@ describe('find similar and show duplicates', () => {
       const result = await h.engine.handlers['images.similar']({ imageId: id, limit: 50 });
       expect(result.items.map((i) => i.imageId)).not.toContain(id);
       // Nearest first, and every job named is there to show.
-      expect(result.items.map((i) => i.distance)).toEqual([...result.items.map((i) => i.distance)].sort((a, b) => a - b));
+      expect(result.items.map((i) => i.distance)).toEqual(
+        [...result.items.map((i) => i.distance)].sort((a, b) => a - b),
+      );
       expect(new Set(result.jobs.map((j: JobSummary) => j.id))).toEqual(new Set(result.items.map((i) => i.jobId)));
       for (const item of result.items) returned.add(pair(id, item.imageId));
     }
@@ -105,15 +112,20 @@ describe('find similar and show duplicates', () => {
   it('leaves trashed jobs out, and finds them again once restored', async () => {
     h = await startHarness({ housekeepingDelayMs: 0 });
     const dir = (outside = mkdtempSync(join(tmpdir(), 'atelier-near-')));
-    const fixtures = (await nearDuplicateFixtures(2)).filter((f) => f.variant === 'original' || f.variant === 'jpeg q40');
+    const fixtures = (await nearDuplicateFixtures(2)).filter(
+      (f) => f.variant === 'original' || f.variant === 'jpeg q40',
+    );
     fixtures.forEach((f, i) => writeFileSync(join(dir, `p-${f.source}-${i}.${f.ext}`), f.data));
     await h.engine.handlers['library.import']({ paths: [dir], mode: 'link', watch: false });
     const jobs = await waitFor(async () => {
       const page = await h!.engine.handlers['jobs.list']({ limit: 60, view: 'active' });
-      return page.items.length === 4 && page.items.every((j) => j.images[0]?.thumbPending !== true) ? page.items : undefined;
+      return page.items.length === 4 && page.items.every((j) => j.images[0]?.thumbPending !== true)
+        ? page.items
+        : undefined;
     }, 30_000);
     const [a, ...others] = jobs;
-    const similarTo = async () => (await h!.engine.handlers['images.similar']({ imageId: a!.images[0]!.id, limit: 10 })).items.map((i) => i.jobId);
+    const similarTo = async () =>
+      (await h!.engine.handlers['images.similar']({ imageId: a!.images[0]!.id, limit: 10 })).items.map((i) => i.jobId);
     const copy = (await similarTo())[0]!;
     expect(others.map((j) => j.id)).toContain(copy);
     await h.engine.handlers['jobs.trash']({ ids: [copy] });
@@ -125,7 +137,14 @@ describe('find similar and show duplicates', () => {
 
   it('hashes generated images as they are stored, and fills in a library that has none (an upgrade)', async () => {
     h = await startHarness({ housekeepingDelayMs: 0 });
-    const { job } = await h.engine.handlers['jobs.submit']({ provider: 'builtin', prompt: 'a teal lighthouse', width: 128, height: 128, count: 2, seed: 7 });
+    const { job } = await h.engine.handlers['jobs.submit']({
+      provider: 'builtin',
+      prompt: 'a teal lighthouse',
+      width: 128,
+      height: 128,
+      count: 2,
+      seed: 7,
+    });
     await waitForStatus(h.engine, job.id, ['succeeded']);
     const hashes = () => {
       const db = new Database(join(h!.dataDir, 'atelier.db'), { readonly: true });
@@ -151,6 +170,8 @@ describe('find similar and show duplicates', () => {
 
   it('says so when the image is not in the library', async () => {
     h = await startHarness({ housekeepingDelayMs: 0 });
-    await expect(h.engine.handlers['images.similar']({ imageId: '0190a6e2-0000-7000-8000-000000000000', limit: 5 })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(
+      h.engine.handlers['images.similar']({ imageId: '0190a6e2-0000-7000-8000-000000000000', limit: 5 }),
+    ).rejects.toMatchObject({ code: 'not_found' });
   });
 });

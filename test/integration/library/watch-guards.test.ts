@@ -10,7 +10,13 @@ import { memoryKeyring, startHarness, waitFor, waitForStatus, type Harness } fro
 const list = async (engine: Engine) => (await engine.handlers['jobs.list']({ limit: 200, view: 'active' })).items;
 
 async function importDone(engine: Engine, id: string): Promise<void> {
-  await waitFor(async () => ((await engine.handlers['library.imports']({})).items.find((i) => i.id === id)?.status === 'completed' ? true : undefined), 30_000);
+  await waitFor(
+    async () =>
+      (await engine.handlers['library.imports']({})).items.find((i) => i.id === id)?.status === 'completed'
+        ? true
+        : undefined,
+    30_000,
+  );
 }
 
 let outside = '';
@@ -30,16 +36,33 @@ describe('a watched folder that holds the data dir', () => {
     const comfy = join(outside, 'ComfyUI');
     const dataDir = join(comfy, 'Atelier');
     mkdirSync(dataDir, { recursive: true });
-    engine = await createEngine({ dataDir, keyring: memoryKeyring(), housekeepingDelayMs: 60_000, maintenanceIntervalMs: 0, watchSettleMs: 100 });
+    engine = await createEngine({
+      dataDir,
+      keyring: memoryKeyring(),
+      housekeepingDelayMs: 60_000,
+      maintenanceIntervalMs: 0,
+      watchSettleMs: 100,
+    });
     const { import: started } = await engine.handlers['library.import']({ paths: [comfy], mode: 'link', watch: true });
     await importDone(engine, started.id);
     expect((await engine.handlers['library.folders']({})).items[0]).toMatchObject({ watchState: 'watching' });
 
     // A job writes its originals and thumbnails into the data dir, inside the watched folder.
-    const { job } = await engine.handlers['jobs.submit']({ provider: 'builtin', prompt: 'a lighthouse', width: 256, height: 192, count: 2, seed: 3, steps: 4 });
+    const { job } = await engine.handlers['jobs.submit']({
+      provider: 'builtin',
+      prompt: 'a lighthouse',
+      width: 256,
+      height: 192,
+      count: 2,
+      seed: 3,
+      steps: 4,
+    });
     const done = await waitForStatus(engine, job.id, ['succeeded', 'failed'], 30_000);
     expect(done.status).toBe('succeeded');
-    await waitFor(() => done.images.every((image) => existsSync(engine!.resolveMedia('thumb', image.id)?.path ?? '')), 30_000);
+    await waitFor(
+      () => done.images.every((image) => existsSync(engine!.resolveMedia('thumb', image.id)?.path ?? '')),
+      30_000,
+    );
 
     // A sentinel written after them: once it is in, anything the watcher took from the data dir would be in too.
     const [file] = await toolFiles('self');
@@ -68,7 +91,9 @@ describe('a watched folder deleted while Atelier runs', () => {
     const ids = (await list(e)).map((j) => j.id);
     expect(ids).toHaveLength(2);
     const missing = async (): Promise<boolean[]> =>
-      Promise.all(ids.map(async (id) => (await e.handlers['jobs.get']({ id })).metadata!.locations.every((l) => l.missing)));
+      Promise.all(
+        ids.map(async (id) => (await e.handlers['jobs.get']({ id })).metadata!.locations.every((l) => l.missing)),
+      );
 
     rmSync(root, { recursive: true });
     await waitFor(async () => ((await missing()).every(Boolean) ? true : undefined), 30_000);
@@ -78,8 +103,17 @@ describe('a watched folder deleted while Atelier runs', () => {
     mkdirSync(root);
     writeFileSync(join(root, files[0]!.name), files[0]!.bytes);
     writeFileSync(join(root, files[2]!.name), files[2]!.bytes);
-    await waitFor(async () => ((await list(e)).some((j) => j.path === join(root, files[2]!.name)) ? true : undefined), 30_000);
-    await waitFor(async () => ((await missing())[ids.indexOf((await list(e)).find((j) => j.path === join(root, files[0]!.name))!.id)] === false ? true : undefined), 30_000);
+    await waitFor(
+      async () => ((await list(e)).some((j) => j.path === join(root, files[2]!.name)) ? true : undefined),
+      30_000,
+    );
+    await waitFor(
+      async () =>
+        (await missing())[ids.indexOf((await list(e)).find((j) => j.path === join(root, files[0]!.name))!.id)] === false
+          ? true
+          : undefined,
+      30_000,
+    );
     expect((await e.handlers['library.folders']({})).items[0]).toMatchObject({ watchState: 'watching', missing: 1 });
     expect(await list(e)).toHaveLength(3);
   }, 90_000);

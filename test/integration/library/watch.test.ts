@@ -25,19 +25,29 @@ describe('a watched folder', () => {
     h = await startHarness({ housekeepingDelayMs: 0, watchSettleMs: 100 });
     let engine = h.engine;
     const { import: started } = await engine.handlers['library.import']({ paths: [root], mode: 'link', watch: true });
-    await waitFor(async () => ((await engine.handlers['library.imports']({})).items.find((i) => i.id === started.id)?.status === 'completed' ? true : undefined));
+    await waitFor(async () =>
+      (await engine.handlers['library.imports']({})).items.find((i) => i.id === started.id)?.status === 'completed'
+        ? true
+        : undefined,
+    );
     const [folder] = (await engine.handlers['library.folders']({})).items;
     expect(folder).toMatchObject({ watch: true, watchState: 'watching' });
 
     // A tool writes a new image into a sub-folder.
     mkdirSync(join(root, 'day2'));
     writeFileSync(join(root, 'day2', files[3]!.name), files[3]!.bytes);
-    const fresh = await waitFor(async () => (await list(engine)).find((j) => j.path === join(root, 'day2', files[3]!.name)));
+    const fresh = await waitFor(async () =>
+      (await list(engine)).find((j) => j.path === join(root, 'day2', files[3]!.name)),
+    );
     expect(fresh).toMatchObject({ source: files[3]!.source, prompt: files[3]!.prompt });
 
     // Renamed: the same image, at its new path; nothing added.
     renameSync(join(root, 'day2', files[3]!.name), join(root, 'day2', 'renamed.png'));
-    await waitFor(async () => ((await list(engine)).find((j) => j.id === fresh.id)?.path === join(root, 'day2', 'renamed.png') ? true : undefined));
+    await waitFor(async () =>
+      (await list(engine)).find((j) => j.id === fresh.id)?.path === join(root, 'day2', 'renamed.png')
+        ? true
+        : undefined,
+    );
     expect(await list(engine)).toHaveLength(2);
     const moved = await engine.handlers['jobs.get']({ id: fresh.id });
     expect(moved.metadata!.locations).toEqual([{ path: join(root, 'day2', 'renamed.png'), missing: false }]);
@@ -45,7 +55,9 @@ describe('a watched folder', () => {
     // Deleted: still in the history, marked missing.
     rmSync(join(root, files[0]!.name));
     const first = (await list(engine)).find((j) => j.id !== fresh.id)!;
-    await waitFor(async () => ((await engine.handlers['jobs.get']({ id: first.id })).metadata!.locations[0]!.missing ? true : undefined));
+    await waitFor(async () =>
+      (await engine.handlers['jobs.get']({ id: first.id })).metadata!.locations[0]!.missing ? true : undefined,
+    );
     expect(await list(engine)).toHaveLength(2);
 
     // While Atelier is closed, a new file arrives: it is there after the next start.

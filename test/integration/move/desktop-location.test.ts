@@ -37,7 +37,11 @@ describe('the desktop app picks its library folder', () => {
     const target = join(space.root, 'external', 'Atelier');
     await host.handlers['library.move.start']({ target });
     await host.settled();
-    expect(host.location()).toMatchObject({ state: 'ready', dataDir: target, pointerFile: join(space.userData, 'library-location.json') });
+    expect(host.location()).toMatchObject({
+      state: 'ready',
+      dataDir: target,
+      pointerFile: join(space.userData, 'library-location.json'),
+    });
     // The keyring follows the library: it is opened on the new folder.
     expect(keyrings.at(-1)).toBe(target);
     await host.close({ graceMs: 0 });
@@ -54,8 +58,15 @@ describe('the desktop app picks its library folder', () => {
     await mkdir(space.userData, { recursive: true });
     await writeFile(join(space.userData, 'library-location.json'), JSON.stringify({ dataDir: gone }));
     host = await open(space.userData);
-    expect(host.location()).toMatchObject({ state: 'unavailable', dataDir: gone, defaultDir: join(space.userData, 'data') });
-    await expect(host.handlers['jobs.list']({ limit: 10, view: 'active' })).rejects.toMatchObject({ code: 'conflict', details: { reason: 'library_unavailable' } });
+    expect(host.location()).toMatchObject({
+      state: 'unavailable',
+      dataDir: gone,
+      defaultDir: join(space.userData, 'data'),
+    });
+    await expect(host.handlers['jobs.list']({ limit: 10, view: 'active' })).rejects.toMatchObject({
+      code: 'conflict',
+      details: { reason: 'library_unavailable' },
+    });
     expect(existsSync(gone)).toBe(false);
     expect(existsSync(join(space.userData, 'data'))).toBe(false);
   }, 30_000);

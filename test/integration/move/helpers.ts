@@ -15,7 +15,12 @@ export const openEngine = (dataDir: string): Promise<Engine> =>
 /** A scratch folder holding the library (`lib`), the app's userData and room for targets; removed by `cleanup`. */
 export async function scratch(): Promise<{ root: string; lib: string; userData: string; cleanup(): Promise<void> }> {
   const root = await mkdtemp(join(tmpdir(), 'atelier-move-'));
-  return { root, lib: join(root, 'lib'), userData: join(root, 'userData'), cleanup: () => rm(root, { recursive: true, force: true }) };
+  return {
+    root,
+    lib: join(root, 'lib'),
+    userData: join(root, 'userData'),
+    cleanup: () => rm(root, { recursive: true, force: true }),
+  };
 }
 
 export async function startHost(options: Partial<LibraryHostOptions> & { dataDir: string }): Promise<LibraryHost> {
@@ -34,13 +39,26 @@ export async function startHost(options: Partial<LibraryHostOptions> & { dataDir
 export async function generate(host: Engine): Promise<string[]> {
   const ids: string[] = [];
   for (const seed of [11, 12]) {
-    const { job } = await host.handlers['jobs.submit']({ provider: 'builtin', prompt: `a lighthouse ${seed}`, width: 256, height: 192, count: 2, seed, steps: 4 });
+    const { job } = await host.handlers['jobs.submit']({
+      provider: 'builtin',
+      prompt: `a lighthouse ${seed}`,
+      width: 256,
+      height: 192,
+      count: 2,
+      seed,
+      steps: 4,
+    });
     const done = await waitForStatus(host, job.id, ['succeeded', 'failed'], 30_000);
     if (done.status !== 'succeeded') throw new Error(`job ${job.id} ${done.status}`);
     ids.push(...done.images.map((image) => image.id));
   }
   // Thumbnails are made in the background: wait until each one is on disk.
-  for (let i = 0; i < 500 && !ids.every((id) => host.resolveMedia('thumb', id) !== null && existsSync(host.resolveMedia('thumb', id)!.path)); i += 1) {
+  for (
+    let i = 0;
+    i < 500 &&
+    !ids.every((id) => host.resolveMedia('thumb', id) !== null && existsSync(host.resolveMedia('thumb', id)!.path));
+    i += 1
+  ) {
     await new Promise((r) => setTimeout(r, 20));
   }
   return ids;
@@ -50,7 +68,9 @@ export async function generate(host: Engine): Promise<string[]> {
 export async function filesUnder(dir: string): Promise<string[]> {
   if (!existsSync(dir)) return [];
   // A job's preview folder may vanish mid-walk: look again.
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => readdir(dir, { recursive: true, withFileTypes: true }));
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() =>
+    readdir(dir, { recursive: true, withFileTypes: true }),
+  );
   return entries
     .filter((entry) => entry.isFile() || entry.isSymbolicLink())
     .map((entry) => relative(dir, join(entry.parentPath, entry.name)))

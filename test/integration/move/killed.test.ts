@@ -22,7 +22,8 @@ async function killedMove(dataDir: string, target: string, killAt: number | 'db'
   });
 }
 
-const libraryFiles = (files: string[]): string[] => files.filter((f) => f.startsWith('library/') || f.startsWith('thumbs/'));
+const libraryFiles = (files: string[]): string[] =>
+  files.filter((f) => f.startsWith('library/') || f.startsWith('thumbs/'));
 
 describe('a move killed mid-way', () => {
   let space: Awaited<ReturnType<typeof scratch>>;
@@ -33,7 +34,10 @@ describe('a move killed mid-way', () => {
     await space?.cleanup();
   });
 
-  async function libraryWithPartialCopy(targetExisted: boolean, killAt: number | 'db' = 3): Promise<{ target: string; before: Map<string, Buffer> }> {
+  async function libraryWithPartialCopy(
+    targetExisted: boolean,
+    killAt: number | 'db' = 3,
+  ): Promise<{ target: string; before: Map<string, Buffer> }> {
     space = await scratch();
     host = await startHost({ dataDir: space.lib });
     await generate(host);
@@ -68,7 +72,9 @@ describe('a move killed mid-way', () => {
     const { target, before } = await libraryWithPartialCopy(false, 'db');
     // A host whose remembered library is gone is offered folders to open: the unverified copy is not one.
     const lost = await startHost({ dataDir: join(space.root, 'unplugged'), remembered: true });
-    await expect(lost.handlers['library.useLocation']({ mode: 'open', path: target })).rejects.toMatchObject({ details: { reason: 'partial_copy' } });
+    await expect(lost.handlers['library.useLocation']({ mode: 'open', path: target })).rejects.toMatchObject({
+      details: { reason: 'partial_copy' },
+    });
     await lost.close({ graceMs: 0 });
     host = await startHost({ dataDir: space.lib });
     await host.handlers['library.move.start']({ target });

@@ -7,8 +7,16 @@ import { AppError } from '../../../shared/errors.js';
 import type { LibraryHost } from '../../../electron/host/library-host.js';
 import { filesUnder, generate, scratch, startHost } from './helpers.js';
 
-const NOT_COPIED = ['atelier.db', 'atelier.db-shm', 'atelier.db-wal', 'atelier.lock', 'atelier.lock-journal', 'atelier.db.clean-close'];
-const copiedFiles = (files: string[]): string[] => files.filter((f) => !NOT_COPIED.includes(f) && !f.startsWith('atelier.lock.holders') && !f.startsWith('previews'));
+const NOT_COPIED = [
+  'atelier.db',
+  'atelier.db-shm',
+  'atelier.db-wal',
+  'atelier.lock',
+  'atelier.lock-journal',
+  'atelier.db.clean-close',
+];
+const copiedFiles = (files: string[]): string[] =>
+  files.filter((f) => !NOT_COPIED.includes(f) && !f.startsWith('atelier.lock.holders') && !f.startsWith('previews'));
 
 async function refusal(promise: Promise<unknown>): Promise<AppError> {
   const error = await promise.then(
@@ -42,7 +50,9 @@ describe('moving the library to another folder', () => {
 
     const started = await host.handlers['library.move.start']({ target });
     expect(started).toMatchObject({ state: 'copying', from: space.lib, to: target });
-    await expect(host.handlers['jobs.list']({ limit: 10, view: 'active' })).rejects.toMatchObject({ details: { reason: 'library_moving' } });
+    await expect(host.handlers['jobs.list']({ limit: 10, view: 'active' })).rejects.toMatchObject({
+      details: { reason: 'library_moving' },
+    });
     await host.settled();
     const { move } = await host.handlers['library.move.status']({});
     expect(move).toMatchObject({ state: 'done', to: target });
@@ -54,7 +64,8 @@ describe('moving the library to another folder', () => {
     const before = copiedFiles(await filesUnder(space.lib)).filter((f) => f !== 'a-link.png');
     expect(before).toEqual(expect.arrayContaining(originals));
     expect(copiedFiles(await filesUnder(target))).toEqual(before);
-    for (const rel of before) expect(readFileSync(join(target, rel)).equals(readFileSync(join(space.lib, rel)))).toBe(true);
+    for (const rel of before)
+      expect(readFileSync(join(target, rel)).equals(readFileSync(join(space.lib, rel)))).toBe(true);
     // The running library is the new one: the same images, served from the new folder.
     expect(host.dataDir).toBe(target);
     const page = await host.handlers['jobs.list']({ limit: 10, view: 'active' });
@@ -63,14 +74,18 @@ describe('moving the library to another folder', () => {
       expect(host.resolveMedia('thumb', id)!.path.startsWith(target)).toBe(true);
       expect(host.resolveMedia('image', id)!.path.startsWith(target)).toBe(true);
     }
-    expect(JSON.parse(await readFile(join(space.userData, 'library-location.json'), 'utf8'))).toMatchObject({ dataDir: target });
+    expect(JSON.parse(await readFile(join(space.userData, 'library-location.json'), 'utf8'))).toMatchObject({
+      dataDir: target,
+    });
 
     const location = await host.handlers['library.location']({});
     expect(location).toMatchObject({ state: 'ready', dataDir: target });
     const counts = location.oldCopy!;
     expect(counts.path).toBe(space.lib);
     // A wrong count deletes nothing.
-    const wrong = await refusal(host.handlers['library.deleteOldCopy']({ files: counts.files - 1, bytes: counts.bytes }));
+    const wrong = await refusal(
+      host.handlers['library.deleteOldCopy']({ files: counts.files - 1, bytes: counts.bytes }),
+    );
     expect(wrong.details).toMatchObject({ reason: 'count_mismatch' });
     expect(copiedFiles(await filesUnder(space.lib)).filter((f) => f !== 'a-link.png')).toEqual(before);
 
@@ -82,7 +97,9 @@ describe('moving the library to another folder', () => {
     expect(await readFile(outside, 'utf8')).toBe('not Atelier’s');
     // Thumbnails still come from the new place after the old one is gone.
     for (const id of ids) expect(existsSync(host.resolveMedia('thumb', id)!.path)).toBe(true);
-    await expect(host.handlers['library.deleteOldCopy']({ files: counts.files, bytes: counts.bytes })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(
+      host.handlers['library.deleteOldCopy']({ files: counts.files, bytes: counts.bytes }),
+    ).rejects.toMatchObject({ code: 'not_found' });
   }, 90_000);
 
   it('Delete the old copy leaves a file changed since it was verified', async () => {
@@ -106,11 +123,15 @@ describe('moving the library to another folder', () => {
     let free = 10 * 1024 * 1024 * 1024;
     host = await startHost({ dataDir: space.lib, hooks: { freeSpace: async () => free } });
     await generate(host);
-    expect((await refusal(host.handlers['library.move.start']({ target: join(space.lib, 'inner') }))).details).toMatchObject({ reason: 'target_inside_library' });
+    expect(
+      (await refusal(host.handlers['library.move.start']({ target: join(space.lib, 'inner') }))).details,
+    ).toMatchObject({ reason: 'target_inside_library' });
     const busy = join(space.root, 'busy');
     await mkdir(busy);
     await writeFile(join(busy, 'holiday.jpg'), 'x');
-    expect((await refusal(host.handlers['library.move.start']({ target: busy }))).details).toMatchObject({ reason: 'target_not_empty' });
+    expect((await refusal(host.handlers['library.move.start']({ target: busy }))).details).toMatchObject({
+      reason: 'target_not_empty',
+    });
     free = 1024;
     const full = await refusal(host.handlers['library.move.start']({ target: join(space.root, 'small') }));
     expect(full).toMatchObject({ code: 'storage', details: { reason: 'target_no_space' } });
@@ -130,12 +151,19 @@ describe('a move that fails leaves the old library in use', () => {
     await space?.cleanup();
   });
 
-  async function failedMove(hooks: Parameters<typeof startHost>[0]['hooks'], prepare?: (root: string) => Promise<string>) {
+  async function failedMove(
+    hooks: Parameters<typeof startHost>[0]['hooks'],
+    prepare?: (root: string) => Promise<string>,
+  ) {
     space = await scratch();
     const to = prepare === undefined ? join(space.root, 'new') : await prepare(space.root);
     host = await startHost({ dataDir: space.lib, ...(hooks === undefined ? {} : { hooks }) });
     const ids = await generate(host);
-    const before = new Map((await filesUnder(space.lib)).filter((f) => f.startsWith('library') || f.startsWith('thumbs')).map((f) => [f, readFileSync(join(space.lib, f))]));
+    const before = new Map(
+      (await filesUnder(space.lib))
+        .filter((f) => f.startsWith('library') || f.startsWith('thumbs'))
+        .map((f) => [f, readFileSync(join(space.lib, f))]),
+    );
     await host.handlers['library.move.start']({ target: to });
     await host.settled();
     const { move } = await host.handlers['library.move.status']({});
@@ -263,7 +291,10 @@ describe('a move that fails leaves the old library in use', () => {
     await host.handlers['library.move.cancel']({});
     release();
     await host.settled();
-    expect((await host.handlers['library.move.status']({})).move).toMatchObject({ state: 'cancelled', error: { code: 'cancelled' } });
+    expect((await host.handlers['library.move.status']({})).move).toMatchObject({
+      state: 'cancelled',
+      error: { code: 'cancelled' },
+    });
     expect(existsSync(target)).toBe(true);
     expect(await filesUnder(target)).toEqual([]);
     expect(host.dataDir).toBe(space.lib);

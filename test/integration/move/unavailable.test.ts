@@ -15,7 +15,11 @@ interface Answer {
   error?: { code: string; details?: Record<string, unknown> };
 }
 
-async function call(handle: ServeHandle, channel: string, body: unknown = {}): Promise<{ status: number; json: Answer }> {
+async function call(
+  handle: ServeHandle,
+  channel: string,
+  body: unknown = {},
+): Promise<{ status: number; json: Answer }> {
   const res = await fetch(`http://127.0.0.1:${handle.server.port}/api/${channel}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
@@ -39,7 +43,11 @@ describe('a remembered library whose drive is not connected at start', () => {
     const config = join(space.root, 'config');
     const drive = join(space.root, 'drive');
     const lib = join(drive, 'Atelier');
-    const engine = await createEngine({ dataDir: lib, keyring: await createFileKeyring(lib), maintenanceIntervalMs: 0 });
+    const engine = await createEngine({
+      dataDir: lib,
+      keyring: await createFileKeyring(lib),
+      maintenanceIntervalMs: 0,
+    });
     await generate(engine);
     await engine.close({ graceMs: 0 });
     await mkdir(join(config, 'Atelier'), { recursive: true });
@@ -53,7 +61,13 @@ describe('a remembered library whose drive is not connected at start', () => {
       stderr: () => undefined,
       env,
     });
-    return { config, drive, lib, defaultDir: join(config, 'Atelier', 'data'), pointer: join(config, 'Atelier', 'library-location.json') };
+    return {
+      config,
+      drive,
+      lib,
+      defaultDir: join(config, 'Atelier', 'data'),
+      pointer: join(config, 'Atelier', 'library-location.json'),
+    };
   }
 
   it('reports library.unavailable, creates nothing there, and opens the library once the drive is back (Wait)', async () => {
@@ -62,7 +76,10 @@ describe('a remembered library whose drive is not connected at start', () => {
     expect(where.json.value).toMatchObject({ state: 'unavailable', dataDir: lib });
     const list = await call(handle!, 'jobs.list', { limit: 10 });
     expect(list.status).toBe(409);
-    expect(list.json.error).toMatchObject({ code: 'conflict', details: { reason: 'library_unavailable', dataDir: lib } });
+    expect(list.json.error).toMatchObject({
+      code: 'conflict',
+      details: { reason: 'library_unavailable', dataDir: lib },
+    });
     expect(existsSync(drive)).toBe(false);
 
     // An empty mount point is not the library either: nothing is written into it.
@@ -85,7 +102,10 @@ describe('a remembered library whose drive is not connected at start', () => {
     expect(refused.json.error).toMatchObject({ code: 'invalid_request', details: { reason: 'not_a_library' } });
     expect(await readdir(notALibrary)).toEqual([]);
     const elsewhere = join(space.root, 'drive-elsewhere', 'Atelier');
-    expect((await call(handle!, 'library.useLocation', { mode: 'open', path: elsewhere })).json.value).toMatchObject({ state: 'ready', dataDir: elsewhere });
+    expect((await call(handle!, 'library.useLocation', { mode: 'open', path: elsewhere })).json.value).toMatchObject({
+      state: 'ready',
+      dataDir: elsewhere,
+    });
     expect((await call(handle!, 'jobs.list', { limit: 10 })).json.value?.items).toHaveLength(2);
     expect(JSON.parse(await readFile(pointer, 'utf8'))).toMatchObject({ dataDir: elsewhere });
   }, 60_000);
@@ -93,7 +113,10 @@ describe('a remembered library whose drive is not connected at start', () => {
   it('Start a new library: in the default folder, the pointer forgotten, the remembered library untouched', async () => {
     const { pointer, defaultDir } = await rememberedThenUnplugged();
     const before = await readdir(join(space.root, 'drive-elsewhere', 'Atelier'), { recursive: true });
-    expect((await call(handle!, 'library.useLocation', { mode: 'new' })).json.value).toMatchObject({ state: 'ready', dataDir: defaultDir });
+    expect((await call(handle!, 'library.useLocation', { mode: 'new' })).json.value).toMatchObject({
+      state: 'ready',
+      dataDir: defaultDir,
+    });
     expect((await call(handle!, 'jobs.list', { limit: 10 })).json.value?.items).toHaveLength(0);
     expect(existsSync(pointer)).toBe(false);
     expect(await readdir(join(space.root, 'drive-elsewhere', 'Atelier'), { recursive: true })).toEqual(before);

@@ -20,7 +20,11 @@ afterEach(async () => {
 describe('a1111: success', () => {
   it('returns N images with seeds and infotexts parsed from the JSON-in-a-string info', async () => {
     const ctx = recordingContext();
-    const out = await provider.generate(sd({ count: 3, seed: 42, steps: 12, guidance: 6.5, negativePrompt: 'blurry', sampler: 'DPM++ 2M' }), cfg, ctx);
+    const out = await provider.generate(
+      sd({ count: 3, seed: 42, steps: 12, guidance: 6.5, negativePrompt: 'blurry', sampler: 'DPM++ 2M' }),
+      cfg,
+      ctx,
+    );
     expect(out.images).toHaveLength(3);
     expect(out.images.map((i) => i.seed)).toEqual([42, 43, 44]);
     expect(out.images.every((i) => i.mime === 'image/png')).toBe(true);
@@ -49,7 +53,13 @@ describe('a1111: success', () => {
 
   it('always sends steps, sampler and scheduler, defaulting to 20 / Euler a / Automatic', async () => {
     await provider.generate(sd(), cfg, recordingContext());
-    expect(fake.generationRequests()[0]!.json).toMatchObject({ steps: 20, sampler_name: 'Euler a', scheduler: 'Automatic', seed: -1, cfg_scale: 7 });
+    expect(fake.generationRequests()[0]!.json).toMatchObject({
+      steps: 20,
+      sampler_name: 'Euler a',
+      scheduler: 'Automatic',
+      seed: -1,
+      cfg_scale: 7,
+    });
   });
 
   it('sends the request’s schedule type (A1111 1.9+), as the composer and Reuse settings set it', async () => {
@@ -89,7 +99,10 @@ describe('a1111: success', () => {
 
   it('falls back to the global /sdapi/v1/progress without /internal/progress (--nowebui)', async () => {
     await fake.close();
-    fake = await startFakeA1111({ internalProgress: false, scenario: { kind: 'success', stepMs: 20, previewEvery: 5 } });
+    fake = await startFakeA1111({
+      internalProgress: false,
+      scenario: { kind: 'success', stepMs: 20, previewEvery: 5 },
+    });
     const ctx = recordingContext();
     await provider.generate(sd({ steps: 25 }), { ...cfg, baseUrl: fake.url }, ctx);
     expect(ctx.progress.some((p) => p.stage === 'sampling' && p.steps === 25)).toBe(true);
@@ -102,7 +115,10 @@ describe('a1111: success', () => {
     fake = await startFakeA1111({ auth: { username: 'artist', password: 'hunter2-secret' } });
     const good = { ...cfg, baseUrl: fake.url, username: 'artist', password: 'hunter2-secret' };
     expect((await provider.generate(sd(), good, recordingContext())).images).toHaveLength(1);
-    const error = await rejectsWith(provider.generate(sd(), { ...good, password: 'wrong-password-x' }, recordingContext()), 'provider_auth');
+    const error = await rejectsWith(
+      provider.generate(sd(), { ...good, password: 'wrong-password-x' }, recordingContext()),
+      'provider_auth',
+    );
     expect(error.retryable).toBe(false);
     expect(visible(error)).not.toContain('wrong-password-x');
     expect(visible(error)).not.toContain(Buffer.from('artist:wrong-password-x').toString('base64'));
@@ -122,7 +138,9 @@ describe('a1111: cancel', () => {
     expect(fake.interruptRequests()).toHaveLength(1);
     // Ordering instead of a stopwatch: A1111's own answer to the interrupt arrived (its partial image is discarded)
     // before the provider's grace ran out.
-    expect(ctx.traces.some((t) => t.kind === 'cancel' && /returned 1 partial image\(s\).*discarded/.test(t.message))).toBe(true);
+    expect(
+      ctx.traces.some((t) => t.kind === 'cancel' && /returned 1 partial image\(s\).*discarded/.test(t.message)),
+    ).toBe(true);
     expect(fake.generationRequests()).toHaveLength(1);
   });
 
@@ -174,14 +192,21 @@ describe('a1111: errors', () => {
     expect(oom.message).toMatch(/OutOfMemoryError/);
     fake.setScenario(a1111Errors.unavailable());
     const unavailable = await rejectsWith(provider.generate(sd(), cfg, recordingContext()), 'provider_unavailable');
-    expect(unavailable).toMatchObject({ retryable: true, details: expect.objectContaining({ phase: 'before_accept', retryAfterMs: 1000 }) });
+    expect(unavailable).toMatchObject({
+      retryable: true,
+      details: expect.objectContaining({ phase: 'before_accept', retryAfterMs: 1000 }),
+    });
   });
 
   it('malformed JSON, invalid base64 and a response cut halfway are provider_errors; a broken info is tolerated', async () => {
     fake.setScenario({ kind: 'malformed_json' });
-    expect((await rejectsWith(provider.generate(sd(), cfg, recordingContext()), 'provider_error')).message).toMatch(/malformed JSON/);
+    expect((await rejectsWith(provider.generate(sd(), cfg, recordingContext()), 'provider_error')).message).toMatch(
+      /malformed JSON/,
+    );
     fake.setScenario({ kind: 'invalid_base64' });
-    expect((await rejectsWith(provider.generate(sd(), cfg, recordingContext()), 'provider_error')).message).toMatch(/invalid base64/);
+    expect((await rejectsWith(provider.generate(sd(), cfg, recordingContext()), 'provider_error')).message).toMatch(
+      /invalid base64/,
+    );
     fake.setScenario({ kind: 'cut' });
     const cut = await rejectsWith(provider.generate(sd(), cfg, recordingContext()), 'provider_error');
     expect(cut.retryable).toBe(false);
@@ -195,7 +220,10 @@ describe('a1111: errors', () => {
 
   it('stops reading a 200 MB body at the bound', async () => {
     fake.setScenario({ kind: 'huge', bytes: 200 * 1024 * 1024 });
-    const error = await rejectsWith(provider.generate(sd(), { ...cfg, maxResponseBytes: 1024 * 1024 }, recordingContext()), 'provider_error');
+    const error = await rejectsWith(
+      provider.generate(sd(), { ...cfg, maxResponseBytes: 1024 * 1024 }, recordingContext()),
+      'provider_error',
+    );
     expect(error.details).toMatchObject({ limitBytes: 1024 * 1024 });
     await waitFor(() => fake.generationRequests()[0]!.aborted);
     expect(fake.generationRequests()[0]!.bytesSent).toBeLessThan(32 * 1024 * 1024);
@@ -209,7 +237,10 @@ describe('a1111: errors', () => {
 
   it('connection refused is provider_unavailable, retryable, never accepted', async () => {
     const ctx = recordingContext();
-    const error = await rejectsWith(provider.generate(sd(), { ...cfg, baseUrl: await closedPortUrl() }, ctx), 'provider_unavailable');
+    const error = await rejectsWith(
+      provider.generate(sd(), { ...cfg, baseUrl: await closedPortUrl() }, ctx),
+      'provider_unavailable',
+    );
     expect(error.retryable).toBe(true);
     expect(ctx.accepted).toBe(0);
   });
@@ -244,7 +275,11 @@ describe('a1111: validate and test()', () => {
     });
     await fake.close();
     fake = await startFakeA1111({ auth: { username: 'a', password: 'b-secret' } });
-    expect(await provider.test({ ...cfg, baseUrl: fake.url, username: 'a', password: 'nope' }, new AbortController().signal)).toMatchObject({ ok: false, reachable: true, authenticated: false });
-    expect(await provider.test({ ...cfg, baseUrl: await closedPortUrl() }, new AbortController().signal)).toMatchObject({ ok: false, reachable: false });
+    expect(
+      await provider.test({ ...cfg, baseUrl: fake.url, username: 'a', password: 'nope' }, new AbortController().signal),
+    ).toMatchObject({ ok: false, reachable: true, authenticated: false });
+    expect(await provider.test({ ...cfg, baseUrl: await closedPortUrl() }, new AbortController().signal)).toMatchObject(
+      { ok: false, reachable: false },
+    );
   });
 });

@@ -16,7 +16,12 @@ let recorded: Transcript;
 beforeAll(async () => {
   recorded = transcript();
   // The kit's model names, previews on as start.sh starts it, and steps slow enough to interrupt a long job.
-  fake = await startFakeComfyUI({ checkpoints: KIT_CHECKPOINTS, upscaleModels: [KIT_UPSCALER], previews: true, stepMs: 20 });
+  fake = await startFakeComfyUI({
+    checkpoints: KIT_CHECKPOINTS,
+    upscaleModels: [KIT_UPSCALER],
+    previews: true,
+    stepMs: 20,
+  });
   run = await runContract(fake.url);
 }, 120_000);
 afterAll(async () => {
@@ -26,7 +31,14 @@ afterAll(async () => {
 describe('the fake ComfyUI against the transcript recorded from a real one', () => {
   it('was recorded from a real ComfyUI', () => {
     expect(recorded.comfyuiVersion).toMatch(/^\d+\.\d+\.\d+$/);
-    expect(Object.keys(recorded.facts).sort()).toEqual(['discovery', 'fromImages', 'interrupts', 'refusals', 'textToImage', 'twoSockets']);
+    expect(Object.keys(recorded.facts).sort()).toEqual([
+      'discovery',
+      'fromImages',
+      'interrupts',
+      'refusals',
+      'textToImage',
+      'twoSockets',
+    ]);
   });
 
   it.each(['discovery', 'textToImage', 'fromImages', 'refusals', 'interrupts', 'twoSockets'])('%s', (scenario) => {

@@ -26,9 +26,20 @@ const only = (graph: Graph, type: string) => {
   return found[0]!;
 };
 const ctxWith = (inputs: { image?: SourceImage; mask?: SourceImage }) => Object.assign(recordingContext(), { inputs });
-const img2img = (strength?: number, overrides: Parameters<typeof request>[0] = {}) => request({ width: 512, height: 512, inputImage: { imageId: IMAGE_ID, ...(strength === undefined ? {} : { strength }) }, ...overrides });
+const img2img = (strength?: number, overrides: Parameters<typeof request>[0] = {}) =>
+  request({
+    width: 512,
+    height: 512,
+    inputImage: { imageId: IMAGE_ID, ...(strength === undefined ? {} : { strength }) },
+    ...overrides,
+  });
 const inpaint = (strength?: number) => img2img(strength, { mask: { imageId: IMAGE_ID } });
-const upscale = (factor: 2 | 4, upscaler?: string) => request({ width: 512, height: 512, upscale: { imageId: IMAGE_ID, factor, ...(upscaler === undefined ? {} : { upscaler }) } });
+const upscale = (factor: 2 | 4, upscaler?: string) =>
+  request({
+    width: 512,
+    height: 512,
+    upscale: { imageId: IMAGE_ID, factor, ...(upscaler === undefined ? {} : { upscaler }) },
+  });
 
 async function start(options: FakeComfyOptions = {}): Promise<void> {
   await fake?.close();
@@ -40,11 +51,25 @@ async function start(options: FakeComfyOptions = {}): Promise<void> {
 beforeEach(async () => {
   // A source with structure (a gradient), 68×52: neither side a multiple of 8, as imported photos often are.
   const pixels = Buffer.alloc(68 * 52 * 3);
-  for (let i = 0; i < 68 * 52; i += 1) pixels.set([i % 68 * 3, (i / 68) * 4, 90], i * 3);
-  source = { data: await sharp(pixels, { raw: { width: 68, height: 52, channels: 3 } }).png().toBuffer(), mime: 'image/png', width: 68, height: 52 };
+  for (let i = 0; i < 68 * 52; i += 1) pixels.set([(i % 68) * 3, (i / 68) * 4, 90], i * 3);
+  source = {
+    data: await sharp(pixels, { raw: { width: 68, height: 52, channels: 3 } })
+      .png()
+      .toBuffer(),
+    mime: 'image/png',
+    width: 68,
+    height: 52,
+  };
   const maskPixels = Buffer.alloc(68 * 52);
   for (let i = 0; i < maskPixels.length; i += 1) maskPixels[i] = i % 68 < 34 ? 255 : 0;
-  mask = { data: await sharp(maskPixels, { raw: { width: 68, height: 52, channels: 1 } }).png().toBuffer(), mime: 'image/png', width: 68, height: 52 };
+  mask = {
+    data: await sharp(maskPixels, { raw: { width: 68, height: 52, channels: 1 } })
+      .png()
+      .toBuffer(),
+    mime: 'image/png',
+    width: 68,
+    height: 52,
+  };
   await start();
 });
 afterEach(async () => {
@@ -73,7 +98,9 @@ describe('comfyui image-to-image', () => {
     expect(out.seed).toBe(7);
     expect(ctx.accepted).toBe(1);
     // Uploaded before the prompt was queued.
-    expect(fake.requests.findIndex((r) => r.path === '/upload/image')).toBeLessThan(fake.requests.findIndex((r) => r.path === '/prompt'));
+    expect(fake.requests.findIndex((r) => r.path === '/upload/image')).toBeLessThan(
+      fake.requests.findIndex((r) => r.path === '/prompt'),
+    );
   });
 
   it('uses denoise 0.75 when the request gives no strength, and repeats the latent for a batch', async () => {
@@ -113,17 +140,30 @@ describe('comfyui image-to-image', () => {
   it('a workflow without {{input_image}} cannot work from an image: invalid_request before any network call', async () => {
     const workflow = JSON.stringify(defaultWorkflow());
     expect(() => provider.validate(img2img(0.5), { ...cfg, workflow })).toThrow(/no \{\{input_image\}\} placeholder/);
-    await rejectsWith(provider.generate(img2img(0.5), { ...cfg, workflow }, ctxWith({ image: source })), 'invalid_request');
+    await rejectsWith(
+      provider.generate(img2img(0.5), { ...cfg, workflow }, ctxWith({ image: source })),
+      'invalid_request',
+    );
     expect(fake.requests).toHaveLength(0);
     const caps = provider.capabilities({ ...cfg, workflow }).operations;
     expect(caps.img2img).toMatchObject({ supported: false, reason: expect.stringContaining('{{input_image}}') });
     expect(caps.inpaint.supported).toBe(false);
     // And a workflow that loads an image cannot run from text alone.
-    const imageWorkflow = JSON.stringify({ ...defaultWorkflow(), '10': { class_type: 'LoadImage', inputs: { image: '{{input_image}}' } } });
-    expect(() => provider.validate(request({ width: 512, height: 512 }), { ...cfg, workflow: imageWorkflow })).toThrow(/start it from an image/);
+    const imageWorkflow = JSON.stringify({
+      ...defaultWorkflow(),
+      '10': { class_type: 'LoadImage', inputs: { image: '{{input_image}}' } },
+    });
+    expect(() => provider.validate(request({ width: 512, height: 512 }), { ...cfg, workflow: imageWorkflow })).toThrow(
+      /start it from an image/,
+    );
     // A scheduler needs {{scheduler}} in a person's workflow, like the sampler.
-    const noScheduler = JSON.stringify({ ...defaultWorkflow(), '3': { ...defaultWorkflow()['3']!, inputs: { ...defaultWorkflow()['3']!.inputs, scheduler: 'normal' } } });
-    expect(() => provider.validate(request({ width: 512, height: 512, scheduler: 'karras' }), { ...cfg, workflow: noScheduler })).toThrow(/no \{\{scheduler\}\} placeholder/);
+    const noScheduler = JSON.stringify({
+      ...defaultWorkflow(),
+      '3': { ...defaultWorkflow()['3']!, inputs: { ...defaultWorkflow()['3']!.inputs, scheduler: 'normal' } },
+    });
+    expect(() =>
+      provider.validate(request({ width: 512, height: 512, scheduler: 'karras' }), { ...cfg, workflow: noScheduler }),
+    ).toThrow(/no \{\{scheduler\}\} placeholder/);
   });
 
   it('the default graph says it can do all three operations', () => {
@@ -147,7 +187,11 @@ describe('comfyui masked edit', () => {
     expect(noise.inputs).toEqual({ samples: [encodeId, 0], mask: [maskId, 0] });
     expect(only(graph, 'KSampler')[1].inputs).toMatchObject({ denoise: 0.9, latent_image: [noiseId, 0] });
     const [compositeId, composite] = only(graph, 'ImageCompositeMasked');
-    expect(composite.inputs).toMatchObject({ destination: [loadId, 0], source: [only(graph, 'VAEDecode')[0], 0], mask: [maskId, 0] });
+    expect(composite.inputs).toMatchObject({
+      destination: [loadId, 0],
+      source: [only(graph, 'VAEDecode')[0], 0],
+      mask: [maskId, 0],
+    });
     expect(only(graph, 'SaveImage')[1].inputs.images).toEqual([compositeId, 0]);
     expect(out.images.map((i) => [i.width, i.height])).toEqual([[68, 52]]);
   });
@@ -161,16 +205,33 @@ describe('comfyui masked edit', () => {
     expect(repeat.inputs).toEqual({ image: [only(graph, 'LoadImage')[0], 0], amount: 2 });
     expect(only(graph, 'ImageCompositeMasked')[1].inputs.destination).toEqual([repeatId, 0]);
     expect(only(graph, 'RepeatLatentBatch')[1].inputs.samples).toEqual([only(graph, 'SetLatentNoiseMask')[0], 0]);
-    expect(batch.images.map((i) => [i.width, i.height])).toEqual([[68, 52], [68, 52]]);
+    expect(batch.images.map((i) => [i.width, i.height])).toEqual([
+      [68, 52],
+      [68, 52],
+    ]);
   });
 
   it('a workflow with {{input_image}} but no {{mask}} cannot edit with a mask; with it, the mask name fills in', async () => {
-    const base: Graph = { ...defaultWorkflow(), '5': { class_type: 'VAEEncode', inputs: { pixels: ['10', 0], vae: ['4', 2] } }, '10': { class_type: 'LoadImage', inputs: { image: '{{input_image}}' } } };
-    expect(() => provider.validate(inpaint(), { ...cfg, workflow: JSON.stringify(base) })).toThrow(/no \{\{mask\}\} placeholder/);
+    const base: Graph = {
+      ...defaultWorkflow(),
+      '5': { class_type: 'VAEEncode', inputs: { pixels: ['10', 0], vae: ['4', 2] } },
+      '10': { class_type: 'LoadImage', inputs: { image: '{{input_image}}' } },
+    };
+    expect(() => provider.validate(inpaint(), { ...cfg, workflow: JSON.stringify(base) })).toThrow(
+      /no \{\{mask\}\} placeholder/,
+    );
     expect(provider.capabilities({ ...cfg, workflow: JSON.stringify(base) }).operations.inpaint.supported).toBe(false);
-    const withMask: Graph = { ...base, '12': { class_type: 'LoadImageMask', inputs: { image: '{{mask}}', channel: 'red' } }, '13': { class_type: 'SetLatentNoiseMask', inputs: { samples: ['5', 0], mask: ['12', 0] } } };
+    const withMask: Graph = {
+      ...base,
+      '12': { class_type: 'LoadImageMask', inputs: { image: '{{mask}}', channel: 'red' } },
+      '13': { class_type: 'SetLatentNoiseMask', inputs: { samples: ['5', 0], mask: ['12', 0] } },
+    };
     withMask['3'] = { ...base['3']!, inputs: { ...base['3']!.inputs, latent_image: ['13', 0] } };
-    await provider.generate(inpaint(), { ...cfg, workflow: JSON.stringify(withMask) }, ctxWith({ image: source, mask }));
+    await provider.generate(
+      inpaint(),
+      { ...cfg, workflow: JSON.stringify(withMask) },
+      ctxWith({ image: source, mask }),
+    );
     expect(sentGraph()['12']!.inputs.image).toBe(fake.uploads[1]!.name);
   });
 
@@ -182,23 +243,33 @@ describe('comfyui masked edit', () => {
 });
 
 describe('comfyui upscale', () => {
-  it.each([2, 4] as const)('without an upscale model: LoadImage → ImageScaleBy(lanczos, %i) → SaveImage, result exactly source × factor', async (factor) => {
-    const out = await provider.generate(upscale(factor), cfg, ctxWith({ image: source }));
-    expect(fake.uploads[0]!.bytes.equals(Buffer.from(source.data))).toBe(true);
-    const graph = sentGraph();
-    const [loadId] = only(graph, 'LoadImage');
-    const [scaleId, scale] = only(graph, 'ImageScaleBy');
-    expect(scale.inputs).toEqual({ image: [loadId, 0], upscale_method: 'lanczos', scale_by: factor });
-    expect(only(graph, 'SaveImage')[1].inputs.images).toEqual([scaleId, 0]);
-    expect(nodesOf(graph, 'CheckpointLoaderSimple')).toHaveLength(0);
-    expect(out.images.map((i) => [i.width, i.height])).toEqual([[68 * factor, 52 * factor]]);
-    expect(out.info?.upscaler).toBe('lanczos');
-  });
+  it.each([2, 4] as const)(
+    'without an upscale model: LoadImage → ImageScaleBy(lanczos, %i) → SaveImage, result exactly source × factor',
+    async (factor) => {
+      const out = await provider.generate(upscale(factor), cfg, ctxWith({ image: source }));
+      expect(fake.uploads[0]!.bytes.equals(Buffer.from(source.data))).toBe(true);
+      const graph = sentGraph();
+      const [loadId] = only(graph, 'LoadImage');
+      const [scaleId, scale] = only(graph, 'ImageScaleBy');
+      expect(scale.inputs).toEqual({ image: [loadId, 0], upscale_method: 'lanczos', scale_by: factor });
+      expect(only(graph, 'SaveImage')[1].inputs.images).toEqual([scaleId, 0]);
+      expect(nodesOf(graph, 'CheckpointLoaderSimple')).toHaveLength(0);
+      expect(out.images.map((i) => [i.width, i.height])).toEqual([[68 * factor, 52 * factor]]);
+      expect(out.info?.upscaler).toBe('lanczos');
+    },
+  );
 
   it('a camera JPEG on its side is upscaled at the size LoadImage sees (EXIF orientation applied)', async () => {
     await start({ upscaleModels: ['4x-UltraSharp.pth'] });
-    const jpeg = await sharp({ create: { width: 68, height: 52, channels: 3, background: '#369' } }).jpeg().withMetadata({ orientation: 6 }).toBuffer();
-    const out = await provider.generate(upscale(2), cfg, ctxWith({ image: { data: jpeg, mime: 'image/jpeg', width: 68, height: 52 } }));
+    const jpeg = await sharp({ create: { width: 68, height: 52, channels: 3, background: '#369' } })
+      .jpeg()
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
+    const out = await provider.generate(
+      upscale(2),
+      cfg,
+      ctxWith({ image: { data: jpeg, mime: 'image/jpeg', width: 68, height: 52 } }),
+    );
     expect(fake.uploads[0]!.filename).toMatch(/\.jpg$/);
     expect(only(sentGraph(), 'ImageScale')[1].inputs).toMatchObject({ width: 104, height: 136 });
     expect(out.images.map((i) => [i.width, i.height])).toEqual([[104, 136]]);
@@ -219,19 +290,27 @@ describe('comfyui upscale', () => {
     expect(two.images.map((i) => [i.width, i.height])).toEqual([[136, 104]]);
   });
 
-  it.each([false, true])('test() lists the upscale models for capabilities (COMBO shape: %s); an unknown one is refused offline', async (comboSpec) => {
-    await start({ upscaleModels: ['4x-UltraSharp.pth'], comboSpec });
-    expect(provider.capabilities(cfg).operations.upscale.upscalers).toBeUndefined();
-    const result = await provider.test(cfg, AbortSignal.timeout(5000));
-    expect(result.message).toContain('1 upscale model');
-    expect(result.upscalers).toEqual(['4x-UltraSharp.pth']);
-    expect(provider.capabilities(cfg).operations.upscale).toMatchObject({ supported: true, upscalers: ['4x-UltraSharp.pth'] });
-    const before = fake.requests.length;
-    expect(() => provider.validate(upscale(2, 'R-ESRGAN 4x+'), cfg)).toThrow(/no upscale model "R-ESRGAN 4x\+"/);
-    expect(fake.requests).toHaveLength(before);
-    // The engine may hand the list in through the config instead.
-    expect(provider.capabilities({ ...cfg, upscalers: ['2x-Other.pth'] }).operations.upscale.upscalers).toEqual(['2x-Other.pth']);
-  });
+  it.each([false, true])(
+    'test() lists the upscale models for capabilities (COMBO shape: %s); an unknown one is refused offline',
+    async (comboSpec) => {
+      await start({ upscaleModels: ['4x-UltraSharp.pth'], comboSpec });
+      expect(provider.capabilities(cfg).operations.upscale.upscalers).toBeUndefined();
+      const result = await provider.test(cfg, AbortSignal.timeout(5000));
+      expect(result.message).toContain('1 upscale model');
+      expect(result.upscalers).toEqual(['4x-UltraSharp.pth']);
+      expect(provider.capabilities(cfg).operations.upscale).toMatchObject({
+        supported: true,
+        upscalers: ['4x-UltraSharp.pth'],
+      });
+      const before = fake.requests.length;
+      expect(() => provider.validate(upscale(2, 'R-ESRGAN 4x+'), cfg)).toThrow(/no upscale model "R-ESRGAN 4x\+"/);
+      expect(fake.requests).toHaveLength(before);
+      // The engine may hand the list in through the config instead.
+      expect(provider.capabilities({ ...cfg, upscalers: ['2x-Other.pth'] }).operations.upscale.upscalers).toEqual([
+        '2x-Other.pth',
+      ]);
+    },
+  );
 
   it('an unknown upscaler found only at run time is invalid_request, and nothing is queued', async () => {
     await rejectsWith(provider.generate(upscale(2, 'missing.pth'), cfg, ctxWith({ image: source })), 'invalid_request');
@@ -277,7 +356,13 @@ describe('comfyui: any upload answer', () => {
     const deadline = new Deadline(new AbortController().signal, 10_000);
     const scope = { provider: 'ComfyUI', deadline, secrets: [] };
     const part = fc.oneof(fc.string(), fc.constantFrom('..', '.', '', 'a/b', 'x\\y', 'ok.png'));
-    const answer = fc.oneof(fc.anything(), fc.record({ name: fc.oneof(part, fc.anything()), subfolder: fc.oneof(part, fc.anything()), type: fc.string() }, { requiredKeys: [] }));
+    const answer = fc.oneof(
+      fc.anything(),
+      fc.record(
+        { name: fc.oneof(part, fc.anything()), subfolder: fc.oneof(part, fc.anything()), type: fc.string() },
+        { requiredKeys: [] },
+      ),
+    );
     fc.assert(
       fc.property(answer, (value) => {
         let name: string;
@@ -289,7 +374,9 @@ describe('comfyui: any upload answer', () => {
           return;
         }
         const parts = name.split('/');
-        expect(parts.every((p) => p !== '' && p !== '.' && p !== '..' && !p.includes('\\') && !p.includes('\0'))).toBe(true);
+        expect(parts.every((p) => p !== '' && p !== '.' && p !== '..' && !p.includes('\\') && !p.includes('\0'))).toBe(
+          true,
+        );
         expect(parts.at(-1)).toBe((value as { name: string }).name);
       }),
       { numRuns: 500 },
@@ -300,12 +387,23 @@ describe('comfyui: any upload answer', () => {
 
 describe('the fake checks graphs like ComfyUI', () => {
   it('rejects a LoadImage of a file never uploaded, and an ImageScaleBy method it does not have', async () => {
-    const graph = { '10': { class_type: 'LoadImage', inputs: { image: 'nope.png' } }, '21': { class_type: 'ImageScaleBy', inputs: { image: ['10', 0], upscale_method: 'sinc', scale_by: 2 } }, '9': { class_type: 'SaveImage', inputs: { filename_prefix: 'x', images: ['21', 0] } } };
-    const res = await fetch(`${fake.url}/prompt`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: graph, client_id: 'c' }) });
+    const graph = {
+      '10': { class_type: 'LoadImage', inputs: { image: 'nope.png' } },
+      '21': { class_type: 'ImageScaleBy', inputs: { image: ['10', 0], upscale_method: 'sinc', scale_by: 2 } },
+      '9': { class_type: 'SaveImage', inputs: { filename_prefix: 'x', images: ['21', 0] } },
+    };
+    const res = await fetch(`${fake.url}/prompt`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: graph, client_id: 'c' }),
+    });
     expect(res.status).toBe(400);
     const body = (await res.json()) as { node_errors: Record<string, { errors: { type: string }[] }> };
     // LoadImage checks its own file (VALIDATE_INPUTS), as the real server does: not a combo error.
-    expect(body.node_errors['10']!.errors[0]).toMatchObject({ type: 'custom_validation_failed', details: 'image - Invalid image file: nope.png' });
+    expect(body.node_errors['10']!.errors[0]).toMatchObject({
+      type: 'custom_validation_failed',
+      details: 'image - Invalid image file: nope.png',
+    });
     expect(body.node_errors['21']!.errors[0]!.type).toBe('value_not_in_list');
   });
 });

@@ -16,7 +16,8 @@ import { config, recordingContext, rejectsWith, request, sourcePng, waitFor } fr
 let fake: FakeComfy;
 let cfg: ProviderConfig;
 const provider = createComfyUIProvider({ cancelGraceMs: 200, historyWaitMs: 300 });
-const small = (overrides: Parameters<typeof request>[0] = {}) => request({ width: 64, height: 64, steps: 2, ...overrides });
+const small = (overrides: Parameters<typeof request>[0] = {}) =>
+  request({ width: 64, height: 64, steps: 2, ...overrides });
 
 async function start(options: FakeComfyOptions = {}): Promise<void> {
   fake = await startFakeComfyUI(options);
@@ -29,16 +30,32 @@ afterEach(async () => {
 describe('a validation error keeps the server’s explanation', () => {
   it('a range error names the input and the reason, not the input alone', async () => {
     await start();
-    const workflow = JSON.stringify({ ...defaultWorkflow(), '5': { class_type: 'EmptyLatentImage', inputs: { width: 4, height: '{{height}}', batch_size: 1 } } });
-    const error = await rejectsWith(provider.generate(small(), { ...cfg, workflow }, recordingContext()), 'provider_rejected');
-    expect(error.message).toBe('ComfyUI rejected the workflow. ComfyUI said: "Prompt outputs failed validation — node 5 (EmptyLatentImage): width: Value 4 smaller than min of 16"');
+    const workflow = JSON.stringify({
+      ...defaultWorkflow(),
+      '5': { class_type: 'EmptyLatentImage', inputs: { width: 4, height: '{{height}}', batch_size: 1 } },
+    });
+    const error = await rejectsWith(
+      provider.generate(small(), { ...cfg, workflow }, recordingContext()),
+      'provider_rejected',
+    );
+    expect(error.message).toBe(
+      'ComfyUI rejected the workflow. ComfyUI said: "Prompt outputs failed validation — node 5 (EmptyLatentImage): width: Value 4 smaller than min of 16"',
+    );
   });
 
   it('an unknown node class reads as one sentence', async () => {
     await start();
-    const workflow = JSON.stringify({ ...defaultWorkflow(), '9': { class_type: 'NoSuchNode', inputs: { images: ['8', 0] } } });
-    const error = await rejectsWith(provider.generate(small(), { ...cfg, workflow }, recordingContext()), 'provider_rejected');
-    expect(error.message).toBe('ComfyUI rejected the workflow. ComfyUI said: "Cannot execute because node NoSuchNode does not exist (Node ID \'#9\')"');
+    const workflow = JSON.stringify({
+      ...defaultWorkflow(),
+      '9': { class_type: 'NoSuchNode', inputs: { images: ['8', 0] } },
+    });
+    const error = await rejectsWith(
+      provider.generate(small(), { ...cfg, workflow }, recordingContext()),
+      'provider_rejected',
+    );
+    expect(error.message).toBe(
+      'ComfyUI rejected the workflow. ComfyUI said: "Cannot execute because node NoSuchNode does not exist (Node ID \'#9\')"',
+    );
   });
 });
 
@@ -65,8 +82,13 @@ describe('a 200 with node_errors', () => {
   it('fails the job, and stops the prompt, when the output Atelier reads from was dropped', async () => {
     await start();
     const ctx = recordingContext();
-    const error = await rejectsWith(provider.generate(small(), { ...cfg, workflow: branches('10') }, ctx), 'provider_rejected');
-    expect(error.message).toMatch(/^ComfyUI dropped the part of the workflow Atelier reads images from \(output nodes 9, 11\) because it failed validation: node 10 \(LoadImage\): image: Custom validation failed/);
+    const error = await rejectsWith(
+      provider.generate(small(), { ...cfg, workflow: branches('10') }, ctx),
+      'provider_rejected',
+    );
+    expect(error.message).toMatch(
+      /^ComfyUI dropped the part of the workflow Atelier reads images from \(output nodes 9, 11\) because it failed validation: node 10 \(LoadImage\): image: Custom validation failed/,
+    );
     expect(ctx.accepted).toBe(1);
     // Not the PreviewImage branch's temp files passed off as the result.
     expect(fake.requests.filter((r) => r.path === '/view')).toHaveLength(0);
@@ -81,9 +103,27 @@ describe('samplers and schedulers are checked against the server’s lists first
   ] as const)('an unknown %s is refused before anything is sent, even an upload', async (what, overrides) => {
     await start();
     const ctx = Object.assign(recordingContext(), { inputs: { image: sourcePng(64, 64) } });
-    const error = await rejectsWith(provider.generate(request({ width: 64, height: 64, inputImage: { imageId: '0190a6e2-0000-7000-8000-000000000001' }, ...overrides }), cfg, ctx), 'invalid_request');
-    expect(error.message).toMatch(new RegExp(`^This ComfyUI server has no ${what} "${Object.values(overrides)[0]}"\\. It has: .*\\. Nothing was sent\\.$`));
-    expect(error.message).toContain(what === 'sampler' ? 'euler, euler_cfg_pp, euler_ancestral' : 'simple, sgm_uniform, karras');
+    const error = await rejectsWith(
+      provider.generate(
+        request({
+          width: 64,
+          height: 64,
+          inputImage: { imageId: '0190a6e2-0000-7000-8000-000000000001' },
+          ...overrides,
+        }),
+        cfg,
+        ctx,
+      ),
+      'invalid_request',
+    );
+    expect(error.message).toMatch(
+      new RegExp(
+        `^This ComfyUI server has no ${what} "${Object.values(overrides)[0]}"\\. It has: .*\\. Nothing was sent\\.$`,
+      ),
+    );
+    expect(error.message).toContain(
+      what === 'sampler' ? 'euler, euler_cfg_pp, euler_ancestral' : 'simple, sgm_uniform, karras',
+    );
     expect(error.details).toMatchObject({ field: what, phase: 'before_accept' });
     expect(fake.promptRequests()).toHaveLength(0);
     expect(fake.uploads).toHaveLength(0);
@@ -145,7 +185,9 @@ describe('cancel waits for the server to stop', () => {
     expect(runningAtEnd).toEqual([]);
     // Nothing counts steps once stopping was said.
     expect(ctx.progress.slice(ctx.progress.findIndex((p) => p.stage === STOPPING_STAGE) + 1)).toEqual([]);
-    expect(ctx.traces.filter((t) => t.kind === 'cancel').at(-1)?.message).toMatch(/^ComfyUI stopped prompt .* after \d+\.\d s\.$/);
+    expect(ctx.traces.filter((t) => t.kind === 'cancel').at(-1)?.message).toMatch(
+      /^ComfyUI stopped prompt .* after \d+\.\d s\.$/,
+    );
   });
 });
 
@@ -175,7 +217,9 @@ describe('a fully cached re-run', () => {
     const again = await provider.generate(small({ seed: 77 }), cfg, ctx);
     expect(again.info).toMatchObject({ cached: true, files: first.info!.files });
     expect(ctx.progress.some((p) => p.stage === 'sampling')).toBe(false);
-    expect(ctx.traces.find((t) => t.kind === 'cached')?.message).toBe(`ComfyUI ran nothing: every node was cached from an earlier run of the same graph, so these are that run's files (${(first.info!.files as string[]).join(', ')}).`);
+    expect(ctx.traces.find((t) => t.kind === 'cached')?.message).toBe(
+      `ComfyUI ran nothing: every node was cached from an earlier run of the same graph, so these are that run's files (${(first.info!.files as string[]).join(', ')}).`,
+    );
     expect(first.info).not.toHaveProperty('cached');
   });
 });
@@ -184,7 +228,13 @@ describe('an upscale with a model', () => {
   it('shows the upscale node’s progress as upscaling', async () => {
     await start({ upscaleModels: ['2x-Tiny.safetensors'] });
     const ctx = Object.assign(recordingContext(), { inputs: { image: sourcePng(72, 56) } });
-    await provider.generate(request({ width: 72, height: 56, upscale: { imageId: '0190a6e2-0000-7000-8000-000000000001', factor: 2 } }), cfg, ctx);
-    expect(ctx.progress.filter((p) => p.step !== undefined)).toEqual([{ stage: 'upscaling', step: 1, steps: 1, fraction: 1 }]);
+    await provider.generate(
+      request({ width: 72, height: 56, upscale: { imageId: '0190a6e2-0000-7000-8000-000000000001', factor: 2 } }),
+      cfg,
+      ctx,
+    );
+    expect(ctx.progress.filter((p) => p.step !== undefined)).toEqual([
+      { stage: 'upscaling', step: 1, steps: 1, fraction: 1 },
+    ]);
   });
 });

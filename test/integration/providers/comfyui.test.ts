@@ -22,7 +22,11 @@ afterEach(async () => {
 describe('comfyui: success', () => {
   it('connects the WebSocket first with the same client id, queues the default workflow and fetches N images via /view', async () => {
     const ctx = recordingContext();
-    const out = await provider.generate(sd({ count: 2, seed: 99, steps: 8, guidance: 5.5, negativePrompt: 'bad hands', sampler: 'dpmpp_2m' }), cfg, ctx);
+    const out = await provider.generate(
+      sd({ count: 2, seed: 99, steps: 8, guidance: 5.5, negativePrompt: 'bad hands', sampler: 'dpmpp_2m' }),
+      cfg,
+      ctx,
+    );
     expect(out.images).toHaveLength(2);
     expect(out.images.every((i) => i.mime === 'image/png' && i.width === 512)).toBe(true);
     expect(out.seed).toBe(99);
@@ -31,13 +35,22 @@ describe('comfyui: success', () => {
     expect(fake.sockets[0]!.clientId).toBe(body.client_id);
     expect(fake.sockets[0]!.origin).toBeUndefined();
     expect(fake.promptRequests()[0]!.headers.origin).toBeUndefined();
-    expect(body.prompt['3']!.inputs).toMatchObject({ seed: 99, steps: 8, cfg: 5.5, sampler_name: 'dpmpp_2m', scheduler: 'normal' });
+    expect(body.prompt['3']!.inputs).toMatchObject({
+      seed: 99,
+      steps: 8,
+      cfg: 5.5,
+      sampler_name: 'dpmpp_2m',
+      scheduler: 'normal',
+    });
     expect(body.prompt['4']!.inputs).toEqual({ ckpt_name: 'v1-5-pruned-emaonly.safetensors' });
     expect(body.prompt['5']!.inputs).toEqual({ width: 512, height: 512, batch_size: 2 });
     expect(body.prompt['6']!.inputs.text).toBe('a red fox in snow');
     expect(body.prompt['7']!.inputs.text).toBe('bad hands');
     const views = fake.requests.filter((r) => r.path === '/view');
-    expect(views.map((v) => v.query)).toEqual([expect.objectContaining({ subfolder: '', type: 'output', filename: expect.stringMatching(/_\.png$/) }), expect.anything()]);
+    expect(views.map((v) => v.query)).toEqual([
+      expect.objectContaining({ subfolder: '', type: 'output', filename: expect.stringMatching(/_\.png$/) }),
+      expect.anything(),
+    ]);
     expect(out.info?.promptId).toBe(body.prompt_id);
   });
 
@@ -87,7 +100,9 @@ describe('comfyui: cancel', () => {
     expect(error.retryable).toBe(false);
     // Ordering instead of a stopwatch: it ended on the server's own end signal, not by asking the queue after a
     // silent wait or by giving up on it.
-    const ending = ctx.traces.filter((t) => t.kind === 'warning' || /^ComfyUI (stopped|'s queue)/.test(t.message)).map((t) => t.message);
+    const ending = ctx.traces
+      .filter((t) => t.kind === 'warning' || /^ComfyUI (stopped|'s queue)/.test(t.message))
+      .map((t) => t.message);
     expect(ending).toEqual([expect.stringMatching(/^ComfyUI stopped prompt /)]);
     const promptId = (fake.promptRequests()[0]!.json as { prompt_id: string }).prompt_id;
     expect(fake.interruptRequests().map((r) => r.json)).toEqual([{ prompt_id: promptId }]);
@@ -131,10 +146,15 @@ describe('comfyui: errors', () => {
     expect(limited).toMatchObject({ retryable: true, details: expect.objectContaining({ retryAfterMs: 4000 }) });
     expect((await provider.generate(sd(), cfg, recordingContext())).images).toHaveLength(1);
     fake.setScenario(comfyErrors.serverError());
-    expect((await rejectsWith(provider.generate(sd(), cfg, recordingContext()), 'provider_error')).retryable).toBe(false);
+    expect((await rejectsWith(provider.generate(sd(), cfg, recordingContext()), 'provider_error')).retryable).toBe(
+      false,
+    );
     fake.setScenario(comfyErrors.unavailable());
     const unavailable = await rejectsWith(provider.generate(sd(), cfg, recordingContext()), 'provider_unavailable');
-    expect(unavailable).toMatchObject({ retryable: true, details: expect.objectContaining({ phase: 'before_accept' }) });
+    expect(unavailable).toMatchObject({
+      retryable: true,
+      details: expect.objectContaining({ phase: 'before_accept' }),
+    });
   });
 
   it('an execution_error is a provider_error naming the node', async () => {
@@ -156,14 +176,21 @@ describe('comfyui: errors', () => {
 
   it('malformed history JSON and a /view that is not an image are provider_errors', async () => {
     fake.setScenario({ kind: 'history_malformed' });
-    expect((await rejectsWith(provider.generate(sd(), cfg, recordingContext()), 'provider_error')).message).toMatch(/malformed JSON/);
+    expect((await rejectsWith(provider.generate(sd(), cfg, recordingContext()), 'provider_error')).message).toMatch(
+      /malformed JSON/,
+    );
     fake.setScenario({ kind: 'view_invalid' });
-    expect((await rejectsWith(provider.generate(sd(), cfg, recordingContext()), 'provider_error')).message).toMatch(/not a PNG/);
+    expect((await rejectsWith(provider.generate(sd(), cfg, recordingContext()), 'provider_error')).message).toMatch(
+      /not a PNG/,
+    );
   });
 
   it('stops reading a 200 MB /view body at the bound', async () => {
     fake.setScenario({ kind: 'view_huge', bytes: 200 * 1024 * 1024 });
-    const error = await rejectsWith(provider.generate(sd(), { ...cfg, maxResponseBytes: 1024 * 1024 }, recordingContext()), 'provider_error');
+    const error = await rejectsWith(
+      provider.generate(sd(), { ...cfg, maxResponseBytes: 1024 * 1024 }, recordingContext()),
+      'provider_error',
+    );
     expect(error.details).toMatchObject({ limitBytes: 1024 * 1024 });
     const view = () => fake.requests.find((r) => r.path === '/view')!;
     await waitFor(() => view().aborted);
@@ -177,13 +204,23 @@ describe('comfyui: errors', () => {
   });
 
   it('connection refused is provider_unavailable and retryable', async () => {
-    const error = await rejectsWith(provider.generate(sd(), { ...cfg, baseUrl: await closedPortUrl() }, recordingContext()), 'provider_unavailable');
+    const error = await rejectsWith(
+      provider.generate(sd(), { ...cfg, baseUrl: await closedPortUrl() }, recordingContext()),
+      'provider_unavailable',
+    );
     expect(error.retryable).toBe(true);
   });
 
   it('a proxy password never appears in errors', async () => {
-    fake.setScenario({ kind: 'prompt_error', status: 400, body: { error: { type: 'invalid_prompt', message: 'bad auth proxy-secret-pw', details: '' }, node_errors: {} } });
-    const error = await rejectsWith(provider.generate(sd(), { ...cfg, username: 'u', password: 'proxy-secret-pw' }, recordingContext()), 'provider_rejected');
+    fake.setScenario({
+      kind: 'prompt_error',
+      status: 400,
+      body: { error: { type: 'invalid_prompt', message: 'bad auth proxy-secret-pw', details: '' }, node_errors: {} },
+    });
+    const error = await rejectsWith(
+      provider.generate(sd(), { ...cfg, username: 'u', password: 'proxy-secret-pw' }, recordingContext()),
+      'provider_rejected',
+    );
     expect(visible(error)).not.toContain('proxy-secret-pw');
   });
 });
@@ -193,31 +230,69 @@ describe('comfyui: validate and test()', () => {
     ['no checkpoint for the default workflow', { model: undefined }, {}],
     ['a size not divisible by 8', {}, { width: 500 }],
     ['a UI-format workflow', { workflow: JSON.stringify({ nodes: [], links: [] }) }, {}],
-    ['a workflow without {{prompt}}', { workflow: JSON.stringify({ '1': { class_type: 'SaveImage', inputs: {} } }) }, {}],
-    ['an unknown placeholder', { workflow: JSON.stringify({ '1': { class_type: 'X', inputs: { t: '{{prompt}}', s: '{{promt}}' } } }) }, {}],
-    ['a negative prompt the workflow cannot take', { workflow: JSON.stringify({ '1': { class_type: 'X', inputs: { t: '{{prompt}}' } } }) }, { negativePrompt: 'blurry' }],
+    [
+      'a workflow without {{prompt}}',
+      { workflow: JSON.stringify({ '1': { class_type: 'SaveImage', inputs: {} } }) },
+      {},
+    ],
+    [
+      'an unknown placeholder',
+      { workflow: JSON.stringify({ '1': { class_type: 'X', inputs: { t: '{{prompt}}', s: '{{promt}}' } } }) },
+      {},
+    ],
+    [
+      'a negative prompt the workflow cannot take',
+      { workflow: JSON.stringify({ '1': { class_type: 'X', inputs: { t: '{{prompt}}' } } }) },
+      { negativePrompt: 'blurry' },
+    ],
     ['invalid JSON', { workflow: '{not json' }, {}],
-  ] as [string, Partial<ProviderConfig>, Parameters<typeof request>[0]][])('rejects %s before any request', async (_label, configOverrides, requestOverrides) => {
-    const c = { ...cfg, ...configOverrides };
-    if ('model' in configOverrides && configOverrides.model === undefined) delete c.model;
-    expect(() => provider.validate(sd(requestOverrides), c)).toThrow(expect.objectContaining({ code: 'invalid_request' }));
-    await rejectsWith(provider.generate(sd(requestOverrides), c, recordingContext()), 'invalid_request');
-    expect(fake.requests).toHaveLength(0);
-    expect(fake.sockets).toHaveLength(0);
-  });
+  ] as [string, Partial<ProviderConfig>, Parameters<typeof request>[0]][])(
+    'rejects %s before any request',
+    async (_label, configOverrides, requestOverrides) => {
+      const c = { ...cfg, ...configOverrides };
+      if ('model' in configOverrides && configOverrides.model === undefined) delete c.model;
+      expect(() => provider.validate(sd(requestOverrides), c)).toThrow(
+        expect.objectContaining({ code: 'invalid_request' }),
+      );
+      await rejectsWith(provider.generate(sd(requestOverrides), c, recordingContext()), 'invalid_request');
+      expect(fake.requests).toHaveLength(0);
+      expect(fake.sockets).toHaveLength(0);
+    },
+  );
 
   it('fillWorkflow keeps numbers as numbers', () => {
-    const graph = fillWorkflow(defaultWorkflow(), { prompt: 'p', negative_prompt: '', seed: 1, steps: 2, cfg: 3.5, width: 64, height: 64, batch_size: 1, model: 'm', sampler: 'euler', scheduler: 'normal' });
+    const graph = fillWorkflow(defaultWorkflow(), {
+      prompt: 'p',
+      negative_prompt: '',
+      seed: 1,
+      steps: 2,
+      cfg: 3.5,
+      width: 64,
+      height: 64,
+      batch_size: 1,
+      model: 'm',
+      sampler: 'euler',
+      scheduler: 'normal',
+    });
     expect(graph['3']!.inputs).toMatchObject({ seed: 1, steps: 2, cfg: 3.5 });
     expect(graph['4']!.inputs.ckpt_name).toBe('m');
   });
 
   it('test() reports the version and checkpoints (both object_info shapes), or unreachable', async () => {
-    expect(await provider.test(cfg, new AbortController().signal)).toMatchObject({ ok: true, reachable: true, models: ['v1-5-pruned-emaonly.safetensors', 'sd_xl_base_1.0.safetensors'], message: 'Connected to ComfyUI 0.3.64: 2 checkpoints.' });
+    expect(await provider.test(cfg, new AbortController().signal)).toMatchObject({
+      ok: true,
+      reachable: true,
+      models: ['v1-5-pruned-emaonly.safetensors', 'sd_xl_base_1.0.safetensors'],
+      message: 'Connected to ComfyUI 0.3.64: 2 checkpoints.',
+    });
     await fake.close();
     fake = await startFakeComfyUI({ comboSpec: true, checkpoints: ['flux.safetensors'] });
-    expect((await provider.test({ ...cfg, baseUrl: fake.url }, new AbortController().signal)).models).toEqual(['flux.safetensors']);
-    expect(await provider.test({ ...cfg, baseUrl: await closedPortUrl() }, new AbortController().signal)).toMatchObject({ ok: false, reachable: false });
+    expect((await provider.test({ ...cfg, baseUrl: fake.url }, new AbortController().signal)).models).toEqual([
+      'flux.safetensors',
+    ]);
+    expect(await provider.test({ ...cfg, baseUrl: await closedPortUrl() }, new AbortController().signal)).toMatchObject(
+      { ok: false, reachable: false },
+    );
     expect(provider.isConfigured(config())).toBe(true);
   });
 });

@@ -2,7 +2,13 @@ import { expect } from 'vitest';
 import type { GenerateRequest } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
 import sharp from 'sharp';
-import type { EncodedImage, ProviderConfig, ProviderContext, ProviderProgress, SourceImage } from '../../../electron/providers/types.js';
+import type {
+  EncodedImage,
+  ProviderConfig,
+  ProviderContext,
+  ProviderProgress,
+  SourceImage,
+} from '../../../electron/providers/types.js';
 import { makePng } from '../../fakes/png.js';
 
 export interface RecordingContext extends ProviderContext {
@@ -84,9 +90,15 @@ export function sourcePng(width: number, height: number, rgb: [number, number, n
 }
 
 /** An 8-bit grayscale mask PNG as the viewer saves it: white (255) where `paint(x, y)` is true, black elsewhere. */
-export async function grayMask(width: number, height: number, paint: (x: number, y: number) => boolean): Promise<SourceImage> {
+export async function grayMask(
+  width: number,
+  height: number,
+  paint: (x: number, y: number) => boolean,
+): Promise<SourceImage> {
   const raw = Buffer.alloc(width * height);
   for (let y = 0; y < height; y += 1) for (let x = 0; x < width; x += 1) raw[y * width + x] = paint(x, y) ? 255 : 0;
-  const data = await sharp(raw, { raw: { width, height, channels: 1 } }).png().toBuffer();
+  const data = await sharp(raw, { raw: { width, height, channels: 1 } })
+    .png()
+    .toBuffer();
   return { data, mime: 'image/png', width, height };
 }

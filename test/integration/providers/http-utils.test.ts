@@ -28,7 +28,9 @@ function scope(): CallScope {
 
 describe('SSE parser', () => {
   it('parses event + data lines, ignores comments, joins multi-line data', async () => {
-    const events = await collect(': keepalive\nevent: a\ndata: {"x":1}\n\ndata: one\ndata: two\n\nevent: ignored-no-data\n\n');
+    const events = await collect(
+      ': keepalive\nevent: a\ndata: {"x":1}\n\ndata: one\ndata: two\n\nevent: ignored-no-data\n\n',
+    );
     expect(events).toEqual([
       { event: 'a', data: '{"x":1}' },
       { event: 'message', data: 'one\ntwo' },
@@ -37,14 +39,25 @@ describe('SSE parser', () => {
 
   it('gives the same events for LF, CRLF and CR at any chunking (property)', async () => {
     const payload = fc.array(
-      fc.record({ event: fc.stringMatching(/^[a-z_.]{1,20}$/), data: fc.stringMatching(/^[A-Za-z0-9+/={}":,]{0,60}$/) }),
+      fc.record({
+        event: fc.stringMatching(/^[a-z_.]{1,20}$/),
+        data: fc.stringMatching(/^[A-Za-z0-9+/={}":,]{0,60}$/),
+      }),
       { minLength: 1, maxLength: 6 },
     );
     await fc.assert(
-      fc.asyncProperty(payload, fc.constantFrom('\n', '\r\n', '\r'), fc.array(fc.nat(400), { maxLength: 8 }), fc.boolean(), async (events, eol, cuts, comments) => {
-        const text = events.map((e) => `${comments ? `: ping${eol}` : ''}event: ${e.event}${eol}data: ${e.data}${eol}${eol}`).join('');
-        expect(await collect(text, cuts)).toEqual(events);
-      }),
+      fc.asyncProperty(
+        payload,
+        fc.constantFrom('\n', '\r\n', '\r'),
+        fc.array(fc.nat(400), { maxLength: 8 }),
+        fc.boolean(),
+        async (events, eol, cuts, comments) => {
+          const text = events
+            .map((e) => `${comments ? `: ping${eol}` : ''}event: ${e.event}${eol}data: ${e.data}${eol}${eol}`)
+            .join('');
+          expect(await collect(text, cuts)).toEqual(events);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -64,7 +77,11 @@ describe('retryAfterMs', () => {
 describe('base64 and images', () => {
   it('decodes valid base64 strictly and rejects junk', () => {
     const png = pngFor(1);
-    expect(sniffImage(decodeBase64(png.toString('base64'), scope(), 'x'))).toEqual({ mime: 'image/png', width: 8, height: 8 });
+    expect(sniffImage(decodeBase64(png.toString('base64'), scope(), 'x'))).toEqual({
+      mime: 'image/png',
+      width: 8,
+      height: 8,
+    });
     for (const bad of ['', 'abc', 'iVBOR!!', 'a b c d', 'YQ===']) {
       expect(() => decodeBase64(bad, scope(), 'x')).toThrow(expect.objectContaining({ code: 'provider_error' }));
     }
@@ -81,7 +98,9 @@ describe('secrets and URLs', () => {
       base: 'http://127.0.0.1:7860',
       basic: { username: 'me', password: 'p@ss' },
     });
-    expect(() => parseBaseUrl('ftp://x', 'http://127.0.0.1:7860', 'A1111')).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+    expect(() => parseBaseUrl('ftp://x', 'http://127.0.0.1:7860', 'A1111')).toThrow(
+      expect.objectContaining({ code: 'invalid_request' }),
+    );
   });
 });
 
@@ -97,7 +116,10 @@ describe('ComfyUI binary frames', () => {
     const header = Buffer.alloc(8);
     header.writeUInt32BE(4, 0);
     header.writeUInt32BE(meta.length, 4);
-    expect(decodePreviewFrame(Buffer.concat([header, meta, png]))).toMatchObject({ mime: 'image/webp', promptId: 'p1' });
+    expect(decodePreviewFrame(Buffer.concat([header, meta, png]))).toMatchObject({
+      mime: 'image/webp',
+      promptId: 'p1',
+    });
     expect(decodePreviewFrame(Buffer.from([0, 0, 0, 3, 0, 0, 0, 1, 0x33, 0x68, 0x69]))).toBeNull();
     expect(decodePreviewFrame(Buffer.from([0, 0, 0]))).toBeNull();
   });

@@ -20,7 +20,11 @@ afterEach(async () => {
 describe('openai: success', () => {
   it('returns N PNG images with usage, sending the documented body and a Bearer key', async () => {
     const ctx = recordingContext();
-    const out = await provider.generate(request({ count: 3, quality: 'high', background: 'opaque', outputFormat: 'png' }), cfg, ctx);
+    const out = await provider.generate(
+      request({ count: 3, quality: 'high', background: 'opaque', outputFormat: 'png' }),
+      cfg,
+      ctx,
+    );
     expect(out.images).toHaveLength(3);
     for (const image of out.images) {
       expect(image.mime).toBe('image/png');
@@ -33,15 +37,34 @@ describe('openai: success', () => {
     expect(ctx.accepted).toBe(1);
     const [sent] = fake.generationRequests();
     expect(sent!.headers.authorization).toBe(`Bearer ${KEY}`);
-    expect(sent!.json).toEqual({ model: 'gpt-image-1', prompt: 'a red fox in snow', n: 3, size: '1024x1024', quality: 'high', background: 'opaque', output_format: 'png' });
+    expect(sent!.json).toEqual({
+      model: 'gpt-image-1',
+      prompt: 'a red fox in snow',
+      n: 3,
+      size: '1024x1024',
+      quality: 'high',
+      background: 'opaque',
+      output_format: 'png',
+    });
     expect(sent!.headers.origin).toBeUndefined();
   });
 
   it('asks DALL·E 3 for b64_json and keeps its revised prompt', async () => {
     fake.setScenario({ kind: 'success', revisedPrompt: 'A photograph of a red fox standing in fresh snow' });
-    const out = await provider.generate(request({ model: 'dall-e-3', width: 1792, height: 1024, quality: 'hd' }), cfg, recordingContext());
+    const out = await provider.generate(
+      request({ model: 'dall-e-3', width: 1792, height: 1024, quality: 'hd' }),
+      cfg,
+      recordingContext(),
+    );
     expect(out.revisedPrompt).toBe('A photograph of a red fox standing in fresh snow');
-    expect(fake.generationRequests()[0]!.json).toEqual({ model: 'dall-e-3', prompt: 'a red fox in snow', n: 1, size: '1792x1024', quality: 'hd', response_format: 'b64_json' });
+    expect(fake.generationRequests()[0]!.json).toEqual({
+      model: 'dall-e-3',
+      prompt: 'a red fox in snow',
+      n: 1,
+      size: '1792x1024',
+      quality: 'hd',
+      response_format: 'b64_json',
+    });
   });
 
   it('works with a base URL that already ends in /v1 (OpenAI-compatible servers)', async () => {
@@ -86,7 +109,10 @@ describe('openai: streaming', () => {
 
   it('an error event mid-stream is a non-retryable provider_error', async () => {
     fake.setScenario({ kind: 'stream_error' });
-    const error = await rejectsWith(provider.generate(request({ partialImages: 2 }), cfg, recordingContext()), 'provider_error');
+    const error = await rejectsWith(
+      provider.generate(request({ partialImages: 2 }), cfg, recordingContext()),
+      'provider_error',
+    );
     expect(error.retryable).toBe(false);
   });
 
@@ -109,7 +135,10 @@ describe('openai: streaming', () => {
 describe('openai: errors', () => {
   it('401 is provider_auth, not retryable, and never shows the key', async () => {
     const ctx = recordingContext();
-    const error = await rejectsWith(provider.generate(request(), { ...cfg, apiKey: 'sk-wrong-key-abcdef' }, ctx), 'provider_auth');
+    const error = await rejectsWith(
+      provider.generate(request(), { ...cfg, apiKey: 'sk-wrong-key-abcdef' }, ctx),
+      'provider_auth',
+    );
     expect(error.retryable).toBe(false);
     expect(error.details).toMatchObject({ status: 401, providerCode: 'invalid_api_key' });
     expect(visible(error)).not.toContain('sk-wrong-key-abcdef');
@@ -127,7 +156,12 @@ describe('openai: errors', () => {
     const ctx = recordingContext();
     const error = await rejectsWith(provider.generate(request(), cfg, ctx), 'provider_rate_limited');
     expect(error.retryable).toBe(true);
-    expect(error.details).toMatchObject({ retryAfterMs: 2000, status: 429, providerCode: 'rate_limit_exceeded', phase: 'before_accept' });
+    expect(error.details).toMatchObject({
+      retryAfterMs: 2000,
+      status: 429,
+      providerCode: 'rate_limit_exceeded',
+      phase: 'before_accept',
+    });
     expect(ctx.accepted).toBe(0);
     const out = await provider.generate(request(), cfg, recordingContext());
     expect(out.images).toHaveLength(1);
@@ -136,9 +170,13 @@ describe('openai: errors', () => {
 
   it('reads retry-after-ms first, and HTTP-date Retry-After', async () => {
     fake.setScenario(openAIErrors.rateLimited({ ms: 1500.5, seconds: 9 }));
-    expect((await rejectsWith(provider.generate(request(), cfg, recordingContext()), 'provider_rate_limited')).details?.retryAfterMs).toBe(1501);
+    expect(
+      (await rejectsWith(provider.generate(request(), cfg, recordingContext()), 'provider_rate_limited')).details
+        ?.retryAfterMs,
+    ).toBe(1501);
     fake.setScenario(openAIErrors.rateLimited({ date: new Date(Date.now() + 30_000).toUTCString() }));
-    const wait = (await rejectsWith(provider.generate(request(), cfg, recordingContext()), 'provider_rate_limited')).details?.retryAfterMs as number;
+    const wait = (await rejectsWith(provider.generate(request(), cfg, recordingContext()), 'provider_rate_limited'))
+      .details?.retryAfterMs as number;
     expect(wait).toBeGreaterThan(25_000);
     expect(wait).toBeLessThanOrEqual(30_000);
   });
@@ -169,12 +207,19 @@ describe('openai: errors', () => {
   it('moderation_blocked and content_policy_violation are rejections a person understands', async () => {
     fake.setScenario(openAIErrors.moderation());
     const blocked = await rejectsWith(provider.generate(request(), cfg, recordingContext()), 'provider_rejected');
-    expect(blocked.message).toBe(`OpenAI-compatible server at ${new URL(fake.url).host} refused the prompt under its content policy (flagged: sexual). Rephrase it and try again.`);
+    expect(blocked.message).toBe(
+      `OpenAI-compatible server at ${new URL(fake.url).host} refused the prompt under its content policy (flagged: sexual). Rephrase it and try again.`,
+    );
     expect(blocked.retryable).toBe(false);
     expect(blocked.details).toMatchObject({ status: 400, providerCode: 'moderation_blocked' });
     fake.setScenario(openAIErrors.contentPolicy());
-    const policy = await rejectsWith(provider.generate(request({ model: 'dall-e-3' }), cfg, recordingContext()), 'provider_rejected');
-    expect(policy.message).toMatch(/^OpenAI-compatible server at 127.0.0.1:\d+ refused the prompt under its content policy/);
+    const policy = await rejectsWith(
+      provider.generate(request({ model: 'dall-e-3' }), cfg, recordingContext()),
+      'provider_rejected',
+    );
+    expect(policy.message).toMatch(
+      /^OpenAI-compatible server at 127.0.0.1:\d+ refused the prompt under its content policy/,
+    );
   });
 
   it('a 400 naming a parameter says which one', async () => {
@@ -185,9 +230,13 @@ describe('openai: errors', () => {
 
   it('malformed JSON, invalid base64 and a JSON body cut halfway are provider_errors', async () => {
     fake.setScenario({ kind: 'malformed_json' });
-    expect((await rejectsWith(provider.generate(request(), cfg, recordingContext()), 'provider_error')).message).toMatch(/malformed JSON/);
+    expect(
+      (await rejectsWith(provider.generate(request(), cfg, recordingContext()), 'provider_error')).message,
+    ).toMatch(/malformed JSON/);
     fake.setScenario({ kind: 'invalid_base64' });
-    expect((await rejectsWith(provider.generate(request(), cfg, recordingContext()), 'provider_error')).message).toMatch(/invalid base64/);
+    expect(
+      (await rejectsWith(provider.generate(request(), cfg, recordingContext()), 'provider_error')).message,
+    ).toMatch(/invalid base64/);
     fake.setScenario({ kind: 'cut' });
     const cut = await rejectsWith(provider.generate(request(), cfg, recordingContext()), 'provider_error');
     expect(cut.retryable).toBe(false);
@@ -195,7 +244,10 @@ describe('openai: errors', () => {
 
   it('stops reading a 200 MB body at the bound without buffering it', async () => {
     fake.setScenario({ kind: 'huge', bytes: 200 * 1024 * 1024 });
-    const error = await rejectsWith(provider.generate(request(), { ...cfg, maxResponseBytes: 1024 * 1024 }, recordingContext()), 'provider_error');
+    const error = await rejectsWith(
+      provider.generate(request(), { ...cfg, maxResponseBytes: 1024 * 1024 }, recordingContext()),
+      'provider_error',
+    );
     expect(error.retryable).toBe(false);
     expect(error.details).toMatchObject({ limitBytes: 1024 * 1024 });
     await waitFor(() => fake.generationRequests()[0]!.aborted);
@@ -204,7 +256,10 @@ describe('openai: errors', () => {
 
   it('rejects a declared 200 MB body from its content-length before reading it', async () => {
     fake.setScenario({ kind: 'huge', bytes: 200 * 1024 * 1024, declareLength: true });
-    const error = await rejectsWith(provider.generate(request(), { ...cfg, maxResponseBytes: 1024 * 1024 }, recordingContext()), 'provider_error');
+    const error = await rejectsWith(
+      provider.generate(request(), { ...cfg, maxResponseBytes: 1024 * 1024 }, recordingContext()),
+      'provider_error',
+    );
     expect(error.details).toMatchObject({ readBytes: 0 });
     await waitFor(() => fake.generationRequests()[0]!.aborted);
     expect(fake.generationRequests()[0]!.bytesSent).toBeLessThan(32 * 1024 * 1024);
@@ -214,20 +269,32 @@ describe('openai: errors', () => {
     fake.setScenario({ kind: 'hang' });
     // The fake never answers, so only the provider's own timer can end this with 'timeout' (no stopwatch needed:
     // without the timer the test runs into its own time limit).
-    const error = await rejectsWith(provider.generate(request(), { ...cfg, timeoutMs: 300 }, recordingContext()), 'timeout');
+    const error = await rejectsWith(
+      provider.generate(request(), { ...cfg, timeoutMs: 300 }, recordingContext()),
+      'timeout',
+    );
     expect(error.retryable).toBe(false);
     expect(error.message).toMatch(/may still have run it/);
     await waitFor(() => fake.generationRequests()[0]!.aborted);
   });
 
   it('connection refused is provider_unavailable and retryable', async () => {
-    const error = await rejectsWith(provider.generate(request(), { ...cfg, baseUrl: await closedPortUrl() }, recordingContext()), 'provider_unavailable');
+    const error = await rejectsWith(
+      provider.generate(request(), { ...cfg, baseUrl: await closedPortUrl() }, recordingContext()),
+      'provider_unavailable',
+    );
     expect(error.retryable).toBe(true);
     expect(error.details).toMatchObject({ phase: 'before_accept', errno: 'ECONNREFUSED' });
   });
 
   it('a key echoed back by a server never appears in the error', async () => {
-    fake.setScenario({ kind: 'error', status: 400, type: 'invalid_request_error', code: null, message: `bad header Bearer ${KEY} for key ${KEY}` });
+    fake.setScenario({
+      kind: 'error',
+      status: 400,
+      type: 'invalid_request_error',
+      code: null,
+      message: `bad header Bearer ${KEY} for key ${KEY}`,
+    });
     const error = await rejectsWith(provider.generate(request(), cfg, recordingContext()), 'provider_rejected');
     expect(visible(error)).not.toContain(KEY);
     expect(visible(error)).not.toContain(KEY.slice(3));
@@ -250,14 +317,18 @@ describe('openai: validate', () => {
     ['a 4001-character dall-e-3 prompt', { model: 'dall-e-3', prompt: 'x'.repeat(4001) }],
   ];
   it.each(cases)('rejects %s with invalid_request before any request', async (_label, overrides) => {
-    expect(() => provider.validate(request(overrides), cfg)).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+    expect(() => provider.validate(request(overrides), cfg)).toThrow(
+      expect.objectContaining({ code: 'invalid_request' }),
+    );
     await rejectsWith(provider.generate(request(overrides), cfg, recordingContext()), 'invalid_request');
     expect(fake.requests).toHaveLength(0);
   });
 
   it('accepts flexible gpt-image-2 sizes and the documented ones', () => {
     expect(() => provider.validate(request({ model: 'gpt-image-2', width: 2560, height: 1440 }), cfg)).not.toThrow();
-    expect(() => provider.validate(request({ model: 'dall-e-3', width: 1024, height: 1792, quality: 'standard' }), cfg)).not.toThrow();
+    expect(() =>
+      provider.validate(request({ model: 'dall-e-3', width: 1024, height: 1792, quality: 'standard' }), cfg),
+    ).not.toThrow();
     expect(() => provider.validate(request({ width: 1536, height: 1024, partialImages: 3 }), cfg)).not.toThrow();
   });
 
@@ -265,7 +336,9 @@ describe('openai: validate', () => {
     expect(provider.isConfigured(config())).toBe(false);
     expect(provider.isConfigured(config({ apiKey: 'sk-x' }))).toBe(true);
     expect(provider.isConfigured(config({ baseUrl: 'http://127.0.0.1:8080/v1' }))).toBe(true);
-    expect(provider.knownModels(config())).toEqual(expect.arrayContaining(['gpt-image-1', 'gpt-image-1-mini', 'gpt-image-2', 'dall-e-3']));
+    expect(provider.knownModels(config())).toEqual(
+      expect.arrayContaining(['gpt-image-1', 'gpt-image-1-mini', 'gpt-image-2', 'dall-e-3']),
+    );
     expect(provider.capabilities(config({ model: 'dall-e-3' })).maxCount).toBe(1);
   });
 });
@@ -273,7 +346,12 @@ describe('openai: validate', () => {
 describe('openai: test()', () => {
   it('reports reachability, auth and image models', async () => {
     const result = await provider.test(cfg, new AbortController().signal);
-    expect(result).toMatchObject({ ok: true, reachable: true, authenticated: true, models: ['dall-e-3', 'gpt-image-1'] });
+    expect(result).toMatchObject({
+      ok: true,
+      reachable: true,
+      authenticated: true,
+      models: ['dall-e-3', 'gpt-image-1'],
+    });
     expect(fake.requests[0]!.path).toBe('/v1/models');
   });
 

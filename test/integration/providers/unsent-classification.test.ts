@@ -9,7 +9,11 @@ const NOTHING_SENT = /Nothing was sent/;
 const MAY_HAVE_RUN = /may still have run the request/;
 
 function scope(): CallScope {
-  return { provider: 'Test server', deadline: new Deadline(new AbortController().signal, 10_000), secrets: ['sk-classify-secret'] };
+  return {
+    provider: 'Test server',
+    deadline: new Deadline(new AbortController().signal, 10_000),
+    secrets: ['sk-classify-secret'],
+  };
 }
 
 /** What send() throws for this URL and init, against the real fetch: the shapes are Node's, not guessed. */
@@ -37,12 +41,20 @@ describe('send(): what left and what did not, from real loopback failures', () =
 
   it('refused before connecting (blocked port), or at connect (closed port): nothing sent', async () => {
     const blocked = await failure('http://127.0.0.1:9/v1/images');
-    expect(blocked).toMatchObject({ code: 'provider_unavailable', retryable: false, details: { phase: 'before_accept', sent: false } });
+    expect(blocked).toMatchObject({
+      code: 'provider_unavailable',
+      retryable: false,
+      details: { phase: 'before_accept', sent: false },
+    });
     expect(blocked.message).toMatch(NOTHING_SENT);
     const port = await serve(() => undefined);
     await new Promise((resolve) => servers.pop()!.close(resolve));
     const refused = await failure(`http://127.0.0.1:${port}/v1/images`);
-    expect(refused).toMatchObject({ code: 'provider_unavailable', retryable: true, details: { errno: 'ECONNREFUSED', sent: false } });
+    expect(refused).toMatchObject({
+      code: 'provider_unavailable',
+      retryable: true,
+      details: { errno: 'ECONNREFUSED', sent: false },
+    });
   });
 
   it('a header HTTP cannot carry is refused before any socket, and its value is never repeated', async () => {
@@ -62,7 +74,9 @@ describe('send(): what left and what did not, from real loopback failures', () =
   it('a connection that breaks after the request was written still says the server may have run it', async () => {
     const received: number[] = [];
     // Reset once the request arrived, and hang up once it arrived: both after the bytes left.
-    const reset = await serve((socket) => socket.once('data', (chunk) => (received.push(chunk.length), socket.resetAndDestroy())));
+    const reset = await serve((socket) =>
+      socket.once('data', (chunk) => (received.push(chunk.length), socket.resetAndDestroy())),
+    );
     const hangUp = await serve((socket) => socket.once('data', (chunk) => (received.push(chunk.length), socket.end())));
     for (const port of [reset, hangUp]) {
       const error = await failure(`http://127.0.0.1:${port}/v1/images`);

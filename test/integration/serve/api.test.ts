@@ -27,7 +27,11 @@ describe('headless host: /api/<channel>', () => {
   });
 
   it('treats an empty body as {}', async () => {
-    const reply = await h.call({ method: 'POST', path: '/api/settings.get', headers: { 'content-type': 'application/json' } });
+    const reply = await h.call({
+      method: 'POST',
+      path: '/api/settings.get',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(reply.status).toBe(200);
   });
 
@@ -51,7 +55,12 @@ describe('headless host: /api/<channel>', () => {
     const conflict = (await h.api('jobs.retry', { id: ID })).json();
     expect(conflict).toEqual({
       ok: false,
-      error: { code: 'conflict', message: 'Only a finished job can be retried.', retryable: false, details: { id: ID } },
+      error: {
+        code: 'conflict',
+        message: 'Only a finished job can be retried.',
+        retryable: false,
+        details: { id: ID },
+      },
     });
     for (const code of ERROR_CODES) expect(STATUS_BY_CODE[code]).toBeGreaterThanOrEqual(400);
   });
@@ -64,14 +73,11 @@ describe('headless host: /api/<channel>', () => {
     ['desktop.pickFolder', {}],
     ['desktop.droppedImages', { paths: ['/home/me/a.png'] }],
     ['updates.restart', {}],
-  ] as const)(
-    '%s answers 501 desktop_only',
-    async (channel, input) => {
-      const reply = await h.api(channel, input);
-      expect(reply.status).toBe(501);
-      expect(reply.json()).toMatchObject({ ok: false, error: { code: 'desktop_only' } });
-    },
-  );
+  ] as const)('%s answers 501 desktop_only', async (channel, input) => {
+    const reply = await h.api(channel, input);
+    expect(reply.status).toBe(501);
+    expect(reply.json()).toMatchObject({ ok: false, error: { code: 'desktop_only' } });
+  });
 
   it('desktop.pickImportPaths answers 501 desktop_only: the browser types paths instead', async () => {
     const reply = await h.api('desktop.pickImportPaths', {});
@@ -91,16 +97,31 @@ describe('headless host: /api/<channel>', () => {
     expect((await h.api('constructor', {})).status).toBe(404);
     expect((await h.api('__proto__', {})).status).toBe(404);
     expect((await h.call({ path: '/api/jobs.list' })).status).toBe(405);
-    const form = await h.call({ method: 'POST', path: '/api/jobs.list', headers: { 'content-type': 'text/plain' }, body: '{}' });
+    const form = await h.call({
+      method: 'POST',
+      path: '/api/jobs.list',
+      headers: { 'content-type': 'text/plain' },
+      body: '{}',
+    });
     expect(form.status).toBe(415);
-    const broken = await h.call({ method: 'POST', path: '/api/jobs.list', headers: { 'content-type': 'application/json' }, body: '{"limit":' });
+    const broken = await h.call({
+      method: 'POST',
+      path: '/api/jobs.list',
+      headers: { 'content-type': 'application/json' },
+      body: '{"limit":',
+    });
     expect(broken.status).toBe(400);
     expect(broken.json()).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
   });
 
   it('bounds request bodies (413), declared or streamed', async () => {
     const big = JSON.stringify({ ...request, prompt: 'x'.repeat(2 * 1024 * 1024) });
-    const declared = await h.call({ method: 'POST', path: '/api/jobs.submit', headers: { 'content-type': 'application/json' }, body: big });
+    const declared = await h.call({
+      method: 'POST',
+      path: '/api/jobs.submit',
+      headers: { 'content-type': 'application/json' },
+      body: big,
+    });
     expect(declared.status).toBe(413);
     const streamed = await h.call({
       method: 'POST',
@@ -112,9 +133,19 @@ describe('headless host: /api/<channel>', () => {
     expect(h.engine.calls).toHaveLength(0);
     // A painted mask is an image: its channel takes up to 33 MB, and says so past it.
     const mask = (n: number) => JSON.stringify({ imageId: '0190a6e2-0000-7000-8000-000000000000', png: 'A'.repeat(n) });
-    const roomy = await h.call({ method: 'POST', path: '/api/images.saveMask', headers: { 'content-type': 'application/json' }, body: mask(3 * 1024 * 1024) });
+    const roomy = await h.call({
+      method: 'POST',
+      path: '/api/images.saveMask',
+      headers: { 'content-type': 'application/json' },
+      body: mask(3 * 1024 * 1024),
+    });
     expect(roomy.status).not.toBe(413);
-    const tooBig = await h.call({ method: 'POST', path: '/api/images.saveMask', headers: { 'content-type': 'application/json' }, body: mask(34 * 1024 * 1024) });
+    const tooBig = await h.call({
+      method: 'POST',
+      path: '/api/images.saveMask',
+      headers: { 'content-type': 'application/json' },
+      body: mask(34 * 1024 * 1024),
+    });
     expect(tooBig.status).toBe(413);
     expect(tooBig.json()).toMatchObject({ ok: false, error: { message: 'A request body is at most 33 MB.' } });
   });

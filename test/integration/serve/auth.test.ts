@@ -37,7 +37,10 @@ describe('headless host: token', () => {
         body: '{}',
       });
       expect(reply.status).toBe(401);
-      expect(reply.json()).toMatchObject({ ok: false, error: { code: 'invalid_request', details: { reason: 'auth' } } });
+      expect(reply.json()).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_request', details: { reason: 'auth' } },
+      });
     }
     expect(h.engine.calls).toHaveLength(0);
   });

@@ -32,7 +32,9 @@ function openStream(server: RunningServer): Promise<Stream> {
             const frame = buffer.slice(0, end);
             buffer = buffer.slice(end + 2);
             if (!frame.startsWith('event: jobs.changed\n')) continue;
-            const { job } = JSON.parse(frame.slice(frame.indexOf('data: ') + 6)) as { job: { id: string; status: string } };
+            const { job } = JSON.parse(frame.slice(frame.indexOf('data: ') + 6)) as {
+              job: { id: string; status: string };
+            };
             stream.changes.push([job.id, job.status]);
           }
         });
@@ -80,7 +82,8 @@ describe('a burst on the headless host', () => {
     expect(answers.every((a) => a.ok)).toBe(true);
     const ids = answers.map((a) => a.value.job.id);
 
-    const ended = (s: Stream) => new Set(s.changes.filter(([, status]) => isTerminal(status as JobStatus)).map(([id]) => id));
+    const ended = (s: Stream) =>
+      new Set(s.changes.filter(([, status]) => isTerminal(status as JobStatus)).map(([id]) => id));
     await waitFor(() => streams.every((s) => ids.every((id) => ended(s).has(id))), 15_000);
 
     for (const s of streams) {

@@ -25,7 +25,9 @@ describe('npm run serve arguments', () => {
     expect(defaultDataDir('win32', { APPDATA: 'C:\\Users\\ada\\AppData\\Roaming' }, 'C:\\Users\\ada')).toBe(
       'C:\\Users\\ada\\AppData\\Roaming\\Atelier\\data',
     );
-    expect(defaultDataDir('linux', { XDG_CONFIG_HOME: 'relative' }, '/home/ada')).toBe('/home/ada/.config/Atelier/data');
+    expect(defaultDataDir('linux', { XDG_CONFIG_HOME: 'relative' }, '/home/ada')).toBe(
+      '/home/ada/.config/Atelier/data',
+    );
   });
 
   it('takes --data-dir, --port, --token and warns for a non-loopback --host', () => {
@@ -40,12 +42,16 @@ describe('npm run serve arguments', () => {
     expect(parseServeArgs(['--host', 'localhost'], {}, 'linux', '/h').warnings).toEqual([]);
   });
 
-  it.each([['--port', 'http'], ['--port', '70000'], ['--port', '-1'], ['--token', 'short'], ['--token', 'has space in it!!!!'], ['--bogus', '1']])(
-    'refuses %s %s with usage help',
-    (flag, value) => {
-      expect(() => parseServeArgs([flag, value], {}, 'linux', '/h')).toThrow(UsageError);
-    },
-  );
+  it.each([
+    ['--port', 'http'],
+    ['--port', '70000'],
+    ['--port', '-1'],
+    ['--token', 'short'],
+    ['--token', 'has space in it!!!!'],
+    ['--bogus', '1'],
+  ])('refuses %s %s with usage help', (flag, value) => {
+    expect(() => parseServeArgs([flag, value], {}, 'linux', '/h')).toThrow(UsageError);
+  });
 });
 
 describe('runServe', () => {
@@ -65,7 +71,9 @@ describe('runServe', () => {
     });
     try {
       expect(stdout).toHaveBeenCalledOnce();
-      expect(stdout.mock.calls[0]?.[0]).toMatch(/^Atelier is serving at http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
+      expect(stdout.mock.calls[0]?.[0]).toMatch(
+        /^Atelier is serving at http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/,
+      );
       expect(stdout.mock.calls[0]?.[0]).toContain(String(handle.server.port));
       // The missing UI build is explained on stderr, never on stdout.
       expect(stderr.mock.calls.join('\n')).toContain('npm run build:renderer');

@@ -20,7 +20,11 @@ let server: RunningServer;
 
 interface Reply {
   status: number;
-  body: { ok: boolean; value?: unknown; error?: { code: string; message: string; details?: { fields?: Record<string, string> } } };
+  body: {
+    ok: boolean;
+    value?: unknown;
+    error?: { code: string; message: string; details?: { fields?: Record<string, string> } };
+  };
 }
 
 async function post(channel: string, rawJson: string): Promise<Reply> {
@@ -36,7 +40,12 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'atelier-guards-'));
   await mkdir(join(root, 'renderer'));
   await writeFile(join(root, 'renderer', 'index.html'), '<!doctype html><title>Atelier</title>');
-  engine = await createEngine({ dataDir: join(root, 'data'), keyring: memoryKeyring(), housekeepingDelayMs: 0, maintenanceIntervalMs: 0 });
+  engine = await createEngine({
+    dataDir: join(root, 'data'),
+    keyring: memoryKeyring(),
+    housekeepingDelayMs: 0,
+    maintenanceIntervalMs: 0,
+  });
   server = await startServer({ engine, rendererDir: join(root, 'renderer'), token: TOKEN });
 });
 
@@ -51,11 +60,17 @@ describe('headless host: provider ids', () => {
     const before = globalsSnapshot();
     const settingsBefore = (await post('settings.get', '{}')).body.value;
     for (const id of [...INHERITED_NAMES, 'constructor', '__proto__']) {
-      const reply = await post('settings.update', `{"providers":{${JSON.stringify(id)}:{"enabled":true,"concurrency":7}}}`);
+      const reply = await post(
+        'settings.update',
+        `{"providers":{${JSON.stringify(id)}:{"enabled":true,"concurrency":7}}}`,
+      );
       expect(reply.status, id).toBe(400);
       expect(reply.body.error?.code, id).toBe('invalid_request');
     }
-    const submitted = await post('jobs.submit', '{"provider":"constructor","prompt":"a fox","width":64,"height":64,"count":1}');
+    const submitted = await post(
+      'jobs.submit',
+      '{"provider":"constructor","prompt":"a fox","width":64,"height":64,"count":1}',
+    );
     expect(submitted.body.error?.code).toBe('invalid_request');
     expect(globalsSnapshot()).toBe(before);
     expect((Object as unknown as Record<string, unknown>).concurrency).toBeUndefined();
@@ -66,9 +81,21 @@ describe('headless host: provider ids', () => {
 describe('headless host: text that is not well-formed', () => {
   it('refuses a lone surrogate in any string field, naming the field, and stores nothing', async () => {
     const cases: Array<[string, string, string]> = [
-      ['jobs.submit', '{"provider":"builtin","prompt":"half an emoji \\ud83c here","width":64,"height":64,"count":1}', 'prompt'],
-      ['jobs.submit', '{"provider":"builtin","prompt":"a fox","negativePrompt":"\\udfa8","width":64,"height":64,"count":1}', 'negativePrompt'],
-      ['jobs.submit', '{"provider":"builtin","prompt":"a fox","width":64,"height":64,"count":1,"idempotencyKey":"k\\ud800"}', 'idempotencyKey'],
+      [
+        'jobs.submit',
+        '{"provider":"builtin","prompt":"half an emoji \\ud83c here","width":64,"height":64,"count":1}',
+        'prompt',
+      ],
+      [
+        'jobs.submit',
+        '{"provider":"builtin","prompt":"a fox","negativePrompt":"\\udfa8","width":64,"height":64,"count":1}',
+        'negativePrompt',
+      ],
+      [
+        'jobs.submit',
+        '{"provider":"builtin","prompt":"a fox","width":64,"height":64,"count":1,"idempotencyKey":"k\\ud800"}',
+        'idempotencyKey',
+      ],
       ['jobs.list', '{"search":"fox \\ud83c"}', 'search'],
       ['settings.update', '{"providers":{"a1111":{"username":"artist\\udc00"}}}', 'providers.a1111.username'],
     ];
@@ -77,17 +104,24 @@ describe('headless host: text that is not well-formed', () => {
       expect(reply.status, body).toBe(400);
       expect(reply.body.error?.code, body).toBe('invalid_request');
       expect(reply.body.error?.message, body).toContain(`“${field}”`);
-      expect(reply.body.error?.details?.fields, body).toEqual({ [field]: 'Not valid text: it contains a lone surrogate.' });
+      expect(reply.body.error?.details?.fields, body).toEqual({
+        [field]: 'Not valid text: it contains a lone surrogate.',
+      });
     }
     const list = (await post('jobs.list', '{"view":"all"}')).body.value as ListPage;
     expect(list.items).toEqual([]);
-    const settings = (await post('settings.get', '{}')).body.value as { providers: Record<string, { username?: string }> };
+    const settings = (await post('settings.get', '{}')).body.value as {
+      providers: Record<string, { username?: string }>;
+    };
     expect(settings.providers['a1111']?.username).toBeUndefined();
   });
 
   it('keeps a well-formed prompt with emoji and astral characters exactly as sent', async () => {
     const prompt = 'a 🎨 palette, 𝒻𝑜𝓍 and 狐';
-    const reply = await post('jobs.submit', JSON.stringify({ provider: 'builtin', prompt, width: 64, height: 64, count: 1 }));
+    const reply = await post(
+      'jobs.submit',
+      JSON.stringify({ provider: 'builtin', prompt, width: 64, height: 64, count: 1 }),
+    );
     expect(reply.status).toBe(200);
     const { job } = reply.body.value as { job: JobDetail };
     const stored = (await post('jobs.get', JSON.stringify({ id: job.id }))).body.value as JobDetail;

@@ -15,8 +15,14 @@ describe('headless host: media and static files', () => {
     await writeFile(join(h.engine.dataDir, 'thumbs', 'ab', 'cdef.webp'), 'RIFFwebp');
     await writeFile(join(h.root, 'secret.txt'), 'top secret');
     h.engine.media.set(`image/${ID}`, { path: join(h.engine.dataDir, 'library', 'ab', 'cdef.png'), mime: 'image/png' });
-    h.engine.media.set(`thumb/${ID}`, { path: join(h.engine.dataDir, 'thumbs', 'ab', 'cdef.webp'), mime: 'image/webp' });
-    h.engine.media.set(`preview/${ID}`, { path: join(h.engine.dataDir, 'thumbs', 'ab', 'cdef.webp'), mime: 'image/webp' });
+    h.engine.media.set(`thumb/${ID}`, {
+      path: join(h.engine.dataDir, 'thumbs', 'ab', 'cdef.webp'),
+      mime: 'image/webp',
+    });
+    h.engine.media.set(`preview/${ID}`, {
+      path: join(h.engine.dataDir, 'thumbs', 'ab', 'cdef.webp'),
+      mime: 'image/webp',
+    });
   });
   afterEach(() => h.close());
 
@@ -70,14 +76,18 @@ describe('headless host: media and static files', () => {
     expect((await h.call({ path: '/', method: 'POST', body: '' })).status).toBe(405);
   });
 
-  it.each(['/../secret.txt', '/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt', '/..%5csecret.txt', '/missing.js', '/assets'])(
-    'answers 404 for static %s',
-    async (path) => {
-      const reply = await h.call({ path });
-      expect(reply.status).toBe(404);
-      expect(reply.text).not.toContain('top secret');
-    },
-  );
+  it.each([
+    '/../secret.txt',
+    '/%2e%2e/secret.txt',
+    '/assets/..%2f..%2fsecret.txt',
+    '/..%5csecret.txt',
+    '/missing.js',
+    '/assets',
+  ])('answers 404 for static %s', async (path) => {
+    const reply = await h.call({ path });
+    expect(reply.status).toBe(404);
+    expect(reply.text).not.toContain('top secret');
+  });
 
   it('says how to build the UI when it is missing', async () => {
     await rm(join(h.root, 'renderer'), { recursive: true });

@@ -29,7 +29,10 @@ describe('npm run serve on the real engine', () => {
     const call = async (channel: string, body: unknown) => {
       const response = await fetch(`${base}/api/${channel}`, { method: 'POST', headers, body: JSON.stringify(body) });
       // Shapes are checked by the assertions that follow; the contract types keep the reads honest.
-      return { status: response.status, body: (await response.json()) as { ok: boolean; value?: Record<string, unknown> } };
+      return {
+        status: response.status,
+        body: (await response.json()) as { ok: boolean; value?: Record<string, unknown> },
+      };
     };
 
     const providers = await call('providers.list', {});
@@ -42,7 +45,13 @@ describe('npm run serve on the real engine', () => {
     let stream = '';
     const decoder = new TextDecoder();
 
-    const submitted = await call('jobs.submit', { provider: 'builtin', prompt: 'a lighthouse in fog', width: 64, height: 64, count: 1 });
+    const submitted = await call('jobs.submit', {
+      provider: 'builtin',
+      prompt: 'a lighthouse in fog',
+      width: 64,
+      height: 64,
+      count: 1,
+    });
     expect(submitted.status).toBe(200);
     const id = (submitted.body.value?.job as JobDetail).id;
 

@@ -8,7 +8,13 @@ describe('headless host: a styles.csv as large as the contract allows', () => {
   });
   afterEach(() => h.close());
 
-  const post = (body: string) => h.call({ method: 'POST', path: '/api/presets.importStyles', headers: { 'content-type': 'application/json' }, body });
+  const post = (body: string) =>
+    h.call({
+      method: 'POST',
+      path: '/api/presets.importStyles',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
 
   it('takes a 5-million-character file whose JSON is well past 2 MB, and says where the limit is past 16 MB', async () => {
     // Quotes and CRLF double as JSON escapes, accents take two bytes: the body is far larger than the text.
@@ -20,7 +26,10 @@ describe('headless host: a styles.csv as large as the contract allows', () => {
     const roomy = await post(body);
     // It reached the engine (this fake one answers no presets channel).
     expect(roomy.status).not.toBe(413);
-    expect(roomy.json()).toMatchObject({ ok: false, error: { message: 'The fake engine does not answer presets.importStyles.' } });
+    expect(roomy.json()).toMatchObject({
+      ok: false,
+      error: { message: 'The fake engine does not answer presets.importStyles.' },
+    });
     const tooBig = await post(JSON.stringify({ csv: 'x'.repeat(17 * 1024 * 1024) }));
     expect(tooBig.status).toBe(413);
     expect(tooBig.json()).toMatchObject({ ok: false, error: { message: 'A request body is at most 16 MB.' } });

@@ -22,10 +22,24 @@ export function txt2img(o: Txt2Img = {}): Graph {
   return {
     '3': {
       class_type: 'KSampler',
-      inputs: { seed: o.seed ?? 1, steps: o.steps ?? 2, cfg: 7, sampler_name: o.sampler ?? 'euler', scheduler: o.scheduler ?? 'normal', denoise: 1, model: ['4', 0], positive: ['6', 0], negative: ['7', 0], latent_image: ['5', 0] },
+      inputs: {
+        seed: o.seed ?? 1,
+        steps: o.steps ?? 2,
+        cfg: 7,
+        sampler_name: o.sampler ?? 'euler',
+        scheduler: o.scheduler ?? 'normal',
+        denoise: 1,
+        model: ['4', 0],
+        positive: ['6', 0],
+        negative: ['7', 0],
+        latent_image: ['5', 0],
+      },
     },
     '4': { class_type: 'CheckpointLoaderSimple', inputs: { ckpt_name: KIT_CHECKPOINT } },
-    '5': { class_type: 'EmptyLatentImage', inputs: { width: o.width ?? 64, height: o.height ?? 64, batch_size: o.batch ?? 1 } },
+    '5': {
+      class_type: 'EmptyLatentImage',
+      inputs: { width: o.width ?? 64, height: o.height ?? 64, batch_size: o.batch ?? 1 },
+    },
     '6': { class_type: 'CLIPTextEncode', inputs: { text: o.prompt ?? 'a red fox', clip: ['4', 1] } },
     '7': { class_type: 'CLIPTextEncode', inputs: { text: '', clip: ['4', 1] } },
     '8': { class_type: 'VAEDecode', inputs: { samples: ['3', 0], vae: ['4', 2] } },
@@ -58,7 +72,16 @@ export function upscaleGraph(image: string, width: number, height: number, facto
   if (model !== undefined) {
     g['20'] = { class_type: 'UpscaleModelLoader', inputs: { model_name: model } };
     g['21'] = { class_type: 'ImageUpscaleWithModel', inputs: { upscale_model: ['20', 0], image: ['10', 0] } };
-    g['22'] = { class_type: 'ImageScale', inputs: { image: ['21', 0], upscale_method: 'lanczos', width: width * factor, height: height * factor, crop: 'disabled' } };
+    g['22'] = {
+      class_type: 'ImageScale',
+      inputs: {
+        image: ['21', 0],
+        upscale_method: 'lanczos',
+        width: width * factor,
+        height: height * factor,
+        crop: 'disabled',
+      },
+    };
     g['9'] = { class_type: 'SaveImage', inputs: { filename_prefix: 'Contract_upscale', images: ['22', 0] } };
   } else {
     g['21'] = { class_type: 'ImageScaleBy', inputs: { image: ['10', 0], upscale_method: 'lanczos', scale_by: factor } };

@@ -5,7 +5,8 @@ import type { Answer, Heard } from './wire.js';
  * (shapes, orders, messages, sizes) and nothing that is not (ids, timestamps, counters, file paths, timings).
  */
 
-const sortedKeys = (value: unknown): string[] => (value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value).sort() : []);
+const sortedKeys = (value: unknown): string[] =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value).sort() : [];
 
 /** Replaces run-specific values: this run's ids, file counters and absolute paths. */
 export function scrub(value: unknown, ids: Record<string, string> = {}): unknown {
@@ -81,7 +82,8 @@ export function tokens(heard: Heard[], promptId: string, options: TokenOptions =
 export function shapes(heard: Heard[]): Record<string, string[]> {
   const out: Record<string, Set<string>> = {};
   for (const h of heard) {
-    const [type, keys] = 'binary' in h ? [`binary:${h.binary.event}`, sortedKeys(h.binary.meta)] : [h.text.type, sortedKeys(h.text.data)];
+    const [type, keys] =
+      'binary' in h ? [`binary:${h.binary.event}`, sortedKeys(h.binary.meta)] : [h.text.type, sortedKeys(h.text.data)];
     out[type] ??= new Set();
     for (const k of keys) out[type].add(k);
   }
@@ -96,12 +98,28 @@ export function shapes(heard: Heard[]): Record<string, string[]> {
 export function historyEntry(json: unknown, promptId: string): unknown {
   const entry = (json as Record<string, unknown> | undefined)?.[promptId];
   if (entry === undefined) return { entry: 'none', keys: sortedKeys(json) };
-  const e = entry as { prompt?: unknown[]; outputs?: Record<string, { images?: unknown[] }>; status?: { status_str?: unknown; completed?: unknown; messages?: unknown[][] }; meta?: unknown };
+  const e = entry as {
+    prompt?: unknown[];
+    outputs?: Record<string, { images?: unknown[] }>;
+    status?: { status_str?: unknown; completed?: unknown; messages?: unknown[][] };
+    meta?: unknown;
+  };
   return {
     keys: sortedKeys(e),
-    prompt: Array.isArray(e.prompt) ? { length: e.prompt.length, id: e.prompt[1] === promptId, extra: sortedKeys(e.prompt[3]), outputs: e.prompt[4] } : 'missing',
-    outputs: Object.fromEntries(Object.entries(e.outputs ?? {}).map(([id, o]) => [id, { keys: sortedKeys(o), images: (o.images ?? []).map((i) => scrub(i)) }])),
-    status: { status_str: e.status?.status_str, completed: e.status?.completed, messages: (e.status?.messages ?? []).map((m) => m[0]) },
+    prompt: Array.isArray(e.prompt)
+      ? { length: e.prompt.length, id: e.prompt[1] === promptId, extra: sortedKeys(e.prompt[3]), outputs: e.prompt[4] }
+      : 'missing',
+    outputs: Object.fromEntries(
+      Object.entries(e.outputs ?? {}).map(([id, o]) => [
+        id,
+        { keys: sortedKeys(o), images: (o.images ?? []).map((i) => scrub(i)) },
+      ]),
+    ),
+    status: {
+      status_str: e.status?.status_str,
+      completed: e.status?.completed,
+      messages: (e.status?.messages ?? []).map((m) => m[0]),
+    },
     meta: scrub(e.meta),
   };
 }

@@ -10,9 +10,24 @@ export interface Answer {
 }
 
 /** One WebSocket message: a parsed text message, or a binary frame summarised (its event, metadata and picture). */
-export type Heard = { text: { type: string; data: Record<string, unknown> } } | { binary: { event: number; imageType?: number; meta?: Record<string, unknown>; mime?: string; size?: [number, number] } };
+export type Heard =
+  | { text: { type: string; data: Record<string, unknown> } }
+  | {
+      binary: {
+        event: number;
+        imageType?: number;
+        meta?: Record<string, unknown>;
+        mime?: string;
+        size?: [number, number];
+      };
+    };
 
-export async function call(base: string, method: 'GET' | 'POST', path: string, body?: { json?: unknown; raw?: string; form?: FormData }): Promise<Answer> {
+export async function call(
+  base: string,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: { json?: unknown; raw?: string; form?: FormData },
+): Promise<Answer> {
   const init: RequestInit = { method };
   if (body?.json !== undefined) init.body = JSON.stringify(body.json);
   if (body?.raw !== undefined) init.body = body.raw;
@@ -31,7 +46,13 @@ export async function call(base: string, method: 'GET' | 'POST', path: string, b
 async function summarise(frame: Buffer): Promise<Heard> {
   const event = frame.readUInt32BE(0);
   let image: Buffer;
-  const out: { event: number; imageType?: number; meta?: Record<string, unknown>; mime?: string; size?: [number, number] } = { event };
+  const out: {
+    event: number;
+    imageType?: number;
+    meta?: Record<string, unknown>;
+    mime?: string;
+    size?: [number, number];
+  } = { event };
   if (event === 1) {
     out.imageType = frame.readUInt32BE(4);
     image = frame.subarray(8);
@@ -71,7 +92,8 @@ export class Listener {
             this.heard[slot] = h;
           }),
         );
-      } else this.heard.push({ text: JSON.parse(data.toString('utf8')) as { type: string; data: Record<string, unknown> } });
+      } else
+        this.heard.push({ text: JSON.parse(data.toString('utf8')) as { type: string; data: Record<string, unknown> } });
       for (const wake of this.waiters.splice(0)) wake();
     });
     this.socket.on('close', () => {
@@ -110,7 +132,11 @@ export class Listener {
 
   /** Until `executing {node: null}` for this prompt: the end signal, sent after the history is written. */
   ended(promptId: string, timeoutMs?: number): Promise<Heard> {
-    return this.until((h) => 'text' in h && h.text.type === 'executing' && h.text.data.node === null && h.text.data.prompt_id === promptId, timeoutMs);
+    return this.until(
+      (h) =>
+        'text' in h && h.text.type === 'executing' && h.text.data.node === null && h.text.data.prompt_id === promptId,
+      timeoutMs,
+    );
   }
 
   async settled(): Promise<Heard[]> {

@@ -21,15 +21,27 @@ describe('the UI bench measures', () => {
     expect(pitchOf([10, 10.4, 10, 242, 242.2, 502, 502, 750])).toBe(248);
     expect(pitchOf([10, 10, 10.5])).toBeNull();
     fc.assert(
-      fc.property(fc.integer({ min: 60, max: 600 }), fc.integer({ min: 2, max: 30 }), fc.integer({ min: 1, max: 8 }), (pitch, rows, perRow) => {
-        const tops = Array.from({ length: rows * perRow }, (_, k) => 37 + Math.floor(k / perRow) * pitch + (k % 3) * 0.3);
-        return pitchOf(tops) === pitch;
-      }),
+      fc.property(
+        fc.integer({ min: 60, max: 600 }),
+        fc.integer({ min: 2, max: 30 }),
+        fc.integer({ min: 1, max: 8 }),
+        (pitch, rows, perRow) => {
+          const tops = Array.from(
+            { length: rows * perRow },
+            (_, k) => 37 + Math.floor(k / perRow) * pitch + (k % 3) * 0.3,
+          );
+          return pitchOf(tops) === pitch;
+        },
+      ),
     );
   });
 
   it('summarises frames as median, p5 and worst 1% fps, and the share dropped', () => {
-    const intervals = [...Array.from({ length: 95 }, () => 1000 / 60), ...Array.from({ length: 4 }, () => 1000 / 30), 100];
+    const intervals = [
+      ...Array.from({ length: 95 }, () => 1000 / 60),
+      ...Array.from({ length: 4 }, () => 1000 / 30),
+      100,
+    ];
     const s = frameStats(intervals);
     expect(s.frames).toBe(100);
     expect(s.medianFps).toBeCloseTo(60, 6);

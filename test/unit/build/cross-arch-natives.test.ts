@@ -32,8 +32,20 @@ describe('native packages for the other architecture', () => {
 
   it('never picks musl builds for a glibc Electron', () => {
     const packages = {
-      'node_modules/@img/sharp-linuxmusl-arm64': { version: '1.0.0', os: ['linux'], cpu: ['arm64'], libc: ['musl'], optional: true },
-      'node_modules/@img/sharp-linux-arm64': { version: '1.0.0', os: ['linux'], cpu: ['arm64'], libc: ['glibc'], optional: true },
+      'node_modules/@img/sharp-linuxmusl-arm64': {
+        version: '1.0.0',
+        os: ['linux'],
+        cpu: ['arm64'],
+        libc: ['musl'],
+        optional: true,
+      },
+      'node_modules/@img/sharp-linux-arm64': {
+        version: '1.0.0',
+        os: ['linux'],
+        cpu: ['arm64'],
+        libc: ['glibc'],
+        optional: true,
+      },
     };
     expect(crossArchNatives({ packages }, 'linux', ['x64', 'arm64'], 'x64')).toEqual(['@img/sharp-linux-arm64@1.0.0']);
   });
@@ -54,7 +66,9 @@ describe('native packages for the other architecture', () => {
       fake('npm', 'echo "npm $*"');
       fake('npx', 'printf "@img/sharp-darwin-x64@0.35.5\\n@parcel/watcher-darwin-x64@2.6.0\\n"');
       const { log } = runBashStep(step, {}, { env: { PATH: bin } });
-      expect(log).toContain('npm install --no-save --force --no-audit --no-fund @img/sharp-darwin-x64@0.35.5 @parcel/watcher-darwin-x64@2.6.0\n');
+      expect(log).toContain(
+        'npm install --no-save --force --no-audit --no-fund @img/sharp-darwin-x64@0.35.5 @parcel/watcher-darwin-x64@2.6.0\n',
+      );
       fake('npx', 'true');
       const none = runBashStep(step, {}, { env: { PATH: bin } });
       expect(none.log.trim()).toBe('No other architecture to add');

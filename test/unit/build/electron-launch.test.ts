@@ -7,7 +7,12 @@ import { BINARY_ENV } from '../../electron/runner.js';
 /** How the Electron tests start the app: on their own profile, never as plain Node, with the runner's binary. */
 describe('launching the app under test', () => {
   it('runs it on the given profile and never as plain Node, keeping the rest of the environment', () => {
-    const env = appEnv('/tmp/profile-1', { PATH: '/usr/bin', DISPLAY: ':99', ELECTRON_RUN_AS_NODE: '1', UNSET: undefined });
+    const env = appEnv('/tmp/profile-1', {
+      PATH: '/usr/bin',
+      DISPLAY: ':99',
+      ELECTRON_RUN_AS_NODE: '1',
+      UNSET: undefined,
+    });
     expect(env).toEqual({ PATH: '/usr/bin', DISPLAY: ':99', [USER_DATA_ENV]: '/tmp/profile-1' });
   });
 
@@ -19,6 +24,8 @@ describe('launching the app under test', () => {
 
   it('uses the binary the runner found, and without one fails with the one line rather than passing', () => {
     expect(electronBinary({ [BINARY_ENV]: '/opt/electron/electron' })).toBe('/opt/electron/electron');
-    expect(() => electronBinary({ ELECTRON_OVERRIDE_DIST_PATH: '/nonexistent-atelier-electron' })).toThrow(MISSING_LINE);
+    expect(() => electronBinary({ ELECTRON_OVERRIDE_DIST_PATH: '/nonexistent-atelier-electron' })).toThrow(
+      MISSING_LINE,
+    );
   });
 });

@@ -34,7 +34,8 @@ function fakeElectronPackage(withBinary: boolean): string {
 function recorder(codes: Record<string, number> = {}) {
   const steps: Step[] = [];
   const lines: string[] = [];
-  const label = (step: Step): string => (step.args.includes('run') && step.args.includes('--config') ? 'vitest' : (step.args.at(-1) ?? ''));
+  const label = (step: Step): string =>
+    step.args.includes('run') && step.args.includes('--config') ? 'vitest' : (step.args.at(-1) ?? '');
   return {
     steps,
     lines,
@@ -55,16 +56,26 @@ describe('finding the Electron binary', () => {
   it('reports none without path.txt, none when the file path.txt names is missing, and the file when it is there', () => {
     const bare = scratch();
     expect(findElectronBinary({ electronDir: bare, env: {}, platform: 'linux' }).found).toBe(false);
-    expect(findElectronBinary({ electronDir: fakeElectronPackage(false), env: {}, platform: 'linux' }).found).toBe(false);
+    expect(findElectronBinary({ electronDir: fakeElectronPackage(false), env: {}, platform: 'linux' }).found).toBe(
+      false,
+    );
     const pkg = fakeElectronPackage(true);
-    expect(findElectronBinary({ electronDir: pkg, env: {}, platform: 'linux' })).toEqual({ found: true, path: join(pkg, 'dist', 'electron') });
+    expect(findElectronBinary({ electronDir: pkg, env: {}, platform: 'linux' })).toEqual({
+      found: true,
+      path: join(pkg, 'dist', 'electron'),
+    });
   });
 
   it('honours ELECTRON_OVERRIDE_DIST_PATH as electron/index.js does, with the per-OS name when path.txt is absent', () => {
     const dist = scratch();
     writeFileSync(join(dist, 'electron.exe'), '');
-    expect(findElectronBinary({ electronDir: scratch(), env: { ELECTRON_OVERRIDE_DIST_PATH: dist }, platform: 'win32' })).toEqual({ found: true, path: join(dist, 'electron.exe') });
-    expect(findElectronBinary({ electronDir: scratch(), env: { ELECTRON_OVERRIDE_DIST_PATH: dist }, platform: 'linux' }).found).toBe(false);
+    expect(
+      findElectronBinary({ electronDir: scratch(), env: { ELECTRON_OVERRIDE_DIST_PATH: dist }, platform: 'win32' }),
+    ).toEqual({ found: true, path: join(dist, 'electron.exe') });
+    expect(
+      findElectronBinary({ electronDir: scratch(), env: { ELECTRON_OVERRIDE_DIST_PATH: dist }, platform: 'linux' })
+        .found,
+    ).toBe(false);
   });
 });
 
@@ -103,7 +114,12 @@ describe('the runner', () => {
     expect(unset.steps).toEqual([]);
     expect(unset.lines.join('\n')).toContain('ATELIER_PACKAGED_APP');
     const set = recorder();
-    expect(await runElectronTests(['--packaged'], set.deps({ ATELIER_PACKAGED_APP: '/r/linux-unpacked' }, fakeElectronPackage(false)))).toBe(0);
+    expect(
+      await runElectronTests(
+        ['--packaged'],
+        set.deps({ ATELIER_PACKAGED_APP: '/r/linux-unpacked' }, fakeElectronPackage(false)),
+      ),
+    ).toBe(0);
     expect(set.labels()).toEqual(['vitest']);
     expect(set.steps[0]!.args).toContain('test/electron/packaged.test.ts');
   });

@@ -19,14 +19,20 @@ describe('the packaged app path', () => {
   it('finds the executable in linux-unpacked and win-unpacked, and inside the .app of mac', () => {
     const linux = scratch();
     writeFileSync(join(linux, 'atelier'), '');
-    expect(resolvePackagedApp(linux, 'linux')).toEqual({ executable: join(linux, 'atelier'), fuseTarget: join(linux, 'atelier') });
+    expect(resolvePackagedApp(linux, 'linux')).toEqual({
+      executable: join(linux, 'atelier'),
+      fuseTarget: join(linux, 'atelier'),
+    });
     const win = scratch();
     writeFileSync(join(win, 'Atelier.exe'), '');
     expect(resolvePackagedApp(win, 'win32').executable).toBe(join(win, 'Atelier.exe'));
     const mac = scratch();
     mkdirSync(join(mac, 'Atelier.app', 'Contents', 'MacOS'), { recursive: true });
     const bundle = join(mac, 'Atelier.app');
-    expect(resolvePackagedApp(mac, 'darwin')).toEqual({ executable: join(bundle, 'Contents', 'MacOS', 'Atelier'), fuseTarget: bundle });
+    expect(resolvePackagedApp(mac, 'darwin')).toEqual({
+      executable: join(bundle, 'Contents', 'MacOS', 'Atelier'),
+      fuseTarget: bundle,
+    });
     expect(resolvePackagedApp(bundle, 'darwin').fuseTarget).toBe(bundle);
     expect(resolvePackagedApp(join(linux, 'atelier'), 'linux').executable).toBe(join(linux, 'atelier'));
   });

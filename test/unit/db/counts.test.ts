@@ -12,8 +12,20 @@ describe('counts that follow the query', () => {
     const { job: owl } = store.submit(req('owl'));
     store.claim(owl.id);
     store.succeed(owl.id, [image(0)], { timings: {} });
-    expect(store.curation.count({ search: 'fox' })).toEqual({ active: 3, favorites: 0, trash: 0, images: 3, capped: ['active', 'images'] });
-    expect(store.curation.count({ search: 'owl' })).toEqual({ active: 1, favorites: 0, trash: 0, images: 1, capped: [] });
+    expect(store.curation.count({ search: 'fox' })).toEqual({
+      active: 3,
+      favorites: 0,
+      trash: 0,
+      images: 3,
+      capped: ['active', 'images'],
+    });
+    expect(store.curation.count({ search: 'owl' })).toEqual({
+      active: 1,
+      favorites: 0,
+      trash: 0,
+      images: 1,
+      capped: [],
+    });
     // Without a query the totals are exact at any size: they are kept, not counted.
     expect(store.curation.count({})).toEqual({ active: 6, favorites: 0, trash: 0, images: 11, capped: [] });
     store.close();

@@ -15,7 +15,10 @@ describe('search folding: case and accents, both ways, in every script', () => {
     const { job } = store.submit(req(prompt));
     store.submit(req('something else entirely'));
     for (const query of queries) {
-      expect(store.list({ limit: 10, view: 'active', search: query }).items.map((j) => j.id), query).toEqual([job.id]);
+      expect(
+        store.list({ limit: 10, view: 'active', search: query }).items.map((j) => j.id),
+        query,
+      ).toEqual([job.id]);
     }
     store.close();
   });

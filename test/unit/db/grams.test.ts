@@ -5,14 +5,42 @@ import { foldForSearch, searchTerms } from '../../../electron/db/fold.js';
 import { gramsOf, matchAll, termTokens, tokenIsExact } from '../../../electron/db/grams.js';
 import { gramsSql } from '../../../electron/db/migrations/0004_search_grams.js';
 
-const alphabet = fc.constantFrom('a', 'b', 'é', 'š', 'σ', '%', '_', '"', "'", '*', '(', ':', '^', ' ', '\n', '\u0000', '-', '東', '😀', 'ﬁ', '0');
-const text = fc.oneof(fc.array(alphabet, { maxLength: 14 }).map((cs) => cs.join('')), fc.string({ maxLength: 12 }), fc.string({ unit: 'binary', maxLength: 8 }));
+const alphabet = fc.constantFrom(
+  'a',
+  'b',
+  'é',
+  'š',
+  'σ',
+  '%',
+  '_',
+  '"',
+  "'",
+  '*',
+  '(',
+  ':',
+  '^',
+  ' ',
+  '\n',
+  '\u0000',
+  '-',
+  '東',
+  '😀',
+  'ﬁ',
+  '0',
+);
+const text = fc.oneof(
+  fc.array(alphabet, { maxLength: 14 }).map((cs) => cs.join('')),
+  fc.string({ maxLength: 12 }),
+  fc.string({ unit: 'binary', maxLength: 8 }),
+);
 
 describe('search grams', () => {
   it('the triggers (SQL) and the backfill (JS) make the same tokens for any text (property)', () => {
     const db = new Database(':memory:');
     db.exec('CREATE TABLE t (search_text TEXT NOT NULL)');
-    const put = db.prepare('INSERT INTO t (rowid, search_text) VALUES (1, ?) ON CONFLICT (rowid) DO UPDATE SET search_text = excluded.search_text');
+    const put = db.prepare(
+      'INSERT INTO t (rowid, search_text) VALUES (1, ?) ON CONFLICT (rowid) DO UPDATE SET search_text = excluded.search_text',
+    );
     const read = db.prepare(`SELECT search_text AS stored, ${gramsSql('search_text')} AS grams FROM t WHERE rowid = 1`);
     fc.assert(
       fc.property(text, (raw) => {

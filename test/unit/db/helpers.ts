@@ -28,7 +28,11 @@ export function tempDir(): string {
 }
 
 /** A clock the test moves by hand: every call advances 1 ms so creation order is unambiguous. */
-export function manualClock(start = 1_700_000_000_000): { now: () => number; set: (t: number) => void; advance: (ms: number) => void } {
+export function manualClock(start = 1_700_000_000_000): {
+  now: () => number;
+  set: (t: number) => void;
+  advance: (ms: number) => void;
+} {
   let t = start;
   return {
     now: () => (t += 1),
@@ -66,7 +70,12 @@ export function image(index: number, path = `library/${index}/${uuidv7()}.png`, 
 }
 
 /** Submits, claims and succeeds a job; returns its id. */
-export function finished(store: JobStore, prompt = 'done job', extra: Partial<GenerateRequest> = {}, images: NewImage[] = []): string {
+export function finished(
+  store: JobStore,
+  prompt = 'done job',
+  extra: Partial<GenerateRequest> = {},
+  images: NewImage[] = [],
+): string {
   const { job } = store.submit(req(prompt, extra));
   if (!store.claim(job.id)) throw new Error('claim failed');
   store.succeed(job.id, images, { timings: { totalMs: 1 } });

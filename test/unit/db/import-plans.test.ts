@@ -34,12 +34,24 @@ describe('import query plans', () => {
       return sql;
     };
     const cases: Array<[string, unknown[], RegExp]> = [
-      ['WHERE folder_id = ? AND path > ? ORDER BY path', ['f', '', 10], /SEARCH image_locations USING INDEX image_locations_folder \(folder_id=\? AND path>\?\)/],
-      ["WHERE import_id = ? AND status = 'pending' AND seq > ?", ['i', 0, 10], /SEARCH import_files USING INDEX import_files_status/],
+      [
+        'WHERE folder_id = ? AND path > ? ORDER BY path',
+        ['f', '', 10],
+        /SEARCH image_locations USING INDEX image_locations_folder \(folder_id=\? AND path>\?\)/,
+      ],
+      [
+        "WHERE import_id = ? AND status = 'pending' AND seq > ?",
+        ['i', 0, 10],
+        /SEARCH import_files USING INDEX import_files_status/,
+      ],
       ['FROM images WHERE sha256 = ?', ['x'], /SEARCH images USING INDEX images_sha256/],
       ['WHERE thumb_path IS NULL ORDER BY id DESC', [10], /SCAN images USING (COVERING )?INDEX images_thumbless/],
       ['WHERE l.path = ?', ['/x'], /SEARCH l USING INDEX sqlite_autoindex_image_locations_1 \(path=\?\)/],
-      ['WHERE path >= ? AND path < ?', ['/a/', '/a0'], /SEARCH image_locations USING (COVERING )?INDEX sqlite_autoindex_image_locations_1/],
+      [
+        'WHERE path >= ? AND path < ?',
+        ['/a/', '/a0'],
+        /SEARCH image_locations USING (COVERING )?INDEX sqlite_autoindex_image_locations_1/,
+      ],
     ];
     for (const [fragment, params, expected] of cases) {
       const detail = plan(db, find(fragment), params);

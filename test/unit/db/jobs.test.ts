@@ -17,10 +17,19 @@ function codeOf(fn: () => unknown): AppError {
 describe('submit', () => {
   it('stores a queued job with a UUIDv7 id and times from the injected clock, in the contract shape', () => {
     const store = open({ now: () => 1_700_000_000_123 });
-    const { job, created } = store.submit(req('a red fox', { negativePrompt: 'blur', model: 'm', idempotencyKey: 'secret-key' }));
+    const { job, created } = store.submit(
+      req('a red fox', { negativePrompt: 'blur', model: 'm', idempotencyKey: 'secret-key' }),
+    );
     expect(created).toBe(true);
     expect(job.id).toMatch(UUID_V7_PATTERN);
-    expect(job).toMatchObject({ status: 'queued', createdAt: 1_700_000_000_123, updatedAt: 1_700_000_000_123, cancelRequested: false, favorite: false, trashedAt: null });
+    expect(job).toMatchObject({
+      status: 'queued',
+      createdAt: 1_700_000_000_123,
+      updatedAt: 1_700_000_000_123,
+      cancelRequested: false,
+      favorite: false,
+      trashedAt: null,
+    });
     expect(JobDetail.parse(job)).toEqual(job);
     expect(JobSummary.parse(store.getSummary(job.id))).toEqual(store.getSummary(job.id));
     // The raw idempotency key is never stored or returned.
@@ -32,7 +41,16 @@ describe('submit', () => {
     const dir = tempDir();
     const store = open({ dataDir: dir });
     const first = store.submit(req('fox', { idempotencyKey: 'k1', seed: 5 }));
-    const again = store.submit({ seed: 5, idempotencyKey: 'k1', timeoutMs: 9_000, count: 1, height: 512, width: 512, prompt: 'fox', provider: 'builtin' });
+    const again = store.submit({
+      seed: 5,
+      idempotencyKey: 'k1',
+      timeoutMs: 9_000,
+      count: 1,
+      height: 512,
+      width: 512,
+      prompt: 'fox',
+      provider: 'builtin',
+    });
     expect(again.created).toBe(false);
     expect(again.job.id).toBe(first.job.id);
     const conflict = codeOf(() => store.submit(req('fox', { idempotencyKey: 'k1', seed: 6 })));
@@ -94,7 +112,15 @@ describe('submitMany', () => {
       const o = outcomes[i]!;
       return o.ok ? 'ok' : o.error instanceof AppError ? o.error.code : String(o.error);
     };
-    expect(outcomes.map((_, i) => code(i))).toEqual(['ok', 'invalid_request', 'ok', 'conflict', 'ok', 'ok', 'overloaded']);
+    expect(outcomes.map((_, i) => code(i))).toEqual([
+      'ok',
+      'invalid_request',
+      'ok',
+      'conflict',
+      'ok',
+      'ok',
+      'overloaded',
+    ]);
     const value = (i: number) => {
       const o = outcomes[i]!;
       if (!o.ok) throw new Error(`outcome ${i} was refused`);
@@ -153,7 +179,11 @@ describe('lifecycle', () => {
   it('never claims a job whose cancel was requested', () => {
     const store = open();
     const { job } = store.submit(req());
-    expect(store.requestCancel(job.id)).toMatchObject({ status: 'cancelled', cancelRequested: true, error: { code: 'cancelled' } });
+    expect(store.requestCancel(job.id)).toMatchObject({
+      status: 'cancelled',
+      cancelRequested: true,
+      error: { code: 'cancelled' },
+    });
     expect(store.claim(job.id)).toBe(false);
     expect(store.queued(10)).toEqual([]);
   });
@@ -180,7 +210,12 @@ describe('lifecycle', () => {
     expect(summary.status).toBe('succeeded');
     expect(summary.images.map((i) => i.id)).toEqual(images.map((i) => i.id));
     expect(store.get(job.id).result).toEqual({ seed: 7, revisedPrompt: 'revised', timings: { totalMs: 12 } });
-    expect(store.image(images[1]!.id)).toMatchObject({ jobId: job.id, index: 1, path: images[1]!.path, thumbPath: images[1]!.thumbPath });
+    expect(store.image(images[1]!.id)).toMatchObject({
+      jobId: job.id,
+      index: 1,
+      path: images[1]!.path,
+      thumbPath: images[1]!.thumbPath,
+    });
     // Finishing twice is a conflict, not a silent overwrite.
     expect(codeOf(() => store.succeed(job.id, [], { timings: {} })).code).toBe('conflict');
   });
@@ -198,12 +233,28 @@ describe('lifecycle', () => {
     const store = open();
     const a = store.submit(req('a')).job.id;
     store.claim(a);
-    const failed = store.fail(a, { code: 'provider_rejected', message: 'Blocked by the safety system.', retryable: false, details: { status: 400 } });
-    expect(failed).toMatchObject({ status: 'failed', error: { code: 'provider_rejected', message: 'Blocked by the safety system.' } });
-    expect(store.get(a).errorDetail).toEqual({ code: 'provider_rejected', message: 'Blocked by the safety system.', retryable: false, details: { status: 400 } });
+    const failed = store.fail(a, {
+      code: 'provider_rejected',
+      message: 'Blocked by the safety system.',
+      retryable: false,
+      details: { status: 400 },
+    });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: { code: 'provider_rejected', message: 'Blocked by the safety system.' },
+    });
+    expect(store.get(a).errorDetail).toEqual({
+      code: 'provider_rejected',
+      message: 'Blocked by the safety system.',
+      retryable: false,
+      details: { status: 400 },
+    });
     const b = store.submit(req('b')).job.id;
     store.claim(b);
-    expect(store.markCancelled(b, 'Stopped by you.')).toMatchObject({ status: 'cancelled', error: { code: 'cancelled', message: 'Stopped by you.' } });
+    expect(store.markCancelled(b, 'Stopped by you.')).toMatchObject({
+      status: 'cancelled',
+      error: { code: 'cancelled', message: 'Stopped by you.' },
+    });
     expect(codeOf(() => store.fail(b, { code: 'internal', message: 'x', retryable: false })).code).toBe('conflict');
     expect(codeOf(() => store.get('018bcfe5-6800-7000-8000-0000000000ff')).code).toBe('not_found');
   });
@@ -212,14 +263,23 @@ describe('lifecycle', () => {
     const store = open({ limits: { maxResultBytes: 4_096 } });
     const a = store.submit(req('a')).job.id;
     store.claim(a);
-    store.succeed(a, [], { revisedPrompt: 'r'.repeat(50_000), usage: { blob: 'u'.repeat(50_000) }, timings: { totalMs: 3 } });
+    store.succeed(a, [], {
+      revisedPrompt: 'r'.repeat(50_000),
+      usage: { blob: 'u'.repeat(50_000) },
+      timings: { totalMs: 3 },
+    });
     const result = store.get(a).result!;
     expect(JSON.stringify(result).length).toBeLessThan(5_000);
     expect(result.timings).toEqual({ totalMs: 3 });
     expect(result.usage).toMatchObject({ truncated: true });
     const b = store.submit(req('b')).job.id;
     store.claim(b);
-    store.fail(b, { code: 'provider_error', message: 'm'.repeat(100_000), retryable: true, details: { body: 'd'.repeat(100_000) } });
+    store.fail(b, {
+      code: 'provider_error',
+      message: 'm'.repeat(100_000),
+      retryable: true,
+      details: { body: 'd'.repeat(100_000) },
+    });
     const error = store.get(b).errorDetail!;
     expect(error.code).toBe('provider_error');
     expect(error.retryable).toBe(true);

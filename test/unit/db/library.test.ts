@@ -66,7 +66,9 @@ describe('purge, empty trash, prune', () => {
   it('prunes by age, count and bytes into the trash, oldest first, never favorites or pending jobs, deleting nothing', () => {
     const clock = manualClock();
     const store = open({ now: clock.now });
-    const ids = Array.from({ length: 6 }, (_, i) => finished(store, `job ${i}`, {}, [image(0, `library/${i}.png`, 10_000)]));
+    const ids = Array.from({ length: 6 }, (_, i) =>
+      finished(store, `job ${i}`, {}, [image(0, `library/${i}.png`, 10_000)]),
+    );
     store.setFavorite([ids[0]!], true);
     const pending = store.submit(req('pending')).job.id;
     clock.advance(1_000_000);
@@ -77,8 +79,18 @@ describe('purge, empty trash, prune', () => {
     const aged = store.prune({ maxAgeMs: 500_000 });
     expect(aged.ids.sort()).toEqual(ids.slice(1).sort());
     expect(aged).toMatchObject({ jobs: 5, images: 5, bytes: 50_000 });
-    expect(store.list({ limit: 60, view: 'active' }).items.map((j) => j.id).sort()).toEqual([ids[0], pending, recent].sort());
-    expect(store.list({ limit: 60, view: 'trash' }).items.map((j) => j.id).sort()).toEqual(ids.slice(1).sort());
+    expect(
+      store
+        .list({ limit: 60, view: 'active' })
+        .items.map((j) => j.id)
+        .sort(),
+    ).toEqual([ids[0], pending, recent].sort());
+    expect(
+      store
+        .list({ limit: 60, view: 'trash' })
+        .items.map((j) => j.id)
+        .sort(),
+    ).toEqual(ids.slice(1).sort());
     expect(store.stats()).toMatchObject({ total: 8, trashed: 5, images: 6 });
 
     const more = Array.from({ length: 4 }, (_, i) => finished(store, `more ${i}`));
@@ -88,7 +100,12 @@ describe('purge, empty trash, prune', () => {
     const bytes = store.prune({ maxBytes: 1 });
     expect(bytes.ids.sort()).toEqual([more[1], more[2], more[3]]);
     // The favorite and the pending job remain outside; nothing was deleted.
-    expect(store.list({ limit: 60, view: 'active' }).items.map((j) => j.id).sort()).toEqual([ids[0], pending].sort());
+    expect(
+      store
+        .list({ limit: 60, view: 'active' })
+        .items.map((j) => j.id)
+        .sort(),
+    ).toEqual([ids[0], pending].sort());
     expect(store.stats().total).toBe(12);
     expect(store.prune({ maxAgeMs: 0, maxJobs: 1, maxBytes: 1 }).jobs).toBe(0);
   });
@@ -185,14 +202,29 @@ describe('restore from files', () => {
   it('recreates succeeded jobs at their own time, joins images of one job, and never stores a file or slot twice', () => {
     const store = open();
     const jobId = '018bcfe5-6800-7000-8000-00000000aaaa';
-    expect(store.restoreFromFiles([entry(jobId, 0, 'library/aa/0.png'), entry(jobId, 1, 'library/aa/1.png')])).toEqual({ jobs: 1, images: 2, known: 0 });
+    expect(store.restoreFromFiles([entry(jobId, 0, 'library/aa/0.png'), entry(jobId, 1, 'library/aa/1.png')])).toEqual({
+      jobs: 1,
+      images: 2,
+      known: 0,
+    });
     const job = store.get(jobId);
-    expect(job).toMatchObject({ status: 'succeeded', createdAt: 1_600_000_000_000, prompt: 'a restored fox', result: { seed: 7 } });
+    expect(job).toMatchObject({
+      status: 'succeeded',
+      createdAt: 1_600_000_000_000,
+      prompt: 'a restored fox',
+      result: { seed: 7 },
+    });
     expect(job.images.map((i) => i.index)).toEqual([0, 1]);
     // The same files again, and another file claiming a slot the job already has: nothing is added.
-    expect(store.restoreFromFiles([entry(jobId, 0, 'library/aa/0.png'), entry(jobId, 1, 'library/bb/other.png')])).toEqual({ jobs: 0, images: 0, known: 2 });
+    expect(
+      store.restoreFromFiles([entry(jobId, 0, 'library/aa/0.png'), entry(jobId, 1, 'library/bb/other.png')]),
+    ).toEqual({ jobs: 0, images: 0, known: 2 });
     // A file some image already references, whatever job its record names, is known.
-    expect(store.restoreFromFiles([entry('018bcfe5-6800-7000-8000-00000000bbbb', 0, 'library/aa/1.png')])).toEqual({ jobs: 0, images: 0, known: 1 });
+    expect(store.restoreFromFiles([entry('018bcfe5-6800-7000-8000-00000000bbbb', 0, 'library/aa/1.png')])).toEqual({
+      jobs: 0,
+      images: 0,
+      known: 1,
+    });
     expect(store.stats()).toMatchObject({ total: 1, images: 2, byStatus: { succeeded: 1 } });
     expect(store.list({ limit: 10, view: 'all', search: 'restored' }).items.map((j) => j.id)).toEqual([jobId]);
   });

@@ -70,7 +70,9 @@ describe('list', () => {
   it('refuses a cursor it did not make', () => {
     const store = open();
     expect(() => store.list(q({ cursor: 'garbage' }))).toThrow(/not one Atelier made/);
-    expect(() => store.list(q({ cursor: 'c1.' + Buffer.from('{"a":1}').toString('base64url') }))).toThrow(/not one Atelier made/);
+    expect(() => store.list(q({ cursor: 'c1.' + Buffer.from('{"a":1}').toString('base64url') }))).toThrow(
+      /not one Atelier made/,
+    );
   });
 
   it('applies view, status, favorite and provider filters before the cursor', () => {
@@ -159,23 +161,55 @@ describe('search', () => {
   });
 
   it('agrees with a naive substring filter for arbitrary text, in every search strategy (property)', () => {
-    const alphabet = fc.constantFrom('a', 'b', 'A', 'é', 'É', 'š', 'Š', 'Σ', 'σ', 'ς', '%', '_', '"', "'", '*', '(', ')', ':', '^', ' ', 'ﬁ', '東', '😀');
+    const alphabet = fc.constantFrom(
+      'a',
+      'b',
+      'A',
+      'é',
+      'É',
+      'š',
+      'Š',
+      'Σ',
+      'σ',
+      'ς',
+      '%',
+      '_',
+      '"',
+      "'",
+      '*',
+      '(',
+      ')',
+      ':',
+      '^',
+      ' ',
+      'ﬁ',
+      '東',
+      '😀',
+    );
     const text = fc.array(alphabet, { minLength: 1, maxLength: 12 }).map((cs) => cs.join(''));
     const free = fc.string({ maxLength: 8 });
     fc.assert(
-      fc.property(fc.array(fc.oneof(text, free).filter((s) => s.trim().length > 0), { minLength: 1, maxLength: 12 }), fc.oneof(text, free), tuning, (prompts, query, tune) => {
-        const store = open({ now: manualClock().now, ...tune });
-        const ids = prompts.map((p) => store.submit(req(p)).job.id);
-        const terms = searchTerms(query);
-        // Free words also find the settings a job shows: its provider and size (req() makes builtin 512x512).
-        const shown = (prompt: string) => [foldForSearch(prompt), 'builtin', '512x512'];
-        const expected = ids
-          .filter((_, i) => terms.every((t) => shown(prompts[i]!).some((part) => part.includes(t))))
-          .reverse();
-        const got = all(store, q({ limit: 3, search: literal(query) }));
-        store.close();
-        expect(got).toEqual(expected);
-      }),
+      fc.property(
+        fc.array(
+          fc.oneof(text, free).filter((s) => s.trim().length > 0),
+          { minLength: 1, maxLength: 12 },
+        ),
+        fc.oneof(text, free),
+        tuning,
+        (prompts, query, tune) => {
+          const store = open({ now: manualClock().now, ...tune });
+          const ids = prompts.map((p) => store.submit(req(p)).job.id);
+          const terms = searchTerms(query);
+          // Free words also find the settings a job shows: its provider and size (req() makes builtin 512x512).
+          const shown = (prompt: string) => [foldForSearch(prompt), 'builtin', '512x512'];
+          const expected = ids
+            .filter((_, i) => terms.every((t) => shown(prompts[i]!).some((part) => part.includes(t))))
+            .reverse();
+          const got = all(store, q({ limit: 3, search: literal(query) }));
+          store.close();
+          expect(got).toEqual(expected);
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -198,7 +232,11 @@ describe('search strategy', () => {
     }
     // 30 jobs, newest last: "rareword" in three old ones, "oldword" in the six oldest, "pair" in jobs 20 and 25.
     const ids = Array.from({ length: 30 }, (_, i) => {
-      const extra = [[3, 6, 9].includes(i) ? 'rareword' : '', i < 6 ? 'oldword' : '', [20, 25].includes(i) ? 'pair' : ''];
+      const extra = [
+        [3, 6, 9].includes(i) ? 'rareword' : '',
+        i < 6 ? 'oldword' : '',
+        [20, 25].includes(i) ? 'pair' : '',
+      ];
       return store.submit(req(`common job ${i} ${extra.join(' ')}`)).job.id;
     });
     const run = (query: Partial<ListQuery>) => {
@@ -229,7 +267,9 @@ describe('search strategy', () => {
     const { ids, run } = traced({ searchWalkBudget: 10, denseSearchThreshold: 10_000 });
     const old = run({ search: 'oldword', limit: 1 });
     expect(old.ids).toEqual([ids[5]]);
-    expect(old.ran).toEqual(expect.arrayContaining(['jobs.search.floor', 'jobs.list.search.walk', 'jobs.list.search.fts']));
+    expect(old.ran).toEqual(
+      expect.arrayContaining(['jobs.search.floor', 'jobs.list.search.walk', 'jobs.list.search.fts']),
+    );
     const next = run({ search: 'oldword', limit: 10, cursor: old.nextCursor! });
     expect(next.ids).toEqual([ids[4], ids[3], ids[2], ids[1], ids[0]]);
   });
@@ -351,7 +391,8 @@ describe('search index', () => {
     store.emptyTrash();
     const db = new Database(join(dir, 'atelier.db'), { readonly: true });
     const indexed = (term: string) =>
-      (db.prepare('SELECT rowid FROM jobs_grams WHERE jobs_grams MATCH ?').all(matchAll(termTokens(term))) as unknown[]).length;
+      (db.prepare('SELECT rowid FROM jobs_grams WHERE jobs_grams MATCH ?').all(matchAll(termTokens(term))) as unknown[])
+        .length;
     expect(indexed('quokka')).toBe(1);
     expect(indexed('gone')).toBe(0);
     expect(store.list(q({ search: 'quokka' })).items.map((j) => j.id)).toEqual([kept]);
@@ -367,7 +408,11 @@ describe('search index', () => {
     const long = 'abcdefghij klmnopqrs ťuvwxyz 東京 '.repeat(1_000).slice(0, 31_990);
     // How long it takes (linear, where the triggers' SQL would be quadratic) is a figure: `npm run bench -- long-prompt`.
     const { job } = store.submit(req(`${long} ZEBRA`, { negativePrompt: `${long} ǆq` }));
-    for (const search of ['zebra', 'ǆq', 'ǆ', 'ť', '東京 zebra']) expect(store.list(q({ search })).items.map((j) => j.id), search).toEqual([job.id]);
+    for (const search of ['zebra', 'ǆq', 'ǆ', 'ť', '東京 zebra'])
+      expect(
+        store.list(q({ search })).items.map((j) => j.id),
+        search,
+      ).toEqual([job.id]);
     // The store's own inserts leave the trigger on for everyone else (here: a second connection writing directly).
     store.submit(req('keyed', { idempotencyKey: 'k' }));
     store.submit(req('keyed', { idempotencyKey: 'k' }));
@@ -384,61 +429,83 @@ describe('search index', () => {
   it.each([
     ['in rowid order', false],
     ['out of rowid order', true],
-  ])('agrees with a naive filter on a larger history %s, where token estimates are sampled and common tokens left out (property)', (_, shuffled) => {
-    const dir = tempDir();
-    open({ dataDir: dir }).close();
-    // Written straight into the schema, as imports and benches do: the triggers must index these rows too.
-    const words = ['ab', 'abc', 'bca', 'cab', 'a', 'x', 'zz', 'é', 'ab-c', 'Στ', '東京', 'qu'];
-    let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-    const prompts = Array.from({ length: 900 }, (_, i) => {
-      const n = 1 + Math.floor(random() * 4);
-      const parts = Array.from({ length: n }, () => words[Math.floor(random() ** 2 * words.length)]!);
-      return `${parts.join(' ')}${i % 97 === 0 ? ' rare' : ''}`;
-    });
-    const db = new Database(join(dir, 'atelier.db'));
-    const insert = db.prepare(
-      `INSERT INTO jobs (id, status, created_at, updated_at, provider, prompt, width, height, count, request_json, search_text, trashed_at)
+  ])(
+    'agrees with a naive filter on a larger history %s, where token estimates are sampled and common tokens left out (property)',
+    (_, shuffled) => {
+      const dir = tempDir();
+      open({ dataDir: dir }).close();
+      // Written straight into the schema, as imports and benches do: the triggers must index these rows too.
+      const words = ['ab', 'abc', 'bca', 'cab', 'a', 'x', 'zz', 'é', 'ab-c', 'Στ', '東京', 'qu'];
+      let seed = 7;
+      const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+      const prompts = Array.from({ length: 900 }, (_, i) => {
+        const n = 1 + Math.floor(random() * 4);
+        const parts = Array.from({ length: n }, () => words[Math.floor(random() ** 2 * words.length)]!);
+        return `${parts.join(' ')}${i % 97 === 0 ? ' rare' : ''}`;
+      });
+      const db = new Database(join(dir, 'atelier.db'));
+      const insert = db.prepare(
+        `INSERT INTO jobs (id, status, created_at, updated_at, provider, prompt, width, height, count, request_json, search_text, trashed_at)
        VALUES (?, 'succeeded', ?, ?, 'builtin', ?, 64, 64, 1, '{}', ?, ?)`,
-    );
-    // Shuffled: an import of old jobs, or a clock set back, so history order is not rowid order.
-    const at = prompts.map((_, i) => 1_700_000_000_000 + (shuffled ? (i * 7919) % prompts.length : i) * 1000);
-    const ids = prompts.map((prompt, i) => {
-      const id = uuidv7(at[i]);
-      insert.run(id, at[i], at[i], prompt, foldForSearch(prompt), i % 11 === 0 ? 1 : null);
-      return id;
-    });
-    const breaks = (db.prepare('SELECT order_breaks AS n FROM store_totals').get() as { n: number }).n;
-    expect(breaks > 0).toBe(shuffled);
-    db.close();
-    const newestFirst = prompts.map((_, i) => i).sort((x, y) => at[y]! - at[x]!);
-    const fragment = fc.oneof(
-      fc.constantFrom(...words, 'rare', 'zzz', 'b', 'c', 'ca', 'bc', 'A', 'AB', 'σ', '京', 'q'),
-      fc.string({ minLength: 1, maxLength: 3 }),
-    );
-    for (const tune of [{}, { searchWalkBudget: 50, denseSearchThreshold: 100 }, { searchWalkBudget: 0, denseSearchThreshold: 0 }]) {
-      const store = open({ dataDir: dir, ...tune });
-      fc.assert(
-        fc.property(fc.array(fragment, { minLength: 1, maxLength: 3 }), fc.integer({ min: 1, max: 150 }), fc.constantFrom('active' as const, 'all' as const), (parts, limit, view) => {
-          const search = parts.join(' ');
-          const terms = searchTerms(search);
-          const expected = newestFirst
-            .filter((i) => (view === 'all' || i % 11 !== 0) && terms.every((t) => foldForSearch(prompts[i]!).includes(t)))
-            .map((i) => ids[i]);
-          expect(all(store, q({ limit, view, search: literal(search) }))).toEqual(expected);
-        }),
-        { numRuns: 40 },
       );
-      store.close();
-    }
-  });
+      // Shuffled: an import of old jobs, or a clock set back, so history order is not rowid order.
+      const at = prompts.map((_, i) => 1_700_000_000_000 + (shuffled ? (i * 7919) % prompts.length : i) * 1000);
+      const ids = prompts.map((prompt, i) => {
+        const id = uuidv7(at[i]);
+        insert.run(id, at[i], at[i], prompt, foldForSearch(prompt), i % 11 === 0 ? 1 : null);
+        return id;
+      });
+      const breaks = (db.prepare('SELECT order_breaks AS n FROM store_totals').get() as { n: number }).n;
+      expect(breaks > 0).toBe(shuffled);
+      db.close();
+      const newestFirst = prompts.map((_, i) => i).sort((x, y) => at[y]! - at[x]!);
+      const fragment = fc.oneof(
+        fc.constantFrom(...words, 'rare', 'zzz', 'b', 'c', 'ca', 'bc', 'A', 'AB', 'σ', '京', 'q'),
+        fc.string({ minLength: 1, maxLength: 3 }),
+      );
+      for (const tune of [
+        {},
+        { searchWalkBudget: 50, denseSearchThreshold: 100 },
+        { searchWalkBudget: 0, denseSearchThreshold: 0 },
+      ]) {
+        const store = open({ dataDir: dir, ...tune });
+        fc.assert(
+          fc.property(
+            fc.array(fragment, { minLength: 1, maxLength: 3 }),
+            fc.integer({ min: 1, max: 150 }),
+            fc.constantFrom('active' as const, 'all' as const),
+            (parts, limit, view) => {
+              const search = parts.join(' ');
+              const terms = searchTerms(search);
+              const expected = newestFirst
+                .filter(
+                  (i) => (view === 'all' || i % 11 !== 0) && terms.every((t) => foldForSearch(prompts[i]!).includes(t)),
+                )
+                .map((i) => ids[i]);
+              expect(all(store, q({ limit, view, search: literal(search) }))).toEqual(expected);
+            },
+          ),
+          { numRuns: 40 },
+        );
+        store.close();
+      }
+    },
+  );
 });
 
 describe('cursor pagination (property)', () => {
   it('visits every matching job exactly once, newest first, for random data and filters', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ t: fc.integer({ min: 0, max: 20 }), fav: fc.boolean(), done: fc.boolean(), word: fc.constantFrom('cat', 'dog', 'owl') }), { maxLength: 40 }),
+        fc.array(
+          fc.record({
+            t: fc.integer({ min: 0, max: 20 }),
+            fav: fc.boolean(),
+            done: fc.boolean(),
+            word: fc.constantFrom('cat', 'dog', 'owl'),
+          }),
+          { maxLength: 40 },
+        ),
         fc.integer({ min: 1, max: 7 }),
         fc.option(fc.boolean(), { nil: undefined }),
         fc.option(fc.constantFrom('cat', 'og', 'q', 'cat dog', 'owl'), { nil: undefined }),
@@ -452,9 +519,17 @@ describe('cursor pagination (property)', () => {
             if (row.fav) store.setFavorite([id], true);
             return { id, createdAt: row.t, ...row };
           });
-          const query = q({ limit, ...(favorite === undefined ? {} : { favorite }), ...(searchText === undefined ? {} : { search: searchText }) });
+          const query = q({
+            limit,
+            ...(favorite === undefined ? {} : { favorite }),
+            ...(searchText === undefined ? {} : { search: searchText }),
+          });
           const expected = made
-            .filter((m) => (favorite === undefined || m.fav === favorite) && (searchText === undefined || searchText.split(' ').every((w) => m.word.includes(w))))
+            .filter(
+              (m) =>
+                (favorite === undefined || m.fav === favorite) &&
+                (searchText === undefined || searchText.split(' ').every((w) => m.word.includes(w))),
+            )
             .sort((x, y) => y.createdAt - x.createdAt || (y.id < x.id ? -1 : 1))
             .map((m) => m.id);
           expect(all(store, query)).toEqual(expected);
@@ -472,7 +547,9 @@ describe('query plans', () => {
     const db = new Database(join(dir, 'atelier.db'), { readonly: true });
     try {
       const plan = planList(query, mode, query.limit + 1, options);
-      return (db.prepare(`EXPLAIN QUERY PLAN ${plan.sql}`).all(...plan.params) as Array<{ detail: string }>).map((r) => r.detail).join('\n');
+      return (db.prepare(`EXPLAIN QUERY PLAN ${plan.sql}`).all(...plan.params) as Array<{ detail: string }>)
+        .map((r) => r.detail)
+        .join('\n');
     } finally {
       db.close();
     }
@@ -498,7 +575,12 @@ describe('query plans', () => {
       [{ search: 'fo' }, 'walk', /INDEX jobs_created/],
       // The bounded walk of common terms: a range of the history index, newest first, no sort.
       [{ search: 'fox' }, 'walk', /SEARCH j USING INDEX jobs_created \(\(created_at,id\)>/, { floor }],
-      [{ search: 'fox', cursor }, 'walk', /SEARCH j USING INDEX jobs_created \(\(created_at,id\)>.*<|SEARCH j USING INDEX jobs_created \(\(created_at,id\)<.*>/, { floor }],
+      [
+        { search: 'fox', cursor },
+        'walk',
+        /SEARCH j USING INDEX jobs_created \(\(created_at,id\)>.*<|SEARCH j USING INDEX jobs_created \(\(created_at,id\)<.*>/,
+        { floor },
+      ],
       [{ search: 'fox', favorite: true }, 'walk', /INDEX jobs_favorite_created/, { floor }],
       [{ search: 'fox fo' }, 'fts', /VIRTUAL TABLE INDEX/, { tokens: termTokens('fox') }],
       // Newest first straight from the index: its rowid order, no sort, and a cursor's rowid bound goes to FTS5.

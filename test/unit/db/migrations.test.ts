@@ -72,16 +72,22 @@ describe('migrations', () => {
     expect(store.list({ limit: 10, view: 'all', search: 'červená' }).items).toHaveLength(1);
     // 1–2 character terms and conjunctions go through the gram index (version 4), backfilled for the old rows.
     expect(store.list({ limit: 10, view: 'all', search: 'šk' }).items.map((j) => j.prompt)).toEqual(['ČERVENÁ liška']);
-    expect(store.list({ limit: 10, view: 'all', search: 'FO sn' }).items.map((j) => j.prompt)).toEqual(['Copper FOX in the snow']);
+    expect(store.list({ limit: 10, view: 'all', search: 'FO sn' }).items.map((j) => j.prompt)).toEqual([
+      'Copper FOX in the snow',
+    ]);
     // The settings line (version 10): the seed and the size are words too.
-    expect(store.list({ limit: 10, view: 'all', search: '42' }).items.map((j) => j.prompt)).toEqual(['Copper FOX in the snow']);
+    expect(store.list({ limit: 10, view: 'all', search: '42' }).items.map((j) => j.prompt)).toEqual([
+      'Copper FOX in the snow',
+    ]);
     expect(store.list({ limit: 10, view: 'all', search: 'teapot fox' }).items).toHaveLength(0);
     // The queued job is still queued for the worker.
     expect(store.queued(10).map((q) => q.id)).toEqual(['018bcfe5-7400-7000-8000-000000000004']);
     store.close();
 
     const after = new Database(join(dir, 'atelier.db'), { readonly: true });
-    expect(after.prepare("SELECT name FROM sqlite_schema WHERE name LIKE 'jobs_fts%' OR name = 'jobs_grams'").all()).toEqual([{ name: 'jobs_grams' }]);
+    expect(
+      after.prepare("SELECT name FROM sqlite_schema WHERE name LIKE 'jobs_fts%' OR name = 'jobs_grams'").all(),
+    ).toEqual([{ name: 'jobs_grams' }]);
     expect(after.prepare('SELECT COUNT(*) AS n FROM jobs_grams').get()).toEqual({ n: 4 });
     after.close();
 
@@ -106,7 +112,9 @@ describe('migrations', () => {
       times.forEach((t, i) => insert.run(`job-${i}`, t, t, `Fox ${t}`, `fox ${t}`));
       db.close();
       const store = open({ dataDir: dir });
-      expect(store.list({ limit: 10, view: 'all', search: 'fo' }).items.map((j) => j.createdAt)).toEqual([...times].sort((a, b) => b - a));
+      expect(store.list({ limit: 10, view: 'all', search: 'fo' }).items.map((j) => j.createdAt)).toEqual(
+        [...times].sort((a, b) => b - a),
+      );
       store.close();
       const after = new Database(join(dir, 'atelier.db'), { readonly: true });
       expect(after.prepare('SELECT order_breaks AS n FROM store_totals').get()).toEqual({ n: breaks });
@@ -122,7 +130,9 @@ describe('migrations', () => {
       `INSERT INTO jobs (id, status, created_at, updated_at, provider, prompt, width, height, count, request_json, result_json, search_text)
        VALUES (?, 'succeeded', ?, ?, ?, 'fox', 64, 64, 3, '{}', ?, 'fox')`,
     );
-    const image = db.prepare(`INSERT INTO images (id, job_id, idx, path, sha256, bytes, width, height, mime) VALUES (?, ?, ?, ?, 'x', 1, 64, 64, 'image/png')`);
+    const image = db.prepare(
+      `INSERT INTO images (id, job_id, idx, path, sha256, bytes, width, height, mime) VALUES (?, ?, ?, ?, 'x', 1, 64, 64, 'image/png')`,
+    );
     const jobs = [
       ['builtin', '{"seed":424242,"timings":{}}'],
       ['a1111', '{"seed":7,"timings":{}}'],
@@ -143,7 +153,12 @@ describe('migrations', () => {
     expect(seeds('job-2')).toEqual([null, null, null]);
     expect(seeds('job-3')).toEqual([null, null, null]);
     expect(seeds('job-4')).toEqual([null, null, null]);
-    expect(store.list({ limit: 10, view: 'all' }).items.find((j) => j.id === 'job-0')!.images.map((i) => i.seed)).toEqual([424242, 424243, 424244]);
+    expect(
+      store
+        .list({ limit: 10, view: 'all' })
+        .items.find((j) => j.id === 'job-0')!
+        .images.map((i) => i.seed),
+    ).toEqual([424242, 424243, 424244]);
     expect(store.get('job-0').images.every((i) => i.batchIndex === undefined)).toBe(true);
     store.close();
   });
@@ -163,7 +178,9 @@ describe('migrations', () => {
     }
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe('storage');
-    expect((error as AppError).message).toMatch(new RegExp(`newer version of Atelier \\(schema version 99; this version knows up to ${LATEST_VERSION}\\)`));
+    expect((error as AppError).message).toMatch(
+      new RegExp(`newer version of Atelier \\(schema version 99; this version knows up to ${LATEST_VERSION}\\)`),
+    );
     expect(readFileSync(join(dir, 'atelier.db')).equals(before)).toBe(true);
     expect(existsSync(join(dir, 'backups'))).toBe(false);
     // The lock was released: after a downgrade the next open (here: with the row removed) works.
@@ -187,11 +204,19 @@ describe('migrations', () => {
     const db = new Database(join(dir, 'atelier.db'));
     const broken = [
       ...MIGRATIONS,
-      { version: LATEST_VERSION + 1, name: 'broken', up: (d: Database.Database) => d.exec('CREATE TABLE x (a INTEGER) STRICT; SELECT no_such_function();') },
+      {
+        version: LATEST_VERSION + 1,
+        name: 'broken',
+        up: (d: Database.Database) => d.exec('CREATE TABLE x (a INTEGER) STRICT; SELECT no_such_function();'),
+      },
     ];
-    expect(() => migrate(db, dir, () => 5, broken)).toThrow(/could not upgrade its library \(from schema version 1\).*backups/);
+    expect(() => migrate(db, dir, () => 5, broken)).toThrow(
+      /could not upgrade its library \(from schema version 1\).*backups/,
+    );
     expect(db.pragma('user_version', { simple: true })).toBe(1);
-    expect(db.prepare("SELECT COUNT(*) AS n FROM sqlite_schema WHERE name IN ('favorites', 'jobs_fts', 'x')").get()).toEqual({ n: 1 });
+    expect(
+      db.prepare("SELECT COUNT(*) AS n FROM sqlite_schema WHERE name IN ('favorites', 'jobs_fts', 'x')").get(),
+    ).toEqual({ n: 1 });
     expect(db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get()).toEqual({ v: 1 });
     db.close();
   });

@@ -1,5 +1,15 @@
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -30,7 +40,10 @@ describe('opening the library', () => {
     const db = new Database(join(dir, 'atelier.db'), { readonly: true });
     try {
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-      const tables = db.prepare("SELECT name, strict FROM pragma_table_list WHERE schema = 'main'").all() as Array<{ name: string; strict: number }>;
+      const tables = db.prepare("SELECT name, strict FROM pragma_table_list WHERE schema = 'main'").all() as Array<{
+        name: string;
+        strict: number;
+      }>;
       for (const name of ['jobs', 'images', 'job_events', 'settings', 'schema_migrations', 'store_totals']) {
         expect(tables.find((t) => t.name === name)?.strict, name).toBe(1);
       }
@@ -74,7 +87,9 @@ describe('opening the library', () => {
     store.close();
     const db = new Database(join(dir, 'atelier.db'));
     db.pragma('wal_checkpoint(TRUNCATE)');
-    const root = (db.prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'jobs_created'").get() as { rootpage: number }).rootpage;
+    const root = (
+      db.prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'jobs_created'").get() as { rootpage: number }
+    ).rootpage;
     const pageSize = db.pragma('page_size', { simple: true }) as number;
     db.close();
     const fd = openSync(join(dir, 'atelier.db'), 'r+');
@@ -107,7 +122,12 @@ describe('opening the library', () => {
     db.close();
     const third = openStore({ dataDir: dir });
     expect(third.info.integrityChecked).toBe(true);
-    expect(third.list({ limit: 10, view: 'active' }).items.map((j) => j.prompt).sort()).toEqual(['a hare', 'edited']);
+    expect(
+      third
+        .list({ limit: 10, view: 'active' })
+        .items.map((j) => j.prompt)
+        .sort(),
+    ).toEqual(['a hare', 'edited']);
     third.close();
 
     // A marker that does not parse is no proof either.
@@ -165,7 +185,11 @@ describe('opening the library', () => {
     const slow = open({ onSlowQuery: (name) => reported.push(name), timer: () => (t += 50) });
     slow.submit(req());
     slow.list({ limit: 10, view: 'active', search: 'fox' });
-    const unhurried = open({ onSlowQuery: (name) => reported.push(`x${name}`), slowQueryMs: 1e9, timer: () => (t += 50) });
+    const unhurried = open({
+      onSlowQuery: (name) => reported.push(`x${name}`),
+      slowQueryMs: 1e9,
+      timer: () => (t += 50),
+    });
     unhurried.submit(req());
     expect(unhurried.stats().total).toBe(1);
     expect(reported.some((name) => name.startsWith('x'))).toBe(false);

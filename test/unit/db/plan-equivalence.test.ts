@@ -22,11 +22,46 @@ const TUNINGS: Array<Partial<StoreOptions>> = [
 ];
 
 const CLAUSES = [
-  'lighthouse', 'owl', 'fox', '"oil painting"', 'quetzalcoatl', 'model:juggernaut', 'model:flux1', 'model:photon', 'sampler:euler',
-  'scheduler:karras', 'lora:add_detail', 'lora:ghibli', 'lora:hands_fix_v5', 'rating:>=4', 'rating:5', 'tag:keeper', 'tag:wip',
-  'tag:mood-3', 'board:textures', 'seed:1*', 'seed:12*', 'seed:100000000-2000000000', 'steps:20-30', 'steps:13', 'h:1344', 'h:<768',
-  'is:favorite', 'cfg:>=7', 'size:1024x1024', 'date:7d', '-owl', 'source:comfyui', 'ratio:16:9', 'ratio:21:9', 'ratio:portrait',
-  '-ratio:16:9', 'lora:pixel', '-lora:ghibli', 'model:nosuchmodel', '-model:nosuchmodel',
+  'lighthouse',
+  'owl',
+  'fox',
+  '"oil painting"',
+  'quetzalcoatl',
+  'model:juggernaut',
+  'model:flux1',
+  'model:photon',
+  'sampler:euler',
+  'scheduler:karras',
+  'lora:add_detail',
+  'lora:ghibli',
+  'lora:hands_fix_v5',
+  'rating:>=4',
+  'rating:5',
+  'tag:keeper',
+  'tag:wip',
+  'tag:mood-3',
+  'board:textures',
+  'seed:1*',
+  'seed:12*',
+  'seed:100000000-2000000000',
+  'steps:20-30',
+  'steps:13',
+  'h:1344',
+  'h:<768',
+  'is:favorite',
+  'cfg:>=7',
+  'size:1024x1024',
+  'date:7d',
+  '-owl',
+  'source:comfyui',
+  'ratio:16:9',
+  'ratio:21:9',
+  'ratio:portrait',
+  '-ratio:16:9',
+  'lora:pixel',
+  '-lora:ghibli',
+  'model:nosuchmodel',
+  '-model:nosuchmodel',
 ];
 
 const root = mkdtempSync(join(tmpdir(), 'atelier-plan-eq-'));
@@ -79,13 +114,22 @@ describe('plan equivalence', () => {
   it('ratio: names the sizes the library holds, finding exactly the jobs the ratio condition holds for', () => {
     const raw = new Database(join(root, 'seeded', 'atelier.db'), { readonly: true });
     try {
-      for (const [w, h] of [[16, 9], [9, 16], [4, 3], [3, 2], [21, 9], [1, 1], [12, 5], [13, 19]] as const) {
-        const expected = (
-          raw
-            .prepare(`SELECT id FROM jobs WHERE trashed_at IS NULL AND abs(width * ? - height * ?) <= 0.01 * height * ? ORDER BY created_at DESC, id DESC`)
-            .pluck()
-            .all(h, w, w) as string[]
-        );
+      for (const [w, h] of [
+        [16, 9],
+        [9, 16],
+        [4, 3],
+        [3, 2],
+        [21, 9],
+        [1, 1],
+        [12, 5],
+        [13, 19],
+      ] as const) {
+        const expected = raw
+          .prepare(
+            `SELECT id FROM jobs WHERE trashed_at IS NULL AND abs(width * ? - height * ?) <= 0.01 * height * ? ORDER BY created_at DESC, id DESC`,
+          )
+          .pluck()
+          .all(h, w, w) as string[];
         const found = pages(stores[1]!, `ratio:${w}:${h}`).map((entry) => entry.split(':')[0]);
         expect(found, `${w}:${h}`).toEqual(expected);
       }

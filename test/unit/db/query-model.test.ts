@@ -19,7 +19,13 @@ const SCHEDULERS = ['karras', 'exponential', 'normal'];
 const LORAS = ['add_detail', 'film_grain', 'Détail_Ultra'];
 const SOURCES = ['a1111', 'comfyui', 'invokeai'] as const;
 const TAGS = ['keeper', 'Print', 'ćover'];
-const SIZES: Array<[number, number]> = [[512, 512], [512, 768], [768, 512], [1344, 768], [1024, 1024]];
+const SIZES: Array<[number, number]> = [
+  [512, 512],
+  [512, 768],
+  [768, 512],
+  [1344, 768],
+  [1024, 1024],
+];
 const DAY = 86_400_000;
 const NOW = new Date(2026, 10, 20, 12).getTime();
 
@@ -104,9 +110,26 @@ function seedStore(rows: Row[]): { store: JobStore; images: ModelImage[] } {
     });
     store.imports.commit(null, [{ kind: 'imported', seq: n, path, folderId: null, bytes: 100, mtimeMs: 1, image }]);
     return {
-      jobId: image.jobId, imageId: image.image.id, source: r.source, prompt: r.prompt, negative: r.negative, model: r.model,
-      sampler: r.sampler, scheduler: r.scheduler, loras: r.loras, steps: r.steps, cfg: r.cfg, seed: r.seed, w: r.size[0], h: r.size[1],
-      createdAt: image.createdAt, path, rating: r.rating, favorite: r.favorite, tags: r.tags, trashed: r.trashed,
+      jobId: image.jobId,
+      imageId: image.image.id,
+      source: r.source,
+      prompt: r.prompt,
+      negative: r.negative,
+      model: r.model,
+      sampler: r.sampler,
+      scheduler: r.scheduler,
+      loras: r.loras,
+      steps: r.steps,
+      cfg: r.cfg,
+      seed: r.seed,
+      w: r.size[0],
+      h: r.size[1],
+      createdAt: image.createdAt,
+      path,
+      rating: r.rating,
+      favorite: r.favorite,
+      tags: r.tags,
+      trashed: r.trashed,
     };
   });
   const c = store.curation;
@@ -134,17 +157,28 @@ function naiveTerm(t: Term, m: ModelImage): boolean {
       return has(`${m.prompt}\n${m.negative}`, t.text);
     case 'text':
       switch (t.key) {
-        case 'model': return has(m.model, t.text);
-        case 'sampler': return has(m.sampler, t.text);
-        case 'scheduler': return has(m.scheduler, t.text);
-        case 'lora': return m.loras.some((l) => has(l, t.text));
-        case 'source': return has(m.source, t.text) || has(SOURCE_LABELS[m.source], t.text);
-        case 'provider': return foldForSearch(t.text).trim() === m.source;
-        case 'status': return foldForSearch(t.text).trim() === 'succeeded';
-        case 'tag': return m.tags.some((tag) => foldForSearch(tag) === foldForSearch(t.text).trim());
-        case 'negative': return has(m.negative, t.text);
-        case 'path': return m.path.toLowerCase().includes(foldForSearch(t.text).trim());
-        case 'board': return false;
+        case 'model':
+          return has(m.model, t.text);
+        case 'sampler':
+          return has(m.sampler, t.text);
+        case 'scheduler':
+          return has(m.scheduler, t.text);
+        case 'lora':
+          return m.loras.some((l) => has(l, t.text));
+        case 'source':
+          return has(m.source, t.text) || has(SOURCE_LABELS[m.source], t.text);
+        case 'provider':
+          return foldForSearch(t.text).trim() === m.source;
+        case 'status':
+          return foldForSearch(t.text).trim() === 'succeeded';
+        case 'tag':
+          return m.tags.some((tag) => foldForSearch(tag) === foldForSearch(t.text).trim());
+        case 'negative':
+          return has(m.negative, t.text);
+        case 'path':
+          return m.path.toLowerCase().includes(foldForSearch(t.text).trim());
+        case 'board':
+          return false;
       }
       return false;
     case 'number': {
@@ -169,7 +203,8 @@ function naiveTerm(t: Term, m: ModelImage): boolean {
     case 'date': {
       const x = t.match;
       if ('relative' in x || 'lastDays' in x) {
-        const range = 'relative' in x ? localDay(x.relative === 'today' ? 0 : -1) : { from: NOW - x.lastDays * DAY, to: Infinity };
+        const range =
+          'relative' in x ? localDay(x.relative === 'today' ? 0 : -1) : { from: NOW - x.lastDays * DAY, to: Infinity };
         return m.createdAt >= range.from && m.createdAt < range.to;
       }
       const [fy, fm, fd] = x.from.split('-').map(Number) as [number, number, number?];
@@ -191,7 +226,13 @@ const naiveClause = (c: Clause, m: ModelImage) => c.anyOf.some((t) => naiveTerm(
 type SortName = 'newest' | 'oldest' | 'rating';
 
 function expected(q: Query, images: ModelImage[], sort: SortName = 'newest'): string[] {
-  const wantsTrash = q.clauses.some((c) => !c.negated && c.anyOf.length === 1 && c.anyOf[0]!.kind === 'is' && (c.anyOf[0] as { value: string }).value === 'trashed');
+  const wantsTrash = q.clauses.some(
+    (c) =>
+      !c.negated &&
+      c.anyOf.length === 1 &&
+      c.anyOf[0]!.kind === 'is' &&
+      (c.anyOf[0] as { value: string }).value === 'trashed',
+  );
   return images
     .filter((m) => (wantsTrash || !m.trashed) && q.clauses.every((c) => naiveClause(c, m)))
     .sort((a, b) => {
@@ -204,19 +245,28 @@ function expected(q: Query, images: ModelImage[], sort: SortName = 'newest'): st
     .map((m) => m.jobId);
 }
 
-const text = (values: readonly string[]) => fc.constantFrom(...values).chain((v) => fc.constantFrom(v, v.slice(0, 3), v.toUpperCase()));
+const text = (values: readonly string[]) =>
+  fc.constantFrom(...values).chain((v) => fc.constantFrom(v, v.slice(0, 3), v.toUpperCase()));
 const numberMatch = (lo: number, hi: number) =>
   fc.oneof(
     fc.record({ op: fc.constantFrom('=', '>', '>=', '<', '<=' as const), value: fc.integer({ min: lo, max: hi }) }),
-    fc.tuple(fc.integer({ min: lo, max: hi }), fc.integer({ min: lo, max: hi })).map(([a, b]) => ({ from: Math.min(a, b), to: Math.max(a, b) })),
+    fc
+      .tuple(fc.integer({ min: lo, max: hi }), fc.integer({ min: lo, max: hi }))
+      .map(([a, b]) => ({ from: Math.min(a, b), to: Math.max(a, b) })),
   );
 const term: fc.Arbitrary<Term> = fc.oneof(
   text(WORDS).map((t) => ({ kind: 'word', text: t }) as Term),
   fc.constantFrom('červená fox', 'low quality').map((t) => ({ kind: 'phrase', text: t }) as Term),
-  fc.tuple(fc.constantFrom('model', 'sampler', 'scheduler', 'lora' as const), fc.nat()).chain(([key]) =>
-    text({ model: MODELS, sampler: SAMPLERS, scheduler: SCHEDULERS, lora: LORAS }[key]).map((t) => ({ kind: 'text', key, text: t }) as Term),
-  ),
-  fc.constantFrom('comfy', 'Automatic1111', 'invokeai', 'a1111').map((t) => ({ kind: 'text', key: 'source', text: t }) as Term),
+  fc
+    .tuple(fc.constantFrom('model', 'sampler', 'scheduler', 'lora' as const), fc.nat())
+    .chain(([key]) =>
+      text({ model: MODELS, sampler: SAMPLERS, scheduler: SCHEDULERS, lora: LORAS }[key]).map(
+        (t) => ({ kind: 'text', key, text: t }) as Term,
+      ),
+    ),
+  fc
+    .constantFrom('comfy', 'Automatic1111', 'invokeai', 'a1111')
+    .map((t) => ({ kind: 'text', key: 'source', text: t }) as Term),
   fc.constantFrom(...SOURCES).map((t) => ({ kind: 'text', key: 'provider', text: t }) as Term),
   fc.constantFrom('succeeded', 'failed').map((t) => ({ kind: 'text', key: 'status', text: t }) as Term),
   text(TAGS).map((t) => ({ kind: 'text', key: 'tag', text: t }) as Term),
@@ -227,22 +277,42 @@ const term: fc.Arbitrary<Term> = fc.oneof(
   numberMatch(500, 1400).map((match) => ({ kind: 'number', key: 'w', match }) as Term),
   numberMatch(500, 1100).map((match) => ({ kind: 'number', key: 'h', match }) as Term),
   numberMatch(0, 5).map((match) => ({ kind: 'number', key: 'rating', match }) as Term),
-  fc.oneof(
-    fc.bigInt({ min: 0n, max: 5000n }).map((s) => ({ exact: s.toString() })),
-    fc.integer({ min: 1, max: 99 }).map((p) => ({ prefix: String(p) })),
-    fc.tuple(fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), fc.bigInt({ min: 0n, max: 2n ** 64n - 1n })).map(([a, b]) => ({ from: (a < b ? a : b).toString(), to: (a < b ? b : a).toString() })),
-    fc.tuple(fc.integer({ min: 0, max: 2000 }), fc.integer({ min: 2000, max: 6000 })).map(([a, b]) => ({ from: String(a), to: String(b) })),
-  ).map((match) => ({ kind: 'seed', match }) as Term),
+  fc
+    .oneof(
+      fc.bigInt({ min: 0n, max: 5000n }).map((s) => ({ exact: s.toString() })),
+      fc.integer({ min: 1, max: 99 }).map((p) => ({ prefix: String(p) })),
+      fc
+        .tuple(fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }))
+        .map(([a, b]) => ({ from: (a < b ? a : b).toString(), to: (a < b ? b : a).toString() })),
+      fc
+        .tuple(fc.integer({ min: 0, max: 2000 }), fc.integer({ min: 2000, max: 6000 }))
+        .map(([a, b]) => ({ from: String(a), to: String(b) })),
+    )
+    .map((match) => ({ kind: 'seed', match }) as Term),
   fc.constantFrom(...SIZES).map(([w, h]) => ({ kind: 'size', w, h }) as Term),
-  fc.oneof(fc.constantFrom('portrait', 'landscape', 'square' as const).map((shape) => ({ shape })), fc.constant({ w: 16, h: 9 })).map((match) => ({ kind: 'ratio', match }) as Term),
-  fc.oneof(
-    fc.constantFrom('today', 'yesterday' as const).map((relative) => ({ relative })),
-    fc.integer({ min: 1, max: 40 }).map((lastDays) => ({ lastDays })),
-    fc.constantFrom({ from: '2026-11', to: '2026-11' }, { from: '2026-10-01', to: '2026-10-31' }, { from: '2026-10-15', to: '2026-11-05' }),
-  ).map((match) => ({ kind: 'date', match }) as Term),
+  fc
+    .oneof(
+      fc.constantFrom('portrait', 'landscape', 'square' as const).map((shape) => ({ shape })),
+      fc.constant({ w: 16, h: 9 }),
+    )
+    .map((match) => ({ kind: 'ratio', match }) as Term),
+  fc
+    .oneof(
+      fc.constantFrom('today', 'yesterday' as const).map((relative) => ({ relative })),
+      fc.integer({ min: 1, max: 40 }).map((lastDays) => ({ lastDays })),
+      fc.constantFrom(
+        { from: '2026-11', to: '2026-11' },
+        { from: '2026-10-01', to: '2026-10-31' },
+        { from: '2026-10-15', to: '2026-11-05' },
+      ),
+    )
+    .map((match) => ({ kind: 'date', match }) as Term),
   fc.constantFrom('favorite', 'trashed', 'failed', 'derived' as const).map((value) => ({ kind: 'is', value }) as Term),
 );
-const clause: fc.Arbitrary<Clause> = fc.record({ negated: fc.boolean(), anyOf: fc.array(term, { minLength: 1, maxLength: 2 }) });
+const clause: fc.Arbitrary<Clause> = fc.record({
+  negated: fc.boolean(),
+  anyOf: fc.array(term, { minLength: 1, maxLength: 2 }),
+});
 const query: fc.Arbitrary<Query> = fc.array(clause, { minLength: 1, maxLength: 3 }).map((clauses) => ({ clauses }));
 
 function listAll(store: JobStore, search: string, limit: number, sort: SortName = 'newest'): string[] {
@@ -259,25 +329,32 @@ function listAll(store: JobStore, search: string, limit: number, sort: SortName 
 describe('every key finds what a naive filter over the same rows finds (model test)', () => {
   it('agrees for random libraries and random queries of one to three clauses, through every page', () => {
     fc.assert(
-      fc.property(fc.array(row, { minLength: 1, maxLength: 30 }), fc.array(query, { minLength: 1, maxLength: 8 }), fc.integer({ min: 1, max: 7 }), (rows, queries, limit) => {
-        const { store, images } = seedStore(rows);
-        try {
-          for (const q of queries) {
-            const search = formatQuery(q);
-            const parsed = parseQuery(search);
-            expect(parsed.ok, search).toBe(true);
-            expect(listAll(store, search, limit), search).toEqual(expected(q, images));
+      fc.property(
+        fc.array(row, { minLength: 1, maxLength: 30 }),
+        fc.array(query, { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 1, max: 7 }),
+        (rows, queries, limit) => {
+          const { store, images } = seedStore(rows);
+          try {
+            for (const q of queries) {
+              const search = formatQuery(q);
+              const parsed = parseQuery(search);
+              expect(parsed.ok, search).toBe(true);
+              expect(listAll(store, search, limit), search).toEqual(expected(q, images));
+            }
+            // Sorted: oldest first and best rated first, with and without a query, across pages.
+            for (const sort of ['oldest', 'rating'] as const) {
+              expect(listAll(store, '', limit, sort), sort).toEqual(expected({ clauses: [] }, images, sort));
+              const search = formatQuery(queries[0]!);
+              expect(listAll(store, search, limit, sort), `${sort} ${search}`).toEqual(
+                expected(queries[0]!, images, sort),
+              );
+            }
+          } finally {
+            store.close();
           }
-          // Sorted: oldest first and best rated first, with and without a query, across pages.
-          for (const sort of ['oldest', 'rating'] as const) {
-            expect(listAll(store, '', limit, sort), sort).toEqual(expected({ clauses: [] }, images, sort));
-            const search = formatQuery(queries[0]!);
-            expect(listAll(store, search, limit, sort), `${sort} ${search}`).toEqual(expected(queries[0]!, images, sort));
-          }
-        } finally {
-          store.close();
-        }
-      }),
+        },
+      ),
       { numRuns: 40 },
     );
   });

@@ -7,7 +7,6 @@ import { openStore } from '../../../electron/db/store.js';
 import type { JobStore } from '../../../electron/db/types.js';
 import { seedLibrary } from '../../../bench/lib/search-seed.js';
 
-
 /**
  * Every query shape's SQL, as the store runs it, planned by SQLite: each read starts from an index (no full scan
  * of jobs or images), and a first page read from an index already in history order needs no sort. The statements
@@ -22,7 +21,10 @@ interface Ran {
 }
 
 const ran: Ran[] = [];
-const proto = Object.getPrototypeOf(new Database(':memory:').prepare('SELECT 1')) as Record<'all' | 'get', (...a: unknown[]) => unknown>;
+const proto = Object.getPrototypeOf(new Database(':memory:').prepare('SELECT 1')) as Record<
+  'all' | 'get',
+  (...a: unknown[]) => unknown
+>;
 const original = { all: proto.all, get: proto.get };
 let capturing = false;
 for (const method of ['all', 'get'] as const) {
@@ -79,7 +81,9 @@ function plansOf(kind: keyof typeof dirs, search: string, sortMax: number): Arra
     expect(reads.length).toBeGreaterThan(0);
     return reads.map((r) => ({
       sql: r.source,
-      plan: (r.db.prepare(`EXPLAIN QUERY PLAN ${r.source}`).all(...r.params) as Array<{ detail: string }>).map((row) => row.detail),
+      plan: (r.db.prepare(`EXPLAIN QUERY PLAN ${r.source}`).all(...r.params) as Array<{ detail: string }>).map(
+        (row) => row.detail,
+      ),
     }));
   } finally {
     capturing = false;
@@ -134,7 +138,10 @@ describe.each(['fresh', 'analysed'] as const)('query plans (%s statistics)', (ki
       for (const plan of plansOf(kind, query, -1)) {
         expect(plan.plan.filter(fullScan), `${plan.sql}\n${plan.plan.join('\n')}`).toEqual([]);
         if (walkOrdered && pageRead(plan.sql)) {
-          expect(plan.plan.filter((l) => l.includes('USE TEMP B-TREE FOR ORDER BY')), `${plan.sql}\n${plan.plan.join('\n')}`).toEqual([]);
+          expect(
+            plan.plan.filter((l) => l.includes('USE TEMP B-TREE FOR ORDER BY')),
+            `${plan.sql}\n${plan.plan.join('\n')}`,
+          ).toEqual([]);
         }
       }
     });
@@ -145,7 +152,10 @@ describe('lineage reads', () => {
   it('from: reads the jobs made from one image through their own index, not a walk of the history', () => {
     for (const kind of ['fresh', 'analysed'] as const) {
       const plans = plansOf(kind, `from:${PARENT}`, 1_000_000);
-      expect(plans.flatMap((p) => p.plan).some((line) => line.includes('jobs_parent_created')), JSON.stringify(plans)).toBe(true);
+      expect(
+        plans.flatMap((p) => p.plan).some((line) => line.includes('jobs_parent_created')),
+        JSON.stringify(plans),
+      ).toBe(true);
     }
   });
 });

@@ -12,16 +12,20 @@ const suffix = fc.stringMatching(/^[A-Z]{1,12}$/);
 describe('one mapper for disk failures, SQLite and file system alike', () => {
   it('maps every extended SQLITE_IOERR_*, SQLITE_READONLY_* and SQLITE_FULL to storage in words', () => {
     fc.assert(
-      fc.property(fc.constantFrom('SQLITE_IOERR', 'SQLITE_READONLY', 'SQLITE_FULL', 'SQLITE_CANTOPEN'), fc.option(suffix), (primary, ext) => {
-        const code = ext === null ? primary : `${primary}_${ext}`;
-        fc.pre(code !== 'SQLITE_IOERR_NOMEM' && code !== 'SQLITE_READONLY_DBMOVED');
-        const mapped = asStorageError(sqlite(code), '/lib', 'save this change');
-        expect(mapped).toBeInstanceOf(AppError);
-        expect((mapped as AppError).code).toBe('storage');
-        expect((mapped as AppError).details).toMatchObject({ sqlite: code });
-        expect((mapped as AppError).message).toMatch(/\/lib/);
-        expect((mapped as AppError).message).not.toMatch(/SQLITE_|simulated/);
-      }),
+      fc.property(
+        fc.constantFrom('SQLITE_IOERR', 'SQLITE_READONLY', 'SQLITE_FULL', 'SQLITE_CANTOPEN'),
+        fc.option(suffix),
+        (primary, ext) => {
+          const code = ext === null ? primary : `${primary}_${ext}`;
+          fc.pre(code !== 'SQLITE_IOERR_NOMEM' && code !== 'SQLITE_READONLY_DBMOVED');
+          const mapped = asStorageError(sqlite(code), '/lib', 'save this change');
+          expect(mapped).toBeInstanceOf(AppError);
+          expect((mapped as AppError).code).toBe('storage');
+          expect((mapped as AppError).details).toMatchObject({ sqlite: code });
+          expect((mapped as AppError).message).toMatch(/\/lib/);
+          expect((mapped as AppError).message).not.toMatch(/SQLITE_|simulated/);
+        },
+      ),
     );
   });
 
@@ -37,11 +41,17 @@ describe('one mapper for disk failures, SQLite and file system alike', () => {
       [errno('EIO'), /read or write error/],
       [errno('EACCES'), /not allowed to write.*permissions/],
     ];
-    for (const [error, message] of cases) expect((asStorageError(error, '/lib', 'save this change') as AppError).message).toMatch(message);
+    for (const [error, message] of cases)
+      expect((asStorageError(error, '/lib', 'save this change') as AppError).message).toMatch(message);
   });
 
   it('leaves what is not a disk failure alone: constraints, busy locks, bugs, memory', () => {
-    for (const error of [sqlite('SQLITE_CONSTRAINT_UNIQUE'), sqlite('SQLITE_BUSY'), sqlite('SQLITE_IOERR_NOMEM'), new TypeError('bug')]) {
+    for (const error of [
+      sqlite('SQLITE_CONSTRAINT_UNIQUE'),
+      sqlite('SQLITE_BUSY'),
+      sqlite('SQLITE_IOERR_NOMEM'),
+      new TypeError('bug'),
+    ]) {
       expect(storageFaultOf(error)).toBeUndefined();
       expect(asStorageError(error, '/lib', 'x')).toBe(error);
     }
@@ -51,6 +61,8 @@ describe('one mapper for disk failures, SQLite and file system alike', () => {
 
   it('media uses the very same mapper', () => {
     expect(mediaToStorageError).toBe(toStorageError);
-    expect(toStorageError(errno('EXDEV'), '/lib', 'save the image').message).toBe('Atelier could not save the image: EXDEV.');
+    expect(toStorageError(errno('EXDEV'), '/lib', 'save the image').message).toBe(
+      'Atelier could not save the image: EXDEV.',
+    );
   });
 });

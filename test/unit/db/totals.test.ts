@@ -11,7 +11,10 @@ const MAX_PENDING = 4;
 
 type Op =
   | { kind: 'submit' }
-  | { kind: 'claim' | 'succeed' | 'fail' | 'requestCancel' | 'markCancelled' | 'trash' | 'restore' | 'purge'; pick: number }
+  | {
+      kind: 'claim' | 'succeed' | 'fail' | 'requestCancel' | 'markCancelled' | 'trash' | 'restore' | 'purge';
+      pick: number;
+    }
   | { kind: 'favorite'; pick: number; value: boolean }
   | { kind: 'emptyTrash' | 'recover' }
   | { kind: 'prune'; maxJobs: number };
@@ -21,8 +24,17 @@ const pick = fc.nat(2);
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 4, arbitrary: fc.constant<Op>({ kind: 'submit' }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constantFrom('claim' as const, 'succeed' as const), pick }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constantFrom('fail' as const, 'requestCancel' as const, 'markCancelled' as const), pick }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constantFrom('trash' as const, 'restore' as const, 'purge' as const), pick }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constantFrom('fail' as const, 'requestCancel' as const, 'markCancelled' as const),
+      pick,
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constantFrom('trash' as const, 'restore' as const, 'purge' as const), pick }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('favorite' as const), pick, value: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom('emptyTrash' as const, 'recover' as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('prune' as const), maxJobs: fc.nat(6) }) },
@@ -31,7 +43,10 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 /** The truth, counted from the rows themselves on a second connection. */
 function counted(db: Database.Database) {
   const byStatus = Object.fromEntries(JOB_STATUSES.map((s) => [s, 0])) as Record<string, number>;
-  for (const row of db.prepare('SELECT status, COUNT(*) AS n FROM jobs GROUP BY status').all() as Array<{ status: string; n: number }>) {
+  for (const row of db.prepare('SELECT status, COUNT(*) AS n FROM jobs GROUP BY status').all() as Array<{
+    status: string;
+    n: number;
+  }>) {
     byStatus[row.status] = row.n;
   }
   const one = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
@@ -104,30 +119,34 @@ function apply(store: JobStore, ids: string[], step: Op, imageBytes: number): vo
 describe('store totals kept by triggers (model)', () => {
   it('stats() and the pending-capacity check agree with counting the rows, through every operation', () => {
     fc.assert(
-      fc.property(fc.array(op, { minLength: 10, maxLength: 60, size: 'max' }), fc.integer({ min: 1, max: 5000 }), (ops, imageBytes) => {
-        const dir = tempDir();
-        const store = open({ dataDir: dir, now: manualClock().now, limits: { maxPendingJobs: MAX_PENDING } });
-        const raw = new Database(join(dir, 'atelier.db'), { readonly: true });
-        try {
-          const ids: string[] = [];
-          for (const step of ops) {
-            const before = counted(raw);
-            const pendingBefore = before.byStatus.queued! + before.byStatus.running!;
-            const submitted = ids.length;
-            apply(store, ids, step, imageBytes);
-            const truth = counted(raw);
-            const { databaseBytes: _bytes, ...stats } = store.stats();
-            expect(stats, JSON.stringify(step)).toEqual(truth);
-            // prune's job budget reads the maintained job count too.
-            expect(raw.prepare('SELECT jobs FROM store_totals').get()).toEqual({ jobs: truth.total });
-            // Admission reads the maintained count: a submit is refused exactly when the queue is full.
-            if (step.kind === 'submit') expect(ids.length > submitted).toBe(pendingBefore < MAX_PENDING);
+      fc.property(
+        fc.array(op, { minLength: 10, maxLength: 60, size: 'max' }),
+        fc.integer({ min: 1, max: 5000 }),
+        (ops, imageBytes) => {
+          const dir = tempDir();
+          const store = open({ dataDir: dir, now: manualClock().now, limits: { maxPendingJobs: MAX_PENDING } });
+          const raw = new Database(join(dir, 'atelier.db'), { readonly: true });
+          try {
+            const ids: string[] = [];
+            for (const step of ops) {
+              const before = counted(raw);
+              const pendingBefore = before.byStatus.queued! + before.byStatus.running!;
+              const submitted = ids.length;
+              apply(store, ids, step, imageBytes);
+              const truth = counted(raw);
+              const { databaseBytes: _bytes, ...stats } = store.stats();
+              expect(stats, JSON.stringify(step)).toEqual(truth);
+              // prune's job budget reads the maintained job count too.
+              expect(raw.prepare('SELECT jobs FROM store_totals').get()).toEqual({ jobs: truth.total });
+              // Admission reads the maintained count: a submit is refused exactly when the queue is full.
+              if (step.kind === 'submit') expect(ids.length > submitted).toBe(pendingBefore < MAX_PENDING);
+            }
+          } finally {
+            raw.close();
+            store.close();
           }
-        } finally {
-          raw.close();
-          store.close();
-        }
-      }),
+        },
+      ),
       { numRuns: 50 },
     );
   });

@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { crashDir, offerCrashReport, writeCrashReport, type CrashContext, type CrashEvent } from '../../../electron/desktop/crash-reports.js';
+import {
+  crashDir,
+  offerCrashReport,
+  writeCrashReport,
+  type CrashContext,
+  type CrashEvent,
+} from '../../../electron/desktop/crash-reports.js';
 import { watchCrashes } from '../../../electron/desktop/crash-watch.js';
 import { createScrubber } from '../../../electron/desktop/log-scrub.js';
 import { createRedactor } from '../../../electron/providers/redact.js';
@@ -21,7 +27,10 @@ afterEach(async () => {
 const context = (at: string, over: Partial<CrashContext> = {}): CrashContext => ({
   at: new Date(at),
   about: ['Atelier 1.2.3', 'Electron 45.5.0 · Chrome 142.0.7444.52 · Node 22.20.0', 'OS linux 6.8.0 (x64)'],
-  tail: ['2026-12-01T10:00:00.000Z [info] started', '2026-12-01T10:00:01.000Z [warn] slow query {"name":"jobs.list","ms":80}'],
+  tail: [
+    '2026-12-01T10:00:00.000Z [info] started',
+    '2026-12-01T10:00:01.000Z [warn] slow query {"name":"jobs.list","ms":80}',
+  ],
   scrub: createScrubber(() => createRedactor([])),
   ...over,
 });
@@ -36,14 +45,19 @@ describe('a crash report', () => {
     expect(text).toContain('What happened: uncaught exception');
     expect(text).toContain('Electron 45.5.0 · Chrome 142.0.7444.52 · Node 22.20.0');
     expect(text).toContain('TypeError: Cannot read properties of undefined\n    at ');
-    expect(text).toContain('Last 2 log lines:\n2026-12-01T10:00:00.000Z [info] started\n2026-12-01T10:00:01.000Z [warn] slow query');
+    expect(text).toContain(
+      'Last 2 log lines:\n2026-12-01T10:00:00.000Z [info] started\n2026-12-01T10:00:01.000Z [warn] slow query',
+    );
   });
 
   it('keeps both reports of two crashes in the same millisecond', () => {
     const at = '2026-12-01T10:00:02.345Z';
     writeCrashReport(logs, { kind: 'unhandled rejection', error: 'first' }, context(at));
     writeCrashReport(logs, { kind: 'unhandled rejection', error: 'second' }, context(at));
-    expect(readdirSync(crashDir(logs)).sort()).toEqual(['2026-12-01T10-00-02-345Z-1.txt', '2026-12-01T10-00-02-345Z.txt']);
+    expect(readdirSync(crashDir(logs)).sort()).toEqual([
+      '2026-12-01T10-00-02-345Z-1.txt',
+      '2026-12-01T10-00-02-345Z.txt',
+    ]);
   });
 
   it('never carries a secret or a prompt, from the error or the log lines', () => {
@@ -52,8 +66,16 @@ describe('a crash report', () => {
       fc.property(text, text, (secret, prompt) => {
         const scrub = createScrubber(() => createRedactor([secret]));
         const error = new Error(`provider said 401 for key ${secret}: {"prompt":${JSON.stringify(prompt)},"n":1}`);
-        const tail = [`[error] request failed prompt: ${prompt}`, `[info] auth Bearer ${secret}`, `[warn] body {"negative_prompt":${JSON.stringify(prompt)}}`];
-        const path = writeCrashReport(logs, { kind: 'uncaught exception', error, details: { prompt, key: secret } }, context('2026-12-01T10:00:02.345Z', { tail, scrub }));
+        const tail = [
+          `[error] request failed prompt: ${prompt}`,
+          `[info] auth Bearer ${secret}`,
+          `[warn] body {"negative_prompt":${JSON.stringify(prompt)}}`,
+        ];
+        const path = writeCrashReport(
+          logs,
+          { kind: 'uncaught exception', error, details: { prompt, key: secret } },
+          context('2026-12-01T10:00:02.345Z', { tail, scrub }),
+        );
         const written = readFileSync(path, 'utf8');
         expect(written).not.toContain(secret);
         expect(written).not.toContain(prompt);
@@ -65,7 +87,8 @@ describe('a crash report', () => {
 });
 
 describe('the next start', () => {
-  const write = (at: string) => writeCrashReport(logs, { kind: 'renderer gone', details: { reason: 'oom', exitCode: 1 } }, context(at));
+  const write = (at: string) =>
+    writeCrashReport(logs, { kind: 'renderer gone', details: { reason: 'oom', exitCode: 1 } }, context(at));
 
   it('offers the newest report once, and opens it when asked', async () => {
     write('2026-12-01T10:00:00.000Z');

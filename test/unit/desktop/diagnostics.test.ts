@@ -26,7 +26,13 @@ describe('Help → Copy diagnostics', () => {
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'atelier-diag-'));
     dir = join(root, 'data');
-    engine = await createEngine({ dataDir: dir, keyring: memoryKeyring(), sweepGraceMs: 0, housekeepingDelayMs: 0, maintenanceIntervalMs: 0 });
+    engine = await createEngine({
+      dataDir: dir,
+      keyring: memoryKeyring(),
+      sweepGraceMs: 0,
+      housekeepingDelayMs: 0,
+      maintenanceIntervalMs: 0,
+    });
   });
   afterAll(async () => {
     await engine.close({ graceMs: 0 });
@@ -34,14 +40,22 @@ describe('Help → Copy diagnostics', () => {
   });
 
   it('says the versions, OS, folders and the library counts and sizes', async () => {
-    const { job } = await engine.handlers['jobs.submit']({ provider: 'builtin', prompt: 'a lantern', width: 64, height: 64, count: 2 });
+    const { job } = await engine.handlers['jobs.submit']({
+      provider: 'builtin',
+      prompt: 'a lantern',
+      width: 64,
+      height: 64,
+      count: 2,
+    });
     await waitForStatus(engine, job.id, ['succeeded']);
     await engine.handlers['jobs.trash']({ ids: [job.id] });
     const folder = join(root, 'outputs');
     await mkdir(folder);
     await writeFile(join(folder, 'kite.png'), await solidPng(32, 32));
     await engine.handlers['library.import']({ paths: [folder], mode: 'link', watch: false });
-    await waitFor(async () => (await engine.handlers['library.imports']({})).items.find((item) => item.status === 'completed'));
+    await waitFor(async () =>
+      (await engine.handlers['library.imports']({})).items.find((item) => item.status === 'completed'),
+    );
     const stats = await engine.handlers['jobs.stats']({});
     const report = await collectDiagnostics({ ...about, dataDir: dir }, engine.handlers);
     expect(report.split('\n')).toEqual([
@@ -60,8 +74,17 @@ describe('Help → Copy diagnostics', () => {
   it('never carries a provider secret or a prompt the library holds', async () => {
     await fc.assert(
       fc.asyncProperty(words, words, words, async (secret, prompt, negative) => {
-        await engine.handlers['settings.update']({ providers: { openai: { apiKey: secret }, a1111: { username: 'artist', password: secret } } });
-        await engine.handlers['jobs.submit']({ provider: 'builtin', prompt, negativePrompt: negative, width: 64, height: 64, count: 1 });
+        await engine.handlers['settings.update']({
+          providers: { openai: { apiKey: secret }, a1111: { username: 'artist', password: secret } },
+        });
+        await engine.handlers['jobs.submit']({
+          provider: 'builtin',
+          prompt,
+          negativePrompt: negative,
+          width: 64,
+          height: 64,
+          count: 1,
+        });
         const report = await collectDiagnostics({ ...about, dataDir: dir }, engine.handlers);
         expect(report).not.toContain(secret);
         expect(report).not.toContain(prompt);
@@ -73,6 +96,8 @@ describe('Help → Copy diagnostics', () => {
 
   it('marks a development build', () => {
     const library = { jobs: 0, images: 0, imported: 0, trashed: 0, databaseBytes: 0, mediaBytes: 0, missingFiles: 0 };
-    expect(diagnosticsReport({ ...about, app: { ...about.app, packaged: false }, dataDir: '/d', library }).split('\n')[0]).toBe('Atelier 1.2.3 (development)');
+    expect(
+      diagnosticsReport({ ...about, app: { ...about.app, packaged: false }, dataDir: '/d', library }).split('\n')[0],
+    ).toBe('Atelier 1.2.3 (development)');
   });
 });

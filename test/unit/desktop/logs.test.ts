@@ -7,7 +7,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEngine } from '../../../electron/engine/create-engine.js';
 import { learningKeyring } from '../../../electron/desktop/known-secrets.js';
 import { createScrubber, type Scrubber } from '../../../electron/desktop/log-scrub.js';
-import { LOG_KEEP, LOG_MAX_BYTES, TAIL_LINES, createDesktopLog, type FileLogTarget } from '../../../electron/desktop/logs.js';
+import {
+  LOG_KEEP,
+  LOG_MAX_BYTES,
+  TAIL_LINES,
+  createDesktopLog,
+  type FileLogTarget,
+} from '../../../electron/desktop/logs.js';
 import { createRedactor, createSecretBook } from '../../../electron/providers/redact.js';
 import { memoryKeyring, waitFor } from '../../integration/engine/harness.js';
 
@@ -41,7 +47,10 @@ afterEach(async () => {
 describe('the desktop log file', () => {
   it('writes info and above, rotates at 5 MB and keeps the previous files', () => {
     const target = fileLogger();
-    const log = desktopLog(target, createScrubber(() => createRedactor([])));
+    const log = desktopLog(
+      target,
+      createScrubber(() => createRedactor([])),
+    );
     expect(target.transports.file.maxSize).toBe(LOG_MAX_BYTES);
     expect(target.transports.file.level).toBe('info');
     expect(log.folder).toBe(dir);
@@ -63,7 +72,10 @@ describe('the desktop log file', () => {
 
   it('never writes a known secret or a prompt, in the message or its fields', () => {
     const target = fileLogger();
-    const log = desktopLog(target, createScrubber(() => createRedactor([KEY])));
+    const log = desktopLog(
+      target,
+      createScrubber(() => createRedactor([KEY])),
+    );
     log.error(`provider answered 401 for Bearer ${KEY}`, {
       body: `{"error":"bad key ${KEY}","prompt":"a red fox in snow","negative_prompt":"blurry fox"}`,
       request: { prompt: 'a red fox in snow', width: 512 },
@@ -79,7 +91,10 @@ describe('the desktop log file', () => {
   });
 
   it('remembers the last lines for a crash report, scrubbed', () => {
-    const log = desktopLog(fileLogger(), createScrubber(() => createRedactor([KEY])));
+    const log = desktopLog(
+      fileLogger(),
+      createScrubber(() => createRedactor([KEY])),
+    );
     for (let n = 0; n < TAIL_LINES + 25; n++) log.info(`line ${n} ${KEY}`);
     const tail = log.tail();
     expect(tail).toHaveLength(TAIL_LINES);
@@ -90,16 +105,33 @@ describe('the desktop log file', () => {
   it("is the engine's log: an engine line lands in the file with a provider key it echoes redacted", async () => {
     const target = fileLogger();
     const book = createSecretBook();
-    const log = desktopLog(target, createScrubber(() => book.redactor()));
+    const log = desktopLog(
+      target,
+      createScrubber(() => book.redactor()),
+    );
     const dataDir = join(dir, 'data');
-    const engine = await createEngine({ dataDir, keyring: learningKeyring(memoryKeyring(), book), log, secrets: book, sweepGraceMs: 0, housekeepingDelayMs: 0, maintenanceIntervalMs: 0 });
+    const engine = await createEngine({
+      dataDir,
+      keyring: learningKeyring(memoryKeyring(), book),
+      log,
+      secrets: book,
+      sweepGraceMs: 0,
+      housekeepingDelayMs: 0,
+      maintenanceIntervalMs: 0,
+    });
     try {
       await engine.handlers['settings.update']({ providers: { openai: { apiKey: KEY } } });
       // A listener that throws with the key in its message: the engine logs it (event-bus.ts).
       engine.events.on('jobs.changed', () => {
         throw new Error(`listener saw ${KEY}`);
       });
-      await engine.handlers['jobs.submit']({ provider: 'builtin', prompt: 'a quiet harbour at dawn', width: 64, height: 64, count: 1 });
+      await engine.handlers['jobs.submit']({
+        provider: 'builtin',
+        prompt: 'a quiet harbour at dawn',
+        width: 64,
+        height: 64,
+        count: 1,
+      });
       const written = await waitFor(() => {
         const text = existsSync(target.file) ? readFileSync(target.file, 'utf8') : '';
         return text.includes('event listener failed') ? text : undefined;
@@ -115,11 +147,26 @@ describe('the desktop log file', () => {
   it('redacts what only a provider call knows (a Basic credential) because the engine shares its secret book', async () => {
     const target = fileLogger();
     const book = createSecretBook();
-    const log = desktopLog(target, createScrubber(() => book.redactor()));
-    const engine = await createEngine({ dataDir: join(dir, 'data'), keyring: learningKeyring(memoryKeyring(), book), log, secrets: book, sweepGraceMs: 0, housekeepingDelayMs: 0, maintenanceIntervalMs: 0 });
+    const log = desktopLog(
+      target,
+      createScrubber(() => book.redactor()),
+    );
+    const engine = await createEngine({
+      dataDir: join(dir, 'data'),
+      keyring: learningKeyring(memoryKeyring(), book),
+      log,
+      secrets: book,
+      sweepGraceMs: 0,
+      housekeepingDelayMs: 0,
+      maintenanceIntervalMs: 0,
+    });
     const basic = Buffer.from('artist:a1111-pass-4242').toString('base64');
     try {
-      await engine.handlers['settings.update']({ providers: { a1111: { enabled: true, baseUrl: 'http://127.0.0.1:9', username: 'artist', password: 'a1111-pass-4242' } } });
+      await engine.handlers['settings.update']({
+        providers: {
+          a1111: { enabled: true, baseUrl: 'http://127.0.0.1:9', username: 'artist', password: 'a1111-pass-4242' },
+        },
+      });
       // Nothing listens on port 9: the test fails, but the call has put its credential forms in the book.
       await engine.handlers['providers.test']({ id: 'a1111' });
       log.warn(`retrying with Authorization: Basic ${basic}`);

@@ -23,15 +23,21 @@ describe('bundles', () => {
 });
 
 describe('the metadata worker bundle', () => {
-  it('is a CommonJS file that reads an image\'s settings on its own, without tsx', async () => {
+  it("is a CommonJS file that reads an image's settings on its own, without tsx", async () => {
     // Written under node_modules/.cache so its external packages (sharp, exifr, lossless-json) resolve as in dist/.
     const cache = join(root, 'node_modules', '.cache');
     mkdirSync(cache, { recursive: true });
     const dir = mkdtempSync(join(cache, 'metadata-worker-'));
     const pool = createMetadataPool({ size: 1, workerUrl: pathToFileURL(join(dir, 'metadata-worker.cjs')) });
     try {
-      await build({ ...bundleOptions(root).metadataWorker, outfile: join(dir, 'metadata-worker.cjs'), sourcemap: false });
-      const png = insertChunks(await makePng(8, 8), [tEXt('parameters', 'a fox\nSteps: 20, Sampler: Euler, Seed: 5, Size: 8x8')]);
+      await build({
+        ...bundleOptions(root).metadataWorker,
+        outfile: join(dir, 'metadata-worker.cjs'),
+        sourcemap: false,
+      });
+      const png = insertChunks(await makePng(8, 8), [
+        tEXt('parameters', 'a fox\nSteps: 20, Sampler: Euler, Seed: 5, Size: 8x8'),
+      ]);
       expect((await pool.read(png)).read).toMatchObject({ source: 'a1111', settings: { prompt: 'a fox', seed: '5' } });
     } finally {
       await pool.close();
@@ -48,7 +54,11 @@ describe('fuses', () => {
       expect(config[fuse.option]).toBe(fuse.enabled);
       expect(fuse.reason.length).toBeGreaterThan(20);
     }
-    expect(FUSE_SETTINGS.filter((f) => f.enabled).map((f) => f.option).sort()).toEqual([1, 4, 5]);
+    expect(
+      FUSE_SETTINGS.filter((f) => f.enabled)
+        .map((f) => f.option)
+        .sort(),
+    ).toEqual([1, 4, 5]);
   });
 
   it('finds the Electron binary per OS', () => {

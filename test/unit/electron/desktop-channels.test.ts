@@ -89,12 +89,18 @@ describe('the desktop glue', () => {
     it('shows the first image’s WebP thumbnail as the icon, made PNG (all Electron reads), else the original as it is', async () => {
       const thumb = join(root, 'data', 'thumbs', 'a.webp');
       await mkdir(join(root, 'data', 'thumbs'));
-      await sharp({ create: { width: 384, height: 256, channels: 3, background: '#a33' } }).webp().toFile(thumb);
+      await sharp({ create: { width: 384, height: 256, channels: 3, background: '#a33' } })
+        .webp()
+        .toFile(thumb);
       engine.media.set(`thumb/${id(2)}`, { path: thumb, mime: 'image/webp' });
       await handlers['desktop.startDrag']({ imageIds: [id(2), id(3)] });
       const { icon } = startDrag.mock.calls[0]![0] as { icon: { png: Buffer } };
       const meta = await sharp(icon.png).metadata();
-      expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({ format: 'png', width: 96, height: 64 });
+      expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({
+        format: 'png',
+        width: 96,
+        height: 64,
+      });
       // No thumbnail, an original nativeImage may read itself: it is handed over by path.
       await handlers['desktop.startDrag']({ imageId: id(3) });
       expect(startDrag.mock.calls[1]![0].icon).toEqual({ from: original(3) });
@@ -104,7 +110,10 @@ describe('the desktop glue', () => {
       startDrag.mockImplementation(() => {
         throw new Error("Must specify non-empty 'icon' option");
       });
-      await expect(handlers['desktop.startDrag']({ imageId: id(1) })).rejects.toMatchObject({ code: 'storage', message: expect.stringContaining('non-empty') });
+      await expect(handlers['desktop.startDrag']({ imageId: id(1) })).rejects.toMatchObject({
+        code: 'storage',
+        message: expect.stringContaining('non-empty'),
+      });
     });
 
     it('still drags one image from the viewer by imageId', async () => {
@@ -133,21 +142,30 @@ describe('the desktop glue', () => {
   describe('desktop.droppedImages', () => {
     it('knows the files of the last drag-out as their images, and nothing it did not drag itself', async () => {
       await handlers['desktop.startDrag']({ imageIds: [id(1), id(2)] });
-      const dropped = await handlers['desktop.droppedImages']({ paths: [original(2), original(3), '/etc/passwd', original(1), original(2)] });
+      const dropped = await handlers['desktop.droppedImages']({
+        paths: [original(2), original(3), '/etc/passwd', original(1), original(2)],
+      });
       expect(dropped.images).toEqual([
         { path: original(2), imageId: id(2) },
         { path: original(1), imageId: id(1) },
       ]);
       // A later drag replaces the memory: the earlier files are no longer this window's drag.
       await handlers['desktop.startDrag']({ imageId: id(3) });
-      expect((await handlers['desktop.droppedImages']({ paths: [original(1), original(3)] })).images).toEqual([{ path: original(3), imageId: id(3) }]);
+      expect((await handlers['desktop.droppedImages']({ paths: [original(1), original(3)] })).images).toEqual([
+        { path: original(3), imageId: id(3) },
+      ]);
     });
 
     it('matches no path before any drag, whatever the page sends', async () => {
       await fc.assert(
-        fc.asyncProperty(fc.array(fc.oneof(fc.string(), fc.constantFrom(original(1), original(2), join(root, 'data'))), { maxLength: 20 }), async (paths) => {
-          expect((await handlers['desktop.droppedImages']({ paths })).images).toEqual([]);
-        }),
+        fc.asyncProperty(
+          fc.array(fc.oneof(fc.string(), fc.constantFrom(original(1), original(2), join(root, 'data'))), {
+            maxLength: 20,
+          }),
+          async (paths) => {
+            expect((await handlers['desktop.droppedImages']({ paths })).images).toEqual([]);
+          },
+        ),
       );
     });
   });

@@ -34,7 +34,9 @@ function setup(over: Partial<HelpDeps> = {}) {
 }
 
 function helpItems(isMac: boolean, commands: ReturnType<typeof helpCommands>): MenuItemConstructorOptions[] {
-  const help = menuTemplate(isMac, 'Atelier', { importFolder: () => undefined, ...commands }).find((m) => m.role === 'help');
+  const help = menuTemplate(isMac, 'Atelier', { importFolder: () => undefined, ...commands }).find(
+    (m) => m.role === 'help',
+  );
   return help!.submenu as MenuItemConstructorOptions[];
 }
 
@@ -65,7 +67,9 @@ describe('the Help menu', () => {
     });
     click(helpItems(false, commands)[1]);
     click(helpItems(false, commands)[0]);
-    await vi.waitFor(() => expect(warnings.sort()).toEqual(['could not copy diagnostics', 'could not open the logs folder']));
+    await vi.waitFor(() =>
+      expect(warnings.sort()).toEqual(['could not copy diagnostics', 'could not open the logs folder']),
+    );
     expect(clipboard.writeText).not.toHaveBeenCalled();
   });
 });

@@ -4,18 +4,25 @@ import { menuTemplate } from '../../../electron/desktop/menu.js';
 import { pickImportPaths } from '../../../electron/desktop/pick-paths.js';
 
 function fileMenu(isMac: boolean, importFolder: () => void): MenuItemConstructorOptions[] {
-  const file = menuTemplate(isMac, 'Atelier', { importFolder, openLogsFolder: () => undefined, copyDiagnostics: () => undefined }).find((m) => m.label === 'File');
+  const file = menuTemplate(isMac, 'Atelier', {
+    importFolder,
+    openLogsFolder: () => undefined,
+    copyDiagnostics: () => undefined,
+  }).find((m) => m.label === 'File');
   return file!.submenu as MenuItemConstructorOptions[];
 }
 
 describe('File → Import Folder…', () => {
-  it.each([true, false])('is the first File item (mac: %s), on Ctrl/Cmd+I, and asks the window to open the import dialog', (isMac) => {
-    const importFolder = vi.fn();
-    const [first] = fileMenu(isMac, importFolder);
-    expect(first).toMatchObject({ label: 'Import Folder…', accelerator: 'CmdOrCtrl+I' });
-    (first!.click as () => void)();
-    expect(importFolder).toHaveBeenCalledTimes(1);
-  });
+  it.each([true, false])(
+    'is the first File item (mac: %s), on Ctrl/Cmd+I, and asks the window to open the import dialog',
+    (isMac) => {
+      const importFolder = vi.fn();
+      const [first] = fileMenu(isMac, importFolder);
+      expect(first).toMatchObject({ label: 'Import Folder…', accelerator: 'CmdOrCtrl+I' });
+      (first!.click as () => void)();
+      expect(importFolder).toHaveBeenCalledTimes(1);
+    },
+  );
 });
 
 describe('the import picker', () => {

@@ -46,18 +46,28 @@ describe('job indicators', () => {
     expect(ind.changed(job('c', 'cancelled'))).toBeNull();
     ind.changed(job('d', 'running'));
     const images = [{ id: 'i', index: 0, width: 1, height: 1, mime: 'image/png', bytes: 1 }];
-    expect(ind.changed(job('d', 'succeeded', { images }))).toEqual({ id: 'd', status: 'succeeded', prompt: 'a quiet harbour at dawn', images: 1 });
+    expect(ind.changed(job('d', 'succeeded', { images }))).toEqual({
+      id: 'd',
+      status: 'succeeded',
+      prompt: 'a quiet harbour at dawn',
+      images: 1,
+    });
     expect(ind.current().progress).toBe(-1);
   });
 
   it('words notifications briefly', () => {
-    expect(notificationFor({ id: 'x', status: 'succeeded', prompt: 'p', images: 3 })).toEqual({ title: 'Done: 3 images', body: 'p' });
+    expect(notificationFor({ id: 'x', status: 'succeeded', prompt: 'p', images: 3 })).toEqual({
+      title: 'Done: 3 images',
+      body: 'p',
+    });
     const failed = notificationFor({ id: 'x', status: 'failed', prompt: 'y'.repeat(200), images: 0 });
     expect(failed.title).toBe('A generation failed');
     expect(failed.body.length).toBe(80);
   });
 
   it('finds no native binding when none was built', () => {
-    expect(nativeBindingPath({ isPackaged: false, appPath: '/nonexistent', platform: 'linux', arch: 'x64' })).toBeUndefined();
+    expect(
+      nativeBindingPath({ isPackaged: false, appPath: '/nonexistent', platform: 'linux', arch: 'x64' }),
+    ).toBeUndefined();
   });
 });

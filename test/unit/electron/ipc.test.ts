@@ -119,7 +119,10 @@ describe('IPC registrar', () => {
     engine.emit('jobs.progress', { id: ID, stage: 'denoising', partialImages: 0, fraction: 0.5 });
     engine.emit('jobs.removed', { ids: [ID] });
     expect(sent).toEqual([
-      { channel: 'atelier:event:jobs.progress', payload: { id: ID, stage: 'denoising', partialImages: 0, fraction: 0.5 } },
+      {
+        channel: 'atelier:event:jobs.progress',
+        payload: { id: ID, stage: 'denoising', partialImages: 0, fraction: 0.5 },
+      },
       { channel: 'atelier:event:jobs.removed', payload: { ids: [ID] } },
     ]);
     destroyed = true;

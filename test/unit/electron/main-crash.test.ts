@@ -5,7 +5,11 @@ import { join } from 'node:path';
 import type { EventEmitter } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
-const h = vi.hoisted(() => ({ logsDir: '', app: undefined as unknown as EventEmitter, quietLog: undefined as unknown as () => void }));
+const h = vi.hoisted(() => ({
+  logsDir: '',
+  app: undefined as unknown as EventEmitter,
+  quietLog: undefined as unknown as () => void,
+}));
 
 // main.ts loads against a mocked Electron whose app never becomes ready: only its top-level wiring runs.
 vi.mock('electron', async () => {
@@ -22,7 +26,23 @@ vi.mock('electron', async () => {
   });
   h.app = app;
   const none = {};
-  return { app, protocol: { registerSchemesAsPrivileged: vi.fn(), handle: vi.fn() }, BrowserWindow: class {}, ClipboardItem: class {}, Menu: none, Notification: none, clipboard: none, dialog: none, nativeTheme: none, screen: none, session: none, shell: none, ipcMain: none, safeStorage: none, nativeImage: none };
+  return {
+    app,
+    protocol: { registerSchemesAsPrivileged: vi.fn(), handle: vi.fn() },
+    BrowserWindow: class {},
+    ClipboardItem: class {},
+    Menu: none,
+    Notification: none,
+    clipboard: none,
+    dialog: none,
+    nativeTheme: none,
+    screen: none,
+    session: none,
+    shell: none,
+    ipcMain: none,
+    safeStorage: none,
+    nativeImage: none,
+  };
 });
 // electron-log's Node logger has the main one's file transport; here it writes into the test's folder.
 vi.mock('electron-log/main', async () => {
@@ -40,7 +60,8 @@ const proc = process as unknown as EventEmitter;
 
 describe('main.ts crash wiring', () => {
   const before = new Map(EVENTS.map((name) => [name, proc.listeners(name)]));
-  const added = (name: (typeof EVENTS)[number]) => proc.listeners(name).filter((l) => !before.get(name)!.includes(l)) as Array<(error: unknown) => void>;
+  const added = (name: (typeof EVENTS)[number]) =>
+    proc.listeners(name).filter((l) => !before.get(name)!.includes(l)) as Array<(error: unknown) => void>;
 
   beforeAll(async () => {
     h.logsDir = await mkdtemp(join(tmpdir(), 'atelier-main-'));
@@ -53,7 +74,8 @@ describe('main.ts crash wiring', () => {
     await rm(h.logsDir, { recursive: true, force: true });
   });
 
-  const reports = () => readdirSync(join(h.logsDir, 'crashes')).filter((name) => name.endsWith('Z.txt') || /Z-\d+\.txt$/.test(name));
+  const reports = () =>
+    readdirSync(join(h.logsDir, 'crashes')).filter((name) => name.endsWith('Z.txt') || /Z-\d+\.txt$/.test(name));
 
   it('writes a report into <logs>/crashes when a renderer crashes, and logs where', () => {
     h.app.emit('render-process-gone', {}, {}, { reason: 'crashed', exitCode: 139 });

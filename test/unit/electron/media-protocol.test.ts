@@ -70,14 +70,21 @@ describe('media scheme', () => {
 
   it('never lets anything but a plain id token reach the store (property)', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary', maxLength: 60 }), fc.constantFrom('image', 'thumb', 'preview'), (tail, kind) => {
-        for (const parsed of [parseMediaUrl(`atelier-media://${kind}/${tail}`), parseMediaPath(`/media/${kind}/${tail}`)]) {
-          if (parsed !== null) {
-            expect(parsed.kind).toBe(kind);
-            expect(parsed.imageId).toMatch(/^[A-Za-z0-9_-]{1,128}$/);
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 60 }),
+        fc.constantFrom('image', 'thumb', 'preview'),
+        (tail, kind) => {
+          for (const parsed of [
+            parseMediaUrl(`atelier-media://${kind}/${tail}`),
+            parseMediaPath(`/media/${kind}/${tail}`),
+          ]) {
+            if (parsed !== null) {
+              expect(parsed.kind).toBe(kind);
+              expect(parsed.imageId).toMatch(/^[A-Za-z0-9_-]{1,128}$/);
+            }
           }
-        }
-      }),
+        },
+      ),
     );
   });
 });

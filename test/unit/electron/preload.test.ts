@@ -65,7 +65,9 @@ describe('preload bridge', () => {
     for (const channel of CHANNEL_NAMES) {
       await (bridge()[channel] as (input: unknown) => Promise<unknown>)({ probe: channel });
     }
-    expect(electron.invokes.slice(1)).toEqual(CHANNEL_NAMES.map((channel) => ({ channel, args: [{ probe: channel }] })));
+    expect(electron.invokes.slice(1)).toEqual(
+      CHANNEL_NAMES.map((channel) => ({ channel, args: [{ probe: channel }] })),
+    );
   });
 
   it('gives the paths of dropped files through webUtils, leaving out files that are not on disk', () => {
@@ -77,7 +79,7 @@ describe('preload bridge', () => {
     expect(bridge().pathsForFiles([photo, made, folder])).toEqual(['/home/me/a.png', '/home/me/outputs']);
   });
 
-  it('passes the menu\'s known commands to the page, and nothing else', () => {
+  it("passes the menu's known commands to the page, and nothing else", () => {
     const listener = vi.fn();
     const off = bridge().onMenuCommand(listener);
     bus().emit('atelier:menu', { sender: 'secret' }, 'import');

@@ -12,7 +12,9 @@ describe('ATELIER_USER_DATA_DIR', () => {
   });
 
   it('names an absolute folder, a relative one taken from the working directory', () => {
-    expect(userDataOverride({ [USER_DATA_ENV]: '/tmp/atelier-profile' }, '/work')).toBe(resolve('/tmp/atelier-profile'));
+    expect(userDataOverride({ [USER_DATA_ENV]: '/tmp/atelier-profile' }, '/work')).toBe(
+      resolve('/tmp/atelier-profile'),
+    );
     expect(userDataOverride({ [USER_DATA_ENV]: 'profile' }, '/work')).toBe(resolve('/work', 'profile'));
     fc.assert(
       fc.property(fc.stringMatching(/^[a-z0-9._-]{1,12}(\/[a-z0-9._-]{1,12}){0,3}$/), (value) => {

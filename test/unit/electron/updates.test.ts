@@ -2,7 +2,12 @@ import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { UpdateStatus } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
-import { CHECK_EVERY_MS, createAutoUpdates, personMessage, type UpdaterLog } from '../../../electron/desktop/updates.js';
+import {
+  CHECK_EVERY_MS,
+  createAutoUpdates,
+  personMessage,
+  type UpdaterLog,
+} from '../../../electron/desktop/updates.js';
 
 type CheckResult = { downloadPromise?: Promise<unknown> | null; cancellationToken?: { cancel(): void } } | null;
 
@@ -67,7 +72,10 @@ function setup(options: { isPackaged?: boolean; enabled?: boolean } = {}) {
     onStatus: (status) => statuses.push(status),
     log,
     clock: { now: () => Date.now() },
-    timers: { setInterval: (fn, ms) => setInterval(fn, ms), clearInterval: (h) => clearInterval(h as ReturnType<typeof setInterval>) },
+    timers: {
+      setInterval: (fn, ms) => setInterval(fn, ms),
+      clearInterval: (h) => clearInterval(h as ReturnType<typeof setInterval>),
+    },
   });
   return { updater, statuses, log, updates, setEnabled: (on: boolean) => (enabled = on), built: () => built };
 }
@@ -127,7 +135,9 @@ describe('automatic updates', () => {
     updater.emit('download-progress', { percent: 41.2 });
     updater.emit('download-progress', { percent: 41.9 });
     updater.emit('download-progress', { percent: 87.5 });
-    expect(statuses.filter((s) => s.state === 'downloading').map((s) => (s.state === 'downloading' ? s.percent : -1))).toEqual([0, 41, 87]);
+    expect(
+      statuses.filter((s) => s.state === 'downloading').map((s) => (s.state === 'downloading' ? s.percent : -1)),
+    ).toEqual([0, 41, 87]);
     updater.emit('update-downloaded', { version: '0.2.0' });
     finish(['/cache/Atelier-0.2.0.exe']);
     await flush();
@@ -164,7 +174,9 @@ describe('automatic updates', () => {
     await updates.start();
     await flush();
     const errors = statuses.filter((s) => s.state === 'error');
-    expect(errors).toEqual([{ state: 'error', message: 'Atelier could not reach the update server (offline?). It tries again tomorrow.' }]);
+    expect(errors).toEqual([
+      { state: 'error', message: 'Atelier could not reach the update server (offline?). It tries again tomorrow.' },
+    ]);
     expect(log.warn).toHaveBeenCalledTimes(1);
     await vi.advanceTimersByTimeAsync(CHECK_EVERY_MS);
     expect(updater.checks).toBe(2);
@@ -181,7 +193,10 @@ describe('automatic updates', () => {
     updater.emit('error', failure);
     await flush();
     expect(statuses.filter((s) => s.state === 'error')).toEqual([
-      { state: 'error', message: 'Checking for updates failed: sha512 checksum mismatch. Atelier tries again tomorrow.' },
+      {
+        state: 'error',
+        message: 'Checking for updates failed: sha512 checksum mismatch. Atelier tries again tomorrow.',
+      },
     ]);
   });
 
@@ -231,16 +246,22 @@ describe('automatic updates that cannot read their setting', () => {
       log: { info: vi.fn(), warn: vi.fn(), error: vi.fn() },
     });
     await expect(updates.start()).resolves.toBeUndefined();
-    expect(statuses).toEqual([{ state: 'error', message: 'Automatic updates could not start; Atelier tries again when the setting changes.' }]);
+    expect(statuses).toEqual([
+      { state: 'error', message: 'Automatic updates could not start; Atelier tries again when the setting changes.' },
+    ]);
     expect(updater.checks).toBe(0);
   });
 });
 
 describe('personMessage', () => {
   it('names a missing feed and keeps an unknown error to its first line', () => {
-    expect(personMessage(new Error('HttpError: 404 \n"method: GET url: https://github.com/o/r/releases/download/v0.1.0/latest.yml"'))).toBe(
-      'No update was published for this version yet. Atelier looks again tomorrow.',
+    expect(
+      personMessage(
+        new Error('HttpError: 404 \n"method: GET url: https://github.com/o/r/releases/download/v0.1.0/latest.yml"'),
+      ),
+    ).toBe('No update was published for this version yet. Atelier looks again tomorrow.');
+    expect(personMessage(new Error('disk full\nstack…'))).toBe(
+      'Checking for updates failed: disk full. Atelier tries again tomorrow.',
     );
-    expect(personMessage(new Error('disk full\nstack…'))).toBe('Checking for updates failed: disk full. Atelier tries again tomorrow.');
   });
 });

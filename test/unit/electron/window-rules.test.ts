@@ -27,7 +27,14 @@ describe('window navigation rules', () => {
   it('allows navigation only inside the app', () => {
     expect(isNavigationAllowed(APP_ENTRY_URL)).toBe(true);
     expect(isNavigationAllowed('atelier://app/index.html#/history')).toBe(true);
-    for (const url of ['https://example.com/', 'file:///etc/passwd', 'atelier://evil/', 'atelier-media://image/x', 'javascript:alert(1)', '']) {
+    for (const url of [
+      'https://example.com/',
+      'file:///etc/passwd',
+      'atelier://evil/',
+      'atelier-media://image/x',
+      'javascript:alert(1)',
+      '',
+    ]) {
       expect(isNavigationAllowed(url)).toBe(false);
     }
   });
@@ -35,7 +42,16 @@ describe('window navigation rules', () => {
   it('opens only https links, parsed, and never credentials-bearing ones', () => {
     expect(externalLink('https://platform.openai.com/api-keys')).toBe('https://platform.openai.com/api-keys');
     expect(externalLink('HTTPS://Example.COM/a b')).toBe('https://example.com/a%20b');
-    for (const url of ['http://example.com', 'file:///C:/x', 'javascript:alert(1)', 'https://user:pw@example.com/', 'mailto:a@b.c', 'https:', 'nonsense', 'atelier://app/']) {
+    for (const url of [
+      'http://example.com',
+      'file:///C:/x',
+      'javascript:alert(1)',
+      'https://user:pw@example.com/',
+      'mailto:a@b.c',
+      'https:',
+      'nonsense',
+      'atelier://app/',
+    ]) {
       expect(externalLink(url)).toBeNull();
     }
     expect(isAppUrl('atelier://app:1234/')).toBe(false);

@@ -52,7 +52,12 @@ describe('submit batcher', () => {
     for (let i = 0; i < 6; i += 1) {
       // A client that waits for each answer and 12 ms more: well inside one window, yet 4 of them span more than one.
       await new Promise((r) => setTimeout(r, 12));
-      const first = await Promise.race([batcher.submit(request(`spaced ${i}`)), nextTurn().then(nextTurn).then(() => 'held back')]);
+      const first = await Promise.race([
+        batcher.submit(request(`spaced ${i}`)),
+        nextTurn()
+          .then(nextTurn)
+          .then(() => 'held back'),
+      ]);
       expect(first).toEqual({ job: { id: `spaced ${i}` }, created: true });
     }
     expect(store.batches.map((b) => b.length)).toEqual([1, 1, 1, 1, 1, 1]);

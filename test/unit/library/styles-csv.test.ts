@@ -9,7 +9,9 @@ import { presetKey } from '../../../electron/db/presets.js';
 const FIXTURE = new URL('../../fixtures/a1111-styles.csv', import.meta.url);
 
 // Text rich in what CSV has to get right, mixed with any Unicode.
-const tricky = fc.string({ unit: fc.constantFrom('a', 'Z', ' ', '"', ',', '\r', '\n', '\r\n', 'é', '{', '}', '\uFEFF', '#', '\t') });
+const tricky = fc.string({
+  unit: fc.constantFrom('a', 'Z', ' ', '"', ',', '\r', '\n', '\r\n', 'é', '{', '}', '\uFEFF', '#', '\t'),
+});
 const field = fc.oneof(tricky, fc.string({ unit: 'grapheme' }));
 const records = fc.array(fc.array(field, { minLength: 1, maxLength: 5 }), { maxLength: 8 });
 const lineEnd = fc.constantFrom('\r\n', '\n', '\r');
@@ -68,7 +70,12 @@ describe('A1111 styles.csv', () => {
   it('reads the fixture (BOM, CRLF, quoted commas, doubled quotes, line breaks in quotes, blank lines, missing and extra columns)', () => {
     const { styles, skipped } = readStylesCsv(readFileSync(FIXTURE, 'utf8'));
     expect(styles).toEqual([
-      { line: 2, name: 'Cinematic', template: 'cinematic still of {prompt}, shallow depth of field, film grain', negativePrompt: 'blurry, lowres' },
+      {
+        line: 2,
+        name: 'Cinematic',
+        template: 'cinematic still of {prompt}, shallow depth of field, film grain',
+        negativePrompt: 'blurry, lowres',
+      },
       { line: 3, name: 'Watercolor', template: '{prompt}, watercolor painting, soft edges' },
       { line: 5, name: 'Quoted "Noir"', template: '{prompt}, film noir, "high contrast"', negativePrompt: 'color' },
       { line: 6, name: 'Multiline', template: 'line one\nline two {prompt}\nline three', negativePrompt: 'ugly' },
@@ -80,7 +87,9 @@ describe('A1111 styles.csv', () => {
     ]);
     expect(skipped.map((s) => s.line)).toEqual([12, 14, 15, 16, 18]);
     expect(skipped[0]!.reason).toBe('"Name only" has neither a prompt nor a negative prompt.');
-    expect(skipped[1]!.reason).toMatch(/has 5 fields where the first line names 3: a prompt with commas needs "quotes"/u);
+    expect(skipped[1]!.reason).toMatch(
+      /has 5 fields where the first line names 3: a prompt with commas needs "quotes"/u,
+    );
     expect(skipped[2]!.reason).toBe('The style has no name.');
     expect(skipped[3]!.reason).toBe('A style called "CINEMATIC" is already on line 2.');
     expect(skipped[4]!.reason).toMatch(/^Write the placeholder as \{prompt\}, exactly: "\{Prompt\}"/u);
@@ -90,7 +99,9 @@ describe('A1111 styles.csv', () => {
     expect(readStylesCsv('negative_prompt,name,prompt\nugly,Moody,dark {prompt}\n').styles).toEqual([
       { line: 2, name: 'Moody', template: 'dark {prompt}', negativePrompt: 'ugly' },
     ]);
-    expect(readStylesCsv('name,text\nOld,"pastel, soft"\n').styles).toEqual([{ line: 2, name: 'Old', template: '{prompt}, pastel, soft' }]);
+    expect(readStylesCsv('name,text\nOld,"pastel, soft"\n').styles).toEqual([
+      { line: 2, name: 'Old', template: '{prompt}, pastel, soft' },
+    ]);
   });
 
   it('a file without a name column is refused whole, saying what a styles file looks like', () => {
@@ -120,19 +131,34 @@ describe('A1111 styles.csv', () => {
     const { styles, skipped } = readStylesCsv(formatCsv([['name', 'prompt', 'negative_prompt'], ...rows]));
     expect(styles).toHaveLength(MAX_STYLES);
     expect(styles.at(-1)!.name).toBe(`Style ${MAX_STYLES - 1}`);
-    expect(skipped).toEqual([{ line: MAX_STYLES + 2, reason: expect.stringMatching(/at most 10,000 styles: this line and the ones after it were not read/u) as string }]);
+    expect(skipped).toEqual([
+      {
+        line: MAX_STYLES + 2,
+        reason: expect.stringMatching(
+          /at most 10,000 styles: this line and the ones after it were not read/u,
+        ) as string,
+      },
+    ]);
   });
 
   it('styles written by the formatter read back as the same styles, whatever their text', () => {
     const text = fc.string({ unit: fc.constantFrom('a', ' ', '"', ',', '\n', 'é', 'x') });
-    const style = fc.record({ name: text.map((s) => `n${s.trim().replaceAll('\n', ' ')}`), prompt: text, negative: text });
+    const style = fc.record({
+      name: text.map((s) => `n${s.trim().replaceAll('\n', ' ')}`),
+      prompt: text,
+      negative: text,
+    });
     fc.assert(
       fc.property(fc.uniqueArray(style, { selector: (s) => presetKey(s.name), maxLength: 6 }), (list) => {
-        const csv = '\uFEFF' + formatCsv([['name', 'prompt', 'negative_prompt'], ...list.map((s) => [s.name, s.prompt, s.negative])]);
+        const csv =
+          '\uFEFF' +
+          formatCsv([['name', 'prompt', 'negative_prompt'], ...list.map((s) => [s.name, s.prompt, s.negative])]);
         const read = readStylesCsv(csv);
         const kept = list.filter((s) => s.prompt.trim() !== '' || s.negative.trim() !== '');
         expect(read.styles.map((s) => s.name)).toEqual(kept.map((s) => s.name.trim()));
-        expect(read.styles.map((s) => s.negativePrompt ?? '')).toEqual(kept.map((s) => (s.negative.trim() === '' ? '' : s.negative)));
+        expect(read.styles.map((s) => s.negativePrompt ?? '')).toEqual(
+          kept.map((s) => (s.negative.trim() === '' ? '' : s.negative)),
+        );
         expect(read.styles.map((s) => s.template)).toEqual(kept.map((s) => templateOfStyle(s.prompt)));
       }),
       { numRuns: 200 },

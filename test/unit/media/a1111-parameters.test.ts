@@ -40,7 +40,14 @@ describe('A1111 parameters text', () => {
     );
     expect(parsed.prompt).toBe('masterpiece, 1girl\nwith hat');
     expect(parsed.negativePrompt).toBe('lowres,\nbad hands');
-    expect(parsed).toMatchObject({ steps: 20, sampler: 'DPM++ 2M', cfgScale: 7, seed: 1234567890, width: 512, height: 768 });
+    expect(parsed).toMatchObject({
+      steps: 20,
+      sampler: 'DPM++ 2M',
+      cfgScale: 7,
+      seed: 1234567890,
+      width: 512,
+      height: 768,
+    });
     expect(parsed.model).toBe('v1-5-pruned-emaonly');
     expect(parsed.params['Schedule type']).toBe('Karras');
     expect(parsed.params['Lora hashes']).toBe('add_detail: 7c6bad76eb54');
@@ -68,20 +75,46 @@ describe('A1111 parameters text', () => {
       .map((s) => s.replace(/[\r\n]/g, ' ').trim())
       .filter((s) => !s.startsWith('Negative prompt:'));
     const text = fc.array(line, { minLength: 1, maxLength: 4 }).map((ls) => ls.join('\n'));
-    const value = fc.string({ unit: 'binary', maxLength: 30 }).map((s) => s.trim()).filter((s) => s !== '');
+    const value = fc
+      .string({ unit: 'binary', maxLength: 30 })
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
     fc.assert(
-      fc.property(text.filter((p) => p.trim() !== '' && !p.includes('\nNegative prompt:')), text, value, (prompt, negative, sampler) => {
-        // A1111's own writer strips the whole text, so only trimmed prompts survive unchanged.
-        fc.pre(prompt === prompt.trim() && negative === negative.trim());
-        fc.pre(!/^\s*$/.test(prompt.split('\n')[0]!));
-        const written = formatParameters({ prompt, negativePrompt: negative, sampler, seed: 1, width: 64, height: 64, model: 'm, "x"' });
-        const parsed = parseParameters(written);
-        expect(parsed.prompt).toBe(prompt.split('\n').map((l) => l.trim()).join('\n'));
-        expect(parsed.negativePrompt).toBe(negative.split('\n').map((l) => l.trim()).join('\n'));
-        expect(parsed.sampler).toBe(sampler);
-        expect(parsed.model).toBe('m, "x"');
-        expect(parsed.seed).toBe(1);
-      }),
+      fc.property(
+        text.filter((p) => p.trim() !== '' && !p.includes('\nNegative prompt:')),
+        text,
+        value,
+        (prompt, negative, sampler) => {
+          // A1111's own writer strips the whole text, so only trimmed prompts survive unchanged.
+          fc.pre(prompt === prompt.trim() && negative === negative.trim());
+          fc.pre(!/^\s*$/.test(prompt.split('\n')[0]!));
+          const written = formatParameters({
+            prompt,
+            negativePrompt: negative,
+            sampler,
+            seed: 1,
+            width: 64,
+            height: 64,
+            model: 'm, "x"',
+          });
+          const parsed = parseParameters(written);
+          expect(parsed.prompt).toBe(
+            prompt
+              .split('\n')
+              .map((l) => l.trim())
+              .join('\n'),
+          );
+          expect(parsed.negativePrompt).toBe(
+            negative
+              .split('\n')
+              .map((l) => l.trim())
+              .join('\n'),
+          );
+          expect(parsed.sampler).toBe(sampler);
+          expect(parsed.model).toBe('m, "x"');
+          expect(parsed.seed).toBe(1);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -23,7 +23,11 @@ async function leftovers(): Promise<string[]> {
 describe('content-addressed writes', () => {
   it('writes library/ab/cdef….png named by sha256 and returns its relative path', async () => {
     const stored = await writeContentAddressed(dir, 'library', bytes, 'png');
-    expect(stored).toEqual({ path: `library/${sha.slice(0, 2)}/${sha.slice(2)}.png`, sha256: sha, bytes: bytes.length });
+    expect(stored).toEqual({
+      path: `library/${sha.slice(0, 2)}/${sha.slice(2)}.png`,
+      sha256: sha,
+      bytes: bytes.length,
+    });
     expect(await readFile(join(dir, stored.path), 'utf8')).toBe('hello pixels');
     expect(await leftovers()).toEqual([]);
   });

@@ -6,7 +6,11 @@ import sharp from 'sharp';
 import { readChunks, writeChunks, type PngChunk } from '../../../electron/media/png/chunks.js';
 
 export async function makePng(width = 32, height = 24, colour = { r: 200, g: 40, b: 90 }): Promise<Uint8Array> {
-  return new Uint8Array(await sharp({ create: { width, height, channels: 3, background: colour } }).png().toBuffer());
+  return new Uint8Array(
+    await sharp({ create: { width, height, channels: 3, background: colour } })
+      .png()
+      .toBuffer(),
+  );
 }
 
 export async function makeJpeg(width = 40, height = 30): Promise<Uint8Array> {

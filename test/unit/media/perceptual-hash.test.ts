@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import sharp, { type Sharp } from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { hammingDistance, hashHalves, hashOfFrequencies, lowFrequencies, perceptualHash, popcount32 } from '../../../electron/media/perceptual-hash.js';
+import {
+  hammingDistance,
+  hashHalves,
+  hashOfFrequencies,
+  lowFrequencies,
+  perceptualHash,
+  popcount32,
+} from '../../../electron/media/perceptual-hash.js';
 
 const hex64 = fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }).map((v) => v.toString(16).padStart(16, '0'));
 const naiveDistance = (a: string, b: string): number => {
@@ -41,7 +48,12 @@ describe('hamming distance', () => {
     );
   });
   it('popcount32 agrees with counting bits one by one', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 0xffffffff }), (x) => popcount32(x) === x.toString(2).replace(/0/g, '').length));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 0xffffffff }),
+        (x) => popcount32(x) === x.toString(2).replace(/0/g, '').length,
+      ),
+    );
   });
   it('refuses text that is not 16 hex digits', () => {
     expect(() => hashHalves('abc')).toThrow(RangeError);

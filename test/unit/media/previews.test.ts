@@ -42,13 +42,17 @@ describe('partial previews', () => {
 
   it('rejects a job id that could escape the previews folder, and unknown ids resolve to null', async () => {
     const previews = createPreviewRegistry(dir);
-    await expect(previews.addPreview('../library', { data: await makePng(), mime: 'image/png' })).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(previews.addPreview('../library', { data: await makePng(), mime: 'image/png' })).rejects.toMatchObject(
+      { code: 'invalid_request' },
+    );
     expect(previews.resolvePreview('nope')).toBeNull();
   });
 
   it('reports a preview that is not an image as provider_error and a full disk as storage', async () => {
     const previews = createPreviewRegistry(dir);
-    const bad = await previews.addPreview(JOB, { data: Uint8Array.of(1, 2, 3), mime: 'image/png' }).catch((e: unknown) => e);
+    const bad = await previews
+      .addPreview(JOB, { data: Uint8Array.of(1, 2, 3), mime: 'image/png' })
+      .catch((e: unknown) => e);
     expect((bad as AppError).code).toBe('provider_error');
     const full = createPreviewRegistry(dir, { fs: faultFs({ op: 'write', code: 'ENOSPC' }) });
     const error = await full.addPreview(JOB, { data: await makePng(), mime: 'image/png' }).catch((e: unknown) => e);

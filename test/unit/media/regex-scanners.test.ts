@@ -5,7 +5,8 @@ import { isLineTerminator, isSpace, isWordChar } from '../../../electron/media/r
 import { splitSquareBrackets } from '../../../electron/media/square-brackets.js';
 
 /** Short texts from the characters each pattern cares about: where a scanner and its pattern could part ways. */
-const textOf = (pieces: string[], maxLength = 40) => fc.array(fc.constantFrom(...pieces), { maxLength }).map((parts) => parts.join(''));
+const textOf = (pieces: string[], maxLength = 40) =>
+  fc.array(fc.constantFrom(...pieces), { maxLength }).map((parts) => parts.join(''));
 
 describe('the character classes of regular expressions', () => {
   it('answer as \\s, \\w and a line end do, for every UTF-16 code unit', () => {
@@ -21,7 +22,29 @@ describe('the character classes of regular expressions', () => {
 describe('A1111 params line', () => {
   // The pattern A1111's parse_generation_parameters uses, which this scanner replaces.
   const PARAM_RE = /\s*(\w[\w \-/]+):\s*("(?:\\.|[^\\"])+"|[^,]*)(?:,|$)/g;
-  const PIECES = ['a', 'Z', '0', '_', ' ', '-', '/', ':', ',', '"', '\\', '\t', '\r', '\u2028', '\u00a0', 'é', 'Steps: ', ', ', '"a, b"', '\\"', 'Size: 5x6'];
+  const PIECES = [
+    'a',
+    'Z',
+    '0',
+    '_',
+    ' ',
+    '-',
+    '/',
+    ':',
+    ',',
+    '"',
+    '\\',
+    '\t',
+    '\r',
+    '\u2028',
+    '\u00a0',
+    'é',
+    'Steps: ',
+    ', ',
+    '"a, b"',
+    '\\"',
+    'Size: 5x6',
+  ];
 
   it('finds exactly the entries the pattern finds, on any text of the characters it cares about', () => {
     fc.assert(

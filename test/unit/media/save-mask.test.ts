@@ -43,9 +43,19 @@ describe('saving a mask off the main thread', () => {
     const size = 2048;
     const band = Buffer.alloc(size * size, 0);
     band.fill(255, 0, size * 512);
-    const png = (await sharp(band, { raw: { width: size, height: size, channels: 1 } }).png().toBuffer()).toString('base64');
+    const png = (
+      await sharp(band, { raw: { width: size, height: size, channels: 1 } })
+        .png()
+        .toBuffer()
+    ).toString('base64');
     seen.handed.length = 0;
-    const saved = await saveMask({ dataDir: dir, maskId: '0190a6e2-0000-7000-8000-0000000000ab', base64: png, width: size, height: size });
+    const saved = await saveMask({
+      dataDir: dir,
+      maskId: '0190a6e2-0000-7000-8000-0000000000ab',
+      base64: png,
+      width: size,
+      height: size,
+    });
     expect(saved.coverage).toBe(0.25);
     // Only encoded PNGs come back, far smaller than a byte per pixel.
     expect(seen.handed.length).toBeGreaterThan(0);
@@ -55,7 +65,9 @@ describe('saving a mask off the main thread', () => {
   it('24 MB of base64 is checked and decoded a slice at a time, the event loop turning between', async () => {
     dir = mkdtempSync(join(tmpdir(), 'atelier-mask-'));
     const white = Buffer.alloc(8 * 8, 255);
-    const small = await sharp(white, { raw: { width: 8, height: 8, channels: 1 } }).png().toBuffer();
+    const small = await sharp(white, { raw: { width: 8, height: 8, channels: 1 } })
+      .png()
+      .toBuffer();
     // A real 8×8 mask padded to 18 MB after its end: 24 MB of base64 to check before any PNG work.
     const text = Buffer.concat([small, Buffer.alloc(18 * 1024 * 1024)]).toString('base64');
     let turns = 0;
@@ -69,7 +81,13 @@ describe('saving a mask off the main thread', () => {
     seen.onSharp = () => {
       if (turnsAtSharp < 0) turnsAtSharp = turns;
     };
-    await saveMask({ dataDir: dir, maskId: '0190a6e2-0000-7000-8000-0000000000ac', base64: text, width: 8, height: 8 }).catch(() => undefined);
+    await saveMask({
+      dataDir: dir,
+      maskId: '0190a6e2-0000-7000-8000-0000000000ac',
+      base64: text,
+      width: 8,
+      height: 8,
+    }).catch(() => undefined);
     running = false;
     // About one turn per 1 MB slice before the first sharp call (a single synchronous decode would allow none).
     expect(turnsAtSharp).toBeGreaterThanOrEqual(20);

@@ -15,7 +15,14 @@ let cleanup: () => Promise<void>;
 beforeEach(async () => ({ dir, cleanup } = await tempDir()));
 afterEach(async () => cleanup());
 
-const request: GenerateRequest = { provider: 'openai', model: 'gpt-image-1', prompt: 'a teal whale', width: 1024, height: 1024, count: 1 };
+const request: GenerateRequest = {
+  provider: 'openai',
+  model: 'gpt-image-1',
+  prompt: 'a teal whale',
+  width: 1024,
+  height: 1024,
+  count: 1,
+};
 
 function input(image: Uint8Array, mime: string, overrides: Partial<StoreImageInput> = {}): StoreImageInput {
   return {
@@ -38,12 +45,30 @@ describe('storing one provider image', () => {
     const png = await makePng(800, 600);
     const row = await storeProviderImage(input(png, 'image/png', { seed: 77 }));
     const original = await readFile(join(dir, row.path));
-    expect(row).toMatchObject({ id: input(png, '').id, index: 0, width: 800, height: 600, mime: 'image/png', bytes: original.length });
+    expect(row).toMatchObject({
+      id: input(png, '').id,
+      index: 0,
+      width: 800,
+      height: 600,
+      mime: 'image/png',
+      bytes: original.length,
+    });
     expect(row.sha256).toBe(createHash('sha256').update(original).digest('hex'));
     expect(row.path).toBe(`library/${row.sha256.slice(0, 2)}/${row.sha256.slice(2)}.png`);
     const meta = readPngMetadata(original);
-    expect(meta.atelier).toMatchObject({ jobId: input(png, '').jobId, seed: 77, provider: 'openai', model: 'gpt-image-1' });
-    expect(meta.a1111).toMatchObject({ prompt: 'a teal whale', seed: 77, width: 800, height: 600, model: 'gpt-image-1' });
+    expect(meta.atelier).toMatchObject({
+      jobId: input(png, '').jobId,
+      seed: 77,
+      provider: 'openai',
+      model: 'gpt-image-1',
+    });
+    expect(meta.a1111).toMatchObject({
+      prompt: 'a teal whale',
+      seed: 77,
+      width: 800,
+      height: 600,
+      model: 'gpt-image-1',
+    });
 
     expect(row.thumbPath).toMatch(/^thumbs\/[0-9a-f]{2}\/[0-9a-f]{62}\.webp$/);
     const thumb = await sharp(join(dir, row.thumbPath!)).metadata();
@@ -67,16 +92,18 @@ describe('storing one provider image', () => {
   });
 
   it('rejects bytes that are not an image with provider_error and writes nothing', async () => {
-    const error = await storeProviderImage(input(new TextEncoder().encode('<html>oops</html>'), 'image/png')).catch((e: unknown) => e);
+    const error = await storeProviderImage(input(new TextEncoder().encode('<html>oops</html>'), 'image/png')).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe('provider_error');
     expect(await readdir(dir)).toEqual([]);
   });
 
   it('fails with storage (disk full) and leaves no partial file behind', async () => {
-    const error = await storeProviderImage(input(await makePng(), 'image/png', { fs: faultFs({ op: 'write', code: 'ENOSPC' }) })).catch(
-      (e: unknown) => e,
-    );
+    const error = await storeProviderImage(
+      input(await makePng(), 'image/png', { fs: faultFs({ op: 'write', code: 'ENOSPC' }) }),
+    ).catch((e: unknown) => e);
     expect((error as AppError).code).toBe('storage');
     expect((error as AppError).message).toMatch(/disk is full/);
     expect(await readdir(join(dir, 'tmp'))).toEqual([]);

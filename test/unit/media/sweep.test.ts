@@ -66,7 +66,14 @@ describe('start-up sweep', () => {
       expect(await exists(rel)).toBe(false);
       expect(await exists(`orphans/${rel}`)).toBe(true);
     }
-    const kept = [...referenced, own('library', 11), 'library/aa/not-atelier.png', 'tmp/fedcba9876543210.part', 'tmp/notes.txt', 'atelier.db'];
+    const kept = [
+      ...referenced,
+      own('library', 11),
+      'library/aa/not-atelier.png',
+      'tmp/fedcba9876543210.part',
+      'tmp/notes.txt',
+      'atelier.db',
+    ];
     for (const rel of kept) expect(await exists(rel)).toBe(true);
     expect(await exists('tmp/0123456789abcdef.part')).toBe(false);
     expect(await readdir(join(dir, 'previews'))).toEqual([]);
@@ -128,14 +135,27 @@ describe('start-up sweep', () => {
     await put(own('library', 1), 5 * HOUR);
     await put(own('library', 2), 5 * HOUR);
     await put(own('thumbs', 9), 5 * HOUR);
-    const result = await sweepOrphans(dir, new Set([own('library', 1), own('library', 2)]), NOW, HOUR, faultFs({ op: 'rename', code: 'EACCES' }));
+    const result = await sweepOrphans(
+      dir,
+      new Set([own('library', 1), own('library', 2)]),
+      NOW,
+      HOUR,
+      faultFs({ op: 'rename', code: 'EACCES' }),
+    );
     expect(result).toMatchObject({ moved: [], failed: 1 });
     expect(await exists(own('thumbs', 9))).toBe(true);
   });
 
   it('uses a one-hour grace period by default and copes with a fresh, empty data dir', async () => {
     const empty = await sweepOrphans(dir, new Set(), NOW);
-    expect(empty).toMatchObject({ moved: [], bytesMoved: 0, keptYoung: 0, previewsRemoved: 0, held: false, libraryFiles: 0 });
+    expect(empty).toMatchObject({
+      moved: [],
+      bytesMoved: 0,
+      keptYoung: 0,
+      previewsRemoved: 0,
+      held: false,
+      libraryFiles: 0,
+    });
     await put(own('library', 1), 5 * HOUR);
     await put(own('thumbs', 7), 59 * 60_000);
     const referenced = new Set([own('library', 1)]);

@@ -47,7 +47,10 @@ describe('builtin provider: cancel', () => {
     const scene = buildScene({ prompt: 'mountains at night', seed: 3 });
     const controller = new AbortController();
     let rows = 0;
-    const first = pool.render({ width: 2048, height: 2048, scene }, { signal: controller.signal, onRows: (r) => (rows = r) });
+    const first = pool.render(
+      { width: 2048, height: 2048, scene },
+      { signal: controller.signal, onRows: (r) => (rows = r) },
+    );
     while (rows < 64) await new Promise((r) => setTimeout(r, 2));
     controller.abort();
     await expect(first).rejects.toMatchObject({ code: 'cancelled' });
@@ -75,6 +78,8 @@ describe('builtin provider: cancel', () => {
     const error = await outcome;
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe('cancelled');
-    await expect(provider.generate(request(), config, recordingContext().context)).rejects.toMatchObject({ code: 'internal' });
+    await expect(provider.generate(request(), config, recordingContext().context)).rejects.toMatchObject({
+      code: 'internal',
+    });
   }, 60_000);
 });

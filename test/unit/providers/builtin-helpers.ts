@@ -1,10 +1,24 @@
 import type { GenerateRequest } from '../../../shared/contract.js';
-import type { EncodedImage, ProviderConfig, ProviderContext, ProviderProgress } from '../../../electron/providers/types.js';
+import type {
+  EncodedImage,
+  ProviderConfig,
+  ProviderContext,
+  ProviderProgress,
+} from '../../../electron/providers/types.js';
 
 export const config: ProviderConfig = { timeoutMs: 60_000, maxResponseBytes: 1 << 30 };
 
 export function request(overrides: Partial<GenerateRequest> = {}): GenerateRequest {
-  return { provider: 'builtin', prompt: 'a red sunset over mountains', width: 128, height: 96, count: 1, seed: 1234, partialImages: 0, ...overrides };
+  return {
+    provider: 'builtin',
+    prompt: 'a red sunset over mountains',
+    width: 128,
+    height: 96,
+    count: 1,
+    seed: 1234,
+    partialImages: 0,
+    ...overrides,
+  };
 }
 
 export interface Recorded {

@@ -13,7 +13,11 @@ let sourceRgb: Buffer;
 beforeAll(async () => {
   provider = createBuiltinProvider({ size: 1 });
   // A real picture with structure: a text-to-image render, 100×76 (not multiples of 8, like an imported photo).
-  const made = await provider.generate(request({ prompt: 'a blue ocean with waves under a pink sky', width: 104, height: 80, seed: 42 }), config, recordingContext().context);
+  const made = await provider.generate(
+    request({ prompt: 'a blue ocean with waves under a pink sky', width: 104, height: 80, seed: 42 }),
+    config,
+    recordingContext().context,
+  );
   const data = await sharp(made.images[0]!.data).extract({ left: 2, top: 2, width: 100, height: 76 }).png().toBuffer();
   source = { data, mime: 'image/png', width: 100, height: 76 };
   sourceRgb = await rgb(data);
@@ -37,18 +41,29 @@ function meanDiff(a: Buffer, b: Buffer): number {
 /** Rec. 709 luminance per pixel, rounded to a byte. */
 function luminance(rgbBytes: Buffer): Buffer {
   const out = Buffer.alloc(rgbBytes.length / 3);
-  for (let p = 0; p < out.length; p += 1) out[p] = Math.round(0.2126 * rgbBytes[p * 3]! + 0.7152 * rgbBytes[p * 3 + 1]! + 0.0722 * rgbBytes[p * 3 + 2]!);
+  for (let p = 0; p < out.length; p += 1)
+    out[p] = Math.round(0.2126 * rgbBytes[p * 3]! + 0.7152 * rgbBytes[p * 3 + 1]! + 0.0722 * rgbBytes[p * 3 + 2]!);
   return out;
 }
 
-async function run(overrides: Parameters<typeof request>[0], inputs: { image?: SourceImage; mask?: SourceImage } = { image: source }) {
+async function run(
+  overrides: Parameters<typeof request>[0],
+  inputs: { image?: SourceImage; mask?: SourceImage } = { image: source },
+) {
   const rec = recordingContext();
   rec.context.inputs = inputs;
-  const output = await provider.generate(request({ prompt: 'a field of red flowers', seed: 7, ...overrides }), config, rec.context);
+  const output = await provider.generate(
+    request({ prompt: 'a field of red flowers', seed: 7, ...overrides }),
+    config,
+    rec.context,
+  );
   return { output, rec };
 }
 
-const img2img = (strength: number | undefined, extra: Parameters<typeof request>[0] = {}) => ({ inputImage: { imageId: IMAGE_ID, ...(strength === undefined ? {} : { strength }) }, ...extra });
+const img2img = (strength: number | undefined, extra: Parameters<typeof request>[0] = {}) => ({
+  inputImage: { imageId: IMAGE_ID, ...(strength === undefined ? {} : { strength }) },
+  ...extra,
+});
 
 describe('builtin image-to-image', () => {
   it('is deterministic for the same request and input bytes; the seed and the input both change it', async () => {
@@ -101,14 +116,28 @@ describe('builtin image-to-image', () => {
     const { rec } = await run(img2img(0.2, { partialImages: 2 }));
     expect(rec.partials).toHaveLength(2);
     const smallest = rec.partials[0]!;
-    const down = await sharp(source.data).resize(smallest.width, smallest.height, { fit: 'fill' }).removeAlpha().raw().toBuffer();
+    const down = await sharp(source.data)
+      .resize(smallest.width, smallest.height, { fit: 'fill' })
+      .removeAlpha()
+      .raw()
+      .toBuffer();
     expect(meanDiff(await rgb(smallest.data), down)).toBeLessThan(20);
   });
 });
 
 describe('builtin image-to-image: cancel', () => {
   it('a cancel mid-render ends cancelled, and the worker takes the next job', async () => {
-    const big = await sharp({ create: { width: 1536, height: 1536, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer();
+    const big = await sharp({
+      create: {
+        width: 1536,
+        height: 1536,
+        channels: 3,
+        background: '#808080',
+        noise: { type: 'gaussian', mean: 128, sigma: 40 },
+      },
+    })
+      .png()
+      .toBuffer();
     const rec = recordingContext();
     rec.context.inputs = { image: { data: big, mime: 'image/png', width: 1536, height: 1536 } };
     const running = provider.generate(request({ ...img2img(0.5), seed: 3 }), config, rec.context);
@@ -133,13 +162,23 @@ describe('builtin masked edit', () => {
     // White (repaint) on the left 40 columns, black elsewhere.
     const plane = Buffer.alloc(100 * 76);
     for (let i = 0; i < plane.length; i += 1) plane[i] = i % 100 < 40 ? 255 : 0;
-    const mask: SourceImage = { data: await sharp(plane, { raw: { width: 100, height: 76, channels: 1 } }).png().toBuffer(), mime: 'image/png', width: 100, height: 76 };
+    const mask: SourceImage = {
+      data: await sharp(plane, { raw: { width: 100, height: 76, channels: 1 } })
+        .png()
+        .toBuffer(),
+      mime: 'image/png',
+      width: 100,
+      height: 76,
+    };
     const { output } = await run(img2img(1, { mask: { imageId: IMAGE_ID } }), { image: source, mask });
     const out = await rgb(output.images[0]!.data);
     let changedInside = 0;
     let changedOutside = 0;
     for (let p = 0; p < 100 * 76; p += 1) {
-      const differs = out[p * 3] !== sourceRgb[p * 3] || out[p * 3 + 1] !== sourceRgb[p * 3 + 1] || out[p * 3 + 2] !== sourceRgb[p * 3 + 2];
+      const differs =
+        out[p * 3] !== sourceRgb[p * 3] ||
+        out[p * 3 + 1] !== sourceRgb[p * 3 + 1] ||
+        out[p * 3 + 2] !== sourceRgb[p * 3 + 2];
       if (p % 100 < 40) changedInside += differs ? 1 : 0;
       else changedOutside += differs ? 1 : 0;
     }
@@ -164,22 +203,42 @@ describe('builtin upscale', () => {
     const meta = await sharp(image.data).metadata();
     expect([meta.width, meta.height]).toEqual([100 * factor, 76 * factor]);
     expect(Buffer.from(image.data).equals(Buffer.from(b.output.images[0]!.data))).toBe(true);
-    const lanczos = await sharp(source.data).resize(100 * factor, 76 * factor, { kernel: 'lanczos3' }).removeAlpha().raw().toBuffer();
+    const lanczos = await sharp(source.data)
+      .resize(100 * factor, 76 * factor, { kernel: 'lanczos3' })
+      .removeAlpha()
+      .raw()
+      .toBuffer();
     const got = await rgb(image.data);
     expect(meanDiff(got, lanczos)).toBe(0);
     // libvips upsizes alike with its cubic-family kernels, so what a test can tell apart is nearest and linear.
     for (const kernel of ['nearest', 'linear'] as const) {
-      expect(meanDiff(got, await sharp(source.data).resize(100 * factor, 76 * factor, { kernel }).removeAlpha().raw().toBuffer())).toBeGreaterThan(0);
+      expect(
+        meanDiff(
+          got,
+          await sharp(source.data)
+            .resize(100 * factor, 76 * factor, { kernel })
+            .removeAlpha()
+            .raw()
+            .toBuffer(),
+        ),
+      ).toBeGreaterThan(0);
     }
     expect(a.output.info).toMatchObject({ upscaler: 'lanczos', factor });
   });
 
   it('refuses an upscale past 8192 pixels on a side, and unreadable bytes, as invalid_request', async () => {
-    const big = await sharp({ create: { width: 2100, height: 16, channels: 3, background: '#336699' } }).png().toBuffer();
-    const error = await run({ upscale: { imageId: IMAGE_ID, factor: 4 } }, { image: { data: big, mime: 'image/png', width: 2100, height: 16 } }).catch((e: unknown) => e);
+    const big = await sharp({ create: { width: 2100, height: 16, channels: 3, background: '#336699' } })
+      .png()
+      .toBuffer();
+    const error = await run(
+      { upscale: { imageId: IMAGE_ID, factor: 4 } },
+      { image: { data: big, mime: 'image/png', width: 2100, height: 16 } },
+    ).catch((e: unknown) => e);
     expect((error as AppError).code).toBe('invalid_request');
     expect((error as AppError).message).toMatch(/8400×64/);
-    const junk = await run(img2img(0.5), { image: { data: Buffer.from('<html>not an image</html>'), mime: 'image/png', width: 10, height: 10 } }).catch((e: unknown) => e);
+    const junk = await run(img2img(0.5), {
+      image: { data: Buffer.from('<html>not an image</html>'), mime: 'image/png', width: 10, height: 10 },
+    }).catch((e: unknown) => e);
     expect((junk as AppError).code).toBe('invalid_request');
   });
 });
@@ -206,7 +265,10 @@ describe('builtin capabilities and validation', () => {
     };
     refuse({ upscale: { imageId: IMAGE_ID, factor: 2, upscaler: 'R-ESRGAN 4x+' } }, /Lanczos only/);
     refuse({ scheduler: 'karras' }, /no schedulers/);
-    refuse({ upscale: { imageId: IMAGE_ID, factor: 2 }, inputImage: { imageId: IMAGE_ID } }, /upscale works on its own image/);
+    refuse(
+      { upscale: { imageId: IMAGE_ID, factor: 2 }, inputImage: { imageId: IMAGE_ID } },
+      /upscale works on its own image/,
+    );
     refuse({ mask: { imageId: IMAGE_ID } }, /mask needs the image/);
     // From an image the request size does not matter (an imported 1000×667 photo), from text it does.
     expect(() => provider.validate(request({ width: 1000, height: 667, ...img2img(0.5) }), config)).not.toThrow();

@@ -34,7 +34,13 @@ describe('builtin provider: identity and setup', () => {
     expect(provider.isConfigured(config)).toBe(true);
     expect(provider.knownModels(config)).toEqual(['atelier-builtin-1']);
     const caps = provider.capabilities(config);
-    expect(caps).toMatchObject({ maxCount: 10, seed: true, negativePrompt: true, maxPartialImages: 3, outputFormats: ['png'] });
+    expect(caps).toMatchObject({
+      maxCount: 10,
+      seed: true,
+      negativePrompt: true,
+      maxPartialImages: 3,
+      outputFormats: ['png'],
+    });
     expect(caps.sizes).toMatchObject({ min: 64, max: 2048, multipleOf: 8 });
     const result = await provider.test(config, new AbortController().signal);
     expect(result).toMatchObject({ ok: true, reachable: true, models: ['atelier-builtin-1'] });
@@ -87,7 +93,9 @@ describe('builtin provider: shaped by the prompt', () => {
 
   it('a negative prompt removes a colour', async () => {
     const both = await channelMeans((await generate({ prompt: 'red crimson sky' })).output.images[0]!.data);
-    const withoutRed = await channelMeans((await generate({ prompt: 'red crimson sky', negativePrompt: 'red, crimson' })).output.images[0]!.data);
+    const withoutRed = await channelMeans(
+      (await generate({ prompt: 'red crimson sky', negativePrompt: 'red, crimson' })).output.images[0]!.data,
+    );
     expect(both.r).toBeGreaterThan(both.b);
     expect(withoutRed.r / withoutRed.b).toBeLessThan(both.r / both.b);
   });

@@ -2,7 +2,13 @@ import { textOnlyOperations } from '../../../shared/contract.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors.js';
-import { REDACTED, createRedactor, createSecretBook, secretForms, secretsOf } from '../../../electron/providers/redact.js';
+import {
+  REDACTED,
+  createRedactor,
+  createSecretBook,
+  secretForms,
+  secretsOf,
+} from '../../../electron/providers/redact.js';
 import { redactingProvider } from '../../../electron/providers/redacting-provider.js';
 import { redactingLog } from '../../../electron/engine/redacting-log.js';
 import type { Provider, ProviderConfig, ProviderContext, ProviderProgress } from '../../../electron/providers/types.js';
@@ -30,7 +36,13 @@ function embed(value: unknown, secret: string, at: number): unknown {
   if (Array.isArray(value)) return value.map((v) => embed(v, secret, at));
   if (value !== null && typeof value === 'object') {
     const copy: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) Object.defineProperty(copy, splice(k), { value: embed(v, secret, at), enumerable: true, writable: true, configurable: true });
+    for (const [k, v] of Object.entries(value))
+      Object.defineProperty(copy, splice(k), {
+        value: embed(v, secret, at),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     return copy;
   }
   return value;
@@ -63,11 +75,19 @@ describe('the redactor', () => {
     );
     // Pieces of the secret that never make it whole (a masked "sk-abc…xyz", a prefix) are not the secret.
     fc.assert(
-      fc.property(secretArb, fc.array(fc.tuple(fc.nat(), fc.nat(), fc.string({ unit: 'binary', maxLength: 3 })), { maxLength: 6 }), (secret, parts) => {
-        const text = parts.map(([a, b, filler]) => secret.slice(Math.min(a, b) % secret.length, Math.max(a, b) % secret.length) + filler).join('');
-        fc.pre(secretForms(secret).every((form) => !text.includes(form)));
-        expect(createRedactor([secret]).text(text)).toBe(text);
-      }),
+      fc.property(
+        secretArb,
+        fc.array(fc.tuple(fc.nat(), fc.nat(), fc.string({ unit: 'binary', maxLength: 3 })), { maxLength: 6 }),
+        (secret, parts) => {
+          const text = parts
+            .map(
+              ([a, b, filler]) => secret.slice(Math.min(a, b) % secret.length, Math.max(a, b) % secret.length) + filler,
+            )
+            .join('');
+          fc.pre(secretForms(secret).every((form) => !text.includes(form)));
+          expect(createRedactor([secret]).text(text)).toBe(text);
+        },
+      ),
       { numRuns: 300 },
     );
     expect(createRedactor(['sk-abcdef']).text('cafe\u0301 Bearer sk-abc***def')).toBe('cafe\u0301 Bearer sk-abc***def');
@@ -85,12 +105,17 @@ describe('the redactor', () => {
     expect(createRedactor(['****']).text('*****')).not.toContain('****');
     expect(createRedactor(['sk-abcdef']).text('key sk-abcdef!')).toBe(`key ${REDACTED}!`);
     // Echoed inside JSON text (A1111's info string) or a URL, the secret is escaped: those forms go too.
-    expect(createRedactor(['pa"ss/wo rd']).text('{"detail":"pa\\"ss/wo rd"} ?p=pa%22ss%2Fwo%20rd')).toBe(`{"detail":"${REDACTED}"} ?p=${REDACTED}`);
+    expect(createRedactor(['pa"ss/wo rd']).text('{"detail":"pa\\"ss/wo rd"} ?p=pa%22ss%2Fwo%20rd')).toBe(
+      `{"detail":"${REDACTED}"} ?p=${REDACTED}`,
+    );
   });
 
   it('keeps image bytes as they are and a provider "__proto__" key as data', () => {
     const data = new Uint8Array([1, 2, 3]);
-    const out = createRedactor(['sk-abcdef']).deep({ images: [{ data, mime: 'image/png sk-abcdef' }], ...JSON.parse('{"__proto__": {"polluted": "sk-abcdef"}}') as object });
+    const out = createRedactor(['sk-abcdef']).deep({
+      images: [{ data, mime: 'image/png sk-abcdef' }],
+      ...(JSON.parse('{"__proto__": {"polluted": "sk-abcdef"}}') as object),
+    });
     expect(out.images[0]!.data).toBe(data);
     expect(out.images[0]!.mime).toBe(`image/png ${REDACTED}`);
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
@@ -101,7 +126,15 @@ describe('the redactor', () => {
 describe('the secrets of one call', () => {
   it('are the key, the password, URL credentials as typed and decoded, and the Basic header value', () => {
     const secrets = secretsOf({ apiKey: 'sk-key-1234', baseUrl: 'http://art%40ist:p%40ss-word@127.0.0.1:7860' });
-    expect(secrets).toEqual(expect.arrayContaining(['sk-key-1234', 'p%40ss-word', 'p@ss-word', 'art@ist:p@ss-word', Buffer.from('art@ist:p@ss-word').toString('base64')]));
+    expect(secrets).toEqual(
+      expect.arrayContaining([
+        'sk-key-1234',
+        'p%40ss-word',
+        'p@ss-word',
+        'art@ist:p@ss-word',
+        Buffer.from('art@ist:p@ss-word').toString('base64'),
+      ]),
+    );
     const basic = secretsOf({ username: 'artist', password: 'hunter22' });
     expect(basic).toEqual(expect.arrayContaining(['hunter22', Buffer.from('artist:hunter22').toString('base64')]));
     expect(secretsOf({ baseUrl: 'http://127.0.0.1:7860' })).toEqual([]);
@@ -115,7 +148,15 @@ describe('a provider behind the redacting boundary', () => {
   const echoing = (fail: boolean): Provider => ({
     id: 'echo',
     name: 'Echo',
-    capabilities: () => ({ sizes: { min: 64, max: 64, multipleOf: 8, presets: [] }, maxCount: 1, seed: false, negativePrompt: false, maxPartialImages: 0, outputFormats: ['png'], operations: textOnlyOperations('text only') }),
+    capabilities: () => ({
+      sizes: { min: 64, max: 64, multipleOf: 8, presets: [] },
+      maxCount: 1,
+      seed: false,
+      negativePrompt: false,
+      maxPartialImages: 0,
+      outputFormats: ['png'],
+      operations: textOnlyOperations('text only'),
+    }),
     knownModels: () => [],
     isConfigured: () => true,
     validate: () => {
@@ -124,8 +165,17 @@ describe('a provider behind the redacting boundary', () => {
     async generate(_request, c, context) {
       context.trace(`kind ${c.apiKey}`, `message ${c.apiKey}`, { nested });
       context.onProgress({ stage: `stage ${c.apiKey}` });
-      if (fail) throw new AppError('provider_error', `failed ${c.apiKey}`, { retryable: true, details: { providerCode: c.apiKey, nested } });
-      return { images: [{ data: new Uint8Array([9]), mime: 'image/png' }], revisedPrompt: `revised ${c.apiKey}`, usage: { note: nested }, info: { requestId: c.apiKey, nested } };
+      if (fail)
+        throw new AppError('provider_error', `failed ${c.apiKey}`, {
+          retryable: true,
+          details: { providerCode: c.apiKey, nested },
+        });
+      return {
+        images: [{ data: new Uint8Array([9]), mime: 'image/png' }],
+        revisedPrompt: `revised ${c.apiKey}`,
+        usage: { note: nested },
+        info: { requestId: c.apiKey, nested },
+      };
     },
     async test(c) {
       return { ok: false, reachable: true, models: [`model ${c.apiKey}`], latencyMs: 1, message: `said ${c.apiKey}` };
@@ -169,7 +219,10 @@ describe('a provider behind the redacting boundary', () => {
     expect(all).not.toContain(KEY);
     // The engine log is redacted against every secret a call has used.
     const lines: string[] = [];
-    const log = redactingLog({ info: (m, f) => lines.push(m + JSON.stringify(f)), warn: () => undefined, error: () => undefined }, book);
+    const log = redactingLog(
+      { info: (m, f) => lines.push(m + JSON.stringify(f)), warn: () => undefined, error: () => undefined },
+      book,
+    );
     log.info(`unexpected ${KEY}`, { nested });
     expect(lines.join()).not.toContain(KEY);
     expect(lines.join()).toContain(REDACTED);

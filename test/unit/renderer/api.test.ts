@@ -85,20 +85,39 @@ describe('api module over HTTP + SSE (browser host)', () => {
   });
 
   it('rethrows a failure as an AppError with its code and details', async () => {
-    const error = { code: 'invalid_request', message: 'Write a prompt.', retryable: false, details: { fields: { prompt: 'Write a prompt.' } } };
+    const error = {
+      code: 'invalid_request',
+      message: 'Write a prompt.',
+      retryable: false,
+      details: { fields: { prompt: 'Write a prompt.' } },
+    };
     const { api } = httpApi(async () => jsonResponse(400, { ok: false, error }));
     const thrown = await api.call('jobs.stats', {}).catch((e: unknown) => e);
     expect(thrown).toBeInstanceOf(AppError);
-    expect(thrown).toMatchObject({ code: 'invalid_request', message: 'Write a prompt.', details: { fields: { prompt: 'Write a prompt.' } } });
+    expect(thrown).toMatchObject({
+      code: 'invalid_request',
+      message: 'Write a prompt.',
+      details: { fields: { prompt: 'Write a prompt.' } },
+    });
   });
 
   it('turns a network failure and an unreadable answer into clear AppErrors', async () => {
     const down = httpApi(async () => {
       throw new TypeError('Failed to fetch');
     });
-    await expect(down.api.call('jobs.stats', {})).rejects.toMatchObject({ code: 'provider_unavailable', retryable: true });
-    const garbled = httpApi(async () => ({ ok: false, status: 502, json: async () => JSON.parse('<html>') as unknown }));
-    await expect(garbled.api.call('jobs.stats', {})).rejects.toMatchObject({ code: 'internal', message: expect.stringContaining('502') });
+    await expect(down.api.call('jobs.stats', {})).rejects.toMatchObject({
+      code: 'provider_unavailable',
+      retryable: true,
+    });
+    const garbled = httpApi(async () => ({
+      ok: false,
+      status: 502,
+      json: async () => JSON.parse('<html>') as unknown,
+    }));
+    await expect(garbled.api.call('jobs.stats', {})).rejects.toMatchObject({
+      code: 'internal',
+      message: expect.stringContaining('502'),
+    });
     const odd = httpApi(async () => jsonResponse(200, { hello: 'world' }));
     await expect(odd.api.call('jobs.stats', {})).rejects.toMatchObject({ code: 'internal' });
   });
@@ -167,7 +186,10 @@ describe('api module over window.atelier (desktop host)', () => {
     const listeners: Record<string, ((payload: unknown) => void) | undefined> = {};
     const bridge = {
       'jobs.stats': vi.fn(async () => ({ ok: true, value: { total: 3 } })),
-      'jobs.get': vi.fn(async () => ({ ok: false, error: { code: 'not_found', message: 'No such job.', retryable: false } })),
+      'jobs.get': vi.fn(async () => ({
+        ok: false,
+        error: { code: 'not_found', message: 'No such job.', retryable: false },
+      })),
       onJobChanged: (cb: (payload: unknown) => void) => {
         listeners.changed = cb;
         return () => {
@@ -199,7 +221,10 @@ describe('api module over window.atelier (desktop host)', () => {
     expect(api.host).toBe('desktop');
     await expect(api.call('jobs.stats', {})).resolves.toEqual({ total: 3 });
     expect(raw['jobs.stats']).toHaveBeenCalledWith({});
-    await expect(api.call('jobs.get', { id: makeJob().id })).rejects.toMatchObject({ name: 'AppError', code: 'not_found' });
+    await expect(api.call('jobs.get', { id: makeJob().id })).rejects.toMatchObject({
+      name: 'AppError',
+      code: 'not_found',
+    });
   });
 
   it('subscribes through the bridge and uses the atelier-media scheme', () => {

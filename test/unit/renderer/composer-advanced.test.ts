@@ -7,7 +7,12 @@ const caps = { steps: { min: 1, max: 150, default: 20 }, guidance: { min: 0, max
 describe('the closed Advanced summary', () => {
   it('names only what differs from the provider’s defaults', () => {
     expect(advancedSummary({ ...DEFAULT_DRAFT, steps: 20, guidance: 7 }, caps)).toBe('');
-    expect(advancedSummary({ ...DEFAULT_DRAFT, steps: 30, guidance: 7, seedLocked: true, seed: 42, negativePrompt: 'blur' }, caps)).toBe('negative prompt · seed 42 · 30 steps');
+    expect(
+      advancedSummary(
+        { ...DEFAULT_DRAFT, steps: 30, guidance: 7, seedLocked: true, seed: 42, negativePrompt: 'blur' },
+        caps,
+      ),
+    ).toBe('negative prompt · seed 42 · 30 steps');
     expect(advancedSummary({ ...DEFAULT_DRAFT, seedLocked: false, seed: 42 }, caps)).toBe('');
   });
 

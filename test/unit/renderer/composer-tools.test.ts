@@ -20,15 +20,52 @@ const CAPS: ProviderInfo['capabilities'] = {
   steps: { min: 1, max: 150, default: 20 },
   guidance: { min: 0, max: 30, default: 7 },
 };
-const OPENAI_CAPS: ProviderInfo['capabilities'] = { ...CAPS, sizes: { min: 1024, max: 1536, multipleOf: 16, fixed: [[1024, 1024], [1536, 1024], [1024, 1536]], presets: [[1024, 1024]] }, seed: false, negativePrompt: false, steps: undefined, guidance: undefined };
+const OPENAI_CAPS: ProviderInfo['capabilities'] = {
+  ...CAPS,
+  sizes: {
+    min: 1024,
+    max: 1536,
+    multipleOf: 16,
+    fixed: [
+      [1024, 1024],
+      [1536, 1024],
+      [1024, 1536],
+    ],
+    presets: [[1024, 1024]],
+  },
+  seed: false,
+  negativePrompt: false,
+  steps: undefined,
+  guidance: undefined,
+};
 
-function provider(id: string, kind: ProviderInfo['kind'], enabled = true, extra: Partial<ProviderInfo> = {}): ProviderInfo {
-  const caps = kind === 'openai' ? OPENAI_CAPS : kind === 'a1111' || kind === 'comfyui' ? { ...CAPS, samplers: ['euler'] } : CAPS;
-  return { id, kind, name: `${id} server`, enabled, configured: true, concurrency: 1, health: { state: 'unknown', running: [] }, capabilities: caps, models: [], status: { state: 'ready' }, ...extra };
+function provider(
+  id: string,
+  kind: ProviderInfo['kind'],
+  enabled = true,
+  extra: Partial<ProviderInfo> = {},
+): ProviderInfo {
+  const caps =
+    kind === 'openai' ? OPENAI_CAPS : kind === 'a1111' || kind === 'comfyui' ? { ...CAPS, samplers: ['euler'] } : CAPS;
+  return {
+    id,
+    kind,
+    name: `${id} server`,
+    enabled,
+    configured: true,
+    concurrency: 1,
+    health: { state: 'unknown', running: [] },
+    capabilities: caps,
+    models: [],
+    status: { state: 'ready' },
+    ...extra,
+  };
 }
 
 function submitted(calls: { channel: string; input: unknown }[]) {
-  return calls.filter((c) => c.channel === 'jobs.submit').map((c) => c.input as { prompt: string; idempotencyKey: string; provider: string });
+  return calls
+    .filter((c) => c.channel === 'jobs.submit')
+    .map((c) => c.input as { prompt: string; idempotencyKey: string; provider: string });
 }
 
 function storeWith(handlers: Parameters<typeof fakeApi>[0] = {}, providers = [provider('builtin', 'builtin')]) {
@@ -69,12 +106,15 @@ describe('Generate with alternatives and lines: one job per prompt', () => {
     const real = fake.api.call;
     fake.api.call = (async (channel: string, input: unknown) => {
       if (channel === 'jobs.submit') keys.push((input as { idempotencyKey: string }).idempotencyKey);
-      if (channel === 'jobs.submit' && ++calls === 2) throw new AppError('provider_unavailable', 'Atelier cannot be reached.');
+      if (channel === 'jobs.submit' && ++calls === 2)
+        throw new AppError('provider_unavailable', 'Atelier cannot be reached.');
       return (real as (c: string, i: unknown) => Promise<unknown>)(channel, input);
     }) as typeof real;
     store.getState().updateDraft({ prompt: '{one|two|three}' });
     await store.getState().submit();
-    expect(store.getState().toasts.map((t) => t.message)).toContain('1 of 3 jobs were queued before that; Generate again queues only the rest.');
+    expect(store.getState().toasts.map((t) => t.message)).toContain(
+      '1 of 3 jobs were queued before that; Generate again queues only the rest.',
+    );
     await store.getState().submit();
     // The first job's key went out twice: the engine answers "already queued" and adds nothing.
     expect(keys).toEqual(['key-1#1', 'key-1#2', 'key-1#1', 'key-1#2', 'key-1#3']);
@@ -85,10 +125,14 @@ describe('Generate with alternatives and lines: one job per prompt', () => {
     const { store, fake } = storeWith();
     store.getState().updateDraft({ prompt: 'a {red|blue fox' });
     await store.getState().submit();
-    expect(store.getState().fieldErrors.prompt).toBe('Line 1, column 3: This { is never closed. Add a } or write \\{ for a brace of its own.');
+    expect(store.getState().fieldErrors.prompt).toBe(
+      'Line 1, column 3: This { is never closed. Add a } or write \\{ for a brace of its own.',
+    );
     store.getState().updateDraft({ prompt: '{1|2|3|4|5|6|7|8|9|10|11} {1|2|3|4|5|6|7|8|9|10}' });
     await store.getState().submit();
-    expect(store.getState().fieldErrors.prompt).toBe('This makes 110 prompts; at most 100 go at once. Remove some alternatives or lines.');
+    expect(store.getState().fieldErrors.prompt).toBe(
+      'This makes 110 prompts; at most 100 go at once. Remove some alternatives or lines.',
+    );
     expect(submitted(fake.calls)).toEqual([]);
   });
 
@@ -102,7 +146,16 @@ describe('Generate with alternatives and lines: one job per prompt', () => {
   });
 });
 
-const PRESET: Preset = { id: '00000000-0000-7000-8000-00000000aaaa', name: 'Cinematic', template: 'cinematic still of {prompt}, film grain', negativePrompt: 'cartoon', steps: 30, createdAt: 1, updatedAt: 1, source: 'styles.csv' };
+const PRESET: Preset = {
+  id: '00000000-0000-7000-8000-00000000aaaa',
+  name: 'Cinematic',
+  template: 'cinematic still of {prompt}, film grain',
+  negativePrompt: 'cartoon',
+  steps: 30,
+  createdAt: 1,
+  updatedAt: 1,
+  source: 'styles.csv',
+};
 
 describe('presets', () => {
   it('applying one sets its settings, and its template wraps each prompt typed', async () => {
@@ -112,20 +165,41 @@ describe('presets', () => {
     expect(store.getState().draft).toMatchObject({ steps: 30, negativePrompt: 'cartoon', templateName: 'Cinematic' });
     store.getState().updateDraft({ prompt: 'a {fox|hare}' });
     await store.getState().submit();
-    expect(submitted(fake.calls).map((s) => s.prompt)).toEqual(['cinematic still of a fox, film grain', 'cinematic still of a hare, film grain']);
+    expect(submitted(fake.calls).map((s) => s.prompt)).toEqual([
+      'cinematic still of a fox, film grain',
+      'cinematic still of a hare, film grain',
+    ]);
     store.getState().clearTemplate();
     expect(planBatch(store.getState().draft)).toEqual({ ok: true, prompts: ['a fox', 'a hare'] });
     // A template without {prompt} is a fixed prompt (shared/prompt-template.ts): one job, whatever is typed.
-    expect(planBatch({ prompt: 'a {fox|hare}', template: 'a still life with pears' })).toEqual({ ok: true, prompts: ['a still life with pears'] });
+    expect(planBatch({ prompt: 'a {fox|hare}', template: 'a still life with pears' })).toEqual({
+      ok: true,
+      prompts: ['a still life with pears'],
+    });
     expect(planBatch({ prompt: '', template: 'night sky over {prompt}' })).toEqual({ ok: true, prompts: [] });
   });
 
   it('save current sends the composer’s settings; a prompt holding {prompt} is saved as the template', async () => {
     const saved: unknown[] = [];
-    const { store } = storeWith({ 'presets.save': async (input) => (saved.push(input), { preset: { ...PRESET, ...(input as object), id: PRESET.id } }) });
+    const { store } = storeWith({
+      'presets.save': async (input) => (
+        saved.push(input),
+        { preset: { ...PRESET, ...(input as object), id: PRESET.id } }
+      ),
+    });
     store.getState().updateDraft({ prompt: 'ink drawing of {prompt}', steps: 12, negativePrompt: 'color' });
     expect(await store.getState().savePreset('Ink')).toBe(true);
-    expect(saved).toEqual([{ name: 'Ink', provider: 'builtin', width: 512, height: 512, steps: 12, negativePrompt: 'color', template: 'ink drawing of {prompt}' }]);
+    expect(saved).toEqual([
+      {
+        name: 'Ink',
+        provider: 'builtin',
+        width: 512,
+        height: 512,
+        steps: 12,
+        negativePrompt: 'color',
+        template: 'ink drawing of {prompt}',
+      },
+    ]);
     expect(store.getState().presets?.map((p) => p.name)).toEqual(['Ink']);
     expect(presetFromDraft({ ...DEFAULT_DRAFT, prompt: 'a plain prompt' }, 'Plain')).not.toHaveProperty('template');
   });
@@ -147,10 +221,17 @@ describe('presets', () => {
   it('importing styles.csv sends the file’s text and says what came in and what was skipped', async () => {
     const sent: unknown[] = [];
     const { store } = storeWith({
-      'presets.importStyles': async (input) => (sent.push(input), { imported: 2, updated: 1, skipped: [{ line: 4, reason: 'no name' }] }),
+      'presets.importStyles': async (input) => (
+        sent.push(input),
+        { imported: 2, updated: 1, skipped: [{ line: 4, reason: 'no name' }] }
+      ),
       'presets.list': async () => ({ items: [PRESET] }),
     });
-    expect(await store.getState().importStyles('name,prompt,negative_prompt\nCinematic,"cinematic still of {prompt}",cartoon\n')).toBe(true);
+    expect(
+      await store
+        .getState()
+        .importStyles('name,prompt,negative_prompt\nCinematic,"cinematic still of {prompt}",cartoon\n'),
+    ).toBe(true);
     expect(sent).toEqual([{ csv: 'name,prompt,negative_prompt\nCinematic,"cinematic still of {prompt}",cartoon\n' }]);
     expect(store.getState().toasts.at(-1)?.message).toBe('Imported 2 styles, updated 1. Skipped 1: line 4, no name.');
     expect(store.getState().presets).toEqual([PRESET]);
@@ -160,7 +241,9 @@ describe('presets', () => {
 describe('prompt history: ↑ and ↓ in the prompt box', () => {
   it('↑ walks back through past prompts, ↓ comes forward to what was typed; typing ends the walk', async () => {
     const { store, fake } = storeWith({
-      'prompts.history': async () => ({ items: ['a red fox', 'a tall lighthouse', 'a moth'].map((prompt, i) => ({ prompt, usedAt: i, uses: 1 })) }),
+      'prompts.history': async () => ({
+        items: ['a red fox', 'a tall lighthouse', 'a moth'].map((prompt, i) => ({ prompt, usedAt: i, uses: 1 })),
+      }),
     });
     store.getState().updateDraft({ prompt: 'half typed' });
     expect(await store.getState().recallPrompt(1)).toBe(true);
@@ -183,7 +266,9 @@ describe('prompt history: ↑ and ↓ in the prompt box', () => {
   });
 
   it('a past prompt equal to the box’s text is stepped over', async () => {
-    const { store } = storeWith({ 'prompts.history': async () => ({ items: ['same', 'older'].map((prompt) => ({ prompt, usedAt: 0, uses: 1 })) }) });
+    const { store } = storeWith({
+      'prompts.history': async () => ({ items: ['same', 'older'].map((prompt) => ({ prompt, usedAt: 0, uses: 1 })) }),
+    });
     store.getState().updateDraft({ prompt: 'same' });
     await store.getState().recallPrompt(1);
     expect(store.getState().draft.prompt).toBe('older');
@@ -193,7 +278,10 @@ describe('prompt history: ↑ and ↓ in the prompt box', () => {
     const { store, fake } = storeWith({ 'prompts.history': async () => ({ items: [] }) });
     await store.getState().searchPromptHistory('fox');
     await store.getState().searchPromptHistory('  ');
-    expect(fake.calls.filter((c) => c.channel === 'prompts.history').map((c) => c.input)).toEqual([{ search: 'fox', limit: 100 }, { search: undefined, limit: 100 }]);
+    expect(fake.calls.filter((c) => c.channel === 'prompts.history').map((c) => c.input)).toEqual([
+      { search: 'fox', limit: 100 },
+      { search: undefined, limit: 100 },
+    ]);
   });
 });
 
@@ -203,17 +291,55 @@ function jobDetail(request: JobDetail['request'], extra: Partial<JobDetail> = {}
 
 describe('Reuse settings onto another kind of provider', () => {
   it('an A1111 image reused with ComfyUI: sampler and schedule translated, the 64-bit limit and CFG kept, nothing to warn', () => {
-    const { store } = storeWith({}, [provider('builtin', 'builtin'), provider('a1111', 'a1111', false), provider('comfyui', 'comfyui')]);
+    const { store } = storeWith({}, [
+      provider('builtin', 'builtin'),
+      provider('a1111', 'a1111', false),
+      provider('comfyui', 'comfyui'),
+    ]);
     store.setState((s) => ({ draft: { ...s.draft, provider: 'comfyui' } }));
-    store.getState().reuseSettings(jobDetail({ provider: 'a1111', prompt: 'a moth', width: 512, height: 768, count: 1, sampler: 'DPM++ 2M Karras', guidance: 5, steps: 28, seed: 42 }));
-    expect(store.getState().draft).toMatchObject({ provider: 'comfyui', sampler: 'dpmpp_2m', scheduler: 'karras', guidance: 5, steps: 28, seed: 42, seedLocked: true, width: 512, height: 768 });
+    store.getState().reuseSettings(
+      jobDetail({
+        provider: 'a1111',
+        prompt: 'a moth',
+        width: 512,
+        height: 768,
+        count: 1,
+        sampler: 'DPM++ 2M Karras',
+        guidance: 5,
+        steps: 28,
+        seed: 42,
+      }),
+    );
+    expect(store.getState().draft).toMatchObject({
+      provider: 'comfyui',
+      sampler: 'dpmpp_2m',
+      scheduler: 'karras',
+      guidance: 5,
+      steps: 28,
+      seed: 42,
+      seedLocked: true,
+      width: 512,
+      height: 768,
+    });
     expect(store.getState().draftNotes).toBeNull();
   });
 
   it('an imported A1111 file onto OpenAI: what has no equivalent is listed in the composer', () => {
     const { store } = storeWith({}, [provider('openai', 'openai')]);
     store.setState((s) => ({ draft: { ...s.draft, provider: 'openai' } }));
-    const job = jobDetail({ provider: 'a1111', prompt: 'a moth', negativePrompt: 'blurry', width: 512, height: 512, count: 1, sampler: 'Euler a', seed: 7 }, { source: 'a1111' });
+    const job = jobDetail(
+      {
+        provider: 'a1111',
+        prompt: 'a moth',
+        negativePrompt: 'blurry',
+        width: 512,
+        height: 512,
+        count: 1,
+        sampler: 'Euler a',
+        seed: 7,
+      },
+      { source: 'a1111' },
+    );
     store.getState().reuseSettings(job);
     const state = store.getState();
     expect(state.draft).toMatchObject({ provider: 'openai', width: 1024, height: 1024, seedLocked: false });
@@ -234,9 +360,27 @@ describe('Reuse settings onto another kind of provider', () => {
   it('an imported file’s "Model hash" and "Schedule type" find the server’s own model title and schedule', () => {
     const models = ['v1-5-pruned-emaonly.safetensors [6ce0161689]', 'dreamshaper_8.safetensors [879db523c3]'];
     const { store } = storeWith({}, [provider('a1111', 'a1111', true, { models })]);
-    const metadata = { modelHash: '879db523c3', scheduler: 'Karras', raw: [], problems: [], locations: [], mode: 'link' as const };
-    store.getState().reuseSettings(jobDetail({ provider: 'a1111', prompt: 'p', width: 512, height: 512, count: 1, model: 'renamed', sampler: 'DPM++ 2M' }, { source: 'a1111', metadata }));
-    expect(store.getState().draft).toMatchObject({ model: 'dreamshaper_8.safetensors [879db523c3]', sampler: 'DPM++ 2M', scheduler: 'Karras' });
+    const metadata = {
+      modelHash: '879db523c3',
+      scheduler: 'Karras',
+      raw: [],
+      problems: [],
+      locations: [],
+      mode: 'link' as const,
+    };
+    store
+      .getState()
+      .reuseSettings(
+        jobDetail(
+          { provider: 'a1111', prompt: 'p', width: 512, height: 512, count: 1, model: 'renamed', sampler: 'DPM++ 2M' },
+          { source: 'a1111', metadata },
+        ),
+      );
+    expect(store.getState().draft).toMatchObject({
+      model: 'dreamshaper_8.safetensors [879db523c3]',
+      sampler: 'DPM++ 2M',
+      scheduler: 'Karras',
+    });
   });
 
   it('choosing another kind in the composer carries the sampler over, naming one without a match', () => {
@@ -247,21 +391,30 @@ describe('Reuse settings onto another kind of provider', () => {
     store.setState((s) => ({ draft: { ...s.draft, provider: 'a1111', sampler: 'PLMS', scheduler: '' } }));
     store.getState().chooseProvider('comfyui');
     expect(store.getState().draft.sampler).toBe('');
-    expect(store.getState().draftNotes?.warnings).toEqual(['ComfyUI has no PLMS sampler: ComfyUI\'s default sampler is used.']);
+    expect(store.getState().draftNotes?.warnings).toEqual([
+      "ComfyUI has no PLMS sampler: ComfyUI's default sampler is used.",
+    ]);
     store.getState().dismissNotes();
     expect(store.getState().draftNotes).toBeNull();
   });
 
   it('sampler and schedule are sent only to providers with a sampler choice', () => {
     const draft = { ...DEFAULT_DRAFT, prompt: 'p', sampler: 'euler', scheduler: 'karras' };
-    expect(buildRequest(draft, { ...CAPS, samplers: ['euler'] })).toMatchObject({ sampler: 'euler', scheduler: 'karras' });
+    expect(buildRequest(draft, { ...CAPS, samplers: ['euler'] })).toMatchObject({
+      sampler: 'euler',
+      scheduler: 'karras',
+    });
     expect(buildRequest(draft, CAPS)).not.toHaveProperty('sampler');
     expect(buildRequest(draft, CAPS)).not.toHaveProperty('scheduler');
   });
 });
 
 describe('several servers of one kind', () => {
-  const providers = [provider('builtin', 'builtin'), provider('comfyui', 'comfyui'), provider('comfyui-2', 'comfyui', true, { name: 'Studio GPU' })];
+  const providers = [
+    provider('builtin', 'builtin'),
+    provider('comfyui', 'comfyui'),
+    provider('comfyui-2', 'comfyui', true, { name: 'Studio GPU' }),
+  ];
 
   it('the composer offers "any ComfyUI server" once a kind has two, and sends any:comfyui with that kind’s limits', async () => {
     expect(targetOptions(providers).map((o) => o.value)).toEqual(['builtin', 'any:comfyui', 'comfyui', 'comfyui-2']);
@@ -274,11 +427,17 @@ describe('several servers of one kind', () => {
   });
 
   it('after a reload, a composer set to any:comfyui stays so while a ComfyUI server exists', async () => {
-    const { store } = storeWith({ 'settings.get': async () => ({}), 'providers.list': async () => ({ providers }) }, []);
+    const { store } = storeWith(
+      { 'settings.get': async () => ({}), 'providers.list': async () => ({ providers }) },
+      [],
+    );
     store.setState((s) => ({ draft: { ...s.draft, provider: 'any:comfyui' } }));
     await store.getState().loadSettings();
     expect(store.getState().draft.provider).toBe('any:comfyui');
-    const { store: other } = storeWith({ 'settings.get': async () => ({}), 'providers.list': async () => ({ providers: providers.slice(0, 1) }) }, []);
+    const { store: other } = storeWith(
+      { 'settings.get': async () => ({}), 'providers.list': async () => ({ providers: providers.slice(0, 1) }) },
+      [],
+    );
     other.setState((s) => ({ draft: { ...s.draft, provider: 'any:comfyui' } }));
     await other.getState().loadSettings();
     expect(other.getState().draft.provider).toBe('builtin');
@@ -293,10 +452,14 @@ describe('several servers of one kind', () => {
   it('settings: health with its time, what runs now, and Remove only for added servers', () => {
     const now = 10_000_000;
     expect(healthText({ state: 'up', since: now - 120_000, running: [] }, now)).toBe('Up · seen 2 min ago');
-    expect(healthText({ state: 'down', since: now - 10_000, nextProbeAt: now + 39_500, running: [] }, now)).toBe('Down · since just now · next try in 40 s');
+    expect(healthText({ state: 'down', since: now - 10_000, nextProbeAt: now + 39_500, running: [] }, now)).toBe(
+      'Down · since just now · next try in 40 s',
+    );
     expect(healthText({ state: 'unknown', running: [] }, now)).toBe('Not checked yet');
     expect(runningText([], () => undefined)).toBe('Idle');
-    expect(runningText(['j1', 'j2'], (id) => (id === 'j1' ? 'a red fox' : undefined))).toBe('Running “a red fox” and 1 more');
+    expect(runningText(['j1', 'j2'], (id) => (id === 'j1' ? 'a red fox' : undefined))).toBe(
+      'Running “a red fox” and 1 more',
+    );
     expect(isAddedInstance(providers[1]!)).toBe(false);
     expect(isAddedInstance(providers[2]!)).toBe(true);
   });

@@ -14,10 +14,17 @@ describe("the renderer's copies of the contract's constants (kept out of the fir
   it('equal the contract: provider kinds and any:<kind> targets', () => {
     expect([...local.PROVIDER_KINDS]).toEqual([...contract.PROVIDER_KINDS]);
     expect(local.ANY_PREFIX).toBe(contract.ANY_PREFIX);
-    const targets = [...contract.PROVIDER_KINDS.flatMap((k) => [k, `any:${k}`]), 'any:', 'any:nope', 'comfyui-2', 'ANY:comfyui', ''];
+    const targets = [
+      ...contract.PROVIDER_KINDS.flatMap((k) => [k, `any:${k}`]),
+      'any:',
+      'any:nope',
+      'comfyui-2',
+      'ANY:comfyui',
+      '',
+    ];
     for (const target of targets) expect(local.kindOfTarget(target)).toBe(contract.kindOfTarget(target));
   });
-  it('name every image source, in the contract\'s order', () => {
+  it("name every image source, in the contract's order", () => {
     expect(SOURCE_ORDER).toEqual([...contract.IMAGE_SOURCES]);
   });
 });

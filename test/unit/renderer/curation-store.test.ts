@@ -21,7 +21,10 @@ describe('per-image curation in the store', () => {
   it('a rating shows on those images at once, and its toast undoes exactly that action', async () => {
     const job = makeJob({ images: [image('i1'), image('i2'), image('i3'), image('i4')] });
     const answer = deferred<{ updated: number; undoId: string | null }>();
-    const { fake, store } = storeWith({ 'images.setRating': () => answer.promise, 'images.undo': async () => ({ updated: 2 }) }, [job]);
+    const { fake, store } = storeWith(
+      { 'images.setRating': () => answer.promise, 'images.undo': async () => ({ updated: 2 }) },
+      [job],
+    );
     await store.getState().loadFirstPage();
     const done = store.getState().rate({ images: { imageIds: ['i2', 'i4'], jobIds: [job.id] } }, 4);
     // Before the engine answers, the card already shows it.
@@ -39,9 +42,14 @@ describe('per-image curation in the store', () => {
 
   it('a refused action puts the cards back and says why', async () => {
     const job = makeJob({ images: [image('i1', { favorite: true })] });
-    const { store } = storeWith({ 'images.setFavorite': async () => Promise.reject(new AppError('not_found', 'That image is gone.')) }, [job]);
+    const { store } = storeWith(
+      { 'images.setFavorite': async () => Promise.reject(new AppError('not_found', 'That image is gone.')) },
+      [job],
+    );
     await store.getState().loadFirstPage();
-    expect(await store.getState().favoriteImages({ images: { imageIds: ['i1'], jobIds: [job.id] } }, false)).toBe(false);
+    expect(await store.getState().favoriteImages({ images: { imageIds: ['i1'], jobIds: [job.id] } }, false)).toBe(
+      false,
+    );
     expect(store.getState().jobs.byId[job.id]!.images[0]!.favorite).toBe(true);
     expect(store.getState().toasts.map((t) => t.message)).toEqual(['That image is gone.']);
   });
@@ -49,7 +57,13 @@ describe('per-image curation in the store', () => {
   it('culling one image at a time shows no toasts; bulk actions keep one toast, the newest action’s, and trash always offers Undo', async () => {
     const job = makeJob({ images: [image('i1'), image('i2')] });
     let n = 0;
-    const { store } = storeWith({ 'images.setRating': async () => ({ updated: 1, undoId: `u-${++n}` }), 'images.trash': async () => ({ updated: 1, undoId: 't-1' }) }, [job]);
+    const { store } = storeWith(
+      {
+        'images.setRating': async () => ({ updated: 1, undoId: `u-${++n}` }),
+        'images.trash': async () => ({ updated: 1, undoId: 't-1' }),
+      },
+      [job],
+    );
     await store.getState().loadFirstPage();
     const one = { images: { imageIds: ['i1'], jobIds: [job.id] } };
     const both = { images: { imageIds: ['i1', 'i2'], jobIds: [job.id] } };
@@ -59,12 +73,16 @@ describe('per-image curation in the store', () => {
     expect(store.getState().toasts.map((t) => t.message)).toEqual(['Rated 1 image ★★★★★.']);
     await store.getState().trashImages(one);
     // The newest action's Undo is the one on offer.
-    expect(store.getState().toasts.map((t) => [t.message, t.action?.label])).toEqual([['Moved 1 image to Trash.', 'Undo']]);
+    expect(store.getState().toasts.map((t) => [t.message, t.action?.label])).toEqual([
+      ['Moved 1 image to Trash.', 'Undo'],
+    ]);
   });
 
   it('"all matches" sends the current search and filters as the query, one call, and refetches the grid', async () => {
     const { fake, store } = storeWith({ 'images.tag': async () => ({ updated: 12408, undoId: 'u-9' }) }, []);
-    store.setState({ filters: { ...DEFAULT_FILTERS, search: ' model:sdxl rating:>=4 ', source: 'comfyui', view: 'favorites' } });
+    store.setState({
+      filters: { ...DEFAULT_FILTERS, search: ' model:sdxl rating:>=4 ', source: 'comfyui', view: 'favorites' },
+    });
     await store.getState().tagImages({ query: true }, { add: ['keep'] });
     expect(fake.calls.filter((c) => c.channel === 'images.tag').map((c) => c.input)).toEqual([
       { query: { view: 'active', favorite: true, source: 'comfyui', search: 'model:sdxl rating:>=4' }, add: ['keep'] },
@@ -79,7 +97,8 @@ describe('per-image curation in the store', () => {
     let fail = false;
     const fake = fakeApi({
       'jobs.list': async () => {
-        if (fail) throw new AppError('invalid_request', 'Bad search', { details: { at: 5, message: 'A seed is digits.' } });
+        if (fail)
+          throw new AppError('invalid_request', 'Bad search', { details: { at: 5, message: 'A seed is digits.' } });
         return { items: [job], nextCursor: null };
       },
     });
@@ -101,7 +120,10 @@ describe('sort and events', () => {
   it('the sort and the shuffle go to jobs.list; newest first sends neither', () => {
     expect(toListQuery(DEFAULT_FILTERS)).not.toHaveProperty('sort');
     expect(toListQuery({ ...DEFAULT_FILTERS, sort: 'oldest' })).toMatchObject({ sort: 'oldest' });
-    expect(toListQuery({ ...DEFAULT_FILTERS, sort: 'random', shuffle: 77 })).toMatchObject({ sort: 'random', shuffle: 77 });
+    expect(toListQuery({ ...DEFAULT_FILTERS, sort: 'random', shuffle: 77 })).toMatchObject({
+      sort: 'random',
+      shuffle: 77,
+    });
     expect(toListQuery({ ...DEFAULT_FILTERS, sort: 'rating', shuffle: 77 })).not.toHaveProperty('shuffle');
   });
 
@@ -109,7 +131,11 @@ describe('sort and events', () => {
     const filters = { ...DEFAULT_FILTERS, sort: 'rating' as const };
     const older = makeJob({ createdAt: 1, updatedAt: 1 });
     const newer = makeJob({ createdAt: 2, updatedAt: 2 });
-    let data = model.applyFirstPage(model.beginFirstPage(model.EMPTY_JOBS), { items: [older, newer], nextCursor: null }, filters);
+    let data = model.applyFirstPage(
+      model.beginFirstPage(model.EMPTY_JOBS),
+      { items: [older, newer], nextCursor: null },
+      filters,
+    );
     expect(data.order).toEqual([older.id, newer.id]);
     data = model.applyJobChanged(data, makeJob({ createdAt: 3, updatedAt: 3 }), filters);
     expect(data.order).toEqual([older.id, newer.id]);
@@ -118,11 +144,23 @@ describe('sort and events', () => {
   it('a card shown for a typed-key search stays when an event updates it; one image trashed of a batch keeps the card', () => {
     const filters = { ...DEFAULT_FILTERS, search: 'rating:0' };
     const job = makeJob({ images: [image('a'), image('b')], updatedAt: 1 });
-    let data = model.applyFirstPage(model.beginFirstPage(model.EMPTY_JOBS), { items: [job], nextCursor: null }, filters);
-    data = model.applyJobChanged(data, { ...job, updatedAt: 2, images: [image('a', { rating: 3 }), image('b', { trashed: true })] }, filters);
+    let data = model.applyFirstPage(
+      model.beginFirstPage(model.EMPTY_JOBS),
+      { items: [job], nextCursor: null },
+      filters,
+    );
+    data = model.applyJobChanged(
+      data,
+      { ...job, updatedAt: 2, images: [image('a', { rating: 3 }), image('b', { trashed: true })] },
+      filters,
+    );
     expect(data.order).toEqual([job.id]);
     // Every image trashed: the card leaves the active grid, as a trashed job does.
-    data = model.applyJobChanged(data, { ...job, updatedAt: 3, images: [image('a', { trashed: true }), image('b', { trashed: true })] }, filters);
+    data = model.applyJobChanged(
+      data,
+      { ...job, updatedAt: 3, images: [image('a', { trashed: true }), image('b', { trashed: true })] },
+      filters,
+    );
     expect(data.order).toEqual([]);
     // A new job for a typed-key search is not placed by the client (it cannot judge the query).
     data = model.applyJobChanged(data, makeJob({ createdAt: 9e12, updatedAt: 9e12 }), filters);
@@ -137,8 +175,24 @@ describe('live counts', () => {
       'jobs.list': async () => ({ items: [], nextCursor: null }),
       'jobs.stats': async () => emptyStats,
       'jobs.count': async () => ({ active: 1, favorites: 0, trash: 0, images: boardCount, capped: [] }),
-      'boards.list': async () => ({ items: [{ id: '00000000-0000-7000-8000-000000000001', name: 'Sky', query: 'tag:sky', count: boardCount, createdAt: 1 }] }),
-      'settings.get': async () => ({ concurrency: { global: 1 }, retention: { trashAutoEmptyDays: 30, maxJobs: null, maxBytes: null, maxAgeDays: null }, theme: 'system', providers: {}, dataDir: '/d' }),
+      'boards.list': async () => ({
+        items: [
+          {
+            id: '00000000-0000-7000-8000-000000000001',
+            name: 'Sky',
+            query: 'tag:sky',
+            count: boardCount,
+            createdAt: 1,
+          },
+        ],
+      }),
+      'settings.get': async () => ({
+        concurrency: { global: 1 },
+        retention: { trashAutoEmptyDays: 30, maxJobs: null, maxBytes: null, maxAgeDays: null },
+        theme: 'system',
+        providers: {},
+        dataDir: '/d',
+      }),
       'providers.list': async () => ({ providers: [] }),
     });
     const store = createAppStore({ api: fake.api, makeKey: () => 'k', now: () => 0 });
@@ -160,12 +214,18 @@ describe('live counts', () => {
 describe('curation at an equal updatedAt', () => {
   it('an event or page whose images differ replaces the held job (curation leaves updatedAt as it was); the same one writes nothing', () => {
     const job = makeJob({ images: [image('a'), image('b')], updatedAt: 5 });
-    let data = model.applyFirstPage(model.beginFirstPage(model.EMPTY_JOBS), { items: [job], nextCursor: null }, DEFAULT_FILTERS);
+    let data = model.applyFirstPage(
+      model.beginFirstPage(model.EMPTY_JOBS),
+      { items: [job], nextCursor: null },
+      DEFAULT_FILTERS,
+    );
     const rated = { ...job, images: [image('a', { rating: 5, tags: ['sky'] }), image('b')] };
     data = model.applyJobChanged(data, rated, DEFAULT_FILTERS);
     expect(data.byId[job.id]).toBe(rated);
     // A copy with the same images is no news.
-    expect(model.applyJobChanged(data, { ...rated, images: rated.images.map((i) => ({ ...i })) }, DEFAULT_FILTERS)).toBe(data);
+    expect(
+      model.applyJobChanged(data, { ...rated, images: rated.images.map((i) => ({ ...i })) }, DEFAULT_FILTERS),
+    ).toBe(data);
     // A bulk action's refetch brings the tags another window added.
     const tagged = { ...rated, images: [image('a', { rating: 5, tags: ['sky', 'sea'] }), image('b')] };
     data = model.applyFirstPage(model.beginFirstPage(data), { items: [tagged], nextCursor: null }, DEFAULT_FILTERS);

@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Api } from '../../../renderer/src/api';
 import { DRAG_TYPE, draggedImages } from '../../../renderer/src/lib/drag-images';
-import { carriesOwnFiles, draggingOut, endDragOut, sortDroppedFiles, startImageDrag } from '../../../renderer/src/lib/drag-out';
+import {
+  carriesOwnFiles,
+  draggingOut,
+  endDragOut,
+  sortDroppedFiles,
+  startImageDrag,
+} from '../../../renderer/src/lib/drag-out';
 import { exportToPickedFolder } from '../../../renderer/src/lib/export-folder';
 import { MAX_DRAG_FILES } from '../../../renderer/src/lib/contract-constants';
 import { AppError } from '../../../shared/errors';
@@ -76,9 +82,19 @@ describe('files dropped back in the window', () => {
   const paths = ['/data/library/a.png', '/data/library/b.png', '/home/me/c.png'];
 
   it('are split by main into the library’s own drag-out (image ids) and files from elsewhere (to import)', async () => {
-    const fake = fakeApi({ 'desktop.droppedImages': async () => ({ images: [{ path: paths[1], imageId: ids(2)[1] }, { path: paths[0], imageId: ids(2)[0] }] }) });
+    const fake = fakeApi({
+      'desktop.droppedImages': async () => ({
+        images: [
+          { path: paths[1], imageId: ids(2)[1] },
+          { path: paths[0], imageId: ids(2)[0] },
+        ],
+      }),
+    });
     const api: Api = { ...desktop(fake), pathsForFiles: () => paths };
-    expect(await sortDroppedFiles(api, files)).toEqual({ imageIds: [ids(2)[1], ids(2)[0]], foreign: ['/home/me/c.png'] });
+    expect(await sortDroppedFiles(api, files)).toEqual({
+      imageIds: [ids(2)[1], ids(2)[0]],
+      foreign: ['/home/me/c.png'],
+    });
     expect(fake.calls).toEqual([{ channel: 'desktop.droppedImages', input: { paths } }]);
   });
 
@@ -86,7 +102,10 @@ describe('files dropped back in the window', () => {
     const fake = fakeApi();
     expect(await sortDroppedFiles(fake.api, files)).toEqual({ imageIds: [], foreign: [] });
     const many = Array.from({ length: MAX_DRAG_FILES + 1 }, (_, i) => `/home/me/${i}.png`);
-    expect(await sortDroppedFiles({ ...desktop(fake), pathsForFiles: () => many }, files)).toEqual({ imageIds: [], foreign: many });
+    expect(await sortDroppedFiles({ ...desktop(fake), pathsForFiles: () => many }, files)).toEqual({
+      imageIds: [],
+      foreign: many,
+    });
     expect(fake.calls).toEqual([]);
   });
 
@@ -106,7 +125,10 @@ describe('Export to folder… (desktop)', () => {
 
   it('asks for the folder first, then starts the export there', async () => {
     const summary = { id: idFor(1), status: 'running' };
-    const fake = fakeApi({ 'desktop.pickFolder': async () => ({ path: '/home/me/exports' }), 'export.start': async () => ({ export: summary }) });
+    const fake = fakeApi({
+      'desktop.pickFolder': async () => ({ path: '/home/me/exports' }),
+      'export.start': async () => ({ export: summary }),
+    });
     expect(await exportToPickedFolder(fake.api, request)).toBe(summary);
     expect(fake.calls).toEqual([
       { channel: 'desktop.pickFolder', input: {} },

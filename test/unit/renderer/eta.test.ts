@@ -15,11 +15,16 @@ function run(steps: number, times: readonly number[], from = 1): EtaState[] {
 
 /** Strictly increasing times: a start and positive gaps. */
 const times = (min: number, max: number) =>
-  fc.tuple(fc.integer({ min: 0, max: 1_000_000 }), fc.array(fc.integer({ min: 1, max: 5_000 }), { minLength: min, maxLength: max })).map(([start, gaps]) => {
-    const out = [start];
-    for (const gap of gaps) out.push(out.at(-1)! + gap);
-    return out;
-  });
+  fc
+    .tuple(
+      fc.integer({ min: 0, max: 1_000_000 }),
+      fc.array(fc.integer({ min: 1, max: 5_000 }), { minLength: min, maxLength: max }),
+    )
+    .map(([start, gaps]) => {
+      const out = [start];
+      for (const gap of gaps) out.push(out.at(-1)! + gap);
+      return out;
+    });
 
 describe('progress of a tick', () => {
   it('is the fraction when there is one, else step over steps, else unknown', () => {
@@ -54,16 +59,21 @@ describe('the ETA', () => {
 
   it('at a steady rate, is the true time left at every step, and never rises', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 4, max: 200 }), fc.integer({ min: 1, max: 20_000 }), fc.integer({ min: 0, max: 1_000_000 }), (steps, msPerStep, start) => {
-        const ts = Array.from({ length: steps }, (_, i) => start + i * msPerStep);
-        const etas = run(steps, ts).map((s, i) => estimate(s, ts[i]!));
-        etas.slice(2).forEach((eta, i) => {
-          const stepNow = i + 3;
-          expect(eta).toBeCloseTo((steps - stepNow) * msPerStep, 3);
-        });
-        for (let i = 3; i < etas.length; i += 1) expect(etas[i]!).toBeLessThanOrEqual(etas[i - 1]! + 1e-6);
-        expect(etas.at(-1)).toBeCloseTo(0, 6);
-      }),
+      fc.property(
+        fc.integer({ min: 4, max: 200 }),
+        fc.integer({ min: 1, max: 20_000 }),
+        fc.integer({ min: 0, max: 1_000_000 }),
+        (steps, msPerStep, start) => {
+          const ts = Array.from({ length: steps }, (_, i) => start + i * msPerStep);
+          const etas = run(steps, ts).map((s, i) => estimate(s, ts[i]!));
+          etas.slice(2).forEach((eta, i) => {
+            const stepNow = i + 3;
+            expect(eta).toBeCloseTo((steps - stepNow) * msPerStep, 3);
+          });
+          for (let i = 3; i < etas.length; i += 1) expect(etas[i]!).toBeLessThanOrEqual(etas[i - 1]! + 1e-6);
+          expect(etas.at(-1)).toBeCloseTo(0, 6);
+        },
+      ),
     );
   });
 
@@ -90,7 +100,13 @@ describe('the ETA', () => {
   it('counts down between ticks, is never negative, and is dropped once long overdue', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ done: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: null }), gap: fc.integer({ min: -50, max: 30_000 }) }), { maxLength: 40 }),
+        fc.array(
+          fc.record({
+            done: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: null }),
+            gap: fc.integer({ min: -50, max: 30_000 }),
+          }),
+          { maxLength: 40 },
+        ),
         fc.integer({ min: 0, max: 120_000 }),
         (readings, later) => {
           let state = ETA_START;

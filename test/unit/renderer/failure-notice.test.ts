@@ -7,12 +7,18 @@ import { createAppStore } from '../../../renderer/src/store/store';
 import { wireEvents } from '../../../renderer/src/store/wire-events';
 import { fakeApi, flush, makeJob, emptyStats } from './helpers';
 
-
 function setup(look: { hidden: boolean; onScreen: boolean }) {
   const fake = fakeApi({
     'jobs.list': async (): Promise<ListPage> => ({ items: [], nextCursor: null }),
     'jobs.stats': async () => emptyStats,
-    'settings.get': async () => ({ concurrency: { global: 1 }, retention: { trashAutoEmptyDays: 30, maxJobs: null, maxBytes: null, maxAgeDays: null }, theme: 'system', providers: {}, library: { xmpSidecars: false }, dataDir: '/d' }),
+    'settings.get': async () => ({
+      concurrency: { global: 1 },
+      retention: { trashAutoEmptyDays: 30, maxJobs: null, maxBytes: null, maxAgeDays: null },
+      theme: 'system',
+      providers: {},
+      library: { xmpSidecars: false },
+      dataDir: '/d',
+    }),
     'providers.list': async () => ({ providers: [] }),
   });
   const store = createAppStore({ api: fake.api, makeKey: () => 'k', now: () => 0 });
@@ -30,7 +36,13 @@ function setup(look: { hidden: boolean; onScreen: boolean }) {
 
 function failing() {
   const running = makeJob({ status: 'running', prompt: 'a lighthouse in a storm' });
-  const failed = { ...running, status: 'failed' as const, updatedAt: running.updatedAt + 5, completedAt: running.updatedAt + 5, error: { code: 'provider_unavailable' as const, message: 'Nothing answers at 127.0.0.1:7860.' } };
+  const failed = {
+    ...running,
+    status: 'failed' as const,
+    updatedAt: running.updatedAt + 5,
+    completedAt: running.updatedAt + 5,
+    error: { code: 'provider_unavailable' as const, message: 'Nothing answers at 127.0.0.1:7860.' },
+  };
   return { running, failed };
 }
 
@@ -84,7 +96,12 @@ describe('a failure the person may not have seen', () => {
     const { failed } = failing();
     store.getState().applyJobChanged(failed);
     fake.emit('jobs.changed', { job: { ...failed, favorite: true, updatedAt: failed.updatedAt + 100 } });
-    const unseenOld = makeJob({ status: 'failed', completedAt: 10, updatedAt: 20, error: { code: 'provider_error', message: 'x' } });
+    const unseenOld = makeJob({
+      status: 'failed',
+      completedAt: 10,
+      updatedAt: 20,
+      error: { code: 'provider_error', message: 'x' },
+    });
     fake.emit('jobs.changed', { job: unseenOld });
     runTimers();
     expect(store.getState().toasts).toEqual([]);
@@ -111,7 +128,10 @@ describe('clampWords', () => {
         // Every shown word is the original's word at that place (trailing punctuation may be trimmed from the last).
         shown.forEach((w, i) => {
           if (i < shown.length - 1) expect(w).toBe(words[i]);
-          else expect(words[i]!.startsWith(w) && (w === words[i] || /^[,;:.–—-]+$/.test(words[i]!.slice(w.length)))).toBe(true);
+          else
+            expect(words[i]!.startsWith(w) && (w === words[i] || /^[,;:.–—-]+$/.test(words[i]!.slice(w.length)))).toBe(
+              true,
+            );
         });
       }),
     );
@@ -124,13 +144,41 @@ describe('provider status in the picker', () => {
     const fake = fakeApi({
       'jobs.list': async (): Promise<ListPage> => ({ items: [], nextCursor: null }),
       'jobs.stats': async () => emptyStats,
-      'settings.get': async () => ({ concurrency: { global: 1 }, retention: { trashAutoEmptyDays: 30, maxJobs: null, maxBytes: null, maxAgeDays: null }, theme: 'system', providers: {}, library: { xmpSidecars: false }, dataDir: '/d' }),
+      'settings.get': async () => ({
+        concurrency: { global: 1 },
+        retention: { trashAutoEmptyDays: 30, maxJobs: null, maxBytes: null, maxAgeDays: null },
+        theme: 'system',
+        providers: {},
+        library: { xmpSidecars: false },
+        dataDir: '/d',
+      }),
       'providers.list': async () => ({
-        providers: [{ id: 'a1111', name: 'A1111', enabled: true, configured: true, models: [], capabilities: { sizes: { min: 64, max: 64, multipleOf: 8, presets: [] }, maxCount: 1, seed: true, negativePrompt: true, maxPartialImages: 0, outputFormats: ['png'] }, status: { state: listed } }],
+        providers: [
+          {
+            id: 'a1111',
+            name: 'A1111',
+            enabled: true,
+            configured: true,
+            models: [],
+            capabilities: {
+              sizes: { min: 64, max: 64, multipleOf: 8, presets: [] },
+              maxCount: 1,
+              seed: true,
+              negativePrompt: true,
+              maxPartialImages: 0,
+              outputFormats: ['png'],
+            },
+            status: { state: listed },
+          },
+        ],
       }),
     });
     const store = createAppStore({ api: fake.api, makeKey: () => 'k', now: () => 0 });
-    wireEvents(store, fake.api, { setTimeout: () => undefined, clearTimeout: () => undefined, attention: { hidden: () => false, onScreen: () => true } });
+    wireEvents(store, fake.api, {
+      setTimeout: () => undefined,
+      clearTimeout: () => undefined,
+      attention: { hidden: () => false, onScreen: () => true },
+    });
     await flush();
     expect(store.getState().providers[0]?.status.state).toBe('failing');
     listed = 'ready';

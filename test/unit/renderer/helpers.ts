@@ -100,4 +100,15 @@ export function deferred<T>() {
 export const flush = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /** Stats of an empty, healthy library. */
-export const emptyStats: Stats = { byStatus: {}, total: 0, trashed: 0, favorites: 0, images: 0, databaseBytes: 0, mediaBytes: 0, missingFiles: 0, orphans: { files: 0, bytes: 0 }, recovery: { state: 'ok', libraryFiles: 0, unknownFiles: 0 } } as Stats;
+export const emptyStats: Stats = {
+  byStatus: {},
+  total: 0,
+  trashed: 0,
+  favorites: 0,
+  images: 0,
+  databaseBytes: 0,
+  mediaBytes: 0,
+  missingFiles: 0,
+  orphans: { files: 0, bytes: 0 },
+  recovery: { state: 'ok', libraryFiles: 0, unknownFiles: 0 },
+} as Stats;

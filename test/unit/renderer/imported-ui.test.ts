@@ -41,7 +41,15 @@ describe('cards of imported images', () => {
 
 describe('Ctrl/Cmd+I', () => {
   it('opens the import dialog from anywhere, a text field too; Shift or Alt with it does not', () => {
-    const key = (over: Partial<Parameters<typeof keyToCommand>[0]>) => ({ key: 'i', ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, inTextField: false, ...over });
+    const key = (over: Partial<Parameters<typeof keyToCommand>[0]>) => ({
+      key: 'i',
+      ctrlKey: false,
+      metaKey: false,
+      shiftKey: false,
+      altKey: false,
+      inTextField: false,
+      ...over,
+    });
     expect(keyToCommand(key({ ctrlKey: true }), 'other')).toBe('import');
     expect(keyToCommand(key({ metaKey: true, key: 'I', inTextField: true }), 'composer')).toBe('import');
     expect(keyToCommand(key({ ctrlKey: true, shiftKey: true }), 'other')).toBeNull();
@@ -51,12 +59,37 @@ describe('Ctrl/Cmd+I', () => {
   });
 });
 
-const CAPS: ProviderInfo['capabilities'] = { sizes: { min: 64, max: 2048, multipleOf: 8, presets: [[512, 512]] }, maxCount: 4, seed: true, negativePrompt: true, maxPartialImages: 0, outputFormats: ['png'], operations: textOnlyOperations('text only'), steps: { min: 1, max: 150, default: 20 } };
-const provider = (id: string, name: string, enabled: boolean): ProviderInfo => ({ id, name, enabled, configured: true, kind: 'builtin', concurrency: 1, health: { state: 'unknown', running: [] }, capabilities: CAPS, models: [], status: { state: 'ready' } });
+const CAPS: ProviderInfo['capabilities'] = {
+  sizes: { min: 64, max: 2048, multipleOf: 8, presets: [[512, 512]] },
+  maxCount: 4,
+  seed: true,
+  negativePrompt: true,
+  maxPartialImages: 0,
+  outputFormats: ['png'],
+  operations: textOnlyOperations('text only'),
+  steps: { min: 1, max: 150, default: 20 },
+};
+const provider = (id: string, name: string, enabled: boolean): ProviderInfo => ({
+  id,
+  name,
+  enabled,
+  configured: true,
+  kind: 'builtin',
+  concurrency: 1,
+  health: { state: 'unknown', running: [] },
+  capabilities: CAPS,
+  models: [],
+  status: { state: 'ready' },
+});
 
 function importedDetail(provider: string): JobDetail {
   const job = makeJob({ provider, source: 'a1111', prompt: 'a moth', width: 64, height: 48 });
-  return { ...job, request: { provider, prompt: 'a moth', negativePrompt: 'dust', width: 64, height: 48, count: 1, steps: 30 }, cancelRequested: false, events: [] };
+  return {
+    ...job,
+    request: { provider, prompt: 'a moth', negativePrompt: 'dust', width: 64, height: 48, count: 1, steps: 30 },
+    cancelRequested: false,
+    events: [],
+  };
 }
 
 describe('Reuse settings of an imported image', () => {
@@ -64,8 +97,17 @@ describe('Reuse settings of an imported image', () => {
     const store = createAppStore({ api: fakeApi().api, makeKey: () => 'k', now: () => 0 });
     store.setState({ providers: [provider('builtin', 'Built-in', true), provider('a1111', 'AUTOMATIC1111', false)] });
     store.getState().reuseSettings(importedDetail('a1111'));
-    expect(store.getState().draft).toMatchObject({ provider: 'builtin', prompt: 'a moth', negativePrompt: 'dust', steps: 30, width: 512, height: 512 });
-    expect(store.getState().toasts.map((t) => t.message)).toEqual(['AUTOMATIC1111 is not turned on, so these settings are set up for Built-in. Turn it on in Settings to use it.']);
+    expect(store.getState().draft).toMatchObject({
+      provider: 'builtin',
+      prompt: 'a moth',
+      negativePrompt: 'dust',
+      steps: 30,
+      width: 512,
+      height: 512,
+    });
+    expect(store.getState().toasts.map((t) => t.message)).toEqual([
+      'AUTOMATIC1111 is not turned on, so these settings are set up for Built-in. Turn it on in Settings to use it.',
+    ]);
   });
 
   it('whose tool is on: its own provider and settings, no toast', () => {
@@ -79,13 +121,28 @@ describe('Reuse settings of an imported image', () => {
 
 describe('Retry of an imported image', () => {
   function setup(prompt: string) {
-    const detail = { ...importedDetail('builtin'), source: 'novelai' as const, request: { provider: 'builtin', prompt, width: 512, height: 512, count: 1, seed: 1234, sampler: 'k_euler_ancestral' } };
+    const detail = {
+      ...importedDetail('builtin'),
+      source: 'novelai' as const,
+      request: {
+        provider: 'builtin',
+        prompt,
+        width: 512,
+        height: 512,
+        count: 1,
+        seed: 1234,
+        sampler: 'k_euler_ancestral',
+      },
+    };
     const fake = fakeApi({
       'jobs.retry': async () => {
         throw new AppError('invalid_request', 'The built-in generator has no samplers to choose from.');
       },
       'jobs.get': async () => detail,
-      'jobs.submit': async (input) => ({ job: { ...detail, id: 'new', source: 'atelier', request: input }, created: true }),
+      'jobs.submit': async (input) => ({
+        job: { ...detail, id: 'new', source: 'atelier', request: input },
+        created: true,
+      }),
     });
     const store = createAppStore({ api: fake.api, makeKey: () => 'k', now: () => 0 });
     store.setState({ providers: [provider('builtin', 'Built-in', true)] });
@@ -99,7 +156,9 @@ describe('Retry of an imported image', () => {
     const submitted = fake.calls.find((c) => c.channel === 'jobs.submit')?.input as Record<string, unknown>;
     expect(submitted).toMatchObject({ provider: 'builtin', prompt: 'a cat knight', seed: 1234 });
     expect(submitted.sampler).toBeUndefined();
-    expect(store.getState().toasts.map((t) => t.message)).toEqual(['The built-in generator has no samplers to choose from. Generating it again with Built-in, its settings fitted to it.']);
+    expect(store.getState().toasts.map((t) => t.message)).toEqual([
+      'The built-in generator has no samplers to choose from. Generating it again with Built-in, its settings fitted to it.',
+    ]);
   });
 
   it('without a prompt: nothing is sent, and the composer says what is missing', async () => {
@@ -133,7 +192,9 @@ describe('the details of an imported image', () => {
   it('show the source, every location with the missing one marked, the mode, scheduler, model hash, LoRAs and denoise', () => {
     expect(html).toContain('<dd>AUTOMATIC1111</dd>');
     expect(html).toMatch(/<li class=""><span class="mono">\/home\/me\/outputs\/a.png<\/span><\/li>/);
-    expect(html).toMatch(/<li class="missing"><span class="mono">\/mnt\/old\/a.png<\/span><span class="badge warn">missing<\/span><\/li>/);
+    expect(html).toMatch(
+      /<li class="missing"><span class="mono">\/mnt\/old\/a.png<\/span><span class="badge warn">missing<\/span><\/li>/,
+    );
     expect(html).toContain('Where it is (linked)');
     for (const text of ['karras', '6ce0161689', 'inkwash', '× 0.8', '0.55']) expect(html).toContain(text);
   });
@@ -150,12 +211,19 @@ describe('the details of an imported image', () => {
 describe('dropped files', () => {
   it('the desktop asks the preload for their paths; the browser has none to give', () => {
     const given: unknown[] = [];
-    const bridge = { pathsForFiles: (files: readonly unknown[]) => (given.push(...files), ['/home/me/outputs']) } as unknown as AtelierBridge;
+    const bridge = {
+      pathsForFiles: (files: readonly unknown[]) => (given.push(...files), ['/home/me/outputs']),
+    } as unknown as AtelierBridge;
     const file = { name: 'outputs' } as unknown as File;
     expect(createDesktopApi(bridge).pathsForFiles([file])).toEqual(['/home/me/outputs']);
     expect(given).toEqual([file]);
-    const http = createHttpApi({ fetch: async () => ({ ok: true, status: 200, json: async () => ({}) }), eventSource: () => { throw new Error('unused'); }, timers: { setTimeout: () => 0, clearTimeout: () => undefined } });
+    const http = createHttpApi({
+      fetch: async () => ({ ok: true, status: 200, json: async () => ({}) }),
+      eventSource: () => {
+        throw new Error('unused');
+      },
+      timers: { setTimeout: () => 0, clearTimeout: () => undefined },
+    });
     expect(http.pathsForFiles([file])).toEqual([]);
   });
 });
-

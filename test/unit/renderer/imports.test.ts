@@ -12,17 +12,41 @@ import {
   visibleImportIds,
 } from '../../../renderer/src/lib/imports-model';
 import { createAppStore } from '../../../renderer/src/store/store';
-import { IMPORTED_BATCH_MS, IMPORT_QUIET_MS, STATS_MAX_WAIT_MS, wireEvents } from '../../../renderer/src/store/wire-events';
+import {
+  IMPORTED_BATCH_MS,
+  IMPORT_QUIET_MS,
+  STATS_MAX_WAIT_MS,
+  wireEvents,
+} from '../../../renderer/src/store/wire-events';
 import { emptyStats, fakeApi, flush, idFor, makeJob } from './helpers';
 
 const ID = idFor(900);
 
 function tick(over: Partial<ImportProgressEvent> = {}): ImportProgressEvent {
-  return { id: ID, status: 'running', scanning: false, found: 100, imported: 10, duplicates: 0, skipped: 0, failed: 0, ...over };
+  return {
+    id: ID,
+    status: 'running',
+    scanning: false,
+    found: 100,
+    imported: 10,
+    duplicates: 0,
+    skipped: 0,
+    failed: 0,
+    ...over,
+  };
 }
 
 function summary(over: Partial<ImportSummary> = {}): ImportSummary {
-  return { ...tick(), paths: ['/home/me/outputs'], mode: 'link', watch: false, createdAt: 1_000, updatedAt: 1_000, problems: [], ...over };
+  return {
+    ...tick(),
+    paths: ['/home/me/outputs'],
+    mode: 'link',
+    watch: false,
+    createdAt: 1_000,
+    updatedAt: 1_000,
+    problems: [],
+    ...over,
+  };
 }
 
 describe('import progress in the store', () => {
@@ -39,8 +63,14 @@ describe('import progress in the store', () => {
 
   it('a list fetched before the latest event never takes the counts back, but brings paths and problems', () => {
     let data = applyImportProgress(EMPTY_IMPORTS, tick({ imported: 80 }));
-    data = applyImportList(data, [summary({ imported: 30, problems: [{ path: '/home/me/outputs/x.md', reason: 'Not an image' }] })]);
-    expect(data.byId[ID]).toMatchObject({ imported: 80, paths: ['/home/me/outputs'], problems: [{ path: '/home/me/outputs/x.md' }] });
+    data = applyImportList(data, [
+      summary({ imported: 30, problems: [{ path: '/home/me/outputs/x.md', reason: 'Not an image' }] }),
+    ]);
+    expect(data.byId[ID]).toMatchObject({
+      imported: 80,
+      paths: ['/home/me/outputs'],
+      problems: [{ path: '/home/me/outputs/x.md' }],
+    });
     data = applyImportProgress(data, tick({ status: 'completed', imported: 100 }));
     data = applyImportList(data, [summary({ status: 'running', imported: 100 })]);
     expect(data.byId[ID]!.status).toBe('completed');
@@ -82,7 +112,9 @@ describe('import progress in the store', () => {
     expect(describeImport(tick({ scanning: true, found: 1_200 }))).toBe('Looking for images… 1200 found');
     expect(describeImport(tick({ imported: 10, skipped: 2, duplicates: 3, failed: 1 }))).toBe('Importing: 16 of 100');
     expect(describeImport(tick({ status: 'paused', imported: 40 }))).toBe('Paused at 40 of 100');
-    expect(describeImport(tick({ status: 'paused', scanning: true, found: 12 }))).toBe('Paused while looking: 12 found');
+    expect(describeImport(tick({ status: 'paused', scanning: true, found: 12 }))).toBe(
+      'Paused while looking: 12 found',
+    );
     expect(describeImport(tick({ status: 'paused', found: 0, imported: 0 }))).toBe('Paused');
     expect(describeImport(tick({ status: 'completed', imported: 97 }))).toBe('Done: 97 imported');
     expect(formatRate(412.4)).toBe('412 files/s');
@@ -100,7 +132,14 @@ describe('import events wired into the store', () => {
     const fake = fakeApi({
       'jobs.list': async () => ({ items: [], nextCursor: null }),
       'jobs.stats': async () => emptyStats,
-      'settings.get': async () => ({ concurrency: { global: 1 }, retention: { trashAutoEmptyDays: 30, maxJobs: null, maxBytes: null, maxAgeDays: null }, theme: 'system', providers: {}, library: { xmpSidecars: false }, dataDir: '/d' }),
+      'settings.get': async () => ({
+        concurrency: { global: 1 },
+        retention: { trashAutoEmptyDays: 30, maxJobs: null, maxBytes: null, maxAgeDays: null },
+        theme: 'system',
+        providers: {},
+        library: { xmpSidecars: false },
+        dataDir: '/d',
+      }),
       'providers.list': async () => ({ providers: [] }),
       'library.imports': async () => ({ items: imports() }),
       'library.folders': async () => ({ items: [] }),
@@ -111,7 +150,7 @@ describe('import events wired into the store', () => {
     return { fake, store, count: (channel: string) => fake.calls.filter((c) => c.channel === channel).length };
   }
 
-  it('an import\'s progress lands in the store; an unknown import is fetched for its paths; its end refreshes the folders', async () => {
+  it("an import's progress lands in the store; an unknown import is fetched for its paths; its end refreshes the folders", async () => {
     let listed: ImportSummary[] = [];
     const { fake, store, count } = setup(() => listed);
     await flush();
@@ -157,7 +196,10 @@ describe('import events wired into the store', () => {
   });
 
   it('the counts in the tabs follow a steady stream of imported jobs, not only after it stops', async () => {
-    const fake = fakeApi({ 'jobs.list': async () => ({ items: [], nextCursor: null }), 'jobs.stats': async () => emptyStats });
+    const fake = fakeApi({
+      'jobs.list': async () => ({ items: [], nextCursor: null }),
+      'jobs.stats': async () => emptyStats,
+    });
     const store = createAppStore({ api: fake.api, makeKey: () => 'k', now: () => 0 });
     let clock = 0;
     const pending = new Map<number, { fn: () => void; at: number }>();
@@ -179,8 +221,11 @@ describe('import events wired into the store', () => {
     expect(fake.calls.filter((c) => c.channel === 'jobs.stats').length).toBe(asked + 1);
   });
 
-  it('imported jobs arriving by the hundred land in the grid together, in one update; Atelier\'s own at once', async () => {
-    const fake = fakeApi({ 'jobs.list': async () => ({ items: [], nextCursor: null }), 'jobs.stats': async () => emptyStats });
+  it("imported jobs arriving by the hundred land in the grid together, in one update; Atelier's own at once", async () => {
+    const fake = fakeApi({
+      'jobs.list': async () => ({ items: [], nextCursor: null }),
+      'jobs.stats': async () => emptyStats,
+    });
     const store = createAppStore({ api: fake.api, makeKey: () => 'k', now: () => 0 });
     const timers: { fn: () => void; ms: number }[] = [];
     wireEvents(store, fake.api, { setTimeout: (fn, ms) => timers.push({ fn, ms }), clearTimeout: () => undefined });
@@ -203,7 +248,7 @@ describe('import events wired into the store', () => {
     expect(store.getState().jobs.order).toContain(own.id);
   });
 
-  it('Pause sends the import\'s id and shows what the engine answered', async () => {
+  it("Pause sends the import's id and shows what the engine answered", async () => {
     const { fake, store } = setup(() => []);
     await flush();
     await store.getState().controlImport(ID, 'pause');
@@ -211,9 +256,12 @@ describe('import events wired into the store', () => {
     expect(store.getState().imports.byId[ID]).toMatchObject({ status: 'paused', imported: 12 });
   });
 
-  it('the menu\'s Import Folder… opens the import dialog', async () => {
+  it("the menu's Import Folder… opens the import dialog", async () => {
     let menu: ((command: 'import') => void) | undefined;
-    const fake = fakeApi({ 'jobs.list': async () => ({ items: [], nextCursor: null }), 'jobs.stats': async () => emptyStats });
+    const fake = fakeApi({
+      'jobs.list': async () => ({ items: [], nextCursor: null }),
+      'jobs.stats': async () => emptyStats,
+    });
     fake.api.onMenuCommand = (listener) => {
       menu = listener;
       return () => undefined;

@@ -1,7 +1,18 @@
 import fc from 'fast-check';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { clearMask, coverage, createMask, encodeMaskPng, invertMask, stamp, strokeLine, toBase64, toSourcePoint, UndoStack } from '../../../renderer/src/lib/mask-brush';
+import {
+  clearMask,
+  coverage,
+  createMask,
+  encodeMaskPng,
+  invertMask,
+  stamp,
+  strokeLine,
+  toBase64,
+  toSourcePoint,
+  UndoStack,
+} from '../../../renderer/src/lib/mask-brush';
 
 /** The PNG's pixels as sharp reads them back: one channel, its width and height. */
 async function decode(png: Uint8Array) {
@@ -32,7 +43,15 @@ describe('the mask brush', () => {
       fc.asyncProperty(
         fc.integer({ min: 1, max: 50 }),
         fc.integer({ min: 1, max: 50 }),
-        fc.array(fc.record({ x: fc.double({ min: -5, max: 55, noNaN: true }), y: fc.double({ min: -5, max: 55, noNaN: true }), r: fc.double({ min: 0.5, max: 9, noNaN: true }), erase: fc.boolean() }), { maxLength: 8 }),
+        fc.array(
+          fc.record({
+            x: fc.double({ min: -5, max: 55, noNaN: true }),
+            y: fc.double({ min: -5, max: 55, noNaN: true }),
+            r: fc.double({ min: 0.5, max: 9, noNaN: true }),
+            erase: fc.boolean(),
+          }),
+          { maxLength: 8 },
+        ),
         async (width, height, stamps) => {
           const mask = createMask(width, height);
           for (const s of stamps) stamp(mask, s.x, s.y, s.r, s.erase);
@@ -86,7 +105,10 @@ describe('the mask brush', () => {
   });
 
   it('a point on a canvas shown at half size lands on the source pixel twice as far in', () => {
-    expect(toSourcePoint({ x: 100, y: 40 }, { width: 512, height: 256 }, { width: 1024, height: 512 })).toEqual({ x: 200, y: 80 });
+    expect(toSourcePoint({ x: 100, y: 40 }, { width: 512, height: 256 }, { width: 1024, height: 512 })).toEqual({
+      x: 200,
+      y: 80,
+    });
   });
 
   it('base64 of a large PNG survives the round trip (no argument-count overflow)', () => {

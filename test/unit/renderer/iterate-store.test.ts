@@ -19,10 +19,26 @@ function setup(job: JobSummary, providers = [provider('builtin'), provider('a111
   const fake = fakeApi({
     'jobs.list': async () => ({ items: [job], nextCursor: null }),
     'providers.list': async () => ({ providers }),
-    'jobs.get': async () => ({ ...job, request: { provider: job.provider, prompt: job.prompt, width: job.images[0]?.width ?? 768, height: job.images[0]?.height ?? 512, count: 1, seed: 77, steps: 25 }, cancelRequested: false, events: [] }),
+    'jobs.get': async () => ({
+      ...job,
+      request: {
+        provider: job.provider,
+        prompt: job.prompt,
+        width: job.images[0]?.width ?? 768,
+        height: job.images[0]?.height ?? 512,
+        count: 1,
+        seed: 77,
+        steps: 25,
+      },
+      cancelRequested: false,
+      events: [],
+    }),
     'jobs.submit': async (input) => {
       submitted.push(input as Record<string, unknown>);
-      return { job: { ...makeJob({ id: idFor(900 + submitted.length) }), request: input, cancelRequested: false, events: [] }, created: true };
+      return {
+        job: { ...makeJob({ id: idFor(900 + submitted.length) }), request: input, cancelRequested: false, events: [] },
+        created: true,
+      };
     },
     'images.saveMask': async (input) => {
       masks.push(input as { imageId: string; png: string });
@@ -45,7 +61,12 @@ describe('working from an image in the store', () => {
     store.getState().updateDraft({ prompt: 'a fox at night' });
     expect([store.getState().draft.width, store.getState().draft.height]).toEqual([768, 512]);
     await store.getState().submit();
-    expect(submitted[0]).toMatchObject({ prompt: 'a fox at night', width: 768, height: 512, inputImage: { imageId: IMG, strength: 0.3 } });
+    expect(submitted[0]).toMatchObject({
+      prompt: 'a fox at night',
+      width: 768,
+      height: 512,
+      inputImage: { imageId: IMG, strength: 0.3 },
+    });
     // Removed from the strip: the next one is text-to-image again.
     store.getState().clearInput();
     store.getState().updateDraft({ prompt: 'another' });
@@ -59,7 +80,13 @@ describe('working from an image in the store', () => {
     await store.getState().loadFirstPage();
     expect(await store.getState().runAction('variations', job.id, IMG)).toBe(true);
     expect(submitted).toHaveLength(1);
-    expect(submitted[0]).toMatchObject({ provider: 'a1111', prompt: 'a fox', steps: 25, count: 4, variationOf: { imageId: IMG } });
+    expect(submitted[0]).toMatchObject({
+      provider: 'a1111',
+      prompt: 'a fox',
+      steps: 25,
+      count: 4,
+      variationOf: { imageId: IMG },
+    });
     expect(submitted[0]).not.toHaveProperty('seed');
     expect(typeof submitted[0]!.idempotencyKey).toBe('string');
   });
@@ -69,7 +96,12 @@ describe('working from an image in the store', () => {
     const { store, submitted } = setup(job);
     await store.getState().loadFirstPage();
     await store.getState().runAction('upscale4', job.id, IMG);
-    expect(submitted[0]).toMatchObject({ provider: 'builtin', prompt: 'a fox', count: 1, upscale: { imageId: IMG, factor: 4 } });
+    expect(submitted[0]).toMatchObject({
+      provider: 'builtin',
+      prompt: 'a fox',
+      count: 1,
+      upscale: { imageId: IMG, factor: 4 },
+    });
   });
 
   it('Repaint saves the painted mask as a PNG of the source’s size, then submits the input and the mask', async () => {
@@ -85,15 +117,25 @@ describe('working from an image in the store', () => {
     const { data, info } = await sharp(png).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
     expect([info.width, info.height, data[100 * 768 + 100], data[300 * 768 + 600]]).toEqual([768, 512, 255, 0]);
     // The composer's prompt is empty: the source's is used.
-    expect(submitted[0]).toMatchObject({ prompt: 'a fox', count: 1, inputImage: { imageId: IMG }, mask: { imageId: MASK } });
+    expect(submitted[0]).toMatchObject({
+      prompt: 'a fox',
+      count: 1,
+      inputImage: { imageId: IMG },
+      mask: { imageId: MASK },
+    });
     expect(store.getState().editing).toBeNull();
   });
 
   it('an action the provider cannot do is not sent: it says why', async () => {
     const job = makeJob({ images: [image()] });
-    const { store, submitted } = setup(job, [provider('builtin', {}, textOnlyOperations('Built-in works from text only.'))]);
+    const { store, submitted } = setup(job, [
+      provider('builtin', {}, textOnlyOperations('Built-in works from text only.')),
+    ]);
     await store.getState().loadFirstPage();
-    expect(store.getState().supportOf('upscale2', job.id, IMG)).toEqual({ enabled: false, reason: 'Built-in works from text only.' });
+    expect(store.getState().supportOf('upscale2', job.id, IMG)).toEqual({
+      enabled: false,
+      reason: 'Built-in works from text only.',
+    });
     expect(await store.getState().runAction('upscale2', job.id, IMG)).toBe(false);
     expect(await store.getState().runAction('useAsInput', job.id, IMG)).toBe(false);
     expect(submitted).toHaveLength(0);
@@ -102,7 +144,13 @@ describe('working from an image in the store', () => {
   });
 
   it('an imported image works the same: its variations go to the composer’s provider when its tool is not one here', async () => {
-    const job = makeJob({ images: [image({ width: 1000, height: 1500 })], prompt: 'an old painting', provider: 'novelai', source: 'novelai', path: '/pictures/old.png' });
+    const job = makeJob({
+      images: [image({ width: 1000, height: 1500 })],
+      prompt: 'an old painting',
+      provider: 'novelai',
+      source: 'novelai',
+      path: '/pictures/old.png',
+    });
     const { store, submitted } = setup(job);
     await store.getState().loadFirstPage();
     expect(store.getState().supportOf('variations', job.id, IMG)).toEqual({ enabled: true });
@@ -112,4 +160,3 @@ describe('working from an image in the store', () => {
     expect(submitted[0]).toMatchObject({ provider: 'builtin', count: 4, variationOf: { imageId: IMG } });
   });
 });
-

@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { JobSummary } from '../../../shared/contract';
-import { DEFAULT_FILTERS, belongsInGrid, compareNewestFirst, matchesFilters, type Filters } from '../../../renderer/src/store/filters';
+import {
+  DEFAULT_FILTERS,
+  belongsInGrid,
+  compareNewestFirst,
+  matchesFilters,
+  type Filters,
+} from '../../../renderer/src/store/filters';
 import * as model from '../../../renderer/src/store/jobs-model';
 import { idFor, makeJob } from './helpers';
 
@@ -123,7 +129,9 @@ describe('jobs model: events and fetches reconciled by updatedAt', () => {
 describe('jobs model: property — any interleaving of events and one fetch ends in the server state', () => {
   const versionArb = fc.record({
     job: fc.integer({ min: 0, max: 5 }),
-    status: fc.constantFrom('queued', 'running', 'succeeded', 'failed', 'cancelled') as fc.Arbitrary<JobSummary['status']>,
+    status: fc.constantFrom('queued', 'running', 'succeeded', 'failed', 'cancelled') as fc.Arbitrary<
+      JobSummary['status']
+    >,
     favorite: fc.boolean(),
     trashed: fc.boolean(),
     duplicate: fc.boolean(),
@@ -164,7 +172,9 @@ describe('jobs model: property — any interleaving of events and one fetch ends
             return [...latest.values()];
           };
           // The server filters the page itself.
-          const snapshot = latestBefore(s).filter((j) => matchesFilters(j, filters)).sort(compareNewestFirst);
+          const snapshot = latestBefore(s)
+            .filter((j) => matchesFilters(j, filters))
+            .sort(compareNewestFirst);
 
           let data = model.EMPTY_JOBS;
           for (let t = 0; t <= n; t += 1) {
@@ -177,7 +187,10 @@ describe('jobs model: property — any interleaving of events and one fetch ends
           }
           const final = latestBefore(n);
           for (const job of final) expect(data.byId[job.id]).toEqual(job);
-          const expectedOrder = final.filter((j) => belongsInGrid(j, filters)).sort(compareNewestFirst).map((j) => j.id);
+          const expectedOrder = final
+            .filter((j) => belongsInGrid(j, filters))
+            .sort(compareNewestFirst)
+            .map((j) => j.id);
           expect(data.order).toEqual(expectedOrder);
           const expectedLive = final
             .filter((j) => (j.status === 'queued' || j.status === 'running') && j.trashedAt === null)

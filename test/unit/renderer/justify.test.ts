@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { JobSummary } from '../../../shared/contract';
-import { COMPACT_ASPECT, MAX_ASPECT, MIN_ASPECT, cardAspect, isCompactCard } from '../../../renderer/src/lib/card-aspect';
+import {
+  COMPACT_ASPECT,
+  MAX_ASPECT,
+  MIN_ASPECT,
+  cardAspect,
+  isCompactCard,
+} from '../../../renderer/src/lib/card-aspect';
 import { buildRows, moveVertical } from '../../../renderer/src/lib/grid-rows';
 import { CARD_GAP } from '../../../renderer/src/lib/grid-layout';
 import { justifyRange } from '../../../renderer/src/lib/justify';
@@ -13,39 +19,52 @@ const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 describe('the justified grid', () => {
   it('every row but the last fills the width exactly, keeps each card at its aspect and stays near the target height', () => {
     fc.assert(
-      fc.property(aspects, fc.integer({ min: 320, max: 3000 }), fc.integer({ min: 120, max: 480 }), (list, width, target) => {
-        const rows = justifyRange(0, list.length, { aspectOf: (i) => list[i]!, width, target, gap: CARD_GAP });
-        // Every card once, in order.
-        expect(rows.map((r) => [r.start, r.end])).toEqual(rows.map((r, k) => [k === 0 ? 0 : rows[k - 1]!.end, r.end]));
-        expect(rows.at(-1)!.end).toBe(list.length);
-        rows.forEach((row, k) => {
-          expect(row.widths).toHaveLength(row.end - row.start);
-          const used = sum(row.widths) + CARD_GAP * (row.widths.length - 1);
-          const full = used === width;
-          if (full) {
-            expect(row.height).toBeLessThanOrEqual(Math.round(target * 1.5));
-          } else {
-            // Only the last row may fall short: it keeps the target height and stays inside the width, give or take rounding.
-            expect(k).toBe(rows.length - 1);
-            expect(row.height).toBe(target);
-            expect(used).toBeLessThanOrEqual(width + row.widths.length);
-          }
-          // A whole-pixel width is within a pixel (plus the height's rounding) of the card's true shape at the row's height.
-          row.widths.forEach((w, i) => {
-            const aspect = list[row.start + i]!;
-            expect(Math.abs(w - aspect * row.height)).toBeLessThanOrEqual(1 + aspect * 0.5 + 1e-9);
+      fc.property(
+        aspects,
+        fc.integer({ min: 320, max: 3000 }),
+        fc.integer({ min: 120, max: 480 }),
+        (list, width, target) => {
+          const rows = justifyRange(0, list.length, { aspectOf: (i) => list[i]!, width, target, gap: CARD_GAP });
+          // Every card once, in order.
+          expect(rows.map((r) => [r.start, r.end])).toEqual(
+            rows.map((r, k) => [k === 0 ? 0 : rows[k - 1]!.end, r.end]),
+          );
+          expect(rows.at(-1)!.end).toBe(list.length);
+          rows.forEach((row, k) => {
+            expect(row.widths).toHaveLength(row.end - row.start);
+            const used = sum(row.widths) + CARD_GAP * (row.widths.length - 1);
+            const full = used === width;
+            if (full) {
+              expect(row.height).toBeLessThanOrEqual(Math.round(target * 1.5));
+            } else {
+              // Only the last row may fall short: it keeps the target height and stays inside the width, give or take rounding.
+              expect(k).toBe(rows.length - 1);
+              expect(row.height).toBe(target);
+              expect(used).toBeLessThanOrEqual(width + row.widths.length);
+            }
+            // A whole-pixel width is within a pixel (plus the height's rounding) of the card's true shape at the row's height.
+            row.widths.forEach((w, i) => {
+              const aspect = list[row.start + i]!;
+              expect(Math.abs(w - aspect * row.height)).toBeLessThanOrEqual(1 + aspect * 0.5 + 1e-9);
+            });
           });
-        });
-      }),
+        },
+      ),
     );
   });
 
   it('a row never runs much below the target unless one card alone is wider than the grid', () => {
     fc.assert(
-      fc.property(aspects, fc.integer({ min: 600, max: 3000 }), fc.integer({ min: 120, max: 240 }), (list, width, target) => {
-        const rows = justifyRange(0, list.length, { aspectOf: (i) => list[i]!, width, target, gap: CARD_GAP });
-        for (const row of rows) if (row.end - row.start > 1) expect(row.height).toBeGreaterThanOrEqual(Math.floor(target / 2));
-      }),
+      fc.property(
+        aspects,
+        fc.integer({ min: 600, max: 3000 }),
+        fc.integer({ min: 120, max: 240 }),
+        (list, width, target) => {
+          const rows = justifyRange(0, list.length, { aspectOf: (i) => list[i]!, width, target, gap: CARD_GAP });
+          for (const row of rows)
+            if (row.end - row.start > 1) expect(row.height).toBeGreaterThanOrEqual(Math.floor(target / 2));
+        },
+      ),
     );
   });
 
@@ -59,7 +78,11 @@ describe('the justified grid', () => {
       hasMore: false,
       justify: { aspectOf: () => 1, width: 1000, target: 200, gap: CARD_GAP },
     });
-    expect(model.rows.map((r) => (r.kind === 'cards' ? `${r.start}-${r.end}@${r.height}` : r.kind === 'header' ? r.label : r.kind))).toEqual(['Today', '0-3@200', 'Yesterday', '3-5@200']);
+    expect(
+      model.rows.map((r) =>
+        r.kind === 'cards' ? `${r.start}-${r.end}@${r.height}` : r.kind === 'header' ? r.label : r.kind,
+      ),
+    ).toEqual(['Today', '0-3@200', 'Yesterday', '3-5@200']);
   });
 
   it('leaves a card for the next row when the row is nearer the target height without it', () => {
@@ -73,16 +96,27 @@ describe('the justified grid', () => {
   it('moves up and down to the card under the middle of the one in focus', () => {
     // Row 1: one wide card then two squares; row 2: three squares of the same width.
     const list = [2, 1, 1, 1, 1, 1, 1];
-    const model = buildRows({ length: list.length, columns: 1, labelOf: null, expandedIndex: -1, hasMore: false, justify: { aspectOf: (i) => list[i]!, width: 412, target: 100, gap: CARD_GAP } });
+    const model = buildRows({
+      length: list.length,
+      columns: 1,
+      labelOf: null,
+      expandedIndex: -1,
+      hasMore: false,
+      justify: { aspectOf: (i) => list[i]!, width: 412, target: 100, gap: CARD_GAP },
+    });
     const cards = model.rows.filter((r) => r.kind === 'cards');
-    expect(cards.map((r) => [r.start, r.end])).toEqual([[0, 3], [3, 7]]);
+    expect(cards.map((r) => [r.start, r.end])).toEqual([
+      [0, 3],
+      [3, 7],
+    ]);
     expect(moveVertical(model, 0, 1)).toBe(3);
     expect(moveVertical(model, 2, 1)).toBe(6);
     expect(moveVertical(model, 5, -1)).toBe(1);
   });
 });
 
-const job = (over: Partial<JobSummary>): JobSummary => ({ id: 'j', status: 'succeeded', width: 512, height: 768, images: [], trashedAt: null, ...over }) as JobSummary;
+const job = (over: Partial<JobSummary>): JobSummary =>
+  ({ id: 'j', status: 'succeeded', width: 512, height: 768, images: [], trashedAt: null, ...over }) as JobSummary;
 const image = (width: number, height: number) => ({ id: 'i', width, height }) as JobSummary['images'][number];
 
 describe('a card’s shape', () => {
@@ -120,6 +154,9 @@ describe('shapes the grid is drawn with', () => {
     const first = publishAspects(empty, ['a', 'b'], { a: running, b: other }, 'active', false);
     const held = publishAspects(first, ['a', 'b'], { a: failed, b: other }, 'active', true);
     expect(held.list).toEqual([1.5, 1]);
-    expect(publishAspects(held, ['a', 'b'], { a: failed, b: other }, 'active', false).list).toEqual([COMPACT_ASPECT, 1]);
+    expect(publishAspects(held, ['a', 'b'], { a: failed, b: other }, 'active', false).list).toEqual([
+      COMPACT_ASPECT,
+      1,
+    ]);
   });
 });

@@ -11,10 +11,24 @@ import {
   sizeForAspect,
 } from '../../../renderer/src/lib/composer';
 import { validateRequest } from '../../../renderer/src/lib/request-validation';
-import { formatBytes, formatCount, formatDuration, formatEta, formatNumber, formatPercent, formatRelativeTime } from '../../../renderer/src/lib/format';
+import {
+  formatBytes,
+  formatCount,
+  formatDuration,
+  formatEta,
+  formatNumber,
+  formatPercent,
+  formatRelativeTime,
+} from '../../../renderer/src/lib/format';
 import { gridLayout, stripRows } from '../../../renderer/src/lib/grid-layout';
 import { keyToCommand, moveIndex, type KeyInput } from '../../../renderer/src/lib/keyboard';
-import { clickSelect, EMPTY_SELECTION, pruneSelection, selectAll, selectedIds } from '../../../renderer/src/lib/selection';
+import {
+  clickSelect,
+  EMPTY_SELECTION,
+  pruneSelection,
+  selectAll,
+  selectedIds,
+} from '../../../renderer/src/lib/selection';
 
 const key = (k: string, extra: Partial<KeyInput> = {}): KeyInput => ({
   key: k,
@@ -56,11 +70,17 @@ describe('keyboard mapping', () => {
 
   it('grid navigation stays inside the list', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 500 }), fc.integer({ min: 1, max: 12 }), fc.nat(), fc.constantFrom('prev', 'next', 'up', 'down', 'first', 'last' as const), (length, columns, start, command) => {
-        const index = moveIndex(command, start % length, columns, length);
-        expect(index).toBeGreaterThanOrEqual(0);
-        expect(index).toBeLessThan(length);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 500 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.nat(),
+        fc.constantFrom('prev', 'next', 'up', 'down', 'first', 'last' as const),
+        (length, columns, start, command) => {
+          const index = moveIndex(command, start % length, columns, length);
+          expect(index).toBeGreaterThanOrEqual(0);
+          expect(index).toBeLessThan(length);
+        },
+      ),
     );
     expect(moveIndex('down', 1, 4, 10)).toBe(5);
     expect(moveIndex('up', 1, 4, 10)).toBe(0);
@@ -163,38 +183,88 @@ describe('grid layout', () => {
 });
 
 const caps: ProviderCapabilities = {
-  sizes: { min: 256, max: 1024, multipleOf: 64, presets: [[512, 512], [768, 512]] },
+  sizes: {
+    min: 256,
+    max: 1024,
+    multipleOf: 64,
+    presets: [
+      [512, 512],
+      [768, 512],
+    ],
+  },
   maxCount: 4,
   steps: { min: 1, max: 50, default: 20 },
   seed: true,
   negativePrompt: true,
   maxPartialImages: 3,
-  outputFormats: ['png'], operations: textOnlyOperations('text only'),
+  outputFormats: ['png'],
+  operations: textOnlyOperations('text only'),
 };
 const fixedCaps: ProviderCapabilities = {
-  sizes: { min: 1024, max: 1536, multipleOf: 16, fixed: [[1024, 1024], [1536, 1024]], presets: [[1024, 1024]] },
+  sizes: {
+    min: 1024,
+    max: 1536,
+    multipleOf: 16,
+    fixed: [
+      [1024, 1024],
+      [1536, 1024],
+    ],
+    presets: [[1024, 1024]],
+  },
   maxCount: 10,
   seed: false,
   negativePrompt: false,
   maxPartialImages: 0,
   qualities: ['low', 'high'],
-  outputFormats: ['png'], operations: textOnlyOperations('text only'),
+  outputFormats: ['png'],
+  operations: textOnlyOperations('text only'),
 };
 
 describe('composer', () => {
   it('sends only what the provider supports', () => {
-    const draft = { ...DEFAULT_DRAFT, prompt: 'p', negativePrompt: 'blur', seedLocked: true, seed: 7, steps: 30, quality: 'high' as const };
-    expect(buildRequest(draft, caps)).toEqual({ provider: 'builtin', prompt: 'p', width: 512, height: 512, count: 1, negativePrompt: 'blur', seed: 7, steps: 30, partialImages: 2 });
-    expect(buildRequest({ ...draft, provider: 'openai' }, fixedCaps)).toEqual({ provider: 'openai', prompt: 'p', width: 512, height: 512, count: 1, quality: 'high' });
+    const draft = {
+      ...DEFAULT_DRAFT,
+      prompt: 'p',
+      negativePrompt: 'blur',
+      seedLocked: true,
+      seed: 7,
+      steps: 30,
+      quality: 'high' as const,
+    };
+    expect(buildRequest(draft, caps)).toEqual({
+      provider: 'builtin',
+      prompt: 'p',
+      width: 512,
+      height: 512,
+      count: 1,
+      negativePrompt: 'blur',
+      seed: 7,
+      steps: 30,
+      partialImages: 2,
+    });
+    expect(buildRequest({ ...draft, provider: 'openai' }, fixedCaps)).toEqual({
+      provider: 'openai',
+      prompt: 'p',
+      width: 512,
+      height: 512,
+      count: 1,
+      quality: 'high',
+    });
     expect(buildRequest({ ...draft, seedLocked: false, previews: false }, caps)).not.toHaveProperty('seed');
     expect(buildRequest({ ...draft, previews: false }, caps).partialImages).toBe(0);
   });
 
   it('validates with the contract and the provider limits, per field', () => {
     expect(validateRequest(buildRequest({ ...DEFAULT_DRAFT, prompt: '   ' }, caps), caps)).toHaveProperty('prompt');
-    expect(validateRequest(buildRequest({ ...DEFAULT_DRAFT, prompt: 'p', width: 500 }, caps), caps).width).toContain('multiple of 64');
-    expect(validateRequest(buildRequest({ ...DEFAULT_DRAFT, prompt: 'p', count: 6 }, caps), caps).count).toContain('at most 4');
-    expect(validateRequest(buildRequest({ ...DEFAULT_DRAFT, prompt: 'p' }, fixedCaps), fixedCaps).width).toContain('1024×1024');
+    expect(validateRequest(buildRequest({ ...DEFAULT_DRAFT, prompt: 'p', width: 500 }, caps), caps).width).toContain(
+      'multiple of 64',
+    );
+    expect(validateRequest(buildRequest({ ...DEFAULT_DRAFT, prompt: 'p', count: 6 }, caps), caps).count).toContain(
+      'at most 4',
+    );
+    expect(validateRequest(buildRequest({ ...DEFAULT_DRAFT, prompt: 'p' }, fixedCaps), fixedCaps).width).toContain(
+      '1024×1024',
+    );
     expect(validateRequest(buildRequest({ ...DEFAULT_DRAFT, prompt: 'p' }, caps), caps)).toEqual({});
   });
 
@@ -205,25 +275,52 @@ describe('composer', () => {
     const first = keyForAttempt(null, request, make);
     expect(keyForAttempt(first, { ...request }, make)).toBe(first);
     expect(keyForAttempt(first, { ...request, prompt: 'q' }, make).key).toBe('k2');
-    expect(fingerprint({ prompt: 'a', provider: 'b', width: 1, height: 1, count: 1 })).toBe(fingerprint({ provider: 'b', count: 1, height: 1, width: 1, prompt: 'a' }));
+    expect(fingerprint({ prompt: 'a', provider: 'b', width: 1, height: 1, count: 1 })).toBe(
+      fingerprint({ provider: 'b', count: 1, height: 1, width: 1, prompt: 'a' }),
+    );
   });
 
   it('switching provider adapts model, size, count and the controls it supports', () => {
-    const openai: ProviderInfo = { id: 'openai', name: 'OpenAI', enabled: true, configured: true, kind: 'builtin', concurrency: 1, health: { state: 'unknown', running: [] }, capabilities: fixedCaps, models: ['gpt-image-1'], defaultModel: 'gpt-image-1', status: { state: 'ready' } };
+    const openai: ProviderInfo = {
+      id: 'openai',
+      name: 'OpenAI',
+      enabled: true,
+      configured: true,
+      kind: 'builtin',
+      concurrency: 1,
+      health: { state: 'unknown', running: [] },
+      capabilities: fixedCaps,
+      models: ['gpt-image-1'],
+      defaultModel: 'gpt-image-1',
+      status: { state: 'ready' },
+    };
     const next = adaptDraftToProvider({ ...DEFAULT_DRAFT, count: 3, steps: 20 }, openai);
-    expect(next).toMatchObject({ provider: 'openai', model: 'gpt-image-1', width: 1024, height: 1024, count: 3, steps: null, quality: 'low' });
+    expect(next).toMatchObject({
+      provider: 'openai',
+      model: 'gpt-image-1',
+      width: 1024,
+      height: 1024,
+      count: 3,
+      steps: null,
+      quality: 'low',
+    });
   });
 
   it('aspect ratios snap to sizes the provider accepts', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 20 }), fc.integer({ min: 100, max: 3000 }), (w, h, edge) => {
-        const [width, height] = sizeForAspect({ w, h }, edge, caps);
-        for (const v of [width, height]) {
-          expect(v % 64).toBe(0);
-          expect(v).toBeGreaterThanOrEqual(256);
-          expect(v).toBeLessThanOrEqual(1024);
-        }
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 20 }),
+        fc.integer({ min: 1, max: 20 }),
+        fc.integer({ min: 100, max: 3000 }),
+        (w, h, edge) => {
+          const [width, height] = sizeForAspect({ w, h }, edge, caps);
+          for (const v of [width, height]) {
+            expect(v % 64).toBe(0);
+            expect(v).toBeGreaterThanOrEqual(256);
+            expect(v).toBeLessThanOrEqual(1024);
+          }
+        },
+      ),
     );
     expect(sizeForAspect({ w: 16, h: 9 }, 1024, caps)).toEqual([1024, 576]);
   });

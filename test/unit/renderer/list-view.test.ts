@@ -2,7 +2,13 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildRows, moveVertical } from '../../../renderer/src/lib/grid-rows';
 import { LAYOUT_KEY, parseLayout } from '../../../renderer/src/lib/layout-mode';
-import { endedMessage, fitThumb, formatListDate, LIST_THUMB_BOX, originLabel } from '../../../renderer/src/lib/list-row';
+import {
+  endedMessage,
+  fitThumb,
+  formatListDate,
+  LIST_THUMB_BOX,
+  originLabel,
+} from '../../../renderer/src/lib/list-row';
 import { createAppStore } from '../../../renderer/src/store/store';
 import { fakeApi } from './helpers';
 
@@ -24,7 +30,13 @@ describe('a list row’s thumbnail', () => {
   });
 
   it('fills the box when the size is unknown (zero, negative, not a number)', () => {
-    for (const [w, h] of [[0, 0], [0, 512], [-3, 10], [Number.NaN, 64], [64, Number.POSITIVE_INFINITY]] as const) {
+    for (const [w, h] of [
+      [0, 0],
+      [0, 512],
+      [-3, 10],
+      [Number.NaN, 64],
+      [64, Number.POSITIVE_INFINITY],
+    ] as const) {
       expect(fitThumb(w, h)).toEqual({ width: LIST_THUMB_BOX, height: LIST_THUMB_BOX });
     }
   });
@@ -40,15 +52,24 @@ describe('a list row’s text', () => {
         expect(line!.trim()).not.toBe('');
       }),
     );
-    expect(endedMessage({ status: 'failed', error: { code: 'provider_error', message: 'Could not reach\nthe server.' } })).toBe('Could not reach the server.');
+    expect(
+      endedMessage({ status: 'failed', error: { code: 'provider_error', message: 'Could not reach\nthe server.' } }),
+    ).toBe('Could not reach the server.');
     expect(endedMessage({ status: 'cancelled' })).toBe('Cancelled before it finished.');
-    for (const status of ['succeeded', 'running', 'queued'] as const) expect(endedMessage({ status, error: { code: 'provider_error', message: 'x' } })).toBeNull();
+    for (const status of ['succeeded', 'running', 'queued'] as const)
+      expect(endedMessage({ status, error: { code: 'provider_error', message: 'x' } })).toBeNull();
   });
 
   it('names where an image came from: the provider that made it, or the tool an import came from', () => {
-    expect(originLabel({ source: 'atelier', provider: 'comfyui-2' }, 'ComfyUI (studio)')).toEqual({ label: 'ComfyUI (studio)', title: 'Made with ComfyUI (studio)' });
+    expect(originLabel({ source: 'atelier', provider: 'comfyui-2' }, 'ComfyUI (studio)')).toEqual({
+      label: 'ComfyUI (studio)',
+      title: 'Made with ComfyUI (studio)',
+    });
     expect(originLabel({ source: 'atelier', provider: 'comfyui-2' }, undefined).label).toBe('comfyui-2');
-    expect(originLabel({ source: 'a1111', provider: 'import' }, 'Built-in')).toEqual({ label: 'AUTOMATIC1111', title: 'Imported from AUTOMATIC1111' });
+    expect(originLabel({ source: 'a1111', provider: 'import' }, 'Built-in')).toEqual({
+      label: 'AUTOMATIC1111',
+      title: 'Imported from AUTOMATIC1111',
+    });
   });
 
   it('dates a row with its time within this year, with its year before it', () => {
@@ -62,17 +83,27 @@ describe('a list row’s text', () => {
 describe('the list’s rows are the grid’s row model in one column', () => {
   it('↓ and ↑ visit every job once, in order, across date headers', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom('Today', 'Yesterday', 'June 2026'), { minLength: 1, maxLength: 40 }), (labels) => {
-        // Sections come in order: sort the labels as a date sort would group them.
-        const sorted = [...labels].sort();
-        const model = buildRows({ length: sorted.length, columns: 1, labelOf: (i) => sorted[i]!, expandedIndex: -1, hasMore: false });
-        const visited = [0];
-        for (let i = 0; i < sorted.length - 1; i += 1) visited.push(moveVertical(model, visited[visited.length - 1]!, 1));
-        expect(visited).toEqual(sorted.map((_, i) => i));
-        expect(moveVertical(model, sorted.length - 1, 1)).toBe(sorted.length - 1);
-        expect(moveVertical(model, sorted.length - 1, -1)).toBe(Math.max(0, sorted.length - 2));
-        expect(model.rows.filter((r) => r.kind === 'header').length).toBe(new Set(sorted).size);
-      }),
+      fc.property(
+        fc.array(fc.constantFrom('Today', 'Yesterday', 'June 2026'), { minLength: 1, maxLength: 40 }),
+        (labels) => {
+          // Sections come in order: sort the labels as a date sort would group them.
+          const sorted = [...labels].sort();
+          const model = buildRows({
+            length: sorted.length,
+            columns: 1,
+            labelOf: (i) => sorted[i]!,
+            expandedIndex: -1,
+            hasMore: false,
+          });
+          const visited = [0];
+          for (let i = 0; i < sorted.length - 1; i += 1)
+            visited.push(moveVertical(model, visited[visited.length - 1]!, 1));
+          expect(visited).toEqual(sorted.map((_, i) => i));
+          expect(moveVertical(model, sorted.length - 1, 1)).toBe(sorted.length - 1);
+          expect(moveVertical(model, sorted.length - 1, -1)).toBe(Math.max(0, sorted.length - 2));
+          expect(model.rows.filter((r) => r.kind === 'header').length).toBe(new Set(sorted).size);
+        },
+      ),
     );
   });
 });
@@ -85,7 +116,10 @@ describe('the layout choice', () => {
   });
   const storage = (initial: Record<string, string> = {}) => {
     const items = new Map(Object.entries(initial));
-    const fake = { getItem: (k: string) => items.get(k) ?? null, setItem: (k: string, v: string) => void items.set(k, v) };
+    const fake = {
+      getItem: (k: string) => items.get(k) ?? null,
+      setItem: (k: string, v: string) => void items.set(k, v),
+    };
     Object.defineProperty(globalThis, 'localStorage', { value: fake, configurable: true, writable: true });
     return items;
   };

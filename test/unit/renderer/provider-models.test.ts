@@ -4,10 +4,30 @@ import type { ProviderInfo } from '../../../shared/contract';
 import { createAppStore } from '../../../renderer/src/store/store';
 import { fakeApi } from './helpers';
 
-const CAPS: ProviderInfo['capabilities'] = { sizes: { min: 64, max: 2048, multipleOf: 8, presets: [[512, 512]] }, maxCount: 4, seed: true, negativePrompt: true, maxPartialImages: 0, outputFormats: ['png'], operations: textOnlyOperations('text only'), };
+const CAPS: ProviderInfo['capabilities'] = {
+  sizes: { min: 64, max: 2048, multipleOf: 8, presets: [[512, 512]] },
+  maxCount: 4,
+  seed: true,
+  negativePrompt: true,
+  maxPartialImages: 0,
+  outputFormats: ['png'],
+  operations: textOnlyOperations('text only'),
+};
 
 function comfy(models: string[]): ProviderInfo {
-  return { id: 'comfyui', name: 'ComfyUI', enabled: true, configured: true, kind: 'builtin', concurrency: 1, health: { state: 'unknown', running: [] }, capabilities: CAPS, models, status: { state: 'untested' }, ...(models.length > 0 ? { modelsListedAt: 1 } : {}) };
+  return {
+    id: 'comfyui',
+    name: 'ComfyUI',
+    enabled: true,
+    configured: true,
+    kind: 'builtin',
+    concurrency: 1,
+    health: { state: 'unknown', running: [] },
+    capabilities: CAPS,
+    models,
+    status: { state: 'untested' },
+    ...(models.length > 0 ? { modelsListedAt: 1 } : {}),
+  };
 }
 
 describe('a passing connection test brings the server’s models to the pickers', () => {
@@ -28,7 +48,13 @@ describe('a passing connection test brings the server’s models to the pickers'
 
   it('a failing test lists once more for the Failing status, and the kept list stays as the engine kept it', async () => {
     const fake = fakeApi({
-      'providers.test': () => ({ ok: false, reachable: false, models: [], latencyMs: 1, message: 'Could not reach ComfyUI.' }),
+      'providers.test': () => ({
+        ok: false,
+        reachable: false,
+        models: [],
+        latencyMs: 1,
+        message: 'Could not reach ComfyUI.',
+      }),
       'providers.list': () => ({ providers: [{ ...comfy(['kept.safetensors']), status: { state: 'failing' } }] }),
     });
     const store = createAppStore({ api: fake.api, makeKey: () => 'k', now: () => 0 });

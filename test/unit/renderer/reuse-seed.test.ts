@@ -13,7 +13,14 @@ function detail(images: ImageSummary[], seed: number | string | undefined, provi
   const summary = makeJob({ provider, count: images.length, images });
   return {
     ...summary,
-    request: { provider, prompt: summary.prompt, width: 64, height: 64, count: images.length, ...(seed === undefined ? {} : { seed }) },
+    request: {
+      provider,
+      prompt: summary.prompt,
+      width: 64,
+      height: 64,
+      count: images.length,
+      ...(seed === undefined ? {} : { seed }),
+    },
     ...(seed === undefined ? {} : { result: { seed, timings: {} } }),
     cancelRequested: false,
     events: [],
@@ -32,20 +39,32 @@ describe('Reuse settings uses the image on screen', () => {
 
   it('for any batch, the seed reused and shown is the on-screen image’s own', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 2 ** 32 - 1 }), { minLength: 1, maxLength: 10 }), fc.nat(), (seeds, pick) => {
-        const images = seeds.map((seed, i) => image(i, { seed }));
-        const job = detail(images, seeds[0]);
-        const on = pick % images.length;
-        const store = createAppStore({ api: fakeApi().api, makeKey: () => 'k', now: () => 0 });
-        store.getState().reuseSettings(job, images[on]!.id);
-        expect(store.getState().draft.seed).toBe(seeds[on]);
-        expect(describeSeed(seedOfImage(job, images[on]!.id), job.count)).toBe(String(seeds[on]));
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 2 ** 32 - 1 }), { minLength: 1, maxLength: 10 }),
+        fc.nat(),
+        (seeds, pick) => {
+          const images = seeds.map((seed, i) => image(i, { seed }));
+          const job = detail(images, seeds[0]);
+          const on = pick % images.length;
+          const store = createAppStore({ api: fakeApi().api, makeKey: () => 'k', now: () => 0 });
+          store.getState().reuseSettings(job, images[on]!.id);
+          expect(store.getState().draft.seed).toBe(seeds[on]);
+          expect(describeSeed(seedOfImage(job, images[on]!.id), job.count)).toBe(String(seeds[on]));
+        },
+      ),
     );
   });
 
   it('a batch drawn from one seed (ComfyUI) says so and reuses that seed with the same count', () => {
-    const job = detail([image(0, { seed: 777, batchIndex: 0 }), image(1, { seed: 777, batchIndex: 1 }), image(2, { seed: 777, batchIndex: 2 })], 777, 'comfyui');
+    const job = detail(
+      [
+        image(0, { seed: 777, batchIndex: 0 }),
+        image(1, { seed: 777, batchIndex: 1 }),
+        image(2, { seed: 777, batchIndex: 2 }),
+      ],
+      777,
+      'comfyui',
+    );
     expect(describeSeed(seedOfImage(job, job.images[2]!.id), 3)).toBe('777 (shared by the batch: image 3 of 3)');
     const store = createAppStore({ api: fakeApi().api, makeKey: () => 'k', now: () => 0 });
     store.getState().reuseSettings(job, job.images[2]!.id);
@@ -63,8 +82,14 @@ describe('Reuse settings uses the image on screen', () => {
 
   it('a 64-bit ComfyUI seed is shown and reused with every digit', () => {
     const big = '18446744073709551557';
-    const job = detail([image(0, { seed: big, batchIndex: 0 }), image(1, { seed: big, batchIndex: 1 })], big, 'comfyui');
-    expect(describeSeed(seedOfImage(job, job.images[1]!.id), 2)).toBe('18446744073709551557 (shared by the batch: image 2 of 2)');
+    const job = detail(
+      [image(0, { seed: big, batchIndex: 0 }), image(1, { seed: big, batchIndex: 1 })],
+      big,
+      'comfyui',
+    );
+    expect(describeSeed(seedOfImage(job, job.images[1]!.id), 2)).toBe(
+      '18446744073709551557 (shared by the batch: image 2 of 2)',
+    );
     const store = createAppStore({ api: fakeApi().api, makeKey: () => 'k', now: () => 0 });
     store.getState().reuseSettings(job, job.images[1]!.id);
     expect(store.getState().draft).toMatchObject({ seed: big, seedLocked: true, count: 2 });

@@ -5,7 +5,15 @@ import { DEFAULT_DRAFT, buildRequest, seedFieldText, seedFromInput } from '../..
 import { GenerateRequest } from '../../../shared/contract';
 import { MAX_SEED } from '../../../shared/seed';
 
-const CAPS = { seed: true, negativePrompt: false, maxPartialImages: 0, maxCount: 1, outputFormats: ['png' as const], operations: textOnlyOperations('text only'), sizes: { min: 64, max: 64, multipleOf: 8, presets: [] } };
+const CAPS = {
+  seed: true,
+  negativePrompt: false,
+  maxPartialImages: 0,
+  maxCount: 1,
+  outputFormats: ['png' as const],
+  operations: textOnlyOperations('text only'),
+  sizes: { min: 64, max: 64, multipleOf: 8, presets: [] },
+};
 
 describe('the seed field', () => {
   it('reads empty (its placeholder says Random) while random, never "0"', () => {
@@ -20,7 +28,8 @@ describe('the seed field', () => {
     expect(seedFromInput('')).toEqual({ seedLocked: false });
     expect(seedFromInput('   ')).toEqual({ seedLocked: false });
     expect(seedFromInput('007')).toEqual({ seed: 7, seedLocked: true });
-    for (const bad of ['-1', '1.5', '1e3', 'abc', '12a', '1 2', String(MAX_SEED + 1n), '99999999999999999999']) expect(seedFromInput(bad)).toBeNull();
+    for (const bad of ['-1', '1.5', '1e3', 'abc', '12a', '1 2', String(MAX_SEED + 1n), '99999999999999999999'])
+      expect(seedFromInput(bad)).toBeNull();
   });
 
   it('a 20-digit seed is kept, shown and sent with every digit (never through Number())', () => {

@@ -3,18 +3,32 @@ import { describe, expect, it } from 'vitest';
 import { CARD_GAP, THUMB_SIZES, clampThumbSize, gridLayout } from '../../../renderer/src/lib/grid-layout';
 import { keyToCommand, type KeyInput } from '../../../renderer/src/lib/keyboard';
 
-const key = (k: string, extra: Partial<KeyInput> = {}): KeyInput => ({ key: k, ctrlKey: true, metaKey: false, shiftKey: false, altKey: false, inTextField: false, ...extra });
+const key = (k: string, extra: Partial<KeyInput> = {}): KeyInput => ({
+  key: k,
+  ctrlKey: true,
+  metaKey: false,
+  shiftKey: false,
+  altKey: false,
+  inTextField: false,
+  ...extra,
+});
 
 describe('thumbnail size', () => {
   it('every card is at least the chosen size and a row never overflows its width', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 200, max: 4000 }), fc.integer({ min: THUMB_SIZES.min, max: THUMB_SIZES.max }), (width, size) => {
-        const layout = gridLayout(width, 100, size);
-        expect(layout.cardWidth).toBeGreaterThanOrEqual(Math.min(size, width));
-        expect(layout.columns * layout.cardWidth + (layout.columns - 1) * CARD_GAP).toBeLessThanOrEqual(Math.max(width, size));
-        // One more column would not fit at that size.
-        expect((layout.columns + 1) * size + layout.columns * CARD_GAP).toBeGreaterThan(width);
-      }),
+      fc.property(
+        fc.integer({ min: 200, max: 4000 }),
+        fc.integer({ min: THUMB_SIZES.min, max: THUMB_SIZES.max }),
+        (width, size) => {
+          const layout = gridLayout(width, 100, size);
+          expect(layout.cardWidth).toBeGreaterThanOrEqual(Math.min(size, width));
+          expect(layout.columns * layout.cardWidth + (layout.columns - 1) * CARD_GAP).toBeLessThanOrEqual(
+            Math.max(width, size),
+          );
+          // One more column would not fit at that size.
+          expect((layout.columns + 1) * size + layout.columns * CARD_GAP).toBeGreaterThan(width);
+        },
+      ),
     );
   });
 

@@ -6,7 +6,6 @@ import { createAppStore } from '../../../renderer/src/store/store';
 import { wireEvents } from '../../../renderer/src/store/wire-events';
 import { deferred, fakeApi, flush, makeJob, emptyStats } from './helpers';
 
-
 function setup(listPages: ((input: { status?: string[]; search?: string }) => Promise<ListPage>) | null = null) {
   const firstPage = deferred<ListPage>();
   const fake = fakeApi({
@@ -17,7 +16,14 @@ function setup(listPages: ((input: { status?: string[]; search?: string }) => Pr
       return firstPage.promise;
     },
     'jobs.stats': async () => emptyStats,
-    'settings.get': async () => ({ concurrency: { global: 1 }, retention: { trashAutoEmptyDays: 30, maxJobs: null, maxBytes: null, maxAgeDays: null }, theme: 'system', providers: {}, library: { xmpSidecars: false }, dataDir: '/d' }),
+    'settings.get': async () => ({
+      concurrency: { global: 1 },
+      retention: { trashAutoEmptyDays: 30, maxJobs: null, maxBytes: null, maxAgeDays: null },
+      theme: 'system',
+      providers: {},
+      library: { xmpSidecars: false },
+      dataDir: '/d',
+    }),
     'providers.list': async () => ({ providers: [] }),
   });
   let key = 0;
@@ -32,8 +38,18 @@ describe('wireEvents', () => {
     const states = ['checking', 'checking', 'needed'];
     const fake = fakeApi({
       'jobs.list': async () => ({ items: [], nextCursor: null }),
-      'jobs.stats': async () => ({ ...emptyStats, recovery: { state: states.shift() ?? 'needed', libraryFiles: 3, unknownFiles: 3 } }),
-      'settings.get': async () => ({ concurrency: { global: 1 }, retention: { trashAutoEmptyDays: 30, maxJobs: null, maxBytes: null, maxAgeDays: null }, theme: 'system', providers: {}, library: { xmpSidecars: false }, dataDir: '/d' }),
+      'jobs.stats': async () => ({
+        ...emptyStats,
+        recovery: { state: states.shift() ?? 'needed', libraryFiles: 3, unknownFiles: 3 },
+      }),
+      'settings.get': async () => ({
+        concurrency: { global: 1 },
+        retention: { trashAutoEmptyDays: 30, maxJobs: null, maxBytes: null, maxAgeDays: null },
+        theme: 'system',
+        providers: {},
+        library: { xmpSidecars: false },
+        dataDir: '/d',
+      }),
       'providers.list': async () => ({ providers: [] }),
     });
     const store = createAppStore({ api: fake.api, makeKey: () => 'k', now: () => 0 });
@@ -57,7 +73,14 @@ describe('wireEvents', () => {
     const { fake } = setup();
     const firstCall = fake.order.findIndex((entry) => entry.startsWith('call:'));
     const subscriptions = fake.order.filter((entry) => entry.startsWith('on:'));
-    expect(subscriptions).toEqual(['on:jobs.changed', 'on:jobs.progress', 'on:jobs.queue', 'on:library.curated', 'on:library.importProgress', 'on:jobs.removed']);
+    expect(subscriptions).toEqual([
+      'on:jobs.changed',
+      'on:jobs.progress',
+      'on:jobs.queue',
+      'on:library.curated',
+      'on:library.importProgress',
+      'on:jobs.removed',
+    ]);
     expect(fake.order.slice(0, firstCall)).toEqual(subscriptions);
   });
 
@@ -69,7 +92,9 @@ describe('wireEvents', () => {
     await flush();
     const channels = fake.calls.map((c) => c.channel);
     expect(channels[0]).toBe('jobs.list');
-    expect(channels.slice(1)).toEqual(expect.arrayContaining(['jobs.list', 'jobs.stats', 'settings.get', 'providers.list']));
+    expect(channels.slice(1)).toEqual(
+      expect.arrayContaining(['jobs.list', 'jobs.stats', 'settings.get', 'providers.list']),
+    );
   });
 
   it('an event during the first fetch is neither lost nor applied twice', async () => {
@@ -110,7 +135,14 @@ describe('wireEvents', () => {
     fake.emit('jobs.changed', { job });
     fake.emit('jobs.progress', { id: job.id, stage: 'sampling', fraction: 0.25, step: 5, steps: 20, partialImages: 0 });
     expect(store.getState().jobs.progress[job.id]?.step).toBe(5);
-    fake.emit('jobs.changed', { job: { ...job, status: 'failed', updatedAt: 2, error: { code: 'provider_unavailable', message: 'A1111 is not reachable at http://127.0.0.1:7860.' } } });
+    fake.emit('jobs.changed', {
+      job: {
+        ...job,
+        status: 'failed',
+        updatedAt: 2,
+        error: { code: 'provider_unavailable', message: 'A1111 is not reachable at http://127.0.0.1:7860.' },
+      },
+    });
     expect(store.getState().providerDown.a1111).toContain('not reachable');
     fake.emit('jobs.changed', { job: { ...makeJob({ provider: 'a1111' }), status: 'succeeded' } });
     expect(store.getState().providerDown.a1111).toBeUndefined();
@@ -138,11 +170,22 @@ describe('wireEvents', () => {
   });
 
   it('a queue held up by the disk comes from the stats, then from each jobs.queue event', async () => {
-    const waiting = { for: 'disk_space' as const, message: 'The disk is full, so Atelier could not save this change.', since: 5 };
+    const waiting = {
+      for: 'disk_space' as const,
+      message: 'The disk is full, so Atelier could not save this change.',
+      since: 5,
+    };
     const fake = fakeApi({
       'jobs.list': async () => ({ items: [], nextCursor: null }),
       'jobs.stats': async () => ({ ...emptyStats, queue: { waiting } }),
-      'settings.get': async () => ({ concurrency: { global: 1 }, retention: { trashAutoEmptyDays: 30, maxJobs: null, maxBytes: null, maxAgeDays: null }, theme: 'system', providers: {}, library: { xmpSidecars: false }, dataDir: '/d' }),
+      'settings.get': async () => ({
+        concurrency: { global: 1 },
+        retention: { trashAutoEmptyDays: 30, maxJobs: null, maxBytes: null, maxAgeDays: null },
+        theme: 'system',
+        providers: {},
+        library: { xmpSidecars: false },
+        dataDir: '/d',
+      }),
       'providers.list': async () => ({ providers: [] }),
     });
     const store = createAppStore({ api: fake.api, makeKey: () => 'k', now: () => 0 });
@@ -171,7 +214,9 @@ describe('store actions', () => {
     const fake = fakeApi({
       'jobs.submit': (input) => {
         keys.push((input as { idempotencyKey: string }).idempotencyKey);
-        return keys.length === 1 ? Promise.reject(new AppError('provider_unavailable', 'Atelier cannot be reached.')) : submitted.promise;
+        return keys.length === 1
+          ? Promise.reject(new AppError('provider_unavailable', 'Atelier cannot be reached.'))
+          : submitted.promise;
       },
     });
     let n = 0;
@@ -219,7 +264,14 @@ describe('store actions', () => {
   });
 
   it('a changed prompt gets a new key; validation errors appear per field without a call', async () => {
-    const fake = fakeApi({ 'jobs.submit': () => Promise.reject(new AppError('invalid_request', 'Width must be at least 64.', { details: { fields: { width: 'Width must be at least 64.' } } })) });
+    const fake = fakeApi({
+      'jobs.submit': () =>
+        Promise.reject(
+          new AppError('invalid_request', 'Width must be at least 64.', {
+            details: { fields: { width: 'Width must be at least 64.' } },
+          }),
+        ),
+    });
     let n = 0;
     const store = createAppStore({ api: fake.api, makeKey: () => `key-${++n}`, now: () => 0 });
     await store.getState().submit();

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { keyToCommand, type KeyInput } from '../../../renderer/src/lib/keyboard';
 
-const key = (k: string, over: Partial<KeyInput> = {}): KeyInput => ({ key: k, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, inTextField: false, ...over });
+const key = (k: string, over: Partial<KeyInput> = {}): KeyInput => ({
+  key: k,
+  ctrlKey: false,
+  metaKey: false,
+  shiftKey: false,
+  altKey: false,
+  inTextField: false,
+  ...over,
+});
 
 describe('the viewer’s zoom and details keys', () => {
   it('+ and − zoom, Ctrl/Cmd+0 fits and Ctrl/Cmd+1 shows 1:1, while plain digits still rate', () => {

@@ -61,7 +61,10 @@ describe('event stream hub', () => {
 
     // 200 jobs queued, then running, then finished, one removed: what a burst emits in one turn of the loop.
     const expected: string[] = [];
-    const emit = <E extends 'jobs.changed' | 'jobs.removed'>(name: E, payload: E extends 'jobs.changed' ? { job: JobSummary } : { ids: string[] }) => {
+    const emit = <E extends 'jobs.changed' | 'jobs.removed'>(
+      name: E,
+      payload: E extends 'jobs.changed' ? { job: JobSummary } : { ids: string[] },
+    ) => {
       bus.emit(name, payload as never);
       expected.push(`event: ${name} data: ${JSON.stringify(payload)}`);
     };

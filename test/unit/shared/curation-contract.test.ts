@@ -15,7 +15,8 @@ describe('curation requests are checked in main before anything runs', () => {
   });
 
   it('rates 0 to 5 in whole stars, and refuses unknown fields', () => {
-    for (const rating of [-1, 6, 2.5, '4']) expect(SetRating.safeParse({ ids: [id], rating }).success, String(rating)).toBe(false);
+    for (const rating of [-1, 6, 2.5, '4'])
+      expect(SetRating.safeParse({ ids: [id], rating }).success, String(rating)).toBe(false);
     expect(SetRating.safeParse({ ids: [id], rating: 0 }).success).toBe(true);
     expect(SetRating.safeParse({ ids: [id], rating: 1, extra: true }).success).toBe(false);
     expect(SetRating.safeParse({ ids: ['not-an-id'], rating: 1 }).success).toBe(false);

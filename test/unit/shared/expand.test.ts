@@ -68,7 +68,9 @@ describe('prompt expansion: alternatives and lines', () => {
 
 // Words without braces, pipes or backslashes, optionally holding escaped braces.
 const word = fc.stringMatching(/^[a-z]{1,6}$/);
-const literal = fc.array(fc.oneof(word, fc.constantFrom('\\{', '\\}', ' ')), { minLength: 1, maxLength: 4 }).map((p) => p.join(''));
+const literal = fc
+  .array(fc.oneof(word, fc.constantFrom('\\{', '\\}', ' ')), { minLength: 1, maxLength: 4 })
+  .map((p) => p.join(''));
 const group = fc.array(word, { minLength: 1, maxLength: 4 }).map((options) => ({ options }));
 const line = fc.array(fc.oneof(literal, group), { minLength: 1, maxLength: 4 });
 
@@ -105,7 +107,11 @@ describe('prompt expansion: properties', () => {
         const text = sizes.map((n, g) => `{${Array.from({ length: n }, (_, i) => `g${g}o${i}`).join('|')}}`).join(' ');
         const out = prompts(text, 1_000);
         expect(new Set(out).size).toBe(out.length);
-        const combos = sizes.reduce<string[]>((acc, n, g) => acc.flatMap((a) => Array.from({ length: n }, (_, i) => `${a}${a === '' ? '' : ' '}g${g}o${i}`)), ['']);
+        const combos = sizes.reduce<string[]>(
+          (acc, n, g) =>
+            acc.flatMap((a) => Array.from({ length: n }, (_, i) => `${a}${a === '' ? '' : ' '}g${g}o${i}`)),
+          [''],
+        );
         expect(out).toEqual(combos);
       }),
     );

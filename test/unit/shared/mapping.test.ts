@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { a1111ToComfy, comfyToA1111, A1111_SCHEDULE_TYPES, COMFY_SCHEDULERS } from '../../../shared/mapping/samplers.js';
+import {
+  a1111ToComfy,
+  comfyToA1111,
+  A1111_SCHEDULE_TYPES,
+  COMFY_SCHEDULERS,
+} from '../../../shared/mapping/samplers.js';
 import { mapSettings, matchModel, modelStem } from '../../../shared/mapping/settings.js';
 
 describe('A1111 sampler and schedule type → ComfyUI sampler_name and scheduler', () => {
@@ -79,7 +84,24 @@ describe('ComfyUI → A1111', () => {
   });
 
   it('every ComfyUI name the table has comes back to itself through A1111 (schedules included), or is warned about', () => {
-    const samplers = ['euler', 'euler_ancestral', 'heun', 'dpm_2', 'dpm_2_ancestral', 'lms', 'dpm_fast', 'dpm_adaptive', 'dpmpp_2s_ancestral', 'dpmpp_sde', 'dpmpp_2m', 'dpmpp_2m_sde', 'dpmpp_3m_sde', 'ddim', 'uni_pc', 'lcm'];
+    const samplers = [
+      'euler',
+      'euler_ancestral',
+      'heun',
+      'dpm_2',
+      'dpm_2_ancestral',
+      'lms',
+      'dpm_fast',
+      'dpm_adaptive',
+      'dpmpp_2s_ancestral',
+      'dpmpp_sde',
+      'dpmpp_2m',
+      'dpmpp_2m_sde',
+      'dpmpp_3m_sde',
+      'ddim',
+      'uni_pc',
+      'lcm',
+    ];
     fc.assert(
       fc.property(fc.constantFrom(...samplers), fc.constantFrom(...COMFY_SCHEDULERS), (sampler, scheduler) => {
         const there = comfyToA1111(sampler, scheduler);
@@ -98,15 +120,31 @@ describe('mapSettings: one tool’s settings onto another', () => {
   const base = { prompt: 'a fox', width: 512, height: 768, count: 2 };
 
   it('A1111 → ComfyUI: sampler split, CFG kept as guidance, steps and seed carried, nothing to warn about', () => {
-    const out = mapSettings({ ...base, sampler: 'DPM++ 2M Karras', guidance: 6.5, steps: 28, seed: 1234, negativePrompt: 'blurry' }, 'a1111', 'comfyui');
+    const out = mapSettings(
+      { ...base, sampler: 'DPM++ 2M Karras', guidance: 6.5, steps: 28, seed: 1234, negativePrompt: 'blurry' },
+      'a1111',
+      'comfyui',
+    );
     expect(out).toEqual({
-      request: { ...base, sampler: 'dpmpp_2m', scheduler: 'karras', guidance: 6.5, steps: 28, seed: 1234, negativePrompt: 'blurry' },
+      request: {
+        ...base,
+        sampler: 'dpmpp_2m',
+        scheduler: 'karras',
+        guidance: 6.5,
+        steps: 28,
+        seed: 1234,
+        negativePrompt: 'blurry',
+      },
       warnings: [],
     });
   });
 
   it('ComfyUI → A1111: a 64-bit seed is beyond A1111, CFG 0 below its minimum: both named', () => {
-    const out = mapSettings({ ...base, sampler: 'euler_ancestral', scheduler: 'normal', seed: '18446744073709551615', guidance: 0 }, 'comfyui', 'a1111');
+    const out = mapSettings(
+      { ...base, sampler: 'euler_ancestral', scheduler: 'normal', seed: '18446744073709551615', guidance: 0 },
+      'comfyui',
+      'a1111',
+    );
     expect(out.request).toEqual({ ...base, sampler: 'Euler a', scheduler: 'Automatic', guidance: 1 });
     expect(out.warnings).toEqual([
       'A1111 seeds go up to 4294967295: seed 18446744073709551615 is larger, so a random seed is used.',
@@ -117,7 +155,19 @@ describe('mapSettings: one tool’s settings onto another', () => {
   });
 
   it('onto OpenAI: no negative prompt, seed, steps, guidance or sampler; sizes become one it makes', () => {
-    const out = mapSettings({ ...base, negativePrompt: 'blurry, low quality', seed: 7, steps: 30, guidance: 7, sampler: 'DPM++ 2M', scheduler: 'Karras' }, 'a1111', 'openai');
+    const out = mapSettings(
+      {
+        ...base,
+        negativePrompt: 'blurry, low quality',
+        seed: 7,
+        steps: 30,
+        guidance: 7,
+        sampler: 'DPM++ 2M',
+        scheduler: 'Karras',
+      },
+      'a1111',
+      'openai',
+    );
     expect(out.request).toEqual({ prompt: 'a fox', width: 1024, height: 1536, count: 2 });
     expect(out.warnings).toEqual([
       'OpenAI has no sampler choice: DPM++ 2M with Karras is not used.',
@@ -140,11 +190,21 @@ describe('mapSettings: one tool’s settings onto another', () => {
   });
 
   it('the target’s own capabilities win over the kind’s usual ones', () => {
-    const caps = { sizes: { min: 256, max: 1024, multipleOf: 64, presets: [] }, maxCount: 4, steps: { min: 1, max: 50, default: 20 }, seed: true, negativePrompt: true, outputFormats: ['png' as const] };
+    const caps = {
+      sizes: { min: 256, max: 1024, multipleOf: 64, presets: [] },
+      maxCount: 4,
+      steps: { min: 1, max: 50, default: 20 },
+      seed: true,
+      negativePrompt: true,
+      outputFormats: ['png' as const],
+    };
     const out = mapSettings({ ...base, steps: 80, guidance: 5 }, 'comfyui', 'comfyui', { capabilities: caps });
     expect(out.request).toMatchObject({ width: 512, height: 768, steps: 50 });
     expect(out.request.guidance).toBeUndefined();
-    expect(out.warnings).toEqual(['ComfyUI takes steps from 1 to 50: 80 becomes 50.', 'ComfyUI has no guidance (CFG) setting: 5 is not used.']);
+    expect(out.warnings).toEqual([
+      'ComfyUI takes steps from 1 to 50: 80 becomes 50.',
+      'ComfyUI has no guidance (CFG) setting: 5 is not used.',
+    ]);
   });
 
   it('same kind, valid settings: the same settings, no warnings', () => {
@@ -192,10 +252,15 @@ describe('mapSettings: one tool’s settings onto another', () => {
           const { request, warnings } = mapSettings(settings, from, to);
           if (from === to) expect(request.sampler).toBe(settings.sampler);
           // One warning per field changed or dropped (a size is one), and one for a sampler that found no match.
-          const changed = (Object.keys(settings) as (keyof typeof settings)[]).filter((k) => k !== 'sampler' && k !== 'height' && request[k] !== settings[k]);
+          const changed = (Object.keys(settings) as (keyof typeof settings)[]).filter(
+            (k) => k !== 'sampler' && k !== 'height' && request[k] !== settings[k],
+          );
           if (!changed.includes('width') && request.height !== settings.height) changed.push('height');
           const samplerLost = settings.sampler !== undefined && request.sampler === undefined;
-          expect(warnings.length, `changed: ${changed.join(', ')}; warnings: ${warnings.join(' | ')}`).toBeGreaterThanOrEqual(changed.length + (samplerLost ? 1 : 0));
+          expect(
+            warnings.length,
+            `changed: ${changed.join(', ')}; warnings: ${warnings.join(' | ')}`,
+          ).toBeGreaterThanOrEqual(changed.length + (samplerLost ? 1 : 0));
         },
       ),
     );
@@ -203,8 +268,16 @@ describe('mapSettings: one tool’s settings onto another', () => {
 });
 
 describe('models by hash, else by name', () => {
-  const a1111Models = ['v1-5-pruned-emaonly.safetensors [6ce0161689]', 'sd_xl_base_1.0.safetensors [31e35c80fc]', 'dreamshaper_8.safetensors [879db523c3]'];
-  const comfyModels = ['SD1.5/v1-5-pruned-emaonly.safetensors', 'SDXL/sd_xl_base_1.0.safetensors', 'juggernautXL_v9.safetensors'];
+  const a1111Models = [
+    'v1-5-pruned-emaonly.safetensors [6ce0161689]',
+    'sd_xl_base_1.0.safetensors [31e35c80fc]',
+    'dreamshaper_8.safetensors [879db523c3]',
+  ];
+  const comfyModels = [
+    'SD1.5/v1-5-pruned-emaonly.safetensors',
+    'SDXL/sd_xl_base_1.0.safetensors',
+    'juggernautXL_v9.safetensors',
+  ];
 
   it.each([
     // An imported file's "Model hash" finds the listed title carrying it, whatever the file was called.
@@ -224,11 +297,24 @@ describe('models by hash, else by name', () => {
   });
 
   it('mapSettings uses the match, or names the model it could not find', () => {
-    expect(mapSettings({ prompt: 'p', width: 512, height: 512, model: 'mine', modelHash: '6ce0161689' }, 'a1111', 'a1111', { models: a1111Models }).request.model).toBe('v1-5-pruned-emaonly.safetensors [6ce0161689]');
-    const lost = mapSettings({ prompt: 'p', width: 512, height: 512, model: 'mine.safetensors', modelHash: 'abcdef1234' }, 'a1111', 'comfyui', { models: comfyModels });
+    expect(
+      mapSettings({ prompt: 'p', width: 512, height: 512, model: 'mine', modelHash: '6ce0161689' }, 'a1111', 'a1111', {
+        models: a1111Models,
+      }).request.model,
+    ).toBe('v1-5-pruned-emaonly.safetensors [6ce0161689]');
+    const lost = mapSettings(
+      { prompt: 'p', width: 512, height: 512, model: 'mine.safetensors', modelHash: 'abcdef1234' },
+      'a1111',
+      'comfyui',
+      { models: comfyModels },
+    );
     expect(lost.request.model).toBeUndefined();
-    expect(lost.warnings).toEqual(['ComfyUI lists no model matching "mine.safetensors" (hash abcdef1234): its default model is used.']);
+    expect(lost.warnings).toEqual([
+      'ComfyUI lists no model matching "mine.safetensors" (hash abcdef1234): its default model is used.',
+    ]);
     // Same kind with no model list at hand: the name stays as it was.
-    expect(mapSettings({ prompt: 'p', width: 512, height: 512, model: 'mine' }, 'comfyui', 'comfyui').request.model).toBe('mine');
+    expect(
+      mapSettings({ prompt: 'p', width: 512, height: 512, model: 'mine' }, 'comfyui', 'comfyui').request.model,
+    ).toBe('mine');
   });
 });

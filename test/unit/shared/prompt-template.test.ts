@@ -17,11 +17,15 @@ describe('a preset template', () => {
 
   it('without {prompt}: a fixed prompt that replaces what was typed; no template (or a blank one) keeps the typed prompt', () => {
     fc.assert(
-      fc.property(plain.filter((t) => t.trim().length > 0), plain, (fixed, typed) => {
-        expect(applyTemplate(fixed, typed)).toBe(fixed);
-        expect(takesPrompt(fixed)).toBe(false);
-        expect(templateProblem(fixed)).toBeUndefined();
-      }),
+      fc.property(
+        plain.filter((t) => t.trim().length > 0),
+        plain,
+        (fixed, typed) => {
+          expect(applyTemplate(fixed, typed)).toBe(fixed);
+          expect(takesPrompt(fixed)).toBe(false);
+          expect(templateProblem(fixed)).toBeUndefined();
+        },
+      ),
     );
     expect(applyTemplate(undefined, 'a fox')).toBe('a fox');
     expect(applyTemplate('  ', 'a fox')).toBe('a fox');

@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { IS_VALUES, NUMBER_KEYS, RATIO_WORDS, TEXT_KEYS, formatQuery, parseQuery, type Query, type Term } from '../../../shared/query/index.js';
+import {
+  IS_VALUES,
+  NUMBER_KEYS,
+  RATIO_WORDS,
+  TEXT_KEYS,
+  formatQuery,
+  parseQuery,
+  type Query,
+  type Term,
+} from '../../../shared/query/index.js';
 
 const parsed = (text: string): Query => {
   const result = parseQuery(text);
@@ -10,19 +19,76 @@ const parsed = (text: string): Query => {
 
 // Each form, and its canonical text (where it differs from what was typed).
 const FORMS: Array<[string, string?]> = [
-  ['fox'], ['red fox'], ['"red fox"'], ['-blurry'], ['fox | wolf'], ['fox|wolf', 'fox | wolf'], ['-fox | wolf'], ['"a \\"quoted\\" word"'],
-  ['négatif'], ['červená'], ['狐狸'], ['ÉTÉ'],
-  ['model:sdxl'], ['model:"sd xl base"'], ['MODEL:sdxl', 'model:sdxl'], ['model:a|b', 'model:a | model:b'], ['sampler:euler_a'], ['scheduler:karras'],
-  ['lora:inkwash'], ['lora:"ink wash"'], ['source:comfyui'], ['provider:builtin'], ['status:failed'], ['tag:keeper'], ['board:"final picks"'],
-  ['path:/home/me/outputs'], ['negative:blurry'], ['-model:sd15'],
-  ['seed:1234'], ['seed:0001234', 'seed:1234'], ['seed:1234*'], ['seed:100-200'], ['seed:18446744073709551615'],
-  ['steps:20'], ['steps:20-30'], ['steps:>=20'], ['steps:<50'], ['cfg:7.5'], ['guidance:7', 'cfg:7'], ['cfg:5-7.5'],
-  ['w:>=1024'], ['h:<768'], ['width:512', 'w:512'], ['height:>512', 'h:>512'], ['rating:>=4'], ['rating:5'], ['rating:0'], ['stars:3', 'rating:3'],
-  ['size:512x768'], ['size:1024X1024', 'size:1024x1024'], ['ratio:portrait'], ['ratio:Landscape', 'ratio:landscape'], ['ratio:square'], ['ratio:16:9'],
+  ['fox'],
+  ['red fox'],
+  ['"red fox"'],
+  ['-blurry'],
+  ['fox | wolf'],
+  ['fox|wolf', 'fox | wolf'],
+  ['-fox | wolf'],
+  ['"a \\"quoted\\" word"'],
+  ['négatif'],
+  ['červená'],
+  ['狐狸'],
+  ['ÉTÉ'],
+  ['model:sdxl'],
+  ['model:"sd xl base"'],
+  ['MODEL:sdxl', 'model:sdxl'],
+  ['model:a|b', 'model:a | model:b'],
+  ['sampler:euler_a'],
+  ['scheduler:karras'],
+  ['lora:inkwash'],
+  ['lora:"ink wash"'],
+  ['source:comfyui'],
+  ['provider:builtin'],
+  ['status:failed'],
+  ['tag:keeper'],
+  ['board:"final picks"'],
+  ['path:/home/me/outputs'],
+  ['negative:blurry'],
+  ['-model:sd15'],
+  ['seed:1234'],
+  ['seed:0001234', 'seed:1234'],
+  ['seed:1234*'],
+  ['seed:100-200'],
+  ['seed:18446744073709551615'],
+  ['steps:20'],
+  ['steps:20-30'],
+  ['steps:>=20'],
+  ['steps:<50'],
+  ['cfg:7.5'],
+  ['guidance:7', 'cfg:7'],
+  ['cfg:5-7.5'],
+  ['w:>=1024'],
+  ['h:<768'],
+  ['width:512', 'w:512'],
+  ['height:>512', 'h:>512'],
+  ['rating:>=4'],
+  ['rating:5'],
+  ['rating:0'],
+  ['stars:3', 'rating:3'],
+  ['size:512x768'],
+  ['size:1024X1024', 'size:1024x1024'],
+  ['ratio:portrait'],
+  ['ratio:Landscape', 'ratio:landscape'],
+  ['ratio:square'],
+  ['ratio:16:9'],
   ['ratio:portrait|square', 'ratio:portrait | ratio:square'],
-  ['date:today'], ['date:yesterday'], ['date:7d'], ['date:2026-11'], ['date:2026-11-30'], ['date:2026-01-01..2026-03-31'], ['date:2026-01..2026-03'],
-  ['is:favorite'], ['is:trashed'], ['is:failed'], ['is:missing'], ['-is:trashed'],
-  ['fox model:sdxl rating:>=4'], ['"glass harbour" -blurry seed:42 size:832x1216 date:7d is:favorite'], ['tag:keeper | tag:maybe -is:trashed'],
+  ['date:today'],
+  ['date:yesterday'],
+  ['date:7d'],
+  ['date:2026-11'],
+  ['date:2026-11-30'],
+  ['date:2026-01-01..2026-03-31'],
+  ['date:2026-01..2026-03'],
+  ['is:favorite'],
+  ['is:trashed'],
+  ['is:failed'],
+  ['is:missing'],
+  ['-is:trashed'],
+  ['fox model:sdxl rating:>=4'],
+  ['"glass harbour" -blurry seed:42 size:832x1216 date:7d is:favorite'],
+  ['tag:keeper | tag:maybe -is:trashed'],
 ];
 
 describe('the query language', () => {
@@ -39,7 +105,13 @@ describe('the query language', () => {
   it('keeps the structure it reads: negation, alternatives, typed values', () => {
     expect(parsed('-fox | "red wolf" seed:9007199254740993 steps:20-30')).toEqual({
       clauses: [
-        { negated: true, anyOf: [{ kind: 'word', text: 'fox' }, { kind: 'phrase', text: 'red wolf' }] },
+        {
+          negated: true,
+          anyOf: [
+            { kind: 'word', text: 'fox' },
+            { kind: 'phrase', text: 'red wolf' },
+          ],
+        },
         { negated: false, anyOf: [{ kind: 'seed', match: { exact: '9007199254740993' } }] },
         { negated: false, anyOf: [{ kind: 'number', key: 'steps', match: { from: 20, to: 30 } }] },
       ],
@@ -88,10 +160,16 @@ describe('the query language', () => {
       bareWord.map((text): Term => ({ kind: 'word', text })),
       safeText.map((text): Term => ({ kind: 'phrase', text })),
       fc.tuple(fc.constantFrom(...TEXT_KEYS), safeText).map(([key, text]): Term => ({ kind: 'text', key, text })),
-      fc.tuple(fc.constantFrom(...NUMBER_KEYS), fc.constantFrom('=', '>', '>=', '<', '<=' as const), fc.integer({ min: 0, max: 5 })).map(
-        ([key, op, value]): Term => ({ kind: 'number', key, match: { op, value } }),
-      ),
-      fc.tuple(fc.constantFrom(...NUMBER_KEYS), num, num).map(([key, a, b]): Term => ({ kind: 'number', key, match: { from: Math.min(a, b), to: Math.max(a, b) } })),
+      fc
+        .tuple(
+          fc.constantFrom(...NUMBER_KEYS),
+          fc.constantFrom('=', '>', '>=', '<', '<=' as const),
+          fc.integer({ min: 0, max: 5 }),
+        )
+        .map(([key, op, value]): Term => ({ kind: 'number', key, match: { op, value } })),
+      fc
+        .tuple(fc.constantFrom(...NUMBER_KEYS), num, num)
+        .map(([key, a, b]): Term => ({ kind: 'number', key, match: { from: Math.min(a, b), to: Math.max(a, b) } })),
       fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }).map((s): Term => ({ kind: 'seed', match: { exact: s.toString() } })),
       fc.tuple(num, num).map(([w, h]): Term => ({ kind: 'size', w, h })),
       fc.constantFrom(...RATIO_WORDS).map((shape): Term => ({ kind: 'ratio', match: { shape } })),
@@ -99,7 +177,11 @@ describe('the query language', () => {
       fc.constantFrom(...IS_VALUES).map((value): Term => ({ kind: 'is', value })),
       fc.uuid().map((imageId): Term => ({ kind: 'from', imageId })),
     );
-    const query = fc.array(fc.record({ negated: fc.boolean(), anyOf: fc.array(term, { minLength: 1, maxLength: 3 }) }), { maxLength: 5 }).map((clauses): Query => ({ clauses }));
+    const query = fc
+      .array(fc.record({ negated: fc.boolean(), anyOf: fc.array(term, { minLength: 1, maxLength: 3 }) }), {
+        maxLength: 5,
+      })
+      .map((clauses): Query => ({ clauses }));
     fc.assert(
       fc.property(query, (q) => {
         const text = formatQuery(q);

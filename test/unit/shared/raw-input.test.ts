@@ -10,7 +10,14 @@ const roundTrips = (s: string): boolean => new TextDecoder().decode(new TextEnco
 
 /** Any UTF-16 string, surrogates (paired or not) well represented. */
 const utf16 = fc
-  .array(fc.oneof(fc.integer({ min: 0, max: 0xffff }), fc.integer({ min: 0xd800, max: 0xdfff }), fc.integer({ min: 0x20, max: 0x7e })), { maxLength: 24 })
+  .array(
+    fc.oneof(
+      fc.integer({ min: 0, max: 0xffff }),
+      fc.integer({ min: 0xd800, max: 0xdfff }),
+      fc.integer({ min: 0x20, max: 0x7e }),
+    ),
+    { maxLength: 24 },
+  )
   .map((units) => String.fromCharCode(...units));
 
 const refusal = (fn: () => unknown): AppError | undefined => {
@@ -24,9 +31,12 @@ const refusal = (fn: () => unknown): AppError | undefined => {
 
 describe('well-formed text', () => {
   it('agrees with a UTF-8 round trip on every UTF-16 string', () => {
-    fc.assert(fc.property(utf16, (s) => {
-      expect(isWellFormed(s)).toBe(roundTrips(s));
-    }), { numRuns: 2_000 });
+    fc.assert(
+      fc.property(utf16, (s) => {
+        expect(isWellFormed(s)).toBe(roundTrips(s));
+      }),
+      { numRuns: 2_000 },
+    );
     expect(isWellFormed('emoji 🎨 ok')).toBe(true);
     expect(isWellFormed('half \ud83c')).toBe(false);
     expect(isWellFormed('\udfa8 other half')).toBe(false);
@@ -53,7 +63,14 @@ describe('well-formed text', () => {
 
   it('every channel refuses a lone surrogate at any depth, in values and in keys, before its schema', () => {
     const tree = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: 'small' }, utf16, fc.integer(), fc.boolean(), fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(utf16, tie('node'), { maxKeys: 3 })),
+      node: fc.oneof(
+        { depthSize: 'small' },
+        utf16,
+        fc.integer(),
+        fc.boolean(),
+        fc.array(tie('node'), { maxLength: 3 }),
+        fc.dictionary(utf16, tie('node'), { maxKeys: 3 }),
+      ),
     })).node;
     fc.assert(
       fc.property(fc.constantFrom(...CHANNEL_NAMES), fc.dictionary(utf16, tree, { maxKeys: 4 }), (channel, raw) => {
@@ -83,7 +100,9 @@ describe('"__proto__" keys', () => {
       expect(error?.details, channel).toEqual({ fields: { 'providers.__proto__': 'Not an accepted field.' } });
     }
     const top = refusal(() => parseChannelInput('jobs.list', JSON.parse('{"__proto__":{"limit":1}}')));
-    expect(Object.getOwnPropertyDescriptor(top?.details?.['fields'], '__proto__')?.value).toBe('Not an accepted field.');
+    expect(Object.getOwnPropertyDescriptor(top?.details?.['fields'], '__proto__')?.value).toBe(
+      'Not an accepted field.',
+    );
   });
 });
 

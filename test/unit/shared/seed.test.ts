@@ -18,14 +18,40 @@ describe('Seed: every whole number from 0 to 2^64-1, exactly', () => {
     expect(Seed.parse(String(Number.MAX_SAFE_INTEGER))).toBe(Number.MAX_SAFE_INTEGER);
     expect(Seed.parse('9007199254740992')).toBe('9007199254740992');
     expect(Seed.parse('18446744073709551615')).toBe('18446744073709551615');
-    expect(requestFingerprint(GenerateRequest.parse({ ...base, seed: '42' }))).toBe(requestFingerprint(GenerateRequest.parse({ ...base, seed: 42 })));
+    expect(requestFingerprint(GenerateRequest.parse({ ...base, seed: '42' }))).toBe(
+      requestFingerprint(GenerateRequest.parse({ ...base, seed: 42 })),
+    );
     expect(requestFingerprint(GenerateRequest.parse({ ...base, seed: '18446744073709551615' }))).not.toBe(
       requestFingerprint(GenerateRequest.parse({ ...base, seed: '18446744073709551614' })),
     );
   });
 
   it('refuses what is not a seed, saying what one is', () => {
-    const refused: unknown[] = [-1, '-1', 1.5, '1.5', '1e5', 1e300, ' 5', '5 ', '05', '00', '+5', '0x10', '', '18446744073709551616', '99999999999999999999', '1'.repeat(21), '١٢', true, null, {}, [], NaN, Infinity];
+    const refused: unknown[] = [
+      -1,
+      '-1',
+      1.5,
+      '1.5',
+      '1e5',
+      1e300,
+      ' 5',
+      '5 ',
+      '05',
+      '00',
+      '+5',
+      '0x10',
+      '',
+      '18446744073709551616',
+      '99999999999999999999',
+      '1'.repeat(21),
+      '١٢',
+      true,
+      null,
+      {},
+      [],
+      NaN,
+      Infinity,
+    ];
     for (const value of refused) {
       const parsed = GenerateRequest.safeParse({ ...base, seed: value });
       expect(parsed.success, `seed ${JSON.stringify(value)} should be refused`).toBe(false);
@@ -38,7 +64,9 @@ describe('Seed: every whole number from 0 to 2^64-1, exactly', () => {
     const body = JSON.parse(`{"seed": 18446744073709551615}`) as { seed: number };
     const parsed = Seed.safeParse(body.seed);
     expect(parsed.success).toBe(false);
-    expect(parsed.error?.issues[0]?.message).toBe(`${SEED_MESSAGE} Above 9007199254740991 send it as a string of digits, e.g. "18446744073709551615": a JSON number that large has lost digits.`);
+    expect(parsed.error?.issues[0]?.message).toBe(
+      `${SEED_MESSAGE} Above 9007199254740991 send it as a string of digits, e.g. "18446744073709551615": a JSON number that large has lost digits.`,
+    );
   });
 
   it('any seed in range round-trips through parse → contract → JSON → database → contract exactly', () => {

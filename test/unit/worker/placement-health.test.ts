@@ -19,7 +19,12 @@ describe('instance health: down instances are probed with backoff', () => {
       },
     });
     health.markDown('comfyui-2', 'connection refused');
-    expect(health.view('comfyui-2')).toMatchObject({ state: 'down', since: 1_000_000, nextProbeAt: 1_002_000, message: 'connection refused' });
+    expect(health.view('comfyui-2')).toMatchObject({
+      state: 'down',
+      since: 1_000_000,
+      nextProbeAt: 1_002_000,
+      message: 'connection refused',
+    });
     // A job failing there while it is down does not restart the backoff.
     await vi.advanceTimersByTimeAsync(3_000);
     health.markDown('comfyui-2', 'still refused');
@@ -40,14 +45,23 @@ describe('instance health: down instances are probed with backoff', () => {
 
   it('a new address makes a down instance unknown again; running jobs and the loaded model are kept per instance', () => {
     let address = 'http://a';
-    const health = createInstanceHealth({ clock: { now: () => Date.now() }, onChange: () => undefined, probe: async () => undefined, connection: () => address });
+    const health = createInstanceHealth({
+      clock: { now: () => Date.now() },
+      onChange: () => undefined,
+      probe: async () => undefined,
+      connection: () => address,
+    });
     health.started('a1111-2', 'job-1');
     health.succeeded('a1111-2', 'model.safetensors');
     health.markDown('a1111-2', 'refused');
     expect(health.isDown('a1111-2')).toBe(true);
     address = 'http://b';
     expect(health.isDown('a1111-2')).toBe(false);
-    expect(health.view('a1111-2')).toMatchObject({ state: 'unknown', running: ['job-1'], loadedModel: 'model.safetensors' });
+    expect(health.view('a1111-2')).toMatchObject({
+      state: 'unknown',
+      running: ['job-1'],
+      loadedModel: 'model.safetensors',
+    });
     expect(health.view('a1111')).toEqual({ state: 'unknown', running: [] });
     health.close();
   });

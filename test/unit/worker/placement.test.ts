@@ -19,7 +19,13 @@ const world = fc
   .array(instanceArb, { minLength: 1, maxLength: 5 })
   .map((list) =>
     list.map((i, n): PlacementInstance => {
-      const out: PlacementInstance = { id: n === 0 ? i.kind : `${i.kind}-${n + 1}`, kind: i.kind, free: i.free, usable: i.usable && !i.down, down: i.down };
+      const out: PlacementInstance = {
+        id: n === 0 ? i.kind : `${i.kind}-${n + 1}`,
+        kind: i.kind,
+        free: i.free,
+        usable: i.usable && !i.down,
+        down: i.down,
+      };
       if (i.models !== undefined) out.models = i.models;
       if (i.loadedModel !== undefined) out.loadedModel = i.loadedModel;
       return out;
@@ -30,7 +36,10 @@ const world = fc
       instances: fc.constant(instances),
       jobs: fc.array(
         fc.record({
-          target: fc.oneof(fc.constantFrom(...KINDS.map((k) => `any:${k}`)), fc.constantFrom(...instances.map((i) => i.id))),
+          target: fc.oneof(
+            fc.constantFrom(...KINDS.map((k) => `any:${k}`)),
+            fc.constantFrom(...instances.map((i) => i.id)),
+          ),
           model: fc.option(fc.constantFrom(...MODELS), { nil: undefined }),
         }),
         { maxLength: 30 },
@@ -41,7 +50,11 @@ const world = fc
   .map(({ instances, jobs, global }) => ({
     instances,
     global,
-    jobs: jobs.map((j, n): PlacementJob => (j.model === undefined ? { id: `job-${n}`, target: j.target } : { id: `job-${n}`, target: j.target, model: j.model })),
+    jobs: jobs.map((j, n): PlacementJob =>
+      j.model === undefined
+        ? { id: `job-${n}`, target: j.target }
+        : { id: `job-${n}`, target: j.target, model: j.model },
+    ),
   }));
 
 const mayHave = (i: PlacementInstance, model: string | undefined): boolean =>
@@ -111,17 +124,32 @@ describe('placement of queued jobs on instances', () => {
       { id: 'comfyui', kind: 'comfyui', free: 1, usable: true, down: false, models: ['a', 'b'], loadedModel: 'a' },
       { id: 'comfyui-2', kind: 'comfyui', free: 1, usable: true, down: false, models: ['a', 'b'], loadedModel: 'b' },
     ];
-    expect(place([{ id: 'j', target: 'any:comfyui', model: 'b' }], instances, 2).placements).toEqual([{ jobId: 'j', instance: 'comfyui-2' }]);
+    expect(place([{ id: 'j', target: 'any:comfyui', model: 'b' }], instances, 2).placements).toEqual([
+      { jobId: 'j', instance: 'comfyui-2' },
+    ]);
     expect(place([{ id: 'j', target: 'any:comfyui', model: 'zzz' }], instances, 2).placements).toHaveLength(1);
   });
 
-  it('a job asking for a down instance by id is tried there (it fails unsent, in the server\'s words); any:<kind> goes elsewhere', () => {
+  it("a job asking for a down instance by id is tried there (it fails unsent, in the server's words); any:<kind> goes elsewhere", () => {
     const instances: PlacementInstance[] = [
       { id: 'comfyui', kind: 'comfyui', free: 1, usable: false, down: true },
       { id: 'comfyui-2', kind: 'comfyui', free: 1, usable: true, down: false },
     ];
-    const result = place([{ id: 'pinned', target: 'comfyui' }, { id: 'any', target: 'any:comfyui' }], instances, 4);
-    expect(result).toEqual({ placements: [{ jobId: 'pinned', instance: 'comfyui' }, { jobId: 'any', instance: 'comfyui-2' }], waiting: [] });
+    const result = place(
+      [
+        { id: 'pinned', target: 'comfyui' },
+        { id: 'any', target: 'any:comfyui' },
+      ],
+      instances,
+      4,
+    );
+    expect(result).toEqual({
+      placements: [
+        { jobId: 'pinned', instance: 'comfyui' },
+        { jobId: 'any', instance: 'comfyui-2' },
+      ],
+      waiting: [],
+    });
   });
 
   it('any:<kind> waits while every server of the kind is down', () => {
@@ -129,6 +157,9 @@ describe('placement of queued jobs on instances', () => {
       { id: 'comfyui', kind: 'comfyui', free: 1, usable: false, down: true },
       { id: 'comfyui-2', kind: 'comfyui', free: 1, usable: false, down: true },
     ];
-    expect(place([{ id: 'any', target: 'any:comfyui' }], down, 4)).toEqual({ placements: [], waiting: [{ jobId: 'any', instance: 'comfyui' }] });
+    expect(place([{ id: 'any', target: 'any:comfyui' }], down, 4)).toEqual({
+      placements: [],
+      waiting: [{ jobId: 'any', instance: 'comfyui' }],
+    });
   });
 });

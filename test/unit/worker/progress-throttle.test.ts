@@ -11,7 +11,11 @@ describe('progress throttle', () => {
 
   it('emits at most ~10 per second per job, latest value wins, and never loses the last tick', () => {
     const emitted: Array<[string, number]> = [];
-    const throttle = createProgressThrottle<number>((id, v) => emitted.push([id, v]), 100, () => Date.now());
+    const throttle = createProgressThrottle<number>(
+      (id, v) => emitted.push([id, v]),
+      100,
+      () => Date.now(),
+    );
     // 1,000 ticks over one second for one job.
     for (let i = 1; i <= 1000; i += 1) {
       throttle.push('a', i);
@@ -27,7 +31,11 @@ describe('progress throttle', () => {
 
   it('throttles each job on its own', () => {
     const emitted: string[] = [];
-    const throttle = createProgressThrottle<number>((id) => emitted.push(id), 100, () => Date.now());
+    const throttle = createProgressThrottle<number>(
+      (id) => emitted.push(id),
+      100,
+      () => Date.now(),
+    );
     throttle.push('a', 1);
     throttle.push('b', 1);
     throttle.push('a', 2);
@@ -39,7 +47,11 @@ describe('progress throttle', () => {
 
   it('flush emits the pending value at once; drop forgets it', () => {
     const emitted: number[] = [];
-    const throttle = createProgressThrottle<number>((_, v) => emitted.push(v), 100, () => Date.now());
+    const throttle = createProgressThrottle<number>(
+      (_, v) => emitted.push(v),
+      100,
+      () => Date.now(),
+    );
     throttle.push('a', 1);
     throttle.push('a', 2);
     throttle.flush('a');

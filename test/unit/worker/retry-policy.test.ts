@@ -7,7 +7,10 @@ const policy = { maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 30_000 };
 
 describe('retry policy', () => {
   it('retries only retryable errors, before acceptance, within the attempt bound', () => {
-    const refused = new AppError('provider_unavailable', 'refused', { retryable: true, details: { phase: 'before_accept' } });
+    const refused = new AppError('provider_unavailable', 'refused', {
+      retryable: true,
+      details: { phase: 'before_accept' },
+    });
     expect(shouldRetry(refused, 1, false, policy)).toBe(true);
     expect(shouldRetry(refused, 4, false, policy)).toBe(false);
     // Accepted work may have been billed: never re-sent on its own.
@@ -15,7 +18,14 @@ describe('retry policy', () => {
     expect(shouldRetry(new AppError('timeout', 'slow', { retryable: false }), 1, false, policy)).toBe(false);
     expect(shouldRetry(new AppError('provider_error', 'dropped stream'), 1, false, policy)).toBe(false);
     expect(shouldRetry(new Error('boom'), 1, false, policy)).toBe(false);
-    expect(shouldRetry(new AppError('provider_unavailable', 'x', { retryable: true, details: { phase: 'after_accept' } }), 1, false, policy)).toBe(false);
+    expect(
+      shouldRetry(
+        new AppError('provider_unavailable', 'x', { retryable: true, details: { phase: 'after_accept' } }),
+        1,
+        false,
+        policy,
+      ),
+    ).toBe(false);
   });
 
   it('backs off exponentially with jitter and honours Retry-After', () => {

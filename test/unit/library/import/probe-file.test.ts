@@ -49,6 +49,10 @@ describe('probeFile', () => {
     writeFileSync(path, file!.bytes);
     const probe = await probeFile(path);
     const { createHash } = await import('node:crypto');
-    expect(probe).toMatchObject({ kind: 'image', format: 'png', sha256: createHash('sha256').update(file!.bytes).digest('hex') });
+    expect(probe).toMatchObject({
+      kind: 'image',
+      format: 'png',
+      sha256: createHash('sha256').update(file!.bytes).digest('hex'),
+    });
   });
 });

@@ -16,7 +16,18 @@ async function all(dir: string, skip: string[] = []): Promise<string[]> {
 describe('scanFolder', () => {
   it('lists every file below, in name order, without hidden files, partial downloads, sidecars of images, or a folder to skip', async () => {
     root = mkdtempSync(join(tmpdir(), 'atelier-scan-'));
-    const files = ['b/2.png', 'b/2.txt', 'a/1.webp', 'a/notes.txt', 'a/deep/x.jpg', '.hidden/y.png', 'a/.z.png', 'a/dl.crdownload', 'a/tmp.part', 'skip/me.png'];
+    const files = [
+      'b/2.png',
+      'b/2.txt',
+      'a/1.webp',
+      'a/notes.txt',
+      'a/deep/x.jpg',
+      '.hidden/y.png',
+      'a/.z.png',
+      'a/dl.crdownload',
+      'a/tmp.part',
+      'skip/me.png',
+    ];
     for (const f of files) {
       mkdirSync(join(root, f, '..'), { recursive: true });
       writeFileSync(join(root, f), 'x');

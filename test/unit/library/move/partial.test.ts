@@ -2,7 +2,12 @@ import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { clearPartialCopy, PARTIAL_MARKER, partialCopyIn, startJournal } from '../../../../electron/library/move/partial.js';
+import {
+  clearPartialCopy,
+  PARTIAL_MARKER,
+  partialCopyIn,
+  startJournal,
+} from '../../../../electron/library/move/partial.js';
 
 let root: string;
 let target: string;
@@ -34,7 +39,9 @@ describe('a copy a killed move left behind', () => {
   it('is not Atelier’s alone when anything the marker does not name is there: refused, and nothing is removed', async () => {
     await killedCopy();
     await writeFile(join(target, 'library', 'mine.png'), 'm');
-    await expect(partialCopyIn(target)).rejects.toMatchObject({ details: { reason: 'target_not_empty', foreign: [join('library', 'mine.png')] } });
+    await expect(partialCopyIn(target)).rejects.toMatchObject({
+      details: { reason: 'target_not_empty', foreign: [join('library', 'mine.png')] },
+    });
     await expect(clearPartialCopy(target)).rejects.toMatchObject({ details: { partialCopy: true } });
     expect((await readdir(join(target, 'library'))).sort()).toEqual(['a.png', 'mine.png']);
   });

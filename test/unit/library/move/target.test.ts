@@ -12,7 +12,8 @@ const segment = fc.stringMatching(/^[A-Za-z0-9 ._-]{1,12}$/).filter((s) => s !==
 async function reason(promise: Promise<unknown>): Promise<string | null> {
   return promise.then(
     () => null,
-    (error: unknown) => (error instanceof AppError ? String(error.details?.['reason']) : `not an AppError: ${String(error)}`),
+    (error: unknown) =>
+      error instanceof AppError ? String(error.details?.['reason']) : `not an AppError: ${String(error)}`,
   );
 }
 
@@ -30,7 +31,9 @@ describe('where a library may be moved to', () => {
   it('never inside the library, at any depth, existing or not', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(segment, { minLength: 0, maxLength: 4 }), async (parts) => {
-        expect(await reason(checkTarget(lib, join(lib, ...parts), 0, plenty))).toMatch(/target_inside_library|target_not_empty/);
+        expect(await reason(checkTarget(lib, join(lib, ...parts), 0, plenty))).toMatch(
+          /target_inside_library|target_not_empty/,
+        );
       }),
       { numRuns: 60 },
     );
@@ -46,12 +49,16 @@ describe('where a library may be moved to', () => {
 
   it('any new folder beside it is accepted when there is room, and refused when there is not', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(segment, { minLength: 1, maxLength: 4 }), fc.nat({ max: 1e9 }), async (parts, bytes) => {
-        if (parts[0] === 'lib') return;
-        const target = join(root, ...parts);
-        expect(await checkTarget(lib, target, bytes, plenty)).toEqual({ exists: false, partialCopy: false });
-        expect(await reason(checkTarget(lib, target, bytes, async () => bytes))).toBe('target_no_space');
-      }),
+      fc.asyncProperty(
+        fc.array(segment, { minLength: 1, maxLength: 4 }),
+        fc.nat({ max: 1e9 }),
+        async (parts, bytes) => {
+          if (parts[0] === 'lib') return;
+          const target = join(root, ...parts);
+          expect(await checkTarget(lib, target, bytes, plenty)).toEqual({ exists: false, partialCopy: false });
+          expect(await reason(checkTarget(lib, target, bytes, async () => bytes))).toBe('target_no_space');
+        },
+      ),
       { numRuns: 60 },
     );
   });

@@ -43,7 +43,9 @@ describe('the guarded open', () => {
     expect((await refusal(openGuarded({ path: join(root, 'out.png'), root, maxBytes: 100 }))).reason).toBe('outside');
     expect((await refusal(openGuarded({ path: join(root, 'pipe.png'), root, maxBytes: 100 }))).reason).toBe('not_file');
     // A device inside its root: /dev/zero itself, so no mknod (and no root) is needed.
-    expect((await refusal(openGuarded({ path: '/dev/zero', root: '/dev', maxBytes: 100, rootMayBeLink: true }))).reason).toBe('not_file');
+    expect(
+      (await refusal(openGuarded({ path: '/dev/zero', root: '/dev', maxBytes: 100, rootMayBeLink: true }))).reason,
+    ).toBe('not_file');
     expect((await refusal(openGuarded({ path: join(root, 'missing.png'), root, maxBytes: 100 }))).reason).toBe('gone');
   });
 
@@ -79,7 +81,9 @@ describe('the original reader', () => {
     try {
       const file = await reader.read({ path: join(root, 'a.png'), root, maxBytes: 100 });
       expect(Buffer.from(file.bytes).toString()).toBe('pixels');
-      const error = await refusal(reader.read({ path: join(root, 'a.png'), root, maxBytes: 100, sha256: '0'.repeat(64) }));
+      const error = await refusal(
+        reader.read({ path: join(root, 'a.png'), root, maxBytes: 100, sha256: '0'.repeat(64) }),
+      );
       expect(error.reason).toBe('changed');
       expect(error.message).toMatch(/has changed since Atelier stored it/);
     } finally {

@@ -34,23 +34,27 @@ describe('the read budget', () => {
 
   it('never holds more than the budget at once, whatever the sizes and release order (one oversized read alone aside)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 150 }), { minLength: 1, maxLength: 30 }), fc.array(fc.nat(), { maxLength: 30 }), async (sizes, picks) => {
-        const budget = createReadBudget(100);
-        const held: Array<{ size: number; release: () => void }> = [];
-        const pending = sizes.map((size) => budget.acquire(size).then((release) => held.push({ size, release })));
-        let released = 0;
-        for (let step = 0; released < sizes.length; step += 1) {
-          await new Promise((r) => setImmediate(r));
-          if (held.length > 1) expect(held.reduce((n, h) => n + h.size, 0)).toBeLessThanOrEqual(100);
-          // Something is always held while anything waits: the budget never stalls.
-          expect(held.length).toBeGreaterThan(0);
-          held.splice((picks[step] ?? 0) % held.length, 1)[0]!.release();
-          released += 1;
-        }
-        await Promise.all(pending);
-        expect(budget.inUse()).toBe(0);
-        expect(budget.waiting()).toBe(0);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 0, max: 150 }), { minLength: 1, maxLength: 30 }),
+        fc.array(fc.nat(), { maxLength: 30 }),
+        async (sizes, picks) => {
+          const budget = createReadBudget(100);
+          const held: Array<{ size: number; release: () => void }> = [];
+          const pending = sizes.map((size) => budget.acquire(size).then((release) => held.push({ size, release })));
+          let released = 0;
+          for (let step = 0; released < sizes.length; step += 1) {
+            await new Promise((r) => setImmediate(r));
+            if (held.length > 1) expect(held.reduce((n, h) => n + h.size, 0)).toBeLessThanOrEqual(100);
+            // Something is always held while anything waits: the budget never stalls.
+            expect(held.length).toBeGreaterThan(0);
+            held.splice((picks[step] ?? 0) % held.length, 1)[0]!.release();
+            released += 1;
+          }
+          await Promise.all(pending);
+          expect(budget.inUse()).toBe(0);
+          expect(budget.waiting()).toBe(0);
+        },
+      ),
       { numRuns: 100 },
     );
   });

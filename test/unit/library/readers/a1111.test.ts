@@ -77,7 +77,9 @@ describe('A1111 / Forge reader', () => {
   it('does not claim JSON parameters (Fooocus, SwarmUI) nor a camera UserComment', async () => {
     const json = await readImageMetadata(insertChunks(await makePng(), [tEXt('parameters', '{"prompt": "x"}')]));
     expect(json.source).toBe('unknown');
-    const camera = await readImageMetadata(jpegWith(await baseJpeg(), { exif: buildExif({ UserComment: unicodeComment('holiday 2019') }) }));
+    const camera = await readImageMetadata(
+      jpegWith(await baseJpeg(), { exif: buildExif({ UserComment: unicodeComment('holiday 2019') }) }),
+    );
     expect(camera.source).toBe('unknown');
     expect(camera.raw).toEqual([{ key: 'exif:UserComment', text: 'holiday 2019' }]);
   });

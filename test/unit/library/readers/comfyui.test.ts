@@ -64,7 +64,9 @@ describe('ComfyUI reader', () => {
   });
 
   it('reads a graph with NaN and Infinity in it, naming the field that held NaN', () => {
-    const text = JSON.stringify(defaultGraph()).replace('"cfg":8', '"cfg":NaN').replace('"denoise":1', '"denoise":Infinity');
+    const text = JSON.stringify(defaultGraph())
+      .replace('"cfg":8', '"cfg":NaN')
+      .replace('"denoise":1', '"denoise":Infinity');
     const read = readComfyui(png(text));
     expect(read?.settings.prompt).toBe('beautiful scenery nature glass bottle landscape');
     expect(read?.settings.steps).toBe(20);
@@ -84,7 +86,12 @@ describe('ComfyUI reader', () => {
 
   it('reads SDXL text_g and text_l, both kept', () => {
     const graph = defaultGraph();
-    graph['6'] = node('CLIPTextEncodeSDXL', { text_g: 'a castle on a hill', text_l: 'oil painting', width: 1024, height: 1024 });
+    graph['6'] = node('CLIPTextEncodeSDXL', {
+      text_g: 'a castle on a hill',
+      text_l: 'oil painting',
+      width: 1024,
+      height: 1024,
+    });
     graph['7'] = node('CLIPTextEncodeSDXL', { text_g: 'blurry', text_l: 'blurry' });
     const read = readComfyui(png(graph));
     expect(read?.settings.prompt).toBe('a castle on a hill\noil painting');
@@ -93,10 +100,21 @@ describe('ComfyUI reader', () => {
 
   it('reads a Flux graph: UNETLoader, clip_l/t5xxl, FluxGuidance, SamplerCustomAdvanced', () => {
     const graph: Api = {
-      '6': node('CLIPTextEncodeFlux', { clip_l: 'cat', t5xxl: 'a photo of a cat on a windowsill', guidance: 3.5, clip: ['11', 0] }),
+      '6': node('CLIPTextEncodeFlux', {
+        clip_l: 'cat',
+        t5xxl: 'a photo of a cat on a windowsill',
+        guidance: 3.5,
+        clip: ['11', 0],
+      }),
       '26': node('FluxGuidance', { guidance: 2.5, conditioning: ['6', 0] }),
       '12': node('UNETLoader', { unet_name: 'flux1-dev.safetensors', weight_dtype: 'default' }),
-      '30': node('ModelSamplingFlux', { max_shift: 1.15, base_shift: 0.5, width: 1024, height: 1024, model: ['12', 0] }),
+      '30': node('ModelSamplingFlux', {
+        max_shift: 1.15,
+        base_shift: 0.5,
+        width: 1024,
+        height: 1024,
+        model: ['12', 0],
+      }),
       '22': node('BasicGuider', { model: ['30', 0], conditioning: ['26', 0] }),
       '25': node('RandomNoise', { noise_seed: 219670278747233 }),
       '16': node('KSamplerSelect', { sampler_name: 'euler' }),
@@ -132,8 +150,20 @@ describe('ComfyUI reader', () => {
 
   it('reads the LoRAs of a LoraLoader chain, in the order they are applied', () => {
     const graph = defaultGraph();
-    graph['10'] = node('LoraLoader', { lora_name: 'ink.safetensors', strength_model: 0.8, strength_clip: 1, model: ['4', 0], clip: ['4', 1] });
-    graph['11'] = node('LoraLoader', { lora_name: 'paper.safetensors', strength_model: 0.5, strength_clip: 1, model: ['10', 0], clip: ['10', 1] });
+    graph['10'] = node('LoraLoader', {
+      lora_name: 'ink.safetensors',
+      strength_model: 0.8,
+      strength_clip: 1,
+      model: ['4', 0],
+      clip: ['4', 1],
+    });
+    graph['11'] = node('LoraLoader', {
+      lora_name: 'paper.safetensors',
+      strength_model: 0.5,
+      strength_clip: 1,
+      model: ['10', 0],
+      clip: ['10', 1],
+    });
     graph['3']!.inputs['model'] = ['11', 0];
     const read = readComfyui(png(graph));
     expect(read?.settings.model).toBe('v1-5-pruned-emaonly.safetensors');
@@ -145,7 +175,13 @@ describe('ComfyUI reader', () => {
 
   it('takes the sampler feeding SaveImage as the settings and keeps the other (hires fix) as an alternative', () => {
     const graph = defaultGraph();
-    graph['10'] = node('LatentUpscale', { upscale_method: 'nearest-exact', width: 1024, height: 1536, crop: 'disabled', samples: ['3', 0] });
+    graph['10'] = node('LatentUpscale', {
+      upscale_method: 'nearest-exact',
+      width: 1024,
+      height: 1536,
+      crop: 'disabled',
+      samples: ['3', 0],
+    });
     graph['11'] = node('KSampler', {
       seed: 42,
       steps: 14,
@@ -160,15 +196,35 @@ describe('ComfyUI reader', () => {
     });
     graph['8']!.inputs['samples'] = ['11', 0];
     const read = readComfyui(png(graph));
-    expect(read?.settings).toMatchObject({ seed: '42', steps: 14, denoise: 0.5, width: 1024, height: 1536, sampler: 'dpmpp_2m' });
+    expect(read?.settings).toMatchObject({
+      seed: '42',
+      steps: 14,
+      denoise: 0.5,
+      width: 1024,
+      height: 1536,
+      sampler: 'dpmpp_2m',
+    });
     expect(read?.alternatives).toHaveLength(1);
     expect(read?.alternatives?.[0]).toMatchObject({ seed: '156680208700286', steps: 20, width: 512, height: 768 });
   });
 
   it('takes the sampler feeding SaveImage even when a later one builds on it and goes nowhere', () => {
     const graph = defaultGraph();
-    graph['10'] = node('LatentUpscale', { upscale_method: 'nearest-exact', width: 1024, height: 1536, crop: 'disabled', samples: ['3', 0] });
-    graph['11'] = node('KSampler', { seed: 42, steps: 14, model: ['4', 0], positive: ['6', 0], negative: ['7', 0], latent_image: ['10', 0] });
+    graph['10'] = node('LatentUpscale', {
+      upscale_method: 'nearest-exact',
+      width: 1024,
+      height: 1536,
+      crop: 'disabled',
+      samples: ['3', 0],
+    });
+    graph['11'] = node('KSampler', {
+      seed: 42,
+      steps: 14,
+      model: ['4', 0],
+      positive: ['6', 0],
+      negative: ['7', 0],
+      latent_image: ['10', 0],
+    });
     graph['12'] = node('VAEDecode', { samples: ['11', 0], vae: ['4', 2] });
     const read = readComfyui(png(graph));
     expect(read?.settings.seed).toBe('156680208700286');
@@ -178,7 +234,14 @@ describe('ComfyUI reader', () => {
   it('reads the size a LatentUpscaleBy hires pass makes', () => {
     const graph = defaultGraph();
     graph['10'] = node('LatentUpscaleBy', { upscale_method: 'nearest-exact', scale_by: 1.5, samples: ['3', 0] });
-    graph['11'] = node('KSampler', { seed: 42, steps: 14, model: ['4', 0], positive: ['6', 0], negative: ['7', 0], latent_image: ['10', 0] });
+    graph['11'] = node('KSampler', {
+      seed: 42,
+      steps: 14,
+      model: ['4', 0],
+      positive: ['6', 0],
+      negative: ['7', 0],
+      latent_image: ['10', 0],
+    });
     graph['8']!.inputs['samples'] = ['11', 0];
     const read = readComfyui(png(graph));
     expect([read?.settings.width, read?.settings.height]).toEqual([768, 1152]);
@@ -209,11 +272,27 @@ describe('ComfyUI reader', () => {
   it('joins area prompts (ConditioningSetArea + ConditioningCombine), keeping each', () => {
     const graph = defaultGraph();
     graph['20'] = node('CLIPTextEncode', { text: 'a red dragon', clip: ['4', 1] });
-    graph['21'] = node('ConditioningSetArea', { width: 256, height: 512, x: 0, y: 0, strength: 1, conditioning: ['6', 0] });
-    graph['22'] = node('ConditioningSetArea', { width: 256, height: 512, x: 256, y: 0, strength: 1, conditioning: ['20', 0] });
+    graph['21'] = node('ConditioningSetArea', {
+      width: 256,
+      height: 512,
+      x: 0,
+      y: 0,
+      strength: 1,
+      conditioning: ['6', 0],
+    });
+    graph['22'] = node('ConditioningSetArea', {
+      width: 256,
+      height: 512,
+      x: 256,
+      y: 0,
+      strength: 1,
+      conditioning: ['20', 0],
+    });
     graph['23'] = node('ConditioningCombine', { conditioning_1: ['21', 0], conditioning_2: ['22', 0] });
     graph['3']!.inputs['positive'] = ['23', 0];
-    expect(readComfyui(png(graph))?.settings.prompt).toBe('beautiful scenery nature glass bottle landscape\na red dragon');
+    expect(readComfyui(png(graph))?.settings.prompt).toBe(
+      'beautiful scenery nature glass bottle landscape\na red dragon',
+    );
   });
 
   it('reads a seed and a prompt that are links to primitive nodes', () => {
@@ -231,7 +310,12 @@ describe('ComfyUI reader', () => {
     const graph = defaultGraph();
     graph['40'] = node('ConditioningCombine', { conditioning_1: ['41', 0], conditioning_2: ['6', 0] });
     // Four links back into the loop at each step: a walk that revisits nodes would never finish.
-    graph['41'] = node('ConditioningCombine', { conditioning_1: ['40', 0], conditioning_2: ['41', 0], conditioning_3: ['40', 0], conditioning_4: ['41', 0] });
+    graph['41'] = node('ConditioningCombine', {
+      conditioning_1: ['40', 0],
+      conditioning_2: ['41', 0],
+      conditioning_3: ['40', 0],
+      conditioning_4: ['41', 0],
+    });
     graph['3']!.inputs['positive'] = ['40', 0];
     graph['3']!.inputs['model'] = ['3', 0];
     graph['5']!.inputs = { samples: ['5', 0] };
@@ -258,7 +342,18 @@ describe('ComfyUI reader', () => {
   it('reads a file that carries only the UI workflow, widget values by position and a PrimitiveNode seed', () => {
     const workflow = {
       nodes: [
-        { id: 3, type: 'KSampler', inputs: [{ name: 'model', link: 1 }, { name: 'positive', link: 4 }, { name: 'negative', link: 6 }, { name: 'latent_image', link: 2 }, { name: 'seed', widget: { name: 'seed' }, link: 9 }], widgets_values: [1, 'randomize', 25, 6.5, 'dpmpp_2m', 'karras', 1] },
+        {
+          id: 3,
+          type: 'KSampler',
+          inputs: [
+            { name: 'model', link: 1 },
+            { name: 'positive', link: 4 },
+            { name: 'negative', link: 6 },
+            { name: 'latent_image', link: 2 },
+            { name: 'seed', widget: { name: 'seed' }, link: 9 },
+          ],
+          widgets_values: [1, 'randomize', 25, 6.5, 'dpmpp_2m', 'karras', 1],
+        },
         { id: 4, type: 'CheckpointLoaderSimple', inputs: [], widgets_values: ['sdxl.safetensors'] },
         { id: 5, type: 'EmptyLatentImage', inputs: [], widgets_values: [832, 1216, 1] },
         { id: 6, type: 'CLIPTextEncode', inputs: [{ name: 'clip', link: 3 }], widgets_values: ['a fox in the snow'] },
@@ -266,9 +361,18 @@ describe('ComfyUI reader', () => {
         { id: 10, type: 'Reroute', inputs: [{ name: '', link: 7 }] },
         { id: 12, type: 'PrimitiveNode', inputs: [], widgets_values: ['18446744073709551615', 'fixed'] },
       ],
-      links: [[1, 10, 0, 3, 0, 'MODEL'], [7, 4, 0, 10, 0, '*'], [2, 5, 0, 3, 3, 'LATENT'], [4, 6, 0, 3, 1, 'CONDITIONING'], [6, 7, 0, 3, 2, 'CONDITIONING'], [9, 12, 0, 3, 4, 'INT']],
+      links: [
+        [1, 10, 0, 3, 0, 'MODEL'],
+        [7, 4, 0, 10, 0, '*'],
+        [2, 5, 0, 3, 3, 'LATENT'],
+        [4, 6, 0, 3, 1, 'CONDITIONING'],
+        [6, 7, 0, 3, 2, 'CONDITIONING'],
+        [9, 12, 0, 3, 4, 'INT'],
+      ],
     };
-    const read = readComfyui(new Map([['workflow', JSON.stringify(workflow).replace('"18446744073709551615"', '18446744073709551615')]]));
+    const read = readComfyui(
+      new Map([['workflow', JSON.stringify(workflow).replace('"18446744073709551615"', '18446744073709551615')]]),
+    );
     expect(read?.settings).toEqual({
       prompt: 'a fox in the snow',
       negativePrompt: 'lowres',
@@ -285,7 +389,14 @@ describe('ComfyUI reader', () => {
   });
 
   it('answers undefined for texts that are not ComfyUI graphs (EasyDiffusion prompt, A1111 parameters)', () => {
-    expect(readComfyui(new Map([['prompt', 'a cat'], ['negative_prompt', 'dog']]))).toBeUndefined();
+    expect(
+      readComfyui(
+        new Map([
+          ['prompt', 'a cat'],
+          ['negative_prompt', 'dog'],
+        ]),
+      ),
+    ).toBeUndefined();
     expect(readComfyui(new Map([['parameters', 'a cat\nSteps: 20, Sampler: Euler a, CFG scale: 7']]))).toBeUndefined();
     expect(readComfyui(new Map([['prompt', '{"a": 1}']]))).toBeUndefined();
   });

@@ -14,7 +14,8 @@ function utf8tEXt(keyword: string, text: string) {
   data.set(body, key.length + 1);
   return { type: 'tEXt', data };
 }
-const XMP = '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF><rdf:Description><dc:description><rdf:Alt><rdf:li xml:lang="x-default">a quiet harbour</rdf:li></rdf:Alt></dc:description></rdf:Description></rdf:RDF></x:xmpmeta>';
+const XMP =
+  '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF><rdf:Description><dc:description><rdf:Alt><rdf:li xml:lang="x-default">a quiet harbour</rdf:li></rdf:Alt></dc:description></rdf:Description></rdf:RDF></x:xmpmeta>';
 
 describe('readContainerTexts: PNG', () => {
   it('reads tEXt, zTXt and iTXt before and after IDAT', async () => {
@@ -73,7 +74,9 @@ describe('readContainerTexts: PNG', () => {
     const broken = { type: 'zTXt', data: Uint8Array.from([...utf8('bad'), 0, 0, 1, 2, 3]) };
     const out = await readContainerTexts(insertChunks(await makePng(), [broken, tEXt('good', 'yes')]), 'png');
     expect(out.texts.get('good')).toBe('yes');
-    expect(out.problems).toEqual(['A zTXt chunk could not be decoded (damaged, or over 16 MB unpacked) and was skipped.']);
+    expect(out.problems).toEqual([
+      'A zTXt chunk could not be decoded (damaged, or over 16 MB unpacked) and was skipped.',
+    ]);
   });
 });
 
@@ -108,7 +111,10 @@ describe('readContainerTexts: EXIF and XMP in JPEG and WebP', () => {
       'exif:MakerNote': 'fooocus',
       xmp: XMP,
     });
-    const bare = await readContainerTexts(jpegWith(await baseJpeg(), { exif: buildExif({ UserComment: utf8('{"prompt": 1}') }) }), 'jpeg');
+    const bare = await readContainerTexts(
+      jpegWith(await baseJpeg(), { exif: buildExif({ UserComment: utf8('{"prompt": 1}') }) }),
+      'jpeg',
+    );
     expect(bare.texts.get('exif:UserComment')).toBe('{"prompt": 1}');
   });
 
@@ -119,7 +125,9 @@ describe('readContainerTexts: EXIF and XMP in JPEG and WebP', () => {
     expect(out.texts.get('exif:UserComment')).toBe('webp words');
     expect(out.texts.get('exif:Make')).toBe('workflow:{"n":1}');
     expect(out.texts.get('xmp')).toBe(XMP);
-    const prefixed = webpWith(await baseWebp(20, 10), 20, 10, { exif: Uint8Array.from([...utf8('Exif\0\0'), ...exif]) });
+    const prefixed = webpWith(await baseWebp(20, 10), 20, 10, {
+      exif: Uint8Array.from([...utf8('Exif\0\0'), ...exif]),
+    });
     expect((await readContainerTexts(prefixed, 'webp')).texts.get('exif:Software')).toBe('Fooocus v2.5');
   });
 

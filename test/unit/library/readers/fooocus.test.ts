@@ -50,19 +50,30 @@ const expected = {
 
 describe('Fooocus reader', () => {
   it('reads the PNG fooocus scheme (full prompts, resolution, LoRAs)', () => {
-    const texts = new Map([['parameters', fooocusJson('"1234567890123"')], ['fooocus_scheme', 'fooocus']]);
+    const texts = new Map([
+      ['parameters', fooocusJson('"1234567890123"')],
+      ['fooocus_scheme', 'fooocus'],
+    ]);
     expect(readFooocus(texts)).toEqual({ source: 'fooocus', settings: expected, problems: [] });
   });
 
   it('keeps a 64-bit seed exactly, whether written as a string or a number', () => {
     for (const seed of ['"18446744073709551615"', '18446744073709551615']) {
-      const texts = new Map([['parameters', fooocusJson(seed)], ['fooocus_scheme', 'fooocus']]);
+      const texts = new Map([
+        ['parameters', fooocusJson(seed)],
+        ['fooocus_scheme', 'fooocus'],
+      ]);
       expect(readFooocus(texts)?.settings.seed).toBe('18446744073709551615');
     }
   });
 
   it('reads the a1111 scheme as Fooocus, the seed exact and LoRAs from Lora weights/hashes', () => {
-    const read = readFooocus(new Map([['parameters', a1111Text], ['fooocus_scheme', 'a1111']]));
+    const read = readFooocus(
+      new Map([
+        ['parameters', a1111Text],
+        ['fooocus_scheme', 'a1111'],
+      ]),
+    );
     expect(read).toEqual({
       source: 'fooocus',
       settings: {
@@ -85,7 +96,12 @@ describe('Fooocus reader', () => {
 
   it('reads an a1111-scheme prompt that starts with a brace as text, not as damaged JSON', () => {
     const text = a1111Text.replace('a knight in a misty forest', '{red|blue} cloak, a knight');
-    const read = readFooocus(new Map([['parameters', text], ['fooocus_scheme', 'a1111']]));
+    const read = readFooocus(
+      new Map([
+        ['parameters', text],
+        ['fooocus_scheme', 'a1111'],
+      ]),
+    );
     expect(read?.settings.prompt).toBe('{red|blue} cloak, a knight');
     expect(read?.problems).toEqual([]);
   });
@@ -97,23 +113,42 @@ describe('Fooocus reader', () => {
       ['exif:Software', 'Fooocus v2.5.5'],
     ]);
     expect(readFooocus(texts)?.settings).toEqual(expected);
-    const a1111 = new Map([['exif:UserComment', a1111Text], ['exif:MakerNote', 'a1111'], ['exif:Software', 'Fooocus v2.5.5']]);
+    const a1111 = new Map([
+      ['exif:UserComment', a1111Text],
+      ['exif:MakerNote', 'a1111'],
+      ['exif:Software', 'Fooocus v2.5.5'],
+    ]);
     expect(readFooocus(a1111)?.settings.seed).toBe('18446744073709551615');
   });
 
   it('names a resolution it cannot read and a damaged JSON, never reading the JSON as A1111 text', () => {
-    const texts = new Map([['parameters', fooocusJson('"7"').replace('(1152, 896)', 'big')], ['fooocus_scheme', 'fooocus']]);
+    const texts = new Map([
+      ['parameters', fooocusJson('"7"').replace('(1152, 896)', 'big')],
+      ['fooocus_scheme', 'fooocus'],
+    ]);
     const read = readFooocus(texts);
     expect(read?.settings.width).toBeUndefined();
     expect(read?.settings.seed).toBe('7');
     expect(read?.problems).toEqual(['resolution: "big" could not be read']);
-    const damaged = readFooocus(new Map([['parameters', '{"prompt": "a kni'], ['fooocus_scheme', 'fooocus']]));
+    const damaged = readFooocus(
+      new Map([
+        ['parameters', '{"prompt": "a kni'],
+        ['fooocus_scheme', 'fooocus'],
+      ]),
+    );
     expect(damaged).toEqual({ source: 'fooocus', settings: {}, problems: ['parameters: not a JSON object'] });
   });
 
   it('answers undefined for A1111 and SwarmUI parameters without the Fooocus marks', () => {
     expect(readFooocus(new Map([['parameters', a1111Text]]))).toBeUndefined();
     expect(readFooocus(new Map([['parameters', '{"sui_image_params": {"prompt": "a"}}']]))).toBeUndefined();
-    expect(readFooocus(new Map([['exif:UserComment', a1111Text], ['exif:Software', 'GIMP 2.10']]))).toBeUndefined();
+    expect(
+      readFooocus(
+        new Map([
+          ['exif:UserComment', a1111Text],
+          ['exif:Software', 'GIMP 2.10'],
+        ]),
+      ),
+    ).toBeUndefined();
   });
 });

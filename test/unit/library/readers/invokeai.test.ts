@@ -66,14 +66,26 @@ describe('InvokeAI reader', () => {
   });
 
   it('reads InvokeAI 3.0 model and LoRA references (model_name, lora) and img2img strength', () => {
-    const v3 = { ...v4, generation_mode: 'img2img', strength: 0.6, model: { model_name: 'sd-1.5', base_model: 'sd-1' }, loras: [{ lora: { model_name: 'paper', base_model: 'sd-1' }, weight: 1 }] };
+    const v3 = {
+      ...v4,
+      generation_mode: 'img2img',
+      strength: 0.6,
+      model: { model_name: 'sd-1.5', base_model: 'sd-1' },
+      loras: [{ lora: { model_name: 'paper', base_model: 'sd-1' }, weight: 1 }],
+    };
     const read = readInvokeai(new Map([['invokeai_metadata', JSON.stringify(v3)]]));
     expect(read?.settings).toMatchObject({ model: 'sd-1.5', denoise: 0.6, loras: [{ name: 'paper', weight: 1 }] });
   });
 
   it('reads the metadata node of invokeai_graph when the file has no invokeai_metadata', () => {
-    const graph = { id: 'g', nodes: { noise: { id: 'noise', type: 'noise', seed: 1 }, meta: { id: 'meta', type: 'core_metadata', ...v4 } }, edges: [] };
-    expect(readInvokeai(new Map([['invokeai_graph', JSON.stringify(graph)]]))?.settings.prompt).toBe(v4.positive_prompt);
+    const graph = {
+      id: 'g',
+      nodes: { noise: { id: 'noise', type: 'noise', seed: 1 }, meta: { id: 'meta', type: 'core_metadata', ...v4 } },
+      edges: [],
+    };
+    expect(readInvokeai(new Map([['invokeai_graph', JSON.stringify(graph)]]))?.settings.prompt).toBe(
+      v4.positive_prompt,
+    );
   });
 
   it('reads InvokeAI 2 sd-metadata, the negative prompt in square brackets', () => {
@@ -121,7 +133,12 @@ describe('InvokeAI reader', () => {
   });
 
   it('falls back to sd-metadata when invokeai_metadata is damaged, and says so', () => {
-    const read = readInvokeai(new Map([['invokeai_metadata', '{"positive_prompt": "a'], ['sd-metadata', JSON.stringify(v2)]]));
+    const read = readInvokeai(
+      new Map([
+        ['invokeai_metadata', '{"positive_prompt": "a'],
+        ['sd-metadata', JSON.stringify(v2)],
+      ]),
+    );
     expect(read?.settings.prompt).toBe('a watercolor fox');
     expect(read?.problems).toEqual(['invokeai_metadata: not a JSON object']);
   });

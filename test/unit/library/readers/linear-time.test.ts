@@ -9,7 +9,16 @@ import { readPngMetadata } from '../../../../electron/media/png/read-metadata.js
 import { encodeTextChunk } from '../../../../electron/media/png/text-chunks.js';
 import { baseWebp, webpWith } from '../../../fixtures/images/containers.js';
 import { asciiComment, buildExif } from '../../../fixtures/images/tiff-exif.js';
-import { FRAGMENTS, HOSTILE_TEXTS, KEYS, NUL_STALL, nulComment, PREFIXES, repeat, SUFFIXES } from '../../../fixtures/hostile-texts.js';
+import {
+  FRAGMENTS,
+  HOSTILE_TEXTS,
+  KEYS,
+  NUL_STALL,
+  nulComment,
+  PREFIXES,
+  repeat,
+  SUFFIXES,
+} from '../../../fixtures/hostile-texts.js';
 import { insertChunks, makePng } from '../../media/helpers.js';
 
 /**
@@ -32,7 +41,12 @@ function readEverything(texts: Map<string, string>): void {
     readA1111Sidecar(text);
     parseParameters(text);
   }
-  readPngMetadata(insertChunks(png, [...texts].map(([key, text]) => encodeTextChunk(key, text))));
+  readPngMetadata(
+    insertChunks(
+      png,
+      [...texts].map(([key, text]) => encodeTextChunk(key, text)),
+    ),
+  );
 }
 
 describe('readers on long adversarial texts', () => {

@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { probeFile } from '../../../../electron/library/import/probe-file.js';
-import { createMetadataPool, MetadataReadFailed, type MetadataPool } from '../../../../electron/library/readers/metadata-pool.js';
+import {
+  createMetadataPool,
+  MetadataReadFailed,
+  type MetadataPool,
+} from '../../../../electron/library/readers/metadata-pool.js';
 import { encodeTextChunk } from '../../../../electron/media/png/text-chunks.js';
 import { insertChunks, makePng } from '../../media/helpers.js';
 
@@ -29,7 +33,10 @@ describe('metadata pool', () => {
     pool = createMetadataPool({ size: 1 });
     const { read } = await pool.read(withText('parameters', 'a fox\nSteps: 20, Sampler: Euler, Seed: 5, Size: 8x8'));
     expect(read).toMatchObject({ format: 'png', source: 'a1111', settings: { prompt: 'a fox', steps: 20, seed: '5' } });
-    expect((await pool.read(withText('Comment', 'a note'), { sidecarText: 'a cat\nSteps: 3, Seed: 4, Size: 8x8' })).read.settings.prompt).toBe('a cat');
+    expect(
+      (await pool.read(withText('Comment', 'a note'), { sidecarText: 'a cat\nSteps: 3, Seed: 4, Size: 8x8' })).read
+        .settings.prompt,
+    ).toBe('a cat');
     expect(pool.workerCount).toBe(1);
   });
 
@@ -38,14 +45,19 @@ describe('metadata pool', () => {
     const stalled = pool.read(withText('parameters', 'stall-here'));
     // The host goes on meanwhile: a timer set after the stall started fires before the stalled read ends.
     const order: string[] = [];
-    await Promise.all([stalled.catch(() => order.push('stalled read failed')), sleep(1).then(() => order.push('timer'))]);
+    await Promise.all([
+      stalled.catch(() => order.push('stalled read failed')),
+      sleep(1).then(() => order.push('timer')),
+    ]);
     expect(order).toEqual(['timer', 'stalled read failed']);
-    await expect(stalled).rejects.toThrow(new MetadataReadFailed('timeout', 'Its settings could not be read in time (over 0.3 s).'));
+    await expect(stalled).rejects.toThrow(
+      new MetadataReadFailed('timeout', 'Its settings could not be read in time (over 0.3 s).'),
+    );
     expect((await pool.read(withText('parameters', 'fine'))).read).toMatchObject({ source: 'unknown' });
     expect(pool.workerCount).toBe(1);
   });
 
-  it('hands a file\'s bytes to the thread and back, never copying them on this thread; a view into a larger buffer is copied', async () => {
+  it("hands a file's bytes to the thread and back, never copying them on this thread; a view into a larger buffer is copied", async () => {
     pool = createMetadataPool({ size: 1 });
     const file = withText('parameters', 'a fox\nSteps: 20, Sampler: Euler, Seed: 5, Size: 8x8');
     const whole = file.slice();
@@ -65,15 +77,28 @@ describe('metadata pool', () => {
 
   it('fails only the file whose reader stopped; the files queued behind it are read', async () => {
     pool = createMetadataPool({ size: 1, workerUrl: STALLING });
-    const reads = [pool.read(withText('a', 'crash-here')), pool.read(withText('b', 'fine')), pool.read(withText('c', 'fine'))];
+    const reads = [
+      pool.read(withText('a', 'crash-here')),
+      pool.read(withText('b', 'fine')),
+      pool.read(withText('c', 'fine')),
+    ];
     const [crashed, ...rest] = await Promise.allSettled(reads);
-    expect(crashed).toMatchObject({ status: 'rejected', reason: { code: 'crashed', message: expect.stringMatching(/^Its settings could not be read: the reader stopped/) } });
+    expect(crashed).toMatchObject({
+      status: 'rejected',
+      reason: {
+        code: 'crashed',
+        message: expect.stringMatching(/^Its settings could not be read: the reader stopped/),
+      },
+    });
     expect(rest.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
   });
 
   it('on close, fails what is queued or running and refuses more', async () => {
     pool = createMetadataPool({ size: 1, workerUrl: STALLING });
-    const reads = Promise.allSettled([pool.read(withText('parameters', 'stall-here')), pool.read(withText('parameters', 'fine'))]);
+    const reads = Promise.allSettled([
+      pool.read(withText('parameters', 'stall-here')),
+      pool.read(withText('parameters', 'fine')),
+    ]);
     await pool.close();
     expect(await reads).toMatchObject([
       { status: 'rejected', reason: { code: 'closing' } },
@@ -86,6 +111,9 @@ describe('metadata pool', () => {
     pool = createMetadataPool({ size: 1, timeLimitMs: 300, workerUrl: STALLING });
     const path = join(dir, 'stalls.png');
     writeFileSync(path, withText('parameters', 'stall-here'));
-    expect(await probeFile(path, undefined, undefined, path, pool.read)).toEqual({ kind: 'failed', reason: 'Its settings could not be read in time (over 0.3 s).' });
+    expect(await probeFile(path, undefined, undefined, path, pool.read)).toEqual({
+      kind: 'failed',
+      reason: 'Its settings could not be read in time (over 0.3 s).',
+    });
   });
 });

@@ -7,7 +7,8 @@ import { buildExif, unicodeComment } from '../../../fixtures/images/tiff-exif.js
 import { readChunks, writeChunks } from '../../../../electron/media/png/chunks.js';
 import { insertChunks, makePng, tEXt } from '../../media/helpers.js';
 
-const INFOTEXT = 'a moth on a lamp\nNegative prompt: dust\nSteps: 30, Sampler: Euler, CFG scale: 7, Seed: 5, Size: 64x64';
+const INFOTEXT =
+  'a moth on a lamp\nNegative prompt: dust\nSteps: 30, Sampler: Euler, CFG scale: 7, Seed: 5, Size: 64x64';
 
 function wellFormed(read: ImageRead): void {
   expect([null, 'png', 'jpeg', 'webp']).toContain(read.format);
@@ -44,9 +45,14 @@ describe('readImageMetadata', () => {
   });
 
   it('tries the readers in order: a generator beats a bare description', async () => {
-    const a1111 = await readImageMetadata(insertChunks(await makePng(), [tEXt('Comment', 'a note'), tEXt('parameters', INFOTEXT)]));
+    const a1111 = await readImageMetadata(
+      insertChunks(await makePng(), [tEXt('Comment', 'a note'), tEXt('parameters', INFOTEXT)]),
+    );
     expect(a1111.source).toBe('a1111');
-    const novelai = insertChunks(await makePng(), [tEXt('Description', 'a lantern --ar 1:1 Job ID: 8b6a2c1e-4f3d-4e2a-9c1b-0a1b2c3d4e5f'), tEXt('Software', 'NovelAI')]);
+    const novelai = insertChunks(await makePng(), [
+      tEXt('Description', 'a lantern --ar 1:1 Job ID: 8b6a2c1e-4f3d-4e2a-9c1b-0a1b2c3d4e5f'),
+      tEXt('Software', 'NovelAI'),
+    ]);
     expect((await readImageMetadata(novelai)).source).toBe('novelai');
   });
 
@@ -55,13 +61,22 @@ describe('readImageMetadata', () => {
     expect(bare.source).toBe('a1111');
     expect(bare.settings.prompt).toBe('a moth on a lamp');
     expect(bare.raw).toEqual([{ key: 'sidecar', text: INFOTEXT }]);
-    const embedded = await readImageMetadata(insertChunks(await makePng(), [tEXt('parameters', 'inside\nSteps: 1, Seed: 2, Sampler: Euler')]), { sidecarText: INFOTEXT });
+    const embedded = await readImageMetadata(
+      insertChunks(await makePng(), [tEXt('parameters', 'inside\nSteps: 1, Seed: 2, Sampler: Euler')]),
+      { sidecarText: INFOTEXT },
+    );
     expect(embedded.settings.prompt).toBe('inside');
     expect(embedded.raw.map((r) => r.key)).toEqual(['parameters']);
   });
 
   it('names an empty file and a file that is no image', async () => {
-    expect(await readImageMetadata(new Uint8Array())).toEqual({ format: null, source: 'unknown', settings: {}, raw: [], problems: ['The file is empty.'] });
+    expect(await readImageMetadata(new Uint8Array())).toEqual({
+      format: null,
+      source: 'unknown',
+      settings: {},
+      raw: [],
+      problems: ['The file is empty.'],
+    });
     const text = await readImageMetadata(new TextEncoder().encode('Steps: 20, Seed: 1'));
     expect(text.format).toBeNull();
     expect(text.problems).toEqual(['The file is not a PNG, JPEG or WebP image.']);
@@ -82,7 +97,12 @@ describe('readImageMetadata', () => {
   });
 
   it('never throws on arbitrary bytes, nor on bytes behind a real signature', async () => {
-    const signatures = [[], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], [0xff, 0xd8, 0xff], [...new TextEncoder().encode('RIFF\x10\0\0\0WEBP')]];
+    const signatures = [
+      [],
+      [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+      [0xff, 0xd8, 0xff],
+      [...new TextEncoder().encode('RIFF\x10\0\0\0WEBP')],
+    ];
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...signatures), fc.uint8Array({ maxLength: 600 }), async (head, tail) => {
         wellFormed(await readImageMetadata(Uint8Array.from([...head, ...tail])));
@@ -92,36 +112,55 @@ describe('readImageMetadata', () => {
   });
 
   it('never throws on a damaged EXIF block inside a sound JPEG or WebP', async () => {
-    const valid = buildExif({ Make: 'm', Software: 's', UserComment: unicodeComment(INFOTEXT), MakerNote: new Uint8Array(9) }, 'MM');
+    const valid = buildExif(
+      { Make: 'm', Software: 's', UserComment: unicodeComment(INFOTEXT), MakerNote: new Uint8Array(9) },
+      'MM',
+    );
     const jpeg = await baseJpeg(8, 8);
     const webp = await baseWebp(8, 8);
     const exif = fc.oneof(
       fc.uint8Array({ maxLength: 300 }).map((tail) => Uint8Array.from([0x4d, 0x4d, 0, 42, ...tail])),
-      fc.array(fc.tuple(fc.nat({ max: valid.length - 1 }), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 6 }).map((flips) => {
-        const bytes = Uint8Array.from(valid);
-        for (const [at, value] of flips) bytes[at] = value;
-        return bytes;
-      }),
+      fc
+        .array(fc.tuple(fc.nat({ max: valid.length - 1 }), fc.integer({ min: 0, max: 255 })), {
+          minLength: 1,
+          maxLength: 6,
+        })
+        .map((flips) => {
+          const bytes = Uint8Array.from(valid);
+          for (const [at, value] of flips) bytes[at] = value;
+          return bytes;
+        }),
     );
     await fc.assert(
       fc.asyncProperty(exif, fc.boolean(), async (block, inJpeg) => {
-        wellFormed(await readImageMetadata(inJpeg ? jpegWith(jpeg, { exif: block }) : webpWith(webp, 8, 8, { exif: block })));
+        wellFormed(
+          await readImageMetadata(inJpeg ? jpegWith(jpeg, { exif: block }) : webpWith(webp, 8, 8, { exif: block })),
+        );
       }),
       { numRuns: 300 },
     );
   });
 
   it('never throws on mutated or truncated valid files of every container', async () => {
-    const exif = buildExif({ Make: 'm', Software: 'NovelAI', ImageDescription: 'd', UserComment: unicodeComment(INFOTEXT, 'le') }, 'II');
+    const exif = buildExif(
+      { Make: 'm', Software: 'NovelAI', ImageDescription: 'd', UserComment: unicodeComment(INFOTEXT, 'le') },
+      'II',
+    );
     const fixtures = [
       insertChunks(await makePng(16, 16), [tEXt('parameters', INFOTEXT), tEXt('Comment', '{"steps": 3}')]),
-      jpegWith(await baseJpeg(16, 16), { exif, xmp: '<x:xmpmeta><dc:description><rdf:Alt><rdf:li>a</rdf:li></rdf:Alt></dc:description></x:xmpmeta>' }),
+      jpegWith(await baseJpeg(16, 16), {
+        exif,
+        xmp: '<x:xmpmeta><dc:description><rdf:Alt><rdf:li>a</rdf:li></rdf:Alt></dc:description></x:xmpmeta>',
+      }),
       webpWith(await baseWebp(16, 16), 16, 16, { exif, xmp: '<x/>' }),
     ];
     const mutation = fc.record({
       file: fc.nat({ max: fixtures.length - 1 }),
       cut: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }),
-      flips: fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }), fc.integer({ min: 0, max: 255 })), { maxLength: 8 }),
+      flips: fc.array(
+        fc.tuple(fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }), fc.integer({ min: 0, max: 255 })),
+        { maxLength: 8 },
+      ),
     });
     await fc.assert(
       fc.asyncProperty(mutation, async ({ file, cut, flips }) => {

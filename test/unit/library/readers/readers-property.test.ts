@@ -7,18 +7,65 @@ import { readSwarmui } from '../../../../electron/library/readers/swarmui.js';
 import type { GeneratorRead, GeneratorReader, ReadSettings } from '../../../../electron/library/readers/types.js';
 
 const KEYS = [
-  'prompt', 'workflow', 'parameters', 'invokeai_metadata', 'invokeai_graph', 'sd-metadata', 'Dream', 'fooocus_scheme',
-  'exif:UserComment', 'exif:Make', 'exif:Model', 'exif:Software', 'exif:MakerNote',
+  'prompt',
+  'workflow',
+  'parameters',
+  'invokeai_metadata',
+  'invokeai_graph',
+  'sd-metadata',
+  'Dream',
+  'fooocus_scheme',
+  'exif:UserComment',
+  'exif:Make',
+  'exif:Model',
+  'exif:Software',
+  'exif:MakerNote',
 ];
 const IDS = ['1', '2', '3', '4', '5', '__proto__', 'constructor'];
 const INPUTS = [
-  'positive', 'negative', 'model', 'latent_image', 'samples', 'conditioning', 'conditioning_1', 'conditioning_to',
-  'guider', 'noise', 'sampler', 'sigmas', 'text', 'text_g', 't5xxl', 'seed', 'noise_seed', 'steps', 'cfg', 'width',
-  'height', 'lora_name', 'strength_model', 'ckpt_name', 'value', 'guidance', 'images', '__proto__',
+  'positive',
+  'negative',
+  'model',
+  'latent_image',
+  'samples',
+  'conditioning',
+  'conditioning_1',
+  'conditioning_to',
+  'guider',
+  'noise',
+  'sampler',
+  'sigmas',
+  'text',
+  'text_g',
+  't5xxl',
+  'seed',
+  'noise_seed',
+  'steps',
+  'cfg',
+  'width',
+  'height',
+  'lora_name',
+  'strength_model',
+  'ckpt_name',
+  'value',
+  'guidance',
+  'images',
+  '__proto__',
 ];
 const CLASSES = [
-  'KSampler', 'SamplerCustomAdvanced', 'KSamplerSelect', 'CLIPTextEncode', 'ConditioningCombine', 'FluxGuidance',
-  'LoraLoader', 'CheckpointLoaderSimple', 'EmptyLatentImage', 'LatentUpscale', 'SaveImage', 'BasicGuider', 'PrimitiveNode',
+  'KSampler',
+  'SamplerCustomAdvanced',
+  'KSamplerSelect',
+  'CLIPTextEncode',
+  'ConditioningCombine',
+  'FluxGuidance',
+  'LoraLoader',
+  'CheckpointLoaderSimple',
+  'EmptyLatentImage',
+  'LatentUpscale',
+  'SaveImage',
+  'BasicGuider',
+  'PrimitiveNode',
 ];
 
 // Random API graphs whose links point anywhere, themselves included: cycles, dangling links, wrong shapes.
@@ -43,7 +90,9 @@ const workflow = fc.record({
       widgets_values: fc.oneof(fc.array(fc.jsonValue()), fc.jsonValue()),
     }),
   ),
-  links: fc.array(fc.tuple(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 5 }), fc.nat(2), fc.nat(5), fc.nat(3))),
+  links: fc.array(
+    fc.tuple(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 5 }), fc.nat(2), fc.nat(5), fc.nat(3)),
+  ),
 });
 // A real graph (LoRA chain, area prompts, hires pass, primitive seed) with every link rewired at random.
 const RICH: Record<string, { class_type: string; inputs: Record<string, unknown> }> = {
@@ -54,17 +103,32 @@ const RICH: Record<string, { class_type: string; inputs: Record<string, unknown>
   '5': { class_type: 'ConditioningSetArea', inputs: { conditioning: ['3', 0] } },
   '6': { class_type: 'ConditioningCombine', inputs: { conditioning_1: ['5', 0], conditioning_2: ['4', 0] } },
   '7': { class_type: 'EmptyLatentImage', inputs: { width: 512, height: 512 } },
-  '8': { class_type: 'KSampler', inputs: { seed: ['9', 0], steps: 20, model: ['2', 0], positive: ['6', 0], negative: ['4', 0], latent_image: ['7', 0] } },
+  '8': {
+    class_type: 'KSampler',
+    inputs: {
+      seed: ['9', 0],
+      steps: 20,
+      model: ['2', 0],
+      positive: ['6', 0],
+      negative: ['4', 0],
+      latent_image: ['7', 0],
+    },
+  },
   '9': { class_type: 'PrimitiveNode', inputs: { value: 5 } },
   '10': { class_type: 'LatentUpscale', inputs: { width: 1024, height: 1024, samples: ['8', 0] } },
-  '11': { class_type: 'KSampler', inputs: { seed: 1, model: ['2', 0], positive: ['6', 0], negative: ['4', 0], latent_image: ['10', 0] } },
+  '11': {
+    class_type: 'KSampler',
+    inputs: { seed: 1, model: ['2', 0], positive: ['6', 0], negative: ['4', 0], latent_image: ['10', 0] },
+  },
   '12': { class_type: 'SaveImage', inputs: { images: ['11', 0] } },
 };
 const RICH_LINKS = Object.values(RICH).flatMap((n) => Object.values(n.inputs).filter(Array.isArray)).length;
-const rewired = fc.array(fc.constantFrom(...Object.keys(RICH), '99'), { minLength: RICH_LINKS, maxLength: RICH_LINKS }).map((targets) => {
-  let i = 0;
-  return JSON.stringify(RICH, (_key, value: unknown) => (Array.isArray(value) ? [targets[i++], value[1]] : value));
-});
+const rewired = fc
+  .array(fc.constantFrom(...Object.keys(RICH), '99'), { minLength: RICH_LINKS, maxLength: RICH_LINKS })
+  .map((targets) => {
+    let i = 0;
+    return JSON.stringify(RICH, (_key, value: unknown) => (Array.isArray(value) ? [targets[i++], value[1]] : value));
+  });
 const nonFinite = (json: string) => json.replace(/\d+(\.\d+)?/g, (n, _f, at: number) => (at % 3 === 0 ? 'NaN' : n));
 
 const text = fc.oneof(
@@ -76,25 +140,94 @@ const text = fc.oneof(
   workflow.map((w) => JSON.stringify(w)),
   apiGraph.map((g) => `prompt:${JSON.stringify(g)}`),
   fc.jsonValue().map((v) => JSON.stringify({ sui_image_params: v, sui_models: v })),
-  fc.dictionary(fc.constantFrom('sui_image_params', 'prompt', 'image', 'model', 'loras', 'seed'), fc.jsonValue()).map((v) => JSON.stringify(v)),
+  fc
+    .dictionary(fc.constantFrom('sui_image_params', 'prompt', 'image', 'model', 'loras', 'seed'), fc.jsonValue())
+    .map((v) => JSON.stringify(v)),
   fc.constantFrom('fooocus', 'a1111', 'Fooocus v2.5.5', '{"prompt":', '"a [b" -S 99999999999999999999 -s x -W'),
 );
 const texts = fc.dictionary(fc.constantFrom(...KEYS), text).map((entries) => new Map(Object.entries(entries)));
 
 /** JSON objects with a reader's own keys, every value arbitrary: reaches each field's parsing. */
 const shaped = (keys: string[]) =>
-  fc.dictionary(fc.constantFrom(...keys), fc.oneof(fc.string(), fc.jsonValue(), fc.constantFrom('NaN', '(1152, 896)', '1e400'))).map((v) => nonFinite(JSON.stringify(v)));
-const FOOOCUS_KEYS = ['full_prompt', 'full_negative_prompt', 'prompt', 'negative_prompt', 'steps', 'guidance_scale', 'seed', 'sampler', 'scheduler', 'resolution', 'base_model', 'base_model_hash', 'loras', 'lora_combined_1'];
-const SWARM_KEYS = ['prompt', 'negativeprompt', 'model', 'seed', 'steps', 'cfgscale', 'width', 'height', 'sampler', 'scheduler', 'loras', 'loraweights', 'initimagecreativity'];
-const INVOKE_KEYS = ['positive_prompt', 'negative_prompt', 'seed', 'steps', 'cfg_scale', 'scheduler', 'width', 'height', 'model', 'loras', 'strength', 'image', 'model_weights', 'model_hash'];
+  fc
+    .dictionary(
+      fc.constantFrom(...keys),
+      fc.oneof(fc.string(), fc.jsonValue(), fc.constantFrom('NaN', '(1152, 896)', '1e400')),
+    )
+    .map((v) => nonFinite(JSON.stringify(v)));
+const FOOOCUS_KEYS = [
+  'full_prompt',
+  'full_negative_prompt',
+  'prompt',
+  'negative_prompt',
+  'steps',
+  'guidance_scale',
+  'seed',
+  'sampler',
+  'scheduler',
+  'resolution',
+  'base_model',
+  'base_model_hash',
+  'loras',
+  'lora_combined_1',
+];
+const SWARM_KEYS = [
+  'prompt',
+  'negativeprompt',
+  'model',
+  'seed',
+  'steps',
+  'cfgscale',
+  'width',
+  'height',
+  'sampler',
+  'scheduler',
+  'loras',
+  'loraweights',
+  'initimagecreativity',
+];
+const INVOKE_KEYS = [
+  'positive_prompt',
+  'negative_prompt',
+  'seed',
+  'steps',
+  'cfg_scale',
+  'scheduler',
+  'width',
+  'height',
+  'model',
+  'loras',
+  'strength',
+  'image',
+  'model_weights',
+  'model_hash',
+];
 const owned: Record<string, fc.Arbitrary<Map<string, string>>> = {
-  fooocus: fc
-    .tuple(shaped(FOOOCUS_KEYS), fc.constantFrom('fooocus', 'a1111', 'other'), fc.string())
-    .map(([json, scheme, text]) => new Map([['parameters', scheme === 'a1111' ? text : json], ['fooocus_scheme', scheme]])),
-  swarmui: shaped(SWARM_KEYS).map((json) => new Map([['parameters', `{"sui_image_params":${json},"sui_models":${json}}`]])),
+  fooocus: fc.tuple(shaped(FOOOCUS_KEYS), fc.constantFrom('fooocus', 'a1111', 'other'), fc.string()).map(
+    ([json, scheme, text]) =>
+      new Map([
+        ['parameters', scheme === 'a1111' ? text : json],
+        ['fooocus_scheme', scheme],
+      ]),
+  ),
+  swarmui: shaped(SWARM_KEYS).map(
+    (json) => new Map([['parameters', `{"sui_image_params":${json},"sui_models":${json}}`]]),
+  ),
   invokeai: fc
     .tuple(shaped(INVOKE_KEYS), fc.constantFrom('invokeai_metadata', 'sd-metadata', 'Dream'), fc.string())
-    .map(([json, key, text]) => new Map([[key, key === 'Dream' ? `"${text}" -s ${text} -S ${text} -C ${text}` : key === 'sd-metadata' ? `{"image":${json}}` : json]])),
+    .map(
+      ([json, key, text]) =>
+        new Map([
+          [
+            key,
+            key === 'Dream'
+              ? `"${text}" -s ${text} -S ${text} -C ${text}`
+              : key === 'sd-metadata'
+                ? `{"image":${json}}`
+                : json,
+          ],
+        ]),
+    ),
   comfyui: rewired.map((graph) => new Map([['prompt', graph]])),
 };
 
@@ -121,11 +254,17 @@ const READERS: Array<[string, GeneratorReader]> = [
 describe('generator readers on arbitrary texts', () => {
   for (const [source, reader] of READERS) {
     it(`${source} never throws and answers in shape, on any text in any key`, () => {
-      fc.assert(fc.property(texts, (map) => wellFormed(reader(map), source)), { numRuns: 300 });
+      fc.assert(
+        fc.property(texts, (map) => wellFormed(reader(map), source)),
+        { numRuns: 300 },
+      );
     });
 
     it(`${source} never throws and answers in shape, on its own keys with arbitrary values (rewired graphs for ComfyUI)`, () => {
-      fc.assert(fc.property(owned[source]!, (map) => wellFormed(reader(map), source)), { numRuns: 300 });
+      fc.assert(
+        fc.property(owned[source]!, (map) => wellFormed(reader(map), source)),
+        { numRuns: 300 },
+      );
     });
   }
 });

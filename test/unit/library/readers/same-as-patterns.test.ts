@@ -13,7 +13,8 @@ import { trimTrailingNuls } from '../../../../electron/library/readers/user-comm
  * Each linear scanner against the backtracking pattern it replaced (kept here as the oracle), on short texts made
  * of the characters that pattern cares about: the same answer on every input, only without the quadratic cost.
  */
-const textOf = (pieces: string[], maxLength = 30) => fc.array(fc.constantFrom(...pieces), { maxLength }).map((parts) => parts.join(''));
+const textOf = (pieces: string[], maxLength = 30) =>
+  fc.array(fc.constantFrom(...pieces), { maxLength }).map((parts) => parts.join(''));
 const RUNS = { numRuns: 10_000 };
 
 describe('scanners answer as the patterns they replaced', () => {
@@ -24,9 +25,12 @@ describe('scanners answer as the patterns they replaced', () => {
         const weight = m[2] === undefined ? 1 : Number(m[2]);
         return Number.isFinite(weight) ? { name: m[1]!.trim(), weight } : { name: m[1]!.trim() };
       });
-    fc.assert(fc.property(textOf(['<lora:', '<lyco:', '<', '>', ':', 'a', ' ', '0.5', 'x', '<lor', 'lora:']), (p) => {
+    fc.assert(
+      fc.property(textOf(['<lora:', '<lyco:', '<', '>', ':', 'a', ' ', '0.5', 'x', '<lor', 'lora:']), (p) => {
         expect(lorasInPrompt(p)).toEqual(oracle(p));
-      }), RUNS);
+      }),
+      RUNS,
+    );
   });
 
   it('JSON tokens: "(?:[^"\\\\]|\\\\.)*"|-?\\b(?:NaN|Infinity)\\b|\\d{16,}', () => {
@@ -41,25 +45,76 @@ describe('scanners answer as the patterns they replaced', () => {
       });
       return { text: out, long };
     };
-    const pieces = ['"', '\\', 'N', 'NaN', 'Infinity', '-', 'a', '_', '1', '1234567890123456', ' ', '\n', '\u2028', ':', 'aN'];
-    fc.assert(fc.property(textOf(pieces), (t) => {
+    const pieces = [
+      '"',
+      '\\',
+      'N',
+      'NaN',
+      'Infinity',
+      '-',
+      'a',
+      '_',
+      '1',
+      '1234567890123456',
+      ' ',
+      '\n',
+      '\u2028',
+      ':',
+      'aN',
+    ];
+    fc.assert(
+      fc.property(textOf(pieces), (t) => {
         expect(scanJsonTokens(t)).toEqual(oracle(t));
-      }), RUNS);
+      }),
+      RUNS,
+    );
   });
 
   it('a params line in a sidecar: (^|\\n)\\s*(Steps|Sampler|Seed|CFG scale|Size|Model):\\s*\\S', () => {
     const oracle = (text: string) =>
-      text.trim() !== '' && !/^\s*[[{]/.test(text) && (/(^|\n)\s*(Steps|Sampler|Seed|CFG scale|Size|Model):\s*\S/.test(text) || text.includes('\nNegative prompt:'));
-    const pieces = ['Steps:', 'Seed:', 'CFG scale:', 'Size', ':', ' ', '\n', '\r', '\u00a0', 'x', 'a', '\nNegative prompt:', '{'];
-    fc.assert(fc.property(textOf(pieces), (t) => {
+      text.trim() !== '' &&
+      !/^\s*[[{]/.test(text) &&
+      (/(^|\n)\s*(Steps|Sampler|Seed|CFG scale|Size|Model):\s*\S/.test(text) || text.includes('\nNegative prompt:'));
+    const pieces = [
+      'Steps:',
+      'Seed:',
+      'CFG scale:',
+      'Size',
+      ':',
+      ' ',
+      '\n',
+      '\r',
+      '\u00a0',
+      'x',
+      'a',
+      '\nNegative prompt:',
+      '{',
+    ];
+    fc.assert(
+      fc.property(textOf(pieces), (t) => {
         expect(readA1111Sidecar(t) !== undefined).toBe(oracle(t));
-      }), RUNS);
+      }),
+      RUNS,
+    );
   });
 
   it('a Midjourney Job ID: \\s*Job ID:\\s*<uuid>\\s*$ (i)', () => {
     const JOB_ID = /\s*Job ID:\s*[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s*$/i;
     const uuid = '8b6a2c1e-4f3d-4e2a-9c1b-0a1b2c3d4e5f';
-    const pieces = ['Job ID:', 'job id:', ' ', '\n', '\u00a0', uuid, uuid.toUpperCase(), uuid.slice(1), 'a', ' --v 6', ' --no red', 'İ'];
+    const pieces = [
+      'Job ID:',
+      'job id:',
+      ' ',
+      '\n',
+      '\u00a0',
+      uuid,
+      uuid.toUpperCase(),
+      uuid.slice(1),
+      'a',
+      ' --v 6',
+      ' --no red',
+      'İ',
+    ];
     fc.assert(
       fc.property(textOf(pieces, 12), (t) => {
         const read = readMidjourney(new Map([['Description', t]]));
@@ -76,11 +131,25 @@ describe('scanners answer as the patterns they replaced', () => {
   it('an XMP description: <dc:description\\b[^>]*>[\\s\\S]*?<rdf:li\\b[^>]*>([\\s\\S]*?)<\\/rdf:li>', () => {
     const XMP = /<dc:description\b[^>]*>[\s\S]*?<rdf:li\b[^>]*>([\s\S]*?)<\/rdf:li>/;
     const ATTRIBUTE = /\bdc:description="([^"]*)"/;
-    const pieces = ['<dc:description', '<dc:descriptionX', '>', '<rdf:li', '<rdf:lix', '</rdf:li>', ' ', 'a', 'dc:description="', '"', '<'];
+    const pieces = [
+      '<dc:description',
+      '<dc:descriptionX',
+      '>',
+      '<rdf:li',
+      '<rdf:lix',
+      '</rdf:li>',
+      ' ',
+      'a',
+      'dc:description="',
+      '"',
+      '<',
+    ];
     fc.assert(
       fc.property(textOf(pieces, 14), (t) => {
         const found = (XMP.exec(t) ?? ATTRIBUTE.exec(t))?.[1]?.trim();
-        expect(readGeneric(new Map([['xmp', t]]))?.description).toBe(found === '' || found === 'default' ? undefined : found);
+        expect(readGeneric(new Map([['xmp', t]]))?.description).toBe(
+          found === '' || found === 'default' ? undefined : found,
+        );
       }),
       RUNS,
     );
@@ -93,16 +162,21 @@ describe('scanners answer as the patterns they replaced', () => {
         const m = SIZE.exec(t);
         const { width, height } = readFooocusJson({ resolution: t }).settings;
         const valid = m !== null && Number(m[1]) > 0 && Number(m[2]) > 0;
-        expect(valid ? [width, height] : [undefined, undefined]).toEqual(valid ? [Number(m[1]), Number(m[2])] : [undefined, undefined]);
+        expect(valid ? [width, height] : [undefined, undefined]).toEqual(
+          valid ? [Number(m[1]), Number(m[2])] : [undefined, undefined],
+        );
       }),
       RUNS,
     );
   });
 
   it('trailing NULs: \\0+$', () => {
-    fc.assert(fc.property(textOf(['\0', 'a', ' ']), (t) => {
+    fc.assert(
+      fc.property(textOf(['\0', 'a', ' ']), (t) => {
         expect(trimTrailingNuls(t)).toBe(t.replace(/\0+$/, ''));
-      }), RUNS);
+      }),
+      RUNS,
+    );
   });
 
   it('a value named in a problem: quoted whole, then cut to 40 characters', () => {
@@ -111,11 +185,15 @@ describe('scanners answer as the patterns they replaced', () => {
       return text.length > 40 ? `${text.slice(0, 40)}…` : text;
     };
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom('a', '\n', '"', '\ud83d', '\ude00', '\u0001', '\\'), maxLength: 60 }), (value) => {
-        const fill = newFill();
-        put(fill, 'seed', value, asSeed, 'seed');
-        if (value !== '' && asSeed(value) === undefined) expect(fill.problems).toEqual([`seed: ${oracle(value)} could not be read`]);
-      }),
+      fc.property(
+        fc.string({ unit: fc.constantFrom('a', '\n', '"', '\ud83d', '\ude00', '\u0001', '\\'), maxLength: 60 }),
+        (value) => {
+          const fill = newFill();
+          put(fill, 'seed', value, asSeed, 'seed');
+          if (value !== '' && asSeed(value) === undefined)
+            expect(fill.problems).toEqual([`seed: ${oracle(value)} could not be read`]);
+        },
+      ),
       RUNS,
     );
   });

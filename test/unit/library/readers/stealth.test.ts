@@ -5,7 +5,8 @@ import { readStealth } from '../../../../electron/library/readers/stealth.js';
 import { stealthPng } from '../../../fixtures/images/stealth-pixels.js';
 import { insertChunks, tEXt } from '../../media/helpers.js';
 
-const INFOTEXT = 'a paper crane, <lora:origami:0.7>\nNegative prompt: text\nSteps: 24, Sampler: Euler a, CFG scale: 5, Seed: 99, Size: 64x48, Model: animagine';
+const INFOTEXT =
+  'a paper crane, <lora:origami:0.7>\nNegative prompt: text\nSteps: 24, Sampler: Euler a, CFG scale: 5, Seed: 99, Size: 64x48, Model: animagine';
 
 describe('A1111 stealth reader', () => {
   for (const mode of ['alpha', 'rgb'] as const) {
@@ -15,8 +16,16 @@ describe('A1111 stealth reader', () => {
         const read = await readImageMetadata(png);
         expect(read.source).toBe('a1111');
         expect(read.settings).toEqual({
-          prompt: 'a paper crane, <lora:origami:0.7>', negativePrompt: 'text', steps: 24, sampler: 'Euler a', guidance: 5, seed: '99',
-          width: 64, height: 48, model: 'animagine', loras: [{ name: 'origami', weight: 0.7 }],
+          prompt: 'a paper crane, <lora:origami:0.7>',
+          negativePrompt: 'text',
+          steps: 24,
+          sampler: 'Euler a',
+          guidance: 5,
+          seed: '99',
+          width: 64,
+          height: 48,
+          model: 'animagine',
+          loras: [{ name: 'origami', weight: 0.7 }],
         });
         expect(read.raw).toEqual([{ key: 'stealth', text: INFOTEXT }]);
       });
@@ -24,21 +33,31 @@ describe('A1111 stealth reader', () => {
   }
 
   it('survives a lossless WebP re-encode (sites that strip chunks)', async () => {
-    const webp = new Uint8Array(await sharp(await stealthPng(INFOTEXT, { mode: 'alpha', gzip: true })).webp({ lossless: true, exact: true }).toBuffer());
+    const webp = new Uint8Array(
+      await sharp(await stealthPng(INFOTEXT, { mode: 'alpha', gzip: true }))
+        .webp({ lossless: true, exact: true })
+        .toBuffer(),
+    );
     const read = await readImageMetadata(webp);
     expect(read.format).toBe('webp');
     expect(read.settings.prompt).toBe('a paper crane, <lora:origami:0.7>');
   });
 
   it('reads NovelAI settings hidden as JSON', async () => {
-    const hidden = JSON.stringify({ Software: 'NovelAI', Description: 'a lantern', Comment: JSON.stringify({ steps: 28, seed: 5 }) });
+    const hidden = JSON.stringify({
+      Software: 'NovelAI',
+      Description: 'a lantern',
+      Comment: JSON.stringify({ steps: 28, seed: 5 }),
+    });
     const read = await readImageMetadata(await stealthPng(hidden, { mode: 'alpha', gzip: true }));
     expect(read.source).toBe('novelai');
     expect(read.settings).toEqual({ prompt: 'a lantern', steps: 28, seed: '5' });
   });
 
   it('is not tried when the chunks already say what made the image', async () => {
-    const png = insertChunks(await stealthPng(INFOTEXT, { mode: 'alpha', gzip: false }), [tEXt('parameters', 'chunk prompt\nSteps: 5, Seed: 1, Sampler: Euler')]);
+    const png = insertChunks(await stealthPng(INFOTEXT, { mode: 'alpha', gzip: false }), [
+      tEXt('parameters', 'chunk prompt\nSteps: 5, Seed: 1, Sampler: Euler'),
+    ]);
     const read = await readImageMetadata(png);
     expect(read.settings.prompt).toBe('chunk prompt');
     expect(read.raw.map((r) => r.key)).toEqual(['parameters']);
@@ -51,9 +70,19 @@ describe('A1111 stealth reader', () => {
     const p = 128;
     const at = ((p % info.height) * info.width + Math.floor(p / info.height)) * 4 + 3;
     data[at] = data[at]! | 1;
-    const lying = new Uint8Array(await sharp(data, { raw: { width: info.width, height: info.height, channels: 4 } }).png().toBuffer());
-    expect(await readStealth(lying)).toEqual({ problems: [expect.stringMatching(/claim 8388616 bits, more than the image holds/)] });
-    const plain = new Uint8Array(await sharp({ create: { width: 8, height: 8, channels: 4, background: '#fff' } }).png().toBuffer());
+    const lying = new Uint8Array(
+      await sharp(data, { raw: { width: info.width, height: info.height, channels: 4 } })
+        .png()
+        .toBuffer(),
+    );
+    expect(await readStealth(lying)).toEqual({
+      problems: [expect.stringMatching(/claim 8388616 bits, more than the image holds/)],
+    });
+    const plain = new Uint8Array(
+      await sharp({ create: { width: 8, height: 8, channels: 4, background: '#fff' } })
+        .png()
+        .toBuffer(),
+    );
     expect(await readStealth(plain)).toEqual({ problems: [] });
   });
 });

@@ -22,7 +22,11 @@ function swarm(seed = '1460937711'): string {
     },
     sui_extra_data: { date: '2024-09-01', prep_time: '0.01 sec', generation_time: '4.20 sec' },
     sui_models: [
-      { name: 'sd_xl_base_1.0.safetensors', param: 'model', hash: '0x31e35c80fc4829d14f90153f4c74cd59c90b779f6afe05a74cd6120b893f7e5b' },
+      {
+        name: 'sd_xl_base_1.0.safetensors',
+        param: 'model',
+        hash: '0x31e35c80fc4829d14f90153f4c74cd59c90b779f6afe05a74cd6120b893f7e5b',
+      },
       { name: 'ink_style.safetensors', param: 'loras', hash: '0xabc' },
     ],
   };
@@ -49,7 +53,11 @@ const expected = {
 
 describe('SwarmUI reader', () => {
   it('reads sui_image_params from PNG parameters, with the model hash from sui_models', () => {
-    expect(readSwarmui(new Map([['parameters', swarm()]]))).toEqual({ source: 'swarmui', settings: expected, problems: [] });
+    expect(readSwarmui(new Map([['parameters', swarm()]]))).toEqual({
+      source: 'swarmui',
+      settings: expected,
+      problems: [],
+    });
   });
 
   it('reads the same JSON from a JPEG EXIF UserComment, a 64-bit seed exactly', () => {
@@ -72,7 +80,16 @@ describe('SwarmUI reader', () => {
   });
 
   it('answers undefined for A1111 text and for Fooocus JSON', () => {
-    expect(readSwarmui(new Map([['parameters', 'a cat\nSteps: 20, Sampler: Euler a, CFG scale: 7, Seed: 1']]))).toBeUndefined();
-    expect(readSwarmui(new Map([['parameters', '{"full_prompt": ["a cat"], "seed": "1"}'], ['fooocus_scheme', 'fooocus']]))).toBeUndefined();
+    expect(
+      readSwarmui(new Map([['parameters', 'a cat\nSteps: 20, Sampler: Euler a, CFG scale: 7, Seed: 1']])),
+    ).toBeUndefined();
+    expect(
+      readSwarmui(
+        new Map([
+          ['parameters', '{"full_prompt": ["a cat"], "seed": "1"}'],
+          ['fooocus_scheme', 'fooocus'],
+        ]),
+      ),
+    ).toBeUndefined();
   });
 });

@@ -7,7 +7,10 @@ import { HashIndex } from '../../../../electron/library/similar/hash-index.js';
 const u32 = fc.integer({ min: 0, max: 0xffffffff });
 /** Hashes drawn near a few centres, so that groups and near neighbours really occur. */
 const clustered = fc
-  .tuple(fc.array(fc.tuple(u32, u32), { minLength: 1, maxLength: 4 }), fc.array(fc.tuple(fc.nat(3), fc.array(fc.nat(63), { maxLength: 10 })), { minLength: 2, maxLength: 40 }))
+  .tuple(
+    fc.array(fc.tuple(u32, u32), { minLength: 1, maxLength: 4 }),
+    fc.array(fc.tuple(fc.nat(3), fc.array(fc.nat(63), { maxLength: 10 })), { minLength: 2, maxLength: 40 }),
+  )
   .map(([centres, members]) =>
     members.map(([c, flips]) => {
       let [hi, lo] = centres[c % centres.length]!;
@@ -42,8 +45,16 @@ describe('the in-memory hash index', () => {
   });
 
   it('within() stops at the cap, keeping the nearest', () => {
-    const index = build([[0, 0], [0, 1], [0, 3], [0, 7]]);
-    expect(index.within(0, 0, 64, 2)).toEqual([{ rowid: 1, distance: 0 }, { rowid: 2, distance: 1 }]);
+    const index = build([
+      [0, 0],
+      [0, 1],
+      [0, 3],
+      [0, 7],
+    ]);
+    expect(index.within(0, 0, 64, 2)).toEqual([
+      { rowid: 1, distance: 0 },
+      { rowid: 2, distance: 1 },
+    ]);
   });
 
   it('groups() links exactly the entries a naive all-pairs union links, for any distance multi-index hashing guarantees', () => {
@@ -63,15 +74,19 @@ describe('the in-memory hash index', () => {
           list.push(i + 1);
           expected.set(find(i), list);
         });
-        const norm = (groups: number[][]) => groups.map((g) => [...g].sort((a, b) => a - b)).sort((a, b) => a[0]! - b[0]!);
-        expect(norm(build(hashes).groups(maxDistance))).toEqual(norm([...expected.values()].filter((g) => g.length > 1)));
+        const norm = (groups: number[][]) =>
+          groups.map((g) => [...g].sort((a, b) => a - b)).sort((a, b) => a[0]! - b[0]!);
+        expect(norm(build(hashes).groups(maxDistance))).toEqual(
+          norm([...expected.values()].filter((g) => g.length > 1)),
+        );
       }),
     );
   });
 
   it('groupsAsync() hands the loop back while it works on a large index, and answers as groups() does', async () => {
     const index = new HashIndex();
-    for (let i = 0; i < 20_000; i += 1) index.add(i + 1, Math.imul(i, 2654435761) >>> 0, Math.imul(i ^ 0x5bd1e995, 2246822519) >>> 0);
+    for (let i = 0; i < 20_000; i += 1)
+      index.add(i + 1, Math.imul(i, 2654435761) >>> 0, Math.imul(i ^ 0x5bd1e995, 2246822519) >>> 0);
     index.add(20_001, 0xdeadbeef, 0x12345678);
     index.add(20_002, 0xdeadbeef, 0x12345679);
     let turns = 0;

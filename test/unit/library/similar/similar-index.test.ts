@@ -29,11 +29,24 @@ describe('the similarity index over the store', () => {
     const one = hashed(0, A, 'same-bytes');
     const two = hashed(0, A, 'same-bytes');
     const three = hashed(0, near(3));
-    const jobs = [finished(store, 'a', {}, [one]), finished(store, 'b', {}, [two]), finished(store, 'c', {}, [three]), finished(store, 'd', {}, [hashed(0, FAR)])];
+    const jobs = [
+      finished(store, 'a', {}, [one]),
+      finished(store, 'b', {}, [two]),
+      finished(store, 'c', {}, [three]),
+      finished(store, 'd', {}, [hashed(0, FAR)]),
+    ];
     const page = await setup(store).duplicates(undefined);
     expect(page.groups).toEqual([
-      { kind: 'exact', imageIds: expect.arrayContaining([one.id, two.id]), jobIds: expect.arrayContaining([jobs[0], jobs[1]]) },
-      { kind: 'near', imageIds: expect.arrayContaining([one.id, two.id, three.id]), jobIds: expect.arrayContaining(jobs.slice(0, 3)) },
+      {
+        kind: 'exact',
+        imageIds: expect.arrayContaining([one.id, two.id]),
+        jobIds: expect.arrayContaining([jobs[0], jobs[1]]),
+      },
+      {
+        kind: 'near',
+        imageIds: expect.arrayContaining([one.id, two.id, three.id]),
+        jobIds: expect.arrayContaining(jobs.slice(0, 3)),
+      },
     ]);
     expect(page.groups[1]!.imageIds).toHaveLength(3);
     expect(page.jobs.map((j) => j.id).sort()).toEqual(jobs.slice(0, 3).sort());
