@@ -2,8 +2,8 @@ import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { safeStorage } from 'electron';
 import { AppError } from '../shared/errors.js';
-import { toStorageError } from './db/storage-fault.js';
-import type { Keyring } from './engine/types.js';
+import { toStorageError } from './base/storage-fault.js';
+import type { Keyring } from './base/keyring.js';
 import { createSerialQueue } from './engine/serial-queue.js';
 
 /** Provider secrets in the app: encrypted by the OS keychain (safeStorage), stored as base64 in a 0600 file. */

@@ -1,5 +1,5 @@
 /** What every engine bench needs: a keyring in memory and one percentile rule. */
-import type { Keyring } from '../../electron/engine/types.js';
+import type { Keyring } from '../../electron/base/keyring.js';
 
 export const memoryKeyring = (): Keyring => {
   const values = new Map<string, string>();

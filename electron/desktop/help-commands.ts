@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import type { Logger } from '../engine/types.js';
+import type { Logger } from '../base/logger.js';
 
 export interface HelpCommands {
   openLogsFolder(): void;

@@ -1,5 +1,5 @@
 import type { SecretBook } from '../providers/redact.js';
-import type { Keyring } from '../engine/types.js';
+import type { Keyring } from '../base/keyring.js';
 
 /** The keyring, telling the secret book every value it stores or decrypts, so the log redacts a key before its first call. */
 export function learningKeyring(keyring: Keyring, book: SecretBook): Keyring {

@@ -1,5 +1,7 @@
 import { join } from 'node:path';
-import type { Engine, EngineOptions, Keyring, Logger } from '../engine/types.js';
+import type { Keyring } from '../base/keyring.js';
+import type { Logger } from '../base/logger.js';
+import type { Engine, EngineOptions } from '../engine/types.js';
 import { DATA_SUBDIR } from '../host/data-dir.js';
 import { createLibraryHost, type LibraryHost } from '../host/library-host.js';
 import { pointerPath, readPointer } from '../host/library-pointer.js';

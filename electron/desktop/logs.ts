@@ -5,7 +5,7 @@
 import { renameSync, rmSync } from 'node:fs';
 import { dirname, join, parse } from 'node:path';
 import type { NodeLogger } from 'electron-log';
-import type { Logger } from '../engine/types.js';
+import type { Logger } from '../base/logger.js';
 import type { Scrubber } from './log-scrub.js';
 
 /** A log file past this size is set aside and a new one begun. */

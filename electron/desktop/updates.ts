@@ -5,7 +5,8 @@
  */
 import type { UpdateStatus } from '../../shared/contract.js';
 import { AppError } from '../../shared/errors.js';
-import { systemClock, type Clock, type Logger } from '../engine/types.js';
+import { systemClock, type Clock } from '../base/clock.js';
+import { type Logger } from '../base/logger.js';
 
 export const CHECK_EVERY_MS = 24 * 60 * 60 * 1000;
 

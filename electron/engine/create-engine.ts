@@ -14,13 +14,8 @@ import { checkOriginals } from '../library/import/originals-check.js';
 import { createFolderSync, type FolderSync } from '../library/import/folder-sync.js';
 import { createFolderWatcher } from '../library/watch/index.js';
 import { join } from 'node:path';
-import {
-  findMissingFiles,
-  removePreviewFolders,
-  resolveInsideDataDir,
-  sweepOrphans,
-  type MediaFs,
-} from '../media/index.js';
+import { findMissingFiles, removePreviewFolders, sweepOrphans, type MediaFs } from '../media/index.js';
+import { resolveInsideDataDir } from '../base/paths.js';
 import { createSecretBook } from '../providers/redact.js';
 import { createProgressThrottle } from '../worker/progress-throttle.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../worker/retry-policy.js';
@@ -42,7 +37,9 @@ import { createRetention } from './retention.js';
 import { connectionOf, createProviderRegistry, type ProviderEntry } from './provider-registry.js';
 import { redactingLog } from './redacting-log.js';
 import { createSettingsService, type ProviderDefaults } from './settings-service.js';
-import { systemClock, type Engine, type EngineOptions, type Logger, type MediaFile } from './types.js';
+import { systemClock } from '../base/clock.js';
+import { type Logger } from '../base/logger.js';
+import { type Engine, type EngineOptions, type MediaFile } from './types.js';
 
 const HOUR = 60 * 60 * 1000;
 

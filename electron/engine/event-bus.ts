@@ -1,5 +1,6 @@
 import type { EventName, Events } from '../../shared/contract.js';
-import type { EngineEvents, Logger } from './types.js';
+import type { Logger } from '../base/logger.js';
+import type { EngineEvents } from './types.js';
 
 export interface EventBus extends EngineEvents {
   emit<E extends EventName>(name: E, payload: Events[E]): void;

@@ -4,8 +4,8 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError } from '../../shared/errors.js';
 import { explainOpenFailure } from '../db/open-failure.js';
-import { toStorageError } from '../db/storage-fault.js';
-import type { Keyring } from './types.js';
+import { toStorageError } from '../base/storage-fault.js';
+import type { Keyring } from '../base/keyring.js';
 import { createSerialQueue } from './serial-queue.js';
 
 /** Encrypted secrets file for the headless host: a 32-byte key in `keys/master.key` (0600) and AES-256-GCM values. */

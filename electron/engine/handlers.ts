@@ -19,7 +19,7 @@ import { createIterateHandlers } from './iterate-handlers.js';
 import type { createSimilarIndex } from '../library/similar/similar-index.js';
 import type { ProviderRegistry } from './provider-registry.js';
 import type { SettingsService } from './settings-service.js';
-import type { Logger } from './types.js';
+import type { Logger } from '../base/logger.js';
 import type { JobInputs } from './job-inputs.js';
 import { checkOperationSupported } from './operation-support.js';
 import { createExportHandlers } from './export-handlers.js';

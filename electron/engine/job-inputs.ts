@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { AppError } from '../../shared/errors.js';
 import { operationOf, type GenerateRequest } from '../../shared/contract.js';
 import type { JobStore } from '../db/types.js';
-import { resolveInsideDataDir } from '../media/safe-path.js';
+import { resolveInsideDataDir } from '../base/paths.js';
 import { RefusedRead } from '../library/originals/guarded-open.js';
 import { imageSourceOf } from '../library/originals/image-source.js';
 import type { OriginalReader } from '../library/originals/original-reader.js';

@@ -1,7 +1,7 @@
 import { CONTROL_CHARS, type GenerateRequest } from '../../shared/contract.js';
 import type { JobStore } from '../db/types.js';
 import type { Provider, ProviderConfig, ProviderListing } from '../providers/types.js';
-import { systemClock, type Clock } from './types.js';
+import { systemClock, type Clock } from '../base/clock.js';
 
 /** A server's model list as last fetched: kept across restarts so the pickers work offline. */
 export interface ModelList {

@@ -1,5 +1,5 @@
 import type { JobStore } from '../db/types.js';
-import type { Logger } from './types.js';
+import type { Logger } from '../base/logger.js';
 
 export interface PromptRecorder {
   /** Notes a submitted prompt; a burst of submits is written in one transaction. */

@@ -3,7 +3,8 @@ import type { JobStore } from '../db/types.js';
 import { redact } from '../providers/http/errors.js';
 import { connectionOf, type ProviderRegistry } from './provider-registry.js';
 import type { SettingsService } from './settings-service.js';
-import type { EngineEvents, Logger } from './types.js';
+import type { Logger } from '../base/logger.js';
+import type { EngineEvents } from './types.js';
 
 const HEALTH_KEY = 'providerHealth';
 const MAX_MESSAGE_CHARS = 300;

@@ -1,5 +1,5 @@
 import type { SecretBook } from '../providers/redact.js';
-import type { Logger } from './types.js';
+import type { Logger } from '../base/logger.js';
 
 /** The engine's log, redacted against every provider secret this process has decrypted. */
 export function redactingLog(log: Logger, secrets: SecretBook): Logger {

@@ -3,7 +3,7 @@ import { AppError } from '../../shared/errors.js';
 import type { JobStore } from '../db/types.js';
 import type { EventBus } from './event-bus.js';
 import type { SettingsService } from './settings-service.js';
-import type { Logger } from './types.js';
+import type { Logger } from '../base/logger.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const ANNOUNCE_SLICE = 200;

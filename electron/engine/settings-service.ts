@@ -1,7 +1,7 @@
 import { AppError } from '../../shared/errors.js';
 import type { ProviderSettings, Settings, SettingsPatch } from '../../shared/contract.js';
 import type { JobStore } from '../db/types.js';
-import type { Keyring } from './types.js';
+import type { Keyring } from '../base/keyring.js';
 
 /** What is stored in the settings table: everything but secrets, which live in the keyring. */
 export interface StoredProviderSettings {

@@ -1,27 +1,10 @@
 import type { EventName, Events, Handlers } from '../../shared/contract.js';
 import type { ExportDownload } from '../library/export/exporter.js';
 import type { SecretBook } from '../providers/redact.js';
-
-export interface Clock {
-  now(): number;
-}
-
-export const systemClock: Clock = { now: () => Date.now() };
-
-/** Where provider secrets live: Electron safeStorage in the app, an AES-GCM key file in the headless host. */
-export interface Keyring {
-  get(name: string): Promise<string | null>;
-  set(name: string, value: string): Promise<void>;
-  delete(name: string): Promise<void>;
-}
-
-export interface Logger {
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
-}
-
-export type Unsubscribe = () => void;
+import type { Clock } from '../base/clock.js';
+import type { Keyring } from '../base/keyring.js';
+import type { Logger } from '../base/logger.js';
+import type { Unsubscribe } from '../base/events.js';
 
 export interface EngineEvents {
   on<E extends EventName>(name: E, listener: (payload: Events[E]) => void): Unsubscribe;

@@ -14,7 +14,9 @@ import {
 } from '../../shared/contract.js';
 import { AppError } from '../../shared/errors.js';
 import { createEventBus } from '../engine/event-bus.js';
-import type { Engine, Logger, Unsubscribe } from '../engine/types.js';
+import type { Logger } from '../base/logger.js';
+import type { Unsubscribe } from '../base/events.js';
+import type { Engine } from '../engine/types.js';
 import { copyLibrary, prepareCopy, type CopiedLibrary, type CopyHooks } from '../library/move/copy-library.js';
 import { deleteOldCopy, oldCopyCounts } from '../library/move/delete-old-copy.js';
 import { PARTIAL_MARKER } from '../library/move/partial.js';

@@ -1,5 +1,5 @@
 import { realpath, stat } from 'node:fs/promises';
-import { isInside } from '../library/import/paths.js';
+import { isInside } from '../base/paths.js';
 import { MEDIA_KINDS, MEDIA_SCHEME, type MediaKindName } from '../../shared/bridge.js';
 import type { Engine } from '../engine/types.js';
 import { MAX_ORIGINAL_BYTES } from '../library/originals/image-source.js';

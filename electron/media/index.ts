@@ -15,7 +15,7 @@ export {
   type MissingFiles,
 } from './sweep.js';
 export { countOrphans, removeOrphans, ORPHANS_DIR, type OrphanCount } from './orphans.js';
-export { resolveInsideDataDir, resolveMediaPath } from './safe-path.js';
+export { resolveMediaPath } from './safe-path.js';
 export { toStorageError, STORAGE_ERRNOS } from './storage-error.js';
 export { nodeMediaFs, type MediaFs, type MediaFileHandle, type MediaStat } from './media-fs.js';
 export { LIBRARY_DIR, THUMBS_DIR, PREVIEWS_DIR, TMP_DIR } from './media-paths.js';

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Engine, EngineOptions, Logger } from '../engine/types.js';
+import type { Logger } from '../base/logger.js';
+import type { Engine, EngineOptions } from '../engine/types.js';
 import { createLibraryHost, type LibraryHost } from '../host/library-host.js';
 import { pointerPath, readPointer } from '../host/library-pointer.js';
 import type { CopyHooks } from '../library/move/copy-library.js';

@@ -1,6 +1,6 @@
 import type { InstanceHealth } from '../../shared/contract.js';
 import type { InstanceHealthView } from '../engine/provider-registry.js';
-import type { Clock } from '../engine/types.js';
+import type { Clock } from '../base/clock.js';
 
 /** Down instances are probed after 2 s, 4 s, 8 s… up to a minute between probes. */
 export const DEFAULT_PROBE_BACKOFF = { firstMs: 2_000, maxMs: 60_000 };

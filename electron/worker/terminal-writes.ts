@@ -1,5 +1,5 @@
 import { AppError } from '../../shared/errors.js';
-import type { Logger } from '../engine/types.js';
+import type { Logger } from '../base/logger.js';
 
 /** How often a job's end that could not be written (a full disk) is tried again. */
 export const TERMINAL_RETRY_MS = 5_000;

@@ -1,4 +1,4 @@
-import type { Logger } from '../../electron/engine/types.js';
+import type { Logger } from '../../electron/base/logger.js';
 
 export interface RecordingLog extends Logger {
   lines: Array<{ level: 'info' | 'warn' | 'error'; message: string; fields?: Record<string, unknown> }>;

@@ -1,5 +1,5 @@
 /** Why an export stopped, in the person's words: a disk fault names the export's folder, not the library's. */
-import { storageFaultOf } from '../../db/storage-fault.js';
+import { storageFaultOf } from '../../base/storage-fault.js';
 
 export interface ExportProgress {
   /** The folder chosen; undefined for a download. */

@@ -6,13 +6,13 @@ import type { ExportProgressEvent, ExportSummary, StartExport } from '../../../s
 import { AppError } from '../../../shared/errors.js';
 import { uuidv7 } from '../../../shared/ids.js';
 import type { EventBus } from '../../engine/event-bus.js';
-import type { Logger } from '../../engine/types.js';
+import type { Logger } from '../../base/logger.js';
 import { exportToFolder, createExclusive } from './folder-writer.js';
 import { manifestReader, planExport, type PlanDeps, type PlannedFile } from './plan.js';
 import { zipExport, type FileOutcome } from './zip-stream.js';
 import { exportFaultMessage } from './export-fault.js';
 import type { ExportReader } from './read-original.js';
-import { isInside } from '../import/paths.js';
+import { isInside } from '../../base/paths.js';
 
 const MISSING_NAMES_SHOWN = 20;
 /** Finished exports kept in the list (each holds its plan: names and paths) before the oldest go. */

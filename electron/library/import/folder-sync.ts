@@ -3,10 +3,10 @@ import { resolve } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { LibraryFolder } from '../../../shared/contract.js';
 import type { JobStore } from '../../db/types.js';
-import type { Logger } from '../../engine/types.js';
+import type { Logger } from '../../base/logger.js';
 import type { FolderWatcher, WatchBatch } from '../watch/index.js';
 import type { Importer } from './importer.js';
-import { isInside } from './paths.js';
+import { isInside } from '../../base/paths.js';
 import { scanFolder } from './scan-folder.js';
 
 export interface FolderSyncDeps {

@@ -7,13 +7,13 @@ import { uuidv7 } from '../../../shared/ids.js';
 import type { FileOutcome, ImportRecord } from '../../db/import-types.js';
 import type { JobStore } from '../../db/types.js';
 import type { EventBus } from '../../engine/event-bus.js';
-import type { Logger } from '../../engine/types.js';
+import type { Logger } from '../../base/logger.js';
 import { importOneFile, type FileToImport } from './file-importer.js';
 import { MAX_IMPORT_BYTES } from './probe-file.js';
 import { createRate } from './import-rate.js';
 import type { ReadResult } from '../originals/read-pool.js';
 import type { OriginalReader } from '../originals/original-reader.js';
-import { isInside } from './paths.js';
+import { isInside } from '../../base/paths.js';
 import { scanFolder, whyUnreadable } from './scan-folder.js';
 
 export interface ImporterDeps {

@@ -1,6 +1,6 @@
 import { lstat, opendir, readdir } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
-import { isInside } from './paths.js';
+import { isInside } from '../../base/paths.js';
 
 const SIDECAR_OWNERS = ['.png', '.jpg', '.jpeg', '.webp'];
 

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { JobStore } from '../../db/types.js';
-import type { Logger } from '../../engine/types.js';
+import type { Logger } from '../../base/logger.js';
 import { writeThumbnailAndHash } from '../../media/thumbnail.js';
 import { imageSourceOf } from '../originals/image-source.js';
 import type { OriginalReader } from '../originals/original-reader.js';

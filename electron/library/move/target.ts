@@ -1,7 +1,7 @@
 import { readdir, realpath, stat, statfs } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { AppError } from '../../../shared/errors.js';
-import { isInside } from '../import/paths.js';
+import { isInside } from '../../base/paths.js';
 import { partialCopyIn } from './partial.js';
 
 /** Room kept free beyond the library's own size: the database copy and the file system's own bookkeeping. */

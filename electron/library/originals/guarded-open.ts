@@ -6,7 +6,7 @@
 import { constants } from 'node:fs';
 import { lstat, open, realpath, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { isInside } from '../import/paths.js';
+import { isInside } from '../../base/paths.js';
 
 export type RefusalReason = 'outside' | 'not_file' | 'too_large' | 'gone' | 'unreadable' | 'changed';
 

@@ -1,6 +1,6 @@
 /** Where an image's own bytes are, as a guarded read target: a linked original in its imported folder, else the data dir. */
 import type { JobStore } from '../../db/types.js';
-import { resolveInsideDataDir } from '../../media/safe-path.js';
+import { resolveInsideDataDir } from '../../base/paths.js';
 import type { ReadTarget } from './original-reader.js';
 
 /** Larger files are not images any of the tools Atelier reads write: listed, never read into memory. */

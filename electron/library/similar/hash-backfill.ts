@@ -4,8 +4,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { JobStore } from '../../db/types.js';
-import type { Logger } from '../../engine/types.js';
-import { resolveInsideDataDir } from '../../media/safe-path.js';
+import type { Logger } from '../../base/logger.js';
+import { resolveInsideDataDir } from '../../base/paths.js';
 import { perceptualHash } from '../../media/perceptual-hash.js';
 import { makeThumbnail } from '../../media/thumbnail.js';
 import { imageSourceOf } from '../originals/image-source.js';

@@ -1,4 +1,4 @@
-import type { Logger } from '../../engine/types.js';
+import type { Logger } from '../../base/logger.js';
 
 /** What changed under one watched root: absolute paths of files (never folders, except as noted on `removed`). */
 export interface WatchBatch {

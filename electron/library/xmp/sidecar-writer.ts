@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import type { JobStore } from '../../db/types.js';
-import type { Logger } from '../../engine/types.js';
+import type { Logger } from '../../base/logger.js';
 import { sidecarPath, xmpPacket } from './xmp-packet.js';
 
 /** The file operations the writer uses; tests wrap one to act between Atelier's check and its write. */

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Events, EventName } from '../../../shared/contract.js';
 import { createEngine, type EngineTestOptions } from '../../../electron/engine/create-engine.js';
-import type { Engine, EngineOptions, Keyring } from '../../../electron/engine/types.js';
+import type { Keyring } from '../../../electron/base/keyring.js';
+import type { Engine, EngineOptions } from '../../../electron/engine/types.js';
 
 export function memoryKeyring(): Keyring & { values: Map<string, string> } {
   const values = new Map<string, string>();

@@ -3,7 +3,8 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { createEngine } from '../../../electron/engine/create-engine.js';
-import type { Engine, Logger } from '../../../electron/engine/types.js';
+import type { Logger } from '../../../electron/base/logger.js';
+import type { Engine } from '../../../electron/engine/types.js';
 import { createLibraryHost, type LibraryHost, type LibraryHostOptions } from '../../../electron/host/library-host.js';
 import { memoryKeyring, waitForStatus } from '../engine/harness.js';
 

@@ -6,7 +6,7 @@ import type { MenuItemConstructorOptions } from 'electron';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { helpCommands, type HelpDeps } from '../../../electron/desktop/help-commands.js';
 import { menuTemplate } from '../../../electron/desktop/menu.js';
-import type { Logger } from '../../../electron/engine/types.js';
+import type { Logger } from '../../../electron/base/logger.js';
 
 let root: string;
 beforeEach(async () => {

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdir, realpath, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { resolveInsideDataDir, resolveMediaPath } from '../../../electron/media/safe-path.js';
+import { resolveInsideDataDir } from '../../../electron/base/paths.js';
+import { resolveMediaPath } from '../../../electron/media/safe-path.js';
 import { tempDir } from './helpers.js';
 
 let dir: string;

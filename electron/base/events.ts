@@ -1,0 +1,2 @@
+/** What a subscription returns: call it once to stop listening. */
+export type Unsubscribe = () => void;
