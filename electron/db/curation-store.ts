@@ -51,7 +51,7 @@ export const CURATION_READS = new Set<keyof CurationStore>([
   'resolve',
 ]);
 
-export function createLibraryCuration(
+export function createCurationStore(
   ctx: StoreContext,
   compile: (search: string | undefined) => CompiledQuery | undefined,
   countCap = COUNT_CAP,

@@ -9,16 +9,16 @@ import { createImages } from './images.js';
 import { createImports } from './imports.js';
 import type { ImportStore } from './import-types.js';
 import { createJobs } from './jobs.js';
-import { createLibrary } from './library.js';
+import { createTrash } from './trash.js';
 import { createRecovered } from './recovered.js';
 import { acquireLibraryLock, type LibraryLock } from './lock.js';
 import { backupDatabase } from './backups.js';
-import { watchLibraryPresence, type LibraryPresence } from './library-presence.js';
+import { watchLibraryPresence, type LibraryPresence } from './data-dir-presence.js';
 import { explainOpenFailure } from './open-failure.js';
-import { asStorageError } from './storage-fault.js';
+import { asStorageError } from '../base/storage-fault.js';
 import { migrate } from './migrations/runner.js';
 import { createXmpSidecars, type XmpSidecarStore } from './xmp-sidecars.js';
-import { CURATION_READS, createLibraryCuration, type CurationStore } from './library-curation.js';
+import { CURATION_READS, createCurationStore, type CurationStore } from './curation-store.js';
 import {
   DEFAULT_DENSE_SEARCH_THRESHOLD,
   DEFAULT_SEARCH_WALK_BUDGET,
@@ -132,12 +132,12 @@ function composeStore(
   const images = createImages(ctx);
   const jobs = createJobs(ctx, images, events);
   const search = createSearch(ctx, images, searchTuning);
-  const library = createLibrary(ctx);
+  const trash = createTrash(ctx);
   const recovered = createRecovered(ctx, images, events);
   const stats = createStats(ctx);
   const settings = createSettings(ctx);
   const importsRaw = createImports(ctx, images, events);
-  const curationRaw = createLibraryCuration(ctx, search.compile, searchTuning.countCap);
+  const curationRaw = createCurationStore(ctx, search.compile, searchTuning.countCap);
   const xmpRaw = createXmpSidecars(ctx);
   const similarRaw = createSimilar(ctx, images);
   const masksRaw = createMasks(ctx);
@@ -263,16 +263,16 @@ function composeStore(
     appendEvent: guard((jobId: string, kind: string, message: string, data?: Record<string, unknown>) =>
       events.appendChecked(jobId, kind, message, data),
     ),
-    setFavorite: guard(library.setFavorite),
-    trash: guard(library.trash),
-    restore: guard(library.restore),
-    purge: guard(library.purge),
-    emptyTrash: guard(library.emptyTrash),
-    prune: guard(library.prune),
-    previewPrune: read(library.previewPrune),
-    trashSummary: read(library.trashSummary),
+    setFavorite: guard(trash.setFavorite),
+    trash: guard(trash.trash),
+    restore: guard(trash.restore),
+    purge: guard(trash.purge),
+    emptyTrash: guard(trash.emptyTrash),
+    prune: guard(trash.prune),
+    previewPrune: read(trash.previewPrune),
+    trashSummary: read(trash.trashSummary),
     restoreFromFiles: guard(recovered.restoreFromFiles),
-    emptyTrashOlderThan: guard(library.emptyTrashOlderThan),
+    emptyTrashOlderThan: guard(trash.emptyTrashOlderThan),
     stats: read(stats.stats),
     image: read(images.get),
     imagePathsPage: read(images.pathsPage),

@@ -8,7 +8,7 @@ const IDS = 'SELECT value FROM json_each(?)';
 const IDS_NAMED = 'SELECT value FROM json_each(@ids)';
 
 /** Favorites, trash, restore, purge, retention: what the person does to their history. */
-export function createLibrary(ctx: StoreContext) {
+export function createTrash(ctx: StoreContext) {
   const { sql } = ctx;
   const setFavoriteStmt = sql.prepare(
     'jobs.setFavorite',

@@ -2,7 +2,7 @@
  * The job store's typed interface: plain synchronous functions over better-sqlite3.
  * The engine and worker depend on this, never on SQL.
  */
-import type { CurationStore } from './library-curation.js';
+import type { CurationStore } from './curation-store.js';
 import type { PresetStore } from './presets.js';
 import type { PromptHistoryStore } from './prompt-history.js';
 import type { XmpSidecarStore } from './xmp-sidecars.js';
@@ -185,7 +185,7 @@ export interface JobStore {
   readonly info: StoreOpenInfo;
   /** Imports, their files, the library's folders and where imported files are. */
   readonly imports: ImportStore;
-  /** Per-image curation, tags, boards, counts and suggestions (library-curation.ts). */
+  /** Per-image curation, tags, boards, counts and suggestions (curation-store.ts). */
   readonly curation: CurationStore;
   /** Linked images' curation for their XMP sidecars, and the sidecars Atelier wrote. */
   readonly xmp: XmpSidecarStore;
