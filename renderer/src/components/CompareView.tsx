@@ -28,13 +28,19 @@ export function CompareView() {
   const zoom = useRef<ZoomControls>(null);
   const open = items !== null;
 
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (open && dialog !== null && !dialog.open) dialog.showModal();
+  // Closed: the next compare starts fitted and side by side (adjusted while rendering, not in an effect).
+  const [wasOpen, setWasOpen] = useState(open);
+  if (wasOpen !== open) {
+    setWasOpen(open);
     if (!open) {
       setView(FITTED);
       setSplit(null);
     }
+  }
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (open && dialog !== null && !dialog.open) dialog.showModal();
     return () => dialog?.close();
   }, [open]);
 

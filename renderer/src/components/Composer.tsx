@@ -42,7 +42,10 @@ export function Composer() {
   const plan = useMemo(() => planBatch(draft), [draft]);
   const hint = plan.ok ? batchHint(plan.prompts.length, draft.count) : null;
   const fixedSizes = caps?.sizes.fixed !== undefined && caps.sizes.fixed.length > 0 ? caps.sizes.fixed : null;
-  const presets = fixedSizes ?? caps?.sizes.presets ?? [];
+  const presets = useMemo(() => {
+    const fixed = caps?.sizes.fixed;
+    return fixed !== undefined && fixed.length > 0 ? fixed : (caps?.sizes.presets ?? []);
+  }, [caps]);
   const longEdge = Math.max(draft.width, draft.height);
   const sizeKey = `${draft.width}x${draft.height}`;
   const presetKeys = useMemo(() => presets.map(([w, h]) => `${w}x${h}`), [presets]);

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { visibleImages } from '../lib/curation';
 import { ACTION_KEYS, ACTION_LABELS, ITERATE_ACTIONS, type IterateAction } from '../lib/iterate';
 import { useAppStore } from '../store/context';
@@ -15,13 +15,16 @@ let openMenu: string | null = null;
 export function ImageMenu({ jobId, imageId, label }: { jobId: string; imageId: string; label: string }) {
   const key = `${jobId}:${imageId}`;
   const [open, setOpenState] = useState(() => openMenu === key);
-  const setOpen = (next: boolean | ((was: boolean) => boolean)) =>
-    setOpenState((was) => {
-      const value = typeof next === 'function' ? next(was) : next;
-      if (value) openMenu = key;
-      else if (openMenu === key) openMenu = null;
-      return value;
-    });
+  const setOpen = useCallback(
+    (next: boolean | ((was: boolean) => boolean)) =>
+      setOpenState((was) => {
+        const value = typeof next === 'function' ? next(was) : next;
+        if (value) openMenu = key;
+        else if (openMenu === key) openMenu = null;
+        return value;
+      }),
+    [key],
+  );
   const wrapRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const menuId = useId();
@@ -36,7 +39,7 @@ export function ImageMenu({ jobId, imageId, label }: { jobId: string; imageId: s
     };
     document.addEventListener('pointerdown', onDown);
     return () => document.removeEventListener('pointerdown', onDown);
-  }, [open]);
+  }, [open, setOpen]);
   const close = () => {
     setOpen(false);
     buttonRef.current?.focus();

@@ -25,10 +25,12 @@ export function ImportDialog() {
 
   const addPaths = (paths: readonly string[]) =>
     setText((current) => parsePaths([current, ...paths].join('\n')).join('\n'));
-  // A drop (or the menu) while the dialog is open adds to what is typed, never replaces it.
-  useEffect(() => {
+  // A drop (or the menu) while the dialog is open adds to what is typed, never replaces it (adjusted while rendering).
+  const [prefilled, setPrefilled] = useState<typeof prefill>(null);
+  if (prefilled !== prefill) {
+    setPrefilled(prefill);
     if (prefill !== null && prefill.paths.length > 0) addPaths(prefill.paths);
-  }, [prefill]);
+  }
 
   const choose = async () => {
     try {

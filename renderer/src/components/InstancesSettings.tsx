@@ -3,6 +3,7 @@ import type { ProviderInfo } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { KIND_LABEL } from '../../../shared/mapping/settings';
 import { healthText, isAddedInstance, runningText } from '../lib/composer-instances';
+import { useNow } from '../lib/use-now';
 import { useApi, useApp } from '../store/context';
 import { Field } from './Field';
 import '../styles/composer-tools.css';
@@ -39,7 +40,7 @@ export function InstancesSettings() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [removing, setRemoving] = useState<ProviderInfo | null>(null);
   const [busy, setBusy] = useState(false);
-  const now = Date.now();
+  const now = useNow();
 
   const add = async () => {
     setBusy(true);

@@ -31,8 +31,14 @@ export function LibraryLocationSection() {
   }, [api]);
   // A host without a library host (a bare engine in tests) answers no location: the section is simply not shown.
   useEffect(() => {
-    refresh().catch(() => setLocation(null));
-  }, [refresh]);
+    api.call('library.location', {}).then(
+      (next) => {
+        setLocation(next);
+        setMove(next.move);
+      },
+      () => setLocation(null),
+    );
+  }, [api]);
 
   const running = moveRunning(move);
   useEffect(() => {

@@ -39,7 +39,7 @@ export function LibraryUnavailable() {
     else setNote(`${next.dataDir} is still not there.`);
   };
   const retry = () => api.call('library.retryLocation', {}).then(opened, reportError);
-  const use = (mode: 'open' | 'new', folder?: string) =>
+  const switchTo = (mode: 'open' | 'new', folder?: string) =>
     api.call('library.useLocation', folder === undefined ? { mode } : { mode, path: folder }).then(opened, reportError);
   const pick = async () => {
     if (api.host !== 'desktop') {
@@ -47,7 +47,7 @@ export function LibraryUnavailable() {
       return;
     }
     const { path: chosen } = await api.call('desktop.pickFolder', {});
-    if (chosen !== null) await use('open', chosen);
+    if (chosen !== null) await switchTo('open', chosen);
   };
 
   return (
@@ -70,7 +70,7 @@ export function LibraryUnavailable() {
             className="location-form"
             onSubmit={(e) => {
               e.preventDefault();
-              if (path.trim() !== '') void use('open', path.trim());
+              if (path.trim() !== '') void switchTo('open', path.trim());
             }}
           >
             <label>
@@ -90,7 +90,7 @@ export function LibraryUnavailable() {
         <button type="button" className="btn" onClick={() => void pick().catch(reportError)}>
           Pick another folder…
         </button>
-        <button type="button" className="btn" onClick={() => void use('new')} title={location.defaultDir}>
+        <button type="button" className="btn" onClick={() => void switchTo('new')} title={location.defaultDir}>
           Start a new library here
         </button>
       </div>

@@ -24,7 +24,9 @@ export function LineagePanel({ job, imageId }: { job: JobSummary; imageId: strin
   const api = useApi();
   const store = useAppStore();
   const parentId = job.parentImageId;
-  const [parentGone, setParentGone] = useState(false);
+  // The source the engine said is gone: it counts only while it is still this job's source.
+  const [goneId, setGoneId] = useState<string | null>(null);
+  const parentGone = parentId !== undefined && goneId === parentId;
   const [found, setFound] = useState<JobSummary[]>([]);
   const [searchError, setSearchError] = useState<string | null>(null);
   // Children queued in this window show at once, before the search knows them.
@@ -34,13 +36,12 @@ export function LineagePanel({ job, imageId }: { job: JobSummary; imageId: strin
   const live = useMemo(() => liveKey.split(',').filter((id) => id !== ''), [liveKey]);
 
   useEffect(() => {
-    setParentGone(false);
     if (parentId === undefined) return;
     let current = true;
     // Asked past the cache: a thumbnail is cached for good, and would still show a source purged since.
     fetch(api.mediaUrl('image', parentId), { method: 'HEAD', cache: 'no-store' })
       .then((response) => {
-        if (current && response.status === 404) setParentGone(true);
+        if (current && response.status === 404) setGoneId(parentId);
       })
       .catch(() => undefined);
     return () => {
@@ -132,7 +133,7 @@ export function LineagePanel({ job, imageId }: { job: JobSummary; imageId: strin
                   alt=""
                   width={56}
                   height={56}
-                  onError={() => setParentGone(true)}
+                  onError={() => setGoneId(parentId ?? null)}
                 />
               </button>
             )}

@@ -7,6 +7,7 @@ import { formatPercent } from '../lib/format';
 import { endedMessage, fitThumb, formatListDate, formatSize, LIST_ROW_HEIGHT, originLabel } from '../lib/list-row';
 import { jobTitle, thumbSrc } from '../lib/thumbs';
 import { useLatch } from '../lib/use-latch';
+import { useNow } from '../lib/use-now';
 import { useApi, useApp, useAppStore } from '../store/context';
 import { StatusBadge } from './StatusBadge';
 
@@ -44,6 +45,7 @@ export const ListRow = memo(function ListRow({ id, top, lite }: { id: string; to
   // A row mounted during a fling or while the person types a search asks for its thumbnail once that settles.
   const typing = useApp((s) => s.searchTyping);
   const imageAllowed = useLatch(!lite && !typing);
+  const now = useNow();
   if (job === undefined) return null;
 
   const images = visibleImages(job, view);
@@ -139,7 +141,7 @@ export const ListRow = memo(function ListRow({ id, top, lite }: { id: string; to
           {origin.label}
         </span>
         <time className="list-date" dateTime={new Date(job.createdAt).toISOString()}>
-          {formatListDate(job.createdAt, Date.now())}
+          {formatListDate(job.createdAt, now)}
         </time>
       </span>
       <span className="list-status">

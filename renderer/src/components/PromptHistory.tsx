@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ChannelOutput } from '../../../shared/contract';
 import { formatRelativeTime } from '../lib/format';
+import { useNow } from '../lib/use-now';
 import { useApp } from '../store/context';
 import '../styles/composer-tools.css';
 import { useOutsideClose } from '../lib/use-outside-close';
@@ -36,7 +37,7 @@ export function PromptHistory() {
 
   useOutsideClose(open, root, closeMenu);
 
-  const now = Date.now();
+  const now = useNow();
   return (
     <div
       className="prompt-history"

@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { ProviderInfo, ProviderSettings, ProviderSettingsPatch } from '../../../shared/contract';
 import { formatCount, formatRelativeTime } from '../lib/format';
 import { providerStatusView } from '../lib/provider-status';
+import { useNow } from '../lib/use-now';
 import { useApp } from '../store/context';
 
 const URL_PLACEHOLDERS: Record<string, string> = {
@@ -63,6 +64,7 @@ export function ProviderSettingsCard({
   const result = useApp((s) => s.providerTests[provider.id]);
   const toast = useApp((s) => s.toast);
   const liveFailure = useApp((s) => s.providerDown[provider.id]);
+  const now = useNow();
   const [baseUrl, setBaseUrl] = useState(settings?.baseUrl ?? '');
   const [model, setModel] = useState(settings?.model ?? '');
   const [apiKey, setApiKey] = useState('');
@@ -75,12 +77,16 @@ export function ProviderSettingsCard({
   const takesLogin = provider.id === 'a1111';
   const takesWorkflow = provider.id === 'comfyui';
 
-  useEffect(() => {
+  // Saved elsewhere (or just now): the fields show what is saved (adjusted while rendering, not in an effect).
+  const savedKey = JSON.stringify([settings?.baseUrl, settings?.model, settings?.username, settings?.workflow]);
+  const [shownKey, setShownKey] = useState(savedKey);
+  if (shownKey !== savedKey) {
+    setShownKey(savedKey);
     setBaseUrl(settings?.baseUrl ?? '');
     setModel(settings?.model ?? '');
     setUsername(settings?.username ?? '');
     setWorkflow(settings?.workflow ?? '');
-  }, [settings?.baseUrl, settings?.model, settings?.username, settings?.workflow]);
+  }
 
   const save = async (patch: ProviderSettingsPatch, message: string): Promise<boolean> => {
     const saved = await update({ providers: { [provider.id]: patch } });
@@ -89,8 +95,14 @@ export function ProviderSettingsCard({
   };
 
   // The switch answers at once and goes back only if saving fails.
-  const [enabled, setEnabled] = useState(settings?.enabled ?? provider.enabled);
-  useEffect(() => setEnabled(settings?.enabled ?? provider.enabled), [settings?.enabled, provider.enabled]);
+  const savedEnabled = settings?.enabled ?? provider.enabled;
+  const [enabled, setEnabled] = useState(savedEnabled);
+  const enabledKey = `${settings?.enabled}:${provider.enabled}`;
+  const [shownEnabled, setShownEnabled] = useState(enabledKey);
+  if (shownEnabled !== enabledKey) {
+    setShownEnabled(enabledKey);
+    setEnabled(savedEnabled);
+  }
   const toggle = (next: boolean) => {
     setEnabled(next);
     void save({ enabled: next }, `${provider.name} ${next ? 'enabled' : 'disabled'}.`).then((saved) => {
@@ -117,7 +129,7 @@ export function ProviderSettingsCard({
   // The switch answers before the save: say Off at once, not what the engine said before it.
   const status = providerStatusView(
     enabled ? provider : { ...provider, status: { state: 'off' } },
-    Date.now(),
+    now,
     enabled ? liveFailure : undefined,
   );
 

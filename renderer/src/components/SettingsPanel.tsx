@@ -45,18 +45,22 @@ export function SettingsPanel() {
     return () => dialog?.close();
   }, []);
 
-  useEffect(() => {
-    if (settings === null) return;
-    setConcurrency(String(settings.concurrency.global));
-    setTrashDays(String(settings.retention.trashAutoEmptyDays));
-    setMaxJobs(settings.retention.maxJobs === null ? '' : String(settings.retention.maxJobs));
-    setMaxAgeDays(settings.retention.maxAgeDays === null ? '' : String(settings.retention.maxAgeDays));
-    setMaxGb(
-      settings.retention.maxBytes === null
-        ? ''
-        : String(Math.round((settings.retention.maxBytes / 1024 ** 3) * 10) / 10),
-    );
-  }, [settings]);
+  // The fields follow the settings as they load or change (adjusted while rendering, not in an effect).
+  const [shown, setShown] = useState<typeof settings>(null);
+  if (shown !== settings) {
+    setShown(settings);
+    if (settings !== null) {
+      setConcurrency(String(settings.concurrency.global));
+      setTrashDays(String(settings.retention.trashAutoEmptyDays));
+      setMaxJobs(settings.retention.maxJobs === null ? '' : String(settings.retention.maxJobs));
+      setMaxAgeDays(settings.retention.maxAgeDays === null ? '' : String(settings.retention.maxAgeDays));
+      setMaxGb(
+        settings.retention.maxBytes === null
+          ? ''
+          : String(Math.round((settings.retention.maxBytes / 1024 ** 3) * 10) / 10),
+      );
+    }
+  }
 
   const close = () => setPanel('none');
 

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { DuplicateGroup, JobSummary, SimilarImage } from '../../../shared/contract';
 import { formatNumber } from '../lib/format';
 import { closeSimilarView, describeDistance, useSimilarMode, type SimilarMode } from '../lib/similar-view';
@@ -54,12 +54,18 @@ function useResults(mode: SimilarMode) {
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [error, setError] = useState<string | null>(null);
   // The jobs come with each answer: merged into the app's jobs so the tiles and the viewer can show them.
-  const keep = (jobs: readonly JobSummary[]) => store.getState().applyJobsChanged(jobs);
+  const keep = useCallback((jobs: readonly JobSummary[]) => store.getState().applyJobsChanged(jobs), [store]);
+
+  // Another mode: nothing loaded for it yet (adjusted while rendering, not in the effect).
+  const [askedFor, setAskedFor] = useState(mode);
+  if (askedFor !== mode) {
+    setAskedFor(mode);
+    setLoaded(null);
+    setError(null);
+  }
 
   useEffect(() => {
     let live = true;
-    setLoaded(null);
-    setError(null);
     if (mode === null) return;
     const ask =
       mode.kind === 'similar'
@@ -78,7 +84,7 @@ function useResults(mode: SimilarMode) {
     return () => {
       live = false;
     };
-  }, [api, mode]);
+  }, [api, keep, mode]);
 
   const more = async () => {
     if (loaded?.kind !== 'duplicates' || loaded.nextCursor === null) return;

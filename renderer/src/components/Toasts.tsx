@@ -43,6 +43,7 @@ function useDialogHost(): HTMLElement | null {
   // A passive effect: it runs after the dialog's own effect has opened it.
   useEffect(() => {
     const open = document.querySelectorAll<HTMLDialogElement>('dialog[open]');
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the host is read from the DOM once the dialog is open
     setHost(covered ? (open[open.length - 1] ?? null) : null);
   }, [covered]);
   return host;

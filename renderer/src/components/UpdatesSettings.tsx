@@ -1,5 +1,6 @@
 import { useApi, useApp } from '../store/context';
 import { updateStatusLine, useUpdateStatus } from '../lib/update-status';
+import { useNow } from '../lib/use-now';
 import '../styles/updates.css';
 
 /** Settings → Updates: the one switch, and where the updater stands. */
@@ -10,6 +11,7 @@ export function UpdatesSettings() {
   const toast = useApp((s) => s.toast);
   const reportError = useApp((s) => s.reportError);
   const status = useUpdateStatus(api);
+  const now = useNow();
   const restart = () => api.call('updates.restart', {}).catch(reportError);
   return (
     <section aria-labelledby="updates-title">
@@ -33,7 +35,7 @@ export function UpdatesSettings() {
       </label>
       {status === null ? null : (
         <p className="update-status muted" role="status" data-state={status.state}>
-          {updateStatusLine(status, Date.now())}
+          {updateStatusLine(status, now)}
           {status.state === 'ready' ? (
             <button type="button" className="btn small primary" onClick={() => void restart()}>
               Restart to update

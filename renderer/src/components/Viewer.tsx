@@ -59,7 +59,12 @@ export function Viewer() {
     };
   }, [getDetail, id, updatedAt]);
 
-  useEffect(() => setImageIndex(store.getState().viewerImage), [id, store]);
+  // Another job in the viewer: its image is the one the store says was asked for (adjusted while rendering).
+  const [shownId, setShownId] = useState(id);
+  if (shownId !== id) {
+    setShownId(id);
+    setImageIndex(store.getState().viewerImage);
+  }
 
   const step = (delta: 1 | -1) => {
     const state = store.getState();

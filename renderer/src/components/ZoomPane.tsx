@@ -1,4 +1,4 @@
-import { useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type Ref } from 'react';
+import { useEffect, useEffectEvent, useImperativeHandle, useLayoutEffect, useRef, useState, type Ref } from 'react';
 import { fromShared, toShared, type SharedView } from '../lib/compare';
 import {
   actualView,
@@ -71,7 +71,10 @@ export function ZoomPane({
   const [isFit, setIsFit] = useState(true);
 
   const syncRef = useRef(sync);
-  syncRef.current = sync;
+  // Kept current before the layout effects below read it (they run in order, this one first).
+  useLayoutEffect(() => {
+    syncRef.current = sync;
+  });
   // The shared view this pane last sent: coming back as the prop, it is already drawn.
   const sent = useRef<SharedView | null>(null);
   const apply = (next: View, isFit = false, emit = true) => {
@@ -141,6 +144,7 @@ export function ZoomPane({
   }, [shared]);
 
   // A non-passive listener: the wheel zooms the image instead of scrolling the page.
+  const wheelZoom = useEffectEvent(zoomBy);
   useEffect(() => {
     const pane = paneRef.current;
     if (pane === null) return;
@@ -148,7 +152,7 @@ export function ZoomPane({
       event.preventDefault();
       const rect = pane.getBoundingClientRect();
       const delta = event.deltaMode === 1 ? event.deltaY * 16 : event.deltaY;
-      zoomBy(Math.exp(-delta * WHEEL_RATE), { x: event.clientX - rect.left, y: event.clientY - rect.top });
+      wheelZoom(Math.exp(-delta * WHEEL_RATE), { x: event.clientX - rect.left, y: event.clientY - rect.top });
     };
     pane.addEventListener('wheel', onWheel, { passive: false });
     return () => pane.removeEventListener('wheel', onWheel);

@@ -1,4 +1,4 @@
-import { useMemo, useRef } from 'react';
+import { useState } from 'react';
 import type { JobSummary } from '../../../shared/contract';
 import { useApp } from '../store/context';
 import { cardAspect } from './card-aspect';
@@ -41,12 +41,34 @@ export function publishAspects(
   return { list, byId: new Map(order.map((id, i) => [id, list[i]!])), view };
 }
 
+interface AspectsFor {
+  order: readonly string[];
+  byId: Record<string, JobSummary>;
+  view: ViewKind;
+  hold: boolean;
+  published: PublishedAspects;
+}
+
 export function useCardAspects(order: readonly string[], view: ViewKind, hold: boolean): readonly number[] {
   const byId = useApp((s) => s.jobs.byId);
-  const previous = useRef<PublishedAspects>({ list: [], byId: new Map(), view });
-  // Memoized: the grid re-renders on every scroll frame, and the order may hold 60,000 ids.
-  return useMemo(() => {
-    previous.current = publishAspects(previous.current, order, byId, view, hold);
-    return previous.current.list;
-  }, [byId, hold, order, view]);
+  // Kept in state and worked out again only when an input changes (adjusted while rendering): the grid re-renders on
+  // every scroll frame, and the order may hold 60,000 ids.
+  const [last, setLast] = useState<AspectsFor>(() => ({
+    order,
+    byId,
+    view,
+    hold,
+    published: publishAspects({ list: [], byId: new Map(), view }, order, byId, view, hold),
+  }));
+  if (last.order === order && last.byId === byId && last.view === view && last.hold === hold)
+    return last.published.list;
+  const next: AspectsFor = {
+    order,
+    byId,
+    view,
+    hold,
+    published: publishAspects(last.published, order, byId, view, hold),
+  };
+  setLast(next);
+  return next.published.list;
 }
