@@ -3,7 +3,7 @@ import { useApp } from '../store/context';
 import { CompareView } from './CompareView';
 import { Composer } from './Composer';
 import { BoardsList } from './BoardsList';
-import { MatchesBar } from './BulkActions';
+import { MatchesBar } from './MatchesBar';
 import { DropToImport } from './DropToImport';
 import { Filters } from './Filters';
 import { GlobalKeys } from './GlobalKeys';

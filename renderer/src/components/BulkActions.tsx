@@ -3,7 +3,7 @@ import { COMPARE_MAX, COMPARE_MIN } from '../lib/compare';
 import { visibleImages } from '../lib/curation';
 import { formatNumber } from '../lib/format';
 import { useApp, useAppStore } from '../store/context';
-import { countsKeyOf, toMatchQuery } from '../store/filters';
+import { toMatchQuery } from '../store/filters';
 import type { CurationTarget } from '../store/types';
 import { boardSearch } from './BoardsList';
 import { BoardPicker } from './BoardPicker';
@@ -149,43 +149,5 @@ export function BulkActions({
         </ConfirmDialog>
       ) : null}
     </>
-  );
-}
-
-/** Above the grid while a search or filter narrows it: act on every image that matches, loaded or not. */
-export function MatchesBar() {
-  // Only counts made for this very query: "all 3" of the last search must not act on this one.
-  const images = useApp((s) =>
-    s.countsKey === countsKeyOf(s.filters) && s.searchError === null ? (s.counts?.images ?? null) : null,
-  );
-  const more = useApp((s) => s.counts?.capped.includes('images') === true);
-  const narrowed = useApp(
-    (s) =>
-      s.filters.view === 'favorites' ||
-      s.filters.search.trim() !== '' ||
-      s.filters.status.length > 0 ||
-      s.filters.provider !== null ||
-      s.filters.source !== null,
-  );
-  const inTrash = useApp((s) => s.filters.view === 'trash');
-  const manySelected = useApp((s) => Object.keys(s.selection.selected).length > 1);
-  if (!narrowed || inTrash || manySelected || images === null || images === 0) return null;
-  return (
-    <div className="selection-bar matches-bar" role="toolbar" aria-label="All matches">
-      <span>
-        All{' '}
-        <strong>
-          {formatNumber(images)}
-          {more ? '+' : ''}
-        </strong>{' '}
-        matching image{images === 1 ? '' : 's'}:
-      </span>
-      <BulkActions
-        target={() => ({ query: true })}
-        count={images}
-        more={more}
-        what={images === 1 ? 'matching image' : 'matching images'}
-      />
-    </div>
   );
 }
