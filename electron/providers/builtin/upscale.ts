@@ -1,6 +1,10 @@
 import sharp from 'sharp';
+import type { GenerateRequest } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
-import type { GeneratedImage, SourceImage } from '../types.js';
+import type { ProviderHooks } from '../skeleton/run-job.js';
+import type { GeneratedImage, ProviderContext, SourceImage } from '../types.js';
+import { BUILTIN_MODEL } from './capabilities.js';
+import { cancelledError } from './worker-pool.js';
 
 /** The longest side an upscale may produce (a 2048² source ×4); beyond it the PNG alone would pass 200 MB. */
 export const MAX_UPSCALE_SIDE = 8192;
@@ -33,4 +37,44 @@ export async function upscaleImage(image: SourceImage, factor: 2 | 4): Promise<G
     .png({ compressionLevel: 6, adaptiveFiltering: false })
     .toBuffer();
   return { data: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), mime: 'image/png', width, height };
+}
+
+/**
+ * Upscale on the provider skeleton (skeleton/run-job.ts): no scene, no seed; sharp does the work on its own
+ * threads, and a cancel heard meanwhile drops its result.
+ */
+export function upscaleHooks(
+  request: GenerateRequest,
+  context: ProviderContext,
+): ProviderHooks<SourceImage, SourceImage, GeneratedImage> {
+  const factor = request.upscale!.factor;
+  return {
+    async connect() {
+      const image = context.inputs?.image;
+      if (image === undefined)
+        throw new AppError('internal', 'The image to upscale was not read, so the built-in generator did not start.', {
+          retryable: false,
+        });
+      return image;
+    },
+
+    async submit(image) {
+      context.onAccepted();
+      context.onProgress({ stage: 'upscaling', fraction: 0 });
+      return image;
+    },
+
+    await: (image) => upscaleImage(image, factor),
+
+    async collect(out) {
+      if (context.signal.aborted) throw cancelledError();
+      context.trace(
+        'render',
+        `Upscaled ${out.width! / factor}×${out.height! / factor} to ${out.width}×${out.height} with Lanczos.`,
+        { factor },
+      );
+      context.onProgress({ stage: 'done', fraction: 1 });
+      return { images: [out], info: { model: BUILTIN_MODEL, upscaler: 'lanczos', factor } };
+    },
+  };
 }
