@@ -6,7 +6,7 @@ import { seedLargeLibrary } from '../test/fixtures/large-library.js';
 import { buildRenderer, launchBrowser, rm, tempDir } from '../test/e2e/harness.js';
 import { startServeProcess } from '../test/fixtures/serve-process.js';
 
-/** One list row's height (LIST_ROW_HEIGHT in renderer/src/lib/list-row.ts). */
+/** One list row's height (LIST_ROW_HEIGHT in renderer/src/gallery/list-row.ts). */
 const ROW = 56;
 
 export async function run(args: string[]): Promise<void> {

@@ -1,6 +1,6 @@
 import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import { CHANNEL_NAMES, EVENT_NAMES, type Handlers } from '../shared/contract.js';
-import type { EngineEvents } from './engine/types.js';
+import type { EngineEvents } from './base/events.js';
 import { isAppUrl } from './desktop/app-url.js';
 import { EVENT_IPC_CHANNELS } from './host/channel-names.js';
 import { dispatch, type UnexpectedErrorSink } from './host/dispatch.js';

@@ -21,8 +21,9 @@ import {
 import { autoUpdater } from 'electron-updater';
 import type { Handlers } from '../shared/contract.js';
 import { createEngine } from './engine/create-engine.js';
-import { createEventBus } from './engine/event-bus.js';
-import type { Engine, EngineEvents } from './engine/types.js';
+import { createEventBus } from './base/events.js';
+import type { EngineEvents } from './base/events.js';
+import type { Engine } from './engine/types.js';
 import { APP_ENTRY_URL } from './desktop/app-url.js';
 import { createDesktopHandlers } from './desktop/channels.js';
 import { offerCrashReport, writeCrashReport } from './desktop/crash-reports.js';

@@ -17,22 +17,22 @@ import { join } from 'node:path';
 import { findMissingFiles, removePreviewFolders, sweepOrphans, type MediaFs } from '../media/index.js';
 import { resolveInsideDataDir } from '../base/paths.js';
 import { createSecretBook } from '../providers/redact.js';
-import { createProgressThrottle } from '../worker/progress-throttle.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../worker/retry-policy.js';
-import { createScheduler } from '../worker/scheduler.js';
-import { createInstanceHealth } from '../worker/instance-health.js';
+import { createProgressThrottle } from '../scheduler/progress-throttle.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../scheduler/retry-policy.js';
+import { createScheduler } from '../scheduler/scheduler.js';
+import { createInstanceHealth } from '../scheduler/instance-health.js';
 import type { JobProgressEvent } from '../../shared/contract.js';
 import { defaultProviders } from './default-providers.js';
-import { createEventBus } from './event-bus.js';
+import { createEventBus } from '../base/events.js';
 import { createHandlers } from './handlers.js';
-import { collectImagePaths } from './image-paths.js';
+import { collectImagePaths } from '../library/image-paths.js';
 import { createJobMedia } from './job-media.js';
 import { createJobInputs } from './job-inputs.js';
 import { createOriginalReader } from '../library/originals/original-reader.js';
 import { holdMetadataReaders } from '../library/readers/off-thread.js';
 import { imageSourceOf } from '../library/originals/image-source.js';
 import { createModelCache } from './model-cache.js';
-import { createProviderHealth, trackJobOutcomes } from './provider-health.js';
+import { createProviderOutcomes, trackJobOutcomes } from './provider-outcomes.js';
 import { createRetention } from './retention.js';
 import { connectionOf, createProviderRegistry, type ProviderEntry } from './provider-registry.js';
 import { redactingLog } from './redacting-log.js';
@@ -97,7 +97,7 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
     }
     const settings = createSettingsService({ store, keyring, dataDir, providerDefaults });
     const models = createModelCache(store, { clock });
-    const health = createProviderHealth(store);
+    const outcomes = createProviderOutcomes(store);
     // The probe is the registry's connection test, which reports back to the tracker; the scheduler acts on it.
     const instances = createInstanceHealth({
       clock,
@@ -111,10 +111,10 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       models,
       instanceHealth: instances,
       ...(options.maxResponseBytes === undefined ? {} : { maxResponseBytes: options.maxResponseBytes }),
-      health,
+      outcomes,
       now: () => clock.now(),
     });
-    trackJobOutcomes({ events: bus, health, registry, settings, log });
+    trackJobOutcomes({ events: bus, outcomes, registry, settings, log });
     const media = createJobMedia(dataDir, options.mediaFs);
     // Every read of a file Atelier did not write goes through this one guarded reader (and its memory budget).
     const originals = createOriginalReader();

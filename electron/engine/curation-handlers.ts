@@ -2,7 +2,7 @@
 import type { Handlers, MatchQuery } from '../../shared/contract.js';
 import type { Curated, ImageTarget } from '../db/curation.js';
 import type { JobStore } from '../db/types.js';
-import type { EventBus } from './event-bus.js';
+import type { EventBus } from '../base/events.js';
 import type { SidecarWriter } from '../library/xmp/sidecar-writer.js';
 
 export type CurationChannels =

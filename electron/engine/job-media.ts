@@ -1,5 +1,5 @@
 import { createPreviewRegistry, storeProviderImage, type MediaFs, type PreviewRegistry } from '../media/index.js';
-import type { JobMedia } from '../worker/types.js';
+import type { JobMedia } from '../scheduler/types.js';
 
 export const APP_VERSION = '0.1.0';
 

@@ -1,15 +1,12 @@
 import { AppError } from '../../shared/errors.js';
-import {
-  kindOfTarget,
-  type InstanceHealth,
-  type ProviderInfo,
-  type ProviderTestResult,
-} from '../../shared/contract.js';
+import { kindOfTarget, type ProviderInfo, type ProviderTestResult } from '../../shared/contract.js';
 import type { SecretBook } from '../providers/redact.js';
 import { redactingProvider } from '../providers/redacting-provider.js';
 import type { Provider, ProviderConfig, ProviderListing } from '../providers/types.js';
 import type { ModelCache } from './model-cache.js';
-import type { ProviderHealth } from './provider-health.js';
+import type { ProviderPool } from '../scheduler/ports.js';
+import type { InstanceHealthView } from '../scheduler/instance-health.js';
+import type { ProviderOutcomes } from './provider-outcomes.js';
 import type { ProviderDefaults, SettingsService } from './settings-service.js';
 
 /** Hard bound on any provider response body or stream (no unbounded buffering). */
@@ -24,7 +21,8 @@ export interface InstanceRef {
   added: boolean;
 }
 
-export interface ProviderRegistry {
+/** The registry the engine uses; the scheduler sees it through the narrower ProviderPool it declares. */
+export interface ProviderRegistry extends ProviderPool {
   ids(): string[];
   get(id: string): Provider;
   /** Settings + decrypted secrets for one call; secrets exist only in this object, never in job JSON or logs. */
@@ -60,14 +58,6 @@ export interface ProviderEntry {
   create?: () => { provider: Provider; close?: () => Promise<void> | void };
 }
 
-/** What the scheduler knows of each instance (up, down, running, loaded model). */
-export interface InstanceHealthView {
-  view(id: string): InstanceHealth;
-  /** A connection test's outcome counts as a probe. */
-  observe(id: string, ok: boolean, message: string): void;
-  forget(id: string): void;
-}
-
 interface Instance extends InstanceRef {
   provider: Provider;
   alwaysReady: boolean;
@@ -81,7 +71,7 @@ export function createProviderRegistry(
     maxResponseBytes?: number;
     secrets?: SecretBook;
     models?: ModelCache;
-    health?: ProviderHealth;
+    outcomes?: ProviderOutcomes;
     instanceHealth?: InstanceHealthView;
     now?: () => number;
   } = {},
@@ -247,7 +237,7 @@ export function createProviderRegistry(
       configured: provider.isConfigured(c),
       capabilities: provider.capabilities(c),
       models: options.models?.merged(id, provider.knownModels(c)) ?? provider.knownModels(c),
-      status: options.health?.status(id, {
+      status: options.outcomes?.status(id, {
         enabled: s?.enabled ?? false,
         alwaysReady,
         connection: connectionOf(s),
@@ -303,7 +293,7 @@ export function createProviderRegistry(
         clearTimeout(timer);
       }
       const secrets = [c.apiKey, c.password].filter((x): x is string => x !== undefined);
-      options.health?.record(id, {
+      options.outcomes?.record(id, {
         at: now(),
         ok: result.ok,
         source: 'test',

@@ -1,7 +1,7 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { AppError } from '../../shared/errors.js';
 import type { JobStore } from '../db/types.js';
-import type { EventBus } from './event-bus.js';
+import type { EventBus } from '../base/events.js';
 import type { SettingsService } from './settings-service.js';
 import type { Logger } from '../base/logger.js';
 

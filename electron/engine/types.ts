@@ -1,14 +1,10 @@
-import type { EventName, Events, Handlers } from '../../shared/contract.js';
+import type { Handlers } from '../../shared/contract.js';
 import type { ExportDownload } from '../library/export/exporter.js';
 import type { SecretBook } from '../providers/redact.js';
 import type { Clock } from '../base/clock.js';
 import type { Keyring } from '../base/keyring.js';
 import type { Logger } from '../base/logger.js';
-import type { Unsubscribe } from '../base/events.js';
-
-export interface EngineEvents {
-  on<E extends EventName>(name: E, listener: (payload: Events[E]) => void): Unsubscribe;
-}
+import type { EngineEvents } from '../base/events.js';
 
 export type MediaKind = 'image' | 'thumb' | 'preview';
 

@@ -13,7 +13,7 @@ import {
   type MoveStatus,
 } from '../../shared/contract.js';
 import { AppError } from '../../shared/errors.js';
-import { createEventBus } from '../engine/event-bus.js';
+import { createEventBus } from '../base/events.js';
 import type { Logger } from '../base/logger.js';
 import type { Unsubscribe } from '../base/events.js';
 import type { Engine } from '../engine/types.js';

@@ -10,7 +10,7 @@ import type { RecoveredImage } from '../db/recovered.js';
 import { probeFile } from './import/probe-file.js';
 import { toImportedImage } from './import/to-imported.js';
 import type { JobStore } from '../db/types.js';
-import { collectImagePaths } from '../engine/image-paths.js';
+import { collectImagePaths } from './image-paths.js';
 import { LIBRARY_DIR, countOrphans, nodeMediaFs, shardedFiles, writeThumbnail } from '../media/index.js';
 import { readAtelierChunk } from '../media/png/atelier-chunk.js';
 import { absolute } from '../media/media-paths.js';

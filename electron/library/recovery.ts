@@ -2,7 +2,7 @@ import type { RebuildResult, RecoveryStats } from '../../shared/contract.js';
 import { AppError } from '../../shared/errors.js';
 import type { JobStore } from '../db/types.js';
 import type { Logger } from '../base/logger.js';
-import { collectImagePaths } from '../engine/image-paths.js';
+import { collectImagePaths } from './image-paths.js';
 import {
   LIBRARY_DIR,
   countOrphans,

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { EVENT_NAMES } from '../../shared/contract.js';
-import type { EngineEvents } from '../engine/types.js';
+import type { EngineEvents } from '../base/events.js';
 
 /** A client that cannot keep up is dropped (it reconnects and refetches) rather than buffered without bound. */
 const MAX_BUFFERED_BYTES = 1024 * 1024;

@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DRAG_TYPE } from '../../renderer/src/lib/drag-images.js';
+import { DRAG_TYPE } from '../../renderer/src/curation/drag-images.js';
 import {
   buildRenderer,
   launchBrowser,

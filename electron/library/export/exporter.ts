@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import type { ExportProgressEvent, ExportSummary, StartExport } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
 import { uuidv7 } from '../../../shared/ids.js';
-import type { EventBus } from '../../engine/event-bus.js';
+import type { EventBus } from '../../base/events.js';
 import type { Logger } from '../../base/logger.js';
 import { exportToFolder, createExclusive } from './folder-writer.js';
 import { manifestReader, planExport, type PlanDeps, type PlannedFile } from './plan.js';

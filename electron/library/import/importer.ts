@@ -6,7 +6,7 @@ import { AppError } from '../../../shared/errors.js';
 import { uuidv7 } from '../../../shared/ids.js';
 import type { FileOutcome, ImportRecord } from '../../db/import-types.js';
 import type { JobStore } from '../../db/types.js';
-import type { EventBus } from '../../engine/event-bus.js';
+import type { EventBus } from '../../base/events.js';
 import type { Logger } from '../../base/logger.js';
 import { importOneFile, type FileToImport } from './file-importer.js';
 import { MAX_IMPORT_BYTES } from './probe-file.js';

@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../../electron/db/store.js';
 import type { JobStore } from '../../../electron/db/types.js';
-import { createEventBus } from '../../../electron/engine/event-bus.js';
+import { createEventBus } from '../../../electron/base/events.js';
 import { createImporter } from '../../../electron/library/import/importer.js';
 import { createOriginalReader, type OriginalReader } from '../../../electron/library/originals/original-reader.js';
 import { toolFiles } from '../../fixtures/images/tool-files.js';

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { JobStatus, JobSummary } from '../../../shared/contract.js';
-import { createEventBus } from '../../../electron/engine/event-bus.js';
+import { createEventBus } from '../../../electron/base/events.js';
 import { createSseHub } from '../../../electron/serve/sse.js';
 
 /** The part of a ServerResponse the hub uses, recording every write. */

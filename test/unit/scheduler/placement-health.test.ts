@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createInstanceHealth } from '../../../electron/worker/instance-health.js';
+import { createInstanceHealth } from '../../../electron/scheduler/instance-health.js';
 
 describe('instance health: down instances are probed with backoff', () => {
   beforeEach(() => vi.useFakeTimers({ now: 1_000_000 }));

@@ -2,8 +2,7 @@ import { AppError, toErrorBody } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import type { JobProgressEvent, JobResult } from '../../shared/contract.js';
 import type { JobStore, NewImage, QueuedJob } from '../db/types.js';
-import type { EventBus } from '../engine/event-bus.js';
-import type { ProviderRegistry } from '../engine/provider-registry.js';
+import type { EventBus } from '../base/events.js';
 import type { Clock } from '../base/clock.js';
 import type { Logger } from '../base/logger.js';
 import type { ProviderOutput } from '../providers/types.js';
@@ -11,13 +10,13 @@ import type { ProgressThrottle } from './progress-throttle.js';
 import { retryDelayMs, shouldRetry, sleep, type RetryPolicy } from './retry-policy.js';
 import type { TerminalWrites } from './terminal-writes.js';
 import type { JobMedia } from './types.js';
-import type { JobInputs } from '../engine/job-inputs.js';
+import type { InputReader, ProviderPool } from './ports.js';
 
 export type AbortReason = 'cancel' | 'shutdown' | 'timeout';
 
 export interface RunJobDeps {
   store: JobStore;
-  providers: ProviderRegistry;
+  providers: ProviderPool;
   media: JobMedia;
   bus: EventBus;
   throttle: ProgressThrottle<JobProgressEvent>;
@@ -29,7 +28,7 @@ export interface RunJobDeps {
   /** Where a job's end goes when the disk refuses it (the scheduler provides one). */
   terminal?: TerminalWrites;
   /** Reads the image (and mask) a job works from; absent, jobs run from text only. */
-  inputs?: Pick<JobInputs, 'read'>;
+  inputs?: InputReader;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { kindOfTarget, type GenerateRequest } from '../../shared/contract.js';
 import { MAX_SEED, seedFromBigInt, seedToBigInt } from '../../shared/seed.js';
-import type { ProviderRegistry } from '../engine/provider-registry.js';
+import type { ProviderPool } from './ports.js';
 
 /** Kinds whose batches may run as several jobs: the person's own servers, where a part costs nothing. */
 const SPLIT_KINDS: ReadonlySet<string> = new Set(['a1111', 'comfyui']);
@@ -21,7 +21,7 @@ export interface BatchPart {
  */
 export function splitBatch(
   request: GenerateRequest,
-  registry: Pick<ProviderRegistry, 'instances' | 'placeable'>,
+  registry: Pick<ProviderPool, 'instances' | 'placeable'>,
 ): BatchPart[] {
   const whole: BatchPart[] = [{ request, first: 0, part: 1, parts: 1 }];
   const kind = kindOfTarget(request.provider);

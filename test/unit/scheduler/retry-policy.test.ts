@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors.js';
-import { DEFAULT_RETRY_POLICY, retryDelayMs, shouldRetry, sleep } from '../../../electron/worker/retry-policy.js';
+import { DEFAULT_RETRY_POLICY, retryDelayMs, shouldRetry, sleep } from '../../../electron/scheduler/retry-policy.js';
 
 const policy = { maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 30_000 };
 

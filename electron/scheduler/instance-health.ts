@@ -1,11 +1,18 @@
 import type { InstanceHealth } from '../../shared/contract.js';
-import type { InstanceHealthView } from '../engine/provider-registry.js';
 import type { Clock } from '../base/clock.js';
 
 /** Down instances are probed after 2 s, 4 s, 8 s… up to a minute between probes. */
 export const DEFAULT_PROBE_BACKOFF = { firstMs: 2_000, maxMs: 60_000 };
 
 const MAX_MESSAGE = 500;
+
+/** What the scheduler knows of each instance (up, down, running, loaded model). */
+export interface InstanceHealthView {
+  view(id: string): InstanceHealth;
+  /** A connection test's outcome counts as a probe. */
+  observe(id: string, ok: boolean, message: string): void;
+  forget(id: string): void;
+}
 
 export interface InstanceHealthTracker extends InstanceHealthView {
   isDown(id: string): boolean;

@@ -1,8 +1,7 @@
 import { AppError } from '../../shared/errors.js';
 import { kindOfTarget, type QueueWait } from '../../shared/contract.js';
 import type { QueuedJob } from '../db/types.js';
-import type { ModelCache } from '../engine/model-cache.js';
-import type { ProviderRegistry } from '../engine/provider-registry.js';
+import type { ModelLookup, ProviderPool } from './ports.js';
 import type { Provider } from '../providers/types.js';
 import type { InstanceHealthTracker } from './instance-health.js';
 import { place, type PlacementInstance } from './placement.js';
@@ -57,7 +56,7 @@ export function createScheduler(
   deps: RunJobDeps & {
     limits: () => SchedulerLimits;
     instances: InstanceHealthTracker;
-    models?: Pick<ModelCache, 'get'>;
+    models?: ModelLookup;
     previewLingerMs?: number;
   },
 ): Scheduler {
@@ -163,7 +162,7 @@ export function createScheduler(
         deps.providers
           .ready(id)
           .then((ready) => ({ provider: watched(ready.provider, job, instance), config: ready.config })),
-    } satisfies ProviderRegistry,
+    } satisfies ProviderPool,
   });
 
   const requeue = (job: QueuedJob): void => {

@@ -4,8 +4,9 @@ import { redact } from '../providers/http/errors.js';
 import { connectionOf, type ProviderRegistry } from './provider-registry.js';
 import type { SettingsService } from './settings-service.js';
 import type { Logger } from '../base/logger.js';
-import type { EngineEvents } from './types.js';
+import type { EngineEvents } from '../base/events.js';
 
+// The settings key predates the name ProviderOutcomes; existing libraries keep their stored outcomes.
 const HEALTH_KEY = 'providerHealth';
 const MAX_MESSAGE_CHARS = 300;
 const PERSIST_EVERY_MS = 60_000;
@@ -22,7 +23,8 @@ export interface ProviderOutcome {
   connection: string;
 }
 
-export interface ProviderHealth {
+/** Each provider's last seen outcome (test or job), persisted; "health" is the scheduler's live up/down view. */
+export interface ProviderOutcomes {
   /** Keeps an outcome unless a newer one is already kept (a late job must not undo a fresh test). */
   record(id: string, outcome: Omit<ProviderOutcome, 'message'> & { message: string; secrets: readonly string[] }): void;
   /** The outcome a finished job implies for its provider, or null when the job says nothing about it. */
@@ -39,7 +41,7 @@ function clean(message: string, secrets: readonly string[]): string {
   return plain.length > MAX_MESSAGE_CHARS ? `${plain.slice(0, MAX_MESSAGE_CHARS - 1)}…` : plain;
 }
 
-export function createProviderHealth(store: Pick<JobStore, 'getSetting' | 'setSetting'>): ProviderHealth {
+export function createProviderOutcomes(store: Pick<JobStore, 'getSetting' | 'setSetting'>): ProviderOutcomes {
   const stored = store.getSetting<Record<string, ProviderOutcome>>(HEALTH_KEY);
   const outcomes = new Map<string, ProviderOutcome>(Object.entries(stored ?? {}));
   let persistedAt = new Map<string, number>([...outcomes].map(([id, o]) => [id, o.at]));
@@ -84,20 +86,20 @@ export function createProviderHealth(store: Pick<JobStore, 'getSetting' | 'setSe
 /** Real jobs keep the status true between tests: a provider that went down shows Failing, one that works, Ready. */
 export function trackJobOutcomes(deps: {
   events: EngineEvents;
-  health: ProviderHealth;
+  outcomes: ProviderOutcomes;
   registry: Pick<ProviderRegistry, 'config'>;
   settings: Pick<SettingsService, 'provider'>;
   log: Logger;
 }): () => void {
   return deps.events.on('jobs.changed', ({ job }) => {
-    const outcome = deps.health.fromJob(job);
+    const outcome = deps.outcomes.fromJob(job);
     if (outcome === null) return;
     // A job for any of a kind says something about the instance that ran it, not about the kind.
     const id = job.instance ?? job.provider;
     if (deps.settings.provider(id) === undefined) return;
     const connection = connectionOf(deps.settings.provider(id));
     const keep = (secrets: readonly string[]): void =>
-      deps.health.record(id, { ...outcome, source: 'job', connection, secrets });
+      deps.outcomes.record(id, { ...outcome, source: 'job', connection, secrets });
     // A success says nothing secret; only a failure's message needs the secrets to redact against.
     const secrets = outcome.ok
       ? Promise.resolve([])

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { kindOfTarget } from '../../../shared/contract.js';
-import { place, type PlacementInstance, type PlacementJob } from '../../../electron/worker/placement.js';
+import { place, type PlacementInstance, type PlacementJob } from '../../../electron/scheduler/placement.js';
 
 const KINDS = ['comfyui', 'a1111'] as const;
 const MODELS = ['m1', 'm2', 'm3'] as const;

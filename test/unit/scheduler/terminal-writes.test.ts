@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors.js';
-import { createTerminalWrites } from '../../../electron/worker/terminal-writes.js';
+import { createTerminalWrites } from '../../../electron/scheduler/terminal-writes.js';
 
 const full = () => new AppError('storage', 'The disk is full.');
 

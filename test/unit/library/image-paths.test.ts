@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collectImagePaths } from '../../../electron/engine/image-paths.js';
+import { collectImagePaths } from '../../../electron/library/image-paths.js';
 import { finished, image, open } from '../db/helpers.js';
 
 describe('collectImagePaths', () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createProgressThrottle } from '../../../electron/worker/progress-throttle.js';
+import { createProgressThrottle } from '../../../electron/scheduler/progress-throttle.js';
 
 describe('progress throttle', () => {
   beforeEach(() => {
