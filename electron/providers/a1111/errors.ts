@@ -1,6 +1,7 @@
 import type { AppError } from '../../../shared/errors.js';
 import { parseJsonSync, readBounded } from '../http/body.js';
-import { type CallScope, statusError } from '../http/errors.js';
+import type { CallScope } from '../http/errors.js';
+import { statusError } from '../http/status-errors.js';
 
 const ERROR_BODY_LIMIT = 256 * 1024;
 

@@ -1,6 +1,7 @@
 import WebSocket from 'ws';
 import { AppError } from '../../../shared/errors.js';
-import { type CallScope, abortedError, networkError, statusError } from '../http/errors.js';
+import { type CallScope, abortedError, networkError } from '../http/errors.js';
+import { statusError } from '../http/status-errors.js';
 
 /** Client ids (with their server) that have a socket open or opening in this process. */
 const openIds = new Set<string>();

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { parseJsonSync, readBounded } from '../http/body.js';
-import { type CallScope, malformedError, networkError, statusError } from '../http/errors.js';
+import { type CallScope, malformedError, networkError } from '../http/errors.js';
+import { statusError } from '../http/status-errors.js';
 import { buildMultipart } from '../http/multipart.js';
 import { joinUrl } from '../http/url.js';
 import type { EncodedImage } from '../types.js';

@@ -1,6 +1,7 @@
 import { AppError } from '../../../shared/errors.js';
 import { parseJsonSync, readBounded } from '../http/body.js';
-import { type CallScope, redact, statusError } from '../http/errors.js';
+import { type CallScope, redact } from '../http/errors.js';
+import { statusError } from '../http/status-errors.js';
 
 /**
  * ComfyUI's /prompt rejections (execution.py validate_prompt and validate_inputs, 0.3.64) in words a person can act

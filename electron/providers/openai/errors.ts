@@ -1,6 +1,7 @@
 import { AppError } from '../../../shared/errors.js';
 import { parseJsonSync, readBounded } from '../http/body.js';
-import { type CallScope, redact, statusError } from '../http/errors.js';
+import { type CallScope, redact } from '../http/errors.js';
+import { statusError } from '../http/status-errors.js';
 
 /** Error bodies are small; a bigger one is not an OpenAI error body and is not worth reading whole. */
 const ERROR_BODY_LIMIT = 256 * 1024;

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Deadline } from '../../../electron/providers/http/deadline.js';
-import { redact, retryAfterMs, type CallScope } from '../../../electron/providers/http/errors.js';
+import { redact, type CallScope } from '../../../electron/providers/http/errors.js';
+import { retryAfterMs } from '../../../electron/providers/http/status-errors.js';
 import { decodeBase64, sniffImage } from '../../../electron/providers/http/image.js';
 import { parseSse, type SseEvent } from '../../../electron/providers/http/sse.js';
 import { parseBaseUrl } from '../../../electron/providers/http/url.js';
