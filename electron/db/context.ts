@@ -1,6 +1,6 @@
 import type { Db } from './connection.js';
 import type { Statements } from './statements.js';
-import type { StoreLimits } from './types.js';
+import type { StoreLimits } from './records.js';
 
 /** What every aggregate module shares: one connection, its statements, the clock and the limits. */
 export interface StoreContext {

@@ -1,8 +1,8 @@
 import type { ImageSummary } from '../../shared/contract.js';
 import { normalizeSeed, type Seed } from '../../shared/seed.js';
 import type { StoreContext } from './context.js';
-import { hashToColumn } from './similar.js';
-import type { NewImage, StoredImage } from './types.js';
+import { hashToColumn } from './phash-column.js';
+import type { NewImage, StoredImage } from './records.js';
 
 interface ImageRow {
   id: string;

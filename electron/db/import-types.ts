@@ -8,7 +8,7 @@ import type {
   LibraryFolder,
   StoredRequest,
 } from '../../shared/contract.js';
-import type { NewImage } from './types.js';
+import type { NewImage } from './records.js';
 
 export interface ImportRecord {
   id: string;

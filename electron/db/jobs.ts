@@ -17,7 +17,7 @@ import { searchTextOf } from './fold.js';
 import { facetsOf, withSettings } from './facets.js';
 import { gramsOf } from './grams.js';
 import type { Images } from './images.js';
-import type { NewImage, QueuedJob, SubmitOutcome } from './types.js';
+import type { NewImage, QueuedJob, SubmitOutcome } from './records.js';
 
 /** Fixed per-row overhead counted in the logical byte budget (ids, times, index entries). */
 export const ROW_OVERHEAD_BYTES = 256;

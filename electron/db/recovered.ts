@@ -5,7 +5,7 @@ import { searchTextOf } from './fold.js';
 import { facetsOf } from './facets.js';
 import type { Images } from './images.js';
 import { createFileJobWriter } from './file-jobs.js';
-import type { NewImage } from './types.js';
+import type { NewImage } from './records.js';
 import type { Seed } from '../../shared/seed.js';
 
 /** One library file's own record of the job that made it (its embedded `atelier` chunk), ready to store. */

@@ -10,7 +10,7 @@ import type { Images } from './images.js';
 import { compileQuery, type CompiledQuery } from './query/compile.js';
 import { chooseDriver, sortMaxFor } from './query/drivers.js';
 import { createQueryLookup } from './query/lookup.js';
-import { sortCursor, sortPlan } from './query/sorts.js';
+import { sortCursor, sortPlan, type SortPlan } from './query/sorts.js';
 
 /**
  * How many history rows (below the cursor) a search first walks newest-first with instr(). A term common enough to
@@ -69,13 +69,6 @@ export interface PlanOptions {
 }
 
 export type PlanMode = 'fts' | 'newest' | 'walk' | 'none' | 'sorted';
-
-/** A sort other than newest first: its ORDER BY, and the condition for rows after the cursor's. */
-export interface SortPlan {
-  name: string;
-  orderBy: string;
-  after?: { sql: string; params: unknown[] };
-}
 
 /**
  * Builds the page query. Filters and search are in WHERE, so they apply before the cursor and the limit.

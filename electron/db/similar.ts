@@ -3,16 +3,9 @@ import type { JobSummary } from '../../shared/contract.js';
 import { toSummary } from './codec.js';
 import { SUMMARY_COLUMNS, summaryRowFrom, type StoreContext } from './context.js';
 import type { Images } from './images.js';
+import { hashToColumn } from './phash-column.js';
 
-/** A hash as the INTEGER column holds it: the 64 bits as a signed two's complement number. */
-export function hashToColumn(hash: string): bigint {
-  return BigInt.asIntN(64, BigInt(`0x${hash}`));
-}
-
-/** The 16 hex digits of two 32-bit halves (unsigned), high first. */
-export function hashFromHalves(hi: number, lo: number): string {
-  return (hi >>> 0).toString(16).padStart(8, '0') + (lo >>> 0).toString(16).padStart(8, '0');
-}
+export { hashFromHalves, hashToColumn } from './phash-column.js';
 
 /** One image as the index and its answers need it. */
 export interface HashedImage {

@@ -1,6 +1,6 @@
 import { JOB_STATUSES, type JobStatus } from '../../shared/contract.js';
 import type { StoreContext } from './context.js';
-import type { StoreStats } from './types.js';
+import type { StoreStats } from './records.js';
 
 type TotalsRow = Record<JobStatus, number> & {
   trashed: number;

@@ -1,6 +1,6 @@
 import { TERMINAL_STATUSES } from '../../shared/contract.js';
 import type { StoreContext } from './context.js';
-import type { PruneLimits, RemovedFiles, RetentionMove, TrashSummary } from './types.js';
+import type { PruneLimits, RemovedFiles, RetentionMove, TrashSummary } from './records.js';
 
 const TERMINAL_SQL = TERMINAL_STATUSES.map((s) => `'${s}'`).join(', ');
 /** Ids travel as one JSON array so each statement is prepared once whatever the selection size. */

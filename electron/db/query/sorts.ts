@@ -1,7 +1,13 @@
 import type { Sort } from '../../../shared/contract.js';
 import type { CursorPosition } from '../cursor.js';
 import type { SummaryRow } from '../context.js';
-import type { SortPlan } from '../search.js';
+
+/** A sort other than newest first: its ORDER BY, and the condition for rows after the cursor's. */
+export interface SortPlan {
+  name: string;
+  orderBy: string;
+  after?: { sql: string; params: unknown[] };
+}
 
 const SHUFFLE_PRIME = 2_147_483_647;
 const SHUFFLE_MULTIPLIER = 2_654_435_761;
