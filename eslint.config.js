@@ -4,15 +4,8 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 
-/** Only these files touch Electron; everything else must run under plain Node. */
-const ELECTRON_GLUE = [
-  'electron/main.ts',
-  'electron/preload.ts',
-  'electron/ipc.ts',
-  'electron/media-protocol.ts',
-  'electron/safe-storage-keyring.ts',
-  'electron/desktop/**/*.ts',
-];
+/** Only electron/glue/ touches Electron; everything else must run under plain Node. */
+const ELECTRON_GLUE = ['electron/glue/**/*.ts'];
 
 const NODE_BUILTINS = [
   'node:*',
@@ -56,7 +49,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': 'off' },
   },
   {
-    files: ['test/unit/electron/**/*.ts'],
+    files: ['test/unit/glue/**/*.ts'],
     // Glue tests mock 'electron' with vi.mock; the real module is never loaded.
     rules: { 'no-restricted-imports': 'off' },
   },

@@ -21,7 +21,7 @@ export function bundleOptions(
   return {
     main: {
       ...common,
-      entryPoints: [join(root, 'electron', 'main.ts')],
+      entryPoints: [join(root, 'electron', 'glue', 'main.ts')],
       outfile: join(root, 'dist', 'electron', 'main.cjs'),
       format: 'cjs',
       packages: 'external',
@@ -30,7 +30,7 @@ export function bundleOptions(
     },
     preload: {
       ...common,
-      entryPoints: [join(root, 'electron', 'preload.ts')],
+      entryPoints: [join(root, 'electron', 'glue', 'preload.ts')],
       outfile: join(root, 'dist', 'electron', 'preload.cjs'),
       format: 'cjs',
       target: 'chrome130',
