@@ -1,7 +1,7 @@
 import type { JobSummary, ProviderStatus } from '../../shared/contract.js';
 import type { JobStore } from '../db/types.js';
 import { redact } from '../providers/http/errors.js';
-import { connectionOf, type ProviderRegistry } from './provider-registry.js';
+import type { ProviderConfig } from '../providers/types.js';
 import type { SettingsService } from './settings-service.js';
 import type { Logger } from '../base/logger.js';
 import type { EngineEvents } from '../base/events.js';
@@ -87,7 +87,7 @@ export function createProviderOutcomes(store: Pick<JobStore, 'getSetting' | 'set
 export function trackJobOutcomes(deps: {
   events: EngineEvents;
   outcomes: ProviderOutcomes;
-  registry: Pick<ProviderRegistry, 'config'>;
+  registry: { config(id: string): Promise<ProviderConfig> };
   settings: Pick<SettingsService, 'provider'>;
   log: Logger;
 }): () => void {
@@ -110,4 +110,11 @@ export function trackJobOutcomes(deps: {
         deps.log.warn('could not keep a provider status', { provider: id, error: String(error) }),
       );
   });
+}
+
+/** What a connection test depends on: a new address or login needs a new test. */
+export function connectionOf(
+  s: { baseUrl?: string; username?: string; hasApiKey: boolean; hasPassword: boolean } | undefined,
+): string {
+  return JSON.stringify([s?.baseUrl ?? '', s?.username ?? '', s?.hasApiKey ?? false, s?.hasPassword ?? false]);
 }

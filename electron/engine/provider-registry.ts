@@ -6,7 +6,7 @@ import type { Provider, ProviderConfig, ProviderListing } from '../providers/typ
 import type { ModelCache } from './model-cache.js';
 import type { ProviderPool } from '../scheduler/ports.js';
 import type { InstanceHealthView } from '../scheduler/instance-health.js';
-import type { ProviderOutcomes } from './provider-outcomes.js';
+import { connectionOf, type ProviderOutcomes } from './provider-outcomes.js';
 import type { ProviderDefaults, SettingsService } from './settings-service.js';
 
 /** Hard bound on any provider response body or stream (no unbounded buffering). */
@@ -353,9 +353,3 @@ export function createProviderRegistry(
   };
 }
 
-/** What a connection test depends on: a new address or login needs a new test. */
-export function connectionOf(
-  s: { baseUrl?: string; username?: string; hasApiKey: boolean; hasPassword: boolean } | undefined,
-): string {
-  return JSON.stringify([s?.baseUrl ?? '', s?.username ?? '', s?.hasApiKey ?? false, s?.hasPassword ?? false]);
-}
