@@ -1,10 +1,10 @@
-import { mark } from './lib/marks';
+import { mark } from './app/perf-marks';
 import { loadValidation } from './store/composer-slice';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserApi } from './api';
-import { App } from './components/App';
-import { restoreComposer, persistComposer } from './lib/composer-storage';
+import { App } from './app/App';
+import { restoreComposer, persistComposer } from './composer/composer-storage';
 import { AppProvider } from './store/context';
 import { createAppStore } from './store/store';
 import { wireEvents } from './store/wire-events';

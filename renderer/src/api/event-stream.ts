@@ -1,5 +1,5 @@
 import type { EventName, Events } from '../../../shared/contract';
-import { EVENT_NAMES } from '../lib/contract-constants';
+import { EVENT_NAMES } from '../common/contract-constants';
 import { Listeners } from './listeners';
 
 /** The part of EventSource this module uses, so tests can hand in a fake. */

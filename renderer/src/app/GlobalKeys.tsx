@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { isTextField, keyToCommand } from '../lib/keyboard';
-import { THUMB_SIZES } from '../lib/grid-layout';
+import { isTextField, keyToCommand } from '../common/keyboard';
+import { THUMB_SIZES } from '../gallery/grid-layout';
 import { useAppStore } from '../store/context';
 
 /** Keys that work anywhere outside a text field: `/` to search, Ctrl/Cmd+Z to undo, Ctrl/Cmd+I to import, Ctrl/Cmd +/− thumbnail size. */

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { formatCount } from '../lib/format';
+import { formatCount } from '../common/format';
 import { useApp } from '../store/context';
 
 /**

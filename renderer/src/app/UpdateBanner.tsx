@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useApi, useApp } from '../store/context';
-import { useUpdateStatus } from '../lib/update-status';
+import { useUpdateStatus } from '../settings/update-status';
 import '../styles/updates.css';
 
 /** A downloaded update, offered once at the top: restart now, or later (it then installs at the next quit). */

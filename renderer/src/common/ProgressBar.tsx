@@ -1,5 +1,5 @@
 import type { JobProgressEvent } from '../../../shared/contract';
-import { formatEta, formatPercent, formatStage } from '../lib/format';
+import { formatEta, formatPercent, formatStage } from './format';
 
 export function ProgressBar({ tick, status }: { tick: JobProgressEvent | undefined; status: string }) {
   const percent = formatPercent(tick?.fraction);

@@ -1,5 +1,5 @@
 import type { JobStatus } from '../../../shared/contract';
-import { formatStatus } from '../lib/format';
+import { formatStatus } from './format';
 
 export function StatusBadge({ status, title }: { status: JobStatus; title?: string | undefined }) {
   if (status === 'succeeded') return null;

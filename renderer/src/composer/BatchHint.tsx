@@ -1,5 +1,5 @@
 import { takesPrompt } from '../../../shared/prompt-template';
-import type { BatchPlan } from '../lib/composer-batch';
+import type { BatchPlan } from './composer-batch';
 
 /** Under the prompt: how many jobs Generate makes (and which), why the text cannot be read, or what a style sends. */
 export function BatchHint({

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ChannelOutput } from '../../../shared/contract';
-import { formatRelativeTime } from '../lib/format';
-import { useNow } from '../lib/use-now';
+import { formatRelativeTime } from '../common/format';
+import { useNow } from '../common/use-now';
 import { useApp } from '../store/context';
 import '../styles/composer-tools.css';
-import { useOutsideClose } from '../lib/use-outside-close';
+import { useOutsideClose } from '../common/use-outside-close';
 
 type Item = ChannelOutput<'prompts.history'>['items'][number];
 

@@ -1,7 +1,7 @@
 import type { ProviderKind } from '../../../shared/contract';
 import { A1111_SCHEDULE_TYPES, COMFY_SCHEDULERS } from '../../../shared/mapping/samplers';
 import { useApp } from '../store/context';
-import { Field } from './Field';
+import { Field } from '../common/Field';
 
 /** The list, plus a reused or mapped name it does not hold: shown as it is, never silently replaced. */
 function withCurrent(names: readonly string[], current: string): string[] {

@@ -1,5 +1,5 @@
 import type { ProviderInfo, ProviderKind } from '../../../shared/contract';
-import { kindOfTarget, PROVIDER_KINDS } from './contract-constants';
+import { kindOfTarget, PROVIDER_KINDS } from '../common/contract-constants';
 import { KIND_LABEL } from '../../../shared/mapping/settings';
 
 /** The provider a composer target stands for: an instance, or for any:<kind> the first turned-on instance of it. */

@@ -1,11 +1,11 @@
 import { useEffect, useState, type DragEvent } from 'react';
 import type { Board } from '../../../shared/contract';
 import { formatTerm } from '../../../shared/query';
-import { carriesImages, draggedImages } from '../lib/drag-images';
-import { carriesOwnFiles, sortDroppedFiles } from '../lib/drag-out';
-import { formatNumber } from '../lib/format';
+import { carriesImages, draggedImages } from './drag-images';
+import { carriesOwnFiles, sortDroppedFiles } from '../library/export/drag-out';
+import { formatNumber } from '../common/format';
 import { useApi, useApp, useAppStore } from '../store/context';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '../common/ConfirmDialog';
 import { NameField } from './NameField';
 
 /** What showing a board puts in the search box: a board's own images, or a smart board's saved query. */

@@ -1,14 +1,14 @@
 import { useState } from 'react';
-import { COMPARE_MAX, COMPARE_MIN } from '../lib/compare';
-import { visibleImages } from '../lib/curation';
-import { formatNumber } from '../lib/format';
+import { COMPARE_MAX, COMPARE_MIN } from '../viewer/compare';
+import { visibleImages } from './curation';
+import { formatNumber } from '../common/format';
 import { useApp, useAppStore } from '../store/context';
 import { toMatchQuery } from '../store/filters';
 import type { CurationTarget } from '../store/types';
 import { boardSearch } from './BoardsList';
 import { BoardPicker } from './BoardPicker';
-import { ConfirmDialog } from './ConfirmDialog';
-import { ExportDialog, type ExportTarget } from './ExportDialog';
+import { ConfirmDialog } from '../common/ConfirmDialog';
+import { ExportDialog, type ExportTarget } from '../library/export/ExportDialog';
 
 /** Rate, favourite, tag, board or trash many images at once: one engine transaction, one Undo. */
 export function BulkActions({

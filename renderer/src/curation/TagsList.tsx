@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { formatTerm } from '../../../shared/query';
-import { formatNumber } from '../lib/format';
+import { formatNumber } from '../common/format';
 import { useApp, useAppStore } from '../store/context';
 import { NameField } from './NameField';
 

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import type { TrashSummary } from '../../../shared/contract';
-import { formatBytes, formatCount } from '../lib/format';
+import { formatBytes, formatCount } from '../common/format';
 import { useApi, useApp } from '../store/context';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '../common/ConfirmDialog';
 
 /** The trash's own header: what is in it, and the one irreversible action behind a confirmation. */
 export function TrashView() {

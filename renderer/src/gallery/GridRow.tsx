@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { useLatch } from '../lib/use-latch';
+import { useLatch } from '../common/use-latch';
 import { JobCard } from './JobCard';
 
 export interface GridRowProps {

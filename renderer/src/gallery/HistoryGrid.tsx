@@ -1,10 +1,10 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { gridLayout, stripHeight, CARD_GAP, GRID_PADDING, HEADER_HEIGHT } from '../lib/grid-layout';
-import { useCardAspects } from '../lib/use-card-aspects';
-import { dateBuckets, dateLabel } from '../lib/date-sections';
-import { buildRows, rowKeyOf, stickyLabelAt } from '../lib/grid-rows';
-import { mark } from '../lib/marks';
+import { gridLayout, stripHeight, CARD_GAP, GRID_PADDING, HEADER_HEIGHT } from './grid-layout';
+import { useCardAspects } from './use-card-aspects';
+import { dateBuckets, dateLabel } from './date-sections';
+import { buildRows, rowKeyOf, stickyLabelAt } from './grid-rows';
+import { mark } from '../app/perf-marks';
 import { useApp, useAppStore } from '../store/context';
 import { NEXT_PAGE_SIZE } from '../store/filters';
 import { EmptyState } from './EmptyState';

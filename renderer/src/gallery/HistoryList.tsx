@@ -1,8 +1,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
-import { dateBuckets, dateLabel } from '../lib/date-sections';
-import { buildRows, rowKeyOf, stickyLabelAt } from '../lib/grid-rows';
-import { LIST_HEADER_HEIGHT, LIST_ROW_HEIGHT } from '../lib/list-row';
+import { dateBuckets, dateLabel } from './date-sections';
+import { buildRows, rowKeyOf, stickyLabelAt } from './grid-rows';
+import { LIST_HEADER_HEIGHT, LIST_ROW_HEIGHT } from './list-row';
 import { useApp, useAppStore } from '../store/context';
 import { NEXT_PAGE_SIZE } from '../store/filters';
 import { EmptyState } from './EmptyState';

@@ -1,9 +1,9 @@
-import { visibleImages } from '../lib/curation';
-import { startImageDrag } from '../lib/drag-out';
-import { STRIP_THUMB } from '../lib/grid-layout';
-import { thumbSrc } from '../lib/thumbs';
+import { visibleImages } from '../curation/curation';
+import { startImageDrag } from '../library/export/drag-out';
+import { STRIP_THUMB } from './grid-layout';
+import { thumbSrc } from '../common/thumbs';
 import { useApi, useApp, useAppStore } from '../store/context';
-import { CurationBadges } from './CurationBadges';
+import { CurationBadges } from '../curation/CurationBadges';
 
 /** An expanded job's images in a row beneath its card; each opens the viewer on that image, and drags to a board. */
 export function ImageStrip({ id }: { id: string }) {

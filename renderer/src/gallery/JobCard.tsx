@@ -1,20 +1,20 @@
 import { memo, type DragEvent, type MouseEvent } from 'react';
-import { isCompactCard } from '../lib/card-aspect';
-import { isTerminal } from '../lib/contract-constants';
-import { shownImage, visibleImages } from '../lib/curation';
-import { startImageDrag } from '../lib/drag-out';
-import { clampWords } from '../lib/failure-notice';
-import { formatStatus } from '../lib/format';
-import { SOURCE_BADGES, SOURCE_LABELS } from '../lib/sources';
-import { jobTitle, thumbSrc } from '../lib/thumbs';
-import { useLatch } from '../lib/use-latch';
+import { isCompactCard } from './card-aspect';
+import { isTerminal } from '../common/contract-constants';
+import { shownImage, visibleImages } from '../curation/curation';
+import { startImageDrag } from '../library/export/drag-out';
+import { clampWords } from '../live/failure-notice';
+import { formatStatus } from '../common/format';
+import { SOURCE_BADGES, SOURCE_LABELS } from '../library/import/sources';
+import { jobTitle, thumbSrc } from '../common/thumbs';
+import { useLatch } from '../common/use-latch';
 import { useApi, useApp, useAppStore } from '../store/context';
-import { LiveCancel } from './LiveCancel';
-import { LivePreview } from './LivePreview';
-import { LiveThumb, liveStatusId } from './LiveThumb';
-import { StatusBadge } from './StatusBadge';
-import { CurationBadges } from './CurationBadges';
-import { ImageMenu } from './ImageMenu';
+import { LiveCancel } from '../live/LiveCancel';
+import { LivePreview } from '../live/LivePreview';
+import { LiveThumb, liveStatusId } from '../live/LiveThumb';
+import { StatusBadge } from '../common/StatusBadge';
+import { CurationBadges } from '../curation/CurationBadges';
+import { ImageMenu } from '../iterate/ImageMenu';
 
 const RETRYABLE = new Set(['failed', 'cancelled', 'interrupted']);
 

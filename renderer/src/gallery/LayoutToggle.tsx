@@ -1,4 +1,4 @@
-import type { Layout } from '../lib/layout-mode';
+import type { Layout } from './layout-mode';
 import '../styles/list.css';
 
 const CHOICES: { id: Layout; label: string; title: string }[] = [

@@ -1,15 +1,15 @@
 import { memo, useId, type DragEvent, type MouseEvent } from 'react';
 import type { JobStatus } from '../../../shared/contract';
-import { isTerminal } from '../lib/contract-constants';
-import { shownImage, visibleImages } from '../lib/curation';
-import { setDraggedImages } from '../lib/drag-images';
-import { formatPercent } from '../lib/format';
-import { endedMessage, fitThumb, formatListDate, formatSize, LIST_ROW_HEIGHT, originLabel } from '../lib/list-row';
-import { jobTitle, thumbSrc } from '../lib/thumbs';
-import { useLatch } from '../lib/use-latch';
-import { useNow } from '../lib/use-now';
+import { isTerminal } from '../common/contract-constants';
+import { shownImage, visibleImages } from '../curation/curation';
+import { setDraggedImages } from '../curation/drag-images';
+import { formatPercent } from '../common/format';
+import { endedMessage, fitThumb, formatListDate, formatSize, LIST_ROW_HEIGHT, originLabel } from './list-row';
+import { jobTitle, thumbSrc } from '../common/thumbs';
+import { useLatch } from '../common/use-latch';
+import { useNow } from '../common/use-now';
 import { useApi, useApp, useAppStore } from '../store/context';
-import { StatusBadge } from './StatusBadge';
+import { StatusBadge } from '../common/StatusBadge';
 
 const RETRYABLE = new Set(['failed', 'cancelled', 'interrupted']);
 const STATUS_GLYPHS: Record<string, string> = { failed: '!', cancelled: '×', interrupted: '‖' };

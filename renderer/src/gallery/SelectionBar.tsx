@@ -1,8 +1,8 @@
-import { visibleImages } from '../lib/curation';
-import { selectedIds } from '../lib/selection';
+import { visibleImages } from '../curation/curation';
+import { selectedIds } from './selection';
 import { useApp, useAppShallow, useAppStore } from '../store/context';
 import type { AppState, CurationTarget } from '../store/types';
-import { BulkActions } from './BulkActions';
+import { BulkActions } from '../curation/BulkActions';
 
 /** Every image the selected cards show: a bulk action on jobs is one on all their images. */
 function selectionTarget(state: AppState, ids: readonly string[]): CurationTarget {

@@ -1,6 +1,6 @@
 import type { JobSummary } from '../../../shared/contract';
-import { isTerminal } from './contract-constants';
-import { visibleImages, type ViewKind } from './curation';
+import { isTerminal } from '../common/contract-constants';
+import { visibleImages, type ViewKind } from '../curation/curation';
 
 /** A failed, cancelled or interrupted job without a picture: a narrow card, never as big as a picture. */
 export const COMPACT_ASPECT = 0.62;

@@ -1,10 +1,10 @@
 import type { KeyboardEvent } from 'react';
-import { keyTargets, shownImage, stepImage, visibleImages } from '../lib/curation';
-import { actionOfCommand } from '../lib/iterate';
-import type { RowModel } from '../lib/grid-rows';
-import { moveVertical } from '../lib/grid-rows';
-import { isTextField, keyToCommand, moveIndex, ratingOfKey } from '../lib/keyboard';
-import { selectedIds } from '../lib/selection';
+import { keyTargets, shownImage, stepImage, visibleImages } from '../curation/curation';
+import { actionOfCommand } from '../iterate/iterate';
+import type { RowModel } from './grid-rows';
+import { moveVertical } from './grid-rows';
+import { isTextField, keyToCommand, moveIndex, ratingOfKey } from '../common/keyboard';
+import { selectedIds } from './selection';
 import type { AppStore } from '../store/store';
 
 export interface GridKeyContext {

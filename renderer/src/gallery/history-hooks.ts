@@ -3,8 +3,8 @@
  * while the person reads further down, keeping one valid tab stop, and bringing a job's card or row into focus.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { RowModel } from '../lib/grid-rows';
-import { createFlingDetector, FLING_SETTLE_MS } from '../lib/fling';
+import type { RowModel } from './grid-rows';
+import { createFlingDetector, FLING_SETTLE_MS } from './fling';
 import { useApp } from '../store/context';
 import type { AppStore } from '../store/store';
 

@@ -1,6 +1,6 @@
 /** The compact list's measures and the text of one row: pure, so the rows stay cheap and the rules testable. */
 import type { JobStatus, JobSummary } from '../../../shared/contract';
-import { SOURCE_LABELS } from './sources';
+import { SOURCE_LABELS } from '../library/import/sources';
 
 /** Every row is this tall, so the virtualiser never measures one. */
 export const LIST_ROW_HEIGHT = 56;

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { JobSummary } from '../../../shared/contract';
 import { useApp } from '../store/context';
 import { cardAspect } from './card-aspect';
-import type { ViewKind } from './curation';
+import type { ViewKind } from '../curation/curation';
 
 // A summary object is replaced whenever its job changes, so its aspect is computed once per version.
 const cache = new WeakMap<JobSummary, { view: ViewKind; aspect: number }>();

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { ACTION_KEYS, ACTION_LABELS, ITERATE_ACTIONS, type IterateAction, type Support } from '../lib/iterate';
+import { ACTION_KEYS, ACTION_LABELS, ITERATE_ACTIONS, type IterateAction, type Support } from './iterate';
 import { useApp, useAppStore } from '../store/context';
 import '../styles/iterate.css';
 

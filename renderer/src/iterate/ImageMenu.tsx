@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
-import { visibleImages } from '../lib/curation';
-import { ACTION_KEYS, ACTION_LABELS, ITERATE_ACTIONS, type IterateAction } from '../lib/iterate';
+import { visibleImages } from '../curation/curation';
+import { ACTION_KEYS, ACTION_LABELS, ITERATE_ACTIONS, type IterateAction } from './iterate';
 import { useAppStore } from '../store/context';
 import { focusComposerPrompt, useActionSupport } from './ImageActions';
 import '../styles/iterate.css';

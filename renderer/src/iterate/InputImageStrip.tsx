@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { actionSupport, providerFor } from '../lib/iterate';
+import { actionSupport, providerFor } from './iterate';
 import { useApi, useApp } from '../store/context';
 import '../styles/iterate.css';
 

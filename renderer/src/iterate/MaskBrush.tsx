@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { DEFAULT_STRENGTH } from '../lib/iterate';
+import { DEFAULT_STRENGTH } from './iterate';
 import {
   clearMask,
   coverage,
@@ -11,7 +11,7 @@ import {
   UndoStack,
   type Mask,
   type Rect,
-} from '../lib/mask-brush';
+} from './mask-brush';
 import { useApp, useAppStore } from '../store/context';
 import '../styles/iterate.css';
 

@@ -3,8 +3,8 @@
  * each action submits (image-to-image, masked edit, variations, upscale).
  */
 import type { ImageSummary, ProviderCapabilities, ProviderInfo, StoredRequest } from '../../../shared/contract';
-import type { RequestWithoutKey } from './composer';
-import { resolveTarget } from './composer-targets';
+import type { RequestWithoutKey } from '../composer/composer';
+import { resolveTarget } from '../composer/composer-targets';
 
 export type IterateAction = 'useAsInput' | 'edit' | 'variations' | 'upscale2' | 'upscale4';
 

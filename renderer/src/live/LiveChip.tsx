@@ -1,4 +1,4 @@
-import { queueWaitLabel } from '../lib/format';
+import { queueWaitLabel } from '../common/format';
 import { useApp } from '../store/context';
 
 /** "2 rendering · 3 queued" as one string, so the chip re-renders only when a count changes. */

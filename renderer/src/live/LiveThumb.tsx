@@ -1,8 +1,8 @@
 import { memo } from 'react';
-import { instanceLabel } from '../lib/composer-instances';
-import { formatEtaShort, progressOf } from '../lib/eta';
-import { formatStage, queueWaitLabel } from '../lib/format';
-import { useEta } from '../lib/use-eta';
+import { instanceLabel } from '../settings/instances';
+import { formatEtaShort, progressOf } from './eta';
+import { formatStage, queueWaitLabel } from '../common/format';
+import { useEta } from './use-eta';
 import { useApp } from '../store/context';
 import { ProgressRing } from './ProgressRing';
 

@@ -1,11 +1,11 @@
 import type { ImageSource, JobStatus, Sort } from '../../../shared/contract';
-import { formatNumber } from '../lib/format';
-import { openDuplicates } from '../lib/similar-view';
-import { SOURCE_LABELS, SOURCE_ORDER } from '../lib/sources';
+import { formatNumber } from '../common/format';
+import { openDuplicates } from './similar-view';
+import { SOURCE_LABELS, SOURCE_ORDER } from '../library/import/sources';
 import { useApp } from '../store/context';
 import { countsKeyOf, type View } from '../store/filters';
-import { THUMB_SIZES } from '../lib/grid-layout';
-import { LayoutToggle } from './LayoutToggle';
+import { THUMB_SIZES } from '../gallery/grid-layout';
+import { LayoutToggle } from '../gallery/LayoutToggle';
 
 const VIEWS: { id: View; label: string }[] = [
   { id: 'all', label: 'All' },

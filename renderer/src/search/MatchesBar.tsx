@@ -1,7 +1,7 @@
-import { formatNumber } from '../lib/format';
+import { formatNumber } from '../common/format';
 import { useApp } from '../store/context';
 import { countsKeyOf } from '../store/filters';
-import { BulkActions } from './BulkActions';
+import { BulkActions } from '../curation/BulkActions';
 
 /** Above the grid while a search or filter narrows it: act on every image that matches, loaded or not. */
 export function MatchesBar() {

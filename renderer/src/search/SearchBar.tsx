@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { SuggestResult } from '../../../shared/contract';
-import { createLatestRunner } from '../lib/latest-runner';
-import { applySuggestion, moveHighlight } from '../lib/suggestions';
+import { createLatestRunner } from './latest-runner';
+import { applySuggestion, moveHighlight } from './suggestions';
 import { useApi, useApp, useAppStore } from '../store/context';
 import { SearchError } from './SearchError';
 import { SearchHelp } from './SearchHelp';
-import { focusGrid } from '../lib/grid-focus';
+import { focusGrid } from '../gallery/grid-focus';
 
 /** A pause this long ends a burst of typing: the thumbnails of the results on screen load then. */
 const TYPING_PAUSE_MS = 150;

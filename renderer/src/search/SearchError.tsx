@@ -1,4 +1,4 @@
-import { errorPlace } from '../lib/suggestions';
+import { errorPlace } from './suggestions';
 import { useApp } from '../store/context';
 
 /** Under the search box: the search the engine could not read, marked where, and why; the results stay as they were. */

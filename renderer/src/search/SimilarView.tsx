@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { DuplicateGroup, JobSummary, SimilarImage } from '../../../shared/contract';
-import { formatNumber } from '../lib/format';
-import { closeSimilarView, describeDistance, useSimilarMode, type SimilarMode } from '../lib/similar-view';
-import { jobTitle, thumbSrc } from '../lib/thumbs';
+import { formatNumber } from '../common/format';
+import { closeSimilarView, describeDistance, useSimilarMode, type SimilarMode } from './similar-view';
+import { jobTitle, thumbSrc } from '../common/thumbs';
 import { useApi, useApp, useAppStore } from '../store/context';
 import '../styles/similar.css';
 

@@ -2,10 +2,10 @@ import { useState } from 'react';
 import type { ProviderInfo } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { KIND_LABEL } from '../../../shared/mapping/settings';
-import { healthText, isAddedInstance, runningText } from '../lib/composer-instances';
-import { useNow } from '../lib/use-now';
+import { healthText, isAddedInstance, runningText } from './instances';
+import { useNow } from '../common/use-now';
 import { useApi, useApp } from '../store/context';
-import { Field } from './Field';
+import { Field } from '../common/Field';
 import '../styles/composer-tools.css';
 
 const ADDABLE = ['comfyui', 'a1111', 'openai'] as const;

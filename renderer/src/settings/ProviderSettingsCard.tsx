@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import type { ProviderInfo, ProviderSettings, ProviderSettingsPatch } from '../../../shared/contract';
-import { formatCount, formatRelativeTime } from '../lib/format';
-import { providerStatusView } from '../lib/provider-status';
-import { useNow } from '../lib/use-now';
+import { formatCount, formatRelativeTime } from '../common/format';
+import { providerStatusView } from './provider-status';
+import { useNow } from '../common/use-now';
 import { useApp } from '../store/context';
 
 const URL_PLACEHOLDERS: Record<string, string> = {

@@ -1,13 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
 import type { RetentionPreview, SettingsPatch } from '../../../shared/contract';
-import { THEMES } from '../lib/contract-constants';
-import { formatBytes, formatCount, formatNumber } from '../lib/format';
+import { THEMES } from '../common/contract-constants';
+import { formatBytes, formatCount, formatNumber } from '../common/format';
 import { useApi, useApp } from '../store/context';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '../common/ConfirmDialog';
 import { InstancesSettings } from './InstancesSettings';
-import { LibraryFolders } from './LibraryFolders';
-import { LibraryLocationSection } from './LibraryLocationSection';
-import { OrphansRow } from './OrphansRow';
+import { LibraryFolders } from '../library/folders/LibraryFolders';
+import { LibraryLocationSection } from '../library/location/LibraryLocationSection';
+import { OrphansRow } from '../library/location/OrphansRow';
 import { ProviderSettingsCard } from './ProviderSettingsCard';
 import { UpdatesSettings } from './UpdatesSettings';
 

@@ -1,6 +1,6 @@
 import { useApi, useApp } from '../store/context';
-import { updateStatusLine, useUpdateStatus } from '../lib/update-status';
-import { useNow } from '../lib/use-now';
+import { updateStatusLine, useUpdateStatus } from './update-status';
+import { useNow } from '../common/use-now';
 import '../styles/updates.css';
 
 /** Settings → Updates: the one switch, and where the updater stands. */

@@ -1,5 +1,5 @@
 import type { ProviderInfo } from '../../../shared/contract';
-import { formatRelativeTime } from './format';
+import { formatRelativeTime } from '../common/format';
 
 const NOT_TESTED = 'Not tested yet: Test connection checks that it answers.';
 const NEEDS_SETUP = 'Add its address or key below, then test it.';

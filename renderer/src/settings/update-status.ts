@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { UpdateStatus } from '../../../shared/contract';
 import type { Api } from '../api';
-import { formatRelativeTime } from './format';
+import { formatRelativeTime } from '../common/format';
 
 /** The updater's status as the window knows it: asked once, then kept by the `updates.status` event. */
 export function useUpdateStatus(api: Api): UpdateStatus | null {

@@ -1,20 +1,26 @@
 import { AppError } from '../../../shared/errors';
-import { adaptDraftToProvider, DEFAULT_DRAFT, draftFromRequest, fingerprint, keyForAttempt } from '../lib/composer';
-import { batchFingerprintRequest, batchRequests, keyOfJob, planBatch } from '../lib/composer-batch';
-import { presetFromDraft, draftWithPreset } from '../lib/composer-presets';
-import { stepHistory } from '../lib/composer-history';
-import { kindOf, resolveTarget } from '../lib/composer-targets';
-import { seedOfImage } from '../lib/image-seed';
-import { withInputImage } from '../lib/iterate';
+import {
+  adaptDraftToProvider,
+  DEFAULT_DRAFT,
+  draftFromRequest,
+  fingerprint,
+  keyForAttempt,
+} from '../composer/composer';
+import { batchFingerprintRequest, batchRequests, keyOfJob, planBatch } from '../composer/composer-batch';
+import { presetFromDraft, draftWithPreset } from '../composer/composer-presets';
+import { stepHistory } from '../composer/composer-history';
+import { kindOf, resolveTarget } from '../composer/composer-targets';
+import { seedOfImage } from '../viewer/image-seed';
+import { withInputImage } from '../iterate/iterate';
 import { KIND_LABEL, mapSettings, matchModel } from '../../../shared/mapping/settings';
-import type * as RequestValidation from '../lib/request-validation';
+import type * as RequestValidation from '../composer/request-validation';
 import type { SliceCreator } from './deps';
 import type { ComposerSlice } from './types';
 
 // The validator brings zod and the contract: loaded on the first submit (or when the app is idle), never before the grid.
 let validation: Promise<typeof RequestValidation> | null = null;
 export function loadValidation(): Promise<typeof RequestValidation> {
-  validation ??= import('../lib/request-validation');
+  validation ??= import('../composer/request-validation');
   return validation;
 }
 

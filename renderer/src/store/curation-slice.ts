@@ -1,6 +1,6 @@
 import type { ImageSummary, JobSummary, MatchCounts } from '../../../shared/contract';
-import { patchImages, withFavorite, withRating, withTags, withTrashed, type ImageTargets } from '../lib/curation';
-import { formatNumber } from '../lib/format';
+import { patchImages, withFavorite, withRating, withTags, withTrashed, type ImageTargets } from '../curation/curation';
+import { formatNumber } from '../common/format';
 import type { SliceCreator } from './deps';
 import { countsKeyOf, toMatchQuery } from './filters';
 import type { AppState, CurationSlice, CurationTarget } from './types';

@@ -1,6 +1,6 @@
 import type { ImageSource, JobStatus, JobSummary, ListQuery, MatchQuery, Sort } from '../../../shared/contract';
-import { isTerminal } from '../lib/contract-constants';
-import { allImagesTrashed } from '../lib/curation';
+import { isTerminal } from '../common/contract-constants';
+import { allImagesTrashed } from '../curation/curation';
 import { foldForSearch } from '../../../shared/search-fold';
 
 export type View = 'all' | 'favorites' | 'trash';

@@ -1,6 +1,6 @@
 import { AppError } from '../../../shared/errors';
-import { mark } from '../lib/marks';
-import { pruneSelection } from '../lib/selection';
+import { mark } from '../app/perf-marks';
+import { pruneSelection } from '../gallery/selection';
 import type { SliceCreator } from './deps';
 import { DEFAULT_FILTERS, NEXT_PAGE_SIZE, toListQuery } from './filters';
 import * as model from './jobs-model';

@@ -1,4 +1,4 @@
-import { applyImportList, applyImportProgress, EMPTY_IMPORTS, isFinished } from '../lib/imports-model';
+import { applyImportList, applyImportProgress, EMPTY_IMPORTS, isFinished } from '../library/import/imports-model';
 import type { SliceCreator } from './deps';
 import type { ImportsSlice } from './types';
 

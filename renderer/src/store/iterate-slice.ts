@@ -1,6 +1,6 @@
 import type { ImageSummary, JobSummary } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
-import { buildRequest, type RequestWithoutKey } from '../lib/composer';
+import { buildRequest, type RequestWithoutKey } from '../composer/composer';
 import {
   DEFAULT_STRENGTH,
   fitSize,
@@ -14,9 +14,9 @@ import {
   type IterateAction,
   type Support,
   type WorkingFrom,
-} from '../lib/iterate';
-import { encodeMaskPng, toBase64, type Mask } from '../lib/mask-brush';
-import { planBatch } from '../lib/composer-batch';
+} from '../iterate/iterate';
+import { encodeMaskPng, toBase64, type Mask } from '../iterate/mask-brush';
+import { planBatch } from '../composer/composer-batch';
 import { loadValidation } from './composer-slice';
 import type { SliceCreator } from './deps';
 

@@ -1,4 +1,4 @@
-import { clickSelect, EMPTY_SELECTION, selectAll } from '../lib/selection';
+import { clickSelect, EMPTY_SELECTION, selectAll } from '../gallery/selection';
 import type { SliceCreator } from './deps';
 import type { SelectionSlice } from './types';
 

@@ -1,6 +1,6 @@
 import type { SliceCreator } from './deps';
 import type { SettingsSlice } from './types';
-import { resolveTarget } from '../lib/composer-targets';
+import { resolveTarget } from '../composer/composer-targets';
 
 export const createSettingsSlice: SliceCreator<SettingsSlice> =
   ({ api }) =>

@@ -8,16 +8,16 @@ import type {
   Stats,
 } from '../../../shared/contract';
 import type { ChannelOutput, Preset } from '../../../shared/contract';
-import type { ComposerDraft, PendingSubmit } from '../lib/composer';
-import type { HistoryWalk } from '../lib/composer-history';
-import type { Selection } from '../lib/selection';
+import type { ComposerDraft, PendingSubmit } from '../composer/composer';
+import type { HistoryWalk } from '../composer/composer-history';
+import type { Selection } from '../gallery/selection';
 import type { Filters } from './filters';
 import type { JobsData } from './jobs-model';
 import type { ImportProgressEvent, JobSummary, JobProgressEvent, LibraryFolder } from '../../../shared/contract';
-import type { ImportsData } from '../lib/imports-model';
+import type { ImportsData } from '../library/import/imports-model';
 import type { Board, MatchCounts, TagCount } from '../../../shared/contract';
-import type { ImageTargets } from '../lib/curation';
-import type { Layout } from '../lib/layout-mode';
+import type { ImageTargets } from '../curation/curation';
+import type { Layout } from '../gallery/layout-mode';
 import type { IterateSlice } from './iterate-slice';
 
 export type LoadState = 'loading' | 'ready' | 'error';

@@ -1,8 +1,8 @@
 import { AppError } from '../../../shared/errors';
 import type { SliceCreator } from './deps';
 import type { UiSlice } from './types';
-import { CARD_MIN_WIDTH, clampThumbSize } from '../lib/grid-layout';
-import { LAYOUT_KEY, parseLayout } from '../lib/layout-mode';
+import { CARD_MIN_WIDTH, clampThumbSize } from '../gallery/grid-layout';
+import { LAYOUT_KEY, parseLayout } from '../gallery/layout-mode';
 
 let nextToastId = 1;
 const THUMB_SIZE_KEY = 'atelier.thumbSize';

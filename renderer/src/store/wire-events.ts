@@ -1,7 +1,7 @@
 import type { JobSummary } from '../../../shared/contract';
 import type { Api } from '../api';
-import { failureToastMessage, justFailed, needsFailureToast } from '../lib/failure-notice';
-import { cardOnScreen, pageHidden } from '../lib/on-screen';
+import { failureToastMessage, justFailed, needsFailureToast } from '../live/failure-notice';
+import { cardOnScreen, pageHidden } from '../live/on-screen';
 import type { AppStore } from './store';
 
 const STATS_DEBOUNCE_MS = 400;

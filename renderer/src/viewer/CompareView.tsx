@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { JobDetail } from '../../../shared/contract';
-import { compareColumns, diffSettings, FITTED, rowsWorthShowing, settingsOf, type SharedView } from '../lib/compare';
-import { isTextField, keyToCommand } from '../lib/keyboard';
-import { jobTitle } from '../lib/thumbs';
+import { compareColumns, diffSettings, FITTED, rowsWorthShowing, settingsOf, type SharedView } from './compare';
+import { isTextField, keyToCommand } from '../common/keyboard';
+import { jobTitle } from '../common/thumbs';
 import { useApi, useApp, useAppStore } from '../store/context';
 import { SplitPanes } from './SplitPanes';
 import { ZoomPane, type ZoomControls } from './ZoomPane';

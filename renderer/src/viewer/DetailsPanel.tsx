@@ -1,15 +1,15 @@
 import { useState } from 'react';
 import type { JobDetail } from '../../../shared/contract';
-import { formatBytes, formatDateTime, formatDuration } from '../lib/format';
-import { describeSeed, seedOfImage } from '../lib/image-seed';
-import { openSimilar } from '../lib/similar-view';
+import { formatBytes, formatDateTime, formatDuration } from '../common/format';
+import { describeSeed, seedOfImage } from './image-seed';
+import { openSimilar } from '../search/similar-view';
 import { useApi, useApp, useAppShallow, useAppStore } from '../store/context';
-import { focusComposerPrompt, ImageActions } from './ImageActions';
-import { ImageCuration } from './ImageCuration';
+import { focusComposerPrompt, ImageActions } from '../iterate/ImageActions';
+import { ImageCuration } from '../curation/ImageCuration';
 import { LineagePanel } from './LineagePanel';
 import { ImportedDetails } from './ImportedDetails';
-import { ExportDialog } from './ExportDialog';
-import { StatusBadge } from './StatusBadge';
+import { ExportDialog } from '../library/export/ExportDialog';
+import { StatusBadge } from '../common/StatusBadge';
 
 function Row({ label, value }: { label: string; value: string | number | undefined | null }) {
   if (value === undefined || value === null || value === '') return null;

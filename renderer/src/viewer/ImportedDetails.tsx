@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { ImportedMetadata, ImageSource } from '../../../shared/contract';
-import { SOURCE_LABELS } from '../lib/sources';
+import { SOURCE_LABELS } from '../library/import/sources';
 
 /** Past this many characters a raw text is cut on screen (it is kept whole, and "Show all" shows it). */
 export const RAW_PREVIEW_CHARS = 600;

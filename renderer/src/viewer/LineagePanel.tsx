@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { JobSummary, Operation } from '../../../shared/contract';
-import { jobTitle, thumbSrc } from '../lib/thumbs';
+import { jobTitle, thumbSrc } from '../common/thumbs';
 import { useApi, useApp, useAppStore } from '../store/context';
 import '../styles/iterate.css';
 

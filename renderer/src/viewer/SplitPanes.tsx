@@ -1,7 +1,7 @@
 import { useRef, type Ref } from 'react';
 import type { ImageSummary, JobSummary } from '../../../shared/contract';
-import type { SharedView } from '../lib/compare';
-import { jobTitle } from '../lib/thumbs';
+import type { SharedView } from './compare';
+import { jobTitle } from '../common/thumbs';
 import { useApi } from '../store/context';
 import { ZoomPane, type ZoomControls } from './ZoomPane';
 

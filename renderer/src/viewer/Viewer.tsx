@@ -1,15 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
 import type { JobDetail } from '../../../shared/contract';
-import { visibleImages } from '../lib/curation';
-import { dragOut } from '../lib/drag-out';
-import { actionOfCommand } from '../lib/iterate';
-import { isTextField, keyToCommand, ratingOfKey } from '../lib/keyboard';
-import { jobTitle, thumbSrc } from '../lib/thumbs';
+import { visibleImages } from '../curation/curation';
+import { dragOut } from '../library/export/drag-out';
+import { actionOfCommand } from '../iterate/iterate';
+import { isTextField, keyToCommand, ratingOfKey } from '../common/keyboard';
+import { jobTitle, thumbSrc } from '../common/thumbs';
 import { useApi, useApp, useAppStore } from '../store/context';
 import { DetailsPanel } from './DetailsPanel';
-import { focusComposerPrompt } from './ImageActions';
-import { MaskBrush } from './MaskBrush';
-import { ProgressBar } from './ProgressBar';
+import { focusComposerPrompt } from '../iterate/ImageActions';
+import { MaskBrush } from '../iterate/MaskBrush';
+import { ProgressBar } from '../common/ProgressBar';
 import { ZoomPane, type ZoomControls } from './ZoomPane';
 import '../styles/viewer.css';
 

@@ -1,5 +1,5 @@
 import { useEffect, useEffectEvent, useImperativeHandle, useLayoutEffect, useRef, useState, type Ref } from 'react';
-import { fromShared, toShared, type SharedView } from '../lib/compare';
+import { fromShared, toShared, type SharedView } from './compare';
 import {
   actualView,
   carryView,
@@ -13,7 +13,7 @@ import {
   type Point,
   type Size,
   type View,
-} from '../lib/zoom';
+} from './zoom';
 
 export interface ZoomControls {
   zoomIn(): void;

@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import type { ChannelRequest, ExportProgressEvent, ExportSummary } from '../../../shared/contract';
-import { exportToPickedFolder } from '../lib/export-folder';
-import { formatNumber } from '../lib/format';
-import { isAbsolutePath } from '../lib/imports-model';
-import { useApi } from '../store/context';
-import { errorMessage } from '../store/ui-slice';
+import type { ChannelRequest, ExportProgressEvent, ExportSummary } from '../../../../shared/contract';
+import { exportToPickedFolder } from './export-folder';
+import { formatNumber } from '../../common/format';
+import { isAbsolutePath } from '../import/imports-model';
+import { useApi } from '../../store/context';
+import { errorMessage } from '../../store/ui-slice';
 
 export type ExportTarget = ChannelRequest<'export.start'>['target'];
 

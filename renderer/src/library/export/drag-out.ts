@@ -3,9 +3,9 @@
  * Electron starts that drag from main, so the page's own drag is cancelled and the in-app payload (DRAG_TYPE) is
  * gone: a drop back in the window carries files, which main recognises as its own drag (desktop.droppedImages).
  */
-import type { Api } from '../api';
-import { MAX_DRAG_FILES } from './contract-constants';
-import { setDraggedImages } from './drag-images';
+import type { Api } from '../../api';
+import { MAX_DRAG_FILES } from '../../common/contract-constants';
+import { setDraggedImages } from '../../curation/drag-images';
 
 type DragApi = Pick<Api, 'host' | 'call'>;
 

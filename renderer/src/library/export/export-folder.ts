@@ -1,5 +1,5 @@
-import type { ChannelRequest, ExportSummary } from '../../../shared/contract';
-import type { Api } from '../api';
+import type { ChannelRequest, ExportSummary } from '../../../../shared/contract';
+import type { Api } from '../../api';
 
 /** Desktop: the OS folder picker, then the export into the folder chosen; null (nothing started) when it was closed. */
 export async function exportToPickedFolder(

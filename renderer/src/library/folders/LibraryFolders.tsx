@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
-import type { LibraryFolder } from '../../../shared/contract';
-import { formatCount, formatNumber } from '../lib/format';
-import { useApp } from '../store/context';
-import { ConfirmDialog } from './ConfirmDialog';
+import type { LibraryFolder } from '../../../../shared/contract';
+import { formatCount, formatNumber } from '../../common/format';
+import { useApp } from '../../store/context';
+import { ConfirmDialog } from '../../common/ConfirmDialog';
 
 const WATCH_LABELS: Record<LibraryFolder['watchState'], string> = {
   watching: 'Watching',

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { draggingOut, endDragOut, sortDroppedFiles } from '../lib/drag-out';
-import { useApi, useAppStore } from '../store/context';
+import { draggingOut, endDragOut, sortDroppedFiles } from '../export/drag-out';
+import { useApi, useAppStore } from '../../store/context';
 
 export const BROWSER_DROP_NOTE =
   'In the browser, type the folder’s path: a page is never told where a dropped file lives.';

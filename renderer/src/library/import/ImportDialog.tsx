@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
-import { errorMessage } from '../store/ui-slice';
-import { isAbsolutePath, parsePaths } from '../lib/imports-model';
-import { useApi, useApp } from '../store/context';
+import { errorMessage } from '../../store/ui-slice';
+import { isAbsolutePath, parsePaths } from './imports-model';
+import { useApi, useApp } from '../../store/context';
 
 /** Where the person says what to import: typed paths (and, in the desktop app, the OS picker), link or copy, watch. */
 export function ImportDialog() {

@@ -1,7 +1,7 @@
 import { memo, useState } from 'react';
-import { formatEta, formatNumber } from '../lib/format';
-import { describeImport, formatRate, importFraction, isFinished, visibleImportIds } from '../lib/imports-model';
-import { useApp, useAppShallow } from '../store/context';
+import { formatEta, formatNumber } from '../../common/format';
+import { describeImport, formatRate, importFraction, isFinished, visibleImportIds } from './imports-model';
+import { useApp, useAppShallow } from '../../store/context';
 
 function Count({ n, label, warn }: { n: number; label: string; warn?: boolean }) {
   return (

@@ -1,4 +1,4 @@
-import type { ImportProgressEvent, ImportStatus, ImportSummary } from '../../../shared/contract';
+import type { ImportProgressEvent, ImportStatus, ImportSummary } from '../../../../shared/contract';
 
 /** What the renderer knows of one import: its live counts, and the rest of its summary once fetched. */
 export type ImportRow = ImportProgressEvent & Partial<Omit<ImportSummary, keyof ImportProgressEvent>>;

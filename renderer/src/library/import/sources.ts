@@ -1,5 +1,5 @@
-import type { ImageSource } from '../../../shared/contract';
-import { SOURCE_LABELS } from '../../../shared/source-labels';
+import type { ImageSource } from '../../../../shared/contract';
+import { SOURCE_LABELS } from '../../../../shared/source-labels';
 
 export { SOURCE_LABELS };
 

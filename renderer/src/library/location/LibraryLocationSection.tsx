@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { LibraryLocation, MoveStatus } from '../../../shared/contract';
-import { formatBytes, formatCount } from '../lib/format';
-import { moveFraction, moveProgressText, moveRunning } from '../lib/library-move';
-import { useApi, useApp } from '../store/context';
-import { ConfirmDialog } from './ConfirmDialog';
-import '../styles/library-location.css';
+import type { LibraryLocation, MoveStatus } from '../../../../shared/contract';
+import { formatBytes, formatCount } from '../../common/format';
+import { moveFraction, moveProgressText, moveRunning } from './library-move';
+import { useApi, useApp } from '../../store/context';
+import { ConfirmDialog } from '../../common/ConfirmDialog';
+import '../../styles/library-location.css';
 
 /** How often a running move is asked how far it is (it closes the library, so there are no engine events). */
 const POLL_MS = 250;

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { formatBytes, formatCount } from '../lib/format';
-import { useApi, useApp } from '../store/context';
-import { ConfirmDialog } from './ConfirmDialog';
+import { formatBytes, formatCount } from '../../common/format';
+import { useApi, useApp } from '../../store/context';
+import { ConfirmDialog } from '../../common/ConfirmDialog';
 
 /** Files the start-up check moved to orphans/ (no job lists them): kept until the person removes that many. */
 export function OrphansRow({ files, bytes }: { files: number; bytes: number }) {

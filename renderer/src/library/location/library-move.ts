@@ -1,5 +1,5 @@
-import type { MoveStatus } from '../../../shared/contract';
-import { formatBytes, formatNumber } from './format';
+import type { MoveStatus } from '../../../../shared/contract';
+import { formatBytes, formatNumber } from '../../common/format';
 
 /** "Copying 12 of 40 files · 3.1 MB of 9.8 MB", in the words of the move's phase. */
 export function moveProgressText(move: MoveStatus): string {

@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { AtelierBridge } from '../../../shared/bridge';
-import { AppError } from '../../../shared/errors';
-import { createApi } from '../../../renderer/src/api';
-import { backoffDelay, type EventSourceLike } from '../../../renderer/src/api/event-stream';
-import { createHttpApi } from '../../../renderer/src/api/http-api';
-import { makeJob } from './helpers';
+import type { AtelierBridge } from '../../../../shared/bridge';
+import { AppError } from '../../../../shared/errors';
+import { createApi } from '../../../../renderer/src/api';
+import { backoffDelay, type EventSourceLike } from '../../../../renderer/src/api/event-stream';
+import { createHttpApi } from '../../../../renderer/src/api/http-api';
+import { makeJob } from '../helpers';
 
 class FakeEventSource implements EventSourceLike {
   static made: FakeEventSource[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import * as contract from '../../../shared/contract';
-import * as local from '../../../renderer/src/lib/contract-constants';
-import { SOURCE_ORDER } from '../../../renderer/src/lib/sources';
+import * as contract from '../../../../shared/contract';
+import * as local from '../../../../renderer/src/common/contract-constants';
+import { SOURCE_ORDER } from '../../../../renderer/src/library/import/sources';
 
 describe("the renderer's copies of the contract's constants (kept out of the first paint)", () => {
   it('equal the contract: terminal statuses, event names, themes', () => {

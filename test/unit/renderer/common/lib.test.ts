@@ -1,7 +1,7 @@
-import { textOnlyOperations } from '../../../shared/contract.js';
+import { textOnlyOperations } from '../../../../shared/contract.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ProviderCapabilities, ProviderInfo } from '../../../shared/contract';
+import type { ProviderCapabilities, ProviderInfo } from '../../../../shared/contract';
 import {
   adaptDraftToProvider,
   buildRequest,
@@ -9,8 +9,8 @@ import {
   fingerprint,
   keyForAttempt,
   sizeForAspect,
-} from '../../../renderer/src/lib/composer';
-import { validateRequest } from '../../../renderer/src/lib/request-validation';
+} from '../../../../renderer/src/composer/composer';
+import { validateRequest } from '../../../../renderer/src/composer/request-validation';
 import {
   formatBytes,
   formatCount,
@@ -19,16 +19,16 @@ import {
   formatNumber,
   formatPercent,
   formatRelativeTime,
-} from '../../../renderer/src/lib/format';
-import { gridLayout, stripRows } from '../../../renderer/src/lib/grid-layout';
-import { keyToCommand, moveIndex, type KeyInput } from '../../../renderer/src/lib/keyboard';
+} from '../../../../renderer/src/common/format';
+import { gridLayout, stripRows } from '../../../../renderer/src/gallery/grid-layout';
+import { keyToCommand, moveIndex, type KeyInput } from '../../../../renderer/src/common/keyboard';
 import {
   clickSelect,
   EMPTY_SELECTION,
   pruneSelection,
   selectAll,
   selectedIds,
-} from '../../../renderer/src/lib/selection';
+} from '../../../../renderer/src/gallery/selection';
 
 const key = (k: string, extra: Partial<KeyInput> = {}): KeyInput => ({
   key: k,

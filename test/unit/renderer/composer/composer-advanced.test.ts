@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DRAFT } from '../../../renderer/src/lib/composer';
-import { advancedSummary, hasAdvancedError } from '../../../renderer/src/lib/composer-advanced';
+import { DEFAULT_DRAFT } from '../../../../renderer/src/composer/composer';
+import { advancedSummary, hasAdvancedError } from '../../../../renderer/src/composer/composer-advanced';
 
 const caps = { steps: { min: 1, max: 150, default: 20 }, guidance: { min: 0, max: 30, default: 7 } };
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { textOnlyOperations, type JobDetail, type Preset, type ProviderInfo } from '../../../shared/contract';
-import { AppError } from '../../../shared/errors';
-import { buildRequest, DEFAULT_DRAFT } from '../../../renderer/src/lib/composer';
-import { batchHint, planBatch } from '../../../renderer/src/lib/composer-batch';
-import { healthText, instanceLabel, isAddedInstance, runningText } from '../../../renderer/src/lib/composer-instances';
-import { presetFromDraft } from '../../../renderer/src/lib/composer-presets';
-import { targetOptions } from '../../../renderer/src/lib/composer-targets';
-import { createAppStore } from '../../../renderer/src/store/store';
-import { fakeApi, makeJob } from './helpers';
+import { textOnlyOperations, type JobDetail, type Preset, type ProviderInfo } from '../../../../shared/contract';
+import { AppError } from '../../../../shared/errors';
+import { buildRequest, DEFAULT_DRAFT } from '../../../../renderer/src/composer/composer';
+import { batchHint, planBatch } from '../../../../renderer/src/composer/composer-batch';
+import { healthText, instanceLabel, isAddedInstance, runningText } from '../../../../renderer/src/settings/instances';
+import { presetFromDraft } from '../../../../renderer/src/composer/composer-presets';
+import { targetOptions } from '../../../../renderer/src/composer/composer-targets';
+import { createAppStore } from '../../../../renderer/src/store/store';
+import { fakeApi, makeJob } from '../helpers';
 
 const CAPS: ProviderInfo['capabilities'] = {
   sizes: { min: 64, max: 2048, multipleOf: 8, presets: [[512, 512]] },

@@ -1,9 +1,9 @@
-import { textOnlyOperations } from '../../../shared/contract.js';
+import { textOnlyOperations } from '../../../../shared/contract.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DRAFT, buildRequest, seedFieldText, seedFromInput } from '../../../renderer/src/lib/composer';
-import { GenerateRequest } from '../../../shared/contract';
-import { MAX_SEED } from '../../../shared/seed';
+import { DEFAULT_DRAFT, buildRequest, seedFieldText, seedFromInput } from '../../../../renderer/src/composer/composer';
+import { GenerateRequest } from '../../../../shared/contract';
+import { MAX_SEED } from '../../../../shared/seed';
 
 const CAPS = {
   seed: true,

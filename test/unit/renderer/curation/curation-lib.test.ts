@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ImageSummary, JobSummary } from '../../../shared/contract';
-import { keyTargets, stepImage, visibleImages, withTags } from '../../../renderer/src/lib/curation';
-import { dateBuckets, dateLabel } from '../../../renderer/src/lib/date-sections';
-import { buildRows, moveVertical } from '../../../renderer/src/lib/grid-rows';
-import { keyToCommand, ratingOfKey, type KeyInput } from '../../../renderer/src/lib/keyboard';
-import { applySuggestion, errorPlace, moveHighlight } from '../../../renderer/src/lib/suggestions';
-import { makeJob } from './helpers';
+import type { ImageSummary, JobSummary } from '../../../../shared/contract';
+import { keyTargets, stepImage, visibleImages, withTags } from '../../../../renderer/src/curation/curation';
+import { dateBuckets, dateLabel } from '../../../../renderer/src/gallery/date-sections';
+import { buildRows, moveVertical } from '../../../../renderer/src/gallery/grid-rows';
+import { keyToCommand, ratingOfKey, type KeyInput } from '../../../../renderer/src/common/keyboard';
+import { applySuggestion, errorPlace, moveHighlight } from '../../../../renderer/src/search/suggestions';
+import { makeJob } from '../helpers';
 
 const key = (k: string, extra: Partial<KeyInput> = {}): KeyInput => ({
   key: k,

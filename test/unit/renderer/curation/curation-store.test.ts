@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ImageSummary, JobSummary } from '../../../shared/contract';
-import { AppError } from '../../../shared/errors';
-import { DEFAULT_FILTERS, toListQuery } from '../../../renderer/src/store/filters';
-import * as model from '../../../renderer/src/store/jobs-model';
-import { createAppStore } from '../../../renderer/src/store/store';
-import { wireEvents } from '../../../renderer/src/store/wire-events';
-import { deferred, emptyStats, fakeApi, flush, makeJob } from './helpers';
+import type { ImageSummary, JobSummary } from '../../../../shared/contract';
+import { AppError } from '../../../../shared/errors';
+import { DEFAULT_FILTERS, toListQuery } from '../../../../renderer/src/store/filters';
+import * as model from '../../../../renderer/src/store/jobs-model';
+import { createAppStore } from '../../../../renderer/src/store/store';
+import { wireEvents } from '../../../../renderer/src/store/wire-events';
+import { deferred, emptyStats, fakeApi, flush, makeJob } from '../helpers';
 
 function image(id: string, extra: Partial<ImageSummary> = {}): ImageSummary {
   return { id, index: 0, width: 64, height: 64, mime: 'image/png', bytes: 10, ...extra };

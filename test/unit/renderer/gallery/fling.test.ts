@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createFlingDetector, FLING_SPEED } from '../../../renderer/src/lib/fling';
+import { createFlingDetector, FLING_SPEED } from '../../../../renderer/src/gallery/fling';
 
 describe('fling detection', () => {
   it('a run of fast scroll events is a fling from its second event', () => {

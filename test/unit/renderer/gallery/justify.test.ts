@@ -1,17 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { JobSummary } from '../../../shared/contract';
+import type { JobSummary } from '../../../../shared/contract';
 import {
   COMPACT_ASPECT,
   MAX_ASPECT,
   MIN_ASPECT,
   cardAspect,
   isCompactCard,
-} from '../../../renderer/src/lib/card-aspect';
-import { buildRows, moveVertical } from '../../../renderer/src/lib/grid-rows';
-import { CARD_GAP } from '../../../renderer/src/lib/grid-layout';
-import { justifyRange } from '../../../renderer/src/lib/justify';
-import { publishAspects } from '../../../renderer/src/lib/use-card-aspects';
+} from '../../../../renderer/src/gallery/card-aspect';
+import { buildRows, moveVertical } from '../../../../renderer/src/gallery/grid-rows';
+import { CARD_GAP } from '../../../../renderer/src/gallery/grid-layout';
+import { justifyRange } from '../../../../renderer/src/gallery/justify';
+import { publishAspects } from '../../../../renderer/src/gallery/use-card-aspects';
 
 const aspects = fc.array(fc.double({ min: MIN_ASPECT, max: MAX_ASPECT, noNaN: true }), { minLength: 1, maxLength: 80 });
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);

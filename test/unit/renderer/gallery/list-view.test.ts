@@ -1,16 +1,16 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildRows, moveVertical } from '../../../renderer/src/lib/grid-rows';
-import { LAYOUT_KEY, parseLayout } from '../../../renderer/src/lib/layout-mode';
+import { buildRows, moveVertical } from '../../../../renderer/src/gallery/grid-rows';
+import { LAYOUT_KEY, parseLayout } from '../../../../renderer/src/gallery/layout-mode';
 import {
   endedMessage,
   fitThumb,
   formatListDate,
   LIST_THUMB_BOX,
   originLabel,
-} from '../../../renderer/src/lib/list-row';
-import { createAppStore } from '../../../renderer/src/store/store';
-import { fakeApi } from './helpers';
+} from '../../../../renderer/src/gallery/list-row';
+import { createAppStore } from '../../../../renderer/src/store/store';
+import { fakeApi } from '../helpers';
 
 describe('a list row’s thumbnail', () => {
   it('keeps the picture’s aspect inside the box: the longer side fills it, the shorter is in proportion', () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CARD_GAP, THUMB_SIZES, clampThumbSize, gridLayout } from '../../../renderer/src/lib/grid-layout';
-import { keyToCommand, type KeyInput } from '../../../renderer/src/lib/keyboard';
+import { CARD_GAP, THUMB_SIZES, clampThumbSize, gridLayout } from '../../../../renderer/src/gallery/grid-layout';
+import { keyToCommand, type KeyInput } from '../../../../renderer/src/common/keyboard';
 
 const key = (k: string, extra: Partial<KeyInput> = {}): KeyInput => ({
   key: k,

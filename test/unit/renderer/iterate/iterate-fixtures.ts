@@ -1,4 +1,4 @@
-import type { ProviderInfo } from '../../../shared/contract';
+import type { ProviderInfo } from '../../../../shared/contract';
 
 export const ALL: ProviderInfo['capabilities']['operations'] = {
   img2img: { supported: true },

@@ -12,7 +12,7 @@ import {
   toBase64,
   toSourcePoint,
   UndoStack,
-} from '../../../renderer/src/lib/mask-brush';
+} from '../../../../renderer/src/iterate/mask-brush';
 
 /** The PNG's pixels as sharp reads them back: one channel, its width and height. */
 async function decode(png: Uint8Array) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GenerateRequest, operationOf, textOnlyOperations, type StoredRequest } from '../../../shared/contract';
+import { GenerateRequest, operationOf, textOnlyOperations, type StoredRequest } from '../../../../shared/contract';
 import { ALL, provider } from './iterate-fixtures';
 import {
   actionOfCommand,
@@ -11,8 +11,8 @@ import {
   variationCount,
   variationRequest,
   withInputImage,
-} from '../../../renderer/src/lib/iterate';
-import { keyToCommand, type KeyInput } from '../../../renderer/src/lib/keyboard';
+} from '../../../../renderer/src/iterate/iterate';
+import { keyToCommand, type KeyInput } from '../../../../renderer/src/common/keyboard';
 
 const IMG7 = '00000000-0000-7000-8000-000000000007';
 const IMG3 = '00000000-0000-7000-8000-000000000003';

@@ -1,9 +1,9 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { textOnlyOperations, type ImageSummary, type JobSummary } from '../../../shared/contract';
-import { createMask, stamp } from '../../../renderer/src/lib/mask-brush';
-import { createAppStore } from '../../../renderer/src/store/store';
-import { fakeApi, idFor, makeJob } from './helpers';
+import { textOnlyOperations, type ImageSummary, type JobSummary } from '../../../../shared/contract';
+import { createMask, stamp } from '../../../../renderer/src/iterate/mask-brush';
+import { createAppStore } from '../../../../renderer/src/store/store';
+import { fakeApi, idFor, makeJob } from '../helpers';
 import { provider } from './iterate-fixtures';
 
 const IMG = '00000000-0000-7000-8000-0000000000aa';

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ETA_START, estimate, formatEtaShort, observe, progressOf, type EtaState } from '../../../renderer/src/lib/eta';
+import {
+  ETA_START,
+  estimate,
+  formatEtaShort,
+  observe,
+  progressOf,
+  type EtaState,
+} from '../../../../renderer/src/live/eta';
 
 /** Feeds step ticks (step i of `steps` at time at[i]) and returns the state after each. */
 function run(steps: number, times: readonly number[], from = 1): EtaState[] {

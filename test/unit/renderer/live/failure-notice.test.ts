@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ListPage } from '../../../shared/contract';
-import { clampWords } from '../../../renderer/src/lib/failure-notice';
-import { EMPTY_JOBS } from '../../../renderer/src/store/jobs-model';
-import { createAppStore } from '../../../renderer/src/store/store';
-import { wireEvents } from '../../../renderer/src/store/wire-events';
-import { fakeApi, flush, makeJob, emptyStats } from './helpers';
+import type { ListPage } from '../../../../shared/contract';
+import { clampWords } from '../../../../renderer/src/live/failure-notice';
+import { EMPTY_JOBS } from '../../../../renderer/src/store/jobs-model';
+import { createAppStore } from '../../../../renderer/src/store/store';
+import { wireEvents } from '../../../../renderer/src/store/wire-events';
+import { fakeApi, flush, makeJob, emptyStats } from '../helpers';
 
 function setup(look: { hidden: boolean; onScreen: boolean }) {
   const fake = fakeApi({

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createLatestRunner } from '../../../renderer/src/lib/latest-runner';
+import { createLatestRunner } from '../../../../renderer/src/search/latest-runner';
 
 function deferredRuns() {
   const started: string[] = [];

@@ -1,8 +1,8 @@
-import { textOnlyOperations } from '../../../shared/contract.js';
+import { textOnlyOperations } from '../../../../shared/contract.js';
 import { describe, expect, it } from 'vitest';
-import type { ProviderInfo } from '../../../shared/contract';
-import { createAppStore } from '../../../renderer/src/store/store';
-import { fakeApi } from './helpers';
+import type { ProviderInfo } from '../../../../shared/contract';
+import { createAppStore } from '../../../../renderer/src/store/store';
+import { fakeApi } from '../helpers';
 
 const CAPS: ProviderInfo['capabilities'] = {
   sizes: { min: 64, max: 2048, multipleOf: 8, presets: [[512, 512]] },

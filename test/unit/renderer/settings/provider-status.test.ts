@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { providerStatusView } from '../../../renderer/src/lib/provider-status';
+import { providerStatusView } from '../../../../renderer/src/settings/provider-status';
 
 const NOW = Date.UTC(2026, 11, 1, 12, 0, 0);
 

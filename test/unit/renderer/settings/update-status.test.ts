@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { updateStatusLine } from '../../../renderer/src/lib/update-status';
+import { updateStatusLine } from '../../../../renderer/src/settings/update-status';
 
 const NOW = 1_800_000_000_000;
 

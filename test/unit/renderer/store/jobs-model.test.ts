@@ -1,15 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { JobSummary } from '../../../shared/contract';
+import type { JobSummary } from '../../../../shared/contract';
 import {
   DEFAULT_FILTERS,
   belongsInGrid,
   compareNewestFirst,
   matchesFilters,
   type Filters,
-} from '../../../renderer/src/store/filters';
-import * as model from '../../../renderer/src/store/jobs-model';
-import { idFor, makeJob } from './helpers';
+} from '../../../../renderer/src/store/filters';
+import * as model from '../../../../renderer/src/store/jobs-model';
+import { idFor, makeJob } from '../helpers';
 
 const F: Filters = DEFAULT_FILTERS;
 

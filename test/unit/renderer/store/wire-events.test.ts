@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { ListPage } from '../../../shared/contract';
-import { AppError } from '../../../shared/errors';
-import { DOUBLE_PRESS_MS } from '../../../renderer/src/store/composer-slice';
-import { createAppStore } from '../../../renderer/src/store/store';
-import { wireEvents } from '../../../renderer/src/store/wire-events';
-import { deferred, fakeApi, flush, makeJob, emptyStats } from './helpers';
+import type { ListPage } from '../../../../shared/contract';
+import { AppError } from '../../../../shared/errors';
+import { DOUBLE_PRESS_MS } from '../../../../renderer/src/store/composer-slice';
+import { createAppStore } from '../../../../renderer/src/store/store';
+import { wireEvents } from '../../../../renderer/src/store/wire-events';
+import { deferred, fakeApi, flush, makeJob, emptyStats } from '../helpers';
 
 function setup(listPages: ((input: { status?: string[]; search?: string }) => Promise<ListPage>) | null = null) {
   const firstPage = deferred<ListPage>();

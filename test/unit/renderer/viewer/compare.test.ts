@@ -9,9 +9,9 @@ import {
   toShared,
   type CompareSetting,
   type CompareSettings,
-} from '../../../renderer/src/lib/compare';
-import { fitScale } from '../../../renderer/src/lib/zoom';
-import { fitView, zoomAround } from '../../../renderer/src/lib/zoom';
+} from '../../../../renderer/src/viewer/compare';
+import { fitScale } from '../../../../renderer/src/viewer/zoom';
+import { fitView, zoomAround } from '../../../../renderer/src/viewer/zoom';
 
 const KEYS = COMPARE_SETTINGS.map(([k]) => k);
 const value = fc.option(fc.constantFrom('a', 'b', 'c', '7', ''), { nil: undefined });

@@ -1,18 +1,18 @@
-import { textOnlyOperations } from '../../../shared/contract.js';
+import { textOnlyOperations } from '../../../../shared/contract.js';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { ImportedMetadata, JobDetail, ProviderInfo } from '../../../shared/contract';
-import { createDesktopApi } from '../../../renderer/src/api/desktop-api';
-import { createHttpApi } from '../../../renderer/src/api/http-api';
-import { ImportedDetails, RAW_PREVIEW_CHARS } from '../../../renderer/src/components/ImportedDetails';
-import { keyToCommand } from '../../../renderer/src/lib/keyboard';
-import { jobTitle, thumbSrc } from '../../../renderer/src/lib/thumbs';
-import { DEFAULT_FILTERS, matchesFilters, toListQuery } from '../../../renderer/src/store/filters';
-import { createAppStore } from '../../../renderer/src/store/store';
-import type { AtelierBridge } from '../../../shared/bridge';
-import { AppError } from '../../../shared/errors';
-import { fakeApi, makeJob } from './helpers';
+import type { ImportedMetadata, JobDetail, ProviderInfo } from '../../../../shared/contract';
+import { createDesktopApi } from '../../../../renderer/src/api/desktop-api';
+import { createHttpApi } from '../../../../renderer/src/api/http-api';
+import { ImportedDetails, RAW_PREVIEW_CHARS } from '../../../../renderer/src/viewer/ImportedDetails';
+import { keyToCommand } from '../../../../renderer/src/common/keyboard';
+import { jobTitle, thumbSrc } from '../../../../renderer/src/common/thumbs';
+import { DEFAULT_FILTERS, matchesFilters, toListQuery } from '../../../../renderer/src/store/filters';
+import { createAppStore } from '../../../../renderer/src/store/store';
+import type { AtelierBridge } from '../../../../shared/bridge';
+import { AppError } from '../../../../shared/errors';
+import { fakeApi, makeJob } from '../helpers';
 
 describe('the Source filter', () => {
   it('sends ListQuery.source, and places a job arriving by event by its source', () => {

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ImageSummary, JobDetail } from '../../../shared/contract';
-import { describeSeed, seedOfImage } from '../../../renderer/src/lib/image-seed';
-import { createAppStore } from '../../../renderer/src/store/store';
-import { fakeApi, idFor, makeJob } from './helpers';
+import type { ImageSummary, JobDetail } from '../../../../shared/contract';
+import { describeSeed, seedOfImage } from '../../../../renderer/src/viewer/image-seed';
+import { createAppStore } from '../../../../renderer/src/store/store';
+import { fakeApi, idFor, makeJob } from '../helpers';
 
 function image(index: number, extra: Partial<ImageSummary> = {}): ImageSummary {
   return { id: idFor(1000 + index), index, width: 64, height: 64, mime: 'image/png', bytes: 10, ...extra };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keyToCommand, type KeyInput } from '../../../renderer/src/lib/keyboard';
+import { keyToCommand, type KeyInput } from '../../../../renderer/src/common/keyboard';
 
 const key = (k: string, over: Partial<KeyInput> = {}): KeyInput => ({
   key: k,

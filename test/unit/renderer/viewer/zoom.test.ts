@@ -15,7 +15,7 @@ import {
   zoomAt,
   type Size,
   type View,
-} from '../../../renderer/src/lib/zoom';
+} from '../../../../renderer/src/viewer/zoom';
 
 const size = fc.record({ width: fc.integer({ min: 1, max: 8192 }), height: fc.integer({ min: 1, max: 8192 }) });
 const pane = fc.record({ width: fc.integer({ min: 40, max: 4000 }), height: fc.integer({ min: 40, max: 3000 }) });

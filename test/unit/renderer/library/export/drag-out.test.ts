@@ -1,17 +1,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Api } from '../../../renderer/src/api';
-import { DRAG_TYPE, draggedImages } from '../../../renderer/src/lib/drag-images';
+import type { Api } from '../../../../../renderer/src/api';
+import { DRAG_TYPE, draggedImages } from '../../../../../renderer/src/curation/drag-images';
 import {
   carriesOwnFiles,
   draggingOut,
   endDragOut,
   sortDroppedFiles,
   startImageDrag,
-} from '../../../renderer/src/lib/drag-out';
-import { exportToPickedFolder } from '../../../renderer/src/lib/export-folder';
-import { MAX_DRAG_FILES } from '../../../renderer/src/lib/contract-constants';
-import { AppError } from '../../../shared/errors';
-import { deferred, fakeApi, flush, idFor } from './helpers';
+} from '../../../../../renderer/src/library/export/drag-out';
+import { exportToPickedFolder } from '../../../../../renderer/src/library/export/export-folder';
+import { MAX_DRAG_FILES } from '../../../../../renderer/src/common/contract-constants';
+import { AppError } from '../../../../../shared/errors';
+import { deferred, fakeApi, flush, idFor } from '../../helpers';
 
 function dragStart() {
   const data = new Map<string, string>();

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ImportProgressEvent, ImportSummary } from '../../../shared/contract';
+import type { ImportProgressEvent, ImportSummary } from '../../../../../shared/contract';
 import {
   applyImportList,
   applyImportProgress,
@@ -10,15 +10,15 @@ import {
   parsePaths,
   processed,
   visibleImportIds,
-} from '../../../renderer/src/lib/imports-model';
-import { createAppStore } from '../../../renderer/src/store/store';
+} from '../../../../../renderer/src/library/import/imports-model';
+import { createAppStore } from '../../../../../renderer/src/store/store';
 import {
   IMPORTED_BATCH_MS,
   IMPORT_QUIET_MS,
   STATS_MAX_WAIT_MS,
   wireEvents,
-} from '../../../renderer/src/store/wire-events';
-import { emptyStats, fakeApi, flush, idFor, makeJob } from './helpers';
+} from '../../../../../renderer/src/store/wire-events';
+import { emptyStats, fakeApi, flush, idFor, makeJob } from '../../helpers';
 
 const ID = idFor(900);
 

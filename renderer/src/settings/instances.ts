@@ -1,7 +1,7 @@
 import type { InstanceHealth, JobSummary, ProviderInfo } from '../../../shared/contract';
-import { kindOfTarget } from './contract-constants';
+import { kindOfTarget } from '../common/contract-constants';
 import { KIND_LABEL } from '../../../shared/mapping/settings';
-import { formatRelativeTime } from './format';
+import { formatRelativeTime } from '../common/format';
 
 /** The first instance of each kind has the kind as its id and stays; servers the person added can be removed. */
 export function isAddedInstance(provider: Pick<ProviderInfo, 'id' | 'kind'>): boolean {
