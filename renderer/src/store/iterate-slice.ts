@@ -11,36 +11,12 @@ import {
   variationCount,
   variationProvider,
   variationRequest,
-  type IterateAction,
-  type Support,
-  type WorkingFrom,
 } from '../iterate/iterate';
-import { encodeMaskPng, toBase64, type Mask } from '../iterate/mask-brush';
+import { encodeMaskPng, toBase64 } from '../iterate/mask-brush';
 import { planBatch } from '../composer/composer-batch';
 import { loadValidation } from './composer-slice';
 import type { SliceCreator } from './deps';
-
-export interface IterateSlice {
-  /** The image the composer's next Generate starts from (image-to-image), with its strength. */
-  workingFrom: WorkingFrom | null;
-  /** The image the viewer's mask brush is open on. */
-  editing: { jobId: string; imageId: string } | null;
-  /** A variation, upscale or repaint on its way to the queue. */
-  iterating: boolean;
-  useAsInput(jobId: string, imageId: string): void;
-  setInputStrength(strength: number): void;
-  clearInput(): void;
-  openEditor(jobId: string, imageId: string): void;
-  closeEditor(): void;
-  makeVariations(jobId: string, imageId: string): Promise<boolean>;
-  upscale(jobId: string, imageId: string, factor: 2 | 4): Promise<boolean>;
-  /** Saves the painted mask and submits the masked edit; true once it is queued. */
-  repaint(jobId: string, imageId: string, mask: Mask, strength?: number): Promise<boolean>;
-  /** Whether an action can run on this image now, and if not why. */
-  supportOf(action: IterateAction, jobId: string, imageId: string | undefined): Support;
-  /** Runs an action from a button, the card menu or a key; a disabled one says why in a toast. */
-  runAction(action: IterateAction, jobId: string, imageId: string): Promise<boolean>;
-}
+import type { IterateSlice } from './types';
 
 /** A new input (or none) answers the engine's complaint about the old one. */
 function withoutInputErrors(errors: Record<string, string>): Record<string, string> {

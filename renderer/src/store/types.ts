@@ -18,8 +18,13 @@ import type { ImportsData } from '../library/import/imports-model';
 import type { Board, MatchCounts, TagCount } from '../../../shared/contract';
 import type { ImageTargets } from '../curation/curation';
 import type { Layout } from '../gallery/layout-mode';
-import type { IterateSlice } from './iterate-slice';
+import type { IterateAction, Support, WorkingFrom } from '../iterate/iterate';
+import type { Mask } from '../iterate/mask-brush';
 
+/**
+ * Every slice's type, composed into AppState. The slices import these; this file imports nothing from a slice, so the
+ * types never loop back through the code that implements them.
+ */
 export type LoadState = 'loading' | 'ready' | 'error';
 
 export interface HistorySlice {
@@ -75,6 +80,28 @@ export interface ComposerSlice {
   /** ↑ (1, older) or ↓ (-1, newer) in the prompt box; false at either end. */
   recallPrompt(direction: 1 | -1): Promise<boolean>;
   searchPromptHistory(search: string): Promise<ChannelOutput<'prompts.history'>['items']>;
+}
+
+export interface IterateSlice {
+  /** The image the composer's next Generate starts from (image-to-image), with its strength. */
+  workingFrom: WorkingFrom | null;
+  /** The image the viewer's mask brush is open on. */
+  editing: { jobId: string; imageId: string } | null;
+  /** A variation, upscale or repaint on its way to the queue. */
+  iterating: boolean;
+  useAsInput(jobId: string, imageId: string): void;
+  setInputStrength(strength: number): void;
+  clearInput(): void;
+  openEditor(jobId: string, imageId: string): void;
+  closeEditor(): void;
+  makeVariations(jobId: string, imageId: string): Promise<boolean>;
+  upscale(jobId: string, imageId: string, factor: 2 | 4): Promise<boolean>;
+  /** Saves the painted mask and submits the masked edit; true once it is queued. */
+  repaint(jobId: string, imageId: string, mask: Mask, strength?: number): Promise<boolean>;
+  /** Whether an action can run on this image now, and if not why. */
+  supportOf(action: IterateAction, jobId: string, imageId: string | undefined): Support;
+  /** Runs an action from a button, the card menu or a key; a disabled one says why in a toast. */
+  runAction(action: IterateAction, jobId: string, imageId: string): Promise<boolean>;
 }
 
 export interface SelectionSlice {
