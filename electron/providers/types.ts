@@ -11,7 +11,10 @@ export interface ProviderConfig {
   timeoutMs: number;
   /** ComfyUI: a user-supplied API-format workflow. */
   workflow?: string;
-  /** The server's upscalers as last listed (A1111's /sdapi/v1/upscalers, ComfyUI's upscale models), kept with its models by the engine. */
+  /**
+   * The server's upscalers as last listed (A1111's /sdapi/v1/upscalers, ComfyUI's upscale models), kept with its models
+   * by the engine.
+   */
   upscalers?: string[];
   /** Hard bound on any one response body or stream, in bytes. */
   maxResponseBytes: number;

@@ -15,7 +15,8 @@ export async function stopRemoteTask(
     context.trace(
       'cancel',
       state.queued
-        ? 'A1111 had not started the task yet; its queue cannot be edited over the API, so it may still run later. No interrupt sent.'
+        ? 'A1111 had not started the task yet; its queue cannot be edited over the API, so it may still run later. ' +
+            'No interrupt sent.'
         : 'The task was not running on A1111; no interrupt sent.',
     );
     return false;

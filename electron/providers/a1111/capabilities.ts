@@ -70,7 +70,9 @@ export function validate(request: GenerateRequest, config: ProviderConfig): void
   if (request.guidance !== undefined && request.guidance < 1)
     throw invalid('A1111 needs a CFG scale of at least 1.', 'guidance');
   if (request.seed !== undefined && seedToBigInt(request.seed) > A1111_MAX_SEED) {
-    const message = `A1111 seeds go up to ${A1111_MAX_SEED} (a 32-bit number); ${formatSeed(request.seed)} is larger. Nothing was sent.`;
+    const message =
+      `A1111 seeds go up to ${A1111_MAX_SEED} (a 32-bit number); ${formatSeed(request.seed)} is ` +
+      `larger. Nothing was sent.`;
     // `fields` puts the message under the Composer's seed field (a 64-bit seed reused from a ComfyUI image lands here).
     throw new AppError('invalid_request', message, { details: { field: 'seed', fields: { seed: message } } });
   }

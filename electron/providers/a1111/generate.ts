@@ -90,7 +90,8 @@ export async function generate(
           : `, strength ${String(body.denoising_strength)}${inputs.mask === undefined ? '' : ', masked'}`;
       context.trace(
         'request',
-        `POST /sdapi/v1/${route} (${body.steps} steps, ${String(body.sampler_name)}, batch ${request.count}${strength})`,
+        `POST /sdapi/v1/${route} (${body.steps} steps, ${String(body.sampler_name)}, ` +
+          `batch ${request.count}${strength})`,
         { taskId, model },
       );
       context.onProgress({ stage: 'submitting', fraction: 0 });
@@ -135,7 +136,8 @@ export async function generate(
         if (late?.ok === true) {
           context.trace(
             'cancel',
-            `A1111 returned ${late.output.images.length} partial image(s) after the interrupt; discarded because the job was ${deadline.reason === 'timeout' ? 'timed out' : 'cancelled'}.`,
+            `A1111 returned ${late.output.images.length} partial image(s) after the interrupt; discarded because the ` +
+              `job was ${deadline.reason === 'timeout' ? 'timed out' : 'cancelled'}.`,
             {
               discardedImages: late.output.images.length,
             },

@@ -36,7 +36,10 @@ export function chooseUpscaler(listed: readonly string[] | undefined): string {
   return best ?? A1111_FALLBACK_UPSCALER;
 }
 
-/** Parts that conflict (a mask without its image…), and a named upscaler the server does not have (when its list is known). */
+/**
+ * Parts that conflict (a mask without its image…), and a named upscaler the server does not have (when its list is
+ * known).
+ */
 export function validateA1111Operation(request: GenerateRequest, config: ProviderConfig): void {
   const op = operationOf(request);
   if ('error' in op) throw invalid(op.error, op.field);

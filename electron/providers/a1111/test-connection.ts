@@ -62,7 +62,9 @@ export async function testConnection(config: ProviderConfig, signal: AbortSignal
       models,
       ...(upscalers === undefined ? {} : { upscalers }),
       latencyMs: elapsed(),
-      message: `Connected to A1111: ${models.length} model${models.length === 1 ? '' : 's'}, ${samplers} sampler${samplers === 1 ? '' : 's'}.`,
+      message:
+        `Connected to A1111: ${models.length} model${models.length === 1 ? '' : 's'}, ${samplers} ` +
+        `sampler${samplers === 1 ? '' : 's'}.`,
     };
   } catch (error) {
     if (signal.aborted) throw new AppError('cancelled', 'Cancelled.', { retryable: false });

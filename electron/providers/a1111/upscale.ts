@@ -84,7 +84,8 @@ export function upscaleHooks(
       if (!accepts(source.width, size.width) || !accepts(source.height, size.height)) {
         throw malformedError(
           scope,
-          `an upscaled image of ${size.width}x${size.height}, not the ${source.width * factor}x${source.height * factor} asked for`,
+          `an upscaled image of ${size.width}x${size.height}, not the ` +
+            `${source.width * factor}x${source.height * factor} asked for`,
           {
             expected: { width: source.width * factor, height: source.height * factor },
             received: size,

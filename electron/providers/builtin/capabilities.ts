@@ -39,7 +39,9 @@ export const BUILTIN_CAPABILITIES: ProviderCapabilities = {
   operations: {
     img2img: {
       supported: true,
-      reason: `Blends the picture toward a new scene by strength (${DEFAULT_STRENGTH} unless set): low keeps its composition, high leaves little of it.`,
+      reason:
+        `Blends the picture toward a new scene by strength (${DEFAULT_STRENGTH} unless set): low keeps its ` +
+        `composition, high leaves little of it.`,
     },
     inpaint: { supported: true, reason: 'Repaints only the white area of the mask; the rest stays exactly as it was.' },
     upscale: {
@@ -82,7 +84,8 @@ export function validateBuiltinRequest(request: GenerateRequest): void {
   for (const [field, value] of sized ? dimensions : []) {
     if (value < sizes.min || value > sizes.max) {
       throw invalid(
-        `The built-in generator renders from ${sizes.min}×${sizes.min} up to ${sizes.max}×${sizes.max}; ${field} ${value} is outside that.`,
+        `The built-in generator renders from ${sizes.min}×${sizes.min} up to ${sizes.max}×${sizes.max}; ${field} ` +
+          `${value} is outside that.`,
         field,
       );
     }

@@ -72,7 +72,8 @@ export function renderHooks(
       if (source?.scaledFrom !== undefined) {
         context.trace(
           'warning',
-          `The ${source.scaledFrom.width}×${source.scaledFrom.height} source was scaled to ${source.width}×${source.height}, the largest the built-in generator renders.`,
+          `The ${source.scaledFrom.width}×${source.scaledFrom.height} source was scaled to ` +
+            `${source.width}×${source.height}, the largest the built-in generator renders.`,
         );
       }
       // From an image, the result has the source's size.

@@ -21,7 +21,9 @@ export function rng(seed: number): () => number {
   };
 }
 
-/** Any 64-bit seed: its high 32 bits folded into its low 32 (the state mulberry32 takes), the same seed the same state. */
+/**
+ * Any 64-bit seed: its high 32 bits folded into its low 32 (the state mulberry32 takes), the same seed the same state.
+ */
 export function seed32(seed: Seed): number {
   const value = seedToBigInt(seed);
   return Number((value & 0xffffffffn) ^ ((value >> 32n) & 0xffffffffn)) >>> 0;

@@ -27,7 +27,8 @@ export async function upscaleImage(image: SourceImage, factor: 2 | 4): Promise<G
   if (Math.max(width, height) > MAX_UPSCALE_SIDE) {
     throw new AppError(
       'invalid_request',
-      `Upscaling this ${w}×${h} image ×${factor} would make ${width}×${height}; the built-in generator goes up to ${MAX_UPSCALE_SIDE} pixels on a side. Try ×2.`,
+      `Upscaling this ${w}×${h} image ×${factor} would make ${width}×${height}; the built-in generator goes up to ` +
+        `${MAX_UPSCALE_SIDE} pixels on a side. Try ×2.`,
       { retryable: false, details: { fields: { upscale: 'Too large.' } } },
     );
   }

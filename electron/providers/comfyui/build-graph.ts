@@ -41,14 +41,18 @@ export function checkUpscale(request: GenerateRequest, config: ProviderConfig, m
   if (named !== undefined && known !== undefined && !known.includes(named)) {
     throw invalid(
       known.length === 0
-        ? `This ComfyUI server has no upscale models, so it cannot use "${named}": leave the upscaler empty to upscale with Lanczos.`
+        ? `This ComfyUI server has no upscale models, so it cannot use "${named}": leave the upscaler empty to ` +
+            `upscale with Lanczos.`
         : `This ComfyUI server has no upscale model "${named}". It has: ${known.join(', ')}.`,
       'upscale',
     );
   }
 }
 
-/** The graph for this request (default or the user's), checked without any network call, with the placeholders it uses and their values. */
+/**
+ * The graph for this request (default or the user's), checked without any network call, with the placeholders it uses
+ * and their values.
+ */
 export function buildGraph(
   request: GenerateRequest,
   config: ProviderConfig,
@@ -122,12 +126,15 @@ function checkImagePlaceholders(op: string, used: Set<string>, request: Generate
   if (op === 'img2img' || op === 'inpaint') {
     if (!used.has('input_image'))
       throw invalid(
-        'This ComfyUI workflow has no {{input_image}} placeholder, so it cannot work from an image: give its LoadImage node the image "{{input_image}}", or clear the workflow to use Atelier\'s default image-to-image graph.',
+        'This ComfyUI workflow has no {{input_image}} placeholder, so it cannot work from an image: give its ' +
+          'LoadImage node the image "{{input_image}}", or clear the workflow to use Atelier\'s default ' +
+          'image-to-image graph.',
         'inputImage',
       );
     if (op === 'inpaint' && !used.has('mask'))
       throw invalid(
-        'This ComfyUI workflow has no {{mask}} placeholder, so it cannot edit with a mask: give a LoadImageMask node the image "{{mask}}", or clear the workflow to use the default graph.',
+        'This ComfyUI workflow has no {{mask}} placeholder, so it cannot edit with a mask: give a LoadImageMask node ' +
+          'the image "{{mask}}", or clear the workflow to use the default graph.',
         'mask',
       );
     if (request.inputImage?.strength !== undefined && !used.has('denoise'))
@@ -137,7 +144,8 @@ function checkImagePlaceholders(op: string, used: Set<string>, request: Generate
       );
   } else if (used.has('input_image') || used.has('mask')) {
     throw invalid(
-      'This ComfyUI workflow loads an input image ({{input_image}} or {{mask}}): start it from an image ("Use as input"), or use a workflow without them for text-to-image.',
+      'This ComfyUI workflow loads an input image ({{input_image}} or {{mask}}): start it from an image ("Use as ' +
+        'input"), or use a workflow without them for text-to-image.',
       'workflow',
     );
   }

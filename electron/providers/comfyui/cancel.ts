@@ -66,7 +66,8 @@ export async function stopOnServer(target: StopTarget): Promise<void> {
     if (Date.now() - started >= target.maxWaitMs) {
       context.trace(
         'warning',
-        `ComfyUI still showed prompt ${promptId} as ${now === 'unknown' ? 'unanswered' : now} ${seconds(Date.now() - started)} after the interrupt; Atelier stopped waiting for it.`,
+        `ComfyUI still showed prompt ${promptId} as ${now === 'unknown' ? 'unanswered' : now} ` +
+          `${seconds(Date.now() - started)} after the interrupt; Atelier stopped waiting for it.`,
       );
       return;
     }

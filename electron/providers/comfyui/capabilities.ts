@@ -40,7 +40,8 @@ function operations(config: ProviderConfig, memo: UpscalerMemo): OperationCapabi
     supported: true,
     reason:
       upscalers === undefined || upscalers.length === 0
-        ? 'Upscales with Lanczos (ImageScaleBy); an upscale model on the server is used once "Test connection" lists it.'
+        ? 'Upscales with Lanczos (ImageScaleBy); an upscale model on the server is used once "Test connection" lists ' +
+          'it.'
         : 'Upscales with an upscale model (ImageUpscaleWithModel).',
     ...(upscalers === undefined ? {} : { upscalers }),
   };
@@ -69,7 +70,8 @@ function operations(config: ProviderConfig, memo: UpscalerMemo): OperationCapabi
     : {
         supported: false,
         reason:
-          'The ComfyUI workflow in Settings has no {{input_image}} placeholder (a LoadImage node), so it cannot work from an image.',
+          'The ComfyUI workflow in Settings has no {{input_image}} placeholder (a LoadImage node), so it cannot work ' +
+          'from an image.',
       };
   const inpaint = !img2img.supported
     ? img2img
@@ -78,7 +80,8 @@ function operations(config: ProviderConfig, memo: UpscalerMemo): OperationCapabi
       : {
           supported: false,
           reason:
-            'The ComfyUI workflow in Settings has no {{mask}} placeholder (a LoadImageMask node), so it cannot edit with a mask.',
+            'The ComfyUI workflow in Settings has no {{mask}} placeholder (a LoadImageMask node), so it cannot edit ' +
+            'with a mask.',
         };
   return { img2img, inpaint, upscale };
 }

@@ -34,7 +34,8 @@ export async function collectImages(job: CollectInput, prepared: Prepared): Prom
   if (cached)
     context.trace(
       'cached',
-      `ComfyUI ran nothing: every node was cached from an earlier run of the same graph, so these are that run's files (${files.join(', ')}).`,
+      `ComfyUI ran nothing: every node was cached from an earlier run of the same graph, so these are that run's ` +
+        `files (${files.join(', ')}).`,
       { files },
     );
   if (!cached && state.progressMessages > 0 && state.previews === 0 && request.partialImages !== 0)

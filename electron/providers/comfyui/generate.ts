@@ -21,7 +21,9 @@ import { acceptedWithErrors } from './validation-errors.js';
 import { imageOutputs } from './workflow.js';
 
 export interface RunOptions {
-  /** After an interrupt, the shortest wait for the server's end signal before its queue is asked; slow steps stretch it. */
+  /**
+   * After an interrupt, the shortest wait for the server's end signal before its queue is asked; slow steps stretch it.
+   */
   cancelGraceMs: number;
   /** The longest a cancel waits for the server to stop the prompt. */
   cancelWaitMaxMs: number;

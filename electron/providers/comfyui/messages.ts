@@ -103,7 +103,8 @@ export function onMessage(
       signals.settle(
         new AppError(
           'provider_error',
-          `ComfyUI failed in node ${String(body.node_id)} (${String(body.node_type)}): ${redact(String(body.exception_message ?? 'unknown error'), scope.secrets).trim()}`,
+          `ComfyUI failed in node ${String(body.node_id)} (${String(body.node_type)}): ` +
+            `${redact(String(body.exception_message ?? 'unknown error'), scope.secrets).trim()}`,
           {
             retryable: false,
             details: {

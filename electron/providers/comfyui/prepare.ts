@@ -50,7 +50,8 @@ export async function prepare(input: PrepareInput): Promise<Prepared> {
     if (lists === undefined)
       context.trace(
         'warning',
-        'ComfyUI did not list its samplers (GET /object_info/KSampler), so the sampler and scheduler were not checked before sending.',
+        'ComfyUI did not list its samplers (GET /object_info/KSampler), so the sampler and scheduler were not ' +
+          'checked before sending.',
       );
     else
       checkSamplerChoice(
@@ -62,7 +63,10 @@ export async function prepare(input: PrepareInput): Promise<Prepared> {
         scope.secrets,
       );
   }
-  const label = `${config.workflow ? 'custom workflow' : op === 'generate' ? 'default workflow' : `default ${op === 'inpaint' ? 'masked edit' : 'image-to-image'} graph`}, ${op === 'generate' ? '' : `denoise ${request.inputImage?.strength ?? DEFAULT_STRENGTH}, `}seed ${seed}`;
+  const imageGraph = `default ${op === 'inpaint' ? 'masked edit' : 'image-to-image'} graph`;
+  const graphName = config.workflow ? 'custom workflow' : op === 'generate' ? 'default workflow' : imageGraph;
+  const denoise = op === 'generate' ? '' : `denoise ${request.inputImage?.strength ?? DEFAULT_STRENGTH}, `;
+  const label = `${graphName}, ${denoise}seed ${seed}`;
   if (source === undefined) {
     const output =
       used.has('width') && used.has('height') ? { width: request.width, height: request.height } : undefined;
@@ -78,7 +82,8 @@ export async function prepare(input: PrepareInput): Promise<Prepared> {
   const image = await uploadImage(conn.base, conn.headers, source.image, 'image', scope);
   context.trace(
     'upload',
-    `Uploaded the source image (${source.image.width}×${source.image.height}, ${source.image.data.byteLength} bytes) as ${image}.`,
+    `Uploaded the source image (${source.image.width}×${source.image.height}, ${source.image.data.byteLength} bytes) ` +
+      `as ${image}.`,
     { name: image },
   );
   let mask: string | undefined;
@@ -99,7 +104,8 @@ async function prepareUpscale(input: PrepareInput): Promise<Prepared> {
   const named = request.upscale?.upscaler;
   if (named !== undefined && !models.includes(named))
     throw invalid(
-      `This ComfyUI server has no upscale model "${named}"${models.length === 0 ? '' : `. It has: ${models.join(', ')}`}.`,
+      `This ComfyUI server has no upscale model ` +
+        `"${named}"${models.length === 0 ? '' : `. It has: ${models.join(', ')}`}.`,
       'upscale',
     );
   const upscaler = named ?? pickUpscaler(models, request.upscale!.factor);
@@ -108,7 +114,8 @@ async function prepareUpscale(input: PrepareInput): Promise<Prepared> {
   const image = await uploadImage(conn.base, conn.headers, source.image, 'image', scope);
   context.trace(
     'upload',
-    `Uploaded the source image (${source.image.width}×${source.image.height}, ${source.image.data.byteLength} bytes) as ${image}.`,
+    `Uploaded the source image (${source.image.width}×${source.image.height}, ${source.image.data.byteLength} bytes) ` +
+      `as ${image}.`,
     { name: image },
   );
   const graph = upscaleWorkflow({

@@ -1,6 +1,7 @@
 /** What Settings says when ComfyUI sends no previews: it only does when started with --preview-method. */
 export const NO_PREVIEWS_HINT =
-  'This ComfyUI sends no previews while it works: start it with --preview-method auto (or taesd) to see the picture form. Progress is shown either way.';
+  'This ComfyUI sends no previews while it works: start it with --preview-method auto (or taesd) to see the picture ' +
+  'form. Progress is shown either way.';
 
 /**
  * Whether the server was started with previews on, from /system_stats `argv`: ComfyUI's default is none

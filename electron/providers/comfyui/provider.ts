@@ -11,7 +11,9 @@ export { COMFYUI_DEFAULTS } from './capabilities.js';
 export { checkpointNames } from './test-connection.js';
 
 export interface ComfyUIProviderOptions {
-  /** After an interrupt, the shortest wait for ComfyUI's confirmation before its queue is asked; slow steps stretch it. */
+  /**
+   * After an interrupt, the shortest wait for ComfyUI's confirmation before its queue is asked; slow steps stretch it.
+   */
   cancelGraceMs?: number;
   /** The longest a cancel waits for ComfyUI to stop the prompt. */
   cancelWaitMaxMs?: number;

@@ -17,7 +17,10 @@ export function isImageRef(value: unknown): value is ImageRef {
   );
 }
 
-/** How the server's end signal arrived: `executing {node: null}` for our prompt (sent after its history is written), or the socket closed. */
+/**
+ * How the server's end signal arrived: `executing {node: null}` for our prompt (sent after its history is written), or
+ * the socket closed.
+ */
 export type EndSignal = 'signal' | 'closed';
 
 /** What one prompt's socket has told us so far. */

@@ -58,7 +58,8 @@ export function checkSamplerChoice(
   if (scheduler !== undefined && !lists.schedulers.includes(scheduler)) {
     throw new AppError(
       'invalid_request',
-      `This ComfyUI server has no scheduler "${scheduler}". It has: ${listed(lists.schedulers, secrets)}. Nothing was sent.`,
+      `This ComfyUI server has no scheduler "${scheduler}". It has: ${listed(lists.schedulers, secrets)}. Nothing ` +
+        `was sent.`,
       {
         retryable: false,
         details: { field: 'scheduler', phase: 'before_accept' },

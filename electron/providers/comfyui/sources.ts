@@ -21,7 +21,8 @@ export function sourceOf(context: ProviderContext, op: string): { image: SourceI
     });
   if (mask.width !== image.width || mask.height !== image.height)
     throw invalid(
-      `The mask is ${mask.width}×${mask.height} but the image is ${image.width}×${image.height}: paint the mask again on this image.`,
+      `The mask is ${mask.width}×${mask.height} but the image is ${image.width}×${image.height}: paint the mask ` +
+        `again on this image.`,
       'mask',
     );
   return { image, mask };

@@ -69,7 +69,9 @@ export async function testConnection(
       models,
       upscalers,
       latencyMs: elapsed(),
-      message: `Connected to ComfyUI${version}: ${models.length} checkpoint${models.length === 1 ? '' : 's'}${upscaleNote}.`,
+      message:
+        `Connected to ComfyUI${version}: ${models.length} ` +
+        `checkpoint${models.length === 1 ? '' : 's'}${upscaleNote}.`,
       ...hint,
     };
   } catch (error) {

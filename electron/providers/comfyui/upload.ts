@@ -61,7 +61,10 @@ export async function uploadImage(
   return loadImageName(parseJsonSync(body, scope, 'the upload answer'), scope);
 }
 
-/** The upload answer as LoadImage takes it ("sub/name"); the name goes into the graph as a path, so only a plain file name (and plain subfolder) is accepted. */
+/**
+ * The upload answer as LoadImage takes it ("sub/name"); the name goes into the graph as a path, so only a plain file
+ * name (and plain subfolder) is accepted.
+ */
 export function loadImageName(answer: unknown, scope: CallScope): string {
   const { name, subfolder = '' } = (answer !== null && typeof answer === 'object' ? answer : {}) as {
     name?: unknown;

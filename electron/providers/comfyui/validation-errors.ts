@@ -151,7 +151,8 @@ export function acceptedWithErrors(
     return {
       error: new AppError(
         'provider_rejected',
-        `ComfyUI dropped the part of the workflow Atelier reads images from (${named}) because it failed validation: ${said}`,
+        `ComfyUI dropped the part of the workflow Atelier reads images from (${named}) because it failed validation: ` +
+          `${said}`,
         {
           retryable: false,
           details: { phase: 'after_send', droppedOutputs: lost, providerMessage: said },

@@ -87,7 +87,8 @@ export function parseWorkflow(text: string): ApiGraph {
   }
   if (json === null || typeof json !== 'object' || Array.isArray(json))
     throw invalid('The ComfyUI workflow must be a JSON object of nodes.');
-  // Read again keeping integers past 2^53 (a 64-bit seed written into the workflow) as bigints, sent back digit for digit.
+  // Read again keeping integers past 2^53 (a 64-bit seed written into the workflow) as bigints, sent back digit for
+  // digit.
   json = parse(text, null, { parseNumber: exactNumber, onDuplicateKey: (info) => info.newValue });
   const record = json as Record<string, unknown>;
   if (Array.isArray(record.nodes) && Array.isArray(record.links)) {
@@ -125,7 +126,8 @@ export function checkPlaceholders(graph: ApiGraph): Set<string> {
   const unknown = [...used].filter((name) => !(PLACEHOLDERS as readonly string[]).includes(name));
   if (unknown.length > 0) {
     throw invalid(
-      `The ComfyUI workflow uses unknown placeholder${unknown.length === 1 ? '' : 's'} ${unknown.map((n) => `{{${n}}}`).join(', ')}. Known: ${PLACEHOLDERS.map((n) => `{{${n}}}`).join(', ')}.`,
+      `The ComfyUI workflow uses unknown placeholder${unknown.length === 1 ? '' : 's'} ` +
+        `${unknown.map((n) => `{{${n}}}`).join(', ')}. Known: ${PLACEHOLDERS.map((n) => `{{${n}}}`).join(', ')}.`,
     );
   }
   if (!used.has('prompt'))
@@ -149,7 +151,10 @@ export function fillWorkflow(graph: ApiGraph, values: WorkflowValues): ApiGraph 
   return fill(graph) as ApiGraph;
 }
 
-/** The output nodes Atelier keeps images from: its SaveImage nodes, else (a workflow that saves nothing) its PreviewImage nodes. */
+/**
+ * The output nodes Atelier keeps images from: its SaveImage nodes, else (a workflow that saves nothing) its
+ * PreviewImage nodes.
+ */
 export function imageOutputs(graph: ApiGraph): string[] {
   const of = (type: string) =>
     Object.entries(graph)

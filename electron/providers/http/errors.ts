@@ -88,7 +88,8 @@ export function networkError(error: unknown, scope: CallScope, what: string): Ap
 export function droppedError(scope: CallScope, what: string, code?: string): AppError {
   return new AppError(
     'provider_error',
-    `The connection to ${scope.provider} dropped ${what}. ${scope.provider} may still have run the request, so Atelier does not re-send it automatically.`,
+    `The connection to ${scope.provider} dropped ${what}. ${scope.provider} may still have run the request, so ` +
+      `Atelier does not re-send it automatically.`,
     { retryable: false, details: { phase: 'after_send', ...(code === undefined ? {} : { errno: code }) } },
   );
 }
@@ -96,7 +97,8 @@ export function droppedError(scope: CallScope, what: string, code?: string): App
 export function tooLargeError(scope: CallScope, limitBytes: number, readBytes: number): AppError {
   return new AppError(
     'provider_error',
-    `${scope.provider} sent more than ${formatBytes(limitBytes)}, the limit for one response; Atelier stopped reading it.`,
+    `${scope.provider} sent more than ${formatBytes(limitBytes)}, the limit for one response; Atelier stopped ` +
+      `reading it.`,
     { retryable: false, details: { phase: 'after_send', limitBytes, readBytes } },
   );
 }

@@ -88,7 +88,8 @@ function classifyLink(link: {
       retryable: true,
       errno: code,
       message: (p) =>
-        `Could not open a secure connection to ${p}: it closed the connection during the TLS handshake. Is it serving https on that port?`,
+        `Could not open a secure connection to ${p}: it closed the connection during the TLS handshake. Is it ` +
+        `serving https on that port?`,
     };
   }
   if (code === undefined && REFUSED_BEFORE_CONNECT.has(message)) {
@@ -97,7 +98,8 @@ function classifyLink(link: {
         code: 'provider_unavailable',
         retryable: false,
         message: (p) =>
-          `Could not reach ${p}: its port is one that Node refuses to connect to for safety (a "bad port", such as 9, 25 or 6000). Use another port.`,
+          `Could not reach ${p}: its port is one that Node refuses to connect to for safety (a "bad port", such as ` +
+          `9, 25 or 6000). Use another port.`,
       };
     }
     return {
@@ -118,7 +120,8 @@ function classifyLink(link: {
       ...(code === undefined ? {} : { errno: code }),
       message: (p) =>
         header
-          ? `Atelier could not send the request to ${p}: a header value (the API key, user name or password) has characters HTTP does not allow, such as a line break or a non-Latin letter. Check them in Settings.`
+          ? `Atelier could not send the request to ${p}: a header value (the API key, user name or password) has ` +
+            `characters HTTP does not allow, such as a line break or a non-Latin letter. Check them in Settings.`
           : `Atelier could not send the request to ${p}: its address is not a valid URL.`,
     };
   }

@@ -1,4 +1,6 @@
-/** One server-sent event (https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation). */
+/**
+ * One server-sent event (https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation).
+ */
 export interface SseEvent {
   /** The `event:` field, or 'message' when absent. */
   event: string;

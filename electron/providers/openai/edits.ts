@@ -58,7 +58,8 @@ export async function openAIMask(mask: SourceImage, image: SourceImage): Promise
   if (info.width !== image.width || info.height !== image.height) {
     throw new AppError(
       'invalid_request',
-      `The mask is ${info.width}x${info.height} but its image is ${image.width}x${image.height}: OpenAI needs them the same size. Paint the mask again.`,
+      `The mask is ${info.width}x${info.height} but its image is ${image.width}x${image.height}: OpenAI needs them ` +
+        `the same size. Paint the mask again.`,
       {
         details: { field: 'mask' },
       },

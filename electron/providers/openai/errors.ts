@@ -51,7 +51,9 @@ export function openAIError(status: number, headers: Headers, body: OpenAIErrorB
       {
         ...base,
         status: 400,
-        message: `${scope.provider} refused the prompt under its content policy${flagged ? ` (flagged: ${flagged})` : ''}. Rephrase it and try again.`,
+        message:
+          `${scope.provider} refused the prompt under its content ` +
+          `policy${flagged ? ` (flagged: ${flagged})` : ''}. Rephrase it and try again.`,
       },
       scope,
     );
@@ -60,7 +62,8 @@ export function openAIError(status: number, headers: Headers, body: OpenAIErrorB
   if (status === 429 && code === 'insufficient_quota') {
     return new AppError(
       'provider_rejected',
-      'Your OpenAI account has run out of credit (insufficient_quota). Check the plan and billing; Atelier will not retry this.',
+      'Your OpenAI account has run out of credit (insufficient_quota). Check the plan and billing; Atelier will not ' +
+        'retry this.',
       {
         retryable: false,
         details: {

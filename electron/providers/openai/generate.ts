@@ -48,7 +48,8 @@ export async function generate(
       if (editing && request.inputImage?.strength !== undefined) {
         context.trace(
           'warning',
-          `OpenAI has no strength setting: ${request.inputImage.strength} was not sent; the model decides how far to move from the image.`,
+          `OpenAI has no strength setting: ${request.inputImage.strength} was not sent; the model decides how far to ` +
+            `move from the image.`,
         );
       }
       return form;
@@ -57,7 +58,9 @@ export async function generate(
     async submit(form) {
       context.trace(
         'request',
-        `POST /v1/${path} (${model}, n=${request.count}${streaming ? `, streaming ${request.partialImages} partials` : ''}${request.mask === undefined ? '' : ', masked'})`,
+        `POST /v1/${path} (${model}, n=${request.count}` +
+          `${streaming ? `, streaming ${request.partialImages} partials` : ''}` +
+          `${request.mask === undefined ? '' : ', masked'})`,
         {
           model,
           n: request.count,

@@ -63,7 +63,8 @@ const LABEL: Record<OpenAIFamily, string> = {
 };
 
 const NO_UPSCALE =
-  'OpenAI cannot upscale: its image API only makes and edits images. Upscale with AUTOMATIC1111, ComfyUI or the built-in provider.';
+  'OpenAI cannot upscale: its image API only makes and edits images. Upscale with AUTOMATIC1111, ComfyUI or the ' +
+  'built-in provider.';
 
 /**
  * What each model does with an image (docs/provider-protocols.md §1.4): GPT image models edit freely, DALL·E 2 only
@@ -88,12 +89,14 @@ export function openAIOperations(family: OpenAIFamily): OperationCapabilities {
     }
     case 'dall-e-3': {
       const reason =
-        'DALL·E 3 makes images from text only: it cannot take an image. Choose gpt-image-1 (or DALL·E 2 for a masked edit).';
+        'DALL·E 3 makes images from text only: it cannot take an image. Choose gpt-image-1 (or DALL·E 2 for a masked ' +
+        'edit).';
       return { img2img: { supported: false, reason }, inpaint: { supported: false, reason }, upscale };
     }
     case 'compatible': {
       const reason =
-        'Atelier sends images only to OpenAI’s own image models (GPT image, DALL·E 2); this OpenAI-compatible model may not take one.';
+        'Atelier sends images only to OpenAI’s own image models (GPT image, DALL·E 2); this OpenAI-compatible model ' +
+        'may not take one.';
       return { img2img: { supported: false, reason }, inpaint: { supported: false, reason }, upscale };
     }
   }

@@ -61,13 +61,14 @@ export async function testConnection(config: ProviderConfig, signal: AbortSignal
         : [];
     const imageModels = ids.filter((id) => isGptImage(familyOf(id)) || id.startsWith('dall-e'));
     const models = (imageModels.length > 0 ? imageModels : ids).sort();
+    const count = `${models.length} image model${models.length === 1 ? '' : 's'}`;
     return {
       ok: true,
       reachable: true,
       authenticated: true,
       models,
       latencyMs: elapsed(),
-      message: `Connected to ${scope.provider}: ${models.length} image model${models.length === 1 ? '' : 's'} available.`,
+      message: `Connected to ${scope.provider}: ${count} available.`,
     };
   } catch (error) {
     if (signal.aborted) throw new AppError('cancelled', 'Cancelled.', { retryable: false });
