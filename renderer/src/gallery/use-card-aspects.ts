@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { JobSummary } from '../../../shared/contract';
-import { useApp } from '../store/context';
+import { useJobIndex } from '../store/context';
+import type { JobIndex } from '../store/jobs-model';
 import { cardAspect } from './card-aspect';
 import type { ViewKind } from '../curation/curation';
 
@@ -43,31 +44,32 @@ export function publishAspects(
 
 interface AspectsFor {
   order: readonly string[];
-  byId: Record<string, JobSummary>;
+  index: JobIndex;
   view: ViewKind;
   hold: boolean;
   published: PublishedAspects;
 }
 
 export function useCardAspects(order: readonly string[], view: ViewKind, hold: boolean): readonly number[] {
-  const byId = useApp((s) => s.jobs.byId);
+  // Through the index's version: a page of jobs added in place leaves byId the same object.
+  const index = useJobIndex();
   // Kept in state and worked out again only when an input changes (adjusted while rendering): the grid re-renders on
   // every scroll frame, and the order may hold 60,000 ids.
   const [last, setLast] = useState<AspectsFor>(() => ({
     order,
-    byId,
+    index,
     view,
     hold,
-    published: publishAspects({ list: [], byId: new Map(), view }, order, byId, view, hold),
+    published: publishAspects({ list: [], byId: new Map(), view }, order, index.byId, view, hold),
   }));
-  if (last.order === order && last.byId === byId && last.view === view && last.hold === hold)
+  if (last.order === order && last.index === index && last.view === view && last.hold === hold)
     return last.published.list;
   const next: AspectsFor = {
     order,
-    byId,
+    index,
     view,
     hold,
-    published: publishAspects(last.published, order, byId, view, hold),
+    published: publishAspects(last.published, order, index.byId, view, hold),
   };
   setLast(next);
   return next.published.list;

@@ -4,7 +4,7 @@ import { AppError } from '../../../shared/errors';
 import { KIND_LABEL } from '../../../shared/mapping/settings';
 import { healthText, isAddedInstance, runningText } from './instances';
 import { useNow } from '../common/use-now';
-import { useApi, useApp } from '../store/context';
+import { useApi, useApp, useJobIndex } from '../store/context';
 import { Field } from '../common/Field';
 import '../styles/composer-tools.css';
 
@@ -30,7 +30,7 @@ function fieldErrors(error: unknown): Record<string, string> {
 export function InstancesSettings() {
   const api = useApi();
   const providers = useApp((s) => s.providers);
-  const jobs = useApp((s) => s.jobs.byId);
+  const { byId: jobs } = useJobIndex();
   const reload = useApp((s) => s.loadSettings);
   const toast = useApp((s) => s.toast);
   const reportError = useApp((s) => s.reportError);

@@ -2,6 +2,7 @@ import { createContext, useContext, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import type { Api } from '../api';
+import { selectJobIndex, type JobIndex } from './jobs-model';
 import type { AppStore } from './store';
 import type { AppState } from './types';
 
@@ -30,6 +31,14 @@ export function useApp<T>(selector: (state: AppState) => T): T {
 /** For selectors that build an object or array: compared shallowly. */
 export function useAppShallow<T>(selector: (state: AppState) => T): T {
   return useStore(useAppContext().store, useShallow(selector));
+}
+
+/**
+ * The jobs index, `byId`. A page of new jobs is added to it in place, so `useApp((s) => s.jobs.byId)` would miss it:
+ * this follows the index's version too, and hands back a new object when either changes.
+ */
+export function useJobIndex(): JobIndex {
+  return useAppShallow((s) => selectJobIndex(s.jobs));
 }
 
 export function useAppStore(): AppStore {

@@ -7,6 +7,11 @@ import { belongsInGrid, belongsInQueue, compareNewestFirst, placeable, placesArr
  */
 export interface JobsData {
   byId: Record<string, JobSummary>;
+  /**
+   * Bumps whenever `byId` gains jobs in place (a page of ids it never held: see appendItems), where the object stays the
+   * same. A selector of `byId` alone misses those: read the index through `selectJobIndex` (useJobIndex).
+   */
+  byIdVersion: number;
   /** Ids shown in the grid, newest first. */
   order: string[];
   nextCursor: string | null;
@@ -25,6 +30,7 @@ export interface JobsData {
 export const EMPTY_JOBS: JobsData = {
   // Frozen: the page append below adds to an index in place, and this one is shared by every fresh store.
   byId: Object.freeze({}) as Record<string, JobSummary>,
+  byIdVersion: 0,
   order: [],
   nextCursor: null,
   liveIds: [],
@@ -80,6 +86,17 @@ function withinLoadedRange(data: JobsData, job: JobSummary, byId: Record<string,
   const lastId = data.order[data.order.length - 1];
   if (lastId === undefined) return false;
   return compareNewestFirst(job, byId[lastId]!) < 0;
+}
+
+/** The jobs index with its version: a new object whenever either changes, for a shallow-compared selector. */
+export interface JobIndex {
+  byId: Record<string, JobSummary>;
+  version: number;
+}
+
+/** The index for a subscriber: compared shallowly, a page added to `byId` in place is a change (the version moved). */
+export function selectJobIndex(data: JobsData): JobIndex {
+  return { byId: data.byId, version: data.byIdVersion };
 }
 
 /** Applies a `jobs.changed` event. */
@@ -169,7 +186,7 @@ function mergeItems(data: JobsData, items: readonly JobSummary[]): Record<string
 
 /** Replaces the grid with a fresh first page, keeping whatever events brought in while it was in flight. */
 export function applyFirstPage(data: JobsData, page: ListPage, filters: Filters): JobsData {
-  const { byId } = appendItems(data, page.items);
+  const { byId, byIdVersion } = appendItems(data, page.items);
   // The engine matched the search (accents, metadata, typed keys): its items need only the client's other checks.
   const unsearched = { ...filters, search: '' };
   const fromPage = page.items
@@ -177,7 +194,15 @@ export function applyFirstPage(data: JobsData, page: ListPage, filters: Filters)
     .map((item) => item.id);
   if (!placesArrivals(filters)) {
     // Another order than newest first: the page's order is the truth, events only update what it shows.
-    return { ...data, byId, order: fromPage, nextCursor: page.nextCursor, pendingTop: [], touchedDuringFetch: null };
+    return {
+      ...data,
+      byId,
+      byIdVersion,
+      order: fromPage,
+      nextCursor: page.nextCursor,
+      pendingTop: [],
+      touchedDuringFetch: null,
+    };
   }
   const candidates = new Set<string>(fromPage);
   for (const id of data.touchedDuringFetch ?? []) {
@@ -193,6 +218,7 @@ export function applyFirstPage(data: JobsData, page: ListPage, filters: Filters)
   return {
     ...data,
     byId,
+    byIdVersion,
     order,
     nextCursor: page.nextCursor,
     pendingTop: [],
@@ -208,19 +234,26 @@ export function applyFirstPage(data: JobsData, page: ListPage, filters: Filters)
 function appendItems(
   data: JobsData,
   items: readonly JobSummary[],
-): { byId: Record<string, JobSummary>; allNew: boolean } {
+): { byId: Record<string, JobSummary>; byIdVersion: number; allNew: boolean } {
   const held = data.byId;
   const allNew = items.every((item) => held[item.id] === undefined);
   // Search results are mostly jobs already held at the same version: those need no write either.
   const noReplacement = allNew || items.every((item) => held[item.id] === undefined || !isNewer(item, held[item.id]));
-  if (held === EMPTY_JOBS.byId || !noReplacement) return { byId: mergeItems(data, items), allNew };
-  for (const item of items) if (!data.removed[item.id] && held[item.id] === undefined) held[item.id] = item;
-  return { byId: held, allNew };
+  if (held === EMPTY_JOBS.byId || !noReplacement)
+    return { byId: mergeItems(data, items), byIdVersion: data.byIdVersion, allNew };
+  let added = false;
+  for (const item of items)
+    if (!data.removed[item.id] && held[item.id] === undefined) {
+      held[item.id] = item;
+      added = true;
+    }
+  // Written in place: the version tells the subscribers, the object cannot.
+  return { byId: held, byIdVersion: added ? data.byIdVersion + 1 : data.byIdVersion, allNew };
 }
 
 /** Appends the next page of the infinite scroll. */
 export function applyNextPage(data: JobsData, page: ListPage, filters: Filters): JobsData {
-  const { byId, allNew } = appendItems(data, page.items);
+  const { byId, byIdVersion, allNew } = appendItems(data, page.items);
   // Ids the index never held cannot be in the grid: no need for a set of the whole order.
   const seen = allNew ? null : new Set(data.order);
   const added: string[] = [];
@@ -228,7 +261,7 @@ export function applyNextPage(data: JobsData, page: ListPage, filters: Filters):
     if (seen?.has(item.id) === true || data.removed[item.id]) continue;
     if (belongsInGrid(byId[item.id]!, { ...filters, search: '' })) added.push(item.id);
   }
-  return { ...data, byId, order: data.order.concat(added), nextCursor: page.nextCursor };
+  return { ...data, byId, byIdVersion, order: data.order.concat(added), nextCursor: page.nextCursor };
 }
 
 /** Loads the queue (queued + running jobs) from a fetch. */

@@ -3,7 +3,7 @@ import type { JobDetail } from '../../../shared/contract';
 import { compareColumns, diffSettings, FITTED, rowsWorthShowing, settingsOf, type SharedView } from './compare';
 import { isTextField, keyToCommand } from '../common/keyboard';
 import { jobTitle } from '../common/thumbs';
-import { useApi, useApp, useAppStore } from '../store/context';
+import { useApi, useApp, useAppStore, useJobIndex } from '../store/context';
 import { SplitPanes } from './SplitPanes';
 import { ZoomPane, type ZoomControls } from './ZoomPane';
 import '../styles/viewer.css';
@@ -14,7 +14,7 @@ export function CompareView() {
   const api = useApi();
   const store = useAppStore();
   const items = useApp((s) => s.compare);
-  const jobs = useApp((s) => s.jobs.byId);
+  const { byId: jobs } = useJobIndex();
   const getDetail = useApp((s) => s.getDetail);
   const [details, setDetails] = useState<Record<string, JobDetail | null>>({});
   const [view, setView] = useState<SharedView>(FITTED);
