@@ -16,46 +16,44 @@ import type { CompiledQuery } from './query/compile.js';
 import { matchWhere } from './query/match.js';
 import { createSuggest } from './suggest.js';
 import { createTags } from './tags.js';
+import type { Access } from './guard.js';
 
 /** The curation store: per-image curation, tags, boards, counts that follow the query, suggestions. */
-export interface CurationStore {
+/** Counts, tags, boards and suggestions as they stand. */
+export interface CurationReads {
   count(query: CountQuery): MatchCounts;
+  /** Images carrying a tag (after a rename, their sidecars follow). */
+  imagesTagged(name: string): string[];
+  tags(): TagCount[];
+  boards(): Board[];
+  suggest(text: string, cursor: number): SuggestResult;
+  /** Image ids a target covers now (an export reads them). */
+  resolve(target: ImageTarget): string[];
+}
+
+/** Per-image curation, tags and boards changed (each guarded as a write). */
+export interface CurationWrites {
   setRating(target: ImageTarget, rating: number): Curated;
   setFavorite(target: ImageTarget, favorite: boolean): Curated;
   trash(target: ImageTarget): Curated;
   restore(target: ImageTarget): Curated;
   tag(target: ImageTarget, add: string[], remove: string[]): Curated;
   undo(undoId: string): { updated: number; jobs: string[]; images: string[] };
-  /** Images carrying a tag (after a rename, their sidecars follow). */
-  imagesTagged(name: string): string[];
-  tags(): TagCount[];
   renameTag(from: string, to: string): { updated: number; merged: boolean };
-  boards(): Board[];
   createBoard(name: string, query?: string): Board;
   renameBoard(id: string, name: string): Board;
   deleteBoard(id: string): number;
   boardAdd(boardId: string, target: ImageTarget): Curated;
   boardRemove(boardId: string, target: ImageTarget): Curated;
-  suggest(text: string, cursor: number): SuggestResult;
-  /** Image ids a target covers now (an export reads them). */
-  resolve(target: ImageTarget): string[];
 }
 
-/** Which curation methods only read (the store wraps the rest in its write guard). */
-export const CURATION_READS = new Set<keyof CurationStore>([
-  'count',
-  'tags',
-  'boards',
-  'suggest',
-  'imagesTagged',
-  'resolve',
-]);
+export type CurationStore = CurationReads & CurationWrites;
 
 export function createCurationStore(
   ctx: StoreContext,
   compile: (search: string | undefined) => CompiledQuery | undefined,
   countCap = COUNT_CAP,
-): CurationStore {
+): Access<CurationReads, CurationWrites> {
   const { sql } = ctx;
   const tags = createTags(ctx);
   const curation = createCuration(ctx, tags, compile);
@@ -119,45 +117,49 @@ export function createCurationStore(
   };
 
   return {
-    count(query) {
-      if (unfiltered(query)) return { ...totals.get()!, capped: [] };
-      return sql.time('jobs.count', () => {
-        const counted = {
-          active: countOf({ ...query, view: 'active' }, 'jobs', countCap),
-          favorites: countOf({ ...query, view: 'active', favorite: true }, 'jobs', countCap),
-          trash: countOf({ ...query, view: 'trash' }, 'jobs', countCap),
-          images: countOf({ ...query, view: 'active' }, 'images', countCap),
-        };
-        const capped = (Object.keys(counted) as Array<keyof typeof counted>).filter((k) => counted[k] > countCap);
-        for (const k of capped) counted[k] = countCap;
-        return { ...counted, capped };
-      });
+    reads: {
+      count(query) {
+        if (unfiltered(query)) return { ...totals.get()!, capped: [] };
+        return sql.time('jobs.count', () => {
+          const counted = {
+            active: countOf({ ...query, view: 'active' }, 'jobs', countCap),
+            favorites: countOf({ ...query, view: 'active', favorite: true }, 'jobs', countCap),
+            trash: countOf({ ...query, view: 'trash' }, 'jobs', countCap),
+            images: countOf({ ...query, view: 'active' }, 'images', countCap),
+          };
+          const capped = (Object.keys(counted) as Array<keyof typeof counted>).filter((k) => counted[k] > countCap);
+          for (const k of capped) counted[k] = countCap;
+          return { ...counted, capped };
+        });
+      },
+      tags: tags.list,
+      boards: boards.list,
+      suggest,
+      resolve: curation.resolve,
+      imagesTagged(name) {
+        const tag = tags.find(name);
+        return tag === null ? [] : tagged.all(tag).map((r) => r.image_id);
+      },
     },
-    setRating: curation.setRating,
-    setFavorite: curation.setFavorite,
-    trash: curation.trash,
-    restore: curation.restore,
-    tag: curation.tag,
-    undo: curation.undo,
-    tags: tags.list,
-    renameTag: (from, to) => tags.rename(from, to),
-    boards: boards.list,
-    createBoard: (name, query) => boards.create(name, query),
-    renameBoard: boards.rename,
-    deleteBoard: boards.delete,
-    boardAdd(boardId, target) {
-      plainBoard(boardId);
-      return curation.boardAdd(boardId, target);
-    },
-    boardRemove(boardId, target) {
-      plainBoard(boardId);
-      return curation.boardRemove(boardId, target);
-    },
-    suggest,
-    resolve: curation.resolve,
-    imagesTagged(name) {
-      const tag = tags.find(name);
-      return tag === null ? [] : tagged.all(tag).map((r) => r.image_id);
+    writes: {
+      setRating: curation.setRating,
+      setFavorite: curation.setFavorite,
+      trash: curation.trash,
+      restore: curation.restore,
+      tag: curation.tag,
+      undo: curation.undo,
+      renameTag: (from, to) => tags.rename(from, to),
+      createBoard: (name, query) => boards.create(name, query),
+      renameBoard: boards.rename,
+      deleteBoard: boards.delete,
+      boardAdd(boardId, target) {
+        plainBoard(boardId);
+        return curation.boardAdd(boardId, target);
+      },
+      boardRemove(boardId, target) {
+        plainBoard(boardId);
+        return curation.boardRemove(boardId, target);
+      },
     },
   };
 }

@@ -87,31 +87,21 @@ export interface CommitResult {
   touched: string[];
 }
 
-export interface ImportStore {
-  create(input: { id: string; paths: string[]; mode: ImportMode; watch: boolean }): ImportRecord;
+/** What the import store answers from the open file. */
+export interface ImportReads {
   get(id: string): ImportRecord | null;
   list(limit: number): ImportRecord[];
   /** Imports that were running when Atelier stopped (resumed on start). */
   running(): ImportRecord[];
-  setStatus(id: string, status: ImportStatus): ImportRecord;
   problems(id: string, limit: number): ImportProblem[];
-  /** The folder (or single file) as an allow-listed root; an existing one is reused (watch only ever turns on here). */
-  ensureFolder(input: { path: string; isFile: boolean; mode: ImportMode; watch: boolean }): string;
   folder(id: string): (Omit<LibraryFolder, 'watchState' | 'images' | 'missing'> & { isFile: boolean }) | null;
   /** Every folder with its image and missing counts (they read all its locations: for the Settings list). */
   folders(): Array<Omit<LibraryFolder, 'watchState'> & { isFile: boolean }>;
   /** Every folder, without counts: cheap at any library size. */
   folderList(): Array<Omit<LibraryFolder, 'watchState' | 'images' | 'missing'> & { isFile: boolean }>;
-  /** Files found by a scan, in order; a path this import already has is ignored (a resumed scan adds no duplicates). */
-  addFiles(importId: string, files: Array<{ path: string; folderId: string }>): number;
-  scanDone(importId: string): void;
   pending(importId: string, afterSeq: number, limit: number): PendingFile[];
   location(path: string): KnownLocation | null;
   imageBySha(sha256: string): { imageId: string; jobId: string } | null;
-  /** Every outcome of a batch of files, in one transaction, with the import's counts. */
-  commit(importId: string | null, outcomes: FileOutcome[]): CommitResult;
-  /** Originals gone from where they were: a location the image also has elsewhere is dropped (moved), else marked missing. */
-  markGone(paths: string[]): CommitResult;
   /** Paths of known locations below a folder, for the offline comparison and the missing check. */
   locationsIn(
     folderId: string,
@@ -120,10 +110,27 @@ export interface ImportStore {
   ): Array<{ path: string; bytes: number; mtimeMs: number; missing: boolean }>;
   /** An image's original on disk, with the allow-listed root it must lie under; null when none is known. */
   original(imageId: string): { path: string; root: string } | null;
+  /** Images whose thumbnail is still to be made, newest first (the top of the grid). */
+  thumbless(limit: number): Array<{ imageId: string; jobId: string }>;
+}
+
+/** What the import store records (each guarded as a write). */
+export interface ImportWrites {
+  create(input: { id: string; paths: string[]; mode: ImportMode; watch: boolean }): ImportRecord;
+  setStatus(id: string, status: ImportStatus): ImportRecord;
+  /** The folder (or single file) as an allow-listed root; an existing one is reused (watch only ever turns on here). */
+  ensureFolder(input: { path: string; isFile: boolean; mode: ImportMode; watch: boolean }): string;
+  /** Files found by a scan, in order; a path this import already has is ignored (a resumed scan adds no duplicates). */
+  addFiles(importId: string, files: Array<{ path: string; folderId: string }>): number;
+  scanDone(importId: string): void;
+  /** Every outcome of a batch of files, in one transaction, with the import's counts. */
+  commit(importId: string | null, outcomes: FileOutcome[]): CommitResult;
+  /** Originals gone from where they were: a location the image also has elsewhere is dropped (moved), else marked missing. */
+  markGone(paths: string[]): CommitResult;
   /** Removes the folder from the library: its imported jobs go to the trash; no file is touched. */
   removeFolder(id: string): { trashed: string[] };
   setFolderScanned(id: string): void;
-  /** Images whose thumbnail is still to be made, newest first (the top of the grid). */
-  thumbless(limit: number): Array<{ imageId: string; jobId: string }>;
   setThumb(imageId: string, thumbPath: string): string | null;
 }
+
+export type ImportStore = ImportReads & ImportWrites;

@@ -9,11 +9,13 @@ import type {
   CommitResult,
   FileOutcome,
   ImportRecord,
-  ImportStore,
+  ImportReads,
+  ImportWrites,
   KnownLocation,
   PendingFile,
 } from './import-types.js';
 import type { Images } from './images.js';
+import type { Access } from './guard.js';
 
 interface ImportRow {
   id: string;
@@ -75,7 +77,7 @@ const AFTER_SEP = String.fromCharCode(sep.charCodeAt(0) + 1);
 
 const FINISHED: readonly ImportStatus[] = ['completed', 'cancelled', 'failed'];
 
-export function createImports(ctx: StoreContext, images: Images, events: Events): ImportStore {
+export function createImports(ctx: StoreContext, images: Images, events: Events): Access<ImportReads, ImportWrites> {
   const { sql } = ctx;
   const jobs = createImportedJobs(ctx, images, events);
   const insertImport = sql.prepare(
@@ -339,76 +341,80 @@ export function createImports(ctx: StoreContext, images: Images, events: Events)
   });
 
   return {
-    create({ id, paths, mode, watch }) {
-      const now = ctx.now();
-      insertImport.run(id, mode, watch ? 1 : 0, JSON.stringify(paths), now, now);
-      return record(id);
+    reads: {
+      get: (id) => {
+        const row = byId.get(id);
+        return row === undefined ? null : toRecord(row);
+      },
+      list: (limit) => newest.all(limit).map(toRecord),
+      running: () => runningRows.all().map(toRecord),
+      problems: (id, limit): ImportProblem[] => problemsStmt.all(id, limit),
+      folder: (id) => {
+        const row = folderById.get(id);
+        return row === undefined ? null : toFolder(row);
+      },
+      folders: () => folderRows.all().map((row) => ({ ...toFolder(row), images: row.images, missing: row.missing })),
+      folderList: () => folderPlain.all().map(toFolder),
+      pending: (importId, afterSeq, limit): PendingFile[] => pendingStmt.all(importId, afterSeq, limit),
+      location(path): KnownLocation | null {
+        const row = locationStmt.get(path);
+        if (row === undefined) return null;
+        return {
+          imageId: row.image_id,
+          jobId: row.job_id,
+          bytes: row.bytes,
+          mtimeMs: row.mtime_ms,
+          missing: row.missing_at !== null,
+        };
+      },
+      imageBySha(sha256) {
+        const row = bySha.get(sha256);
+        return row === undefined ? null : { imageId: row.id, jobId: row.job_id };
+      },
+      locationsIn: (folderId, afterPath, limit) =>
+        inFolder
+          .all(folderId, afterPath, limit)
+          .map((r) => ({ path: r.path, bytes: r.bytes, mtimeMs: r.mtime_ms, missing: r.missing_at !== null })),
+      original: (imageId) => originalStmt.get(imageId) ?? null,
+      thumbless: (limit) => thumblessStmt.all(limit),
     },
-    get: (id) => {
-      const row = byId.get(id);
-      return row === undefined ? null : toRecord(row);
+    writes: {
+      create({ id, paths, mode, watch }) {
+        const now = ctx.now();
+        insertImport.run(id, mode, watch ? 1 : 0, JSON.stringify(paths), now, now);
+        return record(id);
+      },
+      setStatus(id, status) {
+        const current = record(id);
+        if (FINISHED.includes(current.status)) {
+          if (current.status === status) return current;
+          throw new AppError('conflict', `This import is already ${current.status}.`, {
+            details: { id, status: current.status },
+          });
+        }
+        setStatusStmt.run({ id, status, now: ctx.now(), finished: FINISHED.includes(status) ? 1 : 0 });
+        return record(id);
+      },
+      ensureFolder({ path, isFile, mode, watch }) {
+        const existing = folderByPath.get(path);
+        if (existing !== undefined) {
+          if (watch && existing.watch === 0) watchFolder.run(existing.id);
+          return existing.id;
+        }
+        const id = uuidv7(ctx.now());
+        insertFolder.run(id, path, isFile ? 1 : 0, mode, watch ? 1 : 0, ctx.now());
+        return id;
+      },
+      addFiles: (importId, files) => (files.length === 0 ? 0 : addFilesTx.immediate(importId, files)),
+      scanDone: (importId) => void scanDoneStmt.run(ctx.now(), importId),
+      commit: (importId, outcomes) =>
+        outcomes.length === 0
+          ? { created: [], touched: [] }
+          : sql.time('imports.commit', () => commitTx.immediate(importId, outcomes)),
+      markGone: (paths) => (paths.length === 0 ? { created: [], touched: [] } : goneTx.immediate(paths)),
+      removeFolder: (id) => removeFolderTx.immediate(id),
+      setFolderScanned: (id) => void scanned.run(ctx.now(), id),
+      setThumb: (imageId, thumbPath) => setThumbTx.immediate(imageId, thumbPath),
     },
-    list: (limit) => newest.all(limit).map(toRecord),
-    running: () => runningRows.all().map(toRecord),
-    setStatus(id, status) {
-      const current = record(id);
-      if (FINISHED.includes(current.status)) {
-        if (current.status === status) return current;
-        throw new AppError('conflict', `This import is already ${current.status}.`, {
-          details: { id, status: current.status },
-        });
-      }
-      setStatusStmt.run({ id, status, now: ctx.now(), finished: FINISHED.includes(status) ? 1 : 0 });
-      return record(id);
-    },
-    problems: (id, limit): ImportProblem[] => problemsStmt.all(id, limit),
-    ensureFolder({ path, isFile, mode, watch }) {
-      const existing = folderByPath.get(path);
-      if (existing !== undefined) {
-        if (watch && existing.watch === 0) watchFolder.run(existing.id);
-        return existing.id;
-      }
-      const id = uuidv7(ctx.now());
-      insertFolder.run(id, path, isFile ? 1 : 0, mode, watch ? 1 : 0, ctx.now());
-      return id;
-    },
-    folder: (id) => {
-      const row = folderById.get(id);
-      return row === undefined ? null : toFolder(row);
-    },
-    folders: () => folderRows.all().map((row) => ({ ...toFolder(row), images: row.images, missing: row.missing })),
-    folderList: () => folderPlain.all().map(toFolder),
-    addFiles: (importId, files) => (files.length === 0 ? 0 : addFilesTx.immediate(importId, files)),
-    scanDone: (importId) => void scanDoneStmt.run(ctx.now(), importId),
-    pending: (importId, afterSeq, limit): PendingFile[] => pendingStmt.all(importId, afterSeq, limit),
-    location(path): KnownLocation | null {
-      const row = locationStmt.get(path);
-      if (row === undefined) return null;
-      return {
-        imageId: row.image_id,
-        jobId: row.job_id,
-        bytes: row.bytes,
-        mtimeMs: row.mtime_ms,
-        missing: row.missing_at !== null,
-      };
-    },
-    imageBySha(sha256) {
-      const row = bySha.get(sha256);
-      return row === undefined ? null : { imageId: row.id, jobId: row.job_id };
-    },
-    commit: (importId, outcomes) =>
-      outcomes.length === 0
-        ? { created: [], touched: [] }
-        : sql.time('imports.commit', () => commitTx.immediate(importId, outcomes)),
-    markGone: (paths) => (paths.length === 0 ? { created: [], touched: [] } : goneTx.immediate(paths)),
-    locationsIn: (folderId, afterPath, limit) =>
-      inFolder
-        .all(folderId, afterPath, limit)
-        .map((r) => ({ path: r.path, bytes: r.bytes, mtimeMs: r.mtime_ms, missing: r.missing_at !== null })),
-    original: (imageId) => originalStmt.get(imageId) ?? null,
-    removeFolder: (id) => removeFolderTx.immediate(id),
-    setFolderScanned: (id) => void scanned.run(ctx.now(), id),
-    thumbless: (limit) => thumblessStmt.all(limit),
-    setThumb: (imageId, thumbPath) => setThumbTx.immediate(imageId, thumbPath),
   };
 }

@@ -365,90 +365,94 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
   );
 
   return {
-    submit(raw: GenerateRequest): { job: JobDetail; created: boolean } {
-      const request = parseRequest(raw);
-      // IMMEDIATE: the write lock is taken before the key lookup, so lookup-then-insert is atomic across connections.
-      const outcome = sql.time('jobs.submit', () => submitTx.immediate(request));
-      return { job: detail(outcome.id), created: outcome.created };
+    reads: {
+      get: detail,
+      getSummary: summary,
+      queued(limit: number): QueuedJob[] {
+        return queuedStmt.all(Math.max(0, Math.trunc(limit))).map((row) => ({
+          id: row.id,
+          provider: row.provider,
+          createdAt: row.created_at,
+          request: JSON.parse(row.request_json) as GenerateRequest,
+        }));
+      },
     },
-    submitMany(raws: GenerateRequest[]): SubmitOutcome[] {
-      const outcomes: SubmitOutcome[] = new Array<SubmitOutcome>(raws.length);
-      // Validated outside the transaction: only well-formed requests take the write lock.
-      const valid: Array<{ at: number; request: GenerateRequest }> = [];
-      raws.forEach((raw, at) => {
-        try {
-          valid.push({ at, request: parseRequest(raw) });
-        } catch (error) {
-          outcomes[at] = { ok: false, error };
+    writes: {
+      submit(raw: GenerateRequest): { job: JobDetail; created: boolean } {
+        const request = parseRequest(raw);
+        // IMMEDIATE: the write lock is taken before the key lookup, so lookup-then-insert is atomic across connections.
+        const outcome = sql.time('jobs.submit', () => submitTx.immediate(request));
+        return { job: detail(outcome.id), created: outcome.created };
+      },
+      submitMany(raws: GenerateRequest[]): SubmitOutcome[] {
+        const outcomes: SubmitOutcome[] = new Array<SubmitOutcome>(raws.length);
+        // Validated outside the transaction: only well-formed requests take the write lock.
+        const valid: Array<{ at: number; request: GenerateRequest }> = [];
+        raws.forEach((raw, at) => {
+          try {
+            valid.push({ at, request: parseRequest(raw) });
+          } catch (error) {
+            outcomes[at] = { ok: false, error };
+          }
+        });
+        if (valid.length === 0) return outcomes;
+        const stored = sql.time('jobs.submitMany', () => submitManyTx.immediate(valid.map((v) => v.request)));
+        stored.forEach((outcome, k) => {
+          const at = valid[k]!.at;
+          outcomes[at] =
+            'error' in outcome
+              ? { ok: false, error: outcome.error }
+              : { ok: true, value: { job: detail(outcome.id), created: outcome.created } };
+        });
+        return outcomes;
+      },
+      claim(id: string, instance?: string): boolean {
+        return claimTx.immediate(id, instance ?? null);
+      },
+      requeue(id: string, message: string, data: Record<string, unknown> = {}): boolean {
+        return requeueTx.immediate(id, message, data);
+      },
+      moveQueued(from: string, to: string, message: string): string[] {
+        return moveQueuedTx.immediate(from, to, message);
+      },
+      setProgress(id: string, progress: { stage: string; fraction?: number; partialImages: number }): boolean {
+        if (progress.stage.length === 0 || progress.stage.length > MAX_STAGE_CHARS) {
+          throw new AppError('invalid_request', `A progress stage is 1 to ${MAX_STAGE_CHARS} characters.`);
         }
-      });
-      if (valid.length === 0) return outcomes;
-      const stored = sql.time('jobs.submitMany', () => submitManyTx.immediate(valid.map((v) => v.request)));
-      stored.forEach((outcome, k) => {
-        const at = valid[k]!.at;
-        outcomes[at] =
-          'error' in outcome
-            ? { ok: false, error: outcome.error }
-            : { ok: true, value: { job: detail(outcome.id), created: outcome.created } };
-      });
-      return outcomes;
-    },
-    get: detail,
-    getSummary: summary,
-    claim(id: string, instance?: string): boolean {
-      return claimTx.immediate(id, instance ?? null);
-    },
-    requeue(id: string, message: string, data: Record<string, unknown> = {}): boolean {
-      return requeueTx.immediate(id, message, data);
-    },
-    moveQueued(from: string, to: string, message: string): string[] {
-      return moveQueuedTx.immediate(from, to, message);
-    },
-    queued(limit: number): QueuedJob[] {
-      return queuedStmt.all(Math.max(0, Math.trunc(limit))).map((row) => ({
-        id: row.id,
-        provider: row.provider,
-        createdAt: row.created_at,
-        request: JSON.parse(row.request_json) as GenerateRequest,
-      }));
-    },
-    setProgress(id: string, progress: { stage: string; fraction?: number; partialImages: number }): boolean {
-      if (progress.stage.length === 0 || progress.stage.length > MAX_STAGE_CHARS) {
-        throw new AppError('invalid_request', `A progress stage is 1 to ${MAX_STAGE_CHARS} characters.`);
-      }
-      if (!Number.isInteger(progress.partialImages) || progress.partialImages < 0) {
-        throw new AppError('invalid_request', 'A partial image count is a whole number from 0.');
-      }
-      const fraction =
-        progress.fraction === undefined || !Number.isFinite(progress.fraction)
-          ? null
-          : Math.min(1, Math.max(0, progress.fraction));
-      return (
-        progressStmt.run({ id, stage: progress.stage, fraction, partial: progress.partialImages, now: ctx.now() })
-          .changes > 0
-      );
-    },
-    succeed(id: string, newImages: NewImage[], result: JobResult): JobSummary {
-      sql.time('jobs.succeed', () => succeedTx.immediate(id, newImages, result));
-      return summary(id);
-    },
-    fail(id: string, error: ErrorBody, result?: Partial<JobResult>): JobSummary {
-      failTx.immediate(id, error, result);
-      return summary(id);
-    },
-    markCancelled(id: string, reason?: string): JobSummary {
-      markCancelledTx.immediate(id, reason);
-      return summary(id);
-    },
-    requestCancel(id: string): JobDetail {
-      requestCancelTx.immediate(id);
-      return detail(id);
-    },
-    linkRetry(originalId: string, retryId: string): void {
-      linkRetryTx.immediate(originalId, retryId);
-    },
-    recoverInterrupted(): number {
-      return sql.time('jobs.recoverInterrupted', () => recoverTx.immediate());
+        if (!Number.isInteger(progress.partialImages) || progress.partialImages < 0) {
+          throw new AppError('invalid_request', 'A partial image count is a whole number from 0.');
+        }
+        const fraction =
+          progress.fraction === undefined || !Number.isFinite(progress.fraction)
+            ? null
+            : Math.min(1, Math.max(0, progress.fraction));
+        return (
+          progressStmt.run({ id, stage: progress.stage, fraction, partial: progress.partialImages, now: ctx.now() })
+            .changes > 0
+        );
+      },
+      succeed(id: string, newImages: NewImage[], result: JobResult): JobSummary {
+        sql.time('jobs.succeed', () => succeedTx.immediate(id, newImages, result));
+        return summary(id);
+      },
+      fail(id: string, error: ErrorBody, result?: Partial<JobResult>): JobSummary {
+        failTx.immediate(id, error, result);
+        return summary(id);
+      },
+      markCancelled(id: string, reason?: string): JobSummary {
+        markCancelledTx.immediate(id, reason);
+        return summary(id);
+      },
+      requestCancel(id: string): JobDetail {
+        requestCancelTx.immediate(id);
+        return detail(id);
+      },
+      linkRetry(originalId: string, retryId: string): void {
+        linkRetryTx.immediate(originalId, retryId);
+      },
+      recoverInterrupted(): number {
+        return sql.time('jobs.recoverInterrupted', () => recoverTx.immediate());
+      },
     },
   };
 }

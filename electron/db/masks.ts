@@ -1,5 +1,6 @@
 /** Masks painted in the viewer (migration 13): Atelier's own small PNGs under masks/, one row each. */
 import type { StoreContext } from './context.js';
+import type { Access } from './guard.js';
 
 export interface MaskRow {
   id: string;
@@ -12,10 +13,17 @@ export interface MaskRow {
   createdAt: number;
 }
 
-export interface MaskStore {
-  insert(mask: MaskRow): void;
+/** A mask as painted. */
+export interface MaskReads {
   get(id: string): MaskRow | null;
 }
+
+/** A mask recorded (guarded as a write). */
+export interface MaskWrites {
+  insert(mask: MaskRow): void;
+}
+
+export type MaskStore = MaskReads & MaskWrites;
 
 interface Row {
   id: string;
@@ -27,28 +35,32 @@ interface Row {
   created_at: number;
 }
 
-export function createMasks(ctx: StoreContext): MaskStore {
+export function createMasks(ctx: StoreContext): Access<MaskReads, MaskWrites> {
   const insert = ctx.sql.prepare(
     'masks.insert',
     'INSERT INTO masks (id, image_id, path, width, height, bytes, created_at) VALUES (@id, @imageId, @path, @width, @height, @bytes, @createdAt)',
   );
   const byId = ctx.sql.prepare<Row>('masks.get', 'SELECT * FROM masks WHERE id = ?');
   return {
-    insert: (mask) => {
-      insert.run(mask);
+    reads: {
+      get: (id) => {
+        const row = byId.get(id);
+        if (row === undefined) return null;
+        return {
+          id: row.id,
+          imageId: row.image_id,
+          path: row.path,
+          width: row.width,
+          height: row.height,
+          bytes: row.bytes,
+          createdAt: row.created_at,
+        };
+      },
     },
-    get: (id) => {
-      const row = byId.get(id);
-      if (row === undefined) return null;
-      return {
-        id: row.id,
-        imageId: row.image_id,
-        path: row.path,
-        width: row.width,
-        height: row.height,
-        bytes: row.bytes,
-        createdAt: row.created_at,
-      };
+    writes: {
+      insert: (mask) => {
+        insert.run(mask);
+      },
     },
   };
 }

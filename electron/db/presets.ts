@@ -5,6 +5,7 @@ import { uuidv7 } from '../../shared/ids.js';
 import { templateProblem } from '../../shared/prompt-template.js';
 import type { StoreContext } from './context.js';
 import { foldForSearch } from './fold.js';
+import type { Access } from './guard.js';
 
 export type SavePresetInput = z.infer<typeof SavePreset>;
 
@@ -22,9 +23,14 @@ export interface StylesOutcome {
   skipped: Array<{ line: number; reason: string }>;
 }
 
-export interface PresetStore {
+/** Presets as saved. */
+export interface PresetReads {
   /** Every preset, by name (case-insensitive, numbers in order: "Style 2" before "Style 10"). */
   list(): Preset[];
+}
+
+/** Presets saved, removed or imported (each guarded as a write). */
+export interface PresetWrites {
   /** Creates, or with an id replaces that preset's settings; names are unique whatever their case or accents. */
   save(input: SavePresetInput): Preset;
   /** Removes one preset; 0 when it was already gone. */
@@ -33,7 +39,7 @@ export interface PresetStore {
   importStyles(styles: ImportedStyle[]): StylesOutcome;
 }
 
-export const PRESET_READS = new Set<keyof PresetStore>(['list']);
+export type PresetStore = PresetReads & PresetWrites;
 
 interface PresetRow {
   id: string;
@@ -94,7 +100,7 @@ function checkedTemplate(template: string | undefined): string | null {
   return template;
 }
 
-export function createPresets(ctx: StoreContext): PresetStore {
+export function createPresets(ctx: StoreContext): Access<PresetReads, PresetWrites> {
   const { sql } = ctx;
   const all = sql.prepare<PresetRow>('presets.list', `SELECT ${COLUMNS} FROM presets`);
   const byId = sql.prepare<PresetRow>('presets.get', `SELECT ${COLUMNS} FROM presets WHERE id = ?`);
@@ -203,13 +209,17 @@ export function createPresets(ctx: StoreContext): PresetStore {
   });
 
   return {
-    list: () =>
-      all
-        .all()
-        .sort((a, b) => byName.compare(a.name, b.name) || a.id.localeCompare(b.id))
-        .map(toPreset),
-    save,
-    delete: (id: string) => drop.run(id).changes,
-    importStyles,
+    reads: {
+      list: () =>
+        all
+          .all()
+          .sort((a, b) => byName.compare(a.name, b.name) || a.id.localeCompare(b.id))
+          .map(toPreset),
+    },
+    writes: {
+      save,
+      delete: (id: string) => drop.run(id).changes,
+      importStyles,
+    },
   };
 }

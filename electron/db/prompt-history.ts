@@ -1,5 +1,6 @@
 import type { StoreContext } from './context.js';
 import { foldForSearch, searchTerms } from './fold.js';
+import type { Access } from './guard.js';
 
 /** The history keeps this many prompts: the newest by last use. */
 export const PROMPT_HISTORY_LIMIT = 5_000;
@@ -10,14 +11,19 @@ export interface HistoryEntry {
   uses: number;
 }
 
-export interface PromptHistoryStore {
-  /** Records prompts as used now, in order (the last is the newest), in one transaction; drops the oldest past the limit. */
-  record(prompts: string[]): void;
+/** Prompts used, newest first. */
+export interface PromptHistoryReads {
   /** Newest first; every whitespace-separated term of `search` must appear, whatever its case or accents. */
   list(search: string | undefined, limit: number): HistoryEntry[];
 }
 
-export const PROMPT_HISTORY_READS = new Set<keyof PromptHistoryStore>(['list']);
+/** Prompts recorded as used (guarded as a write). */
+export interface PromptHistoryWrites {
+  /** Records prompts as used now, in order (the last is the newest), in one transaction; drops the oldest past the limit. */
+  record(prompts: string[]): void;
+}
+
+export type PromptHistoryStore = PromptHistoryReads & PromptHistoryWrites;
 
 interface HistoryRow {
   text: string;
@@ -25,7 +31,10 @@ interface HistoryRow {
   uses: number;
 }
 
-export function createPromptHistory(ctx: StoreContext, keep = PROMPT_HISTORY_LIMIT): PromptHistoryStore {
+export function createPromptHistory(
+  ctx: StoreContext,
+  keep = PROMPT_HISTORY_LIMIT,
+): Access<PromptHistoryReads, PromptHistoryWrites> {
   const { sql } = ctx;
   const upsert = sql.prepare(
     'prompts.record',
@@ -65,5 +74,5 @@ export function createPromptHistory(ctx: StoreContext, keep = PROMPT_HISTORY_LIM
     return rows.map((row) => ({ prompt: row.text, usedAt: row.used_at, uses: row.uses }));
   };
 
-  return { record: (prompts) => (prompts.length === 0 ? undefined : record(prompts)), list };
+  return { reads: { list }, writes: { record: (prompts) => (prompts.length === 0 ? undefined : record(prompts)) } };
 }

@@ -99,9 +99,12 @@ export function createRecovered(ctx: StoreContext, images: Images, events: Event
   });
 
   return {
-    restoreFromFiles(batch: RecoveredImage[]): RecoveredBatch {
-      if (batch.length === 0) return { jobs: 0, images: 0, known: 0 };
-      return sql.time('jobs.restoreFromFiles', () => restoreTx.immediate(batch));
+    reads: {},
+    writes: {
+      restoreFromFiles(batch: RecoveredImage[]): RecoveredBatch {
+        if (batch.length === 0) return { jobs: 0, images: 0, known: 0 };
+        return sql.time('jobs.restoreFromFiles', () => restoreTx.immediate(batch));
+      },
     },
   };
 }

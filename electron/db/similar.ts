@@ -81,37 +81,44 @@ export function createSimilar(ctx: StoreContext, images: Images) {
   );
 
   return {
-    /** [rowid, hi, lo] of hashed images after `afterRowid`, in rowid order: the index loads in slices. */
-    hashPage: (afterRowid: number, limit: number): Array<[number, number, number]> => page.all(afterRowid, limit),
-    maxRowid: (): number => maxRowid.get()?.n ?? 0,
-    /** Records an image's hash; its rowid, or null when the image is gone. */
-    setHash: (imageId: string, hash: string): number | null => setHash.get(hashToColumn(hash), imageId)?.rowid ?? null,
-    /** Images with a thumbnail still without a hash, newest first after `beforeId` (null: from the newest). */
-    hashless: (beforeId: string | null, limit: number): Array<{ imageId: string; thumbPath: string }> =>
-      hashless.all(beforeId ?? '\uffff', limit).map((r) => ({ imageId: r.id, thumbPath: r.thumb_path })),
-    image: (imageId: string): HashedImage | null => {
-      const row = byId.get(imageId);
-      return row === undefined ? null : toHashed(row);
+    reads: {
+      /** [rowid, hi, lo] of hashed images after `afterRowid`, in rowid order: the index loads in slices. */
+      hashPage: (afterRowid: number, limit: number): Array<[number, number, number]> => page.all(afterRowid, limit),
+      maxRowid: (): number => maxRowid.get()?.n ?? 0,
+      /** Images with a thumbnail still without a hash, newest first after `beforeId` (null: from the newest). */
+      hashless: (beforeId: string | null, limit: number): Array<{ imageId: string; thumbPath: string }> =>
+        hashless.all(beforeId ?? '\uffff', limit).map((r) => ({ imageId: r.id, thumbPath: r.thumb_path })),
+      image: (imageId: string): HashedImage | null => {
+        const row = byId.get(imageId);
+        return row === undefined ? null : toHashed(row);
+      },
+      /** The images behind index entries, those still present (an entry may outlive a purged image). */
+      resolve: (rowids: readonly number[]): HashedImage[] =>
+        rowids.length === 0 ? [] : byRowids.all(JSON.stringify(rowids)).map(toHashed),
+      /** The summaries of jobs, in the order given (a job missing meanwhile is left out). */
+      jobSummaries: (jobIds: readonly string[]): JobSummary[] => {
+        if (jobIds.length === 0) return [];
+        const rows = new Map(
+          summaries.all(JSON.stringify(jobIds)).map((values) => {
+            const row = summaryRowFrom(values);
+            return [row.id, row] as const;
+          }),
+        );
+        const imagesByJob = images.summariesFor([...rows.keys()]);
+        return jobIds.flatMap((id) => {
+          const row = rows.get(id);
+          return row === undefined ? [] : [toSummary(row, imagesByJob.get(id) ?? [])];
+        });
+      },
     },
-    /** The images behind index entries, those still present (an entry may outlive a purged image). */
-    resolve: (rowids: readonly number[]): HashedImage[] =>
-      rowids.length === 0 ? [] : byRowids.all(JSON.stringify(rowids)).map(toHashed),
-    /** The summaries of jobs, in the order given (a job missing meanwhile is left out). */
-    jobSummaries: (jobIds: readonly string[]): JobSummary[] => {
-      if (jobIds.length === 0) return [];
-      const rows = new Map(
-        summaries.all(JSON.stringify(jobIds)).map((values) => {
-          const row = summaryRowFrom(values);
-          return [row.id, row] as const;
-        }),
-      );
-      const imagesByJob = images.summariesFor([...rows.keys()]);
-      return jobIds.flatMap((id) => {
-        const row = rows.get(id);
-        return row === undefined ? [] : [toSummary(row, imagesByJob.get(id) ?? [])];
-      });
+    writes: {
+      /** Records an image's hash; its rowid, or null when the image is gone. */
+      setHash: (imageId: string, hash: string): number | null =>
+        setHash.get(hashToColumn(hash), imageId)?.rowid ?? null,
     },
   };
 }
 
-export type SimilarStore = ReturnType<typeof createSimilar>;
+export type SimilarReads = ReturnType<typeof createSimilar>['reads'];
+export type SimilarWrites = ReturnType<typeof createSimilar>['writes'];
+export type SimilarStore = SimilarReads & SimilarWrites;

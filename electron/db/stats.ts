@@ -21,20 +21,23 @@ export function createStats(ctx: StoreContext) {
   );
 
   return {
-    stats(): StoreStats {
-      return ctx.sql.time('stats', () => {
-        const row = totals.get()!;
-        const counts = Object.fromEntries(JOB_STATUSES.map((s) => [s, row[s]])) as Record<JobStatus, number>;
-        return {
-          byStatus: counts,
-          total: JOB_STATUSES.reduce((sum, s) => sum + row[s], 0),
-          trashed: row.trashed,
-          favorites: row.favorites,
-          images: row.images,
-          databaseBytes: pages.get()!.bytes,
-          imageBytes: row.image_bytes,
-        };
-      });
+    reads: {
+      stats(): StoreStats {
+        return ctx.sql.time('stats', () => {
+          const row = totals.get()!;
+          const counts = Object.fromEntries(JOB_STATUSES.map((s) => [s, row[s]])) as Record<JobStatus, number>;
+          return {
+            byStatus: counts,
+            total: JOB_STATUSES.reduce((sum, s) => sum + row[s], 0),
+            trashed: row.trashed,
+            favorites: row.favorites,
+            images: row.images,
+            databaseBytes: pages.get()!.bytes,
+            imageBytes: row.image_bytes,
+          };
+        });
+      },
     },
+    writes: {},
   };
 }

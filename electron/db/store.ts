@@ -7,18 +7,18 @@ import { DEFAULT_LIMITS, type StoreContext } from './context.js';
 import { createEvents } from './events.js';
 import { createImages } from './images.js';
 import { createImports } from './imports.js';
-import type { ImportStore } from './import-types.js';
 import { createJobs } from './jobs.js';
 import { createTrash } from './trash.js';
 import { createRecovered } from './recovered.js';
 import { acquireLibraryLock, type LibraryLock } from './lock.js';
 import { backupDatabase } from './backups.js';
 import { watchLibraryPresence, type LibraryPresence } from './data-dir-presence.js';
+import { createStoreGuard, type Access } from './guard.js';
 import { explainOpenFailure } from './open-failure.js';
 import { asStorageError } from '../base/storage-fault.js';
 import { migrate } from './migrations/runner.js';
-import { createXmpSidecars, type XmpSidecarStore } from './xmp-sidecars.js';
-import { CURATION_READS, createCurationStore, type CurationStore } from './curation-store.js';
+import { createXmpSidecars } from './xmp-sidecars.js';
+import { createCurationStore } from './curation-store.js';
 import {
   DEFAULT_DENSE_SEARCH_THRESHOLD,
   DEFAULT_SEARCH_WALK_BUDGET,
@@ -26,13 +26,13 @@ import {
   type SearchTuning,
 } from './search.js';
 import { createSettings } from './settings.js';
-import { PRESET_READS, createPresets, type PresetStore } from './presets.js';
-import { PROMPT_HISTORY_READS, createPromptHistory, type PromptHistoryStore } from './prompt-history.js';
-import { createSimilar, type SimilarStore } from './similar.js';
-import { createMasks, type MaskStore } from './masks.js';
+import { createPresets } from './presets.js';
+import { createPromptHistory } from './prompt-history.js';
+import { createSimilar } from './similar.js';
+import { createMasks } from './masks.js';
 import { DEFAULT_SLOW_QUERY_MS, Statements, defaultClock } from './statements.js';
 import { createStats } from './stats.js';
-import type { JobStore, StoreOptions } from './types.js';
+import type { JobReads, JobStore, JobWrites, StoreOptions } from './types.js';
 
 export const DATABASE_FILE = 'atelier.db';
 export const LOCK_FILE = 'atelier.lock';
@@ -136,97 +136,45 @@ function composeStore(
   const recovered = createRecovered(ctx, images, events);
   const stats = createStats(ctx);
   const settings = createSettings(ctx);
-  const importsRaw = createImports(ctx, images, events);
-  const curationRaw = createCurationStore(ctx, search.compile, searchTuning.countCap);
-  const xmpRaw = createXmpSidecars(ctx);
-  const similarRaw = createSimilar(ctx, images);
-  const masksRaw = createMasks(ctx);
-  const presetsRaw = createPresets(ctx);
-  const promptsRaw = createPromptHistory(ctx);
   let open = true;
   const changes = ctx.db.prepare('SELECT total_changes() AS n').pluck();
   let changesAtOpen: number | null = null;
-  const call = <A extends unknown[], R>(fn: (...args: A) => R, args: A, action: string): R => {
-    if (!open) throw new AppError('storage', 'The job store is closed.');
-    try {
-      return fn(...args);
-    } catch (error) {
-      throw asStorageError(error, dataDir, action);
-    }
+  const guard = createStoreGuard(() => open, presence, dataDir);
+  // The root store's functions, typed by JobReads / JobWrites: one missing from either is a compile error.
+  const root: Access<JobReads, JobWrites> = {
+    reads: {
+      ...jobs.reads,
+      list: search.list,
+      ...trash.reads,
+      ...stats.reads,
+      image: images.get,
+      imagePathsPage: images.pathsPage,
+      ...settings.reads,
+    },
+    writes: {
+      ...jobs.writes,
+      // One request's failure inside a group commit is that request's answer, in the same storage words as submit's.
+      submitMany: (requests) =>
+        jobs.writes
+          .submitMany(requests)
+          .map((o) =>
+            o.ok ? o : { ok: false as const, error: asStorageError(o.error, dataDir, 'store the new job') },
+          ),
+      appendEvent: (jobId, kind, message, data) => events.appendChecked(jobId, kind, message, data),
+      ...trash.writes,
+      ...recovered.writes,
+      ...settings.writes,
+    },
   };
-  // Writes first check the library is still where it was opened (never answer ok into an unlinked file).
-  const guard = <A extends unknown[], R>(fn: (...args: A) => R, action = 'save this change') => {
-    return (...args: A): R => {
-      if (open) presence.assertHere();
-      return call(fn, args, action);
-    };
-  };
-  // Reads come from the open file, which stays readable even while its folder is gone.
-  const read = <A extends unknown[], R>(fn: (...args: A) => R) => {
-    return (...args: A): R => call(fn, args, 'read the library');
-  };
-  const IMPORT_READS = new Set<keyof ImportStore>([
-    'get',
-    'list',
-    'running',
-    'problems',
-    'folder',
-    'folders',
-    'folderList',
-    'pending',
-    'location',
-    'imageBySha',
-    'locationsIn',
-    'original',
-    'thumbless',
-  ]);
-  const imports = Object.fromEntries(
-    Object.entries(importsRaw).map(([name, fn]) => [
-      name,
-      IMPORT_READS.has(name as keyof ImportStore)
-        ? read(fn as (...a: unknown[]) => unknown)
-        : guard(fn as (...a: unknown[]) => unknown, 'record the import'),
-    ]),
-  ) as unknown as ImportStore;
-  const curation = Object.fromEntries(
-    Object.entries(curationRaw).map(([name, fn]) => [
-      name,
-      CURATION_READS.has(name as keyof CurationStore)
-        ? read(fn as (...a: unknown[]) => unknown)
-        : guard(fn as (...a: unknown[]) => unknown, 'save this change'),
-    ]),
-  ) as unknown as CurationStore;
-  const xmp: XmpSidecarStore = {
-    target: read(xmpRaw.target),
-    written: read(xmpRaw.written),
-    record: guard(xmpRaw.record, 'record the sidecar'),
-  };
-  const similar = Object.fromEntries(
-    Object.entries(similarRaw).map(([name, fn]) => [
-      name,
-      name === 'setHash'
-        ? guard(fn as (...a: unknown[]) => unknown, 'record the image hash')
-        : read(fn as (...a: unknown[]) => unknown),
-    ]),
-  ) as unknown as SimilarStore;
-  const masks: MaskStore = { insert: guard(masksRaw.insert, 'save the mask'), get: read(masksRaw.get) };
-  const guarded = <S extends object>(raw: S, reads: ReadonlySet<keyof S>): S =>
-    Object.fromEntries(
-      Object.entries(raw).map(([name, fn]) => [
-        name,
-        reads.has(name as keyof S)
-          ? read(fn as (...a: unknown[]) => unknown)
-          : guard(fn as (...a: unknown[]) => unknown),
-      ]),
-    ) as S;
   return {
-    imports,
-    curation,
-    xmp,
-    similar,
-    masks,
-    presets: guarded<PresetStore>(presetsRaw, PRESET_READS),
-    prompts: guarded<PromptHistoryStore>(promptsRaw, PROMPT_HISTORY_READS),
+    ...guard.compose(root, undefined, { submit: 'store the new job', submitMany: 'store the new job' }),
+    imports: guard.compose(createImports(ctx, images, events), 'record the import'),
+    curation: guard.compose(createCurationStore(ctx, search.compile, searchTuning.countCap)),
+    xmp: guard.compose(createXmpSidecars(ctx), 'record the sidecar'),
+    similar: guard.compose(createSimilar(ctx, images), 'record the image hash'),
+    masks: guard.compose(createMasks(ctx), 'save the mask'),
+    presets: guard.compose(createPresets(ctx)),
+    prompts: guard.compose(createPromptHistory(ctx)),
     info: {
       databasePath: '',
       migratedFrom: 0,
@@ -235,49 +183,6 @@ function composeStore(
       recoveredInterrupted: 0,
       integrityChecked: true,
     },
-    submit: guard(jobs.submit, 'store the new job'),
-    // One request's failure inside a group commit is that request's answer, in the same storage words as submit's.
-    submitMany: guard(
-      (requests: Parameters<typeof jobs.submitMany>[0]) =>
-        jobs
-          .submitMany(requests)
-          .map((o) =>
-            o.ok ? o : { ok: false as const, error: asStorageError(o.error, dataDir, 'store the new job') },
-          ),
-      'store the new job',
-    ),
-    get: read(jobs.get),
-    getSummary: read(jobs.getSummary),
-    list: read(search.list),
-    claim: guard(jobs.claim),
-    requeue: guard(jobs.requeue),
-    moveQueued: guard(jobs.moveQueued),
-    queued: read(jobs.queued),
-    setProgress: guard(jobs.setProgress),
-    succeed: guard(jobs.succeed),
-    fail: guard(jobs.fail),
-    markCancelled: guard(jobs.markCancelled),
-    requestCancel: guard(jobs.requestCancel),
-    recoverInterrupted: guard(jobs.recoverInterrupted),
-    linkRetry: guard(jobs.linkRetry),
-    appendEvent: guard((jobId: string, kind: string, message: string, data?: Record<string, unknown>) =>
-      events.appendChecked(jobId, kind, message, data),
-    ),
-    setFavorite: guard(trash.setFavorite),
-    trash: guard(trash.trash),
-    restore: guard(trash.restore),
-    purge: guard(trash.purge),
-    emptyTrash: guard(trash.emptyTrash),
-    prune: guard(trash.prune),
-    previewPrune: read(trash.previewPrune),
-    trashSummary: read(trash.trashSummary),
-    restoreFromFiles: guard(recovered.restoreFromFiles),
-    emptyTrashOlderThan: guard(trash.emptyTrashOlderThan),
-    stats: read(stats.stats),
-    image: read(images.get),
-    imagePathsPage: read(images.pathsPage),
-    getSetting: read(settings.getSetting) as JobStore['getSetting'],
-    setSetting: guard(settings.setSetting),
     async backupIfChanged() {
       if (!open || presence.check() !== 'here') return null;
       if ((changes.get() as number) === (changesAtOpen ?? 0)) return null;

@@ -189,46 +189,50 @@ export function createTrash(ctx: StoreContext) {
   });
 
   return {
-    setFavorite(ids: string[], favorite: boolean): number {
-      const changed = touch(setFavoriteStmt, ids, { value: favorite ? 1 : 0 });
-      touch(setImagesFavorite, ids, { value: favorite ? 1 : 0 });
-      return changed;
+    reads: {
+      /** What `prune` would move to the trash now under these limits (nothing is changed). */
+      previewPrune(limits: PruneLimits): RetentionMove {
+        return sizeOf(sql.time('jobs.prune.select', () => pruneIds(limits)));
+      },
+      /** What Empty trash removes: jobs, their images and bytes, and how many of the jobs are favorites. */
+      trashSummary(): TrashSummary {
+        const { jobs, favorites } = trashJobs.get()!;
+        const { images, bytes } = trashImages.get()!;
+        return { jobs, images, bytes, favorites };
+      },
     },
-    trash(ids: string[]): number {
-      return touch(trashStmt, ids, {});
-    },
-    restore(ids: string[]): number {
-      const restored = touch(restoreStmt, ids, {});
-      touch(restoreImagesOfJobs, ids, {});
-      return restored;
-    },
-    purge: (ids: string[]) => remove(ids),
-    emptyTrash(): RemovedFiles {
-      return remove(
-        trashedIds.all(Number.MAX_SAFE_INTEGER).map((r) => r.id),
-        trashedImages(Number.MAX_SAFE_INTEGER, false),
-      );
-    },
-    emptyTrashOlderThan(olderThanMs: number): RemovedFiles {
-      const before = ctx.now() - olderThanMs;
-      return remove(
-        trashedNonFavoriteIds.all(before).map((r) => r.id),
-        trashedImages(before, true),
-      );
-    },
-    /** What `prune` would move to the trash now under these limits (nothing is changed). */
-    previewPrune(limits: PruneLimits): RetentionMove {
-      return sizeOf(sql.time('jobs.prune.select', () => pruneIds(limits)));
-    },
-    /** Retention never deletes: it moves the oldest non-favorite jobs to the trash, whose auto-empty then applies. */
-    prune(limits: PruneLimits): RetentionMove {
-      return sql.time('jobs.prune', () => pruneTx.immediate(limits));
-    },
-    /** What Empty trash removes: jobs, their images and bytes, and how many of the jobs are favorites. */
-    trashSummary(): TrashSummary {
-      const { jobs, favorites } = trashJobs.get()!;
-      const { images, bytes } = trashImages.get()!;
-      return { jobs, images, bytes, favorites };
+    writes: {
+      setFavorite(ids: string[], favorite: boolean): number {
+        const changed = touch(setFavoriteStmt, ids, { value: favorite ? 1 : 0 });
+        touch(setImagesFavorite, ids, { value: favorite ? 1 : 0 });
+        return changed;
+      },
+      trash(ids: string[]): number {
+        return touch(trashStmt, ids, {});
+      },
+      restore(ids: string[]): number {
+        const restored = touch(restoreStmt, ids, {});
+        touch(restoreImagesOfJobs, ids, {});
+        return restored;
+      },
+      purge: (ids: string[]) => remove(ids),
+      emptyTrash(): RemovedFiles {
+        return remove(
+          trashedIds.all(Number.MAX_SAFE_INTEGER).map((r) => r.id),
+          trashedImages(Number.MAX_SAFE_INTEGER, false),
+        );
+      },
+      emptyTrashOlderThan(olderThanMs: number): RemovedFiles {
+        const before = ctx.now() - olderThanMs;
+        return remove(
+          trashedNonFavoriteIds.all(before).map((r) => r.id),
+          trashedImages(before, true),
+        );
+      },
+      /** Retention never deletes: it moves the oldest non-favorite jobs to the trash, whose auto-empty then applies. */
+      prune(limits: PruneLimits): RetentionMove {
+        return sql.time('jobs.prune', () => pruneTx.immediate(limits));
+      },
     },
   };
 }

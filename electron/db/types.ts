@@ -39,26 +39,43 @@ export type {
   TrashSummary,
 } from './records.js';
 
-export interface JobStore {
+/** What the store answers from the open file (readable while its folder is gone). */
+export interface JobReads {
+  /** Throws AppError('not_found'). */
+  get(id: string): JobDetail;
+  getSummary(id: string): JobSummary;
+  list(query: ListQuery): ListPage;
+
+  /** Queued jobs, oldest first. */
+  queued(limit: number): QueuedJob[];
+  /** What `prune` would move now; changes nothing. */
+  previewPrune(limits: PruneLimits): RetentionMove;
+  trashSummary(): TrashSummary;
+  stats(): StoreStats;
+  image(id: string): StoredImage | null;
+  /** Image rows with their file paths, `limit` at a time in id order after `afterId` (null: from the start). */
+  imagePathsPage(
+    afterId: string | null,
+    limit: number,
+  ): Array<{ id: string; path: string; thumbPath: string | null; linked: boolean }>;
+
+  getSetting<T>(key: string): T | null;
+}
+
+/** What the store changes: store.ts wraps each in the write guard (electron/db/guard.ts). */
+export interface JobWrites {
   submit(request: GenerateRequest): { job: JobDetail; created: boolean };
   /**
    * Many submits in one transaction (one commit for a burst); each is answered on its own, exactly as submit()
    * would: a refused one (invalid, conflict, overloaded) leaves the others stored.
    */
   submitMany(requests: GenerateRequest[]): SubmitOutcome[];
-  /** Throws AppError('not_found'). */
-  get(id: string): JobDetail;
-  getSummary(id: string): JobSummary;
-  list(query: ListQuery): ListPage;
-
   /** Compare-and-set queued -> running, recording the instance that runs it; false when already claimed, not queued or cancel requested. */
   claim(id: string, instance?: string): boolean;
   /** Running -> queued again (its server went away mid-run), with a trace line; false when not running or cancelled. */
   requeue(id: string, message: string, data?: Record<string, unknown>): boolean;
   /** Queued jobs asking for `from` now ask for `to` (a removed instance's work), each with a trace line; their ids. */
   moveQueued(from: string, to: string, message: string): string[];
-  /** Queued jobs, oldest first. */
-  queued(limit: number): QueuedJob[];
   /** Writes only when the stage or partial count changed; returns whether it wrote. */
   setProgress(id: string, progress: { stage: string; fraction?: number; partialImages: number }): boolean;
   /** Images + succeeded + result in one transaction. */
@@ -82,25 +99,15 @@ export interface JobStore {
   emptyTrash(): RemovedFiles;
   /** Moves terminal, non-favorite jobs outside the trash into it, oldest first, until within the limits. */
   prune(limits: PruneLimits): RetentionMove;
-  /** What `prune` would move now; changes nothing. */
-  previewPrune(limits: PruneLimits): RetentionMove;
-  trashSummary(): TrashSummary;
   /** Recreates succeeded jobs from their files' embedded settings; files already known are skipped. */
   restoreFromFiles(batch: RecoveredImage[]): RecoveredBatch;
   /** Trashed longer than `olderThanMs`; favorites stay (only Empty trash, confirmed, removes them). */
   emptyTrashOlderThan(olderThanMs: number): RemovedFiles;
 
-  stats(): StoreStats;
-  image(id: string): StoredImage | null;
-  /** Image rows with their file paths, `limit` at a time in id order after `afterId` (null: from the start). */
-  imagePathsPage(
-    afterId: string | null,
-    limit: number,
-  ): Array<{ id: string; path: string; thumbPath: string | null; linked: boolean }>;
-
-  getSetting<T>(key: string): T | null;
   setSetting(key: string, value: unknown): void;
+}
 
+export interface JobStore extends JobReads, JobWrites {
   /**
    * On a clean quit: a copy in backups/ when anything changed since open (the newest few are kept); resolves to its
    * path relative to the data dir, or null when nothing changed. Bounded in time; call before close().

@@ -26,16 +26,22 @@ export function createXmpSidecars(ctx: StoreContext) {
      ON CONFLICT (path) DO UPDATE SET image_id = excluded.image_id, sha256 = excluded.sha256, written_at = excluded.written_at`,
   );
   return {
-    target(imageId: string): SidecarTarget | null {
-      const row = image.get(imageId);
-      if (row === undefined) return null;
-      return { original: row.path, rating: row.rating, tags: tags.all(imageId).map((t) => t.name) };
+    reads: {
+      target(imageId: string): SidecarTarget | null {
+        const row = image.get(imageId);
+        if (row === undefined) return null;
+        return { original: row.path, rating: row.rating, tags: tags.all(imageId).map((t) => t.name) };
+      },
+      written: (path: string): string | null => written.get(path)?.sha256 ?? null,
     },
-    written: (path: string): string | null => written.get(path)?.sha256 ?? null,
-    record(path: string, imageId: string, sha256: string): void {
-      record.run(path, imageId, sha256, ctx.now());
+    writes: {
+      record(path: string, imageId: string, sha256: string): void {
+        record.run(path, imageId, sha256, ctx.now());
+      },
     },
   };
 }
 
-export type XmpSidecarStore = ReturnType<typeof createXmpSidecars>;
+export type XmpSidecarReads = ReturnType<typeof createXmpSidecars>['reads'];
+export type XmpSidecarWrites = ReturnType<typeof createXmpSidecars>['writes'];
+export type XmpSidecarStore = XmpSidecarReads & XmpSidecarWrites;
