@@ -33,7 +33,7 @@ export function Composer() {
   const update = useApp((s) => s.updateDraft);
   const chooseProvider = useApp((s) => s.chooseProvider);
   const submit = useApp((s) => s.submit);
-  const history = useApp((s) => s.history);
+  const promptWalk = useApp((s) => s.promptWalk);
   const provider = resolveTarget(draft.provider, providers);
   const options = useMemo(() => targetOptions(providers), [providers]);
   const caps = provider?.capabilities;
@@ -125,7 +125,7 @@ export function Composer() {
               if (e.key === 'ArrowUp' && (atStart || box.value === '')) {
                 e.preventDefault();
                 void recallPrompt(1);
-              } else if (e.key === 'ArrowDown' && atEnd && history.index >= 0) {
+              } else if (e.key === 'ArrowDown' && atEnd && promptWalk.index >= 0) {
                 e.preventDefault();
                 void recallPrompt(-1);
               }

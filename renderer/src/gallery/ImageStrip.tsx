@@ -11,7 +11,7 @@ export function ImageStrip({ id }: { id: string }) {
   const store = useAppStore();
   const job = useApp((s) => s.jobs.byId[id]);
   const view = useApp((s) => (s.filters.view === 'trash' ? 'trash' : 'active'));
-  const focused = useApp((s) => (s.focusedId === id ? s.focusedImageId : null));
+  const focused = useApp((s) => (s.focusedJobId === id ? s.focusedImageId : null));
   const openViewer = useApp((s) => s.openViewer);
   if (job === undefined) return null;
   const images = visibleImages(job, view);

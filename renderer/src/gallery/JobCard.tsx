@@ -52,13 +52,13 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
   const api = useApi();
   const job = useApp((s) => s.jobs.byId[id]);
   const selected = useApp((s) => s.selection.selected[id] === true);
-  const focused = useApp((s) => s.focusedId === id);
+  const focused = useApp((s) => s.focusedJobId === id);
   const expanded = useApp((s) => s.expandedId === id);
-  const focusedImageId = useApp((s) => (s.focusedId === id ? s.focusedImageId : null));
+  const focusedImageId = useApp((s) => (s.focusedJobId === id ? s.focusedImageId : null));
   const view = useApp((s) => (s.filters.view === 'trash' ? 'trash' : 'active'));
   // Actions are read when used, not subscribed: a scroll mounts ~10 cards a frame and each subscription costs.
   const store = useAppStore();
-  const { click, openViewer, retry, restore, toggleExpanded } = store.getState();
+  const { click, openViewer, retry, restoreJobs, toggleExpanded } = store.getState();
   // A card shown while the person is typing a search loads its thumbnail at the pause, and keeps it from then on.
   const imageAllowed = useLatch(!useApp((s) => s.searchTyping));
   if (job === undefined) return null;
@@ -202,7 +202,12 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
             <ImageMenu jobId={id} imageId={cover.id} label={title} />
           ) : null}
           {trashed ? (
-            <button type="button" className="link" onClick={() => void restore([id])} aria-label={`Restore: ${title}`}>
+            <button
+              type="button"
+              className="link"
+              onClick={() => void restoreJobs([id])}
+              aria-label={`Restore: ${title}`}
+            >
               Restore
             </button>
           ) : (

@@ -33,9 +33,9 @@ export const ListRow = memo(function ListRow({ id, top, lite }: { id: string; to
   const metaId = useId();
   const job = useApp((s) => s.jobs.byId[id]);
   const selected = useApp((s) => s.selection.selected[id] === true);
-  const focused = useApp((s) => s.focusedId === id);
+  const focused = useApp((s) => s.focusedJobId === id);
   const tick = useApp((s) => s.jobs.progress[id]);
-  const focusedImageId = useApp((s) => (s.focusedId === id ? s.focusedImageId : null));
+  const focusedImageId = useApp((s) => (s.focusedJobId === id ? s.focusedImageId : null));
   const view = useApp((s) => (s.filters.view === 'trash' ? 'trash' : 'active'));
   const providerName = useApp((s) =>
     job === undefined ? undefined : s.providers.find((p) => p.id === (job.instance ?? job.provider))?.name,
@@ -100,7 +100,7 @@ export const ListRow = memo(function ListRow({ id, top, lite }: { id: string; to
         onDragStart={onDragStart}
         onClick={onClick}
         // However the row got the keyboard (a screen reader's cursor too), the keys act on it.
-        onFocus={() => store.getState().focusedId !== id && store.getState().setFocused(id)}
+        onFocus={() => store.getState().focusedJobId !== id && store.getState().setFocused(id)}
         onDoubleClick={() => store.getState().openViewer(id, Math.max(0, coverIndex))}
       />
       <span className="list-thumb" aria-hidden="true">
@@ -189,7 +189,7 @@ export const ListRow = memo(function ListRow({ id, top, lite }: { id: string; to
           type="button"
           className="link list-restore"
           tabIndex={tabIndex}
-          onClick={() => void store.getState().restore([id])}
+          onClick={() => void store.getState().restoreJobs([id])}
           aria-label={`Restore: ${title}`}
         >
           Restore

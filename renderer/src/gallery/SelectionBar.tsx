@@ -22,9 +22,9 @@ export function SelectionBar() {
   const ids = useAppShallow((s) => selectedIds(s.selection, s.jobs.order));
   const inTrash = useApp((s) => s.filters.view === 'trash');
   const state = useAppShallow((s) => ({
-    setFavorite: s.setFavorite,
-    trash: s.trash,
-    restore: s.restore,
+    favoriteJobs: s.favoriteJobs,
+    trashJobs: s.trashJobs,
+    restoreJobs: s.restoreJobs,
     clear: s.clearSelection,
     selectAll: s.selectAllShown,
   }));
@@ -35,7 +35,7 @@ export function SelectionBar() {
         <strong>{ids.length}</strong> selected
       </span>
       {inTrash ? (
-        <button type="button" className="btn small" onClick={() => void state.restore(ids)}>
+        <button type="button" className="btn small" onClick={() => void state.restoreJobs(ids)}>
           Restore
         </button>
       ) : (
@@ -47,10 +47,10 @@ export function SelectionBar() {
             withTrash={false}
             compare
           />
-          <button type="button" className="btn small" onClick={() => void state.setFavorite(ids, false)}>
+          <button type="button" className="btn small" onClick={() => void state.favoriteJobs(ids, false)}>
             Unfavorite
           </button>
-          <button type="button" className="btn small danger" onClick={() => void state.trash(ids)}>
+          <button type="button" className="btn small danger" onClick={() => void state.trashJobs(ids)}>
             Move to Trash
           </button>
         </>

@@ -38,7 +38,7 @@ export function onGridKey(
   // Enter on a card's own buttons (favorite, retry, show images) presses that button.
   if (command === 'open' && !(event.target instanceof HTMLElement && event.target.dataset.card !== undefined)) return;
   const state = store.getState();
-  const current = state.focusedId ?? state.jobs.order[0] ?? null;
+  const current = state.focusedJobId ?? state.jobs.order[0] ?? null;
   if (current === null) return;
   const view = state.filters.view === 'trash' ? 'trash' : 'active';
   const chosen = () => selectedIds(state.selection, state.jobs.order);
@@ -152,8 +152,8 @@ export function onGridKey(
       }
       if (view === 'trash' && job !== undefined && job.trashedAt === null)
         void state.restoreImages({ images: imageTargets() });
-      else if (state.filters.view === 'trash') void state.restore(ids);
-      else void state.trash(ids);
+      else if (state.filters.view === 'trash') void state.restoreJobs(ids);
+      else void state.trashJobs(ids);
       // Keep the focus where the person was.
       const nextId = state.jobs.order.filter((id) => !ids.includes(id))[
         Math.min(index, state.jobs.order.length - ids.length - 1)

@@ -58,7 +58,7 @@ export function useTabStop(
   scrollRef: React.RefObject<HTMLElement | null>,
 ): void {
   // A selector, not a render-time scan: the view re-renders on every scroll frame and the order may hold 60,000 ids.
-  const focusValid = useApp((s) => s.focusedId !== null && s.jobs.order.includes(s.focusedId));
+  const focusValid = useApp((s) => s.focusedJobId !== null && s.jobs.order.includes(s.focusedJobId));
   const firstId = order[0];
   useEffect(() => {
     if (!focusValid && firstId !== undefined) store.getState().setFocused(firstId);
@@ -70,7 +70,7 @@ export function useTabStop(
     if (firstId === undefined || before === undefined || before === firstId) return;
     const state = store.getState();
     const inView = scrollRef.current?.contains(document.activeElement) === true;
-    if (!inView && state.focusedId === before) state.setFocused(firstId);
+    if (!inView && state.focusedJobId === before) state.setFocused(firstId);
   }, [firstId, scrollRef, store]);
 }
 

@@ -8,7 +8,7 @@ import {
 } from '../composer/composer';
 import { batchFingerprintRequest, batchRequests, keyOfJob, planBatch } from '../composer/composer-batch';
 import { presetFromDraft, draftWithPreset } from '../composer/composer-presets';
-import { stepHistory } from '../composer/composer-history';
+import { stepPromptWalk } from '../composer/prompt-walk';
 import { kindOf, resolveTarget } from '../composer/composer-targets';
 import { seedOfImage } from '../viewer/image-seed';
 import { withInputImage } from '../iterate/iterate';
@@ -48,15 +48,15 @@ export const createComposerSlice: SliceCreator<ComposerSlice> = ({ api, makeKey,
     draftNotes: null,
     presets: null,
     presetsError: null,
-    history: { items: null, index: -1, typed: '' },
+    promptWalk: { items: null, index: -1, typed: '' },
 
     updateDraft: (patch) =>
       set((s) => {
         const fieldErrors = { ...s.fieldErrors };
         for (const key of Object.keys(patch)) delete fieldErrors[key];
-        // Typing ends a walk through the history; the next ↑ fetches it afresh (it may have grown).
-        const history = 'prompt' in patch ? { items: null, index: -1, typed: '' } : s.history;
-        return { draft: { ...s.draft, ...patch }, fieldErrors, history };
+        // Typing ends a walk through the prompt history; the next ↑ fetches it afresh (it may have grown).
+        const promptWalk = 'prompt' in patch ? { items: null, index: -1, typed: '' } : s.promptWalk;
+        return { draft: { ...s.draft, ...patch }, fieldErrors, promptWalk };
       }),
 
     chooseProvider(id) {
@@ -319,24 +319,24 @@ export const createComposerSlice: SliceCreator<ComposerSlice> = ({ api, makeKey,
     },
 
     async recallPrompt(direction) {
-      let { history } = get();
-      if (history.items === null) {
+      let walk = get().promptWalk;
+      if (walk.items === null) {
         try {
           const { items } = await api.call('prompts.history', { limit: 100 });
-          history = { items: items.map((i) => i.prompt), index: -1, typed: get().draft.prompt };
+          walk = { items: items.map((i) => i.prompt), index: -1, typed: get().draft.prompt };
         } catch (error) {
           get().reportError(error);
           return false;
         }
       }
-      const step = stepHistory(history, direction);
+      const step = stepPromptWalk(walk, direction);
       if (step === null) {
-        set({ history });
+        set({ promptWalk: walk });
         return false;
       }
       set((s) => {
         const { prompt: _cleared, ...fieldErrors } = s.fieldErrors;
-        return { history: step.history, draft: { ...s.draft, prompt: step.prompt }, fieldErrors };
+        return { promptWalk: step.walk, draft: { ...s.draft, prompt: step.prompt }, fieldErrors };
       });
       return true;
     },

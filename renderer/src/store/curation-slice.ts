@@ -111,7 +111,7 @@ export const createCurationSlice: SliceCreator<CurationSlice> =
       tags: null,
       boards: null,
 
-      focusImage: (jobId, imageId) => set({ focusedId: jobId, focusedImageId: imageId }),
+      focusImage: (jobId, imageId) => set({ focusedJobId: jobId, focusedImageId: imageId }),
       setAutoAdvance(on) {
         set({ autoAdvance: on });
         try {

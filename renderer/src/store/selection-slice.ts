@@ -4,15 +4,16 @@ import type { SelectionSlice } from './types';
 
 export const createSelectionSlice: SliceCreator<SelectionSlice> = () => (set) => ({
   selection: EMPTY_SELECTION,
-  focusedId: null,
+  focusedJobId: null,
   // Another card in focus starts on its first image.
   click: (id, mods) =>
     set((s) => ({
       selection: clickSelect(s.selection, s.jobs.order, id, mods),
-      focusedId: id,
-      focusedImageId: s.focusedId === id ? s.focusedImageId : null,
+      focusedJobId: id,
+      focusedImageId: s.focusedJobId === id ? s.focusedImageId : null,
     })),
   selectAllShown: () => set((s) => ({ selection: selectAll(s.jobs.order) })),
   clearSelection: () => set({ selection: EMPTY_SELECTION }),
-  setFocused: (id) => set((s) => ({ focusedId: id, focusedImageId: s.focusedId === id ? s.focusedImageId : null })),
+  setFocused: (id) =>
+    set((s) => ({ focusedJobId: id, focusedImageId: s.focusedJobId === id ? s.focusedImageId : null })),
 });

@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { createActionsSlice } from './actions-slice';
+import { createJobActionsSlice } from './job-actions-slice';
 import { createComposerSlice } from './composer-slice';
 import { createCurationSlice } from './curation-slice';
 import type { StoreDeps } from './deps';
@@ -21,7 +21,7 @@ export function createAppStore(deps: StoreDeps): AppStore {
     ...createSelectionSlice(deps)(...a),
     ...createSettingsSlice(deps)(...a),
     ...createUiSlice(deps)(...a),
-    ...createActionsSlice(deps)(...a),
+    ...createJobActionsSlice(deps)(...a),
     ...createImportsSlice(deps)(...a),
     ...createCurationSlice(deps)(...a),
     ...createIterateSlice(deps)(...a),

@@ -9,7 +9,7 @@ import type {
 } from '../../../shared/contract';
 import type { ChannelOutput, Preset } from '../../../shared/contract';
 import type { ComposerDraft, PendingSubmit } from '../composer/composer';
-import type { HistoryWalk } from '../composer/composer-history';
+import type { PromptWalk } from '../composer/prompt-walk';
 import type { Selection } from '../gallery/selection';
 import type { Filters } from './filters';
 import type { JobsData } from './jobs-model';
@@ -76,7 +76,8 @@ export interface ComposerSlice {
   savePreset(name: string): Promise<boolean>;
   deletePreset(id: string): Promise<boolean>;
   importStyles(csv: string): Promise<boolean>;
-  history: HistoryWalk;
+  /** Where ↑ and ↓ in the prompt box are in the prompt history (the job history is HistorySlice's). */
+  promptWalk: PromptWalk;
   /** ↑ (1, older) or ↓ (-1, newer) in the prompt box; false at either end. */
   recallPrompt(direction: 1 | -1): Promise<boolean>;
   searchPromptHistory(search: string): Promise<ChannelOutput<'prompts.history'>['items']>;
@@ -106,7 +107,7 @@ export interface IterateSlice {
 
 export interface SelectionSlice {
   selection: Selection;
-  focusedId: string | null;
+  focusedJobId: string | null;
   click(id: string, mods: { range: boolean; toggle: boolean }): void;
   selectAllShown(): void;
   clearSelection(): void;
@@ -177,10 +178,11 @@ export interface UiSlice {
   setOnline(online: boolean): void;
 }
 
-export interface ActionsSlice {
-  setFavorite(ids: readonly string[], favorite: boolean): Promise<void>;
-  trash(ids: readonly string[]): Promise<void>;
-  restore(ids: readonly string[]): Promise<void>;
+/** What is done to whole jobs (the engine's jobs.* calls); what is done to images is CurationSlice's (`…Images`). */
+export interface JobActionsSlice {
+  favoriteJobs(ids: readonly string[], favorite: boolean): Promise<void>;
+  trashJobs(ids: readonly string[]): Promise<void>;
+  restoreJobs(ids: readonly string[]): Promise<void>;
   emptyTrash(): Promise<{ removed: number; bytesFreed: number } | null>;
   /** Recreates the history from the library files' embedded settings (offered when the database looks lost). */
   rebuildHistory(): Promise<void>;
@@ -262,6 +264,6 @@ export type AppState = CurationSlice &
   SelectionSlice &
   SettingsSlice &
   UiSlice &
-  ActionsSlice &
+  JobActionsSlice &
   ImportsSlice &
   IterateSlice;

@@ -54,7 +54,7 @@ export const createUiSlice: SliceCreator<UiSlice> = () => (set, get) => ({
     get().toast({ kind: 'error', message: errorMessage(error) });
   },
   setPanel: (panel) => set({ panel }),
-  openViewer: (id, imageIndex = 0) => set({ viewerId: id, viewerImage: imageIndex, focusedId: id }),
+  openViewer: (id, imageIndex = 0) => set({ viewerId: id, viewerImage: imageIndex, focusedJobId: id }),
   toggleExpanded: (id) => set((s) => ({ expandedId: s.expandedId === id ? null : id })),
   closeViewer: () => set({ viewerId: null }),
   openCompare: (items) => set({ compare: items }),

@@ -204,8 +204,8 @@ export function Viewer() {
     const order = state.jobs.order;
     const index = order.indexOf(id);
     const neighbour = order[index + 1] ?? order[index - 1];
-    if (job?.trashedAt !== null && job !== undefined) void state.restore([id]);
-    else void state.trash([id]);
+    if (job?.trashedAt !== null && job !== undefined) void state.restoreJobs([id]);
+    else void state.trashJobs([id]);
     if (neighbour === undefined) close();
     else state.openViewer(neighbour);
   };

@@ -71,7 +71,7 @@ describe('a failure the person may not have seen', () => {
     await flush();
     expect(store.getState().viewerId).toBeNull();
     expect(store.getState().revealed).toEqual({ id: failed.id, seq: 1 });
-    expect(store.getState().focusedId).toBe(failed.id);
+    expect(store.getState().focusedJobId).toBe(failed.id);
   });
 
   it('gets a toast when the tab is hidden or the card is off screen, none when the person is looking at it', async () => {

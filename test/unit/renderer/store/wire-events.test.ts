@@ -291,7 +291,7 @@ describe('store actions', () => {
     const fake = fakeApi({ 'jobs.trash': async () => ({ updated: 2 }), 'jobs.restore': async () => ({ updated: 2 }) });
     const store = createAppStore({ api: fake.api, makeKey: () => 'k', now: () => 0 });
     const ids = [makeJob().id, makeJob().id];
-    await store.getState().trash(ids);
+    await store.getState().trashJobs(ids);
     const toast = store.getState().toasts.at(-1)!;
     expect(toast.message).toBe('Moved 2 jobs to Trash.');
     toast.action?.run();

@@ -1,5 +1,5 @@
 /** Walking the prompt history with ↑ and ↓ in the prompt box, as a shell does. */
-export interface HistoryWalk {
+export interface PromptWalk {
   /** Newest first; null until the first ↑ fetches them. */
   items: string[] | null;
   /** -1: the text the person typed; 0: the newest past prompt. */
@@ -9,12 +9,12 @@ export interface HistoryWalk {
 }
 
 /** One step older (+1) or newer (-1): the walk and the prompt to show, or null at either end. */
-export function stepHistory(walk: HistoryWalk, direction: 1 | -1): { history: HistoryWalk; prompt: string } | null {
+export function stepPromptWalk(walk: PromptWalk, direction: 1 | -1): { walk: PromptWalk; prompt: string } | null {
   const items = walk.items ?? [];
   let index = walk.index + direction;
   // A past prompt equal to what is in the box would look like nothing happened: step over it.
   const current = walk.index < 0 ? walk.typed : items[walk.index];
   while (index >= 0 && index < items.length && items[index] === current) index += direction;
   if (index >= items.length || index < -1) return null;
-  return { history: { ...walk, index }, prompt: index === -1 ? walk.typed : items[index]! };
+  return { walk: { ...walk, index }, prompt: index === -1 ? walk.typed : items[index]! };
 }

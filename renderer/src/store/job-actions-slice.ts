@@ -1,6 +1,6 @@
 import { AppError } from '../../../shared/errors';
 import type { SliceCreator } from './deps';
-import type { ActionsSlice, AppState } from './types';
+import type { AppState, JobActionsSlice } from './types';
 
 /**
  * An imported file's settings are what its tool wrote (a sampler the built-in lacks, a provider turned off here):
@@ -24,10 +24,10 @@ async function retryThroughComposer(get: () => AppState, id: string, why: string
   state.toast({ kind: 'info', message: `${why} Generating it again with ${provider}, its settings fitted to it.` });
 }
 
-export const createActionsSlice: SliceCreator<ActionsSlice> =
+export const createJobActionsSlice: SliceCreator<JobActionsSlice> =
   ({ api }) =>
   (set, get) => ({
-    async setFavorite(ids, favorite) {
+    async favoriteJobs(ids, favorite) {
       if (ids.length === 0) return;
       try {
         await api.call('jobs.setFavorite', { ids: [...ids], favorite });
@@ -36,7 +36,7 @@ export const createActionsSlice: SliceCreator<ActionsSlice> =
       }
     },
 
-    async trash(ids) {
+    async trashJobs(ids) {
       if (ids.length === 0) return;
       const list = [...ids];
       try {
@@ -45,7 +45,7 @@ export const createActionsSlice: SliceCreator<ActionsSlice> =
         get().toast({
           kind: 'info',
           message: list.length === 1 ? 'Moved to Trash.' : `Moved ${list.length} jobs to Trash.`,
-          action: { label: 'Undo', run: () => void get().restore(list) },
+          action: { label: 'Undo', run: () => void get().restoreJobs(list) },
           topic: 'trash',
         });
       } catch (error) {
@@ -53,7 +53,7 @@ export const createActionsSlice: SliceCreator<ActionsSlice> =
       }
     },
 
-    async restore(ids) {
+    async restoreJobs(ids) {
       if (ids.length === 0) return;
       try {
         await api.call('jobs.restore', { ids: [...ids] });
@@ -128,7 +128,7 @@ export const createActionsSlice: SliceCreator<ActionsSlice> =
       if (state.panel !== 'none') state.setPanel('none');
       if (state.jobs.pendingTop.includes(id)) state.showArrivals();
       if (get().jobs.order.includes(id)) {
-        set((s) => ({ focusedId: id, revealed: { id, seq: (s.revealed?.seq ?? 0) + 1 } }));
+        set((s) => ({ focusedJobId: id, revealed: { id, seq: (s.revealed?.seq ?? 0) + 1 } }));
         return;
       }
       // Not in the grid (queued, filtered out, not loaded yet): the viewer shows it wherever it is.
