@@ -103,7 +103,7 @@ export function keyToCommand(input: KeyInput, context: KeyContext): Command | nu
     case 'r':
     case 'R':
       return context === 'grid' || context === 'viewer' ? 'retry' : null;
-    // Working from the focused image (lib/iterate.ts names them); Shift+U upscales ×4.
+    // Working from the focused image (iterate/iterate.ts names them); Shift+U upscales ×4.
     case 'i':
     case 'I':
       // Shift+I shows or hides the viewer's details (plain I is Use as input).
