@@ -68,12 +68,16 @@ export async function run(args: string[]): Promise<void> {
 }
 
 async function measure(dir: string): Promise<void> {
-  const engine = await createEngine({
-    dataDir: dir,
-    keyring: memoryKeyring(),
-    housekeepingDelayMs: 3_600_000,
-    maintenanceIntervalMs: 0,
-  });
+  const engine = await createEngine(
+    {
+      dataDir: dir,
+      keyring: memoryKeyring(),
+    },
+    {
+      housekeepingDelayMs: 3_600_000,
+      maintenanceIntervalMs: 0,
+    },
+  );
   const rendererDir = join(dir, 'renderer');
   mkdirSync(rendererDir);
   writeFileSync(join(rendererDir, 'index.html'), '<!doctype html>');

@@ -94,12 +94,16 @@ export async function run(args: string[]): Promise<void> {
       const root = join(dir, `originals-${rows.length}`);
       mkdirSync(root);
       for (let i = 0; i < 4; i += 1) writeFileSync(join(root, `img-${i}.png`), await png(i + rows.length));
-      let engine = await createEngine({
-        dataDir,
-        keyring: memoryKeyring(),
-        housekeepingDelayMs: 0,
-        maintenanceIntervalMs: 0,
-      });
+      let engine = await createEngine(
+        {
+          dataDir,
+          keyring: memoryKeyring(),
+        },
+        {
+          housekeepingDelayMs: 0,
+          maintenanceIntervalMs: 0,
+        },
+      );
       await importLinked(engine, root);
       const jobs = (await engine.handlers['jobs.list']({ limit: 10, view: 'active' })).items;
       const victim = jobs.find((j) => j.path === join(root, 'img-0.png'))!;
@@ -150,12 +154,16 @@ export async function run(args: string[]): Promise<void> {
             const db = new Database(join(dataDir, 'atelier.db'));
             db.prepare('UPDATE images SET thumb_path = NULL WHERE id = ?').run(imageId);
             db.close();
-            engine = await createEngine({
-              dataDir,
-              keyring: memoryKeyring(),
-              housekeepingDelayMs: 0,
-              maintenanceIntervalMs: 0,
-            });
+            engine = await createEngine(
+              {
+                dataDir,
+                keyring: memoryKeyring(),
+              },
+              {
+                housekeepingDelayMs: 0,
+                maintenanceIntervalMs: 0,
+              },
+            );
             // The queue runs at start; a page of the history is answered meanwhile.
             await engine.handlers['jobs.list']({ limit: 10, view: 'active' });
             await sleep(500);
@@ -182,12 +190,16 @@ export async function run(args: string[]): Promise<void> {
     mkdirSync(bigRoot);
     const block = Buffer.alloc(bigMb * 1024 * 1024, 0x61);
     for (let i = 0; i < 3; i += 1) writeFileSync(join(bigRoot, `big-${i}.bin`), block);
-    const engine = await createEngine({
-      dataDir: join(dir, 'data-big'),
-      keyring: memoryKeyring(),
-      housekeepingDelayMs: 0,
-      maintenanceIntervalMs: 0,
-    });
+    const engine = await createEngine(
+      {
+        dataDir: join(dir, 'data-big'),
+        keyring: memoryKeyring(),
+      },
+      {
+        housekeepingDelayMs: 0,
+        maintenanceIntervalMs: 0,
+      },
+    );
     global.gc?.();
     const baseline = process.memoryUsage().rss;
     let peak = baseline;

@@ -41,13 +41,17 @@ export async function run(args: string[]): Promise<void> {
       return generate(request, config, context);
     };
   }
-  const engine = await createEngine({
-    dataDir,
-    keyring: memoryKeyring(),
-    providers: entries,
-    housekeepingDelayMs: 0,
-    maintenanceIntervalMs: 0,
-  });
+  const engine = await createEngine(
+    {
+      dataDir,
+      keyring: memoryKeyring(),
+    },
+    {
+      providers: entries,
+      housekeepingDelayMs: 0,
+      maintenanceIntervalMs: 0,
+    },
+  );
   const running = new Map<string, number>();
   engine.events.on('jobs.changed', ({ job }) => {
     if (job.status === 'running' && !running.has(job.id)) running.set(job.id, performance.now());

@@ -132,12 +132,16 @@ async function importWhileMeasuring(files: HostileFile[]): Promise<string[][]> {
   files.forEach((file, i) => writeFileSync(join(folder, `${i}.png`), file.bytes));
   const warm = join(root, 'warm.png');
   writeFileSync(warm, await makePng(8, 8));
-  const engine: Engine = await createEngine({
-    dataDir: join(root, 'data'),
-    keyring: memoryKeyring(),
-    sweepGraceMs: 0,
-    maintenanceIntervalMs: 0,
-  });
+  const engine: Engine = await createEngine(
+    {
+      dataDir: join(root, 'data'),
+      keyring: memoryKeyring(),
+    },
+    {
+      sweepGraceMs: 0,
+      maintenanceIntervalMs: 0,
+    },
+  );
   try {
     // Threads started and warm: the first read pays for them once.
     await engine.handlers['library.import']({ paths: [warm], mode: 'link', watch: false });

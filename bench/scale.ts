@@ -54,13 +54,17 @@ async function scenario(options: {
   const slow = await startFakeComfyUI({ scenario: { kind: 'success', stepMs: options.slowStepMs } });
   const fast = await startFakeComfyUI({ scenario: { kind: 'success', stepMs: options.fastStepMs } });
   const dataDir = await mkdtemp(join(tmpdir(), 'atelier-bench-scale-'));
-  const engine: Engine = await createEngine({
-    dataDir,
-    keyring: memoryKeyring(),
-    providers: defaultProviders(),
-    sweepGraceMs: 0,
-    maintenanceIntervalMs: 0,
-  });
+  const engine: Engine = await createEngine(
+    {
+      dataDir,
+      keyring: memoryKeyring(),
+    },
+    {
+      providers: defaultProviders(),
+      sweepGraceMs: 0,
+      maintenanceIntervalMs: 0,
+    },
+  );
   const alive: FakeComfy[] = [slow, fast];
   try {
     await engine.handlers['settings.update']({

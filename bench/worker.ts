@@ -54,13 +54,17 @@ async function scenario(
   setup: (engine: Engine) => Promise<void>,
 ): Promise<Row> {
   const dataDir = await mkdtemp(join(tmpdir(), 'atelier-bench-worker-'));
-  const engine = await createEngine({
-    dataDir,
-    keyring: memoryKeyring(),
-    providers: entries,
-    sweepGraceMs: 0,
-    maintenanceIntervalMs: 0,
-  });
+  const engine = await createEngine(
+    {
+      dataDir,
+      keyring: memoryKeyring(),
+    },
+    {
+      providers: entries,
+      sweepGraceMs: 0,
+      maintenanceIntervalMs: 0,
+    },
+  );
   try {
     await engine.handlers['settings.update']({ concurrency: { global: globalConcurrency } });
     await setup(engine);

@@ -13,12 +13,16 @@ export const LOOP_RESOLUTION_MS = 10;
 
 /** `housekeepingDelayMs`: the start-up sweep and originals check (the app's default: 3 s after opening). */
 export const openEngine = (dataDir: string, housekeepingDelayMs?: number): Promise<Engine> =>
-  createEngine({
-    dataDir,
-    keyring: memoryKeyring(),
-    maintenanceIntervalMs: 0,
-    ...(housekeepingDelayMs === undefined ? {} : { housekeepingDelayMs }),
-  });
+  createEngine(
+    {
+      dataDir,
+      keyring: memoryKeyring(),
+    },
+    {
+      ...(housekeepingDelayMs === undefined ? {} : { housekeepingDelayMs }),
+      maintenanceIntervalMs: 0,
+    },
+  );
 
 export interface Stall {
   p99: number;

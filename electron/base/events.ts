@@ -41,3 +41,25 @@ export function createEventBus(log?: Logger): EventBus {
     },
   };
 }
+
+/** One kind of notice from a service to whoever subscribes after it exists: how two services that need each
+ * other are wired without either using the other before it is declared. */
+export interface Signal<A extends unknown[]> {
+  emit(...args: A): void;
+  on(listener: (...args: A) => void): Unsubscribe;
+}
+
+export function createSignal<A extends unknown[]>(): Signal<A> {
+  const listeners = new Set<(...args: A) => void>();
+  return {
+    emit(...args) {
+      for (const listener of [...listeners]) listener(...args);
+    },
+    on(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+  };
+}

@@ -1,5 +1,4 @@
 import { unlink } from 'node:fs/promises';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { openStore } from '../db/store.js';
 import type { JobStore, StoreOptions } from '../db/types.js';
 import { createLibraryRecovery } from '../library/recovery.js';
@@ -10,11 +9,10 @@ import { createSidecarWriter } from '../library/xmp/sidecar-writer.js';
 import { createExporter } from '../library/export/exporter.js';
 import { createHashBackfill } from '../library/similar/hash-backfill.js';
 import { createSimilarIndex } from '../library/similar/similar-index.js';
-import { checkOriginals } from '../library/import/originals-check.js';
-import { createFolderSync, type FolderSync } from '../library/import/folder-sync.js';
+import { createFolderSync } from '../library/import/folder-sync.js';
 import { createFolderWatcher } from '../library/watch/index.js';
 import { join } from 'node:path';
-import { findMissingFiles, removePreviewFolders, sweepOrphans, type MediaFs } from '../media/index.js';
+import { removePreviewFolders, type MediaFs } from '../media/index.js';
 import { resolveInsideDataDir } from '../base/paths.js';
 import { createSecretBook } from '../providers/redact.js';
 import { createProgressThrottle } from '../scheduler/progress-throttle.js';
@@ -23,9 +21,11 @@ import { createScheduler } from '../scheduler/scheduler.js';
 import { createInstanceHealth } from '../scheduler/instance-health.js';
 import type { JobProgressEvent } from '../../shared/contract.js';
 import { defaultProviders } from './default-providers.js';
-import { createEventBus } from '../base/events.js';
+import { createEventBus, createSignal } from '../base/events.js';
+import { createDisposableStore } from '../base/disposables.js';
 import { createHandlers } from './handlers.js';
-import { collectImagePaths } from '../library/image-paths.js';
+import { runHousekeeping } from './housekeeping.js';
+import { mediaResolver } from './resolve-media.js';
 import { createJobMedia } from './job-media.js';
 import { createJobInputs } from './job-inputs.js';
 import { createOriginalReader } from '../library/originals/original-reader.js';
@@ -39,11 +39,12 @@ import { redactingLog } from './redacting-log.js';
 import { createSettingsService, type ProviderDefaults } from './settings-service.js';
 import { systemClock } from '../base/clock.js';
 import { type Logger } from '../base/logger.js';
-import { type Engine, type EngineOptions, type MediaFile } from './types.js';
+import { type Engine, type EngineOptions } from './types.js';
 
 const HOUR = 60 * 60 * 1000;
 
-export interface EngineTestOptions {
+/** What tests change and production never does: fakes, fault injection, shorter timings. */
+export interface EngineTestSeams {
   /** Replaces the default provider set (tests use fakes on loopback). */
   providers?: ProviderEntry[];
   retry?: RetryPolicy;
@@ -52,7 +53,7 @@ export interface EngineTestOptions {
   sweepGraceMs?: number;
   /** Delay before the start-up library sweep and missing-file check (default 3 s); 0 runs them at once. */
   housekeepingDelayMs?: number;
-  /** How long past a provider's timeout the worker waits before aborting it itself. */
+  /** How long past a provider's timeout the scheduler waits before aborting it itself. */
   hardTimeoutGraceMs?: number;
   /** Interval for retention (trash auto-empty, prune); 0 disables the timer. */
   maintenanceIntervalMs?: number;
@@ -69,19 +70,33 @@ export interface EngineTestOptions {
 
 const silentLog: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
-/** The composition root: one engine per data dir, shared by the Electron app and the headless host. */
-export async function createEngine(options: EngineOptions & EngineTestOptions): Promise<Engine> {
+/**
+ * The composition root: one engine per data dir, shared by the Electron app and the headless host. Services are
+ * made in order, each registered with the disposable store as it is made, and closed in reverse on close().
+ * Services that need each other are joined after both exist (signals, instances.connect), never before.
+ */
+export async function createEngine(options: EngineOptions, seams: EngineTestSeams = {}): Promise<Engine> {
   const clock = options.clock ?? systemClock;
   const secrets = options.secrets ?? createSecretBook();
   const log = redactingLog(options.log ?? silentLog, secrets);
   const { dataDir, keyring } = options;
+  const disposables = createDisposableStore(log);
+  let closeGraceMs = 3_000;
+  let startClosing!: () => void;
+  const closing = new Promise<void>((resolve) => (startClosing = resolve));
 
   const store: JobStore = openStore({
     dataDir,
     now: () => clock.now(),
     onSlowQuery: (name, ms) => log.warn('slow query', { name, ms: Math.round(ms) }),
     ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }),
-    ...(options.wrapDatabase === undefined ? {} : { wrapDatabase: options.wrapDatabase }),
+    ...(seams.wrapDatabase === undefined ? {} : { wrapDatabase: seams.wrapDatabase }),
+  });
+  disposables.add('store', async () => {
+    await store
+      .backupIfChanged()
+      .catch((error: unknown) => log.warn('could not back up the library on quit', { error: String(error) }));
+    store.close();
   });
   try {
     // Warm the history page's statements and pages so the window's first request is not the cold one.
@@ -90,7 +105,7 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
     if (interrupted > 0) log.warn('jobs interrupted by the last shutdown', { count: interrupted });
 
     const bus = createEventBus(log);
-    const entries = options.providers ?? defaultProviders();
+    const entries = seams.providers ?? defaultProviders();
     const providerDefaults: ProviderDefaults = {};
     for (const entry of entries) {
       providerDefaults[entry.provider.id] = { ...entry.defaults, ...options.providerDefaults?.[entry.provider.id] };
@@ -98,28 +113,31 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
     const settings = createSettingsService({ store, keyring, dataDir, providerDefaults });
     const models = createModelCache(store, { clock });
     const outcomes = createProviderOutcomes(store);
-    // The probe is the registry's connection test, which reports back to the tracker; the scheduler acts on it.
     const instances = createInstanceHealth({
       clock,
-      probe: (id) => registry.test(id),
-      onChange: () => scheduler.kick(),
       connection: (id) => connectionOf(settings.provider(id)),
-      ...(options.probeBackoff === undefined ? {} : { backoff: options.probeBackoff }),
+      ...(seams.probeBackoff === undefined ? {} : { backoff: seams.probeBackoff }),
     });
     const registry = createProviderRegistry(entries, settings, {
       secrets,
       models,
       instanceHealth: instances,
-      ...(options.maxResponseBytes === undefined ? {} : { maxResponseBytes: options.maxResponseBytes }),
+      ...(seams.maxResponseBytes === undefined ? {} : { maxResponseBytes: seams.maxResponseBytes }),
       outcomes,
       now: () => clock.now(),
     });
+    disposables.add('provider registry', () => registry.close());
+    disposables.add('providers', async () => {
+      for (const entry of entries) await entry.close?.();
+    });
     trackJobOutcomes({ events: bus, outcomes, registry, settings, log });
-    const media = createJobMedia(dataDir, options.mediaFs);
-    // Every read of a file Atelier did not write goes through this one guarded reader (and its memory budget).
-    const originals = createOriginalReader();
+    const media = createJobMedia(dataDir, seams.mediaFs);
     // Imported files' settings are read on these threads, within a time limit, never on this event loop.
     const metadataReaders = holdMetadataReaders();
+    disposables.add('metadata readers', () => metadataReaders.release());
+    // Every read of a file Atelier did not write goes through this one guarded reader (and its memory budget).
+    const originals = createOriginalReader();
+    disposables.add('original reader', () => originals.close());
     const inputs = createJobInputs(dataDir, store, originals);
     const throttle = createProgressThrottle<JobProgressEvent>((_, event) => bus.emit('jobs.progress', event));
     const scheduler = createScheduler({
@@ -131,8 +149,8 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       throttle,
       clock,
       log,
-      retry: options.retry ?? DEFAULT_RETRY_POLICY,
-      hardTimeoutGraceMs: options.hardTimeoutGraceMs ?? 5_000,
+      retry: seams.retry ?? DEFAULT_RETRY_POLICY,
+      hardTimeoutGraceMs: seams.hardTimeoutGraceMs ?? 5_000,
       instances,
       models,
       limits: () => ({
@@ -141,6 +159,9 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
         waitMs: (id) => settings.provider(id)?.timeoutMs ?? 60_000,
       }),
     });
+    disposables.add('scheduler', () => scheduler.stop(closeGraceMs));
+    // The probe is the registry's connection test, which reports back to the tracker; the scheduler acts on it.
+    instances.connect({ probe: (id) => registry.test(id), onChange: () => scheduler.kick() });
 
     let missing = 0;
     const removeFiles = async (files: string[]): Promise<void> => {
@@ -153,6 +174,9 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       }
     };
     const { announce, applyRetention, maintain } = createRetention({ store, settings, bus, log, removeFiles });
+    const announceOrLog = (what: string) => (ids: string[]) => {
+      announce(ids).catch((error: unknown) => log.error(`could not announce ${what}`, { error: String(error) }));
+    };
 
     let housekeepingDone: Promise<void> = Promise.resolve();
     let sweepStarted = false;
@@ -161,36 +185,14 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       store,
       log,
       now: () => clock.now(),
-      announce: (ids) => {
-        announce(ids).catch((error: unknown) => log.error('could not announce rebuilt jobs', { error: String(error) }));
-      },
+      announce: announceOrLog('rebuilt jobs'),
       sweepDone: () => (sweepStarted ? housekeepingDone : Promise.resolve()),
     });
-    const hashes = createHashBackfill({
-      dataDir,
-      store,
-      log,
-      reader: originals,
-      busy: () => importer.busy(),
-      record: (id, hash) => similar.record(id, hash),
-    });
-    const similar = createSimilarIndex({ store, hashNow: (id) => hashes.hashOne(id) });
-    // Deleted rows may give their rowids out again: the index reads them as new.
-    bus.on('jobs.removed', () => similar.removed());
-    const thumbnailer = createThumbnailer({
-      dataDir,
-      store,
-      log,
-      reader: originals,
-      busy: () => importer.busy(),
-      recordHash: (id, hash) => similar.record(id, hash),
-      announce: (ids) =>
-        void announce(ids).catch((error: unknown) =>
-          log.error('could not announce thumbnails', { error: String(error) }),
-        ),
-    });
-    // Assigned right below: the importer tells the folder sync about watched folders, which imports through it.
-    const watched: { sync?: FolderSync } = {};
+
+    // The importer feeds the thumbnailer and the folder sync, which are made after it: joined by these signals.
+    const imported = createSignal<[ids: string[]]>();
+    const folderWatched = createSignal<[folderId: string]>();
+    const folderImported = createSignal<[folderId: string]>();
     const importer = createImporter({
       dataDir,
       store,
@@ -198,17 +200,48 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       log,
       reader: originals,
       now: () => clock.now(),
-      announce: (ids) => {
-        if (ids.length === 0) return;
-        announce(ids).catch((error: unknown) =>
-          log.error('could not announce imported jobs', { error: String(error) }),
-        );
-        thumbnailer.kick();
-      },
-      onWatchedFolder: (id) => watched.sync?.watch(id),
-      onWatchedFolderImported: (id) => void watched.sync?.checkpoint(id),
-      ...(options.wrapImportRead === undefined ? {} : { wrapRead: options.wrapImportRead }),
+      announce: (ids) => imported.emit(ids),
+      onWatchedFolder: (id) => folderWatched.emit(id),
+      onWatchedFolderImported: (id) => folderImported.emit(id),
+      ...(seams.wrapImportRead === undefined ? {} : { wrapRead: seams.wrapImportRead }),
     });
+
+    // Hashes feed the similar index, which hashes on demand through them: joined by a signal.
+    const hashed = createSignal<[imageId: string, hash: string]>();
+    const hashes = createHashBackfill({
+      dataDir,
+      store,
+      log,
+      reader: originals,
+      busy: () => importer.busy(),
+      record: (id, hash) => hashed.emit(id, hash),
+    });
+    disposables.add('hash backfill', () => hashes.close());
+    const similar = createSimilarIndex({ store, hashNow: (id) => hashes.hashOne(id) });
+    hashed.on((id, hash) => similar.record(id, hash));
+    // Deleted rows may give their rowids out again: the index reads them as new.
+    bus.on('jobs.removed', () => similar.removed());
+
+    const sidecars = createSidecarWriter({ store, log, enabled: () => settings.current().library.xmpSidecars });
+    disposables.add('XMP sidecars', () => sidecars.idle());
+    const thumbnailer = createThumbnailer({
+      dataDir,
+      store,
+      log,
+      reader: originals,
+      busy: () => importer.busy(),
+      recordHash: (id, hash) => similar.record(id, hash),
+      announce: announceOrLog('thumbnails'),
+    });
+    disposables.add('thumbnailer', () => thumbnailer.close());
+    imported.on((ids) => {
+      if (ids.length === 0) return;
+      announceOrLog('imported jobs')(ids);
+      thumbnailer.kick();
+    });
+    // Closed after the folder sync, before the thumbnailer and the hashes it feeds.
+    disposables.add('importer', () => importer.close());
+
     const sync = createFolderSync({
       store,
       importer,
@@ -219,16 +252,67 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
           snapshotDir: join(dataDir, 'watch'),
           onChanges,
           log,
-          ...(options.watchSettleMs === undefined ? {} : { settleMs: options.watchSettleMs }),
+          ...(seams.watchSettleMs === undefined ? {} : { settleMs: seams.watchSettleMs }),
         }),
     });
-    watched.sync = sync;
+    disposables.add('folder sync', () => sync.close());
+    folderWatched.on((id) => sync.watch(id));
+    folderImported.on((id) => void sync.checkpoint(id));
     const folders = createLibraryFolders({
       store,
       watchState: (id) => sync.watchState(id),
       unwatch: (id) => sync.unwatch(id),
     });
-    const sidecars = createSidecarWriter({ store, log, enabled: () => settings.current().library.xmpSidecars });
+
+    // Leftover previews go before the scheduler starts (afterwards their folders are live). The library sweep and
+    // the missing-file check stat every file, so they wait until the window has its first page and run in the
+    // background; files younger than the grace period (a job that is committing) are never taken.
+    let housekeepingTimer: ReturnType<typeof setTimeout> | undefined;
+    const startup = removePreviewFolders(dataDir)
+      .catch((error: unknown) => log.error('could not clear old previews', { error: String(error) }))
+      .finally(() => {
+        scheduler.start();
+        importer.resumeInterrupted();
+        thumbnailer.kick();
+        sync.start().catch((error: unknown) => log.error('could not start watching folders', { error: String(error) }));
+        const run = (): void => {
+          sweepStarted = true;
+          // Old images get their hashes once the window has its first page, like the other start-up passes.
+          hashes.start();
+          housekeepingDone = runHousekeeping({
+            dataDir,
+            store,
+            importer,
+            recovery,
+            log,
+            now: () => clock.now(),
+            maintain,
+            closing,
+            setMissing: (count) => (missing = count),
+            ...(seams.sweepGraceMs === undefined ? {} : { sweepGraceMs: seams.sweepGraceMs }),
+          }).catch((error: unknown) => log.error('start-up housekeeping failed', { error: String(error) }));
+        };
+        const delay = seams.housekeepingDelayMs ?? 3_000;
+        if (delay <= 0) run();
+        else housekeepingTimer = setTimeout(run, delay);
+        housekeepingTimer?.unref();
+      });
+    disposables.add('start-up passes', async () => {
+      await startup;
+      clearTimeout(housekeepingTimer);
+      await housekeepingDone;
+    });
+
+    const interval = seams.maintenanceIntervalMs ?? HOUR;
+    const timer =
+      interval > 0
+        ? setInterval(() => {
+            maintain().catch((error: unknown) => log.error('maintenance failed', { error: String(error) }));
+          }, interval)
+        : undefined;
+    timer?.unref();
+    disposables.add('maintenance timer', () => clearInterval(timer));
+
     const exporter = createExporter({
       dataDir,
       store,
@@ -238,6 +322,8 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       now: () => clock.now(),
       resolveOriginal: (id) => imageSourceOf(dataDir, store, id),
     });
+    disposables.add('exporter', () => exporter.close());
+
     const handlers = createHandlers({
       exporter,
       sidecars,
@@ -259,108 +345,20 @@ export async function createEngine(options: EngineOptions & EngineTestOptions): 
       log,
     });
 
-    // Leftover previews go before the worker starts (afterwards their folders are live). The library sweep and the
-    // missing-file check stat every file, so they wait until the window has its first page and run in the
-    // background; files younger than the grace period (a job that is committing) are never taken.
-    let closing = false;
-    const housekeeping = async (): Promise<void> => {
-      // An import running at start (resumed) is changing the library: the sweep and the checks wait for it to end,
-      // and never hold up a quit.
-      while (importer.busy() && !closing) await sleep(500);
-      if (closing) return;
-      const paths = await collectImagePaths(store);
-      const sweep = await sweepOrphans(dataDir, paths.referenced, clock.now(), options.sweepGraceMs, undefined, {
-        previews: false,
-      });
-      await recovery.afterSweep(sweep);
-      missing = (await findMissingFiles(dataDir, paths.images)).count;
-      if (missing > 0) log.warn('image files missing from disk', { count: missing });
-      const originals = await checkOriginals(store.imports, importer);
-      if (originals.gone + originals.back > 0) log.info('checked imported originals', { ...originals });
-      await maintain();
-    };
-    let housekeepingTimer: ReturnType<typeof setTimeout> | undefined;
-    const startup = removePreviewFolders(dataDir)
-      .catch((error: unknown) => log.error('could not clear old previews', { error: String(error) }))
-      .finally(() => {
-        scheduler.start();
-        importer.resumeInterrupted();
-        thumbnailer.kick();
-        sync.start().catch((error: unknown) => log.error('could not start watching folders', { error: String(error) }));
-        const run = (): void => {
-          sweepStarted = true;
-          // Old images get their hashes once the window has its first page, like the other start-up passes.
-          hashes.start();
-          housekeepingDone = housekeeping().catch((error: unknown) =>
-            log.error('start-up housekeeping failed', { error: String(error) }),
-          );
-        };
-        if ((options.housekeepingDelayMs ?? 3_000) <= 0) run();
-        else housekeepingTimer = setTimeout(run, options.housekeepingDelayMs ?? 3_000);
-        housekeepingTimer?.unref();
-      });
-
-    const interval = options.maintenanceIntervalMs ?? HOUR;
-    const timer =
-      interval > 0
-        ? setInterval(() => {
-            maintain().catch((error: unknown) => log.error('maintenance failed', { error: String(error) }));
-          }, interval)
-        : undefined;
-    timer?.unref();
-
-    const resolveMedia = (kind: 'image' | 'thumb' | 'preview', imageId: string): MediaFile | null => {
-      if (kind === 'preview') return media.previews.resolvePreview(imageId);
-      const image = store.image(imageId);
-      if (image === null) return null;
-      if (kind === 'image' && image.linked) {
-        const original = store.imports.original(imageId);
-        return original === null
-          ? null
-          : { path: original.path, mime: image.mime, root: original.root, sha256: image.sha256 };
-      }
-      const rel = kind === 'image' ? image.path : image.thumbPath;
-      if (rel === null) return null;
-      const path = resolveInsideDataDir(dataDir, rel);
-      if (path === null) return null;
-      return { path, mime: kind === 'image' ? image.mime : 'image/webp' };
-    };
-
-    let closed: Promise<void> | undefined;
     return {
       dataDir,
       handlers,
       events: bus,
-      resolveMedia,
+      resolveMedia: mediaResolver(dataDir, store, media),
       exportDownload: (id) => exporter.download(id),
       close(closeOptions = {}) {
-        closed ??= (async () => {
-          closing = true;
-          await exporter.close();
-          if (timer !== undefined) clearInterval(timer);
-          await startup;
-          clearTimeout(housekeepingTimer);
-          await housekeepingDone;
-          await sync.close();
-          await importer.close();
-          await thumbnailer.close();
-          await sidecars.idle();
-          await hashes.close();
-          await scheduler.stop(closeOptions.graceMs ?? 3_000);
-          await originals.close();
-          await metadataReaders.release();
-          for (const entry of entries) await entry.close?.();
-          await registry.close();
-          await store
-            .backupIfChanged()
-            .catch((error: unknown) => log.warn('could not back up the library on quit', { error: String(error) }));
-          store.close();
-        })();
-        return closed;
+        closeGraceMs = closeOptions.graceMs ?? closeGraceMs;
+        startClosing();
+        return disposables.close();
       },
     };
   } catch (error) {
-    store.close();
+    await disposables.close();
     throw error;
   }
 }

@@ -40,7 +40,13 @@ import { createAutoUpdates, type AutoUpdates } from '../desktop/updates.js';
 import { nativeBindingPath } from '../desktop/native-binding.js';
 import { userDataOverride } from '../desktop/profile-dir.js';
 import { guardWebContents } from './window-security.js';
-import { DEFAULT_STATE, MIN_SIZE, loadWindowState, saveWindowState, type WindowState } from '../desktop/window-state.js';
+import {
+  DEFAULT_STATE,
+  MIN_SIZE,
+  loadWindowState,
+  saveWindowState,
+  type WindowState,
+} from '../desktop/window-state.js';
 import { MENU_IPC_CHANNEL } from '../host/channel-names.js';
 import { CONTENT_SECURITY_POLICY } from '../host/security.js';
 import { registerIpc } from './ipc.js';

@@ -24,7 +24,16 @@ export interface InstanceHealthTracker extends InstanceHealthView {
   /** A job ran to its end there: it answers, and keeps that model loaded. */
   succeeded(id: string, model: string | undefined): void;
   finished(id: string, jobId: string): void;
+  /** Connects the probe and the change notice once the registry and the scheduler exist (they need this first). */
+  connect(ports: InstanceHealthPorts): void;
   close(): void;
+}
+
+export interface InstanceHealthPorts {
+  /** A connection test of the instance (the registry's test, which reports back through observe). */
+  probe: (id: string) => Promise<unknown>;
+  /** Something changed the scheduler should act on (an instance came back). */
+  onChange: () => void;
 }
 
 interface State {
@@ -42,10 +51,6 @@ interface State {
 
 export function createInstanceHealth(options: {
   clock: Clock;
-  /** A connection test of the instance (the registry's test, which reports back through observe). */
-  probe: (id: string) => Promise<unknown>;
-  /** Something changed the scheduler should act on (an instance came back). */
-  onChange: () => void;
   backoff?: { firstMs: number; maxMs: number };
   /** What a connection depends on (address, login); changed in Settings, a down instance is unknown again. */
   connection?: (id: string) => string;
@@ -53,6 +58,8 @@ export function createInstanceHealth(options: {
   const backoff = options.backoff ?? DEFAULT_PROBE_BACKOFF;
   const states = new Map<string, State>();
   let closed = false;
+  // Until connect(): a down instance waits unprobed (nothing is placed before the scheduler starts anyway).
+  let ports: InstanceHealthPorts = { probe: () => Promise.resolve(), onChange: () => undefined };
 
   const of = (id: string): State => {
     let s = states.get(id);
@@ -83,7 +90,7 @@ export function createInstanceHealth(options: {
     s.timer = setTimeout(() => {
       s.timer = undefined;
       // The probe reports through observe(); one that throws counts as not answering.
-      options.probe(id).catch((error: unknown) => tracker.observe(id, false, String(error)));
+      ports.probe(id).catch((error: unknown) => tracker.observe(id, false, String(error)));
     }, delay);
     s.timer.unref?.();
   };
@@ -100,7 +107,7 @@ export function createInstanceHealth(options: {
       s.state = 'up';
       s.since = options.clock.now();
     }
-    if (was === 'down') options.onChange();
+    if (was === 'down') ports.onChange();
   };
 
   const tracker: InstanceHealthTracker = {
@@ -138,7 +145,7 @@ export function createInstanceHealth(options: {
       schedule(id, s);
     },
     async check(id) {
-      await options.probe(id).catch((error: unknown) => tracker.observe(id, false, String(error)));
+      await ports.probe(id).catch((error: unknown) => tracker.observe(id, false, String(error)));
       return !tracker.isDown(id);
     },
     started(id, jobId) {
@@ -152,6 +159,9 @@ export function createInstanceHealth(options: {
     },
     finished(id, jobId) {
       states.get(id)?.running.delete(jobId);
+    },
+    connect(connected) {
+      ports = connected;
     },
     close() {
       closed = true;

@@ -9,8 +9,9 @@ import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { chromiumPath } from './chromium-path.js';
 import { buildRendererInto, type BuiltRenderer } from './renderer-build.js';
-import { createEngine, type EngineTestOptions } from '../../electron/engine/create-engine.js';
+import { createEngine, type EngineTestSeams } from '../../electron/engine/create-engine.js';
 import { createFileKeyring } from '../../electron/engine/file-keyring.js';
+import { splitEngineOptions } from '../fakes/engine-options.js';
 import type { Engine } from '../../electron/engine/types.js';
 import { startServer, type RunningServer } from '../../electron/serve/server.js';
 
@@ -59,10 +60,14 @@ export async function startHost(options: {
   dataDir: string;
   port?: number;
   token?: string;
-  engine?: EngineTestOptions & { providerDefaults?: Record<string, { baseUrl?: string }> };
+  engine?: EngineTestSeams & { providerDefaults?: Record<string, { baseUrl?: string }> };
 }): Promise<Host> {
   const keyring = await createFileKeyring(options.dataDir);
-  const engine = await createEngine({ dataDir: options.dataDir, keyring, maintenanceIntervalMs: 0, ...options.engine });
+  const mixed = splitEngineOptions(options.engine ?? {});
+  const engine = await createEngine(
+    { dataDir: options.dataDir, keyring, ...mixed.options },
+    { maintenanceIntervalMs: 0, ...mixed.seams },
+  );
   const token = options.token ?? 'e2e-token-0123456789abcdef';
   let server: RunningServer;
   try {

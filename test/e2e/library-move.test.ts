@@ -31,7 +31,7 @@ beforeAll(async () => {
   handle = await runServe(
     ['--data-dir', join(root, 'lib'), '--port', '0', '--token', TOKEN, '--renderer-dir', renderer.dir],
     {
-      createEngine: (options) => createEngine({ ...options, maintenanceIntervalMs: 0 }),
+      createEngine: (options) => createEngine({ ...options }, { maintenanceIntervalMs: 0 }),
       createKeyring: createFileKeyring,
       stdout: () => undefined,
       stderr: () => undefined,
@@ -154,7 +154,7 @@ describe('a remembered library whose drive is not connected (headless host, no -
     const lib = join(drive, 'Atelier');
     // The library moved to the drive, remembered in the app's pointer file; then the drive is unplugged.
     const first = await runServe(['--data-dir', lib, '--port', '0', '--token', TOKEN, '--renderer-dir', renderer.dir], {
-      createEngine: (options) => createEngine({ ...options, maintenanceIntervalMs: 0 }),
+      createEngine: (options) => createEngine({ ...options }, { maintenanceIntervalMs: 0 }),
       createKeyring: createFileKeyring,
       stdout: () => undefined,
       stderr: () => undefined,
@@ -177,7 +177,7 @@ describe('a remembered library whose drive is not connected (headless host, no -
     await rename(drive, join(root, 'usb-unplugged'));
 
     const second = await runServe(['--port', '0', '--token', TOKEN, '--renderer-dir', renderer.dir], {
-      createEngine: (options) => createEngine({ ...options, maintenanceIntervalMs: 0 }),
+      createEngine: (options) => createEngine({ ...options }, { maintenanceIntervalMs: 0 }),
       createKeyring: createFileKeyring,
       stdout: () => undefined,
       stderr: () => undefined,

@@ -40,7 +40,10 @@ beforeAll(async () => {
     ['--data-dir', join(root, 'lib'), '--port', '0', '--token', TOKEN, '--renderer-dir', renderer.dir],
     {
       createEngine: (options) =>
-        createEngine({ ...options, maintenanceIntervalMs: 0, providers: [...defaultProviders(), heldEntry(held, 1)] }),
+        createEngine(
+          { ...options },
+          { maintenanceIntervalMs: 0, providers: [...defaultProviders(), heldEntry(held, 1)] },
+        ),
       createKeyring: createFileKeyring,
       stdout: () => undefined,
       stderr: () => undefined,

@@ -38,14 +38,18 @@ describe('the data dir removed or unmounted while the engine runs', () => {
   });
 
   async function open(dataDir: string, provider: ScriptedProvider): Promise<Engine> {
-    engine = await createEngine({
-      dataDir,
-      keyring: memoryKeyring(),
-      providers: [scriptedEntry(provider)],
-      sweepGraceMs: 0,
-      housekeepingDelayMs: 0,
-      maintenanceIntervalMs: 0,
-    });
+    engine = await createEngine(
+      {
+        dataDir,
+        keyring: memoryKeyring(),
+      },
+      {
+        providers: [scriptedEntry(provider)],
+        sweepGraceMs: 0,
+        housekeepingDelayMs: 0,
+        maintenanceIntervalMs: 0,
+      },
+    );
     return engine;
   }
 

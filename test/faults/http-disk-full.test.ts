@@ -57,16 +57,20 @@ describe('a full disk over HTTP', () => {
   });
 
   async function inProcessHost(dataDir: string, disk: DiskFault): Promise<Host> {
-    const engine: Engine = await createEngine({
-      dataDir,
-      keyring: memoryKeyring(),
-      providers: [scriptedEntry(createScriptedProvider('builtin'))],
-      sweepGraceMs: 0,
-      housekeepingDelayMs: 0,
-      maintenanceIntervalMs: 0,
-      wrapDatabase: disk.wrapDatabase,
-      mediaFs: disk.fs,
-    });
+    const engine: Engine = await createEngine(
+      {
+        dataDir,
+        keyring: memoryKeyring(),
+      },
+      {
+        providers: [scriptedEntry(createScriptedProvider('builtin'))],
+        sweepGraceMs: 0,
+        housekeepingDelayMs: 0,
+        maintenanceIntervalMs: 0,
+        wrapDatabase: disk.wrapDatabase,
+        mediaFs: disk.fs,
+      },
+    );
     cleanups.push(() => engine.close({ graceMs: 0 }));
     const rendererDir = join(root, 'renderer');
     mkdirSync(rendererDir, { recursive: true });

@@ -6,12 +6,16 @@ import { createEngine } from '../../electron/engine/create-engine.js';
 import { createFileKeyring } from '../../electron/engine/file-keyring.js';
 
 const dataDir = process.env['DATA_DIR']!;
-const engine = await createEngine({
-  dataDir,
-  keyring: await createFileKeyring(dataDir),
-  housekeepingDelayMs: 60_000,
-  maintenanceIntervalMs: 0,
-});
+const engine = await createEngine(
+  {
+    dataDir,
+    keyring: await createFileKeyring(dataDir),
+  },
+  {
+    housekeepingDelayMs: 60_000,
+    maintenanceIntervalMs: 0,
+  },
+);
 const finished = new Promise<void>((resolve) => {
   engine.events.on('library.importProgress', (event) => {
     if (event.status !== 'running') resolve();

@@ -59,15 +59,19 @@ describe('masks over HTTP: truncated, oversized and huge inputs', () => {
     try {
       root = mkdtempSync(join(tmpdir(), 'atelier-mask-faults-'));
       let db: Db | undefined;
-      const engine = await createEngine({
-        dataDir: join(root, 'data'),
-        keyring: memoryKeyring(),
-        providers: [scriptedEntry(createScriptedProvider())],
-        sweepGraceMs: 0,
-        housekeepingDelayMs: 0,
-        maintenanceIntervalMs: 0,
-        wrapDatabase: (raw) => (db = raw),
-      });
+      const engine = await createEngine(
+        {
+          dataDir: join(root, 'data'),
+          keyring: memoryKeyring(),
+        },
+        {
+          providers: [scriptedEntry(createScriptedProvider())],
+          sweepGraceMs: 0,
+          housekeepingDelayMs: 0,
+          maintenanceIntervalMs: 0,
+          wrapDatabase: (raw) => (db = raw),
+        },
+      );
       cleanups.push(() => engine.close({ graceMs: 0 }));
       const rendererDir = join(root, 'renderer');
       mkdirSync(rendererDir, { recursive: true });

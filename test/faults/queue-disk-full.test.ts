@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Events, QueueWait } from '../../shared/contract.js';
-import { createEngine, type EngineTestOptions } from '../../electron/engine/create-engine.js';
+import { createEngine, type EngineTestSeams } from '../../electron/engine/create-engine.js';
 import type { Engine } from '../../electron/engine/types.js';
 import { createHeldProvider, heldEntry } from '../fakes/held-provider.js';
 import { memoryKeyring, waitFor, waitForStatus } from '../integration/engine/harness.js';
@@ -49,7 +49,7 @@ describe('the queue on a full disk', () => {
     const diskDir = join(root, 'disk');
     mkdirSync(diskDir);
     const dataDir = join(diskDir, 'data');
-    let inject: Pick<EngineTestOptions, 'wrapDatabase' | 'mediaFs'> = {};
+    let inject: Pick<EngineTestSeams, 'wrapDatabase' | 'mediaFs'> = {};
     let fill: () => void;
     let free: () => void;
     if (CAN_MOUNT && tryMount(['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', diskDir])) {
@@ -72,17 +72,21 @@ describe('the queue on a full disk', () => {
 
     const held = createHeldProvider('held');
     const log = recordingLog();
-    const engine = await createEngine({
-      dataDir,
-      keyring: memoryKeyring(),
-      // One job at a time on this server: the second waits in the queue behind the first.
-      providers: [heldEntry(held, 1)],
-      sweepGraceMs: 0,
-      housekeepingDelayMs: 0,
-      maintenanceIntervalMs: 0,
-      log,
-      ...inject,
-    });
+    const engine = await createEngine(
+      {
+        dataDir,
+        keyring: memoryKeyring(),
+        log,
+      },
+      {
+        // One job at a time on this server: the second waits in the queue behind the first.
+        providers: [heldEntry(held, 1)],
+        sweepGraceMs: 0,
+        housekeepingDelayMs: 0,
+        maintenanceIntervalMs: 0,
+        ...inject,
+      },
+    );
     cleanups.push(() => engine.close({ graceMs: 0 }));
     const { handlers } = engine;
 

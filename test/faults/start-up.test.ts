@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/errors.js';
-import { createEngine } from '../../electron/engine/create-engine.js';
+import { createEngine, type EngineTestSeams } from '../../electron/engine/create-engine.js';
 import type { Engine } from '../../electron/engine/types.js';
 import { openStore } from '../../electron/db/store.js';
 import { createFileKeyring } from '../../electron/engine/file-keyring.js';
@@ -51,21 +51,22 @@ afterEach(async () => {
 
 const keyring = memoryKeyring();
 let clockAt = Date.UTC(2026, 0, 2, 3, 4, 5);
-async function engineOn(
-  dataDir: string,
-  extra: Parameters<typeof createEngine>[0] extends infer O ? Partial<O> : never = {},
-): Promise<Engine> {
-  const engine = await createEngine({
-    dataDir,
-    keyring,
-    providers: [scriptedEntry(createScriptedProvider('scripted'))],
-    sweepGraceMs: 0,
-    housekeepingDelayMs: 0,
-    maintenanceIntervalMs: 0,
-    // Each session a minute after the last: backup names are stamped by the clock.
-    clock: { now: () => (clockAt += 60_000) },
-    ...extra,
-  });
+async function engineOn(dataDir: string, extra: EngineTestSeams = {}): Promise<Engine> {
+  const engine = await createEngine(
+    {
+      dataDir,
+      keyring,
+      // Each session a minute after the last: backup names are stamped by the clock.
+      clock: { now: () => (clockAt += 60_000) },
+    },
+    {
+      providers: [scriptedEntry(createScriptedProvider('scripted'))],
+      sweepGraceMs: 0,
+      housekeepingDelayMs: 0,
+      maintenanceIntervalMs: 0,
+      ...extra,
+    },
+  );
   return engine;
 }
 
@@ -218,7 +219,7 @@ describe('npm run serve on a read-only library', () => {
     const stderr: string[] = [];
     const error = (await rejection(
       runServe(['--data-dir', dataDir, '--renderer-dir', root], {
-        createEngine: (options) => createEngine({ ...options, ...extra }),
+        createEngine: (options) => createEngine(options, extra),
         createKeyring: createFileKeyring,
         stdout: () => undefined,
         stderr: (line) => stderr.push(line),

@@ -351,6 +351,10 @@ export function createImporter(deps: ImporterDeps) {
     list: (): ImportSummary[] => imports.list(50).map(summaryOf),
     /** An import is reading files now. */
     busy: (): boolean => runs.size > 0,
+    /** Resolves once no import is reading files (runs that start meanwhile are waited for too). */
+    async idle(): Promise<void> {
+      while (runs.size > 0) await Promise.all([...runs.values()].map((run) => run.done));
+    },
     get(id: string): ImportSummary {
       const record = imports.get(id);
       if (record === null) throw new AppError('not_found', `There is no import ${id}.`, { details: { id } });

@@ -41,13 +41,17 @@ describe('a killed engine', () => {
     proc.kill('SIGKILL');
     await exited;
 
-    engine = await createEngine({
-      dataDir,
-      keyring: await createFileKeyring(dataDir),
-      sweepGraceMs: 0,
-      maintenanceIntervalMs: 0,
-      providerDefaults: { openai: { baseUrl: fake.url } },
-    });
+    engine = await createEngine(
+      {
+        dataDir,
+        keyring: await createFileKeyring(dataDir),
+        providerDefaults: { openai: { baseUrl: fake.url } },
+      },
+      {
+        sweepGraceMs: 0,
+        maintenanceIntervalMs: 0,
+      },
+    );
     const first = await engine.handlers['jobs.get']({ id: ids.first });
     expect(first.status).toBe('interrupted');
     expect(first.errorDetail).toMatchObject({ code: 'interrupted', retryable: false });

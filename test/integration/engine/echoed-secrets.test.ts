@@ -80,16 +80,20 @@ describe('a provider that echoes the credentials it is sent', () => {
     const sink = (level: string) => (message: string, fields?: Record<string, unknown>) =>
       logLines.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`);
     const log: Logger = { info: sink('info'), warn: sink('warn'), error: sink('error') };
-    const engine = await createEngine({
-      dataDir,
-      keyring: memoryKeyring(),
-      log,
-      providers: defaultProviders(),
-      sweepGraceMs: 0,
-      housekeepingDelayMs: 0,
-      maintenanceIntervalMs: 0,
-      retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 20 },
-    });
+    const engine = await createEngine(
+      {
+        dataDir,
+        keyring: memoryKeyring(),
+        log,
+      },
+      {
+        providers: defaultProviders(),
+        sweepGraceMs: 0,
+        housekeepingDelayMs: 0,
+        maintenanceIntervalMs: 0,
+        retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 20 },
+      },
+    );
     run = {
       dataDir,
       engine,

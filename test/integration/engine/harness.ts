@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Events, EventName } from '../../../shared/contract.js';
-import { createEngine, type EngineTestOptions } from '../../../electron/engine/create-engine.js';
+import { createEngine, type EngineTestSeams } from '../../../electron/engine/create-engine.js';
+import { splitEngineOptions } from '../../fakes/engine-options.js';
 import type { Keyring } from '../../../electron/base/keyring.js';
 import type { Engine, EngineOptions } from '../../../electron/engine/types.js';
 
@@ -21,7 +22,7 @@ export function memoryKeyring(): Keyring & { values: Map<string, string> } {
 }
 
 /** Test options plus the engine's own log and clock, which tests may watch or move. */
-export type HarnessOptions = EngineTestOptions & Partial<Pick<EngineOptions, 'log' | 'clock' | 'providerDefaults'>>;
+export type HarnessOptions = EngineTestSeams & Partial<Pick<EngineOptions, 'log' | 'clock' | 'providerDefaults'>>;
 
 export interface Harness {
   dataDir: string;
@@ -40,15 +41,21 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     engine: undefined as unknown as Engine,
     events: [],
     async open(next = options) {
-      const engine = await createEngine({
-        dataDir,
-        keyring,
-        sweepGraceMs: 0,
-        housekeepingDelayMs: 0,
-        maintenanceIntervalMs: 0,
-        retry: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 50 },
-        ...next,
-      });
+      const mixed = splitEngineOptions(next);
+      const engine = await createEngine(
+        {
+          dataDir,
+          keyring,
+          ...mixed.options,
+        },
+        {
+          sweepGraceMs: 0,
+          housekeepingDelayMs: 0,
+          maintenanceIntervalMs: 0,
+          retry: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 50 },
+          ...mixed.seams,
+        },
+      );
       for (const name of ['jobs.changed', 'jobs.progress', 'jobs.removed'] as const) {
         engine.events.on(name, (payload) => harness.events.push({ name, payload }));
       }

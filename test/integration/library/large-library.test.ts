@@ -32,7 +32,10 @@ let largeJobId: string | null;
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'atelier-large-library-'));
   ({ largeJobId } = await seedLargeLibrary(dataDir, JOBS, DISTINCT, { largeImage: LARGE }));
-  engine = await createEngine({ dataDir, keyring: memoryKeyring(), maintenanceIntervalMs: 0, housekeepingDelayMs: 0 });
+  engine = await createEngine(
+    { dataDir, keyring: memoryKeyring() },
+    { maintenanceIntervalMs: 0, housekeepingDelayMs: 0 },
+  );
 }, 60_000);
 
 afterAll(async () => {

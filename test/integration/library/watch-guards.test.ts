@@ -36,13 +36,17 @@ describe('a watched folder that holds the data dir', () => {
     const comfy = join(outside, 'ComfyUI');
     const dataDir = join(comfy, 'Atelier');
     mkdirSync(dataDir, { recursive: true });
-    engine = await createEngine({
-      dataDir,
-      keyring: memoryKeyring(),
-      housekeepingDelayMs: 60_000,
-      maintenanceIntervalMs: 0,
-      watchSettleMs: 100,
-    });
+    engine = await createEngine(
+      {
+        dataDir,
+        keyring: memoryKeyring(),
+      },
+      {
+        housekeepingDelayMs: 60_000,
+        maintenanceIntervalMs: 0,
+        watchSettleMs: 100,
+      },
+    );
     const { import: started } = await engine.handlers['library.import']({ paths: [comfy], mode: 'link', watch: true });
     await importDone(engine, started.id);
     expect((await engine.handlers['library.folders']({})).items[0]).toMatchObject({ watchState: 'watching' });

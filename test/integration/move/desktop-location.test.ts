@@ -20,7 +20,7 @@ describe('the desktop app picks its library folder', () => {
   const open = (userData: string) =>
     openDesktopLibrary({
       userData,
-      createEngine: (options) => createEngine({ ...options, maintenanceIntervalMs: 0 }),
+      createEngine: (options) => createEngine({ ...options }, { maintenanceIntervalMs: 0 }),
       createKeyring: (dataDir) => {
         keyrings.push(dataDir);
         return memoryKeyring();

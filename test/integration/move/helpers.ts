@@ -11,7 +11,7 @@ import { memoryKeyring, waitForStatus } from '../engine/harness.js';
 export const quietLog: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 export const openEngine = (dataDir: string): Promise<Engine> =>
-  createEngine({ dataDir, keyring: memoryKeyring(), housekeepingDelayMs: 60_000, maintenanceIntervalMs: 0 });
+  createEngine({ dataDir, keyring: memoryKeyring() }, { housekeepingDelayMs: 60_000, maintenanceIntervalMs: 0 });
 
 /** A scratch folder holding the library (`lib`), the app's userData and room for targets; removed by `cleanup`. */
 export async function scratch(): Promise<{ root: string; lib: string; userData: string; cleanup(): Promise<void> }> {

@@ -43,11 +43,15 @@ describe('a remembered library whose drive is not connected at start', () => {
     const config = join(space.root, 'config');
     const drive = join(space.root, 'drive');
     const lib = join(drive, 'Atelier');
-    const engine = await createEngine({
-      dataDir: lib,
-      keyring: await createFileKeyring(lib),
-      maintenanceIntervalMs: 0,
-    });
+    const engine = await createEngine(
+      {
+        dataDir: lib,
+        keyring: await createFileKeyring(lib),
+      },
+      {
+        maintenanceIntervalMs: 0,
+      },
+    );
     await generate(engine);
     await engine.close({ graceMs: 0 });
     await mkdir(join(config, 'Atelier'), { recursive: true });
@@ -55,7 +59,7 @@ describe('a remembered library whose drive is not connected at start', () => {
     await rename(drive, join(space.root, 'drive-elsewhere'));
     const env = { XDG_CONFIG_HOME: config, HOME: space.root };
     handle = await runServe(['--port', '0', '--token', TOKEN, '--renderer-dir', space.root], {
-      createEngine: (options) => createEngine({ ...options, maintenanceIntervalMs: 0 }),
+      createEngine: (options) => createEngine({ ...options }, { maintenanceIntervalMs: 0 }),
       createKeyring: createFileKeyring,
       stdout: () => undefined,
       stderr: () => undefined,

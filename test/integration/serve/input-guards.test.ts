@@ -40,12 +40,16 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'atelier-guards-'));
   await mkdir(join(root, 'renderer'));
   await writeFile(join(root, 'renderer', 'index.html'), '<!doctype html><title>Atelier</title>');
-  engine = await createEngine({
-    dataDir: join(root, 'data'),
-    keyring: memoryKeyring(),
-    housekeepingDelayMs: 0,
-    maintenanceIntervalMs: 0,
-  });
+  engine = await createEngine(
+    {
+      dataDir: join(root, 'data'),
+      keyring: memoryKeyring(),
+    },
+    {
+      housekeepingDelayMs: 0,
+      maintenanceIntervalMs: 0,
+    },
+  );
   server = await startServer({ engine, rendererDir: join(root, 'renderer'), token: TOKEN });
 });
 

@@ -26,13 +26,17 @@ describe('Help → Copy diagnostics', () => {
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'atelier-diag-'));
     dir = join(root, 'data');
-    engine = await createEngine({
-      dataDir: dir,
-      keyring: memoryKeyring(),
-      sweepGraceMs: 0,
-      housekeepingDelayMs: 0,
-      maintenanceIntervalMs: 0,
-    });
+    engine = await createEngine(
+      {
+        dataDir: dir,
+        keyring: memoryKeyring(),
+      },
+      {
+        sweepGraceMs: 0,
+        housekeepingDelayMs: 0,
+        maintenanceIntervalMs: 0,
+      },
+    );
   });
   afterAll(async () => {
     await engine.close({ graceMs: 0 });

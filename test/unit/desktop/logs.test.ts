@@ -110,15 +110,19 @@ describe('the desktop log file', () => {
       createScrubber(() => book.redactor()),
     );
     const dataDir = join(dir, 'data');
-    const engine = await createEngine({
-      dataDir,
-      keyring: learningKeyring(memoryKeyring(), book),
-      log,
-      secrets: book,
-      sweepGraceMs: 0,
-      housekeepingDelayMs: 0,
-      maintenanceIntervalMs: 0,
-    });
+    const engine = await createEngine(
+      {
+        dataDir,
+        keyring: learningKeyring(memoryKeyring(), book),
+        log,
+        secrets: book,
+      },
+      {
+        sweepGraceMs: 0,
+        housekeepingDelayMs: 0,
+        maintenanceIntervalMs: 0,
+      },
+    );
     try {
       await engine.handlers['settings.update']({ providers: { openai: { apiKey: KEY } } });
       // A listener that throws with the key in its message: the engine logs it (event-bus.ts).
@@ -151,15 +155,19 @@ describe('the desktop log file', () => {
       target,
       createScrubber(() => book.redactor()),
     );
-    const engine = await createEngine({
-      dataDir: join(dir, 'data'),
-      keyring: learningKeyring(memoryKeyring(), book),
-      log,
-      secrets: book,
-      sweepGraceMs: 0,
-      housekeepingDelayMs: 0,
-      maintenanceIntervalMs: 0,
-    });
+    const engine = await createEngine(
+      {
+        dataDir: join(dir, 'data'),
+        keyring: learningKeyring(memoryKeyring(), book),
+        log,
+        secrets: book,
+      },
+      {
+        sweepGraceMs: 0,
+        housekeepingDelayMs: 0,
+        maintenanceIntervalMs: 0,
+      },
+    );
     const basic = Buffer.from('artist:a1111-pass-4242').toString('base64');
     try {
       await engine.handlers['settings.update']({

@@ -11,8 +11,10 @@ describe('instance health: down instances are probed with backoff', () => {
     const onChange = vi.fn();
     const health = createInstanceHealth({
       clock: { now: () => Date.now() },
-      onChange,
       backoff: { firstMs: 2_000, maxMs: 16_000 },
+    });
+    health.connect({
+      onChange,
       probe: async (id) => {
         probes.push(Date.now());
         health.observe(id, answers, answers ? 'ok' : 'connection refused');
@@ -47,8 +49,6 @@ describe('instance health: down instances are probed with backoff', () => {
     let address = 'http://a';
     const health = createInstanceHealth({
       clock: { now: () => Date.now() },
-      onChange: () => undefined,
-      probe: async () => undefined,
       connection: () => address,
     });
     health.started('a1111-2', 'job-1');
