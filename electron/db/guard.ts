@@ -11,21 +11,15 @@ export interface Access<R extends object, W extends object> {
   readonly writes: W;
 }
 
-/** The composed sub-store callers use: its reads and its writes as one object. */
-export type Composed<A extends Access<object, object>> = A['reads'] & A['writes'];
-
 type AnyFn = (...args: unknown[]) => unknown;
 type Actions<W> = { [K in keyof W]?: string };
 
 export interface StoreGuard {
-  /** Reads answer from the open file, which stays readable while its folder is gone; only a closed store refuses. */
-  reads<R extends object>(reads: R): R;
   /**
-   * Every write: refused unless the library folder is still the one opened. `action` words a storage error
-   * ("Atelier could not save this change"), `actions` per function where one needs its own words.
+   * A sub-store's reads and writes as the one object callers use. Reads answer from the open file (readable while
+   * its folder is gone); every write is refused unless the library folder is still the one opened. `action` words a
+   * write's storage error ("Atelier could not save this change"), `actions` per function where one needs its own.
    */
-  writes<W extends object>(writes: W, action?: string, actions?: Actions<W>): W;
-  /** A sub-store's reads and writes, each wrapped as such, as the one object callers use. */
   compose<R extends object, W extends object>(access: Access<R, W>, action?: string, actions?: Actions<W>): R & W;
 }
 
@@ -62,8 +56,6 @@ export function createStoreGuard(isOpen: () => boolean, presence: LibraryPresenc
     });
   };
   return {
-    reads,
-    writes,
     compose(access, action, actions) {
       const both = Object.keys(access.reads).filter((name) => Object.hasOwn(access.writes, name));
       if (both.length > 0) throw new Error(`A store function is both a read and a write: ${both.join(', ')}`);

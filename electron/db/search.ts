@@ -2,15 +2,15 @@ import type { ImageSummary, ListPage, ListQuery } from '../../shared/contract.js
 import { AppError } from '../../shared/errors.js';
 import { parseQuery } from '../../shared/query/index.js';
 import { toSummary } from './codec.js';
-import { SUMMARY_COLUMNS, summaryRowFrom, type StoreContext, type SummaryRow } from './context.js';
+import { summaryRowFrom, type StoreContext, type SummaryRow } from './context.js';
 import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.js';
-import { searchTerms } from './fold.js';
-import { matchAll, termTokens, tokenIsExact } from './grams.js';
 import type { Images } from './images.js';
 import { compileQuery, type CompiledQuery } from './query/compile.js';
 import { chooseDriver, sortMaxFor } from './query/drivers.js';
 import { createQueryLookup } from './query/lookup.js';
-import { sortCursor, sortPlan, type SortPlan } from './query/sorts.js';
+import { planList, type PlanMode, type PlanOptions } from './query/list-plan.js';
+import { sortCursor, sortPlan } from './query/sorts.js';
+import { createSearchTokens, type Extent } from './search-tokens.js';
 
 /**
  * How many history rows (below the cursor) a search first walks newest-first with instr(). A term common enough to
@@ -24,203 +24,11 @@ export const DEFAULT_DENSE_SEARCH_THRESHOLD = 2_000;
 const MATCH_COST_IN_WALKED_ROWS = 3;
 /** A search with at most this many pages of index matches skips the walk: sorting them all is cheap. */
 const FEW_MATCHES_PAGES = 2;
-/** Matches read from each end of a token's postings to estimate how many jobs hold it. */
-const SAMPLE = 256;
-/** A token held by more than this share of jobs filters too little to repay reading its postings in an AND. */
-const COMMON_SHARE = 0.25;
-/** Tokens ANDed in one index query: the rarest few settle it; more only add postings to read. */
-const MAX_MATCH_TOKENS = 4;
-/** Trigrams of one long term whose frequency is estimated (a pasted sentence would otherwise sample dozens). */
-const MAX_TERM_CANDIDATES = 8;
 /**
  * Walk budgets' worth of index entries a newest-first read may pass over to reach a cursor: FTS5 steps through them
  * (~0.1 µs each, a tenth of a walked row), so past this a deep page walks the history index from the cursor instead.
  */
 const NEWEST_SKIP_BUDGETS = 5;
-/** Token frequency estimates kept for the session (search as you type repeats them keystroke after keystroke). */
-const ESTIMATE_CACHE_SIZE = 4_096;
-
-export interface ListPlan {
-  sql: string;
-  params: unknown[];
-  key: string;
-  name: string;
-}
-
-export interface PlanOptions {
-  /** The parsed query's SQL (default: the search split into words, as plain text terms). */
-  compiled?: CompiledQuery;
-  /** none: read the history through this index (a typed clause's, chosen by size); default: SQLite's choice. */
-  indexedBy?: string;
-  /** Extra job-level conditions the chosen driver adds (redundant with the query, they only pick where to start). */
-  driverWhere?: { sql: string; params: unknown[] };
-  /** sorted: the order and its cursor condition. */
-  sort?: SortPlan;
-  /** fts, newest: the index tokens ANDed (default every token of every term); a term they miss gets instr(). */
-  tokens?: string[];
-  /** newest: only rows below this rowid (the cursor's place when rowid order is history order). */
-  belowRowid?: number;
-  /** walk: stop at this row (inclusive), the far end of the walk budget. */
-  floor?: CursorPosition;
-  /** Replaces the query's cursor: a walk that continues past an earlier one's floor. */
-  before?: CursorPosition;
-  /** none, walk: the rows are sorted (a small clause read through its own index), so the page's columns are read after the LIMIT. */
-  sorts?: boolean;
-}
-
-export type PlanMode = 'fts' | 'newest' | 'walk' | 'none' | 'sorted';
-
-/**
- * Builds the page query. Filters and search are in WHERE, so they apply before the cursor and the limit.
- * `mode` picks how search runs: `fts` starts from the gram index and sorts its matches, `newest` reads the index's
- * matches in descending rowid order and stops at the limit (only valid while rowid order is history order), `walk`
- * walks the history index newest-first and checks instr() on the folded text.
- */
-export function planList(query: ListQuery, mode: PlanMode, limit: number, options: PlanOptions = {}): ListPlan {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  const key: string[] = [mode];
-  const compiled = options.compiled;
-  const terms = compiled?.terms ?? (query.search === undefined ? [] : searchTerms(query.search));
-  const indexTerms = compiled?.indexTerms ?? terms;
-  const indexed = mode === 'fts' || mode === 'newest' || mode === 'sorted';
-  const tokens = indexed ? (options.tokens ?? [...new Set(indexTerms.flatMap(termTokens))]) : [];
-  if (tokens.length > 0) {
-    where.push(
-      mode === 'sorted' ? 'j.rowid IN (SELECT rowid FROM jobs_grams WHERE jobs_grams MATCH ?)' : 'jobs_grams MATCH ?',
-    );
-    params.push(matchAll(tokens));
-  }
-  if (mode !== 'none') {
-    for (const term of terms) {
-      if (indexed && tokenIsExact(term) && tokens.includes(termTokens(term)[0]!)) continue;
-      where.push('instr(j.search_text, ?) > 0');
-      params.push(term);
-      key.push('s');
-    }
-  }
-  const view = compiled?.wantsTrash === true ? 'all' : query.view;
-  if (view === 'active') where.push('j.trashed_at IS NULL');
-  // A job in the trash, or one image of it (per-image trash, migration 0010).
-  else if (view === 'trash') where.push('(j.trashed_at IS NOT NULL OR j.trashed_images > 0)');
-  key.push(view);
-  if (compiled !== undefined) {
-    where.push(...compiled.where);
-    params.push(...compiled.params);
-    key.push(`w${compiled.where.join('&')}`);
-    if (compiled.imageWhere.length > 0) {
-      const seen =
-        view === 'active'
-          ? ['i.trashed_at IS NULL']
-          : view === 'trash'
-            ? ['(j.trashed_at IS NOT NULL OR i.trashed_at IS NOT NULL)']
-            : [];
-      where.push(
-        `EXISTS (SELECT 1 FROM images AS i WHERE i.job_id = j.id AND ${[...seen, ...compiled.imageWhere].join(' AND ')})`,
-      );
-      params.push(...compiled.imageParams);
-      key.push(`i${compiled.imageWhere.join('&')}`);
-    }
-  }
-  if (options.driverWhere !== undefined) {
-    where.push(options.driverWhere.sql);
-    params.push(...options.driverWhere.params);
-    key.push(`d${options.driverWhere.sql}`);
-  }
-  if (query.status !== undefined) {
-    const statuses = [...new Set(query.status)];
-    where.push(`j.status IN (${statuses.map(() => '?').join(', ')})`);
-    params.push(...statuses);
-    key.push(`st${statuses.length}`);
-  }
-  if (query.favorite !== undefined) {
-    // A literal, so the planner can use the partial favorites index.
-    where.push(query.favorite ? 'j.favorite = 1' : 'j.favorite = 0');
-    key.push(query.favorite ? 'fav1' : 'fav0');
-  }
-  if (query.provider !== undefined) {
-    where.push('j.provider = ?');
-    params.push(query.provider);
-    key.push('prov');
-  }
-  if (query.source !== undefined) {
-    where.push('j.source = ?');
-    params.push(query.source);
-    key.push('src');
-  }
-  const before =
-    mode === 'sorted'
-      ? undefined
-      : (options.before ?? (query.cursor === undefined ? undefined : decodeCursor(query.cursor)));
-  if (mode === 'sorted' && options.sort?.after !== undefined) {
-    where.push(options.sort.after.sql);
-    params.push(...options.sort.after.params);
-    key.push('after');
-  }
-  if (before !== undefined) {
-    where.push('(j.created_at, j.id) < (?, ?)');
-    params.push(before.createdAt, before.id);
-    key.push('cur');
-  }
-  if (mode === 'walk' && options.floor !== undefined) {
-    where.push('(j.created_at, j.id) >= (?, ?)');
-    params.push(options.floor.createdAt, options.floor.id);
-    key.push('floor');
-  }
-  if (mode === 'newest' && options.belowRowid !== undefined) {
-    // On the index's rowid, so FTS5 starts its descending scan there instead of skipping newer matches one by one.
-    where.push('g.rowid < ?');
-    params.push(options.belowRowid);
-    key.push('below');
-  }
-  params.push(limit);
-  const filter = where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`;
-  const order =
-    mode === 'sorted' && options.sort !== undefined
-      ? `ORDER BY ${options.sort.orderBy}`
-      : 'ORDER BY j.created_at DESC, j.id DESC';
-  if (mode === 'sorted') key.push(options.sort?.name ?? '');
-  const indexedBy =
-    (mode === 'none' || mode === 'walk' || mode === 'sorted') && options.indexedBy !== undefined
-      ? ` INDEXED BY ${options.indexedBy}`
-      : '';
-  if (indexedBy !== '') key.push(`ix${options.indexedBy}`);
-  let sql = `SELECT ${SUMMARY_COLUMNS} FROM jobs AS j${indexedBy} ${filter} ${order} LIMIT ?`;
-  if ((mode === 'none' || mode === 'walk') && options.sorts === true) {
-    // Every match is sorted: the sort carries its keys and rowid only, and the page's columns (original_path's
-    // subqueries among them) are read for the page alone.
-    sql = `SELECT ${SUMMARY_COLUMNS} FROM (SELECT j.rowid AS rid FROM jobs AS j${indexedBy} ${filter} ${order} LIMIT ?) AS page
-      CROSS JOIN jobs AS j ON j.rowid = page.rid ${order}`;
-    key.push('late');
-  }
-  if (mode === 'newest') {
-    // FTS5 yields matches by descending rowid with no sort, so the scan ends at the page's last match.
-    sql = `SELECT ${SUMMARY_COLUMNS} FROM jobs_grams AS g CROSS JOIN jobs AS j ON j.rowid = g.rowid ${filter}
-      ORDER BY g.rowid DESC LIMIT ?`;
-  }
-  if (mode === 'fts') {
-    // Every match is sorted, so the sort carries only its keys and rowid; the page's columns are read after the LIMIT.
-    // CROSS JOIN fixes the order: matches come from the gram index, then their rows by rowid.
-    sql = `SELECT ${SUMMARY_COLUMNS} FROM (
-        SELECT j.rowid AS rid FROM jobs_grams AS g CROSS JOIN jobs AS j ON j.rowid = g.rowid ${filter} ${order} LIMIT ?
-      ) AS page CROSS JOIN jobs AS j ON j.rowid = page.rid ${order}`;
-  }
-  const name =
-    mode === 'none'
-      ? 'jobs.list'
-      : mode === 'sorted'
-        ? `jobs.list.sorted.${options.sort?.name ?? ''}`
-        : `jobs.list.search.${mode}`;
-  return { sql, params, key: key.join('|'), name };
-}
-
-interface Extent {
-  lo: number | null;
-  hi: number | null;
-  total: number;
-  /** store_totals.order_breaks: 0 while rowid order is history order (migration 0004). */
-  breaks: number;
-}
 
 export interface SearchTuning {
   /** Rows walked newest-first before the index's matches are sorted; 0 sorts them at once. */
@@ -233,28 +41,8 @@ export interface SearchTuning {
   countCap?: number;
 }
 
-/** A long term's trigrams worth estimating: non-overlapping ones and the last, so typing adds one or two. */
-function candidates(tokens: string[]): string[] {
-  if (tokens.length <= 2) return tokens;
-  const picked = tokens.filter((_, i) => i % 3 === 0).slice(0, MAX_TERM_CANDIDATES - 1);
-  const last = tokens[tokens.length - 1]!;
-  return picked.includes(last) ? picked : [...picked, last];
-}
-
 export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTuning) {
-  const probe = ctx.sql.prepare<{ n: number }>(
-    'jobs.search.probe',
-    'SELECT COUNT(*) AS n FROM (SELECT rowid FROM jobs_grams WHERE jobs_grams MATCH ? LIMIT ?)',
-  );
-  // A token's newest and oldest matches: few enough to count exactly, or how many rowids SAMPLE of them span.
-  const sampleNewest = ctx.sql.prepare<{ n: number; edge: number | null }>(
-    'jobs.search.sampleNewest',
-    'SELECT COUNT(*) AS n, MIN(rowid) AS edge FROM (SELECT rowid FROM jobs_grams WHERE jobs_grams MATCH ? ORDER BY rowid DESC LIMIT ?)',
-  );
-  const sampleOldest = ctx.sql.prepare<{ n: number; edge: number | null }>(
-    'jobs.search.sampleOldest',
-    'SELECT COUNT(*) AS n, MAX(rowid) AS edge FROM (SELECT rowid FROM jobs_grams WHERE jobs_grams MATCH ? ORDER BY rowid ASC LIMIT ?)',
-  );
+  const { matchesUpTo, chooseTokens, estimated } = createSearchTokens(ctx);
   const extent = ctx.sql.prepare<Extent>(
     'jobs.search.extent',
     // Separate subqueries: MIN and MAX in one SELECT scan the table; alone, each reads one end of the b-tree.
@@ -280,11 +68,6 @@ export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTu
     'SELECT created_at, id FROM jobs WHERE (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?',
   );
 
-  // Estimates only steer the plan (results never depend on them), so they are kept until the history has grown or
-  // shrunk by an eighth.
-  const estimates = new Map<string, number>();
-  let estimatedAt = 0;
-
   // The query being listed, parsed and compiled once per call (every plan of one search shares it).
   let current: CompiledQuery | undefined;
 
@@ -306,53 +89,6 @@ export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTu
     return row === undefined ? undefined : { createdAt: row.created_at, id: row.id };
   }
 
-  const matchesUpTo = (tokens: string[], cap: number) => probe.get(matchAll(tokens), cap + 1)!.n;
-
-  /** About how many jobs hold `token`: exact below SAMPLE, else from the density of its newest and oldest matches. */
-  function estimate(token: string, lo: number, hi: number): number {
-    const cached = estimates.get(token);
-    if (cached !== undefined) return cached;
-    const query = matchAll([token]);
-    const recent = sampleNewest.get(query, SAMPLE)!;
-    let count = recent.n;
-    if (recent.n >= SAMPLE) {
-      const early = sampleOldest.get(query, SAMPLE)!;
-      const spanned = hi - recent.edge! + 1 + (early.edge! - lo + 1);
-      count = Math.round((2 * SAMPLE * (hi - lo + 1)) / Math.max(spanned, 2 * SAMPLE));
-    }
-    if (estimates.size >= ESTIMATE_CACHE_SIZE) estimates.clear();
-    estimates.set(token, count);
-    return count;
-  }
-
-  /**
-   * The tokens to AND: the rarest (estimated) token of each term, rarest term first, leaving out tokens most jobs
-   * hold. Any subset finds every match (instr() checks the rest), so this only decides how much index is read.
-   */
-  function chooseTokens(terms: string[], { lo, hi, total }: Extent): string[] {
-    if (lo === null || hi === null) return [...new Set(terms.flatMap(termTokens))];
-    if (Math.abs(total - estimatedAt) * 8 > estimatedAt) {
-      estimates.clear();
-      estimatedAt = total;
-    }
-    const rarest = terms.map((term) => {
-      let best = { token: '', count: Infinity };
-      for (const token of candidates(termTokens(term))) {
-        const count = estimate(token, lo, hi);
-        if (count < best.count) best = { token, count };
-      }
-      return best;
-    });
-    rarest.sort((a, b) => a.count - b.count);
-    const chosen: string[] = [];
-    for (const { token, count } of rarest) {
-      if (chosen.includes(token)) continue;
-      if (chosen.length > 0 && (chosen.length >= MAX_MATCH_TOKENS || count > COMMON_SHARE * total)) break;
-      chosen.push(token);
-    }
-    return chosen;
-  }
-
   /**
    * The newest `want` matches straight from the index in rowid order (valid only while that is history order), or
    * undefined when the cursor is so deep that reaching it would pass over too many index entries.
@@ -368,7 +104,7 @@ export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTu
     const at = cursorRowid.get(createdAt, id);
     if (at === undefined) return rows(query, 'newest', want, { tokens });
     const above = lo === null || hi === null ? 0 : Math.max(0, hi - at.rowid + 1) / (hi - lo + 1);
-    const skipped = tokens.reduce((sum, t) => sum + (estimates.get(t) ?? 0) * above, 0);
+    const skipped = tokens.reduce((sum, t) => sum + estimated(t) * above, 0);
     if (skipped > NEWEST_SKIP_BUDGETS * tuning.walkBudget) return undefined;
     return rows(query, 'newest', want, { tokens, belowRowid: at.rowid });
   }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ListPage, type JobStatus, type ListQuery } from '../../../shared/contract.js';
 import { foldForSearch, searchTerms } from '../../../electron/db/fold.js';
 import { matchAll, termTokens } from '../../../electron/db/grams.js';
-import { planList, type PlanMode, type PlanOptions } from '../../../electron/db/search.js';
+import { planList, type PlanMode, type PlanOptions } from '../../../electron/db/query/list-plan.js';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { uuidv7 } from '../../../shared/ids.js';
