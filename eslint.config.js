@@ -41,7 +41,21 @@ export default tseslint.config(
     },
   },
   {
-    files: ['electron/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', '*.config.ts', 'eslint.config.js'],
+    // Type-aware rules: each file is read with the tsconfig that includes it (a promise nobody awaits is a bug).
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: {
+      parserOptions: {
+        project: ['./tsconfig.node.json', './tsconfig.web.json', './tsconfig.shared.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
+    },
+  },
+  {
+    files: ['electron/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', '*.config.ts', 'eslint.config.js', '*.cjs'],
     languageOptions: { globals: { ...globals.node } },
   },
   {
