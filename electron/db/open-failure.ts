@@ -2,7 +2,7 @@ import { accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../../shared/errors.js';
 import { newestBackup } from './backups.js';
-import { storageFaultOf, type StorageFault } from './storage-fault.js';
+import { storageFaultOf, type StorageFault } from '../base/storage-fault.js';
 
 const DATABASE_FILE = 'atelier.db';
 

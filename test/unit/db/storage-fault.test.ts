@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors.js';
-import { asStorageError, storageFaultOf, toStorageError } from '../../../electron/db/storage-fault.js';
+import { asStorageError, storageFaultOf, toStorageError } from '../../../electron/base/storage-fault.js';
 import { toStorageError as mediaToStorageError } from '../../../electron/media/storage-error.js';
 
 const sqlite = (code: string) => new Database.SqliteError(`simulated ${code}`, code);
