@@ -66,10 +66,9 @@ export function bundleOptions(
 
 /** Files copied verbatim next to the bundles (the builtin provider's worker is loaded by path, not imported). */
 export function copiedFiles(root: string): { from: string; to: string }[] {
-  return [
-    {
-      from: join(root, 'electron', 'providers', 'builtin', 'render-worker.mjs'),
-      to: join(root, 'dist', 'electron', 'render-worker.mjs'),
-    },
-  ];
+  // The worker imports its two siblings by relative path, so all three sit side by side.
+  return ['render-worker.mjs', 'render-noise.mjs', 'render-layers.mjs'].map((name) => ({
+    from: join(root, 'electron', 'providers', 'builtin', name),
+    to: join(root, 'dist', 'electron', name),
+  }));
 }

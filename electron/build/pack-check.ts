@@ -100,6 +100,8 @@ async function main(): Promise<void> {
       '/dist/electron/main.cjs',
       '/dist/electron/preload.cjs',
       '/dist/electron/render-worker.mjs',
+      '/dist/electron/render-noise.mjs',
+      '/dist/electron/render-layers.mjs',
       '/dist/electron/metadata-worker.cjs',
       '/dist/renderer/index.html',
       '/node_modules/better-sqlite3/lib/index.js',
