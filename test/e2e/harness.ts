@@ -55,13 +55,14 @@ export interface Host {
   stop(): Promise<void>;
 }
 
-export async function startHost(options: {
-  rendererDir: string;
-  dataDir: string;
+/** What `startHost` takes besides the renderer and the data dir. */
+export interface HostOptions {
   port?: number;
   token?: string;
   engine?: EngineTestSeams & { providerDefaults?: Record<string, { baseUrl?: string }> };
-}): Promise<Host> {
+}
+
+export async function startHost(options: HostOptions & { rendererDir: string; dataDir: string }): Promise<Host> {
   const keyring = await createFileKeyring(options.dataDir);
   const mixed = splitEngineOptions(options.engine ?? {});
   const engine = await createEngine(
@@ -96,14 +97,14 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-export async function launchBrowser(
-  options: {
-    colorScheme?: 'light' | 'dark';
-    viewport?: { width: number; height: number };
-    extraArgs?: string[];
-    advancedOpen?: boolean;
-  } = {},
-): Promise<Browser> {
+export interface BrowserOptions {
+  colorScheme?: 'light' | 'dark';
+  viewport?: { width: number; height: number };
+  extraArgs?: string[];
+  advancedOpen?: boolean;
+}
+
+export async function launchBrowser(options: BrowserOptions = {}): Promise<Browser> {
   const profile = await mkdtemp(join(tmpdir(), 'atelier-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath(),
@@ -169,4 +170,62 @@ export async function tearDown(parts: {
   await parts.host?.stop();
   if (parts.dataDir !== undefined) await rm(parts.dataDir, { recursive: true, force: true });
   await parts.renderer?.remove();
+}
+
+export interface OpenAppOptions {
+  /** The temp data dir's name prefix, e.g. 'atelier-e2e-search-'. */
+  prefix: string;
+  /** Fills the new data dir before the engine opens it (e.g. a large library written straight to disk). */
+  beforeHost?: (dataDir: string) => Promise<void>;
+  host?: HostOptions;
+  /** Seeds through the API once the host is up, before the browser starts. */
+  seed?: (host: Host) => Promise<void>;
+  browser?: BrowserOptions;
+  /** Runs on the page before it opens the app: init scripts, listeners, emulated media, default timeouts. */
+  beforeGoto?: (page: Page) => Promise<void> | void;
+  /** Opens the app's link (with its token) in the page; true unless told. */
+  goto?: boolean;
+}
+
+/**
+ * The app as an e2e file uses it. `close()` tears down in reverse what is in the fields at the time it runs, so a
+ * test that restarts the host assigns the new one to `host` and it is the one stopped.
+ */
+export interface App {
+  renderer: BuiltRenderer;
+  dataDir: string;
+  host: Host;
+  browser: Browser;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/**
+ * The opening of almost every e2e file: the run's renderer build, a temp data dir, the host on it, the seed, Chromium,
+ * and the page on the app. If a step fails, what was started is torn down before the error is rethrown.
+ */
+export async function openApp(options: OpenAppOptions): Promise<App> {
+  const parts: Parameters<typeof tearDown>[0] = {};
+  try {
+    const renderer = (parts.renderer = await buildRenderer());
+    const dataDir = (parts.dataDir = await tempDir(options.prefix));
+    await options.beforeHost?.(dataDir);
+    const host = (parts.host = await startHost({ ...options.host, rendererDir: renderer.dir, dataDir }));
+    await options.seed?.(host);
+    const browser = (parts.browser = await launchBrowser(options.browser));
+    await options.beforeGoto?.(browser.page);
+    if (options.goto !== false) await browser.page.goto(host.url);
+    const app: App = {
+      renderer,
+      dataDir,
+      host,
+      browser,
+      page: browser.page,
+      close: () => tearDown({ browser: app.browser, host: app.host, dataDir: app.dataDir, renderer: app.renderer }),
+    };
+    return app;
+  } catch (error) {
+    await tearDown(parts).catch(() => undefined);
+    throw error;
+  }
 }
