@@ -1,37 +1,33 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from './axe.js';
-import { buildRenderer, launchBrowser, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import { openApp, type App } from './harness.js';
 import { apiCall, expectGrid, seedJob, waitFor } from './helpers.js';
 
 /** axe-core over what a person sees most: no serious or critical violations, in both themes. */
 const PROMPT = 'a heron at dusk';
 
-let renderer: Awaited<ReturnType<typeof buildRenderer>>;
-let dataDir: string;
-let host: Host;
-let browser: Browser;
+let app: App;
 
 beforeAll(async () => {
-  renderer = await buildRenderer();
-  dataDir = await tempDir('atelier-e2e-axe-');
-  host = await startHost({ rendererDir: renderer.dir, dataDir });
-  await seedJob(host, PROMPT);
-  browser = await launchBrowser({ viewport: { width: 1440, height: 900 } });
-  // No transitions half-way through a colour while axe measures contrast.
-  await browser.page.emulateMedia({ reducedMotion: 'reduce' });
-  await browser.page.goto(host.url);
-  await expectGrid(browser.page, [PROMPT]);
+  app = await openApp({
+    prefix: 'atelier-e2e-axe-',
+    seed: (host) => seedJob(host, PROMPT),
+    browser: { viewport: { width: 1440, height: 900 } },
+    // No transitions half-way through a colour while axe measures contrast.
+    beforeGoto: (page) => page.emulateMedia({ reducedMotion: 'reduce' }),
+  });
+  await expectGrid(app.page, [PROMPT]);
 }, 120_000);
 
-afterAll(() => tearDown({ browser, host, dataDir, renderer }));
+afterAll(() => app?.close());
 
 describe('accessibility (axe-core)', () => {
   it('the main view', async () => {
-    expect(await seriousViolations(browser.page)).toEqual([]);
+    expect(await seriousViolations(app.page)).toEqual([]);
   });
 
   it('settings', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     await page.getByRole('dialog', { name: 'Settings' }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
@@ -39,7 +35,7 @@ describe('accessibility (axe-core)', () => {
   });
 
   it('import', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.getByRole('banner').getByRole('button', { name: 'Import…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Import images' });
     await dialog.waitFor();
@@ -49,7 +45,7 @@ describe('accessibility (axe-core)', () => {
   });
 
   it('the viewer', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.getByRole('button', { name: PROMPT, exact: true }).dblclick();
     const viewer = page.getByRole('dialog', { name: `Viewer: ${PROMPT}` });
     await viewer.waitFor();
@@ -63,8 +59,8 @@ describe('accessibility (axe-core)', () => {
   });
 
   it('the main view and settings in the dark theme', async () => {
-    const { page } = browser;
-    await apiCall(host, 'settings.update', { theme: 'dark' });
+    const { page } = app;
+    await apiCall(app.host, 'settings.update', { theme: 'dark' });
     await page.reload();
     await expectGrid(page, [PROMPT]);
     // The theme lands with the settings, after the first page: measure once it is on and painted.

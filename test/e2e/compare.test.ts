@@ -1,14 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildRenderer,
-  launchBrowser,
-  screenshot,
-  startHost,
-  tempDir,
-  type Browser,
-  type Host,
-  tearDown,
-} from './harness.js';
+import { screenshot, type Host, openApp, type App } from './harness.js';
 import { seriousViolations } from './axe.js';
 import { apiCall, expectGrid, waitFor } from './helpers.js';
 
@@ -19,12 +10,9 @@ import { apiCall, expectGrid, waitFor } from './helpers.js';
 const FIRST = 'a copper kettle, morning light';
 const SECOND = 'a copper kettle, evening light';
 
-let renderer: Awaited<ReturnType<typeof buildRenderer>>;
-let dataDir: string;
-let host: Host;
-let browser: Browser;
+let app: App;
 
-async function seed(prompt: string, steps: number): Promise<void> {
+async function seed(host: Host, prompt: string, steps: number): Promise<void> {
   const { job } = await apiCall(host, 'jobs.submit', {
     provider: 'builtin',
     prompt,
@@ -41,35 +29,36 @@ async function seed(prompt: string, steps: number): Promise<void> {
   );
 }
 
-const dialog = () => browser.page.getByRole('dialog', { name: 'Compare 2 images' });
+const dialog = () => app.page.getByRole('dialog', { name: 'Compare 2 images' });
 const transforms = () =>
   dialog()
     .locator('img.zoom-image')
     .evaluateAll((imgs) => imgs.map((i) => (i as unknown as { style: { transform: string } }).style.transform));
 
 beforeAll(async () => {
-  renderer = await buildRenderer();
-  dataDir = await tempDir('atelier-e2e-compare-');
-  host = await startHost({ rendererDir: renderer.dir, dataDir });
-  await seed(FIRST, 2);
-  await seed(SECOND, 3);
-  browser = await launchBrowser({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
-  await browser.page.goto(host.url);
-  await expectGrid(browser.page, [SECOND, FIRST]);
+  app = await openApp({
+    prefix: 'atelier-e2e-compare-',
+    seed: async (host) => {
+      await seed(host, FIRST, 2);
+      await seed(host, SECOND, 3);
+    },
+    browser: { viewport: { width: 1280, height: 800 }, colorScheme: 'light' },
+  });
+  await expectGrid(app.page, [SECOND, FIRST]);
 }, 180_000);
 
 afterAll(async () => {
-  await tearDown({ browser, host, dataDir, renderer });
+  await app?.close();
 });
 
 // A failed test must not leave Compare open over the next one.
 afterEach(async () => {
-  if ((await browser.page.locator('dialog.compare-view').count()) > 0) await browser.page.keyboard.press('Escape');
+  if ((await app.page.locator('dialog.compare-view').count()) > 0) await app.page.keyboard.press('Escape');
 });
 
 describe('compare', () => {
   it('shows two selected images side by side, zooms and pans them together, diffs only what differs, and Escape closes', async () => {
-    const page = browser.page;
+    const page = app.page;
     await page.getByRole('button', { name: FIRST, exact: true }).click();
     await page.getByRole('button', { name: SECOND, exact: true }).click({ modifiers: ['Control'] });
     await page
@@ -144,7 +133,7 @@ describe('compare', () => {
   }, 120_000);
 
   it('lays two images one over the other, split by a slider, at one zoom', async () => {
-    const page = browser.page;
+    const page = app.page;
     await page.getByRole('button', { name: FIRST, exact: true }).click();
     await page.getByRole('button', { name: SECOND, exact: true }).click({ modifiers: ['Control'] });
     await page
@@ -189,10 +178,10 @@ describe('compare', () => {
   }, 120_000);
 
   it('offers Compare for two to four selected jobs only', async () => {
-    const page = browser.page;
+    const page = app.page;
     const more = ['a pewter jug', 'a brass bell', 'a tin cup'];
     for (const prompt of more) {
-      const { job } = await apiCall(host, 'jobs.submit', {
+      const { job } = await apiCall(app.host, 'jobs.submit', {
         provider: 'builtin',
         prompt,
         width: 64,
@@ -201,7 +190,7 @@ describe('compare', () => {
         steps: 1,
       });
       await waitFor(
-        async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded',
+        async () => (await apiCall(app.host, 'jobs.get', { id: job.id })).status === 'succeeded',
         `job "${prompt}" to finish`,
         60_000,
       );

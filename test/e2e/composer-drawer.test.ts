@@ -1,39 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildRenderer,
-  launchBrowser,
-  screenshot,
-  startHost,
-  tempDir,
-  type Browser,
-  type Host,
-  tearDown,
-} from './harness.js';
+import { screenshot, openApp, type App } from './harness.js';
 import { expectGrid, seedJob, waitFor } from './helpers.js';
 
 /** At 1024×700 (or 200% zoom) the gallery comes first: the composer is a drawer that N or Compose opens. */
 const FIRST = 'a lighthouse keeper at dawn';
 
-let renderer: Awaited<ReturnType<typeof buildRenderer>>;
-let dataDir: string;
-let host: Host;
-let browser: Browser;
+let app: App;
 
 beforeAll(async () => {
-  renderer = await buildRenderer();
-  dataDir = await tempDir('atelier-e2e-drawer-');
-  host = await startHost({ rendererDir: renderer.dir, dataDir });
-  await seedJob(host, FIRST);
-  browser = await launchBrowser({ viewport: { width: 1024, height: 700 } });
-  await browser.page.emulateMedia({ reducedMotion: 'reduce' });
-  await browser.page.goto(host.url);
-  await expectGrid(browser.page, [FIRST]);
+  app = await openApp({
+    prefix: 'atelier-e2e-drawer-',
+    seed: (host) => seedJob(host, FIRST),
+    browser: { viewport: { width: 1024, height: 700 } },
+    beforeGoto: (page) => page.emulateMedia({ reducedMotion: 'reduce' }),
+  });
+  await expectGrid(app.page, [FIRST]);
 }, 120_000);
 
-afterAll(() => tearDown({ browser, host, dataDir, renderer }));
+afterAll(() => app?.close());
 
 const inView = (selector: string) =>
-  browser.page.evaluate((sel) => {
+  app.page.evaluate((sel) => {
     const doc = globalThis as unknown as {
       document: {
         querySelector(
@@ -51,7 +38,7 @@ const inView = (selector: string) =>
 
 describe('the composer drawer in a narrow window', () => {
   it('shows the gallery first, with the composer closed and out of the tab order', async () => {
-    const { page } = browser;
+    const { page } = app;
     expect(await inView('.grid-scroll .card-open')).toBe(true);
     expect(await inView('textarea.prompt')).toBe(false);
     expect(await page.locator('#composer-drawer').getAttribute('inert')).not.toBeNull();
@@ -60,7 +47,7 @@ describe('the composer drawer in a narrow window', () => {
   });
 
   it('N opens it with the prompt ready; Ctrl+Enter queues; Escape closes it; Compose toggles it too', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.locator('.grid-scroll .card-open').first().focus();
     await page.keyboard.press('n');
     await waitFor(async () => inView('textarea.prompt'), 'the drawer to open');
@@ -90,7 +77,7 @@ describe('the composer drawer in a narrow window', () => {
   });
 
   it('in a wide window the composer stays beside the gallery, with no Compose button', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.setViewportSize({ width: 1440, height: 900 });
     await waitFor(async () => inView('textarea.prompt'), 'the composer in its column');
     expect(await page.locator('#composer-drawer').getAttribute('inert')).toBeNull();

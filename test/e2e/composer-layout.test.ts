@@ -1,42 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildRenderer,
-  launchBrowser,
-  screenshot,
-  startHost,
-  tempDir,
-  type Browser,
-  type Host,
-  tearDown,
-} from './harness.js';
+import { screenshot, openApp, type App } from './harness.js';
 import { apiCall, waitFor } from './helpers.js';
 
 /**
  * The composer as a new person first sees it: the prompt dominates, provider, model, size and count sit together
  * under it, and everything else waits under Advanced, which then stays as the person left it.
  */
-let renderer: Awaited<ReturnType<typeof buildRenderer>>;
-let dataDir: string;
-let host: Host;
-let browser: Browser;
+let app: App;
 
 beforeAll(async () => {
-  renderer = await buildRenderer();
-  dataDir = await tempDir('atelier-e2e-composer-layout-');
-  host = await startHost({ rendererDir: renderer.dir, dataDir });
-  browser = await launchBrowser({ viewport: { width: 1360, height: 860 }, advancedOpen: false });
-  await browser.page.goto(host.url);
-  await browser.page.getByLabel('Prompt', { exact: true }).waitFor();
+  app = await openApp({
+    prefix: 'atelier-e2e-composer-layout-',
+    browser: { viewport: { width: 1360, height: 860 }, advancedOpen: false },
+  });
+  await app.page.getByLabel('Prompt', { exact: true }).waitFor();
 }, 120_000);
 
-afterAll(() => tearDown({ browser, host, dataDir, renderer }));
+afterAll(() => app?.close());
 
-const advanced = () => browser.page.locator('details.advanced');
+const advanced = () => app.page.locator('details.advanced');
 const isOpen = () => advanced().evaluate((el) => (el as unknown as { open: boolean }).open);
 
 describe('the composer', () => {
   it('leads with a large prompt that grows as it is typed, the four everyday settings under it, the rest closed', async () => {
-    const { page } = browser;
+    const { page } = app;
     expect(await isOpen()).toBe(false);
     for (const label of ['Provider', 'Model', 'Size', 'Count'])
       expect(await page.getByLabel(label, { exact: true }).isVisible()).toBe(true);
@@ -52,7 +39,7 @@ describe('the composer', () => {
   });
 
   it('a fixed seed is named on the closed Advanced, and an error under it opens it to show the message', async () => {
-    const { page } = browser;
+    const { page } = app;
     await advanced().locator('summary').click();
     await page.getByLabel('Seed', { exact: true }).fill('4242');
     await page.getByLabel('Steps', { exact: true }).fill('100000');
@@ -70,11 +57,11 @@ describe('the composer', () => {
         .filter({ has: page.getByLabel('Steps', { exact: true }) })
         .count(),
     ).toBe(1);
-    expect((await apiCall(host, 'jobs.list', { limit: 10, view: 'all' })).items).toHaveLength(0);
+    expect((await apiCall(app.host, 'jobs.list', { limit: 10, view: 'all' })).items).toHaveLength(0);
   });
 
   it('stays open or closed as the person left it, across a reload', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.getByLabel('Steps', { exact: true }).fill('20');
     expect(await isOpen()).toBe(true);
     await page.reload();

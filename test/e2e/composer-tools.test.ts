@@ -1,40 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeComfyUI, type FakeComfy } from '../fakes/comfyui.js';
-import {
-  buildRenderer,
-  closedPort,
-  launchBrowser,
-  screenshot,
-  startHost,
-  tempDir,
-  type Browser,
-  type Host,
-  tearDown,
-} from './harness.js';
+import { closedPort, screenshot, type Browser, openApp, type App } from './harness.js';
 import { apiCall, expectGrid, gridPrompts, waitFor } from './helpers.js';
 
-let renderer: Awaited<ReturnType<typeof buildRenderer>>;
-let dataDir: string;
-let host: Host;
-let browser: Browser;
+let app: App;
 let comfy: FakeComfy;
 
 beforeAll(async () => {
-  renderer = await buildRenderer();
-  dataDir = await tempDir('atelier-e2e-composer-');
   comfy = await startFakeComfyUI({ checkpoints: ['dreamshaper_8.safetensors'] });
   const dead = `http://127.0.0.1:${await closedPort()}`;
-  host = await startHost({
-    rendererDir: renderer.dir,
-    dataDir,
-    engine: { providerDefaults: { comfyui: { baseUrl: comfy.url }, a1111: { baseUrl: dead } } },
+  app = await openApp({
+    prefix: 'atelier-e2e-composer-',
+    host: { engine: { providerDefaults: { comfyui: { baseUrl: comfy.url }, a1111: { baseUrl: dead } } } },
+    browser: { viewport: { width: 1280, height: 900 } },
   });
-  browser = await launchBrowser({ viewport: { width: 1280, height: 900 } });
-  await browser.page.goto(host.url);
 }, 120_000);
 
 afterAll(async () => {
-  await tearDown({ browser, host, dataDir, renderer });
+  await app?.close();
   await comfy?.close();
 });
 
@@ -46,7 +29,7 @@ async function setSmallSize(page: Browser['page']): Promise<void> {
 
 describe('alternatives and lines make one job per prompt', () => {
   it('the composer says "Makes 3 jobs" before Generate, lists them, and queues each with its own text', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.getByLabel('Provider', { exact: true }).selectOption('builtin');
     await setSmallSize(page);
     await page.getByLabel('Prompt', { exact: true }).fill('a {red|blue} kite over dunes\na paper boat on a pond');
@@ -70,7 +53,7 @@ describe('alternatives and lines make one job per prompt', () => {
       .getByRole('button', { name: /^Generate/ })
       .click();
     await expectGrid(page, ['a paper boat on a pond', 'a blue kite over dunes', 'a red kite over dunes']);
-    const { items } = await apiCall(host, 'jobs.list', { limit: 10 });
+    const { items } = await apiCall(app.host, 'jobs.list', { limit: 10 });
     expect(items.map((j) => j.prompt).sort()).toEqual([
       'a blue kite over dunes',
       'a paper boat on a pond',
@@ -79,8 +62,8 @@ describe('alternatives and lines make one job per prompt', () => {
   }, 60_000);
 
   it('an unclosed brace is pointed at, and nothing is queued', async () => {
-    const { page } = browser;
-    const before = (await apiCall(host, 'jobs.list', { limit: 50 })).items.length;
+    const { page } = app;
+    const before = (await apiCall(app.host, 'jobs.list', { limit: 50 })).items.length;
     await page.getByLabel('Prompt', { exact: true }).fill('a {red kite');
     await page.locator('.batch-problem', { hasText: 'Line 1, column 3: This { is never closed.' }).waitFor();
     await page
@@ -88,17 +71,17 @@ describe('alternatives and lines make one job per prompt', () => {
       .getByRole('button', { name: /^Generate/ })
       .click();
     await page.getByRole('alert').filter({ hasText: 'Line 1, column 3' }).waitFor();
-    expect((await apiCall(host, 'jobs.list', { limit: 50 })).items.length).toBe(before);
+    expect((await apiCall(app.host, 'jobs.list', { limit: 50 })).items.length).toBe(before);
     await page.getByLabel('Prompt', { exact: true }).fill('');
   });
 });
 
 describe('Reuse settings onto another kind of provider', () => {
   it('a ComfyUI image reused on A1111: sampler and schedule in A1111’s names, the 64-bit seed named as not carried over', async () => {
-    const { page } = browser;
-    await apiCall(host, 'settings.update', { providers: { comfyui: { enabled: true } } });
+    const { page } = app;
+    await apiCall(app.host, 'settings.update', { providers: { comfyui: { enabled: true } } });
     const prompt = 'a lantern-lit alley in the rain';
-    const { job } = await apiCall(host, 'jobs.submit', {
+    const { job } = await apiCall(app.host, 'jobs.submit', {
       provider: 'comfyui',
       prompt,
       width: 64,
@@ -111,11 +94,13 @@ describe('Reuse settings onto another kind of provider', () => {
       model: 'dreamshaper_8.safetensors',
     });
     await waitFor(
-      async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded',
+      async () => (await apiCall(app.host, 'jobs.get', { id: job.id })).status === 'succeeded',
       'the ComfyUI job to finish',
       30_000,
     );
-    await apiCall(host, 'settings.update', { providers: { comfyui: { enabled: false }, a1111: { enabled: true } } });
+    await apiCall(app.host, 'settings.update', {
+      providers: { comfyui: { enabled: false }, a1111: { enabled: true } },
+    });
     await page.reload();
     await page.getByLabel('Provider', { exact: true }).selectOption('a1111');
     await page.getByRole('button', { name: prompt, exact: true }).dblclick();
@@ -139,7 +124,7 @@ describe('Reuse settings onto another kind of provider', () => {
 
 describe('Settings → Providers lists each server', () => {
   it('with its kind, health and what it runs; the first server of each kind has no Remove', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     const table = page.getByRole('table', { name: 'Servers' });
     await table.waitFor();
@@ -158,7 +143,7 @@ describe('Settings → Providers lists each server', () => {
 
 describe('presets one click away', () => {
   it('save the current prompt as a template, apply it, import styles.csv, generate through it, delete one', async () => {
-    const { page } = browser;
+    const { page } = app;
     const composer = page.getByRole('form', { name: 'Composer' });
     await page.getByLabel('Provider', { exact: true }).selectOption('builtin');
     await setSmallSize(page);
@@ -209,15 +194,15 @@ describe('presets one click away', () => {
     await menu.getByText('Delete 1 preset, “Cinematic”?').waitFor();
     await menu.getByRole('button', { name: 'Delete', exact: true }).click();
     await menu.getByRole('button', { name: /^Cinematic/ }).waitFor({ state: 'detached' });
-    expect((await apiCall(host, 'presets.list', {})).items.map((p) => p.name)).toEqual(['Ink']);
+    expect((await apiCall(app.host, 'presets.list', {})).items.map((p) => p.name)).toEqual(['Ink']);
     await page.keyboard.press('Escape');
   }, 60_000);
 });
 
 describe('prompt history', () => {
   it('↑ in the empty prompt box walks back through past prompts, ↓ comes forward; the list searches them', async () => {
-    const { page } = browser;
-    const { items } = await apiCall(host, 'prompts.history', { limit: 10 });
+    const { page } = app;
+    const { items } = await apiCall(app.host, 'prompts.history', { limit: 10 });
     expect(items.length).toBeGreaterThan(2);
     const box = page.getByLabel('Prompt', { exact: true });
     await box.fill('');
@@ -249,9 +234,9 @@ describe('prompt history', () => {
 
 describe('the queue', () => {
   it('names the server running each job', async () => {
-    const { page } = browser;
+    const { page } = app;
     // Large enough that the built-in render is still running when the queue is read.
-    const { job } = await apiCall(host, 'jobs.submit', {
+    const { job } = await apiCall(app.host, 'jobs.submit', {
       provider: 'builtin',
       prompt: 'a slow cathedral for the queue',
       width: 2048,
@@ -265,15 +250,15 @@ describe('the queue', () => {
     await live
       .locator('.live-eta[data-text*="Built-in (offline)"], .live-instance[data-text*="Built-in (offline)"]')
       .waitFor();
-    await apiCall(host, 'jobs.cancel', { id: job.id });
+    await apiCall(app.host, 'jobs.cancel', { id: job.id });
     await live.waitFor({ state: 'detached' });
   }, 60_000);
 });
 
 describe('adding and removing a server', () => {
   it('Add server puts a second ComfyUI in the list (and "any ComfyUI" in the composer); Remove asks first, then takes it out', async () => {
-    const { page } = browser;
-    await apiCall(host, 'settings.update', { providers: { comfyui: { enabled: true } } });
+    const { page } = app;
+    await apiCall(app.host, 'settings.update', { providers: { comfyui: { enabled: true } } });
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     const form = page.getByRole('form', { name: 'Add server' });
     await form.getByLabel('Kind').selectOption('comfyui');
@@ -286,10 +271,10 @@ describe('adding and removing a server', () => {
     await row.getByText('ComfyUI', { exact: false }).first().waitFor();
     await screenshot(page, 'settings-servers-added');
     await page.getByRole('button', { name: 'Close', exact: true }).click();
-    const added = (await apiCall(host, 'providers.list', {})).providers.find((p) => p.name === 'Studio GPU');
+    const added = (await apiCall(app.host, 'providers.list', {})).providers.find((p) => p.name === 'Studio GPU');
     expect(added?.kind).toBe('comfyui');
     // Turned on, it makes two ComfyUI servers: the composer offers either one, or any of them.
-    await apiCall(host, 'settings.update', { providers: { [added!.id]: { enabled: true } } });
+    await apiCall(app.host, 'settings.update', { providers: { [added!.id]: { enabled: true } } });
     await page.reload();
     const picker = page.getByLabel('Provider', { exact: true });
     await picker.locator('option[value="any:comfyui"]').waitFor({ state: 'attached' });
@@ -304,7 +289,7 @@ describe('adding and removing a server', () => {
     await table.getByText('Remove 1 server? Its files and images stay.').waitFor();
     await table.getByRole('button', { name: 'Remove', exact: true }).click();
     await row.waitFor({ state: 'detached' });
-    expect((await apiCall(host, 'providers.list', {})).providers.some((p) => p.name === 'Studio GPU')).toBe(false);
+    expect((await apiCall(app.host, 'providers.list', {})).providers.some((p) => p.name === 'Studio GPU')).toBe(false);
     await page.getByRole('button', { name: 'Close', exact: true }).click();
   }, 60_000);
 });

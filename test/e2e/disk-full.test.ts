@@ -7,48 +7,33 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultProviders } from '../../electron/engine/default-providers.js';
 import { createDiskFault } from '../faults/disk-fault.js';
 import { createHeldProvider, heldEntry } from '../fakes/held-provider.js';
-import {
-  buildRenderer,
-  launchBrowser,
-  screenshot,
-  startHost,
-  tempDir,
-  type Browser,
-  type Host,
-  tearDown,
-} from './harness.js';
+import { screenshot, openApp, type App } from './harness.js';
 import { apiCall, expectGrid, seedJob, waitFor } from './helpers.js';
 
-let renderer: Awaited<ReturnType<typeof buildRenderer>>;
-let dataDir: string;
-let host: Host;
-let browser: Browser;
+let app: App;
 const disk = createDiskFault();
 const held = createHeldProvider('held');
 
 beforeAll(async () => {
-  renderer = await buildRenderer();
-  dataDir = await tempDir('atelier-e2e-full-');
-  host = await startHost({
-    rendererDir: renderer.dir,
-    dataDir,
-    engine: {
-      wrapDatabase: disk.wrapDatabase,
-      mediaFs: disk.fs,
-      housekeepingDelayMs: 0,
-      providers: [...defaultProviders(), heldEntry(held, 1)],
+  app = await openApp({
+    prefix: 'atelier-e2e-full-',
+    host: {
+      engine: {
+        wrapDatabase: disk.wrapDatabase,
+        mediaFs: disk.fs,
+        housekeepingDelayMs: 0,
+        providers: [...defaultProviders(), heldEntry(held, 1)],
+      },
     },
+    seed: (host) => seedJob(host, 'a harbour kept from before'),
   });
-  await seedJob(host, 'a harbour kept from before');
-  browser = await launchBrowser();
-  await browser.page.goto(host.url);
 });
 
-afterAll(() => tearDown({ browser, host, dataDir, renderer }));
+afterAll(() => app?.close());
 
 describe('generate on a full disk', () => {
   it('says the disk is full and what to do, keeps the history, and works again once space is freed', async () => {
-    const { page } = browser;
+    const { page } = app;
     await expectGrid(page, ['a harbour kept from before']);
     disk.fillNow();
     await page.getByLabel('Prompt', { exact: true }).fill('a lighthouse that finds no room');
@@ -76,11 +61,11 @@ describe('generate on a full disk', () => {
   }, 60_000);
 
   it('a queue held up by the full disk says "Waiting for disk space" in the top bar and on its card, then moves by itself', async () => {
-    const { page } = browser;
+    const { page } = app;
     const first = 'a kiln whose images meet the full disk';
     const second = 'a kiln queued behind it';
-    await apiCall(host, 'jobs.submit', { provider: 'held', prompt: first, width: 256, height: 256, count: 1 });
-    const { job } = await apiCall(host, 'jobs.submit', {
+    await apiCall(app.host, 'jobs.submit', { provider: 'held', prompt: first, width: 256, height: 256, count: 1 });
+    const { job } = await apiCall(app.host, 'jobs.submit', {
       provider: 'held',
       prompt: second,
       width: 256,
@@ -108,7 +93,7 @@ describe('generate on a full disk', () => {
     (await held.started(second)).finish();
     await waitFor(async () => !((await chip.textContent()) ?? '').includes('Waiting'), 'the top bar to stop waiting');
     await waitFor(
-      async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded',
+      async () => (await apiCall(app.host, 'jobs.get', { id: job.id })).status === 'succeeded',
       'the queued job to finish',
     );
   }, 60_000);

@@ -1,25 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  screenshot,
-  buildRenderer,
-  launchBrowser,
-  startHost,
-  tempDir,
-  type Browser,
-  type Host,
-  tearDown,
-} from './harness.js';
+import { screenshot, type Host, openApp, type App } from './harness.js';
 import { apiCall, expectGrid, waitFor, type FocusDoc, type ImageLike } from './helpers.js';
 
 const MANY = 'three studies of a heron at dawn';
 const ONE = 'a single lemon on a blue plate';
 
-let renderer: Awaited<ReturnType<typeof buildRenderer>>;
-let dataDir: string;
-let host: Host;
-let browser: Browser;
+let app: App;
 
-async function seed(prompt: string, count: number): Promise<void> {
+async function seed(host: Host, prompt: string, count: number): Promise<void> {
   const { job } = await apiCall(host, 'jobs.submit', {
     provider: 'builtin',
     prompt,
@@ -35,21 +23,21 @@ async function seed(prompt: string, count: number): Promise<void> {
 }
 
 beforeAll(async () => {
-  renderer = await buildRenderer();
-  dataDir = await tempDir('atelier-e2e-expand-');
-  host = await startHost({ rendererDir: renderer.dir, dataDir });
-  await seed(MANY, 3);
-  await seed(ONE, 1);
-  browser = await launchBrowser();
-  await browser.page.goto(host.url);
-  await expectGrid(browser.page, [MANY, ONE]);
+  app = await openApp({
+    prefix: 'atelier-e2e-expand-',
+    seed: async (host) => {
+      await seed(host, MANY, 3);
+      await seed(host, ONE, 1);
+    },
+  });
+  await expectGrid(app.page, [MANY, ONE]);
 }, 120_000);
 
-afterAll(() => tearDown({ browser, host, dataDir, renderer }));
+afterAll(() => app?.close());
 
 describe('one card per job, expandable to its images', () => {
   it('a card with several images shows their count and expands, by keyboard, to a strip of them that opens the viewer', async () => {
-    const { page } = browser;
+    const { page } = app;
     // Only the card with more than one image offers the control.
     expect(await page.getByRole('button', { name: `Show 1 images: ${ONE}` }).count()).toBe(0);
     const toggle = page.getByRole('button', { name: `Show 3 images: ${MANY}` });
@@ -99,7 +87,7 @@ describe('one card per job, expandable to its images', () => {
   });
 
   it('a tab stop on the newest card follows a new arrival to the top while the person is elsewhere', async () => {
-    const { page } = browser;
+    const { page } = app;
     const tabStop = () => page.locator('.grid-canvas .card-open[tabindex="0"]').getAttribute('aria-label');
     // The viewer left the tab stop on the older card; Home puts it on the newest.
     expect(await tabStop()).toBe(MANY);
@@ -108,15 +96,15 @@ describe('one card per job, expandable to its images', () => {
     await waitFor(async () => (await tabStop()) === ONE, 'Home to move the tab stop to the newest card');
     await page.getByRole('searchbox', { name: 'Search' }).focus();
     const NEW = 'a kite over the dunes, just arrived';
-    await seed(NEW, 1);
+    await seed(app.host, NEW, 1);
     await expectGrid(page, [NEW, MANY, ONE]);
     await waitFor(async () => (await tabStop()) === NEW, 'the tab stop to move to the new card');
   });
 
   it('a batch of ten wraps in its strip: every image is on screen at once, none cut off', async () => {
-    const { page } = browser;
+    const { page } = app;
     const TEN = 'ten paper lanterns on a river';
-    await seed(TEN, 10);
+    await seed(app.host, TEN, 10);
     await page.getByRole('button', { name: `Show 10 images: ${TEN}` }).click();
     const strip = page.getByRole('group', { name: `Images of: ${TEN}` });
     await strip.waitFor();

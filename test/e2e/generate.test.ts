@@ -1,40 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeA1111 } from '../fakes/a1111.js';
-import {
-  buildRenderer,
-  closedPort,
-  launchBrowser,
-  startHost,
-  tempDir,
-  type Browser,
-  type Host,
-  tearDown,
-} from './harness.js';
+import { closedPort, openApp, type App } from './harness.js';
 import { apiCall, expectGrid, recordProgressValues, waitFor, type ImageLike } from './helpers.js';
 
-let renderer: Awaited<ReturnType<typeof buildRenderer>>;
-let dataDir: string;
-let host: Host;
-let browser: Browser;
+let app: App;
 
 beforeAll(async () => {
-  renderer = await buildRenderer();
-  dataDir = await tempDir('atelier-e2e-gen-');
   // A1111 points at a port nothing listens on: the "stopped provider".
-  host = await startHost({
-    rendererDir: renderer.dir,
-    dataDir,
-    engine: { providerDefaults: { a1111: { baseUrl: `http://127.0.0.1:${await closedPort()}` } } },
+  app = await openApp({
+    prefix: 'atelier-e2e-gen-',
+    host: { engine: { providerDefaults: { a1111: { baseUrl: `http://127.0.0.1:${await closedPort()}` } } } },
   });
-  browser = await launchBrowser();
-  await browser.page.goto(host.url);
 });
 
-afterAll(() => tearDown({ browser, host, dataDir, renderer }));
+afterAll(() => app?.close());
 
 describe('generate with the builtin provider', () => {
   it('shows moving progress and a partial preview, then the image lands in the grid', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.getByLabel('Prompt', { exact: true }).fill('a quiet harbour at dawn with fishing boats');
     // Large enough that the built-in render lasts over a second: 512² at 16 steps is done in ~200 ms, one tick.
     await page.getByLabel('Steps').fill('150');
@@ -78,7 +61,7 @@ describe('generate with the builtin provider', () => {
   }, 60_000);
 
   it('cancels a running job', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.getByLabel('Prompt', { exact: true }).fill('a very slow cathedral interior');
     await page.getByLabel('Size').selectOption('2048x2048');
     await page.getByLabel('Steps').fill('150');
@@ -95,7 +78,7 @@ describe('generate with the builtin provider', () => {
   });
 
   it('a job against a stopped provider shows its error, and Retry works once the provider is back', async () => {
-    const { page } = browser;
+    const { page } = app;
     // Turn on AUTOMATIC1111 in Settings (it points at a dead port).
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     const card = page.getByRole('article', { name: /AUTOMATIC1111|A1111/ });
@@ -154,7 +137,7 @@ describe('generate with the builtin provider', () => {
       // Write-only: the page shows that a password is stored, never the password.
       await card.getByText('password set').waitFor();
       expect(await card.getByLabel(/^Password/).inputValue()).toBe('');
-      expect(JSON.stringify(await apiCall(host, 'settings.get', {}))).not.toContain(secret);
+      expect(JSON.stringify(await apiCall(app.host, 'settings.get', {}))).not.toContain(secret);
       await page.getByRole('button', { name: 'Close', exact: true }).click();
       await page.getByRole('button', { name: 'Retry: a portrait that cannot render yet' }).click();
       await page.getByLabel('Status filter').selectOption('succeeded');

@@ -179,10 +179,10 @@ export interface OpenAppOptions {
   beforeHost?: (dataDir: string) => Promise<void>;
   host?: HostOptions;
   /** Seeds through the API once the host is up, before the browser starts. */
-  seed?: (host: Host) => Promise<void>;
+  seed?: (host: Host) => Promise<unknown>;
   browser?: BrowserOptions;
   /** Runs on the page before it opens the app: init scripts, listeners, emulated media, default timeouts. */
-  beforeGoto?: (page: Page) => Promise<void> | void;
+  beforeGoto?: (page: Page) => Promise<unknown> | void;
   /** Opens the app's link (with its token) in the page; true unless told. */
   goto?: boolean;
 }

@@ -1,26 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildRenderer,
-  launchBrowser,
-  screenshot,
-  startHost,
-  tempDir,
-  type Browser,
-  type Host,
-  tearDown,
-} from './harness.js';
+import { screenshot, type Host, openApp, type App } from './harness.js';
 import { apiCall, expectGrid, search, waitFor } from './helpers.js';
 
 /** The search box as a person meets it: what it cannot read, what it suggests, its help card, counts that follow it. */
 const OWL = 'an owl in the červená light';
 const HARE = 'a hare in snow';
 
-let renderer: Awaited<ReturnType<typeof buildRenderer>>;
-let dataDir: string;
-let host: Host;
-let browser: Browser;
+let app: App;
 
-async function seed(prompt: string, count: number, seed: number): Promise<void> {
+async function seed(host: Host, prompt: string, count: number, seed: number): Promise<void> {
   const { job } = await apiCall(host, 'jobs.submit', {
     provider: 'builtin',
     prompt,
@@ -38,23 +26,24 @@ async function seed(prompt: string, count: number, seed: number): Promise<void> 
 }
 
 beforeAll(async () => {
-  renderer = await buildRenderer();
-  dataDir = await tempDir('atelier-e2e-search-');
-  host = await startHost({ rendererDir: renderer.dir, dataDir });
-  await seed(OWL, 2, 424242);
-  await seed(HARE, 1, 7);
-  browser = await launchBrowser({ viewport: { width: 1440, height: 900 } });
-  await browser.page.goto(host.url);
-  await expectGrid(browser.page, [OWL, HARE]);
+  app = await openApp({
+    prefix: 'atelier-e2e-search-',
+    seed: async (host) => {
+      await seed(host, OWL, 2, 424242);
+      await seed(host, HARE, 1, 7);
+    },
+    browser: { viewport: { width: 1440, height: 900 } },
+  });
+  await expectGrid(app.page, [OWL, HARE]);
 }, 120_000);
 
-afterAll(() => tearDown({ browser, host, dataDir, renderer }));
+afterAll(() => app?.close());
 
-const tab = (name: string) => browser.page.getByRole('tab', { name: new RegExp(`^${name}`) });
+const tab = (name: string) => app.page.getByRole('tab', { name: new RegExp(`^${name}`) });
 
 describe('the search box', () => {
   it('finds by a setting, and the tab counts follow the query', async () => {
-    const { page } = browser;
+    const { page } = app;
     await waitFor(async () => (await tab('All').textContent()) === 'All2', 'All to count 2');
     await search(page, 'seed:424242');
     await expectGrid(page, [OWL]);
@@ -66,7 +55,7 @@ describe('the search box', () => {
   }, 60_000);
 
   it('a search it cannot read says where and why under the box, and the results stay', async () => {
-    const { page } = browser;
+    const { page } = app;
     await search(page, 'hare');
     await expectGrid(page, [HARE]);
     await search(page, 'hare steps:abc');
@@ -82,7 +71,7 @@ describe('the search box', () => {
   }, 60_000);
 
   it('suggests keys and then values, by keyboard, replacing what is under the caret', async () => {
-    const { page } = browser;
+    const { page } = app;
     const box = page.getByRole('searchbox', { name: 'Search' });
     await box.fill('');
     await box.pressSequentially('sourc');
@@ -105,7 +94,7 @@ describe('the search box', () => {
   }, 60_000);
 
   it('the ? button opens a help card listing the keys with examples', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.getByRole('button', { name: 'Search help' }).click();
     const help = page.getByRole('dialog', { name: 'Search help' });
     for (const example of ['model:sdxl', 'rating:>=4', 'is:favorite', 'date:2026-11', '"red fox"'])
