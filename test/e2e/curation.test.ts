@@ -2,17 +2,7 @@ import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolFiles } from '../fixtures/images/tool-files.js';
-import {
-  buildRenderer,
-  launchBrowser,
-  rm,
-  screenshot,
-  startHost,
-  tempDir,
-  type Browser,
-  type Host,
-  tearDown,
-} from './harness.js';
+import { rm, screenshot, tempDir, type Host, openApp, type App } from './harness.js';
 import { apiCall, expectGrid, search, waitFor } from './helpers.js';
 
 /**
@@ -23,15 +13,12 @@ import { apiCall, expectGrid, search, waitFor } from './helpers.js';
 const BATCH = 'four studies of a kingfisher';
 const PEAR = 'a lone pear on linen';
 
-let renderer: Awaited<ReturnType<typeof buildRenderer>>;
-let dataDir: string;
+let app: App;
 let outside: string;
-let host: Host;
-let browser: Browser;
 let batchId: string;
 let pearId: string;
 
-async function seed(prompt: string, count: number): Promise<string> {
+async function seed(host: Host, prompt: string, count: number): Promise<string> {
   const { job } = await apiCall(host, 'jobs.submit', {
     provider: 'builtin',
     prompt,
@@ -48,13 +35,11 @@ async function seed(prompt: string, count: number): Promise<string> {
   return job.id;
 }
 
-const images = async (id: string) => (await apiCall(host, 'jobs.get', { id })).images;
+const images = async (id: string) => (await apiCall(app.host, 'jobs.get', { id })).images;
 const card = (prompt: string) =>
-  browser.page.locator('.card').filter({ has: browser.page.getByRole('button', { name: prompt, exact: true }) });
+  app.page.locator('.card').filter({ has: app.page.getByRole('button', { name: prompt, exact: true }) });
 
 beforeAll(async () => {
-  renderer = await buildRenderer();
-  dataDir = await tempDir('atelier-e2e-curation-');
   outside = await tempDir('atelier-e2e-curation-files-');
   // Two imported files from long ago, so the grid has month headers below Today.
   const folder = join(outside, 'old');
@@ -69,29 +54,32 @@ beforeAll(async () => {
     await writeFile(join(folder, f.name), f.bytes);
     await utimes(join(folder, f.name), ages[i]!, ages[i]!);
   }
-  host = await startHost({ rendererDir: renderer.dir, dataDir });
-  const { import: started } = await apiCall(host, 'library.import', { paths: [folder], mode: 'link' });
-  await waitFor(
-    async () =>
-      (await apiCall(host, 'library.imports', {})).items.find((i) => i.id === started.id)?.status === 'completed',
-    'the import to finish',
-    60_000,
-  );
-  pearId = await seed(PEAR, 1);
-  batchId = await seed(BATCH, 4);
-  browser = await launchBrowser({ viewport: { width: 1440, height: 900 } });
-  await browser.page.goto(host.url);
-  await expectGrid(browser.page, [BATCH, PEAR, ...files.map((f) => f.prompt)]);
+  app = await openApp({
+    prefix: 'atelier-e2e-curation-',
+    seed: async (host) => {
+      const { import: started } = await apiCall(host, 'library.import', { paths: [folder], mode: 'link' });
+      await waitFor(
+        async () =>
+          (await apiCall(host, 'library.imports', {})).items.find((i) => i.id === started.id)?.status === 'completed',
+        'the import to finish',
+        60_000,
+      );
+      pearId = await seed(host, PEAR, 1);
+      batchId = await seed(host, BATCH, 4);
+    },
+    browser: { viewport: { width: 1440, height: 900 } },
+  });
+  await expectGrid(app.page, [BATCH, PEAR, ...files.map((f) => f.prompt)]);
 }, 180_000);
 
 afterAll(async () => {
-  await tearDown({ browser, host, dataDir, renderer });
+  await app?.close();
   await rm(outside, { recursive: true, force: true });
 });
 
 describe('culling by keyboard, image by image', () => {
   it('→ steps into a batch, 4 rates that one image and moves on, F favourites the next; the card shows each image’s own', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.getByRole('button', { name: BATCH, exact: true }).click();
     await page.keyboard.press('ArrowRight');
     await card(BATCH).locator('.count-badge', { hasText: '2/4' }).waitFor();
@@ -120,7 +108,7 @@ describe('culling by keyboard, image by image', () => {
   }, 60_000);
 
   it('Delete trashes one image of the batch: the card keeps the other three; in the Trash it shows alone and Delete restores it', async () => {
-    const { page } = browser;
+    const { page } = app;
     const second = (await images(batchId))[1]!.id;
     await page.getByRole('button', { name: BATCH, exact: true }).click();
     // Home: the newest card's first image; → the second.
@@ -133,7 +121,7 @@ describe('culling by keyboard, image by image', () => {
       .locator('.count-badge', { hasText: /^(3|\d\/3)$/ })
       .waitFor();
     expect((await images(batchId)).filter((i) => i.trashed === true).map((i) => i.id)).toEqual([second]);
-    expect((await apiCall(host, 'jobs.get', { id: batchId })).trashedAt).toBeNull();
+    expect((await apiCall(app.host, 'jobs.get', { id: batchId })).trashedAt).toBeNull();
 
     await page.getByRole('tab', { name: /Trash/ }).click();
     await expectGrid(page, [BATCH]);
@@ -152,7 +140,7 @@ describe('culling by keyboard, image by image', () => {
 
 describe('tags, bulk actions and one Undo', () => {
   it('tags both selected jobs’ five images at once, and the details panel edits one image’s tags with suggestions', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.getByRole('button', { name: BATCH, exact: true }).click();
     await page.getByRole('button', { name: PEAR, exact: true }).click({ modifiers: ['Control'] });
     const tagBox = page.getByRole('textbox', { name: 'Tag 2 selected jobs' });
@@ -160,7 +148,7 @@ describe('tags, bulk actions and one Undo', () => {
     await tagBox.press('Enter');
     await page.getByRole('status').filter({ hasText: 'Tagged 5 images keeper.' }).waitFor();
     await waitFor(
-      async () => (await apiCall(host, 'tags.list', {})).items.some((t) => t.name === 'keeper' && t.count === 5),
+      async () => (await apiCall(app.host, 'tags.list', {})).items.some((t) => t.name === 'keeper' && t.count === 5),
       'five images tagged keeper',
     );
     await page.getByRole('region', { name: 'Tags' }).getByRole('button', { name: 'Tag keeper, 5 images' }).waitFor();
@@ -186,7 +174,7 @@ describe('tags, bulk actions and one Undo', () => {
   }, 60_000);
 
   it('rates all matches of a search in one action, and one Undo puts every image back as it was', async () => {
-    const { page } = browser;
+    const { page } = app;
     await search(page, 'kingfisher');
     await expectGrid(page, [BATCH]);
     const bar = page.getByRole('toolbar', { name: 'All matches' });
@@ -206,7 +194,7 @@ describe('tags, bulk actions and one Undo', () => {
   }, 60_000);
 
   it('renames a tag, and renaming it onto another merges them', async () => {
-    const { page } = browser;
+    const { page } = app;
     const tags = page.getByRole('region', { name: 'Tags' });
     await tags.getByRole('button', { name: 'Rename tag still life' }).click({ force: true });
     const field = page.getByRole('textbox', { name: /Rename tag still life/ });
@@ -218,7 +206,8 @@ describe('tags, bulk actions and one Undo', () => {
       .waitFor();
     await waitFor(
       async () =>
-        JSON.stringify((await apiCall(host, 'tags.list', {})).items) === JSON.stringify([{ name: 'keeper', count: 5 }]),
+        JSON.stringify((await apiCall(app.host, 'tags.list', {})).items) ===
+        JSON.stringify([{ name: 'keeper', count: 5 }]),
       'one tag, keeper, on five images',
     );
   }, 30_000);
@@ -226,7 +215,7 @@ describe('tags, bulk actions and one Undo', () => {
 
 describe('boards', () => {
   it('makes a board, takes a card dropped on it, shows it on a click, renames and deletes it', async () => {
-    const { page } = browser;
+    const { page } = app;
     const boards = page.getByRole('region', { name: 'Boards' });
     await boards.getByRole('button', { name: 'New board' }).click();
     const name = page.getByRole('textbox', { name: 'Board name' });
@@ -268,13 +257,13 @@ describe('boards', () => {
       .getByRole('dialog', { name: /Delete the board “Best”/ })
       .getByRole('button', { name: 'Delete board' })
       .click();
-    await waitFor(async () => (await apiCall(host, 'boards.list', {})).items.length === 0, 'the board to go');
+    await waitFor(async () => (await apiCall(app.host, 'boards.list', {})).items.length === 0, 'the board to go');
     // Its image stays in the library.
-    expect((await apiCall(host, 'jobs.get', { id: pearId })).trashedAt).toBeNull();
+    expect((await apiCall(app.host, 'jobs.get', { id: pearId })).trashedAt).toBeNull();
   }, 60_000);
 
   it('a smart board saves the search and its count follows changes made anywhere, live', async () => {
-    const { page } = browser;
+    const { page } = app;
     await search(page, 'tag:keeper');
     await expectGrid(page, [BATCH, PEAR]);
     const boards = page.getByRole('region', { name: 'Boards' });
@@ -285,7 +274,7 @@ describe('boards', () => {
     await boards.getByRole('button', { name: /^Smart board Keepers, 5 images$/ }).waitFor();
     // Another window (here the API) untags one image: the count drops without a reload.
     const first = (await images(batchId))[0]!.id;
-    await apiCall(host, 'images.tag', { ids: [first], remove: ['keeper'] });
+    await apiCall(app.host, 'images.tag', { ids: [first], remove: ['keeper'] });
     await boards.getByRole('button', { name: /^Smart board Keepers, 4 images$/ }).waitFor();
     await search(page, '');
   }, 60_000);
@@ -293,7 +282,7 @@ describe('boards', () => {
 
 describe('the grid: date headers and sort', () => {
   it('newest first shows Today, then the months, sticky while scrolling; rating order has no headers; oldest reverses', async () => {
-    const { page } = browser;
+    const { page } = app;
     const headers = () => page.locator('.date-header h2').allTextContents();
     await waitFor(async () => (await headers()).length === 3, 'three date headers');
     const [today, ...months] = await headers();

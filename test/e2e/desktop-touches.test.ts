@@ -2,17 +2,7 @@ import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DRAG_TYPE } from '../../renderer/src/curation/drag-images.js';
-import {
-  buildRenderer,
-  launchBrowser,
-  rm,
-  screenshot,
-  startHost,
-  tempDir,
-  type Browser,
-  type Host,
-  tearDown,
-} from './harness.js';
+import { rm, screenshot, tempDir, openApp, type App } from './harness.js';
 import {
   desktopCalls,
   dropFiles,
@@ -28,45 +18,43 @@ import { apiCall, expectGrid, seedJob, waitFor } from './helpers.js';
  * window.atelier over the headless host; see desktop-bridge.ts): the picker first, then the export there; a drag of
  * several cards handed to the OS; the library's own files dropped back land on a board and are never imported.
  */
-let renderer: Awaited<ReturnType<typeof buildRenderer>>;
-let dataDir: string;
+let app: App;
 let outside: string;
-let host: Host;
-let browser: Browser;
 const PROMPTS = ['a heron at dawn', 'a kettle on a stove', 'a lantern in fog'];
 const jobs: { id: string; imageId: string }[] = [];
 
 beforeAll(async () => {
-  renderer = await buildRenderer();
-  dataDir = await tempDir('atelier-e2e-desktop-');
   outside = await tempDir('atelier-e2e-desktop-out-');
-  host = await startHost({ rendererDir: renderer.dir, dataDir });
-  for (const prompt of PROMPTS) {
-    const id = await seedJob(host, prompt);
-    jobs.push({ id, imageId: (await apiCall(host, 'jobs.get', { id })).images[0]!.id });
-  }
-  await apiCall(host, 'boards.create', { name: 'Picks' });
-  browser = await launchBrowser({ viewport: { width: 1360, height: 860 } });
-  await installFakeDesktop(browser.page);
-  await browser.page.goto(host.url);
-  await expectGrid(browser.page, [...PROMPTS].reverse());
+  app = await openApp({
+    prefix: 'atelier-e2e-desktop-',
+    seed: async (host) => {
+      for (const prompt of PROMPTS) {
+        const id = await seedJob(host, prompt);
+        jobs.push({ id, imageId: (await apiCall(host, 'jobs.get', { id })).images[0]!.id });
+      }
+      await apiCall(host, 'boards.create', { name: 'Picks' });
+    },
+    browser: { viewport: { width: 1360, height: 860 } },
+    beforeGoto: (page) => installFakeDesktop(page),
+  });
+  await expectGrid(app.page, [...PROMPTS].reverse());
 }, 180_000);
 
 afterAll(async () => {
-  await tearDown({ browser, host, dataDir, renderer });
+  await app?.close();
   await rm(outside, { recursive: true, force: true });
 });
 
 // A failed test must not leave a dialog open over the next one.
 afterEach(async () => {
-  for (let i = 0; i < 3 && (await browser.page.locator('dialog[open]').count()) > 0; i += 1)
-    await browser.page.keyboard.press('Escape');
+  for (let i = 0; i < 3 && (await app.page.locator('dialog[open]').count()) > 0; i += 1)
+    await app.page.keyboard.press('Escape');
 });
 
-const importDialog = () => browser.page.getByRole('dialog', { name: 'Import images' });
+const importDialog = () => app.page.getByRole('dialog', { name: 'Import images' });
 
 async function selectTwo(): Promise<void> {
-  const { page } = browser;
+  const { page } = app;
   await page.getByRole('button', { name: PROMPTS[0], exact: true }).click();
   await page.getByRole('button', { name: PROMPTS[2], exact: true }).click({ modifiers: ['Control'] });
   await page.getByRole('toolbar', { name: 'Selected jobs' }).waitFor();
@@ -74,7 +62,7 @@ async function selectTwo(): Promise<void> {
 
 describe('Export to folder… (desktop)', () => {
   it('asks the OS for a folder, starts nothing when it is closed, and exports the selection into the one chosen', async () => {
-    const { page } = browser;
+    const { page } = app;
     await selectTwo();
     await page
       .getByRole('toolbar', { name: 'Selected jobs' })
@@ -95,7 +83,7 @@ describe('Export to folder… (desktop)', () => {
     );
     await dialog.getByRole('button', { name: 'Export to folder…' }).waitFor();
     expect(await desktopCalls(page, 'export.start')).toEqual([]);
-    expect((await apiCall(host, 'export.list', {})).items).toEqual([]);
+    expect((await apiCall(app.host, 'export.list', {})).items).toEqual([]);
 
     const folder = join(outside, 'picked');
     await rm(folder, { recursive: true, force: true });
@@ -107,13 +95,13 @@ describe('Export to folder… (desktop)', () => {
       { target: { ids: expect.any(Array) }, format: 'folder', manifest: 'csv', folder },
     ]);
     await screenshot(page, 'export-dialog-desktop-done');
-    const [started] = (await apiCall(host, 'export.list', {})).items;
+    const [started] = (await apiCall(app.host, 'export.list', {})).items;
     expect(started).toMatchObject({ format: 'folder', path: folder, total: 2, status: 'completed' });
     const written = (await readdir(folder)).sort();
     expect(written.filter((n) => n.endsWith('.png'))).toHaveLength(2);
     expect(written).toContain('manifest.csv');
     const originals = await Promise.all(
-      [jobs[0]!, jobs[2]!].map((j) => readFile(host.engine.resolveMedia('image', j.imageId)!.path)),
+      [jobs[0]!, jobs[2]!].map((j) => readFile(app.host.engine.resolveMedia('image', j.imageId)!.path)),
     );
     const copies = await Promise.all(written.filter((n) => n.endsWith('.png')).map((n) => readFile(join(folder, n))));
     expect(copies.map((c) => c.toString('base64')).sort()).toEqual(originals.map((o) => o.toString('base64')).sort());
@@ -123,7 +111,7 @@ describe('Export to folder… (desktop)', () => {
 
 describe('dragging a selection out (desktop)', () => {
   it('hands every selected image to the OS drag, and its files dropped on a board add them there, not as an import', async () => {
-    const { page } = browser;
+    const { page } = app;
     await selectTwo();
     const drag = await startCardDrag(page, jobs[2]!.id);
     // The page's own drag is cancelled: main starts the OS drag of the originals.
@@ -142,7 +130,7 @@ describe('dragging a selection out (desktop)', () => {
   });
 
   it('dropped back on the grid is no import; a file from elsewhere still is', async () => {
-    const { page } = browser;
+    const { page } = app;
     await startCardDrag(page, jobs[1]!.id);
     const before = (await desktopCalls(page)).filter((c) => c.channel === 'desktop.droppedImages').length;
     const own = [{ name: `${jobs[1]!.imageId}.png`, path: fakeOriginal(jobs[1]!.imageId) }];
@@ -170,7 +158,7 @@ describe('dragging a selection out (desktop)', () => {
 
 describe('dragging out of the viewer (desktop)', () => {
   it('hands its one image to the OS drag; dropped back on the window it is no import', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.getByRole('button', { name: PROMPTS[1], exact: true }).dblclick();
     const viewer = page.getByRole('dialog', { name: `Viewer: ${PROMPTS[1]}` });
     await viewer.waitFor();

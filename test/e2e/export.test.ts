@@ -3,59 +3,47 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolFiles } from '../fixtures/images/tool-files.js';
 import { readZip } from '../integration/export/helpers.js';
-import {
-  buildRenderer,
-  launchBrowser,
-  rm,
-  screenshot,
-  startHost,
-  tempDir,
-  type Browser,
-  type Host,
-  tearDown,
-} from './harness.js';
+import { rm, screenshot, tempDir, openApp, type App } from './harness.js';
 import { apiCall, expectGrid, search, waitFor } from './helpers.js';
 
 /** Export as a person does it in the browser: search, Export… on every match, a ZIP downloaded with its settings list. */
-let renderer: Awaited<ReturnType<typeof buildRenderer>>;
-let dataDir: string;
+let app: App;
 let outside: string;
-let host: Host;
-let browser: Browser;
 let files: Awaited<ReturnType<typeof toolFiles>>;
 
 beforeAll(async () => {
-  renderer = await buildRenderer();
-  dataDir = await tempDir('atelier-e2e-export-');
   outside = await tempDir('atelier-e2e-export-files-');
   const folder = join(outside, 'outputs');
   await mkdir(folder, { recursive: true });
   files = (await toolFiles('ex')).slice(0, 4);
   for (const f of files) await writeFile(join(folder, f.name), f.bytes);
-  host = await startHost({ rendererDir: renderer.dir, dataDir });
-  const { import: started } = await apiCall(host, 'library.import', { paths: [folder], mode: 'link' });
-  await waitFor(
-    async () =>
-      (await apiCall(host, 'library.imports', {})).items.find((i) => i.id === started.id)?.status === 'completed',
-    'the import to finish',
-    60_000,
-  );
-  browser = await launchBrowser({ viewport: { width: 1360, height: 860 } });
-  await browser.page.goto(host.url);
+  app = await openApp({
+    prefix: 'atelier-e2e-export-',
+    seed: async (host) => {
+      const { import: started } = await apiCall(host, 'library.import', { paths: [folder], mode: 'link' });
+      await waitFor(
+        async () =>
+          (await apiCall(host, 'library.imports', {})).items.find((i) => i.id === started.id)?.status === 'completed',
+        'the import to finish',
+        60_000,
+      );
+    },
+    browser: { viewport: { width: 1360, height: 860 } },
+  });
   await expectGrid(
-    browser.page,
+    app.page,
     files.map((f) => f.prompt),
   );
 }, 180_000);
 
 afterAll(async () => {
-  await tearDown({ browser, host, dataDir, renderer });
+  await app?.close();
   await rm(outside, { recursive: true, force: true });
 });
 
 describe('exporting the matches of a search', () => {
   it('Export… on all matches downloads a ZIP of exactly those originals, with a CSV of their settings', async () => {
-    const { page } = browser;
+    const { page } = app;
     const wanted = files[0]!;
     await search(page, wanted.prompt.split(' ').at(-1)!);
     await expectGrid(page, [wanted.prompt]);
@@ -83,9 +71,9 @@ describe('exporting the matches of a search', () => {
 
 describe('exporting from the viewer', () => {
   it('Details → Export… exports the image on screen; Add to board puts it on a board', async () => {
-    const { page } = browser;
+    const { page } = app;
     const wanted = files[1]!;
-    const { board } = await apiCall(host, 'boards.create', { name: 'Keepers' });
+    const { board } = await apiCall(app.host, 'boards.create', { name: 'Keepers' });
     await page.reload();
     await search(page, wanted.prompt.split(' ').at(-1)!);
     await expectGrid(page, [wanted.prompt]);
@@ -94,7 +82,7 @@ describe('exporting from the viewer', () => {
     await viewer.waitFor();
     await viewer.getByLabel('Add this image to a board').selectOption(board.id);
     await waitFor(
-      async () => (await apiCall(host, 'boards.list', {})).items.find((b) => b.id === board.id)?.count === 1,
+      async () => (await apiCall(app.host, 'boards.list', {})).items.find((b) => b.id === board.id)?.count === 1,
       'the board to hold the image',
     );
     await viewer.getByRole('button', { name: 'Export…', exact: true }).click();

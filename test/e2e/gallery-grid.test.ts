@@ -1,14 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildRenderer,
-  launchBrowser,
-  screenshot,
-  startHost,
-  tempDir,
-  type Browser,
-  type Host,
-  tearDown,
-} from './harness.js';
+import { screenshot, openApp, type App } from './harness.js';
 import { apiCall, expectGrid, waitFor } from './helpers.js';
 
 /**
@@ -26,10 +17,7 @@ const SHAPES: { prompt: string; width: number; height: number }[] = [
   { prompt: 'a second tall dancer', width: 512, height: 768 },
 ];
 
-let renderer: Awaited<ReturnType<typeof buildRenderer>>;
-let dataDir: string;
-let host: Host;
-let browser: Browser;
+let app: App;
 
 interface CardBox {
   prompt: string;
@@ -43,7 +31,7 @@ interface CardBox {
 
 /** Every card's box and its picture's height, read in one pass. */
 const boxes = (): Promise<CardBox[]> =>
-  browser.page.locator('.grid-canvas .card').evaluateAll((cards) =>
+  app.page.locator('.grid-canvas .card').evaluateAll((cards) =>
     cards.map((card) => {
       const el = card as unknown as {
         getBoundingClientRect(): DOMRectLike;
@@ -73,8 +61,8 @@ interface DOMRectLike {
 }
 
 const metaOpacity = (prompt: string) =>
-  browser.page
-    .locator('.card', { has: browser.page.getByRole('button', { name: prompt, exact: true }) })
+  app.page
+    .locator('.card', { has: app.page.getByRole('button', { name: prompt, exact: true }) })
     .locator('.card-meta')
     .evaluate((el) =>
       Number(
@@ -83,28 +71,29 @@ const metaOpacity = (prompt: string) =>
     );
 
 beforeAll(async () => {
-  renderer = await buildRenderer();
-  dataDir = await tempDir('atelier-e2e-gallery-');
-  host = await startHost({ rendererDir: renderer.dir, dataDir });
-  const ids: string[] = [];
-  for (const shape of SHAPES)
-    ids.push((await apiCall(host, 'jobs.submit', { provider: 'builtin', ...shape, count: 1, steps: 2 })).job.id);
-  for (const id of ids)
-    await waitFor(
-      async () => (await apiCall(host, 'jobs.get', { id })).status === 'succeeded',
-      'the seeded jobs to finish',
-      90_000,
-    );
-  browser = await launchBrowser({ viewport: { width: 1280, height: 800 } });
-  await browser.page.emulateMedia({ reducedMotion: 'reduce' });
-  await browser.page.goto(host.url);
+  app = await openApp({
+    prefix: 'atelier-e2e-gallery-',
+    seed: async (host) => {
+      const ids: string[] = [];
+      for (const shape of SHAPES)
+        ids.push((await apiCall(host, 'jobs.submit', { provider: 'builtin', ...shape, count: 1, steps: 2 })).job.id);
+      for (const id of ids)
+        await waitFor(
+          async () => (await apiCall(host, 'jobs.get', { id })).status === 'succeeded',
+          'the seeded jobs to finish',
+          90_000,
+        );
+    },
+    browser: { viewport: { width: 1280, height: 800 } },
+    beforeGoto: (page) => page.emulateMedia({ reducedMotion: 'reduce' }),
+  });
   await expectGrid(
-    browser.page,
+    app.page,
     SHAPES.map((s) => s.prompt),
   );
 }, 180_000);
 
-afterAll(() => tearDown({ browser, host, dataDir, renderer }));
+afterAll(() => app?.close());
 
 describe('the gallery grid', () => {
   it('shows each picture at its true shape, in rows that fill the width, with small gaps and no caption row', async () => {
@@ -120,18 +109,18 @@ describe('the gallery grid', () => {
       cards.filter((c) => Math.round(c.top) === top).sort((a, b) => a.left - b.left),
     );
     expect(rows.length).toBeGreaterThan(1);
-    const grid = await browser.page.locator('.grid-canvas').boundingBox();
+    const grid = await app.page.locator('.grid-canvas').boundingBox();
     // Every row but the last ends flush with the grid's right edge, and cards in a row share one height.
     for (const row of rows.slice(0, -1)) {
       expect(Math.abs(row.at(-1)!.right - (grid!.x + grid!.width))).toBeLessThanOrEqual(1);
       expect(new Set(row.map((c) => Math.round(c.height))).size).toBe(1);
       for (let i = 1; i < row.length; i += 1) expect(row[i]!.left - row[i - 1]!.right).toBeLessThanOrEqual(8);
     }
-    await screenshot(browser.page, 'gallery-grid-mixed-aspect');
+    await screenshot(app.page, 'gallery-grid-mixed-aspect');
   });
 
   it('keeps the prompt and actions hidden until a card is hovered or has the keyboard focus', async () => {
-    const { page } = browser;
+    const { page } = app;
     const [first, second] = [SHAPES[0]!.prompt, SHAPES[2]!.prompt];
     await page.mouse.move(2, 780);
     expect(await metaOpacity(first)).toBe(0);
@@ -151,7 +140,7 @@ describe('the gallery grid', () => {
   });
 
   it('selecting shows a check badge and a floating selection bar, and moves no picture', async () => {
-    const { page } = browser;
+    const { page } = app;
     const before = await boxes();
     await page.getByRole('button', { name: SHAPES[3]!.prompt, exact: true }).click({ modifiers: ['Control'] });
     await page.getByRole('button', { name: SHAPES[4]!.prompt, exact: true }).click({ modifiers: ['Control'] });

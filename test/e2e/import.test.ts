@@ -2,25 +2,12 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMFY_SEED, toolFiles, type ToolFile } from '../fixtures/images/tool-files.js';
-import {
-  buildRenderer,
-  launchBrowser,
-  rm,
-  screenshot,
-  startHost,
-  tempDir,
-  type Browser,
-  type Host,
-  tearDown,
-} from './harness.js';
+import { rm, screenshot, tempDir, openApp, type App } from './harness.js';
 import { apiCall, expectGrid, search, waitFor, type ImageLike } from './helpers.js';
 
-let renderer: Awaited<ReturnType<typeof buildRenderer>>;
-let dataDir: string;
+let app: App;
 let outside: string;
 let folder: string;
-let host: Host;
-let browser: Browser;
 let files: ToolFile[];
 /** Thumbnail requests the page made that failed: a pending thumbnail must never be asked for. */
 const failedThumbs: string[] = [];
@@ -31,31 +18,31 @@ const A1111 = 'a moth aoneez';
 const COMFY = 'a glass harbour comfyez';
 
 beforeAll(async () => {
-  renderer = await buildRenderer();
-  dataDir = await tempDir('atelier-e2e-import-');
   outside = await tempDir('atelier-e2e-outputs-');
   folder = join(outside, 'outputs');
   await mkdir(join(folder, 'txt2img'), { recursive: true });
   files = await toolFiles('ez');
   for (const f of files) await writeFile(join(folder, 'txt2img', f.name), f.bytes);
   await writeFile(join(folder, 'notes.md'), '# not an image');
-  host = await startHost({ rendererDir: renderer.dir, dataDir });
-  browser = await launchBrowser();
-  browser.page.on('response', (r) => {
-    if (r.url().includes('/media/thumb/') && r.status() >= 400) failedThumbs.push(`${r.status()} ${r.url()}`);
+  app = await openApp({
+    prefix: 'atelier-e2e-import-',
+    beforeGoto: (page) => {
+      page.on('response', (r) => {
+        if (r.url().includes('/media/thumb/') && r.status() >= 400) failedThumbs.push(`${r.status()} ${r.url()}`);
+      });
+    },
   });
-  await browser.page.goto(host.url);
-  await browser.page.getByText('Your gallery is empty').waitFor();
+  await app.page.getByText('Your gallery is empty').waitFor();
 }, 120_000);
 
 afterAll(async () => {
-  await tearDown({ browser, host, dataDir, renderer });
+  await app?.close();
   if (outside !== undefined) await rm(outside, { recursive: true, force: true });
 });
 
 describe('an empty gallery', () => {
   it('offers to generate the first image (the prompt takes the keyboard) or to import existing images', async () => {
-    const { page } = browser;
+    const { page } = app;
     const empty = page.getByRole('status').filter({ hasText: 'Your gallery is empty' });
     await empty.getByRole('button', { name: 'Generate your first image' }).click();
     expect(
@@ -75,7 +62,7 @@ describe('an empty gallery', () => {
 
 describe('importing a folder of other tools’ images, typed by its path', () => {
   it('Ctrl+I opens the dialog, Ctrl+Enter imports; the import shows its counts and problems; the grid fills with thumbnails and source badges', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.locator('body').click({ position: { x: 700, y: 500 } });
     await page.keyboard.press('Control+i');
     const dialog = page.getByRole('dialog', { name: 'Import images' });
@@ -132,7 +119,7 @@ describe('importing a folder of other tools’ images, typed by its path', () =>
   }, 90_000);
 
   it('a word from an imported prompt finds it; its details show the source, the settings, the exact 64-bit seed and the raw metadata', async () => {
-    const { page } = browser;
+    const { page } = app;
     await search(page, 'comfyez');
     await expectGrid(page, [COMFY]);
     await page.getByRole('button', { name: COMFY, exact: true }).dblclick();
@@ -158,7 +145,7 @@ describe('importing a folder of other tools’ images, typed by its path', () =>
   }, 60_000);
 
   it('with Write XMP sidecars on, rating an imported image by key writes its rating beside the original', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     const settings = page.getByRole('dialog', { name: 'Settings' });
     const box = settings.getByRole('checkbox', { name: /Write XMP sidecars/ });
@@ -167,7 +154,7 @@ describe('importing a folder of other tools’ images, typed by its path', () =>
     await box.click();
     await page.getByText('Settings saved.').waitFor();
     await waitFor(async () => box.isChecked(), 'the box to show the saved setting');
-    expect((await apiCall(host, 'settings.get', {})).library).toEqual({ xmpSidecars: true });
+    expect((await apiCall(app.host, 'settings.get', {})).library).toEqual({ xmpSidecars: true });
     await screenshot(page, 'import-xmp-setting');
     await page.keyboard.press('Escape');
     await waitFor(async () => (await page.getByRole('dialog').count()) === 0, 'Settings to close');
@@ -188,7 +175,7 @@ describe('importing a folder of other tools’ images, typed by its path', () =>
   }, 60_000);
 
   it('Reuse settings fills the composer; favourite it; trash it: the original stays on disk, byte for byte', async () => {
-    const { page } = browser;
+    const { page } = app;
     await search(page, 'aoneez');
     await expectGrid(page, [A1111]);
     await page.getByRole('button', { name: A1111, exact: true }).dblclick();
@@ -207,13 +194,13 @@ describe('importing a folder of other tools’ images, typed by its path', () =>
 
     await page.getByRole('button', { name: `Favorite: ${A1111}` }).click();
     await page.getByRole('button', { name: `Unfavorite: ${A1111}` }).waitFor();
-    const { items } = await apiCall(host, 'jobs.list', { limit: 10, view: 'active', search: 'aoneez' });
+    const { items } = await apiCall(app.host, 'jobs.list', { limit: 10, view: 'active', search: 'aoneez' });
     expect(items.map((j) => j.favorite)).toEqual([true]);
 
     await page.getByRole('button', { name: A1111, exact: true }).click();
     await page.keyboard.press('Delete');
     await page.getByText('Moved to Trash.').waitFor();
-    const job = await apiCall(host, 'jobs.get', { id: items[0]!.id });
+    const job = await apiCall(app.host, 'jobs.get', { id: items[0]!.id });
     expect(job.trashedAt).not.toBeNull();
     const original = files.find((f) => f.prompt === A1111)!;
     expect(
@@ -223,12 +210,12 @@ describe('importing a folder of other tools’ images, typed by its path', () =>
   }, 60_000);
 
   it('Retry generates an imported image again on a provider here, as a new Atelier job linked to the original', async () => {
-    const { page } = browser;
+    const { page } = app;
     const NOVEL = 'a cat knight novelez';
     await search(page, 'novelez');
     await expectGrid(page, [NOVEL]);
     const original = (
-      await apiCall(host, 'jobs.list', { limit: 10, view: 'all', search: 'novelez', source: 'novelai' })
+      await apiCall(app.host, 'jobs.list', { limit: 10, view: 'all', search: 'novelez', source: 'novelai' })
     ).items[0]!;
     await page.getByRole('button', { name: NOVEL, exact: true }).dblclick();
     const viewer = page.getByRole('dialog', { name: `Viewer: ${NOVEL}` });
@@ -239,7 +226,7 @@ describe('importing a folder of other tools’ images, typed by its path', () =>
     // 832 × 1216 at 28 steps: the built-in takes a while on a busy machine.
     await waitFor(
       async () => {
-        const { items } = await apiCall(host, 'jobs.list', {
+        const { items } = await apiCall(app.host, 'jobs.list', {
           limit: 10,
           view: 'all',
           search: 'novelez',
@@ -251,7 +238,7 @@ describe('importing a folder of other tools’ images, typed by its path', () =>
       'the retry to finish',
       75_000,
     );
-    const detail = await apiCall(host, 'jobs.get', { id: retried! });
+    const detail = await apiCall(app.host, 'jobs.get', { id: retried! });
     expect(detail.request).toMatchObject({
       provider: 'builtin',
       prompt: NOVEL,
@@ -264,7 +251,7 @@ describe('importing a folder of other tools’ images, typed by its path', () =>
   }, 100_000);
 
   it('a file dropped on the page opens the dialog, which says that the browser needs the path typed', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.evaluate(() => {
       const g = globalThis as unknown as {
         DataTransfer: new () => { items: { add(file: unknown): void } };
@@ -297,7 +284,7 @@ describe('importing a folder of other tools’ images, typed by its path', () =>
   });
 
   it('Settings → Folders lists the folder; removing it says how many images go to the trash, and leaves every file on disk', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     const row = page.getByRole('listitem', { name: `Folder ${folder}` });
     // One of them was trashed above: the count is of those still outside the trash, exactly what moves now.
@@ -317,11 +304,11 @@ describe('importing a folder of other tools’ images, typed by its path', () =>
       expect(Buffer.from(await readFile(join(folder, 'txt2img', f.name))).equals(Buffer.from(f.bytes)), f.name).toBe(
         true,
       );
-    expect((await apiCall(host, 'library.folders', {})).items).toEqual([]);
+    expect((await apiCall(app.host, 'library.folders', {})).items).toEqual([]);
   }, 60_000);
 
   it('Resume and Cancel on an import that was paused: the row says where it stopped and goes on from there', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.getByRole('button', { name: 'Close', exact: true }).click();
     // Many copies of one file, so the import is still scanning when it is paused a moment after it starts.
     const many = async (name: string, tag: string) => {
@@ -329,8 +316,8 @@ describe('importing a folder of other tools’ images, typed by its path', () =>
       await mkdir(dir, { recursive: true });
       const [file] = await toolFiles(tag, 3);
       for (let i = 0; i < 1_500; i += 1) await writeFile(join(dir, `copy-${i}.png`), file!.bytes);
-      const { import: started } = await apiCall(host, 'library.import', { paths: [dir] });
-      const { import: paused } = await apiCall(host, 'library.pauseImport', { id: started.id });
+      const { import: started } = await apiCall(app.host, 'library.import', { paths: [dir] });
+      const { import: paused } = await apiCall(app.host, 'library.pauseImport', { id: started.id });
       expect(paused.status).toBe('paused');
       return page.getByRole('listitem', { name: `Import of ${name}` });
     };

@@ -7,24 +7,12 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobDetail } from '../../shared/contract.js';
-import {
-  buildRenderer,
-  launchBrowser,
-  screenshot,
-  startHost,
-  tempDir,
-  type Browser,
-  type Host,
-  tearDown,
-} from './harness.js';
+import { screenshot, openApp, type App } from './harness.js';
 import { apiCall, expectGrid, search, waitFor } from './helpers.js';
 
 const SOURCE = 'a lighthouse on a cliff at dusk';
 
-let renderer: Awaited<ReturnType<typeof buildRenderer>>;
-let dataDir: string;
-let host: Host;
-let browser: Browser;
+let app: App;
 let sourceJob: string;
 let sourceImage: string;
 
@@ -34,21 +22,22 @@ const known = new Set<string>();
 async function nextJob(what: string): Promise<JobDetail> {
   let found: string | undefined;
   await waitFor(async () => {
-    const page = await apiCall(host, 'jobs.list', { limit: 50, view: 'all' });
+    const page = await apiCall(app.host, 'jobs.list', { limit: 50, view: 'all' });
     const fresh = page.items.filter((j) => !known.has(j.id));
     if (fresh.length > 1) throw new Error(`${what}: ${fresh.length} jobs queued, expected one`);
     found = fresh[0]?.id;
     return found !== undefined;
   }, what);
   known.add(found!);
-  return apiCall(host, 'jobs.get', { id: found! });
+  return apiCall(app.host, 'jobs.get', { id: found! });
 }
 
 /** The job once it has ended. */
 async function finished(id: string): Promise<JobDetail> {
   let job: JobDetail | undefined;
   await waitFor(
-    async () => ['succeeded', 'failed', 'cancelled'].includes((job = await apiCall(host, 'jobs.get', { id })).status),
+    async () =>
+      ['succeeded', 'failed', 'cancelled'].includes((job = await apiCall(app.host, 'jobs.get', { id })).status),
     `job ${id} to end`,
     60_000,
   );
@@ -59,21 +48,21 @@ async function finished(id: string): Promise<JobDetail> {
 async function settled(): Promise<void> {
   await waitFor(
     async () =>
-      (await apiCall(host, 'jobs.list', { limit: 50, view: 'all' })).items.every((j) =>
+      (await apiCall(app.host, 'jobs.list', { limit: 50, view: 'all' })).items.every((j) =>
         ['succeeded', 'failed', 'cancelled'].includes(j.status),
       ),
     'every job to finish',
   );
   await waitFor(
-    async () => (await browser.page.locator('.card-open').count()) === known.size,
+    async () => (await app.page.locator('.card-open').count()) === known.size,
     'the grid to show every job',
   );
 }
 
-const composer = () => browser.page.getByRole('form', { name: 'Composer' });
+const composer = () => app.page.getByRole('form', { name: 'Composer' });
 
 async function openSourceViewer() {
-  const { page } = browser;
+  const { page } = app;
   await page.locator(`[data-card="${sourceJob}"]`).dblclick();
   const viewer = page.getByRole('dialog', { name: `Viewer: ${SOURCE}` });
   await viewer.getByRole('group', { name: 'Work from this image' }).waitFor();
@@ -81,34 +70,37 @@ async function openSourceViewer() {
 }
 
 beforeAll(async () => {
-  renderer = await buildRenderer();
-  dataDir = await tempDir('atelier-e2e-iterate-');
-  host = await startHost({ rendererDir: renderer.dir, dataDir });
-  const { job } = await apiCall(host, 'jobs.submit', {
-    provider: 'builtin',
-    prompt: SOURCE,
-    width: 1024,
-    height: 640,
-    count: 1,
-    steps: 2,
-    seed: 11,
+  app = await openApp({
+    prefix: 'atelier-e2e-iterate-',
+    seed: async (host) => {
+      const { job } = await apiCall(host, 'jobs.submit', {
+        provider: 'builtin',
+        prompt: SOURCE,
+        width: 1024,
+        height: 640,
+        count: 1,
+        steps: 2,
+        seed: 11,
+      });
+      await waitFor(
+        async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded',
+        'the source job',
+      );
+      sourceJob = job.id;
+      known.add(sourceJob);
+      sourceImage = (await apiCall(host, 'jobs.get', { id: job.id })).images[0]!.id;
+    },
+    // A step that cannot happen fails with its locator, not as a bare test timeout.
+    beforeGoto: (page) => page.setDefaultTimeout(8_000),
   });
-  await waitFor(async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded', 'the source job');
-  sourceJob = job.id;
-  known.add(sourceJob);
-  sourceImage = (await apiCall(host, 'jobs.get', { id: job.id })).images[0]!.id;
-  browser = await launchBrowser();
-  // A step that cannot happen fails with its locator, not as a bare test timeout.
-  browser.page.setDefaultTimeout(8_000);
-  await browser.page.goto(host.url);
-  await expectGrid(browser.page, [SOURCE]);
+  await expectGrid(app.page, [SOURCE]);
 }, 120_000);
 
-afterAll(() => tearDown({ browser, host, dataDir, renderer }));
+afterAll(() => app?.close());
 
 describe('working from an image', () => {
   it('the viewer offers each action with its key and how the provider does it; one the chosen provider cannot do is disabled and says why', async () => {
-    const { page } = browser;
+    const { page } = app;
     let viewer = await openSourceViewer();
     let group = viewer.getByRole('group', { name: 'Work from this image' });
     expect(await group.getByRole('button', { name: /^Use as input/ }).getAttribute('aria-keyshortcuts')).toBe('I');
@@ -117,8 +109,8 @@ describe('working from an image', () => {
     expect(await group.getByRole('button', { name: /^Upscale ×2/ }).getAttribute('aria-keyshortcuts')).toBe('U');
     expect(await group.getByRole('button', { name: /^Upscale ×4/ }).getAttribute('aria-keyshortcuts')).toBe('Shift+U');
     expect(await group.locator('[aria-disabled="true"]').count()).toBe(0);
-    const builtin = (await apiCall(host, 'providers.list', {})).providers.find((p) => p.id === 'builtin')!.capabilities
-      .operations;
+    const builtin = (await apiCall(app.host, 'providers.list', {})).providers.find((p) => p.id === 'builtin')!
+      .capabilities.operations;
     expect(await group.getByRole('button', { name: /^Upscale ×2/ }).getAttribute('title')).toBe(
       `Upscale ×2 (U): ${builtin.upscale.reason!}`,
     );
@@ -127,8 +119,8 @@ describe('working from an image', () => {
 
     // OpenAI chosen in the composer: what it cannot do (upscale) is off, with its reason; the rest stays on.
     await composer().getByLabel('Provider').selectOption('openai');
-    const openai = (await apiCall(host, 'providers.list', {})).providers.find((p) => p.id === 'openai')!.capabilities
-      .operations;
+    const openai = (await apiCall(app.host, 'providers.list', {})).providers.find((p) => p.id === 'openai')!
+      .capabilities.operations;
     expect(openai.upscale.supported).toBe(false);
     viewer = await openSourceViewer();
     group = viewer.getByRole('group', { name: 'Work from this image' });
@@ -152,13 +144,13 @@ describe('working from an image', () => {
     await group.getByRole('button', { name: /^Upscale ×2/ }).focus();
     await page.keyboard.press('u');
     await page.getByText(openai.upscale.reason!, { exact: true }).first().waitFor();
-    expect((await apiCall(host, 'jobs.list', { limit: 50, view: 'all' })).items).toHaveLength(1);
+    expect((await apiCall(app.host, 'jobs.list', { limit: 50, view: 'all' })).items).toHaveLength(1);
     await page.keyboard.press('Escape');
     await composer().getByLabel('Provider').selectOption('builtin');
   });
 
   it('V in the viewer queues four variations: the source’s settings, no seed, variationOf the image; lineage shows them', async () => {
-    const { page } = browser;
+    const { page } = app;
     const viewer = await openSourceViewer();
     await viewer
       .getByRole('group', { name: 'Work from this image' })
@@ -186,7 +178,7 @@ describe('working from an image', () => {
   });
 
   it('I in the viewer puts the image in the composer’s strip at the source’s size; Generate sends it with the strength', async () => {
-    const { page } = browser;
+    const { page } = app;
     const viewer = await openSourceViewer();
     await viewer.getByRole('button', { name: 'Close viewer' }).focus();
     await page.keyboard.press('i');
@@ -228,7 +220,7 @@ describe('working from an image', () => {
   });
 
   it('the card’s menu upscales ×2 (one image, the factor, the source’s prompt), Shift+U in the grid ×4; Made from opens the source', async () => {
-    const { page } = browser;
+    const { page } = app;
     await settled();
     await page
       .locator(`[data-id="${sourceJob}"]`)
@@ -238,7 +230,7 @@ describe('working from an image', () => {
     await menu.waitFor();
     await screenshot(page, 'iterate-card-menu');
     // A job arriving on top re-lays the grid: the open menu stays open.
-    const arriving = await apiCall(host, 'jobs.submit', {
+    const arriving = await apiCall(app.host, 'jobs.submit', {
       provider: 'builtin',
       prompt: 'a job arriving meanwhile',
       width: 64,
@@ -290,7 +282,7 @@ describe('working from an image', () => {
   });
 
   it('E opens the mask brush; a painted stroke is sent as a PNG mask of the source’s size, then a masked edit', async () => {
-    const { page } = browser;
+    const { page } = app;
     // An empty composer prompt: the edit takes the source's.
     await page.locator('textarea.prompt').fill('');
     const masks: string[] = [];
@@ -394,8 +386,8 @@ describe('working from an image', () => {
   });
 
   it('Made from this image lists what the library made from it (from:), also when none of it is loaded; a purged source says so', async () => {
-    const { page } = browser;
-    const children = (await apiCall(host, 'jobs.list', { limit: 50, view: 'all', search: `from:${sourceImage}` }))
+    const { page } = app;
+    const children = (await apiCall(app.host, 'jobs.list', { limit: 50, view: 'all', search: `from:${sourceImage}` }))
       .items;
     expect(children.map((j) => j.operation).sort()).toEqual(['img2img', 'inpaint', 'upscale', 'upscale', 'variation']);
     // Only the source in the grid (the others have other seeds): the list comes from the search, not the grid.
@@ -432,8 +424,8 @@ describe('working from an image', () => {
     await page.keyboard.press('i');
     const strip = page.getByRole('group', { name: 'Working from an image' });
     await strip.waitFor();
-    await apiCall(host, 'jobs.trash', { ids: [sourceJob] });
-    await apiCall(host, 'jobs.purge', { ids: [sourceJob] });
+    await apiCall(app.host, 'jobs.trash', { ids: [sourceJob] });
+    await apiCall(app.host, 'jobs.purge', { ids: [sourceJob] });
     await page.locator('textarea.prompt').fill('from a lost source');
     await page
       .getByRole('form', { name: 'Composer' })

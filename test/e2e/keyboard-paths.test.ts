@@ -1,42 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildRenderer,
-  launchBrowser,
-  screenshot,
-  startHost,
-  tempDir,
-  type Browser,
-  type Host,
-  tearDown,
-} from './harness.js';
+import { screenshot, openApp, type App } from './harness.js';
 import { expectGrid, seedJob, waitFor } from './helpers.js';
 
 /** The keyboard's ways to the images: a skip link as the first Tab stop, and ↓ from the search box into the results. */
 const FIRST = 'a lantern on a jetty';
 const SECOND = 'a jetty in fog';
 
-let renderer: Awaited<ReturnType<typeof buildRenderer>>;
-let dataDir: string;
-let host: Host;
-let browser: Browser;
+let app: App;
 /** The job of the first result: the newest, SECOND, leads the grid. */
 let firstCard: string;
 
 beforeAll(async () => {
-  renderer = await buildRenderer();
-  dataDir = await tempDir('atelier-e2e-keys-');
-  host = await startHost({ rendererDir: renderer.dir, dataDir });
-  await seedJob(host, FIRST);
-  firstCard = await seedJob(host, SECOND);
-  browser = await launchBrowser({ viewport: { width: 1280, height: 800 } });
-  await browser.page.goto(host.url);
-  await expectGrid(browser.page, [SECOND, FIRST]);
+  app = await openApp({
+    prefix: 'atelier-e2e-keys-',
+    seed: async (host) => {
+      await seedJob(host, FIRST);
+      firstCard = await seedJob(host, SECOND);
+    },
+    browser: { viewport: { width: 1280, height: 800 } },
+  });
+  await expectGrid(app.page, [SECOND, FIRST]);
 }, 120_000);
 
-afterAll(() => tearDown({ browser, host, dataDir, renderer }));
+afterAll(() => app?.close());
 
 const focused = () =>
-  browser.page.evaluate(() => {
+  app.page.evaluate(() => {
     const el = (
       globalThis as unknown as {
         document: { activeElement: { textContent: string | null; getAttribute(n: string): string | null } | null };
@@ -47,7 +36,7 @@ const focused = () =>
 
 describe('keyboard paths to the images', () => {
   it('the first Tab reaches "Skip to images", which puts the keyboard on the first card of the grid', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.reload();
     await expectGrid(page, [SECOND, FIRST]);
     await page.keyboard.press('Tab');
@@ -58,7 +47,7 @@ describe('keyboard paths to the images', () => {
   });
 
   it('↓ in the search box moves onto the first result (with suggestions open it walks them: search.test.ts)', async () => {
-    const { page } = browser;
+    const { page } = app;
     const box = page.getByRole('searchbox', { name: 'Search' });
     await box.click();
     await page.keyboard.press('ArrowDown');
@@ -66,7 +55,7 @@ describe('keyboard paths to the images', () => {
   });
 
   it('a composer field out of range is said inline, next to the field, never as a browser bubble', async () => {
-    const { page } = browser;
+    const { page } = app;
     const composer = page.getByRole('form', { name: 'Composer' });
     await composer.getByLabel('Prompt', { exact: true }).fill('a jetty at noon');
     await composer.getByLabel('Width', { exact: true }).fill('99999');
@@ -79,7 +68,7 @@ describe('keyboard paths to the images', () => {
   });
 
   it('the size menu shows a custom size whole, never cut off', async () => {
-    const { page } = browser;
+    const { page } = app;
     const composer = page.getByRole('form', { name: 'Composer' });
     await composer.getByLabel('Width', { exact: true }).fill('1536');
     await composer.getByLabel('Height', { exact: true }).fill('1016');
@@ -121,7 +110,7 @@ describe('keyboard paths to the images', () => {
   });
 
   it('a selected card shows a check badge and a tint over its picture', async () => {
-    const { page } = browser;
+    const { page } = app;
     const card = page.locator('.card').filter({ has: page.getByRole('button', { name: FIRST, exact: true }) });
     expect(await card.locator('.select-check').count()).toBe(0);
     await card.getByRole('button', { name: FIRST, exact: true }).click();
@@ -140,7 +129,7 @@ describe('keyboard paths to the images', () => {
   });
 
   it('the size control takes thumbnails from dense to large, is remembered, and Ctrl − / Ctrl + step it', async () => {
-    const { page } = browser;
+    const { page } = app;
     const cardWidth = async () => (await page.locator('.card-open').first().boundingBox())!.width;
     const before = await cardWidth();
     const slider = page.getByRole('slider', { name: 'Thumbnails' });
