@@ -9,10 +9,10 @@ import { AppProvider } from './store/context';
 import { createAppStore } from './store/store';
 import { wireEvents } from './store/wire-events';
 import './styles/app.css';
-import './styles/imports.css';
-import './styles/export.css';
-import './styles/curation.css';
-import './styles/live.css';
+import './library/import/imports.css';
+import './library/export/export.css';
+import './curation/curation.css';
+import './live/live.css';
 
 mark('boot');
 const api = createBrowserApi();

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useApi, useApp } from '../store/context';
 import { useUpdateStatus } from '../settings/update-status';
-import '../styles/updates.css';
+import '../settings/updates.css';
 
 /** A downloaded update, offered once at the top: restart now, or later (it then installs at the next quit). */
 export function UpdateBanner() {

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useApp } from '../store/context';
-import '../styles/composer-tools.css';
+import './composer-tools.css';
 import { useOutsideClose } from '../common/use-outside-close';
 
 /** Saved composer settings one click away: apply, save the current ones, delete (asked first), import A1111 styles. */

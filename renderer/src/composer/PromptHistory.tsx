@@ -3,7 +3,7 @@ import type { ChannelOutput } from '../../../shared/contract';
 import { formatRelativeTime } from '../common/format';
 import { useNow } from '../common/use-now';
 import { useApp } from '../store/context';
-import '../styles/composer-tools.css';
+import './composer-tools.css';
 import { useOutsideClose } from '../common/use-outside-close';
 
 type Item = ChannelOutput<'prompts.history'>['items'][number];

@@ -10,7 +10,7 @@ import { ListRow } from './ListRow';
 import { onGridKey } from './grid-keys';
 import { NewArrivals } from './NewArrivals';
 import { holdArrivalsOnScroll, useFling, useFocusJob, useTabStop } from './history-hooks';
-import '../styles/list.css';
+import './list.css';
 
 const SKELETON_ROWS = 10;
 

@@ -1,5 +1,5 @@
 import type { Layout } from './layout-mode';
-import '../styles/list.css';
+import './list.css';
 
 const CHOICES: { id: Layout; label: string; title: string }[] = [
   { id: 'grid', label: 'Grid', title: 'Images first, in a grid' },

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { ACTION_KEYS, ACTION_LABELS, ITERATE_ACTIONS, type IterateAction, type Support } from './iterate';
 import { useApp, useAppStore } from '../store/context';
-import '../styles/iterate.css';
+import './iterate.css';
 
 /** After an action: Use as input brings the person to the composer; the rest stay where they are. */
 export function focusComposerPrompt(): void {

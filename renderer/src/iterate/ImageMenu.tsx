@@ -3,7 +3,7 @@ import { visibleImages } from '../curation/curation';
 import { ACTION_KEYS, ACTION_LABELS, ITERATE_ACTIONS, type IterateAction } from './iterate';
 import { useAppStore } from '../store/context';
 import { focusComposerPrompt, useActionSupport } from './ImageActions';
-import '../styles/iterate.css';
+import './iterate.css';
 
 /**
  * Which menu is open, outside React: a card arriving on top re-lays the grid and remounts the cards, and the menu

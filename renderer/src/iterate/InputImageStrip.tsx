@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { actionSupport, providerFor } from './iterate';
 import { useApi, useApp } from '../store/context';
-import '../styles/iterate.css';
+import './iterate.css';
 
 /** The composer's "working from" strip: the source image, how far the result may move from it, and a way out. */
 export function InputImageStrip() {

@@ -13,7 +13,7 @@ import {
   type Rect,
 } from './mask-brush';
 import { useApp, useAppStore } from '../store/context';
-import '../styles/iterate.css';
+import './iterate.css';
 
 const TINT = [255, 56, 120, 130] as const;
 

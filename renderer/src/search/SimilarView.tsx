@@ -4,7 +4,7 @@ import { formatNumber } from '../common/format';
 import { closeSimilarView, describeDistance, useSimilarMode, type SimilarMode } from './similar-view';
 import { jobTitle, thumbSrc } from '../common/thumbs';
 import { useApi, useApp, useAppStore } from '../store/context';
-import '../styles/similar.css';
+import './similar.css';
 
 type Loaded =
   | { kind: 'similar'; items: SimilarImage[] }

@@ -6,7 +6,7 @@ import { healthText, isAddedInstance, runningText } from './instances';
 import { useNow } from '../common/use-now';
 import { useApi, useApp, useJobIndex } from '../store/context';
 import { Field } from '../common/Field';
-import '../styles/composer-tools.css';
+import '../composer/composer-tools.css';
 
 const ADDABLE = ['comfyui', 'a1111', 'openai'] as const;
 const URL_HINT: Record<(typeof ADDABLE)[number], string> = {

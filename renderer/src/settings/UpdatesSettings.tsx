@@ -1,7 +1,7 @@
 import { useApi, useApp } from '../store/context';
 import { updateStatusLine, useUpdateStatus } from './update-status';
 import { useNow } from '../common/use-now';
-import '../styles/updates.css';
+import './updates.css';
 
 /** Settings → Updates: the one switch, and where the updater stands. */
 export function UpdatesSettings() {

@@ -6,8 +6,8 @@ import { jobTitle } from '../common/thumbs';
 import { useApi, useApp, useAppStore, useJobIndex } from '../store/context';
 import { SplitPanes } from './SplitPanes';
 import { ZoomPane, type ZoomControls } from './ZoomPane';
-import '../styles/viewer.css';
-import '../styles/compare.css';
+import './viewer.css';
+import './compare.css';
 
 /** 2–4 images side by side on the viewer's dark ground, one zoom and pan for all, and what differs in their settings. */
 export function CompareView() {

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { JobSummary, Operation } from '../../../shared/contract';
 import { jobTitle, thumbSrc } from '../common/thumbs';
 import { useApi, useApp, useAppStore } from '../store/context';
-import '../styles/iterate.css';
+import '../iterate/iterate.css';
 
 export const OPERATION_LABELS: Record<Operation, string> = {
   generate: 'Generated',

@@ -11,7 +11,7 @@ import { focusComposerPrompt } from '../iterate/ImageActions';
 import { MaskBrush } from '../iterate/MaskBrush';
 import { ProgressBar } from '../common/ProgressBar';
 import { ZoomPane, type ZoomControls } from './ZoomPane';
-import '../styles/viewer.css';
+import './viewer.css';
 
 const DETAILS_KEY = 'atelier.viewer.details';
 

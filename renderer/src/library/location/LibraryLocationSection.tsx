@@ -4,7 +4,7 @@ import { formatBytes, formatCount } from '../../common/format';
 import { moveFraction, moveProgressText, moveRunning } from './library-move';
 import { useApi, useApp } from '../../store/context';
 import { ConfirmDialog } from '../../common/ConfirmDialog';
-import '../../styles/library-location.css';
+import './library-location.css';
 
 /** How often a running move is asked how far it is (it closes the library, so there are no engine events). */
 const POLL_MS = 250;

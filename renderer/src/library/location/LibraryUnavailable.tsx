@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { LibraryLocation } from '../../../../shared/contract';
 import { useApi, useApp } from '../../store/context';
-import '../../styles/library-location.css';
+import './library-location.css';
 
 /**
  * At start, a remembered library folder that is not there (its drive not connected) is a question, never a fresh
