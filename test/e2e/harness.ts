@@ -176,7 +176,7 @@ export interface OpenAppOptions {
   /** The temp data dir's name prefix, e.g. 'atelier-e2e-search-'. */
   prefix: string;
   /** Fills the new data dir before the engine opens it (e.g. a large library written straight to disk). */
-  beforeHost?: (dataDir: string) => Promise<void>;
+  beforeHost?: (dataDir: string) => Promise<unknown>;
   host?: HostOptions;
   /** Seeds through the API once the host is up, before the browser starts. */
   seed?: (host: Host) => Promise<unknown>;

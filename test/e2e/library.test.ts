@@ -1,14 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildRenderer,
-  launchBrowser,
-  screenshot,
-  startHost,
-  tempDir,
-  type Browser,
-  type Host,
-  tearDown,
-} from './harness.js';
+import { screenshot, startHost, openApp, type App } from './harness.js';
 import { apiCall, expectGrid, search, seedJob, waitFor, type FocusDoc, type ImageLike } from './helpers.js';
 
 const FOX = 'a red fox sleeping under snowy pines';
@@ -19,27 +10,25 @@ const SALE_A = '50% off poster in gouache';
 const SALE_B = '50 percent off poster in ink';
 const ALL = [FOX, TOKYO, FILE_A, FILE_B, SALE_A, SALE_B];
 
-let renderer: Awaited<ReturnType<typeof buildRenderer>>;
-let dataDir: string;
-let host: Host;
-let browser: Browser;
+let app: App;
 const TOKEN = 'e2e-library-token-0123456789';
 
 beforeAll(async () => {
-  renderer = await buildRenderer();
-  dataDir = await tempDir('atelier-e2e-lib-');
-  host = await startHost({ rendererDir: renderer.dir, dataDir, token: TOKEN });
-  for (const prompt of ALL) await seedJob(host, prompt, 128);
-  browser = await launchBrowser();
-  await browser.page.goto(host.url);
-  await expectGrid(browser.page, ALL);
+  app = await openApp({
+    prefix: 'atelier-e2e-lib-',
+    host: { token: TOKEN },
+    seed: async (host) => {
+      for (const prompt of ALL) await seedJob(host, prompt, 128);
+    },
+  });
+  await expectGrid(app.page, ALL);
 }, 120_000);
 
-afterAll(() => tearDown({ browser, host, dataDir, renderer }));
+afterAll(() => app?.close());
 
 describe('find', () => {
   it('finds by a word from the middle of a prompt, in another script, and with literal % and _', async () => {
-    const { page } = browser;
+    const { page } = app;
     await search(page, 'sleeping');
     await expectGrid(page, [FOX]);
     await search(page, '夜景');
@@ -55,7 +44,7 @@ describe('find', () => {
   });
 
   it('`/` focuses the search box', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.locator('body').click({ position: { x: 5, y: 400 } });
     await page.keyboard.press('/');
     expect(
@@ -67,7 +56,7 @@ describe('find', () => {
 
 describe('keep and bin', () => {
   it('favorite, filters that combine, trash with undo, restore, empty trash', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.getByRole('button', { name: `Favorite: ${FILE_A}` }).click();
     await page.getByRole('button', { name: `Favorite: ${FOX}` }).click();
     await page.getByRole('tab', { name: /Favorites/ }).click();
@@ -109,15 +98,15 @@ describe('keep and bin', () => {
   });
 
   it('everything survives a page reload and a host restart', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.reload();
     await expectGrid(page, [FOX, TOKYO, FILE_A, FILE_B, SALE_A]);
     await expect(page.getByRole('button', { name: `Unfavorite: ${FOX}` }).count()).resolves.toBe(1);
 
-    const port = host.server.port;
-    await host.stop();
+    const port = app.host.server.port;
+    await app.host.stop();
     await page.getByText('Connection to Atelier lost.').waitFor();
-    host = await startHost({ rendererDir: renderer.dir, dataDir, token: TOKEN, port });
+    app.host = await startHost({ rendererDir: app.renderer.dir, dataDir: app.dataDir, token: TOKEN, port });
     // The open page reconnects by itself and refetches.
     await page.getByText('Connection to Atelier lost.').waitFor({ state: 'detached', timeout: 20_000 });
     await page.getByRole('tab', { name: /Favorites/ }).click();
@@ -132,7 +121,7 @@ describe('keep and bin', () => {
 
 describe('keyboard only', () => {
   it('compose, generate, navigate the grid, open the viewer, favorite, delete, undo', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.reload();
     await expectGrid(page, [FOX, TOKYO, FILE_A, FILE_B, SALE_A]);
     const focused = () =>
@@ -194,7 +183,7 @@ describe('keyboard only', () => {
     await page.getByRole('status').filter({ hasText: 'Moved to Trash.' }).waitFor();
     await page.keyboard.press('Control+z');
     await expectGrid(page, ['keyboard painted meadow', FOX, TOKYO, FILE_A, FILE_B, SALE_A]);
-    const job = (await apiCall(host, 'jobs.list', { search: 'keyboard painted' })).items[0];
+    const job = (await apiCall(app.host, 'jobs.list', { search: 'keyboard painted' })).items[0];
     expect(job?.favorite).toBe(true);
     expect(job?.trashedAt).toBeNull();
   }, 60_000);
@@ -202,7 +191,7 @@ describe('keyboard only', () => {
 
 describe('screenshots (light and dark)', () => {
   it('main view, viewer and settings', async () => {
-    const { page } = browser;
+    const { page } = app;
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       await page.reload();

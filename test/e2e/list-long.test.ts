@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { libraryPrompt, seedLargeLibrary } from '../fixtures/large-library.js';
-import { buildRenderer, launchBrowser, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import { openApp, type App } from './harness.js';
 import { gridPrompts, waitFor } from './helpers.js';
 
 /** The compact list over a long history: a fling stays light and never breaks a row, and the end loads page after page. */
@@ -8,29 +8,27 @@ const JOBS = 3_000;
 /** One row's height (LIST_ROW_HEIGHT). */
 const ROW = 56;
 
-let renderer: Awaited<ReturnType<typeof buildRenderer>>;
-let dataDir: string;
-let host: Host;
-let browser: Browser;
+let app: App;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  renderer = await buildRenderer();
-  dataDir = await tempDir('atelier-e2e-list-long-');
-  await seedLargeLibrary(dataDir, JOBS, 24);
-  host = await startHost({ rendererDir: renderer.dir, dataDir });
-  browser = await launchBrowser({ viewport: { width: 1280, height: 800 } });
-  browser.page.on('pageerror', (error) => pageErrors.push(String(error)));
-  await browser.page.goto(host.url);
-  await waitFor(async () => (await gridPrompts(browser.page))[0] === libraryPrompt(JOBS - 1), 'the newest job first');
-  await browser.page.getByRole('group', { name: 'Layout' }).getByRole('button', { name: 'List' }).click();
-  await browser.page.locator('.list-canvas').waitFor();
+  app = await openApp({
+    prefix: 'atelier-e2e-list-long-',
+    beforeHost: (dataDir) => seedLargeLibrary(dataDir, JOBS, 24),
+    browser: { viewport: { width: 1280, height: 800 } },
+    beforeGoto: (page) => {
+      page.on('pageerror', (error) => pageErrors.push(String(error)));
+    },
+  });
+  await waitFor(async () => (await gridPrompts(app.page))[0] === libraryPrompt(JOBS - 1), 'the newest job first');
+  await app.page.getByRole('group', { name: 'Layout' }).getByRole('button', { name: 'List' }).click();
+  await app.page.locator('.list-canvas').waitFor();
 }, 120_000);
 
-afterAll(() => tearDown({ browser, host, dataDir, renderer }));
+afterAll(() => app?.close());
 
 const census = () =>
-  browser.page.evaluate(`(() => ({
+  app.page.evaluate(`(() => ({
     rows: document.querySelectorAll('.list-canvas .list-open').length,
     loadedThumbs: [...document.querySelectorAll('.list-canvas .list-thumb img')].filter((i) => i.complete && i.naturalWidth > 0).length,
     thumbRequests: performance.getEntriesByType('resource').filter((e) => e.name.includes('/media/thumb/')).length,
@@ -46,7 +44,7 @@ describe('the list over a long history', () => {
       return before.rows > 0 && before.loadedThumbs === before.rows;
     }, 'the first screen of thumbnails');
     // 40 frames at 400 px: some 285 rows passed, far faster than anyone reads.
-    const during = (await browser.page.evaluate(`(async () => {
+    const during = (await app.page.evaluate(`(async () => {
       const el = document.querySelector('.list-scroll');
       let fewest = Infinity;
       for (let i = 0; i < 40; i += 1) {
@@ -71,7 +69,7 @@ describe('the list over a long history', () => {
   it('scrolling to the end loads page after page until the oldest job', async () => {
     await waitFor(
       async () => {
-        await browser.page.evaluate(
+        await app.page.evaluate(
           `(() => { const el = document.querySelector('.list-scroll'); el.scrollTop = el.scrollHeight; })()`,
         );
         return (await census()).last === libraryPrompt(0);
@@ -81,6 +79,6 @@ describe('the list over a long history', () => {
     );
     expect(pageErrors).toEqual([]);
     expect((await census()).nodes).toBeLessThan(1_500);
-    expect(await browser.page.locator('.list-more').count()).toBe(0);
+    expect(await app.page.locator('.list-more').count()).toBe(0);
   }, 120_000);
 });

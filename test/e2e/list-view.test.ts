@@ -3,17 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolFiles } from '../fixtures/images/tool-files.js';
 import { seriousViolations } from './axe.js';
-import {
-  buildRenderer,
-  launchBrowser,
-  rm,
-  screenshot,
-  startHost,
-  tempDir,
-  type Browser,
-  type Host,
-  tearDown,
-} from './harness.js';
+import { rm, screenshot, tempDir, type Host, openApp, type App } from './harness.js';
 import { apiCall, expectGrid, waitFor } from './helpers.js';
 
 /**
@@ -26,15 +16,12 @@ const BATCH = 'three pears on linen';
 const STOPPED = 'a cathedral that never finished';
 const MODEL = 'atelier-builtin-1';
 
-let renderer: Awaited<ReturnType<typeof buildRenderer>>;
-let dataDir: string;
+let app: App;
 let outside: string;
-let host: Host;
-let browser: Browser;
 let imported: string[];
 let wideId: string;
 
-async function seed(prompt: string, width: number, height: number, count = 1): Promise<string> {
+async function seed(host: Host, prompt: string, width: number, height: number, count = 1): Promise<string> {
   const { job } = await apiCall(host, 'jobs.submit', {
     provider: 'builtin',
     model: MODEL,
@@ -53,29 +40,27 @@ async function seed(prompt: string, width: number, height: number, count = 1): P
 }
 
 const row = (prompt: string) =>
-  browser.page.locator('.list-row').filter({ has: browser.page.getByRole('button', { name: prompt, exact: true }) });
+  app.page.locator('.list-row').filter({ has: app.page.getByRole('button', { name: prompt, exact: true }) });
 const layoutButton = (name: 'Grid' | 'List') =>
-  browser.page.getByRole('group', { name: 'Layout' }).getByRole('button', { name });
+  app.page.getByRole('group', { name: 'Layout' }).getByRole('button', { name });
 const focusedCard = () =>
-  browser.page.evaluate(
+  app.page.evaluate(
     () =>
       (
         globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string | null } | null } }
       ).document.activeElement?.getAttribute('aria-label') ?? null,
   );
 const listPrompts = () =>
-  browser.page
+  app.page
     .locator('.list-canvas .list-open')
     .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('aria-label') ?? ''));
 
 async function showList(): Promise<void> {
   await layoutButton('List').click();
-  await browser.page.locator('.list-canvas').waitFor();
+  await app.page.locator('.list-canvas').waitFor();
 }
 
 beforeAll(async () => {
-  renderer = await buildRenderer();
-  dataDir = await tempDir('atelier-e2e-list-');
   outside = await tempDir('atelier-e2e-list-files-');
   // Two imported files from months ago: another date section, and a source that is not Atelier.
   const folder = join(outside, 'old');
@@ -90,47 +75,52 @@ beforeAll(async () => {
     await utimes(join(folder, f.name), at, at);
   }
   imported = files.map((f) => f.prompt);
-  host = await startHost({ rendererDir: renderer.dir, dataDir });
-  const { import: started } = await apiCall(host, 'library.import', { paths: [folder], mode: 'link' });
-  await waitFor(
-    async () =>
-      (await apiCall(host, 'library.imports', {})).items.find((i) => i.id === started.id)?.status === 'completed',
-    'the import to finish',
-    60_000,
-  );
-  // A slow job cancelled at once: a job that ended without its image.
-  const { job: stopped } = await apiCall(host, 'jobs.submit', {
-    provider: 'builtin',
-    prompt: STOPPED,
-    width: 2048,
-    height: 2048,
-    count: 1,
-    steps: 150,
+  app = await openApp({
+    prefix: 'atelier-e2e-list-',
+    seed: async (host) => {
+      const { import: started } = await apiCall(host, 'library.import', { paths: [folder], mode: 'link' });
+      await waitFor(
+        async () =>
+          (await apiCall(host, 'library.imports', {})).items.find((i) => i.id === started.id)?.status === 'completed',
+        'the import to finish',
+        60_000,
+      );
+      // A slow job cancelled at once: a job that ended without its image.
+      const { job: stopped } = await apiCall(host, 'jobs.submit', {
+        provider: 'builtin',
+        prompt: STOPPED,
+        width: 2048,
+        height: 2048,
+        count: 1,
+        steps: 150,
+      });
+      await apiCall(host, 'jobs.cancel', { id: stopped.id });
+      await waitFor(
+        async () => (await apiCall(host, 'jobs.get', { id: stopped.id })).status === 'cancelled',
+        'the job to be cancelled',
+      );
+      wideId = await seed(host, WIDE, 96, 64);
+      await seed(host, TALL, 64, 96);
+      await seed(host, BATCH, 64, 64, 3);
+    },
+    browser: { viewport: { width: 1440, height: 900 } },
+    beforeGoto: async (page) => {
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+      // A step that cannot happen fails with its own message, well inside the test's time.
+      page.setDefaultTimeout(8_000);
+    },
   });
-  await apiCall(host, 'jobs.cancel', { id: stopped.id });
-  await waitFor(
-    async () => (await apiCall(host, 'jobs.get', { id: stopped.id })).status === 'cancelled',
-    'the job to be cancelled',
-  );
-  wideId = await seed(WIDE, 96, 64);
-  await seed(TALL, 64, 96);
-  await seed(BATCH, 64, 64, 3);
-  browser = await launchBrowser({ viewport: { width: 1440, height: 900 } });
-  await browser.page.emulateMedia({ reducedMotion: 'reduce' });
-  // A step that cannot happen fails with its own message, well inside the test's time.
-  browser.page.setDefaultTimeout(8_000);
-  await browser.page.goto(host.url);
-  await expectGrid(browser.page, [BATCH, TALL, WIDE, STOPPED, ...imported]);
+  await expectGrid(app.page, [BATCH, TALL, WIDE, STOPPED, ...imported]);
 }, 180_000);
 
 afterAll(async () => {
-  await tearDown({ browser, host, dataDir, renderer });
+  await app?.close();
   await rm(outside, { recursive: true, force: true });
 });
 
 describe('the compact list view', () => {
   it('List beside the thumbnail size shows a row per job: prompt, model, size, source, status and count', async () => {
-    const { page } = browser;
+    const { page } = app;
     expect(await layoutButton('Grid').getAttribute('aria-pressed')).toBe('true');
     await showList();
     expect(await layoutButton('List').getAttribute('aria-pressed')).toBe('true');
@@ -174,7 +164,7 @@ describe('the compact list view', () => {
   });
 
   it('↑ and ↓ move the one tab stop, Enter opens the viewer, Escape gives the keyboard back to the row', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.locator('.list-open[tabindex="0"]').focus();
     expect(await focusedCard()).toBe(BATCH);
     expect(await page.locator('.list-open[tabindex="0"]').count()).toBe(1);
@@ -194,7 +184,7 @@ describe('the compact list view', () => {
   });
 
   it("Space, Ctrl-click and Shift-click select; the selection is the grid's, with its bar", async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.locator('.list-open[tabindex="0"]').focus();
     await page.keyboard.press('Space');
     await page.getByRole('button', { name: WIDE, exact: true }).click({ modifiers: ['Control'] });
@@ -220,7 +210,7 @@ describe('the compact list view', () => {
   });
 
   it('a favourite and a rating given in the list show in the grid, and F works on the focused row', async () => {
-    const { page } = browser;
+    const { page } = app;
     await row(WIDE)
       .getByRole('button', { name: `Favorite: ${WIDE}` })
       .click();
@@ -244,12 +234,15 @@ describe('the compact list view', () => {
     await page.getByRole('button', { name: `Unfavorite: ${TALL}` }).waitFor();
     const card = page.locator('.card').filter({ has: page.getByRole('button', { name: WIDE, exact: true }) });
     expect(await card.getByRole('img', { name: /Rated 4 of 5/ }).count()).toBe(1);
-    expect((await apiCall(host, 'jobs.get', { id: wideId })).images[0]).toMatchObject({ favorite: true, rating: 4 });
+    expect((await apiCall(app.host, 'jobs.get', { id: wideId })).images[0]).toMatchObject({
+      favorite: true,
+      rating: 4,
+    });
     await showList();
   });
 
   it('the choice survives a reload, and so does a return to the grid', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.reload();
     await page.locator('.list-canvas').waitFor();
     await waitFor(async () => (await listPrompts()).length === 6, 'the list after a reload');
@@ -263,7 +256,7 @@ describe('the compact list view', () => {
   });
 
   it('the first Tab ("Skip to images") and ↓ from the search box reach the list row', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.reload();
     await page.locator('.list-canvas').waitFor();
     await page.keyboard.press('Tab');
@@ -275,7 +268,7 @@ describe('the compact list view', () => {
   });
 
   it('has no serious or critical axe violations, light and dark (screenshots of both)', async () => {
-    const { page } = browser;
+    const { page } = app;
     await row(BATCH).locator('.list-thumb img').waitFor();
     await page.getByRole('button', { name: TALL, exact: true }).click();
     await page.getByRole('button', { name: BATCH, exact: true }).click({ modifiers: ['Control'] });

@@ -2,29 +2,17 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHeldProvider, heldEntry, type HeldProvider } from '../fakes/held-provider.js';
-import {
-  buildRenderer,
-  launchBrowser,
-  SCREENSHOT_DIR,
-  screenshot,
-  startHost,
-  tempDir,
-  type Browser,
-  type Host,
-  tearDown,
-} from './harness.js';
+import { SCREENSHOT_DIR, screenshot, type Host, openApp, type App } from './harness.js';
 import { seriousViolations } from './axe.js';
 import { apiCall, waitFor, type ImageLike } from './helpers.js';
 
-let renderer: Awaited<ReturnType<typeof buildRenderer>>;
-let dataDir: string;
-let host: Host;
-let browser: Browser;
+let app: App;
 let held: HeldProvider;
 
 const FINISHED = ['a pier in fog', 'orange kites over a beach', 'a quiet reading room', 'a fox in snow'];
 
 async function submit(
+  host: Host,
   prompt: string,
   size: { width: number; height: number } = { width: 512, height: 512 },
 ): Promise<string> {
@@ -32,7 +20,7 @@ async function submit(
   return job.id;
 }
 
-async function statusOf(id: string): Promise<string> {
+async function statusOf(host: Host, id: string): Promise<string> {
   return (await apiCall(host, 'jobs.get', { id })).status;
 }
 
@@ -80,27 +68,28 @@ async function boxes(page: Page): Promise<Record<string, { x: number; y: number;
 }
 
 beforeAll(async () => {
-  renderer = await buildRenderer();
-  dataDir = await tempDir('atelier-e2e-live-');
   held = createHeldProvider('held');
   // One at a time: the second job waits in the queue.
-  host = await startHost({ rendererDir: renderer.dir, dataDir, engine: { providers: [heldEntry(held, 1)] } });
-  for (const prompt of FINISHED) {
-    const id = await submit(prompt);
-    (await held.started(prompt)).finish(FINISHED.indexOf(prompt) % 2 === 0 ? 'light' : 'dark');
-    await waitFor(async () => (await statusOf(id)) === 'succeeded', `"${prompt}" to finish`);
-  }
-  browser = await launchBrowser();
-  await browser.page.emulateMedia({ reducedMotion: 'reduce' });
-  await browser.page.goto(host.url);
-  await cardOf(browser.page, FINISHED[0]!).waitFor();
+  app = await openApp({
+    prefix: 'atelier-e2e-live-',
+    host: { engine: { providers: [heldEntry(held, 1)] } },
+    seed: async (host) => {
+      for (const prompt of FINISHED) {
+        const id = await submit(host, prompt);
+        (await held.started(prompt)).finish(FINISHED.indexOf(prompt) % 2 === 0 ? 'light' : 'dark');
+        await waitFor(async () => (await statusOf(host, id)) === 'succeeded', `"${prompt}" to finish`);
+      }
+    },
+    beforeGoto: (page) => page.emulateMedia({ reducedMotion: 'reduce' }),
+  });
+  await cardOf(app.page, FINISHED[0]!).waitFor();
 }, 120_000);
 
 // A test that failed midway leaves its jobs held: they finish here, so the next test starts from an idle queue.
 // Each round waits for what the finish causes (the queue empties, or the next job starts and is held), not a fixed time.
 afterEach(async () => {
   const unfinished = async () =>
-    (await apiCall(host, 'jobs.list', { view: 'all', status: ['queued', 'running'], limit: 50 })).items.length;
+    (await apiCall(app.host, 'jobs.list', { view: 'all', status: ['queued', 'running'], limit: 50 })).items.length;
   for (let round = 0; round < 5; round += 1) {
     if ((await unfinished()) === 0) return;
     const finishing = [...held.held.values()];
@@ -112,16 +101,16 @@ afterEach(async () => {
   }
 });
 
-afterAll(() => tearDown({ browser, host, dataDir, renderer }));
+afterAll(() => app?.close());
 
 describe('live job cards', () => {
   it('a running job is a card in the grid: its newest preview fills it, with a ring, step n/N and the time left; the next one waits as Queued', async () => {
-    const { page } = browser;
+    const { page } = app;
     const prompt = 'a lighthouse at dusk, rendering';
     const next = 'a harbour at night, waiting';
-    const id = await submit(prompt);
+    const id = await submit(app.host, prompt);
     const job = await held.started(prompt);
-    const nextId = await submit(next);
+    const nextId = await submit(app.host, next);
     const card = cardOf(page, prompt);
     await card.locator('.thumb.live').waitFor();
 
@@ -193,19 +182,19 @@ describe('live job cards', () => {
     expect(await seriousViolations(page, '.app')).toEqual([]);
 
     job.finish('light');
-    await waitFor(async () => (await statusOf(id)) === 'succeeded', 'the job to finish');
+    await waitFor(async () => (await statusOf(app.host, id)) === 'succeeded', 'the job to finish');
     await waitFor(() => imageLoaded(card.locator('img.thumb')), 'the result to replace the preview');
     await card.screenshot({ path: join(SCREENSHOT_DIR, 'live-card-finished.png') });
     // The queued one starts now: let it finish so the next test starts from an idle queue.
     (await held.started(next)).finish('dark');
-    await waitFor(async () => (await statusOf(nextId)) === 'succeeded', 'the queued job to finish');
+    await waitFor(async () => (await statusOf(app.host, nextId)) === 'succeeded', 'the queued job to finish');
     await waitFor(async () => (await page.locator('.live-chip.idle').count()) === 1, 'the chip to hide');
   }, 90_000);
 
   it('Cancel on a running card cancels it', async () => {
-    const { page } = browser;
+    const { page } = app;
     const prompt = 'a cathedral interior, to be cancelled';
-    const id = await submit(prompt);
+    const id = await submit(app.host, prompt);
     const job = await held.started(prompt);
     await job.step(2, 10, 'dark');
     const card = cardOf(page, prompt);
@@ -221,16 +210,16 @@ describe('live job cards', () => {
     await painted(card, 'live-step', 'step 3/10').waitFor();
     const aborted = held.aborted;
     await card.getByRole('button', { name: `Cancel: ${prompt}` }).click();
-    await waitFor(async () => (await statusOf(id)) === 'cancelled', 'the job to be cancelled');
+    await waitFor(async () => (await statusOf(app.host, id)) === 'cancelled', 'the job to be cancelled');
     expect(held.aborted).toBe(aborted + 1);
     await waitFor(async () => (await card.locator('.thumb.live').count()) === 0, 'the card to stop being live');
     expect(await card.getByRole('button', { name: /^Cancel:/ }).count()).toBe(0);
   }, 60_000);
 
   it('when a job finishes, its card becomes the result and no card or control on the page moves', async () => {
-    const { page } = browser;
+    const { page } = app;
     const prompt = 'a glasshouse in rain, finishing';
-    const id = await submit(prompt);
+    const id = await submit(app.host, prompt);
     const job = await held.started(prompt);
     await job.step(5, 10, 'dark');
     const card = cardOf(page, prompt);
@@ -240,7 +229,7 @@ describe('live job cards', () => {
     expect(Object.keys(before).filter((k) => k.startsWith('card ')).length).toBeGreaterThanOrEqual(FINISHED.length + 1);
 
     job.finish('light');
-    await waitFor(async () => (await statusOf(id)) === 'succeeded', 'the job to finish');
+    await waitFor(async () => (await statusOf(app.host, id)) === 'succeeded', 'the job to finish');
     await waitFor(() => imageLoaded(card.locator('img.thumb')), 'the result to show');
     await waitFor(async () => (await page.locator('.live-chip.idle').count()) === 1, 'the chip to hide');
     const after = await boxes(page);
@@ -253,9 +242,9 @@ describe('live job cards', () => {
   }, 60_000);
 
   it('a finished card keeps showing its last preview until its own thumbnail has loaded, never a blank tile', async () => {
-    const { page } = browser;
+    const { page } = app;
     const prompt = 'a lantern festival at dusk, handing over';
-    const id = await submit(prompt);
+    const id = await submit(app.host, prompt);
     const job = await held.started(prompt);
     await job.step(6, 10, 'light');
     const card = cardOf(page, prompt);
@@ -269,7 +258,7 @@ describe('live job cards', () => {
     });
     try {
       job.finish('dark');
-      await waitFor(async () => (await statusOf(id)) === 'succeeded', 'the job to finish');
+      await waitFor(async () => (await statusOf(app.host, id)) === 'succeeded', 'the job to finish');
       await waitFor(
         async () => (await card.locator('.thumb.live').count()) === 0,
         'the live card to become the result',

@@ -1,30 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { libraryPrompt, seedLargeLibrary } from '../fixtures/large-library.js';
-import { buildRenderer, launchBrowser, startHost, tempDir, type Browser, type Host, tearDown } from './harness.js';
+import { openApp, type App } from './harness.js';
 import { gridPrompts, waitFor } from './helpers.js';
 
 const JOBS = 3_000;
 
-let renderer: Awaited<ReturnType<typeof buildRenderer>>;
-let dataDir: string;
-let host: Host;
-let browser: Browser;
+let app: App;
 
 beforeAll(async () => {
-  renderer = await buildRenderer();
-  dataDir = await tempDir('atelier-e2e-long-');
-  await seedLargeLibrary(dataDir, JOBS, 24);
-  host = await startHost({ rendererDir: renderer.dir, dataDir });
-  browser = await launchBrowser({ viewport: { width: 1280, height: 800 } });
-  await browser.page.goto(host.url);
-  await waitFor(async () => (await gridPrompts(browser.page))[0] === libraryPrompt(JOBS - 1), 'the newest job first');
+  app = await openApp({
+    prefix: 'atelier-e2e-long-',
+    beforeHost: (dataDir) => seedLargeLibrary(dataDir, JOBS, 24),
+    browser: { viewport: { width: 1280, height: 800 } },
+  });
+  await waitFor(async () => (await gridPrompts(app.page))[0] === libraryPrompt(JOBS - 1), 'the newest job first');
 }, 120_000);
 
-afterAll(() => tearDown({ browser, host, dataDir, renderer }));
+afterAll(() => app?.close());
 
 /** Page-side numbers: the grid's cards, frames and thumbnails, and every element in the document. */
 const census = () =>
-  browser.page.evaluate(`(() => ({
+  app.page.evaluate(`(() => ({
     cards: document.querySelectorAll('.grid-canvas .card-open').length,
     frames: document.querySelectorAll('.grid-canvas .card-frame').length,
     loadedThumbs: [...document.querySelectorAll('.grid-canvas img.thumb')].filter((i) => i.complete && i.naturalWidth > 0).length,
@@ -49,7 +45,7 @@ describe('a long history', () => {
       return before.cards > 0 && before.loadedThumbs === before.cards;
     }, 'the first screen of thumbnails');
     // 40 frames at 400 px each: far faster than anyone reads.
-    const during = (await browser.page.evaluate(`(async () => {
+    const during = (await app.page.evaluate(`(async () => {
       const el = document.querySelector('.grid-scroll');
       let seen = 0;
       for (let i = 0; i < 40; i += 1) {
@@ -73,12 +69,12 @@ describe('a long history', () => {
       10_000,
     );
     expect(after.top).toBeGreaterThan(10_000);
-    const shown = await gridPrompts(browser.page);
+    const shown = await gridPrompts(app.page);
     expect(shown).not.toContain(libraryPrompt(JOBS - 1));
   });
 
   it('scrolls through the whole history page by page, newest first, with the DOM staying small', async () => {
-    const { page } = browser;
+    const { page } = app;
     let maxNodes = 0;
     const oldest = libraryPrompt(0);
     await waitFor(
@@ -101,7 +97,7 @@ describe('a long history', () => {
   }, 90_000);
 
   it('while a search is typed, result cards come without thumbnails; they load at the pause', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.evaluate(`(() => {
       document.querySelector('.grid-scroll').scrollTop = 0;
       const probe = (window.__typing = { placeholders: 0, requestsAtFirstKey: -1, requestsAtLastKey: -1 });

@@ -1,16 +1,7 @@
 import { mkdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildRenderer,
-  launchBrowser,
-  screenshot,
-  startHost,
-  tempDir,
-  type Browser,
-  type Host,
-  tearDown,
-} from './harness.js';
+import { screenshot, startHost, openApp, type App } from './harness.js';
 import { apiCall, expectGrid, seedJob, waitFor } from './helpers.js';
 
 const PROMPTS = [
@@ -22,30 +13,28 @@ const PROMPTS = [
   'glass of water in sunlight',
 ];
 
-let renderer: Awaited<ReturnType<typeof buildRenderer>>;
-let dataDir: string;
-let host: Host;
-let browser: Browser;
+let app: App;
 const ids: string[] = [];
 const TOKEN = 'e2e-safety-token-0123456789';
 
 beforeAll(async () => {
-  renderer = await buildRenderer();
-  dataDir = await tempDir('atelier-e2e-safety-');
-  host = await startHost({ rendererDir: renderer.dir, dataDir, token: TOKEN, engine: { housekeepingDelayMs: 0 } });
-  for (const prompt of PROMPTS) ids.push(await seedJob(host, prompt, 64));
-  await apiCall(host, 'jobs.setFavorite', { ids: [ids[0]!], favorite: true });
-  browser = await launchBrowser();
-  await browser.page.goto(host.url);
-  await expectGrid(browser.page, PROMPTS);
+  app = await openApp({
+    prefix: 'atelier-e2e-safety-',
+    host: { token: TOKEN, engine: { housekeepingDelayMs: 0 } },
+    seed: async (host) => {
+      for (const prompt of PROMPTS) ids.push(await seedJob(host, prompt, 64));
+      await apiCall(host, 'jobs.setFavorite', { ids: [ids[0]!], favorite: true });
+    },
+  });
+  await expectGrid(app.page, PROMPTS);
 }, 120_000);
 
-afterAll(() => tearDown({ browser, host, dataDir, renderer }));
+afterAll(() => app?.close());
 
 describe('retention asks first, and only moves to the trash', () => {
   it('saving "keep at most 3 jobs" shows how many jobs, images and bytes move, then moves them to the trash', async () => {
-    const { page } = browser;
-    const expected = await apiCall(host, 'jobs.previewRetention', { maxJobs: 3, maxBytes: null, maxAgeDays: null });
+    const { page } = app;
+    const expected = await apiCall(app.host, 'jobs.previewRetention', { maxJobs: 3, maxBytes: null, maxAgeDays: null });
     expect(expected.jobs).toBe(3);
     await page.getByRole('button', { name: 'Settings' }).click();
     await page.getByLabel('Keep at most (jobs, blank = no limit)').fill('3');
@@ -57,22 +46,22 @@ describe('retention asks first, and only moves to the trash', () => {
     );
     await screenshot(page, 'safety-retention-confirm');
     // Nothing moved while the question is open.
-    expect((await apiCall(host, 'jobs.stats', {})).trashed).toBe(0);
+    expect((await apiCall(app.host, 'jobs.stats', {})).trashed).toBe(0);
     await dialog.getByRole('button', { name: 'Move to trash and save' }).click();
-    await waitFor(async () => (await apiCall(host, 'jobs.stats', {})).trashed === 3, 'three jobs in the trash');
+    await waitFor(async () => (await apiCall(app.host, 'jobs.stats', {})).trashed === 3, 'three jobs in the trash');
     await page.getByRole('button', { name: 'Close' }).first().click();
     // The favorite (the oldest) stays; the three next-oldest are in the trash, not deleted.
     await expectGrid(page, [PROMPTS[0]!, PROMPTS[4]!, PROMPTS[5]!]);
     await page.getByRole('tab', { name: /Trash/ }).click();
     await expectGrid(page, PROMPTS.slice(1, 4));
     await page.getByRole('tab', { name: /All/ }).click();
-    await apiCall(host, 'settings.update', { retention: { maxJobs: null } });
+    await apiCall(app.host, 'settings.update', { retention: { maxJobs: null } });
   });
 });
 
 describe('empty trash tells the truth about favorites', () => {
   it('says how many favorites it removes, and withdraws an earlier Undo', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.getByRole('button', { name: PROMPTS[0]!, exact: true }).click();
     await page.keyboard.press('Delete');
     const undo = page.getByRole('button', { name: 'Undo' });
@@ -100,15 +89,15 @@ describe('empty trash tells the truth about favorites', () => {
 
 describe('an emptied database beside the library', () => {
   it('shows a banner, keeps every file, and rebuilds the history from the images', async () => {
-    const { page } = browser;
+    const { page } = app;
     await expectGrid(page, PROMPTS.slice(4));
-    const port = host.server.port;
-    await host.stop();
+    const port = app.host.server.port;
+    await app.host.stop();
     for (const name of ['atelier.db', 'atelier.db-wal', 'atelier.db-shm', 'atelier.db.clean-close'])
-      await rm(join(dataDir, name), { force: true });
+      await rm(join(app.dataDir, name), { force: true });
     // The default start-up delay: the page must ask again until the library check is done.
-    host = await startHost({ rendererDir: renderer.dir, dataDir, token: TOKEN, port });
-    await page.goto(host.url);
+    app.host = await startHost({ rendererDir: app.renderer.dir, dataDir: app.dataDir, token: TOKEN, port });
+    await page.goto(app.host.url);
     const banner = page.locator('.banner.recovery');
     await banner.waitFor({ timeout: 20_000 });
     await expect(banner.textContent()).resolves.toMatch(/does not list 2 images in your library folder/);
@@ -122,27 +111,27 @@ describe('an emptied database beside the library', () => {
 
 describe('kept orphans', () => {
   it('Settings shows the orphans the sweep kept, and removes them only after a counted confirmation', async () => {
-    const { page } = browser;
-    const port = host.server.port;
-    await host.stop();
+    const { page } = app;
+    const port = app.host.server.port;
+    await app.host.stop();
     // A leftover no job lists, named as Atelier names its files and older than the sweep's grace period.
-    const orphan = join(dataDir, 'library', 'ff', `${'f'.repeat(62)}.png`);
-    await mkdir(join(dataDir, 'library', 'ff'), { recursive: true });
+    const orphan = join(app.dataDir, 'library', 'ff', `${'f'.repeat(62)}.png`);
+    await mkdir(join(app.dataDir, 'library', 'ff'), { recursive: true });
     await writeFile(orphan, 'an orphaned leftover');
     const old = new Date(Date.now() - 2 * 3_600_000);
     await utimes(orphan, old, old);
-    host = await startHost({
-      rendererDir: renderer.dir,
-      dataDir,
+    app.host = await startHost({
+      rendererDir: app.renderer.dir,
+      dataDir: app.dataDir,
       token: TOKEN,
       port,
       engine: { housekeepingDelayMs: 0 },
     });
     await waitFor(
-      async () => (await apiCall(host, 'jobs.stats', {})).orphans.files === 1,
+      async () => (await apiCall(app.host, 'jobs.stats', {})).orphans.files === 1,
       'the orphan to be kept aside',
     );
-    await page.goto(host.url);
+    await page.goto(app.host.url);
     await page.getByRole('button', { name: 'Settings' }).click();
     const row = page.getByRole('region', { name: 'Library' });
     await expect(row.textContent()).resolves.toMatch(/1 file \(20 B\) no job lists, kept in the orphans folder/);
@@ -153,9 +142,9 @@ describe('kept orphans', () => {
     await dialog.getByRole('button', { name: 'Delete for good' }).click();
     await page.getByText(/Removed 1 orphaned file, 20 B freed/).waitFor();
     await waitFor(
-      async () => (await apiCall(host, 'jobs.stats', {})).orphans.files === 0,
+      async () => (await apiCall(app.host, 'jobs.stats', {})).orphans.files === 0,
       'the orphans folder to be empty',
     );
-    expect((await apiCall(host, 'jobs.stats', {})).total).toBe(2);
+    expect((await apiCall(app.host, 'jobs.stats', {})).total).toBe(2);
   }, 60_000);
 });
