@@ -4,17 +4,7 @@ import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeA1111, type FakeA1111 } from '../fakes/a1111.js';
 import type { ReadResult } from '../../electron/library/originals/read-pool.js';
-import {
-  buildRenderer,
-  launchBrowser,
-  rm,
-  screenshot,
-  startHost,
-  tempDir,
-  type Browser,
-  type Host,
-  tearDown,
-} from './harness.js';
+import { rm, screenshot, tempDir, type Host, openApp, type App } from './harness.js';
 import { apiCall, waitFor } from './helpers.js';
 
 /**
@@ -44,12 +34,9 @@ const IMPORT_TOTAL = 40;
 /** The import reads these first files, then waits at the gate: it is held at exactly HELD_AT of IMPORT_TOTAL. */
 const HELD_AT = 12;
 
-let renderer: Awaited<ReturnType<typeof buildRenderer>>;
-let dataDir: string;
+let app: App;
 let outside: string;
-let host: Host;
 let fake: FakeA1111;
-let browser: Browser;
 let runningId: string;
 let releaseImport: () => void = () => undefined;
 const importGate = new Promise<void>((resolve) => (releaseImport = resolve));
@@ -122,7 +109,7 @@ async function importFiles(dir: string): Promise<void> {
 }
 
 /** Runs a job on the built-in generator and waits for it; returns its id. */
-async function seed(prompt: string, width: number, height: number, seedValue?: number): Promise<string> {
+async function seed(host: Host, prompt: string, width: number, height: number, seedValue?: number): Promise<string> {
   const { job } = await apiCall(host, 'jobs.submit', {
     provider: 'builtin',
     prompt,
@@ -137,8 +124,6 @@ async function seed(prompt: string, width: number, height: number, seedValue?: n
 
 beforeAll(async () => {
   const frames = previewFrames(512, 768);
-  renderer = await buildRenderer();
-  dataDir = await tempDir('atelier-e2e-shots-');
   outside = await tempDir('atelier-e2e-shots-out-');
   await importFiles(join(outside, IMPORT_FOLDER));
   const preview = await frames;
@@ -151,61 +136,64 @@ beforeAll(async () => {
       preview: (step) => preview[Math.min(step, preview.length) - 1]!,
     },
   });
-  host = await startHost({
-    rendererDir: renderer.dir,
-    dataDir,
-    engine: {
-      // The import of IMPORT_FOLDER reads its first HELD_AT files, then waits until the test lets it go on.
-      wrapImportRead: async (path: string, read: (p: string) => Promise<ReadResult>) => {
-        const index = Number(/^study-(\d+)\.png$/.exec(basename(path))?.[1] ?? -1);
-        if (index >= HELD_AT) await importGate;
-        return read(path);
+  app = await openApp({
+    prefix: 'atelier-e2e-shots-',
+    host: {
+      engine: {
+        // The import of IMPORT_FOLDER reads its first HELD_AT files, then waits until the test lets it go on.
+        wrapImportRead: async (path: string, read: (p: string) => Promise<ReadResult>) => {
+          const index = Number(/^study-(\d+)\.png$/.exec(basename(path))?.[1] ?? -1);
+          if (index >= HELD_AT) await importGate;
+          return read(path);
+        },
       },
     },
-  });
-  await apiCall(host, 'settings.update', { providers: { a1111: { enabled: true, baseUrl: fake.url } } });
-  // Oldest first, so the newest (the variants) lead the grid.
-  // Fixed seeds: the same pictures on every run, so the artifacts can be compared run to run.
-  for (const [i, h] of HISTORY.entries()) ids.set(h.prompt, await seed(h.prompt, h.width, h.height, 7_001 + i));
-  for (const s of VARIANT_SEEDS) ids.set(`${VARIANT} #${s}`, await seed(VARIANT, 768, 512, s));
-  await waitFor(
-    async () => {
-      const { items } = await apiCall(host, 'jobs.list', { limit: 50, view: 'all' });
-      return items.length === ids.size && items.every((j) => j.status === 'succeeded');
+    seed: async (host) => {
+      await apiCall(host, 'settings.update', { providers: { a1111: { enabled: true, baseUrl: fake.url } } });
+      // Oldest first, so the newest (the variants) lead the grid.
+      // Fixed seeds: the same pictures on every run, so the artifacts can be compared run to run.
+      for (const [i, h] of HISTORY.entries())
+        ids.set(h.prompt, await seed(host, h.prompt, h.width, h.height, 7_001 + i));
+      for (const s of VARIANT_SEEDS) ids.set(`${VARIANT} #${s}`, await seed(host, VARIANT, 768, 512, s));
+      await waitFor(
+        async () => {
+          const { items } = await apiCall(host, 'jobs.list', { limit: 50, view: 'all' });
+          return items.length === ids.size && items.every((j) => j.status === 'succeeded');
+        },
+        'the history to render',
+        60_000,
+      );
+      const { job } = await apiCall(host, 'jobs.submit', {
+        provider: 'a1111',
+        prompt: RUNNING,
+        width: 512,
+        height: 768,
+        count: 1,
+        steps: 150,
+      });
+      runningId = job.id;
+      await waitFor(
+        async () => (await apiCall(host, 'jobs.get', { id: runningId })).status === 'running',
+        'the A1111 job to start',
+        15_000,
+      );
     },
-    'the history to render',
-    60_000,
-  );
-  const { job } = await apiCall(host, 'jobs.submit', {
-    provider: 'a1111',
-    prompt: RUNNING,
-    width: 512,
-    height: 768,
-    count: 1,
-    steps: 150,
+    browser: { viewport: { width: 1440, height: 900 } },
   });
-  runningId = job.id;
-  await waitFor(
-    async () => (await apiCall(host, 'jobs.get', { id: runningId })).status === 'running',
-    'the A1111 job to start',
-    15_000,
-  );
-  browser = await launchBrowser({ viewport: { width: 1440, height: 900 } });
-  await browser.page.goto(host.url);
 }, 150_000);
 
 afterAll(async () => {
   releaseImport();
-  if (host !== undefined && runningId !== undefined)
-    await apiCall(host, 'jobs.cancel', { id: runningId }).catch(() => undefined);
-  await tearDown({ browser, host, dataDir, renderer });
+  if (app !== undefined && runningId !== undefined)
+    await apiCall(app.host, 'jobs.cancel', { id: runningId }).catch(() => undefined);
+  await app?.close();
   await fake?.close();
   if (outside !== undefined) await rm(outside, { recursive: true, force: true });
 });
 
 // A failed step must not leave its dialog or its window size over the next one.
 afterEach(async () => {
-  const { page } = browser;
+  const { page } = app;
   for (let i = 0; i < 3 && (await page.locator('dialog[open]').count()) > 0; i += 1)
     await page.keyboard.press('Escape');
   await page.setViewportSize({ width: 1440, height: 900 });
@@ -214,7 +202,7 @@ afterEach(async () => {
 
 /** The page's ground: light or dark, read from what is painted rather than from a class. */
 async function groundLuminance(): Promise<number> {
-  const rgb = await browser.page.evaluate(() => {
+  const rgb = await app.page.evaluate(() => {
     const w = globalThis as unknown as PageWindow;
     return w.getComputedStyle(w.document.body).backgroundColor;
   });
@@ -224,7 +212,7 @@ async function groundLuminance(): Promise<number> {
 
 /** Shoots the current state in both themes; `check` asserts the state again in each before its shot. */
 async function shootBoth(name: string, check: () => Promise<void>): Promise<void> {
-  const { page } = browser;
+  const { page } = app;
   for (const colorScheme of SCHEMES) {
     await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
     // The reduced-motion rule leaves a 0.01 ms transition on every property: read the ground once it has run.
@@ -247,7 +235,7 @@ async function shootBoth(name: string, check: () => Promise<void>): Promise<void
 
 /** Every `img` the locator finds has loaded real pixels. */
 async function allLoaded(selector: string): Promise<boolean> {
-  return browser.page
+  return app.page
     .locator(selector)
     .evaluateAll(
       (imgs) =>
@@ -256,11 +244,11 @@ async function allLoaded(selector: string): Promise<boolean> {
     );
 }
 
-const card = (key: string) => browser.page.locator(`.grid-scroll .card[data-id="${ids.get(key)}"]`);
+const card = (key: string) => app.page.locator(`.grid-scroll .card[data-id="${ids.get(key)}"]`);
 
 describe('gallery screenshots, light and dark', () => {
   it('main view: a mixed-aspect history and a running job with its partial preview', async () => {
-    const { page } = browser;
+    const { page } = app;
     await waitFor(
       async () =>
         (await page.locator('.grid-scroll img.thumb').count()) >= 8 && (await allLoaded('.grid-scroll img.thumb')),
@@ -289,7 +277,7 @@ describe('gallery screenshots, light and dark', () => {
         .first()
         .waitFor();
       await waitFor(() => allLoaded('img[src*="/media/preview/"]'), 'the partial preview to load', 10_000);
-      expect((await apiCall(host, 'jobs.get', { id: runningId })).status).toBe('running');
+      expect((await apiCall(app.host, 'jobs.get', { id: runningId })).status).toBe('running');
     };
     await running();
     await page.mouse.move(0, 0);
@@ -297,7 +285,7 @@ describe('gallery screenshots, light and dark', () => {
   }, 60_000);
 
   it('the viewer zoomed to 200 %', async () => {
-    const { page } = browser;
+    const { page } = app;
     const key = 'neon cyberpunk skyline at night';
     await card(key).locator('img.thumb').dblclick();
     const viewer = page.getByRole('dialog', { name: `Viewer: ${key}` });
@@ -321,7 +309,7 @@ describe('gallery screenshots, light and dark', () => {
   }, 60_000);
 
   it('Compare with two and with four images', async () => {
-    const { page } = browser;
+    const { page } = app;
     const variants = VARIANT_SEEDS.map((s) => `${VARIANT} #${s}`);
     const bar = page.getByRole('toolbar', { name: 'Selected jobs' });
     await card(variants[0]!).locator('img.thumb').click();
@@ -373,7 +361,7 @@ describe('gallery screenshots, light and dark', () => {
   }, 60_000);
 
   it('the composer drawer open at 1024×700, the gallery still in view', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.setViewportSize({ width: 1024, height: 700 });
     const toggle = page.getByRole('button', { name: /^Compose/ });
     await toggle.click();
@@ -403,7 +391,7 @@ describe('gallery screenshots, light and dark', () => {
   }, 60_000);
 
   it('Settings', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     const settings = page.getByRole('dialog', { name: 'Settings' });
     await settings.waitFor();
@@ -425,7 +413,7 @@ describe('gallery screenshots, light and dark', () => {
   }, 60_000);
 
   it('a folder import in progress, held at 12 of 40', async () => {
-    const { page } = browser;
+    const { page } = app;
     // Made now, so the imported pictures sort first in "Newest first" and arrive in view.
     const folder = join(outside, IMPORT_FOLDER);
     const now = Date.now() / 1000;
@@ -438,7 +426,7 @@ describe('gallery screenshots, light and dark', () => {
     const row = page.getByRole('listitem', { name: `Import of ${IMPORT_FOLDER}` });
     await row.getByText(`Importing: ${HELD_AT} of ${IMPORT_TOTAL}`).waitFor({ timeout: 20_000 });
     // The first files are already in the grid, while the rest wait.
-    const { items } = await apiCall(host, 'jobs.list', { limit: 100, view: 'all' });
+    const { items } = await apiCall(app.host, 'jobs.list', { limit: 100, view: 'all' });
     const imported = items.map((j) => j.id).filter((id) => id !== runningId && ![...ids.values()].includes(id));
     expect(imported).toHaveLength(HELD_AT);
     const importedThumbs = imported.map((id) => `.grid-scroll .card[data-id="${id}"] img.thumb`).join(', ');

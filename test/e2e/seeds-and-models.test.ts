@@ -1,61 +1,46 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeComfyUI, type FakeComfy } from '../fakes/comfyui.js';
-import {
-  buildRenderer,
-  launchBrowser,
-  screenshot,
-  startHost,
-  tempDir,
-  type Browser,
-  type Host,
-  tearDown,
-} from './harness.js';
+import { screenshot, openApp, type App } from './harness.js';
 import { apiCall, expectGrid, waitFor } from './helpers.js';
 
 const BATCH = 'three lanterns over a dark canal';
 const CHECKPOINTS = ['dreamshaper_8.safetensors', 'sd_xl_base_1.0.safetensors'];
 
-let renderer: Awaited<ReturnType<typeof buildRenderer>>;
-let dataDir: string;
-let host: Host;
-let browser: Browser;
+let app: App;
 let comfy: FakeComfy;
 
 beforeAll(async () => {
-  renderer = await buildRenderer();
-  dataDir = await tempDir('atelier-e2e-truth-');
   comfy = await startFakeComfyUI({ checkpoints: CHECKPOINTS });
-  host = await startHost({
-    rendererDir: renderer.dir,
-    dataDir,
-    engine: { providerDefaults: { comfyui: { baseUrl: comfy.url } } },
+  app = await openApp({
+    prefix: 'atelier-e2e-truth-',
+    host: { engine: { providerDefaults: { comfyui: { baseUrl: comfy.url } } } },
+    seed: async (host) => {
+      const { job } = await apiCall(host, 'jobs.submit', {
+        provider: 'builtin',
+        prompt: BATCH,
+        width: 64,
+        height: 64,
+        count: 3,
+        seed: 424242,
+        steps: 2,
+      });
+      await waitFor(
+        async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded',
+        'the batch to finish',
+      );
+    },
   });
-  const { job } = await apiCall(host, 'jobs.submit', {
-    provider: 'builtin',
-    prompt: BATCH,
-    width: 64,
-    height: 64,
-    count: 3,
-    seed: 424242,
-    steps: 2,
-  });
-  await waitFor(
-    async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded',
-    'the batch to finish',
-  );
-  browser = await launchBrowser();
-  await browser.page.goto(host.url);
-  await expectGrid(browser.page, [BATCH]);
+  await expectGrid(app.page, [BATCH]);
 }, 120_000);
 
 afterAll(async () => {
-  await tearDown({ browser, host, dataDir, renderer });
+  await app?.close();
   await comfy?.close();
 });
 
 describe('the viewer tells the truth about the image on screen', () => {
   it('image 3 of a batch seeded 424242 shows 424244 in Details, and Reuse settings brings back 424244', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.getByRole('button', { name: BATCH, exact: true }).dblclick();
     const viewer = page.getByRole('dialog', { name: `Viewer: ${BATCH}` });
     await viewer.waitFor();
@@ -74,7 +59,7 @@ describe('the viewer tells the truth about the image on screen', () => {
 
 describe('ComfyUI’s checkpoints are offered once listed', () => {
   it('once ComfyUI is on (and tested) Settings and the Composer list them, and a generation without a choice records the first', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     const card = page.getByRole('article', { name: 'ComfyUI' });
     await card.getByRole('checkbox').check();
@@ -99,14 +84,14 @@ describe('ComfyUI’s checkpoints are offered once listed', () => {
       .getByRole('button', { name: /^Generate/ })
       .click();
     await waitFor(async () => comfy.promptRequests().length === 1, 'ComfyUI to get the prompt', 20_000);
-    const { items } = await apiCall(host, 'jobs.list', { limit: 10, view: 'all', search: 'harbour in the fog' });
+    const { items } = await apiCall(app.host, 'jobs.list', { limit: 10, view: 'all', search: 'harbour in the fog' });
     expect(items[0]?.model).toBe(CHECKPOINTS[0]);
   }, 60_000);
 });
 
 describe('a 64-bit ComfyUI seed keeps every digit', () => {
   it('typed in the Composer, it reaches ComfyUI whole, Details shows it whole, and Reuse settings brings it back whole', async () => {
-    const { page } = browser;
+    const { page } = app;
     const seed = '18446744073709551557';
     const prompt = 'a lighthouse at the end of the world';
     // ComfyUI was switched on and chosen by the test above.

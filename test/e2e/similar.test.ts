@@ -7,33 +7,18 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nearDuplicateFixtures } from '../fixtures/near-duplicates.js';
-import {
-  buildRenderer,
-  launchBrowser,
-  rm,
-  screenshot,
-  startHost,
-  tempDir,
-  type Browser,
-  type Host,
-  tearDown,
-} from './harness.js';
+import { rm, screenshot, tempDir, type Browser, openApp, type App } from './harness.js';
 import { apiCall, search, waitFor, type ImageLike } from './helpers.js';
 
 const SOURCES = 4;
 
-let renderer: Awaited<ReturnType<typeof buildRenderer>>;
-let dataDir: string;
+let app: App;
 let outside: string;
-let host: Host;
-let browser: Browser;
 /** Image id → which source picture it is a copy of. */
 const sourceOf = new Map<string, number>();
 const imageOfName = new Map<string, string>();
 
 beforeAll(async () => {
-  renderer = await buildRenderer();
-  dataDir = await tempDir('atelier-e2e-similar-');
   outside = await tempDir('atelier-e2e-pictures-');
   const fixtures = await nearDuplicateFixtures(SOURCES);
   const sourceOfPath = new Map<string, number>();
@@ -42,36 +27,39 @@ beforeAll(async () => {
     await writeFile(path, f.data);
     sourceOfPath.set(path, f.source);
   }
-  host = await startHost({ rendererDir: renderer.dir, dataDir });
-  await apiCall(host, 'library.import', { paths: [outside], mode: 'link', watch: false });
-  await waitFor(
-    async () => {
-      const page = await apiCall(host, 'jobs.list', { limit: 100, view: 'active' });
-      const done = page.items.length === fixtures.length && page.items.every((j) => j.images[0]?.thumbPending !== true);
-      if (done) {
-        for (const job of page.items) {
-          sourceOf.set(job.images[0]!.id, sourceOfPath.get(job.path!)!);
-          imageOfName.set(job.path!.split('/').pop()!, job.images[0]!.id);
-        }
-      }
-      return done;
+  app = await openApp({
+    prefix: 'atelier-e2e-similar-',
+    seed: async (host) => {
+      await apiCall(host, 'library.import', { paths: [outside], mode: 'link', watch: false });
+      await waitFor(
+        async () => {
+          const page = await apiCall(host, 'jobs.list', { limit: 100, view: 'active' });
+          const done =
+            page.items.length === fixtures.length && page.items.every((j) => j.images[0]?.thumbPending !== true);
+          if (done) {
+            for (const job of page.items) {
+              sourceOf.set(job.images[0]!.id, sourceOfPath.get(job.path!)!);
+              imageOfName.set(job.path!.split('/').pop()!, job.images[0]!.id);
+            }
+          }
+          return done;
+        },
+        'the import and its thumbnails',
+        60_000,
+      );
     },
-    'the import and its thumbnails',
-    60_000,
-  );
-  browser = await launchBrowser();
-  await browser.page.goto(host.url);
+  });
 }, 120_000);
 
 afterAll(async () => {
-  await tearDown({ browser, host, dataDir, renderer });
+  await app?.close();
   if (outside !== undefined) await rm(outside, { recursive: true, force: true });
 });
 
 const thumbsLoaded = (browser: Browser, selector: string) =>
   waitFor(
     () =>
-      browser.page
+      app.page
         .locator(selector)
         .evaluateAll((imgs) =>
           imgs.every((i) => (i as unknown as ImageLike).complete && (i as unknown as ImageLike).naturalWidth > 0),
@@ -81,7 +69,7 @@ const thumbsLoaded = (browser: Browser, selector: string) =>
 
 describe('find similar and show duplicates', () => {
   it('Find similar in the viewer lists that picture’s copies, nearest first; a tile opens it; Back returns to the history', async () => {
-    const { page } = browser;
+    const { page } = app;
     const name = 'picture-1-7.png';
     const imageId = imageOfName.get(name)!;
     // Found by its file name, as a person would (210 pictures do not fit one screen).
@@ -100,7 +88,7 @@ describe('find similar and show duplicates', () => {
     expect([...shown].sort()).toEqual(siblings.sort());
     const labels = await sheet.locator('.similar-grid .similar-label').allTextContents();
     expect(labels.every((l) => ['Same picture', 'Near copy', 'Look-alike'].includes(l))).toBe(true);
-    await thumbsLoaded(browser, '.similar-view img');
+    await thumbsLoaded(app.browser, '.similar-view img');
     await screenshot(page, 'similar');
 
     // A tile opens the viewer on that image, above the list; Escape closes the viewer alone.
@@ -121,7 +109,7 @@ describe('find similar and show duplicates', () => {
   }, 60_000);
 
   it('Show duplicates groups every picture with its copies', async () => {
-    const { page } = browser;
+    const { page } = app;
     await screenshot(page, 'similar-filters');
     await page.getByRole('button', { name: 'Show duplicates' }).click();
     const sheet = page.getByRole('dialog', { name: 'Duplicates' });
@@ -136,7 +124,7 @@ describe('find similar and show duplicates', () => {
       expect(ids).toHaveLength(7);
       expect(sources.size).toBe(1);
     }
-    await thumbsLoaded(browser, '.similar-view img');
+    await thumbsLoaded(app.browser, '.similar-view img');
     await screenshot(page, 'duplicates');
     await page.keyboard.press('Escape');
     await waitFor(async () => (await sheet.count()) === 0, 'the list to close');

@@ -4,53 +4,37 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeA1111, type FakeA1111 } from '../fakes/a1111.js';
-import {
-  buildRenderer,
-  closedPort,
-  launchBrowser,
-  SCREENSHOT_DIR,
-  startHost,
-  tempDir,
-  type Browser,
-  type Host,
-  tearDown,
-} from './harness.js';
+import { closedPort, SCREENSHOT_DIR, openApp, type App } from './harness.js';
 import { apiCall, seedJob, waitFor, type FocusDoc } from './helpers.js';
 import { join } from 'node:path';
 
 const FAILING = 'a portrait of the keeper of the lighthouse in oils';
 const BUILTIN = 'a quiet harbour with a red boat';
 
-let renderer: Awaited<ReturnType<typeof buildRenderer>>;
-let dataDir: string;
-let host: Host;
-let browser: Browser;
+let app: App;
 let fake: FakeA1111 | undefined;
 
 beforeAll(async () => {
-  renderer = await buildRenderer();
-  dataDir = await tempDir('atelier-e2e-truth-');
-  host = await startHost({
-    rendererDir: renderer.dir,
-    dataDir,
-    // A1111 points where nothing listens; a few quick retries leave time to open the viewer before the job fails.
-    engine: {
-      providerDefaults: { a1111: { baseUrl: `http://127.0.0.1:${await closedPort()}` } },
-      retry: { maxAttempts: 4, baseDelayMs: 700, maxDelayMs: 1_500 },
+  app = await openApp({
+    prefix: 'atelier-e2e-truth-',
+    host: {
+      // A1111 points where nothing listens; a few quick retries leave time to open the viewer before the job fails.
+      engine: {
+        providerDefaults: { a1111: { baseUrl: `http://127.0.0.1:${await closedPort()}` } },
+        retry: { maxAttempts: 4, baseDelayMs: 700, maxDelayMs: 1_500 },
+      },
     },
+    seed: (host) => seedJob(host, BUILTIN, 128),
   });
-  await seedJob(host, BUILTIN, 128);
-  browser = await launchBrowser();
-  await browser.page.goto(host.url);
-  await browser.page.getByRole('button', { name: BUILTIN, exact: true }).waitFor();
+  await app.page.getByRole('button', { name: BUILTIN, exact: true }).waitFor();
 }, 120_000);
 
 afterAll(async () => {
   await fake?.close();
-  await tearDown({ browser, host, dataDir, renderer });
+  await app?.close();
 });
 
-const card = (name: RegExp) => browser.page.getByRole('article', { name });
+const card = (name: RegExp) => app.page.getByRole('article', { name });
 const badge = (name: RegExp) => card(name).locator('.provider-state');
 const shot = (locator: ReturnType<typeof card>, name: string) =>
   locator.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`) });
@@ -94,7 +78,7 @@ function tileLayout(tile: ReturnType<typeof card>) {
 
 describe('telling the truth', () => {
   it('Settings cards: Off while disabled, Ready for the builtin, Not tested once on, Failing after a failed test', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     await expect.poll(() => badge(/AUTOMATIC1111/).textContent()).toBe('Off');
     expect(await badge(/ComfyUI/).textContent()).toBe('Off');
@@ -140,7 +124,7 @@ describe('telling the truth', () => {
   });
 
   it('the seed field reads Random; typing a seed fixes it and it is sent; Random goes back', async () => {
-    const { page } = browser;
+    const { page } = app;
     const seed = page.getByLabel('Seed', { exact: true });
     expect(await seed.inputValue()).toBe('');
     expect(await seed.getAttribute('placeholder')).toBe('Random');
@@ -162,11 +146,11 @@ describe('telling the truth', () => {
       .click();
     await waitFor(
       async () =>
-        (await apiCall(host, 'jobs.list', { limit: 5, view: 'all', search: 'seeded teapot' })).items.length === 1,
+        (await apiCall(app.host, 'jobs.list', { limit: 5, view: 'all', search: 'seeded teapot' })).items.length === 1,
       'the seeded job',
     );
-    const [job] = (await apiCall(host, 'jobs.list', { limit: 5, view: 'all', search: 'seeded teapot' })).items;
-    expect((await apiCall(host, 'jobs.get', { id: job!.id })).request.seed).toBe(424242);
+    const [job] = (await apiCall(app.host, 'jobs.list', { limit: 5, view: 'all', search: 'seeded teapot' })).items;
+    expect((await apiCall(app.host, 'jobs.get', { id: job!.id })).request.seed).toBe(424242);
 
     await page.getByRole('button', { name: 'Back to a random seed' }).click();
     expect(await seed.inputValue()).toBe('');
@@ -175,7 +159,7 @@ describe('telling the truth', () => {
   });
 
   it('a failure behind the viewer gets one toast with Show; the tile shows whole words; Retry links both tiles', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.getByLabel('Provider', { exact: true }).selectOption('a1111');
     expect(await page.getByLabel('Provider', { exact: true }).locator('option:checked').textContent()).toMatch(
       /\(failing\)$/,
@@ -260,7 +244,7 @@ describe('telling the truth', () => {
     await newLink.click();
     await waitFor(async () => (await focusedCard()) === originalId, 'the original card to take focus');
     await waitFor(
-      async () => (await apiCall(host, 'jobs.get', { id: retryId })).status === 'succeeded',
+      async () => (await apiCall(app.host, 'jobs.get', { id: retryId })).status === 'succeeded',
       'the retry to succeed',
       20_000,
     );

@@ -1,15 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UpdateStatus } from '../../shared/contract.js';
-import {
-  buildRenderer,
-  launchBrowser,
-  screenshot,
-  startHost,
-  tempDir,
-  type Browser,
-  type Host,
-  tearDown,
-} from './harness.js';
+import { screenshot, openApp, type App } from './harness.js';
 import { desktopCalls, installFakeDesktop } from './desktop-bridge.js';
 import { apiCall, expectGrid, seedJob } from './helpers.js';
 
@@ -43,33 +34,31 @@ function fakeUpdater(): void {
   };
 }
 
-let renderer: Awaited<ReturnType<typeof buildRenderer>>;
-let dataDir: string;
-let host: Host;
-let browser: Browser;
+let app: App;
 
 beforeAll(async () => {
-  renderer = await buildRenderer();
-  dataDir = await tempDir('atelier-e2e-updates-');
-  host = await startHost({ rendererDir: renderer.dir, dataDir });
-  await seedJob(host, 'a lighthouse at dusk');
-  browser = await launchBrowser({ viewport: { width: 1360, height: 860 } });
-  await installFakeDesktop(browser.page);
-  await browser.page.addInitScript(fakeUpdater);
-  await browser.page.goto(host.url);
-  await expectGrid(browser.page, ['a lighthouse at dusk']);
+  app = await openApp({
+    prefix: 'atelier-e2e-updates-',
+    seed: (host) => seedJob(host, 'a lighthouse at dusk'),
+    browser: { viewport: { width: 1360, height: 860 } },
+    beforeGoto: async (page) => {
+      await installFakeDesktop(page);
+      await page.addInitScript(fakeUpdater);
+    },
+  });
+  await expectGrid(app.page, ['a lighthouse at dusk']);
 }, 180_000);
 
 afterAll(async () => {
-  await tearDown({ browser, host, dataDir, renderer });
+  await app?.close();
 });
 
 const push = (status: UpdateStatus) =>
-  browser.page.evaluate((s) => (globalThis as unknown as UpdaterGlobals).pushUpdateStatus(s), status);
+  app.page.evaluate((s) => (globalThis as unknown as UpdaterGlobals).pushUpdateStatus(s), status);
 
 describe('automatic updates (desktop)', () => {
   it('Settings → Updates: on by default, shows the download, and the switch turns the stored setting off', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.getByRole('button', { name: 'Settings' }).click();
     const dialog = page.getByRole('dialog', { name: 'Settings' });
     const toggle = dialog.getByRole('checkbox', { name: /Update Atelier automatically/ });
@@ -81,17 +70,17 @@ describe('automatic updates (desktop)', () => {
     await screenshot(page, 'updates-settings');
     // A controlled box: it shows the engine's answer, so each click is followed by the stored value and the box.
     await toggle.click();
-    await expect.poll(async () => (await apiCall(host, 'settings.get', {})).updates).toEqual({ auto: false });
+    await expect.poll(async () => (await apiCall(app.host, 'settings.get', {})).updates).toEqual({ auto: false });
     await expect.poll(() => toggle.isChecked()).toBe(false);
     await toggle.click();
-    await expect.poll(async () => (await apiCall(host, 'settings.get', {})).updates).toEqual({ auto: true });
+    await expect.poll(async () => (await apiCall(app.host, 'settings.get', {})).updates).toEqual({ auto: true });
     await expect.poll(() => toggle.isChecked()).toBe(true);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
   });
 
   it('a downloaded update is offered once at the top: "Restart to update" asks main to install it', async () => {
-    const { page } = browser;
+    const { page } = app;
     const banner = page.getByRole('status').filter({ hasText: 'Update ready' });
     expect(await banner.count()).toBe(0);
     await push({ state: 'ready', version: '0.2.0' });
@@ -105,7 +94,7 @@ describe('automatic updates (desktop)', () => {
   });
 
   it('"Later" puts the banner away for that version', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.reload();
     await expectGrid(page, ['a lighthouse at dusk']);
     await push({ state: 'ready', version: '0.2.0' });
@@ -118,9 +107,9 @@ describe('automatic updates (desktop)', () => {
 
 describe('automatic updates in the browser', () => {
   it('say they belong to the desktop app and offer no restart', async () => {
-    const other = await browser.context.newPage();
+    const other = await app.browser.context.newPage();
     try {
-      await other.goto(host.url);
+      await other.goto(app.host.url);
       await expectGrid(other, ['a lighthouse at dusk']);
       await other.getByRole('button', { name: 'Settings' }).click();
       await other.getByText('Only the desktop app updates itself; this setting applies there.').waitFor();

@@ -1,14 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildRenderer,
-  launchBrowser,
-  screenshot,
-  startHost,
-  tempDir,
-  type Browser,
-  type Host,
-  tearDown,
-} from './harness.js';
+import { screenshot, openApp, type App } from './harness.js';
 import { apiCall, expectGrid, waitFor } from './helpers.js';
 
 /**
@@ -18,10 +9,7 @@ import { apiCall, expectGrid, waitFor } from './helpers.js';
 const BATCH = 'two studies of a heron at dusk';
 const SIDE = 1024;
 
-let renderer: Awaited<ReturnType<typeof buildRenderer>>;
-let dataDir: string;
-let host: Host;
-let browser: Browser;
+let app: App;
 
 /** The page's own globals, for code that runs in the page (this file is typed for Node). */
 interface PageGlobals {
@@ -36,7 +24,7 @@ interface Box {
   height: number;
 }
 
-const viewer = () => browser.page.getByRole('dialog', { name: `Viewer: ${BATCH}` });
+const viewer = () => app.page.getByRole('dialog', { name: `Viewer: ${BATCH}` });
 /** Read from the page itself: getBoundingClientRect recomputes style, so it sees the transform just set. */
 const rect = (selector: string) =>
   viewer()
@@ -61,34 +49,35 @@ const fitted = (pane: Box) =>
   until('the fitted image', (img) => isNear(img.height, pane.height) || isNear(img.width, pane.width));
 
 beforeAll(async () => {
-  renderer = await buildRenderer();
-  dataDir = await tempDir('atelier-e2e-viewer-zoom-');
-  host = await startHost({ rendererDir: renderer.dir, dataDir });
-  const { job } = await apiCall(host, 'jobs.submit', {
-    provider: 'builtin',
-    prompt: BATCH,
-    width: SIDE,
-    height: SIDE,
-    count: 2,
-    steps: 2,
+  app = await openApp({
+    prefix: 'atelier-e2e-viewer-zoom-',
+    seed: async (host) => {
+      const { job } = await apiCall(host, 'jobs.submit', {
+        provider: 'builtin',
+        prompt: BATCH,
+        width: SIDE,
+        height: SIDE,
+        count: 2,
+        steps: 2,
+      });
+      await waitFor(
+        async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded',
+        'the batch to finish',
+        90_000,
+      );
+    },
+    browser: { viewport: { width: 1280, height: 800 }, colorScheme: 'light' },
   });
-  await waitFor(
-    async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded',
-    'the batch to finish',
-    90_000,
-  );
-  browser = await launchBrowser({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
-  await browser.page.goto(host.url);
-  await expectGrid(browser.page, [BATCH]);
+  await expectGrid(app.page, [BATCH]);
 }, 180_000);
 
 afterAll(async () => {
-  await tearDown({ browser, host, dataDir, renderer });
+  await app?.close();
 });
 
 describe('the viewer', () => {
   it('fills the window on a neutral dark ground even in the light theme, the image fitted and centred', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.getByRole('button', { name: BATCH, exact: true }).dblclick();
     await viewer().waitFor();
     await waitFor(
@@ -120,7 +109,7 @@ describe('the viewer', () => {
   });
 
   it('Ctrl+1 shows 1:1 centred on the image’s middle, Ctrl+0 fits again', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.keyboard.press('Control+1');
     await waitFor(async () => (await zoomLevel()) === 100, '1:1');
     const pane = await paneBox();
@@ -134,7 +123,7 @@ describe('the viewer', () => {
   });
 
   it('the wheel zooms around the pointer: the pixel under it stays under it', async () => {
-    const { page } = browser;
+    const { page } = app;
     const pane = await paneBox();
     const at = { x: pane.x + pane.width * 0.6, y: pane.y + pane.height * 0.4 };
     await page.mouse.move(at.x, at.y);
@@ -161,7 +150,7 @@ describe('the viewer', () => {
   });
 
   it('+ and − zoom by steps; dragging pans, and the image never leaves the pane', async () => {
-    const { page } = browser;
+    const { page } = app;
     const level = await zoomLevel();
     await page.keyboard.press('+');
     await waitFor(async () => (await zoomLevel()) > level, '+ to zoom in');
@@ -196,7 +185,7 @@ describe('the viewer', () => {
   });
 
   it('keeps the zoom and the place while stepping through the batch with → and ←', async () => {
-    const { page } = browser;
+    const { page } = app;
     const level = await zoomLevel();
     const before = await imageBox();
     const src = await viewer().locator('img.zoom-image').getAttribute('src');
@@ -218,7 +207,7 @@ describe('the viewer', () => {
   });
 
   it('two pointers pinch: apart zooms in around their middle', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.keyboard.press('Control+0');
     const pane = await paneBox();
     await fitted(pane);
@@ -258,7 +247,7 @@ describe('the viewer', () => {
   });
 
   it('details lead with the settings, hide with Shift+I or the Details button, and keep timings under Technical', async () => {
-    const { page } = browser;
+    const { page } = app;
     const details = viewer().getByRole('complementary', { name: 'Details' });
     await details.waitFor();
     const labels = await details.locator('.details-settings dt').allTextContents();
@@ -289,7 +278,7 @@ describe('the viewer', () => {
   });
 
   it('is the same dark ground in the dark theme', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.emulateMedia({ colorScheme: 'dark' });
     const ground = await viewer()
       .locator('.viewer-stage')
@@ -300,7 +289,7 @@ describe('the viewer', () => {
   });
 
   it('in a narrow window the details stack below and the image refits to the smaller pane', async () => {
-    const { page } = browser;
+    const { page } = app;
     await page.setViewportSize({ width: 800, height: 700 });
     await waitFor(async () => (await paneBox()).width === 800, 'the pane to take the whole narrow width');
     const pane = await paneBox();
