@@ -18,7 +18,6 @@ import { createSuggest } from './suggest.js';
 import { createTags } from './tags.js';
 import type { Access } from './guard.js';
 
-/** The curation store: per-image curation, tags, boards, counts that follow the query, suggestions. */
 /** Counts, tags, boards and suggestions as they stand. */
 export interface CurationReads {
   count(query: CountQuery): MatchCounts;
@@ -47,6 +46,7 @@ export interface CurationWrites {
   boardRemove(boardId: string, target: ImageTarget): Curated;
 }
 
+/** The curation store: per-image curation, tags, boards, counts that follow the query, suggestions. */
 export type CurationStore = CurationReads & CurationWrites;
 
 export function createCurationStore(
