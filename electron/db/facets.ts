@@ -23,7 +23,14 @@ interface FacetSource {
     'width' | 'height' | 'sampler' | 'steps' | 'guidance' | 'negativePrompt' | 'model' | 'seed'
   >;
   metadata?:
-    { model?: string; sampler?: string; scheduler?: string; loras?: Array<{ name: string }> } | null | undefined;
+    | {
+        model?: string | undefined;
+        sampler?: string | undefined;
+        scheduler?: string | undefined;
+        loras?: Array<{ name: string }> | undefined;
+      }
+    | null
+    | undefined;
   /** Seeds known when the row is written (the request's, an imported file's). */
   seeds?: ReadonlyArray<number | string>;
 }

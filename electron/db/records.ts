@@ -18,11 +18,11 @@ export interface NewImage {
   /** Relative to the data dir, or null when no thumbnail could be made. */
   thumbPath: string | null;
   /** The seed this image was rendered with, when the provider said. */
-  seed?: Seed;
+  seed?: Seed | undefined;
   /** Its position in a batch drawn from one shared seed (ComfyUI), when that is how it was made. */
-  batchIndex?: number;
+  batchIndex?: number | undefined;
   /** 64-bit perceptual hash, 16 hex digits (made with the thumbnail); absent when it could not be made yet. */
-  phash?: string;
+  phash?: string | undefined;
 }
 
 export interface StoredImage extends NewImage {

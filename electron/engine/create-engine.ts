@@ -46,7 +46,7 @@ const HOUR = 60 * 60 * 1000;
 /** What tests change and production never does: fakes, fault injection, shorter timings. */
 export interface EngineTestSeams {
   /** Replaces the default provider set (tests use fakes on loopback). */
-  providers?: ProviderEntry[];
+  providers?: ProviderEntry[] | undefined;
   retry?: RetryPolicy;
   maxResponseBytes?: number;
   /** Orphan files younger than this survive the start-up sweep. */

@@ -40,7 +40,12 @@ export interface ProviderRegistry extends ProviderPool {
   /** Without the keyring (the scheduler asks on every pass): on, and everything it needs is stored. */
   placeable(id: string): boolean;
   /** A new instance of a kind: its own provider object from the kind's factory, its own settings. */
-  add(input: { kind: string; name: string; baseUrl?: string; concurrency?: number }): Promise<InstanceRef>;
+  add(input: {
+    kind: string;
+    name: string;
+    baseUrl?: string | undefined;
+    concurrency?: number | undefined;
+  }): Promise<InstanceRef>;
   /** Forgets an added instance (settings, secrets); the first of a kind stays. */
   remove(id: string): Promise<InstanceRef>;
   /** Releases what added instances hold (the first instances are closed by their entries). */

@@ -51,9 +51,21 @@ export interface SettingsService {
   publicView(): Settings;
   update(patch: SettingsPatch): Promise<Settings>;
   /** Stores a new instance of a kind with the kind's defaults; its id is `<kind>-<n>`. */
-  addInstance(input: { kind: string; name: string; baseUrl?: string; concurrency?: number }): Promise<StoredInstance>;
+  addInstance(input: {
+    kind: string;
+    name: string;
+    baseUrl?: string | undefined;
+    concurrency?: number | undefined;
+  }): Promise<StoredInstance>;
   /** Forgets an added instance's settings and secrets; false when there is no such added instance. */
   removeInstance(id: string): Promise<boolean>;
+}
+
+/** The fields a patch sets: one left out (or undefined, which JSON never carries) keeps its stored value. */
+function setFields<T extends object>(patch: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
+  };
 }
 
 export function createSettingsService(options: {
@@ -150,7 +162,7 @@ export function createSettingsService(options: {
     async update(patch) {
       const next: StoredSettings = structuredClone(cached);
       if (patch.concurrency) next.concurrency = { ...next.concurrency, ...patch.concurrency };
-      if (patch.retention) next.retention = { ...next.retention, ...patch.retention };
+      if (patch.retention) next.retention = { ...next.retention, ...setFields(patch.retention) };
       if (patch.theme) next.theme = patch.theme;
       if (patch.library?.xmpSidecars !== undefined)
         next.library = { ...next.library, xmpSidecars: patch.library.xmpSidecars };

@@ -44,7 +44,7 @@ interface State {
   running: Set<string>;
   loadedModel?: string;
   attempt: number;
-  timer?: ReturnType<typeof setTimeout>;
+  timer?: ReturnType<typeof setTimeout> | undefined;
   /** The address and login it went down with: a new one is a new server, not known down. */
   connection?: string;
 }

@@ -20,7 +20,7 @@ import { apiCall, expectGrid, seedJob, waitFor } from './helpers.js';
  */
 let app: App;
 let outside: string;
-const PROMPTS = ['a heron at dawn', 'a kettle on a stove', 'a lantern in fog'];
+const PROMPTS = ['a heron at dawn', 'a kettle on a stove', 'a lantern in fog'] as const;
 const jobs: { id: string; imageId: string }[] = [];
 
 beforeAll(async () => {

@@ -76,7 +76,7 @@ export interface RunHost {
   /** Per filename prefix, the next SaveImage counter. */
   counters: Map<string, number>;
   /** The node the running prompt is on, told to a client that reconnects. */
-  current?: { clientId: string; node: string };
+  current?: { clientId: string; node: string } | undefined;
   closed(): boolean;
 }
 

@@ -16,7 +16,7 @@ export interface ListPlan {
 
 export interface PlanOptions {
   /** The parsed query's SQL (default: the search split into words, as plain text terms). */
-  compiled?: CompiledQuery;
+  compiled?: CompiledQuery | undefined;
   /** none: read the history through this index (a typed clause's, chosen by size); default: SQLite's choice. */
   indexedBy?: string;
   /** Extra job-level conditions the chosen driver adds (redundant with the query, they only pick where to start). */

@@ -26,7 +26,7 @@ function graphTexts(texts: TextMap): { prompt?: string; workflow?: string } {
   for (const key of ['exif:Make', 'exif:Model']) {
     const text = texts.get(key);
     const match = text === undefined ? null : /^\s*(prompt|workflow)\s*:\s*(\{[\s\S]*)$/.exec(text);
-    if (match !== null) found[match[1] as 'prompt' | 'workflow'] ??= match[2];
+    if (match !== null) found[match[1] as 'prompt' | 'workflow'] ??= match[2]!;
   }
   return found;
 }

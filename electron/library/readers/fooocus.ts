@@ -4,8 +4,8 @@ import { parseJson, isObject } from './json.js';
 import type { GeneratorRead, GeneratorReader, TextMap } from './types.js';
 
 interface FooocusTexts {
-  data?: string;
-  scheme?: string;
+  data?: string | undefined;
+  scheme?: string | undefined;
 }
 
 /** PNG: `parameters` + `fooocus_scheme`. JPEG/WebP: EXIF UserComment + MakerNote, Software "Fooocus …". */

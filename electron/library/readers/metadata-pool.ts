@@ -68,7 +68,7 @@ interface Task {
 
 interface Slot {
   worker: Worker;
-  running?: { id: number; task: Task; timer: NodeJS.Timeout };
+  running?: { id: number; task: Task; timer: NodeJS.Timeout } | undefined;
 }
 
 /** `buffer` is the file's own, handed back when it was handed over. */

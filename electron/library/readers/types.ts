@@ -17,20 +17,20 @@ export interface LoraRef {
 
 /** One generation's settings. Seeds are decimal strings: ComfyUI and Fooocus seeds go past 2^53. */
 export interface ReadSettings {
-  prompt?: string;
-  negativePrompt?: string;
-  seed?: string;
-  steps?: number;
-  guidance?: number;
-  sampler?: string;
-  scheduler?: string;
-  model?: string;
-  modelHash?: string;
-  width?: number;
-  height?: number;
-  loras?: LoraRef[];
+  prompt?: string | undefined;
+  negativePrompt?: string | undefined;
+  seed?: string | undefined;
+  steps?: number | undefined;
+  guidance?: number | undefined;
+  sampler?: string | undefined;
+  scheduler?: string | undefined;
+  model?: string | undefined;
+  modelHash?: string | undefined;
+  width?: number | undefined;
+  height?: number | undefined;
+  loras?: LoraRef[] | undefined;
   /** Image-to-image strength, where the tool records one. */
-  denoise?: number;
+  denoise?: number | undefined;
 }
 
 /** A piece of metadata text as the file holds it (PNG keyword, EXIF tag, XMP, sidecar), kept whole and searchable. */

@@ -21,7 +21,7 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
-function assignDefined<T extends object>(target: T, values: Partial<T>): T {
+function assignDefined<T extends object>(target: T, values: { [K in keyof T]?: T[K] | undefined }): T {
   for (const [key, value] of Object.entries(values)) {
     if (value !== undefined) (target as Obj)[key] = value;
   }

@@ -20,11 +20,11 @@ export interface StatusErrorInput {
   status: number;
   headers: Headers;
   /** The provider's own message, already extracted from its error body. */
-  providerMessage?: string;
-  providerCode?: string;
-  providerType?: string;
+  providerMessage?: string | undefined;
+  providerCode?: string | undefined;
+  providerType?: string | undefined;
   /** Replaces the generic message for this status when the provider said something more specific. */
-  message?: string;
+  message?: string | undefined;
 }
 
 /**

@@ -4,7 +4,9 @@
  */
 
 /** How far along a job is (0..1) from one tick: the provider's fraction, else its step count. */
-export function progressOf(tick: { fraction?: number; step?: number; steps?: number } | undefined): number | null {
+export function progressOf(
+  tick: { fraction?: number | undefined; step?: number | undefined; steps?: number | undefined } | undefined,
+): number | null {
   if (tick === undefined) return null;
   if (tick.fraction !== undefined && Number.isFinite(tick.fraction)) return clamp01(tick.fraction);
   if (tick.step !== undefined && tick.steps !== undefined && tick.steps > 0) return clamp01(tick.step / tick.steps);

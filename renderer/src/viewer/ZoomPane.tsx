@@ -50,9 +50,9 @@ export function ZoomPane({
   width: number;
   height: number;
   alt: string;
-  ref?: Ref<ZoomControls>;
-  onDragOut?: () => void;
-  sync?: ZoomSync;
+  ref?: Ref<ZoomControls> | undefined;
+  onDragOut?: (() => void) | undefined;
+  sync?: ZoomSync | undefined;
 }) {
   const paneRef = useRef<HTMLDivElement>(null);
   const imgRef = useRef<HTMLImageElement>(null);

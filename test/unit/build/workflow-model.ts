@@ -100,7 +100,7 @@ export function parseGithubEnv(text: string): Record<string, string> {
  */
 export interface BashOptions {
   /** Part of the step to run instead of all of it. */
-  script?: string;
+  script?: string | undefined;
   cwd?: string;
   /** What the runner itself sets (RUNNER_OS...); PATH here goes before the machine's. */
   env?: Record<string, string>;
