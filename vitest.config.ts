@@ -4,8 +4,11 @@ import SummaryReporter from './test/summary-reporter.js';
 export default defineConfig({
   test: {
     environment: 'node',
-    // Two cores here: forks keep native modules (better-sqlite3, sharp) isolated per file.
+    // Forks keep native modules (better-sqlite3, sharp) isolated per file.
     pool: 'forks',
+    // Most files wait on sockets, timers and child processes, not the CPU: three at once on two cores halves the run
+    // (vitest's default here would be one). No test may depend on the machine's speed, so they stay correct.
+    maxWorkers: 3,
     testTimeout: 20_000,
     hookTimeout: 60_000,
     reporters: ['default', new SummaryReporter()],
