@@ -102,17 +102,14 @@ describe('a long history', () => {
     // The pause that ends a burst of typing is a page timer (renderer/src/search/SearchBar.tsx). Held, it keeps every
     // keystroke inside one burst however slowly a loaded machine types, so what shows mid-burst is certain.
     await page.clock.install();
-    await page.clock.pauseAt((await page.evaluate('Date.now()')) + 1_000);
+    await page.clock.pauseAt(((await page.evaluate('Date.now()')) as number) + 1_000);
     const atFirstKey = (await census()).thumbRequests;
     await page.getByRole('searchbox', { name: 'Search' }).focus();
     await page.keyboard.type('glacier');
-    await waitFor(
-      async () => {
-        const prompts = await gridPrompts(page);
-        return prompts.length > 0 && prompts.every((p) => p.includes('glacier'));
-      },
-      'the results for "glacier"',
-    );
+    await waitFor(async () => {
+      const prompts = await gridPrompts(page);
+      return prompts.length > 0 && prompts.every((p) => p.includes('glacier'));
+    }, 'the results for "glacier"');
     const during = await census();
     const placeholders = (await page.evaluate(
       `document.querySelectorAll('.grid-canvas .card-open div.thumb').length`,
