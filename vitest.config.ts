@@ -41,7 +41,13 @@ export default defineConfig({
       // One Vite build for every e2e file of the run (test/e2e/global-setup.ts); `buildRenderer()` hands it out.
       {
         extends: true,
-        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], globalSetup: ['test/e2e/global-setup.ts'] },
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/e2e/global-setup.ts'],
+          // A browser, a host and the unit files share two cores: a limit, not a measure (speed lives in bench/).
+          testTimeout: 60_000,
+        },
       },
     ],
   },

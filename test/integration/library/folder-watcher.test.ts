@@ -273,6 +273,8 @@ describe('folder watcher: live changes', () => {
     await writeFile(join(data, 'thumbs', 'c.webp'), 'x');
     const later = join(f.root, 'later.png');
     await writeFile(later, 'l');
+    // The live watch shares its tree with the checkpoint's reader: once it has the new file, so does the reader.
+    await until(() => f.upserted().includes(later), 'the later file, live');
     expect(await f.watcher.changesSince('r1', f.root, [data])).toEqual({ upserted: [later], removed: [] });
   });
 
