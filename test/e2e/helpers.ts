@@ -130,3 +130,13 @@ export async function recordProgressValues(page: Page): Promise<() => Promise<st
   });
   return () => page.evaluate(() => (globalThis as unknown as { __progressSeen: string[] }).__progressSeen);
 }
+
+const clocked = new WeakSet<Page>();
+/** Stops the page's timers and clock (installing Playwright's fake clock once per page); `clock.resume()` lets go. */
+export async function holdClock(page: Page): Promise<void> {
+  if (!clocked.has(page)) {
+    await page.clock.install();
+    clocked.add(page);
+  }
+  await page.clock.pauseAt(((await page.evaluate('Date.now()')) as number) + 1_000);
+}

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { libraryPrompt, seedLargeLibrary } from '../fixtures/large-library.js';
-import type { Page } from 'playwright-core';
 import { openApp, type App } from './harness.js';
-import { gridPrompts, waitFor } from './helpers.js';
+import { gridPrompts, holdClock, waitFor } from './helpers.js';
 
 const JOBS = 3_000;
 
@@ -18,16 +17,6 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(() => app?.close());
-
-const clocked = new WeakSet<Page>();
-/** Stops the page's timers and clock (installing Playwright's fake clock once per page); `clock.resume()` lets go. */
-async function holdClock(page: Page): Promise<void> {
-  if (!clocked.has(page)) {
-    await page.clock.install();
-    clocked.add(page);
-  }
-  await page.clock.pauseAt(((await page.evaluate('Date.now()')) as number) + 1_000);
-}
 
 /** Page-side numbers: the grid's cards, frames and thumbnails, and every element in the document. */
 const census = () =>
