@@ -19,9 +19,9 @@ export default defineConfig({
     environment: 'node',
     // Forks keep native modules (better-sqlite3, sharp) isolated per file.
     pool: 'forks',
-    // Most files wait on sockets, timers and child processes, not the CPU: three at once on two cores halves the run
-    // (vitest's default here would be one). No test may depend on the machine's speed, so they stay correct.
-    maxWorkers: 3,
+    // Most files wait on sockets, timers and child processes, not the CPU: two at once on two cores nearly halves the
+    // run (vitest's default here would be one). Three was barely faster and left browsers starved for frames.
+    maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 60_000,
     reporters: ['default', new SummaryReporter()],

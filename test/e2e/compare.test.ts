@@ -114,13 +114,13 @@ describe('compare', () => {
     await waitFor(
       async () => (await transforms())[0] !== panned && new Set(await transforms()).size === 1,
       'both panes a step further in',
-      5_000,
+      15_000,
     );
     await page.keyboard.press('Control+0');
     await waitFor(
       async () => (await transforms())[0] === before[0] && new Set(await transforms()).size === 1,
       'both panes fitted again',
-      5_000,
+      15_000,
     );
 
     expect(await seriousViolations(page)).toEqual([]);
@@ -166,7 +166,7 @@ describe('compare', () => {
     await waitFor(
       async () => Math.abs(Number((await clip()).match(/([\d.]+)%/)![1]) - 70) < 1,
       'the split dragged to 70%',
-      5_000,
+      15_000,
     );
     await page.mouse.move(0, 0);
     await screenshot(page, 'compare-split');
