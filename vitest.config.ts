@@ -19,14 +19,14 @@ export default defineConfig({
     environment: 'node',
     // Forks keep native modules (better-sqlite3, sharp) isolated per file.
     pool: 'forks',
-    // Most files wait on sockets, timers and child processes, not the CPU: two at once on two cores nearly halves the
-    // run (vitest's default here would be one). Three was barely faster and left browsers starved for frames.
+    // Unit files mostly wait on sockets, timers and child processes, not the CPU: two at once on two cores (vitest's
+    // default here would be one). The e2e project overrides it below.
     maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 60_000,
     reporters: ['default', new SummaryReporter()],
     // e2e is a project of its own so the renderer build runs only in a run with an e2e file: vitest starts a
-    // project's global setup only when one of its files is in the run. All projects run together, in the one pool.
+    // project's global setup only when one of its files is in the run. It runs as a second group, after the unit files.
     projects: [
       {
         extends: true,
@@ -45,7 +45,10 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/e2e/global-setup.ts'],
-          // A browser, a host and the unit files share two cores: a limit, not a measure (speed lives in bench/).
+          // After the unit files, one at a time: a browser driven alongside other work misses frames and clicks.
+          sequence: { groupOrder: 1 },
+          maxWorkers: 1,
+          // A limit, not a measure (speed lives in bench/).
           testTimeout: 60_000,
         },
       },
