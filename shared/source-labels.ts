@@ -11,5 +11,12 @@ export const SOURCE_LABELS: Record<ImageSource, string> = {
   swarmui: 'SwarmUI',
   easydiffusion: 'Easy Diffusion',
   midjourney: 'Midjourney',
+  civitai: 'Civitai',
+  ruinedfooocus: 'RuinedFooocus',
+  drawthings: 'Draw Things',
+  stabilitymatrix: 'Stability Matrix',
+  tensorart: 'Tensor.Art',
+  huggingface: 'Hugging Face Space',
+  ppdiffusers: 'PaddleNLP ppdiffusers',
   unknown: 'Unknown',
 };

@@ -13,6 +13,13 @@ export const IMAGE_SOURCES = [
   'swarmui',
   'easydiffusion',
   'midjourney',
+  'civitai',
+  'ruinedfooocus',
+  'drawthings',
+  'stabilitymatrix',
+  'tensorart',
+  'huggingface',
+  'ppdiffusers',
   'unknown',
 ] as const;
 export const ImageSource = z.enum(IMAGE_SOURCES, { error: `A source is one of ${IMAGE_SOURCES.join(', ')}.` });
