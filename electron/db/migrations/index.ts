@@ -12,6 +12,7 @@ import { migration0011 } from './0011_perceptual_hash.js';
 import { migration0012 } from './0012_search_indexes.js';
 import { migration0013 } from './0013_lineage.js';
 import { migration0014 } from './0014_presets.js';
+import { migration0015 } from './0015_corrections_notes.js';
 import type { Migration } from './types.js';
 
 /** Every migration, in order. Append only: a released migration never changes. */
@@ -30,6 +31,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0012,
   migration0013,
   migration0014,
+  migration0015,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
