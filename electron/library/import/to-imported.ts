@@ -107,10 +107,17 @@ export interface ImportedFile {
   storedPath: string;
 }
 
-/** One imported file as a succeeded job of one image, at the time the file says it was made. */
-export function toImportedImage(file: ImportedFile): ImportedImage {
-  const { read } = file;
-  const createdAt = Math.trunc(file.mtimeMs);
+/** What a file's read becomes on its job: written at import, and again when the file is re-read (library/reread/). */
+export type ImportedJobFields = Pick<
+  ImportedImage,
+  'source' | 'request' | 'model' | 'seed' | 'metadata' | 'searchExtra'
+>;
+
+/** The job fields one read of a file gives; `mode` is how the file is kept (the locations are filled by the store). */
+export function importedJobFields(
+  read: ImageRead,
+  file: { path: string; width: number; height: number; mode: ImportMode },
+): ImportedJobFields {
   const s = read.settings;
   const metadata: ImportedMetadata = {
     raw: capRaw(read.raw),
@@ -126,16 +133,30 @@ export function toImportedImage(file: ImportedFile): ImportedImage {
   if (s.denoise !== undefined) metadata.denoise = s.denoise;
   if (read.description !== undefined) metadata.description = read.description.slice(0, 32_000);
   if (read.alternatives !== undefined) metadata.alternatives = read.alternatives.slice(0, 20).map((a) => ({ ...a }));
-  const seedNumber = s.seed === undefined ? undefined : contractSeed(s.seed);
   return {
-    jobId: uuidv7(createdAt),
-    createdAt,
     source: read.source,
     request: settingsRequest(read.source, s, file.width, file.height),
     ...(s.model === undefined || s.model.length === 0 ? {} : { model: s.model.slice(0, 200) }),
     ...(s.seed === undefined ? {} : { seed: s.seed }),
     metadata,
     searchExtra: searchExtra(file.path, read),
+  };
+}
+
+/** The image's seed as the images table keeps it, from the seed the file names. */
+export function imageSeedOf(seed: string | undefined): Seed | undefined {
+  return seed === undefined ? undefined : contractSeed(seed);
+}
+
+/** One imported file as a succeeded job of one image, at the time the file says it was made. */
+export function toImportedImage(file: ImportedFile): ImportedImage {
+  const createdAt = Math.trunc(file.mtimeMs);
+  const fields = importedJobFields(file.read, file);
+  const seedNumber = imageSeedOf(fields.seed);
+  return {
+    jobId: uuidv7(createdAt),
+    createdAt,
+    ...fields,
     image: {
       id: uuidv7(createdAt),
       index: 0,
