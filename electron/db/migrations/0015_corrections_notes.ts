@@ -5,6 +5,7 @@ import type { Migration } from './types.js';
  * Corrections sit beside the file's own settings (jobs.request_json and metadata_json stay what the file says, so a
  * re-read rewrites them freely): one row per corrected field, its value as JSON. A note is per image; `folded` is its
  * search form (note:word), and `job_id` lets a job's notes join its search text and the note: filter per job.
+ * The search columns (jobs.search_text, model_key, steps…) hold the corrected values: electron/db/annotated-search.ts.
  */
 export const migration0015: Migration = {
   version: 15,
@@ -29,6 +30,14 @@ export const migration0015: Migration = {
         updated_at INTEGER NOT NULL
       ) STRICT, WITHOUT ROWID;
       CREATE INDEX image_notes_job ON image_notes (job_id);
+
+      -- A job whose search text carries corrections or notes: the text as its file or request made it (base), and the
+      -- text last written with them (written). A search text that no longer equals written was rewritten from the file.
+      CREATE TABLE annotated_search (
+        job_id TEXT PRIMARY KEY REFERENCES jobs (id) ON DELETE CASCADE,
+        base TEXT NOT NULL,
+        written TEXT NOT NULL
+      ) STRICT, WITHOUT ROWID;
     `);
   },
 };
