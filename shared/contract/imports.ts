@@ -131,9 +131,15 @@ export const ImportedMetadata = z.object({
   modelHash: z.string().optional(),
   loras: z.array(LoraRef).optional(),
   denoise: z.number().optional(),
+  /** Guidance a distilled model takes as an input (Flux's FluxGuidance), beside the CFG. */
+  distilledGuidance: z.number().optional(),
   description: z.string().optional(),
   /** Other generations the file describes (a ComfyUI graph with several samplers). */
   alternatives: z.array(z.record(z.string(), z.unknown())).optional(),
+  /** Later passes over the image (refiner, hires fix, detailer, upscale), in the order they ran, with their settings. */
+  passes: z
+    .array(z.object({ role: z.string(), classType: z.string(), settings: z.record(z.string(), z.unknown()) }))
+    .optional(),
   raw: z.array(RawText),
   /** Fields that were there but could not be read. */
   problems: z.array(z.string()),

@@ -131,8 +131,11 @@ export function importedJobFields(
   if (s.modelHash !== undefined) metadata.modelHash = s.modelHash;
   if (s.loras !== undefined && s.loras.length > 0) metadata.loras = s.loras;
   if (s.denoise !== undefined) metadata.denoise = s.denoise;
+  if (s.distilledGuidance !== undefined) metadata.distilledGuidance = s.distilledGuidance;
   if (read.description !== undefined) metadata.description = read.description.slice(0, 32_000);
   if (read.alternatives !== undefined) metadata.alternatives = read.alternatives.slice(0, 20).map((a) => ({ ...a }));
+  if (read.passes !== undefined)
+    metadata.passes = read.passes.slice(0, 20).map((p) => ({ ...p, settings: { ...p.settings } }));
   return {
     source: read.source,
     request: settingsRequest(read.source, s, file.width, file.height),

@@ -1,3 +1,4 @@
+import { nodeTable, type NodeTable } from './comfyui-node-table.js';
 import { isObject, type JsonObject } from './json.js';
 
 /** One node of a ComfyUI API graph (`{nodeId: {class_type, inputs}}`). */
@@ -37,14 +38,18 @@ export interface Walk {
   problems: Set<string>;
   /** Budget left; below zero the walk follows nothing more. */
   left: number;
+  /** The known node classes, with a person's own rules laid over them. */
+  table: NodeTable;
+  /** Values already worked out, by node and output: a string node read by many encoders is joined once. */
+  values: Map<string, unknown>;
 }
 
 /** Each of the 21 samplers read may walk its prompts, model and size over about the whole graph three times. */
-export function newWalk(graph: Graph): Walk {
-  return { graph, problems: new Set(), left: budgetFor(graph, 64) };
+export function newWalk(graph: Graph, table: NodeTable = nodeTable()): Walk {
+  return { graph, problems: new Set(), left: budgetFor(graph, 64), table, values: new Map() };
 }
 
-function note(walk: Walk, problem: string): void {
+export function note(walk: Walk, problem: string): void {
   if (walk.problems.size < MAX_WALK_PROBLEMS) walk.problems.add(problem);
 }
 
@@ -90,39 +95,44 @@ export interface Target {
   output: number;
 }
 
-/** The node a link leads to; a link to a missing node is noted once and leads nowhere. */
+/** A switch's input that is selected: by number (1-based) or by a boolean ([when false, when true]). */
+function selected(walk: Walk, node: ComfyNode, select: string, options: readonly string[]): string | undefined {
+  const raw = input(node, select);
+  // The selector is nearly always a widget; a linked one is read only when it is a literal primitive's.
+  const value = isLink(raw) ? input(walk.graph.get(String(raw[0])) ?? node, 'value') : raw;
+  if (typeof value === 'boolean') return options[value ? 1 : 0];
+  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
+  if (Number.isInteger(n) && n >= 1 && n <= options.length) return options[n - 1];
+  return options.find((name) => isLink(input(node, name)));
+}
+
+/** The node a link leads to, through switches to the input they select; a link to a missing node is noted once. */
 export function follow(walk: Walk, from: ComfyNode, name: string, value: unknown): Target | undefined {
-  if (!isLink(value) || !spend(walk, 1)) return undefined;
-  const node = walk.graph.get(String(value[0]));
-  if (node === undefined) {
-    note(walk, `${label(from)}: ${name.slice(0, 80)} links to missing node ${String(value[0]).slice(0, 40)}`);
-    return undefined;
+  let source = from;
+  let key = name;
+  let link = value;
+  for (let depth = 0; depth < MAX_DEPTH; depth++) {
+    if (!isLink(link) || !spend(walk, 1)) return undefined;
+    const node = walk.graph.get(String(link[0]));
+    if (node === undefined) {
+      note(walk, `${label(source)}: ${key.slice(0, 80)} links to missing node ${String(link[0]).slice(0, 40)}`);
+      return undefined;
+    }
+    const spec = walk.table.spec(node.classType);
+    if (spec?.role !== 'switch' || spec.select === undefined || spec.options === undefined) {
+      return { node, output: Number(link[1]) };
+    }
+    const chosen = selected(walk, node, spec.select, spec.options);
+    if (chosen === undefined) return undefined;
+    source = node;
+    key = chosen;
+    link = input(node, chosen);
   }
-  return { node, output: Number(value[1]) };
+  return undefined;
 }
 
 export function followInput(walk: Walk, node: ComfyNode | undefined, name: string): ComfyNode | undefined {
   return node === undefined ? undefined : follow(walk, node, name, input(node, name))?.node;
-}
-
-// Where primitive, seed and string nodes keep their value (core Primitive*, rgthree, Crystools, WAS, …).
-const VALUE_INPUTS = ['value', 'seed', 'noise_seed', 'int', 'float', 'number', 'string', 'text', 'Text'];
-
-/** An input's value; when it is a link to a primitive or string node, that node's value. */
-export function valueOf(walk: Walk, node: ComfyNode, name: string): unknown {
-  let current = node;
-  let key = name;
-  for (let depth = 0; depth < MAX_DEPTH; depth++) {
-    const raw = input(current, key);
-    if (!isLink(raw)) return raw;
-    const target = follow(walk, current, key, raw);
-    if (target === undefined) return undefined;
-    current = target.node;
-    const found = [name, ...VALUE_INPUTS].find((candidate) => input(current, candidate) !== undefined);
-    if (found === undefined) return undefined;
-    key = found;
-  }
-  return undefined;
 }
 
 export const byId = (a: ComfyNode, b: ComfyNode): number => a.id.localeCompare(b.id, 'en', { numeric: true });

@@ -1,20 +1,27 @@
 import { asNumber, asText } from './fields.js';
-import { follow, input, isLink, MAX_DEPTH, spend, valueOf, type ComfyNode, type Walk } from './comfyui-graph.js';
+import { follow, input, isLink, MAX_DEPTH, spend, type ComfyNode, type Walk } from './comfyui-graph.js';
+import { valueOf } from './comfyui-values.js';
 
-// Text encoder inputs, the main prompt first: CLIPTextEncode, Flux/SD3 (t5xxl before clip_l), SDXL (text_g, text_l).
-const TEXT_INPUTS = ['text', 't5xxl', 'text_g', 'clip_l', 'text_l'];
+export type PromptSide = 'prompt' | 'negativePrompt';
 
 export interface PromptRead {
   /** Every distinct text reached, in the order the graph combines them (area prompts, SDXL g and l). */
   texts: string[];
   /** FluxGuidance (or CLIPTextEncodeFlux) on the way, nearest the sampler. */
-  guidance?: number;
+  distilledGuidance?: number;
 }
 
-function encoderTexts(walk: Walk, node: ComfyNode): string[] {
-  return TEXT_INPUTS.map((name) => asText(valueOf(walk, node, name))?.trim()).filter(
-    (text): text is string => text !== undefined && text !== '',
-  );
+/** A node's prompt texts: an encoder's (either side), or a loader's that holds both prompts (Efficient Loader). */
+export function nodeTexts(walk: Walk, node: ComfyNode, side: PromptSide): string[] {
+  const negative = walk.table.fieldInputs(node.classType, 'negativePrompt');
+  const keys =
+    side === 'negativePrompt' && negative.length > 0 ? negative : walk.table.fieldInputs(node.classType, 'prompt');
+  const texts: string[] = [];
+  for (const key of keys) {
+    const text = asText(valueOf(walk, node, key))?.trim();
+    if (text !== undefined && text !== '') texts.push(text);
+  }
+  return texts;
 }
 
 /** The conditioning links a node passes on: the side its output names, or every `conditioning*` input. */
@@ -29,8 +36,16 @@ function upstream(walk: Walk, node: ComfyNode, output: number): Array<[string, u
   return entries.filter(([name, value]) => /conditioning/i.test(name) && isLink(value));
 }
 
+function guidanceOf(walk: Walk, node: ComfyNode): number | undefined {
+  for (const key of walk.table.fieldInputs(node.classType, 'distilledGuidance')) {
+    const found = asNumber(valueOf(walk, node, key));
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
 /** Follows a positive or negative link through conditioning nodes to the text encoders. */
-export function readPrompt(walk: Walk, from: ComfyNode, name: string): PromptRead {
+export function readPrompt(walk: Walk, from: ComfyNode, name: string, side: PromptSide): PromptRead {
   const read: PromptRead = { texts: [] };
   const seen = new Set<string>();
   const visited = new Set<string>();
@@ -38,9 +53,9 @@ export function readPrompt(walk: Walk, from: ComfyNode, name: string): PromptRea
     const target = follow(walk, node, inputName, value);
     if (target === undefined || depth > MAX_DEPTH || visited.has(target.node.id)) return;
     visited.add(target.node.id);
-    const guidance = asNumber(input(target.node, 'guidance'));
-    if (read.guidance === undefined && guidance !== undefined) read.guidance = guidance;
-    const texts = encoderTexts(walk, target.node);
+    const guidance = guidanceOf(walk, target.node);
+    if (read.distilledGuidance === undefined && guidance !== undefined) read.distilledGuidance = guidance;
+    const texts = nodeTexts(walk, target.node, side);
     if (texts.length > 0) {
       for (const text of texts) {
         if (seen.has(text)) continue;

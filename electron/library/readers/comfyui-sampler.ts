@@ -1,7 +1,9 @@
 import { asCount, asNumber, asSeed, asText, newFill, put, putLoras, type Fill } from './fields.js';
-import { followInput, input, label, valueOf, type ComfyNode, type Walk } from './comfyui-graph.js';
-import { readModel, readSize } from './comfyui-model.js';
-import { readPrompt } from './comfyui-prompts.js';
+import { followInput, input, label, type ComfyNode, type Walk } from './comfyui-graph.js';
+import type { NodeField } from './comfyui-node-table.js';
+import { readModel, readSize, sizeOf, textField } from './comfyui-model.js';
+import { nodeTexts, readPrompt } from './comfyui-prompts.js';
+import { valueOf } from './comfyui-values.js';
 
 /**
  * The nodes that carry a sampler's settings: the sampler itself, and for SamplerCustomAdvanced the noise
@@ -39,11 +41,11 @@ const COERCE: Record<SamplerField, (value: unknown) => string | number | undefin
   denoise: asNumber,
 };
 
-/** The first of these inputs that is present, on the first of these nodes that has it. */
-function pick(walk: Walk, fill: Fill, key: SamplerField, nodes: Array<ComfyNode | undefined>, names: string[]) {
+/** The first input the table names for `key` that is present, on the first of these nodes that has one. */
+function pick(walk: Walk, fill: Fill, key: SamplerField, nodes: Array<ComfyNode | undefined>): void {
   for (const node of nodes) {
     if (node === undefined) continue;
-    const name = names.find((candidate) => input(node, candidate) !== undefined);
+    const name = walk.table.fieldInputs(node.classType, key as NodeField).find((n) => input(node, n) !== undefined);
     if (name === undefined) continue;
     put(fill, key, valueOf(walk, node, name), COERCE[key], `${label(node)} ${name}`);
     return;
@@ -60,17 +62,31 @@ function promptOwner(p: Parts, name: string): [ComfyNode, string] | undefined {
 }
 
 function putPrompts(walk: Walk, fill: Fill, p: Parts): void {
+  // A node that holds its own prompts (a person's rule, or a sampler with a text widget) is read first.
+  const own = nodeTexts(walk, p.sampler, 'prompt');
+  if (own.length > 0) {
+    fill.settings.prompt = own.join('\n');
+    const negative = nodeTexts(walk, p.sampler, 'negativePrompt');
+    if (negative.length > 0 && walk.table.fieldInputs(p.sampler.classType, 'negativePrompt').length > 0)
+      fill.settings.negativePrompt = negative.join('\n');
+    return;
+  }
   const positive = promptOwner(p, 'positive');
   const negative = promptOwner(p, 'negative');
-  const pos = positive === undefined ? undefined : readPrompt(walk, ...positive);
-  const neg = negative === undefined ? undefined : readPrompt(walk, ...negative);
+  const pos = positive === undefined ? undefined : readPrompt(walk, ...positive, 'prompt');
+  const neg = negative === undefined ? undefined : readPrompt(walk, ...negative, 'negativePrompt');
   if (pos !== undefined && pos.texts.length > 0) fill.settings.prompt = pos.texts.join('\n');
   if (neg !== undefined && neg.texts.length > 0) fill.settings.negativePrompt = neg.texts.join('\n');
-  // Flux samples at cfg 1: the guidance the person set is FluxGuidance's.
-  if (pos?.guidance !== undefined) fill.settings.guidance = pos.guidance;
+  // Flux samples at cfg 1: the guidance the person set is FluxGuidance's, kept beside the cfg.
+  if (pos?.distilledGuidance !== undefined) fill.settings.distilledGuidance = pos.distilledGuidance;
 }
 
 function putModel(walk: Walk, fill: Fill, p: Parts): void {
+  const own = textField(walk, p.sampler, 'model');
+  if (own !== undefined) {
+    fill.settings.model = own;
+    return;
+  }
   const owner = input(p.sampler, 'model') !== undefined ? p.sampler : p.guider;
   if (owner === undefined) return;
   const read = readModel(walk, owner, 'model');
@@ -82,16 +98,25 @@ function putModel(walk: Walk, fill: Fill, p: Parts): void {
 export function readSampler(walk: Walk, sampler: ComfyNode): Fill {
   const fill = newFill();
   const p = parts(walk, sampler);
-  pick(walk, fill, 'seed', [sampler, p.noise], ['seed', 'noise_seed']);
-  pick(walk, fill, 'steps', [sampler, p.sigmas], ['steps']);
-  pick(walk, fill, 'guidance', [sampler, p.guider], ['cfg']);
-  pick(walk, fill, 'sampler', [sampler, p.select], ['sampler_name']);
-  pick(walk, fill, 'scheduler', [sampler, p.sigmas], ['scheduler']);
-  pick(walk, fill, 'denoise', [sampler, p.sigmas], ['denoise']);
+  pick(walk, fill, 'seed', [sampler, p.noise]);
+  pick(walk, fill, 'steps', [sampler, p.sigmas]);
+  pick(walk, fill, 'guidance', [sampler, p.guider]);
+  pick(walk, fill, 'sampler', [sampler, p.select]);
+  pick(walk, fill, 'scheduler', [sampler, p.sigmas]);
+  pick(walk, fill, 'denoise', [sampler, p.sigmas]);
   putPrompts(walk, fill, p);
   putModel(walk, fill, p);
-  const size = readSize(walk, sampler);
+  const size = sizeOf(walk, sampler) ?? readSize(walk, sampler);
   if (size.width !== undefined) fill.settings.width = size.width;
   if (size.height !== undefined) fill.settings.height = size.height;
+  return fill;
+}
+
+/** A model upscale (ImageUpscaleWithModel): the upscale model is all it has to say. */
+export function readUpscale(walk: Walk, node: ComfyNode): Fill {
+  const fill = newFill();
+  const loader = followInput(walk, node, 'upscale_model');
+  const model = loader === undefined ? undefined : textField(walk, loader, 'model');
+  if (model !== undefined) fill.settings.model = model;
   return fill;
 }

@@ -9,6 +9,8 @@ export interface ComfySources {
   workflow?: JsonObject;
   /** True when any text is ComfyUI's, even one that did not parse. */
   claimed: boolean;
+  /** The graph is one Civitai's generator wrote (its `extraMetadata` or `extra.airs` beside the nodes). */
+  civitai?: boolean;
   problems: string[];
 }
 
@@ -16,29 +18,16 @@ const looksLikeApiGraph = (value: JsonObject): boolean =>
   Object.values(value).some((node) => isObject(node) && typeof node['class_type'] === 'string');
 const looksLikeWorkflow = (value: JsonObject): boolean => Array.isArray(value['nodes']);
 
-/** PNG keywords, then WebP EXIF `Make`/`Model` written as `workflow:{…}` / `prompt:{…}`. */
-function graphTexts(texts: TextMap): { prompt?: string; workflow?: string } {
-  const found: { prompt?: string; workflow?: string } = {};
-  const prompt = texts.get('prompt');
-  const workflow = texts.get('workflow');
-  if (prompt !== undefined) found.prompt = prompt;
-  if (workflow !== undefined) found.workflow = workflow;
-  for (const key of ['exif:Make', 'exif:Model']) {
-    const text = texts.get(key);
-    const match = text === undefined ? null : /^\s*(prompt|workflow)\s*:\s*(\{[\s\S]*)$/.exec(text);
-    if (match !== null) found[match[1] as 'prompt' | 'workflow'] ??= match[2]!;
-  }
-  return found;
-}
-
-function take(sources: ComfySources, kind: 'prompt' | 'workflow', value: unknown): void {
+function take(sources: ComfySources, kind: 'prompt' | 'workflow', value: unknown, where: string): void {
   if (typeof value === 'string') {
     const parsed = parseJson(value);
-    if (parsed.ok) take(sources, kind, parsed.value);
+    if (parsed.ok) take(sources, kind, parsed.value, where);
     // An unparseable graph is still ComfyUI's when it names the keys only ComfyUI writes.
     else if (/"(class_type|links|nodes)"/.test(value)) {
       sources.claimed = true;
-      sources.problems.push(`${kind}: not valid JSON (${parsed.reason.slice(0, 80)})`);
+      sources.problems.push(
+        `${where === kind ? kind : `${where} ${kind}`}: not valid JSON (${parsed.reason.slice(0, 80)})`,
+      );
     }
     return;
   }
@@ -48,24 +37,53 @@ function take(sources: ComfySources, kind: 'prompt' | 'workflow', value: unknown
   sources.claimed = true;
 }
 
-/** JPEG: EXIF UserComment holding `{"prompt": …, "workflow": …}`, graphs as objects or as JSON text. */
-function fromUserComment(sources: ComfySources, text: string | undefined): void {
-  if (text === undefined || !/^\s*\{\s*"prompt"\s*:/.test(text)) return;
-  const parsed = parseJson(text);
-  if (!parsed.ok || !isObject(parsed.value)) {
-    sources.claimed = true;
-    sources.problems.push('exif:UserComment: not valid JSON');
+/** Some writers put UTF-16 into an ASCII tag: its NULs between letters go, no JSON holds a raw NUL. */
+const withoutNuls = (text: string): string => (text.includes('\0') ? text.replace(/\0/g, '') : text);
+
+/**
+ * An EXIF text of a JPEG or WebP (ImageDescription, Make, Model, UserComment, …): `prompt:{…}` / `workflow:{…}`
+ * (ComfyUI's WebP save, Save Image Extended, Image Saver), `{"prompt": …, "workflow": …}` (Extended Image
+ * Formats), or the API graph itself (Civitai, with its `extra` and `extraMetadata` beside the nodes).
+ */
+function fromExifText(sources: ComfySources, key: string, raw: string): void {
+  const text = withoutNuls(raw);
+  const prefixed = /^\s*(prompt|workflow)\s*:\s*(?=\{)/i.exec(text);
+  if (prefixed !== null) {
+    take(sources, prefixed[1]!.toLowerCase() as 'prompt' | 'workflow', text.slice(prefixed[0].length), key);
     return;
   }
-  take(sources, 'prompt', parsed.value['prompt']);
-  take(sources, 'workflow', parsed.value['workflow']);
+  if (!/^\s*\{/.test(text) || !/"(class_type|prompt|workflow|nodes)"/.test(text)) return;
+  const parsed = parseJson(text);
+  if (!parsed.ok || !isObject(parsed.value)) {
+    if (/"class_type"/.test(text)) {
+      sources.claimed = true;
+      sources.problems.push(`${key}: not valid JSON`);
+    }
+    return;
+  }
+  const value = parsed.value;
+  if (looksLikeApiGraph(value)) {
+    take(sources, 'prompt', value, key);
+    const extra = value['extra'];
+    if (value['extraMetadata'] !== undefined || (isObject(extra) && extra['airs'] !== undefined))
+      sources.civitai = true;
+    return;
+  }
+  // A workflow alone must also have links: InvokeAI's and others' JSON has `nodes` too.
+  if (looksLikeWorkflow(value) && Array.isArray(value['links'])) {
+    take(sources, 'workflow', value, key);
+    return;
+  }
+  take(sources, 'prompt', value['prompt'], key);
+  take(sources, 'workflow', value['workflow'], key);
 }
 
 export function comfySources(texts: TextMap): ComfySources {
   const sources: ComfySources = { claimed: false, problems: [] };
-  const found = graphTexts(texts);
-  if (found.prompt?.trimStart().startsWith('{')) take(sources, 'prompt', found.prompt);
-  if (found.workflow?.trimStart().startsWith('{')) take(sources, 'workflow', found.workflow);
-  fromUserComment(sources, texts.get('exif:UserComment'));
+  const prompt = texts.get('prompt');
+  const workflow = texts.get('workflow');
+  if (prompt?.trimStart().startsWith('{')) take(sources, 'prompt', prompt, 'prompt');
+  if (workflow?.trimStart().startsWith('{')) take(sources, 'workflow', workflow, 'workflow');
+  for (const [key, text] of texts) if (key.startsWith('exif:')) fromExifText(sources, key, text);
   return sources;
 }

@@ -1,78 +1,204 @@
 import { isObject, setOwn, type JsonObject } from './json.js';
 import { MAX_DEPTH } from './comfyui-graph.js';
+import { NODE_TABLE } from './comfyui-node-table.js';
 
-/**
- * The UI workflow keeps widget values by position, not by name: the names of the core nodes the walk reads,
- * in the order ComfyUI writes them (`control_after_generate` is the UI's extra widget after a seed).
- */
-const WIDGETS: Record<string, string[]> = {
-  KSampler: ['seed', 'control_after_generate', 'steps', 'cfg', 'sampler_name', 'scheduler', 'denoise'],
-  KSamplerAdvanced: ['add_noise', 'noise_seed', 'control_after_generate', 'steps', 'cfg', 'sampler_name', 'scheduler'],
-  CLIPTextEncode: ['text'],
-  CLIPTextEncodeSDXL: ['width', 'height', 'crop_w', 'crop_h', 'target_width', 'target_height', 'text_g', 'text_l'],
-  CLIPTextEncodeFlux: ['clip_l', 't5xxl', 'guidance'],
-  CLIPTextEncodeSD3: ['clip_l', 'clip_g', 't5xxl'],
-  FluxGuidance: ['guidance'],
-  CheckpointLoaderSimple: ['ckpt_name'],
-  UNETLoader: ['unet_name'],
-  LoraLoader: ['lora_name', 'strength_model', 'strength_clip'],
-  LoraLoaderModelOnly: ['lora_name', 'strength_model'],
-  EmptyLatentImage: ['width', 'height', 'batch_size'],
-  EmptySD3LatentImage: ['width', 'height', 'batch_size'],
-  LatentUpscale: ['upscale_method', 'width', 'height'],
-  RandomNoise: ['noise_seed'],
-  KSamplerSelect: ['sampler_name'],
-  BasicScheduler: ['scheduler', 'steps', 'denoise'],
-  CFGGuider: ['cfg'],
-  PrimitiveNode: ['value'],
-};
+/** The UI's extra widget after a seed (`control_after_generate`): its values, told apart from the next widget's. */
+const CONTROL_VALUES = new Set(['fixed', 'increment', 'decrement', 'randomize']);
+const SEED_WIDGETS = new Set(['seed', 'noise_seed', 'value']);
+
+/** Nodes the UI draws but ComfyUI never runs: the API graph has none of them. */
+const VIRTUAL = /^(Reroute|Note|MarkdownNote)$|^(Reroute|Label|Bookmark) \(rgthree\)$/;
+
+/** ComfyUI node modes: 2 is muted (left out), 4 bypassed (its inputs passed straight to its outputs). */
+const MUTED = 2;
+const BYPASSED = 4;
+
+/** Steps the expansion may take beyond a few per node and link of the file (subgraphs inside subgraphs). */
+const MIN_STEPS = 50_000;
 
 type Source = [string, number];
 
-/** Link id → the output it comes from, with Reroute nodes passed through. */
-function linkSources(workflow: JsonObject, nodes: JsonObject[]): Map<unknown, Source> {
-  const reroutes = new Map<string, unknown>();
-  for (const node of nodes) {
-    const first: unknown = Array.isArray(node['inputs']) ? node['inputs'][0] : undefined;
-    if (node['type'] === 'Reroute' && isObject(first)) reroutes.set(String(node['id']), first['link']);
-  }
-  const raw = new Map<unknown, Source>();
-  for (const link of Array.isArray(workflow['links']) ? workflow['links'] : []) {
-    if (Array.isArray(link) && link.length >= 3) raw.set(String(link[0]), [String(link[1]), Number(link[2])]);
-  }
-  const resolved = new Map<unknown, Source>();
-  for (const [id, source] of raw) {
-    let current: Source | undefined = source;
-    for (let depth = 0; current !== undefined && reroutes.has(current[0]) && depth < MAX_DEPTH; depth++) {
-      current = raw.get(String(reroutes.get(current[0])));
-    }
-    if (current !== undefined) resolved.set(id, current);
-  }
-  return resolved;
+interface Link {
+  originId: string;
+  originSlot: number;
 }
 
-function nodeInputs(node: JsonObject, sources: Map<unknown, Source>): JsonObject {
-  const inputs: JsonObject = {};
-  const values = node['widgets_values'];
-  const names = WIDGETS[String(node['type'])] ?? [];
-  if (Array.isArray(values)) names.slice(0, values.length).forEach((name, i) => setOwn(inputs, name, values[i]));
-  else if (isObject(values)) for (const [name, value] of Object.entries(values)) setOwn(inputs, name, value);
-  for (const slot of Array.isArray(node['inputs']) ? node['inputs'] : []) {
-    if (!isObject(slot) || typeof slot['name'] !== 'string') continue;
-    const source = sources.get(String(slot['link']));
-    if (source !== undefined) setOwn(inputs, slot['name'], source);
+/** One level of the workflow: the top, or a subgraph's inside as one instance of it uses it. */
+interface Scope {
+  prefix: string;
+  nodes: Map<string, JsonObject>;
+  links: Map<string, Link>;
+  /** The subgraph's own inputs (origin -10 inside it), by slot: where the instance's input links come from. */
+  outer: (slot: number) => Source | undefined;
+  depth: number;
+}
+
+interface Expansion {
+  api: JsonObject;
+  subgraphs: Map<string, JsonObject>;
+  left: number;
+  resolved: Map<string, Source | undefined>;
+  scopes: Map<string, Scope>;
+  /** Each subgraph's exit links by output slot. */
+  exits: Map<JsonObject, Map<number, JsonObject>>;
+}
+
+const list = (value: unknown): JsonObject[] => (Array.isArray(value) ? value.filter(isObject) : []);
+
+/** Links as the old format writes them (`[id, origin, slot, target, slot, type]`) or the new (`{id, origin_id, …}`). */
+function readLinks(raw: unknown): Map<string, Link> {
+  const links = new Map<string, Link>();
+  for (const link of Array.isArray(raw) ? raw : []) {
+    if (Array.isArray(link) && link.length >= 3) {
+      links.set(String(link[0]), { originId: String(link[1]), originSlot: Number(link[2]) });
+    } else if (isObject(link) && link['id'] !== undefined) {
+      links.set(String(link['id']), { originId: String(link['origin_id']), originSlot: Number(link['origin_slot']) });
+    }
   }
-  return inputs;
+  return links;
+}
+
+function newScope(graph: JsonObject, prefix: string, outer: Scope['outer'], depth: number): Scope {
+  const nodes = new Map<string, JsonObject>();
+  for (const node of list(graph['nodes'])) nodes.set(String(node['id']), node);
+  return { prefix, nodes, links: readLinks(graph['links']), outer, depth };
+}
+
+const slots = (node: JsonObject, key: 'inputs' | 'outputs'): JsonObject[] => list(node[key]);
+
+/** The scope inside a subgraph instance: its inputs lead to where the instance's own input links come from. */
+function innerScope(x: Expansion, scope: Scope, node: JsonObject, definition: JsonObject): Scope {
+  const prefix = `${scope.prefix}${String(node['id'])}:`;
+  const known = x.scopes.get(prefix);
+  if (known !== undefined) return known;
+  const inputs = slots(node, 'inputs');
+  const inner = newScope(definition, prefix, (slot) => resolveLink(x, scope, inputs[slot]?.['link']), scope.depth + 1);
+  x.scopes.set(prefix, inner);
+  return inner;
+}
+
+/** The API node and output a link in `scope` comes from, through reroutes, bypassed nodes and subgraphs. */
+function resolveLink(x: Expansion, scope: Scope, linkId: unknown): Source | undefined {
+  if (linkId === null || linkId === undefined) return undefined;
+  const key = `${scope.prefix}\u0000${String(linkId)}`;
+  if (x.resolved.has(key)) return x.resolved.get(key);
+  x.resolved.set(key, undefined);
+  const link = scope.links.get(String(linkId));
+  const found = link === undefined ? undefined : resolveOrigin(x, scope, link.originId, link.originSlot);
+  x.resolved.set(key, found);
+  return found;
+}
+
+function resolveOrigin(x: Expansion, scope: Scope, originId: string, slot: number): Source | undefined {
+  if (scope.depth > MAX_DEPTH || x.left-- < 0) return undefined;
+  if (originId === '-10') return scope.outer(slot);
+  const node = scope.nodes.get(originId);
+  if (node === undefined) return [`${scope.prefix}${originId}`, slot];
+  const type = String(node['type']);
+  if (/^Reroute/.test(type)) return resolveLink(x, scope, slots(node, 'inputs')[0]?.['link']);
+  if (node['mode'] === BYPASSED) {
+    // A bypassed node hands on the input of the same type as the output asked for.
+    const wanted = slots(node, 'outputs')[slot]?.['type'];
+    const through = slots(node, 'inputs').find((input) => input['type'] === wanted && input['link'] != null);
+    return through === undefined ? undefined : resolveLink(x, scope, through['link']);
+  }
+  const definition = x.subgraphs.get(type);
+  if (definition !== undefined) {
+    const inner = innerScope(x, scope, node, definition);
+    const exit = exitsOf(x, definition).get(slot);
+    return exit === undefined
+      ? undefined
+      : resolveOrigin(x, inner, String(exit['origin_id']), Number(exit['origin_slot']));
+  }
+  return [`${scope.prefix}${originId}`, slot];
+}
+
+function exitsOf(x: Expansion, definition: JsonObject): Map<number, JsonObject> {
+  const known = x.exits.get(definition);
+  if (known !== undefined) return known;
+  const exits = new Map<number, JsonObject>();
+  for (const link of list(definition['links'])) {
+    if (String(link['target_id']) === '-20') exits.set(Number(link['target_slot']), link);
+  }
+  x.exits.set(definition, exits);
+  return exits;
+}
+
+/** Widget names by position: the table's, else the names the node's own input slots give its widgets. */
+function widgetNames(node: JsonObject): string[] {
+  const type = String(node['type']);
+  const listed = Object.hasOwn(NODE_TABLE, type) ? NODE_TABLE[type]!.widgets : undefined;
+  if (listed !== undefined) return listed;
+  return slots(node, 'inputs')
+    .map((slot) => (isObject(slot['widget']) ? slot['widget']['name'] : undefined))
+    .filter((name): name is string => typeof name === 'string');
+}
+
+function widgetInputs(node: JsonObject, inputs: JsonObject): void {
+  const values = node['widgets_values'];
+  if (isObject(values)) {
+    for (const [name, value] of Object.entries(values)) setOwn(inputs, name, value);
+    return;
+  }
+  if (!Array.isArray(values)) return;
+  const names = widgetNames(node);
+  let lora = 0;
+  let at = 0;
+  for (const value of values) {
+    // rgthree Power Lora Loader keeps each LoRA as an object among its widgets, as the API graph's lora_N.
+    if (isObject(value) && typeof value['lora'] === 'string') setOwn(inputs, `lora_${++lora}`, value);
+  }
+  for (let i = 0; i < values.length && at < names.length; i++) {
+    const name = names[at]!;
+    setOwn(inputs, name, values[i]);
+    at++;
+    if (SEED_WIDGETS.has(name) && typeof values[i + 1] === 'string' && CONTROL_VALUES.has(values[i + 1] as string)) i++;
+  }
+}
+
+function expand(x: Expansion, scope: Scope): void {
+  for (const node of scope.nodes.values()) {
+    const type = node['type'];
+    if (typeof type !== 'string' || node['mode'] === MUTED || node['mode'] === BYPASSED) continue;
+    if (x.left-- < 0) return;
+    const definition = x.subgraphs.get(type);
+    if (definition !== undefined) {
+      if (scope.depth < MAX_DEPTH) expand(x, innerScope(x, scope, node, definition));
+      continue;
+    }
+    // A PrimitiveNode is kept (the API graph has none): the input it feeds is read through it.
+    if (VIRTUAL.test(type)) continue;
+    const inputs: JsonObject = {};
+    widgetInputs(node, inputs);
+    for (const slot of slots(node, 'inputs')) {
+      if (typeof slot['name'] !== 'string') continue;
+      const source = resolveLink(x, scope, slot['link']);
+      if (source !== undefined) setOwn(inputs, slot['name'], source);
+    }
+    setOwn(x.api, `${scope.prefix}${String(node['id'])}`, { class_type: type, inputs });
+  }
+}
+
+/** Subgraph definitions by id (`definitions.subgraphs`, the new UI's nodes-inside-a-node). */
+function subgraphsOf(workflow: JsonObject): Map<string, JsonObject> {
+  const found = new Map<string, JsonObject>();
+  const definitions = workflow['definitions'];
+  for (const graph of list(isObject(definitions) ? definitions['subgraphs'] : undefined)) {
+    if (typeof graph['id'] === 'string') found.set(graph['id'], graph);
+  }
+  return found;
 }
 
 /** The UI workflow in the API graph's shape (`{id: {class_type, inputs}}`), for files that carry only it. */
 export function workflowToApi(workflow: JsonObject): JsonObject {
-  const nodes = (Array.isArray(workflow['nodes']) ? workflow['nodes'] : []).filter(isObject);
-  const sources = linkSources(workflow, nodes);
-  const api: JsonObject = {};
-  for (const node of nodes) {
-    if (typeof node['type'] !== 'string' || node['type'] === 'Reroute') continue;
-    setOwn(api, String(node['id']), { class_type: node['type'], inputs: nodeInputs(node, sources) });
-  }
-  return api;
+  const subgraphs = subgraphsOf(workflow);
+  let size = list(workflow['nodes']).length + (Array.isArray(workflow['links']) ? workflow['links'].length : 0);
+  for (const graph of subgraphs.values()) size += list(graph['nodes']).length + list(graph['links']).length;
+  const left = MIN_STEPS + 8 * size;
+  const x: Expansion = { api: {}, subgraphs, left, resolved: new Map(), scopes: new Map(), exits: new Map() };
+  expand(
+    x,
+    newScope(workflow, '', () => undefined, 0),
+  );
+  return x.api;
 }

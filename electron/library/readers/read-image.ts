@@ -5,17 +5,19 @@ import { READERS } from './registry.js';
 import { sniffImage, type Sniffed } from './sniff.js';
 import { readStealth } from './stealth.js';
 import { capText, cutProblem } from './text-cap.js';
-import type { GeneratorRead, ImageRead, RawText, TextMap } from './types.js';
+import type { ComfyNodeRule, GeneratorRead, ImageRead, RawText, ReaderOptions, TextMap } from './types.js';
 
 export interface ReadImageOptions {
   /** The text of `<name>.txt` beside the image (A1111 "save text information"), when the caller found one. */
   sidecarText?: string;
+  /** A person's own ComfyUI node rules: this class's input holds that setting (comfyui-node-table.ts). */
+  comfyNodeRules?: readonly ComfyNodeRule[];
 }
 
-function firstRecognised(texts: TextMap, problems: string[]): GeneratorRead | undefined {
+function firstRecognised(texts: TextMap, problems: string[], options: ReaderOptions): GeneratorRead | undefined {
   for (const reader of READERS) {
     try {
-      const read = reader(texts);
+      const read = reader(texts, options);
       if (read !== undefined) return read;
     } catch (error) {
       // Readers promise not to throw; one that does must not cost the file its other readers.
@@ -38,13 +40,19 @@ function jsonTexts(text: string): TextMap | undefined {
 }
 
 /** A sidecar or stealth text read as settings, its raw text kept under `key`. */
-function fromExtraText(key: string, text: string, raw: RawText[], problems: string[]): GeneratorRead | undefined {
+function fromExtraText(
+  key: string,
+  text: string,
+  raw: RawText[],
+  problems: string[],
+  options: ReaderOptions,
+): GeneratorRead | undefined {
   const capped = capText(text);
   if (capped.cut) problems.push(cutProblem(key));
   raw.push({ key, text: capped.text });
   if (key === 'sidecar') return readA1111Sidecar(capped.text);
   const texts = jsonTexts(capped.text);
-  return texts === undefined ? a1111FromText(capped.text) : firstRecognised(texts, problems);
+  return texts === undefined ? a1111FromText(capped.text) : firstRecognised(texts, problems, options);
 }
 
 function result(sniffed: Sniffed, read: GeneratorRead | undefined, raw: RawText[], problems: string[]): ImageRead {
@@ -59,6 +67,7 @@ function result(sniffed: Sniffed, read: GeneratorRead | undefined, raw: RawText[
     out.width = sniffed.width;
     out.height = sniffed.height;
   }
+  if (read?.passes !== undefined && read.passes.length > 0) out.passes = read.passes;
   if (read?.alternatives !== undefined && read.alternatives.length > 0) out.alternatives = read.alternatives;
   if (read?.description !== undefined) out.description = read.description;
   return out;
@@ -77,10 +86,11 @@ async function read(bytes: Uint8Array, options: ReadImageOptions): Promise<Image
   const found = await readContainerTexts(bytes, sniffed.format);
   const raw = [...found.raw];
   const problems = [...found.problems];
-  let chosen = firstRecognised(found.texts, problems);
+  const readerOptions: ReaderOptions = { comfyNodeRules: options.comfyNodeRules };
+  let chosen = firstRecognised(found.texts, problems, readerOptions);
   const recognised = (r: GeneratorRead | undefined): boolean => r !== undefined && r.source !== 'unknown';
   if (!recognised(chosen) && options.sidecarText !== undefined) {
-    chosen = fromExtraText('sidecar', options.sidecarText, raw, problems) ?? chosen;
+    chosen = fromExtraText('sidecar', options.sidecarText, raw, problems, readerOptions) ?? chosen;
   }
   // Stealth needs the pixels: only tried when nothing else said what made the image, and never for lossy JPEG.
   if (!recognised(chosen) && sniffed.format !== 'jpeg') {
@@ -88,7 +98,7 @@ async function read(bytes: Uint8Array, options: ReadImageOptions): Promise<Image
     problems.push(...stealth.problems);
     if (stealth.text !== undefined) {
       const description = chosen?.description;
-      chosen = fromExtraText('stealth', stealth.text, raw, problems);
+      chosen = fromExtraText('stealth', stealth.text, raw, problems, readerOptions);
       if (chosen !== undefined && description !== undefined) chosen = { ...chosen, description };
     }
   }

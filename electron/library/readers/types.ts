@@ -4,8 +4,10 @@
  */
 
 import type { ImageSource } from '../../../shared/contract/imports.js';
+import type { ComfyNodeRule } from './comfyui-node-table.js';
 
 export { IMAGE_SOURCES, type ImageSource } from '../../../shared/contract/imports.js';
+export type { ComfyNodeRule } from './comfyui-node-table.js';
 
 export type ImageFormat = 'png' | 'jpeg' | 'webp';
 
@@ -31,6 +33,18 @@ export interface ReadSettings {
   loras?: LoraRef[] | undefined;
   /** Image-to-image strength, where the tool records one. */
   denoise?: number | undefined;
+  /** Guidance a distilled model takes as an input (Flux's FluxGuidance), beside the sampler's CFG in `guidance`. */
+  distilledGuidance?: number | undefined;
+}
+
+/** What a later pass over the first pass's image does: a refiner, a hires fix, a detailer, an upscale, or a sampler. */
+export type PassRole = 'refiner' | 'hires' | 'detailer' | 'upscale' | 'sampler';
+
+/** One pass after the first (ComfyUI graphs): its role, the node class that ran it, and its own settings. */
+export interface Pass {
+  role: PassRole;
+  classType: string;
+  settings: ReadSettings;
 }
 
 /** A piece of metadata text as the file holds it (PNG keyword, EXIF tag, XMP, sidecar), kept whole and searchable. */
@@ -45,8 +59,11 @@ export type TextMap = ReadonlyMap<string, string>;
 /** A generator-specific reader: recognises its own keys in the texts, or answers undefined. Never throws. */
 export interface GeneratorRead {
   source: ImageSource;
-  /** The main generation; ComfyUI graphs with several samplers list the others in `alternatives`. */
+  /** The main generation: for a ComfyUI graph, its first pass. */
   settings: ReadSettings;
+  /** Later passes over the same image, in the order they ran (refiner, hires fix, detailers, upscales). */
+  passes?: Pass[];
+  /** Other generations the file describes, unrelated to the main one (a graph with two independent chains). */
   alternatives?: ReadSettings[];
   /** A caption the file carries that is not known to be a prompt (EXIF ImageDescription, XMP dc:description). */
   description?: string;
@@ -54,7 +71,12 @@ export interface GeneratorRead {
   problems: string[];
 }
 
-export type GeneratorReader = (texts: TextMap) => GeneratorRead | undefined;
+/** What a reader may be told beyond the texts: a person's own ComfyUI node rules. */
+export interface ReaderOptions {
+  comfyNodeRules?: readonly ComfyNodeRule[] | undefined;
+}
+
+export type GeneratorReader = (texts: TextMap, options?: ReaderOptions) => GeneratorRead | undefined;
 
 export interface ImageRead {
   /** Sniffed from the bytes, never the extension; null when it is none of the three. */
@@ -64,6 +86,7 @@ export interface ImageRead {
   height?: number;
   source: ImageSource;
   settings: ReadSettings;
+  passes?: Pass[];
   alternatives?: ReadSettings[];
   description?: string;
   raw: RawText[];

@@ -98,7 +98,7 @@ describe('ComfyUI reader', () => {
     expect(read?.settings.negativePrompt).toBe('blurry');
   });
 
-  it('reads a Flux graph: UNETLoader, clip_l/t5xxl, FluxGuidance, SamplerCustomAdvanced', () => {
+  it('reads a Flux graph: UNETLoader, clip_l/t5xxl, FluxGuidance (as distilledGuidance), SamplerCustomAdvanced', () => {
     const graph: Api = {
       '6': node('CLIPTextEncodeFlux', {
         clip_l: 'cat',
@@ -136,7 +136,7 @@ describe('ComfyUI reader', () => {
         prompt: 'a photo of a cat on a windowsill\ncat',
         seed: '219670278747233',
         steps: 28,
-        guidance: 2.5,
+        distilledGuidance: 2.5,
         sampler: 'euler',
         scheduler: 'simple',
         denoise: 1,
@@ -173,7 +173,7 @@ describe('ComfyUI reader', () => {
     ]);
   });
 
-  it('takes the sampler feeding SaveImage as the settings and keeps the other (hires fix) as an alternative', () => {
+  it('takes the first pass as the settings and records the hires fix after it as a pass', () => {
     const graph = defaultGraph();
     graph['10'] = node('LatentUpscale', {
       upscale_method: 'nearest-exact',
@@ -196,7 +196,10 @@ describe('ComfyUI reader', () => {
     });
     graph['8']!.inputs['samples'] = ['11', 0];
     const read = readComfyui(png(graph));
-    expect(read?.settings).toMatchObject({
+    expect(read?.settings).toMatchObject({ seed: '156680208700286', steps: 20, width: 512, height: 768 });
+    expect(read?.passes).toHaveLength(1);
+    expect(read?.passes?.[0]).toMatchObject({ role: 'hires', classType: 'KSampler' });
+    expect(read?.passes?.[0]?.settings).toMatchObject({
       seed: '42',
       steps: 14,
       denoise: 0.5,
@@ -204,8 +207,7 @@ describe('ComfyUI reader', () => {
       height: 1536,
       sampler: 'dpmpp_2m',
     });
-    expect(read?.alternatives).toHaveLength(1);
-    expect(read?.alternatives?.[0]).toMatchObject({ seed: '156680208700286', steps: 20, width: 512, height: 768 });
+    expect(read?.alternatives).toBeUndefined();
   });
 
   it('takes the sampler feeding SaveImage even when a later one builds on it and goes nowhere', () => {
@@ -244,11 +246,11 @@ describe('ComfyUI reader', () => {
     });
     graph['8']!.inputs['samples'] = ['11', 0];
     const read = readComfyui(png(graph));
-    expect([read?.settings.width, read?.settings.height]).toEqual([768, 1152]);
-    expect([read?.alternatives?.[0]?.width, read?.alternatives?.[0]?.height]).toEqual([512, 768]);
+    expect([read?.passes?.[0]?.settings.width, read?.passes?.[0]?.settings.height]).toEqual([768, 1152]);
+    expect([read?.settings.width, read?.settings.height]).toEqual([512, 768]);
   });
 
-  it('without an output node, takes the last sampler of the chain', () => {
+  it('without an output node, traces the longest chain: its first sampler is the settings, the next a pass', () => {
     const graph = defaultGraph();
     // Node "2" sorts first by id but builds on "3": it is the last in the chain.
     graph['2'] = node('KSamplerAdvanced', {
@@ -264,9 +266,10 @@ describe('ComfyUI reader', () => {
     });
     delete graph['9'];
     const read = readComfyui(png(graph));
-    expect(read?.settings.seed).toBe('7');
+    expect(read?.settings.seed).toBe('156680208700286');
     expect(read?.settings.width).toBe(512);
-    expect(read?.alternatives?.map((s) => s.seed)).toEqual(['156680208700286']);
+    expect(read?.passes?.map((p) => p.settings.seed)).toEqual(['7']);
+    expect(read?.alternatives).toBeUndefined();
   });
 
   it('joins area prompts (ConditioningSetArea + ConditioningCombine), keeping each', () => {

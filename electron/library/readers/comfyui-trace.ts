@@ -1,0 +1,95 @@
+import { byId, follow, input, isLink, spend, type ComfyNode, type Walk } from './comfyui-graph.js';
+import { DEFAULT_FROM } from './comfyui-node-table.js';
+
+/** The longest run of nodes from an output back to its first pass that is followed: far past any real graph. */
+const MAX_CHAIN = 512;
+
+/** A node that makes or remakes the image: a sampler, a detailer, an upscaler. */
+export interface Stage {
+  node: ComfyNode;
+  kind: 'sampler' | 'detailer' | 'upscaler';
+  /** An upscale (latent or image) lies between the stage before and this one: a hires fix. */
+  upscaled: boolean;
+}
+
+/** KSampler, KSamplerAdvanced, SamplerCustom*, any *Sampler* that samples (not KSamplerSelect, which names one). */
+function stageKind(walk: Walk, node: ComfyNode): Stage['kind'] | undefined {
+  const role = walk.table.spec(node.classType)?.role;
+  if (role === 'sampler' || role === 'detailer' || role === 'upscaler') return role;
+  if (role !== undefined || !/sampler/i.test(node.classType)) return undefined;
+  return ['latent_image', 'positive', 'guider'].some((name) => input(node, name) !== undefined) ? 'sampler' : undefined;
+}
+
+const isUpscale = (walk: Walk, node: ComfyNode): boolean =>
+  /upscale|scale/i.test(node.classType) && walk.table.spec(node.classType)?.role !== 'sampler';
+
+/** The input an image or latent comes in by. */
+function fromInput(walk: Walk, node: ComfyNode): string | undefined {
+  const names = walk.table.spec(node.classType)?.from ?? DEFAULT_FROM;
+  return names.find((name) => isLink(input(node, name)));
+}
+
+/** The stages from `start` back to the first pass, the first pass first. */
+export function chainTo(walk: Walk, start: ComfyNode): Stage[] {
+  const stages: Stage[] = [];
+  const visited = new Set<string>();
+  let node: ComfyNode | undefined = start;
+  let upscaled = false;
+  for (let steps = 0; node !== undefined && steps < MAX_CHAIN && !visited.has(node.id); steps++) {
+    visited.add(node.id);
+    // An upscale (even one that is a stage itself, a model upscale) makes the stage after it a hires fix.
+    if (isUpscale(walk, node)) upscaled = true;
+    const kind = stageKind(walk, node);
+    if (kind !== undefined) {
+      const later = stages[stages.length - 1];
+      if (later !== undefined) later.upscaled = upscaled;
+      stages.push({ node, kind, upscaled: false });
+      upscaled = false;
+    }
+    const name = fromInput(walk, node);
+    node = name === undefined ? undefined : follow(walk, node, name, input(node, name))?.node;
+  }
+  return stages.reverse();
+}
+
+export interface Trace {
+  /** The chain that made the saved image, the first pass first; empty when the graph has no sampler. */
+  chain: Stage[];
+  /** Samplers outside that chain: other generations the graph describes. */
+  others: ComfyNode[];
+}
+
+const better = (a: { save: boolean; chain: Stage[] }, b: { save: boolean; chain: Stage[] }): boolean =>
+  a.save !== b.save ? a.save : a.chain.length > b.chain.length;
+
+/**
+ * From each output node back to the first pass; the chain of a save (over a preview), the longest, the lowest id.
+ * Without an output (a workflow cut short), from each stage no other stage builds on.
+ */
+export function traceGraph(walk: Walk): Trace {
+  const nodes = [...walk.graph.values()].sort(byId);
+  const stages = nodes.filter((node) => stageKind(walk, node) !== undefined);
+  if (stages.length === 0) return { chain: [], others: [] };
+  const outputs = nodes.filter(
+    (node) => walk.table.isOutputClass(node.classType) && fromInput(walk, node) !== undefined,
+  );
+  const starts = outputs.length > 0 ? outputs : stages;
+  const chains: Stage[][] = [];
+  let best: { save: boolean; chain: Stage[] } | undefined;
+  for (const start of starts) {
+    if (!spend(walk, 1)) break;
+    const chain = chainTo(walk, start);
+    if (chain.length === 0) continue;
+    chains.push(chain);
+    const candidate = { save: /save/i.test(start.classType), chain };
+    if (best === undefined || better(candidate, best)) best = candidate;
+  }
+  const chain = best?.chain ?? chainTo(walk, stages[stages.length - 1]!);
+  const inChain = new Set(chain.map((stage) => stage.node.id));
+  // Other chains' first passes lead the others: they are the other generations; any sampler left follows by id.
+  const firsts = chains.map((c) => c[0]!.node).filter((node) => !inChain.has(node.id));
+  const others = [
+    ...new Set([...firsts, ...stages.filter((node) => !inChain.has(node.id) && stageKind(walk, node) === 'sampler')]),
+  ];
+  return { chain, others };
+}
