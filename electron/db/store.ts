@@ -19,6 +19,7 @@ import { asStorageError } from '../base/storage-fault.js';
 import { migrate } from './migrations/runner.js';
 import { createXmpSidecars } from './xmp-sidecars.js';
 import { createCurationStore } from './curation-store.js';
+import { createAnnotationStore } from './annotations-store.js';
 import {
   DEFAULT_DENSE_SEARCH_THRESHOLD,
   DEFAULT_SEARCH_WALK_BUDGET,
@@ -137,6 +138,7 @@ function composeStore(
   const stats = createStats(ctx);
   const settings = createSettings(ctx);
   let open = true;
+  const annotations = createAnnotationStore(ctx);
   const changes = ctx.db.prepare('SELECT total_changes() AS n').pluck();
   let changesAtOpen: number | null = null;
   const guard = createStoreGuard(() => open, presence, dataDir);
@@ -145,6 +147,8 @@ function composeStore(
     reads: {
       ...jobs.reads,
       list: search.list,
+      // A job's detail carries its corrections and notes beside what its file says.
+      get: (id) => annotations.reads.annotate(jobs.reads.get(id)),
       ...trash.reads,
       ...stats.reads,
       image: images.get,
@@ -171,6 +175,7 @@ function composeStore(
     imports: guard.compose(createImports(ctx, images, events), 'record the import'),
     curation: guard.compose(createCurationStore(ctx, search.compile, searchTuning.countCap)),
     xmp: guard.compose(createXmpSidecars(ctx), 'record the sidecar'),
+    annotations: guard.compose(annotations, 'save the correction', { setNote: 'save the note' }),
     similar: guard.compose(createSimilar(ctx, images), 'record the image hash'),
     masks: guard.compose(createMasks(ctx), 'save the mask'),
     presets: guard.compose(createPresets(ctx)),

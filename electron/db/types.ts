@@ -2,6 +2,7 @@
  * The job store's typed interface: plain synchronous functions over better-sqlite3.
  * The engine and worker depend on this, never on SQL.
  */
+import type { AnnotationStore } from './annotations-store.js';
 import type { CurationStore } from './curation-store.js';
 import type { PresetStore } from './presets.js';
 import type { PromptHistoryStore } from './prompt-history.js';
@@ -123,6 +124,8 @@ export interface JobStore extends JobReads, JobWrites {
   /** Per-image curation, tags, boards, counts and suggestions (curation-store.ts). */
   readonly curation: CurationStore;
   /** Linked images' curation for their XMP sidecars, and the sidecars Atelier wrote. */
+  /** Corrections of an imported image's settings (beside what its file says) and a note per image. */
+  readonly annotations: AnnotationStore;
   readonly xmp: XmpSidecarStore;
   /** Perceptual hashes: find similar and duplicates (the index itself lives in memory, in library/similar). */
   readonly similar: SimilarStore;

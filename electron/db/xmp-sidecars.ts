@@ -5,14 +5,17 @@ export interface SidecarTarget {
   original: string;
   rating: number;
   tags: string[];
+  /** The person's note on the image; empty when none. */
+  note: string;
 }
 
 /** What the XMP sidecar writer reads and records: linked images' curation, and the sidecars Atelier wrote. */
 export function createXmpSidecars(ctx: StoreContext) {
   const { sql } = ctx;
-  const image = sql.prepare<{ rating: number; path: string }>(
+  const image = sql.prepare<{ rating: number; path: string; note: string | null }>(
     'xmp.target',
-    `SELECT i.rating, l.path FROM images AS i JOIN image_locations AS l ON l.image_id = i.id
+    `SELECT i.rating, l.path, (SELECT n.text FROM image_notes AS n WHERE n.image_id = i.id) AS note
+     FROM images AS i JOIN image_locations AS l ON l.image_id = i.id
      WHERE i.id = ? AND i.linked = 1 ORDER BY l.missing_at IS NOT NULL, l.path LIMIT 1`,
   );
   const tags = sql.prepare<{ name: string }>(
@@ -30,7 +33,12 @@ export function createXmpSidecars(ctx: StoreContext) {
       target(imageId: string): SidecarTarget | null {
         const row = image.get(imageId);
         if (row === undefined) return null;
-        return { original: row.path, rating: row.rating, tags: tags.all(imageId).map((t) => t.name) };
+        return {
+          original: row.path,
+          rating: row.rating,
+          tags: tags.all(imageId).map((t) => t.name),
+          note: row.note ?? '',
+        };
       },
       written: (path: string): string | null => written.get(path)?.sha256 ?? null,
     },

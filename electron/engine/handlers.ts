@@ -1,5 +1,6 @@
 import { AppError } from '../../shared/errors.js';
 import { isTerminal, kindOfTarget, type Handlers, type JobDetail } from '../../shared/contract.js';
+import { correctedDetail } from '../../shared/corrections/effective.js';
 import type { JobStore, RemovedFiles } from '../db/types.js';
 import type { LibraryRecovery } from '../library/recovery.js';
 import type { Importer } from '../library/import/importer.js';
@@ -9,6 +10,7 @@ import type { EventBus } from '../base/events.js';
 import { withListedModel, type ModelCache } from './model-cache.js';
 import { createSubmitBatcher } from './submit-batcher.js';
 import { createCurationHandlers } from './curation-handlers.js';
+import { createAnnotationHandlers } from './annotation-handlers.js';
 import type { SidecarWriter } from '../library/xmp/sidecar-writer.js';
 import { createSimilarHandlers } from './similar-handlers.js';
 import { createInstanceHandlers } from './instance-handlers.js';
@@ -176,7 +178,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
           'This job is still queued or running: wait for it to finish, or cancel it first.',
         );
       }
-      const result = await submit({ ...original.request });
+      // An imported file's settings as corrected (shared/corrections/effective.ts), never what was misread.
+      const result = await submit({ ...correctedDetail(original).request });
       store.linkRetry(id, result.job.id);
       announce([id, result.job.id]);
       return { job: store.get(result.job.id), created: result.created };
@@ -269,3 +272,4 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     ...createExportHandlers(deps.exporter),
   };
 }
+    ...createAnnotationHandlers({ store, bus, now: () => Date.now(), announce, sidecars: deps.sidecars }),

@@ -21,6 +21,7 @@ import {
   TagImages,
   UndoRequest,
 } from './curation.js';
+import { CorrectedSettings, CorrectSettings, RevertCorrections, SavedNote, SetImageNote } from './corrections.js';
 import { SuggestRequest, SuggestResult } from './search.js';
 import { ProviderInfo, ProviderTestResult } from './providers.js';
 import { Settings, SettingsPatch } from './settings.js';
@@ -82,6 +83,11 @@ export const channels = {
   'boards.delete': { input: ById, output: Updated },
   'boards.add': { input: BoardImages, output: CurationResult },
   'boards.remove': { input: BoardImages, output: CurationResult },
+  /** Corrects what an imported file was read to say; the file's own values stay beside (JobDetail.corrections). */
+  'jobs.correct': { input: CorrectSettings, output: CorrectedSettings },
+  'jobs.revertCorrections': { input: RevertCorrections, output: CorrectedSettings },
+  /** An image's free-text note (empty removes it); searchable with note:. */
+  'images.setNote': { input: SetImageNote, output: SavedNote },
   'search.suggest': { input: SuggestRequest, output: SuggestResult },
   'library.rebuild': { input: Empty, output: RebuildResult },
   'library.removeOrphans': { input: RemoveOrphans, output: Removed },

@@ -9,6 +9,7 @@ export * from './settings.js';
 export * from './library.js';
 export * from './imports.js';
 export * from './curation.js';
+export * from './corrections.js';
 export * from './search.js';
 export * from './similar.js';
 export * from './iterate.js';

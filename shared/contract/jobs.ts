@@ -1,6 +1,7 @@
 /** Jobs: what a person asks for, what the engine keeps, and how the history is listed. */
 import { z } from 'zod';
 import { ERROR_CODES } from '../errors.js';
+import { Corrections, ImageNote } from './corrections.js';
 import { ImageSource, ImportedMetadata } from './imports.js';
 import { IterateFields, Operation, ProviderTarget } from './iterate.js';
 import { OrphanStats, RecoveryStats } from './library.js';
@@ -161,6 +162,10 @@ export const JobDetail = JobSummary.extend({
   request: StoredRequest,
   /** Imported images only: what the file said beyond the request, its raw metadata texts, where it lives. */
   metadata: ImportedMetadata.optional(),
+  /** A person's corrections of what the file was read to say (request and metadata stay the file's own). */
+  corrections: Corrections.optional(),
+  /** The person's notes on this job's images (absent: none). */
+  notes: z.array(ImageNote).optional(),
   result: JobResult.optional(),
   errorDetail: ErrorBody.optional(),
   cancelRequested: z.boolean(),

@@ -15,6 +15,7 @@ export const TEXT_KEYS = [
   'board',
   'path',
   'negative',
+  'note',
 ] as const;
 export const NUMBER_KEYS = ['steps', 'cfg', 'w', 'h', 'rating'] as const;
 export const IS_VALUES = ['favorite', 'trashed', 'failed', 'missing', 'derived'] as const;

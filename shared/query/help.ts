@@ -26,6 +26,7 @@ export const KEY_HELP: ReadonlyArray<{ key: string; hint: string; example: strin
   { key: 'status', hint: 'Job status', example: 'status:failed' },
   { key: 'negative', hint: 'Negative prompt contains', example: 'negative:blurry' },
   { key: 'path', hint: "An imported original's path contains", example: 'path:2024/portraits' },
+  { key: 'note', hint: 'Your note on the image contains', example: 'note:print' },
 ];
 
 /** How the rest of the language reads, for the help card. */

@@ -200,6 +200,7 @@ export function createFakeEngine(dataDir: string): FakeEngine {
     ...notImplementedHere(['images.similar', 'images.duplicates']),
     ...notImplementedHere([
       'providers.add',
+    ...notImplementedHere(['jobs.correct', 'jobs.revertCorrections', 'images.setNote']),
       'providers.remove',
       'presets.list',
       'presets.save',

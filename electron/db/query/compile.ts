@@ -110,8 +110,8 @@ function seedSql(match: SeedMatch): { sql: string; params: unknown[] } {
   return { sql: parts.length === 1 ? parts[0]! : `(${parts.join(' OR ')})`, params };
 }
 
-/** Keys whose value is a substring of a facet key, which withSettings writes into the row's search text. */
-const SETTING_KEYS = new Set(['model', 'sampler', 'scheduler', 'lora']);
+/** Keys whose value is in the row's search text: a facet key (withSettings), or a note (annotated-search.ts). */
+const SETTING_KEYS = new Set(['model', 'sampler', 'scheduler', 'lora', 'note']);
 
 const FACET_COLUMNS = { model: 'model_key', sampler: 'sampler_key', scheduler: 'scheduler_key' } as const;
 
@@ -277,6 +277,20 @@ export function compileQuery(
           },
         };
       }
+      case 'note':
+        // Image-level (a job's other images may have no note); read from the few noted images when they are few.
+        return {
+          sql: 'EXISTS (SELECT 1 FROM image_notes AS n WHERE n.image_id = i.id AND instr(n.folded, ?) > 0)',
+          params: [folded],
+          image: true,
+          imageDriver: {
+            name: 'note',
+            sql: 'j.id IN (SELECT job_id FROM image_notes WHERE instr(folded, ?) > 0)',
+            params: [folded],
+            rows: null,
+            probeSql: 'SELECT 1 FROM image_notes WHERE instr(folded, ?) > 0',
+          },
+        };
       case 'path':
         return {
           sql: 'EXISTS (SELECT 1 FROM image_locations AS l WHERE l.image_id = i.id AND instr(lower(l.path), ?) > 0)',

@@ -1,4 +1,7 @@
-/** The export's manifest: one row per image, with the settings it was made with and whether its original was found. */
+/**
+ * The export's manifest: one row per image, with the settings it was made with (as corrected: the job's search columns
+ * hold the effective settings, electron/db/annotated-search.ts), its note, and whether its original was found.
+ */
 
 export interface ManifestRow {
   file: string;
@@ -16,6 +19,8 @@ export interface ManifestRow {
   height: number;
   bytes: number;
   sha256: string;
+  /** The person's note on the image (electron/db/notes.ts); empty when none. */
+  note: string;
 }
 
 export const MANIFEST_COLUMNS: ReadonlyArray<keyof ManifestRow> = [
@@ -34,6 +39,7 @@ export const MANIFEST_COLUMNS: ReadonlyArray<keyof ManifestRow> = [
   'height',
   'bytes',
   'sha256',
+  'note',
 ];
 
 // A cell a spreadsheet would run as a formula is kept as text.

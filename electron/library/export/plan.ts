@@ -16,7 +16,10 @@ export interface PlannedFile {
 export type ManifestFields = Omit<ManifestRow, 'file' | 'status'>;
 
 export interface PlanDeps {
-  store: Pick<JobStore, 'image' | 'getSummary'> & { curation: Pick<JobStore['curation'], 'resolve'> };
+  store: Pick<JobStore, 'image' | 'getSummary'> & {
+    curation: Pick<JobStore['curation'], 'resolve'>;
+    annotations: Pick<JobStore['annotations'], 'noteOf'>;
+  };
   resolveOriginal(imageId: string): ReadTarget | null;
 }
 
@@ -84,6 +87,7 @@ export function manifestReader(deps: PlanDeps): (file: PlannedFile) => ManifestF
       height: image?.height ?? 0,
       bytes: image?.bytes ?? 0,
       sha256: image?.sha256 ?? '',
+      note: image === null ? '' : (deps.store.annotations.noteOf(imageId) ?? ''),
     };
   };
 }

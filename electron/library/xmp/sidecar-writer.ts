@@ -152,7 +152,7 @@ export function createSidecarWriter(deps: SidecarWriterDeps) {
     const target = store.xmp.target(imageId);
     if (target === null) return;
     const path = sidecarPath(target.original);
-    const text = xmpPacket(target.rating, target.tags);
+    const text = xmpPacket(target.rating, target.tags, target.note);
     const found = await inspect(fs, path);
     const ours = store.xmp.written(path);
     await deps.afterCheck?.(path);

@@ -63,6 +63,7 @@ describe('the CSV manifest', () => {
       height: 48,
       bytes: 10,
       sha256: 'ab',
+      note: 'line one\nline, "two"',
     });
     fc.assert(
       fc.property(fc.array(fc.string({ maxLength: 80 }), { maxLength: 450 }), (prompts) => {
