@@ -55,9 +55,10 @@ export async function readExifTexts(tiff: Uint8Array): Promise<ExifTexts> {
     const text = textOf(tags[tag]);
     if (text !== undefined && text !== '') raw.push({ key: `exif:${tag}`, text });
   }
-  const comment = tags.userComment;
-  if (comment instanceof Uint8Array) {
-    const text = decodeUserComment(comment);
+  // SaveImage Plus (ComfyUI) writes UserComment (0x9286) into IFD0 as ASCII, where exifr names it by number.
+  const comment = tags.userComment ?? tags[0x9286];
+  if (comment instanceof Uint8Array || typeof comment === 'string') {
+    const text = comment instanceof Uint8Array ? decodeUserComment(comment) : trimTrailingNuls(comment);
     if (text !== '') raw.push({ key: 'exif:UserComment', text });
   }
   const makerNote = textOf(tags.makerNote);
