@@ -74,7 +74,11 @@ function count(walk: Walk, node: ComfyNode, field: 'width' | 'height'): number |
 export function sizeOf(walk: Walk, node: ComfyNode): { width: number; height: number } | undefined {
   const width = count(walk, node, 'width');
   const height = count(walk, node, 'height');
-  return width === undefined || height === undefined ? undefined : { width, height };
+  if (width !== undefined && height !== undefined) return { width, height };
+  // rgthree's SDXL Empty Latent Image and other pickers name the size as text: "1216 x 832  (landscape)".
+  const named = asText(valueOf(walk, node, 'dimensions') ?? valueOf(walk, node, 'resolution'));
+  const match = named === undefined ? null : /^\s*(\d{1,5})\s*[x×]\s*(\d{1,5})/.exec(named);
+  return match === null ? undefined : { width: Number(match[1]), height: Number(match[2]) };
 }
 
 /** Follows the latent back (through upscales and earlier samplers) to the node that sets its size. */

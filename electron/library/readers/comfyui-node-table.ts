@@ -362,6 +362,11 @@ export const NODE_TABLE: Readonly<Record<string, NodeSpec>> = {
   // Outputs the walk starts from.
   SaveImage: { role: 'output', from: ['images'] },
   PreviewImage: { role: 'output', from: ['images'] },
+  // Composites carry on the latent or image they paste onto.
+  LatentComposite: { from: ['samples_to'] },
+  LatentCompositeMasked: { from: ['destination'] },
+  ImageCompositeMasked: { from: ['destination'] },
+  LatentBlend: { from: ['samples1'] },
   VAEDecode: { from: ['samples'] },
   VAEDecodeTiled: { from: ['samples'] },
   VAEEncode: { from: ['pixels'] },

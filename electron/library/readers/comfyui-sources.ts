@@ -1,3 +1,4 @@
+import { civitaiSummary } from './comfyui-civitai.js';
 import { isObject, parseJson, type JsonObject } from './json.js';
 import type { TextMap } from './types.js';
 
@@ -11,6 +12,8 @@ export interface ComfySources {
   claimed: boolean;
   /** The graph is one Civitai's generator wrote (its `extraMetadata` or `extra.airs` beside the nodes). */
   civitai?: boolean;
+  /** Civitai's own summary of the generation (`extraMetadata`). */
+  civitaiSummary?: JsonObject;
   problems: string[];
 }
 
@@ -67,6 +70,8 @@ function fromExifText(sources: ComfySources, key: string, raw: string): void {
     const extra = value['extra'];
     if (value['extraMetadata'] !== undefined || (isObject(extra) && extra['airs'] !== undefined))
       sources.civitai = true;
+    const summary = civitaiSummary(value);
+    if (summary !== undefined) sources.civitaiSummary = summary;
     return;
   }
   // A workflow alone must also have links: InvokeAI's and others' JSON has `nodes` too.

@@ -53,14 +53,23 @@ export function chainTo(walk: Walk, start: ComfyNode): Stage[] {
 }
 
 export interface Trace {
-  /** The chain that made the saved image, the first pass first; empty when the graph has no sampler. */
-  chain: Stage[];
+  /** The first pass: the first sampler of the chain that made the saved image (else its first detailer). */
+  first?: Stage;
+  /** Every later stage of that chain, in the order they ran; with no first pass, all of its stages (an upscale). */
+  passes: Stage[];
   /** Samplers outside that chain: other generations the graph describes. */
   others: ComfyNode[];
 }
 
 const better = (a: { save: boolean; chain: Stage[] }, b: { save: boolean; chain: Stage[] }): boolean =>
   a.save !== b.save ? a.save : a.chain.length > b.chain.length;
+
+/** The first pass samples from noise or from the image it was given: an upscale before it only readied that image. */
+function split(chain: Stage[]): Pick<Trace, 'first' | 'passes'> {
+  const sampler = chain.findIndex((stage) => stage.kind === 'sampler');
+  const at = sampler >= 0 ? sampler : chain.findIndex((stage) => stage.kind === 'detailer');
+  return at < 0 ? { passes: chain } : { first: chain[at]!, passes: chain.slice(at + 1) };
+}
 
 /**
  * From each output node back to the first pass; the chain of a save (over a preview), the longest, the lowest id.
@@ -69,7 +78,7 @@ const better = (a: { save: boolean; chain: Stage[] }, b: { save: boolean; chain:
 export function traceGraph(walk: Walk): Trace {
   const nodes = [...walk.graph.values()].sort(byId);
   const stages = nodes.filter((node) => stageKind(walk, node) !== undefined);
-  if (stages.length === 0) return { chain: [], others: [] };
+  if (stages.length === 0) return { passes: [], others: [] };
   const outputs = nodes.filter(
     (node) => walk.table.isOutputClass(node.classType) && fromInput(walk, node) !== undefined,
   );
@@ -86,10 +95,9 @@ export function traceGraph(walk: Walk): Trace {
   }
   const chain = best?.chain ?? chainTo(walk, stages[stages.length - 1]!);
   const inChain = new Set(chain.map((stage) => stage.node.id));
-  // Other chains' first passes lead the others: they are the other generations; any sampler left follows by id.
-  const firsts = chains.map((c) => c[0]!.node).filter((node) => !inChain.has(node.id));
-  const others = [
-    ...new Set([...firsts, ...stages.filter((node) => !inChain.has(node.id) && stageKind(walk, node) === 'sampler')]),
-  ];
-  return { chain, others };
+  const isOther = (node: ComfyNode): boolean => !inChain.has(node.id) && stageKind(walk, node) === 'sampler';
+  // Other chains' first samplers lead the others: they are the other generations; any sampler left follows by id.
+  const firsts = chains.map((c) => c.find((stage) => stage.kind === 'sampler')?.node).filter((n) => n !== undefined);
+  const others = [...new Set([...firsts.filter(isOther), ...stages.filter(isOther)])];
+  return { ...split(chain), others };
 }

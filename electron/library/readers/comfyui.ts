@@ -1,3 +1,4 @@
+import { fillFromSummary } from './comfyui-civitai.js';
 import { newWalk, toGraph, type Walk } from './comfyui-graph.js';
 import { nodeTable } from './comfyui-node-table.js';
 import { readSampler, readUpscale } from './comfyui-sampler.js';
@@ -30,19 +31,22 @@ export const readComfyui: GeneratorReader = (texts: TextMap, options?: ReaderOpt
   if (!sources.claimed) return undefined;
   const api = sources.prompt ?? (sources.workflow === undefined ? undefined : workflowToApi(sources.workflow));
   const walk = newWalk(toGraph(api ?? {}), nodeTable(options?.comfyNodeRules ?? []));
-  const { chain, others } = traceGraph(walk);
-  const fills = chain.slice(0, MAX_PASSES + 1).map((stage) => readStage(walk, stage));
+  const { first: firstStage, passes: later, others } = traceGraph(walk);
+  const firstFill = firstStage === undefined ? undefined : readStage(walk, firstStage);
+  const laterFills = later.slice(0, MAX_PASSES).map((stage) => readStage(walk, stage));
   const otherFills = others.slice(0, MAX_ALTERNATIVES).map((node) => readSampler(walk, node));
-  const first = fills[0]?.settings ?? {};
+  const traced = firstFill?.settings ?? {};
+  const first = sources.civitaiSummary === undefined ? traced : fillFromSummary(traced, sources.civitaiSummary);
   const problems = [
     ...sources.problems,
-    ...[...fills, ...otherFills].flatMap((fill) => fill.problems),
+    ...[firstFill, ...laterFills, ...otherFills].flatMap((fill) => fill?.problems ?? []),
     ...walk.problems,
   ];
-  if (api !== undefined && chain.length === 0) problems.push('no sampler found in the graph');
+  if (api !== undefined && firstStage === undefined && later.length === 0 && sources.civitaiSummary === undefined)
+    problems.push('no sampler found in the graph');
   const result: GeneratorRead = { source: sources.civitai === true ? 'civitai' : 'comfyui', settings: first, problems };
-  const passes: Pass[] = fills.slice(1).map((fill, i) => {
-    const stage = chain[i + 1]!;
+  const passes: Pass[] = laterFills.map((fill, i) => {
+    const stage = later[i]!;
     return {
       role: roleOf(stage, fill.settings, first),
       classType: stage.node.classType.slice(0, 200),
