@@ -16,6 +16,7 @@ import { KIND_LABEL, mapSettings, matchModel } from '../../../shared/mapping/set
 import type * as RequestValidation from '../composer/request-validation';
 import type { SliceCreator } from './deps';
 import type { ComposerSlice } from './types';
+import { correctedDetail } from '../../../shared/corrections/effective';
 
 // The validator brings zod and the contract: loaded on the first submit (or when the app is idle), never before the grid.
 let validation: Promise<typeof RequestValidation> | null = null;
@@ -160,7 +161,9 @@ export const createComposerSlice: SliceCreator<ComposerSlice> = ({ api, makeKey,
       }
     },
 
-    reuseSettings(job, imageId) {
+    reuseSettings(detail, imageId) {
+      // What the file says with the person's corrections on top (shared/corrections/effective.ts).
+      const job = correctedDetail(detail);
       const state = get();
       const request = { ...job.request };
       // An imported A1111 file keeps its "Schedule type" in the metadata only.

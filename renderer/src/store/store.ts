@@ -1,5 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { createJobActionsSlice } from './job-actions-slice';
+import { createAnnotationsSlice } from './annotations-slice';
 import { createComposerSlice } from './composer-slice';
 import { createCurationSlice } from './curation-slice';
 import type { StoreDeps } from './deps';
@@ -22,6 +23,7 @@ export function createAppStore(deps: StoreDeps): AppStore {
     ...createSettingsSlice(deps)(...a),
     ...createUiSlice(deps)(...a),
     ...createJobActionsSlice(deps)(...a),
+    ...createAnnotationsSlice(deps)(...a),
     ...createImportsSlice(deps)(...a),
     ...createCurationSlice(deps)(...a),
     ...createIterateSlice(deps)(...a),

@@ -15,7 +15,7 @@ import type { Filters } from './filters';
 import type { JobsData } from './jobs-model';
 import type { ImportProgressEvent, JobSummary, JobProgressEvent, LibraryFolder } from '../../../shared/contract';
 import type { ImportsData } from '../library/import/imports-model';
-import type { Board, MatchCounts, TagCount } from '../../../shared/contract';
+import type { Board, CorrectableField, MatchCounts, TagCount } from '../../../shared/contract';
 import type { ImageTargets } from '../curation/curation';
 import type { Layout } from '../gallery/layout-mode';
 import type { IterateAction, Support, WorkingFrom } from '../iterate/iterate';
@@ -193,6 +193,16 @@ export interface JobActionsSlice {
   revealJob(id: string): Promise<void>;
 }
 
+/** Corrections of an imported image's settings and a note per image (annotations-slice.ts). */
+export interface AnnotationsSlice {
+  /** Sends the changed fields; false when the engine refused them (the reason is shown). */
+  correctSettings(jobId: string, set: Record<string, string | number>): Promise<boolean>;
+  /** Back to what the file says: the fields named, or all. */
+  revertCorrections(jobId: string, fields?: CorrectableField[]): Promise<boolean>;
+  /** Saves an image's note (empty removes it). */
+  saveNote(imageId: string, text: string): Promise<boolean>;
+}
+
 export interface ImportDialogState {
   /** Paths to start from (a drop, the desktop picker). */
   paths: string[];
@@ -265,5 +275,6 @@ export type AppState = CurationSlice &
   SettingsSlice &
   UiSlice &
   JobActionsSlice &
+  AnnotationsSlice &
   ImportsSlice &
   IterateSlice;

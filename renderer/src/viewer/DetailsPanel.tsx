@@ -10,6 +10,8 @@ import { LineagePanel } from './LineagePanel';
 import { ImportedDetails } from './ImportedDetails';
 import { ExportDialog } from '../library/export/ExportDialog';
 import { StatusBadge } from '../common/StatusBadge';
+import { CorrectableSettings, PromptFileSays } from './CorrectableSettings';
+import { ImageNoteField } from './ImageNoteField';
 
 function Row({ label, value }: { label: string; value: string | number | undefined | null }) {
   if (value === undefined || value === null || value === '') return null;
@@ -72,6 +74,7 @@ export function DetailsPanel({
       ) : (
         <h2 className="details-prompt">{job.prompt}</h2>
       )}
+      {imported && detail !== null ? <PromptFileSays detail={detail} /> : null}
       {/* What went wrong comes before the settings that were tried. */}
       {job.error !== undefined ? (
         <p className="details-error" role="note">
@@ -79,19 +82,24 @@ export function DetailsPanel({
           {job.status === 'interrupted' ? ' The provider may have billed it: check before retrying.' : ''}
         </p>
       ) : null}
-      <dl className="details-list details-settings" aria-label="Settings">
-        <Row label="Negative" value={job.negativePrompt} />
-        <Row label="Model" value={job.model ?? request?.model ?? detail?.metadata?.model} />
-        <Row
-          label="Seed"
-          value={describeSeed(seedOfImage({ images: job.images, request, result }, imageId), job.count)}
-        />
-        <Row label="Steps" value={request?.steps} />
-        <Row label="Guidance" value={request?.guidance} />
-        <Row label="Sampler" value={request?.sampler ?? detail?.metadata?.sampler} />
-        <Row label="Size" value={`${job.width} × ${job.height}`} />
-        {imported ? null : <Row label="Source" value={`Atelier, ${job.provider}`} />}
-      </dl>
+      {/* An imported file's settings as corrected, each beside what the file says. */}
+      {imported && detail !== null ? (
+        <CorrectableSettings detail={detail} />
+      ) : (
+        <dl className="details-list details-settings" aria-label="Settings">
+          <Row label="Negative" value={job.negativePrompt} />
+          <Row label="Model" value={job.model ?? request?.model ?? detail?.metadata?.model} />
+          <Row
+            label="Seed"
+            value={describeSeed(seedOfImage({ images: job.images, request, result }, imageId), job.count)}
+          />
+          <Row label="Steps" value={request?.steps} />
+          <Row label="Guidance" value={request?.guidance} />
+          <Row label="Sampler" value={request?.sampler ?? detail?.metadata?.sampler} />
+          <Row label="Size" value={`${job.width} × ${job.height}`} />
+          {imported ? null : <Row label="Source" value={`Atelier, ${job.provider}`} />}
+        </dl>
+      )}
       {/* An imported file's source, LoRAs and locations follow at once. */}
       {imported && detail?.metadata !== undefined ? (
         <ImportedDetails source={job.source} metadata={detail.metadata} />
@@ -190,6 +198,9 @@ export function DetailsPanel({
         />
       )}
       {image === undefined ? null : <ImageCuration jobId={id} image={image} />}
+      {image === undefined || detail === null ? null : (
+        <ImageNoteField imageId={image.id} saved={detail.notes?.find((n) => n.imageId === image.id)?.text ?? ''} />
+      )}
       <LineagePanel job={job} imageId={imageId} />
       <dl className="details-list">
         <Row label="Images" value={`${job.images.length} of ${job.count}`} />
