@@ -93,6 +93,8 @@ export function isLink(value: unknown): value is [string | number | bigint, numb
 export interface Target {
   node: ComfyNode;
   output: number;
+  /** A switch whose selected input holds a value, not a link: the input that holds it. */
+  selected?: string;
 }
 
 /** A switch's input that is selected: by number (1-based) or by a boolean ([when false, when true]). */
@@ -124,6 +126,7 @@ export function follow(walk: Walk, from: ComfyNode, name: string, value: unknown
     }
     const chosen = selected(walk, node, spec.select, spec.options);
     if (chosen === undefined) return undefined;
+    if (!isLink(input(node, chosen))) return { node, output: Number(link[1]), selected: chosen };
     source = node;
     key = chosen;
     link = input(node, chosen);

@@ -12,7 +12,9 @@ const DEFAULT_LORA: LoraInputs = { name: 'lora_name', weight: ['strength_model',
 const isOff = (value: unknown): boolean => value === false || value === 0 || /^\s*off\s*$/i.test(asText(value) ?? '');
 
 function one(walk: Walk, node: ComfyNode, name: string, weights: readonly string[]): LoraRef | undefined {
-  const raw = valueOf(walk, node, name);
+  const value = valueOf(walk, node, name);
+  // pysssss's loader keeps the picked file as `{content, image}`.
+  const raw = isObject(value) ? value['content'] : value;
   if (typeof raw !== 'string' || /^\s*none\s*$/i.test(raw)) return undefined;
   const weight = weights.map((key) => valueOf(walk, node, key)).find((value) => value !== undefined);
   return lora(raw, weight);

@@ -23,6 +23,7 @@ const PENDING = Symbol('pending');
 /** What a node gives out on one output: a string node's joined text, a primitive's value, a styler's chosen text. */
 function nodeValue(walk: Walk, target: Target, wanted: string, depth: number): unknown {
   const { node, output } = target;
+  if (target.selected !== undefined) return valueAt(walk, node, target.selected, depth);
   const spec = walk.table.spec(node.classType);
   if (spec?.outputs !== undefined) {
     const key = spec.outputs[output];
