@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { readCivitai } from '../../../../electron/library/readers/civitai.js';
 import { readComfyui } from '../../../../electron/library/readers/comfyui.js';
 import { readFooocus } from '../../../../electron/library/readers/fooocus.js';
+import { readHuggingface } from '../../../../electron/library/readers/huggingface.js';
 import { readInvokeai } from '../../../../electron/library/readers/invokeai.js';
+import { readNovelai } from '../../../../electron/library/readers/novelai.js';
+import { readRuinedfooocus } from '../../../../electron/library/readers/ruinedfooocus.js';
+import { readStabilitymatrix } from '../../../../electron/library/readers/stabilitymatrix.js';
 import { readSwarmui } from '../../../../electron/library/readers/swarmui.js';
+import { readTensorart } from '../../../../electron/library/readers/tensorart.js';
 import type { GeneratorRead, GeneratorReader, ReadSettings } from '../../../../electron/library/readers/types.js';
 
 const KEYS = [
@@ -20,6 +26,13 @@ const KEYS = [
   'exif:Model',
   'exif:Software',
   'exif:MakerNote',
+  'generation_data',
+  'parameters-json',
+  'smproj',
+  'Software',
+  'Comment',
+  'Description',
+  'Source',
 ];
 const IDS = ['1', '2', '3', '4', '5', '__proto__', 'constructor'];
 const INPUTS = [
@@ -202,6 +215,14 @@ const INVOKE_KEYS = [
   'model_weights',
   'model_hash',
 ];
+const RUINED_KEYS = ['Prompt', 'Negative', 'steps', 'cfg', 'width', 'height', 'seed', 'sampler_name', 'scheduler'];
+const HF_KEYS = ['prompt', 'negative_prompt', 'resolution', 'guidance_scale', 'seed', 'sampler', 'Model', 'strength'];
+const TENSOR_KEYS = ['prompt', 'negativePrompt', 'seed', 'steps', 'cfgScale', 'ksamplerName', 'width', 'baseModel'];
+const MATRIX_KEYS = ['PositivePrompt', 'NegativePrompt', 'Seed', 'Steps', 'CfgScale', 'Sampler', 'ModelName', 'Width'];
+const NOVELAI_KEYS = ['prompt', 'uc', 'seed', 'steps', 'scale', 'sampler', 'width', 'v4_prompt', 'v4_negative_prompt'];
+const loraList = fc.array(
+  fc.tuple(fc.string(), fc.oneof(fc.string(), fc.constantFrom('1.0 - a', ' - ', '0.5 - b - c'))),
+);
 const owned: Record<string, fc.Arbitrary<Map<string, string>>> = {
   fooocus: fc.tuple(shaped(FOOOCUS_KEYS), fc.constantFrom('fooocus', 'a1111', 'other'), fc.string()).map(
     ([json, scheme, text]) =>
@@ -229,6 +250,52 @@ const owned: Record<string, fc.Arbitrary<Map<string, string>>> = {
         ]),
     ),
   comfyui: rewired.map((graph) => new Map([['prompt', graph]])),
+  ruinedfooocus: fc
+    .tuple(
+      shaped(RUINED_KEYS),
+      fc.oneof(
+        loraList.map((l) => JSON.stringify(l)),
+        fc.string().map((t) => JSON.stringify(t)),
+      ),
+    )
+    .map(([json, loras]) => new Map([['parameters', `{"software":"RuinedFooocus","loras":${loras},${json.slice(1)}`]])),
+  huggingface: shaped(HF_KEYS).map(
+    (json) => new Map([['parameters', `{"num_inference_steps":${JSON.stringify(json.length % 7)},${json.slice(1)}`]]),
+  ),
+  civitai: fc
+    .tuple(fc.string(), fc.jsonValue(), fc.string())
+    .map(
+      ([prompt, list, tail]) =>
+        new Map([['exif:UserComment', `${prompt}\nSteps: 1, Civitai resources: ${JSON.stringify(list)}${tail}`]]),
+    ),
+  tensorart: fc.tuple(shaped(TENSOR_KEYS), rewired).map(
+    ([json, graph]) =>
+      new Map([
+        ['generation_data', `${json}\0`],
+        ['prompt', graph],
+      ]),
+  ),
+  stabilitymatrix: fc.tuple(shaped(MATRIX_KEYS), rewired).map(
+    ([json, graph]) =>
+      new Map([
+        ['parameters-json', json],
+        ['prompt', graph],
+      ]),
+  ),
+  novelai: fc
+    .tuple(shaped(NOVELAI_KEYS), fc.constantFrom('Software', 'exif:Software'), fc.string())
+    .map(([json, where, text]) =>
+      where === 'Software'
+        ? new Map([
+            ['Software', 'NovelAI'],
+            ['Comment', json],
+            ['Description', text],
+          ])
+        : new Map([
+            ['exif:Software', 'NovelAI Diffusion V4.5'],
+            ['exif:UserComment', JSON.stringify({ Comment: json, Source: text })],
+          ]),
+    ),
 };
 
 const NUMBERS: Array<keyof ReadSettings> = ['steps', 'guidance', 'width', 'height', 'denoise'];
@@ -249,6 +316,12 @@ const READERS: Array<[string, GeneratorReader]> = [
   ['invokeai', readInvokeai],
   ['fooocus', readFooocus],
   ['swarmui', readSwarmui],
+  ['ruinedfooocus', readRuinedfooocus],
+  ['huggingface', readHuggingface],
+  ['civitai', readCivitai],
+  ['tensorart', readTensorart],
+  ['stabilitymatrix', readStabilitymatrix],
+  ['novelai', readNovelai],
 ];
 
 describe('generator readers on arbitrary texts', () => {
