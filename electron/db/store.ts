@@ -137,8 +137,8 @@ function composeStore(
   const recovered = createRecovered(ctx, images, events);
   const stats = createStats(ctx);
   const settings = createSettings(ctx);
-  let open = true;
   const annotations = createAnnotationStore(ctx);
+  let open = true;
   const changes = ctx.db.prepare('SELECT total_changes() AS n').pluck();
   let changesAtOpen: number | null = null;
   const guard = createStoreGuard(() => open, presence, dataDir);
@@ -146,9 +146,9 @@ function composeStore(
   const root: Access<JobReads, JobWrites> = {
     reads: {
       ...jobs.reads,
-      list: search.list,
       // A job's detail carries its corrections and notes beside what its file says.
       get: (id) => annotations.reads.annotate(jobs.reads.get(id)),
+      list: search.list,
       ...trash.reads,
       ...stats.reads,
       image: images.get,
@@ -174,8 +174,8 @@ function composeStore(
     ...guard.compose(root, undefined, { submit: 'store the new job', submitMany: 'store the new job' }),
     imports: guard.compose(createImports(ctx, images, events), 'record the import'),
     curation: guard.compose(createCurationStore(ctx, search.compile, searchTuning.countCap)),
-    xmp: guard.compose(createXmpSidecars(ctx), 'record the sidecar'),
     annotations: guard.compose(annotations, 'save the correction', { setNote: 'save the note' }),
+    xmp: guard.compose(createXmpSidecars(ctx), 'record the sidecar'),
     similar: guard.compose(createSimilar(ctx, images), 'record the image hash'),
     masks: guard.compose(createMasks(ctx), 'save the mask'),
     presets: guard.compose(createPresets(ctx)),

@@ -123,9 +123,9 @@ export interface JobStore extends JobReads, JobWrites {
   readonly imports: ImportStore;
   /** Per-image curation, tags, boards, counts and suggestions (curation-store.ts). */
   readonly curation: CurationStore;
-  /** Linked images' curation for their XMP sidecars, and the sidecars Atelier wrote. */
   /** Corrections of an imported image's settings (beside what its file says) and a note per image. */
   readonly annotations: AnnotationStore;
+  /** Linked images' curation for their XMP sidecars, and the sidecars Atelier wrote. */
   readonly xmp: XmpSidecarStore;
   /** Perceptual hashes: find similar and duplicates (the index itself lives in memory, in library/similar). */
   readonly similar: SimilarStore;

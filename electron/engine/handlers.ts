@@ -266,10 +266,10 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'updates.restart': async () => desktopOnly(),
     ...hostOnlyLocationHandlers(),
     ...createCurationHandlers({ store, bus, now: () => Date.now(), announce, sidecars: deps.sidecars }),
+    ...createAnnotationHandlers({ store, bus, now: () => Date.now(), announce, sidecars: deps.sidecars }),
     ...createInstanceHandlers({ providers, store, announce, kick: () => scheduler.kick() }),
     ...createPresetHandlers(store),
     ...createIterateHandlers({ store, dataDir: deps.dataDir, now: () => Date.now() }),
     ...createExportHandlers(deps.exporter),
   };
 }
-    ...createAnnotationHandlers({ store, bus, now: () => Date.now(), announce, sidecars: deps.sidecars }),

@@ -198,9 +198,9 @@ export function createFakeEngine(dataDir: string): FakeEngine {
       'search.suggest',
     ]),
     ...notImplementedHere(['images.similar', 'images.duplicates']),
+    ...notImplementedHere(['jobs.correct', 'jobs.revertCorrections', 'images.setNote']),
     ...notImplementedHere([
       'providers.add',
-    ...notImplementedHere(['jobs.correct', 'jobs.revertCorrections', 'images.setNote']),
       'providers.remove',
       'presets.list',
       'presets.save',
