@@ -61,7 +61,8 @@ export async function readExifTexts(tiff: Uint8Array): Promise<ExifTexts> {
     const text = comment instanceof Uint8Array ? decodeUserComment(comment) : trimTrailingNuls(comment);
     if (text !== '') raw.push({ key: 'exif:UserComment', text });
   }
-  const makerNote = textOf(tags.makerNote);
+  // Fooocus (Pillow's Image.Exif) writes its scheme as MakerNote (0x927C) into IFD0 too.
+  const makerNote = textOf(tags.makerNote ?? tags[0x927c]);
   if (makerNote !== undefined && makerNote !== '') raw.push({ key: 'exif:MakerNote', text: makerNote });
   return { raw, problems: [] };
 }

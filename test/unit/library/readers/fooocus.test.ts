@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFooocus } from '../../../../electron/library/readers/fooocus.js';
+import { readImageMetadata } from '../../../../electron/library/readers/read-image.js';
+import { baseJpeg, jpegWith } from '../../../fixtures/images/containers.js';
+import { buildExif } from '../../../fixtures/images/tiff-exif.js';
 
 /** Fooocus 2.5 `parameters` in its own scheme: json.dumps of its metadata, keys sorted. */
 function fooocusJson(seed = '1234567890123'): string {
@@ -150,5 +153,18 @@ describe('Fooocus reader', () => {
         ]),
       ),
     ).toBeUndefined();
+  });
+});
+
+describe('Fooocus JPEG', () => {
+  it('reads the UserComment and MakerNote Pillow writes into IFD0 (modules/meta_parser.py get_exif), in either scheme', async () => {
+    const a1111 =
+      'a fox\nNegative prompt: blur\nSteps: 30, Sampler: DPM++ 2M SDE, Seed: 7, Size: 1152x896, Version: Fooocus v2.5.5';
+    const ifd0Ascii = { 0x9286: a1111, 0x927c: 'a1111' };
+    const jpeg = jpegWith(await baseJpeg(), { exif: buildExif({ Software: 'Fooocus v2.5.5', ifd0Ascii }) });
+    const read = await readImageMetadata(jpeg);
+    expect(read.raw.find((r) => r.key === 'exif:MakerNote')?.text).toBe('a1111');
+    expect(read.source).toBe('fooocus');
+    expect(read.settings).toMatchObject({ prompt: 'a fox', negativePrompt: 'blur', seed: '7', steps: 30 });
   });
 });
