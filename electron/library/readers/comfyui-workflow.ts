@@ -13,6 +13,9 @@ const VIRTUAL = /^(Reroute|Note|MarkdownNote)$|^(Reroute|Label|Bookmark) \(rgthr
 const MUTED = 2;
 const BYPASSED = 4;
 
+/** Reroutes, bypassed nodes and subgraph edges one link may pass through: far past any real workflow. */
+const MAX_HOPS = 256;
+
 /** Steps the expansion may take beyond a few per node and link of the file (subgraphs inside subgraphs). */
 const MIN_STEPS = 50_000;
 
@@ -29,7 +32,7 @@ interface Scope {
   nodes: Map<string, JsonObject>;
   links: Map<string, Link>;
   /** The subgraph's own inputs (origin -10 inside it), by slot: where the instance's input links come from. */
-  outer: (slot: number) => Source | undefined;
+  outer: (slot: number, hops: number) => Source | undefined;
   depth: number;
 }
 
@@ -72,35 +75,40 @@ function innerScope(x: Expansion, scope: Scope, node: JsonObject, definition: Js
   const known = x.scopes.get(prefix);
   if (known !== undefined) return known;
   const inputs = slots(node, 'inputs');
-  const inner = newScope(definition, prefix, (slot) => resolveLink(x, scope, inputs[slot]?.['link']), scope.depth + 1);
+  const inner = newScope(
+    definition,
+    prefix,
+    (slot, hops) => resolveLink(x, scope, inputs[slot]?.['link'], hops),
+    scope.depth + 1,
+  );
   x.scopes.set(prefix, inner);
   return inner;
 }
 
 /** The API node and output a link in `scope` comes from, through reroutes, bypassed nodes and subgraphs. */
-function resolveLink(x: Expansion, scope: Scope, linkId: unknown): Source | undefined {
-  if (linkId === null || linkId === undefined) return undefined;
+function resolveLink(x: Expansion, scope: Scope, linkId: unknown, hops = 0): Source | undefined {
+  if (linkId === null || linkId === undefined || hops > MAX_HOPS) return undefined;
   const key = `${scope.prefix}\u0000${String(linkId)}`;
   if (x.resolved.has(key)) return x.resolved.get(key);
   x.resolved.set(key, undefined);
   const link = scope.links.get(String(linkId));
-  const found = link === undefined ? undefined : resolveOrigin(x, scope, link.originId, link.originSlot);
+  const found = link === undefined ? undefined : resolveOrigin(x, scope, link.originId, link.originSlot, hops + 1);
   x.resolved.set(key, found);
   return found;
 }
 
-function resolveOrigin(x: Expansion, scope: Scope, originId: string, slot: number): Source | undefined {
-  if (scope.depth > MAX_DEPTH || x.left-- < 0) return undefined;
-  if (originId === '-10') return scope.outer(slot);
+function resolveOrigin(x: Expansion, scope: Scope, originId: string, slot: number, hops: number): Source | undefined {
+  if (scope.depth > MAX_DEPTH || hops > MAX_HOPS || x.left-- < 0) return undefined;
+  if (originId === '-10') return scope.outer(slot, hops);
   const node = scope.nodes.get(originId);
   if (node === undefined) return [`${scope.prefix}${originId}`, slot];
   const type = String(node['type']);
-  if (/^Reroute/.test(type)) return resolveLink(x, scope, slots(node, 'inputs')[0]?.['link']);
+  if (/^Reroute/.test(type)) return resolveLink(x, scope, slots(node, 'inputs')[0]?.['link'], hops);
   if (node['mode'] === BYPASSED) {
     // A bypassed node hands on the input of the same type as the output asked for.
     const wanted = slots(node, 'outputs')[slot]?.['type'];
     const through = slots(node, 'inputs').find((input) => input['type'] === wanted && input['link'] != null);
-    return through === undefined ? undefined : resolveLink(x, scope, through['link']);
+    return through === undefined ? undefined : resolveLink(x, scope, through['link'], hops);
   }
   const definition = x.subgraphs.get(type);
   if (definition !== undefined) {
@@ -108,7 +116,7 @@ function resolveOrigin(x: Expansion, scope: Scope, originId: string, slot: numbe
     const exit = exitsOf(x, definition).get(slot);
     return exit === undefined
       ? undefined
-      : resolveOrigin(x, inner, String(exit['origin_id']), Number(exit['origin_slot']));
+      : resolveOrigin(x, inner, String(exit['origin_id']), Number(exit['origin_slot']), hops + 1);
   }
   return [`${scope.prefix}${originId}`, slot];
 }
