@@ -1,7 +1,10 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { SetImageNote } from '../../../shared/contract.js';
 import { correctedDetail, effectiveSettings } from '../../../shared/corrections/effective.js';
+import { foldForSearch } from '../../../shared/search-fold.js';
 import { toImportedImage } from '../../../electron/library/import/to-imported.js';
 import type { JobStore } from '../../../electron/db/types.js';
 import { finished, image, manualClock, open, tempDir } from './helpers.js';
@@ -267,6 +270,44 @@ describe('a note per image', () => {
     const db = new Database(store.info.databasePath, { readonly: true });
     const count = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
     expect([count('image_notes'), count('job_corrections'), count('annotated_search')]).toEqual([0, 0, 0]);
+    db.close();
+  });
+});
+
+describe('any text a person writes', () => {
+  it('as a corrected prompt or a note: found by each of its words, and once reverted the row is exactly as the file made it', () => {
+    const store = open();
+    const { jobId, imageId } = imported(store);
+    const db = new Database(store.info.databasePath, { readonly: true });
+    const row = () =>
+      db
+        .prepare(
+          'SELECT j.prompt, j.model, j.steps, j.cfg, j.width, j.height, j.model_key, j.sampler_key, j.negative_key, j.search_text, i.seed FROM jobs AS j JOIN images AS i ON i.job_id = j.id WHERE j.id = ?',
+        )
+        .get(jobId);
+    const before = row();
+    const word = fc.stringMatching(/^[\p{L}\p{N}]{1,12}$/u);
+    fc.assert(
+      fc.property(
+        fc.array(word, { minLength: 1, maxLength: 6 }),
+        fc.string({ unit: 'grapheme', maxLength: 400 }),
+        fc.array(word, { minLength: 1, maxLength: 4 }),
+        (promptWords, noise, noteWords) => {
+          const prompt = `${promptWords.join(' ')} ${noise}`;
+          const note = SetImageNote.safeParse({ imageId, text: `${noteWords.join(' ')}\n${noise}` });
+          store.annotations.correct(jobId, { prompt });
+          if (note.success) store.annotations.setNote(imageId, note.data.text);
+          for (const w of promptWords) expect(found(store, `"${w}"`), w).toContain(jobId);
+          if (note.success) {
+            for (const w of noteWords) expect(found(store, `note:"${foldForSearch(w)}"`), w).toEqual([jobId]);
+          }
+          store.annotations.setNote(imageId, '');
+          store.annotations.revert(jobId);
+          expect(row()).toEqual(before);
+        },
+      ),
+      { numRuns: 60 },
+    );
     db.close();
   });
 });
