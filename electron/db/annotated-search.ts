@@ -2,10 +2,10 @@ import type { Corrections, ImportedMetadata, StoredRequest } from '../../shared/
 import { effectiveMetadata, effectiveRequest, effectiveSettings } from '../../shared/corrections/effective.js';
 import { normalizeSeed, type Seed } from '../../shared/seed.js';
 import type { StoreContext } from './context.js';
-import type { CorrectionRows } from './corrections.js';
+import { createCorrections, type CorrectionRows } from './corrections.js';
 import { facetsOf, type JobFacets } from './facets.js';
 import { searchTextOf } from './fold.js';
-import type { NoteRows } from './notes.js';
+import { createNotes, type NoteRows } from './notes.js';
 
 interface JobRow {
   source: string;
@@ -144,3 +144,11 @@ export function createAnnotatedSearch(ctx: StoreContext, corrections: Correction
 }
 
 export type Reindex = ReturnType<typeof createAnnotatedSearch>;
+
+/**
+ * The same reindex for a writer outside the annotation store: a re-read of an imported file (rereads.ts) calls it
+ * in its transaction, right after writing the file's fields, so search keeps the corrections and notes at once.
+ */
+export function createReindex(ctx: StoreContext): Reindex {
+  return createAnnotatedSearch(ctx, createCorrections(ctx), createNotes(ctx));
+}

@@ -163,6 +163,7 @@ describe('corrections of an imported image', () => {
     expect(detail.request.prompt).toBe('a red fox in the night');
     expect(detail.corrections).toEqual({ prompt: 'a grey wolf', steps: 31 });
     expect(correctedDetail(detail).request).toMatchObject({ prompt: 'a grey wolf', steps: 31 });
+    // What the re-read calls after writing (createReindex in annotated-search.ts is the same function).
     store.annotations.reindex(jobId);
     expect(found(store, 'wolf')).toEqual([jobId]);
     expect(found(store, 'steps:31')).toEqual([jobId]);
