@@ -5,6 +5,7 @@ import type { StoreContext } from './context.js';
 import { createCorrections, type CorrectionRows } from './corrections.js';
 import { facetsOf, type JobFacets } from './facets.js';
 import { searchTextOf } from './fold.js';
+import { ROW_BYTES_SQL } from './job-submit.js';
 import { createNotes, type NoteRows } from './notes.js';
 
 interface JobRow {
@@ -68,6 +69,11 @@ export function createAnnotatedSearch(ctx: StoreContext, corrections: Correction
        steps = ?, cfg = ?, negative_key = ?, updated_at = max(updated_at + 1, ?) WHERE id = ?`,
   );
   const setSeed = sql.prepare('annotated.setSeed', 'UPDATE images SET seed = ?, seed_digits = ? WHERE job_id = ?');
+  // The logical size follows the text, as at import; a job still running keeps the room reserved for its result.
+  const resize = sql.prepare(
+    'annotated.resize',
+    `UPDATE jobs SET logical_bytes = ${ROW_BYTES_SQL} WHERE id = ? AND status NOT IN ('queued', 'running')`,
+  );
 
   /** The settings columns as the file made them (imported-jobs.ts) or as corrected. */
   function settingsColumns(jobId: string, job: JobRow, c: Corrections): { file: JobFacets; effective: JobFacets } {
@@ -139,7 +145,10 @@ export function createAnnotatedSearch(ctx: StoreContext, corrections: Correction
     if (noted.length > 0) text = `${text}\n${noted}`;
     if (text === base) dropBase.run(jobId);
     else saveBase.run(jobId, base, text);
-    if (text !== job.search_text) setText.run(text, ctx.now(), jobId);
+    if (text !== job.search_text) {
+      setText.run(text, ctx.now(), jobId);
+      resize.run(jobId);
+    }
   };
 }
 

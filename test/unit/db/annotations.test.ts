@@ -6,6 +6,7 @@ import { SetImageNote } from '../../../shared/contract.js';
 import { correctedDetail, effectiveSettings } from '../../../shared/corrections/effective.js';
 import { foldForSearch } from '../../../shared/search-fold.js';
 import { toImportedImage } from '../../../electron/library/import/to-imported.js';
+import { ROW_BYTES_SQL } from '../../../electron/db/jobs.js';
 import type { JobStore } from '../../../electron/db/types.js';
 import { finished, image, manualClock, open, tempDir } from './helpers.js';
 
@@ -177,6 +178,19 @@ describe('corrections of an imported image', () => {
     const store = open();
     const id = finished(store, 'made here', {}, [image(0)]);
     expect(() => store.annotations.correct(id, { prompt: 'other' })).toThrow(/Only an imported image/);
+  });
+
+  it('keep the job’s logical size the sum the store computes in SQL, as at import', () => {
+    const store = open();
+    const { jobId, imageId } = imported(store);
+    store.annotations.correct(jobId, { prompt: 'a grey wolf '.repeat(200) });
+    store.annotations.setNote(imageId, 'keeper '.repeat(300));
+    const db = new Database(store.info.databasePath, { readonly: true });
+    const { stored, expected } = db
+      .prepare(`SELECT logical_bytes AS stored, ${ROW_BYTES_SQL} AS expected FROM jobs WHERE id = ?`)
+      .get(jobId) as { stored: number; expected: number };
+    db.close();
+    expect(stored).toBe(expected);
   });
 
   it('move the job’s updatedAt, so the viewer refetches its details', () => {
