@@ -20,6 +20,7 @@ async function embeddedTexts(found: EmbeddedMetadata): Promise<{ raw: RawText[];
     problems.push(...exif.problems);
   }
   if (found.xmp !== undefined) raw.push({ key: 'xmp', text: found.xmp });
+  if (found.iptcCaption !== undefined) raw.push({ key: 'iptc:Caption', text: found.iptcCaption });
   return { raw, problems };
 }
 

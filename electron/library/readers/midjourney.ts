@@ -1,5 +1,6 @@
 import { compact } from './fields.js';
 import { seedString, type GeneratorRead, type TextMap } from './types.js';
+import { xmpOf, xmpProperty } from './xmp.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -32,10 +33,25 @@ function modelOf(f: Map<string, string>): string | undefined {
   return undefined;
 }
 
-/** The description a Midjourney web download carries: `<prompt> --ar 2:1 --v 6 Job ID: <uuid>`. */
+/** Every place a download keeps its description: PNG `Description`, EXIF, XMP `dc:description`, IPTC caption. */
+function descriptions(texts: TextMap): string[] {
+  const xmp = xmpOf(texts);
+  const found = [
+    texts.get('Description'),
+    texts.get('exif:ImageDescription'),
+    xmp === undefined ? undefined : xmpProperty(xmp, 'dc:description'),
+    texts.get('iptc:Caption'),
+  ];
+  return found.filter((text): text is string => text !== undefined);
+}
+
+/** The description a Midjourney or Niji download carries: `<prompt> --ar 2:1 --v 6 Job ID: <uuid>`. */
 export function readMidjourney(texts: TextMap): GeneratorRead | undefined {
-  const description = texts.get('Description') ?? texts.get('exif:ImageDescription');
-  const body = description === undefined ? undefined : withoutJobId(description);
+  let body: string | undefined;
+  for (const description of descriptions(texts)) {
+    body = withoutJobId(description);
+    if (body !== undefined) break;
+  }
   if (body === undefined) return undefined;
   const flagAt = body.search(/(^|\s)--[a-z]/i);
   const prompt = (flagAt < 0 ? body : body.slice(0, flagAt)).trim();

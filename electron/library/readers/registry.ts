@@ -2,6 +2,7 @@ import { readA1111 } from './a1111.js';
 import { readAtelier } from './atelier.js';
 import { readCivitai } from './civitai.js';
 import { readComfyui } from './comfyui.js';
+import { readDrawthings } from './drawthings.js';
 import { readEasydiffusion } from './easydiffusion.js';
 import { readFooocus } from './fooocus.js';
 import { readGeneric } from './generic.js';
@@ -19,7 +20,8 @@ import type { GeneratorReader } from './types.js';
  * The generator readers in priority order; the first that recognises a file's texts wins. Fooocus, RuinedFooocus,
  * SwarmUI and Hugging Face Spaces write JSON into A1111's `parameters` key, so they come before a1111; Stability
  * Matrix and Tensor.Art write a ComfyUI graph beside their own record, so they come before comfyui; Civitai writes
- * A1111 text with its resource list, so it comes before a1111; generic (a bare description) is last.
+ * A1111 text with its resource list, so it comes before a1111; Draw Things and Midjourney come before generic, which
+ * reads the same XMP and captions as a bare description, last.
  */
 export const READERS: readonly GeneratorReader[] = [
   readAtelier,
@@ -34,6 +36,7 @@ export const READERS: readonly GeneratorReader[] = [
   readInvokeai,
   readNovelai,
   readEasydiffusion,
+  readDrawthings,
   readMidjourney,
   readA1111,
   readGeneric,

@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { readCivitai } from '../../../../electron/library/readers/civitai.js';
 import { readComfyui } from '../../../../electron/library/readers/comfyui.js';
+import { readDrawthings } from '../../../../electron/library/readers/drawthings.js';
 import { readFooocus } from '../../../../electron/library/readers/fooocus.js';
 import { readHuggingface } from '../../../../electron/library/readers/huggingface.js';
 import { readInvokeai } from '../../../../electron/library/readers/invokeai.js';
+import { readMidjourney } from '../../../../electron/library/readers/midjourney.js';
 import { readNovelai } from '../../../../electron/library/readers/novelai.js';
 import { readRuinedfooocus } from '../../../../electron/library/readers/ruinedfooocus.js';
 import { readStabilitymatrix } from '../../../../electron/library/readers/stabilitymatrix.js';
@@ -33,6 +35,9 @@ const KEYS = [
   'Comment',
   'Description',
   'Source',
+  'xmp',
+  'XML:com.adobe.xmp',
+  'iptc:Caption',
 ];
 const IDS = ['1', '2', '3', '4', '5', '__proto__', 'constructor'];
 const INPUTS = [
@@ -219,6 +224,8 @@ const RUINED_KEYS = ['Prompt', 'Negative', 'steps', 'cfg', 'width', 'height', 's
 const HF_KEYS = ['prompt', 'negative_prompt', 'resolution', 'guidance_scale', 'seed', 'sampler', 'Model', 'strength'];
 const TENSOR_KEYS = ['prompt', 'negativePrompt', 'seed', 'steps', 'cfgScale', 'ksamplerName', 'width', 'baseModel'];
 const MATRIX_KEYS = ['PositivePrompt', 'NegativePrompt', 'Seed', 'Steps', 'CfgScale', 'Sampler', 'ModelName', 'Width'];
+const DRAW_KEYS = ['c', 'uc', 'seed', 'steps', 'scale', 'sampler', 'model', 'size', 'strength', 'lora'];
+const xmlEscape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 const NOVELAI_KEYS = ['prompt', 'uc', 'seed', 'steps', 'scale', 'sampler', 'width', 'v4_prompt', 'v4_negative_prompt'];
 const loraList = fc.array(
   fc.tuple(fc.string(), fc.oneof(fc.string(), fc.constantFrom('1.0 - a', ' - ', '0.5 - b - c'))),
@@ -282,6 +289,20 @@ const owned: Record<string, fc.Arbitrary<Map<string, string>>> = {
         ['prompt', graph],
       ]),
   ),
+  drawthings: fc
+    .tuple(shaped(DRAW_KEYS), fc.constantFrom('xmp', 'XML:com.adobe.xmp'), fc.boolean())
+    .map(([json, key, alt]) => {
+      const comment = alt ? `<rdf:Alt><rdf:li>${xmlEscape(json)}</rdf:li></rdf:Alt>` : xmlEscape(json);
+      return new Map([
+        [key, `<xmp:CreatorTool>Draw Things</xmp:CreatorTool><exif:UserComment>${comment}</exif:UserComment>`],
+      ]);
+    }),
+  midjourney: fc
+    .tuple(fc.string(), fc.constantFrom('Description', 'exif:ImageDescription', 'iptc:Caption', 'xmp'))
+    .map(([text, key]) => {
+      const body = `${text} --seed ${text} --niji ${text} Job ID: bb9dd2e0-2352-4506-942b-9ac923610b8d`;
+      return new Map([[key, key === 'xmp' ? `<dc:description><rdf:Alt><rdf:li>${body}</rdf:li>` : body]]);
+    }),
   novelai: fc
     .tuple(shaped(NOVELAI_KEYS), fc.constantFrom('Software', 'exif:Software'), fc.string())
     .map(([json, where, text]) =>
@@ -322,6 +343,8 @@ const READERS: Array<[string, GeneratorReader]> = [
   ['tensorart', readTensorart],
   ['stabilitymatrix', readStabilitymatrix],
   ['novelai', readNovelai],
+  ['drawthings', readDrawthings],
+  ['midjourney', readMidjourney],
 ];
 
 describe('generator readers on arbitrary texts', () => {
