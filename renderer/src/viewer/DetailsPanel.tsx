@@ -199,7 +199,11 @@ export function DetailsPanel({
       )}
       {image === undefined ? null : <ImageCuration jobId={id} image={image} />}
       {image === undefined || detail === null ? null : (
-        <ImageNoteField imageId={image.id} saved={detail.notes?.find((n) => n.imageId === image.id)?.text ?? ''} />
+        <ImageNoteField
+          key={image.id}
+          imageId={image.id}
+          saved={detail.notes?.find((n) => n.imageId === image.id)?.text ?? ''}
+        />
       )}
       <LineagePanel job={job} imageId={imageId} />
       <dl className="details-list">

@@ -3,7 +3,8 @@ import { useAppShallow } from '../store/context';
 
 /**
  * The person's note on the image on screen: free text, any length of lines, saved when the field is left or on
- * Ctrl+Enter. While it has focus, a note arriving from elsewhere never overwrites what is being typed.
+ * Ctrl+Enter. While it has focus, a note arriving from elsewhere never overwrites what is being typed. Details keys it
+ * by the image, so another image gets a field of its own.
  */
 export function ImageNoteField({ imageId, saved }: { imageId: string; saved: string }) {
   const save = useAppShallow((s) => s.saveNote);
@@ -14,7 +15,7 @@ export function ImageNoteField({ imageId, saved }: { imageId: string; saved: str
 
   useEffect(() => {
     if (!focused.current) setText(saved);
-  }, [saved, imageId]);
+  }, [saved]);
 
   const commit = async () => {
     if (text.trim() === saved.trim()) return;
