@@ -138,4 +138,6 @@ export function followInput(walk: Walk, node: ComfyNode | undefined, name: strin
   return node === undefined ? undefined : follow(walk, node, name, input(node, name))?.node;
 }
 
-export const byId = (a: ComfyNode, b: ComfyNode): number => a.id.localeCompare(b.id, 'en', { numeric: true });
+// One collator for every comparison: localeCompare with options builds one per call, most of a large graph's time.
+const collator = new Intl.Collator('en', { numeric: true });
+export const byId = (a: ComfyNode, b: ComfyNode): number => collator.compare(a.id, b.id);

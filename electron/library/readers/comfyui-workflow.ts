@@ -1,5 +1,5 @@
-import { isObject, setOwn, type JsonObject } from './json.js';
-import { MAX_DEPTH } from './comfyui-graph.js';
+import { isObject, type JsonObject } from './json.js';
+import { MAX_DEPTH, type ComfyNode, type Graph } from './comfyui-graph.js';
 import { NODE_TABLE } from './comfyui-node-table.js';
 
 /** The UI's extra widget after a seed (`control_after_generate`): its values, told apart from the next widget's. */
@@ -31,20 +31,24 @@ interface Scope {
   prefix: string;
   nodes: Map<string, JsonObject>;
   links: Map<string, Link>;
+  /** Where each link of this scope comes from, once worked out. */
+  resolved: Map<string, Source | undefined>;
   /** The subgraph's own inputs (origin -10 inside it), by slot: where the instance's input links come from. */
   outer: (slot: number, hops: number) => Source | undefined;
   depth: number;
 }
 
 interface Expansion {
-  api: JsonObject;
+  graph: Map<string, ComfyNode>;
   subgraphs: Map<string, JsonObject>;
   left: number;
-  resolved: Map<string, Source | undefined>;
   scopes: Map<string, Scope>;
   /** Each subgraph's exit links by output slot. */
   exits: Map<JsonObject, Map<number, JsonObject>>;
 }
+
+/** Keys as plain data: with no prototype, even `__proto__` from a file is just a key. */
+const dict = (): JsonObject => Object.create(null) as JsonObject;
 
 const list = (value: unknown): JsonObject[] => (Array.isArray(value) ? value.filter(isObject) : []);
 
@@ -64,7 +68,7 @@ function readLinks(raw: unknown): Map<string, Link> {
 function newScope(graph: JsonObject, prefix: string, outer: Scope['outer'], depth: number): Scope {
   const nodes = new Map<string, JsonObject>();
   for (const node of list(graph['nodes'])) nodes.set(String(node['id']), node);
-  return { prefix, nodes, links: readLinks(graph['links']), outer, depth };
+  return { prefix, nodes, links: readLinks(graph['links']), resolved: new Map(), outer, depth };
 }
 
 const slots = (node: JsonObject, key: 'inputs' | 'outputs'): JsonObject[] => list(node[key]);
@@ -88,12 +92,12 @@ function innerScope(x: Expansion, scope: Scope, node: JsonObject, definition: Js
 /** The API node and output a link in `scope` comes from, through reroutes, bypassed nodes and subgraphs. */
 function resolveLink(x: Expansion, scope: Scope, linkId: unknown, hops = 0): Source | undefined {
   if (linkId === null || linkId === undefined || hops > MAX_HOPS) return undefined;
-  const key = `${scope.prefix}\u0000${String(linkId)}`;
-  if (x.resolved.has(key)) return x.resolved.get(key);
-  x.resolved.set(key, undefined);
+  const key = String(linkId);
+  if (scope.resolved.has(key)) return scope.resolved.get(key);
+  scope.resolved.set(key, undefined);
   const link = scope.links.get(String(linkId));
   const found = link === undefined ? undefined : resolveOrigin(x, scope, link.originId, link.originSlot, hops + 1);
-  x.resolved.set(key, found);
+  scope.resolved.set(key, found);
   return found;
 }
 
@@ -145,7 +149,7 @@ function widgetNames(node: JsonObject): string[] {
 function widgetInputs(node: JsonObject, inputs: JsonObject): void {
   const values = node['widgets_values'];
   if (isObject(values)) {
-    for (const [name, value] of Object.entries(values)) setOwn(inputs, name, value);
+    for (const [name, value] of Object.entries(values)) inputs[name] = value;
     return;
   }
   if (!Array.isArray(values)) return;
@@ -154,11 +158,11 @@ function widgetInputs(node: JsonObject, inputs: JsonObject): void {
   let at = 0;
   for (const value of values) {
     // rgthree Power Lora Loader keeps each LoRA as an object among its widgets, as the API graph's lora_N.
-    if (isObject(value) && typeof value['lora'] === 'string') setOwn(inputs, `lora_${++lora}`, value);
+    if (isObject(value) && typeof value['lora'] === 'string') inputs[`lora_${++lora}`] = value;
   }
   for (let i = 0; i < values.length && at < names.length; i++) {
     const name = names[at]!;
-    setOwn(inputs, name, values[i]);
+    inputs[name] = values[i];
     at++;
     if (SEED_WIDGETS.has(name) && typeof values[i + 1] === 'string' && CONTROL_VALUES.has(values[i + 1] as string)) i++;
   }
@@ -176,14 +180,15 @@ function expand(x: Expansion, scope: Scope): void {
     }
     // A PrimitiveNode is kept (the API graph has none): the input it feeds is read through it.
     if (VIRTUAL.test(type)) continue;
-    const inputs: JsonObject = {};
+    const inputs = dict();
     widgetInputs(node, inputs);
     for (const slot of slots(node, 'inputs')) {
       if (typeof slot['name'] !== 'string') continue;
       const source = resolveLink(x, scope, slot['link']);
-      if (source !== undefined) setOwn(inputs, slot['name'], source);
+      if (source !== undefined) inputs[slot['name']] = source;
     }
-    setOwn(x.api, `${scope.prefix}${String(node['id'])}`, { class_type: type, inputs });
+    const id = `${scope.prefix}${String(node['id'])}`;
+    x.graph.set(id, { id, classType: type, inputs });
   }
 }
 
@@ -197,16 +202,16 @@ function subgraphsOf(workflow: JsonObject): Map<string, JsonObject> {
   return found;
 }
 
-/** The UI workflow in the API graph's shape (`{id: {class_type, inputs}}`), for files that carry only it. */
-export function workflowToApi(workflow: JsonObject): JsonObject {
+/** The UI workflow as the API graph it runs as (nodes by id, inputs by name), for files that carry only it. */
+export function workflowToGraph(workflow: JsonObject): Graph {
   const subgraphs = subgraphsOf(workflow);
   let size = list(workflow['nodes']).length + (Array.isArray(workflow['links']) ? workflow['links'].length : 0);
   for (const graph of subgraphs.values()) size += list(graph['nodes']).length + list(graph['links']).length;
   const left = MIN_STEPS + 8 * size;
-  const x: Expansion = { api: {}, subgraphs, left, resolved: new Map(), scopes: new Map(), exits: new Map() };
+  const x: Expansion = { graph: new Map(), subgraphs, left, scopes: new Map(), exits: new Map() };
   expand(
     x,
     newScope(workflow, '', () => undefined, 0),
   );
-  return x.api;
+  return x.graph;
 }

@@ -4,7 +4,7 @@ import { nodeTable } from './comfyui-node-table.js';
 import { readSampler, readUpscale } from './comfyui-sampler.js';
 import { comfySources } from './comfyui-sources.js';
 import { traceGraph, type Stage } from './comfyui-trace.js';
-import { workflowToApi } from './comfyui-workflow.js';
+import { workflowToGraph } from './comfyui-workflow.js';
 import type { Fill } from './fields.js';
 import type { GeneratorRead, GeneratorReader, Pass, PassRole, ReadSettings, ReaderOptions, TextMap } from './types.js';
 
@@ -29,8 +29,13 @@ function roleOf(stage: Stage, settings: ReadSettings, first: ReadSettings): Pass
 export const readComfyui: GeneratorReader = (texts: TextMap, options?: ReaderOptions): GeneratorRead | undefined => {
   const sources = comfySources(texts);
   if (!sources.claimed) return undefined;
-  const api = sources.prompt ?? (sources.workflow === undefined ? undefined : workflowToApi(sources.workflow));
-  const walk = newWalk(toGraph(api ?? {}), nodeTable(options?.comfyNodeRules ?? []));
+  const graph =
+    sources.prompt !== undefined
+      ? toGraph(sources.prompt)
+      : sources.workflow === undefined
+        ? undefined
+        : workflowToGraph(sources.workflow);
+  const walk = newWalk(graph ?? new Map(), nodeTable(options?.comfyNodeRules ?? []));
   const { first: firstStage, passes: later, others } = traceGraph(walk);
   const firstFill = firstStage === undefined ? undefined : readStage(walk, firstStage);
   const laterFills = later.slice(0, MAX_PASSES).map((stage) => readStage(walk, stage));
@@ -42,7 +47,7 @@ export const readComfyui: GeneratorReader = (texts: TextMap, options?: ReaderOpt
     ...[firstFill, ...laterFills, ...otherFills].flatMap((fill) => fill?.problems ?? []),
     ...walk.problems,
   ];
-  if (api !== undefined && firstStage === undefined && later.length === 0 && sources.civitaiSummary === undefined)
+  if (graph !== undefined && firstStage === undefined && later.length === 0 && sources.civitaiSummary === undefined)
     problems.push('no sampler found in the graph');
   const result: GeneratorRead = { source: sources.civitai === true ? 'civitai' : 'comfyui', settings: first, problems };
   const passes: Pass[] = laterFills.map((fill, i) => {
