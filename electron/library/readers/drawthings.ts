@@ -1,3 +1,4 @@
+import { paramEntries } from '../../media/png/a1111-params-line.js';
 import { asCount, asNumber, asSeed, asText, lora, newFill, put, putLoras, type Fill } from './fields.js';
 import { isObject, parseObject, type JsonObject } from './json.js';
 import type { GeneratorRead, GeneratorReader, TextMap } from './types.js';
@@ -11,11 +12,11 @@ function size(value: unknown): [number, number] | undefined {
   return width !== undefined && height !== undefined ? [width, height] : undefined;
 }
 
-/** `lora`: `[{file, weight}]`. */
-function loras(value: unknown) {
-  return Array.isArray(value)
-    ? value.map((entry) => (isObject(entry) ? lora(entry['file'], entry['weight']) : undefined))
-    : [];
+/** `lora` (older) or `v2.loras` (newer): `[{file, weight}]`. */
+function loras(json: JsonObject) {
+  const v2 = isObject(json['v2']) ? json['v2']['loras'] : undefined;
+  const list: unknown[] = Array.isArray(json['lora']) ? json['lora'] : Array.isArray(v2) ? v2 : [];
+  return list.map((entry) => (isObject(entry) ? lora(entry['file'], entry['weight']) : undefined));
 }
 
 function read(json: JsonObject): Fill {
@@ -33,8 +34,30 @@ function read(json: JsonObject): Fill {
   // Draw Things writes strength 1 for text to image: only a smaller one is an image-to-image strength.
   const strength = asNumber(json['strength']);
   if (strength !== undefined && strength < 1) fill.settings.denoise = strength;
-  putLoras(fill, loras(json['lora']));
+  putLoras(fill, loras(json));
   return fill;
+}
+
+/**
+ * Without the JSON, the XMP description: `prompt`, a line `-negative`, then
+ * `Steps: 20, Sampler: Euler A, Guidance Scale: 4.0, Seed: 1, Size: 640x480, Model: m.ckpt`.
+ */
+function fromDescription(text: string): Fill {
+  const lines = text.split('\n');
+  const params = new Map(paramEntries(lines.at(-1) ?? '').map(([key, value]) => [key.trim(), value.trim()]));
+  const body = params.has('Steps') || params.has('Seed') ? lines.slice(0, -1) : lines;
+  const negativeAt = body.findIndex((line) => line.startsWith('-'));
+  return read({
+    c: (negativeAt < 0 ? body : body.slice(0, negativeAt)).join('\n').trim(),
+    uc: negativeAt < 0 ? undefined : body.slice(negativeAt).join('\n').slice(1).trim(),
+    seed: params.get('Seed'),
+    steps: params.get('Steps'),
+    scale: params.get('Guidance Scale'),
+    sampler: params.get('Sampler'),
+    model: params.get('Model'),
+    size: params.get('Size'),
+    strength: params.get('Strength'),
+  });
 }
 
 /**
@@ -47,9 +70,10 @@ export const readDrawthings: GeneratorReader = (texts: TextMap): GeneratorRead |
   if (!(xmpProperty(xmp, 'xmp:CreatorTool') ?? '').startsWith('Draw Things')) return undefined;
   const comment = xmpProperty(xmp, 'exif:UserComment');
   const json = parseObject(comment);
-  if (json === undefined) {
-    const problems = comment === undefined ? ['no settings in its XMP'] : ['exif:UserComment: not a JSON object'];
-    return { source: 'drawthings', settings: {}, problems };
-  }
-  return { source: 'drawthings', ...read(json) };
+  if (json !== undefined) return { source: 'drawthings', ...read(json) };
+  const description = xmpProperty(xmp, 'dc:description');
+  const fill = description === undefined ? newFill() : fromDescription(description);
+  if (comment !== undefined) fill.problems.unshift('exif:UserComment: not a JSON object');
+  else if (description === undefined) fill.problems.push('no settings in its XMP');
+  return { source: 'drawthings', ...fill };
 };

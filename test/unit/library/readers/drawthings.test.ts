@@ -62,9 +62,38 @@ describe('Draw Things reader', () => {
     expect(read.settings).toEqual({ ...EXPECTED, denoise: 0.55 });
   });
 
+  it('newer files keep the LoRAs under v2.loras', () => {
+    const { lora: _, ...rest } = SETTINGS;
+    const json = JSON.stringify({ ...rest, v2: { loras: [{ file: 'detail.ckpt', weight: 0.8, mode: 'all' }] } });
+    const read = readDrawthings(new Map([['xmp', drawThingsXmp(json)]]));
+    expect(read?.settings.loras).toEqual([{ name: 'detail.ckpt', weight: 0.8 }]);
+  });
+
+  it('without the JSON, reads the description: prompt, a line starting with -, then the settings line', () => {
+    const description =
+      'a lighthouse\n-blurry &amp; dark\nSteps: 20, Sampler: Euler Ancestral, Guidance Scale: 4.0, Seed: 4279116933, Size: 640x480, Model: draw_model.ckpt';
+    const xmp = `<x:xmpmeta><rdf:RDF><rdf:Description><dc:description><rdf:Alt><rdf:li xml:lang="x-default">${description}</rdf:li></rdf:Alt></dc:description><xmp:CreatorTool>Draw Things</xmp:CreatorTool></rdf:Description></rdf:RDF></x:xmpmeta>`;
+    expect(readDrawthings(new Map([['XML:com.adobe.xmp', xmp]]))).toEqual({
+      source: 'drawthings',
+      settings: {
+        prompt: 'a lighthouse',
+        negativePrompt: 'blurry & dark',
+        seed: '4279116933',
+        steps: 20,
+        guidance: 4,
+        sampler: 'Euler Ancestral',
+        model: 'draw_model.ckpt',
+        width: 640,
+        height: 480,
+      },
+      problems: [],
+    });
+  });
+
   it('says so when the settings are not JSON, and leaves XMP from other tools alone', () => {
     const broken = readDrawthings(new Map([['xmp', drawThingsXmp('{not json')]]));
-    expect(broken).toEqual({ source: 'drawthings', settings: {}, problems: ['exif:UserComment: not a JSON object'] });
+    expect(broken?.problems).toEqual(['exif:UserComment: not a JSON object']);
+    expect(broken?.settings.prompt).toBe('a lighthouse');
     const other = drawThingsXmp('{}').replace('<xmp:CreatorTool>Draw Things', '<xmp:CreatorTool>Photoshop');
     expect(readDrawthings(new Map([['xmp', other]]))).toBeUndefined();
   });
