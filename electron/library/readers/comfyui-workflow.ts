@@ -1,5 +1,6 @@
 import { isObject, type JsonObject } from './json.js';
 import { MAX_DEPTH, type ComfyNode, type Graph } from './comfyui-graph.js';
+import { groupNodesOf, innerWidgetValues, type GroupNode } from './comfyui-group-nodes.js';
 import { NODE_TABLE } from './comfyui-node-table.js';
 
 /** The UI's extra widget after a seed (`control_after_generate`): its values, told apart from the next widget's. */
@@ -40,6 +41,7 @@ interface Scope {
 
 interface Expansion {
   graph: Map<string, ComfyNode>;
+  groups: Map<string, GroupNode>;
   subgraphs: Map<string, JsonObject>;
   left: number;
   scopes: Map<string, Scope>;
@@ -114,6 +116,11 @@ function resolveOrigin(x: Expansion, scope: Scope, originId: string, slot: numbe
     const through = slots(node, 'inputs').find((input) => input['type'] === wanted && input['link'] != null);
     return through === undefined ? undefined : resolveLink(x, scope, through['link'], hops);
   }
+  const group = x.groups.get(type);
+  if (group !== undefined) {
+    const out = group.outputs[slot];
+    return out === undefined ? undefined : [`${scope.prefix}${originId}:${out[0]}`, out[1]];
+  }
   const definition = x.subgraphs.get(type);
   if (definition !== undefined) {
     const inner = innerScope(x, scope, node, definition);
@@ -178,6 +185,11 @@ function expand(x: Expansion, scope: Scope): void {
       if (scope.depth < MAX_DEPTH) expand(x, innerScope(x, scope, node, definition));
       continue;
     }
+    const group = x.groups.get(type);
+    if (group !== undefined) {
+      expandGroup(x, scope, node, group);
+      continue;
+    }
     // A PrimitiveNode is kept (the API graph has none): the input it feeds is read through it.
     if (VIRTUAL.test(type)) continue;
     const inputs = dict();
@@ -190,6 +202,33 @@ function expand(x: Expansion, scope: Scope): void {
     const id = `${scope.prefix}${String(node['id'])}`;
     x.graph.set(id, { id, classType: type, inputs });
   }
+}
+
+/** A group node's inner nodes, as `instance:index`, their links inside and the instance's own links joined in. */
+function expandGroup(x: Expansion, scope: Scope, instance: JsonObject, group: GroupNode): void {
+  const base = `${scope.prefix}${String(instance['id'])}:`;
+  const values = innerWidgetValues(group, instance);
+  const outer = slots(instance, 'inputs');
+  group.nodes.forEach((inner, index) => {
+    if (x.left-- < 0 || typeof inner['type'] !== 'string') return;
+    const inputs = dict();
+    widgetInputs({ type: inner['type'], widgets_values: values[index], inputs: inner['inputs'] }, inputs);
+    slots(inner, 'inputs').forEach((slot, s) => {
+      const name = slot['name'];
+      if (typeof name !== 'string') return;
+      const inside = group.internal.get(`${index}:${s}`);
+      const at = group.inputs.findIndex(([i, n]) => i === index && n === name);
+      const source =
+        inside !== undefined
+          ? ([`${base}${inside[0]}`, inside[1]] as Source)
+          : at < 0
+            ? undefined
+            : resolveLink(x, scope, outer[at]?.['link']);
+      if (source !== undefined) inputs[name] = source;
+    });
+    const id = `${base}${index}`;
+    x.graph.set(id, { id, classType: inner['type'], inputs });
+  });
 }
 
 /** Subgraph definitions by id (`definitions.subgraphs`, the new UI's nodes-inside-a-node). */
@@ -208,7 +247,8 @@ export function workflowToGraph(workflow: JsonObject): Graph {
   let size = list(workflow['nodes']).length + (Array.isArray(workflow['links']) ? workflow['links'].length : 0);
   for (const graph of subgraphs.values()) size += list(graph['nodes']).length + list(graph['links']).length;
   const left = MIN_STEPS + 8 * size;
-  const x: Expansion = { graph: new Map(), subgraphs, left, scopes: new Map(), exits: new Map() };
+  const groups = groupNodesOf(workflow);
+  const x: Expansion = { graph: new Map(), groups, subgraphs, left, scopes: new Map(), exits: new Map() };
   expand(
     x,
     newScope(workflow, '', () => undefined, 0),

@@ -132,3 +132,20 @@ describe('ComfyUI real files: the first pass and the passes after it', () => {
     }
   });
 });
+
+describe("readImageMetadata hands a person's node rules to the ComfyUI reader", () => {
+  it('a JPEG whose graph uses a custom sampler: its seed is read only with the rule', async () => {
+    const custom = JSON.parse(graph);
+    custom['3'].class_type = 'TotallyCustomSampler';
+    custom['3'].inputs = { ...custom['3'].inputs, the_seed: 4242 };
+    delete custom['3'].inputs.seed;
+    const bytes = jpegWith(jpeg, {
+      exif: buildExif({ UserComment: unicodeComment(`{"prompt": ${JSON.stringify(custom)}}`, 'le') }),
+    });
+    expect((await readImageMetadata(bytes)).settings.seed).toBeUndefined();
+    const read = await readImageMetadata(bytes, {
+      comfyNodeRules: [{ classType: 'TotallyCustomSampler', input: 'the_seed', field: 'seed' }],
+    });
+    expect(read.settings.seed).toBe('4242');
+  });
+});

@@ -221,3 +221,23 @@ describe('ComfyUI UI workflows', () => {
     expect(read?.settings).toEqual({});
   });
 });
+
+describe('ComfyUI group nodes (extra.groupNodes) in a real workflow', () => {
+  it('expands sd-metadata’s group-node workflow alone: the sampler outside the group reads the prompts inside', async () => {
+    const { readContainerTexts } = await import('../../../../electron/library/readers/containers.js');
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const file = join(import.meta.dirname, '../../../fixtures/real/comfyui/sdmeta-comfyui-group-nodes.png');
+    const texts = (await readContainerTexts(new Uint8Array(readFileSync(file)), 'png')).texts;
+    const read = readWorkflow(JSON.parse(texts.get('workflow')!));
+    // The instance's own widget values, as the UI showed them (its checkpoint differs from the group's default).
+    expect(read?.settings).toMatchObject({
+      seed: '1038684211150939',
+      steps: 20,
+      model: 'waiIllustriousSDXL_v100.safetensors',
+      negativePrompt: 'bad quality, worst quality, worst detail, sketch, censor,',
+      width: 1024,
+    });
+    expect(read?.settings.prompt).toMatch(/^general, masterpiece, best quality/);
+  });
+});
