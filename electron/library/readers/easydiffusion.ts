@@ -19,6 +19,32 @@ function isEasydiffusion(texts: TextMap): boolean {
   return texts.has('num_inference_steps') || texts.has('use_stable_diffusion_model');
 }
 
+/** Older Easy Diffusion versions wrote the same settings under display names ("Stable Diffusion model", "Steps"). */
+const DISPLAY_NAMES: ReadonlyArray<[string, string]> = [
+  ['Prompt', 'prompt'],
+  ['Negative Prompt', 'negative_prompt'],
+  ['Seed', 'seed'],
+  ['Stable Diffusion model', 'use_stable_diffusion_model'],
+  ['Sampler', 'sampler_name'],
+  ['Width', 'width'],
+  ['Height', 'height'],
+  ['Steps', 'num_inference_steps'],
+  ['Guidance Scale', 'guidance_scale'],
+  ['LoRA model', 'use_lora_model'],
+  ['LoRA Strength', 'lora_alpha'],
+];
+
+/** The display-named keys under their current names, when the file has "Stable Diffusion model" and a prompt. */
+function fromDisplayNames(texts: TextMap): TextMap | undefined {
+  if (!texts.has('Stable Diffusion model') || !texts.has('Prompt')) return undefined;
+  const map = new Map<string, string>();
+  for (const [display, key] of DISPLAY_NAMES) {
+    const value = texts.get(display);
+    if (value !== undefined) map.set(key, value);
+  }
+  return map;
+}
+
 /** JPEG and WebP: the same keys as one JSON object in the EXIF UserComment. */
 function fromUserComment(texts: TextMap): TextMap | undefined {
   const json = parseJsonObject(texts.get('exif:UserComment'));
@@ -27,12 +53,12 @@ function fromUserComment(texts: TextMap): TextMap | undefined {
   for (const [key, value] of Object.entries(json)) {
     if (typeof value === 'string' || typeof value === 'number') map.set(key, String(value));
   }
-  return isEasydiffusion(map) ? map : undefined;
+  return isEasydiffusion(map) ? map : fromDisplayNames(map);
 }
 
 /** EasyDiffusion: one PNG text per setting (`prompt`, `num_inference_steps`, `use_stable_diffusion_model`, …). */
 export function readEasydiffusion(found: TextMap): GeneratorRead | undefined {
-  const texts = isEasydiffusion(found) ? found : fromUserComment(found);
+  const texts = isEasydiffusion(found) ? found : (fromDisplayNames(found) ?? fromUserComment(found));
   if (texts === undefined) return undefined;
   const problems: string[] = [];
   const seedText = texts.get('seed');

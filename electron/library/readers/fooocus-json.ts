@@ -48,14 +48,19 @@ export function readFooocusJson(meta: JsonObject): Fill {
   );
   put(fill, 'seed', meta['seed'], asSeed, 'seed');
   put(fill, 'steps', meta['steps'], asCount, 'steps');
-  put(fill, 'guidance', meta['guidance_scale'], asNumber, 'guidance_scale');
+  put(fill, 'guidance', meta['guidance_scale'] ?? meta['cfg'], asNumber, 'guidance_scale');
   put(fill, 'sampler', meta['sampler'], asText, 'sampler');
   put(fill, 'scheduler', meta['scheduler'], asText, 'scheduler');
   put(fill, 'model', meta['base_model'], asText, 'base_model');
   put(fill, 'modelHash', meta['base_model_hash'], asText, 'base_model_hash');
   const resolution = size(meta['resolution']);
   if (resolution !== undefined) [fill.settings.width, fill.settings.height] = resolution;
-  else put(fill, 'width', meta['resolution'], () => undefined, 'resolution');
+  else if (meta['resolution'] !== undefined) put(fill, 'width', meta['resolution'], () => undefined, 'resolution');
+  else {
+    // Older files (a PNG `Comment`) wrote the size as `width` and `height`.
+    put(fill, 'width', meta['width'], asCount, 'width');
+    put(fill, 'height', meta['height'], asCount, 'height');
+  }
   putLoras(fill, loras(meta));
   return fill;
 }

@@ -8,10 +8,14 @@ interface FooocusTexts {
   scheme?: string | undefined;
 }
 
-/** PNG: `parameters` + `fooocus_scheme`. JPEG/WebP: EXIF UserComment + MakerNote, Software "Fooocus …". */
+/** PNG: `parameters` + `fooocus_scheme`, or an older `Comment`. JPEG/WebP: UserComment + MakerNote, Software Fooocus. */
 function fooocusTexts(texts: TextMap): FooocusTexts | undefined {
   const scheme = texts.get('fooocus_scheme')?.trim().toLowerCase();
   if (scheme !== undefined) return { data: texts.get('parameters'), scheme };
+  // Older Fooocus builds wrote a PNG `Comment` of JSON (`prompt`, `base_model`, `cfg`, `width`): no scheme key.
+  const comment = texts.get('Comment');
+  if (comment !== undefined && comment.includes('"base_model"') && !texts.has('Software'))
+    return { data: comment, scheme: 'fooocus' };
   if (!texts.get('exif:Software')?.trimStart().startsWith('Fooocus')) return undefined;
   return { data: texts.get('exif:UserComment'), scheme: texts.get('exif:MakerNote')?.trim().toLowerCase() };
 }

@@ -168,3 +168,44 @@ describe('Fooocus JPEG', () => {
     expect(read.settings).toMatchObject({ prompt: 'a fox', negativePrompt: 'blur', seed: '7', steps: 30 });
   });
 });
+
+describe('older Fooocus PNGs', () => {
+  it('read the JSON of a PNG Comment (prompt, base_model, cfg, width and height) as Fooocus', () => {
+    const comment = JSON.stringify({
+      prompt: 'a goldfish',
+      negative_prompt: 'blur',
+      base_model: 'sd_xl_base_1.0_0.9vae.safetensors',
+      sampler: 'dpmpp_2m_sde_gpu',
+      seed: 6952411511246973023n.toString(),
+      cfg: 7,
+      steps: 30,
+      width: 1152,
+      height: 896,
+    });
+    const read = readFooocus(new Map([['Comment', comment]]));
+    expect(read?.source).toBe('fooocus');
+    expect(read?.settings).toMatchObject({
+      prompt: 'a goldfish',
+      negativePrompt: 'blur',
+      model: 'sd_xl_base_1.0_0.9vae.safetensors',
+      sampler: 'dpmpp_2m_sde_gpu',
+      seed: '6952411511246973023',
+      guidance: 7,
+      steps: 30,
+      width: 1152,
+      height: 896,
+    });
+  });
+
+  it('leave a NovelAI Comment (Software beside it) and a plain caption alone', () => {
+    expect(
+      readFooocus(
+        new Map([
+          ['Comment', '{"base_model":"x"}'],
+          ['Software', 'NovelAI'],
+        ]),
+      ),
+    ).toBeUndefined();
+    expect(readFooocus(new Map([['Comment', 'a photo of base_model']]))).toBeUndefined();
+  });
+});
