@@ -16,6 +16,7 @@ export interface BridgeEvents {
   onQueueChanged(listener: (payload: Events['jobs.queue']) => void): () => void;
   onImportProgress(listener: (payload: Events['library.importProgress']) => void): () => void;
   onCurated(listener: (payload: Events['library.curated']) => void): () => void;
+  onRereadProgress(listener: (payload: Events['library.rereadProgress']) => void): () => void;
   onExportProgress(listener: (payload: Events['export.progress']) => void): () => void;
   onUpdateStatus(listener: (payload: Events['updates.status']) => void): () => void;
 }
@@ -50,6 +51,7 @@ export const EVENT_SUBSCRIPTIONS = {
   'jobs.queue': 'onQueueChanged',
   'library.importProgress': 'onImportProgress',
   'library.curated': 'onCurated',
+  'library.rereadProgress': 'onRereadProgress',
   'export.progress': 'onExportProgress',
   'updates.status': 'onUpdateStatus',
 } as const satisfies Record<keyof Events, keyof BridgeEvents>;

@@ -1,8 +1,9 @@
 import type { Corrections, ImportedMetadata, StoredRequest } from '../../shared/contract.js';
 import { effectiveMetadata, effectiveRequest, effectiveSettings } from '../../shared/corrections/effective.js';
-import { normalizeSeed, type Seed } from '../../shared/seed.js';
+import type { Seed } from '../../shared/seed.js';
 import type { StoreContext } from './context.js';
 import { createCorrections, type CorrectionRows } from './corrections.js';
+import { seedColumns } from './images.js';
 import { facetsOf, type JobFacets } from './facets.js';
 import { searchTextOf } from './fold.js';
 import { ROW_BYTES_SQL } from './job-submit.js';
@@ -14,13 +15,6 @@ interface JobRow {
   metadata_json: string | null;
   result_json: string | null;
   search_text: string;
-}
-
-/** [seed, seed_digits] as images.ts keeps them: a safe integer, or the digits of a larger one. */
-function seedColumns(seed: Seed | undefined): [number | null, string | null] {
-  const canonical = seed === undefined ? null : normalizeSeed(seed);
-  if (canonical === null) return [null, null];
-  return typeof canonical === 'number' ? [canonical, null] : [null, canonical];
 }
 
 /** The first part swapped for another when the text starts with it, else the other added as a line of its own. */

@@ -19,6 +19,8 @@ export interface FileJobRow {
   facets: JobFacets;
   source: string;
   metadata: unknown;
+  /** The readers' version that read an imported file (migration 16); null for Atelier's own records. */
+  readerVersion?: number | null;
 }
 
 /**
@@ -31,8 +33,9 @@ export function createFileJobWriter(ctx: StoreContext) {
     'fileJobs.insert',
     `INSERT INTO jobs (id, status, created_at, updated_at, completed_at, provider, model, prompt, negative_prompt, width,
        height, count, request_json, result_json, search_text, progress_stage, progress_fraction, source, metadata_json,
-       logical_bytes, model_key, sampler_key, scheduler_key, steps, cfg, negative_key, operation, parent_image_id)
-     VALUES (?, 'succeeded', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'done', 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       logical_bytes, model_key, sampler_key, scheduler_key, steps, cfg, negative_key, operation, parent_image_id,
+       reader_version)
+     VALUES (?, 'succeeded', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'done', 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertLora = sql.prepare(
     'fileJobs.insertLora',
@@ -76,6 +79,7 @@ export function createFileJobWriter(ctx: StoreContext) {
       facets.negativeKey,
       'error' in lineage ? 'generate' : lineage.operation,
       'error' in lineage ? null : (lineage.parentImageId ?? null),
+      row.readerVersion ?? null,
     );
     gramsFromApp.run(0);
     insertGrams.run(inserted.lastInsertRowid, gramsOf(searchText));

@@ -66,7 +66,7 @@ function perImage(row: ImageRow): PerImage {
 }
 
 /** [seed, seed_digits]: a safe integer in the INTEGER column, a seed beyond 2^53 as its digits. */
-function seedColumns(seed: Seed | undefined): [number | null, string | null] {
+export function seedColumns(seed: Seed | undefined): [number | null, string | null] {
   const canonical = seed === undefined ? null : normalizeSeed(seed);
   if (canonical === null) return [null, null];
   return typeof canonical === 'number' ? [canonical, null] : [null, canonical];

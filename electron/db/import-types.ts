@@ -53,6 +53,8 @@ export interface ImportedImage {
   metadata: ImportedMetadata;
   /** Extra folded text to search besides the prompts (model, sampler, LoRAs, raw metadata), already capped. */
   searchExtra: string;
+  /** The readers' version that read the file (readers/reader-version.ts). */
+  readerVersion: number;
   image: NewImage & { linked: boolean };
 }
 

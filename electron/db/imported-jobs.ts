@@ -1,12 +1,50 @@
-import { normalizeSeed } from '../../shared/seed.js';
+import { normalizeSeed, type Seed } from '../../shared/seed.js';
 import { SOURCE_LABELS } from '../../shared/source-labels.js';
 import type { StoreContext } from './context.js';
 import type { Events } from './events.js';
+import { facetsOf, type JobFacets } from './facets.js';
 import { foldForSearch, searchTextOf } from './fold.js';
 import type { ImportedImage } from './import-types.js';
 import type { Images } from './images.js';
 import { createFileJobWriter } from './file-jobs.js';
-import { facetsOf } from './facets.js';
+
+/** What a read of a file sets on its job: at import, and again on a re-read (rereads.ts). */
+export type ImportedJobFields = Pick<
+  ImportedImage,
+  'source' | 'request' | 'model' | 'seed' | 'metadata' | 'searchExtra'
+>;
+
+/** The columns a file's fields derive: search text (before the settings line), facets, model and seed. */
+export interface ImportedDerived {
+  searchText: string;
+  facets: JobFacets;
+  model: string | null;
+  seed: Seed | null;
+  result: Record<string, unknown>;
+}
+
+export function importedDerived(fields: ImportedJobFields): ImportedDerived {
+  const { request } = fields;
+  const seed = fields.seed === undefined ? null : normalizeSeed(fields.seed);
+  const result: Record<string, unknown> = { timings: {} };
+  if (seed !== null) result.seed = seed;
+  const base = searchTextOf(request.prompt, request.negativePrompt);
+  const extra = fields.searchExtra.length > 0 ? foldForSearch(fields.searchExtra) : '';
+  const model = fields.model ?? request.model ?? null;
+  return {
+    searchText: extra.length > 0 ? `${base}\n${extra}` : base,
+    facets: facetsOf({
+      provider: fields.source,
+      model,
+      request,
+      metadata: fields.metadata,
+      seeds: seed === null ? [] : [seed],
+    }),
+    model,
+    seed,
+    result,
+  };
+}
 
 /** Writes one imported file as a succeeded job with its one image, searchable like a generated one. */
 export function createImportedJobs(ctx: StoreContext, images: Images, events: Events) {
@@ -16,31 +54,20 @@ export function createImportedJobs(ctx: StoreContext, images: Images, events: Ev
 
   return {
     insert(entry: ImportedImage): void {
-      const { request } = entry;
-      const result: Record<string, unknown> = { timings: {} };
-      const seed = entry.seed === undefined ? null : normalizeSeed(entry.seed);
-      if (seed !== null) result.seed = seed;
-      const base = searchTextOf(request.prompt, request.negativePrompt);
-      const extra = entry.searchExtra.length > 0 ? foldForSearch(entry.searchExtra) : '';
-      const searchText = extra.length > 0 ? `${base}\n${extra}` : base;
+      const derived = importedDerived(entry);
       writeJob({
         id: entry.jobId,
         createdAt: entry.createdAt,
         provider: entry.source,
-        model: entry.model ?? request.model ?? null,
-        request,
+        model: derived.model,
+        request: entry.request,
         count: 1,
-        result,
-        searchText,
-        facets: facetsOf({
-          provider: entry.source,
-          model: entry.model ?? request.model ?? null,
-          request,
-          metadata: entry.metadata,
-          seeds: seed === null ? [] : [seed],
-        }),
+        result: derived.result,
+        searchText: derived.searchText,
+        facets: derived.facets,
         source: entry.source,
         metadata: entry.metadata,
+        readerVersion: entry.readerVersion,
       });
       const { linked, ...image } = entry.image;
       images.insertAll(entry.jobId, [image]);

@@ -30,6 +30,7 @@ import { createSettings } from './settings.js';
 import { createPresets } from './presets.js';
 import { createPromptHistory } from './prompt-history.js';
 import { createSimilar } from './similar.js';
+import { createRereads } from './rereads.js';
 import { createMasks } from './masks.js';
 import { DEFAULT_SLOW_QUERY_MS, Statements, defaultClock } from './statements.js';
 import { createStats } from './stats.js';
@@ -177,6 +178,7 @@ function composeStore(
     annotations: guard.compose(annotations, 'save the correction', { setNote: 'save the note' }),
     xmp: guard.compose(createXmpSidecars(ctx), 'record the sidecar'),
     similar: guard.compose(createSimilar(ctx, images), 'record the image hash'),
+    rereads: guard.compose(createRereads(ctx), 'record the re-read settings'),
     masks: guard.compose(createMasks(ctx), 'save the mask'),
     presets: guard.compose(createPresets(ctx)),
     prompts: guard.compose(createPromptHistory(ctx)),

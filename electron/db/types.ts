@@ -12,6 +12,7 @@ import type { Db } from './connection.js';
 import type { ImportStore } from './import-types.js';
 import type { RecoveredBatch, RecoveredImage } from './recovered.js';
 import type { SimilarStore } from './similar.js';
+import type { RereadStore } from './rereads.js';
 import type { GenerateRequest, JobDetail, JobResult, JobSummary, ListPage, ListQuery } from '../../shared/contract.js';
 import type { MaskStore } from './masks.js';
 import type {
@@ -129,6 +130,8 @@ export interface JobStore extends JobReads, JobWrites {
   readonly xmp: XmpSidecarStore;
   /** Perceptual hashes: find similar and duplicates (the index itself lives in memory, in library/similar). */
   readonly similar: SimilarStore;
+  /** Imported files read by older readers, and their new reads (rereads.ts). */
+  readonly rereads: RereadStore;
   /** Masks painted in the viewer for a masked edit. */
   readonly masks: MaskStore;
   /** Saved composer settings and imported A1111 styles (presets.ts). */

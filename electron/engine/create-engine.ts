@@ -29,7 +29,9 @@ import { mediaResolver } from './resolve-media.js';
 import { createJobMedia } from './job-media.js';
 import { createJobInputs } from './job-inputs.js';
 import { createOriginalReader } from '../library/originals/original-reader.js';
-import { holdMetadataReaders } from '../library/readers/off-thread.js';
+import { holdMetadataReaders, readMetadataOffThread } from '../library/readers/off-thread.js';
+import { READER_VERSION } from '../library/readers/reader-version.js';
+import { createRereader } from '../library/reread/rereader.js';
 import { imageSourceOf } from '../library/originals/image-source.js';
 import { createModelCache } from './model-cache.js';
 import { connectionOf, createProviderOutcomes, trackJobOutcomes } from './provider-outcomes.js';
@@ -242,6 +244,21 @@ export async function createEngine(options: EngineOptions, seams: EngineTestSeam
     // Closed after the folder sync, before the thumbnailer and the hashes it feeds.
     disposables.add('importer', () => importer.close());
 
+    const rereader = createRereader({
+      dataDir,
+      store,
+      log,
+      reader: originals,
+      metadata: readMetadataOffThread,
+      version: READER_VERSION,
+      readOptions: () => ({}),
+      busy: () => importer.busy(),
+      idle: () => importer.idle(),
+      onProgress: (progress) => bus.emit('library.rereadProgress', progress),
+    });
+    // Closed before the importer it waits on and the readers it reads through.
+    disposables.add('re-reader', () => rereader.close());
+
     const sync = createFolderSync({
       store,
       importer,
@@ -279,6 +296,8 @@ export async function createEngine(options: EngineOptions, seams: EngineTestSeam
           sweepStarted = true;
           // Old images get their hashes once the window has its first page, like the other start-up passes.
           hashes.start();
+          // Files older readers read (after an upgrade) are read again, in the background.
+          rereader.start();
           housekeepingDone = runHousekeeping({
             dataDir,
             store,
@@ -326,6 +345,7 @@ export async function createEngine(options: EngineOptions, seams: EngineTestSeam
 
     const handlers = createHandlers({
       exporter,
+      rereader,
       sidecars,
       importer,
       folders,

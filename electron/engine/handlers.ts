@@ -26,6 +26,7 @@ import type { JobInputs } from './job-inputs.js';
 import { checkOperationSupported } from './operation-support.js';
 import { createExportHandlers } from './export-handlers.js';
 import type { Exporter } from '../library/export/exporter.js';
+import type { Rereader } from '../library/reread/rereader.js';
 
 export interface HandlerDeps {
   store: JobStore;
@@ -56,6 +57,8 @@ export interface HandlerDeps {
   dataDir: string;
   /** Exports of a selection or a query to a ZIP or a folder. */
   exporter: Pick<Exporter, 'start' | 'list' | 'cancel'>;
+  /** Re-reads imported files' settings with this build's readers. */
+  rereader: Pick<Rereader, 'request' | 'status'>;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -229,6 +232,11 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'library.removeOrphans': async ({ expectedCount }) => deps.recovery.removeOrphans(expectedCount),
     'library.import': async (request) => ({ import: await deps.importer.import(request) }),
     'library.imports': async () => ({ items: deps.importer.list() }),
+    'library.reread': async ({ ids, query }) => {
+      const imageIds = store.curation.resolve(ids !== undefined ? { ids } : { query: query! });
+      return { marked: deps.rereader.request(imageIds) };
+    },
+    'library.rereadStatus': async () => deps.rereader.status(),
     'library.cancelImport': async ({ id }) => ({ import: await deps.importer.stop(id, 'cancel') }),
     'library.pauseImport': async ({ id }) => ({ import: await deps.importer.stop(id, 'pause') }),
     'library.resumeImport': async ({ id }) => ({ import: deps.importer.resume(id) }),

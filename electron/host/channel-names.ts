@@ -33,6 +33,8 @@ export const BRIDGE_CHANNELS = [
   'desktop.droppedImages',
   'library.import',
   'library.imports',
+  'library.reread',
+  'library.rereadStatus',
   'library.cancelImport',
   'library.pauseImport',
   'library.resumeImport',
@@ -93,6 +95,7 @@ export const EVENT_IPC_CHANNELS = {
   'jobs.queue': 'atelier:event:jobs.queue',
   'library.importProgress': 'atelier:event:library.importProgress',
   'library.curated': 'atelier:event:library.curated',
+  'library.rereadProgress': 'atelier:event:library.rereadProgress',
   'export.progress': 'atelier:event:export.progress',
   'updates.status': 'atelier:event:updates.status',
 } as const satisfies Record<EventName, string>;

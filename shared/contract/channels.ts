@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ById, ByImage, Empty, Ids, ProviderId } from './common.js';
 import { GenerateRequest, JobDetail, ListPage, ListQuery, Stats, SubmitResult } from './jobs.js';
 import { RebuildResult, RemoveOrphans, RetentionLimits, RetentionPreview, TrashSummary } from './library.js';
-import { ImportRequest, ImportSummary, LibraryFolder, RemovedFolder, RemoveFolder } from './imports.js';
+import { ImportRequest, ImportSummary, LibraryFolder, RemovedFolder, RemoveFolder, RereadProgress } from './imports.js';
 import {
   Board,
   BoardImages,
@@ -93,6 +93,9 @@ export const channels = {
   'library.removeOrphans': { input: RemoveOrphans, output: Removed },
   'library.import': { input: ImportRequest, output: z.object({ import: ImportSummary }) },
   'library.imports': { input: Empty, output: z.object({ items: z.array(ImportSummary) }) },
+  /** Reads the settings of these images' files again with this build's readers (their curation stays). */
+  'library.reread': { input: ImageTarget, output: z.object({ marked: z.number().int() }) },
+  'library.rereadStatus': { input: Empty, output: RereadProgress },
   'library.cancelImport': { input: ById, output: z.object({ import: ImportSummary }) },
   'library.pauseImport': { input: ById, output: z.object({ import: ImportSummary }) },
   'library.resumeImport': { input: ById, output: z.object({ import: ImportSummary }) },

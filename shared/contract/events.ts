@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { Id } from './common.js';
 import { ExportProgressEvent } from './export.js';
-import { ImportProgressEvent } from './imports.js';
+import { ImportProgressEvent, RereadProgress } from './imports.js';
 import { JobSummary, QueueWait } from './jobs.js';
 import { UpdateStatus } from './updates.js';
 
@@ -25,6 +25,8 @@ export const events = {
   /** The queue began or stopped waiting for the disk (also in jobs.stats). */
   'jobs.queue': z.object({ waiting: QueueWait.nullable() }),
   'library.importProgress': ImportProgressEvent,
+  /** The background re-read of imported files' settings moved on (rereader.ts). */
+  'library.rereadProgress': RereadProgress,
   /** Tags, boards or counts changed (a curation action, an undo, a rename): lists and counts refetch. */
   'library.curated': z.object({ at: z.number().int() }),
   'export.progress': ExportProgressEvent,

@@ -149,3 +149,18 @@ export const ImportedMetadata = z.object({
   mode: ImportMode,
 });
 export type ImportedMetadata = z.infer<typeof ImportedMetadata>;
+
+/**
+ * Re-reading imported files' settings with newer readers (after an upgrade, or when a person asks): running while
+ * files are read, paused while an import reads files, idle when every imported file is read by these readers.
+ */
+export const RereadProgress = z.object({
+  state: z.enum(['idle', 'running', 'paused']),
+  /** Imported images still to re-read, of all imported images. */
+  left: z.number().int().min(0),
+  imported: z.number().int().min(0),
+  /** Since Atelier started: files re-read, and files that could not be (gone, changed): those keep their read. */
+  done: z.number().int().min(0),
+  failed: z.number().int().min(0),
+});
+export type RereadProgress = z.infer<typeof RereadProgress>;

@@ -173,6 +173,8 @@ export function createFakeEngine(dataDir: string): FakeEngine {
     ...notImplementedHere([
       'library.import',
       'library.imports',
+      'library.reread',
+      'library.rereadStatus',
       'library.cancelImport',
       'library.pauseImport',
       'library.resumeImport',

@@ -13,6 +13,7 @@ import { migration0012 } from './0012_search_indexes.js';
 import { migration0013 } from './0013_lineage.js';
 import { migration0014 } from './0014_presets.js';
 import { migration0015 } from './0015_corrections_notes.js';
+import { migration0016 } from './0016_reader_version.js';
 import type { Migration } from './types.js';
 
 /** Every migration, in order. Append only: a released migration never changes. */
@@ -32,6 +33,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0013,
   migration0014,
   migration0015,
+  migration0016,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -55,7 +55,7 @@ export type FileReader = (path: string) => Promise<{ bytes: Uint8Array; sha256: 
 export const readHere: FileReader = (path) => readGuardedHere({ path, root: path, maxBytes: MAX_IMPORT_BYTES });
 
 /** An A1111 `.txt` beside the image, read through the same guarded open: inside the imported root, small, regular. */
-async function sidecarOf(path: string, root: string): Promise<string | undefined> {
+export async function sidecarOf(path: string, root: string): Promise<string | undefined> {
   const sidecar = join(dirname(path), `${basename(path, extname(path))}.txt`);
   try {
     const { bytes } = await readGuardedHere({

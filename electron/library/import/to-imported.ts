@@ -3,6 +3,8 @@ import { StoredRequest, type ImportedMetadata, type ImportMode } from '../../../
 import { uuidv7 } from '../../../shared/ids.js';
 import { normalizeSeed, type Seed } from '../../../shared/seed.js';
 import type { ImportedImage } from '../../db/import-types.js';
+import type { ImportedJobFields } from '../../db/imported-jobs.js';
+import { READER_VERSION } from '../readers/reader-version.js';
 import type { ImageFormat, ImageRead, ReadSettings } from '../readers/types.js';
 
 /** The Atelier provider an imported file's settings are reused with, when the person asks: its own tool where Atelier drives it. */
@@ -107,12 +109,6 @@ export interface ImportedFile {
   storedPath: string;
 }
 
-/** What a file's read becomes on its job: written at import, and again when the file is re-read (library/reread/). */
-export type ImportedJobFields = Pick<
-  ImportedImage,
-  'source' | 'request' | 'model' | 'seed' | 'metadata' | 'searchExtra'
->;
-
 /** The job fields one read of a file gives; `mode` is how the file is kept (the locations are filled by the store). */
 export function importedJobFields(
   read: ImageRead,
@@ -160,6 +156,7 @@ export function toImportedImage(file: ImportedFile): ImportedImage {
     jobId: uuidv7(createdAt),
     createdAt,
     ...fields,
+    readerVersion: READER_VERSION,
     image: {
       id: uuidv7(createdAt),
       index: 0,

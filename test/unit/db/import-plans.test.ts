@@ -52,6 +52,13 @@ describe('import query plans', () => {
         ['/a/', '/a0'],
         /SEARCH image_locations USING (COVERING )?INDEX sqlite_autoindex_image_locations_1/,
       ],
+      // The re-reader's next files: down the partial index in its order, each image by its job.
+      [
+        'ORDER BY j.reader_version, j.id LIMIT ?',
+        [2, 32],
+        /SEARCH j USING (COVERING )?INDEX jobs_reader_version \(reader_version>\? AND reader_version<\?\)\nSEARCH i USING INDEX/,
+      ],
+      ['COUNT(*) FILTER (WHERE reader_version < ?)', [2], /SEARCH jobs USING COVERING INDEX jobs_reader_version/],
     ];
     for (const [fragment, params, expected] of cases) {
       const detail = plan(db, find(fragment), params);

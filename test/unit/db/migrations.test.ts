@@ -163,6 +163,28 @@ describe('migrations', () => {
     store.close();
   });
 
+  it("version 16 records that older readers read every imported file (to re-read), and nothing for Atelier's own jobs", () => {
+    const dir = tempDir();
+    const db = new Database(join(dir, 'atelier.db'));
+    migrate(db, dir, () => 1, MIGRATIONS.slice(0, 15));
+    const job = db.prepare(
+      `INSERT INTO jobs (id, status, created_at, updated_at, provider, prompt, width, height, count, request_json, search_text, source, metadata_json)
+       VALUES (?, 'succeeded', 1, 1, ?, 'fox', 64, 64, 1, '{}', 'fox', ?, ?)`,
+    );
+    job.run('made', 'builtin', 'atelier', null);
+    job.run('imported', 'a1111', 'a1111', '{"raw":[],"problems":[],"locations":[],"mode":"link"}');
+    db.close();
+    const store = open({ dataDir: dir });
+    store.close();
+    const after = new Database(join(dir, 'atelier.db'), { readonly: true });
+    const versions = after.prepare('SELECT id, reader_version AS v FROM jobs ORDER BY id').all();
+    after.close();
+    expect(versions).toEqual([
+      { id: 'imported', v: 1 },
+      { id: 'made', v: null },
+    ]);
+  });
+
   it('refuses a library written by a newer Atelier and changes nothing', () => {
     const dir = tempDir();
     openStore({ dataDir: dir }).close();
