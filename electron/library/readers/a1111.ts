@@ -1,6 +1,7 @@
 import { parseParameters } from '../../media/png/a1111-parameters.js';
 import { isSpace } from '../../media/regex-classes.js';
 import { lorasInPrompt, withLoraHashes } from './a1111-loras.js';
+import { a1111Passes, hasHires } from './a1111-passes.js';
 import { compact, numberField } from './fields.js';
 import { seedString, type GeneratorRead, type TextMap } from './types.js';
 
@@ -48,24 +49,33 @@ export function a1111FromText(text: string): GeneratorRead {
   if (p.Seed !== undefined && seed === undefined)
     problems.push(`Seed ${JSON.stringify(p.Seed)} is not a whole number.`);
   const loras = withLoraHashes(lorasInPrompt(parsed.prompt), p['Lora hashes']);
-  return {
+  const params = new Map(Object.entries(p));
+  const steps = numberField(p.Steps, 'Steps', problems);
+  const guidance = numberField(p['CFG scale'], 'CFG scale', problems);
+  const size = sizeField(p.Size, problems);
+  // With a hires fix, the denoising strength is the hires pass's: the first pass was text to image.
+  const denoise = hasHires(params) ? undefined : numberField(p['Denoising strength'], 'Denoising strength', problems);
+  const passes = a1111Passes(params, problems, size.width, size.height);
+  const read: GeneratorRead = {
     source: 'a1111',
     settings: compact({
       prompt: parsed.prompt || undefined,
       negativePrompt: parsed.negativePrompt || undefined,
       seed,
-      steps: numberField(p.Steps, 'Steps', problems),
-      guidance: numberField(p['CFG scale'], 'CFG scale', problems),
+      steps,
+      guidance,
       sampler: p.Sampler || undefined,
       scheduler: p['Schedule type'] || undefined,
       model: p.Model || undefined,
       modelHash: p['Model hash'] || undefined,
-      ...sizeField(p.Size, problems),
+      ...size,
       loras: loras.length > 0 ? loras : undefined,
-      denoise: numberField(p['Denoising strength'], 'Denoising strength', problems),
+      denoise,
     }),
     problems,
   };
+  if (passes.length > 0) read.passes = passes;
+  return read;
 }
 
 /** PNG `parameters`, else the EXIF UserComment A1111 writes into JPEG and WebP. */

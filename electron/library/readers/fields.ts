@@ -6,8 +6,9 @@ export interface Fill {
   problems: string[];
 }
 
-export function newFill(): Fill {
-  return { settings: {}, problems: [] };
+/** An empty fill; `problems` given, its field problems are added to that list. */
+export function newFill(problems: string[] = []): Fill {
+  return { settings: {}, problems };
 }
 
 /** A finite number from a number, a safe bigint or a numeric string. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { a1111FromText } from '../../../../electron/library/readers/a1111.js';
 import { readImageMetadata } from '../../../../electron/library/readers/read-image.js';
 import { baseJpeg, baseWebp, jpegWith, webpWith } from '../../../fixtures/images/containers.js';
 import { buildExif, unicodeComment } from '../../../fixtures/images/tiff-exif.js';
@@ -82,5 +83,47 @@ describe('A1111 / Forge reader', () => {
     );
     expect(camera.source).toBe('unknown');
     expect(camera.raw).toEqual([{ key: 'exif:UserComment', text: 'holiday 2019' }]);
+  });
+});
+
+describe('A1111 hires fix and ADetailer passes', () => {
+  const text = (extra: string) =>
+    `a fox\nNegative prompt: blur\nSteps: 20, Sampler: DPM++ 2M, CFG scale: 5.5, Seed: 3888671826, Size: 1024x1024, Model: wai, ${extra}Version: v1.10.1`;
+
+  it('the denoising strength of a hires fix belongs to the hires pass, with its size, steps and upscaler', () => {
+    const read = a1111FromText(
+      text('Denoising strength: 0.3, Hires upscale: 1.5, Hires steps: 10, Hires upscaler: R-ESRGAN 4x+ Anime6B, '),
+    );
+    expect(read.settings.denoise).toBeUndefined();
+    expect(read.settings).toMatchObject({ width: 1024, height: 1024, steps: 20 });
+    expect(read.passes).toEqual([
+      {
+        role: 'hires',
+        classType: 'Hires fix: R-ESRGAN 4x+ Anime6B',
+        settings: { denoise: 0.3, steps: 10, width: 1536, height: 1536 },
+      },
+    ]);
+  });
+
+  it('SD.Next names the size, Forge the hires CFG; ADetailer runs after as a detailer', () => {
+    const read = a1111FromText(
+      text(
+        'Denoising strength: 0.3, Hires CFG Scale: 6, Hires size: 1536x1280, ADetailer model: face_yolov8n.pt, ADetailer denoising strength: 0.4, ADetailer prompt: smile, ',
+      ),
+    );
+    expect(read.passes).toEqual([
+      { role: 'hires', classType: 'Hires fix', settings: { denoise: 0.3, guidance: 6, width: 1536, height: 1280 } },
+      { role: 'detailer', classType: 'ADetailer: face_yolov8n.pt', settings: { denoise: 0.4, prompt: 'smile' } },
+    ]);
+  });
+
+  it('without a hires fix, the denoising strength is the image-to-image strength and there are no passes', () => {
+    const read = a1111FromText(text('Denoising strength: 0.75, '));
+    expect(read.settings.denoise).toBe(0.75);
+    expect(read.passes).toBeUndefined();
+  });
+
+  it('a hires field that does not parse is named', () => {
+    expect(a1111FromText(text('Hires steps: many, ')).problems).toContain('Hires steps: "many" could not be read');
   });
 });
