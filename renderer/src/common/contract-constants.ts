@@ -15,6 +15,7 @@ export const EVENT_NAMES: readonly EventName[] = [
   'jobs.removed',
   'jobs.queue',
   'library.importProgress',
+  'library.rereadProgress',
   'library.curated',
   'export.progress',
   'updates.status',

@@ -103,6 +103,15 @@ export function BulkActions({
       >
         Export…
       </button>
+      <button
+        type="button"
+        className="btn small"
+        aria-label={`Re-read the settings of ${label}`}
+        title="Read the settings again from the files, with this version's readers (ratings, tags and corrections stay)"
+        onClick={() => void s().rereadImages(target())}
+      >
+        Re-read settings
+      </button>
       {compare && count >= COMPARE_MIN && count <= COMPARE_MAX ? (
         <button
           type="button"

@@ -1,5 +1,7 @@
 import { applyImportList, applyImportProgress, EMPTY_IMPORTS, isFinished } from '../library/import/imports-model';
+import { formatNumber } from '../common/format';
 import type { SliceCreator } from './deps';
+import { toMatchQuery } from './filters';
 import type { ImportsSlice } from './types';
 
 export const createImportsSlice: SliceCreator<ImportsSlice> =
@@ -20,8 +22,32 @@ export const createImportsSlice: SliceCreator<ImportsSlice> =
       if (ended) void get().loadFolders();
     },
 
+    reread: null,
+    applyRereadProgress: (progress) => set({ reread: progress }),
+
+    async rereadImages(target) {
+      try {
+        const input = 'query' in target ? { query: toMatchQuery(get().filters) } : { ids: target.images.imageIds };
+        const { marked } = await api.call('library.reread', input);
+        get().toast({
+          kind: 'info',
+          message:
+            marked === 0
+              ? 'None of these images came from another tool: there is nothing to re-read.'
+              : `Re-reading the settings of ${formatNumber(marked)} ${marked === 1 ? 'file' : 'files'}.`,
+        });
+      } catch (error) {
+        get().reportError(error);
+      }
+    },
+
     async loadImports() {
       try {
+        // The re-read's state rides along; its events keep it current, so a failed ask costs nothing shown.
+        void api.call('library.rereadStatus', {}).then(
+          (reread) => set({ reread }),
+          () => undefined,
+        );
         const { items } = await api.call('library.imports', {});
         set((s) => ({ imports: applyImportList(s.imports, items) }));
       } catch (error) {

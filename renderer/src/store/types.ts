@@ -13,7 +13,13 @@ import type { PromptWalk } from '../composer/prompt-walk';
 import type { Selection } from '../gallery/selection';
 import type { Filters } from './filters';
 import type { JobsData } from './jobs-model';
-import type { ImportProgressEvent, JobSummary, JobProgressEvent, LibraryFolder } from '../../../shared/contract';
+import type {
+  ImportProgressEvent,
+  JobSummary,
+  JobProgressEvent,
+  LibraryFolder,
+  RereadProgress,
+} from '../../../shared/contract';
 import type { ImportsData } from '../library/import/imports-model';
 import type { Board, CorrectableField, MatchCounts, TagCount } from '../../../shared/contract';
 import type { ImageTargets } from '../curation/curation';
@@ -230,6 +236,11 @@ export interface ImportsSlice {
   loadFolders(): Promise<void>;
   /** Removes a folder from the library; resolves to how many jobs went to the trash, or null on failure. */
   removeFolder(id: string): Promise<number | null>;
+  /** The background re-read of imported files' settings; null until first heard of. */
+  reread: RereadProgress | null;
+  applyRereadProgress(progress: RereadProgress): void;
+  /** Reads these images' files again with this version's readers (their curation stays). */
+  rereadImages(target: CurationTarget): Promise<void>;
 }
 
 /** What a curation action covers: images picked (the focus, the selection), or every match of the current query. */

@@ -123,6 +123,7 @@ export function wireEvents(store: AppStore, api: Api, options: WireOptions = {})
     // A curation action, an undo or a rename (here or in another window): counts, boards and tags refetch.
     api.on('library.curated', () => refreshStatsSoon()),
     api.on('library.importProgress', (event) => store.getState().applyImportProgress(event)),
+    api.on('library.rereadProgress', (progress) => store.getState().applyRereadProgress(progress)),
     api.onMenuCommand((command) => {
       if (command === 'import') store.getState().openImportDialog();
     }),

@@ -119,16 +119,52 @@ const ImportItem = memo(function ImportItem({ id }: { id: string }) {
   );
 });
 
+/** The background re-read of imported files' settings, while it has files to read. */
+function RereadItem() {
+  const reread = useApp((s) => s.reread);
+  if (reread === null || reread.state === 'idle') return null;
+  const total = reread.done + reread.failed + reread.left;
+  const fraction = total === 0 ? 0 : (reread.done + reread.failed) / total;
+  return (
+    <li className={`import-item status-${reread.state}`} aria-label="Re-reading settings">
+      <div className="import-head">
+        <p className="import-title">Re-reading settings</p>
+        <span className="import-state" role="status">
+          {reread.state === 'paused'
+            ? 'Waiting while an import reads files'
+            : `${formatNumber(reread.left)} ${reread.left === 1 ? 'file' : 'files'} to go`}
+        </span>
+      </div>
+      <div
+        className="bar"
+        role="progressbar"
+        aria-label="Re-read progress"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={Math.round(fraction * 100)}
+      >
+        <div className="fill" style={{ width: `${Math.round(fraction * 100)}%` }} />
+      </div>
+      <p className="import-counts">
+        <Count n={reread.done} label="re-read" />
+        <Count n={reread.failed} label="could not be read" warn />
+      </p>
+    </li>
+  );
+}
+
 /** Running and recent imports, above the grid: the grid fills with their images meanwhile. */
 export function ImportsPanel() {
   const ids = useAppShallow((s) => visibleImportIds(s.imports, s.dismissedImports, s.importsOpenedAt));
-  if (ids.length === 0) return null;
+  const rereading = useApp((s) => s.reread !== null && s.reread.state !== 'idle');
+  if (ids.length === 0 && !rereading) return null;
   return (
     <section className="imports" aria-label="Imports">
       <ul>
         {ids.map((id) => (
           <ImportItem key={id} id={id} />
         ))}
+        <RereadItem />
       </ul>
     </section>
   );

@@ -273,3 +273,36 @@ describe('import events wired into the store', () => {
     expect(store.getState().importDialog).toEqual({ paths: [], note: null });
   });
 });
+
+describe('re-reading settings from the store', () => {
+  const progress = { state: 'running' as const, left: 40, imported: 100, done: 60, failed: 0 };
+
+  it("the re-read's progress lands in the store from its events, and its state is asked for with the imports", async () => {
+    const fake = fakeApi({
+      'jobs.list': async () => ({ items: [], nextCursor: null }),
+      'jobs.stats': async () => emptyStats,
+      'library.imports': async () => ({ items: [] }),
+      'library.rereadStatus': async () => ({ ...progress, state: 'paused' as const }),
+    });
+    const store = createAppStore({ api: fake.api, makeKey: () => 'k', now: () => 0 });
+    wireEvents(store, fake.api, { setTimeout: () => 0, clearTimeout: () => undefined });
+    await flush();
+    expect(store.getState().reread).toMatchObject({ state: 'paused', left: 40 });
+    fake.emit('library.rereadProgress', { ...progress, left: 0, done: 100, state: 'idle' });
+    expect(store.getState().reread).toMatchObject({ state: 'idle', left: 0, done: 100 });
+  });
+
+  it('Re-read settings sends the picked images (or the current search) and says how many files it will read', async () => {
+    const fake = fakeApi({
+      'library.reread': async (input: { ids?: string[] }) => ({ marked: input.ids?.length ?? 7 }),
+    });
+    const store = createAppStore({ api: fake.api, makeKey: () => 'k', now: () => 0 });
+    await store.getState().rereadImages({ images: { imageIds: [idFor(1), idFor(2)], jobIds: [idFor(3)] } });
+    expect(fake.calls.at(-1)).toMatchObject({ channel: 'library.reread', input: { ids: [idFor(1), idFor(2)] } });
+    expect(store.getState().toasts.at(-1)?.message).toBe('Re-reading the settings of 2 files.');
+    store.getState().setFilters({ search: 'model:sdxl' });
+    await store.getState().rereadImages({ query: true });
+    expect(fake.calls.at(-1)).toMatchObject({ channel: 'library.reread', input: { query: { search: 'model:sdxl' } } });
+    expect(store.getState().toasts.at(-1)?.message).toBe('Re-reading the settings of 7 files.');
+  });
+});
