@@ -64,6 +64,8 @@ export interface NodeSpec {
   from?: string[];
   /** lora: which LoRA inputs to read. */
   lora?: LoraInputs;
+  /** Its conditioning out is not its conditioning in (ConditioningZeroOut): a prompt trace stops here. */
+  stops?: boolean;
 }
 
 /** Where a LoRA node keeps names and weights: one (`name`/`weight`) or numbered slots (`name` with `#`). */
@@ -346,6 +348,16 @@ export const NODE_TABLE: Readonly<Record<string, NodeSpec>> = {
     outputs: ['text_positive', 'text_negative'],
   },
   SDXLPromptStylerAdvanced: { role: 'string', outputs: ['text_positive_g', 'text_negative'] },
+  'Power Prompt (rgthree)': encoder(['prompt'], ['prompt']),
+  'Power Prompt - Simple (rgthree)': encoder(['prompt'], ['prompt']),
+  DF_Text_Box: text(['Text'], ['Text']),
+  'Text String': {
+    role: 'string',
+    widgets: ['text', 'text_b', 'text_c', 'text_d'],
+    outputs: ['text', 'text_b', 'text_c', 'text_d'],
+  },
+  PreviewAny: text([], ['source']),
+  ConditioningZeroOut: { stops: true },
   // Switches: only the selected input counts.
   'CR Text Input Switch': numbered('Input', 'text', 2),
   'CR Model Input Switch': numbered('Input', 'model', 2),
@@ -359,6 +371,9 @@ export const NODE_TABLE: Readonly<Record<string, NodeSpec>> = {
   'Switch string [Crystools]': { role: 'switch', select: 'boolean', options: ['on_false', 'on_true'] },
   'Switch conditioning [Crystools]': { role: 'switch', select: 'boolean', options: ['on_false', 'on_true'] },
   ComfySwitchNode: { role: 'switch', select: 'switch', options: ['on_false', 'on_true'] },
+  ImpactConditionalBranch: { role: 'switch', select: 'cond', options: ['ff_value', 'tt_value'] },
+  // rgthree's Any Switch passes on its first input that has a value: with no selector, the first one linked.
+  'Any Switch (rgthree)': { role: 'switch', select: '', options: ['any_01', 'any_02', 'any_03', 'any_04', 'any_05'] },
   // Outputs the walk starts from.
   SaveImage: { role: 'output', from: ['images'] },
   PreviewImage: { role: 'output', from: ['images'] },

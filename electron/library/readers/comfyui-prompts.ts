@@ -26,6 +26,7 @@ export function nodeTexts(walk: Walk, node: ComfyNode, side: PromptSide): string
 
 /** The conditioning links a node passes on: the side its output names, or every `conditioning*` input. */
 function upstream(walk: Walk, node: ComfyNode, output: number): Array<[string, unknown]> {
+  if (walk.table.spec(node.classType)?.stops === true) return [];
   if (input(node, 'positive') !== undefined && input(node, 'negative') !== undefined) {
     const side = output === 1 ? 'negative' : 'positive';
     return [[side, input(node, side)]];

@@ -371,3 +371,21 @@ describe("ComfyUI tracer: a person's own node rules", () => {
     });
   });
 });
+
+describe('ComfyUI tracer: what is not a prompt', () => {
+  it('a negative made by ConditioningZeroOut of the positive is no negative prompt', () => {
+    const graph = base();
+    graph['7'] = node('ConditioningZeroOut', { conditioning: ['6', 0] });
+    const settings = read(graph)?.settings;
+    expect(settings?.prompt).toBe('a lighthouse at dusk');
+    expect(settings?.negativePrompt).toBeUndefined();
+  });
+
+  it("rgthree's Any Switch passes on its first linked input", () => {
+    const graph = base();
+    graph['95'] = node('Any Switch (rgthree)', { any_02: ['4', 0], any_03: ['96', 0] });
+    graph['96'] = node('CheckpointLoaderSimple', { ckpt_name: 'second.safetensors' });
+    graph['3']!.inputs['model'] = ['95', 0];
+    expect(read(graph)?.settings.model).toBe('base.safetensors');
+  });
+});
