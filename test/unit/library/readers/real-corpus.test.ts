@@ -117,4 +117,12 @@ describe('the real-file corpus', () => {
     expect(byTool.size).toBeGreaterThanOrEqual(MIN_TOOLS);
     expect(total.right / total.fields).toBeGreaterThanOrEqual(MIN_ACCURACY);
   });
+
+  it('README.md has a row for every file (npx tsx test/fixtures/real/readme.ts writes it)', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const missing = cases(ROOT)
+      .map(({ file }) => relative(ROOT, file))
+      .filter((name) => !readme.includes(`| ${name.replace(/\|/g, '\\|')} |`));
+    expect(missing).toEqual([]);
+  });
 });
