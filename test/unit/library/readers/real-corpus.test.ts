@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readImageMetadata } from '../../../../electron/library/readers/read-image.js';
-import type { ImageRead, LoraRef } from '../../../../electron/library/readers/types.js';
+import { IMAGE_SOURCES, type ImageRead, type LoraRef } from '../../../../electron/library/readers/types.js';
 
 /**
  * Real files of real tools (test/fixtures/real/<tool>/<file> with a `<file>.json` sidecar, see its README.md), read
@@ -124,5 +124,23 @@ describe('the real-file corpus', () => {
       .map(({ file }) => relative(ROOT, file))
       .filter((name) => !readme.includes(`| ${name.replace(/\|/g, '\\|')} |`));
     expect(missing).toEqual([]);
+  });
+
+  it('every sidecar says where its file came from and what it says, in the shared format', () => {
+    const wrong = cases(ROOT).flatMap(({ file, sidecar }) => {
+      const name = relative(ROOT, file);
+      const e = sidecar.expected;
+      const faults = [
+        ...(['tool', 'version', 'origin', 'licence', 'expectedFrom'] as const)
+          .filter((key) => typeof sidecar[key] !== 'string' || sidecar[key].trim() === '')
+          .map((key) => `no ${key}`),
+        ...(IMAGE_SOURCES.includes(e['source'] as never) ? [] : [`source ${String(e['source'])}`]),
+        ...(e['seed'] === undefined || /^\d+$/.test(String(e['seed'])) ? [] : ['seed is not decimal text']),
+        ...(sidecar.origin.startsWith('https://') ? [] : ['origin is not a URL']),
+        ...(statSync(file).size <= 2 * 1024 * 1024 ? [] : ['over 2 MB']),
+      ];
+      return faults.map((fault) => `${name}: ${fault}`);
+    });
+    expect(wrong).toEqual([]);
   });
 });
