@@ -1,4 +1,4 @@
-import { nodeTable, type NodeTable } from './comfyui-node-table.js';
+import { nodeTable, type NodeTable } from './comfyui-node-lookup.js';
 import { isObject, type JsonObject } from './json.js';
 
 /** One node of a ComfyUI API graph (`{nodeId: {class_type, inputs}}`). */

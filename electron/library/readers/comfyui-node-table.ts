@@ -3,86 +3,9 @@
  * Classes not listed are still followed: the defaults at the bottom name the inputs most nodes use.
  */
 
-/** What a node does in a graph, as far as reading its settings goes. */
-export type NodeRole =
-  | 'sampler'
-  | 'detailer'
-  | 'upscaler'
-  | 'encoder'
-  | 'loader'
-  | 'lora'
-  | 'string'
-  | 'switch'
-  | 'primitive'
-  | 'guider'
-  | 'noise'
-  | 'sigmas'
-  | 'select'
-  | 'latent'
-  | 'guidance'
-  | 'output';
+import type { NodeField, NodeSpec } from './comfyui-node-types.js';
 
-/** The settings a node's inputs can hold (a person's own rule names one of these for an input of a class). */
-export type NodeField =
-  | 'prompt'
-  | 'negativePrompt'
-  | 'seed'
-  | 'model'
-  | 'steps'
-  | 'guidance'
-  | 'sampler'
-  | 'scheduler'
-  | 'denoise'
-  | 'width'
-  | 'height'
-  | 'distilledGuidance';
-
-/** A person's rule: this class's input holds that field (read where the trace passes through the node). */
-export interface ComfyNodeRule {
-  classType: string;
-  input: string;
-  field: 'prompt' | 'negativePrompt' | 'seed' | 'model' | 'steps' | 'guidance' | 'sampler' | 'width' | 'height';
-}
-
-export interface NodeSpec {
-  role?: NodeRole;
-  /** UI workflow widget names in `widgets_values` order (a seed's control widget is found by its value). */
-  widgets?: string[];
-  /** Which inputs hold which setting, first present wins. */
-  fields?: Partial<Record<NodeField, string[]>>;
-  /** string: the inputs joined (in order) into its text; lora stacks: the numbered inputs are read by `loraStack`. */
-  parts?: string[];
-  /** string: the input naming the separator between parts (else `joiner`). */
-  delimiter?: string;
-  joiner?: string;
-  /** string nodes with two texts out (prompt stylers): the input each output index carries. */
-  outputs?: string[];
-  /** switch: the input that selects, and the inputs it selects among (by 1-based number, or [false, true]). */
-  select?: string;
-  options?: string[];
-  /** The input the image or latent comes through, for the walk from an output back to the first pass. */
-  from?: string[];
-  /** lora: which LoRA inputs to read. */
-  lora?: LoraInputs;
-  /** Its conditioning out is not its conditioning in (ConditioningZeroOut): a prompt trace stops here. */
-  stops?: boolean;
-}
-
-/** Where a LoRA node keeps names and weights: one (`name`/`weight`) or numbered slots (`name` with `#`). */
-export interface LoraInputs {
-  name: string;
-  weight: string[];
-  /** Numbered slots: `#` in name/weight/switch stands for 1…count. */
-  count?: number;
-  /** An on/off input per slot (Comfyroll's "On"/"Off", Efficiency's switch). */
-  on?: string;
-  /** rgthree Power Lora Loader: `lora_N: {on, lora, strength}` objects. */
-  objects?: boolean;
-  /** The input saying how many numbered slots are in use. */
-  limit?: string;
-  /** Weights read instead when the `input_mode` input says "advanced" (Efficiency's LoRA Stacker). */
-  advanced?: string[];
-}
+export type { ComfyNodeRule, LoraInputs, NodeField, NodeRole, NodeSpec } from './comfyui-node-types.js';
 
 const SAMPLER_FIELDS: NodeSpec['fields'] = {
   seed: ['seed', 'noise_seed'],
@@ -407,42 +330,3 @@ export const DEFAULT_FIELDS: Readonly<Record<NodeField, string[]>> = {
   height: ['height'],
   distilledGuidance: ['guidance'],
 };
-
-/** Words a class name uses when it writes images or samples, for classes the table does not list. */
-const OUTPUT_CLASS = /save|preview|image\s*saver/i;
-
-/** The table with a person's rules laid over it (their input is tried before the table's for that field). */
-export interface NodeTable {
-  spec(classType: string): NodeSpec | undefined;
-  /** The inputs that may hold `field` on a node of this class, most specific first. */
-  fieldInputs(classType: string, field: NodeField): readonly string[];
-  isOutputClass(classType: string): boolean;
-}
-
-export function nodeTable(rules: readonly ComfyNodeRule[] = []): NodeTable {
-  const extra = new Map<string, Map<NodeField, string[]>>();
-  for (const rule of rules) {
-    if (typeof rule?.classType !== 'string' || typeof rule.input !== 'string' || !(rule.field in DEFAULT_FIELDS))
-      continue;
-    const byField = extra.get(rule.classType) ?? new Map<NodeField, string[]>();
-    byField.set(rule.field, [...(byField.get(rule.field) ?? []), rule.input]);
-    extra.set(rule.classType, byField);
-  }
-  const cache = new Map<string, readonly string[]>();
-  const spec = (classType: string): NodeSpec | undefined =>
-    Object.hasOwn(NODE_TABLE, classType) ? NODE_TABLE[classType] : undefined;
-  return {
-    spec,
-    fieldInputs(classType, field) {
-      const key = `${field}\u0000${classType}`;
-      const cached = cache.get(key);
-      if (cached !== undefined) return cached;
-      const own = extra.get(classType)?.get(field) ?? [];
-      const listed = spec(classType)?.fields?.[field];
-      const found = [...own, ...(listed ?? (spec(classType)?.fields === undefined ? DEFAULT_FIELDS[field] : []))];
-      if (cache.size < 10_000) cache.set(key, found);
-      return found;
-    },
-    isOutputClass: (classType) => spec(classType)?.role === 'output' || OUTPUT_CLASS.test(classType),
-  };
-}

@@ -1,6 +1,6 @@
 import { fillFromSummary } from './comfyui-civitai.js';
 import { newWalk, toGraph, type Walk } from './comfyui-graph.js';
-import { nodeTable } from './comfyui-node-table.js';
+import { nodeTable } from './comfyui-node-lookup.js';
 import { readSampler, readUpscale } from './comfyui-sampler.js';
 import { comfySources } from './comfyui-sources.js';
 import { traceGraph, type Stage } from './comfyui-trace.js';

@@ -4,10 +4,10 @@
  */
 
 import type { ImageSource } from '../../../shared/contract/imports.js';
-import type { ComfyNodeRule } from './comfyui-node-table.js';
+import type { ComfyNodeRule } from './comfyui-node-types.js';
 
 export { IMAGE_SOURCES, type ImageSource } from '../../../shared/contract/imports.js';
-export type { ComfyNodeRule } from './comfyui-node-table.js';
+export type { ComfyNodeRule } from './comfyui-node-types.js';
 
 export type ImageFormat = 'png' | 'jpeg' | 'webp';
 

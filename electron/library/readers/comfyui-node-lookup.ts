@@ -1,0 +1,42 @@
+/** The node table as the tracer asks it: a class's spec, the inputs that hold a field, a person's rules laid over. */
+import { DEFAULT_FIELDS, NODE_TABLE } from './comfyui-node-table.js';
+import type { ComfyNodeRule, NodeField, NodeSpec } from './comfyui-node-types.js';
+
+/** Words a class name uses when it writes images or samples, for classes the table does not list. */
+const OUTPUT_CLASS = /save|preview|image\s*saver/i;
+
+/** The table with a person's rules laid over it (their input is tried before the table's for that field). */
+export interface NodeTable {
+  spec(classType: string): NodeSpec | undefined;
+  /** The inputs that may hold `field` on a node of this class, most specific first. */
+  fieldInputs(classType: string, field: NodeField): readonly string[];
+  isOutputClass(classType: string): boolean;
+}
+
+export function nodeTable(rules: readonly ComfyNodeRule[] = []): NodeTable {
+  const extra = new Map<string, Map<NodeField, string[]>>();
+  for (const rule of rules) {
+    if (typeof rule?.classType !== 'string' || typeof rule.input !== 'string' || !(rule.field in DEFAULT_FIELDS))
+      continue;
+    const byField = extra.get(rule.classType) ?? new Map<NodeField, string[]>();
+    byField.set(rule.field, [...(byField.get(rule.field) ?? []), rule.input]);
+    extra.set(rule.classType, byField);
+  }
+  const cache = new Map<string, readonly string[]>();
+  const spec = (classType: string): NodeSpec | undefined =>
+    Object.hasOwn(NODE_TABLE, classType) ? NODE_TABLE[classType] : undefined;
+  return {
+    spec,
+    fieldInputs(classType, field) {
+      const key = `${field}\u0000${classType}`;
+      const cached = cache.get(key);
+      if (cached !== undefined) return cached;
+      const own = extra.get(classType)?.get(field) ?? [];
+      const listed = spec(classType)?.fields?.[field];
+      const found = [...own, ...(listed ?? (spec(classType)?.fields === undefined ? DEFAULT_FIELDS[field] : []))];
+      if (cache.size < 10_000) cache.set(key, found);
+      return found;
+    },
+    isOutputClass: (classType) => spec(classType)?.role === 'output' || OUTPUT_CLASS.test(classType),
+  };
+}
