@@ -135,7 +135,9 @@ describe('the real-file corpus', () => {
           .filter((key) => typeof sidecar[key] !== 'string' || sidecar[key].trim() === '')
           .map((key) => `no ${key}`),
         ...(IMAGE_SOURCES.includes(e['source'] as never) ? [] : [`source ${String(e['source'])}`]),
-        ...(e['seed'] === undefined || /^\d+$/.test(String(e['seed'])) ? [] : ['seed is not decimal text']),
+        ...(e['seed'] === undefined || (typeof e['seed'] === 'string' && /^\d+$/.test(e['seed']))
+          ? []
+          : ['seed is not decimal text']),
         ...(sidecar.origin.startsWith('https://') ? [] : ['origin is not a URL']),
         ...(statSync(file).size <= 2 * 1024 * 1024 ? [] : ['over 2 MB']),
       ];
