@@ -46,10 +46,11 @@ function simpleElement(xmp: string, name: string): string | undefined {
   return text === undefined || text.includes('<') ? undefined : text;
 }
 
-/** `name="text"` written as an attribute of rdf:Description. */
+/** `name="text"` written as an attribute of rdf:Description: the first not glued to a word before it. */
 function attribute(xmp: string, name: string): string | undefined {
-  const at = xmp.indexOf(`${name}="`);
-  if (at < 0 || (at > 0 && isWordChar(xmp.charCodeAt(at - 1)))) return undefined;
+  let at = xmp.indexOf(`${name}="`);
+  while (at > 0 && isWordChar(xmp.charCodeAt(at - 1))) at = xmp.indexOf(`${name}="`, at + 1);
+  if (at < 0) return undefined;
   const start = at + name.length + 2;
   const end = xmp.indexOf('"', start);
   return end < 0 ? undefined : xmp.slice(start, end);

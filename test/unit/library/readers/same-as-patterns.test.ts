@@ -128,12 +128,19 @@ describe('scanners answer as the patterns they replaced', () => {
     );
   });
 
-  it('an XMP description: <dc:description\\b[^>]*>[\\s\\S]*?<rdf:li\\b[^>]*>([\\s\\S]*?)<\\/rdf:li>', () => {
-    const XMP = /<dc:description\b[^>]*>[\s\S]*?<rdf:li\b[^>]*>([\s\S]*?)<\/rdf:li>/;
+  it('an XMP description: the first rdf:li inside the first dc:description, else its plain text, else the attribute', () => {
+    // The first whole <dc:description tag; an rdf:li before that element closes; its text when it holds no markup.
+    const FIRST = '^(?:(?!<dc:description\\b)[\\s\\S])*<dc:description\\b';
+    const ALT = new RegExp(
+      `${FIRST}[^>]*>(?:(?!<\\/dc:description>)[\\s\\S])*?<rdf:li\\b[^>]*>([\\s\\S]*?)<\\/rdf:li>`,
+    );
+    const SIMPLE = new RegExp(`${FIRST}[^>]*(?<!\\/)>([^<]*)<\\/dc:description>`);
     const ATTRIBUTE = /\bdc:description="([^"]*)"/;
     const pieces = [
       '<dc:description',
       '<dc:descriptionX',
+      '</dc:description>',
+      '/>',
       '>',
       '<rdf:li',
       '<rdf:lix',
@@ -146,7 +153,7 @@ describe('scanners answer as the patterns they replaced', () => {
     ];
     fc.assert(
       fc.property(textOf(pieces, 14), (t) => {
-        const found = (XMP.exec(t) ?? ATTRIBUTE.exec(t))?.[1]?.trim();
+        const found = (ALT.exec(t) ?? SIMPLE.exec(t) ?? ATTRIBUTE.exec(t))?.[1]?.trim();
         expect(readGeneric(new Map([['xmp', t]]))?.description).toBe(
           found === '' || found === 'default' ? undefined : found,
         );
