@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { readImageMetadata } from '../../../../electron/library/readers/read-image.js';
@@ -84,5 +85,16 @@ describe('A1111 stealth reader', () => {
         .toBuffer(),
     );
     expect(await readStealth(plain)).toEqual({ problems: [] });
+  });
+});
+
+describe('stealth in real files', () => {
+  it('a NovelAI V4.5 WebP hides the same settings in its alpha channel as in its EXIF (test/fixtures/real/novelai)', async () => {
+    const webp = readFileSync(new URL('../../../fixtures/real/novelai/novelai-curated.webp', import.meta.url));
+    const hidden = await readStealth(new Uint8Array(webp));
+    expect(hidden.problems).toEqual([]);
+    const json = JSON.parse(hidden.text!) as { Software: string; Comment: string };
+    expect(json.Software).toBe('NovelAI');
+    expect(JSON.parse(json.Comment)).toMatchObject({ seed: 880673757, steps: 23, sampler: 'k_euler_ancestral' });
   });
 });
