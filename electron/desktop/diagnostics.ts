@@ -1,8 +1,11 @@
 /**
  * Help → Copy diagnostics: what a person pastes into a bug report. Versions, where things are and how big the
- * library is; built from counts only, so no prompt, secret or setting value can reach it.
+ * library is; built from counts, plus the person's ComfyUI node rules (node class and input names, which say how
+ * their files are read), so no prompt, secret or other setting value can reach it.
  */
-import type { Handlers } from '../../shared/contract.js';
+import type { ComfyNodeRule, Handlers } from '../../shared/contract.js';
+
+type FactHandlers = Pick<Handlers, 'jobs.stats' | 'library.imports' | 'library.rereadStatus' | 'settings.get'>;
 
 export interface LibraryFacts {
   jobs: number;
@@ -13,6 +16,9 @@ export interface LibraryFacts {
   databaseBytes: number;
   mediaBytes: number;
   missingFiles: number;
+  /** Imported files still to be read again by this version's readers. */
+  rereadLeft: number;
+  comfyNodeRules: ComfyNodeRule[];
 }
 
 export interface DiagnosticsFacts {
@@ -25,9 +31,11 @@ export interface DiagnosticsFacts {
 }
 
 /** Counts and sizes through the engine's own channels: the same numbers Settings shows. */
-export async function libraryFacts(handlers: Pick<Handlers, 'jobs.stats' | 'library.imports'>): Promise<LibraryFacts> {
+export async function libraryFacts(handlers: FactHandlers): Promise<LibraryFacts> {
   const stats = await handlers['jobs.stats']({});
   const { items } = await handlers['library.imports']({});
+  const reread = await handlers['library.rereadStatus']({});
+  const settings = await handlers['settings.get']({});
   return {
     jobs: stats.total,
     images: stats.images,
@@ -36,6 +44,8 @@ export async function libraryFacts(handlers: Pick<Handlers, 'jobs.stats' | 'libr
     databaseBytes: stats.databaseBytes,
     mediaBytes: stats.mediaBytes,
     missingFiles: stats.missingFiles,
+    rereadLeft: reread.left,
+    comfyNodeRules: settings.library.comfyNodeRules ?? [],
   };
 }
 
@@ -68,13 +78,19 @@ export function diagnosticsReport(facts: DiagnosticsFacts): string {
     `Library: ${library.jobs} jobs, ${library.images} images, ${library.imported} imported, ${library.trashed} in the trash, ${library.missingFiles} files missing`,
     `Database: ${bytes(library.databaseBytes)}`,
     `Media: ${bytes(library.mediaBytes)}`,
+    `Settings re-read: ${library.rereadLeft} imported files still to re-read`,
+    `ComfyUI node rules: ${
+      library.comfyNodeRules.length === 0
+        ? 'none'
+        : library.comfyNodeRules.map((r) => `${r.classType}.${r.input} → ${r.field}`).join('; ')
+    }`,
   ].join('\n');
 }
 
 /** The report for this moment: the app's facts plus the library's counts. */
 export async function collectDiagnostics(
   about: Omit<DiagnosticsFacts, 'library'>,
-  handlers: Pick<Handlers, 'jobs.stats' | 'library.imports'>,
+  handlers: FactHandlers,
 ): Promise<string> {
   return diagnosticsReport({ ...about, library: await libraryFacts(handlers) });
 }

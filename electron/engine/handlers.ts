@@ -1,5 +1,5 @@
 import { AppError } from '../../shared/errors.js';
-import { isTerminal, kindOfTarget, type Handlers, type JobDetail } from '../../shared/contract.js';
+import { isTerminal, kindOfTarget, type ComfyNodeRule, type Handlers, type JobDetail } from '../../shared/contract.js';
 import { correctedDetail } from '../../shared/corrections/effective.js';
 import type { JobStore, RemovedFiles } from '../db/types.js';
 import type { LibraryRecovery } from '../library/recovery.js';
@@ -58,10 +58,14 @@ export interface HandlerDeps {
   /** Exports of a selection or a query to a ZIP or a folder. */
   exporter: Pick<Exporter, 'start' | 'list' | 'cancel'>;
   /** Re-reads imported files' settings with this build's readers. */
-  rereader: Pick<Rereader, 'request' | 'status'>;
+  rereader: Pick<Rereader, 'request' | 'requestSources' | 'status'>;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** The tools whose files carry ComfyUI graphs, which a person's node rules read. */
+const COMFY_GRAPH_SOURCES = ['comfyui', 'civitai'] as const;
+const sameRules = (a: readonly ComfyNodeRule[], b: readonly ComfyNodeRule[]): boolean =>
+  JSON.stringify(a) === JSON.stringify(b);
 
 const desktopOnly = (): never => {
   throw new AppError('desktop_only', 'This works in the desktop app only.');
@@ -251,8 +255,13 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'providers.test': async ({ id }) => providers.test(id),
     'settings.get': async () => settings.publicView(),
     'settings.update': async (patch) => {
+      const before = settings.current().library.comfyNodeRules;
       const next = await settings.update(patch);
       scheduler.kick();
+      // New node rules read ComfyUI graphs differently: those files are read again (Civitai's carry graphs too).
+      if (patch.library?.comfyNodeRules !== undefined && !sameRules(before, patch.library.comfyNodeRules)) {
+        deps.rereader.requestSources(COMFY_GRAPH_SOURCES);
+      }
       const limits = patch.retention;
       if (
         limits !== undefined &&

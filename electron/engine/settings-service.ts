@@ -1,5 +1,5 @@
 import { AppError } from '../../shared/errors.js';
-import type { ProviderSettings, Settings, SettingsPatch } from '../../shared/contract.js';
+import { ComfyNodeRule, type ProviderSettings, type Settings, type SettingsPatch } from '../../shared/contract.js';
 import type { JobStore } from '../db/types.js';
 import type { Keyring } from '../base/keyring.js';
 
@@ -28,7 +28,7 @@ export interface StoredSettings {
   retention: { trashAutoEmptyDays: number; maxJobs: number | null; maxBytes: number | null; maxAgeDays: number | null };
   theme: Settings['theme'];
   providers: Record<string, StoredProviderSettings>;
-  library: { xmpSidecars: boolean };
+  library: { xmpSidecars: boolean; comfyNodeRules: ComfyNodeRule[] };
   updates: { auto: boolean };
   /** Added instances, oldest first; a library from before them has none. */
   instances: StoredInstance[];
@@ -83,7 +83,7 @@ export function createSettingsService(options: {
     concurrency: { global: 2 },
     retention: { trashAutoEmptyDays: 30, maxJobs: null, maxBytes: null, maxAgeDays: null },
     theme: 'system',
-    library: { xmpSidecars: false },
+    library: { xmpSidecars: false, comfyNodeRules: [] },
     updates: { auto: true },
     instances: [],
     instanceNumbers: {},
@@ -118,7 +118,17 @@ export function createSettingsService(options: {
       concurrency: { ...base.concurrency, ...stored.concurrency },
       retention: { ...base.retention, ...stored.retention },
       theme: stored.theme ?? base.theme,
-      library: { ...base.library, ...stored.library },
+      library: {
+        ...base.library,
+        ...stored.library,
+        // Read back from the database like any file: a rule that is not one any more is left out.
+        comfyNodeRules: (Array.isArray(stored.library?.comfyNodeRules) ? stored.library.comfyNodeRules : []).flatMap(
+          (rule: unknown) => {
+            const parsed = ComfyNodeRule.safeParse(rule);
+            return parsed.success ? [parsed.data] : [];
+          },
+        ),
+      },
       updates: { ...base.updates, ...stored.updates },
       providers,
     };
@@ -153,7 +163,7 @@ export function createSettingsService(options: {
         concurrency: { ...cached.concurrency },
         retention: { ...cached.retention },
         theme: cached.theme,
-        library: { ...cached.library },
+        library: { ...cached.library, comfyNodeRules: cached.library.comfyNodeRules.map((r) => ({ ...r })) },
         updates: { ...cached.updates },
         providers: Object.fromEntries(Object.entries(cached.providers).map(([id, p]) => [id, publicProvider(p)])),
         dataDir,
@@ -166,6 +176,8 @@ export function createSettingsService(options: {
       if (patch.theme) next.theme = patch.theme;
       if (patch.library?.xmpSidecars !== undefined)
         next.library = { ...next.library, xmpSidecars: patch.library.xmpSidecars };
+      if (patch.library?.comfyNodeRules !== undefined)
+        next.library = { ...next.library, comfyNodeRules: patch.library.comfyNodeRules };
       if (patch.updates?.auto !== undefined) next.updates = { ...next.updates, auto: patch.updates.auto };
       const secretWrites: Array<() => Promise<void>> = [];
       for (const [id, p] of Object.entries(patch.providers ?? {})) {

@@ -1,6 +1,6 @@
 /** Settings: the public view (secrets as has-flags only) and the patch a person sends. */
 import { z } from 'zod';
-import { ProviderId, int } from './common.js';
+import { CONTROL_CHARS, ProviderId, int } from './common.js';
 
 export const THEMES = ['system', 'dark', 'light'] as const;
 
@@ -19,6 +19,40 @@ export const ProviderSettings = z.object({
 });
 export type ProviderSettings = z.infer<typeof ProviderSettings>;
 
+/** The settings a person's own ComfyUI node can hold (electron/library/readers/comfyui-node-table.ts). */
+export const COMFY_RULE_FIELDS = [
+  'prompt',
+  'negativePrompt',
+  'seed',
+  'model',
+  'steps',
+  'guidance',
+  'sampler',
+  'width',
+  'height',
+] as const;
+export const MAX_COMFY_NODE_RULES = 100;
+
+const nodeName = (what: string) =>
+  z
+    .string()
+    .transform((s) => s.trim())
+    .pipe(
+      z
+        .string()
+        .min(1, `Name the ${what}.`)
+        .max(200, `A ${what} is at most 200 characters.`)
+        .refine((s) => !CONTROL_CHARS.test(s), `A ${what} cannot contain control characters.`),
+    );
+
+/** "In my workflows, this node class's input holds that setting": read wherever the trace passes the node. */
+export const ComfyNodeRule = z.strictObject({
+  classType: nodeName('node class'),
+  input: nodeName('input'),
+  field: z.enum(COMFY_RULE_FIELDS, { error: `A setting is one of ${COMFY_RULE_FIELDS.join(', ')}.` }),
+});
+export type ComfyNodeRule = z.infer<typeof ComfyNodeRule>;
+
 export const Settings = z.object({
   concurrency: z.object({ global: z.number().int() }),
   retention: z.object({
@@ -30,7 +64,11 @@ export const Settings = z.object({
   theme: z.enum(THEMES),
   providers: z.record(z.string(), ProviderSettings),
   /** Off by default: write ratings and tags to `<original>.xmp` beside imported originals, for other tools to read. */
-  library: z.object({ xmpSidecars: z.boolean() }),
+  library: z.object({
+    xmpSidecars: z.boolean(),
+    /** The person's own ComfyUI nodes; re-reading ComfyUI files applies them. */
+    comfyNodeRules: z.array(ComfyNodeRule).optional(),
+  }),
   /** On by default: the desktop app checks the release feed on start and daily, and downloads in the background. */
   updates: z.object({ auto: z.boolean() }),
   dataDir: z.string(),
@@ -70,7 +108,15 @@ export const SettingsPatch = z.strictObject({
     .optional(),
   theme: z.enum(THEMES).optional(),
   providers: z.record(ProviderId, ProviderSettingsPatch).optional(),
-  library: z.strictObject({ xmpSidecars: z.boolean().optional() }).optional(),
+  library: z
+    .strictObject({
+      xmpSidecars: z.boolean().optional(),
+      comfyNodeRules: z
+        .array(ComfyNodeRule)
+        .max(MAX_COMFY_NODE_RULES, `At most ${MAX_COMFY_NODE_RULES} node rules.`)
+        .optional(),
+    })
+    .optional(),
   updates: z.strictObject({ auto: z.boolean().optional() }).optional(),
 });
 export type SettingsPatch = z.infer<typeof SettingsPatch>;

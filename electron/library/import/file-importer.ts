@@ -4,6 +4,8 @@ import type { FileOutcome, ImportStore } from '../../db/import-types.js';
 import type { ImportMode } from '../../../shared/contract.js';
 import { fileStat, probeFile, readHere, type FileReader } from './probe-file.js';
 import { EXTENSION, toImportedImage } from './to-imported.js';
+import { readMetadataOffThread } from '../readers/off-thread.js';
+import type { ReadImageOptions } from '../readers/read-image.js';
 
 export interface FileToImport {
   seq: number;
@@ -24,6 +26,7 @@ export async function importOneFile(
   file: FileToImport,
   mode: ImportMode,
   reader: FileReader = readHere,
+  readOptions: ReadImageOptions = {},
 ): Promise<FileOutcome> {
   const { seq, path, folderId } = file;
   const info = await fileStat(path);
@@ -37,7 +40,7 @@ export async function importOneFile(
   ) {
     return { kind: 'unchanged', seq };
   }
-  const probe = await probeFile(path, info, reader, file.root ?? path);
+  const probe = await probeFile(path, info, reader, file.root ?? path, readMetadataOffThread, readOptions);
   if (probe.kind !== 'image') return { kind: probe.kind, seq, path, reason: probe.reason };
   const base = { seq, path, folderId, bytes: probe.size, mtimeMs: probe.mtimeMs };
   const existing = store.imageBySha(probe.sha256);

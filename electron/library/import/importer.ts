@@ -9,6 +9,7 @@ import type { JobStore } from '../../db/types.js';
 import type { EventBus } from '../../base/events.js';
 import type { Logger } from '../../base/logger.js';
 import { importOneFile, type FileToImport } from './file-importer.js';
+import type { ReadImageOptions } from '../readers/read-image.js';
 import { MAX_IMPORT_BYTES } from './probe-file.js';
 import { createRate } from './import-rate.js';
 import type { ReadResult } from '../originals/read-pool.js';
@@ -22,6 +23,8 @@ export interface ImporterDeps {
   bus: EventBus;
   log: Logger;
   now: () => number;
+  /** Options for every file's read: the person's own ComfyUI node rules. */
+  readOptions?: () => ReadImageOptions;
   /** New or changed jobs, to announce as `jobs.changed`. */
   announce(ids: string[]): void;
   /** A folder imported with watch on: watched from the start of its import, so nothing written meanwhile is missed. */
@@ -274,7 +277,14 @@ export function createImporter(deps: ImporterDeps) {
     const guarded = (path: string) => scope.read({ path, root, maxBytes: MAX_IMPORT_BYTES });
     const reader = deps.wrapRead === undefined ? guarded : (path: string) => deps.wrapRead!(path, guarded);
     try {
-      const outcome = await importOneFile(deps.dataDir, imports, { ...file, root }, mode, reader);
+      const outcome = await importOneFile(
+        deps.dataDir,
+        imports,
+        { ...file, root },
+        mode,
+        reader,
+        deps.readOptions?.() ?? {},
+      );
       if (outcome.kind !== 'failed') return outcome;
       // "Gone" or "not a regular file" would hide the cause: a name that is not UTF-8, a folder that cannot be listed.
       const why = await whyUnreadable(file.path);

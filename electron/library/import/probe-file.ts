@@ -3,6 +3,7 @@ import { dirname, extname, join, basename } from 'node:path';
 import { MetadataReadFailed, type MetadataReader } from '../readers/metadata-pool.js';
 import { readMetadataOffThread } from '../readers/off-thread.js';
 import { sniffImage } from '../readers/sniff.js';
+import type { ReadImageOptions } from '../readers/read-image.js';
 import type { ImageFormat, ImageRead } from '../readers/types.js';
 import { truncation } from './truncation.js';
 import { RefusedRead } from '../originals/guarded-open.js';
@@ -79,6 +80,7 @@ export async function probeFile(
   reader: FileReader = readHere,
   root: string = path,
   metadata: MetadataReader = readMetadataOffThread,
+  readOptions: ReadImageOptions = {},
 ): Promise<Probe> {
   const info = known ?? (await fileStat(path));
   if ('reason' in info) return { kind: 'failed', reason: info.reason };
@@ -103,7 +105,10 @@ export async function probeFile(
   const sidecarText = await sidecarOf(path, root);
   let read: ImageRead;
   try {
-    ({ read, bytes } = await metadata(bytes, sidecarText === undefined ? {} : { sidecarText }));
+    ({ read, bytes } = await metadata(
+      bytes,
+      sidecarText === undefined ? readOptions : { ...readOptions, sidecarText },
+    ));
   } catch (error) {
     return {
       kind: 'failed',

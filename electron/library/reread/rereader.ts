@@ -4,7 +4,7 @@
  * first). One file at a time through the guarded open; it waits while an import reads files. Resumable by design:
  * each job records the version that read it, so a restart picks up the files still to do.
  */
-import type { RereadProgress } from '../../../shared/contract.js';
+import type { ImageSource, RereadProgress } from '../../../shared/contract.js';
 import type { Logger } from '../../base/logger.js';
 import type { JobStore } from '../../db/types.js';
 import { importedJobFields } from '../import/to-imported.js';
@@ -128,6 +128,13 @@ export function createRereader(deps: RereaderDeps) {
     /** Marks images' files to be read again now, and starts. */
     request(imageIds: readonly string[]): number {
       const marked = store.rereads.markForReread(imageIds);
+      this.start();
+      return marked;
+    },
+    /** Marks every imported file from these tools to be read again (the person's node rules changed), and starts. */
+    requestSources(sources: readonly ImageSource[]): number {
+      let marked = 0;
+      for (const source of sources) marked += store.rereads.markSourceForReread(source);
       this.start();
       return marked;
     },

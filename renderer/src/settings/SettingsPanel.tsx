@@ -5,6 +5,7 @@ import { formatBytes, formatCount, formatNumber } from '../common/format';
 import { useApi, useApp } from '../store/context';
 import { ConfirmDialog } from '../common/ConfirmDialog';
 import { InstancesSettings } from './InstancesSettings';
+import { ComfyNodeRules } from '../library/node-rules/ComfyNodeRules';
 import { LibraryFolders } from '../library/folders/LibraryFolders';
 import { LibraryLocationSection } from '../library/location/LibraryLocationSection';
 import { OrphansRow } from '../library/location/OrphansRow';
@@ -248,6 +249,7 @@ export function SettingsPanel() {
 
           <LibraryLocationSection />
           <LibraryFolders />
+          <ComfyNodeRules />
           <UpdatesSettings />
         </div>
       )}

@@ -60,6 +60,9 @@ describe('Help → Copy diagnostics', () => {
     await waitFor(async () =>
       (await engine.handlers['library.imports']({})).items.find((item) => item.status === 'completed'),
     );
+    await engine.handlers['settings.update']({
+      library: { comfyNodeRules: [{ classType: 'StudioPromptDeck', input: 'card', field: 'prompt' }] },
+    });
     const stats = await engine.handlers['jobs.stats']({});
     const report = await collectDiagnostics({ ...about, dataDir: dir }, engine.handlers);
     expect(report.split('\n')).toEqual([
@@ -71,6 +74,8 @@ describe('Help → Copy diagnostics', () => {
       'Library: 2 jobs, 3 images, 1 imported, 1 in the trash, 0 files missing',
       expect.stringMatching(new RegExp(`^Database: [\\d.]+ KB \\(${stats.databaseBytes} bytes\\)$`)),
       expect.stringMatching(new RegExp(`^Media: [\\d.]+ (B|KB) \\(${stats.mediaBytes} bytes\\)$`)),
+      expect.stringMatching(/^Settings re-read: \d+ imported files still to re-read$/),
+      'ComfyUI node rules: StudioPromptDeck.card → prompt',
     ]);
     expect(stats.mediaBytes).toBeGreaterThan(0);
   });
@@ -99,7 +104,17 @@ describe('Help → Copy diagnostics', () => {
   });
 
   it('marks a development build', () => {
-    const library = { jobs: 0, images: 0, imported: 0, trashed: 0, databaseBytes: 0, mediaBytes: 0, missingFiles: 0 };
+    const library = {
+      jobs: 0,
+      images: 0,
+      imported: 0,
+      trashed: 0,
+      databaseBytes: 0,
+      mediaBytes: 0,
+      missingFiles: 0,
+      rereadLeft: 0,
+      comfyNodeRules: [],
+    };
     expect(
       diagnosticsReport({ ...about, app: { ...about.app, packaged: false }, dataDir: '/d', library }).split('\n')[0],
     ).toBe('Atelier 1.2.3 (development)');

@@ -294,7 +294,7 @@ describe('re-reading settings from the store', () => {
 
   it('Re-read settings sends the picked images (or the current search) and says how many files it will read', async () => {
     const fake = fakeApi({
-      'library.reread': async (input: { ids?: string[] }) => ({ marked: input.ids?.length ?? 7 }),
+      'library.reread': async (input) => ({ marked: (input as { ids?: string[] }).ids?.length ?? 7 }),
     });
     const store = createAppStore({ api: fake.api, makeKey: () => 'k', now: () => 0 });
     await store.getState().rereadImages({ images: { imageIds: [idFor(1), idFor(2)], jobIds: [idFor(3)] } });
