@@ -63,14 +63,17 @@ export function groupNodesOf(workflow: JsonObject): Map<string, GroupNode> {
   return found;
 }
 
-/** Each inner node's own widget values: the instance's, cut in turn by how many each inner node has. */
+/**
+ * Each inner node's widget values: the group definition's, else the instance's (cut in turn by how many each inner
+ * node has). sd-metadata's group-node file ran its definition's checkpoint, not the one its instance shows.
+ */
 export function innerWidgetValues(group: GroupNode, instance: JsonObject): unknown[][] {
   const values = instance['widgets_values'];
   let at = 0;
   return group.nodes.map((node, i) => {
     const count = group.widgetCounts[i]!;
-    const own = Array.isArray(values) && at + count <= values.length ? values.slice(at, at + count) : undefined;
+    const own = Array.isArray(values) && at + count <= values.length ? values.slice(at, at + count) : [];
     at += count;
-    return own ?? (Array.isArray(node['widgets_values']) ? node['widgets_values'] : []);
+    return Array.isArray(node['widgets_values']) ? node['widgets_values'] : own;
   });
 }

@@ -95,6 +95,11 @@ export const NODE_TABLE: Readonly<Record<string, NodeSpec>> = {
     fields: { steps: ['steps'], scheduler: ['scheduler'], denoise: ['denoise'] },
   },
   KarrasScheduler: { role: 'sigmas', widgets: ['steps'], fields: { steps: ['steps'] } },
+  SDTurboScheduler: {
+    role: 'sigmas',
+    widgets: ['steps', 'denoise'],
+    fields: { steps: ['steps'], denoise: ['denoise'] },
+  },
   AlignYourStepsScheduler: {
     role: 'sigmas',
     widgets: ['model_type', 'steps', 'denoise'],
@@ -126,6 +131,7 @@ export const NODE_TABLE: Readonly<Record<string, NodeSpec>> = {
   // Model loaders: where the model file is named.
   CheckpointLoaderSimple: loader(['ckpt_name'], ['ckpt_name']),
   CheckpointLoader: loader(['config_name', 'ckpt_name'], ['ckpt_name']),
+  unCLIPCheckpointLoader: loader(['ckpt_name'], ['ckpt_name']),
   'CheckpointLoader|pysssss': loader(['ckpt_name'], ['ckpt_name']),
   ImageOnlyCheckpointLoader: loader(['ckpt_name'], ['ckpt_name']),
   UNETLoader: loader(['unet_name', 'weight_dtype'], ['unet_name']),
@@ -226,6 +232,7 @@ export const NODE_TABLE: Readonly<Record<string, NodeSpec>> = {
   // Latent sizes.
   EmptyLatentImage: latent(['width', 'height', 'batch_size']),
   EmptySD3LatentImage: latent(['width', 'height', 'batch_size']),
+  'SDXL Empty Latent Image (rgthree)': { role: 'latent', widgets: ['dimensions', 'clip_scale', 'batch_size'] },
   EmptyHunyuanLatentVideo: latent(['width', 'height', 'length', 'batch_size']),
   EmptyMochiLatentVideo: latent(['width', 'height', 'length', 'batch_size']),
   EmptyLTXVLatentVideo: latent(['width', 'height', 'length', 'batch_size']),

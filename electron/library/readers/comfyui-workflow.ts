@@ -1,11 +1,16 @@
 import { isObject, type JsonObject } from './json.js';
 import { MAX_DEPTH, type ComfyNode, type Graph } from './comfyui-graph.js';
+import { withoutComments } from './comfyui-comments.js';
 import { groupNodesOf, innerWidgetValues, type GroupNode } from './comfyui-group-nodes.js';
 import { NODE_TABLE } from './comfyui-node-table.js';
 
 /** The UI's extra widget after a seed (`control_after_generate`): its values, told apart from the next widget's. */
 const CONTROL_VALUES = new Set(['fixed', 'increment', 'decrement', 'randomize']);
 const SEED_WIDGETS = new Set(['seed', 'noise_seed', 'value']);
+
+/** A seed's control value: a word now, a boolean ("random seed after every gen") in 2023's workflows. */
+const isControl = (value: unknown): boolean =>
+  typeof value === 'boolean' || (typeof value === 'string' && CONTROL_VALUES.has(value));
 
 /** Nodes the UI draws but ComfyUI never runs: the API graph has none of them. */
 const VIRTUAL = /^(Reroute|Note|MarkdownNote)$|^(Reroute|Label|Bookmark) \(rgthree\)$/;
@@ -20,7 +25,8 @@ const MAX_HOPS = 256;
 /** Steps the expansion may take beyond a few per node and link of the file (subgraphs inside subgraphs). */
 const MIN_STEPS = 50_000;
 
-type Source = [string, number];
+/** Where an input's value comes from: a node's output, or a value a subgraph instance holds in its own widget. */
+type Source = [string, number] | { value: unknown };
 
 interface Link {
   originId: string;
@@ -75,18 +81,37 @@ function newScope(graph: JsonObject, prefix: string, outer: Scope['outer'], dept
 
 const slots = (node: JsonObject, key: 'inputs' | 'outputs'): JsonObject[] => list(node[key]);
 
+/**
+ * A subgraph instance's own widget values (the inner widgets it shows), by input slot: they, not the inner nodes'
+ * stale copies, are what ran. In order of its widget inputs, a seed's control value stepped over.
+ */
+function promotedValues(node: JsonObject, inputs: JsonObject[]): Map<number, unknown> {
+  const found = new Map<number, unknown>();
+  const values = node['widgets_values'];
+  if (!Array.isArray(values)) return found;
+  let at = 0;
+  const widgets = inputs.filter((slot) => isObject(slot['widget'])).length;
+  inputs.forEach((slot, index) => {
+    if (!isObject(slot['widget']) || at >= values.length) return;
+    found.set(index, values[at++]);
+    if (/seed/i.test(String(slot['name'])) && isControl(values[at]) && values.length - at > widgets - found.size) at++;
+  });
+  return found;
+}
+
 /** The scope inside a subgraph instance: its inputs lead to where the instance's own input links come from. */
 function innerScope(x: Expansion, scope: Scope, node: JsonObject, definition: JsonObject): Scope {
   const prefix = `${scope.prefix}${String(node['id'])}:`;
   const known = x.scopes.get(prefix);
   if (known !== undefined) return known;
   const inputs = slots(node, 'inputs');
-  const inner = newScope(
-    definition,
-    prefix,
-    (slot, hops) => resolveLink(x, scope, inputs[slot]?.['link'], hops),
-    scope.depth + 1,
-  );
+  const promoted = promotedValues(node, inputs);
+  const outer = (slot: number, hops: number): Source | undefined => {
+    const link = inputs[slot]?.['link'];
+    if (link !== null && link !== undefined) return resolveLink(x, scope, link, hops);
+    return promoted.has(slot) ? { value: promoted.get(slot) } : undefined;
+  };
+  const inner = newScope(definition, prefix, outer, scope.depth + 1);
   x.scopes.set(prefix, inner);
   return inner;
 }
@@ -153,6 +178,13 @@ function widgetNames(node: JsonObject): string[] {
     .filter((name): name is string => typeof name === 'string');
 }
 
+/** The widgets of an encoder that hold prompt text: the UI strips their comments when it queues. */
+function promptWidgets(node: JsonObject): readonly string[] {
+  const type = String(node['type']);
+  const spec = Object.hasOwn(NODE_TABLE, type) ? NODE_TABLE[type] : undefined;
+  return spec?.role === 'encoder' ? (spec.fields?.prompt ?? []) : [];
+}
+
 function widgetInputs(node: JsonObject, inputs: JsonObject): void {
   const values = node['widgets_values'];
   if (isObject(values)) {
@@ -167,11 +199,14 @@ function widgetInputs(node: JsonObject, inputs: JsonObject): void {
     // rgthree Power Lora Loader keeps each LoRA as an object among its widgets, as the API graph's lora_N.
     if (isObject(value) && typeof value['lora'] === 'string') inputs[`lora_${++lora}`] = value;
   }
+  const prompts = promptWidgets(node);
   for (let i = 0; i < values.length && at < names.length; i++) {
     const name = names[at]!;
-    inputs[name] = values[i];
+    const value: unknown = values[i];
+    inputs[name] = prompts.includes(name) && typeof value === 'string' ? withoutComments(value) : value;
     at++;
-    if (SEED_WIDGETS.has(name) && typeof values[i + 1] === 'string' && CONTROL_VALUES.has(values[i + 1] as string)) i++;
+    // Stepped over only when there are more values left than names: a control value is the one extra.
+    if (SEED_WIDGETS.has(name) && isControl(values[i + 1]) && values.length - i - 1 > names.length - at) i++;
   }
 }
 
@@ -197,7 +232,7 @@ function expand(x: Expansion, scope: Scope): void {
     for (const slot of slots(node, 'inputs')) {
       if (typeof slot['name'] !== 'string') continue;
       const source = resolveLink(x, scope, slot['link']);
-      if (source !== undefined) inputs[slot['name']] = source;
+      if (source !== undefined) inputs[slot['name']] = Array.isArray(source) ? source : source.value;
     }
     const id = `${scope.prefix}${String(node['id'])}`;
     x.graph.set(id, { id, classType: type, inputs });
@@ -224,7 +259,7 @@ function expandGroup(x: Expansion, scope: Scope, instance: JsonObject, group: Gr
           : at < 0
             ? undefined
             : resolveLink(x, scope, outer[at]?.['link']);
-      if (source !== undefined) inputs[name] = source;
+      if (source !== undefined) inputs[name] = Array.isArray(source) ? source : source.value;
     });
     const id = `${base}${index}`;
     x.graph.set(id, { id, classType: inner['type'], inputs });

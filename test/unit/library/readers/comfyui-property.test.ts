@@ -12,7 +12,8 @@ const fileName = fc.stringMatching(/^[a-z][a-z0-9_-]{0,12}$/).map((name) => `${n
 const pass = fc.record({
   seed: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }),
   steps: fc.integer({ min: 1, max: 150 }),
-  cfg: fc.double({ min: 0, max: 30, noNaN: true }),
+  // JSON has no -0: the file says 0 (`+ 0` turns -0 into 0).
+  cfg: fc.double({ min: 0, max: 30, noNaN: true }).map((n) => n + 0),
   sampler: fc.constantFrom('euler', 'euler_ancestral', 'dpmpp_2m', 'uni_pc'),
   scheduler: fc.constantFrom('normal', 'karras', 'simple', 'beta'),
   upscale: fc.boolean(),
@@ -21,9 +22,12 @@ const pass = fc.record({
 
 const spec = fc.record({
   model: fileName,
-  loras: fc.array(fc.record({ name: fileName, weight: fc.double({ min: -2, max: 2, noNaN: true }) }), {
-    maxLength: 3,
-  }),
+  loras: fc.array(
+    fc.record({ name: fileName, weight: fc.double({ min: -2, max: 2, noNaN: true }).map((n) => n + 0) }),
+    {
+      maxLength: 3,
+    },
+  ),
   prompt: fc.oneof(
     word.map((text) => ({ parts: [text], delimiter: '' })),
     fc.record({
@@ -240,5 +244,21 @@ describe('ComfyUI tracer on hostile graphs', () => {
     const workflow = { nodes, links };
     expect(JSON.stringify(workflow).length).toBeGreaterThan(4_000_000);
     expect(readUi(workflow)?.settings.seed).toBe('1');
+  });
+});
+
+describe('ComfyUI prompt comments', () => {
+  it('takes out block and line comments as the UI does, leaving the rest', async () => {
+    const { withoutComments } = await import('../../../../electron/library/readers/comfyui-comments.js');
+    expect(withoutComments('a cat, /* not this */ a hat // nor this\nhttp:/x /* open')).toBe(
+      'a cat,  a hat \nhttp:/x ',
+    );
+  });
+
+  it('in one pass over a megabyte of unclosed comment openers', async () => {
+    const { withoutComments } = await import('../../../../electron/library/readers/comfyui-comments.js');
+    expect(withoutComments(`x${'/* '.repeat(350_000)}`)).toBe('x');
+    expect(withoutComments('/a'.repeat(500_000))).toHaveLength(1_000_000);
+    expect(withoutComments('/'.repeat(1_000_000))).toBe('');
   });
 });

@@ -222,22 +222,34 @@ describe('ComfyUI UI workflows', () => {
   });
 });
 
-describe('ComfyUI group nodes (extra.groupNodes) in a real workflow', () => {
-  it('expands sd-metadata’s group-node workflow alone: the sampler outside the group reads the prompts inside', async () => {
-    const { readContainerTexts } = await import('../../../../electron/library/readers/containers.js');
-    const { readFileSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const file = join(import.meta.dirname, '../../../fixtures/real/comfyui/sdmeta-comfyui-group-nodes.png');
-    const texts = (await readContainerTexts(new Uint8Array(readFileSync(file)), 'png')).texts;
-    const read = readWorkflow(JSON.parse(texts.get('workflow')!));
-    // The instance's own widget values, as the UI showed them (its checkpoint differs from the group's default).
-    expect(read?.settings).toMatchObject({
-      seed: '1038684211150939',
-      steps: 20,
-      model: 'waiIllustriousSDXL_v100.safetensors',
-      negativePrompt: 'bad quality, worst quality, worst detail, sketch, censor,',
-      width: 1024,
-    });
-    expect(read?.settings.prompt).toMatch(/^general, masterpiece, best quality/);
+/** Every real file under test/fixtures/real/comfyui that carries both graphs. */
+async function bothGraphs(): Promise<Array<{ name: string; prompt: string; workflow: string }>> {
+  const { readContainerTexts } = await import('../../../../electron/library/readers/containers.js');
+  const { comfySources } = await import('../../../../electron/library/readers/comfyui-sources.js');
+  const { sniffImage } = await import('../../../../electron/library/readers/sniff.js');
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const dir = join(import.meta.dirname, '../../../fixtures/real/comfyui');
+  const found = [];
+  const json = (value: unknown) => JSON.stringify(value, (_, v: unknown) => (typeof v === 'bigint' ? `${v}` : v));
+  for (const name of readdirSync(dir).filter((n) => !n.endsWith('.json') && !n.endsWith('.md'))) {
+    const bytes = new Uint8Array(readFileSync(join(dir, name)));
+    const sources = comfySources((await readContainerTexts(bytes, sniffImage(bytes).format!)).texts);
+    if (sources.prompt !== undefined && sources.workflow !== undefined) {
+      found.push({ name, prompt: json(sources.prompt), workflow: json(sources.workflow) });
+    }
+  }
+  return found;
+}
+
+describe('ComfyUI real workflows read alone', () => {
+  it('give the first pass the API prompt of the same file gives (subgraphs, group nodes, 2023 and 2025 formats)', async () => {
+    const files = await bothGraphs();
+    expect(files.length).toBeGreaterThanOrEqual(30);
+    for (const { name, prompt, workflow } of files) {
+      const fromPrompt = readComfyui(new Map([['prompt', prompt]]))?.settings;
+      const fromWorkflow = readComfyui(new Map([['workflow', workflow]]))?.settings;
+      expect({ name, ...fromWorkflow }).toEqual({ name, ...fromPrompt });
+    }
   });
 });
