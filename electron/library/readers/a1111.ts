@@ -1,13 +1,21 @@
 import { parseParameters } from '../../media/png/a1111-parameters.js';
+import { paramEntries } from '../../media/png/a1111-params-line.js';
 import { isSpace } from '../../media/regex-classes.js';
 import { lorasInPrompt, withLoraHashes } from './a1111-loras.js';
 import { a1111Passes, hasHires } from './a1111-passes.js';
 import { compact, numberField } from './fields.js';
+import { parseJson } from './json.js';
 import { seedString, type GeneratorRead, type TextMap } from './types.js';
 
-/** JSON in `parameters` belongs to Fooocus or SwarmUI; their readers run first, A1111 never claims it. */
+/**
+ * JSON in `parameters` belongs to Fooocus or SwarmUI; their readers run first, A1111 never claims it. A prompt may
+ * start with a bracket too (prompt editing, `[dog:cat:0.5]`): only text that parses, or an unparsed `{` without a
+ * params line, is JSON.
+ */
 function looksLikeJson(text: string): boolean {
-  return /^\s*[[{]/.test(text);
+  if (!/^\s*[[{]/.test(text)) return false;
+  if (parseJson(text).ok) return true;
+  return /^\s*\{/.test(text) && !hasParamsLine(text);
 }
 
 const PARAM_KEYS = ['Steps:', 'Sampler:', 'Seed:', 'CFG scale:', 'Size:', 'Model:'];
@@ -39,9 +47,23 @@ function sizeField(value: string | undefined, problems: string[]): { width?: num
   return {};
 }
 
+/**
+ * Lines some extensions wrote after the params line (Dynamic Prompts' `Template: …` in early 2023) are cut off, so
+ * the params line is the last one again, as A1111's reader expects.
+ */
+function withoutLinesAfterParams(text: string): string {
+  const trimmed = text.trimEnd();
+  const lastLine = trimmed.slice(trimmed.lastIndexOf('\n') + 1);
+  if (paramEntries(lastLine).length >= 3) return text;
+  const steps = trimmed.lastIndexOf('\nSteps: ');
+  const end = steps < 0 ? -1 : trimmed.indexOf('\n', steps + 1);
+  if (end < 0 || paramEntries(trimmed.slice(steps + 1, end)).length < 3) return text;
+  return trimmed.slice(0, end);
+}
+
 /** The A1111 infotext (`prompt\nNegative prompt: …\nSteps: …, Seed: …`) in the fields a job uses. */
 export function a1111FromText(text: string): GeneratorRead {
-  const parsed = parseParameters(text);
+  const parsed = parseParameters(withoutLinesAfterParams(text));
   const p = parsed.params;
   const problems: string[] = [];
   // The seed is read from the text, not parsed.seed: a number would lose digits past 2^53.

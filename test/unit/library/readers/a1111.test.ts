@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { a1111FromText } from '../../../../electron/library/readers/a1111.js';
+import { a1111FromText, readA1111 } from '../../../../electron/library/readers/a1111.js';
 import { readImageMetadata } from '../../../../electron/library/readers/read-image.js';
 import { baseJpeg, baseWebp, jpegWith, webpWith } from '../../../fixtures/images/containers.js';
 import { buildExif, unicodeComment } from '../../../fixtures/images/tiff-exif.js';
@@ -125,5 +125,39 @@ describe('A1111 hires fix and ADetailer passes', () => {
 
   it('a hires field that does not parse is named', () => {
     expect(a1111FromText(text('Hires steps: many, ')).problems).toContain('Hires steps: "many" could not be read');
+  });
+});
+
+describe('A1111 text that is easy to mistake', () => {
+  it('a prompt that starts with prompt editing brackets is A1111 text, not JSON', async () => {
+    const text = '[dog:cat:0.0]\nSteps: 20, Sampler: Euler a, CFG scale: 7, Seed: 2607827426, Size: 512x512';
+    const jpeg = jpegWith(await baseJpeg(), { exif: buildExif({ UserComment: unicodeComment(text) }) });
+    const read = await readImageMetadata(jpeg);
+    expect(read.source).toBe('a1111');
+    expect(read.settings).toMatchObject({ prompt: '[dog:cat:0.0]', seed: '2607827426', steps: 20 });
+  });
+
+  it('JSON that parses is still left to the JSON readers, and so is a broken { without a params line', () => {
+    expect(readA1111(new Map([['parameters', '[{"prompt": "x"}]']]))).toBeUndefined();
+    expect(readA1111(new Map([['parameters', '{"prompt": "x", ']]))).toBeUndefined();
+    expect(
+      readA1111(new Map([['parameters', '{red|blue} car\nSteps: 20, Seed: 1, Sampler: Euler']]))?.settings.prompt,
+    ).toBe('{red|blue} car');
+  });
+
+  it("a line after the params line (Dynamic Prompts' Template) does not hide the params", () => {
+    const read = a1111FromText(
+      'A diamond ring.\nSteps: 20, Sampler: Euler a, CFG scale: 7, Seed: 2602647927, Size: 512x512, Model hash: 9ca13f02\nTemplate:A diamond ring set on a {gold|platinum} band.',
+    );
+    expect(read.settings).toEqual({
+      prompt: 'A diamond ring.',
+      seed: '2602647927',
+      steps: 20,
+      guidance: 7,
+      sampler: 'Euler a',
+      modelHash: '9ca13f02',
+      width: 512,
+      height: 512,
+    });
   });
 });
