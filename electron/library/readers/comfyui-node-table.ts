@@ -229,6 +229,11 @@ export const NODE_TABLE: Readonly<Record<string, NodeSpec>> = {
     lora: { name: 'lora_name_#', weight: ['model_weight_#'], count: 3, on: 'switch_#' },
   },
   'CR Apply LoRA Stack': { role: 'lora' },
+  'Lora Loader Stack (rgthree)': { role: 'lora', lora: { name: 'lora_0#', weight: ['strength_0#'], count: 4 } },
+  'easy loraStack': {
+    role: 'lora',
+    lora: { name: 'lora_#_name', weight: ['lora_#_model_strength', 'lora_#_strength'], count: 10, limit: 'num_loras' },
+  },
   // Latent sizes.
   EmptyLatentImage: latent(['width', 'height', 'batch_size']),
   EmptySD3LatentImage: latent(['width', 'height', 'batch_size']),

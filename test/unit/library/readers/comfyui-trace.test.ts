@@ -333,6 +333,34 @@ describe('ComfyUI tracer: LoRA loaders', () => {
       { name: 'f.safetensors', weight: 0.8 },
     ]);
   });
+  it("reads rgthree's Lora Loader Stack and an Easy-Use LoRA stack (only the slots in use)", () => {
+    const graph = base();
+    graph['97'] = node('Lora Loader Stack (rgthree)', {
+      lora_01: 'one.safetensors',
+      strength_01: 0.5,
+      lora_02: 'None',
+      strength_02: 1,
+      lora_03: 'three.safetensors',
+      strength_03: 0.25,
+      model: ['4', 0],
+    });
+    graph['98'] = node('easy loraStack', {
+      toggle: true,
+      mode: 'simple',
+      num_loras: 1,
+      lora_1_name: 'easy.safetensors',
+      lora_1_strength: 0.9,
+      lora_2_name: 'unused.safetensors',
+      lora_2_strength: 1,
+    });
+    graph['99'] = node('CR Apply LoRA Stack', { model: ['97', 0], lora_stack: ['98', 0] });
+    graph['3']!.inputs['model'] = ['99', 0];
+    expect(read(graph)?.settings.loras).toEqual([
+      { name: 'one.safetensors', weight: 0.5 },
+      { name: 'three.safetensors', weight: 0.25 },
+      { name: 'easy.safetensors', weight: 0.9 },
+    ]);
+  });
 });
 
 describe("ComfyUI tracer: a person's own node rules", () => {
