@@ -136,8 +136,10 @@ describe('importing a folder of other tools’ images, typed by its path', () =>
     expect(await value('Scheduler').textContent()).toBe('karras');
     expect(await value('Sampler').textContent()).toBe('dpmpp_2m');
     expect(await value('Location').locator('.mono').textContent()).toBe(join(folder, 'txt2img', 'ComfyUI_0.png'));
-    await viewer.getByText(/^Raw metadata \(\d+\)$/).click();
-    const raw = viewer.getByLabel('Raw metadata: prompt', { exact: true });
+    await viewer.getByText(/^Technical: \d+ texts? in the file$/).click();
+    // Each text says where in the file it sits, and can be copied.
+    const raw = viewer.getByLabel('Text: PNG text “prompt”', { exact: true });
+    await viewer.getByRole('button', { name: 'Copy PNG text “prompt”' }).waitFor();
     expect(await raw.textContent()).toContain('"class_type":"KSampler"');
     await screenshot(page, 'import-details-raw');
     await page.keyboard.press('Escape');
@@ -154,7 +156,7 @@ describe('importing a folder of other tools’ images, typed by its path', () =>
     await box.click();
     await page.getByText('Settings saved.').waitFor();
     await waitFor(async () => box.isChecked(), 'the box to show the saved setting');
-    expect((await apiCall(app.host, 'settings.get', {})).library).toEqual({ xmpSidecars: true });
+    expect((await apiCall(app.host, 'settings.get', {})).library).toMatchObject({ xmpSidecars: true });
     await screenshot(page, 'import-xmp-setting');
     await page.keyboard.press('Escape');
     await waitFor(async () => (await page.getByRole('dialog').count()) === 0, 'Settings to close');

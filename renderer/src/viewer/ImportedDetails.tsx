@@ -1,25 +1,42 @@
 import { useState } from 'react';
 import type { ImportedMetadata, ImageSource } from '../../../shared/contract';
 import { SOURCE_LABELS } from '../library/import/sources';
+import { useApp } from '../store/context';
+import { allRawTexts, rawOrigin } from './raw-origin';
 
 /** Past this many characters a raw text is cut on screen (it is kept whole, and "Show all" shows it). */
 export const RAW_PREVIEW_CHARS = 600;
 
+/** Copies a text and says so; a refusal (no clipboard in this window) is reported like any error. */
+function useCopy(): (text: string, what: string) => void {
+  const toast = useApp((s) => s.toast);
+  const reportError = useApp((s) => s.reportError);
+  return (text, what) =>
+    void navigator.clipboard
+      ?.writeText(text)
+      .then(() => toast({ kind: 'info', message: `${what} copied.` }), reportError);
+}
+
 function RawText({ name, text }: { name: string; text: string }) {
   const [all, setAll] = useState(false);
+  const copy = useCopy();
   const long = text.length > RAW_PREVIEW_CHARS;
+  const origin = rawOrigin(name);
   return (
     <li className="raw-text">
       <div className="raw-key">
-        <span className="mono">{name}</span>
+        <span className="raw-origin">{origin}</span>
         <span className="muted small">{text.length.toLocaleString('en-US')} characters</span>
+        <button type="button" className="link small" aria-label={`Copy ${origin}`} onClick={() => copy(text, origin)}>
+          Copy
+        </button>
         {long ? (
           <button type="button" className="link small" aria-expanded={all} onClick={() => setAll(!all)}>
             {all ? 'Show less' : 'Show all'}
           </button>
         ) : null}
       </div>
-      <pre className="raw-value" aria-label={`Raw metadata: ${name}`}>
+      <pre className="raw-value" aria-label={`Text: ${origin}`}>
         {long && !all ? `${text.slice(0, RAW_PREVIEW_CHARS)}…` : text}
       </pre>
     </li>
@@ -95,16 +112,25 @@ export function ImportedDetails({ source, metadata }: { source: ImageSource; met
           Not read: {metadata.problems.join('; ')}
         </p>
       )}
-      {metadata.raw.length === 0 ? null : (
-        <details className="raw-metadata">
-          <summary>Raw metadata ({metadata.raw.length})</summary>
-          <ul>
-            {metadata.raw.map((r, i) => (
-              <RawText key={`${r.key}-${i}`} name={r.key} text={r.text} />
-            ))}
-          </ul>
-        </details>
-      )}
+      {metadata.raw.length === 0 ? null : <TechnicalTexts raw={metadata.raw} />}
     </>
+  );
+}
+
+/** Details → Technical: every text the file carries, with where it sits in the file, each copyable. */
+function TechnicalTexts({ raw }: { raw: ImportedMetadata['raw'] }) {
+  const copy = useCopy();
+  return (
+    <details className="raw-metadata">
+      <summary>Technical: {raw.length === 1 ? '1 text' : `${raw.length} texts`} in the file</summary>
+      <button type="button" className="link small" onClick={() => copy(allRawTexts(raw), 'Every text')}>
+        Copy all
+      </button>
+      <ul>
+        {raw.map((r, i) => (
+          <RawText key={`${r.key}-${i}`} name={r.key} text={r.text} />
+        ))}
+      </ul>
+    </details>
   );
 }

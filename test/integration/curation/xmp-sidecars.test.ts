@@ -36,7 +36,7 @@ describe('XMP sidecars beside imported originals (off by default)', () => {
     const [a, b, c] = files.map((f) => imageOf(f.name));
     const sidecar = (i: number) => join(outside, `${files[i]!.name}.xmp`);
 
-    expect((await h.engine.handlers['settings.get']({})).library).toEqual({ xmpSidecars: false });
+    expect((await h.engine.handlers['settings.get']({})).library).toEqual({ xmpSidecars: false, comfyNodeRules: [] });
     await h.engine.handlers['images.setRating']({ ids: [c!], rating: 3 });
 
     await h.engine.handlers['settings.update']({ library: { xmpSidecars: true } });
