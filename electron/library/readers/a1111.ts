@@ -12,7 +12,7 @@ import { seedString, type GeneratorRead, type TextMap } from './types.js';
  * start with a bracket too (prompt editing, `[dog:cat:0.5]`): only text that parses, or an unparsed `{` without a
  * params line, is JSON.
  */
-function looksLikeJson(text: string): boolean {
+export function looksLikeJson(text: string): boolean {
   if (!/^\s*[[{]/.test(text)) return false;
   if (parseJson(text).ok) return true;
   return /^\s*\{/.test(text) && !hasParamsLine(text);

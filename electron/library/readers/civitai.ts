@@ -1,11 +1,12 @@
 import { stringEnds } from '../../media/string-ends.js';
-import { a1111FromText } from './a1111.js';
+import { a1111FromText, looksLikeJson } from './a1111.js';
 import { asText, lora } from './fields.js';
 import { isObject, parseJson } from './json.js';
 import type { GeneratorRead, GeneratorReader, LoraRef, TextMap } from './types.js';
 
 const RESOURCES = 'Civitai resources:';
 const LORA_TYPES = new Set(['lora', 'locon', 'lycoris', 'dora']);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The JSON array or object that follows `label` in the text, found by counting brackets outside strings (A1111's
@@ -54,13 +55,18 @@ function fromResources(list: unknown): { model?: string; loras: LoraRef[] } {
 
 /**
  * Civitai's generator (JPEG from the site): A1111 infotext in the EXIF UserComment, ending in
- * `Civitai resources: [{type, modelName, modelVersionName, weight}]` and `Civitai metadata: {…}`.
+ * `Civitai resources: [{type, modelName, modelVersionName, weight}]` and `Civitai metadata: {…}`; without those, the
+ * job's GUID the site writes as EXIF Software says so.
  */
 export const readCivitai: GeneratorReader = (texts: TextMap): GeneratorRead | undefined => {
+  // The site also names each JPEG's job by a GUID in EXIF Software; A1111 writes no Software into a JPEG.
+  const siteJob = UUID.test(texts.get('exif:Software')?.trim() ?? '');
   for (const key of ['exif:UserComment', 'parameters']) {
     const text = texts.get(key);
-    if (text === undefined || (!text.includes(RESOURCES) && !text.includes('Civitai metadata:'))) continue;
-    if (/^\s*[[{]/.test(text)) continue;
+    if (text === undefined) continue;
+    const marked = text.includes(RESOURCES) || text.includes('Civitai metadata:');
+    if (!marked && !(siteJob && key === 'exif:UserComment' && text.includes('\nSteps: '))) continue;
+    if (looksLikeJson(text)) continue;
     const read = a1111FromText(text);
     const resources = fromResources(jsonAfter(text, RESOURCES));
     const settings = { ...read.settings };

@@ -49,3 +49,26 @@ describe('Civitai reader', () => {
     expect(jsonAfter('L: 3', 'L:')).toBeUndefined();
   });
 });
+
+describe('Civitai JPEGs without the resource list', () => {
+  it('are told by the job GUID the site writes as EXIF Software; a prompt may open with prompt editing', () => {
+    const text =
+      '[fox:wolf:0.4] in snow\nNegative prompt: blur\nSteps: 25, Sampler: Euler a, CFG scale: 5, Seed: 7, Size: 512x512';
+    const read = readCivitai(
+      new Map([
+        ['exif:Software', '56c0ca36-7be1-4bce-a593-949f3ae4322e'],
+        ['exif:UserComment', text],
+      ]),
+    );
+    expect(read?.source).toBe('civitai');
+    expect(read?.settings).toMatchObject({ prompt: '[fox:wolf:0.4] in snow', seed: '7', steps: 25 });
+    expect(
+      readCivitai(
+        new Map([
+          ['exif:Software', 'GIMP 2.10'],
+          ['exif:UserComment', text],
+        ]),
+      ),
+    ).toBeUndefined();
+  });
+});
