@@ -138,6 +138,20 @@ export function followInput(walk: Walk, node: ComfyNode | undefined, name: strin
   return node === undefined ? undefined : follow(walk, node, name, input(node, name))?.node;
 }
 
-// One collator for every comparison: localeCompare with options builds one per call, most of a large graph's time.
 const collator = new Intl.Collator('en', { numeric: true });
-export const byId = (a: ComfyNode, b: ComfyNode): number => collator.compare(a.id, b.id);
+
+/**
+ * The graph's nodes by id, as people number them ("2" before "10", "30:6" before "30:10"). Whole-number ids (nearly
+ * all) compare as numbers: a collator on each of a large graph's million comparisons costs most of its read.
+ */
+export function sortedNodes(graph: Graph): ComfyNode[] {
+  const keyed = [...graph.values()].map((node) => ({ node, n: /^\d{1,15}$/.test(node.id) ? Number(node.id) : NaN }));
+  keyed.sort((a, b) => {
+    const aNumber = !Number.isNaN(a.n);
+    const bNumber = !Number.isNaN(b.n);
+    if (aNumber && bNumber) return a.n - b.n;
+    if (aNumber !== bNumber) return aNumber ? -1 : 1;
+    return collator.compare(a.node.id, b.node.id);
+  });
+  return keyed.map((entry) => entry.node);
+}

@@ -2,6 +2,9 @@
 import { DEFAULT_FIELDS, NODE_TABLE } from './comfyui-node-table.js';
 import type { ComfyNodeRule, NodeField, NodeSpec } from './comfyui-node-types.js';
 
+/** The table as a Map: looked up for every node of a graph, several times. */
+const SPECS: ReadonlyMap<string, NodeSpec> = new Map(Object.entries(NODE_TABLE));
+
 /** Words a class name uses when it writes images or samples, for classes the table does not list. */
 const OUTPUT_CLASS = /save|preview|image\s*saver/i;
 
@@ -16,15 +19,19 @@ export interface NodeTable {
 export function nodeTable(rules: readonly ComfyNodeRule[] = []): NodeTable {
   const extra = new Map<string, Map<NodeField, string[]>>();
   for (const rule of rules) {
-    if (typeof rule?.classType !== 'string' || typeof rule.input !== 'string' || !(rule.field in DEFAULT_FIELDS))
+    if (
+      typeof rule?.classType !== 'string' ||
+      typeof rule.input !== 'string' ||
+      !Object.hasOwn(DEFAULT_FIELDS, rule.field)
+    )
       continue;
     const byField = extra.get(rule.classType) ?? new Map<NodeField, string[]>();
     byField.set(rule.field, [...(byField.get(rule.field) ?? []), rule.input]);
     extra.set(rule.classType, byField);
   }
   const cache = new Map<string, readonly string[]>();
-  const spec = (classType: string): NodeSpec | undefined =>
-    Object.hasOwn(NODE_TABLE, classType) ? NODE_TABLE[classType] : undefined;
+  const outputs = new Map<string, boolean>();
+  const spec = (classType: string): NodeSpec | undefined => SPECS.get(classType);
   return {
     spec,
     fieldInputs(classType, field) {
@@ -37,6 +44,12 @@ export function nodeTable(rules: readonly ComfyNodeRule[] = []): NodeTable {
       if (cache.size < 10_000) cache.set(key, found);
       return found;
     },
-    isOutputClass: (classType) => spec(classType)?.role === 'output' || OUTPUT_CLASS.test(classType),
+    isOutputClass(classType) {
+      const known = outputs.get(classType);
+      if (known !== undefined) return known;
+      const output = spec(classType)?.role === 'output' || OUTPUT_CLASS.test(classType);
+      if (outputs.size < 10_000) outputs.set(classType, output);
+      return output;
+    },
   };
 }

@@ -1,4 +1,4 @@
-import { byId, follow, input, isLink, spend, type ComfyNode, type Walk } from './comfyui-graph.js';
+import { follow, sortedNodes, input, isLink, spend, type ComfyNode, type Walk } from './comfyui-graph.js';
 import { DEFAULT_FROM } from './comfyui-node-table.js';
 
 /** The longest run of nodes from an output back to its first pass that is followed: far past any real graph. */
@@ -76,7 +76,7 @@ function split(chain: Stage[]): Pick<Trace, 'first' | 'passes'> {
  * Without an output (a workflow cut short), from each stage no other stage builds on.
  */
 export function traceGraph(walk: Walk): Trace {
-  const nodes = [...walk.graph.values()].sort(byId);
+  const nodes = sortedNodes(walk.graph);
   const stages = nodes.filter((node) => stageKind(walk, node) !== undefined);
   if (stages.length === 0) return { passes: [], others: [] };
   const outputs = nodes.filter(

@@ -1,4 +1,4 @@
-import { isObject, type JsonObject } from './json.js';
+import { isObject, setOwn, type JsonObject } from './json.js';
 import { MAX_DEPTH, type ComfyNode, type Graph } from './comfyui-graph.js';
 import { withoutComments } from './comfyui-comments.js';
 import { groupNodesOf, innerWidgetValues, type GroupNode } from './comfyui-group-nodes.js';
@@ -55,8 +55,11 @@ interface Expansion {
   exits: Map<JsonObject, Map<number, JsonObject>>;
 }
 
-/** Keys as plain data: with no prototype, even `__proto__` from a file is just a key. */
-const dict = (): JsonObject => Object.create(null) as JsonObject;
+/** Sets a key as plain data: `__proto__` from a file, which an assignment would take as the prototype, too. */
+function put(target: JsonObject, key: string, value: unknown): void {
+  if (key === '__proto__') setOwn(target, key, value);
+  else target[key] = value;
+}
 
 const list = (value: unknown): JsonObject[] => (Array.isArray(value) ? value.filter(isObject) : []);
 
@@ -188,7 +191,7 @@ function promptWidgets(node: JsonObject): readonly string[] {
 function widgetInputs(node: JsonObject, inputs: JsonObject): void {
   const values = node['widgets_values'];
   if (isObject(values)) {
-    for (const [name, value] of Object.entries(values)) inputs[name] = value;
+    for (const [name, value] of Object.entries(values)) put(inputs, name, value);
     return;
   }
   if (!Array.isArray(values)) return;
@@ -197,13 +200,13 @@ function widgetInputs(node: JsonObject, inputs: JsonObject): void {
   let at = 0;
   for (const value of values) {
     // rgthree Power Lora Loader keeps each LoRA as an object among its widgets, as the API graph's lora_N.
-    if (isObject(value) && typeof value['lora'] === 'string') inputs[`lora_${++lora}`] = value;
+    if (isObject(value) && typeof value['lora'] === 'string') put(inputs, `lora_${++lora}`, value);
   }
   const prompts = promptWidgets(node);
   for (let i = 0; i < values.length && at < names.length; i++) {
     const name = names[at]!;
     const value: unknown = values[i];
-    inputs[name] = prompts.includes(name) && typeof value === 'string' ? withoutComments(value) : value;
+    put(inputs, name, prompts.includes(name) && typeof value === 'string' ? withoutComments(value) : value);
     at++;
     // Stepped over only when there are more values left than names: a control value is the one extra.
     if (SEED_WIDGETS.has(name) && isControl(values[i + 1]) && values.length - i - 1 > names.length - at) i++;
@@ -227,12 +230,12 @@ function expand(x: Expansion, scope: Scope): void {
     }
     // A PrimitiveNode is kept (the API graph has none): the input it feeds is read through it.
     if (VIRTUAL.test(type)) continue;
-    const inputs = dict();
+    const inputs: JsonObject = {};
     widgetInputs(node, inputs);
     for (const slot of slots(node, 'inputs')) {
       if (typeof slot['name'] !== 'string') continue;
       const source = resolveLink(x, scope, slot['link']);
-      if (source !== undefined) inputs[slot['name']] = Array.isArray(source) ? source : source.value;
+      if (source !== undefined) put(inputs, slot['name'], Array.isArray(source) ? source : source.value);
     }
     const id = `${scope.prefix}${String(node['id'])}`;
     x.graph.set(id, { id, classType: type, inputs });
@@ -246,7 +249,7 @@ function expandGroup(x: Expansion, scope: Scope, instance: JsonObject, group: Gr
   const outer = slots(instance, 'inputs');
   group.nodes.forEach((inner, index) => {
     if (x.left-- < 0 || typeof inner['type'] !== 'string') return;
-    const inputs = dict();
+    const inputs: JsonObject = {};
     widgetInputs({ type: inner['type'], widgets_values: values[index], inputs: inner['inputs'] }, inputs);
     slots(inner, 'inputs').forEach((slot, s) => {
       const name = slot['name'];
@@ -259,7 +262,7 @@ function expandGroup(x: Expansion, scope: Scope, instance: JsonObject, group: Gr
           : at < 0
             ? undefined
             : resolveLink(x, scope, outer[at]?.['link']);
-      if (source !== undefined) inputs[name] = Array.isArray(source) ? source : source.value;
+      if (source !== undefined) put(inputs, name, Array.isArray(source) ? source : source.value);
     });
     const id = `${base}${index}`;
     x.graph.set(id, { id, classType: inner['type'], inputs });
