@@ -27,9 +27,16 @@ const OPTIONS = {
 
 const STRING_TAGS = ['Make', 'Model', 'Software', 'ImageDescription'] as const;
 
+/** Without NULs at either end: NovelAI's WebP and JPEG downloads open their ImageDescription with four of them. */
+function withoutNuls(text: string): string {
+  let start = 0;
+  while (start < text.length && text.charCodeAt(start) === 0) start += 1;
+  return trimTrailingNuls(start === 0 ? text : text.slice(start));
+}
+
 function textOf(value: unknown): string | undefined {
-  if (typeof value === 'string') return trimTrailingNuls(value);
-  if (value instanceof Uint8Array) return trimTrailingNuls(utf8OrLatin1(value));
+  if (typeof value === 'string') return withoutNuls(value);
+  if (value instanceof Uint8Array) return withoutNuls(utf8OrLatin1(value));
   return undefined;
 }
 

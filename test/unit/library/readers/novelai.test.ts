@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readImageMetadata } from '../../../../electron/library/readers/read-image.js';
 import { readNovelai } from '../../../../electron/library/readers/novelai.js';
@@ -82,5 +83,14 @@ describe('NovelAI reader', () => {
       ]),
     );
     expect(read?.settings).toMatchObject({ prompt: 'a cat', negativePrompt: 'old negative' });
+  });
+});
+
+describe('NovelAI EXIF texts', () => {
+  it('the ImageDescription loses the NULs NovelAI puts before it (test/fixtures/real/novelai/novelai-full-3char.webp)', async () => {
+    const webp = readFileSync(new URL('../../../fixtures/real/novelai/novelai-full-3char.webp', import.meta.url));
+    const read = await readImageMetadata(new Uint8Array(webp));
+    const description = read.raw.find((r) => r.key === 'exif:ImageDescription')?.text;
+    expect(description?.startsWith('2girls, 1boy, dancing')).toBe(true);
   });
 });
