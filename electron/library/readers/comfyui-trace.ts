@@ -23,10 +23,15 @@ function stageKind(walk: Walk, node: ComfyNode): Stage['kind'] | undefined {
 const isUpscale = (walk: Walk, node: ComfyNode): boolean =>
   /upscale|scale/i.test(node.classType) && walk.table.spec(node.classType)?.role !== 'sampler';
 
-/** The input an image or latent comes in by. */
+/** The input an image or latent comes in by: the table's, the usual names, else any linked input named like one. */
 function fromInput(walk: Walk, node: ComfyNode): string | undefined {
-  const names = walk.table.spec(node.classType)?.from ?? DEFAULT_FROM;
-  return names.find((name) => isLink(input(node, name)));
+  const listed = walk.table.spec(node.classType)?.from;
+  const found = (listed ?? DEFAULT_FROM).find((name) => isLink(input(node, name)));
+  if (found !== undefined || listed !== undefined) return found;
+  // Looking through a node's inputs costs as much as following them: a hostile node has a hundred thousand.
+  const names = Object.keys(node.inputs);
+  if (!spend(walk, names.length)) return undefined;
+  return names.find((name) => /image|latent|samples|pixels/i.test(name) && isLink(input(node, name)));
 }
 
 /** The stages from `start` back to the first pass, the first pass first. */

@@ -132,6 +132,19 @@ describe('ComfyUI tracer: passes', () => {
     expect(result?.passes?.[0]?.settings).toMatchObject({ width: 1248, height: 1824 });
   });
 
+  it('walks back through nodes it does not know by their image or latent input', () => {
+    const graph = base();
+    graph['60'] = node('SomeonesColorFix', { strength: 0.3, input_image: ['8', 0] });
+    graph['61'] = node('SomeonesLatentNoise', { amount: 0.1, source_latent: ['3', 0] });
+    graph['11'] = ksampler(222, 12, '4', '61', { denoise: 0.4 });
+    graph['62'] = node('VAEDecode', { samples: ['11', 0] });
+    graph['63'] = node('SomeonesColorFix', { strength: 0.3, input_image: ['62', 0] });
+    graph['9']!.inputs['images'] = ['63', 0];
+    const result = read(graph);
+    expect(result?.settings.seed).toBe('111');
+    expect(result?.passes?.map((p) => p.settings.seed)).toEqual(['222']);
+  });
+
   it('an img2img first pass: the sampler fed by the loaded image is the settings', () => {
     const graph = base();
     graph['30'] = node('LoadImage', { image: 'in.png' });
