@@ -15,6 +15,10 @@ import type { MetadataReader } from '../readers/metadata-pool.js';
 import type { ReadImageOptions } from '../readers/read-image.js';
 
 const BATCH = 32;
+/** Files read at once: the read pool and the metadata threads overlap one file's disk with another's parsing. */
+const IN_FLIGHT = 3;
+/** Progress goes out at most this often while files are read (a count over the library each time). */
+const PROGRESS_EVERY_MS = 500;
 
 export interface RereaderDeps {
   dataDir: string;
@@ -31,8 +35,9 @@ export interface RereaderDeps {
   /** True while an import reads files; `idle` resolves when none does. */
   busy(): boolean;
   idle(): Promise<void>;
-  /** Progress, after each file and on each change of state. */
+  /** Progress, every so often while files are read and on each change of state. */
   onProgress(progress: RereadProgress): void;
+  now?(): number;
 }
 
 export function createRereader(deps: RereaderDeps) {
@@ -48,10 +53,35 @@ export function createRereader(deps: RereaderDeps) {
     const counts = store.rereads.rereadCounts(deps.version);
     return { state, left: counts.stale, imported: counts.imported, done, failed };
   };
+  const now = deps.now ?? Date.now;
+  let reportedAt = -Infinity;
   const report = (next: RereadProgress['state']): void => {
     state = next;
+    reportedAt = now();
     deps.onProgress(progress());
   };
+  const reportSoon = (): void => {
+    if (now() - reportedAt >= PROGRESS_EVERY_MS) report(state);
+  };
+
+  /** One job read again, or marked tried when it could not be; never throws. */
+  async function settle(jobId: string, imageId: string): Promise<void> {
+    let ok = false;
+    try {
+      ok = await rereadOne(jobId, imageId);
+    } catch (error) {
+      log.warn('could not re-read an imported file', {
+        jobId,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+    if (closed) return;
+    if (ok) done += 1;
+    else {
+      failed += 1;
+      store.rereads.markRereadTried(jobId, deps.version);
+    }
+  }
 
   /** One job's file read again; false when it could not be (the job keeps its read, marked tried). */
   async function rereadOne(jobId: string, imageId: string): Promise<boolean> {
@@ -88,24 +118,11 @@ export function createRereader(deps: RereaderDeps) {
         continue;
       }
       if (state !== 'running') report('running');
-      for (const row of rows) {
+      for (let at = 0; at < rows.length; at += IN_FLIGHT) {
         if (closed || deps.busy()) break;
-        let ok = false;
-        try {
-          ok = await rereadOne(row.jobId, row.imageId);
-        } catch (error) {
-          log.warn('could not re-read an imported file', {
-            jobId: row.jobId,
-            error: error instanceof Error ? error.message : String(error),
-          });
-        }
+        await Promise.all(rows.slice(at, at + IN_FLIGHT).map((row) => settle(row.jobId, row.imageId)));
         if (closed) return;
-        if (ok) done += 1;
-        else {
-          failed += 1;
-          store.rereads.markRereadTried(row.jobId, deps.version);
-        }
-        deps.onProgress(progress());
+        reportSoon();
       }
     }
   }
