@@ -203,15 +203,26 @@ function widgetInputs(node: JsonObject, inputs: JsonObject): void {
     if (isObject(value) && typeof value['lora'] === 'string') put(inputs, `lora_${++lora}`, value);
   }
   const prompts = promptWidgets(node);
-  for (let i = 0; i < values.length && at < names.length; i++) {
+  const named: Array<[string, unknown]> = [];
+  let i = 0;
+  for (; i < values.length && at < names.length; i++) {
     const name = names[at]!;
     const value: unknown = values[i];
-    put(inputs, name, prompts.includes(name) && typeof value === 'string' ? withoutComments(value) : value);
+    named.push([name, prompts.includes(name) && typeof value === 'string' ? withoutComments(value) : value]);
     at++;
     // Stepped over only when there are more values left than names: a control value is the one extra.
     if (SEED_WIDGETS.has(name) && isControl(values[i + 1]) && values.length - i - 1 > names.length - at) i++;
   }
+  // Names from the slots fit only when every widget has a slot (the UI since 2025): an older file lists only the
+  // widgets turned into inputs, and placing those by position would give each another widget's value.
+  if (!tableKnows(node) && (i < values.length || at < names.length)) return;
+  for (const [name, value] of named) put(inputs, name, value);
 }
+
+const tableKnows = (node: JsonObject): boolean => {
+  const type = String(node['type']);
+  return Object.hasOwn(NODE_TABLE, type) && NODE_TABLE[type]!.widgets !== undefined;
+};
 
 function expand(x: Expansion, scope: Scope): void {
   for (const node of scope.nodes.values()) {

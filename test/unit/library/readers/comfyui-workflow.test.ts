@@ -99,6 +99,21 @@ describe('ComfyUI UI workflows', () => {
     expect(readWorkflow(ui)?.settings.prompt).toBe('from an unknown node');
   });
 
+  it('does not place an older unknown node’s values by the few slots it turned into inputs', () => {
+    const ui = uiGraph();
+    // Widgets [style, text, strength]; only `text` was turned into an input (left unlinked): its slot is the one name.
+    ui.nodes.push({
+      id: 31,
+      type: 'SomeonesOldPromptNode',
+      widgets_values: ['cinematic', 'a harbour', 0.5],
+      inputs: [slot('text', 'STRING', null, 'text')],
+      outputs: [out('STRING', 'STRING', [9])],
+    });
+    ui.nodes.find((n) => n.id === 6)!.inputs = [slot('text', 'STRING', 9, 'text')];
+    ui.links.push([9, 31, 0, 6, 0, 'STRING']);
+    expect(readWorkflow(ui)?.settings.prompt).toBeUndefined();
+  });
+
   it('passes through reroutes and bypassed nodes, and leaves muted ones out', () => {
     const ui = uiGraph();
     // 4 → reroute 40 → bypassed LoRA 41 → sampler; a muted LoRA 42 hangs off the loader.
