@@ -256,6 +256,9 @@ export async function createEngine(options: EngineOptions, seams: EngineTestSeam
       busy: () => importer.busy(),
       idle: () => importer.idle(),
       onProgress: (progress) => bus.emit('library.rereadProgress', progress),
+      announce: (ids) => {
+        if (ids.length > 0) announceOrLog('re-read jobs')(ids);
+      },
     });
     // Closed before the importer it waits on and the readers it reads through.
     disposables.add('re-reader', () => rereader.close());

@@ -37,6 +37,8 @@ export interface RereaderDeps {
   idle(): Promise<void>;
   /** Progress, every so often while files are read and on each change of state. */
   onProgress(progress: RereadProgress): void;
+  /** Jobs whose settings a re-read rewrote: the hosts show them anew. */
+  announce(jobIds: string[]): void;
   now?(): number;
 }
 
@@ -64,8 +66,8 @@ export function createRereader(deps: RereaderDeps) {
     if (now() - reportedAt >= PROGRESS_EVERY_MS) report(state);
   };
 
-  /** One job read again, or marked tried when it could not be; never throws. */
-  async function settle(jobId: string, imageId: string): Promise<void> {
+  /** One job read again, or marked tried when it could not be; never throws. True when its settings were rewritten. */
+  async function settle(jobId: string, imageId: string): Promise<boolean> {
     let ok = false;
     try {
       ok = await rereadOne(jobId, imageId);
@@ -75,12 +77,13 @@ export function createRereader(deps: RereaderDeps) {
         error: error instanceof Error ? error.message : String(error),
       });
     }
-    if (closed) return;
+    if (closed) return false;
     if (ok) done += 1;
     else {
       failed += 1;
       store.rereads.markRereadTried(jobId, deps.version);
     }
+    return ok;
   }
 
   /** One job's file read again; false when it could not be (the job keeps its read, marked tried). */
@@ -120,8 +123,10 @@ export function createRereader(deps: RereaderDeps) {
       if (state !== 'running') report('running');
       for (let at = 0; at < rows.length; at += IN_FLIGHT) {
         if (closed || deps.busy()) break;
-        await Promise.all(rows.slice(at, at + IN_FLIGHT).map((row) => settle(row.jobId, row.imageId)));
+        const slice = rows.slice(at, at + IN_FLIGHT);
+        const rewritten = await Promise.all(slice.map((row) => settle(row.jobId, row.imageId)));
         if (closed) return;
+        deps.announce(slice.filter((_, i) => rewritten[i]).map((row) => row.jobId));
         reportSoon();
       }
     }

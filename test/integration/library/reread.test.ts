@@ -71,10 +71,14 @@ describe('re-reading imported files with newer readers', () => {
     await h.engine.close({ graceMs: 0 });
 
     expect(ageReads(h.dataDir)).toBe(files.length);
+    const seen = h.events.length;
     const engine = await h.open();
     const done = await rereadDone(engine);
     expect(done).toMatchObject({ left: 0, imported: files.length, done: files.length, failed: 0 });
     expect(await findPrompt(engine, 'misread')).toEqual([]);
+    // Each rewritten job is announced, so open windows show its new settings.
+    const changed = h.events.slice(seen).filter((e) => e.name === 'jobs.changed');
+    expect(changed.some((e) => (e.payload as { job: { id: string } }).job.id === first!.id)).toBe(true);
     for (const file of files.filter((f) => f.prompt !== '')) {
       const [job] = await findPrompt(engine, file.prompt);
       expect(job?.prompt, file.name).toBe(file.prompt);
