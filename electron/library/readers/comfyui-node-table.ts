@@ -242,6 +242,7 @@ export const NODE_TABLE: Readonly<Record<string, NodeSpec>> = {
   EmptyMochiLatentVideo: latent(['width', 'height', 'length', 'batch_size']),
   EmptyLTXVLatentVideo: latent(['width', 'height', 'length', 'batch_size']),
   EmptyFlux2LatentImage: latent(['width', 'height', 'batch_size']),
+  StableCascade_EmptyLatentImage: latent(['width', 'height', 'compression', 'batch_size']),
   LatentUpscale: { role: 'latent', widgets: ['upscale_method', 'width', 'height', 'crop'], from: ['samples'] },
   LatentUpscaleBy: { role: 'latent', widgets: ['upscale_method', 'scale_by'], from: ['samples'] },
   // Strings: literals, joins and stylers on the way to an encoder.
@@ -293,6 +294,7 @@ export const NODE_TABLE: Readonly<Record<string, NodeSpec>> = {
   },
   PreviewAny: text([], ['source']),
   ConditioningZeroOut: { stops: true },
+  StableCascade_StageB_Conditioning: { prior: 'stage_c' },
   // Switches: only the selected input counts.
   'CR Text Input Switch': numbered('Input', 'text', 2),
   'CR Model Input Switch': numbered('Input', 'model', 2),

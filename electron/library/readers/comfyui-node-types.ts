@@ -63,6 +63,8 @@ export interface NodeSpec {
   lora?: LoraInputs;
   /** Its conditioning out is not its conditioning in (ConditioningZeroOut): a prompt trace stops here. */
   stops?: boolean;
+  /** A conditioning node that carries an earlier pass's latent in this input (Stable Cascade's stage C for B). */
+  prior?: string;
 }
 
 /** Where a LoRA node keeps names and weights: one (`name`/`weight`) or numbered slots (`name` with `#`). */

@@ -57,8 +57,11 @@ function promptOwner(p: Parts, name: string): [ComfyNode, string] | undefined {
   if (input(p.sampler, name) !== undefined) return [p.sampler, name];
   if (p.guider === undefined) return undefined;
   if (input(p.guider, name) !== undefined) return [p.guider, name];
-  // BasicGuider (Flux) has one `conditioning` and no negative.
-  return name === 'positive' && input(p.guider, 'conditioning') !== undefined ? [p.guider, 'conditioning'] : undefined;
+  // BasicGuider (Flux) has one `conditioning` and no negative; DualCFGGuider (OmniGen2) `cond1` and `cond2`.
+  if (name !== 'positive') return undefined;
+  const guider = p.guider;
+  const single = ['conditioning', 'cond1'].find((key) => input(guider, key) !== undefined);
+  return single === undefined ? undefined : [guider, single];
 }
 
 function putPrompts(walk: Walk, fill: Fill, p: Parts): void {

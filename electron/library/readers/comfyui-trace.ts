@@ -34,6 +34,13 @@ function fromInput(walk: Walk, node: ComfyNode): string | undefined {
   return names.find((name) => /image|latent|samples|pixels/i.test(name) && isLink(input(node, name)));
 }
 
+/** The earlier pass a sampler's positive conditioning carries (Stable Cascade: stage B is conditioned on C's latent). */
+function priorPass(walk: Walk, sampler: ComfyNode): ComfyNode | undefined {
+  const conditioning = follow(walk, sampler, 'positive', input(sampler, 'positive'))?.node;
+  const prior = conditioning === undefined ? undefined : walk.table.spec(conditioning.classType)?.prior;
+  return prior === undefined ? undefined : follow(walk, conditioning!, prior, input(conditioning!, prior))?.node;
+}
+
 /** The stages from `start` back to the first pass, the first pass first. */
 export function chainTo(walk: Walk, start: ComfyNode): Stage[] {
   const stages: Stage[] = [];
@@ -51,8 +58,9 @@ export function chainTo(walk: Walk, start: ComfyNode): Stage[] {
       stages.push({ node, kind, upscaled: false });
       upscaled = false;
     }
+    const prior: ComfyNode | undefined = kind === 'sampler' ? priorPass(walk, node) : undefined;
     const name = fromInput(walk, node);
-    node = name === undefined ? undefined : follow(walk, node, name, input(node, name))?.node;
+    node = prior ?? (name === undefined ? undefined : follow(walk, node, name, input(node, name))?.node);
   }
   return stages.reverse();
 }

@@ -112,6 +112,15 @@ describe('ComfyUI real files: the first pass and the passes after it', () => {
     ]);
   });
 
+  it('Stable Cascade (ComfyUI_examples): stage C is the first pass, stage B (conditioned on its latent) after it', async () => {
+    const read = await real('stable-cascade-two-stage.png');
+    expect(read.settings).toMatchObject({ model: 'stable_cascade_stage_c.safetensors', steps: 20, width: 1024 });
+    expect(read.passes?.map((p) => [p.settings.model, p.settings.steps])).toEqual([
+      ['stable_cascade_stage_b.safetensors', 10],
+    ]);
+    expect(read.alternatives).toBeUndefined();
+  });
+
   it('reads the graph of every save node’s JPEG and WebP (SaveImage Plus, Save Image Extended, core WebP)', async () => {
     const files = [
       'sdmeta-comfyui-saveimage-plus.jpg',
