@@ -79,6 +79,7 @@ describe('wireEvents', () => {
       'on:jobs.queue',
       'on:library.curated',
       'on:library.importProgress',
+      'on:library.rereadProgress',
       'on:jobs.removed',
     ]);
     expect(fake.order.slice(0, firstCall)).toEqual(subscriptions);

@@ -10,6 +10,7 @@ import { keyToCommand } from '../../../../renderer/src/common/keyboard';
 import { jobTitle, thumbSrc } from '../../../../renderer/src/common/thumbs';
 import { DEFAULT_FILTERS, matchesFilters, toListQuery } from '../../../../renderer/src/store/filters';
 import { createAppStore } from '../../../../renderer/src/store/store';
+import { AppProvider } from '../../../../renderer/src/store/context';
 import type { AtelierBridge } from '../../../../shared/bridge';
 import { AppError } from '../../../../shared/errors';
 import { fakeApi, makeJob } from '../helpers';
@@ -188,7 +189,15 @@ const METADATA: ImportedMetadata = {
 };
 
 describe('the details of an imported image', () => {
-  const html = renderToStaticMarkup(createElement(ImportedDetails, { source: 'a1111', metadata: METADATA }));
+  const fake = fakeApi({});
+  const store = createAppStore({ api: fake.api, makeKey: () => 'k', now: () => 0 });
+  const html = renderToStaticMarkup(
+    createElement(AppProvider, {
+      store,
+      api: fake.api,
+      children: createElement(ImportedDetails, { source: 'a1111', metadata: METADATA }),
+    }),
+  );
   it('show the source, every location with the missing one marked, the mode, scheduler, model hash, LoRAs and denoise', () => {
     expect(html).toContain('<dd>AUTOMATIC1111</dd>');
     expect(html).toMatch(/<li class=""><span class="mono">\/home\/me\/outputs\/a.png<\/span><\/li>/);
@@ -198,10 +207,12 @@ describe('the details of an imported image', () => {
     expect(html).toContain('Where it is (linked)');
     for (const text of ['karras', '6ce0161689', 'inkwash', '× 0.8', '0.55']) expect(html).toContain(text);
   });
-  it('list every raw text under its key, cutting a long one on screen with Show all', () => {
-    expect(html).toContain('Raw metadata (2)');
-    expect(html).toContain('aria-label="Raw metadata: parameters">a moth\nSteps: 30</pre>');
-    const long = /aria-label="Raw metadata: prompt">([^<]*)<\/pre>/.exec(html)![1]!;
+  it('list every text under where it sits in the file, each copyable, cutting a long one on screen with Show all', () => {
+    expect(html).toContain('Technical: 2 texts in the file');
+    expect(html).toContain('aria-label="Text: PNG text “parameters”">a moth\nSteps: 30</pre>');
+    expect(html).toContain('aria-label="Copy PNG text “parameters”"');
+    expect(html).toContain('Copy all');
+    const long = /aria-label="Text: PNG text “prompt”">([^<]*)<\/pre>/.exec(html)![1]!;
     expect(long).toHaveLength(RAW_PREVIEW_CHARS + 1);
     expect(long.endsWith('…')).toBe(true);
     expect(html.match(/Show all/g)).toHaveLength(1);
