@@ -121,15 +121,28 @@ export function follow(walk: Walk, from: ComfyNode, name: string, value: unknown
       return undefined;
     }
     const spec = walk.table.spec(node.classType);
+    const output = Number(link[1]);
+    const field = spec?.bus?.[output];
+    if (field !== undefined && output > 0 && spec?.role !== 'switch') {
+      // A bus passes on the input of that name, else the same output of the context it extends.
+      const own = input(node, field);
+      const base = input(node, 'base_ctx');
+      source = node;
+      key = isLink(own) ? field : 'base_ctx';
+      link = isLink(own) ? own : isLink(base) ? [base[0], output] : undefined;
+      continue;
+    }
     if (spec?.role !== 'switch' || spec.select === undefined || spec.options === undefined) {
-      return { node, output: Number(link[1]) };
+      return { node, output };
     }
     const chosen = selected(walk, node, spec.select, spec.options);
     if (chosen === undefined) return undefined;
     if (!isLink(input(node, chosen))) return { node, output: Number(link[1]), selected: chosen };
     source = node;
     key = chosen;
-    link = input(node, chosen);
+    const next = input(node, chosen) as [string, number];
+    // A switch among buses (rgthree's Context Switch) passes on the same output of the context it picks.
+    link = spec.bus === undefined ? next : [next[0], output];
   }
   return undefined;
 }

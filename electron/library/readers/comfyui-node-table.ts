@@ -7,6 +7,8 @@ import type { NodeField, NodeSpec } from './comfyui-node-types.js';
 
 export type { ComfyNodeRule, LoraInputs, NodeField, NodeRole, NodeSpec } from './comfyui-node-types.js';
 
+const CONTEXT = ['base_ctx', 'model', 'clip', 'vae', 'positive', 'negative', 'latent', 'images', 'seed'];
+
 const SAMPLER_FIELDS: NodeSpec['fields'] = {
   seed: ['seed', 'noise_seed'],
   steps: ['steps'],
@@ -72,6 +74,44 @@ export const NODE_TABLE: Readonly<Record<string, NodeSpec>> = {
     'end_at_step',
     'return_with_leftover_noise',
   ]),
+  'KSampler SDXL (Eff.)': {
+    ...sampler([
+      'noise_seed',
+      'steps',
+      'cfg',
+      'sampler_name',
+      'scheduler',
+      'start_at_step',
+      'refine_at_step',
+      'preview_method',
+      'vae_decode',
+    ]),
+    pipe: 'sdxl_tuple',
+  },
+  // Efficiency's scripts: a later pass its sampler runs itself, linked to it by `script`.
+  'HighRes-Fix Script': {
+    role: 'script',
+    scriptPass: 'hires',
+    widgets: [
+      'upscale_type',
+      'hires_ckpt_name',
+      'latent_upscaler',
+      'pixel_upscaler',
+      'upscale_by',
+      'use_same_seed',
+      'seed',
+      'hires_steps',
+      'denoise',
+      'iterations',
+    ],
+    fields: { seed: ['seed'], steps: ['hires_steps'], denoise: ['denoise'] },
+  },
+  'Tiled Upscaler Script': {
+    role: 'script',
+    scriptPass: 'upscale',
+    widgets: ['upscale_by', 'tile_size', 'tiling_strategy', 'tiling_steps', 'seed', 'denoise', 'use_controlnet'],
+    fields: { seed: ['seed'], steps: ['tiling_steps'], denoise: ['denoise'] },
+  },
   'KSamplerAdvanced //Inspire': sampler(['add_noise', 'noise_seed', 'steps', 'cfg', 'sampler_name', 'scheduler']),
   'KSampler //Inspire': sampler(KSAMPLER_WIDGETS),
   // Later passes over the image: detailers and tiled upscalers that sample again.
@@ -295,6 +335,15 @@ export const NODE_TABLE: Readonly<Record<string, NodeSpec>> = {
   PreviewAny: text([], ['source']),
   ConditioningZeroOut: { stops: true },
   StableCascade_StageB_Conditioning: { prior: 'stage_c' },
+  // rgthree's Context: one link carries them all; each output is the input of its name, else the base context's.
+  'Context (rgthree)': { bus: CONTEXT },
+  'Context Switch (rgthree)': {
+    role: 'switch',
+    select: '',
+    options: ['ctx_01', 'ctx_02', 'ctx_03', 'ctx_04', 'ctx_05'],
+    bus: CONTEXT,
+  },
+  'Context Big (rgthree)': { bus: [...CONTEXT, 'steps', 'step_refiner', 'cfg', 'ckpt_name', 'sampler', 'scheduler'] },
   // Switches: only the selected input counts.
   'CR Text Input Switch': numbered('Input', 'text', 2),
   'CR Model Input Switch': numbered('Input', 'model', 2),

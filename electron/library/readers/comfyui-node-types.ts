@@ -17,7 +17,8 @@ export type NodeRole =
   | 'select'
   | 'latent'
   | 'guidance'
-  | 'output';
+  | 'output'
+  | 'script';
 
 /** The settings a node's inputs can hold (a person's own rule names one of these for an input of a class). */
 export type NodeField =
@@ -65,6 +66,12 @@ export interface NodeSpec {
   stops?: boolean;
   /** A conditioning node that carries an earlier pass's latent in this input (Stable Cascade's stage C for B). */
   prior?: string;
+  /** A sampler that takes its model and prompts through one input from a loader (Efficiency's `sdxl_tuple`). */
+  pipe?: string;
+  /** script: what the pass it adds to its sampler does (Efficiency's HighRes-Fix and Tiled Upscaler scripts). */
+  scriptPass?: 'hires' | 'upscale';
+  /** A bus (rgthree's Context): the input each output passes on, by output index; unset ones come from `base_ctx`. */
+  bus?: string[];
 }
 
 /** Where a LoRA node keeps names and weights: one (`name`/`weight`) or numbered slots (`name` with `#`). */

@@ -52,6 +52,12 @@ function pick(walk: Walk, fill: Fill, key: SamplerField, nodes: Array<ComfyNode 
   }
 }
 
+/** The loader a sampler takes its model and prompts from through one input (Efficiency's SDXL tuple). */
+function pipeOf(walk: Walk, sampler: ComfyNode): ComfyNode | undefined {
+  const name = walk.table.spec(sampler.classType)?.pipe;
+  return name === undefined ? undefined : followInput(walk, sampler, name);
+}
+
 /** The node whose input holds a conditioning: the sampler, or the guider it links to. */
 function promptOwner(p: Parts, name: string): [ComfyNode, string] | undefined {
   if (input(p.sampler, name) !== undefined) return [p.sampler, name];
@@ -74,6 +80,14 @@ function putPrompts(walk: Walk, fill: Fill, p: Parts): void {
       fill.settings.negativePrompt = negative.join('\n');
     return;
   }
+  const pipe = pipeOf(walk, p.sampler);
+  if (pipe !== undefined && input(p.sampler, 'positive') === undefined) {
+    const texts = nodeTexts(walk, pipe, 'prompt');
+    const negative = nodeTexts(walk, pipe, 'negativePrompt');
+    if (texts.length > 0) fill.settings.prompt = texts.join('\n');
+    if (negative.length > 0) fill.settings.negativePrompt = negative.join('\n');
+    return;
+  }
   const positive = promptOwner(p, 'positive');
   const negative = promptOwner(p, 'negative');
   const pos = positive === undefined ? undefined : readPrompt(walk, ...positive, 'prompt');
@@ -90,9 +104,15 @@ function putModel(walk: Walk, fill: Fill, p: Parts): void {
     fill.settings.model = own;
     return;
   }
-  const owner = input(p.sampler, 'model') !== undefined ? p.sampler : p.guider;
+  const pipe = walk.table.spec(p.sampler.classType)?.pipe;
+  const [owner, name] =
+    input(p.sampler, 'model') !== undefined
+      ? [p.sampler, 'model']
+      : pipe !== undefined && input(p.sampler, pipe) !== undefined
+        ? [p.sampler, pipe]
+        : [p.guider, 'model'];
   if (owner === undefined) return;
-  const read = readModel(walk, owner, 'model');
+  const read = readModel(walk, owner, name);
   if (read.model !== undefined) fill.settings.model = read.model;
   putLoras(fill, read.loras);
 }

@@ -4,10 +4,13 @@ import { DEFAULT_FROM } from './comfyui-node-table.js';
 /** The longest run of nodes from an output back to its first pass that is followed: far past any real graph. */
 const MAX_CHAIN = 512;
 
+/** Scripts chained to one sampler: a handful at most in any real graph. */
+const MAX_SCRIPTS = 16;
+
 /** A node that makes or remakes the image: a sampler, a detailer, an upscaler. */
 export interface Stage {
   node: ComfyNode;
-  kind: 'sampler' | 'detailer' | 'upscaler';
+  kind: 'sampler' | 'detailer' | 'upscaler' | 'script';
   /** An upscale (latent or image) lies between the stage before and this one: a hires fix. */
   upscaled: boolean;
 }
@@ -41,6 +44,19 @@ function priorPass(walk: Walk, sampler: ComfyNode): ComfyNode | undefined {
   return prior === undefined ? undefined : follow(walk, conditioning!, prior, input(conditioning!, prior))?.node;
 }
 
+/** Efficiency's scripts a sampler runs after its own pass, in the order they are chained to it. */
+function scriptsOf(walk: Walk, sampler: ComfyNode): ComfyNode[] {
+  const found: ComfyNode[] = [];
+  const seen = new Set<string>([sampler.id]);
+  let target = follow(walk, sampler, 'script', input(sampler, 'script'))?.node;
+  for (let depth = 0; target !== undefined && depth < MAX_SCRIPTS && !seen.has(target.id); depth++) {
+    seen.add(target.id);
+    if (walk.table.spec(target.classType)?.role === 'script') found.push(target);
+    target = follow(walk, target, 'script', input(target, 'script'))?.node;
+  }
+  return found.reverse();
+}
+
 /** The stages from `start` back to the first pass, the first pass first. */
 export function chainTo(walk: Walk, start: ComfyNode): Stage[] {
   const stages: Stage[] = [];
@@ -55,6 +71,9 @@ export function chainTo(walk: Walk, start: ComfyNode): Stage[] {
     if (kind !== undefined) {
       const later = stages[stages.length - 1];
       if (later !== undefined) later.upscaled = upscaled;
+      // A sampler's scripts run after it: walking back, they come first.
+      for (const script of scriptsOf(walk, node).reverse())
+        stages.push({ node: script, kind: 'script', upscaled: false });
       stages.push({ node, kind, upscaled: false });
       upscaled = false;
     }

@@ -8,9 +8,9 @@ import { NODE_TABLE } from './comfyui-node-table.js';
 const CONTROL_VALUES = new Set(['fixed', 'increment', 'decrement', 'randomize']);
 const SEED_WIDGETS = new Set(['seed', 'noise_seed', 'value']);
 
-/** A seed's control value: a word now, a boolean ("random seed after every gen") in 2023's workflows. */
+/** A seed's control value: a word now, a boolean ("random seed after every gen") in 2023's, null in Efficiency's. */
 const isControl = (value: unknown): boolean =>
-  typeof value === 'boolean' || (typeof value === 'string' && CONTROL_VALUES.has(value));
+  value === null || typeof value === 'boolean' || (typeof value === 'string' && CONTROL_VALUES.has(value));
 
 /** Nodes the UI draws but ComfyUI never runs: the API graph has none of them. */
 const VIRTUAL = /^(Reroute|Note|MarkdownNote)$|^(Reroute|Label|Bookmark) \(rgthree\)$/;

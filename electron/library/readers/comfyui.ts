@@ -13,11 +13,12 @@ const MAX_ALTERNATIVES = 20;
 const MAX_PASSES = 20;
 
 function readStage(walk: Walk, stage: Stage): Fill {
-  const samples = walk.table.spec(stage.node.classType)?.fields !== undefined || stage.kind === 'sampler';
+  const samples = walk.table.spec(stage.node.classType)?.fields !== undefined || stage.kind !== 'upscaler';
   return samples ? readSampler(walk, stage.node) : readUpscale(walk, stage.node);
 }
 
-function roleOf(stage: Stage, settings: ReadSettings, first: ReadSettings): PassRole {
+function roleOf(walk: Walk, stage: Stage, settings: ReadSettings, first: ReadSettings): PassRole {
+  if (stage.kind === 'script') return walk.table.spec(stage.node.classType)?.scriptPass ?? 'sampler';
   if (stage.kind === 'detailer') return 'detailer';
   if (stage.kind === 'upscaler') return 'upscale';
   if (stage.upscaled) return 'hires';
@@ -53,7 +54,7 @@ export const readComfyui: GeneratorReader = (texts: TextMap, options?: ReaderOpt
   const passes: Pass[] = laterFills.map((fill, i) => {
     const stage = later[i]!;
     return {
-      role: roleOf(stage, fill.settings, first),
+      role: roleOf(walk, stage, fill.settings, first),
       classType: stage.node.classType.slice(0, 200),
       settings: fill.settings,
     };

@@ -121,6 +121,35 @@ describe('ComfyUI real files: the first pass and the passes after it', () => {
     expect(read.alternatives).toBeUndefined();
   });
 
+  it("rgthree's Context nodes (rgthree's docs): model, prompts, seed and latent through the bus", async () => {
+    const read = await real('rgthree-context-hires.png');
+    expect(read.settings).toMatchObject({
+      seed: '883703990502425',
+      model: 'juggernaut_aftermath.safetensors',
+      width: 512,
+    });
+    expect(read.settings.prompt).toMatch(/^full body portrait RAW photo/);
+    expect(read.passes?.map((p) => [p.role, p.settings.steps ?? null])).toEqual([
+      ['upscale', null],
+      ['hires', 30],
+    ]);
+  });
+
+  it('Efficiency workflows alone: the SDXL tuple gives model and prompts, scripts are passes after the sampler', async () => {
+    const tuple = await real('efficiency-sdxl-tuple.png');
+    expect(tuple.settings).toMatchObject({ seed: '238710419612190', steps: 35, width: 1216, height: 832 });
+    expect(tuple.settings.model).toBe('SDXL\\colossusProjectXLSFW_v202BakedVAE.safetensors');
+    expect(tuple.settings.prompt).toMatch(/^award winning character concept art/);
+    const hires = await real('efficiency-hires-fix-script.png');
+    expect(hires.settings).toMatchObject({ seed: '1106939166727686', steps: 20 });
+    expect(hires.passes?.map((p) => [p.role, p.classType, p.settings.seed, p.settings.steps])).toEqual([
+      ['hires', 'HighRes-Fix Script', '914146367174090', 12],
+    ]);
+    const tiled = await real('efficiency-tiled-upscaler-script.png');
+    expect(tiled.settings.seed).toBe('980056807522009');
+    expect(tiled.passes?.map((p) => [p.role, p.settings.seed])).toEqual([['upscale', '444264914855361']]);
+  });
+
   it('reads the graph of every save node’s JPEG and WebP (SaveImage Plus, Save Image Extended, core WebP)', async () => {
     const files = [
       'sdmeta-comfyui-saveimage-plus.jpg',

@@ -376,6 +376,24 @@ describe('ComfyUI tracer: LoRA loaders', () => {
   });
 });
 
+describe("ComfyUI tracer: rgthree's Context bus", () => {
+  it('reads each output as the input of its name, else the base context’s, also after a Context Switch', () => {
+    const graph = base();
+    graph['100'] = node('Context (rgthree)', { model: ['4', 0], latent: ['5', 0] });
+    graph['101'] = node('Context (rgthree)', { base_ctx: ['100', 0], positive: ['6', 0], negative: ['7', 0] });
+    graph['102'] = node('Context Switch (rgthree)', { ctx_02: ['101', 0] });
+    graph['3'] = ksampler(111, 30, '102', '102', { positive: ['102', 4], negative: ['102', 5] });
+    graph['3'].inputs['model'] = ['102', 1];
+    graph['3'].inputs['latent_image'] = ['102', 6];
+    expect(read(graph)?.settings).toMatchObject({
+      model: 'base.safetensors',
+      prompt: 'a lighthouse at dusk',
+      negativePrompt: 'blurry',
+      width: 832,
+    });
+  });
+});
+
 describe("ComfyUI tracer: a person's own node rules", () => {
   const custom = (): Api => {
     const graph = base();
