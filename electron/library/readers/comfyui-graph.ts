@@ -14,6 +14,9 @@ export type Graph = ReadonlyMap<string, ComfyNode>;
 /** Bound on every walk: graphs are small, and a cycle or a hostile file must never loop. */
 export const MAX_DEPTH = 32;
 
+/** Switches and bus nodes (rgthree's Context, often dozens in a row) one link may pass through. */
+const MAX_HOPS = 256;
+
 /** Nodes plus inputs: what a walk over the whole graph once costs. */
 export function graphSize(graph: Graph): number {
   let size = graph.size;
@@ -113,7 +116,7 @@ export function follow(walk: Walk, from: ComfyNode, name: string, value: unknown
   let source = from;
   let key = name;
   let link = value;
-  for (let depth = 0; depth < MAX_DEPTH; depth++) {
+  for (let hops = 0; hops < MAX_HOPS; hops++) {
     if (!isLink(link) || !spend(walk, 1)) return undefined;
     const node = walk.graph.get(String(link[0]));
     if (node === undefined) {

@@ -262,3 +262,30 @@ describe('ComfyUI prompt comments', () => {
     expect(withoutComments('/'.repeat(1_000_000))).toBe('');
   });
 });
+
+describe('ComfyUI tracer on hostile buses', () => {
+  it('context nodes that extend each other in a ring, and a switch among them', () => {
+    const graph: Api = {
+      a: { class_type: 'Context (rgthree)', inputs: { base_ctx: ['b', 0] } },
+      b: { class_type: 'Context (rgthree)', inputs: { base_ctx: ['a', 0] } },
+      s: { class_type: 'Context Switch (rgthree)', inputs: { ctx_01: ['a', 0] } },
+      k: {
+        class_type: 'KSampler',
+        inputs: { seed: ['s', 8], model: ['a', 1], positive: ['b', 4], latent_image: ['s', 6] },
+      },
+      o: { class_type: 'SaveImage', inputs: { images: ['s', 7] } },
+    };
+    const read = readComfyui(new Map([['prompt', JSON.stringify(graph)]]));
+    expect(read?.settings).toEqual({});
+  });
+
+  it('a model passed along 200 contexts reaches its loader', () => {
+    const graph: Api = { m: { class_type: 'CheckpointLoaderSimple', inputs: { ckpt_name: 'far.safetensors' } } };
+    graph['c0'] = { class_type: 'Context (rgthree)', inputs: { model: ['m', 0] } };
+    for (let i = 1; i < 200; i++)
+      graph[`c${i}`] = { class_type: 'Context (rgthree)', inputs: { base_ctx: [`c${i - 1}`, 0] } };
+    graph['k'] = { class_type: 'KSampler', inputs: { seed: 1, model: ['c199', 1], latent_image: ['l', 0] } };
+    graph['l'] = { class_type: 'EmptyLatentImage', inputs: { width: 64, height: 64 } };
+    expect(readComfyui(new Map([['prompt', JSON.stringify(graph)]]))?.settings.model).toBe('far.safetensors');
+  });
+});
