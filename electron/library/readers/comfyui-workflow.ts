@@ -61,7 +61,14 @@ function put(target: JsonObject, key: string, value: unknown): void {
   else target[key] = value;
 }
 
-const list = (value: unknown): JsonObject[] => (Array.isArray(value) ? value.filter(isObject) : []);
+const NONE: JsonObject[] = [];
+
+/** The objects of a list; the list itself when it holds nothing else (nearly always: no copy for each node). */
+function list(value: unknown): JsonObject[] {
+  if (!Array.isArray(value)) return NONE;
+  for (const item of value) if (!isObject(item)) return value.filter(isObject);
+  return value as JsonObject[];
+}
 
 /** Links as the old format writes them (`[id, origin, slot, target, slot, type]`) or the new (`{id, origin_id, …}`). */
 function readLinks(raw: unknown): Map<string, Link> {
