@@ -8,8 +8,8 @@ export interface GroupNode {
   nodes: JsonObject[];
   /** `innerIndex:inputSlot` → the inner output feeding it. */
   internal: Map<string, [number, number]>;
-  /** The instance's input slots in order: the inner input each feeds (not fed inside, not a widget). */
-  inputs: Array<[number, string]>;
+  /** The instance's input slot that feeds an inner input (not fed inside, not a widget), by `innerIndex:name`. */
+  inputs: Map<string, number>;
   /** The instance's output slots in order: an inner output not used inside, or one the group exposes anyway. */
   outputs: Array<[number, number]>;
   /** How many of the instance's widget values each inner node takes, in order. */
@@ -32,12 +32,12 @@ function readGroup(raw: JsonObject): GroupNode {
   for (const entry of Array.isArray(raw['external']) ? raw['external'] : []) {
     if (Array.isArray(entry)) external.add(`${Number(entry[0])}:${Number(entry[1])}`);
   }
-  const inputs: Array<[number, string]> = [];
+  const inputs = new Map<string, number>();
   const outputs: Array<[number, number]> = [];
   nodes.forEach((node, index) => {
     list(node['inputs']).forEach((slot, s) => {
       if (isObject(slot['widget']) || internal.has(`${index}:${s}`) || typeof slot['name'] !== 'string') return;
-      inputs.push([index, slot['name']]);
+      inputs.set(`${index}:${slot['name']}`, inputs.size);
     });
     list(node['outputs']).forEach((_, s) => {
       const key = `${index}:${s}`;

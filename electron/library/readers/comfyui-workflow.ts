@@ -235,7 +235,9 @@ function expand(x: Expansion, scope: Scope): void {
   for (const node of scope.nodes.values()) {
     const type = node['type'];
     if (typeof type !== 'string' || node['mode'] === MUTED || node['mode'] === BYPASSED) continue;
-    if (x.left-- < 0) return;
+    // A node costs its slots too: a subgraph's inside is gone through once for each instance of it.
+    x.left -= 1 + slots(node, 'inputs').length;
+    if (x.left < 0) return;
     const definition = x.subgraphs.get(type);
     if (definition !== undefined) {
       if (scope.depth < MAX_DEPTH) expand(x, innerScope(x, scope, node, definition));
@@ -266,14 +268,16 @@ function expandGroup(x: Expansion, scope: Scope, instance: JsonObject, group: Gr
   const values = innerWidgetValues(group, instance);
   const outer = slots(instance, 'inputs');
   group.nodes.forEach((inner, index) => {
-    if (x.left-- < 0 || typeof inner['type'] !== 'string') return;
+    // Each inner node costs its slots too: a hostile group has thousands, and many instances of it.
+    x.left -= 1 + slots(inner, 'inputs').length;
+    if (x.left < 0 || typeof inner['type'] !== 'string') return;
     const inputs: JsonObject = {};
     widgetInputs({ type: inner['type'], widgets_values: values[index], inputs: inner['inputs'] }, inputs);
     slots(inner, 'inputs').forEach((slot, s) => {
       const name = slot['name'];
       if (typeof name !== 'string') return;
       const inside = group.internal.get(`${index}:${s}`);
-      const at = group.inputs.findIndex(([i, n]) => i === index && n === name);
+      const at = group.inputs.get(`${index}:${name}`) ?? -1;
       const source =
         inside !== undefined
           ? ([`${base}${inside[0]}`, inside[1]] as Source)
@@ -300,8 +304,10 @@ function subgraphsOf(workflow: JsonObject): Map<string, JsonObject> {
 /** The UI workflow as the API graph it runs as (nodes by id, inputs by name), for files that carry only it. */
 export function workflowToGraph(workflow: JsonObject): Graph {
   const subgraphs = subgraphsOf(workflow);
-  let size = list(workflow['nodes']).length + (Array.isArray(workflow['links']) ? workflow['links'].length : 0);
-  for (const graph of subgraphs.values()) size += list(graph['nodes']).length + list(graph['links']).length;
+  const sizeOf = (graph: JsonObject): number =>
+    list(graph['nodes']).reduce((sum, node) => sum + 1 + slots(node, 'inputs').length, 0) + list(graph['links']).length;
+  let size = sizeOf(workflow) + (Array.isArray(workflow['links']) ? workflow['links'].length : 0);
+  for (const graph of subgraphs.values()) size += sizeOf(graph);
   const left = MIN_STEPS + 8 * size;
   const groups = groupNodesOf(workflow);
   const x: Expansion = { graph: new Map(), groups, subgraphs, left, scopes: new Map(), exits: new Map() };

@@ -289,3 +289,33 @@ describe('ComfyUI tracer on hostile buses', () => {
     expect(readComfyui(new Map([['prompt', JSON.stringify(graph)]]))?.settings.model).toBe('far.safetensors');
   });
 });
+
+describe('ComfyUI group nodes on hostile workflows', () => {
+  // Before each inner node paid for its slots (and the slot lookup was a Map), this took past the 20 s limit.
+  it('a group of 100,000 open inputs, and three thousand instances of it', () => {
+    const inner = Array.from({ length: 100 }, (_, i) => ({
+      type: 'KSampler',
+      widgets_values: [i, 'fixed', 1, 1, 'euler', 'normal', 1],
+      inputs: Array.from({ length: 1_000 }, (_, s) => ({ name: `in_${s}`, type: 'X', link: null })),
+    }));
+    const nodes = Array.from({ length: 3_000 }, (_, id) => ({ id, type: 'workflow>Big', inputs: [] }));
+    const workflow = { nodes, links: [], extra: { groupNodes: { Big: { nodes: inner, links: [], external: [] } } } };
+    expect(readComfyui(new Map([['workflow', JSON.stringify(workflow)]]))?.source).toBe('comfyui');
+  });
+});
+
+describe('ComfyUI subgraphs on hostile workflows', () => {
+  // Before a node paid for its slots, this took past the 20 s limit (each instance went through all 100,000).
+  it('a subgraph whose one node has 100,000 inputs, used 20,000 times', () => {
+    const id = '00000000-0000-4000-8000-00000000abcd';
+    const inner = {
+      id: 1,
+      type: 'KSampler',
+      widgets_values: [1, 'fixed', 1, 1, 'euler', 'normal', 1],
+      inputs: Array.from({ length: 100_000 }, (_, s) => ({ name: `in_${s}`, type: 'X', link: null })),
+    };
+    const nodes = Array.from({ length: 20_000 }, (_, n) => ({ id: n, type: id }));
+    const workflow = { nodes, links: [], definitions: { subgraphs: [{ id, nodes: [inner], links: [] }] } };
+    expect(readComfyui(new Map([['workflow', JSON.stringify(workflow)]]))?.source).toBe('comfyui');
+  });
+});
