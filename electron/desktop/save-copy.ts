@@ -19,6 +19,6 @@ export async function copyAtomically(source: string, destination: string): Promi
 
 /** A file name for Save as…: the image id and the extension its type implies. */
 export function suggestedName(imageId: string, mime: string): string {
-  const ext = mime === 'image/jpeg' ? 'jpg' : mime === 'image/webp' ? 'webp' : 'png';
+  const ext = mime === 'image/jpeg' ? 'jpg' : mime === 'image/webp' ? 'webp' : mime === 'image/avif' ? 'avif' : 'png';
   return `atelier-${imageId}.${ext}`;
 }

@@ -8,7 +8,7 @@ export const PICK_IMPORT_OPTIONS: OpenDialogOptions = {
   title: 'Import images into Atelier',
   buttonLabel: 'Import',
   properties: ['openDirectory', 'openFile', 'multiSelections'],
-  filters: [{ name: 'Images', extensions: ['png', 'jpg', 'jpeg', 'webp'] }],
+  filters: [{ name: 'Images', extensions: ['png', 'jpg', 'jpeg', 'webp', 'avif'] }],
 };
 
 /** The chosen paths, or none when the person closed the picker. */

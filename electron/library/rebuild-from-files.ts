@@ -34,8 +34,8 @@ export interface RebuildOptions {
 }
 
 const PNG_NAME = /^[0-9a-f]{62}\.png$/;
-/** Content-addressed names Atelier gives library files: its own PNGs, and copies of imported PNG, JPEG and WebP files. */
-const LIBRARY_NAME = /^[0-9a-f]{62}\.(png|jpg|webp)$/;
+/** Content-addressed names Atelier gives library files: its own PNGs, and copies of imported PNG, JPEG, WebP and AVIF files. */
+const LIBRARY_NAME = /^[0-9a-f]{62}\.(png|jpg|webp|avif)$/;
 
 /** The job one library file records in its own `atelier` chunk, or null when it has none Atelier can use. */
 async function recoveredFrom(dataDir: string, rel: string, now: number): Promise<RecoveredImage | null> {

@@ -96,7 +96,7 @@ export async function probeFile(
   }
   const sniffed = sniffImage(bytes);
   if (sniffed.format === null)
-    return { kind: 'skipped', reason: 'Not a PNG, JPEG or WebP image (judged by its content, not its name).' };
+    return { kind: 'skipped', reason: 'Not a PNG, JPEG, WebP or AVIF image (judged by its content, not its name).' };
   const cut = truncation(bytes, sniffed.format);
   if (cut !== null) return { kind: 'failed', reason: cut };
   if (sniffed.width === undefined || sniffed.height === undefined) {

@@ -2,7 +2,7 @@ import { lstat, opendir, readdir } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { isInside } from '../../base/paths.js';
 
-const SIDECAR_OWNERS = ['.png', '.jpg', '.jpeg', '.webp'];
+const SIDECAR_OWNERS = ['.png', '.jpg', '.jpeg', '.webp', '.avif'];
 
 /** Names no tool's output is: hidden files and folders, and partial downloads or writes still in progress. */
 export function isIgnoredName(name: string): boolean {

@@ -9,8 +9,13 @@ import type { ImageFormat, ImageRead, ReadSettings } from '../readers/types.js';
 
 /** The Atelier provider an imported file's settings are reused with, when the person asks: its own tool where Atelier drives it. */
 const PROVIDER_FOR: Record<string, string> = { a1111: 'a1111', comfyui: 'comfyui', swarmui: 'comfyui' };
-const MIME: Record<ImageFormat, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
-export const EXTENSION: Record<ImageFormat, string> = { png: 'png', jpeg: 'jpg', webp: 'webp' };
+const MIME: Record<ImageFormat, string> = {
+  png: 'image/png',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  avif: 'image/avif',
+};
+export const EXTENSION: Record<ImageFormat, string> = { png: 'png', jpeg: 'jpg', webp: 'webp', avif: 'avif' };
 /** Searchable text a file's raw metadata adds (a ComfyUI graph is tens of kilobytes: its words are in the prompts). */
 const RAW_SEARCH_CHARS = 2_048;
 const MAX_RAW_CHARS = 256 * 1024;

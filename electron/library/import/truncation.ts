@@ -1,3 +1,5 @@
+import { readAvifMeta } from '../readers/avif-meta.js';
+import { itemRanges } from '../readers/avif-items.js';
 import type { ImageFormat } from '../readers/types.js';
 
 const PNG_IEND = [0x49, 0x45, 0x4e, 0x44];
@@ -24,8 +26,28 @@ function webpComplete(bytes: Uint8Array): boolean {
   return riffSize + 8 <= bytes.length;
 }
 
+/** Every top-level box (the mdat of the pixels among them) and every item's bytes lie inside the file. */
+function avifComplete(bytes: Uint8Array): boolean {
+  const meta = readAvifMeta(bytes);
+  if (meta.top.broken?.reason === 'past_end') return false;
+  for (const location of meta.locations.values()) {
+    // Items inside another item (method 2), or in an idat the meta box lacks, are damage of another kind.
+    const checked = location.method === 0 || (location.method === 1 && meta.idat !== undefined);
+    if (checked && typeof itemRanges(bytes, meta, location) === 'string') return false;
+  }
+  return true;
+}
+
+const COMPLETE: Record<ImageFormat, (bytes: Uint8Array) => boolean> = {
+  png: endsWithIend,
+  jpeg: jpegEnds,
+  webp: webpComplete,
+  avif: avifComplete,
+};
+
 /** Why a file that starts like an image ends before the image does, or null when it is whole. */
 export function truncation(bytes: Uint8Array, format: ImageFormat): string | null {
-  const whole = format === 'png' ? endsWithIend(bytes) : format === 'jpeg' ? jpegEnds(bytes) : webpComplete(bytes);
-  return whole ? null : 'The file is cut short (it ends before the image does): was it still being written or copied?';
+  return COMPLETE[format](bytes)
+    ? null
+    : 'The file is cut short (it ends before the image does): was it still being written or copied?';
 }

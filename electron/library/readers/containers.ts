@@ -1,3 +1,4 @@
+import { readAvifItems } from './avif-items.js';
 import { readExifTexts } from './exif-texts.js';
 import { readJpegSegments, type EmbeddedMetadata } from './jpeg-segments.js';
 import { readPngTexts } from './png-texts.js';
@@ -27,6 +28,7 @@ async function embeddedTexts(found: EmbeddedMetadata): Promise<{ raw: RawText[];
 async function rawTexts(bytes: Uint8Array, format: ImageFormat): Promise<{ raw: RawText[]; problems: string[] }> {
   if (format === 'png') return readPngTexts(bytes);
   if (format === 'jpeg') return embeddedTexts(readJpegSegments(bytes));
+  if (format === 'avif') return embeddedTexts(readAvifItems(bytes));
   return embeddedTexts(readWebpChunks(bytes));
 }
 

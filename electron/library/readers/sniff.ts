@@ -1,5 +1,6 @@
 import type { ImageFormat } from './types.js';
 import { ascii, startsWith, u16be, u16le, u24le, u32be, u32le } from './bytes.js';
+import { avifSize, ftypBrands, readAvifMeta } from './avif-meta.js';
 import { walkJpegSegments } from './jpeg-walk.js';
 
 export interface Sniffed {
@@ -14,6 +15,8 @@ export function sniffFormat(bytes: Uint8Array): ImageFormat | null {
   if (bytes.length >= 8 && PNG_MAGIC.every((b, i) => bytes[i] === b)) return 'png';
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
   if (startsWith(bytes, 'RIFF') && startsWith(bytes, 'WEBP', 8)) return 'webp';
+  // AVIF is an ISOBMFF file whose ftyp names `avif` (a still) or `avis` (a sequence) as its major or compatible brand.
+  if (ftypBrands(bytes)?.some((brand) => brand === 'avif' || brand === 'avis')) return 'avif';
   return null;
 }
 
@@ -67,11 +70,17 @@ function webpSize(bytes: Uint8Array): Sniffed {
   return { format: 'webp' };
 }
 
+function avifSniffed(bytes: Uint8Array): Sniffed {
+  const size = avifSize(readAvifMeta(bytes));
+  return sized('avif', size?.width, size?.height);
+}
+
 /** The format by magic bytes (never the extension) and the pixel size from the container header, without decoding. */
 export function sniffImage(bytes: Uint8Array): Sniffed {
   const format = sniffFormat(bytes);
   if (format === 'png') return pngSize(bytes);
   if (format === 'jpeg') return jpegSize(bytes);
   if (format === 'webp') return webpSize(bytes);
+  if (format === 'avif') return avifSniffed(bytes);
   return { format: null };
 }

@@ -9,7 +9,7 @@ import type { ComfyNodeRule } from './comfyui-node-types.js';
 export { IMAGE_SOURCES, type ImageSource } from '../../../shared/contract/imports.js';
 export type { ComfyNodeRule } from './comfyui-node-types.js';
 
-export type ImageFormat = 'png' | 'jpeg' | 'webp';
+export type ImageFormat = 'png' | 'jpeg' | 'webp' | 'avif';
 
 export interface LoraRef {
   name: string;

@@ -62,7 +62,7 @@ describe("importing a folder of other tools' images", () => {
       duplicates: 0,
     });
     expect(done.problems).toEqual([
-      { path: join(outside, 'outputs', 'notes.md'), reason: expect.stringContaining('Not a PNG, JPEG or WebP') },
+      { path: join(outside, 'outputs', 'notes.md'), reason: expect.stringContaining('Not a PNG, JPEG, WebP or AVIF') },
     ]);
 
     const page = await h.engine.handlers['jobs.list']({ limit: 60, view: 'active' });
@@ -163,7 +163,7 @@ describe("importing a folder of other tools' images", () => {
     const reasons = Object.fromEntries(done.problems.map((p) => [p.path.split('/').pop(), p.reason]));
     expect(reasons['empty.png']).toMatch(/empty/);
     expect(reasons['cut.png']).toMatch(/cut short/);
-    expect(reasons['photo.png']).toMatch(/Not a PNG, JPEG or WebP/);
+    expect(reasons['photo.png']).toMatch(/Not a PNG, JPEG, WebP or AVIF/);
   });
 
   it('sniffs by content: a PNG named .jpg and a JPEG named .txt are imported as what they are', async () => {

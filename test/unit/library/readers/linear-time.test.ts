@@ -7,6 +7,9 @@ import { decodeUserComment } from '../../../../electron/library/readers/user-com
 import { parseParameters } from '../../../../electron/media/png/a1111-parameters.js';
 import { readPngMetadata } from '../../../../electron/media/png/read-metadata.js';
 import { encodeTextChunk } from '../../../../electron/media/png/text-chunks.js';
+import { truncation } from '../../../../electron/library/import/truncation.js';
+import { sniffImage } from '../../../../electron/library/readers/sniff.js';
+import { hostileAvifs } from '../../../fixtures/images/avif-hostile.js';
 import { baseWebp, webpWith } from '../../../fixtures/images/containers.js';
 import { asciiComment, buildExif } from '../../../fixtures/images/tiff-exif.js';
 import {
@@ -87,4 +90,16 @@ describe('readers on long adversarial texts', () => {
       { numRuns: 40 },
     );
   });
+});
+
+describe('AVIF boxes built to make a walker loop, recurse or allocate', () => {
+  for (const hostile of hostileAvifs()) {
+    it(`${hostile.name} (${Math.round(hostile.bytes.length / 1000)} kB)`, async () => {
+      expect(sniffImage(hostile.bytes).format).toBe('avif');
+      truncation(hostile.bytes, 'avif');
+      const read = await readImageMetadata(hostile.bytes);
+      expect(read.format).toBe('avif');
+      if (hostile.problem !== undefined) expect(read.problems.join('\n')).toMatch(hostile.problem);
+    });
+  }
 });

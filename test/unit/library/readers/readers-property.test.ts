@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { truncation } from '../../../../electron/library/import/truncation.js';
+import { readAvifItems } from '../../../../electron/library/readers/avif-items.js';
+import { readContainerTexts } from '../../../../electron/library/readers/containers.js';
+import { sniffImage } from '../../../../electron/library/readers/sniff.js';
 import { readCivitai } from '../../../../electron/library/readers/civitai.js';
 import { readComfyui } from '../../../../electron/library/readers/comfyui.js';
 import { readDrawthings } from '../../../../electron/library/readers/drawthings.js';
@@ -13,6 +17,8 @@ import { readStabilitymatrix } from '../../../../electron/library/readers/stabil
 import { readSwarmui } from '../../../../electron/library/readers/swarmui.js';
 import { readTensorart } from '../../../../electron/library/readers/tensorart.js';
 import type { GeneratorRead, GeneratorReader, ReadSettings } from '../../../../electron/library/readers/types.js';
+import { avifWith, baseAvif, box, fullBox } from '../../../fixtures/images/avif.js';
+import { buildExif, unicodeComment } from '../../../fixtures/images/tiff-exif.js';
 
 const KEYS = [
   'prompt',
@@ -363,4 +369,63 @@ describe('generator readers on arbitrary texts', () => {
       );
     });
   }
+});
+
+// AVIF box trees of the types the reader follows, with arbitrary bodies and sizes that may lie.
+const BOX_TYPES = ['iinf', 'infe', 'iloc', 'iprp', 'ipco', 'ipma', 'ispe', 'pitm', 'idat', 'mdat', 'free'];
+const { tree: boxTree } = fc.letrec((tie) => ({
+  tree: fc.oneof(
+    { depthSize: 'small' },
+    fc
+      .record({ type: fc.constantFrom(...BOX_TYPES), full: fc.boolean(), body: fc.uint8Array({ maxLength: 40 }) })
+      .map((b) => (b.full ? fullBox(b.type, b.body[0] ?? 0, 1, b.body) : box(b.type, b.body))),
+    fc
+      .record({
+        type: fc.constantFrom(...BOX_TYPES),
+        version: fc.nat(3),
+        children: fc.array(tie('tree'), { maxLength: 4 }),
+      })
+      .map((b) => fullBox(b.type, b.version, 0, (b.children as number[][]).flat())),
+  ),
+}));
+const FTYP = box('ftyp', [...new TextEncoder().encode('avif'), 0, 0, 0, 0, ...new TextEncoder().encode('mif1')]);
+const lie = fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 6 });
+
+function avifReadsInShape(bytes: Uint8Array): Promise<void> {
+  const sniffed = sniffImage(bytes);
+  expect(sniffed.format).toBe('avif');
+  if (sniffed.width !== undefined) expect(Number.isInteger(sniffed.width) && sniffed.width > 0).toBe(true);
+  const cut = truncation(bytes, 'avif');
+  expect(cut === null || typeof cut === 'string').toBe(true);
+  const items = readAvifItems(bytes);
+  for (const problem of items.problems) expect(typeof problem).toBe('string');
+  return readContainerTexts(bytes, 'avif').then((texts) => expect(Array.isArray(texts.problems)).toBe(true));
+}
+
+describe('AVIF boxes on any bytes', () => {
+  it('never throws on random box trees in and after a meta box, with bytes overwritten anywhere', async () => {
+    const trees = fc.array(boxTree, { maxLength: 5 }).map((boxes) => (boxes as number[][]).flat());
+    await fc.assert(
+      fc.asyncProperty(trees, trees, lie, async (inMeta, after, flips) => {
+        const bytes = Uint8Array.from([...FTYP, ...fullBox('meta', 0, 0, inMeta), ...after]);
+        for (const [at, value] of flips)
+          if (bytes.length > FTYP.length) bytes[FTYP.length + (at % (bytes.length - FTYP.length))] = value;
+        await avifReadsInShape(bytes);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('never throws on a real AVIF with its EXIF and XMP items, cut anywhere or with bytes overwritten', async () => {
+    const exif = buildExif({ UserComment: unicodeComment('a cat\nSteps: 20, Seed: 1') });
+    const file = avifWith(await baseAvif(16, 16), { exif, xmp: '<x:xmpmeta/>' });
+    await fc.assert(
+      fc.asyncProperty(fc.nat({ max: file.length }), lie, async (cut, flips) => {
+        const bytes = Uint8Array.from(file.subarray(0, Math.max(cut, FTYP.length + 1)));
+        for (const [at, value] of flips) bytes[FTYP.length + (at % (bytes.length - FTYP.length))] = value;
+        await avifReadsInShape(bytes);
+      }),
+      { numRuns: 400 },
+    );
+  });
 });
