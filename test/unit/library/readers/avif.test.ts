@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { truncation } from '../../../../electron/library/import/truncation.js';
@@ -103,6 +105,16 @@ describe('AVIF: metadata items', () => {
     const read = await readImageMetadata(avifWith(base, { xmp }));
     expect(read.raw).toContainEqual({ key: 'xmp', text: xmp });
     expect(read.description).toBe('a quiet harbour');
+  });
+
+  it("reads an AVIF another project wrote (Image MetaHub's fixture, origin beside it): its size and whole XMP", async () => {
+    const file = readFileSync(join(import.meta.dirname, '../../../fixtures/avif/imagemetahub-comfy-xmp.avif'));
+    const read = await readImageMetadata(new Uint8Array(file));
+    expect(read).toMatchObject({ format: 'avif', width: 2, height: 2, problems: [] });
+    const xmp = read.raw.find((r) => r.key === 'xmp')?.text ?? '';
+    expect(xmp.startsWith('<?xpacket begin=')).toBe(true);
+    expect(xmp).toContain('AVIF fixture prompt');
+    expect(xmp.trimEnd().endsWith('<?xpacket end="w"?>')).toBe(true);
   });
 
   it('reads a file with no metadata items as an AVIF of its size, with nothing to say', async () => {
