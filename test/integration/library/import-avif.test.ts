@@ -67,4 +67,32 @@ describe('importing AVIF files', () => {
     const meta = await sharp(readFileSync(thumb!.path)).metadata();
     expect(meta).toMatchObject({ format: 'webp', width: 64, height: 48 });
   });
+
+  it('reads a copied AVIF back with its settings when the database is lost', async () => {
+    h = await startHarness({ housekeepingDelayMs: 0 });
+    const avif = avifWith(await baseAvif(40, 30), {
+      exif: buildExif({ UserComment: unicodeComment(a1111Parameters('a harbour avifrebuild at noon', 77)) }),
+    });
+    mkdirSync(join(outside, 'c'));
+    writeFileSync(join(outside, 'c', 'x.avif'), avif);
+    const { import: started } = await h.engine.handlers['library.import']({
+      paths: [join(outside, 'c')],
+      mode: 'copy',
+      watch: false,
+    });
+    await importDone(h.engine, started.id);
+    await h.engine.close();
+    rmSync(join(outside, 'c'), { recursive: true });
+    for (const f of ['atelier.db', 'atelier.db-wal', 'atelier.db-shm']) rmSync(join(h.dataDir, f), { force: true });
+
+    const engine = await h.open({ housekeepingDelayMs: 0 });
+    await waitFor(async () =>
+      (await engine.handlers['jobs.stats']({})).recovery.state === 'needed' ? true : undefined,
+    );
+    expect(await engine.handlers['library.rebuild']({})).toEqual({ jobs: 1, images: 1, known: 0, unreadable: 0 });
+    const { items } = await engine.handlers['jobs.list']({ limit: 60, view: 'active', search: 'avifrebuild' });
+    expect(items.map((j) => [j.source, j.prompt, j.images[0]!.mime])).toEqual([
+      ['a1111', 'a harbour avifrebuild at noon', 'image/avif'],
+    ]);
+  });
 });

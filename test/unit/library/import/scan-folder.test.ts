@@ -35,6 +35,12 @@ describe('scanFolder', () => {
     expect(await all(root, [join(root, 'skip')])).toEqual(['a/1.webp', 'a/notes.txt', 'a/deep/x.jpg', 'b/2.png']);
   });
 
+  it("takes Forge's `x.txt` beside an AVIF `x.avif` as its sidecar, not a file of its own", async () => {
+    root = mkdtempSync(join(tmpdir(), 'atelier-scan-'));
+    for (const f of ['00001-42.avif', '00001-42.txt', 'notes.txt']) writeFileSync(join(root, f), 'x');
+    expect(await all(root)).toEqual(['00001-42.avif', 'notes.txt']);
+  });
+
   it('does not follow a symlinked folder (a loop, or a way out of the chosen folder)', async () => {
     root = mkdtempSync(join(tmpdir(), 'atelier-scan-'));
     mkdirSync(join(root, 'in'));
