@@ -6,7 +6,7 @@ import { truncation } from '../../../../electron/library/import/truncation.js';
 import { readImageMetadata } from '../../../../electron/library/readers/read-image.js';
 import { sniffImage } from '../../../../electron/library/readers/sniff.js';
 import { avifWith, baseAvif, box, fullBox } from '../../../fixtures/images/avif.js';
-import { a1111Parameters } from '../../../fixtures/images/tool-files.js';
+import { a1111Parameters, COMFY_SEED, comfyGraph } from '../../../fixtures/images/tool-files.js';
 import { buildExif, unicodeComment } from '../../../fixtures/images/tiff-exif.js';
 
 const u16 = (v: number): number[] => [(v >> 8) & 0xff, v & 0xff];
@@ -96,6 +96,13 @@ describe('AVIF: metadata items', () => {
     const read = await readImageMetadata(new Uint8Array(made));
     expect(read.raw).toContainEqual({ key: 'exif:ImageDescription', text: 'a red fox in snow' });
     expect(read.raw).toContainEqual({ key: 'exif:Software', text: 'ComfyUI' });
+  });
+
+  it('reads a ComfyUI graph from EXIF Make/Model `workflow:`/`prompt:` texts, as ComfyUI writes WebP and AVIF', async () => {
+    const exif = buildExif({ Make: 'workflow:{"nodes":[]}', Model: `prompt:${comfyGraph('a paper crane')}` }, 'II');
+    const read = await readImageMetadata(avifWith(base, { exif }));
+    expect(read.source).toBe('comfyui');
+    expect(read.settings).toMatchObject({ prompt: 'a paper crane', seed: COMFY_SEED, steps: 25 });
   });
 
   it('reads the XMP item (a mime item of type application/rdf+xml)', async () => {
