@@ -13,6 +13,8 @@ export interface NodeTable {
   spec(classType: string): NodeSpec | undefined;
   /** The inputs that may hold `field` on a node of this class, most specific first. */
   fieldInputs(classType: string, field: NodeField): readonly string[];
+  /** Every input a person's rule names on this class: a value node of theirs gives out what it holds there. */
+  ruleInputs(classType: string): readonly string[];
   isOutputClass(classType: string): boolean;
 }
 
@@ -43,6 +45,9 @@ export function nodeTable(rules: readonly ComfyNodeRule[] = []): NodeTable {
       const found = [...own, ...(listed ?? (spec(classType)?.fields === undefined ? DEFAULT_FIELDS[field] : []))];
       if (cache.size < 10_000) cache.set(key, found);
       return found;
+    },
+    ruleInputs(classType) {
+      return [...(extra.get(classType)?.values() ?? [])].flat();
     },
     isOutputClass(classType) {
       const known = outputs.get(classType);

@@ -30,7 +30,7 @@ function nodeValue(walk: Walk, target: Target, wanted: string, depth: number): u
     return key === undefined ? undefined : valueAt(walk, node, key, depth);
   }
   if (spec?.parts !== undefined && spec.role === 'string') return joined(walk, node, spec.parts, depth, spec);
-  const names = spec?.parts ?? [wanted, ...VALUE_INPUTS];
+  const names = spec?.parts ?? [wanted, ...walk.table.ruleInputs(node.classType), ...VALUE_INPUTS];
   const found = names.find((name) => input(node, name) !== undefined);
   return found === undefined ? undefined : valueAt(walk, node, found, depth);
 }

@@ -429,6 +429,19 @@ describe("ComfyUI tracer: a person's own node rules", () => {
       negativePrompt: 'blurry',
     });
   });
+
+  it("a person's value node linked to a known sampler gives out the input their rule names", () => {
+    const graph = base();
+    graph['3'] = ksampler(0, 20, '4', '5', { seed: ['40', 0], steps: ['41', 0] });
+    graph['40'] = node('StudioSeedDial', { dial: 424242, label: 'lucky' });
+    graph['41'] = node('StudioStepsKnob', { notch: 33 });
+    expect(read(graph)?.settings.seed).toBeUndefined();
+    const rules: ComfyNodeRule[] = [
+      { classType: 'StudioSeedDial', input: 'dial', field: 'seed' },
+      { classType: 'StudioStepsKnob', input: 'notch', field: 'steps' },
+    ];
+    expect(read(graph, rules)?.settings).toMatchObject({ seed: '424242', steps: 33 });
+  });
 });
 
 describe('ComfyUI tracer: what is not a prompt', () => {
