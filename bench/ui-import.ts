@@ -12,6 +12,7 @@ import { buildRenderer, launchBrowser, rm, tempDir } from '../test/e2e/harness.j
 import { startServeProcess } from '../test/fixtures/serve-process.js';
 import { a1111Parameters } from '../test/fixtures/images/tool-files.js';
 import { insertChunks, tEXt } from '../test/unit/media/helpers.js';
+import { hostApi } from './lib/host-api.js';
 import { scrollFrames } from './lib/page-frames.js';
 
 function option(args: string[], name: string, fallback: number): number {
@@ -28,17 +29,6 @@ async function basePng(kb: number): Promise<Uint8Array> {
       .png({ compressionLevel: 1 })
       .toBuffer(),
   );
-}
-
-async function api(origin: string, token: string, channel: string, input: unknown): Promise<unknown> {
-  const response = await fetch(`${origin}/api/${channel}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify(input),
-  });
-  const body = (await response.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
-  if (!body.ok) throw new Error(`${channel}: ${body.error?.message}`);
-  return body.value;
 }
 
 export async function run(args: string[]): Promise<void> {
@@ -68,7 +58,7 @@ export async function run(args: string[]): Promise<void> {
       await page.goto(host.url);
       await page.getByText('Your gallery is empty').waitFor();
       const started = performance.now();
-      const { import: summary } = (await api(host.origin, host.token, 'library.import', {
+      const { import: summary } = (await hostApi(host, 'library.import', {
         paths: [join(source, 'outputs')],
       })) as { import: { id: string } };
       await page.locator('.grid-canvas .card').first().waitFor({ timeout: 30_000 });
@@ -76,7 +66,7 @@ export async function run(args: string[]): Promise<void> {
       // Scroll while the import runs: first at reading speed (every row mounts its cards), then a fling.
       const reading = await scrollFrames(page, 8_000, 33);
       const fling = await scrollFrames(page, 5_000, 400);
-      const during = (await api(host.origin, host.token, 'library.imports', {})) as {
+      const during = (await hostApi(host, 'library.imports', {})) as {
         items: Array<{
           id: string;
           imported: number;

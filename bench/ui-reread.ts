@@ -10,25 +10,15 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import sharp from 'sharp';
 import { buildRenderer, launchBrowser, rm, tempDir } from '../test/e2e/harness.js';
-import { startServeProcess, type ServeProcess } from '../test/fixtures/serve-process.js';
+import { startServeProcess } from '../test/fixtures/serve-process.js';
 import { a1111Parameters } from '../test/fixtures/images/tool-files.js';
 import { insertChunks, tEXt } from '../test/unit/media/helpers.js';
+import { hostApi } from './lib/host-api.js';
 import { scrollFrames } from './lib/page-frames.js';
 
 function option(args: string[], name: string, fallback: number): number {
   const at = args.indexOf(name);
   return at >= 0 && args[at + 1] !== undefined ? Number(args[at + 1]) : fallback;
-}
-
-async function api<T>(host: ServeProcess, channel: string, input: unknown): Promise<T> {
-  const response = await fetch(`${host.origin}/api/${channel}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${host.token}` },
-    body: JSON.stringify(input),
-  });
-  const body = (await response.json()) as { ok: boolean; value?: T; error?: { message: string } };
-  if (!body.ok) throw new Error(`${channel}: ${body.error?.message}`);
-  return body.value!;
 }
 
 interface Reread {
@@ -65,11 +55,11 @@ export async function run(args: string[]): Promise<void> {
 
     let host = await startServeProcess(dataDir, renderer.dir);
     t0 = performance.now();
-    const { import: started } = await api<{ import: { id: string } }>(host, 'library.import', {
+    const { import: started } = await hostApi<{ import: { id: string } }>(host, 'library.import', {
       paths: [join(source, 'outputs')],
     });
     for (;;) {
-      const { items } = await api<{ items: Array<{ id: string; status: string; imported: number }> }>(
+      const { items } = await hostApi<{ items: Array<{ id: string; status: string; imported: number }> }>(
         host,
         'library.imports',
         {},
@@ -95,15 +85,15 @@ export async function run(args: string[]): Promise<void> {
       await page.locator('.grid-canvas .card').first().waitFor({ timeout: 60_000 });
       // The re-read starts with the start-up passes, a few seconds after the first page.
       for (;;) {
-        const status = await api<Reread>(host, 'library.rereadStatus', {});
+        const status = await hostApi<Reread>(host, 'library.rereadStatus', {});
         if (status.state === 'running' || status.left === 0) break;
         await sleep(250);
       }
-      const before = await api<Reread>(host, 'library.rereadStatus', {});
+      const before = await hostApi<Reread>(host, 'library.rereadStatus', {});
       const t1 = performance.now();
       const reading = await scrollFrames(page, 8_000, 33);
       const fling = await scrollFrames(page, 5_000, 400);
-      const after = await api<Reread>(host, 'library.rereadStatus', {});
+      const after = await hostApi<Reread>(host, 'library.rereadStatus', {});
       const rate = ((after.done - before.done) / (performance.now() - t1)) * 1000;
       console.log(
         `\nAtelier UI during the re-read of ${aged.toLocaleString('en')} imported files (A1111 PNGs), Chromium headless, host in its own process\n`,

@@ -5,6 +5,19 @@ import { MAX_SEED_TEXT, SEED_MESSAGE, normalizeSeed } from '../seed.js';
 // eslint-disable-next-line no-control-regex -- the point is to reject control characters
 export const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 
+/** A name a person types (a model, a node class): trimmed, then not empty, at most `max` characters, no controls. */
+export const typedName = (what: string, max: number, emptyMessage = `Name the ${what}.`) =>
+  z
+    .string()
+    .transform((s) => s.trim())
+    .pipe(
+      z
+        .string()
+        .min(1, emptyMessage)
+        .max(max, `A ${what} is at most ${max} characters.`)
+        .refine((s) => !CONTROL_CHARS.test(s), `A ${what} cannot contain control characters.`),
+    );
+
 export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled', 'interrupted'] as const;
 export const TERMINAL_STATUSES = ['succeeded', 'failed', 'cancelled', 'interrupted'] as const;
 export const JobStatus = z.enum(JOB_STATUSES);

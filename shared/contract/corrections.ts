@@ -4,7 +4,7 @@
  * of the file cannot lose them.
  */
 import { z } from 'zod';
-import { CONTROL_CHARS, Id, Seed, int, num } from './common.js';
+import { Id, Seed, int, num, typedName } from './common.js';
 
 /** The settings a person may correct, in the order Details shows them (size is width and height). */
 export const CORRECTABLE_FIELDS = [
@@ -22,16 +22,7 @@ export const CorrectableField = z.enum(CORRECTABLE_FIELDS);
 export type CorrectableField = z.infer<typeof CorrectableField>;
 
 const name = (what: string, max: number) =>
-  z
-    .string()
-    .transform((s) => s.trim())
-    .pipe(
-      z
-        .string()
-        .min(1, `A ${what} name cannot be empty: revert the correction instead.`)
-        .max(max, `A ${what} name is at most ${max} characters.`)
-        .refine((s) => !CONTROL_CHARS.test(s), `A ${what} name cannot contain control characters.`),
-    );
+  typedName(`${what} name`, max, `A ${what} name cannot be empty: revert the correction instead.`);
 
 /** Corrected values, each within what Atelier can generate with (so Reuse sends them as they are). */
 export const Corrections = z.strictObject({

@@ -1,6 +1,7 @@
 /** Settings: the public view (secrets as has-flags only) and the patch a person sends. */
 import { z } from 'zod';
-import { CONTROL_CHARS, ProviderId, int } from './common.js';
+import { ProviderId, int, typedName } from './common.js';
+import { CORRECTABLE_FIELDS } from './corrections.js';
 
 export const THEMES = ['system', 'dark', 'light'] as const;
 
@@ -19,36 +20,14 @@ export const ProviderSettings = z.object({
 });
 export type ProviderSettings = z.infer<typeof ProviderSettings>;
 
-/** The settings a person's own ComfyUI node can hold (electron/library/readers/comfyui-node-table.ts). */
-export const COMFY_RULE_FIELDS = [
-  'prompt',
-  'negativePrompt',
-  'seed',
-  'model',
-  'steps',
-  'guidance',
-  'sampler',
-  'width',
-  'height',
-] as const;
+/** The settings a person's own ComfyUI node can hold: the same a person can correct on an imported image. */
+export const COMFY_RULE_FIELDS = CORRECTABLE_FIELDS;
 export const MAX_COMFY_NODE_RULES = 100;
-
-const nodeName = (what: string) =>
-  z
-    .string()
-    .transform((s) => s.trim())
-    .pipe(
-      z
-        .string()
-        .min(1, `Name the ${what}.`)
-        .max(200, `A ${what} is at most 200 characters.`)
-        .refine((s) => !CONTROL_CHARS.test(s), `A ${what} cannot contain control characters.`),
-    );
 
 /** "In my workflows, this node class's input holds that setting": read wherever the trace passes the node. */
 export const ComfyNodeRule = z.strictObject({
-  classType: nodeName('node class'),
-  input: nodeName('input'),
+  classType: typedName('node class', 200),
+  input: typedName('input', 200),
   field: z.enum(COMFY_RULE_FIELDS, { error: `A setting is one of ${COMFY_RULE_FIELDS.join(', ')}.` }),
 });
 export type ComfyNodeRule = z.infer<typeof ComfyNodeRule>;
