@@ -3,6 +3,7 @@ import type { ImportedMetadata, ImageSource } from '../../../shared/contract';
 import { SOURCE_LABELS } from '../library/import/sources';
 import { useApp } from '../store/context';
 import { allRawTexts, rawOrigin } from './raw-origin';
+import { passLabel, passSummary } from './passes';
 
 /** Past this many characters a raw text is cut on screen (it is kept whole, and "Show all" shows it). */
 export const RAW_PREVIEW_CHARS = 600;
@@ -93,6 +94,30 @@ export function ImportedDetails({ source, metadata }: { source: ImageSource; met
                   </li>
                 ))}
               </ul>
+            </dd>
+          </>
+        )}
+        {metadata.distilledGuidance === undefined ? null : (
+          <>
+            <dt>Flux guidance</dt>
+            <dd>{metadata.distilledGuidance}</dd>
+          </>
+        )}
+        {metadata.passes === undefined || metadata.passes.length === 0 ? null : (
+          <>
+            <dt>Later passes</dt>
+            <dd>
+              <ol className="passes" aria-label="Later passes">
+                {metadata.passes.map((pass, i) => {
+                  const summary = passSummary(pass);
+                  return (
+                    <li key={`${pass.classType}-${i}`} title={pass.classType}>
+                      {passLabel(pass)}
+                      {summary === '' ? null : <span className="muted"> · {summary}</span>}
+                    </li>
+                  );
+                })}
+              </ol>
             </dd>
           </>
         )}

@@ -176,6 +176,11 @@ const METADATA: ImportedMetadata = {
   modelHash: '6ce0161689',
   loras: [{ name: 'inkwash', weight: 0.8 }],
   denoise: 0.55,
+  distilledGuidance: 3.5,
+  passes: [
+    { role: 'refiner', classType: 'KSamplerAdvanced', settings: { model: 'refiner.safetensors', steps: 5 } },
+    { role: 'upscale', classType: 'UltimateSDUpscale', settings: { denoise: 0.2 } },
+  ],
   raw: [
     { key: 'parameters', text: 'a moth\nSteps: 30' },
     { key: 'prompt', text: `graph ${'x'.repeat(RAW_PREVIEW_CHARS + 50)}` },
@@ -206,6 +211,12 @@ describe('the details of an imported image', () => {
     );
     expect(html).toContain('Where it is (linked)');
     for (const text of ['karras', '6ce0161689', 'inkwash', '× 0.8', '0.55']) expect(html).toContain(text);
+  });
+  it('show Flux guidance beside the CFG, and the later passes in the order they ran', () => {
+    expect(html).toContain('<dt>Flux guidance</dt><dd>3.5</dd>');
+    expect(html).toMatch(
+      /<ol class="passes" aria-label="Later passes"><li title="KSamplerAdvanced">Refiner<span class="muted"> · refiner.safetensors · 5 steps<\/span><\/li><li title="UltimateSDUpscale">Upscale<span class="muted"> · denoise 0.2<\/span><\/li><\/ol>/,
+    );
   });
   it('list every text under where it sits in the file, each copyable, cutting a long one on screen with Show all', () => {
     expect(html).toContain('Technical: 2 texts in the file');
