@@ -1,3 +1,4 @@
+import { xmpOf, xmpProperty } from './xmp.js';
 import { civitaiSummary } from './comfyui-civitai.js';
 import { isObject, parseJson, type JsonObject } from './json.js';
 import type { TextMap } from './types.js';
@@ -83,6 +84,15 @@ function fromExifText(sources: ComfySources, key: string, raw: string): void {
   take(sources, 'workflow', value['workflow'], key);
 }
 
+/** The ComfyUI frontend's AVIF and WebP saves: both graphs as XMP properties `comfy:prompt` and `comfy:workflow`. */
+function fromXmp(sources: ComfySources, xmp: string | undefined): void {
+  if (xmp === undefined || !xmp.includes('comfy:')) return;
+  for (const kind of ['prompt', 'workflow'] as const) {
+    const text = xmpProperty(xmp, `comfy:${kind}`);
+    if (text?.trimStart().startsWith('{')) take(sources, kind, text, `xmp comfy:${kind}`);
+  }
+}
+
 export function comfySources(texts: TextMap): ComfySources {
   const sources: ComfySources = { claimed: false, problems: [] };
   const prompt = texts.get('prompt');
@@ -90,5 +100,6 @@ export function comfySources(texts: TextMap): ComfySources {
   if (prompt?.trimStart().startsWith('{')) take(sources, 'prompt', prompt, 'prompt');
   if (workflow?.trimStart().startsWith('{')) take(sources, 'workflow', workflow, 'workflow');
   for (const [key, text] of texts) if (key.startsWith('exif:')) fromExifText(sources, key, text);
+  fromXmp(sources, xmpOf(texts));
   return sources;
 }

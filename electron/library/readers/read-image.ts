@@ -80,7 +80,7 @@ async function read(bytes: Uint8Array, options: ReadImageOptions): Promise<Image
       sniffed,
       undefined,
       [],
-      [bytes.length === 0 ? 'The file is empty.' : 'The file is not a PNG, JPEG or WebP image.'],
+      [bytes.length === 0 ? 'The file is empty.' : 'The file is not a PNG, JPEG, WebP or AVIF image.'],
     );
   }
   const found = await readContainerTexts(bytes, sniffed.format);

@@ -79,7 +79,7 @@ export interface ReaderOptions {
 export type GeneratorReader = (texts: TextMap, options?: ReaderOptions) => GeneratorRead | undefined;
 
 export interface ImageRead {
-  /** Sniffed from the bytes, never the extension; null when it is none of the three. */
+  /** Sniffed from the bytes, never the extension; null when it is none of the formats Atelier reads. */
   format: ImageFormat | null;
   /** Pixel size from the container header, when it could be read. */
   width?: number;

@@ -122,6 +122,15 @@ describe('AVIF: metadata items', () => {
     expect(xmp.startsWith('<?xpacket begin=')).toBe(true);
     expect(xmp).toContain('AVIF fixture prompt');
     expect(xmp.trimEnd().endsWith('<?xpacket end="w"?>')).toBe(true);
+    // The ComfyUI frontend's way: both graphs as XMP comfy:prompt and comfy:workflow, traced like a PNG's.
+    expect(read.source).toBe('comfyui');
+    expect(read.settings).toMatchObject({
+      prompt: 'AVIF fixture prompt',
+      negativePrompt: 'fixture negative',
+      seed: '42',
+      steps: 20,
+      model: 'fixture-model.safetensors',
+    });
   });
 
   it('reads a file with no metadata items as an AVIF of its size, with nothing to say', async () => {

@@ -79,7 +79,7 @@ describe('readImageMetadata', () => {
     });
     const text = await readImageMetadata(new TextEncoder().encode('Steps: 20, Seed: 1'));
     expect(text.format).toBeNull();
-    expect(text.problems).toEqual(['The file is not a PNG, JPEG or WebP image.']);
+    expect(text.problems).toEqual(['The file is not a PNG, JPEG, WebP or AVIF image.']);
   });
 
   it('goes by content when the extension lies (a JPEG saved as .png)', async () => {
