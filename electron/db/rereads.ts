@@ -33,8 +33,11 @@ export interface RereadReads {
 }
 
 export interface RereadWrites {
-  /** Writes a new read of the job's file; false when the job is gone. */
-  applyReread(jobId: string, fields: ImportedJobFields, version: number): boolean;
+  /**
+   * Writes a new read of the job's file: `rewritten` when it says something else than before, `unchanged` when it
+   * reads the same (only the version moves: nothing to show anew), `gone` when the job is no longer there.
+   */
+  applyReread(jobId: string, fields: ImportedJobFields, version: number): RereadOutcome;
   /** Records that the file was tried at this version though it could not be read (gone, changed): it keeps its read. */
   markRereadTried(jobId: string, version: number): void;
   /** Marks the imported jobs of these images to be read again (version 0); answers how many were marked. */
@@ -44,6 +47,7 @@ export interface RereadWrites {
 }
 
 export type RereadStore = RereadReads & RereadWrites;
+export type RereadOutcome = 'rewritten' | 'unchanged' | 'gone';
 
 export function createRereads(ctx: StoreContext): Access<RereadReads, RereadWrites> {
   const { sql } = ctx;
@@ -65,6 +69,15 @@ export function createRereads(ctx: StoreContext): Access<RereadReads, RereadWrit
        request_json = ?, result_json = ?, search_text = ?, metadata_json = ?, model_key = ?, sampler_key = ?,
        scheduler_key = ?, steps = ?, cfg = ?, negative_key = ?, reader_version = ?, updated_at = ?
      WHERE id = ? AND reader_version IS NOT NULL`,
+  );
+  const current = sql.prepare<{
+    source: string;
+    request_json: string;
+    result_json: string | null;
+    metadata_json: string;
+  }>(
+    'rereads.current',
+    'SELECT source, request_json, result_json, metadata_json FROM jobs WHERE id = ? AND reader_version IS NOT NULL',
   );
   const resize = sql.prepare('rereads.resize', `UPDATE jobs SET logical_bytes = ${ROW_BYTES_SQL} WHERE id = ?`);
   const dropLoras = sql.prepare('rereads.dropLoras', 'DELETE FROM job_loras WHERE job_id = ?');
@@ -90,11 +103,26 @@ export function createRereads(ctx: StoreContext): Access<RereadReads, RereadWrit
 
   // A person's corrections and notes go back into the search columns in the same transaction as the new read.
   const reindex = createReindex(ctx);
-  const apply = ctx.db.transaction((jobId: string, fields: ImportedJobFields, version: number): boolean => {
+  const apply = ctx.db.transaction((jobId: string, fields: ImportedJobFields, version: number): RereadOutcome => {
+    const before = current.get(jobId);
+    if (before === undefined) return 'gone';
     const derived = importedDerived(fields);
     const { request, metadata } = fields;
     const { facets } = derived;
-    const changed = update.run(
+    const requestJson = JSON.stringify(request);
+    const resultJson = JSON.stringify(derived.result);
+    const metadataJson = JSON.stringify(metadata);
+    // Most files read the same after an upgrade: only their version moves, and no window is told of a change.
+    if (
+      before.source === fields.source &&
+      before.request_json === requestJson &&
+      before.result_json === resultJson &&
+      before.metadata_json === metadataJson
+    ) {
+      tried.run(version, jobId);
+      return 'unchanged';
+    }
+    update.run(
       fields.source,
       fields.source,
       derived.model,
@@ -102,10 +130,10 @@ export function createRereads(ctx: StoreContext): Access<RereadReads, RereadWrit
       request.negativePrompt ?? null,
       request.width,
       request.height,
-      JSON.stringify(request),
-      JSON.stringify(derived.result),
+      requestJson,
+      resultJson,
       withSettings(derived.searchText, facets),
-      JSON.stringify(metadata),
+      metadataJson,
       facets.modelKey,
       facets.samplerKey,
       facets.schedulerKey,
@@ -116,13 +144,12 @@ export function createRereads(ctx: StoreContext): Access<RereadReads, RereadWrit
       ctx.now(),
       jobId,
     );
-    if (changed.changes === 0) return false;
     resize.run(jobId);
     dropLoras.run(jobId);
     for (const lora of facets.loras) insertLora.run(jobId, lora.key, lora.name);
     imageSeed.run(...seedColumns(derived.seed ?? undefined), jobId);
     reindex(jobId);
-    return true;
+    return 'rewritten';
   });
 
   return {

@@ -12,6 +12,7 @@ import { sidecarOf } from '../import/probe-file.js';
 import { imageSourceOf } from '../originals/image-source.js';
 import type { OriginalReader } from '../originals/original-reader.js';
 import type { MetadataReader } from '../readers/metadata-pool.js';
+import type { RereadOutcome } from '../../db/rereads.js';
 import type { ReadImageOptions } from '../readers/read-image.js';
 
 const BATCH = 32;
@@ -19,6 +20,8 @@ const BATCH = 32;
 const IN_FLIGHT = 3;
 /** Progress goes out at most this often while files are read (a count over the library each time). */
 const PROGRESS_EVERY_MS = 500;
+/** Rewritten jobs are announced together at most this often: a window redraws a few times a second, not per file. */
+const ANNOUNCE_EVERY_MS = 1_000;
 
 export interface RereaderDeps {
   dataDir: string;
@@ -66,31 +69,41 @@ export function createRereader(deps: RereaderDeps) {
     if (now() - reportedAt >= PROGRESS_EVERY_MS) report(state);
   };
 
-  /** One job read again, or marked tried when it could not be; never throws. True when its settings were rewritten. */
-  async function settle(jobId: string, imageId: string): Promise<boolean> {
-    let ok = false;
+  let rewritten: string[] = [];
+  let announcedAt = -Infinity;
+  const announce = (force: boolean): void => {
+    if (rewritten.length === 0 || (!force && now() - announcedAt < ANNOUNCE_EVERY_MS)) return;
+    announcedAt = now();
+    const ids = rewritten;
+    rewritten = [];
+    deps.announce(ids);
+  };
+
+  /** One job read again, or marked tried when it could not be; never throws. */
+  async function settle(jobId: string, imageId: string): Promise<void> {
+    let outcome: RereadOutcome | 'unread' = 'unread';
     try {
-      ok = await rereadOne(jobId, imageId);
+      outcome = await rereadOne(jobId, imageId);
     } catch (error) {
       log.warn('could not re-read an imported file', {
         jobId,
         error: error instanceof Error ? error.message : String(error),
       });
     }
-    if (closed) return false;
-    if (ok) done += 1;
+    if (closed) return;
+    if (outcome === 'rewritten') rewritten.push(jobId);
+    if (outcome === 'rewritten' || outcome === 'unchanged') done += 1;
     else {
       failed += 1;
       store.rereads.markRereadTried(jobId, deps.version);
     }
-    return ok;
   }
 
-  /** One job's file read again; false when it could not be (the job keeps its read, marked tried). */
-  async function rereadOne(jobId: string, imageId: string): Promise<boolean> {
+  /** One job's file read again; 'unread' when it could not be (the job keeps its read, marked tried). */
+  async function rereadOne(jobId: string, imageId: string): Promise<RereadOutcome | 'unread'> {
     const image = store.image(imageId);
     const source = imageSourceOf(deps.dataDir, store, imageId);
-    if (image === null || source === null) return false;
+    if (image === null || source === null) return 'unread';
     const original = store.imports.original(imageId);
     const path = original?.path ?? source.path;
     const sidecarText = original === null ? undefined : await sidecarOf(original.path, original.root);
@@ -123,10 +136,9 @@ export function createRereader(deps: RereaderDeps) {
       if (state !== 'running') report('running');
       for (let at = 0; at < rows.length; at += IN_FLIGHT) {
         if (closed || deps.busy()) break;
-        const slice = rows.slice(at, at + IN_FLIGHT);
-        const rewritten = await Promise.all(slice.map((row) => settle(row.jobId, row.imageId)));
+        await Promise.all(rows.slice(at, at + IN_FLIGHT).map((row) => settle(row.jobId, row.imageId)));
         if (closed) return;
-        deps.announce(slice.filter((_, i) => rewritten[i]).map((row) => row.jobId));
+        announce(false);
         reportSoon();
       }
     }
@@ -144,6 +156,7 @@ export function createRereader(deps: RereaderDeps) {
         .catch((error: unknown) => log.warn('the re-read pass stopped', { error: String(error) }))
         .finally(() => {
           running = null;
+          if (!closed) announce(true);
           if (!closed) report('idle');
         });
     },

@@ -124,6 +124,24 @@ describe('re-reading imported files with newer readers', () => {
     expect(progress.some((p) => p.state === 'running')).toBe(true);
   });
 
+  it('a file that reads the same as before only moves its version: nothing is rewritten or announced', async () => {
+    h = await startHarness({ housekeepingDelayMs: 0 });
+    const files = await toolFiles('sm');
+    writeAll(join(outside, 'outputs'), files);
+    await importFolder(h.engine, join(outside, 'outputs'));
+    await rereadDone(h.engine);
+    const { items } = await h.engine.handlers['jobs.list']({ view: 'active', limit: 50 });
+    const seen = h.events.length;
+    expect(await h.engine.handlers['library.reread']({ ids: items.map((j) => j.images[0]!.id) })).toEqual({
+      marked: files.length,
+    });
+    const done = await rereadDone(h.engine);
+    expect(done).toMatchObject({ done: files.length, failed: 0 });
+    expect(h.events.slice(seen).filter((e) => e.name === 'jobs.changed')).toEqual([]);
+    const after = await h.engine.handlers['jobs.list']({ view: 'active', limit: 50 });
+    expect(after.items.map((j) => j.updatedAt)).toEqual(items.map((j) => j.updatedAt));
+  });
+
   it('keeps the read it has for a file that is gone, and says so in the count of failures', async () => {
     h = await startHarness({ housekeepingDelayMs: 0 });
     const files = await toolFiles('gn');
