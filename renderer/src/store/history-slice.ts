@@ -27,8 +27,7 @@ export const createHistorySlice: SliceCreator<HistorySlice> =
     searchError: null,
 
     applyJobChanged: (job) => set((s) => ({ jobs: model.applyJobChanged(s.jobs, job, s.filters) })),
-    applyJobsChanged: (list) =>
-      set((s) => ({ jobs: list.reduce((jobs, job) => model.applyJobChanged(jobs, job, s.filters), s.jobs) })),
+    applyJobsChanged: (list) => set((s) => ({ jobs: model.applyJobsChanged(s.jobs, list, s.filters) })),
     applyProgress: (tick) => set((s) => ({ jobs: model.applyProgress(s.jobs, tick) })),
     applyRemoved: (ids) =>
       set((s) => {

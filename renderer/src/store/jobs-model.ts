@@ -101,9 +101,37 @@ export function selectJobIndex(data: JobsData): JobIndex {
 
 /** Applies a `jobs.changed` event. */
 export function applyJobChanged(data: JobsData, job: JobSummary, filters: Filters): JobsData {
+  return applyInto(data, job, filters, null);
+}
+
+/**
+ * A burst of changes that land together (imported or re-read jobs): the same as applying each in turn, with one copy
+ * of the index for the burst. Copying `byId` per job made a burst of a few hundred cost that many copies of every
+ * loaded job, and a fling stutter while a library was re-read.
+ */
+export function applyJobsChanged(data: JobsData, jobs: readonly JobSummary[], filters: Filters): JobsData {
+  if (jobs.length < 2) return jobs.length === 0 ? data : applyJobChanged(data, jobs[0]!, filters);
+  const byId = { ...data.byId };
+  let next: JobsData = { ...data, byId };
+  for (const job of jobs) next = applyInto(next, job, filters, byId);
+  return next;
+}
+
+/** One job into the data; `owned` is a copy of the index this burst may write in place (null: copy it here). */
+function applyInto(
+  data: JobsData,
+  job: JobSummary,
+  filters: Filters,
+  owned: Record<string, JobSummary> | null,
+): JobsData {
   if (data.removed[job.id]) return data;
   if (!isNewer(job, data.byId[job.id])) return data;
-  const byId = { ...data.byId, [job.id]: job };
+  let byId: Record<string, JobSummary>;
+  if (owned === null) byId = { ...data.byId, [job.id]: job };
+  else {
+    owned[job.id] = job;
+    byId = owned;
+  }
   const next: JobsData = { ...data, byId };
   if (data.touchedDuringFetch !== null && !data.touchedDuringFetch.includes(job.id)) {
     next.touchedDuringFetch = [...data.touchedDuringFetch, job.id];

@@ -234,3 +234,60 @@ describe('jobs model: property — any interleaving of events and one fetch ends
     expect(Object.keys(model.EMPTY_JOBS.byId)).toEqual([]);
   });
 });
+
+describe('jobs model: a burst of changes', () => {
+  it('lands exactly as the same changes one by one, whatever the loaded page, the filters and the burst', () => {
+    const jobArb = fc.record({
+      n: fc.integer({ min: 1, max: 40 }),
+      updatedAt: fc.integer({ min: 1, max: 50 }),
+      favorite: fc.boolean(),
+      trashed: fc.boolean(),
+      status: fc.constantFrom('queued', 'succeeded', 'failed') as fc.Arbitrary<JobSummary['status']>,
+    });
+    const toJob = (j: {
+      n: number;
+      updatedAt: number;
+      favorite: boolean;
+      trashed: boolean;
+      status: JobSummary['status'];
+    }) =>
+      makeJob({
+        id: idFor(j.n),
+        createdAt: 1000 + j.n,
+        updatedAt: j.updatedAt,
+        favorite: j.favorite,
+        trashedAt: j.trashed ? 5 : null,
+        status: j.status,
+        source: 'a1111',
+      });
+    fc.assert(
+      fc.property(
+        fc.array(jobArb, { maxLength: 20 }),
+        fc.boolean(),
+        fc.array(jobArb, { maxLength: 30 }),
+        fc.constantFrom<Filters>(F, { ...F, view: 'favorites' }, { ...F, view: 'trash' }),
+        (loaded, more, burst, filters) => {
+          const items = [...new Map(loaded.map((j) => [j.n, toJob(j)])).values()]
+            .filter((j) => matchesFilters(j, filters))
+            .sort(compareNewestFirst);
+          const start = model.applyFirstPage(
+            model.beginFirstPage(model.EMPTY_JOBS),
+            page(items, more ? 'c' : null),
+            filters,
+          );
+          const jobs = burst.map(toJob);
+          const together = model.applyJobsChanged(start, jobs, filters);
+          const oneByOne = jobs.reduce((data, job) => model.applyJobChanged(data, job, filters), start);
+          expect(together.byId).toEqual(oneByOne.byId);
+          expect(together.order).toEqual(oneByOne.order);
+          expect(together.liveIds).toEqual(oneByOne.liveIds);
+          expect(together.pendingTop).toEqual(oneByOne.pendingTop);
+          // The burst copies the index once: the page it started from is left as it was.
+          expect(start.byId).toEqual(
+            model.applyFirstPage(model.beginFirstPage(model.EMPTY_JOBS), page(items, more ? 'c' : null), filters).byId,
+          );
+        },
+      ),
+    );
+  });
+});
