@@ -64,7 +64,7 @@ describe('your own ComfyUI nodes', () => {
     await page.getByRole('button', { name: 'a heron in fog', exact: true }).click();
     await page.getByRole('button', { name: 'an egret at dawn', exact: true }).click({ modifiers: ['Control'] });
     const bar = page.getByRole('toolbar', { name: 'Selected jobs' });
-    await bar.getByRole('button', { name: 'Re-read the settings of 2 selected jobs' }).click();
+    await bar.getByRole('button', { name: 'Re-read settings of 2 selected jobs' }).click();
     await page.getByRole('status').filter({ hasText: 'Re-reading the settings of 2 files.' }).waitFor();
     await waitFor(async () => {
       const status = await apiCall(app.host, 'library.rereadStatus', {});

@@ -106,7 +106,7 @@ export function BulkActions({
       <button
         type="button"
         className="btn small"
-        aria-label={`Re-read the settings of ${label}`}
+        aria-label={`Re-read settings of ${label}`}
         title="Read the settings again from the files, with this version's readers (ratings, tags and corrections stay)"
         onClick={() => void s().rereadImages(target())}
       >
