@@ -1,6 +1,7 @@
 import { A1111_BASE_URL, createA1111Provider } from '../providers/a1111/index.js';
 import { createBuiltinProvider } from '../providers/builtin/index.js';
 import { COMFYUI_BASE_URL, createComfyUIProvider } from '../providers/comfyui/index.js';
+import { createGeminiProvider } from '../providers/gemini/index.js';
 import { createOpenAIProvider } from '../providers/openai/index.js';
 import type { ProviderEntry } from './provider-registry.js';
 
@@ -26,6 +27,11 @@ export function defaultProviders(): ProviderEntry[] {
       provider: createOpenAIProvider(),
       defaults: { enabled: true, timeoutMs: 5 * MINUTE, concurrency: 2 },
       create: () => ({ provider: createOpenAIProvider() }),
+    },
+    {
+      provider: createGeminiProvider(),
+      defaults: { enabled: true, timeoutMs: 5 * MINUTE, concurrency: 2 },
+      create: () => ({ provider: createGeminiProvider() }),
     },
     // Local servers are off until the person turns them on: most machines don't run one.
     {

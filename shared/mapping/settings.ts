@@ -39,6 +39,7 @@ export type MappedSettings = Omit<PortableSettings, 'modelHash'>;
 export const KIND_LABEL: Record<ProviderKind, string> = {
   builtin: 'The built-in generator',
   openai: 'OpenAI',
+  gemini: 'Google Gemini',
   a1111: 'A1111',
   comfyui: 'ComfyUI',
 };
@@ -87,12 +88,21 @@ export const KIND_CAPABILITIES: Record<ProviderKind, TargetCapabilities> = {
     backgrounds: ['auto', 'transparent', 'opaque'],
     outputFormats: ['png', 'jpeg', 'webp'],
   },
+  // electron/providers/gemini/models.ts: one image per request, no seed, aspect ratios rather than exact sizes.
+  gemini: {
+    sizes: { min: 256, max: 1536, multipleOf: 8, presets: [] },
+    maxCount: 1,
+    seed: false,
+    negativePrompt: false,
+    outputFormats: ['png'],
+  },
 };
 
 /** A1111 seeds its generator with 32 bits; the others take 64. */
 const SEED_MAX: Record<ProviderKind, bigint> = {
   builtin: 2n ** 64n - 1n,
   openai: 0n,
+  gemini: 0n,
   a1111: 2n ** 32n - 1n,
   comfyui: 2n ** 64n - 1n,
 };

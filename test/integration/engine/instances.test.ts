@@ -59,6 +59,7 @@ describe('several servers of one kind: adding, keeping and removing instances', 
     expect(before.providers.map((p) => [p.id, p.kind])).toEqual([
       ['builtin', 'builtin'],
       ['openai', 'openai'],
+      ['gemini', 'gemini'],
       ['a1111', 'a1111'],
       ['comfyui', 'comfyui'],
     ]);
@@ -236,6 +237,7 @@ describe('several servers of one kind: adding, keeping and removing instances', 
     expect((await h.engine.handlers['providers.list']({})).providers.map((p) => p.id)).toEqual([
       'builtin',
       'openai',
+      'gemini',
       'a1111',
       'comfyui',
     ]);
