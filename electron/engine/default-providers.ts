@@ -1,6 +1,7 @@
 import { A1111_BASE_URL, createA1111Provider } from '../providers/a1111/index.js';
 import { createBuiltinProvider } from '../providers/builtin/index.js';
 import { COMFYUI_BASE_URL, createComfyUIProvider } from '../providers/comfyui/index.js';
+import { createBflProvider } from '../providers/bfl/index.js';
 import { createGeminiProvider } from '../providers/gemini/index.js';
 import { createOpenAIProvider } from '../providers/openai/index.js';
 import type { ProviderEntry } from './provider-registry.js';
@@ -32,6 +33,12 @@ export function defaultProviders(): ProviderEntry[] {
       provider: createGeminiProvider(),
       defaults: { enabled: true, timeoutMs: 5 * MINUTE, concurrency: 2 },
       create: () => ({ provider: createGeminiProvider() }),
+    },
+    // BFL takes 24 tasks in flight per key (docs/hosted-protocols.md §1.2); two keep a person's queue moving.
+    {
+      provider: createBflProvider(),
+      defaults: { enabled: true, timeoutMs: 10 * MINUTE, concurrency: 2 },
+      create: () => ({ provider: createBflProvider() }),
     },
     // Local servers are off until the person turns them on: most machines don't run one.
     {

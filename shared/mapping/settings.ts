@@ -40,6 +40,7 @@ export const KIND_LABEL: Record<ProviderKind, string> = {
   builtin: 'The built-in generator',
   openai: 'OpenAI',
   gemini: 'Google Gemini',
+  bfl: 'Black Forest Labs FLUX',
   a1111: 'A1111',
   comfyui: 'ComfyUI',
 };
@@ -96,6 +97,14 @@ export const KIND_CAPABILITIES: Record<ProviderKind, TargetCapabilities> = {
     negativePrompt: false,
     outputFormats: ['png'],
   },
+  // electron/providers/bfl/models.ts: one image per request, sides multiples of 16 up to 4 MP, a seed.
+  bfl: {
+    sizes: { min: 64, max: 2048, multipleOf: 16, presets: [] },
+    maxCount: 1,
+    seed: true,
+    negativePrompt: false,
+    outputFormats: ['png'],
+  },
 };
 
 /** A1111 seeds its generator with 32 bits; the others take 64. */
@@ -103,6 +112,7 @@ const SEED_MAX: Record<ProviderKind, bigint> = {
   builtin: 2n ** 64n - 1n,
   openai: 0n,
   gemini: 0n,
+  bfl: 2n ** 32n - 1n,
   a1111: 2n ** 32n - 1n,
   comfyui: 2n ** 64n - 1n,
 };

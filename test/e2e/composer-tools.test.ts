@@ -129,7 +129,14 @@ describe('Settings → Providers lists each server', () => {
     const table = page.getByRole('table', { name: 'Servers' });
     await table.waitFor();
     const names = await table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label')));
-    expect(names).toEqual(['Built-in (offline)', 'OpenAI', 'Google Gemini', 'AUTOMATIC1111 / Forge', 'ComfyUI']);
+    expect(names).toEqual([
+      'Built-in (offline)',
+      'OpenAI',
+      'Google Gemini',
+      'Black Forest Labs FLUX',
+      'AUTOMATIC1111 / Forge',
+      'ComfyUI',
+    ]);
     const builtin = table.getByRole('row', { name: /built-in/i });
     await builtin.getByText(/^(Up|Down|Not checked yet)/).waitFor();
     await builtin.getByText('Idle').waitFor();

@@ -8,6 +8,7 @@ import { useApp } from '../store/context';
 const URL_PLACEHOLDERS: Record<string, string> = {
   openai: 'https://api.openai.com (or an OpenAI-compatible server)',
   gemini: 'https://generativelanguage.googleapis.com',
+  bfl: 'https://api.bfl.ai (or api.eu.bfl.ai, api.us.bfl.ai)',
   a1111: 'http://127.0.0.1:7860',
   comfyui: 'http://127.0.0.1:8188',
 };
@@ -73,7 +74,8 @@ export function ProviderSettingsCard({
   const [password, setPassword] = useState('');
   const [workflow, setWorkflow] = useState(settings?.workflow ?? '');
   const needsUrl = provider.id !== 'builtin';
-  const needsKey = provider.id === 'openai' || provider.kind === 'gemini' || settings?.hasApiKey === true;
+  const needsKey =
+    provider.id === 'openai' || provider.kind === 'gemini' || provider.kind === 'bfl' || settings?.hasApiKey === true;
   // A1111/Forge behind --api-auth takes a user name and password; ComfyUI can run the person's own workflow.
   const takesLogin = provider.id === 'a1111';
   const takesWorkflow = provider.id === 'comfyui';

@@ -1,0 +1,102 @@
+import type { GenerateRequest } from '../../../shared/contract.js';
+import { AppError } from '../../../shared/errors.js';
+import { readJson } from '../http/body.js';
+import { Deadline } from '../http/deadline.js';
+import { type CallScope, malformedError, networkError } from '../http/errors.js';
+import { send } from '../http/request.js';
+import { joinUrl, parseBaseUrl } from '../http/url.js';
+import { runJob } from '../skeleton/run-job.js';
+import type { ProviderConfig, ProviderContext, ProviderOutput } from '../types.js';
+import { BFL_BASE_URL, PROVIDER, authHeaders, hasKey, isRecord, modelFor, secretsOf } from './connection.js';
+import { bflResponseError } from './errors.js';
+import { validateBflRequest } from './models.js';
+import { type PollTiming, type ReadyResult, downloadSample, pollUntilReady } from './poll.js';
+import { type BflBody, submitBody } from './request-body.js';
+
+interface Task {
+  id: string;
+  pollingUrl: string;
+}
+
+/**
+ * FLUX.2 on the provider skeleton (skeleton/run-job.ts): submit POSTs /v1/<model> and BFL answers a task id and its
+ * polling URL (the accept point), await polls that URL, collect downloads the short-lived sample at once. BFL has no
+ * cancel endpoint: a cancel stops polling, and the task may still finish and be billed.
+ */
+export async function generate(
+  request: GenerateRequest,
+  config: ProviderConfig,
+  context: ProviderContext,
+  timing: PollTiming,
+): Promise<ProviderOutput> {
+  const model = modelFor(request, config);
+  validateBflRequest(request, model);
+  const { base } = parseBaseUrl(config.baseUrl, BFL_BASE_URL, PROVIDER);
+  if (!hasKey(config)) {
+    throw new AppError('provider_auth', 'Add a Black Forest Labs API key in settings first.', {
+      retryable: false,
+      details: { phase: 'before_accept' },
+    });
+  }
+  const deadline = new Deadline(context.signal, request.timeoutMs ?? config.timeoutMs);
+  const scope: CallScope = { provider: PROVIDER, deadline, secrets: secretsOf(config) };
+  const path = `v1/${encodeURIComponent(model)}`;
+
+  return runJob<BflBody, Task, ReadyResult>({
+    async connect() {
+      const body = submitBody(request, model, context.inputs);
+      if (request.inputImage?.strength !== undefined) {
+        context.trace('warning', `FLUX.2 has no strength setting: ${request.inputImage.strength} was not sent.`);
+      }
+      return body;
+    },
+
+    async submit(body) {
+      context.trace('request', `POST /${path} (${body.width}x${body.height}${'input_image' in body ? ', edit' : ''})`, {
+        model,
+      });
+      context.onProgress({ stage: 'queued' });
+      const response = await send(
+        joinUrl(base, path),
+        { method: 'POST', headers: authHeaders(config), json: body },
+        scope,
+      );
+      if (response.status !== 200) throw await bflResponseError(response, scope, config.maxResponseBytes);
+      const json = await readJson(response, config.maxResponseBytes, scope, 'the submit answer');
+      if (!isRecord(json) || typeof json.id !== 'string' || typeof json.polling_url !== 'string')
+        throw malformedError(scope, 'a submit answer without id and polling_url', { phase: 'after_send' });
+      context.onAccepted();
+      const task = { id: json.id.slice(0, 200), pollingUrl: json.polling_url };
+      // The task id lets a later run resume polling after a crash.
+      context.trace('accepted', `${PROVIDER} task ${task.id}`, { bflTaskId: task.id });
+      return task;
+    },
+
+    await: (task) => pollUntilReady(task.pollingUrl, base, config, context, scope, timing),
+
+    async collect(ready, task) {
+      const image = await downloadSample(ready.sample, config, context, scope);
+      context.onProgress({ stage: 'done', fraction: 1 });
+      const output: ProviderOutput = { images: [image], info: { bflTaskId: task.id } };
+      if (ready.seed !== undefined) output.seed = ready.seed;
+      return output;
+    },
+
+    cancel: {
+      signal: context.signal,
+      stop: (task) => {
+        context.trace(
+          'cancel',
+          `${PROVIDER} has no cancel endpoint: stopped polling task ${task.id}; it may still run.`,
+        );
+        return Promise.resolve(
+          new AppError('cancelled', 'Cancelled.', { retryable: false, details: { phase: 'after_send' } }),
+        );
+      },
+    },
+
+    fail: (error) =>
+      error instanceof AppError ? error : networkError(error, scope, `while ${scope.provider} was working`),
+    close: () => deadline.dispose(),
+  });
+}
