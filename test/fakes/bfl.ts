@@ -8,7 +8,8 @@ import { type HttpFake, type LoggedRequest, Script, sendText, startHttpFake } fr
  * Ready with a `sample` URL this server also serves, once: a second download finds it expired.
  */
 export type BflScenario =
-  | { kind: 'success'; pendingPolls?: number }
+  /** `pollRetryAfter`: the first poll answers 429 with this Retry-After (seconds). */
+  | { kind: 'success'; pendingPolls?: number; pollRetryAfter?: string }
   /** The submit answers this status and body. */
   | { kind: 'submit_error'; status: number; body: Record<string, unknown>; headers?: Record<string, string> }
   /** Polling ends in this terminal status (Error, Request Moderated, Content Moderated, Task not found). */
@@ -29,7 +30,10 @@ export const SAMPLE_PNG = makePng(24, 16, [40, 120, 200]);
 
 export async function startFakeBfl(options: { apiKey: string; echoKey?: boolean }): Promise<FakeBfl> {
   const script = new Script<BflScenario>({ kind: 'success' });
-  const tasks = new Map<string, { scenario: BflScenario; polls: number; seed: number; downloaded: boolean }>();
+  const tasks = new Map<
+    string,
+    { scenario: BflScenario; polls: number; seed: number; downloaded: boolean; limited?: boolean }
+  >();
   let next = 0;
   const echo = () => (options.echoKey === true ? ` (key ${options.apiKey})` : '');
   // A wrong key is echoed back as it was sent, as a careless server would.
@@ -57,8 +61,14 @@ export async function startFakeBfl(options: { apiKey: string; echoKey?: boolean 
     if (req.method === 'GET' && logged.path === '/v1/get_result') {
       const task = tasks.get(url.searchParams.get('id') ?? '');
       if (task === undefined) return sendText(res, 404, JSON.stringify({ status: 'Task not found' }));
-      task.polls += 1;
       const s = task.scenario;
+      if (s.kind === 'success' && s.pollRetryAfter !== undefined && !task.limited) {
+        task.limited = true;
+        return sendText(res, 429, JSON.stringify({ error: 'rate_limit_exceeded' }), {
+          'retry-after': s.pollRetryAfter,
+        });
+      }
+      task.polls += 1;
       if (s.kind === 'pending_forever' || (s.kind === 'success' && task.polls <= (s.pendingPolls ?? 2)))
         return sendText(res, 200, JSON.stringify({ id: url.searchParams.get('id'), status: 'Pending', result: null }));
       if (s.kind === 'terminal')

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultProviders } from '../../../electron/engine/default-providers.js';
 import { readAtelierChunk } from '../../../electron/media/png/atelier-chunk.js';
+import { mayCarryKey } from '../../../electron/providers/bfl/connection.js';
 import { createBflProvider } from '../../../electron/providers/bfl/index.js';
 import { sniffImage } from '../../../electron/providers/http/image.js';
 import { redactingProvider } from '../../../electron/providers/redacting-provider.js';
@@ -68,6 +69,35 @@ describe('bfl: text to image', () => {
     expect(fake.submits()[0]!.json).toMatchObject({ steps: 30, guidance: 4 });
     await rejectsWith(provider.generate(request({ width: 1000 }), cfg, recordingContext()), 'invalid_request');
     expect(fake.submits()).toHaveLength(1);
+  });
+});
+
+describe('bfl: polling', () => {
+  it('waits as long as a 429 poll’s Retry-After says, then keeps polling the same task', async () => {
+    fake.setScenario({ kind: 'success', pendingPolls: 0, pollRetryAfter: '0.2' });
+    const out = await provider.generate(request(), cfg, recordingContext());
+    expect(Buffer.from(out.images[0]!.data).equals(SAMPLE_PNG)).toBe(true);
+    const [limited, ready] = fake.polls();
+    expect(ready!.at - limited!.at).toBeGreaterThanOrEqual(190);
+    expect(fake.submits()).toHaveLength(1);
+  });
+
+  it('sends the key only to a polling URL on BFL (https) or on the configured server', () => {
+    const base = 'https://api.bfl.ai';
+    expect(mayCarryKey('https://api.eu.bfl.ai/v1/get_result?id=1', base)).toBe(true);
+    expect(mayCarryKey('https://api.bfl.ai/v1/get_result?id=1', base)).toBe(true);
+    expect(mayCarryKey('http://127.0.0.1:9/v1/get_result?id=1', 'http://127.0.0.1:9')).toBe(true);
+    expect(mayCarryKey('http://api.eu.bfl.ai/v1/get_result?id=1', base)).toBe(false);
+    expect(mayCarryKey('https://evil.example/bfl.ai', base)).toBe(false);
+    expect(mayCarryKey('https://notbfl.ai/x', base)).toBe(false);
+    expect(mayCarryKey('not a url', base)).toBe(false);
+  });
+
+  it('keeps at most 24 tasks in flight by default, as BFL allows', () => {
+    const entry = defaultProviders().find((e) => e.provider.id === 'bfl');
+    expect(entry?.defaults.enabled).toBe(true);
+    expect(entry?.defaults.concurrency).toBeLessThanOrEqual(24);
+    expect(entry?.provider.isConfigured(config())).toBe(false);
   });
 });
 
