@@ -73,11 +73,14 @@ describe('accessibility (axe-core)', () => {
       const raf = (globalThis as unknown as { requestAnimationFrame(cb: () => void): void }).requestAnimationFrame;
       return new Promise<void>((resolve) => raf(() => raf(resolve)));
     });
-    // Every button has taken the theme's text colour (inherited from the page's): the theme is on where axe looks.
+    // The page's text has turned light (a loaded machine paints the background first) and every button has taken it:
+    // the theme is on where axe looks.
     await waitFor(
       async () =>
         (await page.evaluate(`(() => {
           const text = getComputedStyle(document.body).color;
+          const [r, g, b] = (text.match(/\\d+(\\.\\d+)?/g) ?? []).map(Number);
+          if (r + g + b < 384) return false;
           return [...document.querySelectorAll('button.chip')].every((b) => getComputedStyle(b).color === text);
         })()`)) as boolean,
       'the dark theme on every chip',
