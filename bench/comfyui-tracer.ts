@@ -8,37 +8,13 @@
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { readComfyui } from '../electron/library/readers/comfyui.js';
 import { readContainerTexts } from '../electron/library/readers/containers.js';
 import { parseJson } from '../electron/library/readers/json.js';
+import { bestOf, printTable } from './lib/text-table.js';
 
 const TYPICAL_MS = 1;
 const LARGE_MS = 50;
-
-function table(title: string, head: string[], body: string[][]): void {
-  const widths = head.map((h, c) => Math.max(h.length, ...body.map((row) => (row[c] ?? '').length)));
-  console.log(`\n${title}`);
-  for (const row of [head, ...body])
-    console.log(
-      row
-        .map((cell, c) => cell.padEnd(widths[c]!))
-        .join('  ')
-        .trimEnd(),
-    );
-}
-
-/** Best of a few runs (at least 5, for 500 ms at most), in ms: the least disturbed by GC and the other cores' load. */
-function best(run: () => void): number {
-  let min = Infinity;
-  const until = performance.now() + 500;
-  for (let i = 0; i < 5 || (i < 200 && performance.now() < until); i++) {
-    const start = performance.now();
-    run();
-    min = Math.min(min, performance.now() - start);
-  }
-  return min;
-}
 
 const slot = (name: string, type: string, link: number | null) => ({ name, type, link });
 
@@ -139,8 +115,8 @@ export async function run(): Promise<void> {
   ];
   const rows = cases.map(({ name, key, text, target }) => {
     const map = new Map([[key, text]]);
-    const whole = best(() => void readComfyui(map));
-    const parse = best(() => void parseJson(text));
+    const whole = bestOf(() => void readComfyui(map), { minRuns: 5, maxRuns: 200, ms: 500 });
+    const parse = bestOf(() => void parseJson(text), { minRuns: 5, maxRuns: 200, ms: 500 });
     const trace = Math.max(0, whole - parse);
     const parsed = JSON.parse(text) as { nodes?: unknown[] };
     const nodes = Array.isArray(parsed.nodes) ? parsed.nodes.length : Object.keys(parsed).length;
@@ -155,7 +131,7 @@ export async function run(): Promise<void> {
       trace < target ? 'yes' : 'NO',
     ];
   });
-  table(
+  printTable(
     `ComfyUI tracer: ms per read (best of runs; the load average was ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores)`,
     ['graph', 'size', 'nodes', 'read ms', 'JSON parse ms', 'trace ms', 'target ms', 'trace on target'],
     rows,

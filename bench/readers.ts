@@ -23,32 +23,9 @@ import { encodeTextChunk } from '../electron/media/png/text-chunks.js';
 import { HOSTILE_TEXTS, nulComment, repeat } from '../test/fixtures/hostile-texts.js';
 import { insertChunks, makePng } from '../test/unit/media/helpers.js';
 import { memoryKeyring } from './lib/engine-kit.js';
+import { bestOf, printTable } from './lib/text-table.js';
 
 const P99_TARGET_MS = 50;
-
-function table(title: string, head: string[], body: string[][]): void {
-  const widths = head.map((h, c) => Math.max(h.length, ...body.map((row) => (row[c] ?? '').length)));
-  console.log(`\n${title}`);
-  for (const row of [head, ...body])
-    console.log(
-      row
-        .map((cell, c) => (cell ?? '').padEnd(widths[c]!))
-        .join('  ')
-        .trimEnd(),
-    );
-}
-
-/** Best of a few runs (at least 3, and for 200 ms at most), in ms: the least disturbed by GC and the other cores' load. */
-function best(run: () => void): number {
-  let min = Infinity;
-  const until = performance.now() + 200;
-  for (let i = 0; i < 3 || (i < 20 && performance.now() < until); i++) {
-    const start = performance.now();
-    run();
-    min = Math.min(min, performance.now() - start);
-  }
-  return min;
-}
 
 function readEverything(png: Uint8Array, texts: Map<string, string>): void {
   for (const reader of READERS) reader(texts);
@@ -82,12 +59,12 @@ function perKb(png: Uint8Array, sizesKb: number[]): void {
     },
   ];
   const rows = cases.map(({ name, run }) => {
-    const ms = sizesKb.map((kb) => best(run(kb * 1024)));
+    const ms = sizesKb.map((kb) => bestOf(run(kb * 1024), { minRuns: 3, maxRuns: 20, ms: 200 }));
     const ratios = ms.slice(1).map((t, i) => (t / ms[i]!).toFixed(1));
     return [name, ...ms.map((t, i) => ((t * 1000) / sizesKb[i]!).toFixed(1)), ...ratios, ms[ms.length - 1]!.toFixed(0)];
   });
   const ratioHeads = sizesKb.slice(1).map((kb, i) => `×${kb / sizesKb[i]!} size: time ×`);
-  table(
+  printTable(
     'Readers on hostile texts: µs per KB of text at each size (best of runs), and how the time grows with the size',
     [
       'text',
@@ -194,12 +171,12 @@ export async function run(args: string[]): Promise<void> {
     await readImageMetadata(file.bytes);
     inPlace.push([file.name, (performance.now() - start).toFixed(0)]);
   }
-  table(
+  printTable(
     'What reading each file would hold the loop for, on the main thread (the host never does: it reads on worker threads)',
     ['file', 'ms'],
     inPlace,
   );
-  table(
+  printTable(
     `The host importing them: the event loop meanwhile (target p99 < ${P99_TARGET_MS} ms)`,
     ['import', 'outcome', 'seconds', 'loop p99 ms', 'loop max ms', 'p99 on target'],
     await importWhileMeasuring(files),
