@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../electron/engine/types.js';
 import { customNodesPng } from '../../fixtures/images/custom-comfy.js';
+import { importFolder } from './import-helpers.js';
 import { startHarness, waitFor, type Harness } from '../engine/harness.js';
 
 const rereadDone = (engine: Engine) =>
@@ -27,15 +28,7 @@ describe("a person's own ComfyUI nodes", () => {
     h = await startHarness({ housekeepingDelayMs: 0 });
     mkdirSync(join(outside, 'out'));
     writeFileSync(join(outside, 'out', 'heron.png'), await customNodesPng('a heron in fog', 10));
-    const { import: started } = await h.engine.handlers['library.import']({
-      paths: [join(outside, 'out')],
-      mode: 'link',
-      watch: false,
-    });
-    await waitFor(async () => {
-      const found = (await h.engine.handlers['library.imports']({})).items.find((i) => i.id === started.id);
-      return found?.status === 'completed' ? found : undefined;
-    });
+    expect((await importFolder(h.engine, join(outside, 'out'))).status).toBe('completed');
     await rereadDone(h.engine);
     // Found by the graph's raw text, but its prompt is not known: no reader knows the node.
     const before = (await h.engine.handlers['jobs.list']({ view: 'active', search: 'heron', limit: 5 })).items;
@@ -56,15 +49,7 @@ describe("a person's own ComfyUI nodes", () => {
 
     // A new file is read with the rules from the start.
     writeFileSync(join(outside, 'out', 'egret.png'), await customNodesPng('an egret at dawn', 40));
-    const again = await h.engine.handlers['library.import']({
-      paths: [join(outside, 'out')],
-      mode: 'link',
-      watch: false,
-    });
-    await waitFor(async () => {
-      const done = (await h.engine.handlers['library.imports']({})).items.find((i) => i.id === again.import.id);
-      return done?.status === 'completed' ? done : undefined;
-    });
+    expect((await importFolder(h.engine, join(outside, 'out'))).status).toBe('completed');
     const found = await waitFor(async () => {
       const { items } = await h.engine.handlers['jobs.list']({ view: 'active', search: 'egret', limit: 5 });
       return items[0]?.prompt === 'an egret at dawn' ? items : undefined;

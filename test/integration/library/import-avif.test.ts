@@ -3,20 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Engine } from '../../../electron/engine/types.js';
 import { resolveMediaFile } from '../../../electron/host/media-request.js';
 import { avifWith, baseAvif } from '../../fixtures/images/avif.js';
 import { a1111Parameters } from '../../fixtures/images/tool-files.js';
 import { buildExif, unicodeComment } from '../../fixtures/images/tiff-exif.js';
+import { importDone } from './import-helpers.js';
 import { startHarness, waitFor, type Harness } from '../engine/harness.js';
-
-async function importDone(engine: Engine, id: string) {
-  return waitFor(async () => {
-    const { items } = await engine.handlers['library.imports']({});
-    const found = items.find((i) => i.id === id);
-    return found !== undefined && found.status !== 'running' ? found : undefined;
-  }, 20_000);
-}
 
 let h: Harness;
 let outside: string;

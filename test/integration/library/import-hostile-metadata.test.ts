@@ -2,18 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Engine } from '../../../electron/engine/types.js';
 import { encodeTextChunk } from '../../../electron/media/png/text-chunks.js';
 import { insertChunks, makePng } from '../../unit/media/helpers.js';
-import { startHarness, waitFor, type Harness } from '../engine/harness.js';
-
-async function importDone(engine: Engine, id: string) {
-  return waitFor(async () => {
-    const { items } = await engine.handlers['library.imports']({});
-    const found = items.find((i) => i.id === id);
-    return found !== undefined && found.status !== 'running' ? found : undefined;
-  }, 20_000);
-}
+import { importDone } from './import-helpers.js';
+import { startHarness, type Harness } from '../engine/harness.js';
 
 let h: Harness;
 let outside: string;

@@ -11,18 +11,10 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Engine } from '../../../electron/engine/types.js';
 import { resolveMediaFile } from '../../../electron/host/media-request.js';
 import { COMFY_SEED, toolFiles, type ToolFile } from '../../fixtures/images/tool-files.js';
+import { importDone } from './import-helpers.js';
 import { startHarness, waitFor, waitForStatus, type Harness } from '../engine/harness.js';
-
-async function importDone(engine: Engine, id: string) {
-  return waitFor(async () => {
-    const { items } = await engine.handlers['library.imports']({});
-    const found = items.find((i) => i.id === id);
-    return found !== undefined && found.status !== 'running' ? found : undefined;
-  }, 20_000);
-}
 
 function writeAll(dir: string, files: ToolFile[]): void {
   mkdirSync(dir, { recursive: true });

@@ -6,19 +6,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RereadProgress } from '../../../shared/contract.js';
 import type { Engine } from '../../../electron/engine/types.js';
 import { toolFiles, type ToolFile } from '../../fixtures/images/tool-files.js';
+import { importFolder } from './import-helpers.js';
 import { startHarness, waitFor, type Harness } from '../engine/harness.js';
 
 function writeAll(dir: string, files: ToolFile[]): void {
   mkdirSync(dir, { recursive: true });
   for (const f of files) writeFileSync(join(dir, f.name), f.bytes);
-}
-
-async function importFolder(engine: Engine, path: string): Promise<void> {
-  const { import: started } = await engine.handlers['library.import']({ paths: [path], mode: 'link', watch: false });
-  await waitFor(async () => {
-    const found = (await engine.handlers['library.imports']({})).items.find((i) => i.id === started.id);
-    return found !== undefined && found.status === 'completed' ? found : undefined;
-  }, 20_000);
 }
 
 const rereadDone = (engine: Engine): Promise<RereadProgress> =>
