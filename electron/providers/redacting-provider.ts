@@ -1,6 +1,7 @@
 import { AppError } from '../../shared/errors.js';
 import { createRedactor, secretsOf, type Redactor } from './redact.js';
-import type { Provider, ProviderConfig, ProviderContext, ProviderOutput } from './types.js';
+import type { GenerateRequest } from '../../shared/contract.js';
+import type { Provider, ProviderConfig, ProviderContext, ProviderOutput, RemoteTask } from './types.js';
 
 /**
  * The one boundary every provider answer crosses: whatever it yields (output, thrown errors, traces, progress
@@ -26,24 +27,16 @@ export function redactingProvider(provider: Provider, onSecrets?: (secrets: stri
     },
     async generate(request, config, context) {
       const r = redactorFor(config);
-      const safe: ProviderContext = {
-        signal: context.signal,
-        onAccepted: () => context.onAccepted(),
-        onPartialImage: (image) => context.onPartialImage(image),
-        onProgress: (progress) => context.onProgress({ ...progress, stage: r.text(progress.stage) }),
-        trace: (kind, message, data) =>
-          context.trace(r.text(kind), r.text(message), data === undefined ? undefined : r.deep(data)),
-        ...(context.inputs === undefined ? {} : { inputs: context.inputs }),
-      };
-      let output: ProviderOutput;
-      try {
-        output = await provider.generate(request, config, safe);
-      } catch (error) {
-        throw redactError(error, r);
-      }
-      // Image bytes are left alone (deep copies only plain objects and arrays); every string around them is not.
-      return r.deep(output);
+      return run(r, () => provider.generate(request, config, safeContext(context, r)));
     },
+    ...(provider.resume === undefined
+      ? {}
+      : {
+          async resume(remote: RemoteTask, request: GenerateRequest, config: ProviderConfig, context: ProviderContext) {
+            const r = redactorFor(config);
+            return run(r, () => provider.resume!(remote, request, config, safeContext(context, r)));
+          },
+        }),
     async test(config, signal) {
       const r = redactorFor(config);
       try {
@@ -53,6 +46,30 @@ export function redactingProvider(provider: Provider, onSecrets?: (secrets: stri
       }
     },
   };
+}
+
+/** The context a provider sees: everything it reports, the remote handle included, passes the redactor first. */
+function safeContext(context: ProviderContext, r: Redactor): ProviderContext {
+  return {
+    signal: context.signal,
+    onAccepted: (remote) => context.onAccepted(remote === undefined ? undefined : r.deep(remote)),
+    onPartialImage: (image) => context.onPartialImage(image),
+    onProgress: (progress) => context.onProgress({ ...progress, stage: r.text(progress.stage) }),
+    trace: (kind, message, data) =>
+      context.trace(r.text(kind), r.text(message), data === undefined ? undefined : r.deep(data)),
+    ...(context.inputs === undefined ? {} : { inputs: context.inputs }),
+  };
+}
+
+/** Runs one provider call; image bytes are left alone (deep copies only plain objects and arrays), every string not. */
+async function run(r: Redactor, call: () => Promise<ProviderOutput>): Promise<ProviderOutput> {
+  let output: ProviderOutput;
+  try {
+    output = await call();
+  } catch (error) {
+    throw redactError(error, r);
+  }
+  return r.deep(output);
 }
 
 /** The same error with its message and details redacted; anything else thrown keeps only a redacted message. */

@@ -69,6 +69,17 @@ export interface ProviderOutput {
   info?: Record<string, unknown>;
 }
 
+/**
+ * Accepted work as the provider knows it, enough for a later run (after a crash, a quit, a lost connection) to find
+ * it again. Plain strings only; never a key (the redacting boundary scrubs it anyway).
+ */
+export interface RemoteTask {
+  /** The provider's own id for the work: BFL's task id, fal's request id, Replicate's prediction id, RunPod's job id. */
+  id: string;
+  /** What else finding it needs: a polling URL, the model path a status URL is built from. */
+  data?: Record<string, string>;
+}
+
 export interface ProviderContext {
   /** Aborted on cancel or timeout; the provider stops through its own cancel mechanism. */
   signal: AbortSignal;
@@ -76,9 +87,11 @@ export interface ProviderContext {
   onPartialImage(image: EncodedImage): void;
   /**
    * Called once the provider has accepted the work (request fully sent and acknowledged).
-   * After this, nothing is retried automatically: the provider may bill it.
+   * After this, nothing is retried automatically: the provider may bill it. A provider whose API answers with an id
+   * passes it as `remote`: it is stored with the job before this returns, so a later run collects the work through
+   * `Provider.resume` instead of sending it again.
    */
-  onAccepted(): void;
+  onAccepted(remote?: RemoteTask): void;
   /** Appends to the job's trace (job_events). */
   trace(kind: string, message: string, data?: Record<string, unknown>): void;
   /** Set whenever the request has inputImage, mask or upscale (the request says which operation). */
@@ -106,4 +119,15 @@ export interface Provider {
   validate(request: GenerateRequest, config: ProviderConfig): void;
   generate(request: GenerateRequest, config: ProviderConfig, context: ProviderContext): Promise<ProviderOutput>;
   test(config: ProviderConfig, signal: AbortSignal): Promise<ProviderListing>;
+  /**
+   * Collects work accepted by an earlier run (its `onAccepted(remote)`) without submitting anything: polls until it
+   * is done, then downloads it, reporting progress like generate. Work the provider no longer knows, or a result
+   * that expired, ends in AppError('provider_error') with `details.remoteGone: true` and the reason in words.
+   */
+  resume?(
+    remote: RemoteTask,
+    request: GenerateRequest,
+    config: ProviderConfig,
+    context: ProviderContext,
+  ): Promise<ProviderOutput>;
 }

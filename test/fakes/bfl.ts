@@ -24,6 +24,9 @@ export interface FakeBfl extends HttpFake {
   submits(): LoggedRequest[];
   polls(): LoggedRequest[];
   downloads(): LoggedRequest[];
+  setTaskScenario(id: string, next: BflScenario): void;
+  /** Ids of every task submitted so far. */
+  tasks(): string[];
 }
 
 export const SAMPLE_PNG = makePng(24, 16, [40, 120, 200]);
@@ -101,6 +104,12 @@ export async function startFakeBfl(options: { apiKey: string; echoKey?: boolean 
 
   return Object.assign(fake, {
     setScenario: (s: BflScenario | BflScenario[]) => script.set(s),
+    // What a task does from its next poll on (a held task released, as when a crashed run comes back).
+    setTaskScenario: (id: string, s: BflScenario) => {
+      const task = tasks.get(id);
+      if (task !== undefined) task.scenario = s;
+    },
+    tasks: () => [...tasks.keys()],
     submits: () => fake.requests.filter((r) => r.method === 'POST'),
     polls: () => fake.requests.filter((r) => r.path === '/v1/get_result'),
     downloads: () => fake.requests.filter((r) => r.path.startsWith('/samples/')),

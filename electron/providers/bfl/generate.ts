@@ -10,7 +10,7 @@ import type { ProviderConfig, ProviderContext, ProviderOutput } from '../types.j
 import { BFL_BASE_URL, PROVIDER, authHeaders, hasKey, isRecord, modelFor, secretsOf } from './connection.js';
 import { bflResponseError } from './errors.js';
 import { validateBflRequest } from './models.js';
-import { type PollTiming, type ReadyResult, downloadSample, pollUntilReady } from './poll.js';
+import { type PollTiming, type ReadyResult, collectSample, pollUntilReady } from './poll.js';
 import { type BflBody, submitBody } from './request-body.js';
 
 interface Task {
@@ -65,22 +65,16 @@ export async function generate(
       const json = await readJson(response, config.maxResponseBytes, scope, 'the submit answer');
       if (!isRecord(json) || typeof json.id !== 'string' || typeof json.polling_url !== 'string')
         throw malformedError(scope, 'a submit answer without id and polling_url', { phase: 'after_send' });
-      context.onAccepted();
-      const task = { id: json.id.slice(0, 200), pollingUrl: json.polling_url };
-      // The task id lets a later run resume polling after a crash.
+      const task = { id: json.id.slice(0, 200), pollingUrl: json.polling_url.slice(0, 2000) };
+      // Stored with the job before polling starts: a later run collects it through resume.ts, never submits again.
+      context.onAccepted({ id: task.id, data: { pollingUrl: task.pollingUrl } });
       context.trace('accepted', `${PROVIDER} task ${task.id}`, { bflTaskId: task.id });
       return task;
     },
 
     await: (task) => pollUntilReady(task.pollingUrl, base, config, context, scope, timing),
 
-    async collect(ready, task) {
-      const image = await downloadSample(ready.sample, config, context, scope);
-      context.onProgress({ stage: 'done', fraction: 1 });
-      const output: ProviderOutput = { images: [image], info: { bflTaskId: task.id } };
-      if (ready.seed !== undefined) output.seed = ready.seed;
-      return output;
-    },
+    collect: (ready, task) => collectSample(ready, task.id, config, context, scope),
 
     cancel: {
       signal: context.signal,

@@ -5,7 +5,7 @@ import { type CallScope, malformedError, redact } from '../http/errors.js';
 import { toImage } from '../http/image.js';
 import { send } from '../http/request.js';
 import { retryAfterMs } from '../http/status-errors.js';
-import type { GeneratedImage, ProviderConfig, ProviderContext } from '../types.js';
+import type { GeneratedImage, ProviderConfig, ProviderContext, ProviderOutput } from '../types.js';
 import { authHeaders, isRecord, mayCarryKey } from './connection.js';
 import { afterAccept, bflResponseError } from './errors.js';
 
@@ -51,6 +51,10 @@ export async function pollUntilReady(
       await sleep(Math.max(wait, retryAfterMs(response.headers) ?? 0), scope.deadline.signal);
       continue;
     }
+    if (response.status === 404) {
+      await response.body?.cancel().catch(() => undefined);
+      throw taskNotFound(scope);
+    }
     if (response.status !== 200) throw afterAccept(await bflResponseError(response, scope, config.maxResponseBytes));
     const json = await readJson(response, config.maxResponseBytes, scope, 'the polling answer');
     if (!isRecord(json) || typeof json.status !== 'string') throw malformedError(scope, 'a poll without a status');
@@ -72,19 +76,22 @@ export async function pollUntilReady(
         },
       );
     }
-    if (status === 'Task not found') {
-      throw failed(
-        scope,
-        `${scope.provider} no longer knows this task (Task not found): it expired or was never stored. Run the job again.`,
-        { bflStatus: status },
-      );
-    }
+    if (status === 'Task not found') throw taskNotFound(scope);
     const said = typeof json.error === 'string' ? redact(json.error, scope.secrets) : '';
     throw failed(scope, `${scope.provider} could not make the image (${status})${said === '' ? '.' : `: "${said}"`}`, {
       bflStatus: status,
       ...(said === '' ? {} : { providerMessage: said }),
     });
   }
+}
+
+// BFL says so as a status, or as a 404 from the polling URL.
+function taskNotFound(scope: CallScope): AppError {
+  return failed(
+    scope,
+    `${scope.provider} no longer knows this task (Task not found): it expired or was never stored. Run the job again.`,
+    { bflStatus: 'Task not found', remoteGone: true },
+  );
 }
 
 function readyResult(json: Record<string, unknown>, scope: CallScope): ReadyResult {
@@ -118,9 +125,24 @@ export async function downloadSample(
       scope,
       `${scope.provider} made the image, but its download link answered HTTP ${response.status} (the link lasts ` +
         `about ten minutes and may have expired). Run the job again.`,
-      { status: response.status },
+      { status: response.status, remoteGone: true },
     );
   }
   const bytes = await readBounded(response, config.maxResponseBytes, scope, 'the image');
   return toImage(bytes, scope, 'the image');
+}
+
+/** Downloads a Ready task's sample and shapes the job's output (a fresh run and a resumed one end the same way). */
+export async function collectSample(
+  ready: ReadyResult,
+  taskId: string,
+  config: ProviderConfig,
+  context: ProviderContext,
+  scope: CallScope,
+): Promise<ProviderOutput> {
+  const image = await downloadSample(ready.sample, config, context, scope);
+  context.onProgress({ stage: 'done', fraction: 1 });
+  const output: ProviderOutput = { images: [image], info: { bflTaskId: taskId } };
+  if (ready.seed !== undefined) output.seed = ready.seed;
+  return output;
 }

@@ -4,6 +4,7 @@ import { BFL_BASE_URL, PROVIDER, hasKey, modelFor } from './connection.js';
 import { generate } from './generate.js';
 import { BFL_MODELS, bflCapabilities, validateBflRequest } from './models.js';
 import { DEFAULT_POLL_TIMING, type PollTiming } from './poll.js';
+import { resume } from './resume.js';
 import { testConnection } from './test-connection.js';
 
 /**
@@ -27,5 +28,6 @@ export function createBflProvider(timing: PollTiming = DEFAULT_POLL_TIMING): Pro
     },
     generate: (request, config, context) => generate(request, config, context, timing),
     test: (config, signal) => testConnection(config, signal),
+    resume: (remote, request, config, context) => resume(remote, request, config, context, timing),
   };
 }

@@ -24,6 +24,56 @@ afterEach(async () => {
   await fake.close();
 });
 
+describe('bfl: collecting accepted work again (resume)', () => {
+  it('hands the task id and polling URL to onAccepted, and resume collects it without a second submit', async () => {
+    fake.setScenario({ kind: 'pending_forever' });
+    const first = recordingContext();
+    const running = provider.generate(request({ seed: 5 }), cfg, first);
+    await waitFor(() => fake.polls().length > 0);
+    expect(first.remotes).toEqual([
+      { id: 'gen_fake1', data: { pollingUrl: `${fake.url}/v1/get_result?id=gen_fake1` } },
+    ]);
+    first.controller.abort();
+    await rejectsWith(running, 'cancelled');
+
+    fake.setTaskScenario('gen_fake1', { kind: 'success', pendingPolls: 0 });
+    const later = recordingContext();
+    const out = await provider.resume!(first.remotes[0]!, request({ seed: 5 }), cfg, later);
+    expect(Buffer.from(out.images[0]!.data).equals(SAMPLE_PNG)).toBe(true);
+    expect(out.seed).toBe(5);
+    expect(fake.submits()).toHaveLength(1);
+    expect(later.accepted).toBe(0);
+    expect(later.traces.map((t) => t.kind)).toContain('resume');
+  });
+
+  it('ends a task BFL no longer knows with that reason, marked as gone', async () => {
+    const error = await rejectsWith(
+      provider.resume!(
+        { id: 'gen_lost', data: { pollingUrl: `${fake.url}/v1/get_result?id=gen_lost` } },
+        request(),
+        cfg,
+        recordingContext(),
+      ),
+      'provider_error',
+    );
+    expect(error.message).toContain('no longer knows this task');
+    expect(error.details).toMatchObject({ remoteGone: true });
+    expect(fake.submits()).toHaveLength(0);
+  });
+
+  it('ends a task whose result link expired with that reason, marked as gone', async () => {
+    fake.setScenario({ kind: 'expired_sample' });
+    const first = recordingContext();
+    await rejectsWith(provider.generate(request(), cfg, first), 'provider_error');
+    const error = await rejectsWith(
+      provider.resume!(first.remotes[0]!, request(), cfg, recordingContext()),
+      'provider_error',
+    );
+    expect(error.message).toContain('may have expired');
+    expect(error.details).toMatchObject({ remoteGone: true });
+  });
+});
+
 describe('bfl: text to image', () => {
   it('submits with x-key, polls the returned polling_url while Pending, and downloads the sample at once', async () => {
     fake.setScenario({ kind: 'success', pendingPolls: 3 });

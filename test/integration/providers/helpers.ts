@@ -7,6 +7,7 @@ import type {
   ProviderConfig,
   ProviderContext,
   ProviderProgress,
+  RemoteTask,
   SourceImage,
 } from '../../../electron/providers/types.js';
 import { makePng } from '../../fakes/png.js';
@@ -16,6 +17,8 @@ export interface RecordingContext extends ProviderContext {
   progress: ProviderProgress[];
   partials: EncodedImage[];
   accepted: number;
+  /** The remote handles passed to onAccepted, in order. */
+  remotes: RemoteTask[];
   traces: { kind: string; message: string; data?: Record<string, unknown> }[];
 }
 
@@ -27,11 +30,13 @@ export function recordingContext(): RecordingContext {
     progress: [],
     partials: [],
     accepted: 0,
+    remotes: [],
     traces: [],
     onProgress: (p) => ctx.progress.push(p),
     onPartialImage: (image) => ctx.partials.push(image),
-    onAccepted: () => {
+    onAccepted: (remote) => {
       ctx.accepted += 1;
+      if (remote !== undefined) ctx.remotes.push(remote);
     },
     trace: (kind, message, data) => ctx.traces.push({ kind, message, ...(data === undefined ? {} : { data }) }),
   };
