@@ -65,6 +65,8 @@ export interface ProviderOutput {
   revisedPrompt?: string;
   seed?: Seed;
   usage?: JobResult['usage'];
+  /** What the provider said this job cost, in US dollars, where its API reports it (else the spend table estimates). */
+  costUsd?: number;
   /** Provider-specific extras worth keeping in the result (e.g. A1111 infotexts). */
   info?: Record<string, unknown>;
 }
