@@ -24,6 +24,7 @@ import { defaultProviders } from './default-providers.js';
 import { createEventBus, createSignal } from '../base/events.js';
 import { createDisposableStore } from '../base/disposables.js';
 import { createHandlers } from './handlers.js';
+import type { EngineCandidate } from './discovery/candidates.js';
 import { runHousekeeping } from './housekeeping.js';
 import { mediaResolver } from './resolve-media.js';
 import { createJobMedia } from './job-media.js';
@@ -68,6 +69,8 @@ export interface EngineTestSeams {
   probeBackoff?: { firstMs: number; maxMs: number };
   /** Wraps each imported file's read (an e2e test holds an import mid-way). */
   wrapImportRead?: ImporterDeps['wrapRead'];
+  /** Where engines.find looks (loopback ports of fakes) instead of the usual engine ports. */
+  engineCandidates?: readonly EngineCandidate[];
 }
 
 const silentLog: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -367,6 +370,7 @@ export async function createEngine(options: EngineOptions, seams: EngineTestSeam
       inputs,
       dataDir,
       log,
+      engineCandidates: seams.engineCandidates,
     });
 
     return {

@@ -27,6 +27,8 @@ import { checkOperationSupported } from './operation-support.js';
 import { createExportHandlers } from './export-handlers.js';
 import type { Exporter } from '../library/export/exporter.js';
 import type { Rereader } from '../library/reread/rereader.js';
+import { createDiscoveryHandlers } from './discovery/handlers.js';
+import type { EngineCandidate } from './discovery/candidates.js';
 
 export interface HandlerDeps {
   store: JobStore;
@@ -59,6 +61,8 @@ export interface HandlerDeps {
   exporter: Pick<Exporter, 'start' | 'list' | 'cancel'>;
   /** Re-reads imported files' settings with this build's readers. */
   rereader: Pick<Rereader, 'request' | 'requestSources' | 'status'>;
+  /** Where engines.find looks on this computer (tests: fakes' ports); the usual ports when absent. */
+  engineCandidates?: readonly EngineCandidate[] | undefined;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -288,5 +292,11 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     ...createPresetHandlers(store),
     ...createIterateHandlers({ store, dataDir: deps.dataDir, now: () => Date.now() }),
     ...createExportHandlers(deps.exporter),
+    ...createDiscoveryHandlers({
+      providers,
+      settings,
+      kick: () => scheduler.kick(),
+      ...(deps.engineCandidates === undefined ? {} : { candidates: deps.engineCandidates }),
+    }),
   };
 }

@@ -81,6 +81,8 @@ export const BRIDGE_CHANNELS = [
   'export.cancel',
   'updates.status',
   'updates.restart',
+  'engines.find',
+  'engines.connect',
 ] as const satisfies readonly ChannelName[];
 
 type MissingChannels = Exclude<ChannelName, (typeof BRIDGE_CHANNELS)[number]>;

@@ -48,6 +48,7 @@ import {
   UseLocation,
 } from './library-location.js';
 import { DuplicatesPage, DuplicatesQuery, SimilarQuery, SimilarResult } from './similar.js';
+import { ConnectedEngine, ConnectEngine, FoundEngines } from './discovery.js';
 
 const Updated = z.object({ updated: z.number().int() });
 const Removed = z.object({ removed: z.number().int(), bytesFreed: z.number().int() });
@@ -123,6 +124,10 @@ export const channels = {
     input: z.strictObject({ id: ProviderId }),
     output: z.object({ removed: z.boolean(), movedJobs: z.number().int() }),
   },
+  /** Probes this computer's usual engine ports (127.0.0.1 only) and names what answers. */
+  'engines.find': { input: Empty, output: FoundEngines },
+  /** Turns on a found ComfyUI or A1111/Forge at its address (a new instance when the first points elsewhere), then tests it. */
+  'engines.connect': { input: ConnectEngine, output: ConnectedEngine },
   'presets.list': { input: Empty, output: z.object({ items: z.array(Preset) }) },
   'presets.save': { input: SavePreset, output: z.object({ preset: Preset }) },
   'presets.delete': { input: ById, output: Updated },

@@ -18,6 +18,7 @@ const SEAM_KEYS: Record<keyof EngineTestSeams, true> = {
   watchSettleMs: true,
   probeBackoff: true,
   wrapImportRead: true,
+  engineCandidates: true,
 };
 
 /** Splits a harness's options into createEngine's two arguments: production options, then test seams. */

@@ -170,6 +170,7 @@ export function createFakeEngine(dataDir: string): FakeEngine {
     'desktop.droppedImages': desktopOnly,
     'updates.status': async () => ({ state: 'off', reason: 'unsupported' }),
     'updates.restart': desktopOnly,
+    ...notImplementedHere(['engines.find', 'engines.connect']),
     ...notImplementedHere([
       'library.import',
       'library.imports',
