@@ -6,7 +6,7 @@ import { SUMMARY_COLUMNS, type DetailRow, type StoreContext, type SummaryRow } f
 import type { Events } from './events.js';
 import type { Images } from './images.js';
 import { ROW_BYTES_SQL, createSubmit } from './job-submit.js';
-import type { NewImage, QueuedJob } from './records.js';
+import type { NewImage, QueuedJob, StoredRemote } from './records.js';
 
 // Where the row-size constants always lived: file-jobs.ts, tests and benches import them from here.
 export { ROW_BYTES_SQL, ROW_OVERHEAD_BYTES } from './job-submit.js';
@@ -19,6 +19,9 @@ export const INTERRUPTED_ERROR: ErrorBody = {
   retryable: false,
   details: { recovery: 'check_history_before_retrying' },
 };
+
+export const RESUMING_MESSAGE =
+  'Atelier stopped while the provider worked on this job: it collects the result when it starts again (nothing is sent twice).';
 
 const MAX_STAGE_CHARS = 64;
 
@@ -57,10 +60,18 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
     `UPDATE jobs SET provider = @to, request_json = json_set(request_json, '$.provider', @to), updated_at = @now
      WHERE provider = @from AND status = 'queued' RETURNING id`,
   );
-  const queuedStmt = sql.prepare<{ id: string; provider: string; created_at: number; request_json: string }>(
+  // The queue's order: a rank where the person moved a job (queue.ts), else its creation time (jobs_queue_order).
+  const queuedStmt = sql.prepare<{
+    id: string;
+    provider: string;
+    created_at: number;
+    request_json: string;
+    remote_json: string | null;
+  }>(
     'jobs.queued',
-    `SELECT id, provider, created_at, request_json FROM jobs WHERE status = 'queued' AND cancel_requested = 0
-     ORDER BY created_at, id LIMIT ?`,
+    `SELECT id, provider, created_at, request_json, remote_json FROM jobs INDEXED BY jobs_queue_order
+     WHERE status = 'queued' AND cancel_requested = 0
+     ORDER BY COALESCE(queue_rank, created_at), created_at, id LIMIT ?`,
   );
   const progressStmt = sql.prepare(
     'jobs.progress',
@@ -94,7 +105,22 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
        updated_at = MAX(updated_at + 1, @now)
      WHERE id IN (@original, @retry)`,
   );
-  const runningIds = sql.prepare<{ id: string }>('jobs.running', "SELECT id FROM jobs WHERE status = 'running'");
+  const runningIds = sql.prepare<{ id: string; remote: number; cancel_requested: number }>(
+    'jobs.running',
+    "SELECT id, remote_json IS NOT NULL AS remote, cancel_requested FROM jobs WHERE status = 'running'",
+  );
+  // Accepted work goes back to the queue's head with its handle: the scheduler collects it, never sends it again.
+  const resumeStmt = sql.prepare(
+    'jobs.resume',
+    `UPDATE jobs SET status = 'queued', started_at = NULL, updated_at = MAX(@now, updated_at + 1), progress_stage = NULL,
+       progress_fraction = NULL, partial_images = 0,
+       queue_rank = MIN(COALESCE((SELECT MIN(COALESCE(queue_rank, created_at)) FROM jobs WHERE status = 'queued'), @now), @now) - 1
+     WHERE id = @id AND status = 'running'`,
+  );
+  const setRemoteStmt = sql.prepare(
+    'jobs.setRemote',
+    "UPDATE jobs SET remote_json = @remote WHERE id = @id AND status = 'running'",
+  );
 
   const locationsOf = sql.prepare<{ path: string; missing: number }>(
     'jobs.locations',
@@ -218,16 +244,23 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
     events.append(originalId, 'retried_as', `Retried as job ${retryId}.`, { retryId });
   });
 
-  const recoverTx = ctx.db.transaction((): number => {
-    const ids = runningIds.all().map((r) => r.id);
+  const recoverTx = ctx.db.transaction((): { interrupted: number; resumed: number } => {
+    const rows = runningIds.all();
     const errorJson = JSON.stringify(INTERRUPTED_ERROR);
-    for (const id of ids) {
+    let resumed = 0;
+    for (const { id, remote, cancel_requested } of rows) {
       const now = ctx.now();
+      if (remote === 1 && cancel_requested === 0) {
+        resumeStmt.run({ id, now });
+        events.append(id, 'resuming', RESUMING_MESSAGE);
+        resumed += 1;
+        continue;
+      }
       interrupt.run({ id, now, error: errorJson });
       resize.run(id);
       events.append(id, 'interrupted', INTERRUPTED_ERROR.message);
     }
-    return ids.length;
+    return { interrupted: rows.length - resumed, resumed };
   });
 
   return {
@@ -235,12 +268,16 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
       get: detail,
       getSummary: summary,
       queued(limit: number): QueuedJob[] {
-        return queuedStmt.all(Math.max(0, Math.trunc(limit))).map((row) => ({
-          id: row.id,
-          provider: row.provider,
-          createdAt: row.created_at,
-          request: JSON.parse(row.request_json) as GenerateRequest,
-        }));
+        return queuedStmt.all(Math.max(0, Math.trunc(limit))).map((row) => {
+          const job: QueuedJob = {
+            id: row.id,
+            provider: row.provider,
+            createdAt: row.created_at,
+            request: JSON.parse(row.request_json) as GenerateRequest,
+          };
+          if (row.remote_json !== null) job.remote = JSON.parse(row.remote_json) as StoredRemote;
+          return job;
+        });
       },
     },
     writes: {
@@ -289,8 +326,11 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
       linkRetry(originalId: string, retryId: string): void {
         linkRetryTx.immediate(originalId, retryId);
       },
-      recoverInterrupted(): number {
+      recoverInterrupted(): { interrupted: number; resumed: number } {
         return sql.time('jobs.recoverInterrupted', () => recoverTx.immediate());
+      },
+      setRemote(id: string, remote: StoredRemote): boolean {
+        return setRemoteStmt.run({ id, remote: JSON.stringify(remote) }).changes > 0;
       },
     },
   };

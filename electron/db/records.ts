@@ -36,6 +36,15 @@ export interface QueuedJob {
   provider: string;
   createdAt: number;
   request: GenerateRequest;
+  /** Work a provider accepted before Atelier stopped: the job collects it there instead of sending it again. */
+  remote?: StoredRemote;
+}
+
+/** A provider's handle for accepted work (electron/providers/types.ts RemoteTask) and the instance that took it. */
+export interface StoredRemote {
+  instance: string;
+  id: string;
+  data?: Record<string, string>;
 }
 
 export interface RemovedFiles {

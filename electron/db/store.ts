@@ -31,7 +31,9 @@ import { createPresets } from './presets.js';
 import { createPromptHistory } from './prompt-history.js';
 import { createSimilar } from './similar.js';
 import { createRereads } from './rereads.js';
+import { createQueue } from './queue.js';
 import { createMasks } from './masks.js';
+import { createCosts } from './costs.js';
 import { DEFAULT_SLOW_QUERY_MS, Statements, defaultClock } from './statements.js';
 import { createStats } from './stats.js';
 import type { JobReads, JobStore, JobWrites, StoreOptions } from './types.js';
@@ -111,7 +113,8 @@ function openStoreIn(dataDir: string, options: StoreOptions): JobStore {
       migratedFrom: migration.from,
       schemaVersion: migration.to,
       backupPath: migration.backupPath,
-      recoveredInterrupted: recovered,
+      recoveredInterrupted: recovered.interrupted,
+      recoveredResumed: recovered.resumed,
       integrityChecked: checked,
     });
     return store;
@@ -179,15 +182,18 @@ function composeStore(
     xmp: guard.compose(createXmpSidecars(ctx), 'record the sidecar'),
     similar: guard.compose(createSimilar(ctx, images), 'record the image hash'),
     rereads: guard.compose(createRereads(ctx), 'record the re-read settings'),
+    queue: guard.compose(createQueue(ctx, images, events), 'change the queue'),
     masks: guard.compose(createMasks(ctx), 'save the mask'),
     presets: guard.compose(createPresets(ctx)),
     prompts: guard.compose(createPromptHistory(ctx)),
+    costs: guard.compose(createCosts(ctx), 'record what the job cost'),
     info: {
       databasePath: '',
       migratedFrom: 0,
       schemaVersion: 0,
       backupPath: null,
       recoveredInterrupted: 0,
+      recoveredResumed: 0,
       integrityChecked: true,
     },
     async backupIfChanged() {

@@ -5,6 +5,7 @@
 import type { AnnotationStore } from './annotations-store.js';
 import type { CurationStore } from './curation-store.js';
 import type { PresetStore } from './presets.js';
+import type { CostStore } from './costs.js';
 import type { PromptHistoryStore } from './prompt-history.js';
 import type { XmpSidecarStore } from './xmp-sidecars.js';
 import type { ErrorBody } from '../../shared/errors.js';
@@ -13,6 +14,7 @@ import type { ImportStore } from './import-types.js';
 import type { RecoveredBatch, RecoveredImage } from './recovered.js';
 import type { SimilarStore } from './similar.js';
 import type { RereadStore } from './rereads.js';
+import type { QueueStore } from './queue.js';
 import type { GenerateRequest, JobDetail, JobResult, JobSummary, ListPage, ListQuery } from '../../shared/contract.js';
 import type { MaskStore } from './masks.js';
 import type {
@@ -25,6 +27,7 @@ import type {
   RetentionMove,
   StoreStats,
   SubmitOutcome,
+  StoredRemote,
   TrashSummary,
 } from './records.js';
 
@@ -37,6 +40,7 @@ export type {
   StoreLimits,
   StoreStats,
   StoredImage,
+  StoredRemote,
   SubmitOutcome,
   TrashSummary,
 } from './records.js';
@@ -86,8 +90,13 @@ export interface JobWrites {
   markCancelled(id: string, reason?: string): JobSummary;
   /** Queued: cancelled at once. Running: flagged for the worker. Terminal: unchanged. */
   requestCancel(id: string): JobDetail;
-  /** On open: running -> interrupted; returns how many. */
-  recoverInterrupted(): number;
+  /**
+   * On open: running -> interrupted, except work a provider accepted with a handle (setRemote), which goes back to
+   * the queue's head to be collected; returns how many of each.
+   */
+  recoverInterrupted(): { interrupted: number; resumed: number };
+  /** Stores a running job's remote handle (before its result is awaited); false when it is no longer running. */
+  setRemote(id: string, remote: StoredRemote): boolean;
   /** Links a retry and the job it retried (both rows, one transaction) and records it in both traces. */
   linkRetry(originalId: string, retryId: string): void;
   appendEvent(jobId: string, kind: string, message: string, data?: Record<string, unknown>): void;
@@ -132,12 +141,16 @@ export interface JobStore extends JobReads, JobWrites {
   readonly similar: SimilarStore;
   /** Imported files read by older readers, and their new reads (rereads.ts). */
   readonly rereads: RereadStore;
+  /** The queue's order (moves) and cancelling all of it, counted (queue.ts). */
+  readonly queue: QueueStore;
   /** Masks painted in the viewer for a masked edit. */
   readonly masks: MaskStore;
   /** Saved composer settings and imported A1111 styles (presets.ts). */
   readonly presets: PresetStore;
   /** Prompts submitted, newest first, bounded. */
   readonly prompts: PromptHistoryStore;
+  /** What paid jobs cost, per provider per day (costs.ts; electron/spend/ reads and writes it). */
+  readonly costs: CostStore;
 }
 
 export interface StoreOpenInfo {
@@ -150,6 +163,8 @@ export interface StoreOpenInfo {
   backupPath: string | null;
   /** Jobs that were running when Atelier last stopped, now `interrupted`. */
   recoveredInterrupted: number;
+  /** Jobs a provider had accepted when Atelier last stopped, back in the queue to be collected. */
+  recoveredResumed: number;
   /** PRAGMA quick_check ran on open: skipped only after a clean close left the file untouched. */
   integrityChecked: boolean;
 }

@@ -106,8 +106,11 @@ export async function createEngine(options: EngineOptions, seams: EngineTestSeam
   try {
     // Warm the history page's statements and pages so the window's first request is not the cold one.
     store.list({ limit: 60, view: 'active' });
-    const interrupted = store.recoverInterrupted();
+    const recovered = store.recoverInterrupted();
+    const interrupted = store.info.recoveredInterrupted + recovered.interrupted;
+    const resumed = store.info.recoveredResumed + recovered.resumed;
     if (interrupted > 0) log.warn('jobs interrupted by the last shutdown', { count: interrupted });
+    if (resumed > 0) log.info('accepted jobs to collect after the last shutdown', { count: resumed });
 
     const bus = createEventBus(log);
     const entries = seams.providers ?? defaultProviders();

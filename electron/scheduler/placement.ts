@@ -20,6 +20,8 @@ export interface PlacementInstance {
   models?: readonly string[];
   /** The model it last ran (kept loaded by the server). */
   loadedModel?: string;
+  /** Takes no new work now (paused by the person, backing off, at its spend cap): jobs for it wait, any:<kind> go elsewhere. */
+  held?: boolean;
 }
 
 export interface PlacementResult {
@@ -58,14 +60,16 @@ export function place(
         continue;
       }
       // Down or not, the person chose this server: the run tries it and says plainly that nothing was sent.
-      if ((free.get(own.id) ?? 0) <= 0) continue;
+      if ((free.get(own.id) ?? 0) <= 0 || own.held === true) continue;
       result.placements.push({ jobId: job.id, instance: own.id });
       free.set(own.id, (free.get(own.id) ?? 0) - 1);
       slots -= 1;
       continue;
     }
-    const ofKind = instances.filter((i) => i.kind === kind && i.usable);
+    const ofKind = instances.filter((i) => i.kind === kind && i.usable && i.held !== true);
     if (ofKind.length === 0) {
+      // Held (paused, backing off): the job waits in its place without a word; only servers that are down are told.
+      if (instances.some((i) => i.kind === kind && i.usable && i.held === true)) continue;
       // Every server of the kind is down: the job waits for one to answer a probe (bounded by the scheduler).
       const down = instances.find((i) => i.kind === kind && i.down);
       if (down !== undefined) result.waiting.push({ jobId: job.id, instance: down.id });

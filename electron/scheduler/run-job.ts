@@ -5,7 +5,13 @@ import type { JobStore, NewImage, QueuedJob } from '../db/types.js';
 import type { EventBus } from '../base/events.js';
 import type { Clock } from '../base/clock.js';
 import type { Logger } from '../base/logger.js';
-import type { ProviderOutput } from '../providers/types.js';
+import type {
+  EncodedImage,
+  ProviderContext,
+  ProviderOutput,
+  ProviderProgress,
+  RemoteTask,
+} from '../providers/types.js';
 import type { ProgressThrottle } from './progress-throttle.js';
 import { retryDelayMs, shouldRetry, sleep, type RetryPolicy } from './retry-policy.js';
 import type { TerminalWrites } from './terminal-writes.js';
@@ -54,6 +60,16 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
       trace(kind, message, data);
     } catch (error) {
       deps.log?.warn('could not record a job event', { jobId: job.id, kind, error: String(error) });
+    }
+  };
+  // The handle is written before the provider goes on to await the result: a crash from here on resumes, not resubmits.
+  const keepRemote = (handle: RemoteTask): void => {
+    try {
+      store.setRemote(job.id, { instance: job.provider, ...handle });
+    } catch (error) {
+      traceQuietly('warning', 'The provider’s id for this job could not be saved: a crash now would lose it.', {
+        error: String(error),
+      });
     }
   };
   // A job's end: written now, or kept and retried while the disk refuses it.
@@ -122,43 +138,73 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
       );
     }
 
+    // Work accepted before: collected through its handle, never sent again (a restart after a crash or a quit).
+    let remote: RemoteTask | undefined = job.remote;
     let output: ProviderOutput | undefined;
+    let lost = 0;
     for (let attempt = 1; output === undefined; attempt += 1) {
-      let accepted = false;
-      trace('attempt', `Attempt ${attempt} with ${provider.name}.`, { attempt });
+      let accepted = remote !== undefined;
+      const context = {
+        signal: controller.signal,
+        onAccepted: (handle?: RemoteTask) => {
+          if (handle !== undefined && remote === undefined) {
+            remote = handle;
+            keepRemote(handle);
+          }
+          if (accepted) return;
+          accepted = true;
+          traceQuietly('accepted', `${provider.name} accepted the request.`, { attempt });
+        },
+        onProgress: (p: ProviderProgress) => {
+          if (ended) return;
+          if (p.stage !== stage) setStage(p.stage, p.fraction);
+          last = { ...p };
+          throttle.push(job.id, progressEvent());
+        },
+        onPartialImage: (image: EncodedImage) => {
+          void deps.media
+            .addPreview(job.id, image)
+            .then((id) => {
+              if (ended) return;
+              partialImages += 1;
+              previewImageId = id;
+              setStage(stage, last.fraction);
+            })
+            .catch((error: unknown) =>
+              traceQuietly('warning', 'A partial preview could not be kept.', { error: String(error) }),
+            );
+        },
+        // Providers trace from stream and socket callbacks, where a throw would escape.
+        trace: traceQuietly,
+        ...(inputs === undefined ? {} : { inputs }),
+      } satisfies ProviderContext;
       try {
-        output = await provider.generate(job.request, config, {
-          signal: controller.signal,
-          onAccepted: () => {
-            if (accepted) return;
-            accepted = true;
-            traceQuietly('accepted', `${provider.name} accepted the request.`, { attempt });
-          },
-          onProgress: (p) => {
-            if (ended) return;
-            if (p.stage !== stage) setStage(p.stage, p.fraction);
-            last = { ...p };
-            throttle.push(job.id, progressEvent());
-          },
-          onPartialImage: (image) => {
-            void deps.media
-              .addPreview(job.id, image)
-              .then((id) => {
-                if (ended) return;
-                partialImages += 1;
-                previewImageId = id;
-                setStage(stage, last.fraction);
-              })
-              .catch((error: unknown) =>
-                traceQuietly('warning', 'A partial preview could not be kept.', { error: String(error) }),
-              );
-          },
-          // Providers trace from stream and socket callbacks, where a throw would escape.
-          trace: traceQuietly,
-          ...(inputs === undefined ? {} : { inputs }),
-        });
+        if (remote === undefined) {
+          trace('attempt', `Attempt ${attempt} with ${provider.name}.`, { attempt });
+          output = await provider.generate(job.request, config, context);
+        } else {
+          if (provider.resume === undefined) throw cannotResume(provider.name);
+          output = await provider.resume(remote, job.request, config, context);
+        }
       } catch (error) {
         if (controller.signal.aborted) throw abortError(controller.signal.reason);
+        // Accepted work whose connection dropped is collected again through its handle, until the job's timeout.
+        if (remote !== undefined && provider.resume !== undefined && isConnectionLoss(error)) {
+          lost += 1;
+          const delay = Math.min(deps.retry.maxDelayMs, deps.retry.baseDelayMs * 2 ** Math.min(lost - 1, 10));
+          trace(
+            'reconnect',
+            `${toErrorBody(error).message} Collecting the accepted work again in ${Math.ceil(delay / 1000)} s.`,
+            {
+              delayMs: delay,
+            },
+          );
+          setStage('reconnecting');
+          await sleep(delay, controller.signal).catch(() => {
+            throw abortError(controller.signal.reason);
+          });
+          continue;
+        }
         if (!shouldRetry(error, attempt, accepted, deps.retry)) throw error;
         const delay = retryDelayMs(error, attempt, deps.retry);
         const body = toErrorBody(error);
@@ -236,6 +282,19 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
     clearTimeout(hardTimer);
     await deps.media.clearPreviews(job.id).catch(() => undefined);
   }
+}
+
+/** A failure that says the connection went, not the work: the provider may still be doing it. */
+function isConnectionLoss(error: unknown): boolean {
+  return error instanceof AppError && error.code === 'provider_unavailable';
+}
+
+function cannotResume(name: string): AppError {
+  return new AppError(
+    'interrupted',
+    `Atelier stopped while ${name} worked on this job, and ${name} cannot be asked for it again. Check its history before retrying: it may have run.`,
+    { retryable: false },
+  );
 }
 
 const isStorage = (error: unknown): boolean => error instanceof AppError && error.code === 'storage';

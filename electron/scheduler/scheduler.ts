@@ -4,7 +4,7 @@ import type { QueuedJob } from '../db/types.js';
 import type { ModelLookup, ProviderPool } from './ports.js';
 import type { Provider } from '../providers/types.js';
 import type { InstanceHealthTracker } from './instance-health.js';
-import { place, type PlacementInstance } from './placement.js';
+import { place, type PlacementInstance, type PlacementResult } from './placement.js';
 import { runJob, type AbortReason, type RunJobDeps } from './run-job.js';
 import { createTerminalWrites } from './terminal-writes.js';
 
@@ -147,6 +147,8 @@ export function createScheduler(
         else if (await deps.instances.check(instance)) throw error;
         const kind = deps.providers.kindOf(instance);
         if (kind === undefined || kindOfTarget(job.provider) !== kind || !LOCAL_KINDS.has(kind)) throw error;
+        // Work a provider holds by id is collected again there (run-job.ts), never run a second time elsewhere.
+        if (job.remote !== undefined) throw error;
         rerun.set(job.id, { from: instance, message: messageOf(error) });
         // runJob leaves an interrupted job's row as it is; the scheduler then puts it back in the queue.
         throw new AppError('interrupted', `${provider.name} stopped answering.`, { retryable: false });
@@ -281,12 +283,29 @@ export function createScheduler(
   const planFor = (page: QueuedJob[], instances: PlacementInstance[], free: number) => {
     const queued = page.filter((job) => !running.has(job.id));
     const byId = new Map(queued.map((job) => [job.id, job]));
-    const jobs = queued.map((job) =>
-      job.request.model === undefined
-        ? { id: job.id, target: job.provider }
-        : { id: job.id, target: job.provider, model: job.request.model },
+    // Accepted work is collected where it was accepted, held or not: nothing new is sent, and it may be paid already.
+    const collect: PlacementResult['placements'] = [];
+    const room = new Map(instances.map((i) => [i.id, i.free]));
+    for (const job of queued) {
+      if (job.remote === undefined || collect.length >= free) continue;
+      const left = room.get(job.remote.instance) ?? 1;
+      if (left <= 0) continue;
+      room.set(job.remote.instance, left - 1);
+      collect.push({ jobId: job.id, instance: job.remote.instance });
+    }
+    const jobs = queued
+      .filter((job) => job.remote === undefined)
+      .map((job) =>
+        job.request.model === undefined
+          ? { id: job.id, target: job.provider }
+          : { id: job.id, target: job.provider, model: job.request.model },
+      );
+    const rest = place(
+      jobs,
+      instances.map((i) => ({ ...i, free: room.get(i.id) ?? i.free })),
+      free - collect.length,
     );
-    return { byId, result: place(jobs, instances, free) };
+    return { byId, result: { placements: [...collect, ...rest.placements], waiting: rest.waiting } };
   };
 
   const take = (): void => {

@@ -27,6 +27,8 @@ export interface FakeBfl extends HttpFake {
   setTaskScenario(id: string, next: BflScenario): void;
   /** Ids of every task submitted so far. */
   tasks(): string[];
+  /** Drops every task, as BFL does once results expire: polls answer Task not found. */
+  forgetTasks(): void;
 }
 
 export const SAMPLE_PNG = makePng(24, 16, [40, 120, 200]);
@@ -110,6 +112,7 @@ export async function startFakeBfl(options: { apiKey: string; echoKey?: boolean 
       if (task !== undefined) task.scenario = s;
     },
     tasks: () => [...tasks.keys()],
+    forgetTasks: () => tasks.clear(),
     submits: () => fake.requests.filter((r) => r.method === 'POST'),
     polls: () => fake.requests.filter((r) => r.path === '/v1/get_result'),
     downloads: () => fake.requests.filter((r) => r.path.startsWith('/samples/')),

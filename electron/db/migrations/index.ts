@@ -14,6 +14,7 @@ import { migration0013 } from './0013_lineage.js';
 import { migration0014 } from './0014_presets.js';
 import { migration0015 } from './0015_corrections_notes.js';
 import { migration0016 } from './0016_reader_version.js';
+import { migration0017 } from './0017_queue_control.js';
 import type { Migration } from './types.js';
 
 /** Every migration, in order. Append only: a released migration never changes. */
@@ -34,6 +35,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0014,
   migration0015,
   migration0016,
+  migration0017,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -94,6 +94,7 @@ const writes = {
     markCancelled: (s) => s.markCancelled(unused),
     requestCancel: (s) => s.requestCancel(unused),
     recoverInterrupted: (s) => s.recoverInterrupted(),
+    setRemote: (s) => s.setRemote(unused, unused),
     linkRetry: (s) => s.linkRetry(unused, unused),
     appendEvent: (s) => s.appendEvent(unused, unused, unused),
     setFavorite: (s) => s.setFavorite(unused, unused),

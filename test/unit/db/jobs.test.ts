@@ -302,6 +302,35 @@ describe('lifecycle', () => {
     expect(store.requestCancel(done)).toMatchObject({ status: 'succeeded', cancelRequested: false });
   });
 
+  it('recovers on open: work a provider accepted with a handle goes back to the head of the queue, keeping it', () => {
+    const dir = tempDir();
+    const clock = manualClock();
+    const first = open({ dataDir: dir, now: clock.now });
+    const waiting = first.submit(req('waiting')).job.id;
+    const accepted = first.submit(req('accepted')).job.id;
+    const cancelling = first.submit(req('cancel asked')).job.id;
+    const plain = first.submit(req('no handle')).job.id;
+    for (const id of [accepted, cancelling, plain]) first.claim(id, 'bfl-2');
+    expect(first.setRemote(accepted, { instance: 'bfl-2', id: 'task-1', data: { pollingUrl: 'https://x/1' } })).toBe(
+      true,
+    );
+    first.setRemote(cancelling, { instance: 'bfl-2', id: 'task-2' });
+    first.requestCancel(cancelling);
+    // Only a running job takes a handle.
+    expect(first.setRemote(waiting, { instance: 'bfl-2', id: 'task-3' })).toBe(false);
+    first.close();
+    const second = open({ dataDir: dir, now: clock.now });
+    expect(second.info).toMatchObject({ recoveredInterrupted: 2, recoveredResumed: 1 });
+    expect(second.get(accepted)).toMatchObject({ status: 'queued' });
+    expect(second.get(accepted).events.at(-1)?.kind).toBe('resuming');
+    expect(second.get(cancelling).status).toBe('interrupted');
+    expect(second.get(plain).status).toBe('interrupted');
+    const queue = second.queued(10);
+    expect(queue.map((q) => q.id)).toEqual([accepted, waiting]);
+    expect(queue[0]!.remote).toEqual({ instance: 'bfl-2', id: 'task-1', data: { pollingUrl: 'https://x/1' } });
+    expect(queue[1]!.remote).toBeUndefined();
+  });
+
   it('recovers on open: running becomes interrupted (not retryable, check history), queued stay queued oldest first', () => {
     const dir = tempDir();
     const clock = manualClock();
@@ -321,6 +350,6 @@ describe('lifecycle', () => {
     expect(job.events.at(-1)?.kind).toBe('interrupted');
     expect(second.queued(10).map((q) => q.id)).toEqual([older, newer]);
     expect(second.queued(10)[0]!.request).toEqual(req('older'));
-    expect(second.recoverInterrupted()).toBe(0);
+    expect(second.recoverInterrupted()).toEqual({ interrupted: 0, resumed: 0 });
   });
 });
