@@ -52,6 +52,7 @@ export async function buildCall(
       notes.push('erase takes no prompt: the masked area is filled from its surroundings.');
       return { path: 'v2beta/stable-image/edit/erase', parts: [image, mask, ...common(request)], async: false, notes };
     }
+    notes.push(`edit/inpaint runs Stability's own inpainting model, whatever the model (${model}) says.`);
     if (request.inputImage?.strength !== undefined)
       notes.push(`edit/inpaint has no strength setting: ${request.inputImage.strength} was not sent.`);
     const parts = [image, mask, ...field('prompt', request.prompt), ...negative(request), ...common(request)];

@@ -153,6 +153,7 @@ describe('stability: edits', () => {
     expect(fields(submit!)).toEqual({ prompt: 'a red fox in snow', output_format: 'png' });
     expect(file(submit!, 'image')?.equals(Buffer.from(image.data))).toBe(true);
     expect(file(submit!, 'mask')?.equals(Buffer.from(mask.data))).toBe(true);
+    expect(ctx.traces.some((t) => /own inpainting model/.test(t.message))).toBe(true);
   });
 
   it('erases a masked area with the erase model, sending no prompt and saying so', async () => {
