@@ -1,0 +1,43 @@
+import type { GenerateRequest } from '../../../shared/contract.js';
+import type { ProviderConfig } from '../types.js';
+import { DEFAULT_REPLICATE_MODEL } from './models.js';
+
+export const REPLICATE_BASE_URL = 'https://api.replicate.com';
+export const PROVIDER = 'Replicate';
+
+export function modelFor(request: GenerateRequest | undefined, config: ProviderConfig): string {
+  return request?.model ?? config.model ?? DEFAULT_REPLICATE_MODEL;
+}
+
+/** Replicate's token travels as `Authorization: Bearer` (docs/hosted-protocols.md §1.4). */
+export function authHeaders(config: ProviderConfig): Record<string, string> {
+  return hasKey(config) ? { authorization: `Bearer ${config.apiKey!.trim()}` } : {};
+}
+
+export function secretsOf(config: ProviderConfig): string[] {
+  return [config.apiKey, config.apiKey?.trim()].filter((s): s is string => typeof s === 'string' && s !== '');
+}
+
+export function hasKey(config: ProviderConfig): boolean {
+  return config.apiKey !== undefined && config.apiKey.trim() !== '';
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * The token may go to a prediction URL Replicate returned (`urls.get`, `urls.cancel`) only when it is the API's own
+ * host over https or the configured server itself (a relay, the loopback fake). Output files (replicate.delivery) never
+ * get it: they are public links and Replicate documents no auth for them.
+ */
+export function mayCarryKey(url: string, base: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (parsed.origin === new URL(base).origin) return true;
+  return parsed.protocol === 'https:' && parsed.hostname === 'api.replicate.com';
+}

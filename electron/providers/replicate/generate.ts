@@ -1,0 +1,101 @@
+import type { GenerateRequest } from '../../../shared/contract.js';
+import { AppError } from '../../../shared/errors.js';
+import { readJson } from '../http/body.js';
+import { Deadline } from '../http/deadline.js';
+import { type CallScope, abortedError, networkError } from '../http/errors.js';
+import { send } from '../http/request.js';
+import { joinUrl, parseBaseUrl } from '../http/url.js';
+import { runJob } from '../skeleton/run-job.js';
+import type { ProviderConfig, ProviderContext, ProviderOutput } from '../types.js';
+import { cancelPrediction } from './cancel.js';
+import { PROVIDER, REPLICATE_BASE_URL, authHeaders, hasKey, modelFor, secretsOf } from './connection.js';
+import { replicateResponseError } from './errors.js';
+import { validateReplicateRequest } from './models.js';
+import { collectOutputs } from './outputs.js';
+import { type PollTiming, pollUntilDone, reportProgress } from './poll.js';
+import { type Prediction, readPrediction } from './prediction.js';
+import { type CreateCall, createCall } from './request-body.js';
+
+/** What a later run needs to find a prediction again: its id and the URLs Replicate gave (strings, never the token). */
+export function remoteOf(prediction: Prediction): { id: string; data: Record<string, string> } {
+  const data: Record<string, string> = {};
+  if (prediction.getUrl !== undefined) data.getUrl = prediction.getUrl;
+  if (prediction.cancelUrl !== undefined) data.cancelUrl = prediction.cancelUrl;
+  return { id: prediction.id, data };
+}
+
+/**
+ * Replicate predictions on the provider skeleton (skeleton/run-job.ts): submit POSTs the create call with `Prefer:
+ * wait=N` and Replicate answers the prediction (the accept point: its id and URLs go to onAccepted), finished when
+ * the model was quick; await polls `urls.get` otherwise, reading progress from the logs; collect downloads the outputs
+ * at once. A cancel or timeout while polling asks Replicate to cancel the prediction.
+ */
+export async function generate(
+  request: GenerateRequest,
+  config: ProviderConfig,
+  context: ProviderContext,
+  timing: PollTiming,
+): Promise<ProviderOutput> {
+  const model = modelFor(request, config);
+  validateReplicateRequest(request, model);
+  const { base } = parseBaseUrl(config.baseUrl, REPLICATE_BASE_URL, PROVIDER);
+  if (!hasKey(config)) {
+    throw new AppError('provider_auth', 'Add a Replicate API token in settings first.', {
+      retryable: false,
+      details: { phase: 'before_accept' },
+    });
+  }
+  const deadline = new Deadline(context.signal, request.timeoutMs ?? config.timeoutMs);
+  const scope: CallScope = { provider: PROVIDER, deadline, secrets: secretsOf(config) };
+
+  return runJob<CreateCall, Prediction, Prediction>({
+    connect: () => Promise.resolve(createCall(request, model, context.inputs)),
+
+    async submit(call) {
+      const edit = request.inputImage === undefined ? '' : ', edit';
+      context.trace('request', `POST /${call.path} (${model}${edit})`, { model, inputs: Object.keys(call.body.input) });
+      context.onProgress({ stage: 'queued' });
+      const headers = { ...authHeaders(config), prefer: `wait=${timing.syncWaitSeconds}` };
+      let response: Response;
+      try {
+        response = await send(joinUrl(base, call.path), { method: 'POST', headers, json: call.body }, scope);
+      } catch (error) {
+        if (deadline.reason !== null) {
+          // Replicate held the request (Prefer: wait) and has not said the prediction's id: it cannot be cancelled.
+          context.trace(
+            'cancel',
+            `Stopped waiting while ${PROVIDER} held the create call; the prediction may still run.`,
+          );
+        }
+        throw error;
+      }
+      if (response.status !== 200 && response.status !== 201 && response.status !== 202)
+        throw await replicateResponseError(response, scope, config.maxResponseBytes);
+      const json = await readJson(response, config.maxResponseBytes, scope, 'the create answer');
+      const prediction = readPrediction(json, scope, 'a create answer');
+      // Stored with the job before anything is awaited: a later run collects it through resume.ts, never submits again.
+      context.onAccepted(remoteOf(prediction));
+      context.trace('accepted', `${PROVIDER} prediction ${prediction.id} (${prediction.status})`, {
+        predictionId: prediction.id,
+      });
+      reportProgress(prediction, context);
+      return prediction;
+    },
+
+    await: (prediction) => pollUntilDone(prediction, base, config, context, scope, timing),
+
+    collect: (finished) => collectOutputs(finished, request.seed, config, context, scope),
+
+    cancel: {
+      signal: deadline.signal,
+      async stop(prediction) {
+        await cancelPrediction(prediction, base, config, context);
+        return abortedError(scope, true);
+      },
+    },
+
+    fail: (error) =>
+      error instanceof AppError ? error : networkError(error, scope, `while ${scope.provider} was working`),
+    close: () => deadline.dispose(),
+  });
+}
