@@ -1,0 +1,72 @@
+import { AppError } from '../../../shared/errors.js';
+import { bearerHeader, joinUrl, parseBaseUrl } from '../http/url.js';
+import type { ProviderConfig } from '../types.js';
+
+export const PROVIDER = 'RunPod';
+/** What the settings' address looks like: the endpoint's own URL, its id last (docs/hosted-protocols.md §2.2). */
+export const RUNPOD_BASE_URL_EXAMPLE = 'https://api.runpod.ai/v2/<endpoint-id>';
+const RUNPOD_HOST = 'api.runpod.ai';
+
+/** One RunPod serverless endpoint: where its routes answer and its id for messages. */
+export interface Endpoint {
+  /** `https://api.runpod.ai/v2/<id>` (or a relay's or the loopback fake's equivalent), without a trailing slash. */
+  base: string;
+  id: string;
+}
+
+function invalid(message: string): AppError {
+  return new AppError('invalid_request', message, { details: { field: 'baseUrl', phase: 'before_accept' } });
+}
+
+/**
+ * The endpoint from the settings' base URL. RunPod has no default endpoint (each person deploys their own), so an
+ * empty address is an error; on api.runpod.ai the path must be exactly /v2/<endpoint-id>.
+ */
+export function endpointOf(config: ProviderConfig): Endpoint {
+  if (config.baseUrl === undefined || config.baseUrl.trim() === '')
+    throw invalid(`Set the RunPod endpoint's address in settings, like ${RUNPOD_BASE_URL_EXAMPLE}.`);
+  const { base } = parseBaseUrl(config.baseUrl, RUNPOD_BASE_URL_EXAMPLE, PROVIDER);
+  const url = new URL(base);
+  const last = url.pathname.split('/').filter((part) => part !== '');
+  const id = last.at(-1) ?? '';
+  if (url.hostname === RUNPOD_HOST && (last.length !== 2 || last[0] !== 'v2' || !/^[A-Za-z0-9_-]{1,100}$/.test(id)))
+    throw invalid(`The RunPod address must name the endpoint, like ${RUNPOD_BASE_URL_EXAMPLE}.`);
+  return { base, id: id === '' ? url.host : id };
+}
+
+/** RunPod takes `Authorization: Bearer <key>` (worker-comfyui's README, runpod-python) as well as the bare key. */
+export function authHeaders(config: ProviderConfig): Record<string, string> {
+  return hasKey(config) ? bearerHeader(config.apiKey!.trim()) : {};
+}
+
+export function hasKey(config: ProviderConfig): boolean {
+  return config.apiKey !== undefined && config.apiKey.trim() !== '';
+}
+
+export function secretsOf(config: ProviderConfig): string[] {
+  return [config.apiKey, config.apiKey?.trim()].filter((s): s is string => typeof s === 'string' && s !== '');
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** A route of the endpoint with the job id as one encoded path segment (an id from disk can hold anything). */
+export function jobUrl(endpoint: Endpoint, route: 'status' | 'cancel', jobId: string): string {
+  return joinUrl(endpoint.base, `${route}/${encodeURIComponent(jobId)}`);
+}
+
+/**
+ * The key goes to a stored endpoint (resume) only when it is the configured one or RunPod's own over https: a record
+ * edited on disk must not be able to send it elsewhere.
+ */
+export function mayCarryKey(stored: string, configured: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(stored);
+  } catch {
+    return false;
+  }
+  if (url.origin === new URL(configured).origin) return true;
+  return url.protocol === 'https:' && url.hostname === RUNPOD_HOST;
+}
