@@ -1,6 +1,7 @@
 import { type GenerateRequest, operationOf } from '../../../shared/contract.js';
 import type { FormPart } from '../http/multipart.js';
 import type { WorkInputs } from '../types.js';
+import { checkSourceSize } from './input-limits.js';
 import { type StabilityUpscaler, aspectRatioFor, endpointOf } from './models.js';
 import { filePart, required } from './source-file.js';
 
@@ -36,6 +37,17 @@ function negative(request: GenerateRequest): FormPart[] {
  * edit/inpaint, or edit/erase for the `erase` model; an upscale on upscale/{fast,conservative,creative}.
  */
 export async function buildCall(
+  request: GenerateRequest,
+  model: string,
+  inputs: WorkInputs | undefined,
+): Promise<StabilityCall> {
+  const call = await callFor(request, model, inputs);
+  if (inputs?.image !== undefined && call.parts.some((p) => p.name === 'image'))
+    checkSourceSize(call.path, inputs.image);
+  return call;
+}
+
+async function callFor(
   request: GenerateRequest,
   model: string,
   inputs: WorkInputs | undefined,

@@ -122,7 +122,7 @@ describe('stability: text to image', () => {
 describe('stability: edits', () => {
   it('works from an image on sd3 with mode image-to-image, the image as a file and the strength', async () => {
     const ctx = recordingContext();
-    const image = sourcePng(16, 16);
+    const image = sourcePng(64, 64);
     ctx.inputs = { image };
     await provider.generate(
       request({ model: 'sd3.5-large', inputImage: { imageId: 'img-1', strength: 0.4 }, seed: 3 }),
@@ -144,8 +144,8 @@ describe('stability: edits', () => {
 
   it('repaints a masked area on edit/inpaint with the image, the mask and the prompt', async () => {
     const ctx = recordingContext();
-    const image = sourcePng(16, 16);
-    const mask = await grayMask(16, 16, (x) => x < 8);
+    const image = sourcePng(64, 64);
+    const mask = await grayMask(64, 64, (x) => x < 32);
     ctx.inputs = { image, mask };
     await provider.generate(request({ inputImage: { imageId: 'img-1' }, mask: { imageId: 'mask-1' } }), cfg, ctx);
     const [submit] = fake.submits();
@@ -158,7 +158,7 @@ describe('stability: edits', () => {
 
   it('erases a masked area with the erase model, sending no prompt and saying so', async () => {
     const ctx = recordingContext();
-    ctx.inputs = { image: sourcePng(16, 16), mask: await grayMask(16, 16, (x, y) => x > y) };
+    ctx.inputs = { image: sourcePng(64, 64), mask: await grayMask(64, 64, (x, y) => x > y) };
     const out = await provider.generate(
       request({ model: 'erase', inputImage: { imageId: 'img-1' }, mask: { imageId: 'mask-1' } }),
       cfg,
@@ -174,7 +174,7 @@ describe('stability: edits', () => {
 
   it('works from an image on ultra with the strength, leaving the aspect ratio to the source', async () => {
     const ctx = recordingContext();
-    ctx.inputs = { image: sourcePng(16, 16) };
+    ctx.inputs = { image: sourcePng(64, 64) };
     await provider.generate(request({ model: 'ultra', inputImage: { imageId: 'img-1' } }), cfg, ctx);
     const [submit] = fake.submits();
     expect(submit!.path).toBe('/v2beta/stable-image/generate/ultra');
@@ -185,7 +185,7 @@ describe('stability: edits', () => {
 
   it('upscales on upscale/conservative with the prompt when asked, saying Stability picks the size', async () => {
     const ctx = recordingContext();
-    ctx.inputs = { image: sourcePng(16, 16) };
+    ctx.inputs = { image: sourcePng(64, 64) };
     await provider.generate(request({ upscale: { imageId: 'img-1', factor: 2, upscaler: 'conservative' } }), cfg, ctx);
     const [submit] = fake.submits();
     expect(submit!.path).toBe('/v2beta/stable-image/upscale/conservative');
@@ -194,9 +194,29 @@ describe('stability: edits', () => {
     expect(ctx.remotes).toEqual([]);
   });
 
+  it('refuses a source image the endpoint would refuse, saying what fits, before sending', async () => {
+    const cases: [Parameters<typeof request>[0], [number, number], RegExp][] = [
+      [
+        { upscale: { imageId: 'img-1', factor: 4 } },
+        [2048, 1024],
+        /upscale\/fast takes images with sides of at most 1536 pixels and at most 1 MP; this one is 2048x1024/,
+      ],
+      [{ model: 'sd3.5-medium', inputImage: { imageId: 'img-1' } }, [64, 200], /within 1:2.5 and 2.5:1/],
+      [{ upscale: { imageId: 'img-1', factor: 4, upscaler: 'creative' } }, [1200, 1000], /at most 1 MP/],
+    ];
+    for (const [overrides, [width, height], words] of cases) {
+      const ctx = recordingContext();
+      ctx.inputs = { image: sourcePng(width, height) };
+      const error = await rejectsWith(provider.generate(request(overrides), cfg, ctx), 'invalid_request');
+      expect(error.message).toMatch(words);
+      expect(ctx.accepted).toBe(0);
+    }
+    expect(fake.requests).toHaveLength(0);
+  });
+
   it('upscales by 4 on upscale/fast, at once', async () => {
     const ctx = recordingContext();
-    ctx.inputs = { image: sourcePng(16, 16) };
+    ctx.inputs = { image: sourcePng(64, 64) };
     await provider.generate(request({ upscale: { imageId: 'img-1', factor: 4 } }), cfg, ctx);
     const [submit] = fake.submits();
     expect(submit!.path).toBe('/v2beta/stable-image/upscale/fast');
@@ -209,7 +229,7 @@ describe('stability: asynchronous results (creative upscale)', () => {
   it('stores the result id at once, polls /v2beta/results/{id} while 202, reporting each wait, then keeps the image', async () => {
     fake.setScenario({ kind: 'success', pendingPolls: 3 });
     const ctx = recordingContext();
-    ctx.inputs = { image: sourcePng(16, 16) };
+    ctx.inputs = { image: sourcePng(64, 64) };
     const out = await provider.generate(
       request({ seed: 11, upscale: { imageId: 'img-1', factor: 2, upscaler: 'creative' } }),
       cfg,
@@ -234,7 +254,7 @@ describe('stability: asynchronous results (creative upscale)', () => {
   it('waits as long as a 429 poll’s Retry-After says, then keeps polling the same result', async () => {
     fake.setScenario({ kind: 'success', pendingPolls: 0, pollRetryAfter: '0.2' });
     const ctx = recordingContext();
-    ctx.inputs = { image: sourcePng(16, 16) };
+    ctx.inputs = { image: sourcePng(64, 64) };
     const out = await provider.generate(
       request({ upscale: { imageId: 'img-1', factor: 4, upscaler: 'creative' } }),
       cfg,
@@ -251,7 +271,7 @@ describe('stability: collecting accepted work again (resume)', () => {
   it('resume collects a held creative result after a restart without a second submit', async () => {
     fake.setScenario({ kind: 'pending_forever' });
     const first = recordingContext();
-    first.inputs = { image: sourcePng(16, 16) };
+    first.inputs = { image: sourcePng(64, 64) };
     const running = provider.generate(
       request({ seed: 5, upscale: { imageId: 'img-1', factor: 4, upscaler: 'creative' } }),
       cfg,
@@ -276,7 +296,7 @@ describe('stability: collecting accepted work again (resume)', () => {
   it('ends a result Stability no longer has (404 after 24 hours) with that reason, marked as gone', async () => {
     fake.setScenario({ kind: 'pending_forever' });
     const first = recordingContext();
-    first.inputs = { image: sourcePng(16, 16) };
+    first.inputs = { image: sourcePng(64, 64) };
     const running = provider.generate(
       request({ upscale: { imageId: 'img-1', factor: 4, upscaler: 'creative' } }),
       cfg,
@@ -323,7 +343,7 @@ describe('stability: cancel', () => {
   it('stops polling a creative result, which may still run', async () => {
     fake.setScenario({ kind: 'pending_forever' });
     const ctx = recordingContext();
-    ctx.inputs = { image: sourcePng(16, 16) };
+    ctx.inputs = { image: sourcePng(64, 64) };
     const running = provider.generate(
       request({ upscale: { imageId: 'img-1', factor: 4, upscaler: 'creative' } }),
       cfg,
