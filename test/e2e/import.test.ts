@@ -44,7 +44,7 @@ describe('an empty gallery', () => {
   it('offers to generate the first image (the prompt takes the keyboard) or to import existing images', async () => {
     const { page } = app;
     const empty = page.getByRole('status').filter({ hasText: 'Your gallery is empty' });
-    await empty.getByRole('button', { name: 'Generate your first image' }).click();
+    await empty.getByRole('button', { name: 'Try the placeholder generator' }).click();
     expect(
       await page.evaluate(
         () =>

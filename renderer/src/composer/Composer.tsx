@@ -1,4 +1,5 @@
 import { useMemo, useRef } from 'react';
+import { BUILTIN_DESCRIPTION } from '../../../shared/providers/groups';
 import { ASPECT_RATIOS, MAX_SEED, seedFieldText, seedFromInput, sizeForAspect } from './composer';
 import { batchHint, planBatch } from './composer-batch';
 import { advancedSummary, hasAdvancedError, useAdvancedOpen } from './composer-advanced';
@@ -137,7 +138,11 @@ export function Composer() {
 
       {/* What an artist sets every time, on one line; the rest waits under Advanced. */}
       <div className="row main-row">
-        <Field label="Provider" error={errors.provider}>
+        <Field
+          label="Provider"
+          error={errors.provider}
+          {...(provider?.kind === 'builtin' ? { hint: BUILTIN_DESCRIPTION } : {})}
+        >
           {(props) => (
             <select {...props} value={draft.provider} onChange={(e) => chooseProvider(e.target.value)}>
               {providers.length === 0 ? <option value={draft.provider}>Loading…</option> : null}

@@ -1,4 +1,6 @@
+import { useState } from 'react';
 import { useApp } from '../store/context';
+import { FindEngines } from '../settings/FindEngines';
 
 /** What to do next, said plainly: never a blank grid. */
 export function EmptyState() {
@@ -7,6 +9,16 @@ export function EmptyState() {
   const failed = useApp((s) => s.historyState === 'error');
   const reload = useApp((s) => s.loadFirstPage);
   const openImport = useApp((s) => s.openImportDialog);
+  const openSettingsAt = useApp((s) => s.openSettingsAt);
+  const chooseProvider = useApp((s) => s.chooseProvider);
+  const setComposerOpen = useApp((s) => s.setComposerOpen);
+  const [finding, setFinding] = useState(false);
+  // The composer with the built-in chosen and the prompt box focused (a narrow window slides the drawer out first).
+  const tryPlaceholder = () => {
+    chooseProvider('builtin');
+    setComposerOpen(true);
+    requestAnimationFrame(() => document.querySelector<HTMLTextAreaElement>('textarea.prompt')?.focus());
+  };
   const lost = useApp((s) => (s.stats?.recovery.state === 'needed' ? s.stats.recovery.unknownFiles : 0));
   const filtered =
     filters.search.trim() !== '' || filters.status.length > 0 || filters.provider !== null || filters.source !== null;
@@ -70,26 +82,29 @@ export function EmptyState() {
   return (
     <div className="empty" role="status">
       <h2>Your gallery is empty</h2>
-      <p>
-        Write a prompt on the left and press Generate (Ctrl+Enter): the built-in generator works offline, with nothing
-        to set up.
-      </p>
-      <p>
-        Already have images from AUTOMATIC1111, ComfyUI or another tool? Bring them in with their settings; the files
-        stay where they are.
-      </p>
+      <p>Make your first image with an engine on this computer, a hosted service, or the placeholder generator.</p>
       <div className="empty-actions">
-        <button
-          type="button"
-          className="btn primary"
-          onClick={() => document.querySelector<HTMLTextAreaElement>('textarea.prompt')?.focus()}
-        >
-          Generate your first image
+        <button type="button" className="btn primary" onClick={() => setFinding(true)}>
+          Connect an engine on this computer
         </button>
-        <button type="button" className="btn" onClick={() => openImport()}>
-          Import your existing images…
+        <button type="button" className="btn" onClick={() => openSettingsAt('hosted')}>
+          Add a hosted key…
+        </button>
+        <button type="button" className="btn" onClick={tryPlaceholder}>
+          Try the placeholder generator
         </button>
       </div>
+      {finding ? <FindEngines autoStart /> : null}
+      <p className="muted small">
+        The placeholder generator draws simple scenes without AI, offline: for trying Atelier out.
+      </p>
+      <p>
+        Already have images from AUTOMATIC1111, ComfyUI or another tool?{' '}
+        <button type="button" className="link" onClick={() => openImport()}>
+          Import your existing images…
+        </button>{' '}
+        They come in with their settings; the files stay where they are.
+      </p>
     </div>
   );
 }

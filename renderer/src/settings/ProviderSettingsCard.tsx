@@ -57,9 +57,12 @@ function SecretField(props: {
 export function ProviderSettingsCard({
   provider,
   settings,
+  note,
 }: {
   provider: ProviderInfo;
   settings: ProviderSettings | undefined;
+  /** What the provider is, in a line under its name (the built-in's placeholder scenes). */
+  note?: string;
 }) {
   const update = useApp((s) => s.updateSettings);
   const test = useApp((s) => s.testProvider);
@@ -147,6 +150,7 @@ export function ProviderSettingsCard({
           {status.label}
         </span>
       </header>
+      {note === undefined ? null : <p className="builtin-note">{note}</p>}
       <p className={`provider-status ${status.tone}`} aria-label={`${provider.name} status`}>
         {/* A test result just below says the provider's words already: the status line need not repeat them. */}
         {result !== undefined && result !== 'testing' ? status.headline : status.detail}

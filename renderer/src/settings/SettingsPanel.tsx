@@ -11,6 +11,8 @@ import { LibraryLocationSection } from '../library/location/LibraryLocationSecti
 import { OrphansRow } from '../library/location/OrphansRow';
 import { ProviderSettingsCard } from './ProviderSettingsCard';
 import { UpdatesSettings } from './UpdatesSettings';
+import { FindEngines } from './FindEngines';
+import { BUILTIN_DESCRIPTION, groupByWhereItRuns } from '../../../shared/providers/groups';
 
 function numberOrNull(text: string): number | null {
   const trimmed = text.trim();
@@ -45,6 +47,19 @@ export function SettingsPanel() {
     if (dialog !== null && !dialog.open) dialog.showModal();
     return () => dialog?.close();
   }, []);
+
+  // Opened at a group (the empty state's "Add a hosted key"): its heading is scrolled to and focused, after
+  // showModal (above) has put focus in the dialog.
+  const section = useApp((s) => s.settingsSection);
+  const openSettingsAt = useApp((s) => s.openSettingsAt);
+  useEffect(() => {
+    const heading = section === null ? null : document.getElementById(`providers-${section}`);
+    // Not drawn yet (settings or providers still loading): tried again when they arrive.
+    if (heading === null) return;
+    heading.scrollIntoView({ block: 'start' });
+    heading.focus();
+    openSettingsAt(null);
+  }, [section, settings, providers, openSettingsAt]);
 
   // The fields follow the settings as they load or change (adjusted while rendering, not in an effect).
   const [shown, setShown] = useState<typeof settings>(null);
@@ -142,10 +157,23 @@ export function SettingsPanel() {
 
           <section aria-labelledby="providers-title">
             <h3 id="providers-title">Providers</h3>
+            <FindEngines />
             <h4 className="subsection-title">Servers</h4>
             <InstancesSettings />
-            {providers.map((provider) => (
-              <ProviderSettingsCard key={provider.id} provider={provider} settings={settings.providers[provider.id]} />
+            {groupByWhereItRuns(providers).map(({ group, title, items }) => (
+              <section key={group} aria-labelledby={`providers-${group}`} data-group={group}>
+                <h4 id={`providers-${group}`} className="subsection-title provider-group-title" tabIndex={-1}>
+                  {title}
+                </h4>
+                {items.map((provider) => (
+                  <ProviderSettingsCard
+                    key={provider.id}
+                    provider={provider}
+                    settings={settings.providers[provider.id]}
+                    {...(provider.kind === 'builtin' ? { note: BUILTIN_DESCRIPTION } : {})}
+                  />
+                ))}
+              </section>
             ))}
           </section>
 

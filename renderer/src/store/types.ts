@@ -1,3 +1,4 @@
+import type { ProviderGroup } from '../../../shared/providers/groups';
 import type {
   JobDetail,
   ProviderInfo,
@@ -176,6 +177,9 @@ export interface UiSlice {
   dismissTopic(topic: NonNullable<Toast['topic']>): void;
   reportError(error: unknown): void;
   setPanel(panel: Panel): void;
+  /** Settings opened at one group of providers (the empty state's "Add a hosted key"); null once shown. */
+  settingsSection: ProviderGroup | null;
+  openSettingsAt(section: ProviderGroup | null): void;
   openViewer(id: string, imageIndex?: number): void;
   toggleExpanded(id: string): void;
   closeViewer(): void;

@@ -54,6 +54,8 @@ export const createUiSlice: SliceCreator<UiSlice> = () => (set, get) => ({
     get().toast({ kind: 'error', message: errorMessage(error) });
   },
   setPanel: (panel) => set({ panel }),
+  settingsSection: null,
+  openSettingsAt: (settingsSection) => set({ panel: 'settings', settingsSection }),
   openViewer: (id, imageIndex = 0) => set({ viewerId: id, viewerImage: imageIndex, focusedJobId: id }),
   toggleExpanded: (id) => set((s) => ({ expandedId: s.expandedId === id ? null : id })),
   closeViewer: () => set({ viewerId: null }),
