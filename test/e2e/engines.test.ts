@@ -4,6 +4,7 @@ import { transcript } from '../fakes/comfyui-nodes.js';
 import { startLocalEngine, type LocalServer } from '../fakes/local-engines.js';
 import { closedPort, openApp, screenshot, type App } from './harness.js';
 import { apiCall } from './helpers.js';
+import { seriousViolations } from './axe.js';
 
 // Fakes on free loopback ports stand in for the usual ones (only test/integration/engine/discovery.test.ts binds those).
 let app: App;
@@ -69,6 +70,7 @@ describe('a new library’s empty gallery', () => {
     await swarmRow.getByRole('button', { name: 'import its output folder' }).waitFor();
     expect(await swarmRow.getByRole('button', { name: /^Connect/ }).count()).toBe(0);
     await screenshot(page, 'engines-found-in-empty-state');
+    expect(await seriousViolations(page)).toEqual([]);
 
     await comfyRow.getByRole('button', { name: `Connect ComfyUI at ${comfy.url}` }).click();
     await comfyRow.getByText('Connected', { exact: true }).waitFor();
@@ -110,5 +112,6 @@ describe('Settings → Providers', () => {
     await comfyRow.getByText('Connected', { exact: true }).waitFor();
     await find.scrollIntoViewIfNeeded();
     await screenshot(page, 'settings-find-engines');
+    expect(await seriousViolations(page, 'dialog.settings')).toEqual([]);
   });
 });
