@@ -62,6 +62,7 @@ async function callFor(
     const mask = await filePart('mask', required(inputs, 'mask'));
     if (endpoint === 'erase') {
       notes.push('erase takes no prompt: the masked area is filled from its surroundings.');
+      if ((request.negativePrompt?.trim() ?? '') !== '') notes.push('erase takes no negative prompt: it was not sent.');
       return { path: 'v2beta/stable-image/edit/erase', parts: [image, mask, ...common(request)], async: false, notes };
     }
     notes.push(`edit/inpaint runs Stability's own inpainting model, whatever the model (${model}) says.`);

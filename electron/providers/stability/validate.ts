@@ -57,7 +57,10 @@ function validateUpscale(request: GenerateRequest): void {
 function validateSettings(request: GenerateRequest, takesGuidance: boolean): void {
   if (request.guidance !== undefined) {
     if (!takesGuidance)
-      throw invalid('Only the sd3.5 models take a guidance scale (cfg_scale) at Stability AI.', 'guidance');
+      throw invalid(
+        'Stability AI takes a guidance scale (cfg_scale) only for sd3.5 text to image and image to image.',
+        'guidance',
+      );
     if (request.guidance < 1 || request.guidance > 10)
       throw invalid('Stability AI takes a guidance scale from 1 to 10.', 'guidance');
   }

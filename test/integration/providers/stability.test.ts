@@ -160,7 +160,7 @@ describe('stability: edits', () => {
     const ctx = recordingContext();
     ctx.inputs = { image: sourcePng(64, 64), mask: await grayMask(64, 64, (x, y) => x > y) };
     const out = await provider.generate(
-      request({ model: 'erase', inputImage: { imageId: 'img-1' }, mask: { imageId: 'mask-1' } }),
+      request({ model: 'erase', negativePrompt: 'x', inputImage: { imageId: 'img-1' }, mask: { imageId: 'mask-1' } }),
       cfg,
       ctx,
     );
@@ -170,6 +170,7 @@ describe('stability: edits', () => {
     expect(fields(submit!)).toEqual({ output_format: 'png' });
     expect(file(submit!, 'mask')).toBeDefined();
     expect(ctx.traces.some((t) => t.kind === 'warning' && /erase takes no prompt/.test(t.message))).toBe(true);
+    expect(ctx.traces.some((t) => /no negative prompt/.test(t.message))).toBe(true);
   });
 
   it('works from an image on ultra with the strength, leaving the aspect ratio to the source', async () => {
