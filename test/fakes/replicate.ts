@@ -18,6 +18,8 @@ export type ReplicateScenario =
       output?: 'list' | 'string' | 'data';
       /** The first poll answers 429 with this Retry-After (seconds). */
       pollRetryAfter?: string;
+      /** With Prefer: wait the create answers every output file while its status still says processing. */
+      heldOutput?: boolean;
     }
   /** The create call answers this status and body. */
   | { kind: 'submit_error'; status: number; body: Record<string, unknown>; headers?: Record<string, string> }
@@ -95,6 +97,8 @@ export async function startFakeReplicate(options: { apiKey: string; echoKey?: bo
       logs: `Using seed: ${p.seed}\n${tqdm(Math.max(0, step - 1))}\r${tqdm(step)}\n`,
     });
     if (p.canceled) return { ...base, status: 'canceled', output: null, error: null, logs: '' };
+    if (phase === 'create' && syncWait && s.kind === 'success' && s.heldOutput === true)
+      return { ...processing(STEPS), output: [`${fake.url}/delivery/${id}/out-0.png`] };
     const instant = s.kind === 'success' && (s.processingPolls ?? 2) === 0;
     if (phase === 'create' && !(syncWait && instant))
       return { ...base, status: 'starting', output: null, error: null, logs: '' };

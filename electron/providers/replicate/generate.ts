@@ -10,11 +10,14 @@ import type { ProviderConfig, ProviderContext, ProviderOutput } from '../types.j
 import { cancelPrediction } from './cancel.js';
 import { PROVIDER, REPLICATE_BASE_URL, authHeaders, hasKey, modelFor, secretsOf } from './connection.js';
 import { replicateResponseError } from './errors.js';
-import { validateReplicateRequest } from './models.js';
-import { collectOutputs } from './outputs.js';
+import { RULES, familyOf, validateReplicateRequest } from './models.js';
+import { collectOutputs, heldFilesReady } from './outputs.js';
 import { type PollTiming, pollUntilDone, reportProgress } from './poll.js';
 import { type Prediction, readPrediction } from './prediction.js';
 import { type CreateCall, createCall } from './request-body.js';
+
+/** Replicate recommends a data URI only for files under 1 MB (docs/hosted-protocols.md §1.4). */
+const DATA_URI_ADVISED_BYTES = 1024 * 1024;
 
 /** What a later run needs to find a prediction again: its id and the URLs Replicate gave (strings, never the token). */
 export function remoteOf(prediction: Prediction): { id: string; data: Record<string, string> } {
@@ -47,9 +50,23 @@ export async function generate(
   }
   const deadline = new Deadline(context.signal, request.timeoutMs ?? config.timeoutMs);
   const scope: CallScope = { provider: PROVIDER, deadline, secrets: secretsOf(config) };
+  const seeding = { asked: request.seed, takesSeed: RULES[familyOf(model)].seed };
 
   return runJob<CreateCall, Prediction, Prediction>({
-    connect: () => Promise.resolve(createCall(request, model, context.inputs)),
+    connect() {
+      const call = createCall(request, model, context.inputs);
+      const image = context.inputs?.image;
+      if (request.inputImage !== undefined && image !== undefined && image.data.byteLength > DATA_URI_ADVISED_BYTES) {
+        context.trace(
+          'warning',
+          `The source image is ${Math.round(image.data.byteLength / 1024)} KB; ${PROVIDER} advises data URIs under ` +
+            '1 MB and may refuse it.',
+        );
+      }
+      if (request.inputImage?.strength !== undefined && call.body.input.prompt_strength === undefined)
+        context.trace('warning', `${model} has no strength setting: ${request.inputImage.strength} was not sent.`);
+      return Promise.resolve(call);
+    },
 
     async submit(call) {
       const edit = request.inputImage === undefined ? '' : ', edit';
@@ -82,9 +99,13 @@ export async function generate(
       return prediction;
     },
 
-    await: (prediction) => pollUntilDone(prediction, base, config, context, scope, timing),
+    // Sync mode answers "with the files as soon as they are all available", the status maybe still processing.
+    await: (prediction) =>
+      heldFilesReady(prediction)
+        ? Promise.resolve(prediction)
+        : pollUntilDone(prediction, base, config, context, scope, timing),
 
-    collect: (finished) => collectOutputs(finished, request.seed, config, context, scope),
+    collect: (finished) => collectOutputs(finished, seeding, config, context, scope),
 
     cancel: {
       signal: deadline.signal,

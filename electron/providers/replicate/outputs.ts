@@ -24,6 +24,20 @@ export function outputLinks(output: unknown, scope: CallScope): string[] {
   return links;
 }
 
+/** A create answer (Prefer: wait) that already holds every output file while its status is still processing. */
+export function heldFilesReady(prediction: Prediction): boolean {
+  if (prediction.status !== 'processing' && prediction.status !== 'starting') return false;
+  const { output } = prediction;
+  if (typeof output === 'string') return output !== '';
+  return (
+    Array.isArray(output) &&
+    output.length > 0 &&
+    output.every(
+      (item) => (typeof item === 'string' && item !== '') || (isRecord(item) && typeof item.url === 'string'),
+    )
+  );
+}
+
 /** One output: a data URI decoded strictly, or a link downloaded at once, without the token, within the size cap. */
 async function fetchOutput(
   link: string,
@@ -53,10 +67,16 @@ async function fetchOutput(
   return toImage(await readBounded(response, config.maxResponseBytes, scope, 'the output'), scope, 'the output');
 }
 
+/** The seed a job asked for, and whether its model takes one at all. */
+export interface Seeding {
+  asked: GeneratedImage['seed'];
+  takesSeed: boolean;
+}
+
 /** Downloads a succeeded prediction's outputs and shapes the job's output (a fresh run and a resumed one alike). */
 export async function collectOutputs(
   prediction: Prediction,
-  requestSeed: GeneratedImage['seed'],
+  seeding: Seeding,
   config: ProviderConfig,
   context: ProviderContext,
   scope: CallScope,
@@ -70,7 +90,8 @@ export async function collectOutputs(
   }
   const links = outputLinks(prediction.output, scope);
   context.onProgress({ stage: 'downloading' });
-  const seed = requestSeed ?? seedFromLogs(prediction.logs);
+  // A model that takes no seed (Recraft) has none to report, whatever its logs say.
+  const seed = seeding.takesSeed ? (seeding.asked ?? seedFromLogs(prediction.logs)) : undefined;
   const images: GeneratedImage[] = [];
   for (const [index, link] of links.entries()) {
     const image: GeneratedImage = await fetchOutput(link, prediction.id, config, scope);

@@ -6,7 +6,8 @@ import { parseBaseUrl } from '../http/url.js';
 import { runJob } from '../skeleton/run-job.js';
 import type { ProviderConfig, ProviderContext, ProviderOutput, RemoteTask } from '../types.js';
 import { cancelPrediction } from './cancel.js';
-import { PROVIDER, REPLICATE_BASE_URL, secretsOf } from './connection.js';
+import { PROVIDER, REPLICATE_BASE_URL, modelFor, secretsOf } from './connection.js';
+import { RULES, familyOf } from './models.js';
 import { collectOutputs } from './outputs.js';
 import { type PollTiming, pollUntilDone } from './poll.js';
 import type { Prediction } from './prediction.js';
@@ -46,7 +47,14 @@ export async function resume(
       return Promise.resolve(known);
     },
     await: (prediction) => pollUntilDone(prediction, base, config, context, scope, timing, true),
-    collect: (finished) => collectOutputs(finished, request.seed, config, context, scope),
+    collect: (finished) =>
+      collectOutputs(
+        finished,
+        { asked: request.seed, takesSeed: RULES[familyOf(modelFor(request, config))].seed },
+        config,
+        context,
+        scope,
+      ),
     cancel: {
       signal: deadline.signal,
       async stop(prediction) {

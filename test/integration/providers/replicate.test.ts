@@ -62,6 +62,33 @@ describe('replicate: text to image', () => {
     expect(out.seed).toBe(4242);
   });
 
+  it('takes the output files a held create call answers while its status still says processing', async () => {
+    fake.setScenario({ kind: 'success', heldOutput: true });
+    const out = await provider.generate(request({ model: 'black-forest-labs/flux-dev' }), cfg, recordingContext());
+    expect(same(out.images[0]!.data)).toBe(true);
+    expect(fake.polls()).toHaveLength(0);
+  });
+
+  it('reports no seed for a model that takes none, and says a strength the model has no field for was not sent', async () => {
+    const recraft = await provider.generate(
+      request({ model: 'recraft-ai/recraft-v3', seed: 12, width: 1365, height: 1024 }),
+      cfg,
+      recordingContext(),
+    );
+    expect(fake.submits()[0]!.json).toEqual({ input: { prompt: 'a red fox in snow', size: '1365x1024' } });
+    expect(recraft.seed).toBeUndefined();
+    const ctx = recordingContext();
+    ctx.inputs = { image: sourcePng(8, 8) };
+    await provider.generate(
+      request({ model: 'black-forest-labs/flux-kontext-pro', inputImage: { imageId: 'i', strength: 0.3 } }),
+      cfg,
+      ctx,
+    );
+    expect(
+      ctx.traces.some((t) => t.kind === 'warning' && /no strength setting: 0.3 was not sent/.test(t.message)),
+    ).toBe(true);
+  });
+
   it('runs a pinned owner/name:version through /v1/predictions with its version', async () => {
     const version = 'a'.repeat(64);
     await provider.generate(
