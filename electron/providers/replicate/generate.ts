@@ -15,6 +15,7 @@ import { collectOutputs, heldFilesReady } from './outputs.js';
 import { type PollTiming, pollUntilDone, reportProgress } from './poll.js';
 import { type Prediction, readPrediction } from './prediction.js';
 import { type CreateCall, createCall } from './request-body.js';
+import { sourceImageData, toDataUri } from './source-image.js';
 
 /** Replicate recommends a data URI only for files under 1 MB (docs/hosted-protocols.md §1.4). */
 const DATA_URI_ADVISED_BYTES = 1024 * 1024;
@@ -53,19 +54,19 @@ export async function generate(
   const seeding = { asked: request.seed, takesSeed: RULES[familyOf(model)].seed };
 
   return runJob<CreateCall, Prediction, Prediction>({
-    connect() {
-      const call = createCall(request, model, context.inputs);
-      const image = context.inputs?.image;
-      if (request.inputImage !== undefined && image !== undefined && image.data.byteLength > DATA_URI_ADVISED_BYTES) {
+    async connect() {
+      const source = request.inputImage === undefined ? undefined : await sourceImageData(context.inputs);
+      if (source !== undefined && source.data.byteLength > DATA_URI_ADVISED_BYTES) {
         context.trace(
           'warning',
-          `The source image is ${Math.round(image.data.byteLength / 1024)} KB; ${PROVIDER} advises data URIs under ` +
+          `The source image is ${Math.round(source.data.byteLength / 1024)} KB; ${PROVIDER} advises data URIs under ` +
             '1 MB and may refuse it.',
         );
       }
+      const call = createCall(request, model, source === undefined ? undefined : toDataUri(source));
       if (request.inputImage?.strength !== undefined && call.body.input.prompt_strength === undefined)
         context.trace('warning', `${model} has no strength setting: ${request.inputImage.strength} was not sent.`);
-      return Promise.resolve(call);
+      return call;
     },
 
     async submit(call) {

@@ -1,6 +1,4 @@
 import type { GenerateRequest } from '../../../shared/contract.js';
-import { AppError } from '../../../shared/errors.js';
-import type { WorkInputs } from '../types.js';
 import { ASPECT_RATIOS, type ModelRef, RECRAFT_SIZES, RULES, familyOf, nearestRatio, parseModelRef } from './models.js';
 
 export type ReplicateInput = Record<string, unknown> & { prompt: string };
@@ -15,17 +13,6 @@ export interface CreateCall {
 function seedOf(seed: GenerateRequest['seed']): number | bigint | undefined {
   if (seed === undefined) return undefined;
   return typeof seed === 'number' ? seed : BigInt(seed);
-}
-
-/** The source image as a data URI, the way Replicate takes a file inline (docs/hosted-protocols.md §1.4). */
-export function dataUri(inputs: WorkInputs | undefined): string {
-  const image = inputs?.image;
-  if (image === undefined) {
-    throw new AppError('internal', 'The source image was not read before the job started; nothing was sent.', {
-      details: { phase: 'before_accept' },
-    });
-  }
-  return `data:${image.mime};base64,${Buffer.from(image.data).toString('base64')}`;
 }
 
 /** Width and height as the model takes them: an aspect ratio, FLUX 1.1 [pro]'s custom size, or Recraft's size. */
@@ -48,9 +35,9 @@ function sizeInput(request: GenerateRequest, model: string, editing: boolean): R
 /**
  * The create call for one job: `input` in the names the model's API page gives (prompt, aspect_ratio or size,
  * num_outputs, seed, steps and guidance where it takes them, output_format png), the source image as a data URI
- * in the model's image field for an edit.
+ * (`imageUri`) in the model's image field for an edit.
  */
-export function createCall(request: GenerateRequest, model: string, inputs: WorkInputs | undefined): CreateCall {
+export function createCall(request: GenerateRequest, model: string, imageUri: string | undefined): CreateCall {
   const ref = parseModelRef(model) as ModelRef;
   const family = familyOf(model);
   const rules = RULES[family];
@@ -69,8 +56,8 @@ export function createCall(request: GenerateRequest, model: string, inputs: Work
   if (request.negativePrompt !== undefined && request.negativePrompt.trim() !== '' && rules.negativePrompt)
     input.negative_prompt = request.negativePrompt;
   if (rules.outputFormats.includes('png') && family !== 'ideogram' && family !== 'generic') input.output_format = 'png';
-  if (editing && rules.imageField !== undefined) {
-    input[rules.imageField] = dataUri(inputs);
+  if (editing && rules.imageField !== undefined && imageUri !== undefined) {
+    input[rules.imageField] = imageUri;
     const strength = request.inputImage?.strength;
     if (rules.imageField === 'image' && strength !== undefined) input.prompt_strength = strength;
   }

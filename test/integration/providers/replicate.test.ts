@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mayCarryKey } from '../../../electron/providers/replicate/connection.js';
 import { createReplicateProvider } from '../../../electron/providers/replicate/index.js';
@@ -169,6 +170,27 @@ describe('replicate: edits', () => {
     expect(input.image).toMatch(/^data:image\/png;base64,/);
     expect(input.prompt_strength).toBe(0.6);
     expect(input.aspect_ratio).toBeUndefined();
+  });
+
+  it('sends a source Replicate cannot read (TIFF) as the same pixels in PNG, and warns of a source over 1 MB', async () => {
+    const tiff = await sharp({ create: { width: 4, height: 3, channels: 3, background: '#c04020' } })
+      .tiff()
+      .toBuffer();
+    const ctx = recordingContext();
+    ctx.inputs = { image: { data: tiff, mime: 'image/tiff', width: 4, height: 3 } };
+    const edit = request({ model: 'black-forest-labs/flux-kontext-pro', inputImage: { imageId: 'i' } });
+    await provider.generate(edit, cfg, ctx);
+    const sent = (fake.submits()[0]!.json as { input: { input_image: string } }).input.input_image;
+    expect(sent.startsWith('data:image/png;base64,')).toBe(true);
+    const png = Buffer.from(sent.slice('data:image/png;base64,'.length), 'base64');
+    expect(await sharp(png).metadata()).toMatchObject({ format: 'png', width: 4, height: 3 });
+    expect(ctx.traces.some((t) => t.kind === 'warning')).toBe(false);
+
+    const big = recordingContext();
+    const padded = Buffer.concat([sourcePng(8, 8).data, Buffer.alloc(1100 * 1024)]);
+    big.inputs = { image: { data: padded, mime: 'image/png', width: 8, height: 8 } };
+    await provider.generate(edit, cfg, big);
+    expect(big.traces.some((t) => t.kind === 'warning' && /advises data URIs under 1 MB/.test(t.message))).toBe(true);
   });
 });
 
