@@ -54,7 +54,13 @@ describe('a new library’s empty gallery', () => {
     await emptyState().getByRole('button', { name: 'Try the placeholder generator' }).click();
     expect(await page.getByLabel('Provider', { exact: true }).inputValue()).toBe('builtin');
     await page.getByText('Placeholder scenes, no AI — for trying Atelier out').first().waitFor();
-    expect(await page.evaluate(() => document.activeElement?.className ?? '')).toContain('prompt');
+    expect(
+      await page.evaluate(
+        () =>
+          (globalThis as unknown as { document: { activeElement: { className: string } | null } }).document
+            .activeElement?.className ?? '',
+      ),
+    ).toContain('prompt');
   });
 
   it('Connect an engine looks on this computer, names what it found with its version, and connects ComfyUI in one click', async () => {
@@ -86,7 +92,11 @@ describe('Settings → Providers', () => {
     await emptyState().getByRole('button', { name: 'Add a hosted key…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Settings' });
     await dialog.waitFor();
-    await page.waitForFunction(() => document.activeElement?.id === 'providers-hosted');
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id ===
+        'providers-hosted',
+    );
     const groups = dialog.locator('section[data-group]');
     const shown = await groups.evaluateAll((sections) =>
       sections.map((s) => [

@@ -33,8 +33,10 @@ function world(first: Partial<StoredProviderSettings>) {
       provider: (id) => stored[id],
       update: async (patch) => {
         patches.push(patch);
-        for (const [id, p] of Object.entries(patch.providers ?? {}))
-          stored[id] = { ...stored[id]!, enabled: p.enabled ?? stored[id]!.enabled, baseUrl: p.baseUrl ?? undefined };
+        for (const [id, p] of Object.entries(patch.providers ?? {})) {
+          const { baseUrl: _old, ...rest } = stored[id]!;
+          stored[id] = { ...rest, enabled: p.enabled ?? rest.enabled, ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}) };
+        }
         return {} as never;
       },
     },
@@ -49,7 +51,7 @@ function world(first: Partial<StoredProviderSettings>) {
           concurrency: 1,
           hasApiKey: false,
           hasPassword: false,
-          baseUrl,
+          ...(baseUrl === undefined ? {} : { baseUrl }),
         };
         return ref;
       },
