@@ -23,6 +23,8 @@ export type RunPodScenario =
       warnings?: string[];
       /** The first poll answers 429 with this Retry-After (seconds). */
       pollRetryAfter?: string;
+      /** The first polls answer 502 (RunPod's edge having a bad minute). */
+      pollErrors?: number;
       /** Images of this size whatever the graph asked (a worker misbehaving). */
       size?: { width: number; height: number };
     }
@@ -51,11 +53,15 @@ export interface FakeRunPodJob {
   /** Answered COMPLETED once (expires_after_completion forgets it after). */
   completed: boolean;
   limited?: boolean;
+  /** Polls answered 502 so far (pollErrors). */
+  failedPolls: number;
 }
 
 export interface FakeRunPod extends HttpFake {
   /** The endpoint's address as settings hold it: `<url>/v2/<endpointId>`. */
   endpoint: string;
+  /** How many workers /health reports idle (0: scaled to zero, the next job waits for a cold start). */
+  setIdleWorkers(n: number): void;
   setScenario(next: RunPodScenario | RunPodScenario[]): void;
   /** What a job does from its next poll on (a held job released, as when a crashed run comes back). */
   setJobScenario(id: string, next: RunPodScenario): void;
@@ -132,6 +138,7 @@ export async function startFakeRunPod(options: {
   const jobs = new Map<string, FakeRunPodJob>();
   const s3 = new Map<string, { png: Buffer; expired: boolean }>();
   let next = 0;
+  let idleWorkers = 1;
   const echo = () => (options.echoKey === true ? ` (key ${options.apiKey})` : '');
   const authorized = (header: string | undefined) => header === `Bearer ${options.apiKey}` || header === options.apiKey;
 
@@ -215,7 +222,7 @@ export async function startFakeRunPod(options: {
         200,
         JSON.stringify({
           jobs: { completed: all.filter((j) => j.completed).length, failed: 0, inProgress, inQueue: 0, retried: 0 },
-          workers: { idle: 1, running: inProgress },
+          workers: { idle: idleWorkers, running: inProgress },
         }),
       );
     }
@@ -236,6 +243,7 @@ export async function startFakeRunPod(options: {
         input: input as Record<string, unknown>,
         cancelled: false,
         completed: false,
+        failedPolls: 0,
       });
       return sendText(res, 200, JSON.stringify({ id: jobId, status: 'IN_QUEUE' }));
     }
@@ -243,6 +251,10 @@ export async function startFakeRunPod(options: {
     if (route === 'status' && req.method === 'GET') {
       if (job === undefined) return sendText(res, 404, JSON.stringify({ error: 'request does not exist' }));
       const s = job.scenario;
+      if (s.kind === 'success' && job.failedPolls < (s.pollErrors ?? 0)) {
+        job.failedPolls += 1;
+        return sendText(res, 502, '<html><body>502 Bad Gateway</body></html>');
+      }
       if (s.kind === 'success' && s.pollRetryAfter !== undefined && !job.limited) {
         job.limited = true;
         return sendText(res, 429, JSON.stringify({ error: 'rate limited' }), { 'retry-after': s.pollRetryAfter });
@@ -260,6 +272,9 @@ export async function startFakeRunPod(options: {
   const onRoute = (route: string) => (r: LoggedRequest) => r.path.startsWith(`/v2/${endpointId}/${route}`);
   return Object.assign(fake, {
     endpoint: `${fake.url}/v2/${endpointId}`,
+    setIdleWorkers: (n: number) => {
+      idleWorkers = n;
+    },
     setScenario: (s: RunPodScenario | RunPodScenario[]) => script.set(s),
     setJobScenario: (jobId: string, s: RunPodScenario) => {
       const job = jobs.get(jobId);

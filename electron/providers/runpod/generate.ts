@@ -3,7 +3,7 @@ import type { GenerateRequest } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
 import { readJson } from '../http/body.js';
 import { Deadline } from '../http/deadline.js';
-import { type CallScope, malformedError, networkError } from '../http/errors.js';
+import { type CallScope, abortedError, malformedError, networkError } from '../http/errors.js';
 import { send } from '../http/request.js';
 import { joinUrl } from '../http/url.js';
 import { runJob } from '../skeleton/run-job.js';
@@ -50,6 +50,8 @@ export async function generate(
         ...(planned.names.length === 0 ? {} : { images: planned.names }),
       });
       context.onProgress({ stage: 'uploading' });
+      // Cancelled while the graph was built: nothing has left, so nothing was billed.
+      if (deadline.signal.aborted) throw abortedError(scope, false);
       const response = await send(
         joinUrl(endpoint.base, 'run'),
         { method: 'POST', headers, raw: { bytes: Buffer.from(planned.body), contentType: 'application/json' } },

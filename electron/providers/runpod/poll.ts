@@ -1,12 +1,13 @@
-import { type AppError } from '../../../shared/errors.js';
+import { AppError } from '../../../shared/errors.js';
 import { readJson } from '../http/body.js';
 import { sleep } from '../http/deadline.js';
-import { type CallScope, malformedError, redact } from '../http/errors.js';
+import { type CallScope, malformedError } from '../http/errors.js';
 import { send } from '../http/request.js';
 import { retryAfterMs } from '../http/status-errors.js';
 import type { ProviderConfig, ProviderContext } from '../types.js';
 import { type Endpoint, isRecord, jobUrl } from './connection.js';
-import { afterAccept, jobFailed, runpodResponseError } from './errors.js';
+import { afterAccept, runpodResponseError } from './errors.js';
+import { failedError, jobGone } from './job-failures.js';
 
 export interface PollTiming {
   /** The first wait before asking again; each next wait is 1.5 times longer, up to `maxMs`. */
@@ -16,6 +17,10 @@ export interface PollTiming {
 
 /** /status allows 2000 calls per 10 s per endpoint; a job polled every 1–5 s stays far below it. */
 export const DEFAULT_POLL_TIMING: PollTiming = { firstMs: 1000, maxMs: 5000 };
+
+/** Status calls that may fail in a row (a 502 from RunPod's edge, a dropped connection) before the job ends. */
+const MAX_FAILED_POLLS = 3;
+const PASSING_STATUSES = new Set([500, 502, 503, 504]);
 
 /** A COMPLETED job as /status gave it. */
 export interface Completed {
@@ -34,90 +39,49 @@ export interface PollInput {
   timing: PollTiming;
 }
 
-function clean(text: string, scope: CallScope): string {
-  return redact(text.replace(/\s+/g, ' ').trim(), scope.secrets);
-}
-
 function millis(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.round(value) : undefined;
 }
 
-/** RunPod keeps a /run result 30 minutes; a job it no longer knows is gone for good. */
-export function jobGone(scope: CallScope, jobId: string): AppError {
-  return jobFailed(
-    `${scope.provider} no longer knows job ${jobId}: its result expired (RunPod keeps it 30 minutes after the job ` +
-      `ends) or the job was never stored. Run the job again.`,
-    { remoteGone: true },
-  );
-}
-
-/**
- * What a FAILED job said: worker-comfyui's `error` ("Workflow validation failed: • Node 4 …", ComfyUI's own words)
- * with its `output.details`, or runpod-python's JSON of a handler exception (`error_message`).
- */
-export function failureText(json: Record<string, unknown>, scope: CallScope): string {
-  let said = typeof json.error === 'string' ? json.error.slice(0, 4000) : '';
-  if (/^\s*\{/.test(said)) {
-    try {
-      const inner: unknown = JSON.parse(said);
-      if (isRecord(inner) && typeof inner.error_message === 'string') said = inner.error_message;
-    } catch {
-      // Not JSON: quote it as it is.
-    }
+/** One /status call: its answer, or the failure of a call that may pass if asked again (the job runs on regardless). */
+async function askStatus(url: string, input: PollInput): Promise<Response | AppError> {
+  const { headers, scope, endpoint } = input;
+  let response: Response;
+  try {
+    response = await send(url, { headers }, scope, 'while polling the job');
+  } catch (error) {
+    // send() throws only AppErrors of the network; a cancel or timeout is not a failure to ride out.
+    if (scope.deadline.signal.aborted || !(error instanceof AppError)) throw error;
+    return afterAccept(error);
   }
-  const output = isRecord(json.output) ? json.output : {};
-  const details = Array.isArray(output.details)
-    ? output.details.filter((d): d is string => typeof d === 'string').slice(0, 5)
-    : [];
-  const parts = [said, ...details].map(joinLines).filter((p) => p !== '');
-  return clean(parts.join(' — '), scope);
-}
-
-/** worker-comfyui lists node errors one per line as "• Node 4 (errors): …" under a heading ending in ":". */
-function joinLines(text: string): string {
-  let out = '';
-  for (const raw of text.split('\n')) {
-    const line = raw.replace(/^\s*•\s*/, '').trim();
-    if (line === '') continue;
-    out = out === '' ? line : out.endsWith(':') ? `${out} ${line}` : `${out}; ${line}`;
-  }
-  return out;
-}
-
-function failedError(json: Record<string, unknown>, status: string, input: PollInput): AppError {
-  const { scope, jobId, endpoint } = input;
-  const p = scope.provider;
-  if (status === 'FAILED') {
-    const said = failureText(json, scope);
-    return jobFailed(
-      `${p}'s worker could not run the workflow${said === '' ? ' (FAILED, with no reason given).' : `: "${said}"`}`,
-      { runpodStatus: status, ...(said === '' ? {} : { providerMessage: said }) },
-    );
-  }
-  if (status === 'TIMED_OUT')
-    return jobFailed(
-      `${p} stopped job ${jobId} because it ran past the execution timeout (TIMED_OUT). Raise the timeout in ` +
-        `settings or on endpoint ${endpoint.id}, or make the workflow lighter.`,
-      { runpodStatus: status },
-    );
-  return jobFailed(`Job ${jobId} was cancelled on ${p} (from its console or another client), so it made no images.`, {
-    runpodStatus: status,
-  });
+  if (!PASSING_STATUSES.has(response.status)) return response;
+  return afterAccept(await runpodResponseError(response, scope, endpoint.id));
 }
 
 /**
  * Polls `/status/<id>` with back-off until the job ends (docs/hosted-protocols.md §2.2): IN_QUEUE is 'queued' (waiting
  * for a worker: a cold start takes minutes), IN_PROGRESS is 'generating' (worker-comfyui reports no steps). A 429
- * waits as long as RunPod says and asks again; a 404 or an answer without a status is a job RunPod no longer has.
+ * waits as long as RunPod says and asks again, as do up to three 5xx or dropped calls in a row (the paid job runs on
+ * meanwhile); a 404 or an answer without a status is a job RunPod no longer has.
  */
 export async function pollUntilDone(input: PollInput): Promise<Completed> {
-  const { endpoint, jobId, headers, config, context, scope, timing } = input;
+  const { endpoint, jobId, config, context, scope, timing } = input;
   const url = jobUrl(endpoint, 'status', jobId);
   let wait = timing.firstMs;
   let started = false;
-  const traced = new Set<string>();
+  let queuedTraced = false;
+  let failedInARow = 0;
   for (let poll = 1; ; poll += 1) {
-    const response = await send(url, { headers }, scope, 'while polling the job');
+    const response = await askStatus(url, input);
+    if (response instanceof AppError) {
+      failedInARow += 1;
+      if (failedInARow > MAX_FAILED_POLLS) throw response;
+      context.trace('warning', `Asking ${scope.provider} about job ${jobId} failed; asking again. ${response.message}`);
+      await sleep(wait, scope.deadline.signal);
+      wait = Math.min(timing.maxMs, Math.round(wait * 1.5));
+      continue;
+    }
+    failedInARow = 0;
     if (response.status === 429) {
       await response.body?.cancel().catch(() => undefined);
       await sleep(Math.max(wait, retryAfterMs(response.headers) ?? 0), scope.deadline.signal);
@@ -140,11 +104,12 @@ export async function pollUntilDone(input: PollInput): Promise<Completed> {
       if (execution !== undefined) done.executionTimeMs = execution;
       return done;
     }
-    if (status === 'FAILED' || status === 'TIMED_OUT' || status === 'CANCELLED') throw failedError(json, status, input);
+    if (status === 'FAILED' || status === 'TIMED_OUT' || status === 'CANCELLED')
+      throw failedError(json, status, { scope, jobId, endpoint });
     if (status === 'IN_QUEUE') {
       context.onProgress({ stage: 'queued' });
-      if (!traced.has(status)) {
-        traced.add(status);
+      if (!queuedTraced) {
+        queuedTraced = true;
         context.trace(
           'queued',
           `${scope.provider} job ${jobId} is waiting for a worker (a cold start can take minutes).`,

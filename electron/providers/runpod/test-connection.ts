@@ -30,8 +30,10 @@ export function describeHealth(json: unknown): string {
   const queued = count(jobs, 'inQueue');
   const inProgress = count(jobs, 'inProgress');
   const parts: string[] = [];
-  if (idle !== undefined || running !== undefined)
-    parts.push(`${plural(idle ?? 0, 'worker', 'workers')} idle, ${running ?? 0} running`);
+  if (idle !== undefined || running !== undefined) {
+    const none = (idle ?? 0) + (running ?? 0) === 0 ? ' (the first job waits while a worker starts)' : '';
+    parts.push(`${plural(idle ?? 0, 'worker', 'workers')} idle, ${running ?? 0} running${none}`);
+  }
   if (queued !== undefined || inProgress !== undefined)
     parts.push(`${plural(queued ?? 0, 'job', 'jobs')} in queue, ${inProgress ?? 0} in progress`);
   return parts.length === 0 ? 'it did not say how many workers it has' : parts.join('; ');

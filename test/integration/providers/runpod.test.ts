@@ -219,6 +219,15 @@ describe('runpod: cancel and timeout', () => {
     expect(ctx.traces.some((t) => t.kind === 'cancel' && /it confirmed/.test(t.message))).toBe(true);
   });
 
+  it('a cancel that comes before the job left sends nothing and says nothing was sent', async () => {
+    const ctx = recordingContext();
+    ctx.controller.abort();
+    const error = await rejectsWith(provider.generate(request(), cfg, ctx), 'cancelled');
+    expect(error.details?.phase).toBe('before_accept');
+    expect(fake.requests).toHaveLength(0);
+    expect(ctx.accepted).toBe(0);
+  });
+
   it('a job that outlasts its timeout is cancelled on RunPod too and ends as a timeout', async () => {
     fake.setScenario({ kind: 'held' });
     const ctx = recordingContext();
@@ -295,6 +304,22 @@ describe('runpod: failures', () => {
       'provider_error',
     );
     expect(error.message).toMatch(/Node 1 \(errors\): Invalid image file: on-my-pc\.png/);
+  });
+
+  it('asks again through three failed status calls in a row, and gives up on the fourth without a new /run', async () => {
+    fake.setScenario({ kind: 'success', queuedPolls: 0, runningPolls: 0, pollErrors: 3 });
+    const ctx = recordingContext();
+    const out = await provider.generate(request({ width: 16, height: 16 }), cfg, ctx);
+    expect(out.images).toHaveLength(1);
+    expect(fake.polls()).toHaveLength(4);
+    expect(ctx.traces.filter((t) => t.kind === 'warning' && /asking again/.test(t.message))).toHaveLength(3);
+
+    fake.setScenario({ kind: 'success', pollErrors: 4 });
+    const error = await rejectsWith(provider.generate(request(), cfg, recordingContext()), 'provider_error');
+    expect(error.message).toMatch(/HTTP 502/);
+    expect(error.details).toMatchObject({ phase: 'after_send' });
+    expect(fake.submits()).toHaveLength(2);
+    expect(fake.polls()).toHaveLength(8);
   });
 
   it('waits as long as a 429 poll’s Retry-After says, then keeps polling the same job', async () => {
@@ -431,6 +456,10 @@ describe('runpod: connection test', () => {
     expect(ok.message).toMatch(/endpoint ep-fake: 1 worker idle, 0 running; 0 jobs in queue, 0 in progress/);
     expect(fake.requests[0]!.path).toBe('/v2/ep-fake/health');
     expect(fake.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
+
+    fake.setIdleWorkers(0);
+    const cold = await provider.test(cfg, new AbortController().signal);
+    expect(cold.message).toMatch(/0 workers idle, 0 running \(the first job waits while a worker starts\)/);
 
     const bad = await provider.test({ ...cfg, apiKey: 'wrong' }, new AbortController().signal);
     expect(bad).toMatchObject({ ok: false, reachable: true, authenticated: false });
