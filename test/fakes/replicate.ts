@@ -20,6 +20,8 @@ export type ReplicateScenario =
       pollRetryAfter?: string;
       /** With Prefer: wait the create answers every output file while its status still says processing. */
       heldOutput?: boolean;
+      /** The first this many polls answer 502 (a gateway blip). */
+      pollErrors?: number;
     }
   /** The create call answers this status and body. */
   | { kind: 'submit_error'; status: number; body: Record<string, unknown>; headers?: Record<string, string> }
@@ -43,6 +45,7 @@ export interface FakePrediction {
   input: Record<string, unknown>;
   canceled: boolean;
   limited?: boolean;
+  errored?: number;
 }
 
 export interface FakeReplicate extends HttpFake {
@@ -204,6 +207,10 @@ export async function startFakeReplicate(options: { apiKey: string; echoKey?: bo
         return sendText(res, 429, JSON.stringify({ detail: 'Request was throttled.', status: 429 }), {
           'retry-after': s.pollRetryAfter,
         });
+      }
+      if (s.kind === 'success' && (p.errored ?? 0) < (s.pollErrors ?? 0)) {
+        p.errored = (p.errored ?? 0) + 1;
+        return sendText(res, 502, '<html><body>502 Bad Gateway</body></html>', { 'content-type': 'text/html' });
       }
       p.polls += 1;
       return sendText(res, 200, JSON.stringify(view(id, p, 'poll', false)));

@@ -24,6 +24,9 @@ export interface PollTiming {
  */
 export const DEFAULT_POLL_TIMING: PollTiming = { firstMs: 500, maxMs: 4000, syncWaitSeconds: 10 };
 
+/** Polls in a row that may answer 5xx before the job ends: the prediction itself is still running. */
+const POLL_5XX_TOLERATED = 3;
+
 /** Where a prediction is polled: its own `urls.get` when that may carry the token, else built from the base URL. */
 export function pollUrlOf(id: string, getUrl: string | undefined, base: string): string {
   if (getUrl !== undefined && mayCarryKey(getUrl, base)) return getUrl;
@@ -93,6 +96,7 @@ export async function pollUntilDone(
   let prediction = first;
   let wait = timing.firstMs;
   let waitFirst = !askAtOnce;
+  let failedPolls = 0;
   for (;;) {
     if (waitFirst) {
       if (prediction.status === 'succeeded') return prediction;
@@ -112,8 +116,14 @@ export async function pollUntilDone(
       await response.body?.cancel().catch(() => undefined);
       throw predictionGone(scope, prediction.id);
     }
+    if (response.status >= 500 && (failedPolls += 1) <= POLL_5XX_TOLERATED) {
+      // A gateway blip while the prediction runs on: asking again later beats failing work that is being paid for.
+      await response.body?.cancel().catch(() => undefined);
+      continue;
+    }
     if (response.status !== 200)
       throw afterAccept(await replicateResponseError(response, scope, config.maxResponseBytes));
+    failedPolls = 0;
     prediction = readPrediction(
       await readJson(response, config.maxResponseBytes, scope, 'the prediction'),
       scope,

@@ -317,6 +317,17 @@ describe('replicate: failures', () => {
     expect(fake.submits()).toHaveLength(1);
   });
 
+  it('keeps polling through three 5xx answers in a row, and ends after_send on the fourth', async () => {
+    fake.setScenario({ kind: 'success', processingPolls: 1, pollErrors: 3 });
+    const out = await provider.generate(request(), cfg, recordingContext());
+    expect(same(out.images[0]!.data)).toBe(true);
+    expect(fake.polls()).toHaveLength(5);
+    fake.setScenario({ kind: 'success', processingPolls: 1, pollErrors: 4 });
+    const error = await rejectsWith(provider.generate(request(), cfg, recordingContext()), 'provider_error');
+    expect(error.message).toMatch(/HTTP 502/);
+    expect(error.details?.phase).toBe('after_send');
+  });
+
   it('names a safety block, a model error, a cancel elsewhere, an abort and expired outputs, all after acceptance', async () => {
     const cases: [Parameters<FakeReplicate['setScenario']>[0], RegExp][] = [
       [
