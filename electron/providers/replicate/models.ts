@@ -211,7 +211,7 @@ export function validateReplicateRequest(request: GenerateRequest, model: string
   const op = operationOf(request);
   if ('error' in op) throw invalid(op.error, op.field);
   if ('operation' in op && op.operation !== 'generate' && op.operation !== 'variation') {
-    const support = caps.operations[op.operation === 'img2img' ? 'img2img' : op.operation];
+    const support = caps.operations[op.operation];
     if (!support.supported) throw invalid(support.reason ?? 'This model cannot do that.', op.operation);
   }
   if (request.count > caps.maxCount) {
