@@ -1,9 +1,13 @@
+import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readAtelierChunk } from '../../../electron/media/png/atelier-chunk.js';
+import { sniffImage } from '../../../electron/providers/http/image.js';
 import { mayCarryKey } from '../../../electron/providers/runpod/connection.js';
 import { createRunPodProvider } from '../../../electron/providers/runpod/index.js';
 import { redactingProvider } from '../../../electron/providers/redacting-provider.js';
 import type { ProviderConfig } from '../../../electron/providers/types.js';
 import { type FakeRunPod, type RunPodScenario, runpodErrors, startFakeRunPod } from '../../fakes/runpod.js';
+import { type Harness, startHarness, waitForStatus } from '../engine/harness.js';
 import { config, grayMask, recordingContext, rejectsWith, request, sourcePng, visible, waitFor } from './helpers.js';
 
 const KEY = 'rpa_FAKEKEY0123456789abcdef';
@@ -469,5 +473,56 @@ describe('runpod: connection test', () => {
     const unset = await provider.test(without(cfg, 'baseUrl'), new AbortController().signal);
     expect(unset).toMatchObject({ ok: false, reachable: false });
     expect(fake.submits()).toHaveLength(0);
+  });
+});
+
+describe('runpod through the engine', () => {
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await h?.cleanup();
+    h = undefined;
+  });
+
+  it('runs a job submitted to runpod and stores its PNG with the settings embedded, the key nowhere; then edits it', async () => {
+    fake.setScenario({ kind: 'success', queuedPolls: 1, runningPolls: 1 });
+    const runpod = createRunPodProvider({ firstMs: 5, maxMs: 20 });
+    h = await startHarness({
+      providers: [{ provider: runpod, defaults: { enabled: true, timeoutMs: 60_000, concurrency: 1 } }],
+    });
+    await h.engine.handlers['settings.update']({
+      providers: { runpod: { apiKey: KEY, baseUrl: fake.endpoint, model: MODEL } },
+    });
+    const { job } = await h.engine.handlers['jobs.submit']({
+      provider: 'runpod',
+      prompt: 'a lighthouse at dusk',
+      width: 96,
+      height: 64,
+      count: 1,
+      seed: 31,
+    });
+    const done = await waitForStatus(h.engine, job.id, ['succeeded', 'failed']);
+    expect(done.errorDetail ?? null).toBeNull();
+    expect(done.status).toBe('succeeded');
+    const png = readFileSync(h.engine.resolveMedia('image', done.images[0]!.id)!.path);
+    expect(sniffImage(png)).toMatchObject({ width: 96, height: 64 });
+    expect(readAtelierChunk(png)).toMatchObject({ provider: 'runpod', request: { prompt: 'a lighthouse at dusk' } });
+    expect(node(sentBody().input.workflow, 'KSampler').seed).toBe(31);
+    expect(JSON.stringify(done)).not.toContain(KEY);
+
+    // The stored image, edited: the engine reads it from the library and the worker gets it by name.
+    const edit = await h.engine.handlers['jobs.submit']({
+      provider: 'runpod',
+      prompt: 'the lighthouse at night',
+      width: 96,
+      height: 64,
+      count: 1,
+      inputImage: { imageId: done.images[0]!.id, strength: 0.5 },
+    });
+    const edited = await waitForStatus(h.engine, edit.job.id, ['succeeded', 'failed']);
+    expect(edited.errorDetail ?? null).toBeNull();
+    expect(edited.status).toBe('succeeded');
+    const { input } = sentBody(1);
+    expect(Buffer.from(input.images![0]!.image.split(',')[1]!, 'base64').equals(png)).toBe(true);
+    expect(node(input.workflow, 'LoadImage').image).toBe(input.images![0]!.name);
   });
 });
