@@ -7,7 +7,7 @@ import type { ProviderConfig } from '../types.js';
 const NO_UPSCALERS: UpscalerMemo = new Map();
 
 /** Base64 images ride in one /status answer, so a batch is kept small (worker-comfyui sends every image inline). */
-const MAX_COUNT = 4;
+export const MAX_COUNT = 4;
 
 /**
  * What a ComfyUI graph on a RunPod worker can do: ComfyUI's own capabilities (its sizes, steps, samplers, and

@@ -7,6 +7,7 @@ import { type Uploaded, buildGraph, invalid, operation } from '../comfyui/build-
 import { loadedSize, sourceOf } from '../comfyui/sources.js';
 import type { ApiGraph } from '../comfyui/workflow.js';
 import type { ProviderConfig, ProviderContext, SourceImage } from '../types.js';
+import { MAX_COUNT } from './capabilities.js';
 
 /** /run takes at most 10 MB of body (docs/hosted-protocols.md §2.2); base64 inputs count 4/3 of their bytes. */
 export const RUN_BODY_LIMIT = 10 * 1024 * 1024;
@@ -58,6 +59,8 @@ export function planGraph(
       'RunPod runs a ComfyUI workflow and cannot upscale here. Use ComfyUI, AUTOMATIC1111 or the built-in one.',
       'upscale',
     );
+  if (request.count > MAX_COUNT)
+    throw invalid(`A RunPod job makes at most ${MAX_COUNT} images: they all come back in one answer.`, 'count');
   try {
     const { graph, used } = buildGraph(request, config, seed, uploaded);
     return { graph, usesSeed: used.has('seed') };

@@ -146,11 +146,33 @@ describe('runpod: text to image', () => {
     expect(noModel.message).toMatch(/checkpoint your RunPod worker has/);
     expect(() => p.validate(request({ upscale: { imageId: 'i', factor: 2 } }), cfg)).toThrow(/cannot upscale/);
     await rejectsWith(p.generate(request({ width: 1001 }), cfg, recordingContext()), 'invalid_request');
+    expect(() => p.validate(request({ count: 5 }), cfg)).toThrow(/at most 4 images/);
+    expect(p.capabilities(cfg).maxCount).toBe(4);
     await rejectsWith(p.generate(request(), without(cfg, 'apiKey'), recordingContext()), 'provider_auth');
     expect(fake.requests).toHaveLength(0);
     expect(p.isConfigured(cfg)).toBe(true);
     expect(p.isConfigured(without(cfg, 'apiKey'))).toBe(false);
     expect(p.isConfigured(without(cfg, 'baseUrl'))).toBe(false);
+  });
+});
+
+describe('runpod: capabilities', () => {
+  it('claims ComfyUI’s edits by the workflow’s placeholders, and no upscale or previews', () => {
+    const caps = provider.capabilities(cfg);
+    expect(caps.operations.img2img.supported).toBe(true);
+    expect(caps.operations.inpaint.supported).toBe(true);
+    expect(caps.operations.upscale).toMatchObject({ supported: false });
+    expect(caps.maxPartialImages).toBe(0);
+    const textOnly = JSON.stringify({
+      '1': { class_type: 'CLIPTextEncode', inputs: { text: '{{prompt}}' } },
+      '9': { class_type: 'SaveImage', inputs: { images: ['1', 0] } },
+    });
+    const custom = provider.capabilities({ ...cfg, workflow: textOnly });
+    expect(custom.operations.img2img).toMatchObject({ supported: false });
+    expect(custom.operations.img2img.reason).toMatch(/no \{\{input_image\}\} placeholder/);
+    expect(provider.requiresModel!(cfg)).toBe(true);
+    expect(provider.requiresModel!({ ...cfg, workflow: textOnly })).toBe(false);
+    expect(provider.knownModels(cfg)).toEqual([MODEL]);
   });
 });
 
