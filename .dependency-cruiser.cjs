@@ -10,7 +10,17 @@ const LAYERS = {
   'electron/providers': ['electron/base', 'shared'],
   'electron/media': ['electron/base', 'electron/db', 'electron/providers', 'shared'],
   'electron/library': ['electron/base', 'electron/db', 'electron/media', 'electron/providers', 'shared'],
-  'electron/scheduler': ['electron/base', 'electron/db', 'electron/media', 'electron/providers', 'shared'],
+  // The spend gate admits paid jobs against monthly caps and records what they cost.
+  'electron/spend': ['electron/base', 'electron/db', 'shared'],
+  // The scheduler admits and records paid jobs through the spend gate.
+  'electron/scheduler': [
+    'electron/base',
+    'electron/db',
+    'electron/media',
+    'electron/providers',
+    'electron/spend',
+    'shared',
+  ],
   'electron/engine': [
     'electron/base',
     'electron/db',
@@ -18,6 +28,7 @@ const LAYERS = {
     'electron/media',
     'electron/providers',
     'electron/scheduler',
+    'electron/spend',
     'shared',
   ],
   'electron/host': ['electron/base', 'electron/engine', 'electron/library', 'electron/media', 'shared'],

@@ -40,6 +40,8 @@ import { createRetention } from './retention.js';
 import { createProviderRegistry, type ProviderEntry } from './provider-registry.js';
 import { redactingLog } from './redacting-log.js';
 import { createSettingsService, type ProviderDefaults } from './settings-service.js';
+import { createSpendGate, type SpendGate } from '../spend/spend-gate.js';
+import { capOf } from '../spend/spend-settings.js';
 import { systemClock } from '../base/clock.js';
 import { type Logger } from '../base/logger.js';
 import { type Engine, type EngineOptions } from './types.js';
@@ -69,6 +71,8 @@ export interface EngineTestSeams {
   probeBackoff?: { firstMs: number; maxMs: number };
   /** Wraps each imported file's read (an e2e test holds an import mid-way). */
   wrapImportRead?: ImporterDeps['wrapRead'];
+  /** Hands tests the spend gate jobs are admitted through. */
+  spendGate?: (gate: SpendGate) => void;
   /** Where engines.find looks (loopback ports of fakes) instead of the usual engine ports. */
   engineCandidates?: readonly EngineCandidate[];
 }
@@ -139,6 +143,18 @@ export async function createEngine(options: EngineOptions, seams: EngineTestSeam
       for (const entry of entries) await entry.close?.();
     });
     trackJobOutcomes({ events: bus, outcomes, registry, settings, log });
+    // Paid jobs are admitted against their provider's monthly cap and their cost recorded (electron/spend/).
+    const spendCaps = {
+      prices: () => settings.current().spend.prices,
+      capOf: (id: string) => capOf(settings.current().spend, id),
+    };
+    const spend = createSpendGate({
+      costs: store.costs,
+      clock,
+      ...spendCaps,
+      nameOf: (id) => registry.instances().find((i) => i.id === id)?.name ?? id,
+    });
+    seams.spendGate?.(spend);
     const media = createJobMedia(dataDir, seams.mediaFs);
     // Imported files' settings are read on these threads, within a time limit, never on this event loop.
     const metadataReaders = holdMetadataReaders();
@@ -354,6 +370,13 @@ export async function createEngine(options: EngineOptions, seams: EngineTestSeam
     disposables.add('exporter', () => exporter.close());
 
     const handlers = createHandlers({
+      spend: {
+        costs: store.costs,
+        gate: spend,
+        clock,
+        ...spendCaps,
+        instances: () => registry.instances().map((i) => ({ ...i, model: settings.provider(i.id)?.model })),
+      },
       exporter,
       rereader,
       sidecars,

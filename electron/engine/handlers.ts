@@ -27,6 +27,8 @@ import { checkOperationSupported } from './operation-support.js';
 import { createExportHandlers } from './export-handlers.js';
 import type { Exporter } from '../library/export/exporter.js';
 import type { Rereader } from '../library/reread/rereader.js';
+import { createSpendHandlers } from '../spend/handlers.js';
+import type { SummaryDeps } from '../spend/summary.js';
 import { createDiscoveryHandlers } from './discovery/handlers.js';
 import type { EngineCandidate } from './discovery/candidates.js';
 
@@ -61,6 +63,8 @@ export interface HandlerDeps {
   exporter: Pick<Exporter, 'start' | 'list' | 'cancel'>;
   /** Re-reads imported files' settings with this build's readers. */
   rereader: Pick<Rereader, 'request' | 'requestSources' | 'status'>;
+  /** What paid jobs cost, the caps and the spend gate's holds (electron/spend/). */
+  spend: SummaryDeps;
   /** Where engines.find looks on this computer (tests: fakes' ports); the usual ports when absent. */
   engineCandidates?: readonly EngineCandidate[] | undefined;
 }
@@ -292,6 +296,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     ...createPresetHandlers(store),
     ...createIterateHandlers({ store, dataDir: deps.dataDir, now: () => Date.now() }),
     ...createExportHandlers(deps.exporter),
+    ...createSpendHandlers(deps.spend),
     ...createDiscoveryHandlers({
       providers,
       settings,

@@ -2,6 +2,7 @@ import { AppError } from '../../shared/errors.js';
 import { ComfyNodeRule, type ProviderSettings, type Settings, type SettingsPatch } from '../../shared/contract.js';
 import type { JobStore } from '../db/types.js';
 import type { Keyring } from '../base/keyring.js';
+import { applySpendPatch, emptySpend, readSpend, type StoredSpend } from '../spend/spend-settings.js';
 
 /** What is stored in the settings table: everything but secrets, which live in the keyring. */
 export interface StoredProviderSettings {
@@ -30,6 +31,7 @@ export interface StoredSettings {
   providers: Record<string, StoredProviderSettings>;
   library: { xmpSidecars: boolean; comfyNodeRules: ComfyNodeRule[] };
   updates: { auto: boolean };
+  spend: StoredSpend;
   /** Added instances, oldest first; a library from before them has none. */
   instances: StoredInstance[];
   /** The last number handed out per kind: a removed comfyui-2's id is never given to another server. */
@@ -85,6 +87,7 @@ export function createSettingsService(options: {
     theme: 'system',
     library: { xmpSidecars: false, comfyNodeRules: [] },
     updates: { auto: true },
+    spend: emptySpend(),
     instances: [],
     instanceNumbers: {},
     providers: Object.fromEntries(
@@ -130,6 +133,7 @@ export function createSettingsService(options: {
         ),
       },
       updates: { ...base.updates, ...stored.updates },
+      spend: readSpend(stored.spend),
       providers,
     };
   };
@@ -165,6 +169,7 @@ export function createSettingsService(options: {
         theme: cached.theme,
         library: { ...cached.library, comfyNodeRules: cached.library.comfyNodeRules.map((r) => ({ ...r })) },
         updates: { ...cached.updates },
+        spend: { prices: { ...cached.spend.prices }, monthlyCapUsd: { ...cached.spend.monthlyCapUsd } },
         providers: Object.fromEntries(Object.entries(cached.providers).map(([id, p]) => [id, publicProvider(p)])),
         dataDir,
       };
@@ -179,6 +184,7 @@ export function createSettingsService(options: {
       if (patch.library?.comfyNodeRules !== undefined)
         next.library = { ...next.library, comfyNodeRules: patch.library.comfyNodeRules };
       if (patch.updates?.auto !== undefined) next.updates = { ...next.updates, auto: patch.updates.auto };
+      if (patch.spend !== undefined) next.spend = applySpendPatch(next.spend, patch.spend);
       const secretWrites: Array<() => Promise<void>> = [];
       for (const [id, p] of Object.entries(patch.providers ?? {})) {
         const current = ownProvider(next.providers, id);

@@ -24,6 +24,7 @@ export const BRIDGE_CHANNELS = [
   'providers.test',
   'settings.get',
   'settings.update',
+  'spend.summary',
   'desktop.reveal',
   'desktop.copyImage',
   'desktop.saveAs',

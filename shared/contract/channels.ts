@@ -25,6 +25,7 @@ import { CorrectedSettings, CorrectSettings, RevertCorrections, SavedNote, SetIm
 import { SuggestRequest, SuggestResult } from './search.js';
 import { ProviderInfo, ProviderTestResult } from './providers.js';
 import { Settings, SettingsPatch } from './settings.js';
+import { SpendSummary } from './spend.js';
 import {
   AddProvider,
   ImportedStyles,
@@ -140,6 +141,8 @@ export const channels = {
   'export.cancel': { input: ById, output: z.object({ export: ExportSummary }) },
   'settings.get': { input: Empty, output: Settings },
   'settings.update': { input: SettingsPatch, output: Settings },
+  /** Spend per paid provider today and this month, caps and the prices in force (caps and prices: settings.update). */
+  'spend.summary': { input: Empty, output: SpendSummary },
   // Desktop-only touches: the headless host answers these with `desktop_only`.
   'desktop.reveal': { input: ByImage, output: Done },
   'desktop.copyImage': { input: ByImage, output: Done },

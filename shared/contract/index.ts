@@ -17,6 +17,7 @@ export * from './export.js';
 export * from './desktop.js';
 export * from './updates.js';
 export * from './library-location.js';
+export * from './spend.js';
 export * from './discovery.js';
 export * from './channels.js';
 export * from './events.js';

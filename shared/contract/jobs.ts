@@ -5,6 +5,7 @@ import { Corrections, ImageNote } from './corrections.js';
 import { ImageSource, ImportedMetadata } from './imports.js';
 import { IterateFields, Operation, ProviderTarget } from './iterate.js';
 import { OrphanStats, RecoveryStats } from './library.js';
+import { JobCost } from './spend.js';
 import {
   BACKGROUNDS,
   CONTROL_CHARS,
@@ -135,6 +136,8 @@ export const JobResult = z.object({
   usage: Usage.optional(),
   /** Milliseconds per phase, e.g. {queuedMs, providerMs, storeMs, totalMs}. */
   timings: z.record(z.string(), z.number()),
+  /** What the job cost: reported by the provider, else estimated (electron/spend/). Paid kinds only. */
+  cost: JobCost.optional(),
 });
 export type JobResult = z.infer<typeof JobResult>;
 

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { ProviderId, int, typedName } from './common.js';
 import { CORRECTABLE_FIELDS } from './corrections.js';
+import { SpendSettings, SpendSettingsPatch } from './spend.js';
 
 export const THEMES = ['system', 'dark', 'light'] as const;
 
@@ -50,6 +51,8 @@ export const Settings = z.object({
   }),
   /** On by default: the desktop app checks the release feed on start and daily, and downloads in the background. */
   updates: z.object({ auto: z.boolean() }),
+  /** Prices the person set per model and monthly caps per provider (electron/spend/); empty by default. */
+  spend: SpendSettings.optional(),
   dataDir: z.string(),
 });
 export type Settings = z.infer<typeof Settings>;
@@ -97,5 +100,6 @@ export const SettingsPatch = z.strictObject({
     })
     .optional(),
   updates: z.strictObject({ auto: z.boolean().optional() }).optional(),
+  spend: SpendSettingsPatch.optional(),
 });
 export type SettingsPatch = z.infer<typeof SettingsPatch>;

@@ -18,6 +18,7 @@ const SEAM_KEYS: Record<keyof EngineTestSeams, true> = {
   watchSettleMs: true,
   probeBackoff: true,
   wrapImportRead: true,
+  spendGate: true,
   engineCandidates: true,
 };
 

@@ -170,6 +170,13 @@ export function createFakeEngine(dataDir: string): FakeEngine {
     'desktop.droppedImages': desktopOnly,
     'updates.status': async () => ({ state: 'off', reason: 'unsupported' }),
     'updates.restart': desktopOnly,
+    'spend.summary': async () => ({
+      month: '2026-01',
+      today: '2026-01-01',
+      capsResetOn: '1 February 2026',
+      providers: [],
+      prices: [],
+    }),
     ...notImplementedHere(['engines.find', 'engines.connect']),
     ...notImplementedHere([
       'library.import',

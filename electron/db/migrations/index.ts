@@ -15,6 +15,7 @@ import { migration0014 } from './0014_presets.js';
 import { migration0015 } from './0015_corrections_notes.js';
 import { migration0016 } from './0016_reader_version.js';
 import { migration0017 } from './0017_queue_control.js';
+import { migration0018 } from './0018_job_costs.js';
 import type { Migration } from './types.js';
 
 /** Every migration, in order. Append only: a released migration never changes. */
@@ -36,6 +37,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0015,
   migration0016,
   migration0017,
+  migration0018,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -11,6 +11,7 @@ import { LibraryLocationSection } from '../library/location/LibraryLocationSecti
 import { OrphansRow } from '../library/location/OrphansRow';
 import { ProviderSettingsCard } from './ProviderSettingsCard';
 import { UpdatesSettings } from './UpdatesSettings';
+import { SpendSection } from './spend/SpendSection';
 import { FindEngines } from './FindEngines';
 import { BUILTIN_DESCRIPTION, groupByWhereItRuns } from '../../../shared/providers/groups';
 
@@ -176,6 +177,8 @@ export function SettingsPanel() {
               </section>
             ))}
           </section>
+
+          <SpendSection />
 
           <section aria-labelledby="work-title">
             <h3 id="work-title">Work and retention</h3>
