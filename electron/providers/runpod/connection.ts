@@ -18,20 +18,25 @@ function invalid(message: string): AppError {
   return new AppError('invalid_request', message, { details: { field: 'baseUrl', phase: 'before_accept' } });
 }
 
+/** Routes a person may paste with the endpoint's address (the console shows `…/v2/<id>/run`). */
+const ROUTES = new Set(['run', 'runsync', 'health', 'status', 'cancel', 'stream', 'purge-queue']);
+
 /**
  * The endpoint from the settings' base URL. RunPod has no default endpoint (each person deploys their own), so an
- * empty address is an error; on api.runpod.ai the path must be exactly /v2/<endpoint-id>.
+ * empty address is an error; on api.runpod.ai the path must be /v2/<endpoint-id> (a pasted route after it is dropped).
  */
 export function endpointOf(config: ProviderConfig): Endpoint {
   if (config.baseUrl === undefined || config.baseUrl.trim() === '')
     throw invalid(`Set the RunPod endpoint's address in settings, like ${RUNPOD_BASE_URL_EXAMPLE}.`);
   const { base } = parseBaseUrl(config.baseUrl, RUNPOD_BASE_URL_EXAMPLE, PROVIDER);
   const url = new URL(base);
-  const last = url.pathname.split('/').filter((part) => part !== '');
-  const id = last.at(-1) ?? '';
-  if (url.hostname === RUNPOD_HOST && (last.length !== 2 || last[0] !== 'v2' || !/^[A-Za-z0-9_-]{1,100}$/.test(id)))
+  const parts = url.pathname.split('/').filter((part) => part !== '');
+  if (url.hostname !== RUNPOD_HOST) return { base, id: parts.at(-1) ?? url.host };
+  if (parts.length >= 3 && ROUTES.has(parts[2]!)) parts.length = 2;
+  const id = parts[1] ?? '';
+  if (parts.length !== 2 || parts[0] !== 'v2' || !/^[A-Za-z0-9_-]{1,100}$/.test(id))
     throw invalid(`The RunPod address must name the endpoint, like ${RUNPOD_BASE_URL_EXAMPLE}.`);
-  return { base, id: id === '' ? url.host : id };
+  return { base: `${url.origin}/v2/${id}`, id };
 }
 
 /** RunPod takes `Authorization: Bearer <key>` (worker-comfyui's README, runpod-python) as well as the bare key. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readAtelierChunk } from '../../../electron/media/png/atelier-chunk.js';
 import { sniffImage } from '../../../electron/providers/http/image.js';
-import { mayCarryKey } from '../../../electron/providers/runpod/connection.js';
+import { endpointOf, mayCarryKey } from '../../../electron/providers/runpod/connection.js';
 import { createRunPodProvider } from '../../../electron/providers/runpod/index.js';
 import { redactingProvider } from '../../../electron/providers/redacting-provider.js';
 import type { ProviderConfig } from '../../../electron/providers/types.js';
@@ -136,6 +136,13 @@ describe('runpod: text to image', () => {
       'invalid_request',
     );
     expect(noAddress.message).toMatch(/api\.runpod\.ai\/v2\/<endpoint-id>/);
+    expect(endpointOf({ ...cfg, baseUrl: 'https://api.runpod.ai/v2/abc123/run' })).toEqual({
+      base: 'https://api.runpod.ai/v2/abc123',
+      id: 'abc123',
+    });
+    expect(() => p.validate(request(), { ...cfg, baseUrl: 'https://api.runpod.ai/v2/a/b' })).toThrow(
+      /must name the endpoint/,
+    );
     expect(() => p.validate(request(), { ...cfg, baseUrl: 'https://api.runpod.ai/v2' })).toThrow(
       /must name the endpoint/,
     );
