@@ -20,7 +20,7 @@ export const DEFAULT_POLL_TIMING: PollTiming = { firstMs: 1000, maxMs: 5000 };
 
 /** Status calls that may fail in a row (a 502 from RunPod's edge, a dropped connection) before the job ends. */
 const MAX_FAILED_POLLS = 3;
-const PASSING_STATUSES = new Set([500, 502, 503, 504]);
+const TRANSIENT_STATUSES = new Set([500, 502, 503, 504]);
 
 /** A COMPLETED job as /status gave it. */
 export interface Completed {
@@ -54,7 +54,7 @@ async function askStatus(url: string, input: PollInput): Promise<Response | AppE
     if (scope.deadline.signal.aborted || !(error instanceof AppError)) throw error;
     return afterAccept(error);
   }
-  if (!PASSING_STATUSES.has(response.status)) return response;
+  if (!TRANSIENT_STATUSES.has(response.status)) return response;
   return afterAccept(await runpodResponseError(response, scope, endpoint.id));
 }
 
