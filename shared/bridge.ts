@@ -14,6 +14,7 @@ export interface BridgeEvents {
   onJobProgress(listener: (payload: Events['jobs.progress']) => void): () => void;
   onJobsRemoved(listener: (payload: Events['jobs.removed']) => void): () => void;
   onQueueChanged(listener: (payload: Events['jobs.queue']) => void): () => void;
+  onQueueControl(listener: (payload: Events['queue.control']) => void): () => void;
   onImportProgress(listener: (payload: Events['library.importProgress']) => void): () => void;
   onCurated(listener: (payload: Events['library.curated']) => void): () => void;
   onRereadProgress(listener: (payload: Events['library.rereadProgress']) => void): () => void;
@@ -49,6 +50,7 @@ export const EVENT_SUBSCRIPTIONS = {
   'jobs.progress': 'onJobProgress',
   'jobs.removed': 'onJobsRemoved',
   'jobs.queue': 'onQueueChanged',
+  'queue.control': 'onQueueControl',
   'library.importProgress': 'onImportProgress',
   'library.curated': 'onCurated',
   'library.rereadProgress': 'onRereadProgress',

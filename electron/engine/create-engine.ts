@@ -18,6 +18,8 @@ import { createSecretBook } from '../providers/redact.js';
 import { createProgressThrottle } from '../scheduler/progress-throttle.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../scheduler/retry-policy.js';
 import { createScheduler } from '../scheduler/scheduler.js';
+import { createQueueControl, type PausedState } from '../scheduler/queue-control.js';
+import { queueControlState } from './queue-handlers.js';
 import { createInstanceHealth } from '../scheduler/instance-health.js';
 import type { JobProgressEvent } from '../../shared/contract.js';
 import { defaultProviders } from './default-providers.js';
@@ -47,6 +49,8 @@ import { type Logger } from '../base/logger.js';
 import { type Engine, type EngineOptions } from './types.js';
 
 const HOUR = 60 * 60 * 1000;
+/** Where the person's queue pauses are kept (the store's settings table). */
+const QUEUE_PAUSE_KEY = 'queue.paused';
 
 /** What tests change and production never does: fakes, fault injection, shorter timings. */
 export interface EngineTestSeams {
@@ -164,7 +168,29 @@ export async function createEngine(options: EngineOptions, seams: EngineTestSeam
     disposables.add('original reader', () => originals.close());
     const inputs = createJobInputs(dataDir, store, originals);
     const throttle = createProgressThrottle<JobProgressEvent>((_, event) => bus.emit('jobs.progress', event));
+    const queueInstances = () =>
+      registry.instances().map((i) => {
+        const own = settings.provider(i.id);
+        return { id: i.id, concurrency: own?.concurrency ?? 1, perMinute: own?.perMinute };
+      });
+    // Pauses are the person's and outlive a restart; holds (back-off, per-minute, spend cap) are announced as they change.
+    const control = createQueueControl({
+      clock,
+      load: () => store.getSetting<PausedState>(QUEUE_PAUSE_KEY),
+      save: (state) => store.setSetting(QUEUE_PAUSE_KEY, state),
+      perMinute: (id) => settings.provider(id)?.perMinute,
+      capHold: (id) => spend.pausedByCap(id),
+      onChange: () => {
+        scheduler.kick();
+        bus.emit('queue.control', queueControlState({ store, control, instances: queueInstances }));
+      },
+    });
+    disposables.add('queue control', () => control.close());
     const scheduler = createScheduler({
+      control,
+      admit: (jobId, instance, kind, request) => spend.admit(jobId, instance, kind, request),
+      onHeld: () => bus.emit('queue.control', queueControlState({ store, control, instances: queueInstances })),
+      spend,
       store,
       providers: registry,
       media,
@@ -370,6 +396,7 @@ export async function createEngine(options: EngineOptions, seams: EngineTestSeam
     disposables.add('exporter', () => exporter.close());
 
     const handlers = createHandlers({
+      queue: { control, instances: queueInstances },
       spend: {
         costs: store.costs,
         gate: spend,

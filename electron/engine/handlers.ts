@@ -1,3 +1,4 @@
+import { createQueueHandlers, type QueueHandlerDeps } from './queue-handlers.js';
 import { AppError } from '../../shared/errors.js';
 import { isTerminal, kindOfTarget, type ComfyNodeRule, type Handlers, type JobDetail } from '../../shared/contract.js';
 import { correctedDetail } from '../../shared/corrections/effective.js';
@@ -33,6 +34,8 @@ import { createDiscoveryHandlers } from './discovery/handlers.js';
 import type { EngineCandidate } from './discovery/candidates.js';
 
 export interface HandlerDeps {
+  /** Queue control (electron/scheduler/queue-control.ts) and the instances its state lists. */
+  queue: Pick<QueueHandlerDeps, 'control' | 'instances'>;
   store: JobStore;
   scheduler: Scheduler;
   providers: ProviderRegistry;
@@ -297,6 +300,13 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     ...createIterateHandlers({ store, dataDir: deps.dataDir, now: () => Date.now() }),
     ...createExportHandlers(deps.exporter),
     ...createSpendHandlers(deps.spend),
+    ...createQueueHandlers({
+      ...deps.queue,
+      store,
+      kick: () => scheduler.kick(),
+      announce,
+      broadcast: (state) => bus.emit('queue.control', state),
+    }),
     ...createDiscoveryHandlers({
       providers,
       settings,

@@ -11,6 +11,8 @@ export interface StoredProviderSettings {
   model?: string;
   timeoutMs: number;
   concurrency: number;
+  /** Jobs started per minute at most (electron/scheduler/queue-control.ts); absent: no limit. */
+  perMinute?: number;
   username?: string;
   workflow?: string;
   hasApiKey: boolean;
@@ -151,6 +153,7 @@ export function createSettingsService(options: {
     // A URL stored with credentials (defaults, or a library from before they were refused) never shows them.
     if (p.baseUrl !== undefined) view.baseUrl = withoutCredentials(p.baseUrl);
     if (p.model !== undefined) view.model = p.model;
+    if (p.perMinute !== undefined) view.perMinute = p.perMinute;
     if (p.username !== undefined) view.username = p.username;
     if (p.workflow !== undefined) view.workflow = p.workflow;
     return view;
@@ -196,6 +199,8 @@ export function createSettingsService(options: {
         if (p.enabled !== undefined) current.enabled = p.enabled;
         if (p.timeoutMs !== undefined) current.timeoutMs = p.timeoutMs;
         if (p.concurrency !== undefined) current.concurrency = p.concurrency;
+        if (p.perMinute === null) delete current.perMinute;
+        else if (p.perMinute !== undefined) current.perMinute = p.perMinute;
         if (p.baseUrl !== undefined) {
           if (p.baseUrl === null) delete current.baseUrl;
           else current.baseUrl = normaliseBaseUrl(p.baseUrl, id);

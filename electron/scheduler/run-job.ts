@@ -1,6 +1,6 @@
 import { AppError, toErrorBody } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
-import type { JobProgressEvent, JobResult } from '../../shared/contract.js';
+import type { GenerateRequest, JobCost, JobProgressEvent, JobResult } from '../../shared/contract.js';
 import type { JobStore, NewImage, QueuedJob } from '../db/types.js';
 import type { EventBus } from '../base/events.js';
 import type { Clock } from '../base/clock.js';
@@ -35,6 +35,21 @@ export interface RunJobDeps {
   terminal?: TerminalWrites;
   /** Reads the image (and mask) a job works from; absent, jobs run from text only. */
   inputs?: InputReader;
+  /** Records what a paid job cost, or lets its held estimate go (electron/spend/spend-gate.ts). */
+  spend?: SpendLedger;
+}
+
+/** The part of the spend gate a run settles with; the scheduler admits before the run starts. */
+export interface SpendLedger {
+  record(
+    jobId: string,
+    providerId: string,
+    kind: string,
+    model: string | undefined,
+    request: GenerateRequest,
+    output: { costUsd?: number | undefined },
+  ): JobCost | undefined;
+  release(jobId: string): void;
 }
 
 /**
@@ -116,6 +131,25 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
     throttle.push(job.id, progressEvent());
   };
 
+  // A paid job's cost: what the provider reported, else its estimate; work never accepted lets its estimate go.
+  let settled = false;
+  let billable = job.remote !== undefined;
+  const settle = (output: { costUsd?: number | undefined } | null): JobCost | undefined => {
+    if (settled || deps.spend === undefined) return undefined;
+    settled = true;
+    try {
+      if (output === null && !billable) {
+        deps.spend.release(job.id);
+        return undefined;
+      }
+      const kind = deps.providers.kindOf(job.provider) ?? job.provider;
+      return deps.spend.record(job.id, job.provider, kind, job.request.model, job.request, output ?? {});
+    } catch (error) {
+      deps.log?.warn('could not record what a job cost', { jobId: job.id, error: String(error) });
+      return undefined;
+    }
+  };
+
   let hardTimer: ReturnType<typeof setTimeout> | undefined;
   try {
     emitChanged();
@@ -153,6 +187,7 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
           }
           if (accepted) return;
           accepted = true;
+          billable = true;
           traceQuietly('accepted', `${provider.name} accepted the request.`, { attempt });
         },
         onProgress: (p: ProviderProgress) => {
@@ -254,6 +289,8 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
     const seed = output.seed ?? output.images[0]?.seed;
     if (seed !== undefined) result.seed = seed;
     if (output.usage !== undefined) result.usage = output.usage;
+    const cost = settle(output);
+    if (cost !== undefined) result.cost = cost;
     ended = true;
     throttle.drop(job.id);
     try {
@@ -269,6 +306,8 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
     ended = true;
     throttle.drop(job.id);
     const body = toErrorBody(error);
+    // Quitting leaves accepted work to be collected (and costed) by the next start.
+    if (body.code !== 'interrupted' || !billable) settle(null);
     if (!(error instanceof AppError))
       deps.log?.error('job failed unexpectedly', { jobId: job.id, error: String(error) });
     if (body.code === 'interrupted') {

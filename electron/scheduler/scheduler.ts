@@ -1,6 +1,8 @@
 import { AppError } from '../../shared/errors.js';
 import { kindOfTarget, type QueueWait } from '../../shared/contract.js';
 import type { QueuedJob } from '../db/types.js';
+import type { GenerateRequest } from '../../shared/contract.js';
+import type { QueueControl } from './queue-control.js';
 import type { ModelLookup, ProviderPool } from './ports.js';
 import type { Provider } from '../providers/types.js';
 import type { InstanceHealthTracker } from './instance-health.js';
@@ -12,6 +14,9 @@ import { createTerminalWrites } from './terminal-writes.js';
 const LOCAL_KINDS: ReadonlySet<string> = new Set(['a1111', 'comfyui']);
 /** How far down the queue one pass looks for work an idle instance could run. */
 const LOOK_AHEAD = 500;
+
+/** How long a provider that answered 429 without saying how long to wait holds its new jobs. */
+const BACKOFF_MS = 10_000;
 
 /** After the store refused to hand out work (a full or vanished disk), the worker looks again this much later. */
 export const PUMP_RETRY_MS = 2_000;
@@ -58,6 +63,12 @@ export function createScheduler(
     instances: InstanceHealthTracker;
     models?: ModelLookup;
     previewLingerMs?: number;
+    /** Pauses, back-offs and per-minute limits (queue-control.ts); absent, nothing holds the queue. */
+    control?: QueueControl;
+    /** Admits paid work against its provider's monthly cap before it is sent (electron/spend/spend-gate.ts). */
+    admit?: (jobId: string, instance: string, kind: string, request: GenerateRequest) => { ok: true } | { ok: false };
+    /** A spend cap refused a job this pass (the engine announces the queue's state). */
+    onHeld?: () => void;
   },
 ): Scheduler {
   const running = new Map<string, Running>();
@@ -140,6 +151,7 @@ export function createScheduler(
         return output;
       } catch (error) {
         if (context.signal.aborted) throw error;
+        backOffOn(error, instance, provider.name);
         const lost = connectionLoss(error);
         if (lost === null) throw error;
         // A dropped connection may be this request's alone: only a server that fails a probe too is down.
@@ -155,6 +167,14 @@ export function createScheduler(
       }
     },
   });
+
+  // A provider that said "too many" holds every job for it, not only the one that heard it.
+  const backOffOn = (error: unknown, instance: string, name: string): void => {
+    if (deps.control === undefined || !(error instanceof AppError) || error.code !== 'provider_rate_limited') return;
+    const asked = Number(error.details?.['retryAfterMs'] ?? 0);
+    const ms = Number.isFinite(asked) && asked > 0 ? Math.min(asked, 15 * 60_000) : BACKOFF_MS;
+    deps.control.backOff(instance, ms, `${name} asked Atelier to slow down: new jobs wait ${Math.ceil(ms / 1000)} s.`);
+  };
 
   const depsFor = (job: QueuedJob, instance: string): RunJobDeps => ({
     ...jobDeps,
@@ -246,6 +266,7 @@ export function createScheduler(
         usable: !down && deps.providers.placeable(id),
         down,
       };
+      if (deps.control?.hold(id) !== undefined) instance.held = true;
       const models = deps.models?.get(id)?.models;
       if (models !== undefined) instance.models = models;
       if (health.loadedModel !== undefined) instance.loadedModel = health.loadedModel;
@@ -312,7 +333,9 @@ export function createScheduler(
     const limits = deps.limits();
     const free = limits.global - running.size;
     if (free <= 0) return;
-    const instances = instancesNow(limits);
+    // Paused: nothing new starts; work a provider already accepted is still collected (planFor places it first).
+    const paused = deps.control?.paused() === true;
+    const instances = instancesNow(limits).map((i) => (paused ? { ...i, held: true } : i));
     // A short page first (most passes place from its head); a longer one only when slots stay free behind it.
     let limit = Math.max(50, free * 10);
     let queued = deps.store.queued(limit);
@@ -333,12 +356,27 @@ export function createScheduler(
       waitTimer = setTimeout(() => scheduler.kick(), Math.max(10, due - deps.clock.now()));
       waitTimer.unref?.();
     }
+    const refused = new Set<string>();
     for (const { jobId, instance } of placements) {
       const job = byId.get(jobId)!;
+      if (job.remote === undefined) {
+        // A hold can begin within this pass (its per-minute limit reached by the jobs just started).
+        if (refused.has(instance) || deps.control?.hold(instance) !== undefined) continue;
+        // Its spend cap: a job that would pass it is not sent; the gate's message holds the provider's queue.
+        const kind = deps.providers.kindOf(instance) ?? instance;
+        if (deps.admit !== undefined && !deps.admit(job.id, instance, kind, job.request).ok) {
+          refused.add(instance);
+          continue;
+        }
+      }
       // The instance is recorded for work that asked for any of a kind: a job asking for one server names it already.
       const record = kindOfTarget(job.provider) === undefined ? undefined : instance;
-      if (deps.store.claim(job.id, record)) start(job, instance);
+      if (deps.store.claim(job.id, record)) {
+        if (job.remote === undefined) deps.control?.started(instance);
+        start(job, instance);
+      } else deps.spend?.release(job.id);
     }
+    if (refused.size > 0) deps.onHeld?.();
   };
 
   const scheduler: Scheduler = {

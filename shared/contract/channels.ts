@@ -50,6 +50,7 @@ import {
 } from './library-location.js';
 import { DuplicatesPage, DuplicatesQuery, SimilarQuery, SimilarResult } from './similar.js';
 import { ConnectedEngine, ConnectEngine, FoundEngines } from './discovery.js';
+import { CancelQueued, QueueControlState, QueueTarget, QueueView, ReorderQueue } from './queue.js';
 
 const Updated = z.object({ updated: z.number().int() });
 const Removed = z.object({ removed: z.number().int(), bytesFreed: z.number().int() });
@@ -67,6 +68,15 @@ export const channels = {
   'jobs.purge': { input: z.strictObject({ ids: Ids }), output: Removed },
   'jobs.emptyTrash': { input: Empty, output: Removed },
   'jobs.stats': { input: Empty, output: Stats },
+  /** Running jobs, then queued ones in the order they start, with pauses and holds per provider. */
+  'queue.view': { input: Empty, output: QueueView },
+  /** Moves queued jobs before another (null: to the end); moving before the first is "move to top". */
+  'queue.reorder': { input: ReorderQueue, output: z.object({ moved: z.number().int() }) },
+  /** Pauses the whole queue, or one provider: running jobs finish, nothing new starts; accepted work is still collected. */
+  'queue.pause': { input: QueueTarget, output: QueueControlState },
+  'queue.resume': { input: QueueTarget, output: QueueControlState },
+  /** Cancels every queued job (of one target) when the count the person confirmed is still the count. */
+  'queue.cancelQueued': { input: CancelQueued, output: z.object({ cancelled: z.number().int() }) },
   'jobs.trashSummary': { input: Empty, output: TrashSummary },
   'jobs.previewRetention': { input: RetentionLimits, output: RetentionPreview },
   'jobs.count': { input: CountQuery, output: MatchCounts },

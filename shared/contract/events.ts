@@ -4,6 +4,7 @@ import { Id } from './common.js';
 import { ExportProgressEvent } from './export.js';
 import { ImportProgressEvent, RereadProgress } from './imports.js';
 import { JobSummary, QueueWait } from './jobs.js';
+import { QueueControlState } from './queue.js';
 import { UpdateStatus } from './updates.js';
 
 export const JobProgressEvent = z.object({
@@ -24,6 +25,8 @@ export const events = {
   'jobs.removed': z.object({ ids: z.array(Id) }),
   /** The queue began or stopped waiting for the disk (also in jobs.stats). */
   'jobs.queue': z.object({ waiting: QueueWait.nullable() }),
+  /** The queue was paused or resumed, or a provider's hold began or ended (back-off, rate limit, spend cap). */
+  'queue.control': QueueControlState,
   'library.importProgress': ImportProgressEvent,
   /** The background re-read of imported files' settings moved on (rereader.ts). */
   'library.rereadProgress': RereadProgress,

@@ -19,5 +19,6 @@ export * from './updates.js';
 export * from './library-location.js';
 export * from './spend.js';
 export * from './discovery.js';
+export * from './queue.js';
 export * from './channels.js';
 export * from './events.js';

@@ -5,6 +5,8 @@ import { CORRECTABLE_FIELDS } from './corrections.js';
 import { SpendSettings, SpendSettingsPatch } from './spend.js';
 
 export const THEMES = ['system', 'dark', 'light'] as const;
+export const MAX_PROVIDER_CONCURRENCY = 32;
+export const MAX_GLOBAL_CONCURRENCY = 64;
 
 export const ProviderSettings = z.object({
   enabled: z.boolean(),
@@ -12,6 +14,8 @@ export const ProviderSettings = z.object({
   model: z.string().optional(),
   timeoutMs: z.number().int(),
   concurrency: z.number().int(),
+  /** Jobs started per minute at most; absent: no limit beyond concurrency. */
+  perMinute: z.number().int().optional(),
   username: z.string().optional(),
   /** ComfyUI: a user-supplied API-format workflow with {{placeholders}}. */
   workflow: z.string().optional(),
@@ -69,7 +73,9 @@ export const ProviderSettingsPatch = z.strictObject({
   baseUrl: BaseUrl.nullable().optional(),
   model: z.string().min(1).max(200).nullable().optional(),
   timeoutMs: int('Timeout', 1_000, 3_600_000).optional(),
-  concurrency: int('Provider concurrency', 1, 16).optional(),
+  // Hosted queues take many jobs at once (BFL 24, fal and Replicate more): a local GPU is best left at 1.
+  concurrency: int('Provider concurrency', 1, MAX_PROVIDER_CONCURRENCY).optional(),
+  perMinute: int('Jobs per minute', 1, 600).nullable().optional(),
   username: z.string().max(256).nullable().optional(),
   workflow: z.string().max(1_000_000, 'A workflow is at most 1 MB.').nullable().optional(),
   /** A new key, or null to forget the stored one. */
@@ -79,7 +85,7 @@ export const ProviderSettingsPatch = z.strictObject({
 export type ProviderSettingsPatch = z.infer<typeof ProviderSettingsPatch>;
 
 export const SettingsPatch = z.strictObject({
-  concurrency: z.strictObject({ global: int('Concurrency', 1, 16) }).optional(),
+  concurrency: z.strictObject({ global: int('Concurrency', 1, MAX_GLOBAL_CONCURRENCY) }).optional(),
   retention: z
     .strictObject({
       trashAutoEmptyDays: int('Trash auto-empty days', 0, 3650).optional(),

@@ -178,6 +178,7 @@ export function createFakeEngine(dataDir: string): FakeEngine {
       prices: [],
     }),
     ...notImplementedHere(['engines.find', 'engines.connect']),
+    ...notImplementedHere(['queue.view', 'queue.reorder', 'queue.pause', 'queue.resume', 'queue.cancelQueued']),
     ...notImplementedHere([
       'library.import',
       'library.imports',

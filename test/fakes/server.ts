@@ -33,6 +33,8 @@ export interface HttpFake {
   port: number;
   server: Server;
   requests: LoggedRequest[];
+  /** Every answer from now on waits this long first (a distant server: bench/engines.ts). */
+  setLatency(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -47,6 +49,7 @@ export async function startHttpFake(
   const requests: LoggedRequest[] = [];
   const sockets = new Set<Socket>();
   let seq = 0;
+  let latencyMs = 0;
   const server = createServer((req, res) => {
     const parts: Buffer[] = [];
     req.on('data', (c: Buffer) => parts.push(c));
@@ -77,12 +80,16 @@ export async function startHttpFake(
       res.on('close', () => {
         if (!res.writableFinished) logged.aborted = true;
       });
-      Promise.resolve(handler(req, res, logged)).catch((error: unknown) => {
-        if (!res.headersSent) {
-          res.writeHead(500, { 'content-type': 'text/plain' });
-          res.end(`fake handler failed: ${String(error)}`);
-        } else res.destroy();
-      });
+      const answer = (): void => {
+        Promise.resolve(handler(req, res, logged)).catch((error: unknown) => {
+          if (!res.headersSent) {
+            res.writeHead(500, { 'content-type': 'text/plain' });
+            res.end(`fake handler failed: ${String(error)}`);
+          } else res.destroy();
+        });
+      };
+      if (latencyMs > 0) setTimeout(answer, latencyMs);
+      else answer();
     });
   });
   server.on('connection', (socket) => {
@@ -98,6 +105,9 @@ export async function startHttpFake(
     port: address.port,
     server,
     requests,
+    setLatency: (ms) => {
+      latencyMs = Math.max(0, ms);
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

@@ -194,7 +194,7 @@ export function SettingsPanel() {
                 <input
                   type="number"
                   min={1}
-                  max={16}
+                  max={64}
                   value={concurrency}
                   onChange={(e) => setConcurrency(e.target.value)}
                 />
