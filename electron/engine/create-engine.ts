@@ -402,7 +402,11 @@ export async function createEngine(options: EngineOptions, seams: EngineTestSeam
         gate: spend,
         clock,
         ...spendCaps,
-        instances: () => registry.instances().map((i) => ({ ...i, model: settings.provider(i.id)?.model })),
+        instances: () =>
+          registry.instances().map((i) => {
+            const own = settings.provider(i.id);
+            return { ...i, enabled: registry.placeable(i.id), model: own?.model };
+          }),
       },
       exporter,
       rereader,

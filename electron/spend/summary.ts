@@ -11,8 +11,14 @@ export interface SummaryDeps {
   costs: Pick<CostReads, 'dailyTotals' | 'anyEstimated' | 'modelsUsed'>;
   gate: Pick<SpendGate, 'runningUsd' | 'pausedByCap'>;
   clock: Clock;
-  /** Every provider instance, with the model it is set to run by default, if any. */
-  instances(): Array<{ id: string; kind: string; name: string; model?: string | undefined }>;
+  /** Every provider instance: whether it is on and set up (its key stored), and the model it is set to run by default, if any. */
+  instances(): Array<{
+    id: string;
+    kind: string;
+    name: string;
+    enabled?: boolean | undefined;
+    model?: string | undefined;
+  }>;
   prices(): PersonPrices;
   capOf(providerId: string): number | undefined;
 }
@@ -23,22 +29,27 @@ export function spendSummary(deps: SummaryDeps): SpendSummary {
   const month = localMonth(now);
   const prices = deps.prices();
   const paid = deps.instances().filter((i) => isPaidKind(i.kind));
-  const providers: ProviderSpend[] = paid.map((instance) => {
+  const providers: ProviderSpend[] = paid.flatMap((instance) => {
     const days = deps.costs.dailyTotals(instance.id, month.fromDay, month.toDay);
     const today = days.find((d) => d.day === month.today);
     const cap = deps.capOf(instance.id);
-    return {
+    const monthMicros = days.reduce((sum, d) => sum + d.usdMicros, 0);
+    const runningUsd = deps.gate.runningUsd(instance.id);
+    // A provider that is off or not set up, has no cap and spent nothing this month has nothing to say here.
+    if (instance.enabled === false && cap === undefined && monthMicros === 0 && runningUsd === 0) return [];
+    const spend: ProviderSpend = {
       id: instance.id,
       kind: instance.kind,
       name: instance.name,
       todayUsd: toUsd(today?.usdMicros ?? 0),
-      monthUsd: toUsd(days.reduce((sum, d) => sum + d.usdMicros, 0)),
-      runningUsd: deps.gate.runningUsd(instance.id),
+      monthUsd: toUsd(monthMicros),
+      runningUsd,
       capUsd: cap ?? null,
       pausedByCap: deps.gate.pausedByCap(instance.id),
       estimated: deps.costs.anyEstimated(instance.id, month.fromDay, month.toDay),
       days: days.map((d) => ({ day: d.day, usd: toUsd(d.usdMicros), jobs: d.jobs })),
     };
+    return [spend];
   });
 
   // Rows: models used, each paid instance's own model (or its kind's default), and the person's own lines.
@@ -47,7 +58,9 @@ export function spendSummary(deps: SummaryDeps): SpendSummary {
     if (isPaidKind(kind) && model !== '') rows.set(priceKey(kind, model), { kind, model });
   };
   for (const used of deps.costs.modelsUsed()) add(used.kind, used.model);
-  for (const instance of paid) add(instance.kind, modelOf(instance.kind, instance.model));
+  for (const instance of paid) {
+    if (providers.some((p) => p.id === instance.id)) add(instance.kind, modelOf(instance.kind, instance.model));
+  }
   for (const key of Object.keys(prices)) {
     const slash = key.indexOf('/');
     if (slash > 0) add(key.slice(0, slash), key.slice(slash + 1));

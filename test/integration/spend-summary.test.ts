@@ -50,7 +50,8 @@ describe('spend.summary and settings.spend through the engine', () => {
         { day: '2026-12-31', usd: 0.03, jobs: 1 },
       ],
     });
-    expect(summary.providers.find((p) => p.id === 'openai')).toMatchObject({ monthUsd: 0, capUsd: null });
+    // Gemini and OpenAI are not set up, have no cap and spent nothing: nothing to say about them.
+    expect(summary.providers.map((p) => p.id)).toEqual(['bfl']);
     // The models used and each paid provider's default model, with the price in force.
     expect(summary.prices.find((r) => r.key === 'bfl/flux-2-pro')).toEqual({
       key: 'bfl/flux-2-pro',
@@ -61,7 +62,15 @@ describe('spend.summary and settings.spend through the engine', () => {
       yours: false,
       note: 'per megapixel',
     });
-    expect(summary.prices.map((r) => r.key)).toContain('openai/gpt-image-1');
+    expect(summary.prices.map((r) => r.key)).toEqual(['bfl/flux-2-pro']);
+    // Once set up, a provider is listed with its default model's price, and its key is nowhere in the answer.
+    await engine.handlers['settings.update']({
+      providers: { openai: { enabled: true, apiKey: 'sk-spend-SECRET-1234' } },
+    });
+    const withOpenAI = await engine.handlers['spend.summary']({});
+    expect(withOpenAI.providers.find((p) => p.id === 'openai')).toMatchObject({ monthUsd: 0, capUsd: null });
+    expect(withOpenAI.prices.map((r) => r.key)).toContain('openai/gpt-image-1');
+    expect(JSON.stringify(withOpenAI)).not.toContain('SECRET');
 
     // The month turns: December's spend is history, the cap starts over.
     clock.set(new Date(2027, 0, 1, 0, 1));

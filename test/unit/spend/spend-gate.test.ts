@@ -81,6 +81,14 @@ describe('the spend gate', () => {
     expect(g.costs.entries.get('a')).toMatchObject({ usdMicros: 45_000, source: 'reported', day: '2026-12-14' });
   });
 
+  it('a key a provider echoes where its cost should be never reaches the ledger or the answer', () => {
+    const g = gate();
+    g.spend.admit('a', 'bfl', 'bfl', flux);
+    const echoed = { costUsd: 'sk-ECHOED-key' as unknown as number };
+    expect(g.spend.record('a', 'bfl', 'bfl', 'flux-2-pro', flux, echoed)).toEqual({ usd: 0.03, source: 'estimated' });
+    expect(JSON.stringify([...g.costs.entries.values()])).not.toContain('ECHOED');
+  });
+
   it("the person's price is the estimate when the provider says nothing", () => {
     const g = gate({ prices: { 'bfl/flux-2-pro': 0.5 } });
     expect(g.spend.admit('a', 'bfl', 'bfl', flux)).toEqual({ ok: true, estimateUsd: 0.5 });
