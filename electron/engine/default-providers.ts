@@ -2,6 +2,10 @@ import { A1111_BASE_URL, createA1111Provider } from '../providers/a1111/index.js
 import { createBuiltinProvider } from '../providers/builtin/index.js';
 import { COMFYUI_BASE_URL, createComfyUIProvider } from '../providers/comfyui/index.js';
 import { createBflProvider } from '../providers/bfl/index.js';
+import { createFalProvider } from '../providers/fal/index.js';
+import { createReplicateProvider } from '../providers/replicate/index.js';
+import { createRunPodProvider } from '../providers/runpod/index.js';
+import { createStabilityProvider } from '../providers/stability/index.js';
 import { createGeminiProvider } from '../providers/gemini/index.js';
 import { createOpenAIProvider } from '../providers/openai/index.js';
 import type { ProviderEntry } from './provider-registry.js';
@@ -40,6 +44,24 @@ export function defaultProviders(): ProviderEntry[] {
       defaults: { enabled: true, timeoutMs: 10 * MINUTE, concurrency: 2 },
       create: () => ({ provider: createBflProvider() }),
     },
+    // fal queues what passes an account's own limit (2 to 40 running): four polled at once keep it busy.
+    {
+      provider: createFalProvider(),
+      defaults: { enabled: true, timeoutMs: 10 * MINUTE, concurrency: 4 },
+      create: () => ({ provider: createFalProvider() }),
+    },
+    // Replicate limits creates per minute (600), not predictions at once.
+    {
+      provider: createReplicateProvider(),
+      defaults: { enabled: true, timeoutMs: 10 * MINUTE, concurrency: 2 },
+      create: () => ({ provider: createReplicateProvider() }),
+    },
+    // Stability allows 150 requests in 10 s; its creative upscale is polled for tens of seconds.
+    {
+      provider: createStabilityProvider(),
+      defaults: { enabled: true, timeoutMs: 10 * MINUTE, concurrency: 2 },
+      create: () => ({ provider: createStabilityProvider() }),
+    },
     // Local servers are off until the person turns them on: most machines don't run one.
     {
       provider: createA1111Provider(),
@@ -50,6 +72,12 @@ export function defaultProviders(): ProviderEntry[] {
       provider: createComfyUIProvider(),
       defaults: { enabled: false, baseUrl: COMFYUI_BASE_URL, timeoutMs: 10 * MINUTE, concurrency: 1 },
       create: () => ({ provider: createComfyUIProvider() }),
+    },
+    // A rented GPU: a RunPod serverless endpoint running worker-comfyui, set up with its endpoint URL and a key.
+    {
+      provider: createRunPodProvider(),
+      defaults: { enabled: true, timeoutMs: 15 * MINUTE, concurrency: 2 },
+      create: () => ({ provider: createRunPodProvider() }),
     },
   ];
 }

@@ -7,7 +7,18 @@ export const OPERATIONS = ['generate', 'img2img', 'inpaint', 'variation', 'upsca
 export const Operation = z.enum(OPERATIONS);
 export type Operation = z.infer<typeof Operation>;
 
-export const PROVIDER_KINDS = ['builtin', 'openai', 'gemini', 'bfl', 'a1111', 'comfyui'] as const;
+export const PROVIDER_KINDS = [
+  'builtin',
+  'openai',
+  'gemini',
+  'bfl',
+  'fal',
+  'replicate',
+  'stability',
+  'a1111',
+  'comfyui',
+  'runpod',
+] as const;
 export const ProviderKind = z.enum(PROVIDER_KINDS, {
   error: `A provider kind is one of ${PROVIDER_KINDS.join(', ')}.`,
 });

@@ -41,8 +41,12 @@ export const KIND_LABEL: Record<ProviderKind, string> = {
   openai: 'OpenAI',
   gemini: 'Google Gemini',
   bfl: 'Black Forest Labs FLUX',
+  fal: 'fal.ai',
+  replicate: 'Replicate',
+  stability: 'Stability AI',
   a1111: 'A1111',
   comfyui: 'ComfyUI',
+  runpod: 'RunPod (ComfyUI)',
 };
 
 const GPT_SIZES: [number, number][] = [
@@ -105,6 +109,43 @@ export const KIND_CAPABILITIES: Record<ProviderKind, TargetCapabilities> = {
     negativePrompt: false,
     outputFormats: ['png'],
   },
+  // electron/providers/fal/models.ts: its default, FLUX dev (other presets say their own).
+  fal: {
+    sizes: { min: 256, max: 2048, multipleOf: 16, presets: [] },
+    maxCount: 4,
+    steps: { min: 1, max: 50, default: 28 },
+    guidance: { min: 1, max: 20, default: 3.5 },
+    seed: true,
+    negativePrompt: false,
+    outputFormats: ['png'],
+  },
+  // electron/providers/replicate/models.ts: its default, FLUX schnell.
+  replicate: {
+    sizes: { min: 64, max: 2048, multipleOf: 8, presets: [] },
+    maxCount: 4,
+    steps: { min: 1, max: 4, default: 4 },
+    seed: true,
+    negativePrompt: false,
+    outputFormats: ['png'],
+  },
+  // electron/providers/stability/models.ts: one image per request, aspect ratios from width and height.
+  stability: {
+    sizes: { min: 64, max: 4096, multipleOf: 8, presets: [] },
+    maxCount: 1,
+    seed: true,
+    negativePrompt: true,
+    outputFormats: ['png'],
+  },
+  // A ComfyUI graph on a rented GPU (electron/providers/runpod/capabilities.ts).
+  runpod: {
+    sizes: { min: 64, max: 4096, multipleOf: 8, presets: [] },
+    maxCount: 4,
+    steps: { min: 1, max: 150, default: 20 },
+    guidance: { min: 0, max: 30, default: 7 },
+    seed: true,
+    negativePrompt: true,
+    outputFormats: ['png'],
+  },
 };
 
 /** A1111 seeds its generator with 32 bits; the others take 64. */
@@ -113,8 +154,12 @@ const SEED_MAX: Record<ProviderKind, bigint> = {
   openai: 0n,
   gemini: 0n,
   bfl: 2n ** 32n - 1n,
+  fal: 2n ** 32n - 1n,
+  replicate: 2n ** 32n - 1n,
+  stability: 2n ** 32n - 2n,
   a1111: 2n ** 32n - 1n,
   comfyui: 2n ** 64n - 1n,
+  runpod: 2n ** 64n - 1n,
 };
 
 const MODEL_EXTENSIONS = /\.(safetensors|ckpt|pt|pth|bin|gguf|sft)$/i;

@@ -134,8 +134,12 @@ describe('Settings → Providers lists each server', () => {
       'OpenAI',
       'Google Gemini',
       'Black Forest Labs FLUX',
+      'fal.ai',
+      'Replicate',
+      'Stability AI',
       'AUTOMATIC1111 / Forge',
       'ComfyUI',
+      'RunPod (ComfyUI)',
     ]);
     const builtin = table.getByRole('row', { name: /built-in/i });
     await builtin.getByText(/^(Up|Down|Not checked yet)/).waitFor();
@@ -286,7 +290,7 @@ describe('adding and removing a server', () => {
     const picker = page.getByLabel('Provider', { exact: true });
     await picker.locator('option[value="any:comfyui"]').waitFor({ state: 'attached' });
     const options = await picker.locator('option').allTextContents();
-    expect(options.filter((o) => /ComfyUI|Studio GPU/.test(o))).toEqual([
+    expect(options.filter((o) => /^(Any ComfyUI|ComfyUI|Studio GPU)/.test(o))).toEqual([
       'Any ComfyUI server (2)',
       expect.stringMatching(/^ComfyUI/),
       expect.stringMatching(/^Studio GPU/),

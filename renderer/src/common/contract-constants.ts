@@ -24,7 +24,18 @@ export const EVENT_NAMES: readonly EventName[] = [
 export const THEMES: typeof ContractThemes = ['system', 'dark', 'light'];
 
 /** The provider kinds and `any:<kind>` targets (shared/contract/iterate.ts), for the composer's first render. */
-export const PROVIDER_KINDS: readonly ProviderKind[] = ['builtin', 'openai', 'gemini', 'bfl', 'a1111', 'comfyui'];
+export const PROVIDER_KINDS: readonly ProviderKind[] = [
+  'builtin',
+  'openai',
+  'gemini',
+  'bfl',
+  'fal',
+  'replicate',
+  'stability',
+  'a1111',
+  'comfyui',
+  'runpod',
+];
 export const ANY_PREFIX = 'any:';
 
 export function kindOfTarget(target: string): ProviderKind | undefined {

@@ -5,10 +5,24 @@ import { providerStatusView } from './provider-status';
 import { useNow } from '../common/use-now';
 import { useApp } from '../store/context';
 
+const KEYED_KINDS: ReadonlySet<string> = new Set([
+  'openai',
+  'gemini',
+  'bfl',
+  'fal',
+  'replicate',
+  'stability',
+  'runpod',
+]);
+
 const URL_PLACEHOLDERS: Record<string, string> = {
   openai: 'https://api.openai.com (or an OpenAI-compatible server)',
   gemini: 'https://generativelanguage.googleapis.com',
   bfl: 'https://api.bfl.ai (or api.eu.bfl.ai, api.us.bfl.ai)',
+  fal: 'https://queue.fal.run',
+  replicate: 'https://api.replicate.com',
+  stability: 'https://api.stability.ai',
+  runpod: 'https://api.runpod.ai/v2/<your endpoint id>',
   a1111: 'http://127.0.0.1:7860',
   comfyui: 'http://127.0.0.1:8188',
 };
@@ -77,11 +91,11 @@ export function ProviderSettingsCard({
   const [password, setPassword] = useState('');
   const [workflow, setWorkflow] = useState(settings?.workflow ?? '');
   const needsUrl = provider.id !== 'builtin';
-  const needsKey =
-    provider.id === 'openai' || provider.kind === 'gemini' || provider.kind === 'bfl' || settings?.hasApiKey === true;
-  // A1111/Forge behind --api-auth takes a user name and password; ComfyUI can run the person's own workflow.
+  // Hosted services and rented GPUs take a key; local servers only when one was stored anyway.
+  const needsKey = KEYED_KINDS.has(provider.kind) || settings?.hasApiKey === true;
+  // A1111/Forge behind --api-auth takes a user name and password; ComfyUI (and RunPod's worker) can run the person's own workflow.
   const takesLogin = provider.id === 'a1111';
-  const takesWorkflow = provider.id === 'comfyui';
+  const takesWorkflow = provider.id === 'comfyui' || provider.kind === 'runpod';
 
   // Saved elsewhere (or just now): the fields show what is saved (adjusted while rendering, not in an effect).
   const savedKey = JSON.stringify([settings?.baseUrl, settings?.model, settings?.username, settings?.workflow]);

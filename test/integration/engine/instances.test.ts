@@ -61,8 +61,12 @@ describe('several servers of one kind: adding, keeping and removing instances', 
       ['openai', 'openai'],
       ['gemini', 'gemini'],
       ['bfl', 'bfl'],
+      ['fal', 'fal'],
+      ['replicate', 'replicate'],
+      ['stability', 'stability'],
       ['a1111', 'a1111'],
       ['comfyui', 'comfyui'],
+      ['runpod', 'runpod'],
     ]);
     expect((await h.engine.handlers['settings.get']({})).providers['comfyui']).toMatchObject({
       enabled: true,
@@ -240,8 +244,12 @@ describe('several servers of one kind: adding, keeping and removing instances', 
       'openai',
       'gemini',
       'bfl',
+      'fal',
+      'replicate',
+      'stability',
       'a1111',
       'comfyui',
+      'runpod',
     ]);
     expect((await h.engine.handlers['providers.add']({ kind: 'a1111', name: 'Laptop' })).provider.id).toBe('a1111-3');
   });
