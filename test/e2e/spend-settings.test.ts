@@ -70,6 +70,13 @@ describe('Settings → Spend', () => {
     expect(await paused.innerText()).toMatch(
       /^Paused: Black Forest Labs FLUX would pass its monthly cap of \$0\.50 \(\$0\.45 spent, this job ~\$0\.06\)\. Raise the cap in Settings → Spend or wait until 1 \w+ \d{4}\.$/,
     );
+    await section.getByText('By day this month').click();
+    const days = section.getByRole('table', { name: 'Spend by day' });
+    expect(await days.getByRole('row').count()).toBe(2);
+    await days
+      .getByRole('row', { name: /Black Forest Labs FLUX/ })
+      .getByText('$0.45')
+      .waitFor();
     await screenshot(page, 'settings-spend');
     expect(await seriousViolations(page)).toEqual([]);
 

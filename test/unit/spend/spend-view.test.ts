@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   capShare,
+  dayLines,
   dollarsField,
   formatPrice,
   formatUsd,
@@ -40,6 +41,25 @@ describe('Settings → Spend fields', () => {
     expect(formatPrice(0.03)).toBe('$0.03');
     expect(formatPrice(0.0035)).toBe('$0.0035');
     expect(formatPrice(2)).toBe('$2.00');
+  });
+
+  it("lists this month's days newest first, one line per provider", () => {
+    const lines = dayLines([
+      { id: 'openai', name: 'OpenAI', days: [{ day: '2026-12-02', usd: 0.2, jobs: 2 }] },
+      {
+        id: 'bfl',
+        name: 'Black Forest Labs FLUX',
+        days: [
+          { day: '2026-12-01', usd: 0.03, jobs: 1 },
+          { day: '2026-12-02', usd: 0.06, jobs: 2 },
+        ],
+      },
+    ]);
+    expect(lines.map((l) => `${l.day} ${l.provider}`)).toEqual([
+      '2026-12-02 Black Forest Labs FLUX',
+      '2026-12-02 OpenAI',
+      '2026-12-01 Black Forest Labs FLUX',
+    ]);
   });
 
   it('formats dollars as the engine does', () => {

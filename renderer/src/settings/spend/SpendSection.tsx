@@ -1,7 +1,8 @@
 import type { PriceRow, ProviderSpend, SpendSettingsPatch } from '../../../../shared/contract';
+import { formatCount } from '../../common/format';
 import { useApp } from '../../store/context';
 import { DollarsField } from './DollarsField';
-import { capShare, formatPrice, formatUsd } from './spend-view';
+import { capShare, dayLines, formatPrice, formatUsd } from './spend-view';
 import { useSpendSummary } from './use-spend-summary';
 import './spend.css';
 
@@ -77,6 +78,31 @@ function PriceRowView({ row, save }: { row: PriceRow; save: (patch: SpendSetting
   );
 }
 
+/** Each day's spend this month, per provider, folded away until asked for. */
+function DaysThisMonth({ providers }: { providers: ProviderSpend[] }) {
+  const lines = dayLines(providers);
+  if (lines.length === 0) return null;
+  return (
+    <details className="spend-days">
+      <summary>By day this month</summary>
+      <table className="spend-table" aria-label="Spend by day">
+        <tbody>
+          {lines.map((line) => (
+            <tr key={line.key}>
+              <th scope="row" className="mono">
+                {line.day}
+              </th>
+              <td>{line.provider}</td>
+              <td className="muted">{formatCount(line.jobs, 'job')}</td>
+              <td className="money">{formatUsd(line.usd)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </details>
+  );
+}
+
 /** Settings → Spend: each paid provider's day and month, an optional monthly cap, and the prices estimates use. */
 export function SpendSection() {
   const { summary, reload } = useSpendSummary();
@@ -122,6 +148,7 @@ export function SpendSection() {
               ))}
             </tbody>
           </table>
+          <DaysThisMonth providers={summary.providers} />
           <h4 className="subsection-title">Prices per image</h4>
           <table className="spend-table" aria-label="Prices per image">
             <tbody>

@@ -39,3 +39,18 @@ export function capShare(monthUsd: number, runningUsd: number, capUsd: number | 
   if (capUsd <= 0) return 1;
   return Math.min(1, (monthUsd + runningUsd) / capUsd);
 }
+
+/** This month's days with spend, newest first, one line per provider and day. */
+export function dayLines(
+  providers: ReadonlyArray<{
+    id: string;
+    name: string;
+    days: ReadonlyArray<{ day: string; usd: number; jobs: number }>;
+  }>,
+): Array<{ key: string; day: string; provider: string; usd: number; jobs: number }> {
+  return providers
+    .flatMap((p) =>
+      p.days.map((d) => ({ key: `${d.day}/${p.id}`, day: d.day, provider: p.name, usd: d.usd, jobs: d.jobs })),
+    )
+    .sort((a, b) => (a.day === b.day ? a.provider.localeCompare(b.provider) : a.day < b.day ? 1 : -1));
+}
