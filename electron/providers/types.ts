@@ -71,6 +71,15 @@ export interface ProviderOutput {
   info?: Record<string, unknown>;
 }
 
+/** The abort reason the worker gives when Atelier quits: accepted work is left to run and collected after restart. */
+export const SHUTDOWN_REASON = 'shutdown';
+
+/** Whether `signal` aborted because Atelier is quitting (directly, or through a Deadline wrapping such a signal). */
+export function isShutdown(signal: AbortSignal): boolean {
+  const reason: unknown = signal.reason;
+  return reason === SHUTDOWN_REASON || (typeof reason === 'object' && reason !== null && 'shutdown' in reason);
+}
+
 /**
  * Accepted work as the provider knows it, enough for a later run (after a crash, a quit, a lost connection) to find
  * it again. Plain strings only; never a key (the redacting boundary scrubs it anyway).

@@ -5,12 +5,13 @@ import type { JobStore, NewImage, QueuedJob } from '../db/types.js';
 import type { EventBus } from '../base/events.js';
 import type { Clock } from '../base/clock.js';
 import type { Logger } from '../base/logger.js';
-import type {
-  EncodedImage,
-  ProviderContext,
-  ProviderOutput,
-  ProviderProgress,
-  RemoteTask,
+import {
+  type SHUTDOWN_REASON,
+  type EncodedImage,
+  type ProviderContext,
+  type ProviderOutput,
+  type ProviderProgress,
+  type RemoteTask,
 } from '../providers/types.js';
 import type { ProgressThrottle } from './progress-throttle.js';
 import { retryDelayMs, shouldRetry, sleep, type RetryPolicy } from './retry-policy.js';
@@ -18,7 +19,8 @@ import type { TerminalWrites } from './terminal-writes.js';
 import type { JobMedia } from './types.js';
 import type { InputReader, ProviderPool } from './ports.js';
 
-export type AbortReason = 'cancel' | 'shutdown' | 'timeout';
+/** Why the worker aborted a job; 'shutdown' is providers/types.ts SHUTDOWN_REASON (accepted work is left running). */
+export type AbortReason = 'cancel' | typeof SHUTDOWN_REASON | 'timeout';
 
 export interface RunJobDeps {
   store: JobStore;

@@ -1,3 +1,5 @@
+import { SHUTDOWN_REASON } from '../types.js';
+
 /**
  * One provider call's abort signal: fires on the caller's cancel or when the timeout elapses, and remembers which
  * came first so the error says "cancelled" or "timed out" truthfully.
@@ -38,7 +40,10 @@ export class Deadline {
     if (this.firstReason !== null) return;
     this.firstReason = reason;
     clearTimeout(this.timer);
-    this.controller.abort(new DOMException(reason === 'cancel' ? 'Cancelled' : 'Timed out', 'AbortError'));
+    const error = new DOMException(reason === 'cancel' ? 'Cancelled' : 'Timed out', 'AbortError');
+    // Quitting is not a cancel: providers/types.ts isShutdown reads this through the deadline's own signal.
+    if (reason === 'cancel' && this.outer.reason === SHUTDOWN_REASON) Object.assign(error, { shutdown: true });
+    this.controller.abort(error);
   }
 }
 

@@ -1,4 +1,5 @@
-import type { ProviderOutput } from '../types.js';
+import { AppError } from '../../../shared/errors.js';
+import { isShutdown, type ProviderOutput } from '../types.js';
 
 /**
  * What one provider fills in for one job; `runJob` calls them in this order: connect → submit → await → collect,
@@ -44,7 +45,11 @@ export async function runJob<Connection, Submitted, Finished>(
     else {
       // The finished work comes first in the race: a result already there is not thrown away for a late cancel.
       const first = await Promise.race([finishing, aborted(cancel.signal)]);
-      if (first === ABORTED) throw await cancel.stop(submitted, connection);
+      if (first === ABORTED) {
+        // Quitting leaves the work with the provider: the next start collects it (Provider.resume), so no cancel is sent.
+        if (isShutdown(cancel.signal)) throw leftRunning();
+        throw await cancel.stop(submitted, connection);
+      }
       finished = first as Finished;
     }
     return await hooks.collect(finished, submitted, connection);
@@ -53,6 +58,17 @@ export async function runJob<Connection, Submitted, Finished>(
   } finally {
     await hooks.close?.();
   }
+}
+
+function leftRunning(): AppError {
+  return new AppError(
+    'interrupted',
+    'Atelier quit while the provider worked on this job; it is collected on the next start.',
+    {
+      retryable: false,
+      details: { phase: 'after_send' },
+    },
+  );
 }
 
 function aborted(signal: AbortSignal): Promise<typeof ABORTED> {

@@ -1,0 +1,58 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { defaultProviders } from '../../../electron/engine/default-providers.js';
+import { startFakeFal, type FakeFal } from '../../fakes/fal.js';
+import { startHarness, waitFor, waitForStatus, type Harness } from './harness.js';
+
+const KEY = 'fal-quit-key-0123456789abcdef';
+
+let h: Harness | undefined;
+let fake: FakeFal | undefined;
+afterEach(async () => {
+  await h?.cleanup();
+  await fake?.close();
+  h = undefined;
+});
+
+describe('quitting with paid work in flight', () => {
+  it('leaves accepted work running at the provider (no cancel sent) and collects it on the next start', async () => {
+    fake = await startFakeFal({ apiKey: KEY });
+    fake.setScenario({ kind: 'running_forever' });
+    h = await startHarness({ providers: defaultProviders() });
+    await h.engine.handlers['settings.update']({ providers: { fal: { apiKey: KEY, baseUrl: fake.url } } });
+    const { job } = await h.engine.handlers['jobs.submit']({
+      provider: 'fal',
+      prompt: 'a lighthouse at dusk',
+      width: 1024,
+      height: 1024,
+      count: 1,
+    });
+    await waitFor(() => fake!.statusPolls().length > 0);
+    await h.engine.close({ graceMs: 0 });
+    expect(fake.cancels()).toHaveLength(0);
+
+    fake.setTaskScenario(fake.tasks()[0]!, { kind: 'success' });
+    const engine = await h.open();
+    const done = await waitForStatus(engine, job.id, ['succeeded', 'failed', 'interrupted']);
+    expect(done.errorDetail?.message ?? done.status).toBe('succeeded');
+    expect(fake.submits()).toHaveLength(1);
+    expect(done.events.map((e) => e.kind)).toContain('resuming');
+  });
+
+  it('still cancels at the provider when the person cancels', async () => {
+    fake = await startFakeFal({ apiKey: KEY });
+    fake.setScenario({ kind: 'running_forever' });
+    h = await startHarness({ providers: defaultProviders() });
+    await h.engine.handlers['settings.update']({ providers: { fal: { apiKey: KEY, baseUrl: fake.url } } });
+    const { job } = await h.engine.handlers['jobs.submit']({
+      provider: 'fal',
+      prompt: 'a lighthouse at dusk',
+      width: 1024,
+      height: 1024,
+      count: 1,
+    });
+    await waitFor(() => fake!.statusPolls().length > 0);
+    await h.engine.handlers['jobs.cancel']({ id: job.id });
+    await waitForStatus(h.engine, job.id, ['cancelled']);
+    expect(fake.cancels()).toHaveLength(1);
+  });
+});
