@@ -327,7 +327,8 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
 
 /** A failure that says the connection went, not the work: the provider may still be doing it. */
 function isConnectionLoss(error: unknown): boolean {
-  return error instanceof AppError && error.code === 'provider_unavailable';
+  if (!(error instanceof AppError)) return false;
+  return error.code === 'provider_unavailable' || error.details?.['dropped'] === true;
 }
 
 function cannotResume(name: string): AppError {

@@ -9,7 +9,7 @@ import { type HttpFake, type LoggedRequest, Script, sendText, startHttpFake } fr
  */
 export type BflScenario =
   /** `pollRetryAfter`: the first poll answers 429 with this Retry-After (seconds). */
-  | { kind: 'success'; pendingPolls?: number; pollRetryAfter?: string }
+  | { kind: 'success'; pendingPolls?: number; pollRetryAfter?: string; dropPolls?: number }
   /** The submit answers this status and body. */
   | { kind: 'submit_error'; status: number; body: Record<string, unknown>; headers?: Record<string, string> }
   /** Polling ends in this terminal status (Error, Request Moderated, Content Moderated, Task not found). */
@@ -37,7 +37,7 @@ export async function startFakeBfl(options: { apiKey: string; echoKey?: boolean 
   const script = new Script<BflScenario>({ kind: 'success' });
   const tasks = new Map<
     string,
-    { scenario: BflScenario; polls: number; seed: number; downloaded: boolean; limited?: boolean }
+    { scenario: BflScenario; polls: number; dropped: number; seed: number; downloaded: boolean; limited?: boolean }
   >();
   let next = 0;
   const echo = () => (options.echoKey === true ? ` (key ${options.apiKey})` : '');
@@ -73,6 +73,12 @@ export async function startFakeBfl(options: { apiKey: string; echoKey?: boolean 
           'retry-after': s.pollRetryAfter,
         });
       }
+      if (s.kind === 'success' && (s.dropPolls ?? 0) > task.dropped) {
+        // The connection goes before any answer: a network that went away while the task ran on.
+        task.dropped += 1;
+        res.socket?.destroy();
+        return;
+      }
       task.polls += 1;
       if (s.kind === 'pending_forever' || (s.kind === 'success' && task.polls <= (s.pendingPolls ?? 2)))
         return sendText(res, 200, JSON.stringify({ id: url.searchParams.get('id'), status: 'Pending', result: null }));
@@ -98,7 +104,7 @@ export async function startFakeBfl(options: { apiKey: string; echoKey?: boolean 
       }
       const id = `gen_fake${(next += 1)}`;
       const json = logged.json as { seed?: number } | undefined;
-      tasks.set(id, { scenario: s, polls: 0, seed: json?.seed ?? 4242, downloaded: false });
+      tasks.set(id, { scenario: s, polls: 0, dropped: 0, seed: json?.seed ?? 4242, downloaded: false });
       return sendText(res, 200, JSON.stringify({ id, polling_url: `${fake.url}/v1/get_result?id=${id}` }));
     }
     sendText(res, 404, JSON.stringify({ detail: 'Not Found' }));

@@ -90,7 +90,10 @@ export function droppedError(scope: CallScope, what: string, code?: string): App
     'provider_error',
     `The connection to ${scope.provider} dropped ${what}. ${scope.provider} may still have run the request, so ` +
       `Atelier does not re-send it automatically.`,
-    { retryable: false, details: { phase: 'after_send', ...(code === undefined ? {} : { errno: code }) } },
+    {
+      retryable: false,
+      details: { phase: 'after_send', dropped: true, ...(code === undefined ? {} : { errno: code }) },
+    },
   );
 }
 

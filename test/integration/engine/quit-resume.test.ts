@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultProviders } from '../../../electron/engine/default-providers.js';
+import { startFakeBfl } from '../../fakes/bfl.js';
 import { startFakeFal, type FakeFal } from '../../fakes/fal.js';
 import { startHarness, waitFor, waitForStatus, type Harness } from './harness.js';
 
@@ -54,5 +55,30 @@ describe('quitting with paid work in flight', () => {
     await h.engine.handlers['jobs.cancel']({ id: job.id });
     await waitForStatus(h.engine, job.id, ['cancelled']);
     expect(fake.cancels()).toHaveLength(1);
+  });
+});
+
+describe('a lost connection while paid work runs', () => {
+  it('collects the accepted work again through its id instead of failing the job, and never re-submits', async () => {
+    const bfl = await startFakeBfl({ apiKey: KEY });
+    try {
+      bfl.setScenario({ kind: 'success', pendingPolls: 1, dropPolls: 2 });
+      h = await startHarness({ providers: defaultProviders() });
+      await h.engine.handlers['settings.update']({ providers: { bfl: { apiKey: KEY, baseUrl: bfl.url } } });
+      const { job } = await h.engine.handlers['jobs.submit']({
+        provider: 'bfl',
+        model: 'flux-2-pro',
+        prompt: 'a lighthouse at dusk',
+        width: 1024,
+        height: 1024,
+        count: 1,
+      });
+      const done = await waitForStatus(h.engine, job.id, ['succeeded', 'failed']);
+      expect(done.errorDetail?.message ?? done.status).toBe('succeeded');
+      expect(done.events.filter((e) => e.kind === 'reconnect')).toHaveLength(2);
+      expect(bfl.submits()).toHaveLength(1);
+    } finally {
+      await bfl.close();
+    }
   });
 });
