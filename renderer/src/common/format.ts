@@ -88,3 +88,10 @@ export function queueWaitLabel(waiting: QueueWait): string {
 export function formatStatus(status: string): string {
   return formatStage(status);
 }
+
+/** $20.00, $0.06; under a cent keeps the digits that make it non-zero ($0.003). Mirrors electron/spend/money.ts. */
+export function formatUsd(usd: number): string {
+  const abs = Math.abs(usd);
+  if (abs === 0 || abs >= 0.01) return `$${usd.toFixed(2)}`;
+  return `$${usd.toFixed(4).replace(/0+$/, '')}`;
+}

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { JobDetail } from '../../../shared/contract';
-import { formatBytes, formatDateTime, formatDuration } from '../common/format';
+import { formatBytes, formatDateTime, formatDuration, formatUsd } from '../common/format';
 import { describeSeed, seedOfImage } from './image-seed';
 import { openSimilar } from '../search/similar-view';
 import { useApi, useApp, useAppShallow, useAppStore } from '../store/context';
@@ -210,6 +210,12 @@ export function DetailsPanel({
         <Row label="Images" value={`${job.images.length} of ${job.count}`} />
         {image === undefined ? null : <Row label="File" value={`${image.mime}, ${formatBytes(image.bytes)}`} />}
         <Row label="Quality" value={request?.quality} />
+        {result?.cost === undefined ? null : (
+          <Row
+            label="Cost"
+            value={`${formatUsd(result.cost.usd)}${result.cost.source === 'estimated' ? ' (estimated)' : ''}`}
+          />
+        )}
         <Row label="Created" value={formatDateTime(job.createdAt)} />
         {job.completedAt === undefined || imported ? null : (
           <Row label="Finished" value={formatDateTime(job.completedAt)} />

@@ -1,11 +1,9 @@
 /** Settings → Spend's pure parts: dollars in words and what the person typed as a cap or a price. */
 
-/** $20.00, $0.06; under a cent keeps the digits that make it non-zero ($0.003). Mirrors electron/spend/money.ts. */
-export function formatUsd(usd: number): string {
-  const abs = Math.abs(usd);
-  if (abs === 0 || abs >= 0.01) return `$${usd.toFixed(2)}`;
-  return `$${usd.toFixed(4).replace(/0+$/, '')}`;
-}
+// Dollars in words live with the other formats (the viewer shows a job's cost too).
+import { formatUsd } from '../../common/format';
+
+export { formatUsd };
 
 /** A price per image keeps its tenths of a cent ($0.039, $0.042), at least two decimals ($0.03). */
 export function formatPrice(usd: number): string {
