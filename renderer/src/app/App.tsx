@@ -11,6 +11,8 @@ import { HistoryView } from '../gallery/HistoryView';
 import { ImportDialog } from '../library/import/ImportDialog';
 import { ImportsPanel } from '../library/import/ImportsPanel';
 import { LiveChip } from '../live/LiveChip';
+import { QueueButton } from '../queue/QueueButton';
+import { QueuePanel } from '../queue/QueuePanel';
 import { RecoveryBanner } from './RecoveryBanner';
 import { SearchBar } from '../search/SearchBar';
 import { SelectionBar } from '../gallery/SelectionBar';
@@ -47,6 +49,7 @@ export function App() {
   const importOpen = useApp((s) => s.importDialog !== null);
   const openImport = useApp((s) => s.openImportDialog);
   const composerOpen = useApp((s) => s.composerOpen);
+  const queueOpen = useApp((s) => s.queueOpen);
   const setComposerOpen = useApp((s) => s.setComposerOpen);
   // The width at which app.css makes the composer a drawer: a closed drawer is inert (off screen, out of the tab order).
   const drawer = useMediaQuery(COMPOSER_DRAWER_QUERY);
@@ -82,6 +85,7 @@ export function App() {
         </button>
         <SearchBar />
         <LiveChip />
+        <QueueButton />
         <button
           type="button"
           className="btn ghost"
@@ -119,6 +123,7 @@ export function App() {
           <MatchesBar />
           <HistoryView />
         </main>
+        {queueOpen ? <QueuePanel /> : null}
       </div>
       <SimilarView />
       {viewerOpen ? <Viewer /> : null}

@@ -3,7 +3,7 @@ import { isTextField, keyToCommand } from '../common/keyboard';
 import { THUMB_SIZES } from '../gallery/grid-layout';
 import { useAppStore } from '../store/context';
 
-/** Keys that work anywhere outside a text field: `/` to search, Ctrl/Cmd+Z to undo, Ctrl/Cmd+I to import, Ctrl/Cmd +/− thumbnail size. */
+/** Keys that work anywhere outside a text field: `/` to search, Ctrl/Cmd+Z to undo, Ctrl/Cmd+I to import, Q for the queue, Ctrl/Cmd +/− thumbnail size. */
 export function GlobalKeys() {
   const store = useAppStore();
   useEffect(() => {
@@ -33,6 +33,9 @@ export function GlobalKeys() {
         state.setComposerOpen(true);
         // Wide windows have no drawer: the prompt takes the keyboard at once (App focuses it when a drawer opens).
         document.querySelector<HTMLTextAreaElement>('textarea.prompt')?.focus();
+      } else if (command === 'queue') {
+        event.preventDefault();
+        state.setQueueOpen(!state.queueOpen);
       } else if (command === 'close' && state.composerOpen) {
         event.preventDefault();
         state.setComposerOpen(false);

@@ -14,6 +14,7 @@ export const EVENT_NAMES: readonly EventName[] = [
   'jobs.progress',
   'jobs.removed',
   'jobs.queue',
+  'queue.control',
   'library.importProgress',
   'library.rereadProgress',
   'library.curated',

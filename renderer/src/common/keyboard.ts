@@ -28,7 +28,8 @@ export type Command =
   | 'upscale'
   | 'thumbsBigger'
   | 'thumbsSmaller'
-  | 'compose';
+  | 'compose'
+  | 'queue';
 
 export type KeyContext = 'grid' | 'viewer' | 'composer' | 'other';
 
@@ -71,6 +72,10 @@ export function keyToCommand(input: KeyInput, context: KeyContext): Command | nu
     case 'n':
     case 'N':
       return context === 'grid' || context === 'other' ? 'compose' : null;
+    // Q: the queue panel, beside the gallery.
+    case 'q':
+    case 'Q':
+      return context === 'grid' || context === 'other' ? 'queue' : null;
     case 'f':
     case 'F':
       return context === 'grid' || context === 'viewer' ? 'favorite' : null;

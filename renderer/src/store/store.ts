@@ -7,6 +7,7 @@ import type { StoreDeps } from './deps';
 import { createHistorySlice } from './history-slice';
 import { createImportsSlice } from './imports-slice';
 import { createIterateSlice } from './iterate-slice';
+import { createQueueSlice } from './queue-slice';
 import { createSelectionSlice } from './selection-slice';
 import { createSettingsSlice } from './settings-slice';
 import type { AppState } from './types';
@@ -27,5 +28,6 @@ export function createAppStore(deps: StoreDeps): AppStore {
     ...createImportsSlice(deps)(...a),
     ...createCurationSlice(deps)(...a),
     ...createIterateSlice(deps)(...a),
+    ...createQueueSlice(deps)(...a),
   }));
 }

@@ -9,6 +9,7 @@ import type {
   Stats,
 } from '../../../shared/contract';
 import type { ChannelOutput, Preset } from '../../../shared/contract';
+import type { QueueControlState, QueueView } from '../../../shared/contract';
 import type { ComposerDraft, PendingSubmit } from '../composer/composer';
 import type { PromptWalk } from '../composer/prompt-walk';
 import type { Selection } from '../gallery/selection';
@@ -283,7 +284,26 @@ export interface CurationSlice {
   removeFromBoard(boardId: string, target: CurationTarget): Promise<void>;
 }
 
+/** The queue panel's state (queue-slice.ts): the engine's queue view, moved, paused and cancelled from the window. */
+export interface QueueSlice {
+  /** null until first fetched. */
+  queue: QueueView | null;
+  queueOpen: boolean;
+  setQueueOpen(open: boolean): void;
+  loadQueue(): Promise<void>;
+  /** A fetch a moment from now, one for a burst of events; nothing before the queue was first fetched. */
+  loadQueueSoon(): void;
+  applyQueueControl(control: QueueControlState): void;
+  /** Shown at once, then confirmed by a fresh view. */
+  reorderQueue(ids: readonly string[], before: string | null): Promise<void>;
+  pauseQueue(provider?: string): Promise<void>;
+  resumeQueue(provider?: string): Promise<void>;
+  /** `actual`: the queue changed meanwhile and nothing was cancelled; null: it failed (the reason is shown). */
+  cancelQueued(expected: number, provider?: string): Promise<{ cancelled: number } | { actual: number } | null>;
+}
+
 export type AppState = CurationSlice &
+  QueueSlice &
   HistorySlice &
   ComposerSlice &
   SelectionSlice &

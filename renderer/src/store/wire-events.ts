@@ -117,9 +117,11 @@ export function wireEvents(store: AppStore, api: Api, options: WireOptions = {})
       trackProviderHealth(store, job);
       noticeFailure(previous, job);
       refreshStatsSoon();
+      state.loadQueueSoon();
     }),
     api.on('jobs.progress', (tick) => store.getState().applyProgress(tick)),
     api.on('jobs.queue', ({ waiting }) => store.getState().applyQueueWaiting(waiting)),
+    api.on('queue.control', (control) => store.getState().applyQueueControl(control)),
     // A curation action, an undo or a rename (here or in another window): counts, boards and tags refetch.
     api.on('library.curated', () => refreshStatsSoon()),
     api.on('library.importProgress', (event) => store.getState().applyImportProgress(event)),
@@ -130,6 +132,7 @@ export function wireEvents(store: AppStore, api: Api, options: WireOptions = {})
     api.on('jobs.removed', ({ ids }) => {
       store.getState().applyRemoved(ids);
       refreshStatsSoon();
+      store.getState().loadQueueSoon();
     }),
     api.onConnectionChange((online) => store.getState().setOnline(online)),
     // Events may have been missed while the stream was down: the first page and the queue are the truth again.
@@ -151,7 +154,7 @@ export function wireEvents(store: AppStore, api: Api, options: WireOptions = {})
 async function refreshAll(store: AppStore): Promise<void> {
   const state = store.getState();
   await state.loadFirstPage();
-  await Promise.all([state.loadLive(), state.loadStats(), state.loadImports()]);
+  await Promise.all([state.loadLive(), state.loadStats(), state.loadImports(), state.loadQueue()]);
 }
 
 /** Counts that follow the query, and the boards' and tags' counts, once they have been shown. */

@@ -77,6 +77,7 @@ describe('wireEvents', () => {
       'on:jobs.changed',
       'on:jobs.progress',
       'on:jobs.queue',
+      'on:queue.control',
       'on:library.curated',
       'on:library.importProgress',
       'on:library.rereadProgress',
