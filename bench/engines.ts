@@ -162,6 +162,8 @@ async function throughput(jobs: number, latencyMs: number): Promise<void> {
       );
     }
     const laneOf = new Map<string, string>();
+    // By prompt: a job may start (and say so) before its submit has answered.
+    const laneOfPrompt = new Map<string, string>();
     const state = new Map<string, string>();
     const count = (lane: string, status: string): number => {
       let n = 0;
@@ -181,13 +183,15 @@ async function throughput(jobs: number, latencyMs: number): Promise<void> {
       last = now;
     };
     const off = engine.events.on('jobs.changed', ({ job }) => {
-      if (!laneOf.has(job.id)) return;
+      const lane = laneOfPrompt.get(job.prompt);
+      if (lane === undefined) return;
+      laneOf.set(job.id, lane);
       integrate();
       state.set(job.id, job.status);
       if (TERMINAL.has(job.status)) ended.set(laneOf.get(job.id)!, performance.now());
     });
-    const start = performance.now();
-    last = start;
+    // Everything is queued first (paused), so the submits' own pace does not bound a fast provider's throughput.
+    await engine.handlers['queue.pause']({});
     const ids = new Set<string>();
     const requests = all.flatMap((lane) =>
       Array.from({ length: perLane }, (_, i) => ({ lane, request: { ...lane.request, prompt: `${lane.id} ${i}` } })),
@@ -202,12 +206,16 @@ async function throughput(jobs: number, latencyMs: number): Promise<void> {
         }
       });
     });
+    for (const { lane, request } of requests) laneOfPrompt.set(request.prompt, lane.id);
     for (const { lane, request } of requests) {
       const { job } = await engine.handlers['jobs.submit'](request);
       laneOf.set(job.id, lane.id);
       if (!state.has(job.id)) state.set(job.id, job.status);
       ids.add(job.id);
     }
+    const start = performance.now();
+    last = start;
+    await engine.handlers['queue.resume']({});
     await done;
     integrate();
     off();

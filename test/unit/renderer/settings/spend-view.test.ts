@@ -6,8 +6,8 @@ import {
   formatPrice,
   formatUsd,
   parseDollars,
-} from '../../../renderer/src/settings/spend/spend-view.js';
-import { formatUsd as engineFormatUsd } from '../../../electron/spend/money.js';
+} from '../../../../renderer/src/settings/spend/spend-view';
+import { formatUsd as engineFormatUsd } from '../../../../electron/spend/money';
 
 describe('Settings → Spend fields', () => {
   it('reads dollars as typed: blank is none, a $ is allowed, anything else is said back', () => {
