@@ -431,7 +431,8 @@ function connectionLoss(error: unknown): 'refused' | 'dropped' | null {
   if (!(error instanceof AppError)) return null;
   if (error.code === 'provider_unavailable') return error.details?.['sent'] === false ? 'refused' : 'dropped';
   if (error.code === 'timeout') return 'dropped';
-  if (error.code === 'provider_error' && error.details?.['phase'] === 'after_send') return 'dropped';
+  // A provider that answered with an error is up; only a connection that broke (http/errors.ts droppedError) may not be.
+  if (error.code === 'provider_error' && error.details?.['dropped'] === true) return 'dropped';
   return null;
 }
 
