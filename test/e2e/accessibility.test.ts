@@ -44,6 +44,17 @@ describe('accessibility (axe-core)', () => {
     await dialog.waitFor({ state: 'detached' });
   });
 
+  it('the queue panel', async () => {
+    const { page } = app;
+    await page
+      .getByRole('banner')
+      .getByRole('button', { name: /^Queue/ })
+      .click();
+    await page.getByRole('complementary', { name: 'Queue' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Close the queue' }).click();
+  });
+
   it('the viewer', async () => {
     const { page } = app;
     await page.getByRole('button', { name: PROMPT, exact: true }).dblclick();

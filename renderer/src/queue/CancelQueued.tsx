@@ -29,7 +29,6 @@ export function CancelQueued({ total }: { total: number }) {
       <button
         type="button"
         className="btn small danger"
-        disabled={total === 0}
         aria-haspopup="dialog"
         onClick={() => setAsking({ count: total, changed: false })}
       >

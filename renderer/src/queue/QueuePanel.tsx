@@ -105,9 +105,12 @@ export function QueuePanel() {
           </section>
         </div>
       )}
-      <footer className="queue-footer">
-        <CancelQueued total={queue?.queuedTotal ?? 0} />
-      </footer>
+      {/* Only with something to cancel: no dead button at the panel's foot. */}
+      {queue !== null && queue.queuedTotal > 0 ? (
+        <footer className="queue-footer">
+          <CancelQueued total={queue.queuedTotal} />
+        </footer>
+      ) : null}
     </aside>
   );
 }

@@ -5,7 +5,9 @@ import { jobShape } from './queue-text';
 
 /** A running job: what it makes, how far it is, and Skip (cancel it; the queue goes on). */
 export function RunningRow({ job, providerName }: { job: JobSummary; providerName: string }) {
-  const tick = useApp((s) => s.jobs.progress[job.id]);
+  const live = useApp((s) => s.jobs.progress[job.id]);
+  // Ticks from before this window opened (a reload) are not replayed: the view's own progress stands in until the next.
+  const tick = live ?? (job.progress === undefined ? undefined : { id: job.id, ...job.progress });
   const cancel = useApp((s) => s.cancel);
   return (
     <li className="queue-row running" data-id={job.id}>
