@@ -168,11 +168,18 @@ export async function createEngine(options: EngineOptions, seams: EngineTestSeam
     disposables.add('original reader', () => originals.close());
     const inputs = createJobInputs(dataDir, store, originals);
     const throttle = createProgressThrottle<JobProgressEvent>((_, event) => bus.emit('jobs.progress', event));
+    // An API's own in-flight limit (BFL: 24 tasks per key) bounds each instance, whatever its setting says.
+    const maxConcurrency = new Map(
+      entries.flatMap((e) => (e.maxConcurrency === undefined ? [] : [[e.provider.id, e.maxConcurrency] as const])),
+    );
+    const instanceLimit = (id: string): number =>
+      Math.min(settings.provider(id)?.concurrency ?? 1, maxConcurrency.get(registry.kindOf(id) ?? id) ?? Infinity);
     const queueInstances = () =>
-      registry.instances().map((i) => {
-        const own = settings.provider(i.id);
-        return { id: i.id, concurrency: own?.concurrency ?? 1, perMinute: own?.perMinute };
-      });
+      registry.instances().map((i) => ({
+        id: i.id,
+        concurrency: instanceLimit(i.id),
+        perMinute: settings.provider(i.id)?.perMinute,
+      }));
     // Pauses are the person's and outlive a restart; holds (back-off, per-minute, spend cap) are announced as they change.
     const control = createQueueControl({
       clock,
@@ -205,7 +212,7 @@ export async function createEngine(options: EngineOptions, seams: EngineTestSeam
       models,
       limits: () => ({
         global: settings.current().concurrency.global,
-        perProvider: (id) => settings.provider(id)?.concurrency ?? 1,
+        perProvider: instanceLimit,
         waitMs: (id) => settings.provider(id)?.timeoutMs ?? 60_000,
       }),
     });

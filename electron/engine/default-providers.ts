@@ -42,6 +42,7 @@ export function defaultProviders(): ProviderEntry[] {
     {
       provider: createBflProvider(),
       defaults: { enabled: true, timeoutMs: 10 * MINUTE, concurrency: 2 },
+      maxConcurrency: 24,
       create: () => ({ provider: createBflProvider() }),
     },
     // fal queues what passes an account's own limit (2 to 40 running): four polled at once keep it busy.

@@ -59,6 +59,8 @@ export interface ProviderEntry {
   close?: () => Promise<void> | void;
   /** Ready whenever it is on: nothing to connect to, nothing to test (the builtin). */
   alwaysReady?: boolean;
+  /** The most jobs one instance may run at once, whatever its concurrency setting says (the API's own limit). */
+  maxConcurrency?: number;
   /** Makes another provider object of this kind (its own state); absent: the kind has a single instance. */
   create?: () => { provider: Provider; close?: () => Promise<void> | void };
 }

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { QueueControlState } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
+import { defaultProviders } from '../../../electron/engine/default-providers.js';
+import { startFakeBfl } from '../../fakes/bfl.js';
 import { createHeldProvider, heldEntry, type HeldProvider } from '../../fakes/held-provider.js';
 import { createScriptedProvider } from '../../fakes/scripted-provider.js';
 import { startHarness, waitFor, waitForStatus, type Harness } from './harness.js';
@@ -157,5 +159,39 @@ describe('queue control', () => {
     const state = view.control.providers.find((p) => p.id === 'scripted')!;
     expect(state).toMatchObject({ perMinute: 2, limit: 4, running: 2, queued: 1 });
     expect(main.calls.map((r) => r.prompt)).toEqual(['one', 'two']);
+  });
+});
+
+describe("a provider's own in-flight limit", () => {
+  it('runs at most 24 BFL tasks per key at once, whatever the concurrency setting says, and shows 24 as its limit', async () => {
+    const fake = await startFakeBfl({ apiKey: 'bfl-limit-key-0123456789' });
+    try {
+      fake.setScenario({ kind: 'pending_forever' });
+      h = await startHarness({ providers: defaultProviders() });
+      await h.engine.handlers['settings.update']({
+        concurrency: { global: 64 },
+        providers: { bfl: { apiKey: 'bfl-limit-key-0123456789', baseUrl: fake.url, concurrency: 32 } },
+      });
+      for (let i = 0; i < 30; i += 1) {
+        await h.engine.handlers['jobs.submit']({
+          provider: 'bfl',
+          model: 'flux-2-pro',
+          prompt: `task ${i}`,
+          width: 1024,
+          height: 1024,
+          count: 1,
+        });
+      }
+      await waitFor(() => new Set(fake.polls().map((p) => p.query['id'])).size === 24);
+      const view = await h.engine.handlers['queue.view']({});
+      expect(view.running).toHaveLength(24);
+      expect(view.queuedTotal).toBe(6);
+      expect(view.control.providers.find((p) => p.id === 'bfl')).toMatchObject({ limit: 24, running: 24, queued: 6 });
+      expect(fake.submits()).toHaveLength(24);
+    } finally {
+      await h?.cleanup();
+      h = undefined;
+      await fake.close();
+    }
   });
 });

@@ -147,6 +147,7 @@ describe('bfl: polling', () => {
     const entry = defaultProviders().find((e) => e.provider.id === 'bfl');
     expect(entry?.defaults.enabled).toBe(true);
     expect(entry?.defaults.concurrency).toBeLessThanOrEqual(24);
+    expect(entry?.maxConcurrency).toBe(24);
     expect(entry?.provider.isConfigured(config())).toBe(false);
   });
 });
