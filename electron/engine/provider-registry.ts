@@ -4,6 +4,7 @@ import type { SecretBook } from '../providers/redact.js';
 import { redactingProvider } from '../providers/redacting-provider.js';
 import type { Provider, ProviderConfig, ProviderListing } from '../providers/types.js';
 import type { ModelCache } from './model-cache.js';
+import { modelCapabilities } from './model-capabilities.js';
 import type { ProviderPool } from '../scheduler/ports.js';
 import type { InstanceHealthView } from '../scheduler/instance-health.js';
 import { connectionOf, type ProviderOutcomes } from './provider-outcomes.js';
@@ -250,14 +251,15 @@ export function createProviderRegistry(
         connection: connectionOf(s),
       }) ?? { state: 'untested' },
     };
-    // What each listed model can do, where it differs: the viewer's buttons follow the composer's model.
-    const usual = JSON.stringify(result.capabilities.operations);
-    const byModel = Object.fromEntries(
-      result.models
-        .map((m) => [m, provider.capabilities({ ...c, model: m }).operations] as const)
-        .filter(([, ops]) => JSON.stringify(ops) !== usual),
+    // What each listed model can do, where it differs: the composer's form and the viewer's buttons follow the model.
+    const { capabilitiesByModel, operationsByModel } = modelCapabilities(
+      provider,
+      c,
+      result.models,
+      result.capabilities,
     );
-    if (Object.keys(byModel).length > 0) result.operationsByModel = byModel;
+    if (Object.keys(capabilitiesByModel).length > 0) result.capabilitiesByModel = capabilitiesByModel;
+    if (Object.keys(operationsByModel).length > 0) result.operationsByModel = operationsByModel;
     const listedAt = options.models?.get(id)?.listedAt;
     if (listedAt !== undefined) result.modelsListedAt = listedAt;
     if (c.model !== undefined) result.defaultModel = c.model;

@@ -30,6 +30,9 @@ export const ProviderCapabilities = z.object({
 });
 export type ProviderCapabilities = z.infer<typeof ProviderCapabilities>;
 
+/** Models given their own capabilities in ProviderInfo at most: a server may list thousands of checkpoints. */
+export const MAX_MODELS_WITH_CAPABILITIES = 200;
+
 export const PROVIDER_STATES = ['off', 'untested', 'ready', 'failing'] as const;
 
 /** What Atelier last saw of a provider: a connection test or a real job. Messages came from the provider (redacted). */
@@ -57,7 +60,12 @@ export const ProviderInfo = z.object({
   modelsListedAt: z.number().int().optional(),
   defaultModel: z.string().optional(),
   status: ProviderStatus,
-  /** Models whose image operations differ from `capabilities.operations` (OpenAI: gpt-image edits, dall-e-3 cannot). */
+  /**
+   * What each listed model can do where it differs from `capabilities` (the default model's): FLUX schnell's few steps,
+   * Recraft's one image without a seed. Only the first MAX_MODELS_WITH_CAPABILITIES models are looked at.
+   */
+  capabilitiesByModel: z.record(z.string(), ProviderCapabilities).optional(),
+  /** The operations part of `capabilitiesByModel`, for models whose operations differ (OpenAI: dall-e-3 cannot edit). */
   operationsByModel: z.record(z.string(), OperationCapabilities).optional(),
   /** Whether the scheduler sends it work: down instances are probed with backoff. */
   health: InstanceHealth,

@@ -61,7 +61,7 @@ describe('ComfyUI’s checkpoints are offered once listed', () => {
   it('once ComfyUI is on (and tested) Settings and the Composer list them, and a generation without a choice records the first', async () => {
     const { page } = app;
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
-    const card = page.getByRole('article', { name: 'ComfyUI' });
+    const card = page.getByRole('article', { name: 'ComfyUI', exact: true });
     await card.getByRole('checkbox').check();
     await card.getByRole('button', { name: 'Test connection' }).click();
     await card.getByText('2 models listed just now. Empty: the first one listed.').waitFor();

@@ -4,6 +4,9 @@ import { ASPECT_RATIOS, MAX_SEED, seedFieldText, seedFromInput, sizeForAspect } 
 import { batchHint, planBatch } from './composer-batch';
 import { advancedSummary, hasAdvancedError, useAdvancedOpen } from './composer-advanced';
 import { resolveTarget, targetOptions } from './composer-targets';
+import { capabilitiesFor } from './capabilities-for';
+import { takesTypedModel } from './model-options';
+import { ModelField } from './ModelField';
 import { keyToCommand } from '../common/keyboard';
 import { providerStatusView } from '../settings/provider-status';
 import { useApp, useAppShallow } from '../store/context';
@@ -37,7 +40,10 @@ export function Composer() {
   const promptWalk = useApp((s) => s.promptWalk);
   const provider = resolveTarget(draft.provider, providers);
   const options = useMemo(() => targetOptions(providers), [providers]);
-  const caps = provider?.capabilities;
+  const caps = useMemo(
+    () => (provider === undefined ? undefined : capabilitiesFor(provider, draft.model)),
+    [provider, draft.model],
+  );
   const clearTemplate = useApp((s) => s.clearTemplate);
   const recallPrompt = useApp((s) => s.recallPrompt);
   const plan = useMemo(() => planBatch(draft), [draft]);
@@ -157,22 +163,8 @@ export function Composer() {
             </select>
           )}
         </Field>
-        {provider !== undefined && provider.models.length > 0 ? (
-          <Field label="Model" error={errors.model}>
-            {(props) => (
-              <select {...props} value={draft.model} onChange={(e) => update({ model: e.target.value })}>
-                {/* Nothing chosen: the engine's default (ComfyUI: the first listed; A1111: the checkpoint it has loaded). */}
-                {provider.defaultModel === undefined && (draft.model === '' || provider.models.length > 1) ? (
-                  <option value="">Default</option>
-                ) : null}
-                {provider.models.map((m) => (
-                  <option key={m} value={m}>
-                    {m}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+        {provider !== undefined && (provider.models.length > 0 || takesTypedModel(provider.kind)) ? (
+          <ModelField provider={provider} />
         ) : null}
         <Field
           label="Size"

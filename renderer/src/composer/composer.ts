@@ -1,4 +1,5 @@
 import type { GenerateRequest, ProviderCapabilities, ProviderInfo, QUALITIES } from '../../../shared/contract';
+import { capabilitiesFor } from './capabilities-for';
 import { MAX_SEED_TEXT, formatSeed, normalizeSeed, type Seed } from '../../../shared/seed';
 
 export type Quality = (typeof QUALITIES)[number];
@@ -122,11 +123,53 @@ export function sizeForAspect(
   return [snap((longEdge * ratio.w) / ratio.h), snap(longEdge)];
 }
 
-/** The draft adjusted to a newly chosen provider: its default model and a size it accepts. */
-export function adaptDraftToProvider(draft: ComposerDraft, provider: ProviderInfo): ComposerDraft {
-  const caps = provider.capabilities;
+/**
+ * The draft adjusted to a newly chosen provider: its default model and what that model takes; `before`, what the
+ * draft was made for, lets steps and guidance left at its defaults follow the new ones.
+ */
+export function adaptDraftToProvider(
+  draft: ComposerDraft,
+  provider: ProviderInfo,
+  before?: ProviderCapabilities,
+): ComposerDraft {
   const next: ComposerDraft = { ...draft, provider: provider.id };
   if (!provider.models.includes(draft.model)) next.model = provider.defaultModel ?? provider.models[0] ?? '';
+  return fitToCapabilities(next, capabilitiesFor(provider, next.model), before);
+}
+
+/**
+ * The changes choosing `model` makes: what it cannot take is brought in range, and steps or guidance left at the old
+ * model's default follow the new one's (FLUX dev's 28 steps become schnell's 4).
+ */
+export function adaptDraftToModel(draft: ComposerDraft, provider: ProviderInfo, model: string): Partial<ComposerDraft> {
+  const next = fitToCapabilities(
+    { ...draft, model },
+    capabilitiesFor(provider, model),
+    capabilitiesFor(provider, draft.model),
+  );
+  return Object.fromEntries(
+    Object.entries(next).filter(([key, value]) => draft[key as keyof ComposerDraft] !== value),
+  ) as Partial<ComposerDraft>;
+}
+
+/** A range's value for new capabilities: kept when in range and chosen, else the new default. */
+function fitRange(
+  value: number | null,
+  range: ProviderCapabilities['steps'],
+  before: ProviderCapabilities['steps'] | undefined,
+): number | null {
+  if (range === undefined) return null;
+  if (value === null || value < range.min || value > range.max || value === before?.default) return range.default;
+  return value;
+}
+
+/** The draft fitted to `caps`: a size, count, steps, guidance and quality it takes; `before`: the caps it was made for. */
+function fitToCapabilities(
+  draft: ComposerDraft,
+  caps: ProviderCapabilities,
+  before?: ProviderCapabilities,
+): ComposerDraft {
+  const next: ComposerDraft = { ...draft };
   const sizeOk =
     caps.sizes.fixed !== undefined && caps.sizes.fixed.length > 0
       ? caps.sizes.fixed.some(([w, h]) => w === draft.width && h === draft.height)
@@ -140,11 +183,9 @@ export function adaptDraftToProvider(draft: ComposerDraft, provider: ProviderInf
     const preset = caps.sizes.fixed?.[0] ?? caps.sizes.presets[0];
     if (preset !== undefined) [next.width, next.height] = preset;
   }
-  next.count = Math.min(draft.count, caps.maxCount);
-  if (caps.steps === undefined) next.steps = null;
-  else if (next.steps === null) next.steps = caps.steps.default;
-  if (caps.guidance === undefined) next.guidance = null;
-  else if (next.guidance === null) next.guidance = caps.guidance.default;
+  next.count = Math.max(1, Math.min(draft.count, caps.maxCount));
+  next.steps = fitRange(draft.steps, caps.steps, before?.steps);
+  next.guidance = fitRange(draft.guidance, caps.guidance, before?.guidance);
   if (caps.qualities === undefined) next.quality = null;
   else if (next.quality === null || !caps.qualities.includes(next.quality)) next.quality = caps.qualities[0] ?? null;
   return next;

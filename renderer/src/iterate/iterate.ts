@@ -5,6 +5,7 @@
 import type { ImageSummary, ProviderCapabilities, ProviderInfo, StoredRequest } from '../../../shared/contract';
 import type { RequestWithoutKey } from '../composer/composer';
 import { resolveTarget } from '../composer/composer-targets';
+import { capabilitiesFor } from '../composer/capabilities-for';
 
 export type IterateAction = 'useAsInput' | 'edit' | 'variations' | 'upscale2' | 'upscale4';
 
@@ -90,9 +91,7 @@ export function actionSupport(
   const operation = operationOfAction(action);
   if (operation === null) return { enabled: true };
   // A model that can do less (or more) than the provider's default says so itself (OpenAI's dall-e-3 takes no image).
-  const operations =
-    (model === undefined || model === '' ? undefined : provider.operationsByModel?.[model]) ??
-    provider.capabilities.operations;
+  const operations = capabilitiesFor(provider, model).operations;
   const support = operations[operation];
   if (support.supported)
     return support.reason === undefined ? { enabled: true } : { enabled: true, note: support.reason };
@@ -155,8 +154,8 @@ export function variationRequest(
   if (providerFor([provider], source.provider) !== provider) {
     // The source's provider is off: its settings on the composer's provider, at a size that one takes.
     request.provider = provider.id;
-    [request.width, request.height] = fitSize(source.width, source.height, provider.capabilities);
     if (!provider.models.includes(request.model ?? '')) delete request.model;
+    [request.width, request.height] = fitSize(source.width, source.height, capabilitiesFor(provider, request.model));
   }
   return request;
 }

@@ -10,6 +10,7 @@ import { batchFingerprintRequest, batchRequests, keyOfJob, planBatch } from '../
 import { presetFromDraft, draftWithPreset } from '../composer/composer-presets';
 import { stepPromptWalk } from '../composer/prompt-walk';
 import { kindOf, resolveTarget } from '../composer/composer-targets';
+import { capabilitiesFor } from '../composer/capabilities-for';
 import { seedOfImage } from '../viewer/image-seed';
 import { withInputImage } from '../iterate/iterate';
 import { KIND_LABEL, mapSettings, matchModel } from '../../../shared/mapping/settings';
@@ -68,7 +69,9 @@ export const createComposerSlice: SliceCreator<ComposerSlice> = ({ api, makeKey,
         return;
       }
       const fromKind = kindOf(state.draft.provider, state.providers);
-      const draft = { ...adaptDraftToProvider(state.draft, provider), provider: id };
+      const from = resolveTarget(state.draft.provider, state.providers);
+      const before = from === undefined ? undefined : capabilitiesFor(from, state.draft.model);
+      const draft = { ...adaptDraftToProvider(state.draft, provider, before), provider: id };
       let notes = state.draftNotes;
       if (fromKind !== undefined && fromKind !== provider.kind && (draft.sampler !== '' || draft.scheduler !== '')) {
         // The sampler's name differs between tools: carried over where it has a match, named where it has none.
@@ -78,7 +81,9 @@ export const createComposerSlice: SliceCreator<ComposerSlice> = ({ api, makeKey,
           ...(draft.sampler === '' ? {} : { sampler: draft.sampler }),
           ...(draft.scheduler === '' ? {} : { scheduler: draft.scheduler }),
         };
-        const mapped = mapSettings(sampling, fromKind, provider.kind, { capabilities: provider.capabilities });
+        const mapped = mapSettings(sampling, fromKind, provider.kind, {
+          capabilities: capabilitiesFor(provider, draft.model),
+        });
         draft.sampler = mapped.request.sampler ?? '';
         draft.scheduler = mapped.request.scheduler ?? '';
         notes =
@@ -94,7 +99,8 @@ export const createComposerSlice: SliceCreator<ComposerSlice> = ({ api, makeKey,
       if (inFlight) return;
       const at = press?.at ?? now();
       const state = get();
-      const caps = resolveTarget(state.draft.provider, state.providers)?.capabilities;
+      const target = resolveTarget(state.draft.provider, state.providers);
+      const caps = target === undefined ? undefined : capabilitiesFor(target, state.draft.model);
       const plan = planBatch(state.draft);
       if (!plan.ok) {
         set({ fieldErrors: { prompt: plan.message } });

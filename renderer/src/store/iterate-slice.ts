@@ -1,6 +1,7 @@
 import type { ImageSummary, JobSummary } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { buildRequest, type RequestWithoutKey } from '../composer/composer';
+import { capabilitiesFor } from '../composer/capabilities-for';
 import {
   DEFAULT_STRENGTH,
   fitSize,
@@ -35,7 +36,8 @@ export const createIterateSlice: SliceCreator<IterateSlice> =
     async function queue(request: RequestWithoutKey, done: string): Promise<boolean> {
       const { validateRequest } = await loadValidation();
       const state = get();
-      const caps = providerFor(state.providers, request.provider)?.capabilities;
+      const target = providerFor(state.providers, request.provider);
+      const caps = target === undefined ? undefined : capabilitiesFor(target, request.model);
       const problems = Object.values(validateRequest(request, caps));
       if (problems.length > 0) {
         state.toast({ kind: 'error', message: problems.join(' ') });
@@ -79,10 +81,11 @@ export const createIterateSlice: SliceCreator<IterateSlice> =
           fieldErrors: withoutInputErrors(s.fieldErrors),
         }));
         // The result comes out the source's size unless the person changes it.
+        const chosen = providerFor(state.providers, state.draft.provider);
         const [width, height] = fitSize(
           image.width,
           image.height,
-          providerFor(state.providers, state.draft.provider)?.capabilities,
+          chosen === undefined ? undefined : capabilitiesFor(chosen, state.draft.model),
         );
         state.updateDraft({ width, height });
       },
@@ -140,7 +143,11 @@ export const createIterateSlice: SliceCreator<IterateSlice> =
           state.toast({ kind: 'error', message: 'Turn on a provider in Settings to make variations.' });
           return false;
         }
-        const count = variationCount(state.draft.count, provider.capabilities);
+        // The model the variations run on (variationRequest): the source's, unless another provider does not list it.
+        const sourceModel = detail.request.model ?? '';
+        const own = providerFor(state.providers, detail.request.provider) === provider;
+        const model = own || provider.models.includes(sourceModel) ? sourceModel : '';
+        const count = variationCount(state.draft.count, capabilitiesFor(provider, model));
         return queue(
           variationRequest(detail.request, imageId, provider, count),
           `${count} variation${count === 1 ? '' : 's'} queued on ${provider.name}.`,
@@ -168,7 +175,8 @@ export const createIterateSlice: SliceCreator<IterateSlice> =
           get().reportError(error);
           return false;
         }
-        const caps = providerFor(get().providers, get().draft.provider)?.capabilities;
+        const chosen = providerFor(get().providers, get().draft.provider);
+        const caps = chosen === undefined ? undefined : capabilitiesFor(chosen, get().draft.model);
         const draft = get().draft;
         // The composer's prompt through its style's template (the first, when it expands to several); empty: the source's.
         const plan = planBatch(draft);
