@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closedPort, screenshot, openApp, type App } from './harness.js';
 import { apiCall, waitFor } from './helpers.js';
+import { seriousViolations } from './axe.js';
 
 // fal.ai's models are known offline (electron/providers/fal/models.ts): a fake key and an address nothing answers do.
 const KEY = 'fal-e2e-key-never-used';
@@ -70,6 +71,8 @@ describe('the composer’s model picker', () => {
     const typed = field('Model id');
     await typed.fill('fal-ai/some-lab/new-model');
     await screenshot(page, 'composer-model-picker-typed');
+    // The menu and the id field beside it are labelled controls, with no serious axe violation in the composer.
+    expect(await seriousViolations(page, 'form.composer')).toEqual([]);
     await field('Prompt').fill('a kite over the dunes, typed model');
     await composer()
       .getByRole('button', { name: /^Generate/ })
