@@ -28,7 +28,8 @@ async function submitThenKill(
   const exited = new Promise((resolve) => proc.once('exit', resolve));
   try {
     const started = await waitFor(
-      () => (out.includes('\n') ? (JSON.parse(out.split('\n')[0]!) as { ids: string[]; servers: string[] }) : undefined),
+      () =>
+        out.includes('\n') ? (JSON.parse(out.split('\n')[0]!) as { ids: string[]; servers: string[] }) : undefined,
       60_000,
     );
     // A task is polled only after its id was stored (run-job.ts keeps it in onAccepted): every job is between submit and result.
