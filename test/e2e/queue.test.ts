@@ -87,9 +87,12 @@ describe('the queue panel', () => {
     const first = await held.started('running first');
     for (const prompt of ['second', 'third', 'fourth']) await submit(host, prompt);
 
-    // The top bar counts them at rest.
+    // The top bar counts them at rest, in the button's tooltip (the live chip shows them on its face).
     const button = page.getByRole('button', { name: /^Queue/ });
-    await waitFor(async () => (await button.textContent())?.includes('1 running · 3 queued') === true, 'the counts');
+    await waitFor(
+      async () => (await button.getAttribute('title'))?.includes('1 running · 3 queued') === true,
+      'the counts',
+    );
 
     const panel = await openPanel(page);
     await row(page, 'running first').getByRole('button', { name: 'Skip: running first' }).waitFor();
@@ -182,7 +185,9 @@ describe('the queue panel', () => {
     await page.reload();
     await page.getByRole('button', { name: /^Queue/ }).waitFor();
     await waitFor(
-      async () => (await button.textContent())?.includes('Paused · 1 running · 3 queued') === true,
+      async () =>
+        (await button.getAttribute('title'))?.includes('Paused · 1 running · 3 queued') === true &&
+        (await button.textContent())?.includes('Paused') === true,
       'the counts after a reload',
     );
     await openPanel(page);

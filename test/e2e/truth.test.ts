@@ -81,7 +81,7 @@ describe('telling the truth', () => {
     const { page } = app;
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     await expect.poll(() => badge(/AUTOMATIC1111/).textContent()).toBe('Off');
-    expect(await badge(/ComfyUI/).textContent()).toBe('Off');
+    expect(await badge(/^ComfyUI/).textContent()).toBe('Off');
     expect(await badge(/Built-in/).textContent()).toBe('Ready');
     expect(await badge(/OpenAI/).textContent()).toBe('Needs setup');
     await shot(card(/AUTOMATIC1111/), 'provider-off');

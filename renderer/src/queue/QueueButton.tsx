@@ -1,7 +1,11 @@
 import { useApp } from '../store/context';
 import { queueSummary } from './queue-text';
 
-/** The top bar's door to the queue: its counts at rest ("Paused · 12 queued"), the panel on a click or Q. */
+/**
+ * The top bar's door to the queue, the panel on a click or Q. Its counts ("1 running · 12 queued") are in its tooltip,
+ * not its face: the live chip beside it shows them already, and a face that grew and shrank with them would move the
+ * controls after it each time a job ended. Only a pause, the person's own act, shows on it.
+ */
 export function QueueButton() {
   const summary = useApp((s) => queueSummary(s.queue));
   const paused = useApp((s) => s.queue?.control.paused === true);
@@ -14,11 +18,11 @@ export function QueueButton() {
       className={`btn ghost queue-button${paused ? ' paused' : ''}${open ? ' active' : ''}`}
       aria-controls="queue-panel"
       aria-expanded={open}
-      title="Show the queue (Q)"
+      title={summary === 'Queue' ? 'Show the queue (Q)' : `Queue: ${summary} (Q)`}
       onClick={() => setOpen(!open)}
     >
       <span>Queue</span>
-      {summary === 'Queue' ? null : <span className="queue-button-counts">{summary}</span>}
+      {paused ? <span className="queue-button-counts">Paused</span> : null}
     </button>
   );
 }
