@@ -115,8 +115,12 @@ describe('provider status: what the Settings card and the picker say', () => {
     });
     const failed = await waitForStatus(h.engine, bad.job.id, ['succeeded', 'failed']);
     expect(failed.errorDetail?.code).toBe('provider_unavailable');
-    await waitFor(async () => ((await statusOf(h!, 'a1111')).state === 'failing' ? true : undefined));
-    expect(await statusOf(h, 'a1111')).toEqual({
+    // Read as the job left it: the down server's probe (every 2 s) records its own failing test afterwards.
+    const fromJob = await waitFor(async () => {
+      const status = await statusOf(h!, 'a1111');
+      return status.state === 'failing' ? status : undefined;
+    });
+    expect(fromJob).toEqual({
       state: 'failing',
       source: 'job',
       at: failed.completedAt,
