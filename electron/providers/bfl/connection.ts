@@ -1,6 +1,10 @@
 import type { GenerateRequest } from '../../../shared/contract.js';
 import type { ProviderConfig } from '../types.js';
 import { DEFAULT_BFL_MODEL } from './models.js';
+import { hasKey, keyMayGoTo } from '../http/api-key.js';
+export { hasKey, isRecord } from '../http/api-key.js';
+// The key as stored and trimmed: what redaction hides.
+export { keySecrets as secretsOf } from '../http/api-key.js';
 
 export const BFL_BASE_URL = 'https://api.bfl.ai';
 export const PROVIDER = 'Black Forest Labs';
@@ -14,29 +18,10 @@ export function authHeaders(config: ProviderConfig): Record<string, string> {
   return hasKey(config) ? { 'x-key': config.apiKey! } : {};
 }
 
-export function secretsOf(config: ProviderConfig): string[] {
-  return [config.apiKey].filter((s): s is string => typeof s === 'string' && s !== '');
-}
-
-export function hasKey(config: ProviderConfig): boolean {
-  return config.apiKey !== undefined && config.apiKey.trim() !== '';
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /**
  * The key may go to the polling URL BFL returned only when it is BFL's own (https, *.bfl.ai) or on the configured
  * server itself (a relay, the loopback fake): a polling URL pointing elsewhere would otherwise collect the key.
  */
 export function mayCarryKey(url: string, base: string): boolean {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return false;
-  }
-  if (parsed.origin === new URL(base).origin) return true;
-  return parsed.protocol === 'https:' && (parsed.hostname === 'bfl.ai' || parsed.hostname.endsWith('.bfl.ai'));
+  return keyMayGoTo(url, base, ['bfl.ai']);
 }

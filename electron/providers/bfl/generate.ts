@@ -1,13 +1,13 @@
 import type { GenerateRequest } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
 import { readJson } from '../http/body.js';
-import { Deadline } from '../http/deadline.js';
-import { type CallScope, malformedError, networkError } from '../http/errors.js';
+import { malformedError, networkError } from '../http/errors.js';
 import { send } from '../http/request.js';
-import { joinUrl, parseBaseUrl } from '../http/url.js';
+import { joinUrl } from '../http/url.js';
+import { openKeyedCall } from '../http/keyed-call.js';
 import { runJob } from '../skeleton/run-job.js';
 import type { ProviderConfig, ProviderContext, ProviderOutput } from '../types.js';
-import { BFL_BASE_URL, PROVIDER, authHeaders, hasKey, isRecord, modelFor, secretsOf } from './connection.js';
+import { BFL_BASE_URL, PROVIDER, authHeaders, isRecord, modelFor } from './connection.js';
 import { bflResponseError } from './errors.js';
 import { validateBflRequest } from './models.js';
 import { type PollTiming, type ReadyResult, collectSample, pollUntilReady } from './poll.js';
@@ -31,15 +31,11 @@ export async function generate(
 ): Promise<ProviderOutput> {
   const model = modelFor(request, config);
   validateBflRequest(request, model);
-  const { base } = parseBaseUrl(config.baseUrl, BFL_BASE_URL, PROVIDER);
-  if (!hasKey(config)) {
-    throw new AppError('provider_auth', 'Add a Black Forest Labs API key in settings first.', {
-      retryable: false,
-      details: { phase: 'before_accept' },
-    });
-  }
-  const deadline = new Deadline(context.signal, request.timeoutMs ?? config.timeoutMs);
-  const scope: CallScope = { provider: PROVIDER, deadline, secrets: secretsOf(config) };
+  const { base, deadline, scope } = openKeyedCall(config, context.signal, request.timeoutMs ?? config.timeoutMs, {
+    provider: PROVIDER,
+    defaultBase: BFL_BASE_URL,
+    missingKey: 'Add a Black Forest Labs API key in settings first.',
+  });
   const path = `v1/${encodeURIComponent(model)}`;
 
   return runJob<BflBody, Task, ReadyResult>({

@@ -1,15 +1,12 @@
 import type { ProviderTestResult } from '../../../shared/contract.js';
-import { AppError } from '../../../shared/errors.js';
-import { Deadline } from '../http/deadline.js';
-import { type CallScope, networkError } from '../http/errors.js';
+import { runKeyTest } from '../http/key-test.js';
 import { send } from '../http/request.js';
-import { joinUrl, parseBaseUrl } from '../http/url.js';
+import { joinUrl } from '../http/url.js';
 import type { ProviderConfig } from '../types.js';
-import { BFL_BASE_URL, PROVIDER, authHeaders, hasKey, secretsOf } from './connection.js';
+import { BFL_BASE_URL, PROVIDER, authHeaders, secretsOf } from './connection.js';
 import { bflResponseError } from './errors.js';
 import { BFL_MODELS } from './models.js';
 
-const TEST_TIMEOUT_MS = 15_000;
 const PROBE_ID = 'atelier-connection-test';
 
 /**
@@ -17,27 +14,19 @@ const PROBE_ID = 'atelier-connection-test';
  * that does not exist: free, authenticated, and a bad key answers 401/403 while a good one hears "Task not found".
  */
 export async function testConnection(config: ProviderConfig, signal: AbortSignal): Promise<ProviderTestResult> {
-  const started = Date.now();
-  const elapsed = () => Date.now() - started;
-  let base: string;
-  try {
-    base = parseBaseUrl(config.baseUrl, BFL_BASE_URL, PROVIDER).base;
-  } catch (error) {
-    return { ok: false, reachable: false, models: [], latencyMs: 0, message: (error as Error).message };
-  }
-  if (!hasKey(config)) {
-    const message = 'Add a Black Forest Labs API key in settings first.';
-    return { ok: false, reachable: false, authenticated: false, models: [], latencyMs: 0, message };
-  }
-  const deadline = new Deadline(signal, Math.min(config.timeoutMs, TEST_TIMEOUT_MS));
-  const scope: CallScope = { provider: PROVIDER, deadline, secrets: secretsOf(config) };
-  try {
+  const options = {
+    provider: PROVIDER,
+    defaultBase: BFL_BASE_URL,
+    missingKey: 'Add a Black Forest Labs API key in settings first.',
+    secrets: secretsOf(config),
+    doing: 'while checking the key',
+  };
+  return runKeyTest(config, signal, options, async ({ base, scope, elapsed, refused }) => {
     const url = joinUrl(base, 'v1/get_result', { id: PROBE_ID });
     const response = await send(url, { headers: authHeaders(config) }, scope);
     if (response.status === 401 || response.status === 403 || (response.status >= 500 && response.status !== 404)) {
       const error = await bflResponseError(response, scope, config.maxResponseBytes);
-      const authenticated = error.code === 'provider_auth' ? { authenticated: false } : {};
-      return { ok: false, reachable: true, ...authenticated, models: [], latencyMs: elapsed(), message: error.message };
+      return refused(error);
     }
     await response.body?.cancel().catch(() => undefined);
     return {
@@ -48,12 +37,5 @@ export async function testConnection(config: ProviderConfig, signal: AbortSignal
       latencyMs: elapsed(),
       message: `Connected to ${PROVIDER}: the key was accepted (checked by asking for a task that does not exist).`,
     };
-  } catch (error) {
-    if (signal.aborted) throw new AppError('cancelled', 'Cancelled.', { retryable: false });
-    const appError = error instanceof AppError ? error : networkError(error, scope, 'while checking the key');
-    const reachable = appError.code !== 'provider_unavailable' && appError.code !== 'timeout';
-    return { ok: false, reachable, models: [], latencyMs: elapsed(), message: appError.message };
-  } finally {
-    deadline.dispose();
-  }
+  });
 }

@@ -1,14 +1,13 @@
 import type { GenerateRequest } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
 import { readJson } from '../http/body.js';
-import { Deadline } from '../http/deadline.js';
-import { type CallScope, malformedError, networkError } from '../http/errors.js';
+import { malformedError, networkError } from '../http/errors.js';
 import { send } from '../http/request.js';
-import { parseBaseUrl } from '../http/url.js';
+import { openKeyedCall } from '../http/keyed-call.js';
 import { runJob } from '../skeleton/run-job.js';
 import type { ProviderConfig, ProviderContext, ProviderOutput } from '../types.js';
 import { cancelRequest } from './cancel.js';
-import { FAL_QUEUE_URL, PROVIDER, authHeaders, hasKey, isRecord, modelFor, secretsOf } from './connection.js';
+import { FAL_QUEUE_URL, PROVIDER, authHeaders, isRecord, modelFor } from './connection.js';
 import { falResponseError } from './errors.js';
 import { validateFalRequest } from './models.js';
 import { type FalRequest, type PollTiming, pollUntilCompleted } from './poll.js';
@@ -35,15 +34,11 @@ export async function generate(
 ): Promise<ProviderOutput> {
   const model = modelFor(request, config);
   validateFalRequest(request, model);
-  const { base } = parseBaseUrl(config.baseUrl, FAL_QUEUE_URL, PROVIDER);
-  if (!hasKey(config)) {
-    throw new AppError('provider_auth', 'Add a fal.ai API key in settings first.', {
-      retryable: false,
-      details: { phase: 'before_accept' },
-    });
-  }
-  const deadline = new Deadline(context.signal, request.timeoutMs ?? config.timeoutMs);
-  const scope: CallScope = { provider: PROVIDER, deadline, secrets: secretsOf(config) };
+  const { base, deadline, scope } = openKeyedCall(config, context.signal, request.timeoutMs ?? config.timeoutMs, {
+    provider: PROVIDER,
+    defaultBase: FAL_QUEUE_URL,
+    missingKey: 'Add a fal.ai API key in settings first.',
+  });
 
   return runJob<FalBody, FalRequest, FalRequest>({
     async connect() {

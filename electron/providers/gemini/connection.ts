@@ -2,6 +2,9 @@ import type { GenerateRequest } from '../../../shared/contract.js';
 import { joinUrl } from '../http/url.js';
 import type { ProviderConfig } from '../types.js';
 import { DEFAULT_GEMINI_MODEL } from './models.js';
+export { hasKey, isRecord } from '../http/api-key.js';
+// The key as stored and trimmed: what redaction hides.
+export { keySecrets as secretsOf } from '../http/api-key.js';
 
 export const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';
 export const PROVIDER = 'Google Gemini';
@@ -18,16 +21,4 @@ export function modelFor(request: GenerateRequest | undefined, config: ProviderC
 /** The key travels in a header, never in the URL's `?key=` (URLs end up in logs). */
 export function authHeaders(config: ProviderConfig): Record<string, string> {
   return config.apiKey !== undefined && config.apiKey !== '' ? { 'x-goog-api-key': config.apiKey } : {};
-}
-
-export function secretsOf(config: ProviderConfig): string[] {
-  return [config.apiKey].filter((s): s is string => typeof s === 'string' && s !== '');
-}
-
-export function hasKey(config: ProviderConfig): boolean {
-  return config.apiKey !== undefined && config.apiKey.trim() !== '';
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -1,38 +1,25 @@
 import type { ProviderTestResult } from '../../../shared/contract.js';
-import { AppError } from '../../../shared/errors.js';
+import { runKeyTest } from '../http/key-test.js';
 import { readJson } from '../http/body.js';
-import { Deadline } from '../http/deadline.js';
-import { type CallScope, networkError } from '../http/errors.js';
 import { send } from '../http/request.js';
-import { parseBaseUrl } from '../http/url.js';
 import type { ProviderConfig } from '../types.js';
-import { GEMINI_BASE_URL, PROVIDER, authHeaders, geminiUrl, hasKey, isRecord, secretsOf } from './connection.js';
+import { GEMINI_BASE_URL, PROVIDER, authHeaders, geminiUrl, isRecord, secretsOf } from './connection.js';
 import { geminiResponseError } from './errors.js';
-
-const TEST_TIMEOUT_MS = 15_000;
 
 /** The connection test: GET /v1beta/models (free, checks the key), keeping the image models it lists. */
 export async function testConnection(config: ProviderConfig, signal: AbortSignal): Promise<ProviderTestResult> {
-  const started = Date.now();
-  const elapsed = () => Date.now() - started;
-  let base: string;
-  try {
-    base = parseBaseUrl(config.baseUrl, GEMINI_BASE_URL, PROVIDER).base;
-  } catch (error) {
-    return { ok: false, reachable: false, models: [], latencyMs: 0, message: (error as Error).message };
-  }
-  if (!hasKey(config)) {
-    const message = 'Add a Google Gemini API key in settings first.';
-    return { ok: false, reachable: false, authenticated: false, models: [], latencyMs: 0, message };
-  }
-  const deadline = new Deadline(signal, Math.min(config.timeoutMs, TEST_TIMEOUT_MS));
-  const scope: CallScope = { provider: PROVIDER, deadline, secrets: secretsOf(config) };
-  try {
+  const options = {
+    provider: PROVIDER,
+    defaultBase: GEMINI_BASE_URL,
+    missingKey: 'Add a Google Gemini API key in settings first.',
+    secrets: secretsOf(config),
+    doing: 'while listing models',
+  };
+  return runKeyTest(config, signal, options, async ({ base, scope, elapsed, refused }) => {
     const response = await send(geminiUrl(base, 'models?pageSize=1000'), { headers: authHeaders(config) }, scope);
     if (response.status !== 200) {
       const error = await geminiResponseError(response, scope, config.maxResponseBytes);
-      const authenticated = error.code === 'provider_auth' ? { authenticated: false } : {};
-      return { ok: false, reachable: true, ...authenticated, models: [], latencyMs: elapsed(), message: error.message };
+      return refused(error);
     }
     const json = await readJson(response, config.maxResponseBytes, scope, 'the model list');
     const names = isRecord(json) && Array.isArray(json.models) ? json.models : [];
@@ -49,12 +36,5 @@ export async function testConnection(config: ProviderConfig, signal: AbortSignal
       latencyMs: elapsed(),
       message: `Connected to ${PROVIDER}: ${count} available.`,
     };
-  } catch (error) {
-    if (signal.aborted) throw new AppError('cancelled', 'Cancelled.', { retryable: false });
-    const appError = error instanceof AppError ? error : networkError(error, scope, 'while listing models');
-    const reachable = appError.code !== 'provider_unavailable' && appError.code !== 'timeout';
-    return { ok: false, reachable, models: [], latencyMs: elapsed(), message: appError.message };
-  } finally {
-    deadline.dispose();
-  }
+  });
 }

@@ -1,6 +1,10 @@
 import type { GenerateRequest } from '../../../shared/contract.js';
 import type { ProviderConfig } from '../types.js';
 import { DEFAULT_REPLICATE_MODEL } from './models.js';
+import { hasKey } from '../http/api-key.js';
+export { hasKey, isRecord } from '../http/api-key.js';
+// The key as stored and trimmed: what redaction hides.
+export { keySecrets as secretsOf } from '../http/api-key.js';
 
 export const REPLICATE_BASE_URL = 'https://api.replicate.com';
 export const PROVIDER = 'Replicate';
@@ -12,18 +16,6 @@ export function modelFor(request: GenerateRequest | undefined, config: ProviderC
 /** Replicate's token travels as `Authorization: Bearer` (docs/hosted-protocols.md §1.4). */
 export function authHeaders(config: ProviderConfig): Record<string, string> {
   return hasKey(config) ? { authorization: `Bearer ${config.apiKey!.trim()}` } : {};
-}
-
-export function secretsOf(config: ProviderConfig): string[] {
-  return [config.apiKey, config.apiKey?.trim()].filter((s): s is string => typeof s === 'string' && s !== '');
-}
-
-export function hasKey(config: ProviderConfig): boolean {
-  return config.apiKey !== undefined && config.apiKey.trim() !== '';
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /**

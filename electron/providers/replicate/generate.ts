@@ -1,14 +1,14 @@
 import type { GenerateRequest } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
 import { readJson } from '../http/body.js';
-import { Deadline } from '../http/deadline.js';
-import { type CallScope, abortedError, networkError } from '../http/errors.js';
+import { abortedError, networkError } from '../http/errors.js';
 import { send } from '../http/request.js';
-import { joinUrl, parseBaseUrl } from '../http/url.js';
+import { joinUrl } from '../http/url.js';
+import { openKeyedCall } from '../http/keyed-call.js';
 import { runJob } from '../skeleton/run-job.js';
 import type { ProviderConfig, ProviderContext, ProviderOutput } from '../types.js';
 import { cancelPrediction } from './cancel.js';
-import { PROVIDER, REPLICATE_BASE_URL, authHeaders, hasKey, modelFor, secretsOf } from './connection.js';
+import { PROVIDER, REPLICATE_BASE_URL, authHeaders, modelFor } from './connection.js';
 import { replicateResponseError } from './errors.js';
 import { RULES, familyOf, validateReplicateRequest } from './models.js';
 import { collectOutputs, heldFilesReady } from './outputs.js';
@@ -42,15 +42,11 @@ export async function generate(
 ): Promise<ProviderOutput> {
   const model = modelFor(request, config);
   validateReplicateRequest(request, model);
-  const { base } = parseBaseUrl(config.baseUrl, REPLICATE_BASE_URL, PROVIDER);
-  if (!hasKey(config)) {
-    throw new AppError('provider_auth', 'Add a Replicate API token in settings first.', {
-      retryable: false,
-      details: { phase: 'before_accept' },
-    });
-  }
-  const deadline = new Deadline(context.signal, request.timeoutMs ?? config.timeoutMs);
-  const scope: CallScope = { provider: PROVIDER, deadline, secrets: secretsOf(config) };
+  const { base, deadline, scope } = openKeyedCall(config, context.signal, request.timeoutMs ?? config.timeoutMs, {
+    provider: PROVIDER,
+    defaultBase: REPLICATE_BASE_URL,
+    missingKey: 'Add a Replicate API token in settings first.',
+  });
   const seeding = { asked: request.seed, takesSeed: RULES[familyOf(model)].seed };
 
   return runJob<CreateCall, Prediction, Prediction>({

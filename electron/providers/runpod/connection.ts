@@ -1,6 +1,10 @@
 import { AppError } from '../../../shared/errors.js';
 import { bearerHeader, joinUrl, parseBaseUrl } from '../http/url.js';
 import type { ProviderConfig } from '../types.js';
+import { hasKey } from '../http/api-key.js';
+export { hasKey, isRecord } from '../http/api-key.js';
+// The key as stored and trimmed: what redaction hides.
+export { keySecrets as secretsOf } from '../http/api-key.js';
 
 export const PROVIDER = 'RunPod';
 /** What the settings' address looks like: the endpoint's own URL, its id last (docs/hosted-protocols.md §2.2). */
@@ -42,18 +46,6 @@ export function endpointOf(config: ProviderConfig): Endpoint {
 /** RunPod takes `Authorization: Bearer <key>` (worker-comfyui's README, runpod-python) as well as the bare key. */
 export function authHeaders(config: ProviderConfig): Record<string, string> {
   return hasKey(config) ? bearerHeader(config.apiKey!.trim()) : {};
-}
-
-export function hasKey(config: ProviderConfig): boolean {
-  return config.apiKey !== undefined && config.apiKey.trim() !== '';
-}
-
-export function secretsOf(config: ProviderConfig): string[] {
-  return [config.apiKey, config.apiKey?.trim()].filter((s): s is string => typeof s === 'string' && s !== '');
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** A route of the endpoint with the job id as one encoded path segment (an id from disk can hold anything). */

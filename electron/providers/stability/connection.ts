@@ -2,6 +2,10 @@ import type { GenerateRequest } from '../../../shared/contract.js';
 import { bearerHeader } from '../http/url.js';
 import type { ProviderConfig } from '../types.js';
 import { DEFAULT_STABILITY_MODEL } from './models.js';
+import { hasKey } from '../http/api-key.js';
+export { hasKey, isRecord } from '../http/api-key.js';
+// The key as stored and trimmed: what redaction hides.
+export { keySecrets as secretsOf } from '../http/api-key.js';
 
 export const STABILITY_BASE_URL = 'https://api.stability.ai';
 export const PROVIDER = 'Stability AI';
@@ -16,16 +20,4 @@ export function modelFor(request: GenerateRequest | undefined, config: ProviderC
  */
 export function authHeaders(config: ProviderConfig): Record<string, string> {
   return hasKey(config) ? { ...bearerHeader(config.apiKey!), 'stability-client-id': 'atelier' } : {};
-}
-
-export function secretsOf(config: ProviderConfig): string[] {
-  return [config.apiKey].filter((s): s is string => typeof s === 'string' && s !== '');
-}
-
-export function hasKey(config: ProviderConfig): boolean {
-  return config.apiKey !== undefined && config.apiKey.trim() !== '';
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

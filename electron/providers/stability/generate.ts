@@ -1,15 +1,15 @@
 import type { GenerateRequest } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
-import { Deadline } from '../http/deadline.js';
-import { type CallScope, networkError } from '../http/errors.js';
+import { networkError } from '../http/errors.js';
 import { buildMultipart } from '../http/multipart.js';
 import { send } from '../http/request.js';
-import { joinUrl, parseBaseUrl } from '../http/url.js';
+import { joinUrl } from '../http/url.js';
+import { openKeyedCall } from '../http/keyed-call.js';
 import { runJob } from '../skeleton/run-job.js';
 import type { ProviderConfig, ProviderContext, ProviderOutput } from '../types.js';
 import { type StabilityImage, imageFromJson, isJsonAnswer, readImageAnswer, readSubmitJson } from './answer.js';
 import { toOutput } from './collect.js';
-import { PROVIDER, STABILITY_BASE_URL, authHeaders, hasKey, modelFor, secretsOf } from './connection.js';
+import { PROVIDER, STABILITY_BASE_URL, authHeaders, modelFor } from './connection.js';
 import { stabilityResponseError } from './errors.js';
 import { type PollTiming, pollResult } from './poll.js';
 import { type StabilityCall, buildCall } from './request-form.js';
@@ -36,15 +36,11 @@ export async function generate(
 ): Promise<ProviderOutput> {
   const model = modelFor(request, config);
   validateStabilityRequest(request, model);
-  const { base } = parseBaseUrl(config.baseUrl, STABILITY_BASE_URL, PROVIDER);
-  if (!hasKey(config)) {
-    throw new AppError('provider_auth', 'Add a Stability AI API key in settings first.', {
-      retryable: false,
-      details: { phase: 'before_accept' },
-    });
-  }
-  const deadline = new Deadline(context.signal, request.timeoutMs ?? config.timeoutMs);
-  const scope: CallScope = { provider: PROVIDER, deadline, secrets: secretsOf(config) };
+  const { base, deadline, scope } = openKeyedCall(config, context.signal, request.timeoutMs ?? config.timeoutMs, {
+    provider: PROVIDER,
+    defaultBase: STABILITY_BASE_URL,
+    missingKey: 'Add a Stability AI API key in settings first.',
+  });
   let path = '';
 
   return runJob<StabilityCall, Submitted, StabilityImage>({
