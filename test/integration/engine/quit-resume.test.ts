@@ -14,47 +14,42 @@ afterEach(async () => {
   h = undefined;
 });
 
+/** An engine whose one fal job was accepted and is running at fal (which never finishes it by itself). */
+async function acceptedOnFal(): Promise<{ job: { id: string }; harness: Harness; fal: FakeFal }> {
+  const fal = (fake = await startFakeFal({ apiKey: KEY }));
+  fal.setScenario({ kind: 'running_forever' });
+  const harness = (h = await startHarness({ providers: defaultProviders() }));
+  await harness.engine.handlers['settings.update']({ providers: { fal: { apiKey: KEY, baseUrl: fal.url } } });
+  const { job } = await harness.engine.handlers['jobs.submit']({
+    provider: 'fal',
+    prompt: 'a lighthouse at dusk',
+    width: 1024,
+    height: 1024,
+    count: 1,
+  });
+  await waitFor(() => fal.statusPolls().length > 0);
+  return { job, harness, fal };
+}
+
 describe('quitting with paid work in flight', () => {
   it('leaves accepted work running at the provider (no cancel sent) and collects it on the next start', async () => {
-    fake = await startFakeFal({ apiKey: KEY });
-    fake.setScenario({ kind: 'running_forever' });
-    h = await startHarness({ providers: defaultProviders() });
-    await h.engine.handlers['settings.update']({ providers: { fal: { apiKey: KEY, baseUrl: fake.url } } });
-    const { job } = await h.engine.handlers['jobs.submit']({
-      provider: 'fal',
-      prompt: 'a lighthouse at dusk',
-      width: 1024,
-      height: 1024,
-      count: 1,
-    });
-    await waitFor(() => fake!.statusPolls().length > 0);
-    await h.engine.close({ graceMs: 0 });
-    expect(fake.cancels()).toHaveLength(0);
+    const { job, harness, fal } = await acceptedOnFal();
+    await harness.engine.close({ graceMs: 0 });
+    expect(fal.cancels()).toHaveLength(0);
 
-    fake.setTaskScenario(fake.tasks()[0]!, { kind: 'success' });
-    const engine = await h.open();
+    fal.setTaskScenario(fal.tasks()[0]!, { kind: 'success' });
+    const engine = await harness.open();
     const done = await waitForStatus(engine, job.id, ['succeeded', 'failed', 'interrupted']);
     expect(done.errorDetail?.message ?? done.status).toBe('succeeded');
-    expect(fake.submits()).toHaveLength(1);
+    expect(fal.submits()).toHaveLength(1);
     expect(done.events.map((e) => e.kind)).toContain('resuming');
   });
 
   it('still cancels at the provider when the person cancels', async () => {
-    fake = await startFakeFal({ apiKey: KEY });
-    fake.setScenario({ kind: 'running_forever' });
-    h = await startHarness({ providers: defaultProviders() });
-    await h.engine.handlers['settings.update']({ providers: { fal: { apiKey: KEY, baseUrl: fake.url } } });
-    const { job } = await h.engine.handlers['jobs.submit']({
-      provider: 'fal',
-      prompt: 'a lighthouse at dusk',
-      width: 1024,
-      height: 1024,
-      count: 1,
-    });
-    await waitFor(() => fake!.statusPolls().length > 0);
-    await h.engine.handlers['jobs.cancel']({ id: job.id });
-    await waitForStatus(h.engine, job.id, ['cancelled']);
-    expect(fake.cancels()).toHaveLength(1);
+    const { job, harness, fal } = await acceptedOnFal();
+    await harness.engine.handlers['jobs.cancel']({ id: job.id });
+    await waitForStatus(harness.engine, job.id, ['cancelled']);
+    expect(fal.cancels()).toHaveLength(1);
   });
 });
 
