@@ -8,7 +8,10 @@ import { imageSourceOf } from '../library/originals/image-source.js';
 import type { OriginalReader } from '../library/originals/original-reader.js';
 import type { SourceImage, WorkInputs } from '../providers/types.js';
 
-type InputRequest = Pick<GenerateRequest, 'inputImage' | 'mask' | 'upscale' | 'variationOf' | 'count'>;
+type InputRequest = Pick<
+  GenerateRequest,
+  'inputImage' | 'mask' | 'upscale' | 'variationOf' | 'count' | 'referenceImages'
+>;
 
 export interface JobInputs {
   /** Before a job is stored: the source image and mask exist and belong together (clear errors, nothing sent). */
@@ -40,6 +43,10 @@ export function createJobInputs(
     if ('error' in op) throw gone(op.error, op.field);
     if (request.variationOf !== undefined && store.image(request.variationOf.imageId) === null) {
       throw gone('That image is no longer in the library, so there is nothing to vary.', 'variationOf');
+    }
+    for (const reference of request.referenceImages ?? []) {
+      if (store.image(reference.imageId) === null)
+        throw gone('A reference image is no longer in the library: remove it from the references.', 'referenceImages');
     }
     const source = sourceOf(request);
     if (source === undefined) return;
@@ -96,11 +103,17 @@ export function createJobInputs(
   return {
     check,
     async read(request) {
+      const inputs: WorkInputs = {};
+      // One at a time: each is a guarded read of a whole original, bounded by the reader's memory budget.
+      for (const reference of request.referenceImages ?? []) {
+        (inputs.references ??= []).push(await readSource(reference.imageId, 'referenceImages'));
+      }
       const source = sourceOf(request);
-      if (source === undefined) return undefined;
-      const image = await readSource(source.imageId, source.field);
-      if (request.mask === undefined) return { image };
-      return { image, mask: await readMask(request.mask.imageId, image) };
+      if (source !== undefined) {
+        inputs.image = await readSource(source.imageId, source.field);
+        if (request.mask !== undefined) inputs.mask = await readMask(request.mask.imageId, inputs.image);
+      }
+      return inputs.image === undefined && inputs.references === undefined ? undefined : inputs;
     },
   };
 }

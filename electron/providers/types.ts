@@ -51,6 +51,8 @@ export interface SourceImage extends EncodedImage {
 export interface WorkInputs {
   image?: SourceImage;
   mask?: SourceImage;
+  /** The request's referenceImages, read in its order. */
+  references?: SourceImage[];
 }
 
 export interface GeneratedImage extends EncodedImage {

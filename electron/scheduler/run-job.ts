@@ -165,6 +165,10 @@ export async function runJob(job: QueuedJob, controller: AbortController, deps: 
     );
     setStage('starting');
     const inputs = deps.inputs === undefined ? undefined : await deps.inputs.read(job.request);
+    if (inputs?.references !== undefined) {
+      const ids = job.request.referenceImages?.map((r) => r.imageId) ?? [];
+      trace('input', `With ${ids.length} reference image${ids.length === 1 ? '' : 's'}.`, { referenceImageIds: ids });
+    }
     if (inputs?.image !== undefined) {
       const from = job.request.upscale?.imageId ?? job.request.inputImage?.imageId;
       trace(

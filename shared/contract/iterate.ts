@@ -50,6 +50,14 @@ export const InputImage = z.strictObject({
 });
 export type InputImage = z.infer<typeof InputImage>;
 
+/** The most library images one request may send as references (Gemini 3 Pro Image takes 14). */
+export const MAX_REFERENCE_IMAGES = 14;
+/** Library images the model looks at beside the prompt (a character, a style, an object), in the order given. */
+export const ReferenceImages = z
+  .array(z.strictObject({ imageId: Id }))
+  .min(1, 'Leave referenceImages out rather than empty.')
+  .max(MAX_REFERENCE_IMAGES, `At most ${MAX_REFERENCE_IMAGES} reference images.`);
+
 /** A mask saved with `images.saveMask`: white repaints, black keeps. */
 export const MaskRef = z.strictObject({ imageId: Id });
 
@@ -67,6 +75,7 @@ export const VariationOf = z.strictObject({ imageId: Id });
 /** The fields a GenerateRequest gains for working from an image (merged into it in jobs.ts). */
 export const IterateFields = {
   inputImage: InputImage.optional(),
+  referenceImages: ReferenceImages.optional(),
   mask: MaskRef.optional(),
   upscale: UpscaleRequest.optional(),
   /** Same settings, new seeds: recorded as lineage; the request carries the settings itself. */

@@ -23,6 +23,9 @@ const PRESETS: [number, number][] = [
   [2048, 2048],
 ];
 
+/** FLUX.2 takes input_image … input_image_8: the image being edited and its references share them. */
+const MAX_IMAGES = 8;
+
 export function bflCapabilities(model: string): ProviderCapabilities {
   return {
     sizes: { min: 64, max: MAX_EDGE, multipleOf: 16, presets: PRESETS },
@@ -31,6 +34,7 @@ export function bflCapabilities(model: string): ProviderCapabilities {
     negativePrompt: false,
     maxPartialImages: 0,
     outputFormats: ['png'],
+    maxReferenceImages: MAX_IMAGES,
     operations: {
       img2img: { supported: true },
       inpaint: {
@@ -55,6 +59,12 @@ export function validateBflRequest(request: GenerateRequest, model: string): voi
     const support = caps.operations[op.operation];
     throw invalid(support.reason ?? 'FLUX.2 cannot do this.', op.operation === 'upscale' ? 'upscale' : 'mask');
   }
+  const images = (request.inputImage === undefined ? 0 : 1) + (request.referenceImages?.length ?? 0);
+  if (images > MAX_IMAGES)
+    throw invalid(
+      `FLUX.2 takes ${MAX_IMAGES} images in all, the edited one included; this job has ${images}.`,
+      'referenceImages',
+    );
   if (request.prompt.trim() === '') throw invalid('FLUX.2 needs a prompt: say what to make or change.', 'prompt');
   if (request.prompt.length > PROMPT_LIMIT)
     throw invalid(`FLUX.2 takes prompts of at most ${PROMPT_LIMIT.toLocaleString('en-US')} characters.`, 'prompt');

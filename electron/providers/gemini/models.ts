@@ -90,6 +90,8 @@ export function geminiCapabilities(model: string): ProviderCapabilities {
     negativePrompt: false,
     maxPartialImages: 0,
     outputFormats: ['png'],
+    // Gemini 3 image models compose up to 14 images; 2.5 Flash Image works best with up to 3 (Google's image docs).
+    maxReferenceImages: takesImageSize(model) ? 14 : 3,
     operations: geminiOperations(),
   };
 }

@@ -32,9 +32,16 @@ export async function generateContentBody(
         details: { phase: 'before_accept' },
       });
     }
-    const inline = await inlinable(image);
-    parts.push({ inlineData: { mimeType: inline.mime, data: Buffer.from(inline.data).toString('base64') } });
+    parts.push(await inlineDataPart(image, 'inputImage'));
   }
+  // References follow the image being edited, in the order the person chose them.
+  const references = inputs?.references ?? [];
+  if ((request.referenceImages?.length ?? 0) !== references.length) {
+    throw new AppError('internal', 'The reference images were not read before the job started; nothing was sent.', {
+      details: { phase: 'before_accept' },
+    });
+  }
+  for (const reference of references) parts.push(await inlineDataPart(reference, 'referenceImages'));
   const imageConfig: GeminiBody['generationConfig']['imageConfig'] = {
     aspectRatio: aspectRatioFor(request.width, request.height),
   };
@@ -45,18 +52,23 @@ export async function generateContentBody(
   };
 }
 
+async function inlineDataPart(image: SourceImage, field: string): Promise<Record<string, unknown>> {
+  const inline = await inlinable(image, field);
+  return { inlineData: { mimeType: inline.mime, data: Buffer.from(inline.data).toString('base64') } };
+}
+
 /** The original's own bytes when Gemini reads them; a GIF or another format becomes the same pixels as PNG. */
-async function inlinable(image: SourceImage): Promise<{ data: Uint8Array; mime: string }> {
+async function inlinable(image: SourceImage, field: string): Promise<{ data: Uint8Array; mime: string }> {
   if (INLINE_MIMES.has(image.mime)) return { data: image.data, mime: image.mime };
   try {
     return { data: await sharp(image.data).png().toBuffer(), mime: 'image/png' };
   } catch (error) {
     throw new AppError(
       'invalid_request',
-      'The source image could not be read as an image, so nothing was sent to Google Gemini.',
+      `The ${field === 'inputImage' ? 'source' : 'reference'} image could not be read as an image, so nothing was sent to Google Gemini.`,
       {
         details: {
-          field: 'inputImage',
+          field,
           phase: 'before_accept',
           cause: error instanceof Error ? error.message : String(error),
         },
