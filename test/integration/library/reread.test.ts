@@ -123,7 +123,11 @@ describe('re-reading imported files with newer readers', () => {
     writeAll(join(outside, 'outputs'), files);
     await importFolder(h.engine, join(outside, 'outputs'));
     await rereadDone(h.engine);
-    const { items } = await h.engine.handlers['jobs.list']({ view: 'active', limit: 50 });
+    // The thumbnailer announces each imported job again once its thumbnail is made: those are not the re-read's.
+    const { items } = await waitFor(async () => {
+      const page = await h!.engine.handlers['jobs.list']({ view: 'active', limit: 50 });
+      return page.items.every((j) => j.images.every((i) => i.thumbPending !== true)) ? page : undefined;
+    });
     const seen = h.events.length;
     expect(await h.engine.handlers['library.reread']({ ids: items.map((j) => j.images[0]!.id) })).toEqual({
       marked: files.length,
