@@ -77,7 +77,7 @@ describe('reference images', () => {
     expect(done.request.referenceImages).toEqual([{ imageId: b!.id }, { imageId: a!.id }]);
     const detail = await harness.engine.handlers['jobs.get']({ id: job.id });
     expect(detail.events.some((e) => e.kind === 'input' && /2 reference images/.test(e.message))).toBe(true);
-    expect(sniffImage(readFileSync(harness.engine.resolveMedia('image', done.images[0]!.id)!.path)).mime).toBe(
+    expect(sniffImage(readFileSync(harness.engine.resolveMedia('image', done.images[0]!.id)!.path))?.mime).toBe(
       'image/png',
     );
   });
