@@ -26,6 +26,7 @@ export type Command =
   | 'edit'
   | 'variations'
   | 'upscale'
+  | 'addReference'
   | 'thumbsBigger'
   | 'thumbsSmaller'
   | 'compose'
@@ -107,7 +108,9 @@ export function keyToCommand(input: KeyInput, context: KeyContext): Command | nu
       return context === 'viewer' ? 'zoomOut' : null;
     case 'r':
     case 'R':
-      return context === 'grid' || context === 'viewer' ? 'retry' : null;
+      if (context !== 'grid' && context !== 'viewer') return null;
+      // Shift+R adds the focused image to the composer's references (plain R retries a failed job).
+      return input.shiftKey ? 'addReference' : 'retry';
     // Working from the focused image (iterate/iterate.ts names them); Shift+U upscales ×4.
     case 'i':
     case 'I':

@@ -14,6 +14,7 @@ import { BatchHint } from './BatchHint';
 import { DraftNotes } from './DraftNotes';
 import { Field } from '../common/Field';
 import { InputImageStrip } from '../iterate/InputImageStrip';
+import { ReferenceStrip } from '../iterate/ReferenceStrip';
 import { PresetMenu } from './PresetMenu';
 import { PromptHistory } from './PromptHistory';
 import { SamplerFields } from './SamplerFields';
@@ -114,6 +115,7 @@ export function Composer() {
         ) : null}
       </div>
       <InputImageStrip />
+      <ReferenceStrip />
       <Field label="Prompt" error={errors.prompt}>
         {(props) => (
           <textarea

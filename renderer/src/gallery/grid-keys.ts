@@ -176,7 +176,8 @@ export function onGridKey(
     case 'useAsInput':
     case 'edit':
     case 'variations':
-    case 'upscale': {
+    case 'upscale':
+    case 'addReference': {
       // The image in focus (a batch's first otherwise); Edit opens the viewer, where the brush lives.
       const job = state.jobs.byId[current];
       const image = job === undefined ? undefined : shownImage(job, view, state.focusedImageId);

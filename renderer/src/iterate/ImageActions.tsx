@@ -15,6 +15,8 @@ export function useActionSupport(jobId: string, imageId: string | undefined): Re
   useApp((s) => s.providers);
   useApp((s) => s.draft.provider);
   useApp((s) => s.jobs.byId[jobId]);
+  // Add as reference turns off once the image is among the references, and on again when it is removed.
+  useApp((s) => s.references);
   const supportOf = store.getState().supportOf;
   return Object.fromEntries(ITERATE_ACTIONS.map((a) => [a, supportOf(a, jobId, imageId)])) as Record<
     IterateAction,
@@ -34,7 +36,7 @@ export function reasonLines(support: Record<IterateAction, Support>): string[] {
 }
 
 /**
- * Use as input, Edit, Variations, Upscale ×2/×4 for one image, as buttons (viewer) with the keys in their titles;
+ * Use as input, Edit, Variations, Upscale ×2/×4 and Add as reference for one image, as buttons (viewer) with the keys in their titles;
  * one the chosen provider cannot do stays focusable but disabled, its reason shown beside the buttons.
  */
 export function ImageActions({

@@ -73,7 +73,7 @@ export function ImageMenu({ jobId, imageId, label }: { jobId: string; imageId: s
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
         aria-label={`Work from this image: ${label}`}
-        title="Use as input, edit, variations, upscale"
+        title="Use as input, edit, variations, upscale, add as reference"
         onClick={() => setOpen((v) => !v)}
       >
         ⋯

@@ -6,10 +6,18 @@ import type { ImageSummary, ProviderCapabilities, ProviderInfo, StoredRequest } 
 import type { RequestWithoutKey } from '../composer/composer';
 import { resolveTarget } from '../composer/composer-targets';
 import { capabilitiesFor } from '../composer/capabilities-for';
+import { MAX_REFERENCE_IMAGES } from '../../../shared/contract';
 
-export type IterateAction = 'useAsInput' | 'edit' | 'variations' | 'upscale2' | 'upscale4';
+export type IterateAction = 'useAsInput' | 'edit' | 'variations' | 'upscale2' | 'upscale4' | 'addReference';
 
-export const ITERATE_ACTIONS: readonly IterateAction[] = ['useAsInput', 'edit', 'variations', 'upscale2', 'upscale4'];
+export const ITERATE_ACTIONS: readonly IterateAction[] = [
+  'useAsInput',
+  'edit',
+  'variations',
+  'upscale2',
+  'upscale4',
+  'addReference',
+];
 
 export const ACTION_LABELS: Record<IterateAction, string> = {
   useAsInput: 'Use as input',
@@ -17,6 +25,7 @@ export const ACTION_LABELS: Record<IterateAction, string> = {
   variations: 'Variations',
   upscale2: 'Upscale ×2',
   upscale4: 'Upscale ×4',
+  addReference: 'Add as reference',
 };
 
 /** The keys (keyboard.ts maps them), as the tooltips and the help show them. */
@@ -26,6 +35,7 @@ export const ACTION_KEYS: Record<IterateAction, string> = {
   variations: 'V',
   upscale2: 'U',
   upscale4: 'Shift+U',
+  addReference: 'Shift+R',
 };
 
 /** A1111's usual denoising strength: the composition stays, the details change. */
@@ -187,17 +197,32 @@ export function supportFor(
     composerProvider: string;
     composerModel?: string;
     job: { provider: string; status: string } | undefined;
-    image: Pick<ImageSummary, 'thumbPending'> | undefined;
+    image: (Pick<ImageSummary, 'thumbPending'> & { id?: string }) | undefined;
+    /** The composer's references, by image id (Add as reference). */
+    references?: readonly string[];
   },
 ): Support {
   const { providers, composerProvider, composerModel, job, image } = context;
   if (job === undefined || job.status !== 'succeeded' || image === undefined)
     return { enabled: false, reason: 'This job has no finished image to work from.' };
+  if (action === 'addReference') return referenceSupport(image.id, context.references ?? []);
   if (action === 'variations') {
     const provider = variationProvider(providers, job.provider, composerProvider);
     return actionSupport(action, provider ?? providerFor(providers, composerProvider), image);
   }
   return actionSupport(action, providerFor(providers, composerProvider), image, composerModel);
+}
+
+/** Any finished image can be added, whatever the model: the composer says which model sends them. */
+function referenceSupport(imageId: string | undefined, references: readonly string[]): Support {
+  if (imageId !== undefined && references.includes(imageId))
+    return { enabled: false, reason: 'Already among the composer’s references.' };
+  if (references.length >= MAX_REFERENCE_IMAGES)
+    return {
+      enabled: false,
+      reason: `The composer holds at most ${MAX_REFERENCE_IMAGES} references: remove one first.`,
+    };
+  return { enabled: true, note: 'the model looks at it beside the prompt (Gemini, FLUX.2)' };
 }
 
 /** The action a key command stands for (Shift+U: upscale ×4). */
@@ -206,6 +231,7 @@ export function actionOfCommand(command: string | null, shiftKey: boolean): Iter
     case 'useAsInput':
     case 'edit':
     case 'variations':
+    case 'addReference':
       return command;
     case 'upscale':
       return shiftKey ? 'upscale4' : 'upscale2';

@@ -13,6 +13,7 @@ import { kindOf, resolveTarget } from '../composer/composer-targets';
 import { capabilitiesFor } from '../composer/capabilities-for';
 import { seedOfImage } from '../viewer/image-seed';
 import { withInputImage } from '../iterate/iterate';
+import { planReferences, withReferences } from '../iterate/references';
 import { KIND_LABEL, mapSettings, matchModel } from '../../../shared/mapping/settings';
 import type * as RequestValidation from '../composer/request-validation';
 import type { SliceCreator } from './deps';
@@ -106,8 +107,13 @@ export const createComposerSlice: SliceCreator<ComposerSlice> = ({ api, makeKey,
         set({ fieldErrors: { prompt: plan.message } });
         return;
       }
+      // References the model does not take stay in the composer, named there (iterate/ReferenceStrip.tsx).
+      const references = planReferences(state.references, caps, {
+        kind: target?.kind,
+        hasInput: state.workingFrom !== null,
+      });
       const requests = batchRequests(state.draft, caps, plan.prompts).map((request) =>
-        withInputImage(request, state.workingFrom),
+        withReferences(withInputImage(request, state.workingFrom), references),
       );
       const batch = batchFingerprintRequest(requests);
       const print = fingerprint(batch);

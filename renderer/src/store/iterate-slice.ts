@@ -13,6 +13,7 @@ import {
   variationProvider,
   variationRequest,
 } from '../iterate/iterate';
+import { addReference, removeReference } from '../iterate/references';
 import { encodeMaskPng, toBase64 } from '../iterate/mask-brush';
 import { planBatch } from '../composer/composer-batch';
 import { loadValidation } from './composer-slice';
@@ -22,6 +23,12 @@ import type { IterateSlice } from './types';
 /** A new input (or none) answers the engine's complaint about the old one. */
 function withoutInputErrors(errors: Record<string, string>): Record<string, string> {
   const { inputImage: _i, mask: _m, ...rest } = errors;
+  return rest;
+}
+
+/** Changed references answer the engine's complaint about the old ones. */
+function withoutReferenceErrors(errors: Record<string, string>): Record<string, string> {
+  const { referenceImages: _r, ...rest } = errors;
   return rest;
 }
 
@@ -89,6 +96,24 @@ export const createIterateSlice: SliceCreator<IterateSlice> =
         );
         state.updateDraft({ width, height });
       },
+      references: [],
+      addReference(jobId, imageId) {
+        const { list, outcome } = addReference(get().references, { jobId, imageId });
+        if (outcome !== 'added') {
+          const support = get().supportOf('addReference', jobId, imageId);
+          get().toast({ kind: 'error', message: support.reason ?? 'That image cannot be added.' });
+          return false;
+        }
+        set((s) => ({ references: list, fieldErrors: withoutReferenceErrors(s.fieldErrors) }));
+        get().toast({ kind: 'info', message: `Added to the composer’s references (${list.length}).` });
+        return true;
+      },
+      removeReference: (imageId) =>
+        set((s) => ({
+          references: removeReference(s.references, imageId),
+          fieldErrors: withoutReferenceErrors(s.fieldErrors),
+        })),
+      clearReferences: () => set((s) => ({ references: [], fieldErrors: withoutReferenceErrors(s.fieldErrors) })),
       setInputStrength: (strength) =>
         set((s) =>
           s.workingFrom === null
@@ -109,6 +134,7 @@ export const createIterateSlice: SliceCreator<IterateSlice> =
           composerModel: state.draft.model,
           job,
           image,
+          references: state.references.map((r) => r.imageId),
         });
       },
 
@@ -122,6 +148,8 @@ export const createIterateSlice: SliceCreator<IterateSlice> =
           case 'useAsInput':
             get().useAsInput(jobId, imageId);
             return true;
+          case 'addReference':
+            return get().addReference(jobId, imageId);
           case 'edit':
             get().openEditor(jobId, imageId);
             return true;

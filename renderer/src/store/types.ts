@@ -28,6 +28,7 @@ import type { ImageTargets } from '../curation/curation';
 import type { Layout } from '../gallery/layout-mode';
 import type { IterateAction, Support, WorkingFrom } from '../iterate/iterate';
 import type { Mask } from '../iterate/mask-brush';
+import type { ReferencePick } from '../iterate/references';
 
 /**
  * Every slice's type, composed into AppState. The slices import these; this file imports nothing from a slice, so the
@@ -99,6 +100,12 @@ export interface IterateSlice {
   /** A variation, upscale or repaint on its way to the queue. */
   iterating: boolean;
   useAsInput(jobId: string, imageId: string): void;
+  /** Library images the next Generate shows the model beside the prompt, in order (iterate/references.ts). */
+  references: readonly ReferencePick[];
+  /** Adds one at the end; false (with a toast saying why) when it is already there or the list is full. */
+  addReference(jobId: string, imageId: string): boolean;
+  removeReference(imageId: string): void;
+  clearReferences(): void;
   setInputStrength(strength: number): void;
   clearInput(): void;
   openEditor(jobId: string, imageId: string): void;
