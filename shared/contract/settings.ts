@@ -7,6 +7,7 @@ import { SpendSettings, SpendSettingsPatch } from './spend.js';
 export const THEMES = ['system', 'dark', 'light'] as const;
 export const MAX_PROVIDER_CONCURRENCY = 32;
 export const MAX_GLOBAL_CONCURRENCY = 64;
+export const MAX_PER_MINUTE = 600;
 
 export const ProviderSettings = z.object({
   enabled: z.boolean(),
@@ -75,7 +76,7 @@ export const ProviderSettingsPatch = z.strictObject({
   timeoutMs: int('Timeout', 1_000, 3_600_000).optional(),
   // Hosted queues take many jobs at once (BFL 24, fal and Replicate more): a local GPU is best left at 1.
   concurrency: int('Provider concurrency', 1, MAX_PROVIDER_CONCURRENCY).optional(),
-  perMinute: int('Jobs per minute', 1, 600).nullable().optional(),
+  perMinute: int('Jobs per minute', 1, MAX_PER_MINUTE).nullable().optional(),
   username: z.string().max(256).nullable().optional(),
   workflow: z.string().max(1_000_000, 'A workflow is at most 1 MB.').nullable().optional(),
   /** A new key, or null to forget the stored one. */

@@ -24,6 +24,10 @@ export const EVENT_NAMES: readonly EventName[] = [
 
 export const THEMES: typeof ContractThemes = ['system', 'dark', 'light'];
 
+/** The most jobs one provider may run at once, and started per minute (shared/contract/settings.ts). */
+export const MAX_PROVIDER_CONCURRENCY = 32;
+export const MAX_PER_MINUTE = 600;
+
 /** The provider kinds and `any:<kind>` targets (shared/contract/iterate.ts), for the composer's first render. */
 export const PROVIDER_KINDS: readonly ProviderKind[] = [
   'builtin',

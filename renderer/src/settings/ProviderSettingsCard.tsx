@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { ProviderInfo, ProviderSettings, ProviderSettingsPatch } from '../../../shared/contract';
+import { MAX_PER_MINUTE, MAX_PROVIDER_CONCURRENCY } from '../common/contract-constants';
 import { formatCount, formatRelativeTime } from '../common/format';
 import { providerStatusView } from './provider-status';
 import { useNow } from '../common/use-now';
@@ -90,6 +91,8 @@ export function ProviderSettingsCard({
   const [username, setUsername] = useState(settings?.username ?? '');
   const [password, setPassword] = useState('');
   const [workflow, setWorkflow] = useState(settings?.workflow ?? '');
+  const [atOnce, setAtOnce] = useState(String(settings?.concurrency ?? provider.concurrency));
+  const [perMinute, setPerMinute] = useState(settings?.perMinute === undefined ? '' : String(settings.perMinute));
   const needsUrl = provider.id !== 'builtin';
   // Hosted services and rented GPUs take a key; local servers only when one was stored anyway.
   const needsKey = KEYED_KINDS.has(provider.kind) || settings?.hasApiKey === true;
@@ -98,7 +101,14 @@ export function ProviderSettingsCard({
   const takesWorkflow = provider.id === 'comfyui' || provider.kind === 'runpod';
 
   // Saved elsewhere (or just now): the fields show what is saved (adjusted while rendering, not in an effect).
-  const savedKey = JSON.stringify([settings?.baseUrl, settings?.model, settings?.username, settings?.workflow]);
+  const savedKey = JSON.stringify([
+    settings?.baseUrl,
+    settings?.model,
+    settings?.username,
+    settings?.workflow,
+    settings?.concurrency,
+    settings?.perMinute,
+  ]);
   const [shownKey, setShownKey] = useState(savedKey);
   if (shownKey !== savedKey) {
     setShownKey(savedKey);
@@ -106,6 +116,8 @@ export function ProviderSettingsCard({
     setModel(settings?.model ?? '');
     setUsername(settings?.username ?? '');
     setWorkflow(settings?.workflow ?? '');
+    setAtOnce(String(settings?.concurrency ?? provider.concurrency));
+    setPerMinute(settings?.perMinute === undefined ? '' : String(settings.perMinute));
   }
 
   const save = async (patch: ProviderSettingsPatch, message: string): Promise<boolean> => {
@@ -140,6 +152,11 @@ export function ProviderSettingsCard({
     if (takesLogin && password !== '') patch.password = password;
     if (takesWorkflow && workflow.trim() !== (settings?.workflow ?? ''))
       patch.workflow = workflow.trim() === '' ? null : workflow.trim();
+    // Out-of-range numbers go as typed: the engine refuses them with the allowed range in words.
+    const slots = Number(atOnce);
+    if (atOnce.trim() !== '' && slots !== (settings?.concurrency ?? provider.concurrency)) patch.concurrency = slots;
+    const rate = perMinute.trim() === '' ? null : Number(perMinute);
+    if (rate !== (settings?.perMinute ?? null)) patch.perMinute = rate;
     setApiKey('');
     setPassword('');
     void save(patch, `${provider.name} saved.`);
@@ -241,6 +258,29 @@ export function ProviderSettingsCard({
             />
           </>
         ) : null}
+        <label htmlFor={fieldId('at-once')}>
+          Jobs at once
+          <input
+            id={fieldId('at-once')}
+            type="number"
+            min={1}
+            max={MAX_PROVIDER_CONCURRENCY}
+            value={atOnce}
+            onChange={(e) => setAtOnce(e.target.value)}
+          />
+        </label>
+        <label htmlFor={fieldId('per-minute')}>
+          Jobs per minute
+          <input
+            id={fieldId('per-minute')}
+            type="number"
+            min={1}
+            max={MAX_PER_MINUTE}
+            placeholder="No limit"
+            value={perMinute}
+            onChange={(e) => setPerMinute(e.target.value)}
+          />
+        </label>
         {takesWorkflow ? (
           <label htmlFor={fieldId('workflow')} className="wide">
             Workflow (API format, optional)
