@@ -1,7 +1,7 @@
 import { useMemo, useRef } from 'react';
 import { capabilitiesFor } from '../composer/capabilities-for';
 import { resolveTarget } from '../composer/composer-targets';
-import { useApi, useApp } from '../store/context';
+import { useApi, useApp, useAppShallow } from '../store/context';
 import { ACTION_KEYS } from './iterate';
 import { planReferences, referenceCount } from './references';
 import './references.css';
@@ -14,18 +14,20 @@ export function ReferenceStrip() {
   const api = useApi();
   const references = useApp((s) => s.references);
   const providers = useApp((s) => s.providers);
-  const draft = useApp((s) => s.draft);
+  const providerId = useApp((s) => s.draft.provider);
+  const model = useApp((s) => s.draft.model);
   const hasInput = useApp((s) => s.workingFrom !== null);
-  const jobs = useApp((s) => s.jobs.byId);
+  // Each reference's prompt names its thumbnail; selected alone, so a job elsewhere changing does not redraw the row.
+  const prompts = useAppShallow((s) => s.references.map((r) => s.jobs.byId[r.jobId]?.prompt ?? ''));
   const remove = useApp((s) => s.removeReference);
   const clear = useApp((s) => s.clearReferences);
   const refused = useApp((s) => s.fieldErrors.referenceImages);
   const listRef = useRef<HTMLUListElement>(null);
   const plan = useMemo(() => {
-    const target = resolveTarget(draft.provider, providers);
-    const caps = target === undefined ? undefined : capabilitiesFor(target, draft.model);
+    const target = resolveTarget(providerId, providers);
+    const caps = target === undefined ? undefined : capabilitiesFor(target, model);
     return planReferences(references, caps, { kind: target?.kind, hasInput });
-  }, [references, providers, draft.provider, draft.model, hasInput]);
+  }, [references, providers, providerId, model, hasInput]);
   // The model takes none and none are chosen: nothing to show (the gallery shows pictures, not controls).
   if (references.length === 0 && plan.takes === 0) return null;
 
@@ -65,7 +67,7 @@ export function ReferenceStrip() {
         <ul className="reference-thumbs" ref={listRef} aria-label="Reference images, in the order sent">
           {references.map((ref, index) => {
             const held = index >= plan.sent.length;
-            const prompt = jobs[ref.jobId]?.prompt ?? '';
+            const prompt = prompts[index] ?? '';
             const label = `Reference ${index + 1}${held ? ', not sent' : ''}${prompt === '' ? '' : `: ${prompt}`}`;
             return (
               <li key={ref.imageId} className={held ? 'held' : undefined}>

@@ -105,7 +105,7 @@ export const createIterateSlice: SliceCreator<IterateSlice> =
           return false;
         }
         set((s) => ({ references: list, fieldErrors: withoutReferenceErrors(s.fieldErrors) }));
-        get().toast({ kind: 'info', message: `Added to the composer’s references (${list.length}).` });
+        get().toast({ kind: 'info', message: `Added as reference ${list.length} in the composer.` });
         return true;
       },
       removeReference: (imageId) =>
