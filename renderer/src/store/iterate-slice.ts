@@ -105,7 +105,11 @@ export const createIterateSlice: SliceCreator<IterateSlice> =
           return false;
         }
         set((s) => ({ references: list, fieldErrors: withoutReferenceErrors(s.fieldErrors) }));
-        get().toast({ kind: 'info', message: `Added as reference ${list.length} in the composer.` });
+        get().toast({
+          kind: 'info',
+          message: `Added as reference ${list.length} in the composer.`,
+          replaces: 'reference-added',
+        });
         return true;
       },
       removeReference: (imageId) =>

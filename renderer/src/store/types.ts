@@ -152,6 +152,8 @@ export interface Toast {
   action?: { label: string; run: () => void };
   /** What the toast's action depends on: Empty trash withdraws every 'trash' Undo (nothing is left to restore). */
   topic?: 'trash' | 'curation';
+  /** A newer toast with the same key takes this one's place (one "Added as reference 3", not three stacked). */
+  replaces?: string;
 }
 
 export type Panel = 'none' | 'settings';

@@ -45,7 +45,12 @@ export const createUiSlice: SliceCreator<UiSlice> = () => (set, get) => ({
 
   toast(toast) {
     const id = nextToastId++;
-    set((s) => ({ toasts: [...s.toasts, { ...toast, id }].slice(-MAX_TOASTS) }));
+    set((s) => ({
+      toasts: [
+        ...(toast.replaces === undefined ? s.toasts : s.toasts.filter((t) => t.replaces !== toast.replaces)),
+        { ...toast, id },
+      ].slice(-MAX_TOASTS),
+    }));
     return id;
   },
   dismissToast: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),

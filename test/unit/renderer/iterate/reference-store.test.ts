@@ -49,6 +49,9 @@ describe('reference images in the store', () => {
     store.getState().updateDraft({ model: 'pro', prompt: 'the same cat, now in a garden' });
     for (const n of [3, 1, 2])
       expect(await store.getState().runAction('addReference', jobs[n - 1]!.id, image(n).id)).toBe(true);
+    // Each add says so in one toast that the next replaces: three adds, one "Added as reference 3".
+    const added = store.getState().toasts.filter((t) => t.message.startsWith('Added as reference'));
+    expect(added.map((t) => t.message)).toEqual(['Added as reference 3 in the composer.']);
     // The same image again is refused, with the reason as a toast.
     expect(await store.getState().runAction('addReference', jobs[0]!.id, image(1).id)).toBe(false);
     expect(store.getState().references).toHaveLength(3);
