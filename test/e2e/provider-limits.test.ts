@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApp, screenshot, type App } from './harness.js';
+import { join } from 'node:path';
+import { SCREENSHOT_DIR, openApp, type App } from './harness.js';
 import { apiCall, waitFor } from './helpers.js';
 
 /** A provider's own limits, set where its key is: how many jobs run at once, and how many start a minute. */
@@ -31,7 +32,7 @@ describe('a provider’s limits in Settings', () => {
       const bfl = (await apiCall(host, 'settings.get', {})).providers['bfl'];
       return bfl?.concurrency === 6 && bfl.perMinute === 10;
     }, 'the limits saved');
-    await screenshot(card, 'settings-provider-limits');
+    await card.screenshot({ path: join(SCREENSHOT_DIR, 'settings-provider-limits.png') });
 
     await perMinute.fill('');
     await card.getByRole('button', { name: 'Save', exact: true }).click();
