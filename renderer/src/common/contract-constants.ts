@@ -28,6 +28,9 @@ export const THEMES: typeof ContractThemes = ['system', 'dark', 'light'];
 export const MAX_PROVIDER_CONCURRENCY = 32;
 export const MAX_PER_MINUTE = 600;
 
+/** The most reference images one request may send (shared/contract/iterate.ts). */
+export const MAX_REFERENCE_IMAGES = 14;
+
 /** The provider kinds and `any:<kind>` targets (shared/contract/iterate.ts), for the composer's first render. */
 export const PROVIDER_KINDS: readonly ProviderKind[] = [
   'builtin',

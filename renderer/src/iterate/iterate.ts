@@ -6,7 +6,7 @@ import type { ImageSummary, ProviderCapabilities, ProviderInfo, StoredRequest } 
 import type { RequestWithoutKey } from '../composer/composer';
 import { resolveTarget } from '../composer/composer-targets';
 import { capabilitiesFor } from '../composer/capabilities-for';
-import { MAX_REFERENCE_IMAGES } from '../../../shared/contract';
+import { MAX_REFERENCE_IMAGES } from '../common/contract-constants';
 
 export type IterateAction = 'useAsInput' | 'edit' | 'variations' | 'upscale2' | 'upscale4' | 'addReference';
 

@@ -2,7 +2,8 @@
  * Reference images, the pure part: the library images the composer's next Generate shows the model beside the
  * prompt, in the order chosen, and how many of them the chosen model takes.
  */
-import { MAX_REFERENCE_IMAGES, type ProviderCapabilities, type ProviderKind } from '../../../shared/contract';
+import type { ProviderCapabilities, ProviderKind } from '../../../shared/contract';
+import { MAX_REFERENCE_IMAGES } from '../common/contract-constants';
 import type { RequestWithoutKey } from '../composer/composer';
 
 /** One chosen reference: the image, and its job (for the viewer and the thumbnail's label). */
