@@ -74,6 +74,8 @@ describe('provider status: what the Settings card and the picker say', () => {
     h = await startHarness({
       providers: defaultProviders(),
       retry: { maxAttempts: 1, baseDelayMs: 10, maxDelayMs: 20 },
+      // The down server's own probe would record a failing test over the job's outcome: it waits past this test.
+      probeBackoff: { firstMs: 600_000, maxMs: 600_000 },
     });
     await h.engine.handlers['settings.update']({ providers: { a1111: { enabled: true, baseUrl: fake.url } } });
     await h.engine.handlers['providers.test']({ id: 'a1111' });
@@ -115,7 +117,6 @@ describe('provider status: what the Settings card and the picker say', () => {
     });
     const failed = await waitForStatus(h.engine, bad.job.id, ['succeeded', 'failed']);
     expect(failed.errorDetail?.code).toBe('provider_unavailable');
-    // Read as the job left it: the down server's probe (every 2 s) records its own failing test afterwards.
     const fromJob = await waitFor(async () => {
       const status = await statusOf(h!, 'a1111');
       return status.state === 'failing' ? status : undefined;
