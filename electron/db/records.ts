@@ -69,6 +69,8 @@ export interface RetentionMove {
 export interface TrashSummary {
   jobs: number;
   images: number;
+  /** Trashed images of jobs outside the trash (trashed one by one): the trash view shows them as cards too. */
+  looseImages: number;
   bytes: number;
   /** Favorites among the trashed jobs: Empty trash removes them too, the auto-empty keeps them. */
   favorites: number;

@@ -104,11 +104,22 @@ export function createTrash(ctx: StoreContext) {
     'jobs.trashSummary',
     'SELECT COUNT(*) AS jobs, COALESCE(SUM(favorite), 0) AS favorites FROM jobs WHERE trashed_at IS NOT NULL',
   );
-  const trashImages = sql.prepare<{ images: number; bytes: number }>(
+  const trashImages = sql.prepare<{ images: number; loose: number; bytes: number }>(
     'images.trashSummary',
-    `SELECT COUNT(*) AS images, COALESCE(SUM(i.bytes), 0) AS bytes
+    `SELECT COUNT(*) AS images, COALESCE(SUM(j.trashed_at IS NULL), 0) AS loose, COALESCE(SUM(i.bytes), 0) AS bytes
      FROM jobs AS j INDEXED BY jobs_in_trash_created JOIN images AS i ON i.job_id = j.id
      WHERE (j.trashed_at IS NOT NULL OR j.trashed_images > 0) AND (j.trashed_at IS NOT NULL OR i.trashed_at IS NOT NULL)`,
+  );
+
+  // Delete permanently from the trash view: only images the trash holds, never one a person still sees.
+  const inTrash = sql.prepare<{ id: string }>(
+    'images.inTrash',
+    `SELECT i.id FROM images AS i JOIN jobs AS j ON j.id = i.job_id
+     WHERE i.id IN (${IDS}) AND (i.trashed_at IS NOT NULL OR j.trashed_at IS NOT NULL)`,
+  );
+  const trashedOnly = sql.prepare<{ id: string }>(
+    'jobs.trashedOnly',
+    `SELECT id FROM jobs WHERE id IN (${IDS}) AND trashed_at IS NOT NULL`,
   );
 
   function sizeOf(ids: string[]): RetentionMove {
@@ -194,11 +205,11 @@ export function createTrash(ctx: StoreContext) {
       previewPrune(limits: PruneLimits): RetentionMove {
         return sizeOf(sql.time('jobs.prune.select', () => pruneIds(limits)));
       },
-      /** What Empty trash removes: jobs, their images and bytes, and how many of the jobs are favorites. */
+      /** What Empty trash removes: jobs, every trashed image (those of jobs that stay among them) and bytes, favorites. */
       trashSummary(): TrashSummary {
         const { jobs, favorites } = trashJobs.get()!;
-        const { images, bytes } = trashImages.get()!;
-        return { jobs, images, bytes, favorites };
+        const { images, loose, bytes } = trashImages.get()!;
+        return { jobs, images, looseImages: loose, bytes, favorites };
       },
     },
     writes: {
@@ -216,6 +227,12 @@ export function createTrash(ctx: StoreContext) {
         return restored;
       },
       purge: (ids: string[]) => remove(ids),
+      /** Delete permanently from the trash: jobs trashed whole and single trashed images; anything outside it stays. */
+      purgeTrashed(ids: string[], imageIds: string[]): RemovedFiles {
+        const jobs = ids.length === 0 ? [] : trashedOnly.all(JSON.stringify(ids)).map((r) => r.id);
+        const images = imageIds.length === 0 ? [] : inTrash.all(JSON.stringify(imageIds)).map((r) => r.id);
+        return remove(jobs, images);
+      },
       emptyTrash(): RemovedFiles {
         return remove(
           trashedIds.all(Number.MAX_SAFE_INTEGER).map((r) => r.id),

@@ -107,6 +107,8 @@ export interface JobWrites {
   restore(ids: string[]): number;
   /** Deletes rows; favorites are never purged unless listed explicitly by id. */
   purge(ids: string[]): RemovedFiles;
+  /** Only what is in the trash: jobs trashed whole and trashed images (`changed` names their jobs that stay). */
+  purgeTrashed(ids: string[], imageIds: string[]): RemovedFiles;
   emptyTrash(): RemovedFiles;
   /** Moves terminal, non-favorite jobs outside the trash into it, oldest first, until within the limits. */
   prune(limits: PruneLimits): RetentionMove;

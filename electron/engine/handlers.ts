@@ -219,6 +219,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
     'jobs.purge': async ({ ids }) => removed(store.purge(ids)),
     'jobs.emptyTrash': async () => removed(store.emptyTrash()),
+    'jobs.purgeTrashed': async ({ ids, imageIds }) => removed(store.purgeTrashed(ids, imageIds)),
     'jobs.stats': async () => {
       const s = store.stats();
       return {

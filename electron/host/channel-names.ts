@@ -14,6 +14,7 @@ export const BRIDGE_CHANNELS = [
   'jobs.trash',
   'jobs.restore',
   'jobs.purge',
+  'jobs.purgeTrashed',
   'jobs.emptyTrash',
   'jobs.stats',
   'queue.view',

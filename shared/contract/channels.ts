@@ -1,6 +1,6 @@
 /** The channel map: one input and one output schema per channel. Names are public: rename nothing. */
 import { z } from 'zod';
-import { ById, ByImage, Empty, Ids, ProviderId } from './common.js';
+import { ById, ByImage, Empty, Id, Ids, ProviderId } from './common.js';
 import { GenerateRequest, JobDetail, ListPage, ListQuery, Stats, SubmitResult } from './jobs.js';
 import { RebuildResult, RemoveOrphans, RetentionLimits, RetentionPreview, TrashSummary } from './library.js';
 import { ImportRequest, ImportSummary, LibraryFolder, RemovedFolder, RemoveFolder, RereadProgress } from './imports.js';
@@ -67,6 +67,11 @@ export const channels = {
   'jobs.restore': { input: z.strictObject({ ids: Ids }), output: Updated },
   'jobs.purge': { input: z.strictObject({ ids: Ids }), output: Removed },
   'jobs.emptyTrash': { input: Empty, output: Removed },
+  /** Delete permanently, from the trash view: trashed jobs and trashed images only; anything else is left alone. */
+  'jobs.purgeTrashed': {
+    input: z.strictObject({ ids: z.array(Id).max(10_000), imageIds: z.array(Id).max(10_000) }),
+    output: Removed,
+  },
   'jobs.stats': { input: Empty, output: Stats },
   /** Running jobs, then queued ones in the order they start, with pauses and holds per provider. */
   'queue.view': { input: Empty, output: QueueView },

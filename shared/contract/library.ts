@@ -3,8 +3,14 @@ import { z } from 'zod';
 
 const count = z.number().int().min(0);
 
-/** What Empty trash removes for good, favorites among it counted apart. */
-export const TrashSummary = z.object({ jobs: count, images: count, bytes: count, favorites: count });
+/** What Empty trash removes for good: jobs trashed whole, every trashed image (`looseImages` of them from jobs that stay), favorites apart. */
+export const TrashSummary = z.object({
+  jobs: count,
+  images: count,
+  looseImages: count,
+  bytes: count,
+  favorites: count,
+});
 export type TrashSummary = z.infer<typeof TrashSummary>;
 
 /** Retention limits to try before saving them (null: no limit), as in settings.retention. */

@@ -120,6 +120,10 @@ export function createFakeEngine(dataDir: string): FakeEngine {
       emit('jobs.removed', { ids: input.ids });
       return { removed: input.ids.length, bytesFreed: 0 };
     },
+    async 'jobs.purgeTrashed'(input) {
+      record('jobs.purgeTrashed', input);
+      return { removed: input.ids.length, bytesFreed: 0 };
+    },
     async 'jobs.emptyTrash'(input) {
       record('jobs.emptyTrash', input);
       return { removed: 0, bytesFreed: 0 };
@@ -130,7 +134,7 @@ export function createFakeEngine(dataDir: string): FakeEngine {
     },
     async 'jobs.trashSummary'(input) {
       record('jobs.trashSummary', input);
-      return { jobs: 0, images: 0, bytes: 0, favorites: 0 };
+      return { jobs: 0, images: 0, looseImages: 0, bytes: 0, favorites: 0 };
     },
     async 'jobs.previewRetention'(input) {
       record('jobs.previewRetention', input);

@@ -101,6 +101,7 @@ const writes = {
     trash: (s) => s.trash(unused),
     restore: (s) => s.restore(unused),
     purge: (s) => s.purge(unused),
+    purgeTrashed: (s) => s.purgeTrashed(unused, unused),
     emptyTrash: (s) => s.emptyTrash(),
     prune: (s) => s.prune(unused),
     restoreFromFiles: (s) => s.restoreFromFiles(unused),
