@@ -7,11 +7,14 @@ export function BatchHint({
   hint,
   promptError,
   template,
+  recalledJobs = null,
 }: {
   plan: BatchPlan;
   hint: string | null;
   promptError: string | undefined;
   template: string;
+  /** A recalled prompt that typed would make this many jobs (composer-batch.ts recalledExpansion). */
+  recalledJobs?: number | null;
 }) {
   if (!plan.ok) {
     // Once submitted, the same message shows as the field's error instead.
@@ -31,6 +34,14 @@ export function BatchHint({
           ))}
         </ol>
       </details>
+    );
+  }
+  if (recalledJobs !== null) {
+    return (
+      <p className="hint recalled-prompt" role="status">
+        Makes 1 job: the recalled prompt is sent as written, its lines and {'{…|…}'} kept. Edit it to make{' '}
+        {recalledJobs} jobs.
+      </p>
     );
   }
   const first = plan.prompts[0];

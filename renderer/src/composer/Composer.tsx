@@ -1,7 +1,7 @@
 import { useMemo, useRef } from 'react';
 import { BUILTIN_DESCRIPTION } from '../../../shared/providers/groups';
 import { ASPECT_RATIOS, MAX_SEED, seedFieldText, seedFromInput, sizeForAspect } from './composer';
-import { batchHint, planBatch } from './composer-batch';
+import { batchHint, planBatch, recalledExpansion } from './composer-batch';
 import { advancedSummary, hasAdvancedError, useAdvancedOpen } from './composer-advanced';
 import { resolveTarget, targetOptions } from './composer-targets';
 import { capabilitiesFor } from './capabilities-for';
@@ -49,6 +49,7 @@ export function Composer() {
   const recallPrompt = useApp((s) => s.recallPrompt);
   const plan = useMemo(() => planBatch(draft), [draft]);
   const hint = plan.ok ? batchHint(plan.prompts.length, draft.count) : null;
+  const recalledJobs = useMemo(() => recalledExpansion(draft), [draft]);
   const fixedSizes = caps?.sizes.fixed !== undefined && caps.sizes.fixed.length > 0 ? caps.sizes.fixed : null;
   const presets = useMemo(() => {
     const fixed = caps?.sizes.fixed;
@@ -142,7 +143,13 @@ export function Composer() {
           />
         )}
       </Field>
-      <BatchHint plan={plan} hint={hint} promptError={errors.prompt} template={draft.template} />
+      <BatchHint
+        plan={plan}
+        hint={hint}
+        promptError={errors.prompt}
+        template={draft.template}
+        recalledJobs={recalledJobs}
+      />
 
       {/* What an artist sets every time, on one line; the rest waits under Advanced. */}
       <div className="row main-row">
@@ -289,9 +296,11 @@ export function Composer() {
               label="Seed"
               error={errors.seed}
               hint={
-                draft.seedLocked
-                  ? 'Fixed: the same settings give the same image.'
-                  : 'Random each time. Type a number to fix it.'
+                draft.seedOnce
+                  ? 'The reused image’s seed, for the next generation only; random after it unless you keep it.'
+                  : draft.seedLocked
+                    ? 'Fixed: the same settings give the same image.'
+                    : 'Random each time. Type a number to fix it.'
               }
             >
               {(props) => (
@@ -310,13 +319,24 @@ export function Composer() {
                       if (next !== null) update(next);
                     }}
                   />
+                  {draft.seedOnce ? (
+                    <button
+                      type="button"
+                      className="btn small"
+                      aria-label="Keep this seed"
+                      title="Keep this seed fixed after the next generation"
+                      onClick={() => update({ seedOnce: false })}
+                    >
+                      Keep
+                    </button>
+                  ) : null}
                   {draft.seedLocked ? (
                     <button
                       type="button"
                       className="btn small"
                       aria-label="Back to a random seed"
                       title="Back to random"
-                      onClick={() => update({ seedLocked: false })}
+                      onClick={() => update({ seedLocked: false, seedOnce: false })}
                     >
                       Random
                     </button>
@@ -326,7 +346,7 @@ export function Composer() {
                     className="btn small"
                     aria-label="New seed"
                     title="Roll a new seed and keep it"
-                    onClick={() => update({ seed: randomSeed(), seedLocked: true })}
+                    onClick={() => update({ seed: randomSeed(), seedLocked: true, seedOnce: false })}
                   >
                     <span aria-hidden="true" className="dice">
                       ⚄

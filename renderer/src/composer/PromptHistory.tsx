@@ -82,7 +82,7 @@ export function PromptHistory() {
                     type="button"
                     title={item.prompt}
                     onClick={() => {
-                      update({ prompt: item.prompt });
+                      update({ prompt: item.prompt, promptLiteral: true });
                       setOpen(false);
                     }}
                   >

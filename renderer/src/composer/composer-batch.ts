@@ -6,13 +6,26 @@ import { buildRequest, type ComposerDraft, type RequestWithoutKey } from './comp
 /** What Generate would queue: one job per prompt the text expands to, each wrapped by the preset's template. */
 export type BatchPlan = { ok: true; prompts: string[] } | { ok: false; message: string };
 
-export function planBatch(draft: Pick<ComposerDraft, 'prompt' | 'template'>): BatchPlan {
-  const expansion = expandPrompts(draft.prompt);
+export function planBatch(
+  draft: Pick<ComposerDraft, 'prompt' | 'template'> & Partial<Pick<ComposerDraft, 'promptLiteral'>>,
+): BatchPlan {
+  // A recalled prompt is what was sent before, exactly: lines and {a|b} expand only in text the person typed.
+  const expansion =
+    draft.promptLiteral === true && draft.prompt.trim() !== ''
+      ? { ok: true as const, prompts: [draft.prompt] }
+      : expandPrompts(draft.prompt);
   if (!expansion.ok) return { ok: false, message: expansion.message };
   if (draft.template.trim() === '') return { ok: true, prompts: expansion.prompts };
   // A template without {prompt} is a fixed prompt: one job, whatever was typed.
   if (!takesPrompt(draft.template)) return { ok: true, prompts: [draft.template] };
   return { ok: true, prompts: expansion.prompts.map((p) => applyTemplate(draft.template, p)) };
+}
+
+/** How many jobs a recalled prompt would make if typed (its lines, its {a|b}); null when it is one either way. */
+export function recalledExpansion(draft: Pick<ComposerDraft, 'prompt' | 'promptLiteral'>): number | null {
+  if (!draft.promptLiteral) return null;
+  const typed = expandPrompts(draft.prompt);
+  return typed.ok && typed.prompts.length > 1 ? typed.prompts.length : null;
 }
 
 /** The requests to submit; an empty plan gives the draft's own request, so the contract says what is missing. */

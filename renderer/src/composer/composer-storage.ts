@@ -1,5 +1,5 @@
 import type { AppStore } from '../store/store';
-import type { ComposerDraft, PendingSubmit } from './composer';
+import { restoredDraft, type ComposerDraft, type PendingSubmit } from './composer';
 
 const KEY = 'atelier.composer.v1';
 
@@ -14,7 +14,10 @@ export function restoreComposer(store: AppStore, storage: StorageLike): void {
     const raw = storage.getItem(KEY);
     if (raw === null) return;
     const saved = JSON.parse(raw) as { draft?: Partial<ComposerDraft>; pendingSubmit?: PendingSubmit | null };
-    store.setState((s) => ({ draft: { ...s.draft, ...saved.draft }, pendingSubmit: saved.pendingSubmit ?? null }));
+    const pendingSubmit = saved.pendingSubmit ?? null;
+    const draft = { ...store.getState().draft, ...saved.draft };
+    // A submit cut short by the reload resends the same request (same key); otherwise a reused seed is not kept fixed.
+    store.setState({ draft: pendingSubmit === null ? restoredDraft(draft) : draft, pendingSubmit });
   } catch {
     // A corrupt saved draft is not worth an error: start from the defaults.
   }

@@ -25,6 +25,10 @@ export interface ComposerDraft {
   /** A preset's template: each prompt typed goes where it says {prompt}; '' wraps nothing. */
   template: string;
   templateName: string;
+  /** The prompt was recalled (Reuse settings, history, Use as input), not typed: sent as one prompt, lines and braces kept. */
+  promptLiteral: boolean;
+  /** The seed was filled by Reuse settings for one generation: random again after it runs or after a reload. */
+  seedOnce: boolean;
 }
 
 export const DEFAULT_DRAFT: ComposerDraft = {
@@ -45,6 +49,8 @@ export const DEFAULT_DRAFT: ComposerDraft = {
   scheduler: '',
   template: '',
   templateName: '',
+  promptLiteral: false,
+  seedOnce: false,
 };
 
 export type RequestWithoutKey = Omit<GenerateRequest, 'idempotencyKey'>;
@@ -201,12 +207,14 @@ export function draftFromRequest(
     ...current,
     provider: request.provider,
     prompt: request.prompt ?? current.prompt,
+    promptLiteral: request.prompt !== undefined || current.promptLiteral,
     model: request.model ?? '',
     negativePrompt: request.negativePrompt ?? '',
     width: request.width,
     height: request.height,
     count: request.count,
     seedLocked: seed !== undefined,
+    seedOnce: seed !== undefined,
     seed: seed ?? current.seed,
     steps: request.steps ?? current.steps,
     guidance: request.guidance ?? current.guidance,
@@ -226,16 +234,26 @@ export const MAX_SEED = MAX_SEED_TEXT;
  */
 export function seedFromInput(
   text: string,
-): (Pick<ComposerDraft, 'seedLocked'> & Partial<Pick<ComposerDraft, 'seed'>>) | null {
+): (Pick<ComposerDraft, 'seedLocked' | 'seedOnce'> & Partial<Pick<ComposerDraft, 'seed'>>) | null {
   const trimmed = text.trim();
-  if (trimmed === '') return { seedLocked: false };
+  if (trimmed === '') return { seedLocked: false, seedOnce: false };
   if (!/^\d+$/.test(trimmed)) return null;
   // Leading zeros typed are dropped ("007" is seed 7), as the field always showed.
   const seed = normalizeSeed(trimmed.replace(/^0+(?=\d)/, ''));
-  return seed === null ? null : { seed, seedLocked: true };
+  return seed === null ? null : { seed, seedLocked: true, seedOnce: false };
 }
 
 /** The seed field's text: empty while random (its placeholder says so), every digit once fixed. */
 export function seedFieldText(draft: Pick<ComposerDraft, 'seed' | 'seedLocked'>): string {
   return draft.seedLocked ? formatSeed(draft.seed) : '';
+}
+
+/** The draft after a generation ran: a seed Reuse settings filled for that one run goes back to random. */
+export function afterGenerate(draft: ComposerDraft): ComposerDraft {
+  return draft.seedOnce ? { ...draft, seedLocked: false, seedOnce: false } : draft;
+}
+
+/** A draft read back after a reload: a reused seed is not kept fixed (only one the person fixed is). */
+export function restoredDraft(draft: ComposerDraft): ComposerDraft {
+  return afterGenerate(draft);
 }

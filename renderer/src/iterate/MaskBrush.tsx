@@ -58,6 +58,8 @@ export function MaskBrush({
   const [radius, setRadius] = useState(() => Math.max(4, Math.round(Math.max(width, height) / 24)));
   const [erase, setErase] = useState(false);
   const [strength, setStrength] = useState(DEFAULT_STRENGTH);
+  // The edit's own prompt, editable here; it starts from the composer's, or the source's when that is empty.
+  const [editPrompt, setEditPrompt] = useState(() => (composerPrompt.trim() === '' ? prompt : composerPrompt));
   const [covered, setCovered] = useState(0);
   const [steps, setSteps] = useState(0);
   const [cursor, setCursor] = useState<{ x: number; y: number } | null>(null);
@@ -122,14 +124,16 @@ export function MaskBrush({
   const close = () => store.getState().closeEditor();
   const repaint = () => {
     if (covered === 0 || busy) return;
-    void store.getState().repaint(jobId, imageId, maskRef.current, strength);
+    void store.getState().repaint(jobId, imageId, maskRef.current, strength, editPrompt);
   };
 
   const onKeyDown = (event: React.KeyboardEvent) => {
     const mod = event.ctrlKey || event.metaKey;
     // The brush owns its keys: none reach the viewer (no image change, no rating) while it is open.
     event.stopPropagation();
-    if (mod && (event.key === 'z' || event.key === 'Z')) {
+    // Ctrl+Z in the prompt box undoes typing, not the mask.
+    const inText = event.target instanceof HTMLTextAreaElement;
+    if (mod && !inText && (event.key === 'z' || event.key === 'Z')) {
       event.preventDefault();
       undo();
     } else if (mod && event.key === 'Enter') {
@@ -175,7 +179,6 @@ export function MaskBrush({
 
   const scale = box.width / width;
   const shownCursor = cursor ?? keyCursor;
-  const usedPrompt = composerPrompt.trim() === '' ? prompt : composerPrompt;
 
   return (
     <div className="mask-brush" onKeyDown={onKeyDown} role="region" aria-label="Mask brush: paint the area to repaint">
@@ -322,12 +325,15 @@ export function MaskBrush({
             onChange={(e) => setStrength(Number(e.target.value))}
           />
         </label>
-        <p className="small mask-prompt" title={usedPrompt}>
-          <span className="muted">
-            {composerPrompt.trim() === '' ? 'Prompt (the source’s):' : 'Prompt (the composer’s):'}
-          </span>{' '}
-          {usedPrompt === '' ? <em>none: write one in the composer</em> : usedPrompt}
-        </p>
+        <label className="small mask-prompt">
+          <span className="muted">Prompt for this edit</span>
+          <textarea
+            rows={2}
+            value={editPrompt}
+            placeholder={prompt === '' ? 'Describe what to paint' : `Empty: the source’s, ${prompt}`}
+            onChange={(e) => setEditPrompt(e.target.value)}
+          />
+        </label>
       </div>
     </div>
   );

@@ -1,6 +1,7 @@
 import { AppError } from '../../../shared/errors';
 import {
   adaptDraftToProvider,
+  afterGenerate,
   DEFAULT_DRAFT,
   draftFromRequest,
   fingerprint,
@@ -59,7 +60,9 @@ export const createComposerSlice: SliceCreator<ComposerSlice> = ({ api, makeKey,
         for (const key of Object.keys(patch)) delete fieldErrors[key];
         // Typing ends a walk through the prompt history; the next ↑ fetches it afresh (it may have grown).
         const promptWalk = 'prompt' in patch ? { items: null, index: -1, typed: '' } : s.promptWalk;
-        return { draft: { ...s.draft, ...patch }, fieldErrors, promptWalk };
+        // A prompt typed over a recalled one is typed text: its lines and {a|b} expand again.
+        const literal = 'prompt' in patch ? { promptLiteral: patch.promptLiteral ?? false } : {};
+        return { draft: { ...s.draft, ...patch, ...literal }, fieldErrors, promptWalk };
       }),
 
     chooseProvider(id) {
@@ -147,6 +150,8 @@ export const createComposerSlice: SliceCreator<ComposerSlice> = ({ api, makeKey,
         }
         // Done: the next click on Generate is a new request with a new key (unless it is this one's double click).
         if (get().pendingSubmit?.key === pending.key) set({ pendingSubmit: null });
+        // The reused seed was for this generation: the next one is random again unless the person kept it.
+        set((s) => ({ draft: afterGenerate(s.draft) }));
         lastQueued = { print, at };
         if (requests.length === 1 && repeated === 1)
           get().toast({ kind: 'info', message: 'That request was already queued; nothing was added.' });
@@ -351,7 +356,9 @@ export const createComposerSlice: SliceCreator<ComposerSlice> = ({ api, makeKey,
       }
       set((s) => {
         const { prompt: _cleared, ...fieldErrors } = s.fieldErrors;
-        return { promptWalk: step.walk, draft: { ...s.draft, prompt: step.prompt }, fieldErrors };
+        // A past prompt is sent as written; ↓ back to the start gives back typed text, which expands.
+        const promptLiteral = step.walk.index >= 0;
+        return { promptWalk: step.walk, draft: { ...s.draft, prompt: step.prompt, promptLiteral }, fieldErrors };
       });
       return true;
     },

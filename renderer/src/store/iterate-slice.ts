@@ -83,6 +83,7 @@ export const createIterateSlice: SliceCreator<IterateSlice> =
         const image = findImage(state.jobs.byId[jobId], imageId);
         if (image === undefined) return;
         const strength = state.workingFrom?.strength ?? DEFAULT_STRENGTH;
+        const source = state.jobs.byId[jobId];
         set((s) => ({
           workingFrom: { jobId, imageId, strength, width: image.width, height: image.height },
           fieldErrors: withoutInputErrors(s.fieldErrors),
@@ -94,7 +95,10 @@ export const createIterateSlice: SliceCreator<IterateSlice> =
           image.height,
           chosen === undefined ? undefined : capabilitiesFor(chosen, state.draft.model),
         );
-        state.updateDraft({ width, height });
+        // Work from this image starts from its prompt, sent as written, not whatever the composer held before.
+        const recalled =
+          source === undefined || source.prompt === '' ? {} : { prompt: source.prompt, promptLiteral: true };
+        state.updateDraft({ width, height, ...recalled });
       },
       references: [],
       addReference(jobId, imageId) {
@@ -194,7 +198,7 @@ export const createIterateSlice: SliceCreator<IterateSlice> =
         return queue(upscaleRequest(job, image, factor, state.draft.provider), `Upscale ×${factor} queued.`);
       },
 
-      async repaint(jobId, imageId, mask, strength = DEFAULT_STRENGTH) {
+      async repaint(jobId, imageId, mask, strength = DEFAULT_STRENGTH, typed) {
         const state = get();
         const job = state.jobs.byId[jobId];
         const image = findImage(job, imageId);
@@ -210,9 +214,10 @@ export const createIterateSlice: SliceCreator<IterateSlice> =
         const chosen = providerFor(get().providers, get().draft.provider);
         const caps = chosen === undefined ? undefined : capabilitiesFor(chosen, get().draft.model);
         const draft = get().draft;
-        // The composer's prompt through its style's template (the first, when it expands to several); empty: the source's.
-        const plan = planBatch(draft);
-        const prompt = draft.prompt.trim() === '' || !plan.ok || plan.prompts.length === 0 ? '' : plan.prompts[0]!;
+        // The editor's prompt (else the composer's) through the style's template, as one prompt; empty: the source's.
+        const text = typed ?? draft.prompt;
+        const plan = planBatch({ prompt: text, template: draft.template, promptLiteral: true });
+        const prompt = text.trim() === '' || !plan.ok || plan.prompts.length === 0 ? '' : plan.prompts[0]!;
         const base = { ...buildRequest(draft, caps), prompt };
         const [width, height] = fitSize(image.width, image.height, caps);
         const request = inpaintRequest({ ...base, width, height }, { imageId, prompt: job.prompt }, maskId, strength);

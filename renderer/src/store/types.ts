@@ -113,7 +113,8 @@ export interface IterateSlice {
   makeVariations(jobId: string, imageId: string): Promise<boolean>;
   upscale(jobId: string, imageId: string, factor: 2 | 4): Promise<boolean>;
   /** Saves the painted mask and submits the masked edit; true once it is queued. */
-  repaint(jobId: string, imageId: string, mask: Mask, strength?: number): Promise<boolean>;
+  /** `prompt`: the mask editor's own (empty: the source's); without it, the composer's. */
+  repaint(jobId: string, imageId: string, mask: Mask, strength?: number, prompt?: string): Promise<boolean>;
   /** Whether an action can run on this image now, and if not why. */
   supportOf(action: IterateAction, jobId: string, imageId: string | undefined): Support;
   /** Runs an action from a button, the card menu or a key; a disabled one says why in a toast. */

@@ -19,22 +19,22 @@ describe('the seed field', () => {
   it('reads empty (its placeholder says Random) while random, never "0"', () => {
     expect(DEFAULT_DRAFT.seedLocked).toBe(false);
     expect(seedFieldText(DEFAULT_DRAFT)).toBe('');
-    expect(seedFieldText({ seed: 0, seedLocked: true })).toBe('0');
+    expect(seedFieldText({ seed: 0, seedLocked: true, seedOnce: false })).toBe('0');
   });
 
   it('typing a whole number fixes that seed; clearing the field goes back to random; anything else is refused', () => {
-    expect(seedFromInput('424242')).toEqual({ seed: 424242, seedLocked: true });
-    expect(seedFromInput(' 7 ')).toEqual({ seed: 7, seedLocked: true });
-    expect(seedFromInput('')).toEqual({ seedLocked: false });
-    expect(seedFromInput('   ')).toEqual({ seedLocked: false });
-    expect(seedFromInput('007')).toEqual({ seed: 7, seedLocked: true });
+    expect(seedFromInput('424242')).toEqual({ seed: 424242, seedLocked: true, seedOnce: false });
+    expect(seedFromInput(' 7 ')).toEqual({ seed: 7, seedLocked: true, seedOnce: false });
+    expect(seedFromInput('')).toEqual({ seedLocked: false, seedOnce: false });
+    expect(seedFromInput('   ')).toEqual({ seedLocked: false, seedOnce: false });
+    expect(seedFromInput('007')).toEqual({ seed: 7, seedLocked: true, seedOnce: false });
     for (const bad of ['-1', '1.5', '1e3', 'abc', '12a', '1 2', String(MAX_SEED + 1n), '99999999999999999999'])
       expect(seedFromInput(bad)).toBeNull();
   });
 
   it('a 20-digit seed is kept, shown and sent with every digit (never through Number())', () => {
     const patch = seedFromInput('18446744073709551615');
-    expect(patch).toEqual({ seed: '18446744073709551615', seedLocked: true });
+    expect(patch).toEqual({ seed: '18446744073709551615', seedLocked: true, seedOnce: false });
     const draft = { ...DEFAULT_DRAFT, prompt: 'p', ...patch };
     expect(seedFieldText(draft)).toBe('18446744073709551615');
     const request = buildRequest(draft, CAPS);
