@@ -351,7 +351,7 @@ describe('working from an image', () => {
     await brush.getByText(/% to repaint$/).waitFor();
     await page.mouse.move(...at(0.45, 0.3));
     await screenshot(page, 'iterate-mask-brush');
-    expect(await brush.locator('.mask-prompt').innerText()).toBe(`Prompt (the source’s): ${SOURCE}`);
+    expect(await brush.getByLabel('Prompt for this edit').inputValue()).toBe(SOURCE);
     const radius = Number(/Brush (\d+) px/.exec(await brush.locator('.mask-size').innerText())![1]) / 2;
     await brush.getByRole('button', { name: 'Repaint' }).click();
     await waitFor(() => masks.length === 1, 'the mask to be sent');
