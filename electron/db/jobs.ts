@@ -87,6 +87,12 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
      WHERE id = @id AND status IN ('queued', 'running')`,
   );
   const resize = sql.prepare('jobs.resize', `UPDATE jobs SET logical_bytes = ${ROW_BYTES_SQL} WHERE id = ?`);
+  // The job's size columns (what size:, w:, h: and ratio: search, and jobs_size_created indexes) become the size of
+  // the file it made: an upscale or a provider that picks its own aspect returns another size than the request's.
+  const sizeFromImage = sql.prepare(
+    'jobs.sizeFromImage',
+    'UPDATE jobs SET width = @width, height = @height WHERE id = @id AND (width <> @width OR height <> @height)',
+  );
   const flagCancel = sql.prepare(
     'jobs.flagCancel',
     "UPDATE jobs SET cancel_requested = 1, updated_at = ? WHERE id = ? AND status = 'running'",
@@ -200,6 +206,8 @@ export function createJobs(ctx: StoreContext, images: Images, events: Events) {
     if (current.status !== 'running') throw notPending(id, current.status);
     finishJob(id, 'succeeded', JSON.stringify(boundResult(result, ctx.limits.maxResultBytes)), null, 0);
     images.insertAll(id, newImages);
+    const first = newImages[0];
+    if (first !== undefined) sizeFromImage.run({ id, width: first.width, height: first.height });
     events.append(id, 'succeeded', `Finished with ${newImages.length} image${newImages.length === 1 ? '' : 's'}.`);
   });
 

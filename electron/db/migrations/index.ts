@@ -16,6 +16,7 @@ import { migration0015 } from './0015_corrections_notes.js';
 import { migration0016 } from './0016_reader_version.js';
 import { migration0017 } from './0017_queue_control.js';
 import { migration0018 } from './0018_job_costs.js';
+import { migration0019 } from './0019_job_size_from_images.js';
 import type { Migration } from './types.js';
 
 /** Every migration, in order. Append only: a released migration never changes. */
@@ -38,6 +39,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0016,
   migration0017,
   migration0018,
+  migration0019,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -96,7 +96,8 @@ export function DetailsPanel({
           <Row label="Steps" value={request?.steps} />
           <Row label="Guidance" value={request?.guidance} />
           <Row label="Sampler" value={request?.sampler ?? detail?.metadata?.sampler} />
-          <Row label="Size" value={`${job.width} × ${job.height}`} />
+          {/* The open image's own file: an upscale or a provider's own choice differs from what was asked. */}
+          <Row label="Size" value={`${image?.width ?? job.width} × ${image?.height ?? job.height}`} />
           {imported ? null : <Row label="Source" value={`Atelier, ${job.provider}`} />}
         </dl>
       )}
