@@ -1,47 +1,65 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { TrashSummary } from '../../../shared/contract';
 import { formatBytes, formatCount } from '../common/format';
 import { useApi, useApp } from '../store/context';
 import { ConfirmDialog } from '../common/ConfirmDialog';
+import { canEmptyTrash, trashContents } from './trash-rules';
 
-/** The trash's own header: what is in it, and the one irreversible action behind a confirmation. */
+/** The trash's own header: what is in it (jobs and single images, as the view shows them), and Empty trash behind its confirmation. */
 export function TrashView() {
   const api = useApi();
-  const trashed = useApp((s) => s.stats?.trashed ?? 0);
   const days = useApp((s) => s.settings?.retention.trashAutoEmptyDays);
   const emptyTrash = useApp((s) => s.emptyTrash);
   const toast = useApp((s) => s.toast);
   const reportError = useApp((s) => s.reportError);
-  const [size, setSize] = useState<TrashSummary | 'measuring' | null>(null);
+  // What the trash holds changes with every trash, restore and delete: the cards, the totals and the counts follow them.
+  const jobs = useApp((s) => s.jobs);
+  const stats = useApp((s) => s.stats);
+  const counts = useApp((s) => s.counts);
+  const [summary, setSummary] = useState<TrashSummary | null>(null);
+  const [asking, setAsking] = useState<TrashSummary | 'measuring' | null>(null);
   const [busy, setBusy] = useState(false);
 
+  useEffect(() => {
+    let live = true;
+    api.call('jobs.trashSummary', {}).then(
+      (s) => live && setSummary(s),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, jobs, stats, counts]);
+
   const ask = async () => {
-    setSize('measuring');
+    setAsking('measuring');
     try {
-      setSize(await api.call('jobs.trashSummary', {}));
+      const fresh = await api.call('jobs.trashSummary', {});
+      setSummary(fresh);
+      setAsking(canEmptyTrash(fresh) ? fresh : null);
     } catch (error) {
-      setSize(null);
+      setAsking(null);
       reportError(error);
     }
   };
 
-  const confirm = async () => {
+  const confirm = async (asked: TrashSummary) => {
     setBusy(true);
     const result = await emptyTrash();
     setBusy(false);
-    setSize(null);
+    setAsking(null);
     if (result !== null) {
       toast({
         kind: 'info',
-        message: `Trash emptied: ${formatCount(result.removed, 'job')} removed, ${formatBytes(result.bytesFreed)} freed.`,
+        message: `Trash emptied: ${trashContents(asked).replace(' in the trash.', '')} deleted, ${formatBytes(result.bytesFreed)} freed.`,
       });
     }
   };
 
   return (
     <div className="trash-header">
-      <p>
-        {trashed === 0 ? 'Nothing in the trash.' : `${formatCount(trashed, 'job')} in the trash.`}
+      <p data-testid="trash-banner">
+        {summary === null ? 'Counting the trash…' : trashContents(summary)}
         {days !== undefined && days > 0
           ? ` Emptied automatically after ${days} days, except favorites: those stay until you empty the trash yourself.`
           : ''}
@@ -49,35 +67,68 @@ export function TrashView() {
       <button
         type="button"
         className="btn danger"
-        disabled={trashed === 0 || size === 'measuring'}
+        disabled={summary === null || !canEmptyTrash(summary) || asking === 'measuring'}
         onClick={() => void ask()}
       >
-        {size === 'measuring' ? 'Counting…' : 'Empty trash…'}
+        {asking === 'measuring' ? 'Counting…' : 'Empty trash…'}
       </button>
-      {size !== null && size !== 'measuring' ? (
+      {asking !== null && asking !== 'measuring' ? (
         <ConfirmDialog
           title="Empty the trash?"
           confirmLabel={busy ? 'Emptying…' : 'Delete for good'}
           danger
           busy={busy}
-          onCancel={() => setSize(null)}
-          onConfirm={() => void confirm()}
+          onCancel={() => setAsking(null)}
+          onConfirm={() => void confirm(asking)}
         >
           <p>
-            This permanently deletes {formatCount(size.jobs, 'job')} with {formatCount(size.images, 'image')} (
-            {formatBytes(size.bytes)}).
+            This permanently deletes {formatCount(asking.images, 'image')}
+            {asking.jobs > 0 ? ` from ${formatCount(asking.jobs, 'job')} trashed whole` : ''}
+            {asking.jobs > 0 && asking.looseImages > 0
+              ? ` and ${formatCount(asking.looseImages, 'single image')}`
+              : ''}{' '}
+            ({formatBytes(asking.bytes)}).
           </p>
-          {size.favorites > 0 ? (
+          {asking.favorites > 0 ? (
             <p className="warn-text" data-testid="trash-favorites">
-              {size.favorites === 1
+              {asking.favorites === 1
                 ? '1 of them is a favorite.'
-                : `${formatCount(size.favorites, 'favorite')} are among them.`}{' '}
-              Restore {size.favorites === 1 ? 'it' : 'them'} first to keep {size.favorites === 1 ? 'it' : 'them'}.
+                : `${formatCount(asking.favorites, 'favorite')} are among them.`}{' '}
+              Restore {asking.favorites === 1 ? 'it' : 'them'} first to keep {asking.favorites === 1 ? 'it' : 'them'}.
             </p>
           ) : null}
-          <p className="muted">It cannot be undone. Files shared with jobs you keep stay on disk.</p>
+          <p className="muted">
+            It cannot be undone. Imported originals stay in their folders; files shared with images you keep stay on
+            disk.
+          </p>
         </ConfirmDialog>
       ) : null}
+      <PurgeQuestion />
     </div>
+  );
+}
+
+/** Delete permanently…, asked from a card, its menu, the Delete key or the viewer: counted, never a silent restore. */
+function PurgeQuestion() {
+  const ask = useApp((s) => s.purgeAsk);
+  const cancel = useApp((s) => s.cancelPurge);
+  const confirm = useApp((s) => s.confirmPurge);
+  const [busy, setBusy] = useState(false);
+  if (ask === null) return null;
+  return (
+    <ConfirmDialog
+      title="Delete permanently?"
+      confirmLabel={busy ? 'Deleting…' : 'Delete permanently'}
+      danger
+      busy={busy}
+      onCancel={cancel}
+      onConfirm={() => {
+        setBusy(true);
+        void confirm().finally(() => setBusy(false));
+      }}
+    >
+      <p data-testid="purge-question">{ask.question}</p>
+      <p className="muted">Imported originals stay in their folders: only Atelier&apos;s own copies are deleted.</p>
+    </ConfirmDialog>
   );
 }

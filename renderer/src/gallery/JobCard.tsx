@@ -58,7 +58,7 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
   const view = useApp((s) => (s.filters.view === 'trash' ? 'trash' : 'active'));
   // Actions are read when used, not subscribed: a scroll mounts ~10 cards a frame and each subscription costs.
   const store = useAppStore();
-  const { click, openViewer, retry, restoreJobs, toggleExpanded } = store.getState();
+  const { click, openViewer, retry, restoreJobs, restoreFromTrash, askPurge, toggleExpanded } = store.getState();
   // A card shown while the person is typing a search loads its thumbnail at the pause, and keeps it from then on.
   const imageAllowed = useLatch(!useApp((s) => s.searchTyping));
   if (job === undefined) return null;
@@ -75,7 +75,8 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
         : thumbSrc(api, cover);
   const compact = isCompactCard(job, view);
   const title = jobTitle(job);
-  const trashed = job.trashedAt !== null;
+  // In the trash view every card is trashed, a job trashed whole or images trashed one by one from it.
+  const trashed = job.trashedAt !== null || view === 'trash';
 
   const linked = job.retriedAs !== undefined || job.retryOf !== undefined;
   const message = job.status === 'succeeded' ? 'No image' : (job.error?.message ?? 'No image');
@@ -202,14 +203,27 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
             <ImageMenu jobId={id} imageId={cover.id} label={title} />
           ) : null}
           {trashed ? (
-            <button
-              type="button"
-              className="link"
-              onClick={() => void restoreJobs([id])}
-              aria-label={`Restore: ${title}`}
-            >
-              Restore
-            </button>
+            <>
+              <button
+                type="button"
+                className="link"
+                onClick={() => void (view === 'trash' ? restoreFromTrash([id]) : restoreJobs([id]))}
+                aria-label={`Restore: ${title}`}
+              >
+                Restore
+              </button>
+              {view === 'trash' ? (
+                <button
+                  type="button"
+                  className="link danger"
+                  onClick={() => askPurge([id])}
+                  aria-label={`Delete permanently: ${title}`}
+                  title="Delete permanently (Delete)"
+                >
+                  Delete…
+                </button>
+              ) : null}
+            </>
           ) : (
             <button
               type="button"

@@ -17,7 +17,7 @@ export interface GridKeyContext {
 
 /**
  * The grid's keys: arrows move the focus (left and right through each image of each card), 0–5 rate, F favourites,
- * Delete trashes (one image of a batch alone), Enter opens, Ctrl/Cmd+A selects all.
+ * Delete trashes (one image of a batch alone; in the trash it asks to delete permanently), Enter opens, Ctrl/Cmd+A selects all.
  */
 export function onGridKey(
   event: KeyboardEvent<HTMLDivElement>,
@@ -136,8 +136,14 @@ export function onGridKey(
       const index = state.jobs.order.indexOf(current);
       const job = state.jobs.byId[current];
       const shown = job === undefined ? [] : visibleImages(job, view);
-      // One image of a batch: it alone goes (or comes back); a whole card, or several, go as jobs.
-      if (ids.length === 1 && job !== undefined && shown.length > 1 && (view === 'active' || job.trashedAt === null)) {
+      // Inside the trash Delete means Delete permanently: asked with its count, never a silent restore.
+      if (view === 'trash') {
+        const picked = imageTargets();
+        state.askPurge(ids, ids.length === 1 && shown.length > 1 ? picked.imageIds : []);
+        return;
+      }
+      // One image of a batch: it alone goes; a whole card, or several, go as jobs.
+      if (ids.length === 1 && job !== undefined && shown.length > 1) {
         const picked = imageTargets();
         const next = stepImage(
           state.jobs.order,
@@ -146,14 +152,11 @@ export function onGridKey(
           { jobId: current, imageId: picked.imageIds[0] ?? null },
           1,
         );
-        void (view === 'trash' ? state.restoreImages({ images: picked }) : state.trashImages({ images: picked }));
+        void state.trashImages({ images: picked });
         state.focusImage(current, next.jobId === current ? next.imageId : null);
         return;
       }
-      if (view === 'trash' && job !== undefined && job.trashedAt === null)
-        void state.restoreImages({ images: imageTargets() });
-      else if (state.filters.view === 'trash') void state.restoreJobs(ids);
-      else void state.trashJobs(ids);
+      void state.trashJobs(ids);
       // Keep the focus where the person was.
       const nextId = state.jobs.order.filter((id) => !ids.includes(id))[
         Math.min(index, state.jobs.order.length - ids.length - 1)

@@ -10,6 +10,7 @@ import { createIterateSlice } from './iterate-slice';
 import { createQueueSlice } from './queue-slice';
 import { createSelectionSlice } from './selection-slice';
 import { createSettingsSlice } from './settings-slice';
+import { createTrashSlice } from './trash-slice';
 import type { AppState } from './types';
 import { createUiSlice } from './ui-slice';
 
@@ -29,5 +30,6 @@ export function createAppStore(deps: StoreDeps): AppStore {
     ...createCurationSlice(deps)(...a),
     ...createIterateSlice(deps)(...a),
     ...createQueueSlice(deps)(...a),
+    ...createTrashSlice(deps)(...a),
   }));
 }

@@ -13,6 +13,7 @@ import type { QueueControlState, QueueView } from '../../../shared/contract';
 import type { ComposerDraft, PendingSubmit } from '../composer/composer';
 import type { PromptWalk } from '../composer/prompt-walk';
 import type { Selection } from '../gallery/selection';
+import type { PurgeTarget } from '../curation/trash-rules';
 import type { Filters } from './filters';
 import type { JobsData } from './jobs-model';
 import type {
@@ -312,7 +313,19 @@ export interface QueueSlice {
   cancelQueued(expected: number, provider?: string): Promise<{ cancelled: number } | { actual: number } | null>;
 }
 
+/** Inside the trash view: Restore, and Delete permanently behind its counted question. */
+export interface TrashSlice {
+  /** The open "Delete N images permanently?" question and what it removes. */
+  purgeAsk: (PurgeTarget & { question: string }) | null;
+  /** Jobs trashed whole go whole; of a card whose images were trashed one by one, only those (or the picked ones). */
+  askPurge(jobIds: readonly string[], imageIds?: readonly string[]): void;
+  cancelPurge(): void;
+  confirmPurge(): Promise<void>;
+  restoreFromTrash(jobIds: readonly string[], imageIds?: readonly string[]): Promise<void>;
+}
+
 export type AppState = CurationSlice &
+  TrashSlice &
   QueueSlice &
   HistorySlice &
   ComposerSlice &

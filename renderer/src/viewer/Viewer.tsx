@@ -168,7 +168,8 @@ export function Viewer() {
       }
       case 'delete':
         event.preventDefault();
-        trashAndMove();
+        if (view === 'trash') purgeShown();
+        else trashAndMove();
         return;
       case 'undo': {
         const undo = [...state.toasts].reverse().find((t) => t.action?.label === 'Undo');
@@ -185,6 +186,23 @@ export function Viewer() {
       default:
         return;
     }
+  };
+
+  // Inside the trash: the image on screen alone (its whole job when it is the only one), never a silent restore.
+  const shownOnly = () => (image !== undefined && images.length > 1 ? [image.id] : []);
+  const purgeShown = () => store.getState().askPurge([id], shownOnly());
+  const restoreAndMove = () => {
+    const state = store.getState();
+    void state.restoreFromTrash([id], shownOnly());
+    if (images.length > 1) {
+      setImageIndex(Math.min(imageIndex, images.length - 2));
+      return;
+    }
+    const order = state.jobs.order;
+    const index = order.indexOf(id);
+    const neighbour = order[index + 1] ?? order[index - 1];
+    if (neighbour === undefined) close();
+    else state.openViewer(neighbour);
   };
 
   const trashAndMove = () => {
@@ -307,7 +325,15 @@ export function Viewer() {
         ) : null}
       </div>
       {detailsShown ? (
-        <DetailsPanel id={id} detail={detail} imageId={image?.id} onTrash={trashAndMove} onClose={close} />
+        <DetailsPanel
+          id={id}
+          detail={detail}
+          imageId={image?.id}
+          inTrash={view === 'trash'}
+          onTrash={view === 'trash' ? purgeShown : trashAndMove}
+          onRestore={restoreAndMove}
+          onClose={close}
+        />
       ) : null}
     </dialog>
   );
