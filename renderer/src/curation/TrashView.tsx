@@ -3,7 +3,7 @@ import type { TrashSummary } from '../../../shared/contract';
 import { formatBytes, formatCount } from '../common/format';
 import { useApi, useApp } from '../store/context';
 import { ConfirmDialog } from '../common/ConfirmDialog';
-import { canEmptyTrash, trashContents } from './trash-rules';
+import { canEmptyTrash, emptiedWhat, emptyTrashWhat, trashContents } from './trash-rules';
 
 /** The trash's own header: what is in it (jobs and single images, as the view shows them), and Empty trash behind its confirmation. */
 export function TrashView() {
@@ -51,7 +51,7 @@ export function TrashView() {
     if (result !== null) {
       toast({
         kind: 'info',
-        message: `Trash emptied: ${trashContents(asked).replace(' in the trash.', '')} deleted, ${formatBytes(result.bytesFreed)} freed.`,
+        message: `Trash emptied: ${emptiedWhat(asked)}, ${formatBytes(result.bytesFreed)} freed.`,
       });
     }
   };
@@ -82,12 +82,7 @@ export function TrashView() {
           onConfirm={() => void confirm(asking)}
         >
           <p>
-            This permanently deletes {formatCount(asking.images, 'image')}
-            {asking.jobs > 0 ? ` from ${formatCount(asking.jobs, 'job')} trashed whole` : ''}
-            {asking.jobs > 0 && asking.looseImages > 0
-              ? ` and ${formatCount(asking.looseImages, 'single image')}`
-              : ''}{' '}
-            ({formatBytes(asking.bytes)}).
+            This permanently deletes {emptyTrashWhat(asking)} ({formatBytes(asking.bytes)}).
           </p>
           {asking.favorites > 0 ? (
             <p className="warn-text" data-testid="trash-favorites">

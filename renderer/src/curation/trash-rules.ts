@@ -21,6 +21,22 @@ export function canEmptyTrash(s: TrashSummary): boolean {
   return s.jobs > 0 || s.looseImages > 0;
 }
 
+/** What Empty trash deletes, in the confirmation: "1 job with 1 image and 2 single images". */
+export function emptyTrashWhat(s: TrashSummary): string {
+  const wholeImages = s.images - s.looseImages;
+  const jobs = s.jobs > 0 ? `${formatCount(s.jobs, 'job')} with ${formatCount(wholeImages, 'image')}` : null;
+  if (s.looseImages === 0) return jobs ?? 'nothing';
+  const loose = formatCount(s.looseImages, jobs === null ? 'image' : 'single image');
+  return jobs === null ? loose : `${jobs} and ${loose}`;
+}
+
+/** The toast once it is done: "4 jobs removed", "1 image removed". */
+export function emptiedWhat(s: TrashSummary): string {
+  const loose = s.looseImages > 0 ? formatCount(s.looseImages, s.jobs > 0 ? 'single image' : 'image') : null;
+  const jobs = s.jobs > 0 ? formatCount(s.jobs, 'job') : null;
+  return `${[jobs, loose].filter((w) => w !== null).join(' and ')} removed`;
+}
+
 /** What a Delete permanently… on these cards or images removes: trashed jobs whole, single trashed images alone. */
 export interface PurgeTarget {
   ids: string[];

@@ -3,6 +3,8 @@ import type { KeyboardEvent } from 'react';
 import type { ImageSummary, JobSummary } from '../../../../shared/contract';
 import {
   canEmptyTrash,
+  emptiedWhat,
+  emptyTrashWhat,
   purgeQuestion,
   purgeTargetOf,
   trashContents,
@@ -64,6 +66,15 @@ describe('the trash banner counts what the Trash view shows', () => {
     // A failed job has no image: still something Empty trash removes.
     expect(canEmptyTrash(summary({ jobs: 1 }))).toBe(true);
     expect(trashContents(summary({ jobs: 1 }))).toBe('1 job in the trash.');
+  });
+
+  it('Empty trash asks with both counted, and its toast says what went', () => {
+    expect(emptyTrashWhat(summary({ images: 1, looseImages: 1 }))).toBe('1 image');
+    expect(emptyTrashWhat(summary({ jobs: 1, images: 3, looseImages: 2 }))).toBe(
+      '1 job with 1 image and 2 single images',
+    );
+    expect(emptiedWhat(summary({ jobs: 4, images: 4 }))).toBe('4 jobs removed');
+    expect(emptiedWhat(summary({ images: 1, looseImages: 1 }))).toBe('1 image removed');
   });
 });
 
