@@ -117,7 +117,7 @@ describe('purge, empty trash, prune', () => {
     const c = finished(store, 'c');
     store.setFavorite([a, c], true);
     store.trash([a, b]);
-    expect(store.trashSummary()).toEqual({ jobs: 2, images: 3, bytes: 600, favorites: 1 });
+    expect(store.trashSummary()).toEqual({ jobs: 2, images: 3, looseImages: 0, bytes: 600, favorites: 1 });
     expect(store.stats()).toMatchObject({ favorites: 1, trashed: 2 });
     store.restore([a]);
     expect(store.stats().favorites).toBe(2);
