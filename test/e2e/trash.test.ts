@@ -105,6 +105,22 @@ describe('the trash tells the truth', () => {
     expect(await emptyButton().isDisabled()).toBe(true);
   }, 60_000);
 
+  it('the card menu offers Restore and Delete permanently…; its Restore brings the image back', async () => {
+    const { page } = app;
+    const [first] = await images(batchId);
+    await apiCall(app.host, 'images.trash', { ids: [first!.id] });
+    await page.reload();
+    await trashTab().click();
+    await expectGrid(page, [BATCH]);
+    await card(BATCH)
+      .getByRole('button', { name: /^In the trash:/ })
+      .click();
+    const menu = page.getByRole('menu', { name: 'In the trash' });
+    await menu.getByRole('menuitem', { name: /Delete permanently/ }).waitFor();
+    await menu.getByRole('menuitem', { name: 'Restore' }).click();
+    await waitFor(async () => (await images(batchId)).every((i) => i.trashed !== true), 'the image restored');
+  }, 60_000);
+
   it('Restore in the viewer brings back the image on screen alone', async () => {
     const { page } = app;
     const [, second, third] = await images(batchId);

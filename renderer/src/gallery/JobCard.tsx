@@ -14,6 +14,7 @@ import { LivePreview } from '../live/LivePreview';
 import { LiveThumb, liveStatusId } from '../live/LiveThumb';
 import { StatusBadge } from '../common/StatusBadge';
 import { CurationBadges } from '../curation/CurationBadges';
+import { TrashCardMenu } from '../curation/TrashCardMenu';
 import { ImageMenu } from '../iterate/ImageMenu';
 
 const RETRYABLE = new Set(['failed', 'cancelled', 'interrupted']);
@@ -202,6 +203,7 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
           {cover !== undefined && !trashed && job.status === 'succeeded' ? (
             <ImageMenu jobId={id} imageId={cover.id} label={title} />
           ) : null}
+          {trashed && view === 'trash' ? <TrashCardMenu jobId={id} label={title} /> : null}
           {trashed ? (
             <>
               <button
