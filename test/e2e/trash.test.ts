@@ -135,6 +135,15 @@ describe('the trash tells the truth', () => {
       async () => (await images(batchId)).filter((i) => i.trashed === true).length === 1,
       'one of the two restored',
     );
+    // Delete in the viewer asks about the image on screen; Cancel keeps it in the trash.
+    await page.keyboard.press('Delete');
+    const ask = page.getByRole('dialog', { name: 'Delete permanently?' });
+    await expect(ask.getByTestId('purge-question').textContent()).resolves.toBe(
+      'Delete 1 image permanently? This cannot be undone.',
+    );
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await ask.waitFor({ state: 'hidden' });
+    expect((await images(batchId)).filter((i) => i.trashed === true)).toHaveLength(1);
     await page.keyboard.press('Escape');
     await viewer.waitFor({ state: 'hidden' });
   }, 60_000);

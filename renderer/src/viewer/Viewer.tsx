@@ -65,6 +65,8 @@ export function Viewer() {
     setShownId(id);
     setImageIndex(store.getState().viewerImage);
   }
+  // An image restored or deleted permanently from the trash view leaves: the viewer stays on the last one left.
+  if (images.length > 0 && imageIndex > images.length - 1) setImageIndex(images.length - 1);
 
   const step = (delta: 1 | -1) => {
     const state = store.getState();
