@@ -32,13 +32,18 @@ export function DetailsPanel({
   id,
   detail,
   imageId,
+  inTrash = false,
   onTrash,
+  onRestore,
   onClose,
 }: {
   id: string;
   detail: JobDetail | null;
   imageId: string | undefined;
+  /** Opened from the trash view: Restore, and Delete permanently… (onTrash) behind its counted question. */
+  inTrash?: boolean;
   onTrash: () => void;
+  onRestore?: () => void;
   onClose: () => void;
 }) {
   const api = useApi();
@@ -171,9 +176,20 @@ export function DetailsPanel({
             Export…
           </button>
         )}
-        <button type="button" className="btn small danger" onClick={onTrash}>
-          {job.trashedAt === null ? 'Delete' : 'Restore'}
-        </button>
+        {inTrash ? (
+          <>
+            <button type="button" className="btn small" onClick={onRestore}>
+              Restore
+            </button>
+            <button type="button" className="btn small danger" onClick={onTrash}>
+              Delete permanently…
+            </button>
+          </>
+        ) : (
+          <button type="button" className="btn small danger" onClick={onTrash}>
+            {job.trashedAt === null ? 'Delete' : 'Restore'}
+          </button>
+        )}
         {desktop && imageId !== undefined ? (
           <>
             <button type="button" className="btn small" onClick={() => runDesktop('desktop.reveal')}>
