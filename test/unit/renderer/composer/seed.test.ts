@@ -19,7 +19,7 @@ describe('the seed field', () => {
   it('reads empty (its placeholder says Random) while random, never "0"', () => {
     expect(DEFAULT_DRAFT.seedLocked).toBe(false);
     expect(seedFieldText(DEFAULT_DRAFT)).toBe('');
-    expect(seedFieldText({ seed: 0, seedLocked: true, seedOnce: false })).toBe('0');
+    expect(seedFieldText({ seed: 0, seedLocked: true })).toBe('0');
   });
 
   it('typing a whole number fixes that seed; clearing the field goes back to random; anything else is refused', () => {
