@@ -118,7 +118,13 @@ describe('the trash says what Empty trash removes, and the auto-empty keeps favo
     await h.engine.handlers['jobs.setFavorite']({ ids: [ids[0]!], favorite: true });
     await h.engine.handlers['jobs.trash']({ ids: ids.slice(0, 3) });
     const bytes = jobs.slice(0, 3).reduce((sum, j) => sum + j.images[0]!.bytes, 0);
-    expect(await h.engine.handlers['jobs.trashSummary']({})).toEqual({ jobs: 3, images: 3, bytes, favorites: 1, looseImages: 0 });
+    expect(await h.engine.handlers['jobs.trashSummary']({})).toEqual({
+      jobs: 3,
+      images: 3,
+      bytes,
+      favorites: 1,
+      looseImages: 0,
+    });
     // The Favorites tab counts favorites outside the trash only.
     expect((await h.engine.handlers['jobs.stats']({})).favorites).toBe(0);
 
