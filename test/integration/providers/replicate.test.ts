@@ -221,11 +221,10 @@ describe('replicate: progress', () => {
     });
     expect(progressFromLogs('100%|| 1/1')).toBeUndefined();
     expect(seedFromLogs('Using seed: 123456789012\n')).toBe(123456789012);
-    // A line that matches the start of the pattern over and over: linear, so this is quick.
+    // A line that matches the start of the pattern over and over; no time is asserted: a quadratic scan of this
+    // (900 KB) would stall past the test's timeout, as in test/unit/library/readers/linear-time.test.ts.
     const hostile = `1%|${'| 1'.repeat(300_000)}`;
-    const started = performance.now();
     expect(progressFromLogs(`${hostile}\n`.repeat(3))).toBeUndefined();
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 });
 
