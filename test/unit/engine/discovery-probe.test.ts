@@ -118,12 +118,11 @@ describe('probing one port', () => {
   it('a port that accepts but never answers is given up after the timeout, and a closed one at once', async () => {
     const silent = await serve('comfyui', { answer: () => undefined });
     const closed = await closedPort();
-    const started = Date.now();
+    // A probe that never gave up would hang here until the test's own timeout: no time is asserted.
     const found = await probeAll([at(silent.port, 'comfyui'), at(closed, 'a1111')], { timeoutMs: 200 });
     expect(found).toEqual([
       { found: 'nothing', port: silent.port },
       { found: 'nothing', port: closed },
     ]);
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });
