@@ -72,14 +72,16 @@ export function createCurationStore(
     return sql.cached<{ n: number }>('jobs.count', `countUpTo|${text}`, () => text).get(...params, cap + 1)!.n;
   }
 
-  // The unfiltered counts from the totals row and the (small) trash: O(trash), not O(history).
+  // The unfiltered counts from the totals row, the (small) trash and the favourite jobs: O(trash + favourites), not O(history).
+  // Every figure counts images, as the tabs show them: a job counts as the images it shows.
   const totals = sql.prepare<Omit<MatchCounts, 'capped'>>(
     'jobs.count.totals',
-    `SELECT t.jobs - t.trashed AS active, t.favorites AS favorites,
-       (SELECT COUNT(*) FROM jobs AS j INDEXED BY jobs_in_trash_created WHERE j.trashed_at IS NOT NULL OR j.trashed_images > 0) AS trash,
-       t.images - (SELECT COUNT(*) FROM jobs AS j INDEXED BY jobs_in_trash_created JOIN images AS i ON i.job_id = j.id
-         WHERE (j.trashed_at IS NOT NULL OR j.trashed_images > 0) AND (j.trashed_at IS NOT NULL OR i.trashed_at IS NOT NULL)) AS images
-     FROM store_totals AS t WHERE t.id = 1`,
+    `WITH trashed AS (SELECT COUNT(*) AS n FROM jobs AS j INDEXED BY jobs_in_trash_created JOIN images AS i ON i.job_id = j.id
+         WHERE (j.trashed_at IS NOT NULL OR j.trashed_images > 0) AND (j.trashed_at IS NOT NULL OR i.trashed_at IS NOT NULL))
+     SELECT t.images - trashed.n AS active, t.images - trashed.n AS images, trashed.n AS trash,
+       (SELECT COUNT(*) FROM jobs AS j INDEXED BY jobs_favorite_created JOIN images AS i ON i.job_id = j.id
+         WHERE j.favorite = 1 AND j.trashed_at IS NULL AND i.favorite = 1 AND i.trashed_at IS NULL) AS favorites
+     FROM store_totals AS t, trashed WHERE t.id = 1`,
   );
   const tagged = sql.prepare<{ image_id: string }>('tags.images', 'SELECT image_id FROM image_tags WHERE tag_id = ?');
   const unfiltered = (q: CountQuery) =>
@@ -121,11 +123,13 @@ export function createCurationStore(
       count(query) {
         if (unfiltered(query)) return { ...totals.get()!, capped: [] };
         return sql.time('jobs.count', () => {
+          // Images, as a selection and an export count them; the matches outside the trash are the tab's "All".
+          const active = countOf({ ...query, view: 'active' }, 'images', countCap);
           const counted = {
-            active: countOf({ ...query, view: 'active' }, 'jobs', countCap),
-            favorites: countOf({ ...query, view: 'active', favorite: true }, 'jobs', countCap),
-            trash: countOf({ ...query, view: 'trash' }, 'jobs', countCap),
-            images: countOf({ ...query, view: 'active' }, 'images', countCap),
+            active,
+            favorites: countOf({ ...query, view: 'active', favorite: true }, 'images', countCap),
+            trash: countOf({ ...query, view: 'trash' }, 'images', countCap),
+            images: active,
           };
           const capped = (Object.keys(counted) as Array<keyof typeof counted>).filter((k) => counted[k] > countCap);
           for (const k of capped) counted[k] = countCap;

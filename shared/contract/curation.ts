@@ -88,11 +88,13 @@ export const BoardImages = z
 export const CountQuery = MatchQuery.omit({ view: true });
 export type CountQuery = z.infer<typeof CountQuery>;
 export const MatchCounts = z.object({
-  /** Jobs outside the trash that match. */
+  /** Images outside the trash that match (a job counts as its images, as the tabs, the selection and export count). */
   active: z.number().int(),
+  /** Favourite images outside the trash that match. */
   favorites: z.number().int(),
+  /** Images in the trash that match: a job trashed whole with all its images, and single images trashed alone. */
   trash: z.number().int(),
-  /** Images (not jobs) that match, outside the trash: what a bulk action on "all matches" covers. */
+  /** Images that match, outside the trash: what a bulk action on "all matches" covers (the same as `active`). */
   images: z.number().int(),
   /** Counts that stopped at COUNT_CAP (shown as "25,000+"): counting every match of a broad query would hold the engine. */
   capped: z.array(z.enum(['active', 'favorites', 'trash', 'images'])),
