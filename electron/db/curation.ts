@@ -53,6 +53,11 @@ export function createCuration(
     `SELECT id FROM images WHERE id IN (${IDS}) AND favorite <> ?`,
   );
   const setFavorite = sql.prepare('curation.setFavorite', `UPDATE images SET favorite = ? WHERE id IN (${IDS})`);
+  const rejects = sql.prepare<{ id: string }>(
+    'curation.rejects',
+    `SELECT id FROM images WHERE id IN (${IDS}) AND rejected <> ?`,
+  );
+  const setRejected = sql.prepare('curation.setRejected', `UPDATE images SET rejected = ? WHERE id IN (${IDS})`);
   const trashable = sql.prepare<{ id: string }>(
     'curation.trashable',
     `SELECT i.id FROM images AS i JOIN jobs AS j ON j.id = i.job_id WHERE i.id IN (${IDS}) AND i.trashed_at IS NULL AND j.trashed_at IS NULL`,
@@ -189,6 +194,14 @@ export function createCuration(
         const json = JSON.stringify(changed);
         setFavorite.run(favorite ? 1 : 0, json);
         return { changed, undo: () => setFavorite.run(favorite ? 0 : 1, json) };
+      });
+    },
+    setRejected(target: ImageTarget, rejected: boolean): Curated {
+      return run('setRejected', target, (ids) => {
+        const changed = rejects.all(JSON.stringify(ids), rejected ? 1 : 0).map((r) => r.id);
+        const json = JSON.stringify(changed);
+        setRejected.run(rejected ? 1 : 0, json);
+        return { changed, undo: () => setRejected.run(rejected ? 0 : 1, json) };
       });
     },
     trash(target: ImageTarget): Curated {

@@ -23,6 +23,8 @@ interface ImageRow {
   rating: number;
   favorite: number;
   trashed_at: number | null;
+  /** Migration 20: the person's reject (hidden from the default view). */
+  rejected: number;
 }
 
 export interface ImagePathRow {
@@ -51,7 +53,10 @@ function toStored(row: ImageRow): StoredImage {
 }
 
 /** The values that differ between a batch's images, present only where known. */
-type PerImage = Pick<ImageSummary, 'seed' | 'batchIndex' | 'thumbPending' | 'rating' | 'favorite' | 'trashed'>;
+type PerImage = Pick<
+  ImageSummary,
+  'seed' | 'batchIndex' | 'thumbPending' | 'rating' | 'favorite' | 'trashed' | 'rejected'
+>;
 
 function perImage(row: ImageRow): PerImage {
   const out: PerImage = {};
@@ -62,6 +67,7 @@ function perImage(row: ImageRow): PerImage {
   if (row.rating > 0) out.rating = row.rating;
   if (row.favorite === 1) out.favorite = true;
   if (row.trashed_at !== null) out.trashed = true;
+  if (row.rejected === 1) out.rejected = true;
   return out;
 }
 

@@ -270,6 +270,7 @@ export function createSearch(ctx: StoreContext, images: Images, tuning: SearchTu
         (image) =>
           (keep === null || keep.has(image.id)) &&
           (view !== 'active' || image.trashed !== true) &&
+          (view !== 'active' || current?.wantsRejected === true || image.rejected !== true) &&
           (view !== 'trash' || row.trashed_at !== null || image.trashed === true) &&
           (query.favorite !== true || image.favorite === true),
       );

@@ -9,6 +9,7 @@ export type CurationChannels =
   | 'jobs.count'
   | 'images.setRating'
   | 'images.setFavorite'
+  | 'images.setRejected'
   | 'images.trash'
   | 'images.restore'
   | 'images.tag'
@@ -60,6 +61,7 @@ export function createCurationHandlers({
     'jobs.count': async (query) => c.count(query),
     'images.setRating': async (input) => done(c.setRating(targetOf(input), input.rating), true),
     'images.setFavorite': async (input) => done(c.setFavorite(targetOf(input), input.favorite)),
+    'images.setRejected': async (input) => done(c.setRejected(targetOf(input), input.rejected)),
     'images.trash': async (input) => done(c.trash(targetOf(input))),
     'images.restore': async (input) => done(c.restore(targetOf(input))),
     'images.tag': async (input) => done(c.tag(targetOf(input), input.add ?? [], input.remove ?? []), true),

@@ -57,6 +57,7 @@ export const BRIDGE_CHANNELS = [
   'jobs.count',
   'images.setRating',
   'images.setFavorite',
+  'images.setRejected',
   'images.trash',
   'images.restore',
   'images.tag',

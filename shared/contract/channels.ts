@@ -16,6 +16,7 @@ import {
   RenamedTag,
   RenameTag,
   SetImageFavorite,
+  SetImageRejected,
   SetRating,
   TagCount,
   TagImages,
@@ -87,6 +88,8 @@ export const channels = {
   'jobs.count': { input: CountQuery, output: MatchCounts },
   'images.setRating': { input: SetRating, output: CurationResult },
   'images.setFavorite': { input: SetImageFavorite, output: CurationResult },
+  /** Rejects (or un-rejects) images: a rejected image leaves the default view; is:rejected finds it. */
+  'images.setRejected': { input: SetImageRejected, output: CurationResult },
   'images.trash': { input: ImageTarget, output: CurationResult },
   'images.restore': { input: ImageTarget, output: CurationResult },
   'images.tag': { input: TagImages, output: CurationResult },

@@ -75,6 +75,8 @@ export const ImageSummary = z.object({
   favorite: z.literal(true).optional(),
   tags: z.array(z.string()).optional(),
   trashed: z.literal(true).optional(),
+  /** Rejected (X): hidden from the default view, found with is:rejected. */
+  rejected: z.literal(true).optional(),
 });
 export type ImageSummary = z.infer<typeof ImageSummary>;
 

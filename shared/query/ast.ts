@@ -18,7 +18,7 @@ export const TEXT_KEYS = [
   'note',
 ] as const;
 export const NUMBER_KEYS = ['steps', 'cfg', 'w', 'h', 'rating'] as const;
-export const IS_VALUES = ['favorite', 'trashed', 'failed', 'missing', 'derived'] as const;
+export const IS_VALUES = ['favorite', 'trashed', 'rejected', 'failed', 'missing', 'derived'] as const;
 export const RATIO_WORDS = ['portrait', 'landscape', 'square'] as const;
 
 export type TextKey = (typeof TEXT_KEYS)[number];

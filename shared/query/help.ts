@@ -16,7 +16,7 @@ export const KEY_HELP: ReadonlyArray<{ key: string; hint: string; example: strin
   { key: 'board', hint: 'On this board', example: 'board:"Cover ideas"' },
   {
     key: 'is',
-    hint: 'favorite, trashed, failed, missing or derived (made from another image)',
+    hint: 'favorite, trashed, rejected (hidden from All, X), failed, missing or derived (made from another image)',
     example: 'is:favorite',
   },
   { key: 'from', hint: 'Made from this image (its id)', example: 'from:0190a6e2-…' },

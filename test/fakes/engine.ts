@@ -198,6 +198,7 @@ export function createFakeEngine(dataDir: string): FakeEngine {
       'jobs.count',
       'images.setRating',
       'images.setFavorite',
+      'images.setRejected',
       'images.trash',
       'images.restore',
       'images.tag',

@@ -17,6 +17,7 @@ import { migration0016 } from './0016_reader_version.js';
 import { migration0017 } from './0017_queue_control.js';
 import { migration0018 } from './0018_job_costs.js';
 import { migration0019 } from './0019_job_size_from_images.js';
+import { migration0020 } from './0020_image_reject.js';
 import type { Migration } from './types.js';
 
 /** Every migration, in order. Append only: a released migration never changes. */
@@ -40,6 +41,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0017,
   migration0018,
   migration0019,
+  migration0020,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

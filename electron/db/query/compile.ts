@@ -50,6 +50,8 @@ export interface CompiledQuery {
   imageDrivers: ImageDriver[];
   /** The query asks for trashed images itself (is:trashed): the view's trash filter stands aside. */
   wantsTrash: boolean;
+  /** The query asks for rejected images (is:rejected): the default view's reject filter stands aside. */
+  wantsRejected?: boolean;
 }
 
 export interface ImageDriver {
@@ -470,6 +472,8 @@ export function compileQuery(
             return { sql: 'i.favorite = 1', params: [], image: true };
           case 'trashed':
             return { sql: '(i.trashed_at IS NOT NULL OR j.trashed_at IS NOT NULL)', params: [], image: true };
+          case 'rejected':
+            return { sql: 'i.rejected = 1', params: [], image: true };
           case 'failed':
             return { sql: "j.status = 'failed'", params: [], image: false };
           case 'derived':
@@ -501,6 +505,19 @@ export function compileQuery(
       return;
     }
     if (single !== null && !c.negated && single.kind === 'is' && single.value === 'trashed') out.wantsTrash = true;
+    if (single !== null && !c.negated && single.kind === 'is' && single.value === 'rejected') {
+      out.wantsRejected = true;
+      // Redundant but indexed (migration 0020's roll-up): only the jobs holding a reject are read.
+      const sql = '(j.rejected_images > 0)';
+      out.where.push(sql);
+      out.drivers.push({
+        index: 'jobs_rejected_created',
+        rows: Number.MAX_SAFE_INTEGER,
+        ordered: true,
+        sql,
+        params: [],
+      });
+    }
     if (single !== null && !c.negated && single.kind === 'is' && single.value === 'favorite') {
       // Redundant but indexed: a job with a favourite image is a favourite job (migration 0010's roll-up), so the
       // favourites' own index starts the read instead of a walk of the whole history checking each job's images.

@@ -71,6 +71,12 @@ export function planList(query: ListQuery, mode: PlanMode, limit: number, option
   // A job in the trash, or one image of it (per-image trash, migration 0010).
   else if (view === 'trash') where.push('(j.trashed_at IS NOT NULL OR j.trashed_images > 0)');
   key.push(view);
+  // Rejected images leave the default view (migration 0020); is:rejected asks for them.
+  const hideRejected = view === 'active' && compiled?.wantsRejected !== true;
+  if (hideRejected) {
+    where.push('j.rejected = 0');
+    key.push('norej');
+  }
   if (compiled !== undefined) {
     where.push(...compiled.where);
     params.push(...compiled.params);
@@ -78,7 +84,7 @@ export function planList(query: ListQuery, mode: PlanMode, limit: number, option
     if (compiled.imageWhere.length > 0) {
       const seen =
         view === 'active'
-          ? ['i.trashed_at IS NULL']
+          ? ['i.trashed_at IS NULL', ...(hideRejected ? ['i.rejected = 0'] : [])]
           : view === 'trash'
             ? ['(j.trashed_at IS NOT NULL OR i.trashed_at IS NOT NULL)']
             : [];

@@ -17,6 +17,9 @@ export function matchWhere(query: MatchQuery, compiled: CompiledQuery | undefine
   const view = compiled?.wantsTrash === true ? 'all' : (query.view ?? 'active');
   if (view === 'active') where.push('j.trashed_at IS NULL');
   else if (view === 'trash') where.push('(j.trashed_at IS NOT NULL OR j.trashed_images > 0)');
+  // Rejected images leave the default view (migration 0020); is:rejected asks for them.
+  const hideRejected = view === 'active' && compiled?.wantsRejected !== true;
+  if (hideRejected) where.push('j.rejected = 0');
   if (query.status !== undefined) {
     where.push(`j.status IN (${query.status.map(() => '?').join(', ')})`);
     params.push(...query.status);
@@ -45,7 +48,7 @@ export function matchWhere(query: MatchQuery, compiled: CompiledQuery | undefine
   }
   const seen =
     view === 'active'
-      ? ['i.trashed_at IS NULL']
+      ? ['i.trashed_at IS NULL', ...(hideRejected ? ['i.rejected = 0'] : [])]
       : view === 'trash'
         ? ['(j.trashed_at IS NOT NULL OR i.trashed_at IS NOT NULL)']
         : [];

@@ -123,6 +123,7 @@ const writes = {
   curation: {
     setRating: (s) => s.curation.setRating(unused, unused),
     setFavorite: (s) => s.curation.setFavorite(unused, unused),
+    setRejected: (s) => s.curation.setRejected(unused, unused),
     trash: (s) => s.curation.trash(unused),
     restore: (s) => s.curation.restore(unused),
     tag: (s) => s.curation.tag(unused, unused, unused),
