@@ -34,6 +34,7 @@ export interface CurationReads {
 export interface CurationWrites {
   setRating(target: ImageTarget, rating: number): Curated;
   setFavorite(target: ImageTarget, favorite: boolean): Curated;
+  setRejected(target: ImageTarget, rejected: boolean): Curated;
   trash(target: ImageTarget): Curated;
   restore(target: ImageTarget): Curated;
   tag(target: ImageTarget, add: string[], remove: string[]): Curated;
@@ -84,6 +85,11 @@ export function createCurationStore(
      FROM store_totals AS t, trashed WHERE t.id = 1`,
   );
   const tagged = sql.prepare<{ image_id: string }>('tags.images', 'SELECT image_id FROM image_tags WHERE tag_id = ?');
+  // The totals row knows nothing of rejects (migration 0020): while any job outside the trash holds one, count.
+  const anyRejected = sql.prepare<{ n: number }>(
+    'jobs.count.anyRejected',
+    'SELECT EXISTS (SELECT 1 FROM jobs INDEXED BY jobs_rejected_created WHERE rejected_images > 0 AND trashed_at IS NULL) AS n',
+  );
   const unfiltered = (q: CountQuery) =>
     (q.search === undefined || q.search.trim() === '') &&
     q.status === undefined &&
@@ -121,7 +127,7 @@ export function createCurationStore(
   return {
     reads: {
       count(query) {
-        if (unfiltered(query)) return { ...totals.get()!, capped: [] };
+        if (unfiltered(query) && anyRejected.get()!.n === 0) return { ...totals.get()!, capped: [] };
         return sql.time('jobs.count', () => {
           // Images, as a selection and an export count them; the matches outside the trash are the tab's "All".
           const active = countOf({ ...query, view: 'active' }, 'images', countCap);
@@ -148,6 +154,7 @@ export function createCurationStore(
     writes: {
       setRating: curation.setRating,
       setFavorite: curation.setFavorite,
+      setRejected: curation.setRejected,
       trash: curation.trash,
       restore: curation.restore,
       tag: curation.tag,

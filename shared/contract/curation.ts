@@ -42,6 +42,7 @@ export const BoardName = label('board');
 
 export const SetRating = targeted({ rating: int('Rating', 0, 5) });
 export const SetImageFavorite = targeted({ favorite: z.boolean() });
+export const SetImageRejected = targeted({ rejected: z.boolean() });
 export const ImageTarget = targeted({});
 export const TagImages = targeted({
   add: z.array(TagName).max(32, 'At most 32 tags at once.').optional(),
