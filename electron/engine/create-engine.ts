@@ -275,7 +275,11 @@ export async function createEngine(options: EngineOptions, seams: EngineTestSeam
       record: (id, hash) => hashed.emit(id, hash),
     });
     disposables.add('hash backfill', () => hashes.close());
-    const similar = createSimilarIndex({ store, hashNow: (id) => hashes.hashOne(id) });
+    const similar = createSimilarIndex({
+      store,
+      hashNow: (id) => hashes.hashOne(id),
+      colourOf: (id) => hashes.colourOne(id),
+    });
     hashed.on((id, hash) => similar.record(id, hash));
     // Deleted rows may give their rowids out again: the index reads them as new.
     bus.on('jobs.removed', () => similar.removed());

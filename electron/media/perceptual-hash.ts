@@ -98,3 +98,42 @@ export function hammingDistance(a: string, b: string): number {
   const [bh, bl] = hashHalves(b);
   return popcount32((ah ^ bh) >>> 0) + popcount32((al ^ bl) >>> 0);
 }
+
+/** An image's mean colour (0…255 a channel) and contrast (the spread of its grey, 0…127.5), from the hash's square. */
+export interface ColourSignature {
+  r: number;
+  g: number;
+  b: number;
+  spread: number;
+}
+
+/**
+ * The colour the greyscale hash cannot see: the mean of each channel over the same 32x32 square, and how much its grey
+ * varies. Throws when sharp cannot decode the image.
+ */
+export async function colourSignature(image: Uint8Array): Promise<ColourSignature> {
+  const pixels = await sharp(image)
+    .rotate()
+    .flatten({ background: '#ffffff' })
+    .removeAlpha()
+    .resize(SIZE, SIZE, { fit: 'fill', kernel: 'lanczos3' })
+    .raw()
+    .toBuffer();
+  const n = SIZE * SIZE;
+  let r = 0;
+  let g = 0;
+  let b = 0;
+  let grey = 0;
+  let greySquares = 0;
+  for (let i = 0; i < n; i += 1) {
+    const [pr, pg, pb] = [pixels[i * 3]!, pixels[i * 3 + 1]!, pixels[i * 3 + 2]!];
+    r += pr;
+    g += pg;
+    b += pb;
+    const y = 0.299 * pr + 0.587 * pg + 0.114 * pb;
+    grey += y;
+    greySquares += y * y;
+  }
+  const meanGrey = grey / n;
+  return { r: r / n, g: g / n, b: b / n, spread: Math.sqrt(Math.max(0, greySquares / n - meanGrey * meanGrey)) };
+}

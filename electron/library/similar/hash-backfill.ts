@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { JobStore } from '../../db/types.js';
 import type { Logger } from '../../base/logger.js';
 import { resolveInsideDataDir } from '../../base/paths.js';
-import { perceptualHash } from '../../media/perceptual-hash.js';
+import { colourSignature, perceptualHash, type ColourSignature } from '../../media/perceptual-hash.js';
 import { makeThumbnail } from '../../media/thumbnail.js';
 import { imageSourceOf } from '../originals/image-source.js';
 import type { OriginalReader } from '../originals/original-reader.js';
@@ -39,20 +39,30 @@ export function createHashBackfill(deps: HashBackfillDeps) {
   let closed = false;
   let made = 0;
 
-  /** The hash of one image now: from its thumbnail, else from the image itself (thumbnailed in memory). */
-  async function hashOne(imageId: string): Promise<string | null> {
+  /** One image's thumbnail: the stored one, else made in memory from the image itself (null: no such image). */
+  async function thumbnailOf(imageId: string): Promise<Uint8Array | null> {
     const image = store.image(imageId);
     if (image === null) return null;
-    let hash: string;
-    if (image.thumbPath !== null) hash = await perceptualHash(await thumbBytes(image.thumbPath));
-    else {
-      const source = imageSourceOf(deps.dataDir, store, imageId);
-      if (source === null) return null;
-      // The same input the stored hashes come from: the thumbnail's pixels.
-      hash = await perceptualHash(await deps.reader.use(source, (file) => makeThumbnail(file.bytes)));
-    }
+    if (image.thumbPath !== null) return thumbBytes(image.thumbPath);
+    const source = imageSourceOf(deps.dataDir, store, imageId);
+    if (source === null) return null;
+    // The same input the stored hashes come from: the thumbnail's pixels.
+    return deps.reader.use(source, (file) => makeThumbnail(file.bytes));
+  }
+
+  /** The hash of one image now: from its thumbnail, else from the image itself (thumbnailed in memory). */
+  async function hashOne(imageId: string): Promise<string | null> {
+    const thumb = await thumbnailOf(imageId);
+    if (thumb === null) return null;
+    const hash = await perceptualHash(thumb);
     deps.record(imageId, hash);
     return hash;
+  }
+
+  /** One image's mean colour and contrast, from the same thumbnail its hash was made from. */
+  async function colourOne(imageId: string): Promise<ColourSignature | null> {
+    const thumb = await thumbnailOf(imageId);
+    return thumb === null ? null : colourSignature(thumb);
   }
 
   async function loop(): Promise<void> {
@@ -81,6 +91,7 @@ export function createHashBackfill(deps: HashBackfillDeps) {
 
   return {
     hashOne,
+    colourOne,
     start(): void {
       if (closed || running !== null) return;
       running = loop()

@@ -8,13 +8,12 @@ import type { DuplicateGroup, JobSummary, SimilarImage } from '../../../shared/c
 import { AppError } from '../../../shared/errors.js';
 import type { HashedImage } from '../../db/similar.js';
 import type { JobStore } from '../../db/types.js';
-import { hashHalves, popcount32 } from '../../media/perceptual-hash.js';
+import { hashHalves, popcount32, type ColourSignature } from '../../media/perceptual-hash.js';
 import { HashIndex } from './hash-index.js';
+import { NEAR_COPY_DISTANCE, isNearCopy } from './near-copy.js';
 
 /** "Find similar" lists images at most this many bits of 64 apart (unrelated pictures sit around 32); calibrated. */
 export const SIMILAR_MAX_DISTANCE = 14;
-/** Near copies (resized, re-encoded, lightly cropped) are at most this many bits apart, calibrated on the fixture set. */
-export const NEAR_COPY_DISTANCE = 12;
 export const DUPLICATES_PAGE = 50;
 const LOAD_SLICE = 10_000;
 /** Above this many hashes, grouping probes one bit per block, not two (the cost grows with the square of the buckets). */
@@ -24,6 +23,8 @@ export interface SimilarIndexDeps {
   store: JobStore;
   /** Makes and records the hash of an image that has none yet (Find similar on it before the background pass). */
   hashNow(imageId: string): Promise<string | null>;
+  /** An image's mean colour and contrast, from its thumbnail (null: unreadable), for the pairs the hash links. */
+  colourOf(imageId: string): Promise<ColourSignature | null>;
 }
 
 export interface DuplicatesPage {
@@ -40,6 +41,16 @@ export function createSimilarIndex(deps: SimilarIndexDeps) {
   let loaded: Promise<void> | null = null;
   let groupsCache: { size: number; groups: Array<{ key: number; rowids: number[] }> } | null = null;
   let grouping: Promise<Array<{ key: number; rowids: number[] }>> | null = null;
+  // Only images the hash puts in a group are read, each once: an image's pixels never change.
+  const colours = new Map<string, Promise<ColourSignature | null>>();
+  const colourOf = (imageId: string): Promise<ColourSignature | null> => {
+    let known = colours.get(imageId);
+    if (known === undefined) {
+      known = deps.colourOf(imageId).catch(() => null);
+      colours.set(imageId, known);
+    }
+    return known;
+  };
 
   const readSlice = (limit: number): number => {
     const rows = store.similar.hashPage(loadedTo, limit);
@@ -134,7 +145,7 @@ export function createSimilarIndex(deps: SimilarIndexDeps) {
       const found = live(slice.flatMap((g) => g.rowids));
       for (const group of slice) {
         next += 1;
-        groups.push(...describe(group.rowids, found));
+        for (const copies of await nearCopies(group.rowids, found, colourOf)) groups.push(...describe(copies));
         if (groups.length >= DUPLICATES_PAGE) break;
       }
     }
@@ -168,11 +179,43 @@ function distanceOf(ahi: number, alo: number, bhi: number, blo: number): number 
 }
 
 /**
- * One near group's images as the person sees them: its exact copies (same SHA-256) as their own groups, and the
- * whole group as near copies when it holds more than one distinct picture file.
+ * A group the hashes linked, split into the sets that are near copies by hash and colour together (a chain of near
+ * copies is one set); the same bytes are always copies. Sets of one are left out.
  */
-function describe(rowids: readonly number[], found: Map<number, HashedImage>): DuplicateGroup[] {
+async function nearCopies(
+  rowids: readonly number[],
+  found: Map<number, HashedImage>,
+  colourOf: (imageId: string) => Promise<ColourSignature | null>,
+): Promise<HashedImage[][]> {
   const members = [...new Set(rowids)].map((r) => found.get(r)).filter((m): m is HashedImage => m !== undefined);
+  if (members.length < 2) return [];
+  const signatures = await Promise.all(members.map((m) => colourOf(m.imageId)));
+  const parent = members.map((_, i) => i);
+  const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i]!)));
+  for (let i = 0; i < members.length; i += 1) {
+    for (let j = i + 1; j < members.length; j += 1) {
+      const [a, b] = [members[i]!, members[j]!];
+      const [ca, cb] = [signatures[i] ?? null, signatures[j] ?? null];
+      const linked =
+        a.sha256 === b.sha256 ||
+        (ca !== null && cb !== null && isNearCopy(distanceOf(a.hi!, a.lo!, b.hi!, b.lo!), ca, cb));
+      if (linked) parent[Math.max(root(i), root(j))] = Math.min(root(i), root(j));
+    }
+  }
+  const sets = new Map<number, HashedImage[]>();
+  members.forEach((m, i) => {
+    const list = sets.get(root(i));
+    if (list === undefined) sets.set(root(i), [m]);
+    else list.push(m);
+  });
+  return [...sets.values()].filter((list) => list.length > 1);
+}
+
+/**
+ * One set of copies as the person sees them: its exact copies (same SHA-256) as their own groups, and the whole set
+ * as near copies when it holds more than one distinct picture file.
+ */
+function describe(members: HashedImage[]): DuplicateGroup[] {
   if (members.length < 2) return [];
   members.sort((a, b) => (a.imageId < b.imageId ? 1 : -1));
   const bySha = new Map<string, HashedImage[]>();

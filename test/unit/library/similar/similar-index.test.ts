@@ -7,6 +7,7 @@ const A = '0123456789abcdef';
 /** A with the lowest `bits` bits flipped. */
 const near = (bits: number) => (BigInt(`0x${A}`) ^ ((1n << BigInt(bits)) - 1n)).toString(16).padStart(16, '0');
 const FAR = 'fedcba9876543210';
+const TEXTURED = { r: 120, g: 130, b: 140, spread: 40 };
 
 function hashed(index: number, phash: string | undefined, sha?: string): NewImage {
   const made = image(index);
@@ -20,6 +21,8 @@ function setup(store: JobStore, made: string[] = []) {
       made.push(imageId);
       return null;
     },
+    // The hashes decide here: every picture textured and one colour (near-copy.test.ts covers the colour check).
+    colourOf: async () => TEXTURED,
   });
 }
 
@@ -122,5 +125,33 @@ describe('the similarity index over the store', () => {
     finished(store, 'pending', {}, [pending]);
     await expect(setup(store, made).similar(pending.id, 5)).rejects.toMatchObject({ code: 'invalid_request' });
     expect(made).toEqual([pending.id]);
+  });
+
+  it('groups pictures the hash links only where their colours agree: flat blue and flat light blue are not copies', async () => {
+    const store = open();
+    // Flat pictures: one degenerate hash for all, told apart by colour alone.
+    const blue = hashed(0, A);
+    const lightBlue = hashed(0, A);
+    const blueAgain = hashed(0, near(1));
+    const colours = new Map([
+      [blue.id, { r: 0, g: 0, b: 255, spread: 0 }],
+      [lightBlue.id, { r: 135, g: 206, b: 250, spread: 0 }],
+      [blueAgain.id, { r: 0, g: 1, b: 254, spread: 0.1 }],
+    ]);
+    const jobs = [blue, lightBlue, blueAgain].map((img, i) => finished(store, `flat-${i}`, {}, [img]));
+    const index = createSimilarIndex({
+      store,
+      hashNow: async () => null,
+      colourOf: async (id) => colours.get(id) ?? null,
+    });
+    const page = await index.duplicates(undefined);
+    expect(page.groups).toEqual([
+      {
+        kind: 'near',
+        imageIds: expect.arrayContaining([blue.id, blueAgain.id]),
+        jobIds: expect.arrayContaining([jobs[0], jobs[2]]),
+      },
+    ]);
+    expect(page.groups[0]!.imageIds).toHaveLength(2);
   });
 });
