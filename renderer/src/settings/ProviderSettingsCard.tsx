@@ -3,8 +3,10 @@ import type { ProviderInfo, ProviderSettings, ProviderSettingsPatch } from '../.
 import { MAX_PER_MINUTE, MAX_PROVIDER_CONCURRENCY } from '../common/contract-constants';
 import { formatCount, formatRelativeTime } from '../common/format';
 import { providerStatusView } from './provider-status';
+import { isAddedInstance, runningText } from './instances';
+import { RemoveServer } from './RemoveServer';
 import { useNow } from '../common/use-now';
-import { useApp } from '../store/context';
+import { useApp, useJobIndex } from '../store/context';
 
 const KEYED_KINDS: ReadonlySet<string> = new Set([
   'openai',
@@ -84,6 +86,7 @@ export function ProviderSettingsCard({
   const result = useApp((s) => s.providerTests[provider.id]);
   const toast = useApp((s) => s.toast);
   const liveFailure = useApp((s) => s.providerDown[provider.id]);
+  const { byId: jobs } = useJobIndex();
   const now = useNow();
   const [baseUrl, setBaseUrl] = useState(settings?.baseUrl ?? '');
   const [model, setModel] = useState(settings?.model ?? '');
@@ -186,6 +189,9 @@ export function ProviderSettingsCard({
         {/* A test result just below says the provider's words already: the status line need not repeat them. */}
         {result !== undefined && result !== 'testing' ? status.headline : status.detail}
       </p>
+      {provider.health.running.length === 0 ? null : (
+        <p className="hint provider-running">{runningText(provider.health.running, (id) => jobs[id]?.prompt)}</p>
+      )}
       <form
         className="settings-grid"
         onSubmit={(e) => {
@@ -317,20 +323,25 @@ export function ProviderSettingsCard({
               Forget key
             </button>
           ) : null}
-          <button
-            type="button"
-            className="btn small"
-            disabled={result === 'testing'}
-            onClick={() => void test(provider.id)}
-          >
-            {result === 'testing' ? 'Testing…' : 'Test connection'}
-          </button>
+          {/* The built-in runs in Atelier itself: there is no connection to test. */}
+          {provider.kind === 'builtin' ? null : (
+            <button
+              type="button"
+              className="btn small"
+              disabled={result === 'testing'}
+              onClick={() => void test(provider.id)}
+            >
+              {result === 'testing' ? 'Testing…' : 'Test connection'}
+            </button>
+          )}
+          {isAddedInstance(provider) ? <RemoveServer provider={provider} /> : null}
         </div>
       </form>
       {result !== undefined && result !== 'testing' ? (
         <p className={result.ok ? 'test-result ok' : 'test-result fail'} role="status">
           {result.ok ? '✓ ' : '✗ '}
-          {result.message} ({result.latencyMs} ms{result.models.length > 0 ? `, ${result.models.length} models` : ''})
+          {result.message} ({result.latencyMs} ms
+          {result.models.length > 0 ? `, ${formatCount(result.models.length, 'model')}` : ''})
         </p>
       ) : null}
       {/* Advice about how the server runs (ComfyUI started without previews): worth acting on, so kept apart. */}

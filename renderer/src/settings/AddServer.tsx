@@ -1,10 +1,7 @@
 import { useState } from 'react';
-import type { ProviderInfo } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { KIND_LABEL } from '../../../shared/mapping/settings';
-import { healthText, isAddedInstance, runningText } from './instances';
-import { useNow } from '../common/use-now';
-import { useApi, useApp, useJobIndex } from '../store/context';
+import { useApi, useApp } from '../store/context';
 import { Field } from '../common/Field';
 import '../composer/composer-tools.css';
 
@@ -26,11 +23,9 @@ function fieldErrors(error: unknown): Record<string, string> {
   return out;
 }
 
-/** Every server of every kind: health, models, what it runs; add another server, remove one you added. */
-export function InstancesSettings() {
+/** Add another server of a kind (its card appears below); the first of each kind is always there. */
+export function AddServer() {
   const api = useApi();
-  const providers = useApp((s) => s.providers);
-  const { byId: jobs } = useJobIndex();
   const reload = useApp((s) => s.loadSettings);
   const toast = useApp((s) => s.toast);
   const reportError = useApp((s) => s.reportError);
@@ -38,9 +33,7 @@ export function InstancesSettings() {
   const [name, setName] = useState('');
   const [baseUrl, setBaseUrl] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [removing, setRemoving] = useState<ProviderInfo | null>(null);
   const [busy, setBusy] = useState(false);
-  const now = useNow();
 
   const add = async () => {
     setBusy(true);
@@ -70,86 +63,9 @@ export function InstancesSettings() {
     }
   };
 
-  const remove = async (provider: ProviderInfo) => {
-    setRemoving(null);
-    try {
-      const { movedJobs } = await api.call('providers.remove', { id: provider.id });
-      const moved =
-        movedJobs === 0
-          ? ''
-          : ` ${movedJobs} queued job${movedJobs === 1 ? '' : 's'} moved to another ${KIND_LABEL[provider.kind]} server.`;
-      toast({ kind: 'info', message: `Removed ${provider.name}.${moved}` });
-      await reload();
-    } catch (error) {
-      reportError(error);
-    }
-  };
-
   return (
     <div className="instances">
-      <table aria-label="Servers">
-        <thead>
-          <tr>
-            <th scope="col">Server</th>
-            <th scope="col">Health</th>
-            <th scope="col">Models</th>
-            <th scope="col">Now</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {providers.map((p) => (
-            <tr key={p.id} aria-label={p.name}>
-              <td>
-                <div>{p.name}</div>
-                <div className="instance-kind">
-                  {KIND_LABEL[p.kind]}
-                  {p.enabled ? '' : ' · off'} · {p.concurrency} at a time
-                </div>
-              </td>
-              <td>
-                <span className={`health ${p.health.state}`} title={p.health.message}>
-                  {healthText(p.health, now)}
-                </span>
-                {p.health.state === 'down' && p.health.message !== undefined ? (
-                  <div className="hint">{p.health.message}</div>
-                ) : null}
-              </td>
-              <td title={p.models.join('\n')}>
-                {p.models.length === 0 ? '—' : `${p.models.length} model${p.models.length === 1 ? '' : 's'}`}
-                {p.health.loadedModel !== undefined ? <div className="hint">Loaded: {p.health.loadedModel}</div> : null}
-              </td>
-              <td>{runningText(p.health.running, (id) => jobs[id]?.prompt)}</td>
-              <td>
-                {isAddedInstance(p) ? (
-                  removing?.id === p.id ? (
-                    <span className="preset-confirm">
-                      Remove 1 server? Its files and images stay.
-                      <button type="button" className="btn small danger" onClick={() => void remove(p)}>
-                        Remove
-                      </button>
-                      <button type="button" className="btn small" onClick={() => setRemoving(null)}>
-                        Keep
-                      </button>
-                    </span>
-                  ) : (
-                    <button
-                      type="button"
-                      className="btn small"
-                      aria-label={`Remove ${p.name}`}
-                      onClick={() => setRemoving(p)}
-                    >
-                      Remove
-                    </button>
-                  )
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <h4 className="subsection-title">Add a server</h4>
       <form
         className="add-server"
         aria-label="Add server"
