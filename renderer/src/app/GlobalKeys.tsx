@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { isTextField, keyToCommand } from '../common/keyboard';
 import { THUMB_SIZES } from '../gallery/grid-layout';
 import { useAppStore } from '../store/context';
+import { CheatSheet, cheatSheetOpen, openCheatSheet } from './CheatSheet';
 
 /** Keys that work anywhere outside a text field: `/` to search, Ctrl/Cmd+Z to undo, Ctrl/Cmd+I to import, Q for the queue, Ctrl/Cmd +/− thumbnail size. */
 export function GlobalKeys() {
@@ -10,7 +11,7 @@ export function GlobalKeys() {
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented) return;
       const state = store.getState();
-      if (state.viewerId !== null || state.panel !== 'none' || state.importDialog !== null) return;
+      if (state.viewerId !== null || state.panel !== 'none' || state.importDialog !== null || cheatSheetOpen()) return;
       const command = keyToCommand(
         {
           key: event.key,
@@ -33,6 +34,9 @@ export function GlobalKeys() {
         state.setComposerOpen(true);
         // Wide windows have no drawer: the prompt takes the keyboard at once (App focuses it when a drawer opens).
         document.querySelector<HTMLTextAreaElement>('textarea.prompt')?.focus();
+      } else if (command === 'shortcuts') {
+        event.preventDefault();
+        openCheatSheet();
       } else if (command === 'queue') {
         event.preventDefault();
         state.setQueueOpen(!state.queueOpen);
@@ -54,5 +58,5 @@ export function GlobalKeys() {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [store]);
-  return null;
+  return <CheatSheet />;
 }

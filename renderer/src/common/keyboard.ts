@@ -30,7 +30,8 @@ export type Command =
   | 'thumbsBigger'
   | 'thumbsSmaller'
   | 'compose'
-  | 'queue';
+  | 'queue'
+  | 'shortcuts';
 
 export type KeyContext = 'grid' | 'viewer' | 'composer' | 'other';
 
@@ -69,6 +70,9 @@ export function keyToCommand(input: KeyInput, context: KeyContext): Command | nu
   switch (input.key) {
     case '/':
       return 'focusSearch';
+    // ?: the keyboard cheat sheet (app/CheatSheet.tsx).
+    case '?':
+      return context === 'grid' || context === 'other' ? 'shortcuts' : null;
     // N: a new prompt (in a narrow window the composer is a drawer, and N opens it).
     case 'n':
     case 'N':
