@@ -1,7 +1,14 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { DuplicateGroup, JobSummary, SimilarImage } from '../../../shared/contract';
-import { formatNumber } from '../common/format';
-import { closeSimilarView, describeDistance, useSimilarMode, type SimilarMode } from './similar-view';
+import { formatCount, formatNumber } from '../common/format';
+import {
+  closeSimilarView,
+  describeDistance,
+  theRest,
+  useSimilarMode,
+  withoutImages,
+  type SimilarMode,
+} from './similar-view';
 import { jobTitle, thumbSrc } from '../common/thumbs';
 import { useApi, useApp, useAppStore } from '../store/context';
 import './similar.css';
@@ -16,11 +23,14 @@ function Tile({
   imageId,
   label,
   primary,
+  showSize,
 }: {
   jobIds: readonly string[];
   imageId: string;
   label?: string;
   primary?: boolean;
+  /** Its pixel size under it: which of near copies to keep. */
+  showSize?: boolean;
 }) {
   const api = useApi();
   const store = useAppStore();
@@ -44,6 +54,11 @@ function Tile({
         <img className="similar-thumb" src={src} alt={title} loading="lazy" />
       )}
       {label === undefined ? null : <span className="similar-label">{label}</span>}
+      {showSize === true && image !== undefined ? (
+        <span className="similar-label">
+          {image.width} × {image.height}
+        </span>
+      ) : null}
     </button>
   );
 }
@@ -96,14 +111,51 @@ function useResults(mode: SimilarMode) {
       store.getState().reportError(e);
     }
   };
-  return { loaded, error, more };
+  /** Images trashed from here leave their groups at once (Undo in the toast puts them back in the library). */
+  const drop = (gone: readonly string[]) =>
+    setLoaded((now) =>
+      now?.kind === 'duplicates' ? { ...now, groups: withoutImages(now.groups, new Set(gone)) } : now,
+    );
+  return { loaded, error, more, drop };
+}
+
+/** One duplicate group: its images side by side, each with "Keep this, trash the rest" (the app's trash, with Undo). */
+function DuplicateGroupView({ group, onTrashed }: { group: DuplicateGroup; onTrashed: (ids: string[]) => void }) {
+  const store = useAppStore();
+  const title = group.kind === 'exact' ? 'Exact copies' : 'Near copies';
+  const keep = async (imageId: string) => {
+    const rest = theRest(group, imageId);
+    if (await store.getState().trashImages({ images: rest })) onTrashed(rest.imageIds);
+  };
+  return (
+    <section className="similar-group" aria-label={title}>
+      <h3>
+        {title} <span className="muted">· {formatNumber(group.imageIds.length)} images</span>
+      </h3>
+      <div className="similar-grid">
+        {group.imageIds.map((imageId) => (
+          <div key={imageId} className="similar-item">
+            <Tile jobIds={group.jobIds} imageId={imageId} showSize />
+            <button
+              type="button"
+              className="btn small similar-keep"
+              title={`Keep this image and move the other ${formatCount(group.imageIds.length - 1, 'image')} to the trash`}
+              onClick={() => void keep(imageId)}
+            >
+              Keep this, trash the rest
+            </button>
+          </div>
+        ))}
+      </div>
+    </section>
+  );
 }
 
 /** Find similar and Show duplicates: a sheet over the history, with a clear way back (the button or Escape). */
 export function SimilarView() {
   const mode = useSimilarMode();
   const viewerOpen = useApp((s) => s.viewerId !== null);
-  const { loaded, error, more } = useResults(mode);
+  const { loaded, error, more, drop } = useResults(mode);
   const dialogRef = useRef<HTMLDialogElement>(null);
 
   useEffect(() => {
@@ -173,22 +225,16 @@ export function SimilarView() {
             <p className="similar-empty">No duplicates: every image in the library is one of a kind.</p>
           ) : (
             <>
+              <p className="muted" role="status">
+                {formatCount(loaded.groups.length, 'group')} of copies. Keep one of each; the rest go to the trash,
+                where you can restore them.
+              </p>
               {loaded.groups.map((group, i) => (
-                <section
+                <DuplicateGroupView
                   key={`${group.kind}-${group.imageIds.join()}-${i}`}
-                  className="similar-group"
-                  aria-label={group.kind === 'exact' ? 'Exact copies' : 'Near copies'}
-                >
-                  <h3>
-                    {group.kind === 'exact' ? 'Exact copies' : 'Near copies'}{' '}
-                    <span className="muted">· {formatNumber(group.imageIds.length)} images</span>
-                  </h3>
-                  <div className="similar-grid">
-                    {group.imageIds.map((imageId) => (
-                      <Tile key={imageId} jobIds={group.jobIds} imageId={imageId} />
-                    ))}
-                  </div>
-                </section>
+                  group={group}
+                  onTrashed={drop}
+                />
               ))}
               {loaded.nextCursor === null ? null : (
                 <button type="button" className="btn" onClick={() => void more()}>

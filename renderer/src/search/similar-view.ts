@@ -23,3 +23,16 @@ export function describeDistance(distance: number): string {
   if (distance <= 12) return 'Near copy';
   return 'Look-alike';
 }
+
+/** Duplicate groups once some images left them (trashed): each group without them, a group of one no longer shown. */
+export function withoutImages<G extends { imageIds: string[] }>(groups: readonly G[], gone: ReadonlySet<string>): G[] {
+  return groups.flatMap((group) => {
+    const imageIds = group.imageIds.filter((id) => !gone.has(id));
+    return imageIds.length < 2 ? [] : [{ ...group, imageIds }];
+  });
+}
+
+/** "Keep this, trash the rest": every other image of the group, with the jobs that may hold them. */
+export function theRest(group: { imageIds: readonly string[]; jobIds: readonly string[] }, keep: string) {
+  return { imageIds: group.imageIds.filter((id) => id !== keep), jobIds: [...group.jobIds] };
+}
