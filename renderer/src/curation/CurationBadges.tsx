@@ -1,17 +1,32 @@
 import type { ImageSummary } from '../../../shared/contract';
 
-/** An image's own curation over its thumbnail: its stars and its heart, nothing for an image not yet curated. */
-export function CurationBadges({ image }: { image: ImageSummary }) {
+/** Whether the person rejected this image (the flag is optional on older summaries). */
+export function isRejected(image: ImageSummary): boolean {
+  return (image as { rejected?: boolean }).rejected === true;
+}
+
+/**
+ * An image's own curation over its thumbnail: its stars, its heart and a reject mark, nothing for an image not yet
+ * curated. `compact` (a small tile) draws them smaller so they stay inside the picture; symbols only, no digits, as
+ * they may sit inside a button named by its prompt (axe's label-content-name-mismatch).
+ */
+export function CurationBadges({ image, compact = false }: { image: ImageSummary; compact?: boolean }) {
   const rating = image.rating ?? 0;
-  if (rating === 0 && image.favorite !== true) return null;
+  const rejected = isRejected(image);
+  if (rating === 0 && image.favorite !== true && !rejected) return null;
   return (
     <span
-      className="curation-badges"
+      className={compact ? 'curation-badges compact' : 'curation-badges'}
       role="img"
-      aria-label={[rating > 0 ? `Rated ${rating} of 5` : '', image.favorite ? 'favorite' : '']
+      aria-label={[
+        rejected ? 'rejected' : '',
+        rating > 0 ? `Rated ${rating} of 5` : '',
+        image.favorite ? 'favorite' : '',
+      ]
         .filter(Boolean)
         .join(', ')}
     >
+      {rejected ? <span className="reject">✕</span> : null}
       {rating > 0 ? <span className="stars">{'★'.repeat(rating)}</span> : null}
       {image.favorite ? <span className="heart">♥</span> : null}
     </span>

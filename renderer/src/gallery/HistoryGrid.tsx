@@ -1,6 +1,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { gridLayout, stripHeight, CARD_GAP, GRID_PADDING, HEADER_HEIGHT } from './grid-layout';
+import { gridLayout, CARD_GAP, GRID_PADDING, HEADER_HEIGHT } from './grid-layout';
+import { stripLayout } from './batch-layout';
+import { MAX_ASPECT, MIN_ASPECT } from './card-aspect';
 import { useCardAspects } from './use-card-aspects';
 import { dateBuckets, dateLabel } from './date-sections';
 import { buildRows, rowKeyOf, stickyLabelAt } from './grid-rows';
@@ -53,6 +55,13 @@ export function HistoryGrid() {
   // An expanded card (more than one image) gets a strip of its images in a row of its own beneath its row.
   const expandedId = useApp((s) => s.expandedId);
   const expandedImages = useApp((s) => (s.expandedId === null ? 0 : (s.jobs.byId[s.expandedId]?.images.length ?? 0)));
+  // One picture's width over height: the strip draws each at its shape.
+  const expandedAspect = useApp((s) => {
+    const first = s.expandedId === null ? undefined : s.jobs.byId[s.expandedId]?.images[0];
+    return first === undefined || first.width <= 0 || first.height <= 0
+      ? 1
+      : Math.min(MAX_ASPECT, Math.max(MIN_ASPECT, first.width / first.height));
+  });
   const expandedIndex = useMemo(
     () => (expandedId === null || expandedImages < 2 ? -1 : order.indexOf(expandedId)),
     [order, expandedId, expandedImages],
@@ -73,7 +82,14 @@ export function HistoryGrid() {
     1,
     Math.round(order.length / Math.max(1, rows.rows.filter((r) => r.kind === 'cards').length)),
   );
-  const strip = stripHeight(expandedImages, usableWidth);
+  // Expanding gives larger pictures: each in the strip a quarter taller than the whole card it came from.
+  const expandedRow = expandedIndex < 0 ? undefined : rows.rows[rows.rowOf(expandedIndex)];
+  const cardHeight = expandedRow?.kind === 'cards' ? (expandedRow.height ?? thumbSize) : thumbSize;
+  const stripShape = useMemo(
+    () => stripLayout(expandedImages, expandedAspect, usableWidth, Math.ceil(cardHeight * 1.25)),
+    [cardHeight, expandedAspect, expandedImages, usableWidth],
+  );
+  const strip = stripShape.total;
   const rowHeight = (i: number) => {
     const row = rows.rows[i];
     if (row?.kind === 'cards') return (row.height ?? thumbSize) + CARD_GAP;
@@ -195,7 +211,7 @@ export function HistoryGrid() {
                       role="listitem"
                       style={{ transform: `translateY(${item.start}px)`, height: strip }}
                     >
-                      <ImageStrip id={expandedId} />
+                      <ImageStrip id={expandedId} layout={stripShape} />
                     </div>
                   );
                 }

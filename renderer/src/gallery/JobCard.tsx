@@ -13,9 +13,11 @@ import { LiveCancel } from '../live/LiveCancel';
 import { LivePreview } from '../live/LivePreview';
 import { LiveThumb, liveStatusId } from '../live/LiveThumb';
 import { StatusBadge } from '../common/StatusBadge';
-import { CurationBadges } from '../curation/CurationBadges';
+import { CurationBadges, isRejected } from '../curation/CurationBadges';
 import { TrashCardMenu } from '../curation/TrashCardMenu';
 import { ImageMenu } from '../iterate/ImageMenu';
+import { BatchMosaic, tileIndexOf } from './BatchMosaic';
+import './card.css';
 
 const RETRYABLE = new Set(['failed', 'cancelled', 'interrupted']);
 
@@ -28,6 +30,8 @@ const STATUS_ICONS: Partial<Record<string, string>> = { failed: '⚠', cancelled
 
 /** Thumbnails are this long on their long edge; a card drawn larger asks for the original so it stays sharp. */
 const THUMB_EDGE = 384;
+/** Below this width a card's caption wraps its controls and drops its badges, so none reaches over a neighbour. */
+const NARROW_CARD = 170;
 
 /** "Retried as …" on the old job, "Retry of …" on the new: each brings the other before the person. */
 function RetryLink({ other, kind, prompt }: { other: string; kind: 'as' | 'of'; prompt: string }) {
@@ -75,6 +79,11 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
         ? api.mediaUrl('image', cover.id)
         : thumbSrc(api, cover);
   const compact = isCompactCard(job, view);
+  const terminal = isTerminal(job.status);
+  // Every picture of a batch in view; a running batch keeps room for those still coming.
+  const places = terminal ? images.length : Math.max(images.length, job.count ?? 1);
+  const batch = !compact && images.length > 0 && places > 1;
+  const narrow = width < NARROW_CARD;
   const title = jobTitle(job);
   // In the trash view every card is trashed, a job trashed whole or images trashed one by one from it.
   const trashed = job.trashedAt !== null || view === 'trash';
@@ -82,7 +91,18 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
   const linked = job.retriedAs !== undefined || job.retryOf !== undefined;
   const message = job.status === 'succeeded' ? 'No image' : (job.error?.message ?? 'No image');
 
-  const onClick = (e: MouseEvent) => click(id, { range: e.shiftKey, toggle: e.ctrlKey || e.metaKey });
+  // A click on one picture of a batch puts the focus on that picture; a double click opens the viewer on it.
+  const onClick = (e: MouseEvent) => {
+    click(id, { range: e.shiftKey, toggle: e.ctrlKey || e.metaKey });
+    const tile = tileIndexOf(e.target);
+    const image = tile === null ? undefined : images[tile];
+    if (image !== undefined) store.getState().focusImage(id, image.id);
+  };
+  const onDoubleClick = (e: MouseEvent) => {
+    const tile = tileIndexOf(e.target);
+    openViewer(id, tile !== null && tile < images.length ? tile : Math.max(0, coverIndex));
+  };
+  const faceId = `card-face-${id}`;
   const onDragStart = (e: DragEvent) => {
     const state = store.getState();
     const dragged = state.selection.selected[id] ? state.jobs.order.filter((j) => state.selection.selected[j]) : [id];
@@ -99,7 +119,7 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
 
   return (
     <div
-      className={`card${selected ? ' selected' : ''}${linked ? ' linked' : ''}${compact ? ' compact' : ''}`}
+      className={`card${selected ? ' selected' : ''}${linked ? ' linked' : ''}${compact ? ' compact' : ''}${batch ? ' batch' : ''}${narrow ? ' narrow' : ''}${!batch && cover !== undefined && isRejected(cover) ? ' rejected' : ''}`}
       style={{ width, height }}
       data-id={id}
     >
@@ -108,24 +128,27 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
         className="card-open"
         aria-label={title}
         aria-pressed={selected}
-        aria-describedby={isTerminal(job.status) ? undefined : liveStatusId(id)}
+        aria-describedby={terminal ? (compact ? faceId : undefined) : liveStatusId(id)}
         tabIndex={focused ? 0 : -1}
         data-card={id}
+        title={compact ? message : undefined}
         draggable={images.length > 0}
         onDragStart={onDragStart}
         onClick={onClick}
-        onDoubleClick={() => openViewer(id)}
+        onDoubleClick={onDoubleClick}
       >
         {/* First, so it is the same element before and after the job ends: the live picture hands over to the thumbnail. */}
         {compact || job.source !== 'atelier' ? null : <LivePreview id={id} width={width} height={height} />}
-        {compact ? (
-          <div className={`thumb empty status-${job.status}`} aria-hidden="true">
-            <span className="tile-icon">{STATUS_ICONS[job.status]}</span>
-            <span className="tile-status">{formatStatus(job.status)}</span>
-            <span className="tile-message" title={message} data-full={message}>
-              {clampWords(message, messageBudget(width))}
-            </span>
-          </div>
+        {compact ? null : batch ? (
+          <BatchMosaic
+            api={api}
+            images={images}
+            count={places}
+            width={width}
+            height={height}
+            focusedImageId={focusedImageId}
+            imageAllowed={imageAllowed}
+          />
         ) : cover === undefined ? (
           <LiveThumb id={id} width={width} />
         ) : coverSrc !== null && imageAllowed ? (
@@ -142,10 +165,24 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
         ) : (
           <div className={coverSrc === null ? 'thumb pending' : 'thumb'} aria-hidden="true" />
         )}
+        {/* The single picture's marks, at rest: a batch's tiles carry their own. */}
+        {cover === undefined || batch ? null : <CurationBadges image={cover} compact={narrow} />}
         {selected ? (
           <span className="select-check" aria-hidden="true">
             ✓
           </span>
+        ) : null}
+      </button>
+      {/* Text over the picture lies outside the button: inside, it would have to be part of the button's name. */}
+      <div className="card-face" aria-hidden="true">
+        {compact ? (
+          <div id={faceId} className={`thumb empty status-${job.status}`}>
+            <span className="tile-icon">{STATUS_ICONS[job.status]}</span>
+            <span className="tile-status">{formatStatus(job.status)}</span>
+            <span className="tile-message" title={message} data-full={message}>
+              {clampWords(message, messageBudget(width))}
+            </span>
+          </div>
         ) : null}
         {job.source !== 'atelier' ? (
           <span className="badge source-badge" title={`Imported from ${SOURCE_LABELS[job.source]}`}>
@@ -160,18 +197,8 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
             {focusedImageId === null ? images.length : `${coverIndex + 1}/${images.length}`}
           </span>
         ) : null}
-        {images.length > 1 ? (
-          <span className="image-pips" aria-hidden="true">
-            {images.map((image, i) => (
-              <span
-                key={image.id}
-                className={`pip${i === coverIndex ? ' on' : ''}${image.favorite ? ' fav' : ''}${image.rating ? ' rated' : ''}`}
-              />
-            ))}
-          </span>
-        ) : null}
-      </button>
-      {!isTerminal(job.status) ? <LiveCancel id={id} /> : null}
+      </div>
+      {!terminal ? <LiveCancel id={id} /> : null}
       {job.retriedAs !== undefined ? <RetryLink other={job.retriedAs} kind="as" prompt={job.prompt} /> : null}
       {job.retryOf !== undefined && job.retriedAs === undefined ? (
         <RetryLink other={job.retryOf} kind="of" prompt={job.prompt} />
@@ -182,8 +209,8 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
           {title}
         </p>
         <div className="card-actions">
-          {compact ? null : <StatusBadge status={job.status} title={job.error?.message} />}
-          {cover === undefined ? null : <CurationBadges image={cover} />}
+          {compact || narrow ? null : <StatusBadge status={job.status} title={job.error?.message} />}
+          {cover === undefined || narrow ? null : <CurationBadges image={cover} />}
           {images.length > 1 ? (
             <button
               type="button"

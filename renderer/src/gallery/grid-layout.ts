@@ -3,8 +3,6 @@ export const CARD_MIN_WIDTH = 180;
 export const CARD_GAP = 6;
 /** The grid's own inset from the window's edges (the CSS padding of .grid-scroll). */
 export const GRID_PADDING = 12;
-/** The inset of an expanded batch's strip (the CSS padding of .image-strip). */
-export const STRIP_PADDING = 12;
 /** Caption and badges under the square thumbnail. */
 export const CARD_CAPTION = 56;
 
@@ -30,18 +28,6 @@ export function gridLayout(width: number, items: number, minWidth: number = CARD
   const columns = Math.max(1, Math.floor((usable + CARD_GAP) / (minWidth + CARD_GAP)));
   const cardWidth = Math.floor((usable - CARD_GAP * (columns - 1)) / columns);
   return { columns, cardWidth, rowHeight: cardWidth + CARD_CAPTION + CARD_GAP, rows: Math.ceil(items / columns) };
-}
-
-/** Height of the row that shows an expanded job's images beneath its card. */
-export const STRIP_THUMB = 120;
-/** Space between a strip's thumbnails (the CSS gap of .image-strip). */
-export const STRIP_GAP = 8;
-
-/** A batch's strip wraps onto as many lines as its images need at this width, so all of a batch of ten show at once. */
-export function stripHeight(images: number, width: number): number {
-  const perLine = Math.max(1, Math.floor((width - 2 * STRIP_PADDING + STRIP_GAP) / (STRIP_THUMB + STRIP_GAP)));
-  const lines = Math.max(1, Math.ceil(images / perLine));
-  return lines * STRIP_THUMB + (lines - 1) * STRIP_GAP + 2 * STRIP_PADDING;
 }
 
 export interface StripRows {
