@@ -13,6 +13,7 @@ import {
   type Term,
   type TextKey,
 } from './ast.js';
+import { nearestKey } from './did-you-mean.js';
 import { scan, type Token } from './scan.js';
 
 const MAX_SEED = 18446744073709551615n;
@@ -124,6 +125,9 @@ function term(atom: Atom, key: string | null): Term | QueryError {
       ? { kind: 'from', imageId: id }
       : fail(valueAt, "from: takes an image's id, as the details panel's “Made from this image” uses it.");
   }
+  const near = nearestKey(key, [...KEYS, ...Object.keys(ALIASES)]);
+  if (near !== null)
+    return fail(atom.at, `There is no key "${key}:". Did you mean ${near}:? To search for the text, put it in quotes.`);
   return fail(
     atom.at,
     `There is no key "${key}:". Keys: ${KEYS.join(', ')}. To search for the text, put it in quotes.`,

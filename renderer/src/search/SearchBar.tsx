@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { SuggestResult } from '../../../shared/contract';
 import { createLatestRunner } from './latest-runner';
 import { applySuggestion, moveHighlight } from './suggestions';
@@ -16,6 +16,7 @@ export function SearchBar() {
   const store = useAppStore();
   const api = useApi();
   const inputRef = useRef<HTMLInputElement>(null);
+  const rootRef = useRef<HTMLDivElement>(null);
   const [suggest, setSuggest] = useState<SuggestResult | null>(null);
   const [highlight, setHighlight] = useState(-1);
   const [helpOpen, setHelpOpen] = useState(false);
@@ -94,9 +95,10 @@ export function SearchBar() {
     runner.push(value);
   };
 
+  const closeHelp = useCallback(() => setHelpOpen(false), []);
   const listOpen = suggest !== null && suggest.items.length > 0;
   return (
-    <div className="search" role="search">
+    <div className="search" role="search" ref={rootRef}>
       <input
         ref={inputRef}
         id="search"
@@ -115,6 +117,12 @@ export function SearchBar() {
         }}
         onBlur={() => window.setTimeout(closeSuggestions, 150)}
         onKeyDown={(e) => {
+          // The help card is the top layer: Escape closes it before the suggestions or the text.
+          if (helpOpen && e.key === 'Escape') {
+            e.preventDefault();
+            setHelpOpen(false);
+            return;
+          }
           if (listOpen && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
             e.preventDefault();
             setHighlight((h) => moveHighlight(h, e.key === 'ArrowDown' ? 1 : -1, suggest.items.length));
@@ -175,7 +183,7 @@ export function SearchBar() {
         </ul>
       ) : null}
       <SearchError />
-      {helpOpen ? <SearchHelp onClose={() => setHelpOpen(false)} /> : null}
+      {helpOpen ? <SearchHelp onClose={closeHelp} root={rootRef} /> : null}
     </div>
   );
 }
