@@ -3,8 +3,8 @@ import { screenshot, openApp, type App } from './harness.js';
 import { apiCall, waitFor } from './helpers.js';
 
 /**
- * The composer as a new person first sees it: the prompt dominates, provider, model, size and count sit together
- * under it, and everything else waits under Advanced, which then stays as the person left it.
+ * The composer as a new person first sees it: the prompt dominates, provider, model, size (ratio chips over width ×
+ * height) and count sit together under it, and everything else waits under Advanced, which then stays as the person left it.
  */
 let app: App;
 
@@ -22,12 +22,12 @@ const advanced = () => app.page.locator('details.advanced');
 const isOpen = () => advanced().evaluate((el) => (el as unknown as { open: boolean }).open);
 
 describe('the composer', () => {
-  it('leads with a large prompt that grows as it is typed, the four everyday settings under it, the rest closed', async () => {
+  it('leads with a large prompt that grows as it is typed, the everyday settings under it, the rest closed', async () => {
     const { page } = app;
     expect(await isOpen()).toBe(false);
-    for (const label of ['Provider', 'Model', 'Size', 'Count'])
+    for (const label of ['Provider', 'Model', 'Size', 'Width', 'Height', 'Count'])
       expect(await page.getByLabel(label, { exact: true }).isVisible()).toBe(true);
-    for (const label of ['Steps', 'Guidance', 'Width'])
+    for (const label of ['Steps', 'Guidance', 'Seed'])
       expect(await page.getByLabel(label, { exact: true }).isVisible()).toBe(false);
     const prompt = page.getByLabel('Prompt', { exact: true });
     const before = (await prompt.boundingBox())!.height;

@@ -63,7 +63,8 @@ describe('generate with the builtin provider', () => {
   it('cancels a running job', async () => {
     const { page } = app;
     await page.getByLabel('Prompt', { exact: true }).fill('a very slow cathedral interior');
-    await page.getByLabel('Size').selectOption('2048x2048');
+    await page.getByLabel('Width', { exact: true }).fill('2048');
+    await page.getByLabel('Height', { exact: true }).fill('2048');
     await page.getByLabel('Steps').fill('150');
     await page
       .getByRole('form', { name: 'Composer' })

@@ -41,7 +41,8 @@ describe('the desktop window', () => {
     const prompt = 'a lighthouse over a winter sea';
     await window.getByLabel('Prompt', { exact: true }).fill(prompt);
     // Large enough that the render lasts several progress ticks. Steps wait under Advanced, closed for a new person.
-    await window.getByLabel('Size').selectOption('2048x2048');
+    await window.getByLabel('Width', { exact: true }).fill('2048');
+    await window.getByLabel('Height', { exact: true }).fill('2048');
     const advanced = window.locator('details.advanced');
     if (!(await advanced.evaluate((details) => (details as unknown as { open: boolean }).open)))
       await advanced.locator('summary').click();

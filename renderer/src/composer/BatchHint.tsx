@@ -1,7 +1,7 @@
 import { takesPrompt } from '../../../shared/prompt-template';
 import type { BatchPlan } from './composer-batch';
 
-/** Under the prompt: how many jobs Generate makes (and which), why the text cannot be read, or what a style sends. */
+/** Under the prompt: why the text cannot be read, what a recalled prompt makes, or what a style sends. */
 export function BatchHint({
   plan,
   hint,
@@ -24,18 +24,8 @@ export function BatchHint({
       </p>
     ) : null;
   }
-  if (hint !== null) {
-    return (
-      <details className="batch-hint">
-        <summary role="status">{hint}</summary>
-        <ol>
-          {plan.prompts.map((p, i) => (
-            <li key={i}>{p}</li>
-          ))}
-        </ol>
-      </details>
-    );
-  }
+  // The job count shows by Generate instead (BatchCount), where it stays in view.
+  if (hint !== null) return null;
   if (recalledJobs !== null) {
     return (
       <p className="hint recalled-prompt" role="status">
@@ -50,5 +40,20 @@ export function BatchHint({
     <p className="hint template-preview" title={first}>
       {takesPrompt(template) ? `Sends: ${first}` : `Sends the style’s fixed prompt, not what is typed: ${first}`}
     </p>
+  );
+}
+
+/** Beside Generate, pinned with it: how many jobs it makes, opening to list their prompts. */
+export function BatchCount({ plan, hint }: { plan: BatchPlan; hint: string | null }) {
+  if (!plan.ok || hint === null) return null;
+  return (
+    <details className="batch-hint">
+      <summary role="status">{hint}</summary>
+      <ol>
+        {plan.prompts.map((p, i) => (
+          <li key={i}>{p}</li>
+        ))}
+      </ol>
+    </details>
   );
 }

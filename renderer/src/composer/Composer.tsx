@@ -1,6 +1,6 @@
 import { useMemo, useRef } from 'react';
 import { BUILTIN_DESCRIPTION } from '../../../shared/providers/groups';
-import { ASPECT_RATIOS, MAX_SEED, seedFieldText, seedFromInput, sizeForAspect } from './composer';
+import { MAX_SEED, seedFieldText, seedFromInput } from './composer';
 import { batchHint, planBatch, recalledExpansion } from './composer-batch';
 import { advancedSummary, hasAdvancedError, useAdvancedOpen } from './composer-advanced';
 import { resolveTarget, targetOptions } from './composer-targets';
@@ -10,7 +10,7 @@ import { ModelField } from './ModelField';
 import { keyToCommand } from '../common/keyboard';
 import { providerStatusView } from '../settings/provider-status';
 import { useApp, useAppShallow } from '../store/context';
-import { BatchHint } from './BatchHint';
+import { BatchCount, BatchHint } from './BatchHint';
 import { DraftNotes } from './DraftNotes';
 import { Field } from '../common/Field';
 import { InputImageStrip } from '../iterate/InputImageStrip';
@@ -18,6 +18,7 @@ import { ReferenceStrip } from '../iterate/ReferenceStrip';
 import { PresetMenu } from './PresetMenu';
 import { PromptHistory } from './PromptHistory';
 import { SamplerFields } from './SamplerFields';
+import { SizeField } from './SizeField';
 
 function randomSeed(): number {
   const values = new Uint32Array(1);
@@ -50,14 +51,6 @@ export function Composer() {
   const plan = useMemo(() => planBatch(draft), [draft]);
   const hint = plan.ok ? batchHint(plan.prompts.length, draft.count) : null;
   const recalledJobs = useMemo(() => recalledExpansion(draft), [draft]);
-  const fixedSizes = caps?.sizes.fixed !== undefined && caps.sizes.fixed.length > 0 ? caps.sizes.fixed : null;
-  const presets = useMemo(() => {
-    const fixed = caps?.sizes.fixed;
-    return fixed !== undefined && fixed.length > 0 ? fixed : (caps?.sizes.presets ?? []);
-  }, [caps]);
-  const longEdge = Math.max(draft.width, draft.height);
-  const sizeKey = `${draft.width}x${draft.height}`;
-  const presetKeys = useMemo(() => presets.map(([w, h]) => `${w}x${h}`), [presets]);
 
   // When the person pressed, from the input event itself: a busy page may handle two clicks far later than they happened.
   const pressedAt = (e: { timeStamp: number }) => performance.timeOrigin + e.timeStamp;
@@ -151,7 +144,7 @@ export function Composer() {
         recalledJobs={recalledJobs}
       />
 
-      {/* What an artist sets every time, on one line; the rest waits under Advanced. */}
+      {/* What an artist sets every time: provider and model, then size and count; the rest waits under Advanced. */}
       <div className="row main-row">
         <Field
           label="Provider"
@@ -175,30 +168,8 @@ export function Composer() {
         {provider !== undefined && (provider.models.length > 0 || takesTypedModel(provider.kind)) ? (
           <ModelField provider={provider} />
         ) : null}
-        <Field
-          label="Size"
-          error={fixedSizes === null && caps !== undefined ? undefined : (errors.width ?? errors.height)}
-        >
-          {(props) => (
-            <select
-              {...props}
-              value={presetKeys.includes(sizeKey) ? sizeKey : 'custom'}
-              onChange={(e) => {
-                const [w, h] = e.target.value.split('x').map(Number);
-                if (w !== undefined && h !== undefined && !Number.isNaN(w)) update({ width: w, height: h });
-              }}
-            >
-              {presets.map(([w, h]) => (
-                <option key={`${w}x${h}`} value={`${w}x${h}`}>
-                  {w} × {h}
-                </option>
-              ))}
-              {presetKeys.includes(sizeKey) ? null : (
-                <option value="custom">{`${draft.width} × ${draft.height} (custom)`}</option>
-              )}
-            </select>
-          )}
-        </Field>
+      </div>
+      <SizeField width={draft.width} height={draft.height} caps={caps} errors={errors} onChange={update}>
         <Field label="Count" error={errors.count}>
           {(props) => (
             <input
@@ -211,7 +182,7 @@ export function Composer() {
             />
           )}
         </Field>
-      </div>
+      </SizeField>
 
       <DraftNotes />
 
@@ -233,62 +204,6 @@ export function Composer() {
                 />
               )}
             </Field>
-          ) : null}
-
-          {caps !== undefined && fixedSizes === null ? (
-            <div className="field">
-              <span className="label" id="aspect-label">
-                Aspect ratio
-              </span>
-              <div className="chips" role="group" aria-labelledby="aspect-label">
-                {ASPECT_RATIOS.map((ratio) => {
-                  const [w, h] = sizeForAspect(ratio, longEdge, caps);
-                  const active = w === draft.width && h === draft.height;
-                  return (
-                    <button
-                      key={ratio.label}
-                      type="button"
-                      className={active ? 'chip active' : 'chip'}
-                      aria-pressed={active}
-                      onClick={() => update({ width: w, height: h })}
-                    >
-                      {ratio.label}
-                    </button>
-                  );
-                })}
-              </div>
-            </div>
-          ) : null}
-
-          {fixedSizes === null && caps !== undefined ? (
-            <div className="row">
-              <Field label="Width" error={errors.width}>
-                {(props) => (
-                  <input
-                    {...props}
-                    type="number"
-                    min={caps.sizes.min}
-                    max={caps.sizes.max}
-                    step={caps.sizes.multipleOf}
-                    value={draft.width}
-                    onChange={(e) => update({ width: Number(e.target.value) })}
-                  />
-                )}
-              </Field>
-              <Field label="Height" error={errors.height}>
-                {(props) => (
-                  <input
-                    {...props}
-                    type="number"
-                    min={caps.sizes.min}
-                    max={caps.sizes.max}
-                    step={caps.sizes.multipleOf}
-                    value={draft.height}
-                    onChange={(e) => update({ height: Number(e.target.value) })}
-                  />
-                )}
-              </Field>
-            </div>
           ) : null}
 
           {caps?.seed ? (
@@ -422,15 +337,19 @@ export function Composer() {
         </div>
       </details>
 
-      <button
-        type="submit"
-        className="btn primary generate"
-        aria-busy={submitting}
-        onClick={(e) => (clickedAt.current = pressedAt(e))}
-      >
-        {submitting ? 'Queuing…' : hint !== null ? `Generate ${plan.ok ? plan.prompts.length : ''} jobs` : 'Generate'}
-        <kbd aria-hidden="true">Ctrl ↵</kbd>
-      </button>
+      {/* Pinned to the panel's bottom edge (composer-size.css): Generate stays in view however long the form grows. */}
+      <div className="composer-footer">
+        <BatchCount plan={plan} hint={hint} />
+        <button
+          type="submit"
+          className="btn primary generate"
+          aria-busy={submitting}
+          onClick={(e) => (clickedAt.current = pressedAt(e))}
+        >
+          {submitting ? 'Queuing…' : hint !== null ? `Generate ${plan.ok ? plan.prompts.length : ''} jobs` : 'Generate'}
+          <kbd aria-hidden="true">Ctrl ↵</kbd>
+        </button>
+      </div>
     </form>
   );
 }

@@ -8,8 +8,6 @@ const ADVANCED_KEY = 'atelier.composerAdvanced';
 /** The fields that live under Advanced: an error in any of them opens it, so the message is never hidden. */
 export const ADVANCED_FIELDS = [
   'negativePrompt',
-  'width',
-  'height',
   'seed',
   'steps',
   'guidance',

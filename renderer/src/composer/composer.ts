@@ -107,28 +107,6 @@ export function keyForAttempt(
   return { fingerprint: print, key: makeKey() };
 }
 
-export const ASPECT_RATIOS = [
-  { label: '1:1', w: 1, h: 1 },
-  { label: '4:3', w: 4, h: 3 },
-  { label: '3:2', w: 3, h: 2 },
-  { label: '16:9', w: 16, h: 9 },
-  { label: '3:4', w: 3, h: 4 },
-  { label: '2:3', w: 2, h: 3 },
-  { label: '9:16', w: 9, h: 16 },
-] as const;
-
-/** The size for an aspect ratio whose long edge is `longEdge`, snapped to what the provider accepts. */
-export function sizeForAspect(
-  ratio: { w: number; h: number },
-  longEdge: number,
-  caps: ProviderCapabilities,
-): [number, number] {
-  const { min, max, multipleOf } = caps.sizes;
-  const snap = (v: number) => Math.min(max, Math.max(min, Math.round(v / multipleOf) * multipleOf));
-  if (ratio.w >= ratio.h) return [snap(longEdge), snap((longEdge * ratio.h) / ratio.w)];
-  return [snap((longEdge * ratio.w) / ratio.h), snap(longEdge)];
-}
-
 /**
  * The draft adjusted to a newly chosen provider: its default model and what that model takes; `before`, what the
  * draft was made for, lets steps and guidance left at its defaults follow the new ones.

@@ -8,7 +8,6 @@ import {
   DEFAULT_DRAFT,
   fingerprint,
   keyForAttempt,
-  sizeForAspect,
 } from '../../../../renderer/src/composer/composer';
 import { validateRequest } from '../../../../renderer/src/composer/request-validation';
 import {
@@ -304,24 +303,5 @@ describe('composer', () => {
       steps: null,
       quality: 'low',
     });
-  });
-
-  it('aspect ratios snap to sizes the provider accepts', () => {
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 1, max: 20 }),
-        fc.integer({ min: 1, max: 20 }),
-        fc.integer({ min: 100, max: 3000 }),
-        (w, h, edge) => {
-          const [width, height] = sizeForAspect({ w, h }, edge, caps);
-          for (const v of [width, height]) {
-            expect(v % 64).toBe(0);
-            expect(v).toBeGreaterThanOrEqual(256);
-            expect(v).toBeLessThanOrEqual(1024);
-          }
-        },
-      ),
-    );
-    expect(sizeForAspect({ w: 16, h: 9 }, 1024, caps)).toEqual([1024, 576]);
   });
 });

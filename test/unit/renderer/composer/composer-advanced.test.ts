@@ -20,5 +20,7 @@ describe('the closed Advanced summary', () => {
     expect(hasAdvancedError({ steps: 'Too many' })).toBe(true);
     expect(hasAdvancedError({ negativePrompt: 'Too long' })).toBe(true);
     expect(hasAdvancedError({ prompt: 'Write a prompt' })).toBe(false);
+    // The size sits above Advanced, beside its ratio chips: its error shows there without opening anything.
+    expect(hasAdvancedError({ width: 'Too wide' })).toBe(false);
   });
 });
