@@ -6,6 +6,7 @@ import type {
   ImportStatus,
   ImageSource,
   LibraryFolder,
+  SourceCount,
   StoredRequest,
 } from '../../shared/contract.js';
 import type { NewImage } from './records.js';
@@ -114,6 +115,8 @@ export interface ImportReads {
   original(imageId: string): { path: string; root: string } | null;
   /** Images whose thumbnail is still to be made, newest first (the top of the grid). */
   thumbless(limit: number): Array<{ imageId: string; jobId: string }>;
+  /** The tools the library holds images of, each counted up to `cap` (bounded work at any library size). */
+  sourceCounts(sources: readonly ImageSource[], cap: number): SourceCount[];
 }
 
 /** What the import store records (each guarded as a write). */
@@ -132,6 +135,8 @@ export interface ImportWrites {
   /** Removes the folder from the library: its imported jobs go to the trash; no file is touched. */
   removeFolder(id: string): { trashed: string[] };
   setFolderScanned(id: string): void;
+  /** Watch on or off for a folder (not a single file); the folder as it now is. */
+  setFolderWatch(id: string, watch: boolean): void;
   setThumb(imageId: string, thumbPath: string): string | null;
 }
 

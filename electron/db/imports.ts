@@ -1,5 +1,5 @@
 import { sep } from 'node:path';
-import type { ImportProblem, ImportStatus, LibraryFolder } from '../../shared/contract.js';
+import type { ImageSource, ImportProblem, ImportStatus, LibraryFolder, SourceCount } from '../../shared/contract.js';
 import { AppError } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import type { StoreContext } from './context.js';
@@ -98,9 +98,9 @@ export function createImports(ctx: StoreContext, images: Images, events: Events)
     `UPDATE imports SET status = @status, updated_at = @now,
        finished_at = CASE WHEN @finished = 1 THEN @now ELSE NULL END WHERE id = @id`,
   );
-  const problemsStmt = sql.prepare<{ path: string; reason: string }>(
+  const problemsStmt = sql.prepare<ImportProblem>(
     'imports.problems',
-    `SELECT path, reason FROM import_files WHERE import_id = ? AND status IN ('skipped', 'failed') ORDER BY seq DESC LIMIT ?`,
+    `SELECT path, reason, status FROM import_files WHERE import_id = ? AND status IN ('skipped', 'failed') ORDER BY seq DESC LIMIT ?`,
   );
   const folderByPath = sql.prepare<FolderRow>('folders.byPath', 'SELECT * FROM import_folders WHERE path = ?');
   const folderById = sql.prepare<FolderRow>('folders.get', 'SELECT * FROM import_folders WHERE id = ?');
@@ -109,6 +109,12 @@ export function createImports(ctx: StoreContext, images: Images, events: Events)
     'INSERT INTO import_folders (id, path, is_file, mode, watch, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   );
   const watchFolder = sql.prepare('folders.watch', 'UPDATE import_folders SET watch = 1 WHERE id = ?');
+  const setWatchStmt = sql.prepare('folders.setWatch', 'UPDATE import_folders SET watch = ? WHERE id = ?');
+  // Down jobs_source_created, at most `cap` jobs per source: a count that never reads the whole library.
+  const sourceCount = sql.prepare<{ n: number }>(
+    'jobs.sourceCount',
+    `SELECT COUNT(*) AS n FROM (SELECT 1 FROM jobs AS j JOIN images AS i ON i.job_id = j.id WHERE j.source = ? LIMIT ?)`,
+  );
   const folderRows = sql.prepare<FolderRow & { images: number; missing: number }>(
     'folders.list',
     `SELECT f.*, (SELECT COUNT(DISTINCT l.image_id) FROM image_locations AS l JOIN images AS i ON i.id = l.image_id
@@ -377,6 +383,13 @@ export function createImports(ctx: StoreContext, images: Images, events: Events)
           .map((r) => ({ path: r.path, bytes: r.bytes, mtimeMs: r.mtime_ms, missing: r.missing_at !== null })),
       original: (imageId) => originalStmt.get(imageId) ?? null,
       thumbless: (limit) => thumblessStmt.all(limit),
+      sourceCounts(sources: readonly ImageSource[], cap: number): SourceCount[] {
+        return sources.flatMap((source) => {
+          // One past the cap tells "exactly cap" from "more than cap".
+          const n = sourceCount.get(source, cap + 1)?.n ?? 0;
+          return n === 0 ? [] : [{ source, images: Math.min(n, cap), capped: n > cap }];
+        });
+      },
     },
     writes: {
       create({ id, paths, mode, watch }) {
@@ -414,6 +427,20 @@ export function createImports(ctx: StoreContext, images: Images, events: Events)
       markGone: (paths) => (paths.length === 0 ? { created: [], touched: [] } : goneTx.immediate(paths)),
       removeFolder: (id) => removeFolderTx.immediate(id),
       setFolderScanned: (id) => void scanned.run(ctx.now(), id),
+      setFolderWatch(id, watch) {
+        const folder = folderById.get(id);
+        if (folder === undefined)
+          throw new AppError('not_found', `There is no library folder ${id}.`, { details: { id } });
+        if (folder.is_file === 1 && watch)
+          throw new AppError(
+            'invalid_request',
+            'A single imported file cannot be watched: import its folder to watch it.',
+            {
+              details: { id },
+            },
+          );
+        setWatchStmt.run(watch ? 1 : 0, id);
+      },
       setThumb: (imageId, thumbPath) => setThumbTx.immediate(imageId, thumbPath),
     },
   };

@@ -342,6 +342,7 @@ export async function createEngine(options: EngineOptions, seams: EngineTestSeam
       store,
       watchState: (id) => sync.watchState(id),
       unwatch: (id) => sync.unwatch(id),
+      setWatch: (id, on) => sync.setWatch(id, on),
     });
 
     // Leftover previews go before the scheduler starts (afterwards their folders are live). The library sweep and

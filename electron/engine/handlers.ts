@@ -1,6 +1,13 @@
 import { createQueueHandlers, type QueueHandlerDeps } from './queue-handlers.js';
 import { AppError } from '../../shared/errors.js';
-import { isTerminal, kindOfTarget, type ComfyNodeRule, type Handlers, type JobDetail } from '../../shared/contract.js';
+import {
+  IMAGE_SOURCES,
+  isTerminal,
+  kindOfTarget,
+  type ComfyNodeRule,
+  type Handlers,
+  type JobDetail,
+} from '../../shared/contract.js';
 import { correctedDetail } from '../../shared/corrections/effective.js';
 import type { JobStore, RemovedFiles } from '../db/types.js';
 import type { LibraryRecovery } from '../library/recovery.js';
@@ -109,6 +116,8 @@ function hostOnlyLocationHandlers(): Pick<Handlers, (typeof LOCATION_CHANNELS)[n
 /** The engine's channel handlers: transport-free, over contract types. */
 export function createHandlers(deps: HandlerDeps): Handlers {
   const { store, scheduler, providers, settings, bus } = deps;
+  // Past this many images a source shows "1,000+": each count stays a short index walk at any library size.
+  const SOURCE_COUNT_CAP = 1_000;
 
   const announce = (ids: string[]): void => {
     for (const id of ids) {
@@ -257,6 +266,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'library.pauseImport': async ({ id }) => ({ import: await deps.importer.stop(id, 'pause') }),
     'library.resumeImport': async ({ id }) => ({ import: deps.importer.resume(id) }),
     'library.folders': async () => ({ items: deps.folders.list() }),
+    'library.setFolderWatch': async ({ id, watch }) => ({ folder: await deps.folders.setWatch(id, watch) }),
+    'library.sources': async () => ({ items: store.imports.sourceCounts(IMAGE_SOURCES, SOURCE_COUNT_CAP) }),
     'library.removeFolder': async ({ id }) => {
       const { trashed } = await deps.folders.remove(id);
       announce(trashed);

@@ -47,6 +47,8 @@ export const BRIDGE_CHANNELS = [
   'library.resumeImport',
   'library.folders',
   'library.removeFolder',
+  'library.setFolderWatch',
+  'library.sources',
   'library.location',
   'library.move.start',
   'library.move.status',

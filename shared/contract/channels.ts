@@ -3,7 +3,16 @@ import { z } from 'zod';
 import { ById, ByImage, Empty, Id, Ids, ProviderId } from './common.js';
 import { GenerateRequest, JobDetail, ListPage, ListQuery, Stats, SubmitResult } from './jobs.js';
 import { RebuildResult, RemoveOrphans, RetentionLimits, RetentionPreview, TrashSummary } from './library.js';
-import { ImportRequest, ImportSummary, LibraryFolder, RemovedFolder, RemoveFolder, RereadProgress } from './imports.js';
+import {
+  ImportRequest,
+  ImportSummary,
+  LibraryFolder,
+  RemovedFolder,
+  RemoveFolder,
+  RereadProgress,
+  SetFolderWatch,
+  SourceCount,
+} from './imports.js';
 import {
   Board,
   BoardImages,
@@ -121,6 +130,9 @@ export const channels = {
   'library.resumeImport': { input: ById, output: z.object({ import: ImportSummary }) },
   'library.folders': { input: Empty, output: z.object({ items: z.array(LibraryFolder) }) },
   'library.removeFolder': { input: RemoveFolder, output: RemovedFolder },
+  'library.setFolderWatch': { input: SetFolderWatch, output: z.object({ folder: LibraryFolder }) },
+  /** The tools the library holds images of (the Source filter lists only these). */
+  'library.sources': { input: Empty, output: z.object({ items: z.array(SourceCount) }) },
   // The library's folder: answered by the host (electron/host/library-host.ts), which owns the engine.
   'library.location': { input: Empty, output: LibraryLocation },
   /** Copies the library to an empty or new folder, verifies every file, then switches to it. */

@@ -53,8 +53,8 @@ export type ImportRequest = z.infer<typeof ImportRequest>;
 
 const count = z.number().int().min(0);
 
-/** A file that was not imported, and why, in words. */
-export const ImportProblem = z.object({ path: z.string(), reason: z.string() });
+/** A file that was not imported, and why, in words: skipped (not an image, empty) or failed (an image that could not be read). */
+export const ImportProblem = z.object({ path: z.string(), reason: z.string(), status: z.enum(['skipped', 'failed']) });
 export type ImportProblem = z.infer<typeof ImportProblem>;
 
 export const ImportCounts = z.object({
@@ -103,6 +103,8 @@ export const LibraryFolder = z.object({
   images: count,
   /** Known files no longer found where they were: marked, never dropped. */
   missing: count,
+  /** A single imported file, not a folder: there is nothing to watch. */
+  isFile: z.boolean().optional(),
 });
 export type LibraryFolder = z.infer<typeof LibraryFolder>;
 
@@ -111,6 +113,16 @@ export const RemoveFolder = z.strictObject({
   /** Removing a folder never deletes its files: only `false` is accepted here. */
   deleteFiles: z.literal(false, { error: 'Removing a folder never deletes its files from disk.' }).optional(),
 });
+
+/** Watch switched on or off for an imported folder, later: persisted, and the watcher starts or stops with it. */
+export const SetFolderWatch = z.strictObject({
+  id: Id,
+  watch: z.boolean({ error: 'Watch is on (true) or off (false).' }),
+});
+
+/** A tool the library holds images of, and how many (counted up to a cap: `capped` past it). */
+export const SourceCount = z.object({ source: ImageSource, images: count, capped: z.boolean() });
+export type SourceCount = z.infer<typeof SourceCount>;
 
 export const RemovedFolder = z.object({
   /** Imported jobs moved to the trash with the folder (their originals stay where they are). */

@@ -16,6 +16,7 @@ export const TEXT_KEYS = [
   'path',
   'negative',
   'note',
+  'import',
 ] as const;
 export const NUMBER_KEYS = ['steps', 'cfg', 'w', 'h', 'rating'] as const;
 export const IS_VALUES = ['favorite', 'trashed', 'rejected', 'failed', 'missing', 'derived'] as const;

@@ -193,6 +193,8 @@ export function createFakeEngine(dataDir: string): FakeEngine {
       'library.resumeImport',
       'library.folders',
       'library.removeFolder',
+      'library.setFolderWatch',
+      'library.sources',
     ]),
     ...notImplementedHere([
       'jobs.count',

@@ -299,6 +299,22 @@ export function compileQuery(
           params: [folded],
           image: true,
         };
+      case 'import':
+        // The images an import added (not the duplicates it found): its files marked imported, by their locations.
+        return {
+          sql: `i.id IN (SELECT l.image_id FROM import_files AS f JOIN image_locations AS l ON l.path = f.path
+                 WHERE f.import_id = ? AND f.status = 'imported')`,
+          params: [folded],
+          image: true,
+          imageDriver: {
+            name: 'import',
+            sql: `j.id IN (SELECT li.job_id FROM import_files AS f JOIN image_locations AS l ON l.path = f.path
+                   JOIN images AS li ON li.id = l.image_id WHERE f.import_id = ? AND f.status = 'imported')`,
+            params: [folded],
+            rows: null,
+            probeSql: "SELECT 1 FROM import_files WHERE import_id = ? AND status = 'imported'",
+          },
+        };
     }
   }
 

@@ -76,8 +76,11 @@ export function createFolderSync(deps: FolderSyncDeps) {
     }
   }
 
-  async function startWatching(folderId: string, root: string, catchUp: boolean): Promise<void> {
-    if (closed || watched.has(folderId)) return;
+  const settled = { caughtUp: Promise.resolve() };
+
+  /** Subscribes; resolves once the watcher is live, with the catch-up (if asked) as its own promise. */
+  async function subscribe(folderId: string, root: string, catchUp: boolean): Promise<{ caughtUp: Promise<void> }> {
+    if (closed || watched.has(folderId)) return settled;
     watched.add(folderId);
     try {
       // Subscribed first: a file written while the catch-up runs is reported, not lost between the two.
@@ -89,10 +92,25 @@ export function createFolderSync(deps: FolderSyncDeps) {
         path: root,
         error: error instanceof Error ? error.message : String(error),
       });
-      return;
+      return settled;
     }
-    if (!catchUp) return;
-    await inOrder(folderId, async () => {
+    return catchUp ? { caughtUp: catchUpOn(folderId, root) } : settled;
+  }
+
+  async function startWatching(folderId: string, root: string, catchUp: boolean): Promise<void> {
+    await (
+      await subscribe(folderId, root, catchUp)
+    ).caughtUp;
+  }
+
+  async function unwatch(folderId: string): Promise<void> {
+    watched.delete(folderId);
+    await chains.get(folderId);
+    await watcher.forget(folderId).catch(() => undefined);
+  }
+
+  function catchUpOn(folderId: string, root: string): Promise<void> {
+    return inOrder(folderId, async () => {
       const changes = await watcher.changesSince(folderId, root, deps.skip).catch(() => null);
       if (changes === null) await fullScan(folderId, root);
       else await apply(folderId, changes.upserted, changes.removed);
@@ -123,10 +141,19 @@ export function createFolderSync(deps: FolderSyncDeps) {
       const status = watcher.status(folderId);
       return status === 'watching' ? 'watching' : status === 'failed' ? 'failed' : 'off';
     },
-    async unwatch(folderId: string): Promise<void> {
-      watched.delete(folderId);
-      await chains.get(folderId);
-      await watcher.forget(folderId).catch(() => undefined);
+    unwatch,
+    /**
+     * Watch switched on later: live once this resolves, and what the folder gained while it was not watched is
+     * imported in the background (`caughtUp`). Off: stopped once this resolves; its snapshot goes with it.
+     */
+    async setWatch(folderId: string, on: boolean): Promise<{ caughtUp: Promise<void> }> {
+      if (!on) {
+        await unwatch(folderId);
+        return settled;
+      }
+      const folder = store.imports.folder(folderId);
+      if (folder === null || folder.isFile) return settled;
+      return subscribe(folderId, folder.path, true);
     },
     /** Settles queued work and records where each folder stands, so the next start sees only later changes. */
     async close(): Promise<void> {

@@ -84,7 +84,8 @@ export async function probeFile(
 ): Promise<Probe> {
   const info = known ?? (await fileStat(path));
   if ('reason' in info) return { kind: 'failed', reason: info.reason };
-  if (info.size === 0) return { kind: 'failed', reason: 'The file is empty.' };
+  // An empty file (a Python package's __init__.py, a placeholder) holds no picture: nothing went wrong reading it.
+  if (info.size === 0) return { kind: 'skipped', reason: 'The file is empty: there is no image in it.' };
   if (info.size > MAX_IMPORT_BYTES)
     return { kind: 'skipped', reason: 'The file is larger than 512 MB: not an image Atelier imports.' };
   let bytes: Uint8Array;

@@ -52,7 +52,11 @@ describe('a file whose settings stall the reader', () => {
     }, 20_000);
     expect(done).toMatchObject({ status: 'completed', imported: 1, failed: 1 });
     expect(done.problems).toEqual([
-      { path: join(folder, 'a-stalls.png'), reason: 'Its settings could not be read in time (over 5 s).' },
+      {
+        path: join(folder, 'a-stalls.png'),
+        reason: 'Its settings could not be read in time (over 5 s).',
+        status: 'failed',
+      },
     ]);
   });
 });

@@ -54,7 +54,11 @@ describe("importing a folder of other tools' images", () => {
       duplicates: 0,
     });
     expect(done.problems).toEqual([
-      { path: join(outside, 'outputs', 'notes.md'), reason: expect.stringContaining('Not a PNG, JPEG, WebP or AVIF') },
+      {
+        path: join(outside, 'outputs', 'notes.md'),
+        reason: expect.stringContaining('Not a PNG, JPEG, WebP or AVIF'),
+        status: 'skipped',
+      },
     ]);
 
     const page = await h.engine.handlers['jobs.list']({ limit: 60, view: 'active' });

@@ -54,6 +54,7 @@ function readsOf({ jobId, imageId }: Seeded) {
     locationsIn: (s) => s.imports.locationsIn('none', '', 10),
     original: (s) => s.imports.original(imageId),
     thumbless: (s) => s.imports.thumbless(10),
+    sourceCounts: (s) => s.imports.sourceCounts(['atelier'], 10),
   };
   const curation: Calls<CurationReads> = {
     count: (s) => s.curation.count({ search: 'fox' }),
@@ -118,6 +119,7 @@ const writes = {
     markGone: (s) => s.imports.markGone(unused),
     removeFolder: (s) => s.imports.removeFolder(unused),
     setFolderScanned: (s) => s.imports.setFolderScanned(unused),
+    setFolderWatch: (s) => s.imports.setFolderWatch(unused, unused),
     setThumb: (s) => s.imports.setThumb(unused, unused),
   } satisfies Calls<ImportWrites>,
   curation: {

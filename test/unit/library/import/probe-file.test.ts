@@ -30,6 +30,21 @@ describe('probeFile', () => {
     );
   });
 
+  it('skips a file that holds no image (empty, text, bytes of no image format) with its reason: never a failure', async () => {
+    let n = 0;
+    const text = fc.string({ maxLength: 500 }).map((t) => new TextEncoder().encode(`#${t}`));
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.constant(new Uint8Array(0)), text), async (bytes) => {
+        const path = join(dir, `__init__${(n += 1)}.py`);
+        writeFileSync(path, bytes);
+        const probe = await probeFile(path);
+        expect(probe.kind).toBe('skipped');
+        if (probe.kind === 'skipped') expect(probe.reason).toMatch(bytes.length === 0 ? /empty/ : /Not a PNG/);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('reads every cut of a real file as cut short (never as a whole image) and the whole file as an image', async () => {
     for (const file of await toolFiles('cut')) {
       const path = join(dir, file.name);
