@@ -50,15 +50,11 @@ export function Filters() {
   const setLayout = useApp((s) => s.setLayout);
   const setAutoAdvance = useApp((s) => s.setAutoAdvance);
   const statusValue = STATUS_CHOICES.find((c) => c.statuses.join() === filters.status.join())?.value ?? '';
-  // Counts follow the search and filters when the engine has answered for them; the library's totals until then.
+  // Images that match, once the engine has answered: the library's totals count jobs, so no number until then.
   const counts: Record<View, number | undefined> =
     matchCounts !== null
       ? { all: matchCounts.active, favorites: matchCounts.favorites, trash: matchCounts.trash }
-      : {
-          all: stats === null ? undefined : stats.total - stats.trashed,
-          favorites: stats?.favorites,
-          trash: stats?.trashed,
-        };
+      : { all: undefined, favorites: undefined, trash: undefined };
 
   return (
     <nav className="filters" aria-label="Filters">
