@@ -30,6 +30,7 @@ export type Command =
   | 'thumbsBigger'
   | 'thumbsSmaller'
   | 'compose'
+  | 'reject'
   | 'queue'
   | 'shortcuts';
 
@@ -84,6 +85,10 @@ export function keyToCommand(input: KeyInput, context: KeyContext): Command | nu
     case 'f':
     case 'F':
       return context === 'grid' || context === 'viewer' ? 'favorite' : null;
+    // X rejects the focused image, as Lightroom's reject flag (X again clears it).
+    case 'x':
+    case 'X':
+      return context === 'grid' || context === 'viewer' ? 'reject' : null;
     case 'Delete':
     case 'Backspace':
       return context === 'grid' || context === 'viewer' ? 'delete' : null;

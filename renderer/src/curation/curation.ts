@@ -7,10 +7,35 @@ export type ViewKind = 'active' | 'trash';
  * The images a card shows. Outside the trash an image the person trashed leaves its card; in the trash a trashed
  * job shows all its images, any other job only its trashed ones.
  */
-export function visibleImages(job: JobSummary, view: ViewKind): ImageSummary[] {
+export function visibleImages(job: JobSummary, view: ViewKind, keep?: ReadonlySet<string>): ImageSummary[] {
   if (view === 'trash') return job.trashedAt !== null ? job.images : job.images.filter((i) => i.trashed === true);
   if (job.trashedAt !== null) return [];
-  return job.images.some((i) => i.trashed === true) ? job.images.filter((i) => i.trashed !== true) : job.images;
+  const outside = job.images.some((i) => i.trashed === true)
+    ? job.images.filter((i) => i.trashed !== true)
+    : job.images;
+  return withoutRejected(outside, keep);
+}
+
+/**
+ * A rejected image leaves its card (migration 0020), unless every image left is rejected: the engine sends such a job
+ * only when the search asks for rejects (is:rejected), and then they are what the card shows. `keep`: images rejected
+ * while the viewer is on them, which stay in its list so X again clears the reject.
+ */
+function withoutRejected(images: ImageSummary[], keep?: ReadonlySet<string>): ImageSummary[] {
+  if (!images.some((i) => i.rejected === true)) return images;
+  const kept = images.filter((i) => i.rejected !== true || keep?.has(i.id) === true);
+  return kept.length === 0 ? images : kept;
+}
+
+/** Every image outside the trash is rejected: the job leaves the default view (the engine's jobs.rejected roll-up). */
+export function allShownRejected(job: JobSummary): boolean {
+  const outside = job.images.filter((i) => i.trashed !== true);
+  return outside.length > 0 && outside.every((i) => i.rejected === true);
+}
+
+/** The search asks for rejected images (is:rejected, not negated): the default view's reject filter stands aside. */
+export function asksForRejected(search: string): boolean {
+  return /(^|[\s(|])is:rejected(?=$|[\s)|])/iu.test(search);
 }
 
 /** A job whose every image is in the trash leaves the active grid, as a trashed job does. */
@@ -129,6 +154,11 @@ export function withRating(image: ImageSummary, rating: number): ImageSummary {
 export function withFavorite(image: ImageSummary, favorite: boolean): ImageSummary {
   const { favorite: _old, ...rest } = image;
   return favorite ? { ...rest, favorite: true } : rest;
+}
+
+export function withRejected(image: ImageSummary, rejected: boolean): ImageSummary {
+  const { rejected: _old, ...rest } = image;
+  return rejected ? { ...rest, rejected: true } : rest;
 }
 
 export function withTrashed(image: ImageSummary, trashed: boolean): ImageSummary {

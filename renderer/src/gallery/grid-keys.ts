@@ -130,6 +130,24 @@ export function onGridKey(
       void state.favoriteImages({ images: picked }, !images.every((i) => i.favorite === true));
       return;
     }
+    case 'reject': {
+      event.preventDefault();
+      const picked = imageTargets();
+      const images = picked.jobIds
+        .flatMap((id) => state.jobs.byId[id]?.images ?? [])
+        .filter((i) => picked.imageIds.includes(i.id));
+      if (images.length === 0) return;
+      const reject = !images.every((i) => i.rejected === true);
+      // A rejected image leaves its card: the focus moves on first (back at the end), as culling expects.
+      if (reject && picked.imageIds.length === 1) {
+        const at = { jobId: current, imageId: picked.imageIds[0]! };
+        const next = stepImage(state.jobs.order, state.jobs.byId, view, at, 1);
+        const to = next.imageId === at.imageId ? stepImage(state.jobs.order, state.jobs.byId, view, at, -1) : next;
+        if (to.imageId !== at.imageId) moveTo(to.jobId, to.imageId);
+      }
+      void state.rejectImages({ images: picked }, reject);
+      return;
+    }
     case 'delete': {
       event.preventDefault();
       const ids = targets();

@@ -1,5 +1,13 @@
 import type { ImageSummary, JobSummary, MatchCounts } from '../../../shared/contract';
-import { patchImages, withFavorite, withRating, withTags, withTrashed, type ImageTargets } from '../curation/curation';
+import {
+  patchImages,
+  withFavorite,
+  withRating,
+  withRejected,
+  withTags,
+  withTrashed,
+  type ImageTargets,
+} from '../curation/curation';
 import { formatNumber } from '../common/format';
 import type { SliceCreator } from './deps';
 import { countsKeyOf, toMatchQuery } from './filters';
@@ -74,6 +82,8 @@ export const createCurationSlice: SliceCreator<CurationSlice> =
       patch: Patch,
       describe: (updated: number) => string,
       topic: 'curation' | 'trash' = 'curation',
+      /** Toast even for one image: an image that leaves the view needs its way back. */
+      always = false,
     ): Promise<boolean> => {
       const state = get();
       if (!('query' in target) && target.images.imageIds.length === 0) return false;
@@ -82,7 +92,7 @@ export const createCurationSlice: SliceCreator<CurationSlice> =
         const result = await run(targetInput(state, target));
         if ('query' in target) void get().loadFirstPage();
         // One image rated, favourited or tagged shows it on the image itself: a toast per key while culling is noise.
-        if (topic === 'curation' && !('query' in target) && target.images.imageIds.length === 1) return true;
+        if (!always && topic === 'curation' && !('query' in target) && target.images.imageIds.length === 1) return true;
         get().dismissTopic('curation');
         const undoId = result.undoId;
         get().toast({
@@ -138,6 +148,18 @@ export const createCurationSlice: SliceCreator<CurationSlice> =
           (image) => withFavorite(image, favorite),
           (n) =>
             favorite ? `Added ${plural(n, 'image')} to Favorites.` : `Removed ${plural(n, 'image')} from Favorites.`,
+        ),
+      rejectImages: (target, rejected) =>
+        curate(
+          target,
+          (t) => api.call('images.setRejected', { ...t, rejected }),
+          (image) => withRejected(image, rejected),
+          (n) =>
+            rejected
+              ? `Rejected ${plural(n, 'image')}: hidden from All (search is:rejected to see ${n === 1 ? 'it' : 'them'}).`
+              : `Un-rejected ${plural(n, 'image')}.`,
+          'curation',
+          true,
         ),
       trashImages: (target) =>
         curate(

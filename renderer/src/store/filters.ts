@@ -1,6 +1,6 @@
 import type { ImageSource, JobStatus, JobSummary, ListQuery, MatchQuery, Sort } from '../../../shared/contract';
 import { isTerminal } from '../common/contract-constants';
-import { allImagesTrashed } from '../curation/curation';
+import { allImagesTrashed, allShownRejected, asksForRejected } from '../curation/curation';
 import { foldForSearch } from '../../../shared/search-fold';
 
 export type View = 'all' | 'favorites' | 'trash';
@@ -73,6 +73,7 @@ export function toListQuery(filters: Filters, cursor?: string, limit = PAGE_SIZE
 export function matchesFilters(job: JobSummary, filters: Filters): boolean {
   const inTrash = job.trashedAt !== null || job.images.some((i) => i.trashed === true);
   if (filters.view === 'trash' ? !inTrash : job.trashedAt !== null || allImagesTrashed(job)) return false;
+  if (filters.view !== 'trash' && allShownRejected(job) && !asksForRejected(filters.search)) return false;
   if (filters.view === 'favorites' && !job.favorite) return false;
   if (filters.status.length > 0 && !filters.status.includes(job.status)) return false;
   if (filters.provider !== null && job.provider !== filters.provider) return false;

@@ -1,16 +1,19 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { JobDetail } from '../../../shared/contract';
 import { visibleImages } from '../curation/curation';
 import { dragOut } from '../library/export/drag-out';
 import { actionOfCommand } from '../iterate/iterate';
 import { isTextField, keyToCommand, ratingOfKey } from '../common/keyboard';
-import { jobTitle, thumbSrc } from '../common/thumbs';
+import { jobTitle } from '../common/thumbs';
 import { useApi, useApp, useAppStore } from '../store/context';
 import { DetailsPanel } from './DetailsPanel';
 import { focusComposerPrompt } from '../iterate/ImageActions';
 import { MaskBrush } from '../iterate/MaskBrush';
 import { ProgressBar } from '../common/ProgressBar';
 import { ZoomPane, type ZoomControls } from './ZoomPane';
+import { Filmstrip } from './Filmstrip';
+import { MarkFeedback, type ShownMark } from './MarkFeedback';
+import { feedbackOf, type Mark } from './mark-feedback';
 import './viewer.css';
 
 const DETAILS_KEY = 'atelier.viewer.details';
@@ -37,7 +40,24 @@ export function Viewer() {
   const updatedAt = job?.updatedAt;
   const view = useApp((s) => (s.filters.view === 'trash' ? 'trash' : 'active'));
   // The images the card shows: one the person trashed leaves the viewer as it leaves the card.
-  const images = job === undefined ? [] : visibleImages(job, view);
+  // Images rejected while on screen stay in the viewer's list (marked), so X again clears the reject.
+  const [keptRejects, setKeptRejects] = useState<ReadonlySet<string>>(() => new Set());
+  const images = job === undefined ? [] : visibleImages(job, view, keptRejects);
+  const [shownMark, setShownMark] = useState<ShownMark | null>(null);
+  const [spoken, setSpoken] = useState('');
+  const showMark = (mark: Mark) => {
+    setShownMark((was) => ({ seq: (was?.seq ?? 0) + 1, mark }));
+    setSpoken(feedbackOf(mark).spoken);
+  };
+  const hideMark = useCallback(() => setShownMark(null), []);
+  // Where the last Delete came from, so the sign's Undo brings the viewer back to it.
+  const trashedFrom = useRef<{ jobId: string; index: number } | null>(null);
+  // The job's place in the grid when opened: a job that leaves the grid (rejected whole) still has neighbours.
+  const placeInOrder = useRef(-1);
+  useEffect(() => {
+    const at = store.getState().jobs.order.indexOf(id);
+    if (at !== -1) placeInOrder.current = at;
+  }, [store, id]);
 
   useEffect(() => {
     const dialog = dialogRef.current;
@@ -68,22 +88,29 @@ export function Viewer() {
   // An image restored or deleted permanently from the trash view leaves: the viewer stays on the last one left.
   if (images.length > 0 && imageIndex > images.length - 1) setImageIndex(images.length - 1);
 
-  const step = (delta: 1 | -1) => {
+  const step = (delta: 1 | -1, keep: ReadonlySet<string> = keptRejects) => {
     const state = store.getState();
     state.closeEditor();
     const current = state.jobs.byId[id];
     const next = imageIndex + delta;
-    if (current !== undefined && next >= 0 && next < visibleImages(current, view).length) {
+    if (current !== undefined && next >= 0 && next < visibleImages(current, view, keep).length) {
       setImageIndex(next);
       return;
     }
     const order = state.jobs.order;
-    const neighbour = order[order.indexOf(id) + delta];
+    const here = order.indexOf(id);
+    // Gone from the grid (every image rejected): the job now after it sits at its old place.
+    const neighbour =
+      here !== -1
+        ? order[here + delta]
+        : placeInOrder.current === -1
+          ? undefined
+          : order[placeInOrder.current + (delta === 1 ? 0 : -1)];
     if (neighbour === undefined) return;
     setDetail(null);
     // Going back lands on the previous job's last image.
     const other = state.jobs.byId[neighbour];
-    const count = other === undefined ? 1 : visibleImages(other, view).length;
+    const count = other === undefined ? 1 : visibleImages(other, view, keep).length;
     state.openViewer(neighbour, delta === -1 ? Math.max(0, count - 1) : 0);
   };
 
@@ -157,21 +184,40 @@ export function Viewer() {
         toggleDetails();
         return;
       case 'favorite':
-        if (image !== undefined)
+        if (image !== undefined) {
           void state.favoriteImages({ images: { imageIds: [image.id], jobIds: [id] } }, image.favorite !== true);
+          showMark({ kind: 'favorite', on: image.favorite !== true });
+        }
         return;
       case 'rate': {
         const rating = ratingOfKey(event.key);
         if (image === undefined || rating === null) return;
         event.preventDefault();
         void state.rate({ images: { imageIds: [image.id], jobIds: [id] } }, rating);
+        showMark({ kind: 'rating', rating });
         if (state.autoAdvance) step(1);
+        return;
+      }
+      case 'reject': {
+        if (image === undefined || view === 'trash') return;
+        event.preventDefault();
+        const reject = image.rejected !== true;
+        const kept = reject ? new Set(keptRejects).add(image.id) : keptRejects;
+        setKeptRejects(kept);
+        void state.rejectImages({ images: { imageIds: [image.id], jobIds: [id] } }, reject);
+        showMark({ kind: 'reject', on: reject });
+        // Next after rating takes a reject as a mark too: on to the next image.
+        if (reject && state.autoAdvance) step(1, kept);
         return;
       }
       case 'delete':
         event.preventDefault();
         if (view === 'trash') purgeShown();
-        else trashAndMove();
+        else {
+          trashedFrom.current = { jobId: id, index: imageIndex };
+          trashAndMove();
+          showMark({ kind: 'trash' });
+        }
         return;
       case 'undo': {
         const undo = [...state.toasts].reverse().find((t) => t.action?.label === 'Undo');
@@ -228,6 +274,21 @@ export function Viewer() {
     else void state.trashJobs([id]);
     if (neighbour === undefined) close();
     else state.openViewer(neighbour);
+  };
+
+  // The sign's Undo is the trash toast's own (Ctrl+Z runs the same), then back to the image it took away.
+  const undoTrash = () => {
+    const state = store.getState();
+    const undo = [...state.toasts].reverse().find((t) => t.topic === 'trash' && t.action?.label === 'Undo');
+    setShownMark(null);
+    if (undo?.action === undefined) return;
+    undo.action.run();
+    state.dismissToast(undo.id);
+    setSpoken('Restored from the Trash');
+    const from = trashedFrom.current;
+    if (from === null) return;
+    if (from.jobId === id) setImageIndex(from.index);
+    else state.openViewer(from.jobId, from.index);
   };
 
   const image = images[imageIndex];
@@ -304,26 +365,23 @@ export function Viewer() {
           ) : (
             <p className="muted">{job?.error?.message ?? 'This job has no image.'}</p>
           )}
+          <MarkFeedback shown={shownMark} spoken={spoken} onUndo={undoTrash} onDone={hideMark} />
         </div>
-        {images.length > 1 ? (
-          <div className="filmstrip" role="group" aria-label="Images of this job">
-            {images.map((img, i) => (
-              <button
-                key={img.id}
-                type="button"
-                className={i === imageIndex ? 'active' : ''}
-                aria-label={`Image ${i + 1}`}
-                aria-current={i === imageIndex}
-                onClick={() => setImageIndex(i)}
-              >
-                {thumbSrc(api, img) === null ? (
-                  <span className="thumb pending" aria-hidden="true" />
-                ) : (
-                  <img src={thumbSrc(api, img)!} alt="" />
-                )}
-              </button>
-            ))}
-          </div>
+        {detailsShown ? (
+          <Filmstrip
+            jobId={id}
+            index={imageIndex}
+            view={view}
+            keep={keptRejects}
+            onPick={(jobId, index) => {
+              store.getState().closeEditor();
+              if (jobId === id) setImageIndex(index);
+              else {
+                setDetail(null);
+                store.getState().openViewer(jobId, index);
+              }
+            }}
+          />
         ) : null}
       </div>
       {detailsShown ? (
