@@ -108,7 +108,7 @@ function seed(path: string, count: number, start: number): void {
         provider,
         text,
         request,
-        searchTextOf(text, null),
+        searchTextOf(text),
         request.length + 256,
         random() < 0.05 ? 1 : 0,
       );

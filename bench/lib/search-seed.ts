@@ -301,7 +301,7 @@ export function seedLibrary(
         metadata,
         seeds: Array.from({ length: count }, (_, k) => seed + k),
       });
-      const searchText = withSettings(searchTextOf(text, negative), facets);
+      const searchText = withSettings(searchTextOf(text), facets);
       const requestJson = JSON.stringify(request);
       const metadataJson = JSON.stringify(metadata);
       const resultJson = failed ? null : JSON.stringify({ timings: {}, seed });

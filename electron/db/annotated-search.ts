@@ -127,11 +127,7 @@ export function createAnnotatedSearch(ctx: StoreContext, corrections: Correction
         const request = JSON.parse(job.request_json) as StoredRequest;
         const metadata = job.metadata_json === null ? null : (JSON.parse(job.metadata_json) as ImportedMetadata);
         const settings = effectiveSettings({ request, metadata }, c);
-        text = swapHead(
-          text,
-          searchTextOf(request.prompt, request.negativePrompt),
-          searchTextOf(settings.prompt, settings.negativePrompt),
-        );
+        text = swapHead(text, searchTextOf(request.prompt), searchTextOf(settings.prompt));
         text = swapTail(text, file.settingsText, effective.settingsText);
       }
     }

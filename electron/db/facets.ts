@@ -77,7 +77,7 @@ export function facetsOf(source: FacetSource): JobFacets {
   };
 }
 
-/** The folded text jobs.search_text holds: prompt, negative prompt, then the settings line (each on its own line). */
+/** The folded text jobs.search_text holds: the prompt, then the settings line (each on its own line; never the negative prompt). */
 export function withSettings(searchText: string, facets: JobFacets): string {
   return facets.settingsText.length === 0 ? searchText : `${searchText}\n${facets.settingsText}`;
 }

@@ -9,8 +9,15 @@ export function searchTerms(query: string): string[] {
     .filter((t) => t.length > 0);
 }
 
-/** The folded prompt and negative prompt as stored in jobs.search_text (and indexed by jobs_grams). */
-export function searchTextOf(prompt: string, negativePrompt: string | null | undefined): string {
-  // A newline separates the two: search terms never contain whitespace, so no match can span both.
+/**
+ * The folded prompt as it starts jobs.search_text (indexed by jobs_grams): free words search the prompt, never the
+ * negative prompt, which `negative:` reads from jobs.negative_key (migration 0020 took it out of older rows).
+ */
+export function searchTextOf(prompt: string): string {
+  return foldForSearch(prompt);
+}
+
+/** The layout before version 21, prompt then negative prompt: only migration 0002 writes it (0021 takes it out). */
+export function searchTextBefore21(prompt: string, negativePrompt: string | null | undefined): string {
   return negativePrompt ? `${foldForSearch(prompt)}\n${foldForSearch(negativePrompt)}` : foldForSearch(prompt);
 }

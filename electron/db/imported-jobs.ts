@@ -28,7 +28,7 @@ export function importedDerived(fields: ImportedJobFields): ImportedDerived {
   const seed = fields.seed === undefined ? null : normalizeSeed(fields.seed);
   const result: Record<string, unknown> = { timings: {} };
   if (seed !== null) result.seed = seed;
-  const base = searchTextOf(request.prompt, request.negativePrompt);
+  const base = searchTextOf(request.prompt);
   const extra = fields.searchExtra.length > 0 ? foldForSearch(fields.searchExtra) : '';
   const model = fields.model ?? request.model ?? null;
   return {

@@ -76,7 +76,7 @@ export function createSubmit(ctx: StoreContext, events: Events, detail: (id: str
     const { idempotencyKey: _key, ...stored } = request;
     const requestJson = JSON.stringify(stored);
     const facets = facetsOf({ provider: request.provider, model: request.model ?? null, request });
-    const searchText = withSettings(searchTextOf(request.prompt, request.negativePrompt), facets);
+    const searchText = withSettings(searchTextOf(request.prompt), facets);
     const rowBytes = byteLength(requestJson) + byteLength(searchText) + ROW_OVERHEAD_BYTES + ctx.limits.maxResultBytes;
     if (totals.bytes + rowBytes > ctx.limits.maxLogicalBytes) {
       throw new AppError('overloaded', 'The job store is full. Empty the trash or prune old jobs, then try again.', {

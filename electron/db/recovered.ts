@@ -46,7 +46,7 @@ export function createRecovered(ctx: StoreContext, images: Images, events: Event
     const result: Record<string, unknown> = { timings: {} };
     if (entry.seed !== undefined) result.seed = entry.seed;
     if (entry.revisedPrompt !== undefined) result.revisedPrompt = entry.revisedPrompt;
-    const searchText = searchTextOf(request.prompt, request.negativePrompt);
+    const searchText = searchTextOf(request.prompt);
     writeJob({
       id: entry.jobId,
       createdAt: entry.createdAt,

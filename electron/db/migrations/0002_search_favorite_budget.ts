@@ -1,4 +1,4 @@
-import { searchTextOf } from '../fold.js';
+import { searchTextBefore21 } from '../fold.js';
 import type { Migration } from './types.js';
 
 /**
@@ -26,7 +26,7 @@ export const migration0002: Migration = {
       negative: string | null;
     }>;
     const fold = db.prepare('UPDATE jobs SET search_text = ? WHERE rowid = ?');
-    for (const row of rows) fold.run(searchTextOf(row.prompt, row.negative), row.rid);
+    for (const row of rows) fold.run(searchTextBefore21(row.prompt, row.negative), row.rid);
 
     db.exec(`
       UPDATE jobs SET logical_bytes =

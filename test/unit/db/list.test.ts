@@ -140,14 +140,20 @@ describe('search', () => {
     expect(search(store, 'NEAR(fox bird)')).toEqual([]);
   });
 
-  it('finds 1–2 character terms, requires every term, and searches the negative prompt', () => {
+  it('finds 1–2 character terms, requires every term, and searches the prompt, not the negative prompt', () => {
     const { store, ids } = seeded();
     expect(search(store, 'fo')).toEqual([ids.fox]);
     expect(search(store, 'šk')).toEqual([ids.czech]);
     expect(search(store, 'red   study')).toEqual([]);
     expect(search(store, 'study blue')).toEqual([ids.bird]);
-    expect(search(store, 'watermark')).toEqual([ids.negative]);
-    expect(search(store, 'castle watermark')).toEqual([ids.negative]);
+    expect(search(store, 'watermark')).toEqual([]);
+    // One to three letters are matched by their gram alone: the negative prompt is in no gram either.
+    expect(search(store, 'wat')).toEqual([]);
+    expect(search(store, 'castle watermark')).toEqual([]);
+    expect(search(store, 'negative:watermark')).toEqual([ids.negative]);
+    expect(search(store, 'castle negative:WATERMARK')).toEqual([ids.negative]);
+    expect(search(store, '-text')).toHaveLength(6);
+    expect(search(store, '-negative:text')).toHaveLength(5);
     expect(search(store, '   ')).toHaveLength(6);
   });
 
@@ -408,11 +414,13 @@ describe('search index', () => {
     const long = 'abcdefghij klmnopqrs ťuvwxyz 東京 '.repeat(1_000).slice(0, 31_990);
     // How long it takes (linear, where the triggers' SQL would be quadratic) is a figure: `npm run bench -- long-prompt`.
     const { job } = store.submit(req(`${long} ZEBRA`, { negativePrompt: `${long} ǆq` }));
-    for (const search of ['zebra', 'ǆq', 'ǆ', 'ť', '東京 zebra'])
+    for (const search of ['zebra', 'negative:ǆq', 'negative:ǆ', 'ť', '東京 zebra'])
       expect(
         store.list(q({ search })).items.map((j) => j.id),
         search,
       ).toEqual([job.id]);
+    // Free words search the prompt only: the negative prompt's own words find nothing.
+    expect(store.list(q({ search: 'ǆq' })).items).toEqual([]);
     // The store's own inserts leave the trigger on for everyone else (here: a second connection writing directly).
     store.submit(req('keyed', { idempotencyKey: 'k' }));
     store.submit(req('keyed', { idempotencyKey: 'k' }));

@@ -154,7 +154,7 @@ function naiveTerm(t: Term, m: ModelImage): boolean {
   switch (t.kind) {
     case 'word':
     case 'phrase':
-      return has(`${m.prompt}\n${m.negative}`, t.text);
+      return has(m.prompt, t.text);
     case 'text':
       switch (t.key) {
         case 'model':
