@@ -133,6 +133,21 @@ describe('one way to set a size', () => {
   });
 });
 
+describe('a model that takes only listed sizes', () => {
+  it('shows one chip per size, no width or height, and a click lights that size alone', async () => {
+    await composer().getByLabel('Provider', { exact: true }).selectOption('openai');
+    await waitFor(async () => (await chips().first().textContent())?.includes('×') === true, 'the listed sizes');
+    expect(await composer().getByLabel('Width', { exact: true }).count()).toBe(0);
+    const labels = await chips().allTextContents();
+    expect(labels).toContain('3:2 · 1536 × 1024');
+    await chips().getByText('3:2 · 1536 × 1024', { exact: true }).click();
+    await waitFor(async () => (await litChips()).join() === '3:2 · 1536 × 1024', 'that size alone to light');
+    await screenshot(app.page, 'composer-listed-sizes-1440x900-light');
+    await composer().getByLabel('Provider', { exact: true }).selectOption('builtin');
+    await composer().getByLabel('Width', { exact: true }).waitFor();
+  });
+});
+
 describe('Generate stays in view', () => {
   it('beside the gallery at 1440×900 with Advanced open and a long prompt', async () => {
     const { page } = app;

@@ -28,7 +28,11 @@ export function SizeField({ width, height, caps, errors, onChange, children }: P
       <span className="label" id="composer-size-label">
         Size
       </span>
-      <div className="chips ratio-chips" role="group" aria-labelledby="composer-size-label">
+      <div
+        className={fixed === null ? 'chips ratio-chips' : 'chips'}
+        role="group"
+        aria-labelledby="composer-size-label"
+      >
         {fixed !== null
           ? fixed.map(([w, h]) => {
               const active = w === width && h === height;
