@@ -27,6 +27,9 @@ import { TrashView } from '../curation/TrashView';
 import { Viewer } from '../viewer/Viewer';
 import { focusGrid } from '../gallery/grid-focus';
 import { useMediaQuery } from '../common/use-media-query';
+import { PanelToggles } from './PanelToggles';
+import { sidebarVisible } from '../store/ui-slice';
+import './layout.css';
 
 /** Keep in step with the drawer's media query in app.css. */
 const COMPOSER_DRAWER_QUERY = '(max-width: 1100px)';
@@ -51,6 +54,8 @@ export function App() {
   const composerOpen = useApp((s) => s.composerOpen);
   const queueOpen = useApp((s) => s.queueOpen);
   const setComposerOpen = useApp((s) => s.setComposerOpen);
+  const composerShown = useApp((s) => s.panels.composer);
+  const libraryShown = useApp(sidebarVisible);
   // The width at which app.css makes the composer a drawer: a closed drawer is inert (off screen, out of the tab order).
   const drawer = useMediaQuery(COMPOSER_DRAWER_QUERY);
   // An opened drawer hands the keyboard to the prompt (once it is shown: a hidden element cannot take focus).
@@ -71,6 +76,7 @@ export function App() {
         Skip to images
       </a>
       <header className="topbar">
+        <PanelToggles />
         <h1 className="brand">Atelier</h1>
         {/* Only in a narrow window (CSS): the composer is a drawer there, so the gallery stays first. */}
         <button
@@ -84,40 +90,45 @@ export function App() {
           Compose <kbd aria-hidden="true">N</kbd>
         </button>
         <SearchBar />
-        <LiveChip />
-        <QueueButton />
-        <button
-          type="button"
-          className="btn ghost"
-          onClick={() => openImport()}
-          aria-haspopup="dialog"
-          title="Import folders of images (Ctrl+I)"
-        >
-          Import…
-        </button>
-        <button type="button" className="btn ghost" onClick={() => setPanel('settings')} aria-haspopup="dialog">
-          Settings
-        </button>
+        <Filters />
+        <span className="topbar-end">
+          <LiveChip />
+          <QueueButton />
+          <button
+            type="button"
+            className="btn ghost"
+            onClick={() => openImport()}
+            aria-haspopup="dialog"
+            title="Import folders of images (Ctrl+I)"
+          >
+            Import…
+          </button>
+          <button type="button" className="btn ghost" onClick={() => setPanel('settings')} aria-haspopup="dialog">
+            Settings
+          </button>
+        </span>
       </header>
       <StatusBanner />
       <RecoveryBanner />
       <UpdateBanner />
       <div className="workspace">
+        {/* Folded away it stays mounted (hidden), so a half-written prompt and its settings wait for it to come back. */}
         <aside
           id="composer-drawer"
           className={composerOpen ? 'sidebar open' : 'sidebar'}
           aria-label="Compose"
+          hidden={!drawer && !composerShown}
           inert={drawer && !composerOpen}
         >
           <Composer />
         </aside>
-        <aside className="library-nav" aria-label="Library">
+        {/* Mounted even when hidden: its lists load the boards and tags that decide whether it stands at all. */}
+        <aside className="library-nav" aria-label="Library" hidden={!libraryShown}>
           <BoardsList />
           <TagsList />
         </aside>
         <main className="content">
           <ImportsPanel />
-          <Filters />
           {view === 'trash' ? <TrashView /> : null}
           <SelectionBar />
           <MatchesBar />

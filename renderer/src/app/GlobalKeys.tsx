@@ -3,8 +3,9 @@ import { isTextField, keyToCommand } from '../common/keyboard';
 import { THUMB_SIZES } from '../gallery/grid-layout';
 import { useAppStore } from '../store/context';
 import { CheatSheet, cheatSheetOpen, openCheatSheet } from './CheatSheet';
+import { isPicture, panelKeyToCommand } from './panels';
 
-/** Keys that work anywhere outside a text field: `/` to search, Ctrl/Cmd+Z to undo, Ctrl/Cmd+I to import, Q for the queue, Ctrl/Cmd +/− thumbnail size. */
+/** Keys that work anywhere outside a text field: `/` to search, Ctrl/Cmd+Z to undo, Ctrl/Cmd+I to import, Q for the queue, Ctrl/Cmd +/− thumbnail size; C, B and Tab on a picture fold the panels (panels.ts). */
 export function GlobalKeys() {
   const store = useAppStore();
   useEffect(() => {
@@ -12,6 +13,21 @@ export function GlobalKeys() {
       if (event.defaultPrevented) return;
       const state = store.getState();
       if (state.viewerId !== null || state.panel !== 'none' || state.importDialog !== null || cheatSheetOpen()) return;
+      const panelCommand = panelKeyToCommand({
+        key: event.key,
+        ctrlKey: event.ctrlKey,
+        metaKey: event.metaKey,
+        shiftKey: event.shiftKey,
+        altKey: event.altKey,
+        onPicture: isPicture(event.target),
+        inTextField: isTextField(event.target),
+      });
+      if (panelCommand !== null) {
+        event.preventDefault();
+        if (panelCommand === 'togglePanels') state.toggleAllPanels();
+        else state.togglePanel(panelCommand === 'toggleComposer' ? 'composer' : 'sidebar');
+        return;
+      }
       const command = keyToCommand(
         {
           key: event.key,
@@ -31,9 +47,13 @@ export function GlobalKeys() {
         document.getElementById('search')?.focus();
       } else if (command === 'compose') {
         event.preventDefault();
+        const folded = !state.panels.composer;
+        state.showPanel('composer');
         state.setComposerOpen(true);
-        // Wide windows have no drawer: the prompt takes the keyboard at once (App focuses it when a drawer opens).
-        document.querySelector<HTMLTextAreaElement>('textarea.prompt')?.focus();
+        // Wide windows have no drawer: the prompt takes the keyboard at once, or once a folded composer is drawn again.
+        const focusPrompt = () => document.querySelector<HTMLTextAreaElement>('textarea.prompt')?.focus();
+        if (folded) requestAnimationFrame(focusPrompt);
+        else focusPrompt();
       } else if (command === 'shortcuts') {
         event.preventDefault();
         openCheatSheet();

@@ -1,3 +1,4 @@
+import { useCallback, useRef, useState } from 'react';
 import type { ImageSource, JobStatus, Sort } from '../../../shared/contract';
 import { formatNumber } from '../common/format';
 import { openDuplicates } from './similar-view';
@@ -6,6 +7,8 @@ import { useApp } from '../store/context';
 import { countsKeyOf, type View } from '../store/filters';
 import { THUMB_SIZES } from '../gallery/grid-layout';
 import { LayoutToggle } from '../gallery/LayoutToggle';
+import { useOutsideClose } from '../common/use-outside-close';
+import { activeFilterCount } from '../app/panels';
 
 const VIEWS: { id: View; label: string }[] = [
   { id: 'all', label: 'All' },
@@ -36,20 +39,16 @@ function newShuffle(): number {
   return Math.floor(Math.random() * 2_147_483_647);
 }
 
+/** The toolbar's part: the view tabs, a Filters button whose popover holds the drop-downs, and Grid | List with the size. */
 export function Filters() {
   const filters = useApp((s) => s.filters);
   const setFilters = useApp((s) => s.setFilters);
-  const providers = useApp((s) => s.providers);
-  const stats = useApp((s) => s.stats);
   const matchCounts = useApp((s) => s.counts);
   const stale = useApp((s) => s.countsKey !== countsKeyOf(s.filters));
-  const autoAdvance = useApp((s) => s.autoAdvance);
   const thumbSize = useApp((s) => s.thumbSize);
   const setThumbSize = useApp((s) => s.setThumbSize);
   const layout = useApp((s) => s.layout);
   const setLayout = useApp((s) => s.setLayout);
-  const setAutoAdvance = useApp((s) => s.setAutoAdvance);
-  const statusValue = STATUS_CHOICES.find((c) => c.statuses.join() === filters.status.join())?.value ?? '';
   // Images that match, once the engine has answered: the library's totals count jobs, so no number until then.
   const counts: Record<View, number | undefined> =
     matchCounts !== null
@@ -78,6 +77,88 @@ export function Filters() {
           </button>
         ))}
       </div>
+      <FiltersMenu />
+      {/* Grid | List and the size stay side by side when the bar wraps. */}
+      <div className="view-controls">
+        <LayoutToggle layout={layout} onChange={setLayout} />
+        {/* The size is the grid's: kept in place in the list, so nothing moves when the person switches. */}
+        <label
+          className="inline-field thumb-size"
+          title={
+            layout === 'grid'
+              ? 'Thumbnail size: dense to large (Ctrl/Cmd + and −)'
+              : 'Thumbnail size applies to the grid'
+          }
+        >
+          <span className="thumb-size-label">Thumbnails</span>
+          <input
+            type="range"
+            aria-label="Thumbnails"
+            disabled={layout !== 'grid'}
+            min={THUMB_SIZES.min}
+            max={THUMB_SIZES.max}
+            step={THUMB_SIZES.step}
+            value={thumbSize}
+            onChange={(e) => setThumbSize(Number(e.target.value))}
+          />
+        </label>
+      </div>
+    </nav>
+  );
+}
+
+/** "Filters" with a count of what narrows the view; its popover holds status, provider, source, sort and the rest. */
+function FiltersMenu() {
+  const filters = useApp((s) => s.filters);
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  const close = useCallback(() => setOpen(false), []);
+  useOutsideClose(open, root, close);
+  const active = activeFilterCount(filters);
+  return (
+    <div
+      className="filters-menu"
+      ref={root}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && open) {
+          e.stopPropagation();
+          setOpen(false);
+          root.current?.querySelector<HTMLButtonElement>('.filters-button')?.focus();
+        }
+      }}
+    >
+      <button
+        type="button"
+        className={active > 0 ? 'btn ghost filters-button on' : 'btn ghost filters-button'}
+        aria-expanded={open}
+        aria-controls="filters-popover"
+        aria-label={active > 0 ? `Filters, ${active} on` : 'Filters'}
+        title="Status, provider, source, sort and more"
+        onClick={() => setOpen(!open)}
+      >
+        Filters
+        {active > 0 ? (
+          <span className="filters-badge" aria-hidden="true">
+            {active}
+          </span>
+        ) : null}
+        <span aria-hidden="true">▾</span>
+      </button>
+      {open ? <FilterFields close={close} /> : null}
+    </div>
+  );
+}
+
+function FilterFields({ close }: { close(): void }) {
+  const filters = useApp((s) => s.filters);
+  const setFilters = useApp((s) => s.setFilters);
+  const providers = useApp((s) => s.providers);
+  const stats = useApp((s) => s.stats);
+  const autoAdvance = useApp((s) => s.autoAdvance);
+  const setAutoAdvance = useApp((s) => s.setAutoAdvance);
+  const statusValue = STATUS_CHOICES.find((c) => c.statuses.join() === filters.status.join())?.value ?? '';
+  return (
+    <div className="filters-popover" id="filters-popover" role="group" aria-label="Filter and sort">
       <label className="inline-field">
         <span>Status</span>
         <select
@@ -158,39 +239,17 @@ export function Filters() {
         <input type="checkbox" checked={autoAdvance} onChange={(e) => setAutoAdvance(e.target.checked)} />
         <span>Next after rating</span>
       </label>
-      {/* Grid | List and the size stay side by side when the bar wraps. */}
-      <div className="view-controls">
-        <LayoutToggle layout={layout} onChange={setLayout} />
-        {/* The size is the grid's: kept in place in the list, so nothing moves when the person switches. */}
-        <label
-          className="inline-field thumb-size"
-          title={
-            layout === 'grid'
-              ? 'Thumbnail size: dense to large (Ctrl/Cmd + and −)'
-              : 'Thumbnail size applies to the grid'
-          }
-        >
-          <span>Thumbnails</span>
-          <input
-            type="range"
-            aria-label="Thumbnails"
-            disabled={layout !== 'grid'}
-            min={THUMB_SIZES.min}
-            max={THUMB_SIZES.max}
-            step={THUMB_SIZES.step}
-            value={thumbSize}
-            onChange={(e) => setThumbSize(Number(e.target.value))}
-          />
-        </label>
-      </div>
       <button
         type="button"
         className="btn ghost small"
-        onClick={openDuplicates}
+        onClick={() => {
+          close();
+          openDuplicates();
+        }}
         title="Copies of the same picture: exact, resized or re-encoded"
       >
         Show duplicates
       </button>
-    </nav>
+    </div>
   );
 }

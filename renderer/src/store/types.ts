@@ -27,6 +27,7 @@ import type { ImportsData } from '../library/import/imports-model';
 import type { Board, CorrectableField, MatchCounts, TagCount } from '../../../shared/contract';
 import type { ImageTargets } from '../curation/curation';
 import type { Layout } from '../gallery/layout-mode';
+import type { PanelName, PanelState } from '../app/panels';
 import type { IterateAction, Support, WorkingFrom } from '../iterate/iterate';
 import type { Mask } from '../iterate/mask-brush';
 import type { ReferencePick } from '../iterate/references';
@@ -178,6 +179,15 @@ export interface UiSlice {
   /** In a narrow window the composer is a drawer over the gallery: whether it is out. */
   composerOpen: boolean;
   setComposerOpen(open: boolean): void;
+  /** The panels folded away or shown in a wide window (app/panels.ts), remembered in this browser. */
+  panels: PanelState;
+  /** The empty boards column, opened by hand to make a first board (not remembered: empty, it stays out of the way). */
+  sidebarRevealed: boolean;
+  /** Tab on a picture: fold every panel away, or bring back what was folded. */
+  toggleAllPanels(): void;
+  togglePanel(name: PanelName): void;
+  /** Shows one panel (N shows the composer it writes into). */
+  showPanel(name: PanelName): void;
   /** The gallery's thumbnail size (a card's smallest width in px), remembered in this browser. */
   thumbSize: number;
   setThumbSize(size: number): void;

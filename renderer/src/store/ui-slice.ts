@@ -1,8 +1,9 @@
 import { AppError } from '../../../shared/errors';
 import type { SliceCreator } from './deps';
-import type { UiSlice } from './types';
+import type { AppState, UiSlice } from './types';
 import { CARD_MIN_WIDTH, clampThumbSize } from '../gallery/grid-layout';
 import { LAYOUT_KEY, parseLayout } from '../gallery/layout-mode';
+import { PANELS_KEY, parsePanels, sidebarShown, toggleAll, toggleOne, type PanelState } from '../app/panels';
 
 let nextToastId = 1;
 const THUMB_SIZE_KEY = 'atelier.thumbSize';
@@ -13,10 +14,20 @@ function storedThumbSize(): number {
 }
 const MAX_TOASTS = 4;
 
+function storePanels(panels: PanelState): PanelState {
+  globalThis.localStorage?.setItem(PANELS_KEY, JSON.stringify(panels));
+  return panels;
+}
+
 export function errorMessage(error: unknown): string {
   if (error instanceof AppError) return error.message;
   if (error instanceof Error && error.message !== '') return error.message;
   return 'Something went wrong.';
+}
+
+/** Whether the boards/tags column is on screen: it holds boards or tags, or was opened by hand. */
+export function sidebarVisible(s: Pick<AppState, 'panels' | 'sidebarRevealed' | 'boards' | 'tags'>): boolean {
+  return sidebarShown(s.panels, (s.boards?.length ?? 0) > 0 || (s.tags?.length ?? 0) > 0, s.sidebarRevealed);
 }
 
 export const createUiSlice: SliceCreator<UiSlice> = () => (set, get) => ({
@@ -31,6 +42,25 @@ export const createUiSlice: SliceCreator<UiSlice> = () => (set, get) => ({
   providerDown: {},
   composerOpen: false,
   setComposerOpen: (composerOpen) => set({ composerOpen }),
+  panels: parsePanels(globalThis.localStorage?.getItem(PANELS_KEY)),
+  sidebarRevealed: false,
+  toggleAllPanels: () => {
+    const s = get();
+    const panels = storePanels(toggleAll(s.panels, sidebarVisible(s)));
+    // Folding everything away closes the narrow window's drawer too; bringing panels back leaves it to N.
+    set(panels.stash === null ? { panels } : { panels, composerOpen: false, sidebarRevealed: false });
+  },
+  togglePanel: (name) => {
+    const s = get();
+    const visible = name === 'composer' ? s.panels.composer : sidebarVisible(s);
+    const panels = storePanels(toggleOne(s.panels, name, visible));
+    // An empty column asked for by hand stands until it is folded again.
+    set(name === 'sidebar' ? { panels, sidebarRevealed: !visible } : { panels });
+  },
+  showPanel: (name) => {
+    const s = get();
+    if (!s.panels[name]) set({ panels: storePanels({ ...s.panels, [name]: true, stash: null }) });
+  },
   thumbSize: storedThumbSize(),
   setThumbSize: (size) => {
     const thumbSize = clampThumbSize(size);
