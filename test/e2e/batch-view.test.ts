@@ -49,6 +49,7 @@ beforeAll(async () => {
         count: 1,
         steps: 150,
       });
+      ids[STOPPED] = job.id;
       await apiCall(host, 'jobs.cancel', { id: job.id });
       await waitFor(
         async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'cancelled',
@@ -216,25 +217,6 @@ describe('a batch in view', () => {
     await waitFor(async () => (await strip.count()) === 0, 'the strip to go');
   });
 
-  it('a cancelled card is named by what it shows (axe: label-content-name-mismatch)', async () => {
-    const { page } = app;
-    await card(STOPPED).locator('.tile-status', { hasText: 'Cancelled' }).waitFor();
-    const found = await seriousViolations(page, '.grid-canvas');
-    expect(found.filter((v) => v.id === 'label-content-name-mismatch')).toEqual([]);
-    expect(found).toEqual([]);
-    // The status a sighted person reads is what a screen reader hears with the card.
-    const described = await card(STOPPED)
-      .locator('.card-open')
-      .evaluate((el) => {
-        const id = el.getAttribute('aria-describedby');
-        const doc = (
-          globalThis as unknown as { document: { getElementById(i: string): { textContent: string } | null } }
-        ).document;
-        return id === null ? '' : (doc.getElementById(id)?.textContent ?? '');
-      });
-    expect(described).toContain('Cancelled');
-  });
-
   it('at the smallest thumbnails every card keeps its controls inside itself, on hover too', async () => {
     const { page } = app;
     const slider = page.getByRole('slider', { name: 'Thumbnails' });
@@ -256,5 +238,34 @@ describe('a batch in view', () => {
     await card(ONE).hover();
     await screenshot(page, 'batch-view-smallest');
     await slider.fill('180');
+  });
+
+  it('a cancelled card is named by what it shows (axe: label-content-name-mismatch)', async () => {
+    const { page } = app;
+    await card(STOPPED).locator('.tile-status', { hasText: 'Cancelled' }).waitFor();
+    // Retried, and the retry cancelled too: both cards carry a link to the other.
+    const { job } = await apiCall(app.host, 'jobs.retry', { id: ids[STOPPED]! });
+    await apiCall(app.host, 'jobs.cancel', { id: job.id });
+    await page.getByRole('button', { name: `Retried as new job: show the retry of ${STOPPED}` }).waitFor();
+    await page.getByRole('button', { name: `Retry of earlier job: show the job this retried of ${STOPPED}` }).waitFor();
+    await waitFor(
+      async () => (await page.locator('.card.compact .tile-status', { hasText: 'Cancelled' }).count()) === 2,
+      'both cards cancelled',
+    );
+    const found = await seriousViolations(page, '.grid-canvas');
+    expect(found.filter((v) => v.id === 'label-content-name-mismatch')).toEqual([]);
+    expect(found).toEqual([]);
+    // The status a sighted person reads is what a screen reader hears with the card.
+    const described = await card(STOPPED)
+      .first()
+      .locator('.card-open')
+      .evaluate((el) => {
+        const id = el.getAttribute('aria-describedby');
+        const doc = (
+          globalThis as unknown as { document: { getElementById(i: string): { textContent: string } | null } }
+        ).document;
+        return id === null ? '' : (doc.getElementById(id)?.textContent ?? '');
+      });
+    expect(described).toContain('Cancelled');
   });
 });

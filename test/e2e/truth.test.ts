@@ -226,8 +226,8 @@ describe('telling the truth', () => {
     await page.getByRole('button', { name: 'Close', exact: true }).click();
 
     await page.getByRole('button', { name: `Retry: ${FAILING}` }).click();
-    const oldLink = page.getByRole('button', { name: `Retried as: show the retry of ${FAILING}` });
-    const newLink = page.getByRole('button', { name: `Retry of: show the job this retried of ${FAILING}` });
+    const oldLink = page.getByRole('button', { name: `Retried as new job: show the retry of ${FAILING}` });
+    const newLink = page.getByRole('button', { name: `Retry of earlier job: show the job this retried of ${FAILING}` });
     await oldLink.waitFor();
     await newLink.waitFor();
     const ids = await page

@@ -44,7 +44,8 @@ function RetryLink({ other, kind, prompt }: { other: string; kind: 'as' | 'of'; 
       type="button"
       className={`retry-link ${kind}`}
       title={status === undefined ? `Show ${what}` : `Show ${what} (${formatStatus(status).toLowerCase()})`}
-      aria-label={`${kind === 'as' ? 'Retried as' : 'Retry of'}: show ${what} of ${prompt}`}
+      // The name starts with the words shown (axe: label-content-name-mismatch), the arrow aside.
+      aria-label={`${kind === 'as' ? 'Retried as new job' : 'Retry of earlier job'}: show ${what} of ${prompt}`}
       onClick={() => void revealJob(other)}
     >
       {text}
