@@ -1,10 +1,12 @@
 /**
  * Find similar and Show duplicates in the browser: an imported folder of pictures and their copies (made here with
  * sharp), "Find similar" from the viewer lists exactly one picture's copies, a tile opens the viewer, Back returns
- * to the history; "Show duplicates" groups each picture with its copies.
+ * to the history; "Show duplicates" groups each picture with its copies, never a flat blue with a flat light blue,
+ * and "Keep this, trash the rest" moves a group's other images to the trash, with Undo.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nearDuplicateFixtures } from '../fixtures/near-duplicates.js';
 import { rm, screenshot, tempDir, type Browser, openApp, type App } from './harness.js';
@@ -27,6 +29,17 @@ beforeAll(async () => {
     await writeFile(path, f.data);
     sourceOfPath.set(path, f.source);
   }
+  // Two flat colours: their greyscale hashes are rounding noise, one bit apart; they are not copies of each other.
+  for (const [name, background] of [
+    ['flat-light-blue.png', { r: 135, g: 206, b: 250 }],
+    ['flat-blue.png', { r: 0, g: 0, b: 255 }],
+  ] as const)
+    await writeFile(
+      join(outside, name),
+      await sharp({ create: { width: 512, height: 512, channels: 3, background } })
+        .png()
+        .toBuffer(),
+    );
   app = await openApp({
     prefix: 'atelier-e2e-similar-',
     seed: async (host) => {
@@ -35,10 +48,11 @@ beforeAll(async () => {
         async () => {
           const page = await apiCall(host, 'jobs.list', { limit: 100, view: 'active' });
           const done =
-            page.items.length === fixtures.length && page.items.every((j) => j.images[0]?.thumbPending !== true);
+            page.items.length === fixtures.length + 2 && page.items.every((j) => j.images[0]?.thumbPending !== true);
           if (done) {
             for (const job of page.items) {
-              sourceOf.set(job.images[0]!.id, sourceOfPath.get(job.path!)!);
+              const source = sourceOfPath.get(job.path!);
+              if (source !== undefined) sourceOf.set(job.images[0]!.id, source);
               imageOfName.set(job.path!.split('/').pop()!, job.images[0]!.id);
             }
           }
@@ -108,13 +122,17 @@ describe('find similar and show duplicates', () => {
     await search(page, '');
   }, 60_000);
 
-  it('Show duplicates groups every picture with its copies', async () => {
+  it('Show duplicates groups every picture with its copies, not two flat colours; Keep this trashes the rest, with Undo', async () => {
     const { page } = app;
+    // Show duplicates sits with the filters, in their popover where the toolbar folds them into one.
+    const showDuplicates = page.getByRole('button', { name: 'Show duplicates' });
+    if (!(await showDuplicates.isVisible())) await page.getByRole('button', { name: /^Filters/ }).click();
     await screenshot(page, 'similar-filters');
-    await page.getByRole('button', { name: 'Show duplicates' }).click();
+    await showDuplicates.click();
     const sheet = page.getByRole('dialog', { name: 'Duplicates' });
     const groups = sheet.getByRole('region', { name: 'Near copies' });
     await waitFor(async () => (await groups.count()) === SOURCES, `${SOURCES} groups`);
+    const flat = new Set([imageOfName.get('flat-light-blue.png'), imageOfName.get('flat-blue.png')]);
     for (let g = 0; g < SOURCES; g += 1) {
       const ids = await groups
         .nth(g)
@@ -123,9 +141,41 @@ describe('find similar and show duplicates', () => {
       const sources = new Set(ids.map((id) => sourceOf.get(id)));
       expect(ids).toHaveLength(7);
       expect(sources.size).toBe(1);
+      expect(ids.some((id) => flat.has(id))).toBe(false);
     }
+    await sheet.getByText(`${SOURCES} groups of copies.`, { exact: false }).waitFor();
     await thumbsLoaded(app.browser, '.similar-view img');
-    await screenshot(page, 'duplicates');
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await screenshot(page, `duplicates-${scheme}`);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    // Keep the first image of the first group: its six copies go to the trash, the group leaves the list.
+    const first = groups.first();
+    const ids = await first
+      .locator('[data-similar-image]')
+      .evaluateAll((tiles) => tiles.map((t) => t.getAttribute('data-similar-image')!));
+    const kept = ids[0]!;
+    await first.getByRole('button', { name: 'Keep this, trash the rest' }).first().click();
+    await waitFor(async () => (await groups.count()) === SOURCES - 1, 'the kept group to leave the list');
+    // The sheet is modal: the trash's Undo is offered inside it, not only in the toast beneath.
+    const undo = sheet.getByRole('status').filter({ hasText: 'Moved 6 images to Trash.' });
+    await undo.waitFor();
+    const trashedIds = async () => {
+      const trash = await apiCall(app.host, 'jobs.list', { limit: 100, view: 'trash' });
+      return trash.items.flatMap((j) =>
+        j.images.filter((i) => j.trashedAt !== null || i.trashed === true).map((i) => i.id),
+      );
+    };
+    await waitFor(async () => (await trashedIds()).length >= 6, 'six images in the trash');
+    expect((await trashedIds()).sort()).toEqual(ids.slice(1).sort());
+    expect(await trashedIds()).not.toContain(kept);
+    await screenshot(page, 'duplicates-kept');
+    // Undo puts them back (nothing was deleted) and the group is listed again.
+    await undo.getByRole('button', { name: 'Undo' }).click();
+    await waitFor(async () => (await trashedIds()).length === 0, 'the six images restored');
+    await waitFor(async () => (await groups.count()) === SOURCES, 'the group listed again');
     await page.keyboard.press('Escape');
     await waitFor(async () => (await sheet.count()) === 0, 'the list to close');
   }, 60_000);

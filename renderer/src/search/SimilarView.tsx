@@ -71,6 +71,8 @@ function useResults(mode: SimilarMode) {
   // The jobs come with each answer: merged into the app's jobs so the tiles and the viewer can show them.
   const keep = useCallback((jobs: readonly JobSummary[]) => store.getState().applyJobsChanged(jobs), [store]);
 
+  // Asked again (an Undo put trashed copies back): the groups are read afresh.
+  const [round, setRound] = useState(0);
   // Another mode: nothing loaded for it yet (adjusted while rendering, not in the effect).
   const [askedFor, setAskedFor] = useState(mode);
   if (askedFor !== mode) {
@@ -99,7 +101,7 @@ function useResults(mode: SimilarMode) {
     return () => {
       live = false;
     };
-  }, [api, keep, mode]);
+  }, [api, keep, mode, round]);
 
   const more = async () => {
     if (loaded?.kind !== 'duplicates' || loaded.nextCursor === null) return;
@@ -116,7 +118,34 @@ function useResults(mode: SimilarMode) {
     setLoaded((now) =>
       now?.kind === 'duplicates' ? { ...now, groups: withoutImages(now.groups, new Set(gone)) } : now,
     );
-  return { loaded, error, more, drop };
+  return { loaded, error, more, drop, reload: () => setRound((n) => n + 1) };
+}
+
+/**
+ * The trash's Undo inside the sheet: the sheet is modal, so the toast under it cannot be pressed. Undo puts the images
+ * back and the groups are read again.
+ */
+function SheetUndo({ onUndone }: { onUndone: () => void }) {
+  const last = useApp((s) => s.toasts.findLast((t) => t.topic === 'trash' && t.action?.label === 'Undo'));
+  const dismiss = useApp((s) => s.dismissToast);
+  if (last?.action === undefined) return null;
+  const { run } = last.action;
+  return (
+    <p className="similar-undo" role="status">
+      {last.message}
+      <button
+        type="button"
+        className="btn small"
+        onClick={() => {
+          run();
+          dismiss(last.id);
+          onUndone();
+        }}
+      >
+        Undo
+      </button>
+    </p>
+  );
 }
 
 /** One duplicate group: its images side by side, each with "Keep this, trash the rest" (the app's trash, with Undo). */
@@ -155,7 +184,7 @@ function DuplicateGroupView({ group, onTrashed }: { group: DuplicateGroup; onTra
 export function SimilarView() {
   const mode = useSimilarMode();
   const viewerOpen = useApp((s) => s.viewerId !== null);
-  const { loaded, error, more, drop } = useResults(mode);
+  const { loaded, error, more, drop, reload } = useResults(mode);
   const dialogRef = useRef<HTMLDialogElement>(null);
 
   useEffect(() => {
@@ -220,6 +249,7 @@ export function SimilarView() {
             </>
           )
         ) : null}
+        {loaded?.kind === 'duplicates' ? <SheetUndo onUndone={reload} /> : null}
         {loaded?.kind === 'duplicates' ? (
           loaded.groups.length === 0 ? (
             <p className="similar-empty">No duplicates: every image in the library is one of a kind.</p>
