@@ -150,6 +150,8 @@ describe('importing a folder of other tools’ images, typed by its path', () =>
     const { page } = app;
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     const settings = page.getByRole('dialog', { name: 'Settings' });
+    // Settings shows one section at a time (settings/settings-sections.ts).
+    await settings.getByRole('tab', { name: 'Library' }).click();
     const box = settings.getByRole('checkbox', { name: /Write XMP sidecars/ });
     expect(await box.isChecked()).toBe(false);
     // Saved the moment it is ticked: the box shows the saved setting.
@@ -288,6 +290,7 @@ describe('importing a folder of other tools’ images, typed by its path', () =>
   it('Settings → Folders lists the folder; removing it says how many images go to the trash, and leaves every file on disk', async () => {
     const { page } = app;
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await page.getByRole('tab', { name: 'Library' }).click();
     const row = page.getByRole('listitem', { name: `Folder ${folder}` });
     // One of them was trashed above: the count is of those still outside the trash, exactly what moves now.
     await row.getByText(`Linked · Not watched · ${files.length - 1} images`).waitFor();

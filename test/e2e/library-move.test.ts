@@ -86,6 +86,8 @@ describe('moving the library (headless host, --data-dir)', () => {
     await thumbsLoaded(browser);
 
     await page.getByRole('button', { name: 'Settings' }).click();
+    // Settings shows one section at a time (settings/settings-sections.ts).
+    await page.getByRole('tab', { name: 'Library' }).click();
     const section = page.getByRole('region', { name: 'Library location' });
     await expect.poll(() => section.getByTestId('library-path').textContent()).toBe(from);
     await section.getByRole('button', { name: 'Move library…' }).click();

@@ -38,6 +38,8 @@ describe('your own ComfyUI nodes', () => {
     await page.getByRole('button', { name: 'heron.png', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     const settings = page.getByRole('dialog', { name: 'Settings' });
+    // Settings shows one section at a time (settings/settings-sections.ts).
+    await settings.getByRole('tab', { name: 'Library' }).click();
     const section = settings.getByRole('region', { name: 'Your ComfyUI nodes' });
     await section.getByRole('textbox', { name: 'Node class' }).fill('StudioPromptDeck');
     await section.getByRole('textbox', { name: 'Input name' }).fill('card');

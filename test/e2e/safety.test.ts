@@ -37,6 +37,8 @@ describe('retention asks first, and only moves to the trash', () => {
     const expected = await apiCall(app.host, 'jobs.previewRetention', { maxJobs: 3, maxBytes: null, maxAgeDays: null });
     expect(expected.jobs).toBe(3);
     await page.getByRole('button', { name: 'Settings' }).click();
+    // Settings shows one section at a time (settings/settings-sections.ts).
+    await page.getByRole('tab', { name: 'Work and retention' }).click();
     await page.getByLabel('Keep at most (jobs, blank = no limit)').fill('3');
     await page.getByRole('region', { name: 'Work and retention' }).getByRole('button', { name: 'Save' }).click();
     const dialog = page.getByRole('dialog', { name: 'Move 3 jobs to the trash?' });
@@ -133,7 +135,8 @@ describe('kept orphans', () => {
     );
     await page.goto(app.host.url);
     await page.getByRole('button', { name: 'Settings' }).click();
-    const row = page.getByRole('region', { name: 'Library' });
+    await page.getByRole('tab', { name: 'Library' }).click();
+    const row = page.getByRole('region', { name: 'Library', exact: true });
     await expect(row.textContent()).resolves.toMatch(/1 file \(20 B\) no job lists, kept in the orphans folder/);
     await row.getByRole('button', { name: 'Remove for good…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete 1 orphaned file?' });

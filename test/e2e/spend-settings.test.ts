@@ -52,6 +52,8 @@ describe('Settings → Spend', () => {
     const { page } = app;
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     const settings = page.getByRole('dialog', { name: 'Settings' });
+    // Settings shows one section at a time (settings/settings-sections.ts).
+    await settings.getByRole('tab', { name: 'Spend' }).click();
     const section = settings.getByRole('region', { name: 'Spend' });
     const providers = section.getByRole('table', { name: 'Spend per provider' });
     const flux = providers.getByRole('row', { name: /Black Forest Labs FLUX/ });

@@ -61,6 +61,8 @@ describe('automatic updates (desktop)', () => {
     const { page } = app;
     await page.getByRole('button', { name: 'Settings' }).click();
     const dialog = page.getByRole('dialog', { name: 'Settings' });
+    // Settings shows one section at a time (settings/settings-sections.ts).
+    await dialog.getByRole('tab', { name: 'Updates' }).click();
     const toggle = dialog.getByRole('checkbox', { name: /Update Atelier automatically/ });
     await toggle.scrollIntoViewIfNeeded();
     expect(await toggle.isChecked()).toBe(true);
@@ -112,6 +114,7 @@ describe('automatic updates in the browser', () => {
       await other.goto(app.host.url);
       await expectGrid(other, ['a lighthouse at dusk']);
       await other.getByRole('button', { name: 'Settings' }).click();
+      await other.getByRole('tab', { name: 'Updates' }).click();
       await other.getByText('Only the desktop app updates itself; this setting applies there.').waitFor();
       expect(await other.getByRole('button', { name: 'Restart to update' }).count()).toBe(0);
     } finally {
