@@ -175,30 +175,32 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
         ) : null}
       </button>
       {/* Text over the picture lies outside the button: inside, it would have to be part of the button's name. */}
-      <div className="card-face" aria-hidden="true">
-        {compact ? (
-          <div id={faceId} className={`thumb empty status-${job.status}`}>
-            <span className="tile-icon">{STATUS_ICONS[job.status]}</span>
-            <span className="tile-status">{formatStatus(job.status)}</span>
-            <span className="tile-message" title={message} data-full={message}>
-              {clampWords(message, messageBudget(width))}
+      {compact || job.source !== 'atelier' || images.length > 1 ? (
+        <div className="card-face" aria-hidden="true">
+          {compact ? (
+            <div id={faceId} className={`thumb empty status-${job.status}`}>
+              <span className="tile-icon">{STATUS_ICONS[job.status]}</span>
+              <span className="tile-status">{formatStatus(job.status)}</span>
+              <span className="tile-message" title={message} data-full={message}>
+                {clampWords(message, messageBudget(width))}
+              </span>
+            </div>
+          ) : null}
+          {job.source !== 'atelier' ? (
+            <span className="badge source-badge" title={`Imported from ${SOURCE_LABELS[job.source]}`}>
+              {SOURCE_BADGES[job.source]}
             </span>
-          </div>
-        ) : null}
-        {job.source !== 'atelier' ? (
-          <span className="badge source-badge" title={`Imported from ${SOURCE_LABELS[job.source]}`}>
-            {SOURCE_BADGES[job.source]}
-          </span>
-        ) : null}
-        {images.length > 1 ? (
-          <span
-            className="badge count-badge"
-            title={`Image ${coverIndex + 1} of ${images.length}: ← → step through them`}
-          >
-            {focusedImageId === null ? images.length : `${coverIndex + 1}/${images.length}`}
-          </span>
-        ) : null}
-      </div>
+          ) : null}
+          {images.length > 1 ? (
+            <span
+              className="badge count-badge"
+              title={`Image ${coverIndex + 1} of ${images.length}: ← → step through them`}
+            >
+              {focusedImageId === null ? images.length : `${coverIndex + 1}/${images.length}`}
+            </span>
+          ) : null}
+        </div>
+      ) : null}
       {!terminal ? <LiveCancel id={id} /> : null}
       {job.retriedAs !== undefined ? <RetryLink other={job.retriedAs} kind="as" prompt={job.prompt} /> : null}
       {job.retryOf !== undefined && job.retriedAs === undefined ? (
