@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolFiles } from '../fixtures/images/tool-files.js';
 import { rm, screenshot, tempDir, type Host, openApp, type App } from './harness.js';
-import { apiCall, expectGrid, search, waitFor } from './helpers.js';
+import { apiCall, expectGrid, openFilters, search, waitFor } from './helpers.js';
 
 /**
  * Per-image curation through the headless host, as a person does it: a batch of four where one is good is rated,
@@ -145,7 +145,7 @@ describe('tags, bulk actions and one Undo', () => {
     const { page } = app;
     await page.getByRole('button', { name: BATCH, exact: true }).click();
     await page.getByRole('button', { name: PEAR, exact: true }).click({ modifiers: ['Control'] });
-    const tagBox = page.getByRole('textbox', { name: 'Tag 2 selected jobs' });
+    const tagBox = page.getByRole('textbox', { name: 'Tag 5 selected images' });
     await tagBox.fill('keeper');
     await tagBox.press('Enter');
     await page.getByRole('status').filter({ hasText: 'Tagged 5 images keeper.' }).waitFor();
@@ -292,7 +292,7 @@ describe('the grid: date headers and sort', () => {
     expect(months.every((m) => /^[A-Z][a-z]+ \d{4}$/.test(m))).toBe(true);
     await screenshot(page, 'curation-grid-date-headers');
 
-    const sort = page.getByRole('combobox', { name: 'Sort' });
+    const sort = (await openFilters(page)).getByRole('combobox', { name: 'Sort' });
     await sort.selectOption('oldest');
     await waitFor(async () => (await headers())[2] === 'Today', 'Today last when oldest first');
     const prompts = await page
@@ -322,5 +322,6 @@ describe('the grid: date headers and sort', () => {
     ).catch((error: unknown) => {
       throw new Error(`${String(error)}; last seen ${JSON.stringify(seen)}`);
     });
+    await page.keyboard.press('Escape');
   }, 60_000);
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeA1111 } from '../fakes/a1111.js';
 import { closedPort, openApp, type App } from './harness.js';
-import { apiCall, expectGrid, recordProgressValues, waitFor, type ImageLike } from './helpers.js';
+import { apiCall, expectGrid, openFilters, recordProgressValues, waitFor, type ImageLike } from './helpers.js';
 
 let app: App;
 
@@ -73,9 +73,9 @@ describe('generate with the builtin provider', () => {
     const cancel = page.getByRole('button', { name: 'Cancel: a very slow cathedral interior' });
     await cancel.click();
     await cancel.waitFor({ state: 'detached' });
-    await page.getByLabel('Status filter').selectOption('cancelled');
+    await (await openFilters(page)).getByLabel('Status filter').selectOption('cancelled');
     await expectGrid(page, ['a very slow cathedral interior']);
-    await page.getByLabel('Status filter').selectOption('');
+    await (await openFilters(page)).getByLabel('Status filter').selectOption('');
   });
 
   it('a job against a stopped provider shows its error, and Retry works once the provider is back', async () => {
@@ -92,7 +92,7 @@ describe('generate with the builtin provider', () => {
       .getByRole('form', { name: 'Composer' })
       .getByRole('button', { name: /^Generate/ })
       .click();
-    await page.getByLabel('Status filter').selectOption('failed');
+    await (await openFilters(page)).getByLabel('Status filter').selectOption('failed');
     await expectGrid(page, ['a portrait that cannot render yet']);
     const failedCard = page.locator('.card', {
       has: page.getByRole('button', { name: 'a portrait that cannot render yet' }),
@@ -107,7 +107,7 @@ describe('generate with the builtin provider', () => {
     expect(failedBox.width / failedBox.height).toBeLessThan(0.7);
     expect((await failedCard.locator('.tile-message').boundingBox())!.height).toBeLessThan(20);
     // "Hide failures" takes it out of the wall of pictures and keeps the pictures.
-    await page.getByLabel('Status filter').selectOption('no-failures');
+    await (await openFilters(page)).getByLabel('Status filter').selectOption('no-failures');
     await waitFor(
       async () =>
         (await failedCard.count()) === 0 &&
@@ -116,7 +116,7 @@ describe('generate with the builtin provider', () => {
           .count()) === 1,
       'failures hidden and pictures kept',
     );
-    await page.getByLabel('Status filter').selectOption('failed');
+    await (await openFilters(page)).getByLabel('Status filter').selectOption('failed');
     await expectGrid(page, ['a portrait that cannot render yet']);
     await page
       .getByRole('status')
@@ -141,7 +141,7 @@ describe('generate with the builtin provider', () => {
       expect(JSON.stringify(await apiCall(app.host, 'settings.get', {}))).not.toContain(secret);
       await page.getByRole('button', { name: 'Close', exact: true }).click();
       await page.getByRole('button', { name: 'Retry: a portrait that cannot render yet' }).click();
-      await page.getByLabel('Status filter').selectOption('succeeded');
+      await (await openFilters(page)).getByLabel('Status filter').selectOption('succeeded');
       // Exactly the card, with its picture: a substring would also match the live job's Cancel button.
       const retried = page
         .getByRole('button', { name: 'a portrait that cannot render yet', exact: true })
@@ -150,7 +150,7 @@ describe('generate with the builtin provider', () => {
       expect(fake.generationRequests().length).toBeGreaterThan(0);
     } finally {
       await fake.close();
-      await page.getByLabel('Status filter').selectOption('');
+      await (await openFilters(page)).getByLabel('Status filter').selectOption('');
     }
   }, 60_000);
 });

@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { ChannelName, ChannelOutput, ChannelRequest } from '../../shared/contract.js';
 import type { Host } from './harness.js';
@@ -139,4 +139,16 @@ export async function holdClock(page: Page): Promise<void> {
     clocked.add(page);
   }
   await page.clock.pauseAt(((await page.evaluate('Date.now()')) as number) + 1_000);
+}
+
+/** The filter drop-downs (status, provider, source, sort…) sit in the toolbar's Filters popover: opened if closed. */
+export async function openFilters(page: Page): Promise<Locator> {
+  const popover = page.getByRole('group', { name: 'Filter and sort' });
+  if ((await popover.count()) === 0)
+    await page
+      .getByRole('banner')
+      .getByRole('button', { name: /^Filters/ })
+      .click();
+  await popover.waitFor();
+  return popover;
 }
