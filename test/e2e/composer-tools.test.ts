@@ -123,29 +123,33 @@ describe('Reuse settings onto another kind of provider', () => {
 });
 
 describe('Settings → Providers lists each server', () => {
-  it('with its kind, health and what it runs; the first server of each kind has no Remove', async () => {
+  it('as one card each, by where it runs; the first server of each kind has no Remove, the built-in no Test connection', async () => {
     const { page } = app;
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
-    const table = page.getByRole('table', { name: 'Servers' });
-    await table.waitFor();
-    const names = await table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label')));
-    expect(names).toEqual([
-      'Built-in (offline)',
-      'OpenAI',
-      'Google Gemini',
-      'Black Forest Labs FLUX',
-      'fal.ai',
-      'Replicate',
-      'Stability AI',
-      'AUTOMATIC1111 / Forge',
-      'ComfyUI',
-      'RunPod (ComfyUI)',
-    ]);
-    const builtin = table.getByRole('row', { name: /built-in/i });
-    await builtin.getByText(/^(Up|Down|Not checked yet)/).waitFor();
-    await builtin.getByText('Idle').waitFor();
+    const settings = page.getByRole('dialog', { name: 'Settings' });
+    const cards = settings.getByRole('article');
+    await cards.first().waitFor();
+    const names = await cards.evaluateAll((all) => all.map((a) => a.getAttribute('aria-label')));
+    expect([...names].sort()).toEqual(
+      [
+        'Built-in (offline)',
+        'OpenAI',
+        'Google Gemini',
+        'Black Forest Labs FLUX',
+        'fal.ai',
+        'Replicate',
+        'Stability AI',
+        'AUTOMATIC1111 / Forge',
+        'ComfyUI',
+        'RunPod (ComfyUI)',
+      ].sort(),
+    );
+    // One list of servers: the cards (a table repeated them once).
+    expect(await settings.getByRole('table', { name: 'Servers' }).count()).toBe(0);
+    const builtin = settings.getByRole('article', { name: /built-in/i });
+    expect(await builtin.getByRole('button', { name: 'Test connection' }).count()).toBe(0);
     // The first instance of each kind stays: no Remove button for it.
-    expect(await table.getByRole('button', { name: /^Remove/ }).count()).toBe(0);
+    expect(await settings.getByRole('button', { name: /^Remove/ }).count()).toBe(0);
     await screenshot(page, 'settings-servers');
     await page.getByRole('button', { name: 'Close', exact: true }).click();
     expect(await gridPrompts(page)).toContain('a lantern-lit alley in the rain');
@@ -267,7 +271,7 @@ describe('the queue', () => {
 });
 
 describe('adding and removing a server', () => {
-  it('Add server puts a second ComfyUI in the list (and "any ComfyUI" in the composer); Remove asks first, then takes it out', async () => {
+  it('Add server puts a second ComfyUI card in the list (and "any ComfyUI" in the composer); Remove on its card asks first, then takes it out', async () => {
     const { page } = app;
     await apiCall(app.host, 'settings.update', { providers: { comfyui: { enabled: true } } });
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
@@ -276,10 +280,9 @@ describe('adding and removing a server', () => {
     await form.getByLabel('Server name').fill('Studio GPU');
     await form.getByLabel('Base URL').fill(comfy.url);
     await form.getByRole('button', { name: 'Add server' }).click();
-    const table = page.getByRole('table', { name: 'Servers' });
-    const row = table.getByRole('row', { name: 'Studio GPU' });
+    const row = page.getByRole('article', { name: 'Studio GPU', exact: true });
     await row.waitFor();
-    await row.getByText('ComfyUI', { exact: false }).first().waitFor();
+    await row.getByRole('button', { name: 'Test connection' }).waitFor();
     await screenshot(page, 'settings-servers-added');
     await page.getByRole('button', { name: 'Close', exact: true }).click();
     const added = (await apiCall(app.host, 'providers.list', {})).providers.find((p) => p.name === 'Studio GPU');
@@ -296,9 +299,9 @@ describe('adding and removing a server', () => {
       expect.stringMatching(/^Studio GPU/),
     ]);
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
-    await table.getByRole('button', { name: 'Remove Studio GPU' }).click();
-    await table.getByText('Remove 1 server? Its files and images stay.').waitFor();
-    await table.getByRole('button', { name: 'Remove', exact: true }).click();
+    await row.getByRole('button', { name: 'Remove Studio GPU' }).click();
+    await row.getByText('Remove this server? Its files and images stay.').waitFor();
+    await row.getByRole('button', { name: 'Remove', exact: true }).click();
     await row.waitFor({ state: 'detached' });
     expect((await apiCall(app.host, 'providers.list', {})).providers.some((p) => p.name === 'Studio GPU')).toBe(false);
     await page.getByRole('button', { name: 'Close', exact: true }).click();

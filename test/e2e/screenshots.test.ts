@@ -396,7 +396,7 @@ describe('gallery screenshots, light and dark', () => {
     const settings = page.getByRole('dialog', { name: 'Settings' });
     await settings.waitFor();
     await shootBoth('settings', async () => {
-      // AUTOMATIC1111 was turned on for the running job: its server row says what it is running.
+      // AUTOMATIC1111 was turned on for the running job: its card says what it is running.
       expect(
         await settings
           .getByRole('article', { name: /AUTOMATIC1111/ })
@@ -404,7 +404,7 @@ describe('gallery screenshots, light and dark', () => {
           .first()
           .isChecked(),
       ).toBe(true);
-      expect(await settings.getByRole('row', { name: /AUTOMATIC1111/ }).textContent()).toContain(
+      expect(await settings.getByRole('article', { name: /AUTOMATIC1111/ }).textContent()).toContain(
         `Running “${RUNNING.slice(0, 20)}`,
       );
     });
