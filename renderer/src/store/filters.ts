@@ -73,7 +73,6 @@ export function toListQuery(filters: Filters, cursor?: string, limit = PAGE_SIZE
 export function matchesFilters(job: JobSummary, filters: Filters): boolean {
   const inTrash = job.trashedAt !== null || job.images.some((i) => i.trashed === true);
   if (filters.view === 'trash' ? !inTrash : job.trashedAt !== null || allImagesTrashed(job)) return false;
-  if (filters.view !== 'trash' && allShownRejected(job) && !asksForRejected(filters.search)) return false;
   if (filters.view === 'favorites' && !job.favorite) return false;
   if (filters.status.length > 0 && !filters.status.includes(job.status)) return false;
   if (filters.provider !== null && job.provider !== filters.provider) return false;
@@ -91,6 +90,14 @@ export function matchesFilters(job: JobSummary, filters: Filters): boolean {
 /** Whether an event may add this job to the grid: only when the client can judge the search and place the order. */
 export function placeable(filters: Filters): boolean {
   return placesArrivals(filters) && plainWords(filters.search) !== null;
+}
+
+/**
+ * A job whose every image is rejected leaves the default view when an event says so (a page already comes without
+ * it: the engine applies the same rule), unless the search asks for rejects.
+ */
+export function hiddenAsRejected(job: JobSummary, filters: Filters): boolean {
+  return filters.view !== 'trash' && allShownRejected(job) && !asksForRejected(filters.search);
 }
 
 /** Queued and running jobs are cards in the grid too, in their place by age: finishing moves nothing. */

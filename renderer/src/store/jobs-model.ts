@@ -1,5 +1,13 @@
 import type { JobProgressEvent, JobSummary, ListPage } from '../../../shared/contract';
-import { belongsInGrid, belongsInQueue, compareNewestFirst, placeable, placesArrivals, type Filters } from './filters';
+import {
+  belongsInGrid,
+  belongsInQueue,
+  compareNewestFirst,
+  hiddenAsRejected,
+  placeable,
+  placesArrivals,
+  type Filters,
+} from './filters';
 
 /**
  * Everything the renderer knows about jobs, as plain data with pure transitions. The rule that makes events and
@@ -145,7 +153,7 @@ function applyInto(
   const pending = data.pendingTop.includes(job.id);
   // A card on screen stays while the person curates it (a rating under `rating:0`): the next fetch has the last word.
   const stays = shown && filters.search.trim() !== '' && belongsInGrid(job, { ...filters, search: '' });
-  if (stays || belongsInGrid(job, filters)) {
+  if (!hiddenAsRejected(job, filters) && (stays || belongsInGrid(job, filters))) {
     if (!shown && !pending && placeable(filters) && withinLoadedRange(data, job, byId)) {
       if (data.holdArrivals && data.order.length > 0 && compareNewestFirst(job, byId[data.order[0]!]!) < 0) {
         next.pendingTop = insertSorted(data.pendingTop, job.id, byId);

@@ -14,12 +14,15 @@ const REACH = 8;
 export function Filmstrip({
   jobId,
   index,
+  place,
   view,
   keep,
   onPick,
 }: {
   jobId: string;
   index: number;
+  /** Where the job sat in the grid when opened: a job rejected whole has left it, its neighbours have not. */
+  place: number;
   view: ViewKind;
   keep: ReadonlySet<string>;
   onPick: (jobId: string, index: number) => void;
@@ -27,7 +30,7 @@ export function Filmstrip({
   const api = useApi();
   const order = useApp((s) => s.jobs.order);
   const { byId } = useJobIndex();
-  const cells = stripAround(order, byId, view, { jobId, index }, REACH, keep);
+  const cells = stripAround(order, byId, view, { jobId, index, place }, REACH, keep);
   if (cells.length < 2) return null;
   return (
     <div className="filmstrip marks-strip" role="group" aria-label="Nearby images">

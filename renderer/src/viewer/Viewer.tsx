@@ -53,11 +53,8 @@ export function Viewer() {
   // Where the last Delete came from, so the sign's Undo brings the viewer back to it.
   const trashedFrom = useRef<{ jobId: string; index: number } | null>(null);
   // The job's place in the grid when opened: a job that leaves the grid (rejected whole) still has neighbours.
-  const placeInOrder = useRef(-1);
-  useEffect(() => {
-    const at = store.getState().jobs.order.indexOf(id);
-    if (at !== -1) placeInOrder.current = at;
-  }, [store, id]);
+  const [placed, setPlaced] = useState(() => ({ id, at: store.getState().jobs.order.indexOf(id) }));
+  if (placed.id !== id) setPlaced({ id, at: store.getState().jobs.order.indexOf(id) });
 
   useEffect(() => {
     const dialog = dialogRef.current;
@@ -101,11 +98,7 @@ export function Viewer() {
     const here = order.indexOf(id);
     // Gone from the grid (every image rejected): the job now after it sits at its old place.
     const neighbour =
-      here !== -1
-        ? order[here + delta]
-        : placeInOrder.current === -1
-          ? undefined
-          : order[placeInOrder.current + (delta === 1 ? 0 : -1)];
+      here !== -1 ? order[here + delta] : placed.at === -1 ? undefined : order[placed.at + (delta === 1 ? 0 : -1)];
     if (neighbour === undefined) return;
     setDetail(null);
     // Going back lands on the previous job's last image.
@@ -371,6 +364,7 @@ export function Viewer() {
           <Filmstrip
             jobId={id}
             index={imageIndex}
+            place={placed.at}
             view={view}
             keep={keptRejects}
             onPick={(jobId, index) => {

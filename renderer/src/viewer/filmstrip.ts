@@ -18,7 +18,8 @@ export function stripAround(
   order: readonly string[],
   byId: Record<string, JobSummary>,
   view: ViewKind,
-  at: { jobId: string; index: number },
+  /** place: where the job sat in the grid when the viewer opened it (it may have left since: rejected whole). */
+  at: { jobId: string; index: number; place?: number },
   reach: number,
   keep?: ReadonlySet<string>,
 ): StripCell[] {
@@ -36,10 +37,15 @@ export function stripAround(
   const here = Math.min(Math.max(0, at.index), Math.max(0, own.length - 1));
   const before = own.slice(0, here);
   const after = own.slice(here + 1);
-  const position = order.indexOf(at.jobId);
+  let grid = order;
+  let position = grid.indexOf(at.jobId);
+  if (position === -1 && at.place !== undefined && at.place >= 0) {
+    grid = [...order.slice(0, at.place), at.jobId, ...order.slice(at.place)];
+    position = grid.indexOf(at.jobId);
+  }
   if (position !== -1) {
-    for (let i = position - 1; i >= 0 && before.length < reach; i -= 1) before.unshift(...cellsOf(order[i]!));
-    for (let i = position + 1; i < order.length && after.length < reach; i += 1) after.push(...cellsOf(order[i]!));
+    for (let i = position - 1; i >= 0 && before.length < reach; i -= 1) before.unshift(...cellsOf(grid[i]!));
+    for (let i = position + 1; i < grid.length && after.length < reach; i += 1) after.push(...cellsOf(grid[i]!));
   }
   return [...before.slice(-reach), ...own.slice(here, here + 1), ...after.slice(0, reach)];
 }

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { ImageSummary, JobSummary } from '../../../../shared/contract';
 import { keyToCommand, type KeyInput } from '../../../../renderer/src/common/keyboard';
 import { allShownRejected, asksForRejected, visibleImages } from '../../../../renderer/src/curation/curation';
-import { DEFAULT_FILTERS, matchesFilters } from '../../../../renderer/src/store/filters';
+import { DEFAULT_FILTERS } from '../../../../renderer/src/store/filters';
+import * as model from '../../../../renderer/src/store/jobs-model';
 import { createAppStore } from '../../../../renderer/src/store/store';
 import { marksOf, stripAround } from '../../../../renderer/src/viewer/filmstrip';
 import { feedbackOf } from '../../../../renderer/src/viewer/mark-feedback';
@@ -44,10 +45,24 @@ describe('X rejects, as Lightroom’s reject flag', () => {
   });
 
   it('a job of rejects only leaves All and Favorites, and comes back under is:rejected', () => {
-    const rejected = makeJob({ favorite: true, images: [image('r', { rejected: true, favorite: true })] });
-    expect(matchesFilters(rejected, DEFAULT_FILTERS)).toBe(false);
-    expect(matchesFilters(rejected, { ...DEFAULT_FILTERS, view: 'favorites' })).toBe(false);
-    expect(matchesFilters(rejected, { ...DEFAULT_FILTERS, search: 'is:rejected' })).toBe(true);
+    const kept = makeJob({ images: [image('k')] });
+    const rejected = makeJob({ favorite: true, images: [image('r', { favorite: true })] });
+    const page = { items: [rejected, kept], nextCursor: null };
+    for (const view of ['all', 'favorites'] as const) {
+      const filters = { ...DEFAULT_FILTERS, view };
+      const shown = model.applyFirstPage(model.EMPTY_JOBS, page, filters);
+      expect(shown.order).toContain(rejected.id);
+      const changed = { ...rejected, updatedAt: rejected.updatedAt + 1, images: [image('r', { rejected: true })] };
+      expect(model.applyJobChanged(shown, changed, filters).order).not.toContain(rejected.id);
+    }
+    // Under is:rejected the engine's page holds it, and an event keeps it there.
+    const asked = { ...DEFAULT_FILTERS, search: 'is:rejected' };
+    const onlyRejects = { ...rejected, images: [image('r', { rejected: true })] };
+    const found = model.applyFirstPage(model.EMPTY_JOBS, { items: [onlyRejects], nextCursor: null }, asked);
+    expect(found.order).toEqual([rejected.id]);
+    expect(model.applyJobChanged(found, { ...onlyRejects, updatedAt: onlyRejects.updatedAt + 1 }, asked).order).toEqual(
+      [rejected.id],
+    );
     expect(asksForRejected('fox (is:rejected | is:favorite)')).toBe(true);
     expect(asksForRejected('-is:rejected')).toBe(false);
     expect(asksForRejected('is:rejectedish')).toBe(false);
@@ -142,5 +157,19 @@ describe('the filmstrip', () => {
         },
       ),
     );
+  });
+});
+
+describe('the filmstrip of a job that left the grid', () => {
+  it('keeps its neighbours: the job sits where it was when the viewer opened it', () => {
+    const jobs = [0, 1, 2].map((j) => makeJob({ images: [image(`g${j}`)] }));
+    const byId = Object.fromEntries(jobs.map((j) => [j.id, j]));
+    // The middle job was rejected whole: the grid's order no longer holds it.
+    const order = [jobs[0]!.id, jobs[2]!.id];
+    const strip = stripAround(order, byId, 'active', { jobId: jobs[1]!.id, index: 0, place: 1 }, 3);
+    expect(strip.map((s) => s.image.id)).toEqual(['g0', 'g1', 'g2']);
+    expect(stripAround(order, byId, 'active', { jobId: jobs[1]!.id, index: 0 }, 3).map((s) => s.image.id)).toEqual([
+      'g1',
+    ]);
   });
 });
