@@ -1,4 +1,4 @@
-/** `npm run build:electron`: bundles main, preload, serve and the metadata worker into dist/electron (and the afterPack hook) with esbuild. */
+/** `npm run build:electron`: bundles main, preload, serve and the metadata and count workers into dist/electron (and the afterPack hook) with esbuild. */
 import { copyFile, mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,5 +13,5 @@ for (const file of copiedFiles(root)) {
   await copyFile(file.from, file.to);
 }
 process.stdout.write(
-  'Built dist/electron (main.cjs, preload.cjs, serve.mjs, metadata-worker.cjs) and dist/build/after-pack.cjs.\n',
+  'Built dist/electron (main.cjs, preload.cjs, serve.mjs, metadata-worker.cjs, count-worker.cjs) and dist/build/after-pack.cjs.\n',
 );

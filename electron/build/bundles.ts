@@ -8,7 +8,7 @@ import type { BuildOptions } from 'esbuild';
  */
 export function bundleOptions(
   root: string,
-): Record<'main' | 'preload' | 'serve' | 'metadataWorker' | 'afterPack', BuildOptions> {
+): Record<'main' | 'preload' | 'serve' | 'metadataWorker' | 'countWorker' | 'afterPack', BuildOptions> {
   const common: BuildOptions = {
     absWorkingDir: root,
     bundle: true,
@@ -49,6 +49,14 @@ export function bundleOptions(
       ...common,
       entryPoints: [join(root, 'electron', 'library', 'readers', 'metadata-worker.ts')],
       outfile: join(root, 'dist', 'electron', 'metadata-worker.cjs'),
+      format: 'cjs',
+      packages: 'external',
+    },
+    // The thread that counts a query's matches on its own connection, loaded by path like the one above (count-pool.ts).
+    countWorker: {
+      ...common,
+      entryPoints: [join(root, 'electron', 'db', 'count-worker.ts')],
+      outfile: join(root, 'dist', 'electron', 'count-worker.cjs'),
       format: 'cjs',
       packages: 'external',
     },

@@ -103,6 +103,7 @@ async function main(): Promise<void> {
       '/dist/electron/render-noise.mjs',
       '/dist/electron/render-layers.mjs',
       '/dist/electron/metadata-worker.cjs',
+      '/dist/electron/count-worker.cjs',
       '/dist/renderer/index.html',
       '/node_modules/better-sqlite3/lib/index.js',
       '/node_modules/zod/package.json',

@@ -10,6 +10,7 @@ import {
 import { AppError } from '../../shared/errors.js';
 import { formatTerm } from '../../shared/query/index.js';
 import { createBoards } from './boards.js';
+import type { CountStatement } from './count-worker.js';
 import type { StoreContext } from './context.js';
 import { createCuration, type Curated, type ImageTarget } from './curation.js';
 import type { CompiledQuery } from './query/compile.js';
@@ -18,9 +19,18 @@ import { createSuggest } from './suggest.js';
 import { createTags } from './tags.js';
 import type { Access } from './guard.js';
 
+/**
+ * How to count a query: the answer at once (no query: from the totals), or the statements to run (on the counting
+ * thread, count-pool.ts) at this library version, and how their numbers become the answer.
+ */
+export type CountPlan =
+  { counts: MatchCounts } | { statements: CountStatement[]; version: number; finish(numbers: number[]): MatchCounts };
+
 /** Counts, tags, boards and suggestions as they stand. */
 export interface CurationReads {
   count(query: CountQuery): MatchCounts;
+  /** count() as a plan: the engine runs its statements off the main thread. */
+  countPlan(query: CountQuery): CountPlan;
   /** Images carrying a tag (after a rename, their sidecars follow). */
   imagesTagged(name: string): string[];
   tags(): TagCount[];
@@ -60,18 +70,24 @@ export function createCurationStore(
   const curation = createCuration(ctx, tags, compile);
   const suggest = createSuggest(ctx);
 
-  /** Matches counted up to `cap` + 1 (Infinity: every one, for a board's images). */
-  function countOf(query: MatchQuery, level: 'jobs' | 'images', cap = Infinity): number {
+  /** The statement counting matches up to `cap` + 1 (Infinity: every one, for a board's images). */
+  function countStatement(query: MatchQuery, level: 'jobs' | 'images', cap = Infinity): CountStatement {
     const { where, params } = matchWhere(query, compile(query.search), level);
     const from = level === 'jobs' ? 'jobs AS j' : 'jobs AS j JOIN images AS i ON i.job_id = j.id';
     const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-    if (cap === Infinity) {
-      const text = `SELECT COUNT(*) AS n FROM ${from} ${filter}`;
-      return sql.cached<{ n: number }>('jobs.count', `count|${text}`, () => text).get(...params)!.n;
-    }
-    const text = `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${from} ${filter} LIMIT ?)`;
-    return sql.cached<{ n: number }>('jobs.count', `countUpTo|${text}`, () => text).get(...params, cap + 1)!.n;
+    if (cap === Infinity) return { sql: `SELECT COUNT(*) AS n FROM ${from} ${filter}`, params };
+    return { sql: `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${from} ${filter} LIMIT ?)`, params: [...params, cap + 1] };
   }
+
+  const run = (s: CountStatement): number =>
+    sql.cached<{ n: number }>('jobs.count', `count|${s.sql}`, () => s.sql).get(...s.params)!.n;
+
+  function countOf(query: MatchQuery, level: 'jobs' | 'images', cap = Infinity): number {
+    return run(countStatement(query, level, cap));
+  }
+
+  // Every write on this (the only writing) connection moves it: a cached count is good while it stands still.
+  const version = sql.prepare<{ n: number }>('jobs.count.version', 'SELECT total_changes() AS n');
 
   // The unfiltered counts from the totals row, the (small) trash and the favourite jobs: O(trash + favourites), not O(history).
   // Every figure counts images, as the tabs show them: a job counts as the images it shows.
@@ -124,24 +140,34 @@ export function createCurationStore(
     }
   };
 
+  function countPlan(query: CountQuery): CountPlan {
+    if (unfiltered(query) && anyRejected.get()!.n === 0) return { counts: { ...totals.get()!, capped: [] } };
+    // Images, as a selection and an export count them; the matches outside the trash are the tab's "All".
+    const statements = [
+      countStatement({ ...query, view: 'active' }, 'images', countCap),
+      countStatement({ ...query, view: 'active', favorite: true }, 'images', countCap),
+      countStatement({ ...query, view: 'trash' }, 'images', countCap),
+    ];
+    return {
+      statements,
+      version: version.get()!.n,
+      finish([active, favorites, trash]) {
+        const counted = { active: active!, favorites: favorites!, trash: trash!, images: active! };
+        const capped = (Object.keys(counted) as Array<keyof typeof counted>).filter((k) => counted[k] > countCap);
+        for (const k of capped) counted[k] = countCap;
+        return { ...counted, capped };
+      },
+    };
+  }
+
   return {
     reads: {
       count(query) {
-        if (unfiltered(query) && anyRejected.get()!.n === 0) return { ...totals.get()!, capped: [] };
-        return sql.time('jobs.count', () => {
-          // Images, as a selection and an export count them; the matches outside the trash are the tab's "All".
-          const active = countOf({ ...query, view: 'active' }, 'images', countCap);
-          const counted = {
-            active,
-            favorites: countOf({ ...query, view: 'active', favorite: true }, 'images', countCap),
-            trash: countOf({ ...query, view: 'trash' }, 'images', countCap),
-            images: active,
-          };
-          const capped = (Object.keys(counted) as Array<keyof typeof counted>).filter((k) => counted[k] > countCap);
-          for (const k of capped) counted[k] = countCap;
-          return { ...counted, capped };
-        });
+        const plan = countPlan(query);
+        if ('counts' in plan) return plan.counts;
+        return sql.time('jobs.count', () => plan.finish(plan.statements.map(run)));
       },
+      countPlan,
       tags: tags.list,
       boards: boards.list,
       suggest,

@@ -1,5 +1,6 @@
 import { unlink } from 'node:fs/promises';
-import { openStore } from '../db/store.js';
+import { createCountPool } from '../db/count-pool.js';
+import { DATABASE_FILE, openStore } from '../db/store.js';
 import type { JobStore, StoreOptions } from '../db/types.js';
 import { createLibraryRecovery } from '../library/recovery.js';
 import { createImporter, type ImporterDeps } from '../library/import/importer.js';
@@ -407,7 +408,15 @@ export async function createEngine(options: EngineOptions, seams: EngineTestSeam
     });
     disposables.add('exporter', () => exporter.close());
 
+    // The counts that follow a query read on their own thread and connection, never holding this one.
+    const counts = createCountPool({
+      path: join(dataDir, DATABASE_FILE),
+      ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }),
+    });
+    disposables.add('counts', () => counts.close());
+
     const handlers = createHandlers({
+      counts,
       queue: { control, instances: queueInstances },
       spend: {
         costs: store.costs,

@@ -1,5 +1,6 @@
 /** The curation and search-help channels: per-image ratings, favourites, trash, tags, boards, counts. */
 import type { Handlers, MatchQuery } from '../../shared/contract.js';
+import type { CountPool } from '../db/count-pool.js';
 import type { Curated, ImageTarget } from '../db/curation.js';
 import type { JobStore } from '../db/types.js';
 import type { EventBus } from '../base/events.js';
@@ -34,6 +35,8 @@ export interface CurationDeps {
   bus: EventBus;
   now(): number;
   announce(ids: string[]): void;
+  /** Counts a query off the main thread (its own connection); without it, counts run on this thread. */
+  counts?: Pick<CountPool, 'count'>;
 }
 
 const targetOf = (input: { ids?: string[] | undefined; query?: MatchQuery | undefined }): ImageTarget =>
@@ -45,6 +48,7 @@ export function createCurationHandlers({
   now,
   announce,
   sidecars,
+  counts,
 }: CurationDeps): Pick<Handlers, CurationChannels> {
   const c = store.curation;
   const changed = (jobs: string[]): void => {
@@ -58,7 +62,13 @@ export function createCurationHandlers({
   };
 
   return {
-    'jobs.count': async (query) => c.count(query),
+    'jobs.count': async (query) => {
+      if (counts === undefined) return c.count(query);
+      // The query is compiled here (a few lookups); the counting, up to seconds at a million images, is not.
+      const plan = c.countPlan(query);
+      if ('counts' in plan) return plan.counts;
+      return plan.finish(await counts.count(plan.statements, plan.version));
+    },
     'images.setRating': async (input) => done(c.setRating(targetOf(input), input.rating), true),
     'images.setFavorite': async (input) => done(c.setFavorite(targetOf(input), input.favorite)),
     'images.setRejected': async (input) => done(c.setRejected(targetOf(input), input.rejected)),

@@ -17,6 +17,7 @@ import type { Scheduler } from '../scheduler/scheduler.js';
 import type { EventBus } from '../base/events.js';
 import { withListedModel, type ModelCache } from './model-cache.js';
 import { createSubmitBatcher } from './submit-batcher.js';
+import type { CountPool } from '../db/count-pool.js';
 import { createCurationHandlers } from './curation-handlers.js';
 import { createAnnotationHandlers } from './annotation-handlers.js';
 import type { SidecarWriter } from '../library/xmp/sidecar-writer.js';
@@ -62,6 +63,8 @@ export interface HandlerDeps {
   importer: Importer;
   folders: LibraryFolders;
   sidecars: Pick<SidecarWriter, 'queue'>;
+  /** The thread that counts a query's matches (electron/db/count-pool.ts). */
+  counts?: Pick<CountPool, 'count'>;
   /** Warnings that answer no request (a prompt the history could not record). */
   log?: Pick<Logger, 'warn'>;
   /** Find similar and duplicates over the perceptual hashes. */
@@ -305,7 +308,14 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'updates.status': async () => ({ state: 'off', reason: 'unsupported' }),
     'updates.restart': async () => desktopOnly(),
     ...hostOnlyLocationHandlers(),
-    ...createCurationHandlers({ store, bus, now: () => Date.now(), announce, sidecars: deps.sidecars }),
+    ...createCurationHandlers({
+      store,
+      bus,
+      now: () => Date.now(),
+      announce,
+      sidecars: deps.sidecars,
+      ...(deps.counts === undefined ? {} : { counts: deps.counts }),
+    }),
     ...createAnnotationHandlers({ store, bus, now: () => Date.now(), announce, sidecars: deps.sidecars }),
     ...createInstanceHandlers({ providers, store, announce, kick: () => scheduler.kick() }),
     ...createPresetHandlers(store),

@@ -58,6 +58,7 @@ function readsOf({ jobId, imageId }: Seeded) {
   };
   const curation: Calls<CurationReads> = {
     count: (s) => s.curation.count({ search: 'fox' }),
+    countPlan: (s) => s.curation.countPlan({ search: 'fox' }),
     imagesTagged: (s) => s.curation.imagesTagged('sky'),
     tags: (s) => s.curation.tags(),
     boards: (s) => s.curation.boards(),

@@ -1,0 +1,77 @@
+import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCountPool, type CountPool } from '../../../electron/db/count-pool.js';
+import { DATABASE_FILE } from '../../../electron/db/store.js';
+import type { JobStore } from '../../../electron/db/types.js';
+import { createCurationHandlers } from '../../../electron/engine/curation-handlers.js';
+import { createEventBus } from '../../../electron/base/events.js';
+import { finished, image, open, tempDir } from '../../unit/db/helpers.js';
+
+describe('the counts that follow a query', () => {
+  let pool: CountPool | undefined;
+  let store: JobStore | undefined;
+  afterEach(async () => {
+    await pool?.close();
+    store?.close();
+  });
+
+  function setUp() {
+    const dir = tempDir();
+    store = open({ dataDir: dir });
+    pool = createCountPool({ path: join(dir, DATABASE_FILE) });
+    // The main thread's own count is never called: the handler plans here and counts on the pool's thread.
+    const planned: JobStore = {
+      ...store,
+      curation: {
+        ...store.curation,
+        count: () => {
+          throw new Error('counted on the main thread');
+        },
+      },
+    };
+    const handlers = createCurationHandlers({
+      store: planned,
+      bus: createEventBus(),
+      now: () => 0,
+      announce: () => undefined,
+      sidecars: { queue: () => undefined },
+      counts: pool,
+    });
+    return { store, pool, count: handlers['jobs.count'] };
+  }
+
+  let made = 0;
+  /** A finished job with one image (the counts count images). */
+  const job = (s: JobStore, prompt: string) => finished(s, prompt, {}, [image((made += 1))]);
+
+  it('are counted on the counting thread, equal to what the store counts itself', async () => {
+    const { store, pool, count } = setUp();
+    for (const prompt of ['a red fox', 'a fox at dawn', 'an owl']) job(store, prompt);
+    const answer = await count({ search: 'fox' });
+    expect(answer).toEqual(store.curation.count({ search: 'fox' }));
+    expect(answer).toMatchObject({ active: 2, images: 2, trash: 0 });
+    const { counted, lastThread } = pool.stats();
+    expect(counted).toBe(1);
+    expect(lastThread).not.toBeNull();
+    expect(lastThread).not.toBe(threadId);
+  });
+
+  it('are answered again from the cache until the library changes, then counted anew', async () => {
+    const { store, pool, count } = setUp();
+    job(store, 'a red fox');
+    expect((await count({ search: 'fox' })).active).toBe(1);
+    expect((await count({ search: 'fox' })).active).toBe(1);
+    expect(pool.stats().counted).toBe(1);
+    job(store, 'another fox');
+    expect((await count({ search: 'fox' })).active).toBe(2);
+    expect(pool.stats().counted).toBe(2);
+  });
+
+  it('without a query come from the totals, with no thread at all', async () => {
+    const { store, pool, count } = setUp();
+    job(store, 'a red fox');
+    expect((await count({})).active).toBe(1);
+    expect(pool.stats().counted).toBe(0);
+  });
+});
