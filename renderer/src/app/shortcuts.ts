@@ -1,7 +1,7 @@
 /**
  * The keyboard cheat sheet's one list: every shortcut, grouped as a person looks for them. Each entry names the
- * KeyboardEvent keys it covers ("Shift+R", "Ctrl+Z"; Ctrl stands for Cmd on a Mac); a unit test holds it equal to
- * what common/keyboard.ts binds, so a key added there without a line here fails.
+ * KeyboardEvent keys it covers ("Shift+R", "Ctrl+Z"; Ctrl stands for Cmd on a Mac); a unit test holds it to what
+ * common/keyboard.ts and app/panels.ts bind, so a key added there without a line here fails.
  */
 
 export interface Shortcut {
@@ -36,7 +36,7 @@ export const SHORTCUT_GROUPS: readonly ShortcutGroup[] = [
       { keys: ['Ctrl+z', 'Ctrl+Z'], show: 'Ctrl+Z', does: 'Undo the last change' },
       { keys: ['Tab'], does: 'Hide or show all panels (on a picture)' },
       { keys: ['c', 'C'], show: 'C', does: 'Hide or show the composer' },
-      { keys: ['b', 'B'], show: 'B', does: 'Hide or show the sidebar' },
+      { keys: ['b', 'B'], show: 'B', does: 'Hide or show the boards column' },
       { keys: ['Escape'], show: 'Esc', does: 'Close what is open' },
     ],
   },

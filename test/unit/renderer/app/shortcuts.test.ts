@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SHORTCUT_GROUPS, shownKeys } from '../../../../renderer/src/app/shortcuts';
+import { panelKeyToCommand } from '../../../../renderer/src/app/panels';
 import { keyToCommand, type KeyContext } from '../../../../renderer/src/common/keyboard';
 
 const CONTEXTS: KeyContext[] = ['grid', 'viewer', 'composer', 'other'];
@@ -49,6 +50,22 @@ describe('the keyboard cheat sheet', () => {
           missing.push(`Ctrl+${key} (${context})`);
       }
     }
+    expect(missing).toEqual([]);
+  });
+
+  it('lists the keys that fold the panels (GlobalKeys reads them from app/panels.ts)', () => {
+    const missing = KEYS.filter((key) => {
+      const bound = panelKeyToCommand({
+        key,
+        ctrlKey: false,
+        metaKey: false,
+        shiftKey: false,
+        altKey: false,
+        onPicture: true,
+        inTextField: false,
+      });
+      return bound !== null && !listed.has(key);
+    });
     expect(missing).toEqual([]);
   });
 
