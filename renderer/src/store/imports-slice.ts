@@ -1,7 +1,15 @@
-import { applyImportList, applyImportProgress, EMPTY_IMPORTS, isFinished } from '../library/import/imports-model';
+import {
+  applyImportList,
+  applyImportProgress,
+  EMPTY_IMPORTS,
+  importEndMessage,
+  importQuery,
+  isFinished,
+  showImportedLabel,
+} from '../library/import/imports-model';
 import { formatNumber } from '../common/format';
 import type { SliceCreator } from './deps';
-import { toMatchQuery } from './filters';
+import { DEFAULT_FILTERS, toMatchQuery } from './filters';
 import type { ImportsSlice } from './types';
 
 export const createImportsSlice: SliceCreator<ImportsSlice> =
@@ -19,7 +27,46 @@ export const createImportsSlice: SliceCreator<ImportsSlice> =
       // An import we have not seen (another window, a watch) or one that just ended: fetch its paths and problems.
       const ended = isFinished(event.status) && (before === undefined || !isFinished(before.status));
       if (before === undefined || ended) void get().loadImports();
-      if (ended) void get().loadFolders();
+      if (!ended) return;
+      void get().loadFolders();
+      void get().loadSources();
+      const row = get().imports.byId[event.id]!;
+      get().toast({
+        kind: 'info',
+        message: importEndMessage(row),
+        replaces: `import-${event.id}`,
+        ...(row.imported > 0
+          ? { action: { label: showImportedLabel(row.imported), run: () => get().showImported(event.id) } }
+          : {}),
+      });
+    },
+
+    showImported(id) {
+      const state = get();
+      if (state.viewerId !== null) state.closeViewer();
+      if (state.panel !== 'none') state.setPanel('none');
+      // Every other filter would hide some of them: the view shows exactly what the import added, newest first.
+      state.setFilters({ ...DEFAULT_FILTERS, search: importQuery(id) });
+    },
+
+    async setFolderWatch(id, watch) {
+      try {
+        const { folder } = await api.call('library.setFolderWatch', { id, watch });
+        set((s) => ({ folders: s.folders?.map((f) => (f.id === id ? folder : f)) ?? null }));
+      } catch (error) {
+        get().reportError(error);
+        void get().loadFolders();
+      }
+    },
+
+    sources: null,
+    async loadSources() {
+      try {
+        const { items } = await api.call('library.sources', {});
+        set({ sources: items });
+      } catch {
+        // The Source filter keeps what it listed: a failed refresh hides nothing.
+      }
     },
 
     reread: null,
@@ -100,6 +147,7 @@ export const createImportsSlice: SliceCreator<ImportsSlice> =
         const { trashed } = await api.call('library.removeFolder', { id });
         void get().loadFolders();
         void get().loadStats();
+        void get().loadSources();
         return trashed;
       } catch (error) {
         get().reportError(error);

@@ -24,7 +24,7 @@ import type {
   RereadProgress,
 } from '../../../shared/contract';
 import type { ImportsData } from '../library/import/imports-model';
-import type { Board, CorrectableField, MatchCounts, TagCount } from '../../../shared/contract';
+import type { Board, CorrectableField, MatchCounts, SourceCount, TagCount } from '../../../shared/contract';
 import type { ImageTargets } from '../curation/curation';
 import type { Layout } from '../gallery/layout-mode';
 import type { PanelName, PanelState } from '../app/panels';
@@ -267,6 +267,13 @@ export interface ImportsSlice {
   applyRereadProgress(progress: RereadProgress): void;
   /** Reads these images' files again with this version's readers (their curation stays). */
   rereadImages(target: CurationTarget): Promise<void>;
+  /** The gallery shows exactly the images this import added (the `import:` search), every other filter cleared. */
+  showImported(id: string): void;
+  /** Watch switched on or off for an imported folder, later (Settings → Library → Folders). */
+  setFolderWatch(id: string, watch: boolean): Promise<void>;
+  /** The tools the library holds images of, with counts (the Source filter's options); null until first asked for. */
+  sources: SourceCount[] | null;
+  loadSources(): Promise<void>;
 }
 
 /** What a curation action covers: images picked (the focus, the selection), or every match of the current query. */

@@ -3,6 +3,7 @@ import type { LibraryFolder } from '../../../../shared/contract';
 import { formatCount, formatNumber } from '../../common/format';
 import { useApp } from '../../store/context';
 import { ConfirmDialog } from '../../common/ConfirmDialog';
+import { WatchSwitch } from './WatchSwitch';
 
 const WATCH_LABELS: Record<LibraryFolder['watchState'], string> = {
   watching: 'Watching',
@@ -49,6 +50,7 @@ export function LibraryFolders() {
                   {f.missing > 0 ? <span className="warn-text"> · {formatNumber(f.missing)} missing</span> : null}
                 </span>
               </div>
+              <WatchSwitch folder={f} />
               <button type="button" className="btn small" onClick={() => setRemoving(f)}>
                 Remove from library
               </button>

@@ -1,6 +1,15 @@
 import { memo, useState } from 'react';
 import { formatEta, formatNumber } from '../../common/format';
-import { describeImport, formatRate, importFraction, isFinished, visibleImportIds } from './imports-model';
+import {
+  describeImport,
+  formatRate,
+  importFraction,
+  importName,
+  isFinished,
+  showAction,
+  visibleImportIds,
+} from './imports-model';
+import { LeftOut, leftOutLabel } from './LeftOut';
 import { useApp, useAppShallow } from '../../store/context';
 
 function Count({ n, label, warn }: { n: number; label: string; warn?: boolean }) {
@@ -14,7 +23,14 @@ function Count({ n, label, warn }: { n: number; label: string; warn?: boolean })
 /** One import: what it found and did so far, how fast, and its controls; an event re-renders only this row. */
 const ImportItem = memo(function ImportItem({ id }: { id: string }) {
   const row = useApp((s) => s.imports.byId[id]);
-  const actions = useAppShallow((s) => ({ control: s.controlImport, dismiss: s.dismissImport, load: s.loadImports }));
+  const actions = useAppShallow((s) => ({
+    control: s.controlImport,
+    dismiss: s.dismissImport,
+    load: s.loadImports,
+    show: s.showImported,
+    setSearch: s.setSearch,
+  }));
+  const search = useApp((s) => s.filters.search);
   const [showProblems, setShowProblems] = useState(false);
   if (row === undefined) return null;
   const first = row.paths?.[0];
@@ -23,7 +39,8 @@ const ImportItem = memo(function ImportItem({ id }: { id: string }) {
   const rate = row.status === 'running' ? formatRate(row.ratePerSecond) : null;
   const eta = row.status === 'running' && !row.scanning ? formatEta(row.etaMs) : null;
   const problemCount = row.skipped + row.failed;
-  const name = first === undefined ? 'Import' : (first.split(/[\\/]/).filter(Boolean).pop() ?? first);
+  const name = importName(row);
+  const action = showAction(row, search);
   const finished = isFinished(row.status);
 
   return (
@@ -75,6 +92,15 @@ const ImportItem = memo(function ImportItem({ id }: { id: string }) {
             Cancel
           </button>
         )}
+        {action === null ? null : (
+          <button
+            type="button"
+            className={action.narrows ? 'btn small primary' : 'btn small'}
+            onClick={() => (action.narrows ? actions.show(id) : void actions.setSearch(''))}
+          >
+            {action.label}
+          </button>
+        )}
         {problemCount > 0 ? (
           <button
             type="button"
@@ -85,9 +111,7 @@ const ImportItem = memo(function ImportItem({ id }: { id: string }) {
               setShowProblems(!showProblems);
             }}
           >
-            {showProblems
-              ? 'Hide problems'
-              : `Show ${problemCount === 1 ? 'the problem' : `${formatNumber(problemCount)} problems`}`}
+            {showProblems ? 'Hide the list' : leftOutLabel(row.skipped, row.failed)}
           </button>
         ) : null}
         {finished ? (
@@ -101,20 +125,7 @@ const ImportItem = memo(function ImportItem({ id }: { id: string }) {
           </button>
         ) : null}
       </div>
-      {showProblems ? (
-        <ul className="import-problems" aria-label="Files not imported">
-          {(row.problems ?? []).map((p) => (
-            <li key={p.path}>
-              <span className="mono">{p.path}</span> <span className="muted">— {p.reason}</span>
-            </li>
-          ))}
-          {row.problems !== undefined && row.problems.length < problemCount ? (
-            <li className="muted small">
-              The newest {row.problems.length} of {formatNumber(problemCount)} are listed.
-            </li>
-          ) : null}
-        </ul>
-      ) : null}
+      {showProblems ? <LeftOut row={row} /> : null}
     </li>
   );
 });

@@ -124,3 +124,50 @@ export function visibleImportIds(
     return row.finishedAt === undefined || row.finishedAt >= openedAt;
   });
 }
+
+/** The search that shows exactly the images one import added (the engine's `import:` key). */
+export function importQuery(id: string): string {
+  return `import:${id}`;
+}
+
+/** "Show 12 imported": the action that takes the person to what an import added. */
+export function showImportedLabel(imported: number): string {
+  return `Show ${imported.toLocaleString('en-US')} imported`;
+}
+
+/** The folder (or file) name an import is known by, from its first path. */
+export function importName(row: Pick<ImportRow, 'paths'>): string {
+  const first = row.paths?.[0];
+  return first === undefined ? 'Import' : (first.split(/[\\/]/).filter(Boolean).pop() ?? first);
+}
+
+/** What the toast says when an import ends: what came in, and what was left out (skipped is no failure). */
+export function importEndMessage(row: ImportRow): string {
+  const name = importName(row);
+  const images = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'image' : 'images'}`;
+  const head =
+    row.status === 'cancelled'
+      ? `Import of ${name} cancelled: ${images(row.imported)} came in`
+      : row.status === 'failed'
+        ? `Import of ${name} stopped: ${images(row.imported)} came in`
+        : row.imported === 0
+          ? `${name}: nothing new`
+          : `Imported ${images(row.imported)} from ${name}`;
+  const rest = [
+    row.duplicates > 0 ? `${row.duplicates.toLocaleString('en-US')} already in the library` : null,
+    row.skipped > 0 ? `${row.skipped.toLocaleString('en-US')} skipped` : null,
+    row.failed > 0 ? `${row.failed.toLocaleString('en-US')} failed` : null,
+  ].filter((part) => part !== null);
+  return rest.length === 0 ? `${head}.` : `${head} (${rest.join(', ')}).`;
+}
+
+/**
+ * The finished import's way to its images: "Show N imported" (the gallery narrowed to them), or, while they are
+ * what the gallery shows, "Show all images" back; none when the import added nothing or still runs.
+ */
+export function showAction(row: ImportRow, search: string): { label: string; narrows: boolean } | null {
+  if (!isFinished(row.status) || row.imported === 0) return null;
+  return search === importQuery(row.id)
+    ? { label: 'Show all images', narrows: false }
+    : { label: showImportedLabel(row.imported), narrows: true };
+}

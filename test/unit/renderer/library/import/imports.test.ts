@@ -64,7 +64,10 @@ describe('import progress in the store', () => {
   it('a list fetched before the latest event never takes the counts back, but brings paths and problems', () => {
     let data = applyImportProgress(EMPTY_IMPORTS, tick({ imported: 80 }));
     data = applyImportList(data, [
-      summary({ imported: 30, problems: [{ path: '/home/me/outputs/x.md', reason: 'Not an image' }] }),
+      summary({
+        imported: 30,
+        problems: [{ path: '/home/me/outputs/x.md', reason: 'Not an image', status: 'skipped' }],
+      }),
     ]);
     expect(data.byId[ID]).toMatchObject({
       imported: 80,
