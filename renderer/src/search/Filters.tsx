@@ -2,7 +2,7 @@ import { useCallback, useRef, useState } from 'react';
 import type { ImageSource, JobStatus, Sort } from '../../../shared/contract';
 import { formatNumber } from '../common/format';
 import { openDuplicates } from './similar-view';
-import { SOURCE_LABELS, SOURCE_ORDER } from '../library/import/sources';
+import { useSourceOptions } from '../library/import/use-source-options';
 import { useApp } from '../store/context';
 import { countsKeyOf, type View } from '../store/filters';
 import { THUMB_SIZES } from '../gallery/grid-layout';
@@ -156,6 +156,7 @@ function FilterFields({ close }: { close(): void }) {
   const stats = useApp((s) => s.stats);
   const autoAdvance = useApp((s) => s.autoAdvance);
   const setAutoAdvance = useApp((s) => s.setAutoAdvance);
+  const sourceOptions = useSourceOptions(filters.source);
   const statusValue = STATUS_CHOICES.find((c) => c.statuses.join() === filters.status.join())?.value ?? '';
   return (
     <div className="filters-popover" id="filters-popover" role="group" aria-label="Filter and sort">
@@ -201,9 +202,9 @@ function FilterFields({ close }: { close(): void }) {
           onChange={(e) => setFilters({ source: e.target.value === '' ? null : (e.target.value as ImageSource) })}
         >
           <option value="">All sources</option>
-          {SOURCE_ORDER.map((source) => (
+          {sourceOptions.map(({ source, label }) => (
             <option key={source} value={source}>
-              {SOURCE_LABELS[source]}
+              {label}
             </option>
           ))}
         </select>
