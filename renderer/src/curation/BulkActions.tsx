@@ -120,11 +120,12 @@ export function BulkActions({
           onClick={() => {
             const t = target();
             if (!('images' in t)) return;
-            // Each selected job by its first image, side by side.
+            // The selected images themselves, side by side: what the count says is what is compared.
+            const picked = new Set(t.images.imageIds);
             const items = t.images.jobIds.flatMap((jobId) => {
               const job = s().jobs.byId[jobId];
-              const first = job === undefined ? undefined : visibleImages(job, 'active')[0];
-              return first === undefined ? [] : [{ jobId, imageId: first.id }];
+              const shown = job === undefined ? [] : visibleImages(job, 'active').filter((i) => picked.has(i.id));
+              return shown.map((image) => ({ jobId, imageId: image.id }));
             });
             if (items.length >= COMPARE_MIN) s().openCompare(items);
           }}

@@ -1,56 +1,58 @@
-import { visibleImages } from '../curation/curation';
-import { selectedIds } from './selection';
+import { formatNumber } from '../common/format';
+import { selectedIds, selectedImages } from './selection';
 import { useApp, useAppShallow, useAppStore } from '../store/context';
 import type { AppState, CurationTarget } from '../store/types';
 import { BulkActions } from '../curation/BulkActions';
 
-/** Every image the selected cards show: a bulk action on jobs is one on all their images. */
-function selectionTarget(state: AppState, ids: readonly string[]): CurationTarget {
-  const imageIds: string[] = [];
-  const jobIds: string[] = [];
-  for (const id of ids) {
-    const job = state.jobs.byId[id];
-    if (job === undefined) continue;
-    jobIds.push(id);
-    for (const image of visibleImages(job, 'active')) imageIds.push(image.id);
-  }
-  return { images: { imageIds, jobIds } };
+/** The images the selection stands for: a card selected whole is all the images it shows, a picture picked alone only it. */
+function selectionTarget(state: AppState): Extract<CurationTarget, { images: unknown }> {
+  const view = state.filters.view === 'trash' ? 'trash' : 'active';
+  return { images: selectedImages(state.selection, state.jobs.order, state.jobs.byId, view) };
 }
 
+/** What is selected, counted in images, and what can be done to exactly those: shown from one selected card on. */
 export function SelectionBar() {
   const store = useAppStore();
   const ids = useAppShallow((s) => selectedIds(s.selection, s.jobs.order));
+  const count = useApp((s) =>
+    Object.keys(s.selection.selected).length === 0 ? 0 : selectionTarget(s).images.imageIds.length,
+  );
   const inTrash = useApp((s) => s.filters.view === 'trash');
   const state = useAppShallow((s) => ({
-    favoriteJobs: s.favoriteJobs,
-    trashJobs: s.trashJobs,
-    restoreJobs: s.restoreJobs,
+    favoriteImages: s.favoriteImages,
+    trashImages: s.trashImages,
+    restoreFromTrash: s.restoreFromTrash,
     clear: s.clearSelection,
     selectAll: s.selectAllShown,
   }));
-  if (ids.length < 2) return null;
+  if (ids.length === 0 || count === 0) return null;
+  const target = () => selectionTarget(store.getState());
+  const what = count === 1 ? 'selected image' : 'selected images';
   return (
-    <div className="selection-bar" role="toolbar" aria-label="Selected jobs">
-      <span>
-        <strong>{ids.length}</strong> selected
+    <div className="selection-bar" role="toolbar" aria-label="Selected images">
+      <span data-testid="selection-count">
+        <strong>{formatNumber(count)}</strong> {count === 1 ? 'image' : 'images'} selected
       </span>
       {inTrash ? (
-        <button type="button" className="btn small" onClick={() => void state.restoreJobs(ids)}>
+        <button
+          type="button"
+          className="btn small"
+          onClick={() => {
+            const s = store.getState();
+            // Cards picked whole go back whole; pictures picked alone go back alone (trash-rules.ts purgeTargetOf).
+            const alone = ids.flatMap((id) => s.selection.images[id] ?? []);
+            void state.restoreFromTrash(ids, alone);
+          }}
+        >
           Restore
         </button>
       ) : (
         <>
-          <BulkActions
-            target={() => selectionTarget(store.getState(), ids)}
-            count={ids.length}
-            what={ids.length === 1 ? 'selected job' : 'selected jobs'}
-            withTrash={false}
-            compare
-          />
-          <button type="button" className="btn small" onClick={() => void state.favoriteJobs(ids, false)}>
+          <BulkActions target={target} count={count} what={what} withTrash={false} compare />
+          <button type="button" className="btn small" onClick={() => void state.favoriteImages(target(), false)}>
             Unfavorite
           </button>
-          <button type="button" className="btn small danger" onClick={() => void state.trashJobs(ids)}>
+          <button type="button" className="btn small danger" onClick={() => void state.trashImages(target())}>
             Move to Trash
           </button>
         </>

@@ -4,7 +4,7 @@ import { actionOfCommand } from '../iterate/iterate';
 import type { RowModel } from './grid-rows';
 import { moveVertical } from './grid-rows';
 import { isTextField, keyToCommand, moveIndex, ratingOfKey } from '../common/keyboard';
-import { selectedIds } from './selection';
+import { selectedIds, selectedImages } from './selection';
 import type { AppStore } from '../store/store';
 
 export interface GridKeyContext {
@@ -50,8 +50,13 @@ export function onGridKey(
     state.focusImage(id, imageId);
     focusCard(id);
   };
-  const imageTargets = () =>
-    keyTargets(state.jobs.byId, view, chosen(), { jobId: current, imageId: state.focusedImageId });
+  // Several cards selected: the images the selection stands for (a picture picked alone is only it); else the focused one.
+  const imageTargets = () => {
+    const picked = chosen();
+    return picked.length > 1 && picked.includes(current)
+      ? selectedImages(state.selection, state.jobs.order, state.jobs.byId, view)
+      : keyTargets(state.jobs.byId, view, picked, { jobId: current, imageId: state.focusedImageId });
+  };
   switch (command) {
     case 'prev':
     case 'next': {

@@ -19,8 +19,9 @@ export function MatchesBar() {
       s.filters.source !== null,
   );
   const inTrash = useApp((s) => s.filters.view === 'trash');
-  const manySelected = useApp((s) => Object.keys(s.selection.selected).length > 1);
-  if (!narrowed || inTrash || manySelected || images === null || images === 0) return null;
+  // The selection bar stands in its place from one selected card on.
+  const anySelected = useApp((s) => Object.keys(s.selection.selected).length > 0);
+  if (!narrowed || inTrash || anySelected || images === null || images === 0) return null;
   return (
     <div className="selection-bar matches-bar" role="toolbar" aria-label="All matches">
       <span>

@@ -62,6 +62,10 @@ export interface HistorySlice {
   setSearch(text: string): Promise<void>;
   holdArrivals(hold: boolean): void;
   showArrivals(): void;
+  /** A job started while the filters hide it stops being pinned above the grid (jobs-model.ts `pinned`). */
+  dismissPinned(id: string): void;
+  /** Clears the filters and search, then brings the job before the person. */
+  showPinned(id: string): Promise<void>;
 }
 
 export interface ComposerSlice {
@@ -126,7 +130,8 @@ export interface IterateSlice {
 export interface SelectionSlice {
   selection: Selection;
   focusedJobId: string | null;
-  click(id: string, mods: { range: boolean; toggle: boolean }): void;
+  /** `imageId`: the click landed on that picture of the card, which picks it alone (gallery/selection.ts). */
+  click(id: string, mods: { range: boolean; toggle: boolean }, imageId?: string): void;
   selectAllShown(): void;
   clearSelection(): void;
   setFocused(id: string | null): void;

@@ -7,6 +7,7 @@ import { useApi, useApp, useAppShallow, useAppStore } from '../store/context';
 import { focusComposerPrompt, ImageActions } from '../iterate/ImageActions';
 import { ImageCuration } from '../curation/ImageCuration';
 import { LineagePanel } from './LineagePanel';
+import { imagePlace } from './image-place';
 import { ImportedDetails } from './ImportedDetails';
 import { ExportDialog } from '../library/export/ExportDialog';
 import { StatusBadge } from '../common/StatusBadge';
@@ -224,7 +225,7 @@ export function DetailsPanel({
       )}
       <LineagePanel job={job} imageId={imageId} />
       <dl className="details-list">
-        <Row label="Images" value={`${job.images.length} of ${job.count}`} />
+        <Row label="Image" value={imagePlace(job, inTrash ? 'trash' : 'active', imageId)} />
         {image === undefined ? null : <Row label="File" value={`${image.mime}, ${formatBytes(image.bytes)}`} />}
         <Row label="Quality" value={request?.quality} />
         {result?.cost === undefined ? null : (
