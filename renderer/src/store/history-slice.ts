@@ -1,10 +1,12 @@
 import { AppError } from '../../../shared/errors';
 import { mark } from '../app/perf-marks';
 import { pruneSelection } from '../gallery/selection';
+import { jobTitle } from '../common/thumbs';
+import { clampWords } from '../live/failure-notice';
 import type { SliceCreator } from './deps';
 import { DEFAULT_FILTERS, NEXT_PAGE_SIZE, toListQuery } from './filters';
 import * as model from './jobs-model';
-import type { HistorySlice } from './types';
+import type { AppState, HistorySlice } from './types';
 
 /** An unreadable search comes back as invalid_request with the place it went wrong. */
 function searchErrorOf(error: unknown, text: string): { text: string; at: number; message: string } | null {
@@ -13,6 +15,23 @@ function searchErrorOf(error: unknown, text: string): { text: string; at: number
   const message = error.details?.message;
   if (typeof at !== 'number') return null;
   return { text: text.trim(), at, message: typeof message === 'string' ? message : error.message };
+}
+
+/** Newly pinned work is announced once, with Show: the one click that clears the filters and brings it into view. */
+function announcePinned(before: readonly string[], get: () => AppState): void {
+  const { jobs, toast, showPinned } = get();
+  if (jobs.pinned === before) return;
+  const fresh = jobs.pinned.filter((id) => !before.includes(id));
+  if (fresh.length === 0) return;
+  const first = jobs.byId[fresh[0]!];
+  const what =
+    fresh.length === 1 && first !== undefined ? `“${clampWords(jobTitle(first), 48)}”` : `${fresh.length} jobs`;
+  toast({
+    kind: 'info',
+    message: `Started ${what}: not in this view, so it is pinned above the grid.`,
+    action: { label: 'Show', run: () => void showPinned(fresh[0]!) },
+    replaces: 'pinned-work',
+  });
 }
 
 export const createHistorySlice: SliceCreator<HistorySlice> =
@@ -26,8 +45,16 @@ export const createHistorySlice: SliceCreator<HistorySlice> =
     searchTyping: false,
     searchError: null,
 
-    applyJobChanged: (job) => set((s) => ({ jobs: model.applyJobChanged(s.jobs, job, s.filters) })),
-    applyJobsChanged: (list) => set((s) => ({ jobs: model.applyJobsChanged(s.jobs, list, s.filters) })),
+    applyJobChanged: (job) => {
+      const before = get().jobs.pinned;
+      set((s) => ({ jobs: model.applyJobChanged(s.jobs, job, s.filters) }));
+      announcePinned(before, get);
+    },
+    applyJobsChanged: (list) => {
+      const before = get().jobs.pinned;
+      set((s) => ({ jobs: model.applyJobsChanged(s.jobs, list, s.filters) }));
+      announcePinned(before, get);
+    },
     applyProgress: (tick) => set((s) => ({ jobs: model.applyProgress(s.jobs, tick) })),
     applyRemoved: (ids) =>
       set((s) => {
@@ -87,14 +114,26 @@ export const createHistorySlice: SliceCreator<HistorySlice> =
       }
     },
 
+    // Other filters are another view: what was pinned as "not in this view" was about the last one.
     setFilters(patch) {
-      set((s) => ({ filters: { ...s.filters, ...patch } }));
+      set((s) => ({ filters: { ...s.filters, ...patch }, jobs: model.clearPinned(s.jobs) }));
       void get().loadFirstPage();
     },
 
     setSearch(text) {
-      set((s) => ({ filters: { ...s.filters, search: text } }));
+      set((s) => ({
+        filters: { ...s.filters, search: text },
+        jobs: s.filters.search === text ? s.jobs : model.clearPinned(s.jobs),
+      }));
       return get().loadFirstPage();
+    },
+
+    dismissPinned: (id) => set((s) => ({ jobs: model.dismissPinned(s.jobs, id) })),
+
+    async showPinned(id) {
+      set((s) => ({ filters: { ...DEFAULT_FILTERS }, jobs: model.clearPinned(s.jobs) }));
+      await get().loadFirstPage();
+      await get().revealJob(id);
     },
 
     holdArrivals: (hold) => set((s) => ({ jobs: model.setHoldArrivals(s.jobs, hold) })),

@@ -33,6 +33,11 @@ export interface JobsData {
   holdArrivals: boolean;
   /** Ids touched by events while a first-page fetch was in flight: the fetch's snapshot may predate them. */
   touchedDuringFetch: string[] | null;
+  /**
+   * Jobs started while the filters, search or order hide them, newest first: shown above the grid with "not in this
+   * view" until the filters change, they are dismissed, or the grid shows them itself.
+   */
+  pinned: string[];
 }
 
 export const EMPTY_JOBS: JobsData = {
@@ -47,7 +52,16 @@ export const EMPTY_JOBS: JobsData = {
   pendingTop: [],
   holdArrivals: false,
   touchedDuringFetch: null,
+  pinned: [],
 };
+
+/** The most pinned at once: a long batch of prompts under a filter keeps its newest in view, not a wall above the grid. */
+export const MAX_PINNED = 24;
+
+/** New work: a job of Atelier's own that has not run yet (an import or a finished job found later is not). */
+function justStarted(job: JobSummary): boolean {
+  return job.source === 'atelier' && job.trashedAt === null && (job.status === 'queued' || job.status === 'running');
+}
 
 /**
  * A rating, favourite, tag or image trashed leaves the job's updatedAt as it was (curation is the person's, not the
@@ -133,7 +147,8 @@ function applyInto(
   owned: Record<string, JobSummary> | null,
 ): JobsData {
   if (data.removed[job.id]) return data;
-  if (!isNewer(job, data.byId[job.id])) return data;
+  const held = data.byId[job.id];
+  if (!isNewer(job, held)) return data;
   let byId: Record<string, JobSummary>;
   if (owned === null) byId = { ...data.byId, [job.id]: job };
   else {
@@ -151,10 +166,12 @@ function applyInto(
   }
   const shown = data.order.includes(job.id);
   const pending = data.pendingTop.includes(job.id);
+  let inView = shown || pending;
   // A card on screen stays while the person curates it (a rating under `rating:0`): the next fetch has the last word.
   const stays = shown && filters.search.trim() !== '' && belongsInGrid(job, { ...filters, search: '' });
   if (!hiddenAsRejected(job, filters) && (stays || belongsInGrid(job, filters))) {
     if (!shown && !pending && placeable(filters) && withinLoadedRange(data, job, byId)) {
+      inView = true;
       if (data.holdArrivals && data.order.length > 0 && compareNewestFirst(job, byId[data.order[0]!]!) < 0) {
         next.pendingTop = insertSorted(data.pendingTop, job.id, byId);
       } else {
@@ -162,10 +179,29 @@ function applyInto(
       }
     }
   } else {
+    inView = false;
     if (shown) next.order = data.order.filter((id) => id !== job.id);
     if (pending) next.pendingTop = data.pendingTop.filter((id) => id !== job.id);
   }
+  next.pinned = pinnedAfter(data.pinned, job, held === undefined, inView);
   return next;
+}
+
+/** New work the grid does not show is pinned; once the grid shows it, or it goes to the trash, it is not. */
+function pinnedAfter(pinned: string[], job: JobSummary, isNew: boolean, inView: boolean): string[] {
+  const at = pinned.indexOf(job.id);
+  if (at !== -1) return inView || job.trashedAt !== null ? pinned.filter((id) => id !== job.id) : pinned;
+  if (!isNew || inView || !justStarted(job)) return pinned;
+  return [job.id, ...pinned].slice(0, MAX_PINNED);
+}
+
+/** The filters changed: nothing is pinned any longer. */
+export function clearPinned(data: JobsData): JobsData {
+  return data.pinned.length === 0 ? data : { ...data, pinned: [] };
+}
+
+export function dismissPinned(data: JobsData, id: string): JobsData {
+  return data.pinned.includes(id) ? { ...data, pinned: data.pinned.filter((each) => each !== id) } : data;
 }
 
 function placeLiveOrdered(liveIds: string[], job: JobSummary, byId: Record<string, JobSummary>): string[] {
@@ -203,6 +239,7 @@ export function applyRemoved(data: JobsData, ids: readonly string[]): JobsData {
     order: data.order.filter((id) => !gone.has(id)),
     liveIds: data.liveIds.filter((id) => !gone.has(id)),
     pendingTop: data.pendingTop.filter((id) => !gone.has(id)),
+    pinned: data.pinned.filter((id) => !gone.has(id)),
   };
 }
 
@@ -238,6 +275,7 @@ export function applyFirstPage(data: JobsData, page: ListPage, filters: Filters)
       nextCursor: page.nextCursor,
       pendingTop: [],
       touchedDuringFetch: null,
+      pinned: notShown(data.pinned, fromPage),
     };
   }
   const candidates = new Set<string>(fromPage);
@@ -259,7 +297,16 @@ export function applyFirstPage(data: JobsData, page: ListPage, filters: Filters)
     nextCursor: page.nextCursor,
     pendingTop: [],
     touchedDuringFetch: null,
+    pinned: notShown(data.pinned, order),
   };
+}
+
+/** The pinned jobs a page does not show (one it shows is in the grid, where it belongs). */
+function notShown(pinned: string[], order: readonly string[]): string[] {
+  if (pinned.length === 0) return pinned;
+  const shown = new Set(order);
+  const kept = pinned.filter((id) => !shown.has(id));
+  return kept.length === pinned.length ? pinned : kept;
 }
 
 /**
@@ -297,7 +344,8 @@ export function applyNextPage(data: JobsData, page: ListPage, filters: Filters):
     if (seen?.has(item.id) === true || data.removed[item.id]) continue;
     if (belongsInGrid(byId[item.id]!, { ...filters, search: '' })) added.push(item.id);
   }
-  return { ...data, byId, byIdVersion, order: data.order.concat(added), nextCursor: page.nextCursor };
+  const order = data.order.concat(added);
+  return { ...data, byId, byIdVersion, order, nextCursor: page.nextCursor, pinned: notShown(data.pinned, added) };
 }
 
 /** Loads the queue (queued + running jobs) from a fetch. */
