@@ -151,4 +151,22 @@ describe('culling in the viewer', () => {
     await page.keyboard.press('Escape');
     await expectGrid(page, [FOXES, OWL]);
   });
+
+  it('X in the grid rejects the focused image: it leaves its card, the toast says where it went and undoes it', async () => {
+    const { page } = app;
+    const card = page.locator(`[data-card="${ids[FOXES]!}"]`);
+    await card.focus();
+    await page.keyboard.press('x');
+    const foxes = () => apiCall(app.host, 'jobs.get', { id: ids[FOXES]! });
+    await waitFor(
+      async () => (await foxes()).images.map((i) => i.rejected === true).join() === 'true,false',
+      'one fox rejected',
+    );
+    const toast = page.getByText(/^Rejected 1 image: hidden from All/u);
+    await toast.waitFor();
+    // The batch stays in All with its other image.
+    await expectGrid(page, [FOXES, OWL]);
+    await page.keyboard.press('Control+z');
+    await waitFor(async () => (await foxes()).images.every((i) => i.rejected !== true), 'the reject undone');
+  });
 });
