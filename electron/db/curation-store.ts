@@ -15,7 +15,7 @@ import type { StoreContext } from './context.js';
 import { createCuration, type Curated, type ImageTarget } from './curation.js';
 import type { CompiledQuery } from './query/compile.js';
 import { matchWhere } from './query/match.js';
-import { createSuggest } from './suggest.js';
+import { createSuggest, type SuggestPlan } from './suggest.js';
 import { createTags } from './tags.js';
 import type { Access } from './guard.js';
 
@@ -36,6 +36,8 @@ export interface CurationReads {
   tags(): TagCount[];
   boards(): Board[];
   suggest(text: string, cursor: number): SuggestResult;
+  /** suggest() as a plan: narrowed by the rest of the query, its counts run off the main thread. */
+  suggestPlan(text: string, cursor: number): SuggestPlan;
   /** Image ids a target covers now (an export reads them). */
   resolve(target: ImageTarget): string[];
 }
@@ -68,7 +70,7 @@ export function createCurationStore(
   const { sql } = ctx;
   const tags = createTags(ctx);
   const curation = createCuration(ctx, tags, compile);
-  const suggest = createSuggest(ctx);
+  const suggest = createSuggest(ctx, compile);
 
   /** The statement counting matches up to `cap` + 1 (Infinity: every one, for a board's images). */
   function countStatement(query: MatchQuery, level: 'jobs' | 'images', cap = Infinity): CountStatement {
@@ -170,7 +172,8 @@ export function createCurationStore(
       countPlan,
       tags: tags.list,
       boards: boards.list,
-      suggest,
+      suggest: suggest.suggest,
+      suggestPlan: suggest.plan,
       resolve: curation.resolve,
       imagesTagged(name) {
         const tag = tags.find(name);

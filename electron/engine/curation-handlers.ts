@@ -106,6 +106,12 @@ export function createCurationHandlers({
     },
     'boards.add': async (input) => done(c.boardAdd(input.boardId, targetOf(input))),
     'boards.remove': async (input) => done(c.boardRemove(input.boardId, targetOf(input))),
-    'search.suggest': async ({ text, cursor }) => c.suggest(text, cursor),
+    'search.suggest': async ({ text, cursor }) => {
+      if (counts === undefined) return c.suggest(text, cursor);
+      // Narrowed by the rest of the query: each value counted among its matches, on the counting thread.
+      const plan = c.suggestPlan(text, cursor);
+      if ('result' in plan) return plan.result;
+      return plan.finish(await counts.count(plan.statements, plan.version));
+    },
   };
 }

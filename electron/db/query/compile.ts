@@ -71,6 +71,8 @@ type Sql = {
   driver?: Driver;
   imageDriver?: ImageDriver;
   expanded?: boolean;
+  /** Some value matched does not contain the typed text (a sampler's other spelling): its words narrow no index read. */
+  spelledOtherwise?: boolean;
 };
 
 const FALSE: Sql = { sql: '0', params: [], image: false };
@@ -198,6 +200,8 @@ export function compileQuery(
           params: keys,
           image: false,
           driver: { index, rows: lookup.facetJobs(t.key, keys), ordered: keys.length === 1 },
+          // Another spelling of the sampler (uni_pc for UniPC) need not hold the typed words in its settings line.
+          ...(keys.some((k) => !k.includes(folded)) && { spelledOtherwise: true }),
         };
       }
       case 'lora': {
@@ -548,7 +552,14 @@ export function compileQuery(
       });
     }
     const parts = c.anyOf.map(counted);
-    if (single !== null && !c.negated && single.kind === 'text' && SETTING_KEYS.has(single.key) && parts[0] !== FALSE) {
+    if (
+      single !== null &&
+      !c.negated &&
+      single.kind === 'text' &&
+      SETTING_KEYS.has(single.key) &&
+      parts[0] !== FALSE &&
+      parts[0]!.spelledOtherwise !== true
+    ) {
       out.settingTerms.push(
         ...foldForSearch(single.text)
           .trim()

@@ -1,3 +1,4 @@
+import { samplerKey } from '../../../shared/query/samplers.js';
 import type { StoreContext } from '../context.js';
 import type { QueryLookup } from './compile.js';
 
@@ -12,6 +13,19 @@ export function createQueryLookup(ctx: StoreContext): QueryLookup {
     'query.facetKeys',
     'SELECT key FROM facet_values WHERE kind = ? AND jobs > 0 AND instr(key, ?) > 0 ORDER BY jobs DESC LIMIT ?',
   );
+  const samplers = ctx.sql.prepare<{ key: string }>(
+    'query.samplerKeys',
+    "SELECT key FROM facet_values WHERE kind = 'sampler' AND jobs > 0 ORDER BY jobs DESC",
+  );
+  /** Every stored spelling of the samplers named: "euler a" finds euler_ancestral and k_euler_ancestral too. */
+  function samplerKeys(folded: string): string[] {
+    const wanted = samplerKey(folded);
+    return samplers
+      .all()
+      .map((r) => r.key)
+      .filter((key) => key.includes(folded) || (wanted.length > 0 && samplerKey(key).includes(wanted)))
+      .slice(0, MAX_FACET_KEYS);
+  }
   const facetJobs = ctx.sql.prepare<{ n: number | null }>(
     'query.facetJobs',
     'SELECT sum(jobs) AS n FROM facet_values WHERE kind = ? AND key IN (SELECT value FROM json_each(?))',
@@ -44,7 +58,8 @@ export function createQueryLookup(ctx: StoreContext): QueryLookup {
   }
   return {
     sizes,
-    facetKeys: (kind, folded) => facet.all(kind, folded, MAX_FACET_KEYS).map((r) => r.key),
+    facetKeys: (kind, folded) =>
+      kind === 'sampler' ? samplerKeys(folded) : facet.all(kind, folded, MAX_FACET_KEYS).map((r) => r.key),
     facetJobs: (kind, keys) => facetJobs.get(kind, JSON.stringify(keys))?.n ?? 0,
     tag: (folded) => tag.get(folded) ?? null,
     board: (folded) => board.get(folded) ?? null,

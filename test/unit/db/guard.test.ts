@@ -63,6 +63,7 @@ function readsOf({ jobId, imageId }: Seeded) {
     tags: (s) => s.curation.tags(),
     boards: (s) => s.curation.boards(),
     suggest: (s) => s.curation.suggest('fo', 2),
+    suggestPlan: (s) => s.curation.suggestPlan('fo', 2),
     resolve: (s) => s.curation.resolve({ ids: [imageId] }),
   };
   const xmp: Calls<XmpSidecarReads> = {
