@@ -4,8 +4,9 @@
  * them and no Test connection on the built-in; "1 favorite" in Library; `?` opens every shortcut, Escape closes it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { screenshot, openApp, type App } from './harness.js';
+import { openApp, type App } from './harness.js';
 import { seriousViolations } from './axe.js';
+import { shootThemes } from './themes.js';
 import { apiCall, seedJob, waitFor, type FocusDoc } from './helpers.js';
 
 let app: App;
@@ -69,11 +70,7 @@ describe('Settings in sections', () => {
     expect(await settings().getByRole('region', { name: 'Spend' }).count()).toBe(0);
     expect(await settings().getByRole('region', { name: 'Your ComfyUI nodes' }).count()).toBe(0);
     expect(await seriousViolations(app.page)).toEqual([]);
-    for (const scheme of ['light', 'dark'] as const) {
-      await app.page.emulateMedia({ colorScheme: scheme });
-      await screenshot(app.page, `settings-providers-${scheme}`);
-    }
-    await app.page.emulateMedia({ colorScheme: 'light' });
+    await shootThemes(app.page, 'settings-providers');
     await closeSettings();
   }, 60_000);
 
@@ -99,11 +96,7 @@ describe('Settings in sections', () => {
     // Counted in words that agree with the number: one favorite, not "1 favorites".
     await library.getByText('2 (1 favorite, 0 in trash)').waitFor();
     await settings().getByRole('region', { name: 'Your ComfyUI nodes' }).waitFor();
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await screenshot(page, `settings-library-${scheme}`);
-    }
-    await page.emulateMedia({ colorScheme: 'light' });
+    await shootThemes(page, 'settings-library');
     await closeSettings();
 
     await openSettings();
@@ -143,11 +136,7 @@ describe('the keyboard cheat sheet', () => {
     await curation.getByText('Rate the image (0 clears)').waitFor();
     await sheet.getByRole('region', { name: 'Viewer' }).getByText('Show or hide the details').waitFor();
     expect(await seriousViolations(page)).toEqual([]);
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await screenshot(page, `shortcuts-${scheme}`);
-    }
-    await page.emulateMedia({ colorScheme: 'light' });
+    await shootThemes(page, 'shortcuts');
     await page.keyboard.press('Escape');
     await waitFor(async () => (await sheet.count()) === 0, 'the cheat sheet to close');
   }, 60_000);

@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nearDuplicateFixtures } from '../fixtures/near-duplicates.js';
 import { rm, screenshot, tempDir, type Browser, openApp, type App } from './harness.js';
+import { shootThemes } from './themes.js';
 import { apiCall, search, waitFor, type ImageLike } from './helpers.js';
 
 const SOURCES = 4;
@@ -145,11 +146,7 @@ describe('find similar and show duplicates', () => {
     }
     await sheet.getByText(`${SOURCES} groups of copies.`, { exact: false }).waitFor();
     await thumbsLoaded(app.browser, '.similar-view img');
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await screenshot(page, `duplicates-${scheme}`);
-    }
-    await page.emulateMedia({ colorScheme: 'light' });
+    await shootThemes(page, 'duplicates');
 
     // Keep the first image of the first group: its six copies go to the trash, the group leaves the list.
     const first = groups.first();
