@@ -143,7 +143,7 @@ describe("importing a folder of other tools' images", () => {
     expect((await h.engine.handlers['jobs.list']({ limit: 60, view: 'active' })).items).toHaveLength(1);
   });
 
-  it('lists damaged files with their reasons and imports the rest', async () => {
+  it('lists damaged images as failed and empty or non-image files as skipped, with their reasons, and imports the rest', async () => {
     h = await startHarness({ housekeepingDelayMs: 0 });
     const [good, , , comfy] = await toolFiles('dmg');
     const dir = join(outside, 'mixed');
@@ -155,11 +155,15 @@ describe("importing a folder of other tools' images", () => {
       h.engine,
       (await h.engine.handlers['library.import']({ paths: [dir], mode: 'link', watch: false })).import.id,
     );
-    expect(done).toMatchObject({ imported: 1, failed: 2, skipped: 1 });
-    const reasons = Object.fromEntries(done.problems.map((p) => [p.path.split('/').pop(), p.reason]));
-    expect(reasons['empty.png']).toMatch(/empty/);
-    expect(reasons['cut.png']).toMatch(/cut short/);
-    expect(reasons['photo.png']).toMatch(/Not a PNG, JPEG, WebP or AVIF/);
+    // An empty file holds no image, whatever its name: skipped like any other non-image, not a failure.
+    expect(done).toMatchObject({ imported: 1, failed: 1, skipped: 2 });
+    const problems = Object.fromEntries(done.problems.map((p) => [p.path.split('/').pop(), p]));
+    expect(problems['empty.png']).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/empty/) });
+    expect(problems['cut.png']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/cut short/) });
+    expect(problems['photo.png']).toMatchObject({
+      status: 'skipped',
+      reason: expect.stringMatching(/Not a PNG, JPEG, WebP or AVIF/),
+    });
   });
 
   it('sniffs by content: a PNG named .jpg and a JPEG named .txt are imported as what they are', async () => {
