@@ -94,6 +94,7 @@ describe('files and folders an import cannot open', () => {
         {
           path: join(source, 'private'),
           reason: expect.stringMatching(/^This folder was not imported: Atelier is not allowed to open it\./),
+          status: 'failed',
         },
       ]);
     } finally {
