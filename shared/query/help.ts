@@ -27,6 +27,7 @@ export const KEY_HELP: ReadonlyArray<{ key: string; hint: string; example: strin
   { key: 'negative', hint: 'Negative prompt contains', example: 'negative:blurry' },
   { key: 'path', hint: "An imported original's path contains", example: 'path:2024/portraits' },
   { key: 'note', hint: 'Your note on the image contains', example: 'note:print' },
+  { key: 'import', hint: 'Added by this import (Show N imported)', example: 'import:0190a6e2-…' },
 ];
 
 /** How the rest of the language reads, for the help card. */
