@@ -82,11 +82,11 @@ export function HistoryGrid() {
     1,
     Math.round(order.length / Math.max(1, rows.rows.filter((r) => r.kind === 'cards').length)),
   );
-  // Expanding gives larger pictures: each in the strip a quarter taller than the whole card it came from.
+  // Expanding gives larger pictures: each in the strip taller than the whole card it came from.
   const expandedRow = expandedIndex < 0 ? undefined : rows.rows[rows.rowOf(expandedIndex)];
   const cardHeight = expandedRow?.kind === 'cards' ? (expandedRow.height ?? thumbSize) : thumbSize;
   const stripShape = useMemo(
-    () => stripLayout(expandedImages, expandedAspect, usableWidth, Math.ceil(cardHeight * 1.25)),
+    () => stripLayout(expandedImages, expandedAspect, usableWidth, cardHeight + 1),
     [cardHeight, expandedAspect, expandedImages, usableWidth],
   );
   const strip = stripShape.total;

@@ -99,12 +99,15 @@ export function stripLayout(count: number, aspect: number, width: number, atLeas
   let height = Math.floor(Math.min(STRIP_MAX_EDGE, Math.max(floor, oneLine)));
   // Never wider than the strip itself.
   height = Math.max(1, Math.min(height, Math.floor(room / a)));
-  const tile = Math.max(1, Math.floor(height * a));
-  const perLine = Math.max(1, Math.min(n, Math.floor((room + STRIP_SPACE) / (tile + STRIP_SPACE))));
-  const lines = Math.ceil(n / perLine);
+  const fits = Math.max(1, Math.min(n, Math.floor((room + STRIP_SPACE) / (Math.floor(height * a) + STRIP_SPACE))));
+  const lines = Math.ceil(n / fits);
+  // As many on each line as the lines need (ten on two lines: five and five), grown to fill the width.
+  const perLine = Math.ceil(n / lines);
+  const filled = Math.floor(Math.min(STRIP_MAX_EDGE, (room - STRIP_SPACE * (perLine - 1)) / perLine / a));
+  height = Math.max(height, filled);
   return {
     height,
-    width: tile,
+    width: Math.max(1, Math.floor(height * a)),
     perLine,
     lines,
     total: lines * height + (lines - 1) * STRIP_SPACE + 2 * STRIP_INSET,

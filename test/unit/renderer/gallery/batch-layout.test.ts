@@ -120,5 +120,10 @@ describe('an expanded batch', () => {
     const four = stripLayout(4, 1, 1000, 225);
     expect([four.lines, four.perLine]).toEqual([1, 4]);
     expect(four.height).toBeGreaterThan(225);
+    // Ten squares beside a 180 px card: two even lines of five, each picture larger than the card, filling the width.
+    const ten = stripLayout(10, 1, 1000, 181);
+    expect([ten.lines, ten.perLine]).toEqual([2, 5]);
+    expect(ten.height).toBeGreaterThan(180);
+    expect(5 * ten.width + 4 * STRIP_SPACE).toBeGreaterThan(1000 - 2 * STRIP_INSET - 5);
   });
 });
