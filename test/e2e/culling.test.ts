@@ -58,7 +58,7 @@ beforeAll(async () => {
     beforeGoto: async (page) => {
       await page.emulateMedia({ reducedMotion: 'reduce' });
       // Culling mode: the picture alone, Details put away.
-      await page.addInitScript(() => localStorage.setItem('atelier.viewer.details', 'hidden'));
+      await page.addInitScript("localStorage.setItem('atelier.viewer.details', 'hidden')");
     },
   });
   await expectGrid(app.page, [FOXES, OWL, HERON]);
