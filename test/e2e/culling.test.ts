@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousViolations } from './axe.js';
 import { screenshot, openApp, type App } from './harness.js';
 import { apiCall, expectGrid, holdClock, search, waitFor } from './helpers.js';
 
@@ -114,6 +115,8 @@ describe('culling in the viewer', () => {
         .poll(() => strip.getByRole('button').evaluateAll((b) => b.map((e) => e.getAttribute('aria-label'))))
         .toEqual(['Image 1 of 4', 'Image 2 of 4', 'Image 3 of 4: 4 stars', 'Image 4 of 4: favourite, rejected']);
     });
+    // The signs, the live region and the marked filmstrip pass axe in the viewer.
+    expect(await seriousViolations(page)).toEqual([]);
     await page.keyboard.press('Shift+I');
   });
 
