@@ -46,7 +46,8 @@ describe('sampler suggestions and search, one name per sampler', () => {
         .sort();
     return { store, ids, pool, suggest: handlers['search.suggest'], find };
   }
-  const shown = (r: { items: Array<{ label: string; count?: number }> }) => r.items.map((i) => [i.label, i.count]);
+  const shown = (r: { items: Array<{ label: string; count?: number | undefined }> }) =>
+    r.items.map((i) => [i.label, i.count]);
 
   it('offers one "Euler a" and one "UniPC" with their spellings counted together', async () => {
     const { suggest } = library();
