@@ -100,6 +100,10 @@ describe('an import that lands where you look', () => {
     // Before: the earlier image and the new ones together.
     await expectGrid(page, files.map(titleOf));
 
+    await screenshot(page, 'import-lands-toast-light');
+    await setTheme(page, 'dark');
+    await screenshot(page, 'import-lands-toast-dark');
+    await setTheme(page, 'light');
     await toast.getByRole('button', { name: 'Show 5 imported' }).click();
     await expectGrid(page, fresh.map(titleOf));
     expect(await page.getByRole('searchbox', { name: 'Search' }).inputValue()).toMatch(/^import:[0-9a-f-]{36}$/);
