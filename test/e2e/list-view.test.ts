@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolFiles } from '../fixtures/images/tool-files.js';
 import { seriousViolations } from './axe.js';
 import { rm, screenshot, tempDir, type Host, openApp, type App } from './harness.js';
-import { apiCall, expectGrid, waitFor } from './helpers.js';
+import { apiCall, expectGrid, openFilters, waitFor } from './helpers.js';
 
 /**
  * The compact list view, as a person uses it: switched on beside the thumbnail size, a row per job with its text,
@@ -157,9 +157,10 @@ describe('the compact list view', () => {
       'Today',
       expect.stringMatching(/^[A-Z][a-z]+ \d{4}$/),
     ]);
-    await page.getByLabel('Sort').selectOption('rating');
+    await (await openFilters(page)).getByLabel('Sort').selectOption('rating');
     await waitFor(async () => (await page.locator('.list-header').count()) === 0, 'the headers to go in rating order');
-    await page.getByLabel('Sort').selectOption('newest');
+    await (await openFilters(page)).getByLabel('Sort').selectOption('newest');
+    await page.keyboard.press('Escape');
     await waitFor(async () => (await page.locator('.list-header').count()) === 2, 'the headers to come back');
   });
 

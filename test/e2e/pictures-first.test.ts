@@ -162,6 +162,19 @@ describe('pictures first at 1440×900', () => {
     await composer(page).waitFor({ state: 'hidden' });
     await page.keyboard.press('c');
     await composer(page).waitFor();
+    // N on a folded composer brings it back with the prompt ready for typing.
+    await page.keyboard.press('c');
+    await composer(page).waitFor({ state: 'hidden' });
+    await page.locator('body').press('n');
+    await composer(page).waitFor();
+    await waitFor(
+      () =>
+        composer(page)
+          .getByLabel('Prompt', { exact: true })
+          .evaluate((el) => el === el.ownerDocument.activeElement),
+      'the prompt to take the keyboard',
+    );
+    await page.keyboard.press('Escape');
 
     await toggle(page, 'Show boards and tags').click();
     await library(page).waitFor();
@@ -208,6 +221,12 @@ describe('pictures first at 1440×900', () => {
     await filters.click();
     await popover.waitFor();
     await page.locator('.grid-scroll').click({ position: { x: 5, y: 400 } });
+    await popover.waitFor({ state: 'detached' });
+    // And Escape with the keyboard elsewhere (here on a picture).
+    await filters.click();
+    await popover.waitFor();
+    await focusPicture(page);
+    await page.keyboard.press('Escape');
     await popover.waitFor({ state: 'detached' });
   });
 

@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ImageSource, JobStatus, Sort } from '../../../shared/contract';
 import { formatNumber } from '../common/format';
 import { openDuplicates } from './similar-view';
@@ -114,6 +114,15 @@ function FiltersMenu() {
   const root = useRef<HTMLDivElement>(null);
   const close = useCallback(() => setOpen(false), []);
   useOutsideClose(open, root, close);
+  // Escape closes it wherever the keyboard is (inside it, the handler below also gives the focus back to the button).
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') close();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open, close]);
   const active = activeFilterCount(filters);
   return (
     <div
