@@ -103,10 +103,13 @@ export function createCurationStore(
      FROM store_totals AS t, trashed WHERE t.id = 1`,
   );
   const tagged = sql.prepare<{ image_id: string }>('tags.images', 'SELECT image_id FROM image_tags WHERE tag_id = ?');
-  // The totals row knows nothing of rejects (migration 0020): while any job outside the trash holds one, count.
-  const anyRejected = sql.prepare<{ n: number }>(
-    'jobs.count.anyRejected',
-    'SELECT EXISTS (SELECT 1 FROM jobs INDEXED BY jobs_rejected_created WHERE rejected_images > 0 AND trashed_at IS NULL) AS n',
+  // The totals row knows nothing of rejects (migration 0020): the rejected images the tabs leave out, read through the
+  // jobs holding one (O(rejects), not O(history)).
+  const rejectedShown = sql.prepare<{ images: number; favorites: number }>(
+    'jobs.count.rejected',
+    `SELECT COUNT(*) AS images, COALESCE(SUM(i.favorite), 0) AS favorites
+       FROM jobs AS j INDEXED BY jobs_rejected_created JOIN images AS i ON i.job_id = j.id
+      WHERE j.rejected_images > 0 AND j.trashed_at IS NULL AND i.rejected = 1 AND i.trashed_at IS NULL`,
   );
   const unfiltered = (q: CountQuery) =>
     (q.search === undefined || q.search.trim() === '') &&
@@ -143,7 +146,14 @@ export function createCurationStore(
   };
 
   function countPlan(query: CountQuery): CountPlan {
-    if (unfiltered(query) && anyRejected.get()!.n === 0) return { counts: { ...totals.get()!, capped: [] } };
+    if (unfiltered(query)) {
+      const all = totals.get()!;
+      const rejected = rejectedShown.get()!;
+      const shown = all.images - rejected.images;
+      return {
+        counts: { ...all, active: shown, images: shown, favorites: all.favorites - rejected.favorites, capped: [] },
+      };
+    }
     // Images, as a selection and an export count them; the matches outside the trash are the tab's "All".
     const statements = [
       countStatement({ ...query, view: 'active' }, 'images', countCap),
