@@ -27,6 +27,8 @@ export interface BatchMosaicProps {
   width: number;
   height: number;
   focusedImageId: string | null;
+  /** The pictures picked alone (gallery/selection.ts), drawn selected; null when the card is selected whole or not at all. */
+  picked?: readonly string[] | null;
   /** False while the person types a search: frames only, no image requests. */
   imageAllowed: boolean;
 }
@@ -44,6 +46,7 @@ export const BatchMosaic = memo(function BatchMosaic({
   height,
   focusedImageId,
   imageAllowed,
+  picked = null,
 }: BatchMosaicProps) {
   const layout = batchLayout(count, width, height);
   const dpr = globalThis.devicePixelRatio || 1;
@@ -62,6 +65,7 @@ export const BatchMosaic = memo(function BatchMosaic({
       extra,
       foot ? 'foot' : '',
       image !== undefined && image.id === focusedImageId ? 'focused' : '',
+      image !== undefined && picked?.includes(image.id) === true ? 'picked' : '',
       image !== undefined && isRejected(image) ? 'rejected' : '',
     ]
       .filter(Boolean)

@@ -58,6 +58,8 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
   const api = useApi();
   const job = useApp((s) => s.jobs.byId[id]);
   const selected = useApp((s) => s.selection.selected[id] === true);
+  // The pictures picked alone when the card is not selected whole.
+  const picked = useApp((s) => s.selection.images[id] ?? null);
   const focused = useApp((s) => s.focusedJobId === id);
   const expanded = useApp((s) => s.expandedId === id);
   const focusedImageId = useApp((s) => (s.focusedJobId === id ? s.focusedImageId : null));
@@ -94,9 +96,11 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
 
   // A click on one picture of a batch puts the focus on that picture; a double click opens the viewer on it.
   const onClick = (e: MouseEvent) => {
-    click(id, { range: e.shiftKey, toggle: e.ctrlKey || e.metaKey });
     const tile = tileIndexOf(e.target);
     const image = tile === null ? undefined : images[tile];
+    const toggle = e.ctrlKey || e.metaKey;
+    // Ctrl/Cmd on one picture of a batch picks that picture alone (gallery/selection.ts); a plain click, the card whole.
+    click(id, { range: e.shiftKey, toggle }, toggle ? image?.id : undefined);
     if (image !== undefined) store.getState().focusImage(id, image.id);
   };
   const onDoubleClick = (e: MouseEvent) => {
@@ -120,7 +124,7 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
 
   return (
     <div
-      className={`card${selected ? ' selected' : ''}${linked ? ' linked' : ''}${compact ? ' compact' : ''}${batch ? ' batch' : ''}${narrow ? ' narrow' : ''}${!batch && cover !== undefined && isRejected(cover) ? ' rejected' : ''}`}
+      className={`card${selected ? ' selected' : ''}${selected && picked !== null ? ' partial' : ''}${linked ? ' linked' : ''}${compact ? ' compact' : ''}${batch ? ' batch' : ''}${narrow ? ' narrow' : ''}${!batch && cover !== undefined && isRejected(cover) ? ' rejected' : ''}`}
       style={{ width, height }}
       data-id={id}
     >
@@ -148,6 +152,7 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
             width={width}
             height={height}
             focusedImageId={focusedImageId}
+            picked={selected ? picked : null}
             imageAllowed={imageAllowed}
           />
         ) : cover === undefined ? (

@@ -3,6 +3,7 @@ import { selectedIds, selectedImages } from './selection';
 import { useApp, useAppShallow, useAppStore } from '../store/context';
 import type { AppState, CurationTarget } from '../store/types';
 import { BulkActions } from '../curation/BulkActions';
+import './selection.css';
 
 /** The images the selection stands for: a card selected whole is all the images it shows, a picture picked alone only it. */
 function selectionTarget(state: AppState): Extract<CurationTarget, { images: unknown }> {
