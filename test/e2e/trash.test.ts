@@ -167,7 +167,8 @@ describe('the trash tells the truth', () => {
         (await banner().textContent())?.startsWith('1 job (1 image) and 2 single images in the trash.') === true,
       'the banner to count both',
     );
-    await waitFor(async () => (await trashTab().textContent()) === 'Trash2', 'the Trash tab to count 2 cards');
+    // The tab counts images, as the banner does: the imported job's one and the batch's two.
+    await waitFor(async () => (await trashTab().textContent()) === 'Trash3', 'the Trash tab to count 3 images');
     await screenshot(page, 'trash-view-light');
     await apiCall(app.host, 'settings.update', { theme: 'dark' });
     await page.reload();
