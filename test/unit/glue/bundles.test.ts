@@ -1,10 +1,12 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { bundleOptions } from '../../../electron/build/bundles.js';
 import { FUSE_SETTINGS, electronBinary, fuseConfig } from '../../../electron/build/fuses.js';
+import { createCountPool } from '../../../electron/db/count-pool.js';
 import { createMetadataPool } from '../../../electron/library/readers/metadata-pool.js';
 import { insertChunks, makePng, tEXt } from '../media/helpers.js';
 
@@ -39,6 +41,28 @@ describe('the metadata worker bundle', () => {
         tEXt('parameters', 'a fox\nSteps: 20, Sampler: Euler, Seed: 5, Size: 8x8'),
       ]);
       expect((await pool.read(png)).read).toMatchObject({ source: 'a1111', settings: { prompt: 'a fox', seed: '5' } });
+    } finally {
+      await pool.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the count worker bundle', () => {
+  it('is a CommonJS file that counts on its own read-only connection, without tsx', async () => {
+    const cache = join(root, 'node_modules', '.cache');
+    mkdirSync(cache, { recursive: true });
+    const dir = mkdtempSync(join(cache, 'count-worker-'));
+    const db = new Database(join(dir, 'library.db'));
+    db.exec('CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2), (3);');
+    db.close();
+    const pool = createCountPool({
+      path: join(dir, 'library.db'),
+      workerUrl: pathToFileURL(join(dir, 'count-worker.cjs')),
+    });
+    try {
+      await build({ ...bundleOptions(root).countWorker, outfile: join(dir, 'count-worker.cjs'), sourcemap: false });
+      expect(await pool.count([{ sql: 'SELECT COUNT(*) FROM t WHERE x > ?', params: [1] }], 0)).toEqual([2]);
     } finally {
       await pool.close();
       rmSync(dir, { recursive: true, force: true });
