@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useApp } from '../store/context';
+import { useApp, useAppStore } from '../store/context';
 import { CompareView } from '../viewer/CompareView';
 import { Composer } from '../composer/Composer';
 import { BoardsList } from '../curation/BoardsList';
@@ -28,6 +28,7 @@ import { Viewer } from '../viewer/Viewer';
 import { focusGrid } from '../gallery/grid-focus';
 import { useMediaQuery } from '../common/use-media-query';
 import { PanelToggles } from './PanelToggles';
+import { unfoldComposerOnWork } from './composer-unfold';
 import { sidebarVisible } from '../store/ui-slice';
 import './layout.css';
 
@@ -56,6 +57,8 @@ export function App() {
   const setComposerOpen = useApp((s) => s.setComposerOpen);
   const composerShown = useApp((s) => s.panels.composer);
   const libraryShown = useApp(sidebarVisible);
+  const store = useAppStore();
+  useEffect(() => unfoldComposerOnWork(store), [store]);
   // The width at which app.css makes the composer a drawer: a closed drawer is inert (off screen, out of the tab order).
   const drawer = useMediaQuery(COMPOSER_DRAWER_QUERY);
   // An opened drawer hands the keyboard to the prompt (once it is shown: a hidden element cannot take focus).
