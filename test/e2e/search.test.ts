@@ -44,14 +44,16 @@ const tab = (name: string) => app.page.getByRole('tab', { name: new RegExp(`^${n
 describe('the search box', () => {
   it('finds by a setting, and the tab counts follow the query', async () => {
     const { page } = app;
-    await waitFor(async () => (await tab('All').textContent()) === 'All2', 'All to count 2');
+    // The tabs count images: the owl's two and the hare.
+    await waitFor(async () => (await tab('All').textContent()) === 'All3', 'All to count 3');
     await search(page, 'seed:424242');
     await expectGrid(page, [OWL]);
     await waitFor(async () => (await tab('All').textContent()) === 'All1', 'All to count the one match');
     await search(page, 'cervena');
     await expectGrid(page, [OWL]);
+    await waitFor(async () => (await tab('All').textContent()) === 'All2', 'All to count the owl’s two');
     await search(page, '');
-    await waitFor(async () => (await tab('All').textContent()) === 'All2', 'All back to 2');
+    await waitFor(async () => (await tab('All').textContent()) === 'All3', 'All back to 3');
   }, 60_000);
 
   it('a search it cannot read says where and why under the box, and the results stay', async () => {
@@ -103,4 +105,59 @@ describe('the search box', () => {
     await help.getByRole('button', { name: 'Close search help' }).click();
     await help.waitFor({ state: 'detached' });
   }, 30_000);
+
+  it('the help card closes on Escape and on a click outside it, and typing in the box keeps it open', async () => {
+    const { page } = app;
+    const open = page.getByRole('button', { name: 'Search help' });
+    const help = page.getByRole('dialog', { name: 'Search help' });
+    const box = page.getByRole('searchbox', { name: 'Search' });
+    await open.click();
+    await help.waitFor();
+    await box.click();
+    await box.pressSequentially('ow');
+    await help.waitFor();
+    // The card is the top layer: Escape closes it and leaves the text.
+    await box.press('Escape');
+    await help.waitFor({ state: 'detached' });
+    expect(await box.inputValue()).toBe('ow');
+    await box.fill('');
+    await open.click();
+    await help.waitFor();
+    await page.mouse.click(700, 600);
+    await help.waitFor({ state: 'detached' });
+    await open.click();
+    await help.waitFor();
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'detached' });
+  }, 30_000);
+
+  it('a mistyped key says which key was meant', async () => {
+    const { page } = app;
+    await search(page, 'modle:owl');
+    await page.getByRole('alert').filter({ hasText: 'Did you mean model:?' }).waitFor();
+    await search(page, '');
+  }, 30_000);
+
+  it('free words search the prompt, negative: the negative prompt', async () => {
+    const { page, host } = app;
+    const FOG = 'a lighthouse in fog';
+    const { job } = await apiCall(host, 'jobs.submit', {
+      provider: 'builtin',
+      prompt: FOG,
+      negativePrompt: 'owl, snow',
+      width: 64,
+      height: 64,
+      count: 1,
+      steps: 2,
+      seed: 3,
+    });
+    await waitFor(async () => (await apiCall(host, 'jobs.get', { id: job.id })).status === 'succeeded', 'fog job');
+    await search(page, 'owl');
+    await expectGrid(page, [OWL]);
+    await search(page, 'negative:owl');
+    await expectGrid(page, [FOG]);
+    await search(page, '-snow');
+    await expectGrid(page, [FOG, OWL]);
+    await search(page, '');
+  }, 60_000);
 });
