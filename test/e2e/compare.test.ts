@@ -62,8 +62,8 @@ describe('compare', () => {
     await page.getByRole('button', { name: FIRST, exact: true }).click();
     await page.getByRole('button', { name: SECOND, exact: true }).click({ modifiers: ['Control'] });
     await page
-      .getByRole('toolbar', { name: 'Selected jobs' })
-      .getByRole('button', { name: 'Compare 2 selected jobs' })
+      .getByRole('toolbar', { name: 'Selected images' })
+      .getByRole('button', { name: 'Compare 2 selected images' })
       .click();
 
     await dialog().waitFor();
@@ -137,8 +137,8 @@ describe('compare', () => {
     await page.getByRole('button', { name: FIRST, exact: true }).click();
     await page.getByRole('button', { name: SECOND, exact: true }).click({ modifiers: ['Control'] });
     await page
-      .getByRole('toolbar', { name: 'Selected jobs' })
-      .getByRole('button', { name: 'Compare 2 selected jobs' })
+      .getByRole('toolbar', { name: 'Selected images' })
+      .getByRole('button', { name: 'Compare 2 selected images' })
       .click();
     await dialog().getByRole('button', { name: 'Split' }).click();
     const figures = dialog().locator('figure.compare-pane');
@@ -177,7 +177,7 @@ describe('compare', () => {
     await waitFor(async () => (await dialog().count()) === 0, 'compare to close', 5_000);
   }, 120_000);
 
-  it('offers Compare for two to four selected jobs only', async () => {
+  it('offers Compare for two to four selected images only', async () => {
     const page = app.page;
     const more = ['a pewter jug', 'a brass bell', 'a tin cup'];
     for (const prompt of more) {
@@ -197,15 +197,15 @@ describe('compare', () => {
     }
     const all = [FIRST, SECOND, ...more];
     for (const prompt of all) await page.getByRole('button', { name: prompt, exact: true }).waitFor();
-    const bar = page.getByRole('toolbar', { name: 'Selected jobs' });
+    const bar = page.getByRole('toolbar', { name: 'Selected images' });
     await page.getByRole('button', { name: all[0]!, exact: true }).click();
     for (const prompt of all.slice(1))
       await page.getByRole('button', { name: prompt, exact: true }).click({ modifiers: ['Control'] });
-    await bar.getByRole('button', { name: 'Favorite 5 selected jobs' }).waitFor();
+    await bar.getByRole('button', { name: 'Favorite 5 selected images' }).waitFor();
     expect(await bar.getByRole('button', { name: /^Compare/ }).count()).toBe(0);
 
     await page.getByRole('button', { name: all[4]!, exact: true }).click({ modifiers: ['Control'] });
-    await bar.getByRole('button', { name: 'Compare 4 selected jobs' }).click();
+    await bar.getByRole('button', { name: 'Compare 4 selected images' }).click();
     const four = page.getByRole('dialog', { name: 'Compare 4 images' });
     await four.waitFor();
     expect(await four.locator('.zoom-pane').count()).toBe(4);

@@ -57,7 +57,7 @@ async function selectTwo(): Promise<void> {
   const { page } = app;
   await page.getByRole('button', { name: PROMPTS[0], exact: true }).click();
   await page.getByRole('button', { name: PROMPTS[2], exact: true }).click({ modifiers: ['Control'] });
-  await page.getByRole('toolbar', { name: 'Selected jobs' }).waitFor();
+  await page.getByRole('toolbar', { name: 'Selected images' }).waitFor();
 }
 
 describe('Export to folder… (desktop)', () => {
@@ -65,10 +65,10 @@ describe('Export to folder… (desktop)', () => {
     const { page } = app;
     await selectTwo();
     await page
-      .getByRole('toolbar', { name: 'Selected jobs' })
-      .getByRole('button', { name: 'Export 2 selected jobs' })
+      .getByRole('toolbar', { name: 'Selected images' })
+      .getByRole('button', { name: 'Export 2 selected images' })
       .click();
-    const dialog = page.getByRole('dialog', { name: 'Export 2 selected jobs' });
+    const dialog = page.getByRole('dialog', { name: 'Export 2 selected images' });
     await dialog.waitFor();
     // No path to type on desktop: the folder comes from the OS picker.
     expect(await dialog.getByRole('textbox', { name: 'Folder' }).count()).toBe(0);

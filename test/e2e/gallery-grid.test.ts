@@ -144,13 +144,13 @@ describe('the gallery grid', () => {
     const before = await boxes();
     await page.getByRole('button', { name: SHAPES[3]!.prompt, exact: true }).click({ modifiers: ['Control'] });
     await page.getByRole('button', { name: SHAPES[4]!.prompt, exact: true }).click({ modifiers: ['Control'] });
-    await page.getByRole('toolbar', { name: 'Selected jobs' }).waitFor();
+    await page.getByRole('toolbar', { name: 'Selected images' }).waitFor();
     const card = page.locator('.card', { has: page.getByRole('button', { name: SHAPES[3]!.prompt, exact: true }) });
     expect(await card.locator('.select-check').isVisible()).toBe(true);
     expect(await boxes()).toEqual(before);
     await screenshot(page, 'gallery-grid-selected');
     await page.getByRole('button', { name: 'Clear selection' }).click();
-    await page.getByRole('toolbar', { name: 'Selected jobs' }).waitFor({ state: 'detached' });
+    await page.getByRole('toolbar', { name: 'Selected images' }).waitFor({ state: 'detached' });
     expect(await boxes()).toEqual(before);
   });
 });

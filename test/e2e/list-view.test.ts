@@ -189,9 +189,9 @@ describe('the compact list view', () => {
     await page.locator('.list-open[tabindex="0"]').focus();
     await page.keyboard.press('Space');
     await page.getByRole('button', { name: WIDE, exact: true }).click({ modifiers: ['Control'] });
-    const bar = page.getByRole('toolbar', { name: 'Selected jobs' });
+    const bar = page.getByRole('toolbar', { name: 'Selected images' });
     await bar.waitFor();
-    expect(await bar.textContent()).toContain('2 selected');
+    expect(await bar.textContent()).toContain('2 images selected');
     expect(
       await page
         .locator('.list-row.selected .list-open')
@@ -199,7 +199,8 @@ describe('the compact list view', () => {
     ).toEqual([TALL, WIDE]);
     // Shift-click: the range from the last click (WIDE) up to here.
     await page.getByRole('button', { name: BATCH, exact: true }).click({ modifiers: ['Shift'] });
-    expect(await bar.textContent()).toContain('3 selected');
+    // Three rows, five images: the batch of three counts as its pictures.
+    expect(await bar.textContent()).toContain('5 images selected');
     await layoutButton('Grid').click();
     await expectGrid(page, [BATCH, TALL, WIDE, STOPPED, ...imported]);
     expect(

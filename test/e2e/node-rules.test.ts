@@ -65,8 +65,8 @@ describe('your own ComfyUI nodes', () => {
     const { page } = app;
     await page.getByRole('button', { name: 'a heron in fog', exact: true }).click();
     await page.getByRole('button', { name: 'an egret at dawn', exact: true }).click({ modifiers: ['Control'] });
-    const bar = page.getByRole('toolbar', { name: 'Selected jobs' });
-    await bar.getByRole('button', { name: 'Re-read settings of 2 selected jobs' }).click();
+    const bar = page.getByRole('toolbar', { name: 'Selected images' });
+    await bar.getByRole('button', { name: 'Re-read settings of 2 selected images' }).click();
     await page.getByRole('status').filter({ hasText: 'Re-reading the settings of 2 files.' }).waitFor();
     await waitFor(async () => {
       const status = await apiCall(app.host, 'library.rereadStatus', {});

@@ -311,12 +311,12 @@ describe('gallery screenshots, light and dark', () => {
   it('Compare with two and with four images', async () => {
     const { page } = app;
     const variants = VARIANT_SEEDS.map((s) => `${VARIANT} #${s}`);
-    const bar = page.getByRole('toolbar', { name: 'Selected jobs' });
+    const bar = page.getByRole('toolbar', { name: 'Selected images' });
     await card(variants[0]!).locator('img.thumb').click();
     await card(variants[1]!)
       .locator('img.thumb')
       .click({ modifiers: ['Control'] });
-    await bar.getByRole('button', { name: 'Compare 2 selected jobs' }).click();
+    await bar.getByRole('button', { name: 'Compare 2 selected images' }).click();
     const two = page.getByRole('dialog', { name: 'Compare 2 images' });
     await two.waitFor();
     await waitFor(() => allLoaded('dialog img.zoom-image'), 'both images');
@@ -337,7 +337,7 @@ describe('gallery screenshots, light and dark', () => {
       await card(v)
         .locator('img.thumb')
         .click({ modifiers: ['Control'] });
-    await bar.getByRole('button', { name: 'Compare 4 selected jobs' }).click();
+    await bar.getByRole('button', { name: 'Compare 4 selected images' }).click();
     const four = page.getByRole('dialog', { name: 'Compare 4 images' });
     await four.waitFor();
     await waitFor(
