@@ -1,4 +1,4 @@
-import { thumbSrc } from '../common/thumbs';
+import { jobTitle, thumbSrc } from '../common/thumbs';
 import type { ViewKind } from '../curation/curation';
 import { useApi, useApp, useJobIndex } from '../store/context';
 import { marksOf, stripAround } from './filmstrip';
@@ -34,15 +34,21 @@ export function Filmstrip({
   if (cells.length < 2) return null;
   return (
     <div className="filmstrip marks-strip" role="group" aria-label="Nearby images">
-      {cells.map((cell, i) => {
+      {cells.map((cell) => {
         const marks = marksOf(cell.image);
+        const other = byId[cell.jobId];
+        // This card's images by number (as the toolbar counts them), a neighbour's by its title too.
+        const name =
+          cell.jobId === jobId || other === undefined
+            ? `Image ${cell.index + 1}`
+            : `${jobTitle(other)}, image ${cell.index + 1}`;
         const src = thumbSrc(api, cell.image);
         return (
           <button
             key={cell.image.id}
             type="button"
             className={`${cell.current ? 'active' : ''}${marks.rejected ? ' rejected' : ''}`}
-            aria-label={`Image ${i + 1} of ${cells.length}${marks.words === '' ? '' : `: ${marks.words}`}`}
+            aria-label={`${name}${marks.words === '' ? '' : `: ${marks.words}`}`}
             aria-current={cell.current}
             data-image={cell.image.id}
             onClick={() => onPick(cell.jobId, cell.index)}
