@@ -34,7 +34,7 @@ export const KEY_HELP: ReadonlyArray<{ key: string; hint: string; example: strin
 export const SYNTAX_HELP: ReadonlyArray<{ example: string; hint: string }> = [
   { example: 'red fox', hint: 'every word, in the prompt or settings (not the negative prompt: use negative:)' },
   { example: '"red fox"', hint: 'the exact phrase' },
-  { example: '-blurry', hint: 'leave out images whose prompt has the word (-negative:blurry for the negative)' },
+  { example: '-blurry', hint: 'leave out images whose prompt has the word (use negative: for the negative prompt)' },
   { example: 'cat | dog', hint: 'either one' },
   { example: 'model:a|b', hint: 'either value of one key' },
 ];

@@ -123,7 +123,8 @@ describe('the search box', () => {
     await box.fill('');
     await open.click();
     await help.waitFor();
-    await page.mouse.click(700, 600);
+    // On the grid's empty right-hand side, well clear of the card.
+    await page.mouse.click(1300, 700);
     await help.waitFor({ state: 'detached' });
     await open.click();
     await help.waitFor();

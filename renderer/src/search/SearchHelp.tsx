@@ -1,6 +1,7 @@
 import { useEffect, type RefObject } from 'react';
 import { KEY_HELP, SYNTAX_HELP } from '../../../shared/query/help';
 import { useOutsideClose } from '../common/use-outside-close';
+import './search-help.css';
 
 /**
  * The search box's help card: how the query language reads, then every key with an example (the engine's own list).
