@@ -17,6 +17,7 @@ import { CurationBadges, isRejected } from '../curation/CurationBadges';
 import { TrashCardMenu } from '../curation/TrashCardMenu';
 import { ImageMenu } from '../iterate/ImageMenu';
 import { BatchMosaic, tileIndexOf } from './BatchMosaic';
+import { draggedImages } from './selection';
 import './card.css';
 
 const RETRYABLE = new Set(['failed', 'cancelled', 'interrupted']);
@@ -110,11 +111,8 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
   const faceId = `card-face-${id}`;
   const onDragStart = (e: DragEvent) => {
     const state = store.getState();
-    const dragged = state.selection.selected[id] ? state.jobs.order.filter((j) => state.selection.selected[j]) : [id];
-    const imageIds = dragged.flatMap((j) => {
-      const each = state.jobs.byId[j];
-      return each === undefined ? [] : visibleImages(each, view).map((i) => i.id);
-    });
+    // A selected card carries the images the selection counts (a picture picked alone is only it).
+    const imageIds = draggedImages(state.selection, state.jobs.order, state.jobs.byId, view, id);
     startImageDrag(e, api, imageIds, state.reportError);
   };
   const favoriteShown = () => {

@@ -5,6 +5,7 @@ import { shownImage, visibleImages } from '../curation/curation';
 import { setDraggedImages } from '../curation/drag-images';
 import { formatPercent } from '../common/format';
 import { endedMessage, fitThumb, formatListDate, formatSize, LIST_ROW_HEIGHT, originLabel } from './list-row';
+import { draggedImages } from './selection';
 import { jobTitle, thumbSrc } from '../common/thumbs';
 import { useLatch } from '../common/use-latch';
 import { useNow } from '../common/use-now';
@@ -68,14 +69,8 @@ export const ListRow = memo(function ListRow({ id, top, lite }: { id: string; to
     const picture = e.currentTarget.parentElement?.querySelector('.list-thumb img');
     if (picture instanceof HTMLImageElement)
       e.dataTransfer.setDragImage(picture, picture.width / 2, picture.height / 2);
-    const dragged = state.selection.selected[id] ? state.jobs.order.filter((j) => state.selection.selected[j]) : [id];
-    setDraggedImages(
-      e.dataTransfer,
-      dragged.flatMap((j) => {
-        const each = state.jobs.byId[j];
-        return each === undefined ? [] : visibleImages(each, view).map((i) => i.id);
-      }),
-    );
+    // A selected row carries the images the selection counts, as the selection bar does.
+    setDraggedImages(e.dataTransfer, draggedImages(state.selection, state.jobs.order, state.jobs.byId, view, id));
   };
   const target = cover === undefined ? null : { images: { imageIds: [cover.id], jobIds: [id] } };
 

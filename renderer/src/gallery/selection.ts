@@ -113,6 +113,19 @@ export function selectedImages(
   return { imageIds, jobIds };
 }
 
+/** What a drag from card `id` carries: the images the selection counts when the card is selected, else the card's own. */
+export function draggedImages(
+  selection: Selection,
+  order: readonly string[],
+  byId: Record<string, JobSummary>,
+  view: ViewKind,
+  id: string,
+): string[] {
+  if (selection.selected[id]) return selectedImages(selection, order, byId, view).imageIds;
+  const job = byId[id];
+  return job === undefined ? [] : visibleImages(job, view).map((i) => i.id);
+}
+
 /** Drops ids no longer shown, so a batch action never touches what the person cannot see. */
 export function pruneSelection(selection: Selection, order: readonly string[]): Selection {
   const shown = new Set(order);

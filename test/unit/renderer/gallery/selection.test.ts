@@ -4,6 +4,7 @@ import type { ImageSummary, JobSummary } from '../../../../shared/contract';
 import { visibleImages } from '../../../../renderer/src/curation/curation';
 import {
   clickSelect,
+  draggedImages,
   EMPTY_SELECTION,
   pruneSelection,
   selectAll,
@@ -108,6 +109,18 @@ describe('a selection counts images', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('a drag carries what is counted', () => {
+  it('from a selected card, the selection’s images (a picture picked alone is only it); from another card, its own', () => {
+    const { byId, order } = threePairs();
+    const shown = (id: string) => visibleImages(byId[id]!, 'active').map((i) => i.id);
+    let s = clickSelect(EMPTY_SELECTION, order, order[0]!, plain);
+    s = clickSelect(s, order, order[1]!, toggle, { imageId: 'b2', shown });
+    expect(draggedImages(s, order, byId, 'active', order[0]!)).toEqual(['a1', 'a2', 'b2']);
+    expect(draggedImages(s, order, byId, 'active', order[1]!)).toEqual(['a1', 'a2', 'b2']);
+    expect(draggedImages(s, order, byId, 'active', order[2]!)).toEqual(['c1', 'c2']);
   });
 });
 
