@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCountPool, type CountPool } from '../../../electron/db/count-pool.js';
 import { DATABASE_FILE } from '../../../electron/db/store.js';
@@ -16,8 +17,9 @@ describe('the counts that follow a query', () => {
     store?.close();
   });
 
+  let dir = '';
   function setUp() {
-    const dir = tempDir();
+    dir = tempDir();
     store = open({ dataDir: dir });
     pool = createCountPool({ path: join(dir, DATABASE_FILE) });
     // The main thread's own count is never called: the handler plans here and counts on the pool's thread.
@@ -66,6 +68,34 @@ describe('the counts that follow a query', () => {
     job(store, 'another fox');
     expect((await count({ search: 'fox' })).active).toBe(2);
     expect(pool.stats().counted).toBe(2);
+  });
+
+  it('count the trash and the favourites through their own small indexes, whatever index the clause has', async () => {
+    const { store, count } = setUp();
+    const ids = ['a fox', 'a fox at dawn', 'a fox in rain'].map((p) =>
+      finished(store, p, { steps: 25 }, [image((made += 1))]),
+    );
+    store.curation.trash({ ids: [store.get(ids[0]!).images[0]!.id] });
+    store.curation.setFavorite({ ids: [store.get(ids[1]!).images[0]!.id] }, true);
+    const search = 'steps:20-30 fox';
+    const plan = store.curation.countPlan({ search });
+    if ('counts' in plan) throw new Error('a query is counted, not read from the totals');
+    const [active, favorites, trash] = plan.statements.map((s) => {
+      const db = new Database(join(dir, DATABASE_FILE), { readonly: true });
+      try {
+        return (db.prepare(`EXPLAIN QUERY PLAN ${s.sql}`).all(...s.params) as Array<{ detail: string }>)
+          .map((r) => r.detail)
+          .join('\n');
+      } finally {
+        db.close();
+      }
+    });
+    expect(trash).toMatch(/USING INDEX jobs_in_trash_created/);
+    expect(favorites).toMatch(/USING INDEX jobs_favorite_created/);
+    expect(active).not.toMatch(/jobs_in_trash_created|jobs_favorite_created/);
+    expect(await count({ search })).toMatchObject({ active: 2, favorites: 1, trash: 1 });
+    // is:trashed asks for the trash itself: no hint, the same answer either way.
+    expect((await count({ search: 'is:trashed fox' })).trash).toBe(1);
   });
 
   it('without a query come from the totals, with no thread at all', async () => {
