@@ -41,7 +41,9 @@ afterAll(async () => {
 describe('the viewer tells the truth about the image on screen', () => {
   it('image 3 of a batch seeded 424242 shows 424244 in Details, and Reuse settings brings back 424244', async () => {
     const { page } = app;
-    await page.getByRole('button', { name: BATCH, exact: true }).dblclick();
+    // Enter opens the card's first picture (a double click opens the picture under the pointer: the middle of three).
+    await page.getByRole('button', { name: BATCH, exact: true }).focus();
+    await page.keyboard.press('Enter');
     const viewer = page.getByRole('dialog', { name: `Viewer: ${BATCH}` });
     await viewer.waitFor();
     const seedRow = viewer.locator('.details-list dt', { hasText: /^Seed$/ }).locator('xpath=following-sibling::dd[1]');
@@ -111,7 +113,8 @@ describe('a 64-bit ComfyUI seed keeps every digit', () => {
 
     await expectGrid(page, [prompt, 'a harbour in the fog, by comfy', BATCH]);
     await field.fill('');
-    await page.getByRole('button', { name: prompt, exact: true }).dblclick();
+    await page.getByRole('button', { name: prompt, exact: true }).focus();
+    await page.keyboard.press('Enter');
     const viewer = page.getByRole('dialog', { name: `Viewer: ${prompt}` });
     await viewer.waitFor();
     const seedRow = viewer.locator('.details-list dt', { hasText: /^Seed$/ }).locator('xpath=following-sibling::dd[1]');
