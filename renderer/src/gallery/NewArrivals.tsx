@@ -12,16 +12,19 @@ export function NewArrivals({ scrollRef }: { scrollRef: React.RefObject<HTMLElem
     <>
       <PinnedWork />
       {pending === 0 ? null : (
-        <button
-          type="button"
-          className="new-arrivals"
-          onClick={() => {
-            scrollRef.current?.scrollTo({ top: 0 });
-            store.getState().showArrivals();
-          }}
-        >
-          {pending} new — show
-        </button>
+        // Anchored under the pinned work, so the two never cover each other.
+        <div className="arrivals-anchor">
+          <button
+            type="button"
+            className="new-arrivals"
+            onClick={() => {
+              scrollRef.current?.scrollTo({ top: 0 });
+              store.getState().showArrivals();
+            }}
+          >
+            {pending} new — show
+          </button>
+        </div>
       )}
     </>
   );
