@@ -258,10 +258,23 @@ async function measureAll(
   );
 
   bulk(store, raw);
-  const suggest = timeEach(RUNS * 4, (i) => {
+  // As the engine answers search.suggest: planned here; narrowed by the rest of the query on the counting thread.
+  const suggestTimes: number[] = [];
+  let suggestHeld = 0;
+  for (let i = 0; i < RUNS * 4; i += 1) {
     const text = SUGGEST_TEXTS[i % SUGGEST_TEXTS.length]!;
-    store.curation.suggest(text, text.length);
-  });
+    const t = await heldWhile(async () => {
+      const plan = store.curation.suggestPlan(text, text.length);
+      if (!('result' in plan)) plan.finish(await pool.count(plan.statements, plan.version));
+    });
+    suggestTimes.push(t.ms);
+    suggestHeld = Math.max(suggestHeld, t.held);
+  }
+  suggestTimes.sort((a, b) => a - b);
+  const suggest = {
+    p50: suggestTimes[Math.floor(0.5 * suggestTimes.length)]!,
+    p95: suggestTimes[Math.floor(0.95 * suggestTimes.length)]!,
+  };
   const countQueries = [
     '',
     'model:juggernaut',
@@ -298,15 +311,16 @@ async function measureAll(
     ]);
   }
   table(
-    'Suggestions (store.curation.suggest)',
-    ['texts', 'p50', 'p95', 'target', 'verdict'],
+    'Suggestions (search.suggest as the engine answers it: narrowed by the rest of the query on the counting thread, cached per version)',
+    ['texts', 'p50', 'p95', 'target', 'main-thread max hold', 'verdict'],
     [
       [
         SUGGEST_TEXTS.slice(0, 5).join(' · ') + ' …',
         ms(suggest.p50),
         ms(suggest.p95),
         '< 20',
-        verdict(suggest.p95 < 20),
+        ms(suggestHeld),
+        verdict(suggest.p95 < 20 && suggestHeld < 50),
       ],
     ],
   );
