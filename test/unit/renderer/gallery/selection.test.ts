@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { KeyboardEvent } from 'react';
 import { describe, expect, it } from 'vitest';
 import type { ImageSummary, JobSummary } from '../../../../shared/contract';
 import { visibleImages } from '../../../../renderer/src/curation/curation';
@@ -11,6 +12,7 @@ import {
   selectedImages,
   type Selection,
 } from '../../../../renderer/src/gallery/selection';
+import { onGridKey } from '../../../../renderer/src/gallery/grid-keys';
 import { createAppStore } from '../../../../renderer/src/store/store';
 import { imagePlace } from '../../../../renderer/src/viewer/image-place';
 import { emptyStats, fakeApi, flush, makeJob } from '../helpers';
@@ -143,6 +145,33 @@ describe('the store’s selection', () => {
     expect(target.imageIds).toEqual(['b2', 'a1', 'a2']);
     // The picture clicked is the one in focus, as the card shows it.
     expect(s.focusedImageId).toBe('b2');
+  });
+});
+
+describe('keys on a selection of several cards', () => {
+  it('rate exactly the images the selection counts: a card whole and one picture of another', async () => {
+    const { jobs, order } = threePairs();
+    const fake = fakeApi({
+      'jobs.list': async () => ({ items: jobs, nextCursor: null }),
+      'jobs.stats': async () => emptyStats,
+      'jobs.count': async () => ({ active: 6, favorites: 0, trash: 0, images: 6, capped: [] }),
+      'images.setRating': async () => ({ updated: 3, undoId: null, jobs: [] }),
+    });
+    const store = createAppStore({ api: fake.api, makeKey: () => 'k', now: () => 0 });
+    await store.getState().loadFirstPage();
+    store.getState().click(order[0]!, plain);
+    store.getState().click(order[1]!, toggle, 'b2');
+    store.getState().focusImage(order[0]!, null);
+    const event = {
+      key: '4',
+      target: null,
+      preventDefault: () => undefined,
+    } as unknown as KeyboardEvent<HTMLDivElement>;
+    onGridKey(event, { store, rows: { rows: [] } as never, columns: 4, focusCard: () => undefined });
+    await flush();
+    const rated = fake.calls.find((c) => c.channel === 'images.setRating')?.input as { ids: string[]; rating: number };
+    expect([...rated.ids].sort()).toEqual(['a1', 'a2', 'b2']);
+    expect(rated.rating).toBe(4);
   });
 });
 
