@@ -160,6 +160,22 @@ describe('culling in the viewer', () => {
     await expectGrid(page, [FOXES, OWL]);
   });
 
+  it('? in the viewer opens the cheat sheet over it; Escape closes the sheet and leaves the viewer open', async () => {
+    const { page } = app;
+    await page.getByRole('button', { name: OWL, exact: true }).dblclick();
+    await viewer(OWL).waitFor();
+    await page.keyboard.press('?');
+    const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await sheet.getByRole('region', { name: 'Viewer' }).waitFor();
+    await page.keyboard.press('Escape');
+    await sheet.waitFor({ state: 'detached' });
+    expect(await viewer(OWL).isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    await viewer(OWL).waitFor({ state: 'detached' });
+    // The viewer hands the keyboard back to its card a frame later: wait for it before the next test moves it.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-card'))).toBe(ids[OWL]);
+  });
+
   it('X in the grid rejects the focused image: it leaves its card, the toast says where it went and undoes it', async () => {
     const { page } = app;
     const card = page.locator(`[data-card="${ids[FOXES]!}"]`);

@@ -73,7 +73,7 @@ export function keyToCommand(input: KeyInput, context: KeyContext): Command | nu
       return 'focusSearch';
     // ?: the keyboard cheat sheet (app/CheatSheet.tsx).
     case '?':
-      return context === 'grid' || context === 'other' ? 'shortcuts' : null;
+      return 'shortcuts';
     // N: a new prompt (in a narrow window the composer is a drawer, and N opens it).
     case 'n':
     case 'N':

@@ -139,6 +139,8 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
         onDragStart={onDragStart}
         onClick={onClick}
         onDoubleClick={onDoubleClick}
+        // Whatever moved the keyboard here (a screen reader, a script), the keys act on this card, as ListRow's do.
+        onFocus={() => store.getState().focusedJobId !== id && store.getState().setFocused(id)}
       >
         {/* First, so it is the same element before and after the job ends: the live picture hands over to the thumbnail. */}
         {compact || job.source !== 'atelier' ? null : <LivePreview id={id} width={width} height={height} />}

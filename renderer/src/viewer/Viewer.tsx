@@ -4,6 +4,7 @@ import { visibleImages } from '../curation/curation';
 import { dragOut } from '../library/export/drag-out';
 import { actionOfCommand } from '../iterate/iterate';
 import { isTextField, keyToCommand, ratingOfKey } from '../common/keyboard';
+import { openCheatSheet } from '../app/CheatSheet';
 import { jobTitle } from '../common/thumbs';
 import { useApi, useApp, useAppStore } from '../store/context';
 import { DetailsPanel } from './DetailsPanel';
@@ -148,6 +149,10 @@ export function Viewer() {
       return;
     }
     switch (command) {
+      case 'shortcuts':
+        event.preventDefault();
+        openCheatSheet();
+        return;
       case 'close':
         event.preventDefault();
         close();

@@ -72,6 +72,7 @@ describe('the keyboard cheat sheet', () => {
   it('opens on ?, outside text fields only', () => {
     expect(command('?', 'other')).toBe('shortcuts');
     expect(command('?', 'grid')).toBe('shortcuts');
+    expect(command('?', 'viewer')).toBe('shortcuts');
     expect(
       keyToCommand(
         { key: '?', ctrlKey: false, metaKey: false, shiftKey: true, altKey: false, inTextField: true },
