@@ -62,6 +62,23 @@ export interface CurationWrites {
 /** The curation store: per-image curation, tags, boards, counts that follow the query, suggestions. */
 export type CurationStore = CurationReads & CurationWrites;
 
+/**
+ * The unfiltered counts without reading the history: the totals row, the (small) trash, the favourite jobs and the
+ * jobs holding a reject (O(trash + favourites + rejects)). Every figure counts images, as the tabs show them; the
+ * totals row knows nothing of rejects (migration 0020), so the rejected images the tabs leave out are taken off.
+ */
+const UNFILTERED = [
+  'SELECT images AS n FROM store_totals WHERE id = 1',
+  `SELECT COUNT(*) AS n FROM jobs AS j INDEXED BY jobs_in_trash_created JOIN images AS i ON i.job_id = j.id
+    WHERE (j.trashed_at IS NOT NULL OR j.trashed_images > 0) AND (j.trashed_at IS NOT NULL OR i.trashed_at IS NOT NULL)`,
+  `SELECT COUNT(*) AS n FROM jobs AS j INDEXED BY jobs_favorite_created JOIN images AS i ON i.job_id = j.id
+    WHERE j.favorite = 1 AND j.trashed_at IS NULL AND i.favorite = 1 AND i.trashed_at IS NULL`,
+  `SELECT COUNT(*) AS n FROM jobs AS j INDEXED BY jobs_rejected_created JOIN images AS i ON i.job_id = j.id
+    WHERE j.rejected_images > 0 AND j.trashed_at IS NULL AND i.rejected = 1 AND i.trashed_at IS NULL`,
+  `SELECT COALESCE(SUM(i.favorite), 0) AS n FROM jobs AS j INDEXED BY jobs_rejected_created JOIN images AS i ON i.job_id = j.id
+    WHERE j.rejected_images > 0 AND j.trashed_at IS NULL AND i.rejected = 1 AND i.trashed_at IS NULL`,
+] as const;
+
 export function createCurationStore(
   ctx: StoreContext,
   compile: (search: string | undefined) => CompiledQuery | undefined,
@@ -107,24 +124,7 @@ export function createCurationStore(
 
   // The unfiltered counts from the totals row, the (small) trash and the favourite jobs: O(trash + favourites), not O(history).
   // Every figure counts images, as the tabs show them: a job counts as the images it shows.
-  const totals = sql.prepare<Omit<MatchCounts, 'capped'>>(
-    'jobs.count.totals',
-    `WITH trashed AS (SELECT COUNT(*) AS n FROM jobs AS j INDEXED BY jobs_in_trash_created JOIN images AS i ON i.job_id = j.id
-         WHERE (j.trashed_at IS NOT NULL OR j.trashed_images > 0) AND (j.trashed_at IS NOT NULL OR i.trashed_at IS NOT NULL))
-     SELECT t.images - trashed.n AS active, t.images - trashed.n AS images, trashed.n AS trash,
-       (SELECT COUNT(*) FROM jobs AS j INDEXED BY jobs_favorite_created JOIN images AS i ON i.job_id = j.id
-         WHERE j.favorite = 1 AND j.trashed_at IS NULL AND i.favorite = 1 AND i.trashed_at IS NULL) AS favorites
-     FROM store_totals AS t, trashed WHERE t.id = 1`,
-  );
   const tagged = sql.prepare<{ image_id: string }>('tags.images', 'SELECT image_id FROM image_tags WHERE tag_id = ?');
-  // The totals row knows nothing of rejects (migration 0020): the rejected images the tabs leave out, read through the
-  // jobs holding one (O(rejects), not O(history)).
-  const rejectedShown = sql.prepare<{ images: number; favorites: number }>(
-    'jobs.count.rejected',
-    `SELECT COUNT(*) AS images, COALESCE(SUM(i.favorite), 0) AS favorites
-       FROM jobs AS j INDEXED BY jobs_rejected_created JOIN images AS i ON i.job_id = j.id
-      WHERE j.rejected_images > 0 AND j.trashed_at IS NULL AND i.rejected = 1 AND i.trashed_at IS NULL`,
-  );
   const unfiltered = (q: CountQuery) =>
     (q.search === undefined || q.search.trim() === '') &&
     q.status === undefined &&
@@ -161,11 +161,19 @@ export function createCurationStore(
 
   function countPlan(query: CountQuery): CountPlan {
     if (unfiltered(query)) {
-      const all = totals.get()!;
-      const rejected = rejectedShown.get()!;
-      const shown = all.images - rejected.images;
       return {
-        counts: { ...all, active: shown, images: shown, favorites: all.favorites - rejected.favorites, capped: [] },
+        statements: UNFILTERED.map((text) => ({ sql: text, params: [] })),
+        version: version.get()!.n,
+        finish([images, trashed, favorites, rejected, rejectedFavorites]) {
+          const shown = images! - trashed! - rejected!;
+          return {
+            active: shown,
+            images: shown,
+            trash: trashed!,
+            favorites: favorites! - rejectedFavorites!,
+            capped: [],
+          };
+        },
       };
     }
     // Images, as a selection and an export count them; the matches outside the trash are the tab's "All".

@@ -98,10 +98,12 @@ describe('the counts that follow a query', () => {
     expect((await count({ search: 'is:trashed fox' })).trash).toBe(1);
   });
 
-  it('without a query come from the totals, with no thread at all', async () => {
+  it('without a query are read from the totals and the small indexes on the counting thread too', async () => {
     const { store, pool, count } = setUp();
     job(store, 'a red fox');
-    expect((await count({})).active).toBe(1);
-    expect(pool.stats().counted).toBe(0);
+    job(store, 'an owl');
+    expect(await count({})).toEqual(store.curation.count({}));
+    expect((await count({})).active).toBe(2);
+    expect(pool.stats().counted).toBe(1);
   });
 });
