@@ -173,7 +173,7 @@ describe('culling in the viewer', () => {
     await page.keyboard.press('Escape');
     await viewer(OWL).waitFor({ state: 'detached' });
     // The viewer hands the keyboard back to its card a frame later: wait for it before the next test moves it.
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-card'))).toBe(ids[OWL]);
+    await expect.poll(() => page.evaluate('document.activeElement?.getAttribute("data-card")')).toBe(ids[OWL]);
   });
 
   it('X in the grid rejects the focused image: it leaves its card, the toast says where it went and undoes it', async () => {

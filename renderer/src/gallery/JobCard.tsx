@@ -172,7 +172,7 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
           <div className={coverSrc === null ? 'thumb pending' : 'thumb'} aria-hidden="true" />
         )}
         {/* The single picture's marks, at rest: a batch's tiles carry their own. */}
-        {cover === undefined || batch ? null : <CurationBadges image={cover} compact={narrow} />}
+        {cover === undefined || batch ? null : <CurationBadges image={cover} compact={narrow} decorative={!narrow} />}
         {selected ? (
           <span className="select-check" aria-hidden="true">
             ✓
@@ -218,6 +218,7 @@ export const JobCard = memo(function JobCard({ id, width, height }: { id: string
         </p>
         <div className="card-actions">
           {compact || narrow ? null : <StatusBadge status={job.status} title={job.error?.message} />}
+          {/* The focused picture's marks, said once: those at rest over the picture are for the eye. */}
           {cover === undefined || narrow ? null : <CurationBadges image={cover} />}
           {images.length > 1 ? (
             <button
