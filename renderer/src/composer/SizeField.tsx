@@ -76,39 +76,58 @@ export function SizeField({ width, height, caps, errors, onChange, children }: P
       <div className="row size-inputs">
         {fixed === null ? (
           <>
-            <Field label="Width" error={errors.width}>
-              {(props) => (
-                <input
-                  {...props}
-                  type="number"
-                  min={caps?.sizes.min}
-                  max={caps?.sizes.max}
-                  step={caps?.sizes.multipleOf}
-                  value={width}
-                  onChange={(e) => onChange({ width: Number(e.target.value), height })}
-                />
-              )}
-            </Field>
+            <SideInput
+              label="Width"
+              value={width}
+              caps={caps}
+              error={errors.width}
+              onValue={(w) => onChange({ width: w, height })}
+            />
             <span className="size-times" aria-hidden="true">
               ×
             </span>
-            <Field label="Height" error={errors.height}>
-              {(props) => (
-                <input
-                  {...props}
-                  type="number"
-                  min={caps?.sizes.min}
-                  max={caps?.sizes.max}
-                  step={caps?.sizes.multipleOf}
-                  value={height}
-                  onChange={(e) => onChange({ width, height: Number(e.target.value) })}
-                />
-              )}
-            </Field>
+            <SideInput
+              label="Height"
+              value={height}
+              caps={caps}
+              error={errors.height}
+              onValue={(h) => onChange({ width, height: h })}
+            />
           </>
         ) : null}
         {children}
       </div>
     </div>
+  );
+}
+
+/** One side of the size, bounded and stepped as the provider takes it. */
+function SideInput({
+  label,
+  value,
+  caps,
+  error,
+  onValue,
+}: {
+  label: string;
+  value: number;
+  caps: ProviderCapabilities | undefined;
+  error: string | undefined;
+  onValue: (value: number) => void;
+}) {
+  return (
+    <Field label={label} error={error}>
+      {(props) => (
+        <input
+          {...props}
+          type="number"
+          min={caps?.sizes.min}
+          max={caps?.sizes.max}
+          step={caps?.sizes.multipleOf}
+          value={value}
+          onChange={(e) => onValue(Number(e.target.value))}
+        />
+      )}
+    </Field>
   );
 }

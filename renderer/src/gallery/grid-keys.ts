@@ -57,6 +57,14 @@ export function onGridKey(
       ? selectedImages(state.selection, state.jobs.order, state.jobs.byId, view)
       : keyTargets(state.jobs.byId, view, picked, { jobId: current, imageId: state.focusedImageId });
   };
+  // The targets with their summaries, to tell whether a mark is to be set or cleared.
+  const targetImages = () => {
+    const picked = imageTargets();
+    const images = picked.jobIds
+      .flatMap((id) => state.jobs.byId[id]?.images ?? [])
+      .filter((i) => picked.imageIds.includes(i.id));
+    return { picked, images };
+  };
   switch (command) {
     case 'prev':
     case 'next': {
@@ -128,19 +136,13 @@ export function onGridKey(
     }
     case 'favorite': {
       event.preventDefault();
-      const picked = imageTargets();
-      const images = picked.jobIds
-        .flatMap((id) => state.jobs.byId[id]?.images ?? [])
-        .filter((i) => picked.imageIds.includes(i.id));
+      const { picked, images } = targetImages();
       void state.favoriteImages({ images: picked }, !images.every((i) => i.favorite === true));
       return;
     }
     case 'reject': {
       event.preventDefault();
-      const picked = imageTargets();
-      const images = picked.jobIds
-        .flatMap((id) => state.jobs.byId[id]?.images ?? [])
-        .filter((i) => picked.imageIds.includes(i.id));
+      const { picked, images } = targetImages();
       if (images.length === 0) return;
       const reject = !images.every((i) => i.rejected === true);
       // A rejected image leaves its card: the focus moves on first (back at the end), as culling expects.
