@@ -264,6 +264,14 @@ describe.each(SIZES)('the screen tour at $width×$height', (size) => {
     await hint.waitFor();
     await tourShot(page, 'search-did-you-mean', size, async () => {
       expect(await hint.isVisible()).toBe(true);
+      // A typed query stays readable at 1024: the box is never cut to a few characters.
+      expect((await box.boundingBox())!.width).toBeGreaterThanOrEqual(220);
+      expect(await insideViewport(page.getByRole('button', { name: 'Settings', exact: true }))).toBe(true);
+      // The note sits under the box at a readable width, not squeezed into a column over the sidebar.
+      expect((await hint.boundingBox())!.width).toBeGreaterThanOrEqual(280);
+      expect((await hint.boundingBox())!.height).toBeLessThan(140);
+      // The grid does not contradict it: a search that cannot be read matches nothing "by another spelling".
+      expect(await page.getByText('Nothing matches', { exact: false }).count()).toBe(0);
     });
     await search(page, '');
     await box.press('Escape');

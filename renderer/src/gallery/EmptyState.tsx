@@ -20,6 +20,7 @@ export function EmptyState() {
     requestAnimationFrame(() => document.querySelector<HTMLTextAreaElement>('textarea.prompt')?.focus());
   };
   const lost = useApp((s) => (s.stats?.recovery.state === 'needed' ? s.stats.recovery.unknownFiles : 0));
+  const unreadable = useApp((s) => s.searchError !== null);
   const filtered =
     filters.search.trim() !== '' || filters.status.length > 0 || filters.provider !== null || filters.source !== null;
 
@@ -34,6 +35,8 @@ export function EmptyState() {
       </div>
     );
   }
+  // The note under the search box says why: "try another spelling" here would contradict it.
+  if (unreadable) return null;
   if (filtered) {
     return (
       <div className="empty" role="status">
