@@ -321,6 +321,21 @@ describe.each(SIZES)('the screen tour at $width×$height', (size) => {
         'Composer',
         'Curation',
       ]);
+      // The whole sheet inside the window, every group's last row on screen, no key group broken over two lines.
+      expect(await insideViewport(sheet)).toBe(true);
+      for (const group of await sheet.locator('section').all())
+        expect(await insideViewport(group.locator('.cheat-sheet-row').last())).toBe(true);
+      const kbdHeight = (await sheet.locator('kbd').first().boundingBox())!.height;
+      type Box = { getBoundingClientRect(): { height: number }; scrollWidth: number; clientWidth: number };
+      const keys = await sheet.locator('dt').evaluateAll((dts) =>
+        dts.map((d) => {
+          const box = d as unknown as Box;
+          return { height: box.getBoundingClientRect().height, spill: box.scrollWidth - box.clientWidth };
+        }),
+      );
+      expect(Math.max(...keys.map((k) => k.height))).toBeLessThan(1.5 * kbdHeight);
+      // …nor running over the words beside it.
+      expect(Math.max(...keys.map((k) => k.spill))).toBeLessThanOrEqual(0);
     });
     await page.keyboard.press('Escape');
     await sheet.waitFor({ state: 'detached' });
