@@ -19,6 +19,7 @@ import { migration0018 } from './0018_job_costs.js';
 import { migration0019 } from './0019_job_size_from_images.js';
 import { migration0020 } from './0020_image_reject.js';
 import { migration0021 } from './0021_prompt_only_search.js';
+import { migration0022 } from './0022_curation_history_order.js';
 import type { Migration } from './types.js';
 
 /** Every migration, in order. Append only: a released migration never changes. */
@@ -44,6 +45,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0019,
   migration0020,
   migration0021,
+  migration0022,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -62,6 +62,16 @@ export interface ImageDriver {
   /** Known image count, or null to count with probeSql. */
   rows: number | null;
   probeSql: string;
+  /** The clause's rows in history order (migration 0022): reading them newest first fills a page and stops. */
+  through?: Through;
+}
+
+/** A table holding a clause's images with their job's history key, and the index that reads one value's newest first. */
+export interface Through {
+  table: 'image_tags' | 'board_images';
+  index: 'image_tags_tag_created' | 'board_images_board_created';
+  column: 'tag_id' | 'board_id';
+  value: number | string;
 }
 
 type Sql = {
@@ -263,6 +273,7 @@ export function compileQuery(
             params: [tag.id],
             rows: tag.images,
             probeSql: '',
+            through: { table: 'image_tags', index: 'image_tags_tag_created', column: 'tag_id', value: tag.id },
           },
         };
       }
@@ -280,6 +291,12 @@ export function compileQuery(
             params: [board.id],
             rows: board.images,
             probeSql: '',
+            through: {
+              table: 'board_images',
+              index: 'board_images_board_created',
+              column: 'board_id',
+              value: board.id,
+            },
           },
         };
       }

@@ -1,4 +1,4 @@
-import type { CompiledQuery } from './compile.js';
+import type { CompiledQuery, Through } from './compile.js';
 
 /** Up to this many matches, reading them through their own index and sorting them beats walking the history. */
 export const SORT_MAX = 4_000;
@@ -14,7 +14,7 @@ export function sortMaxFor(total: number, want: number): number {
 
 export interface DriverChoice {
   indexedBy?: string;
-  driverWhere?: { sql: string; params: unknown[] };
+  driverWhere?: { sql: string; params: unknown[]; through?: Through };
   /** For the trace and the tests: which clause drove the page, and how many rows it held. */
   label: string;
   /** The clause's rows are few and read out of history order: the page is a sort of all of them. */
@@ -50,9 +50,17 @@ export function chooseDriver(
   }
   for (const driver of compiled.imageDrivers) {
     const rows = driver.rows ?? count(driver.probeSql, driver.params, sortMax + 1);
-    const choice = { driverWhere: { sql: driver.sql, params: driver.params }, label: `${driver.name}:${rows}` };
+    const through = driver.through;
+    const choice = {
+      driverWhere: { sql: driver.sql, params: driver.params, ...(through !== undefined && { through }) },
+      label: `${driver.name}:${rows}`,
+    };
     if (best === null || rows < best.rows) best = { rows, choice };
+    if (through !== undefined && (ordered === null || rows < ordered.rows)) ordered = { rows, choice };
   }
+  // A clause read in history order (list-plan.ts `through`) needs no sort, however few its rows.
+  if (best !== null && best.choice.driverWhere?.through !== undefined)
+    return { ...best.choice, ...(best.rows <= sortMax && { sorts: true }) };
   if (best !== null && best.rows <= sortMax) return { ...best.choice, sorts: true };
   if (ordered !== null) return ordered.choice;
   return walkIndex === undefined ? { label: 'planner' } : { indexedBy: walkIndex, label: `walk:${walkIndex}` };

@@ -4,7 +4,7 @@ import { SUMMARY_COLUMNS } from '../context.js';
 import { decodeCursor, type CursorPosition } from '../cursor.js';
 import { searchTerms } from '../fold.js';
 import { matchAll, termTokens, tokenIsExact } from '../grams.js';
-import type { CompiledQuery } from './compile.js';
+import type { CompiledQuery, Through } from './compile.js';
 import type { SortPlan } from './sorts.js';
 
 export interface ListPlan {
@@ -19,8 +19,11 @@ export interface PlanOptions {
   compiled?: CompiledQuery | undefined;
   /** none: read the history through this index (a typed clause's, chosen by size); default: SQLite's choice. */
   indexedBy?: string;
-  /** Extra job-level conditions the chosen driver adds (redundant with the query, they only pick where to start). */
-  driverWhere?: { sql: string; params: unknown[] };
+  /**
+   * Extra job-level conditions the chosen driver adds (redundant with the query, they only pick where to start).
+   * With `through` (none, walk), the jobs are read instead from that table's index newest first, and the page stops.
+   */
+  driverWhere?: { sql: string; params: unknown[]; through?: Through };
   /** sorted: the order and its cursor condition. */
   sort?: SortPlan;
   /** fts, newest: the index tokens ANDed (default every token of every term); a term they miss gets instr(). */
@@ -95,7 +98,15 @@ export function planList(query: ListQuery, mode: PlanMode, limit: number, option
       key.push(`i${compiled.imageWhere.join('&')}`);
     }
   }
-  if (options.driverWhere !== undefined) {
+  const through = mode === 'none' || mode === 'walk' ? options.driverWhere?.through : undefined;
+  // Read through a clause's own table, the history key is its copy of the job's (migration 0022), so the cursor
+  // and the order are a range of its index.
+  const at = through === undefined ? 'j.created_at, j.id' : 'd.job_created_at, d.job_id';
+  if (through !== undefined) {
+    where.unshift(`d.${through.column} = ?`);
+    params.unshift(through.value);
+    key.push(`t${through.table}`);
+  } else if (options.driverWhere !== undefined) {
     where.push(options.driverWhere.sql);
     params.push(...options.driverWhere.params);
     key.push(`d${options.driverWhere.sql}`);
@@ -131,12 +142,12 @@ export function planList(query: ListQuery, mode: PlanMode, limit: number, option
     key.push('after');
   }
   if (before !== undefined) {
-    where.push('(j.created_at, j.id) < (?, ?)');
+    where.push(`(${at}) < (?, ?)`);
     params.push(before.createdAt, before.id);
     key.push('cur');
   }
   if (mode === 'walk' && options.floor !== undefined) {
-    where.push('(j.created_at, j.id) >= (?, ?)');
+    where.push(`(${at}) >= (?, ?)`);
     params.push(options.floor.createdAt, options.floor.id);
     key.push('floor');
   }
@@ -165,6 +176,12 @@ export function planList(query: ListQuery, mode: PlanMode, limit: number, option
     sql = `SELECT ${SUMMARY_COLUMNS} FROM (SELECT j.rowid AS rid FROM jobs AS j${indexedBy} ${filter} ${order} LIMIT ?) AS page
       CROSS JOIN jobs AS j ON j.rowid = page.rid ${order}`;
     key.push('late');
+  }
+  if (through !== undefined) {
+    // A job with several of the clause's images is one group; grouping on the index's own order needs no sort.
+    const by = `d.job_created_at DESC, d.job_id DESC`;
+    sql = `SELECT ${SUMMARY_COLUMNS} FROM ${through.table} AS d INDEXED BY ${through.index}
+      CROSS JOIN jobs AS j ON j.id = d.job_id ${filter} GROUP BY d.job_created_at, d.job_id ORDER BY ${by} LIMIT ?`;
   }
   if (mode === 'newest') {
     // FTS5 yields matches by descending rowid with no sort, so the scan ends at the page's last match.

@@ -66,18 +66,29 @@ afterAll(() => {
  * The EXPLAIN QUERY PLAN lines of every page read and driver count one list() call ran, with the store tuned to
  * sort a typed clause's rows up to `sortMax` (past it: walk).
  */
-function plansOf(kind: keyof typeof dirs, search: string, sortMax: number): Array<{ sql: string; plan: string[] }> {
+function plansOf(
+  kind: keyof typeof dirs,
+  search: string,
+  sortMax: number,
+  pages = 1,
+): Array<{ sql: string; plan: string[] }> {
   const dataDir = dirs[kind];
   // The store's PRAGMA optimize on close may have analysed the fresh library: forget it again.
   if (kind === 'fresh') statistics(dataDir, 'DROP TABLE IF EXISTS sqlite_stat1; DROP TABLE IF EXISTS sqlite_stat4');
   const store: JobStore = openStore({ dataDir, browseSortMax: sortMax });
   try {
+    // Only the last page's reads are planned (a deep page reads from its cursor).
+    let cursor: string | undefined;
+    for (let p = 1; p < pages; p += 1)
+      cursor = store.list({ limit: 60, view: 'active', search }).nextCursor ?? undefined;
     ran.splice(0);
     capturing = true;
-    const page = store.list({ limit: 60, view: 'active', search });
+    const page = store.list({ limit: 60, view: 'active', search, ...(cursor !== undefined && { cursor }) });
     capturing = false;
     expect(page.items.length).toBeGreaterThan(0);
-    const reads = ran.filter((r) => /FROM jobs(_grams)? AS (j|g)\b|^SELECT COUNT\(\*\) AS n FROM \(/.test(r.source));
+    const reads = ran.filter((r) =>
+      /FROM (jobs|jobs_grams|image_tags|board_images) AS (j|g|d)\b|^SELECT COUNT\(\*\) AS n FROM \(/.test(r.source),
+    );
     expect(reads.length).toBeGreaterThan(0);
     return reads.map((r) => ({
       sql: r.source,
@@ -156,6 +167,35 @@ describe('lineage reads', () => {
         plans.flatMap((p) => p.plan).some((line) => line.includes('jobs_parent_created')),
         JSON.stringify(plans),
       ).toBe(true);
+    }
+  });
+});
+
+describe('tag and board reads', () => {
+  it('tag: and board: read their own index newest first (migration 0022): no sort, first page or deep', () => {
+    for (const kind of ['fresh', 'analysed'] as const) {
+      for (const [query, index] of [
+        ['tag:keeper', 'image_tags_tag_created'],
+        ['board:"cover ideas"', 'board_images_board_created'],
+      ] as const) {
+        for (const sortMax of [1_000_000, -1]) {
+          for (const pages of [1, 3]) {
+            const plans = plansOf(kind, query, sortMax, pages).filter((p) => pageRead(p.sql));
+            const said = JSON.stringify(plans, null, 1);
+            expect(plans.length, said).toBeGreaterThan(0);
+            for (const { plan } of plans) {
+              expect(
+                plan.some((line) => line.startsWith(`SEARCH d USING COVERING INDEX ${index} (`)),
+                said,
+              ).toBe(true);
+              expect(
+                plan.filter((line) => line.includes('TEMP B-TREE')),
+                said,
+              ).toEqual([]);
+            }
+          }
+        }
+      }
     }
   });
 });
