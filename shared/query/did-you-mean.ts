@@ -21,7 +21,9 @@ export function editDistance(a: string, b: string, limit: number): number {
     if (best > limit) return limit + 1;
     previous = row;
   }
-  return previous[b.length]!;
+  // The last row's end may still pass the limit though some cell of it did not.
+  const distance = previous[b.length]!;
+  return distance > limit ? limit + 1 : distance;
 }
 
 /** The known key nearest to a mistyped one (one or two edits, a swap of two letters counted as two), or null. */
