@@ -68,7 +68,9 @@ describe('migrations', () => {
     expect(store.getSetting('theme')).toBe('dark');
     // The old rows are searchable (folded and indexed during the upgrade), in any case and script.
     expect(store.list({ limit: 10, view: 'all', search: 'copper fox' }).items).toHaveLength(1);
-    expect(store.list({ limit: 10, view: 'all', search: 'BLURRY' }).items).toHaveLength(1);
+    // A negative prompt is found by negative: alone (free words read the prompt and settings).
+    expect(store.list({ limit: 10, view: 'all', search: 'BLURRY' }).items).toHaveLength(0);
+    expect(store.list({ limit: 10, view: 'all', search: 'negative:BLURRY' }).items).toHaveLength(1);
     expect(store.list({ limit: 10, view: 'all', search: 'červená' }).items).toHaveLength(1);
     // 1–2 character terms and conjunctions go through the gram index (version 4), backfilled for the old rows.
     expect(store.list({ limit: 10, view: 'all', search: 'šk' }).items.map((j) => j.prompt)).toEqual(['ČERVENÁ liška']);
