@@ -96,7 +96,8 @@ export function createCurationStore(
     // The trash and the favourites are few: their partial indexes bound the count, where a broad clause's own index
     // (steps:20-30) would walk most of the history to find the few in the trash. A clause naming nothing the library
     // holds (a constant false) leaves SQLite no use of a partial index: no hint then.
-    const settled = compiled?.where.includes('(0)') === true;
+    // Read on the whole condition: a smart board's own query (board:) may be the constant false, not only the search.
+    const settled = where.some((w) => w.includes('(0)'));
     const hint =
       settled || (query.view === 'trash' && compiled?.wantsTrash === true)
         ? ''
