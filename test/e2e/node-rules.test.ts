@@ -66,6 +66,8 @@ describe('your own ComfyUI nodes', () => {
     await page.getByRole('button', { name: 'a heron in fog', exact: true }).click();
     await page.getByRole('button', { name: 'an egret at dawn', exact: true }).click({ modifiers: ['Control'] });
     const bar = page.getByRole('toolbar', { name: 'Selected images' });
+    // Imported files only, and under More: the bar keeps to one row.
+    await bar.getByRole('button', { name: 'More ▾' }).click();
     await bar.getByRole('button', { name: 'Re-read settings of 2 selected images' }).click();
     await page.getByRole('status').filter({ hasText: 'Re-reading the settings of 2 files.' }).waitFor();
     await waitFor(async () => {

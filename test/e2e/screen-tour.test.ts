@@ -217,10 +217,23 @@ describe.each(SIZES)('the screen tour at $width×$height', (size) => {
     await page.getByRole('button', { name: FAVOURED, exact: true }).click();
     const bar = page.getByRole('toolbar', { name: 'Selected images' });
     await bar.waitFor();
+    const oneRow = async () => {
+      const rowHeight = (await bar.getByRole('button', { name: 'Move to Trash' }).boundingBox())!.height;
+      return (await bar.boundingBox())!.height < 2 * rowHeight;
+    };
     await tourShot(page, 'selection', size, async () => {
       expect(await bar.getByTestId('selection-count').textContent()).toBe('1 image selected');
       expect(await insideViewport(bar)).toBe(true);
+      expect(await oneRow()).toBe(true);
+      // A favourite picked alone: one toggle, and it takes the heart away; nothing imported, nothing to re-read.
+      expect(await bar.getByRole('button', { name: /^(Un)?[Ff]avorite / }).allTextContents()).toEqual(['♡ Unfavorite']);
+      expect(await bar.getByRole('button', { name: /^Re-read/ }).count()).toBe(0);
     });
+    // With one that is not a favourite beside it, the one toggle favourites both.
+    await page.getByRole('button', { name: OWL, exact: true }).click({ modifiers: ['Control'] });
+    await waitFor(async () => (await bar.getByTestId('selection-count').textContent()) === '2 images selected', '2');
+    expect(await bar.getByRole('button', { name: /^(Un)?[Ff]avorite / }).allTextContents()).toEqual(['♥ Favorite']);
+    expect(await oneRow()).toBe(true);
     await page.keyboard.press('Escape');
     await bar.waitFor({ state: 'detached' });
   });

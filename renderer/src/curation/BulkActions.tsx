@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { COMPARE_MAX, COMPARE_MIN } from '../viewer/compare';
 import { visibleImages } from './curation';
 import { formatNumber } from '../common/format';
@@ -9,6 +9,7 @@ import { boardSearch } from './BoardsList';
 import { BoardPicker } from './BoardPicker';
 import { ConfirmDialog } from '../common/ConfirmDialog';
 import { ExportDialog, type ExportTarget } from '../library/export/ExportDialog';
+import { useOutsideClose } from '../common/use-outside-close';
 
 /** Rate, favourite, tag, board or trash many images at once: one engine transaction, one Undo. */
 export function BulkActions({
@@ -18,6 +19,9 @@ export function BulkActions({
   withTrash = true,
   more = false,
   compare = false,
+  favorite = true,
+  reread = true,
+  menu,
 }: {
   target: () => CurationTarget;
   count: number;
@@ -25,6 +29,12 @@ export function BulkActions({
   withTrash?: boolean;
   more?: boolean;
   compare?: boolean;
+  /** The one favourite toggle's direction: favourite them all, or (all already are) take them out. */
+  favorite?: boolean;
+  /** Offer Re-read settings (only imported files have settings of their own to read again). */
+  reread?: boolean;
+  /** Given: the less used actions and these go in a More menu, so the bar keeps to one row. */
+  menu?: ReactNode;
 }) {
   const store = useAppStore();
   // Showing one board (its own images, not a smart board's query): its images can leave it from here.
@@ -34,9 +44,38 @@ export function BulkActions({
   const [tag, setTag] = useState('');
   const [confirmTrash, setConfirmTrash] = useState(false);
   const [exporting, setExporting] = useState<ExportTarget | null>(null);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuRef = useRef<HTMLDivElement>(null);
+  const closeMenu = () => setMenuOpen(false);
+  useOutsideClose(menuOpen, menuRef, closeMenu);
   const s = store.getState;
   // A count the engine stopped at its cap says so: "25,000+" is never passed off as the exact number.
   const label = `${formatNumber(count)}${more ? '+' : ''} ${what}`;
+  const secondary = (
+    <>
+      {shownBoard === null ? null : (
+        <button
+          type="button"
+          className="btn small"
+          aria-label={`Remove ${label} from ${shownBoard.name}`}
+          onClick={() => void s().removeFromBoard(shownBoard.id, target())}
+        >
+          Remove from board
+        </button>
+      )}
+      {reread ? (
+        <button
+          type="button"
+          className="btn small"
+          aria-label={`Re-read settings of ${label}`}
+          title="Read the settings again from the files, with this version's readers (ratings, tags and corrections stay)"
+          onClick={() => void s().rereadImages(target())}
+        >
+          Re-read settings
+        </button>
+      ) : null}
+    </>
+  );
   return (
     <>
       <select
@@ -54,14 +93,25 @@ export function BulkActions({
         ))}
         <option value="0">Clear rating</option>
       </select>
-      <button
-        type="button"
-        className="btn small"
-        aria-label={`Favorite ${label}`}
-        onClick={() => void s().favoriteImages(target(), true)}
-      >
-        ♥ Favorite
-      </button>
+      {favorite ? (
+        <button
+          type="button"
+          className="btn small"
+          aria-label={`Favorite ${label}`}
+          onClick={() => void s().favoriteImages(target(), true)}
+        >
+          ♥<span className="bulk-word"> Favorite</span>
+        </button>
+      ) : (
+        <button
+          type="button"
+          className="btn small"
+          aria-label={`Unfavorite ${label}`}
+          onClick={() => void s().favoriteImages(target(), false)}
+        >
+          ♡<span className="bulk-word"> Unfavorite</span>
+        </button>
+      )}
       <form
         className="bulk-tag"
         onSubmit={(e) => {
@@ -82,16 +132,7 @@ export function BulkActions({
         />
       </form>
       <BoardPicker label={`Add ${label} to a board`} target={target} />
-      {shownBoard === null ? null : (
-        <button
-          type="button"
-          className="btn small"
-          aria-label={`Remove ${label} from ${shownBoard.name}`}
-          onClick={() => void s().removeFromBoard(shownBoard.id, target())}
-        >
-          Remove from board
-        </button>
-      )}
+      {menu === undefined ? secondary : null}
       <button
         type="button"
         className="btn small"
@@ -102,15 +143,6 @@ export function BulkActions({
         }}
       >
         Export…
-      </button>
-      <button
-        type="button"
-        className="btn small"
-        aria-label={`Re-read settings of ${label}`}
-        title="Read the settings again from the files, with this version's readers (ratings, tags and corrections stay)"
-        onClick={() => void s().rereadImages(target())}
-      >
-        Re-read settings
       </button>
       {compare && count >= COMPARE_MIN && count <= COMPARE_MAX ? (
         <button
@@ -144,6 +176,36 @@ export function BulkActions({
           Trash
         </button>
       ) : null}
+      {menu === undefined ? null : (
+        <div
+          className="bulk-more"
+          ref={menuRef}
+          onKeyDown={(e) => {
+            // Escape puts the menu away and keeps the selection (the bar's Escape would clear it).
+            if (e.key === 'Escape' && menuOpen) {
+              e.stopPropagation();
+              closeMenu();
+            }
+          }}
+        >
+          <button
+            type="button"
+            className="btn small"
+            aria-haspopup="true"
+            aria-expanded={menuOpen}
+            onClick={() => setMenuOpen((o) => !o)}
+          >
+            More ▾
+          </button>
+          {menuOpen ? (
+            // A click on any action inside runs it and puts the menu away.
+            <div className="bulk-more-menu" role="group" aria-label="More actions" onClick={closeMenu}>
+              {secondary}
+              {menu}
+            </div>
+          ) : null}
+        </div>
+      )}
       {confirmTrash ? (
         <ConfirmDialog
           title={`Move ${label} to the Trash?`}

@@ -1,5 +1,6 @@
 import { formatNumber } from '../common/format';
 import { selectedIds, selectedImages } from './selection';
+import { selectionTraits } from './selection-traits';
 import { useApp, useAppShallow, useAppStore } from '../store/context';
 import type { AppState, CurationTarget } from '../store/types';
 import { BulkActions } from '../curation/BulkActions';
@@ -19,8 +20,10 @@ export function SelectionBar() {
     Object.keys(s.selection.selected).length === 0 ? 0 : selectionTarget(s).images.imageIds.length,
   );
   const inTrash = useApp((s) => s.filters.view === 'trash');
+  const traits = useAppShallow((s) =>
+    selectionTraits(s.selection, s.jobs.order, s.jobs.byId, s.filters.view === 'trash' ? 'trash' : 'active'),
+  );
   const state = useAppShallow((s) => ({
-    favoriteImages: s.favoriteImages,
     trashImages: s.trashImages,
     restoreFromTrash: s.restoreFromTrash,
     clear: s.clearSelection,
@@ -49,20 +52,43 @@ export function SelectionBar() {
         </button>
       ) : (
         <>
-          <BulkActions target={target} count={count} what={what} withTrash={false} compare />
-          <button type="button" className="btn small" onClick={() => void state.favoriteImages(target(), false)}>
-            Unfavorite
-          </button>
-          <button type="button" className="btn small danger" onClick={() => void state.trashImages(target())}>
-            Move to Trash
+          <BulkActions
+            target={target}
+            count={count}
+            what={what}
+            withTrash={false}
+            compare
+            favorite={traits.anyNotFavorite}
+            reread={traits.anyImported}
+            menu={
+              <button type="button" className="btn small" onClick={state.selectAll}>
+                Select all loaded
+              </button>
+            }
+          />
+          <button
+            type="button"
+            className="btn small danger"
+            aria-label="Move to Trash"
+            onClick={() => void state.trashImages(target())}
+          >
+            Trash
           </button>
         </>
       )}
-      <button type="button" className="btn small ghost" onClick={state.selectAll}>
-        Select all loaded
-      </button>
-      <button type="button" className="btn small ghost" onClick={state.clear}>
-        Clear selection
+      {inTrash ? (
+        <button type="button" className="btn small ghost" onClick={state.selectAll}>
+          Select all loaded
+        </button>
+      ) : null}
+      <button
+        type="button"
+        className="btn small ghost selection-clear"
+        aria-label="Clear selection"
+        title="Clear selection (Esc)"
+        onClick={state.clear}
+      >
+        ✕
       </button>
     </div>
   );
