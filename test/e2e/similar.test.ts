@@ -154,7 +154,9 @@ describe('find similar and show duplicates', () => {
       .locator('[data-similar-image]')
       .evaluateAll((tiles) => tiles.map((t) => t.getAttribute('data-similar-image')!));
     const kept = ids[0]!;
-    await first.getByRole('button', { name: 'Keep this, trash the rest' }).first().click();
+    const keepFirst = first.getByRole('button', { name: 'Keep this', exact: true }).first();
+    expect(await keepFirst.getAttribute('title')).toBe('Keep this, trash the rest: the other 6 images go to the trash');
+    await keepFirst.click();
     await waitFor(async () => (await groups.count()) === SOURCES - 1, 'the kept group to leave the list');
     // The sheet is modal: the trash's Undo is offered inside it, not only in the toast beneath.
     const undo = sheet.getByRole('status').filter({ hasText: 'Moved 6 images to Trash.' });

@@ -148,7 +148,7 @@ function SheetUndo({ onUndone }: { onUndone: () => void }) {
   );
 }
 
-/** One duplicate group: its images side by side, each with "Keep this, trash the rest" (the app's trash, with Undo). */
+/** One duplicate group: its images side by side, each with "Keep this" (the rest go to the app's trash, with Undo). */
 function DuplicateGroupView({ group, onTrashed }: { group: DuplicateGroup; onTrashed: (ids: string[]) => void }) {
   const store = useAppStore();
   const title = group.kind === 'exact' ? 'Exact copies' : 'Near copies';
@@ -168,10 +168,11 @@ function DuplicateGroupView({ group, onTrashed }: { group: DuplicateGroup; onTra
             <button
               type="button"
               className="btn small similar-keep"
-              title={`Keep this image and move the other ${formatCount(group.imageIds.length - 1, 'image')} to the trash`}
+              // The short label fits one line under a narrow tile; the whole of what it does is its description.
+              title={`Keep this, trash the rest: the other ${formatCount(group.imageIds.length - 1, 'image')} go to the trash`}
               onClick={() => void keep(imageId)}
             >
-              Keep this, trash the rest
+              Keep this
             </button>
           </div>
         ))}
