@@ -209,6 +209,13 @@ describe.each(SIZES)('the screen tour at $width×$height', (size) => {
     await waitFor(async () => (await banner.textContent())?.startsWith('1 image in the trash.') === true, 'banner');
     await tourShot(page, 'trash', size, async () => {
       expect(await trashTab().textContent()).toBe('Trash1');
+      // The banner keeps the standard spacing under the toolbar (it sat flush against it).
+      const toolbarBottom = await page.locator('.topbar').evaluate((t) => {
+        const r = (t as unknown as { getBoundingClientRect(): { bottom: number } }).getBoundingClientRect();
+        return r.bottom;
+      });
+      const bannerTop = (await page.locator('.trash-header').boundingBox())!.y;
+      expect(bannerTop - toolbarBottom).toBeGreaterThanOrEqual(8);
       expect(await page.locator('.grid-canvas .card').count()).toBe(1);
       expect(await page.locator('.grid-canvas .card img.thumb').count()).toBe(1);
     });
@@ -382,6 +389,22 @@ describe.each(SIZES)('the screen tour at $width×$height', (size) => {
     await tourShot(page, 'duplicates', size, async () => {
       const count = (await sizes()).length;
       expect(await sizes()).toContain(7);
+      // "Keep this" on one line under each picture, and every picture in its own proportions (64×48 is not a square).
+      const keepHeight = (await sheet.getByRole('button', { name: 'Keep this', exact: true }).first().boundingBox())!;
+      expect(keepHeight.height).toBeLessThan(40);
+      type Img = { naturalWidth: number; naturalHeight: number; width: number; height: number };
+      const distorted = await sheet.locator('img.similar-thumb').evaluateAll(
+        (imgs) =>
+          imgs.filter((i) => {
+            const img = i as unknown as Img;
+            const fit = (
+              globalThis as unknown as { getComputedStyle(e: unknown): { objectFit: string } }
+            ).getComputedStyle(i).objectFit;
+            const kept = fit === 'contain' || fit === 'scale-down';
+            return !kept && Math.abs(img.width / img.height - img.naturalWidth / img.naturalHeight) > 0.02;
+          }).length,
+      );
+      expect(distorted).toBe(0);
       await sheet.getByText(`${count} ${count === 1 ? 'group' : 'groups'} of copies.`, { exact: false }).waitFor();
     });
     await page.keyboard.press('Escape');
