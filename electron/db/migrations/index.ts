@@ -20,6 +20,7 @@ import { migration0019 } from './0019_job_size_from_images.js';
 import { migration0020 } from './0020_image_reject.js';
 import { migration0021 } from './0021_prompt_only_search.js';
 import { migration0022 } from './0022_curation_history_order.js';
+import { migration0023 } from './0023_seed_job_index.js';
 import type { Migration } from './types.js';
 
 /** Every migration, in order. Append only: a released migration never changes. */
@@ -46,6 +47,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0020,
   migration0021,
   migration0022,
+  migration0023,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -50,6 +50,8 @@ export function planList(query: ListQuery, mode: PlanMode, limit: number, option
   const where: string[] = [];
   const params: unknown[] = [];
   const key: string[] = [mode];
+  // Where the image-level condition sits in `where` and `params` (a sorted page checks it after the sort).
+  let images: { at: number; paramsAt: number; params: number } | undefined;
   const compiled = options.compiled;
   const terms = compiled?.terms ?? (query.search === undefined ? [] : searchTerms(query.search));
   const indexTerms = compiled?.indexTerms ?? terms;
@@ -91,6 +93,7 @@ export function planList(query: ListQuery, mode: PlanMode, limit: number, option
           : view === 'trash'
             ? ['(j.trashed_at IS NOT NULL OR i.trashed_at IS NOT NULL)']
             : [];
+      images = { at: where.length, paramsAt: params.length, params: compiled.imageParams.length };
       where.push(
         `EXISTS (SELECT 1 FROM images AS i WHERE i.job_id = j.id AND ${[...seen, ...compiled.imageWhere].join(' AND ')})`,
       );
@@ -176,6 +179,22 @@ export function planList(query: ListQuery, mode: PlanMode, limit: number, option
     sql = `SELECT ${SUMMARY_COLUMNS} FROM (SELECT j.rowid AS rid FROM jobs AS j${indexedBy} ${filter} ${order} LIMIT ?) AS page
       CROSS JOIN jobs AS j ON j.rowid = page.rid ${order}`;
     key.push('late');
+    if (images !== undefined && options.driverWhere?.through === undefined) {
+      // The image check costs a read per job: the matching jobs are sorted first (the sort is kept by the scan of
+      // the materialised list, no second sort), then checked newest first until the page is full.
+      const { at, paramsAt } = images;
+      const jobWhere = where.filter((_, n) => n !== at);
+      const inner = jobWhere.length === 0 ? '' : `WHERE ${jobWhere.join(' AND ')}`;
+      sql = `WITH s AS MATERIALIZED (
+          SELECT j.rowid AS rid, j.created_at AS c, j.id AS k FROM jobs AS j${indexedBy} ${inner} ${order}
+        )
+        SELECT ${SUMMARY_COLUMNS} FROM s CROSS JOIN jobs AS j ON j.rowid = s.rid WHERE ${where[at]!}
+        ORDER BY s.c DESC, s.k DESC LIMIT ?`;
+      const imageParams = params.slice(paramsAt, paramsAt + images.params);
+      params.splice(paramsAt, images.params);
+      params.splice(params.length - 1, 0, ...imageParams);
+      key.push('checked');
+    }
   }
   if (through !== undefined) {
     // A job with several of the clause's images is one group; grouping on the index's own order needs no sort.

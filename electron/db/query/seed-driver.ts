@@ -4,7 +4,7 @@ const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
  * Index ranges over images.seed / images.seed_digits holding every seed a prefix or range names (a superset: the
- * clause itself still checks each image), so `seed:1234*` and `seed:100-200` start from images_seed instead of a
+ * clause itself still checks each image), so `seed:1234*` and `seed:100-200` start from images_seed_job instead of a
  * walk of the whole history. A prefix is one range per length: 1234, 12340–12349, 123400–123499, …
  */
 export function seedDriverSql(match: Exclude<SeedMatch, { exact: string }>): { sql: string; params: unknown[] } {
