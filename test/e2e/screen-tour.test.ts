@@ -260,6 +260,16 @@ describe.each(SIZES)('the screen tour at $width×$height', (size) => {
     const generate = composer().getByRole('button', { name: /^Generate/ });
     await tourShot(page, 'composer-advanced', size, async () => {
       await waitFor(() => insideViewport(generate), 'Generate inside the viewport');
+      // The drawer over the gallery dims what it covers, so the cards under its edge read as behind it.
+      const backdrop = await page.locator('.workspace').evaluate((w) => {
+        const style = (
+          globalThis as unknown as {
+            getComputedStyle(e: unknown, pseudo: string): { content: string; backgroundColor: string };
+          }
+        ).getComputedStyle(w, '::after');
+        return style.content !== 'none' && style.backgroundColor !== 'rgba(0, 0, 0, 0)';
+      });
+      expect(backdrop).toBe(size.width < 1440);
     });
     await composer().getByLabel('Prompt', { exact: true }).fill('');
     if (size.width < 1440) {
