@@ -76,11 +76,13 @@ describe('culling in the viewer', () => {
     await viewer(OWL).waitFor();
     await holdClock(page);
     await page.keyboard.press('4');
-    await expect.poll(() => sign().textContent()).toBe('★★★★');
+    // Next after rating: on to the next picture, the sign still over it until its time is up, saying it is about the
+    // picture before (with its thumbnail).
+    await expect.poll(() => sign().textContent()).toBe('★★★★ · previous image');
     await expect.poll(() => announced().textContent()).toBe('Rated 4 stars');
     expect(await announced().getAttribute('aria-live')).toBe('polite');
-    await shoot('rated', async () => expect(await sign().textContent()).toBe('★★★★'));
-    // Next after rating: on to the next picture, the sign still over it until its time is up.
+    expect(await sign().locator('img.mark-of-thumb').count()).toBe(1);
+    await shoot('rated', async () => expect(await sign().textContent()).toBe('★★★★ · previous image'));
     await viewer(HERON).waitFor();
     await page.clock.runFor(1_300);
     await sign().waitFor({ state: 'detached' });
@@ -100,6 +102,8 @@ describe('culling in the viewer', () => {
     await expect.poll(() => announced().textContent()).toBe('Added to Favorites');
     await page.keyboard.press('x');
     await expect.poll(() => sign().textContent()).toBe('Rejected');
+    // The sign and its announcement say it in the viewer: no toast over the sign (the grid keeps its own).
+    expect(await page.getByText(/^Rejected 1 image/u).count()).toBe(0);
     await page.keyboard.press('x');
     await expect.poll(() => sign().textContent()).toBe('Unrejected');
     await expect.poll(() => announced().textContent()).toBe('Unrejected');

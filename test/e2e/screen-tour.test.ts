@@ -168,13 +168,15 @@ describe.each(SIZES)('the screen tour at $width×$height', (size) => {
     const sign = page.getByTestId('mark-feedback');
     await holdClock(page);
     await page.keyboard.press('4');
-    await expect.poll(() => sign.textContent()).toBe('★★★★');
+    // Rating moved on: the sign over the next picture says it is about the previous one, and shows it small.
+    await expect.poll(() => sign.textContent()).toBe('★★★★ · previous image');
     await tourShot(
       page,
       'viewer-rated',
       size,
       async () => {
-        expect(await sign.textContent()).toBe('★★★★');
+        expect(await sign.textContent()).toBe('★★★★ · previous image');
+        expect(await sign.locator('img.mark-of-thumb').count()).toBe(1);
         expect(await page.getByTestId('mark-announcement').textContent()).toBe('Rated 4 stars');
       },
       false,

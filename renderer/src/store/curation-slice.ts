@@ -149,7 +149,7 @@ export const createCurationSlice: SliceCreator<CurationSlice> =
           (n) =>
             favorite ? `Added ${plural(n, 'image')} to Favorites.` : `Removed ${plural(n, 'image')} from Favorites.`,
         ),
-      rejectImages: (target, rejected) =>
+      rejectImages: (target, rejected, options) =>
         curate(
           target,
           (t) => api.call('images.setRejected', { ...t, rejected }),
@@ -159,7 +159,8 @@ export const createCurationSlice: SliceCreator<CurationSlice> =
               ? `Rejected ${plural(n, 'image')}: hidden from All (search is:rejected to see ${n === 1 ? 'it' : 'them'}).`
               : `Un-rejected ${plural(n, 'image')}.`,
           'curation',
-          true,
+          // The viewer's sign over the picture says it already: a toast there would cover the sign.
+          options?.quiet !== true,
         ),
       trashImages: (target) =>
         curate(

@@ -299,8 +299,8 @@ export interface CurationSlice {
   setAutoAdvance(on: boolean): void;
   rate(target: CurationTarget, rating: number): Promise<boolean>;
   favoriteImages(target: CurationTarget, favorite: boolean): Promise<boolean>;
-  /** X: rejected images leave the default view (is:rejected shows them); a toast offers Undo. */
-  rejectImages(target: CurationTarget, rejected: boolean): Promise<boolean>;
+  /** X: rejected images leave the default view (is:rejected shows them); a toast offers Undo (quiet: the viewer's sign says it). */
+  rejectImages(target: CurationTarget, rejected: boolean, options?: { quiet?: boolean }): Promise<boolean>;
   trashImages(target: CurationTarget): Promise<boolean>;
   restoreImages(target: CurationTarget): Promise<boolean>;
   tagImages(target: CurationTarget, change: { add?: string[]; remove?: string[] }): Promise<boolean>;

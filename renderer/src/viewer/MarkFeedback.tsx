@@ -6,6 +6,8 @@ export interface ShownMark {
   /** A new press of the same key shows the sign again (and restarts its timer). */
   seq: number;
   mark: Mark;
+  /** The image marked, and its thumbnail: the sign names it once the viewer has moved on. */
+  of?: { id: string; thumb: string | null };
 }
 
 /**
@@ -14,11 +16,14 @@ export interface ShownMark {
  */
 export function MarkFeedback({
   shown,
+  currentImageId,
   spoken,
   onUndo,
   onDone,
 }: {
   shown: ShownMark | null;
+  /** The image on screen now: a sign for another one (Next after rating moved on) says which it was. */
+  currentImageId: string | undefined;
   /** The last announcement (kept after the sign has gone: a live region that empties says nothing new). */
   spoken: string;
   onUndo: () => void;
@@ -27,6 +32,9 @@ export function MarkFeedback({
   const feedback = shown === null ? null : feedbackOf(shown.mark);
   const seq = shown?.seq;
   const undo = feedback?.undo === true;
+  // A trashed image has left the viewer: "Trashed" can only be about it. Any other mark over another image says so.
+  const elsewhere =
+    shown?.of !== undefined && shown.mark.kind !== 'trash' && shown.of.id !== currentImageId ? shown.of : null;
   useEffect(() => {
     if (seq === undefined) return;
     const timer = setTimeout(onDone, undo ? UNDO_FEEDBACK_MS : FEEDBACK_MS);
@@ -45,7 +53,9 @@ export function MarkFeedback({
           // The region above says it in words; the sign itself is for the eye.
           aria-hidden={undo ? undefined : true}
         >
+          {elsewhere?.thumb == null ? null : <img className="mark-of-thumb" src={elsewhere.thumb} alt="" />}
           <span className="sign">{feedback.sign}</span>
+          {elsewhere === null ? null : <span className="mark-of"> · previous image</span>}
           {undo ? (
             <>
               <span aria-hidden="true"> — </span>

@@ -5,7 +5,7 @@ import { dragOut } from '../library/export/drag-out';
 import { actionOfCommand } from '../iterate/iterate';
 import { isTextField, keyToCommand, ratingOfKey } from '../common/keyboard';
 import { openCheatSheet } from '../app/CheatSheet';
-import { jobTitle } from '../common/thumbs';
+import { jobTitle, thumbSrc } from '../common/thumbs';
 import { useApi, useApp, useAppStore } from '../store/context';
 import { DetailsPanel } from './DetailsPanel';
 import { focusComposerPrompt } from '../iterate/ImageActions';
@@ -46,8 +46,10 @@ export function Viewer() {
   const images = job === undefined ? [] : visibleImages(job, view, keptRejects);
   const [shownMark, setShownMark] = useState<ShownMark | null>(null);
   const [spoken, setSpoken] = useState('');
+  // The sign remembers the image it marks: after Next-after-rating it stays over the next one, and says so.
   const showMark = (mark: Mark) => {
-    setShownMark((was) => ({ seq: (was?.seq ?? 0) + 1, mark }));
+    const of = image === undefined ? undefined : { id: image.id, thumb: thumbSrc(api, image) };
+    setShownMark((was) => ({ seq: (was?.seq ?? 0) + 1, mark, ...(of === undefined ? {} : { of }) }));
     setSpoken(feedbackOf(mark).spoken);
   };
   const hideMark = useCallback(() => setShownMark(null), []);
@@ -202,7 +204,7 @@ export function Viewer() {
         const reject = image.rejected !== true;
         const kept = reject ? new Set(keptRejects).add(image.id) : keptRejects;
         setKeptRejects(kept);
-        void state.rejectImages({ images: { imageIds: [image.id], jobIds: [id] } }, reject);
+        void state.rejectImages({ images: { imageIds: [image.id], jobIds: [id] } }, reject, { quiet: true });
         showMark({ kind: 'reject', on: reject });
         // Next after rating takes a reject as a mark too: on to the next image.
         if (reject && state.autoAdvance) step(1, kept);
@@ -363,7 +365,13 @@ export function Viewer() {
           ) : (
             <p className="muted">{job?.error?.message ?? 'This job has no image.'}</p>
           )}
-          <MarkFeedback shown={shownMark} spoken={spoken} onUndo={undoTrash} onDone={hideMark} />
+          <MarkFeedback
+            shown={shownMark}
+            currentImageId={image?.id}
+            spoken={spoken}
+            onUndo={undoTrash}
+            onDone={hideMark}
+          />
         </div>
         {detailsShown ? (
           <Filmstrip
