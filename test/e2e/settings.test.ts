@@ -94,7 +94,7 @@ describe('Settings in sections', () => {
     );
     const library = settings().getByRole('region', { name: 'Library', exact: true });
     // Counted in words that agree with the number: one favorite, not "1 favorites".
-    await library.getByText('2 (1 favorite, 0 in trash)').waitFor();
+    await library.getByText('2 (1 favorite, 0 trashed whole)').waitFor();
     await settings().getByRole('region', { name: 'Your ComfyUI nodes' }).waitFor();
     await shootThemes(page, 'settings-library');
     await closeSettings();

@@ -31,8 +31,9 @@ export function LibrarySettings({ settings }: { settings: Settings }) {
               <dd>{formatBytes(stats.databaseBytes)}</dd>
               <dt>Jobs</dt>
               <dd>
+                {/* Jobs, not images (the tabs count images): a job trashed whole, not a single image trashed alone. */}
                 {formatNumber(stats.total)} ({formatCount(stats.favorites, 'favorite')}, {formatNumber(stats.trashed)}{' '}
-                in trash)
+                trashed whole)
               </dd>
               {stats.orphans.files > 0 ? <OrphansRow files={stats.orphans.files} bytes={stats.orphans.bytes} /> : null}
               {stats.missingFiles > 0 ? (

@@ -26,17 +26,24 @@ export const createImportsSlice: SliceCreator<ImportsSlice> =
       set((s) => ({ imports: applyImportProgress(s.imports, event) }));
       // An import we have not seen (another window, a watch) or one that just ended: fetch its paths and problems.
       const ended = isFinished(event.status) && (before === undefined || !isFinished(before.status));
-      if (before === undefined || ended) void get().loadImports();
+      const loaded = before === undefined || ended ? get().loadImports() : Promise.resolve();
       if (!ended) return;
       void get().loadFolders();
       void get().loadSources();
-      const row = get().imports.byId[event.id]!;
+      // A short import may end before its row was ever listed here: the toast names its folder once the list has it.
+      if (get().imports.byId[event.id]?.paths === undefined) void loaded.then(() => get().toastImportEnd(event.id));
+      else get().toastImportEnd(event.id);
+    },
+
+    toastImportEnd(id) {
+      const row = get().imports.byId[id];
+      if (row === undefined) return;
       get().toast({
         kind: 'info',
         message: importEndMessage(row),
-        replaces: `import-${event.id}`,
+        replaces: `import-${id}`,
         ...(row.imported > 0
-          ? { action: { label: showImportedLabel(row.imported), run: () => get().showImported(event.id) } }
+          ? { action: { label: showImportedLabel(row.imported), run: () => get().showImported(id) } }
           : {}),
       });
     },

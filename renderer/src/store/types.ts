@@ -274,6 +274,8 @@ export interface ImportsSlice {
   rereadImages(target: CurationTarget): Promise<void>;
   /** The gallery shows exactly the images this import added (the `import:` search), every other filter cleared. */
   showImported(id: string): void;
+  /** The toast of an import that ended: what came in, with Show N imported. */
+  toastImportEnd(id: string): void;
   /** Watch switched on or off for an imported folder, later (Settings → Library → Folders). */
   setFolderWatch(id: string, watch: boolean): Promise<void>;
   /** The tools the library holds images of, with counts (the Source filter's options); null until first asked for. */

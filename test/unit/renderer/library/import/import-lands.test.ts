@@ -39,13 +39,23 @@ function setup(handlers: Record<string, (input: unknown) => unknown> = {}) {
 
 describe('an import that ends lands where the person looks', () => {
   it('its end says what came in, with "Show N imported"; Show filters the gallery to exactly that import', async () => {
-    const { fake, store } = setup();
+    const ended = tick({ status: 'completed', imported: 12, skipped: 2, found: 14 });
+    const row = {
+      ...ended,
+      paths: ['/home/me/out'],
+      mode: 'link',
+      watch: false,
+      createdAt: 1,
+      updatedAt: 1,
+      problems: [],
+    };
+    const { fake, store } = setup({ 'library.imports': async () => ({ items: [row] }) });
     store.getState().setFilters({ view: 'favorites', source: 'comfyui', status: ['failed'], search: 'fox' });
-    store.getState().applyImportProgress(tick());
-    expect(store.getState().toasts).toHaveLength(0);
-    store.getState().applyImportProgress(tick({ status: 'completed', imported: 12, skipped: 2, found: 14 }));
+    // A short import: its end is the first this window hears of it, before its row (and folder name) was listed.
+    store.getState().applyImportProgress(ended);
+    await flush();
     const [toast] = store.getState().toasts;
-    expect(toast!.message).toBe(`Imported 12 images from Import (2 skipped).`);
+    expect(toast!.message).toBe(`Imported 12 images from out (2 skipped).`);
     expect(toast!.action!.label).toBe('Show 12 imported');
 
     const before = fake.calls.filter((c) => c.channel === 'jobs.list').length;
@@ -60,11 +70,12 @@ describe('an import that ends lands where the person looks', () => {
     expect(lists.at(-1)!.input).not.toHaveProperty('status');
   });
 
-  it('an import that brought nothing new says so, with no Show; a replayed end toasts once', () => {
+  it('an import that brought nothing new says so, with no Show; a replayed end toasts once', async () => {
     const { store } = setup();
     store.getState().applyImportProgress(tick());
     store.getState().applyImportProgress(tick({ status: 'completed', imported: 0, duplicates: 5, found: 5 }));
     store.getState().applyImportProgress(tick({ status: 'completed', imported: 0, duplicates: 5, found: 5 }));
+    await flush();
     expect(store.getState().toasts).toHaveLength(1);
     expect(store.getState().toasts[0]!.message).toBe('Import: nothing new (5 already in the library).');
     expect(store.getState().toasts[0]!.action).toBeUndefined();
