@@ -68,6 +68,17 @@ describe('the composer', () => {
     await page.getByLabel('Prompt', { exact: true }).waitFor();
     expect(await isOpen()).toBe(true);
     await advanced().locator('summary').click();
+    // The browser fires `toggle` after the click returns; a reload before it would undo what the person did.
+    await waitFor(
+      () =>
+        page.evaluate(
+          () =>
+            (globalThis as unknown as { localStorage: { getItem(k: string): string | null } }).localStorage.getItem(
+              'atelier.composerAdvanced',
+            ) === 'closed',
+        ),
+      'the closed Advanced to be remembered',
+    );
     await page.reload();
     await page.getByLabel('Prompt', { exact: true }).waitFor();
     expect(await isOpen()).toBe(false);
