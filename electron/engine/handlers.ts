@@ -24,6 +24,8 @@ import type { SidecarWriter } from '../library/xmp/sidecar-writer.js';
 import { createSimilarHandlers } from './similar-handlers.js';
 import { createInstanceHandlers } from './instance-handlers.js';
 import { partMessage, splitBatch } from '../scheduler/split-batch.js';
+import { createSweepHandlers } from './sweep-handlers.js';
+import { createModelLibraryHandlers } from './model-library-handlers.js';
 import { createPresetHandlers } from './preset-handlers.js';
 import { createPromptRecorder } from './prompt-recorder.js';
 import { createIterateHandlers } from './iterate-handlers.js';
@@ -319,6 +321,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     ...createAnnotationHandlers({ store, bus, now: () => Date.now(), announce, sidecars: deps.sidecars }),
     ...createInstanceHandlers({ providers, store, announce, kick: () => scheduler.kick() }),
     ...createPresetHandlers(store),
+    ...createSweepHandlers(),
+    ...createModelLibraryHandlers(),
     ...createIterateHandlers({ store, dataDir: deps.dataDir, now: () => Date.now() }),
     ...createExportHandlers(deps.exporter),
     ...createSpendHandlers(deps.spend),

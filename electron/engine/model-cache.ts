@@ -1,4 +1,4 @@
-import { CONTROL_CHARS, type GenerateRequest } from '../../shared/contract.js';
+import { CONTROL_CHARS, type GenerateRequest, type ServerModel } from '../../shared/contract.js';
 import type { JobStore } from '../db/types.js';
 import type { Provider, ProviderConfig, ProviderListing } from '../providers/types.js';
 import { systemClock, type Clock } from '../base/clock.js';
@@ -9,6 +9,8 @@ export interface ModelList {
   listedAt: number;
   /** A1111's upscalers, listed with its models. */
   upscalers?: string[];
+  /** Everything the server listed for the model library (checkpoints, LoRAs, embeddings, VAEs). */
+  library?: ServerModel[];
 }
 
 export interface ModelCache {

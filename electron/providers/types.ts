@@ -1,4 +1,10 @@
-import type { GenerateRequest, JobResult, ProviderCapabilities, ProviderTestResult } from '../../shared/contract.js';
+import type {
+  GenerateRequest,
+  JobResult,
+  ProviderCapabilities,
+  ProviderTestResult,
+  ServerModel,
+} from '../../shared/contract.js';
 import type { Seed } from '../../shared/seed.js';
 
 /** What a provider needs from settings and the keyring for one call. Secrets are decrypted only here. */
@@ -21,7 +27,11 @@ export interface ProviderConfig {
 }
 
 /** A connection test's answer, with the server's lists that are kept alongside its models. */
-export type ProviderListing = ProviderTestResult & { upscalers?: string[] };
+export type ProviderListing = ProviderTestResult & {
+  upscalers?: string[];
+  /** Checkpoints, LoRAs, embeddings and VAEs with what the server says of each (the model library's source). */
+  library?: ServerModel[];
+};
 
 export interface ProviderProgress {
   stage: string;

@@ -60,6 +60,8 @@ import {
 } from './library-location.js';
 import { DuplicatesPage, DuplicatesQuery, SimilarQuery, SimilarResult } from './similar.js';
 import { ConnectedEngine, ConnectEngine, FoundEngines } from './discovery.js';
+import { RerunSweep, StartSweep, SweepDetail, SweepSheet, SweepSheetRequest, SweepSummary } from './sweeps.js';
+import { ModelLibrary, ModelLibraryQuery, SetModelNote } from './models.js';
 import { CancelQueued, QueueControlState, QueueTarget, QueueView, ReorderQueue } from './queue.js';
 
 const Updated = z.object({ updated: z.number().int() });
@@ -159,6 +161,20 @@ export const channels = {
   'engines.find': { input: Empty, output: FoundEngines },
   /** Turns on a found ComfyUI or A1111/Forge at its address (a new instance when the first points elsewhere), then tests it. */
   'engines.connect': { input: ConnectEngine, output: ConnectedEngine },
+  /** Up to three settings as axes over a base request: each cell a job linked to the sweep, found with sweep:<id>. */
+  'sweeps.start': { input: StartSweep, output: z.object({ sweep: SweepSummary }) },
+  'sweeps.list': { input: Empty, output: z.object({ items: z.array(SweepSummary) }) },
+  /** The grid: axes, and each cell's newest job. */
+  'sweeps.get': { input: ById, output: SweepDetail },
+  /** Runs cells again (absent: the failed, cancelled and missing ones), each as a new job of the same cell. */
+  'sweeps.rerun': { input: RerunSweep, output: z.object({ submitted: z.number().int() }) },
+  /** One Z page as one PNG: axis labels drawn, the sweep's settings embedded. */
+  'sweeps.sheet': { input: SweepSheetRequest, output: SweepSheet },
+  /** Checkpoints, LoRAs, embeddings and VAEs of every server, with the images made with each. */
+  'models.library': { input: ModelLibraryQuery, output: ModelLibrary },
+  'models.setNote': { input: SetModelNote, output: z.object({ note: z.string() }) },
+  /** Lists every connected server's models again. */
+  'models.refresh': { input: Empty, output: z.object({ servers: z.number().int(), models: z.number().int() }) },
   'presets.list': { input: Empty, output: z.object({ items: z.array(Preset) }) },
   'presets.save': { input: SavePreset, output: z.object({ preset: Preset }) },
   'presets.delete': { input: ById, output: Updated },

@@ -20,5 +20,8 @@ export * from './library-location.js';
 export * from './spend.js';
 export * from './discovery.js';
 export * from './queue.js';
+export * from './loras.js';
+export * from './sweeps.js';
+export * from './models.js';
 export * from './channels.js';
 export * from './events.js';

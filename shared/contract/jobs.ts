@@ -6,6 +6,7 @@ import { ImageSource, ImportedMetadata } from './imports.js';
 import { IterateFields, Operation, ProviderTarget } from './iterate.js';
 import { OrphanStats, RecoveryStats } from './library.js';
 import { JobCost } from './spend.js';
+import { Loras } from './loras.js';
 import {
   BACKGROUNDS,
   CONTROL_CHARS,
@@ -41,6 +42,8 @@ export const GenerateRequest = z.strictObject({
   steps: int('Steps', 1, 150).optional(),
   guidance: num('Guidance', 0, 30).optional(),
   sampler: z.string().min(1).max(64, 'A sampler name is at most 64 characters.').optional(),
+  /** LoRAs applied in this order, sent the way the engine expects (electron/providers/<kind>/). */
+  loras: Loras.optional(),
   quality: z.enum(QUALITIES, { error: `Quality is one of ${QUALITIES.join(', ')}.` }).optional(),
   background: z.enum(BACKGROUNDS, { error: `Background is one of ${BACKGROUNDS.join(', ')}.` }).optional(),
   outputFormat: z.enum(OUTPUT_FORMATS, { error: `Output format is one of ${OUTPUT_FORMATS.join(', ')}.` }).optional(),

@@ -182,6 +182,8 @@ export function createFakeEngine(dataDir: string): FakeEngine {
       prices: [],
     }),
     ...notImplementedHere(['engines.find', 'engines.connect']),
+    ...notImplementedHere(['sweeps.start', 'sweeps.list', 'sweeps.get', 'sweeps.rerun', 'sweeps.sheet']),
+    ...notImplementedHere(['models.library', 'models.setNote', 'models.refresh']),
     ...notImplementedHere(['queue.view', 'queue.reorder', 'queue.pause', 'queue.resume', 'queue.cancelQueued']),
     ...notImplementedHere([
       'library.import',
