@@ -25,6 +25,8 @@ export const ProviderCapabilities = z.object({
   backgrounds: z.array(z.enum(BACKGROUNDS)).optional(),
   outputFormats: z.array(z.enum(OUTPUT_FORMATS)),
   samplers: z.array(z.string()).optional(),
+  /** Takes a request's LoRAs (A1111 and ComfyUI by file name; hosted APIs where they have a LoRA input). */
+  loras: z.boolean().optional(),
   /** Library images a request may send as references beside the prompt; absent or 0: none. */
   maxReferenceImages: z.number().int().optional(),
   /** Image-to-image, masked edit and upscale: supported or why not. */

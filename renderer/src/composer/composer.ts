@@ -1,4 +1,10 @@
-import type { GenerateRequest, ProviderCapabilities, ProviderInfo, QUALITIES } from '../../../shared/contract';
+import type {
+  GenerateRequest,
+  LoraSpec,
+  ProviderCapabilities,
+  ProviderInfo,
+  QUALITIES,
+} from '../../../shared/contract';
 import { capabilitiesFor } from './capabilities-for';
 import { MAX_SEED_TEXT, formatSeed, normalizeSeed, type Seed } from '../../../shared/seed';
 
@@ -29,6 +35,8 @@ export interface ComposerDraft {
   promptLiteral: boolean;
   /** The seed was filled by Reuse settings for one generation: random again after it runs or after a reload. */
   seedOnce: boolean;
+  /** LoRAs in the order they apply; sent only to a provider whose capabilities say it takes them. */
+  loras: LoraSpec[];
 }
 
 export const DEFAULT_DRAFT: ComposerDraft = {
@@ -51,6 +59,7 @@ export const DEFAULT_DRAFT: ComposerDraft = {
   templateName: '',
   promptLiteral: false,
   seedOnce: false,
+  loras: [],
 };
 
 export type RequestWithoutKey = Omit<GenerateRequest, 'idempotencyKey'>;
@@ -77,6 +86,7 @@ export function buildRequest(draft: ComposerDraft, caps: ProviderCapabilities | 
   // Providers with a sampler choice (A1111, ComfyUI) also take a schedule.
   if (caps.samplers !== undefined && draft.sampler !== '') request.sampler = draft.sampler;
   if (caps.samplers !== undefined && draft.scheduler !== '') request.scheduler = draft.scheduler;
+  if (caps.loras === true && draft.loras.length > 0) request.loras = draft.loras;
   return request;
 }
 
