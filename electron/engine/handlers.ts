@@ -25,6 +25,7 @@ import { createSimilarHandlers } from './similar-handlers.js';
 import { createInstanceHandlers } from './instance-handlers.js';
 import { partMessage, splitBatch } from '../scheduler/split-batch.js';
 import { createSweepHandlers } from './sweep-handlers.js';
+import { createSweepSheetHandlers } from './sweep-sheet-handlers.js';
 import { createModelLibraryHandlers } from './model-library-handlers.js';
 import { createPresetHandlers } from './preset-handlers.js';
 import { createPromptRecorder } from './prompt-recorder.js';
@@ -322,6 +323,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     ...createInstanceHandlers({ providers, store, announce, kick: () => scheduler.kick() }),
     ...createPresetHandlers(store),
     ...createSweepHandlers(),
+    ...createSweepSheetHandlers(),
     ...createModelLibraryHandlers(),
     ...createIterateHandlers({ store, dataDir: deps.dataDir, now: () => Date.now() }),
     ...createExportHandlers(deps.exporter),

@@ -1,7 +1,7 @@
 import type { Handlers } from '../../shared/contract.js';
 import { AppError } from '../../shared/errors.js';
 
-export type SweepChannels = 'sweeps.start' | 'sweeps.list' | 'sweeps.get' | 'sweeps.rerun' | 'sweeps.sheet';
+export type SweepChannels = 'sweeps.start' | 'sweeps.list' | 'sweeps.get' | 'sweeps.rerun';
 
 // Placeholder while sweeps are built: every channel answers with a clear error.
 export function createSweepHandlers(): Pick<Handlers, SweepChannels> {
@@ -13,6 +13,5 @@ export function createSweepHandlers(): Pick<Handlers, SweepChannels> {
     'sweeps.list': unbuilt,
     'sweeps.get': unbuilt,
     'sweeps.rerun': unbuilt,
-    'sweeps.sheet': unbuilt,
   };
 }
