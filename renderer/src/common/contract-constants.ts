@@ -1,4 +1,4 @@
-import type { EventName, JobStatus, ProviderKind, THEMES as ContractThemes } from '../../../shared/contract';
+import type { EventName, JobStatus, ModelKind, ProviderKind, THEMES as ContractThemes } from '../../../shared/contract';
 
 // Copies of the contract's few runtime constants the first render needs: importing them from shared/contract would
 // build every zod schema before the grid can paint. A unit test holds them equal to the contract's own.
@@ -54,3 +54,7 @@ export function kindOfTarget(target: string): ProviderKind | undefined {
 
 /** Most images one OS drag-out carries (shared/contract/desktop.ts). */
 export const MAX_DRAG_FILES = 500;
+
+/** The model library's kinds (shared/contract/models.ts) and the most LoRAs on one request (shared/contract/loras.ts). */
+export const MODEL_KINDS: readonly ModelKind[] = ['checkpoint', 'lora', 'embedding', 'vae'];
+export const MAX_LORAS = 16;

@@ -12,6 +12,8 @@ describe("the renderer's copies of the contract's constants (kept out of the fir
     expect(local.MAX_PROVIDER_CONCURRENCY).toBe(contract.MAX_PROVIDER_CONCURRENCY);
     expect(local.MAX_PER_MINUTE).toBe(contract.MAX_PER_MINUTE);
     expect(local.MAX_REFERENCE_IMAGES).toBe(contract.MAX_REFERENCE_IMAGES);
+    expect([...local.MODEL_KINDS]).toEqual([...contract.MODEL_KINDS]);
+    expect(local.MAX_LORAS).toBe(contract.MAX_LORAS);
     for (const status of contract.JOB_STATUSES) expect(local.isTerminal(status)).toBe(contract.isTerminal(status));
   });
   it('equal the contract: provider kinds and any:<kind> targets', () => {
