@@ -7,10 +7,11 @@ import { joinUrl } from '../http/url.js';
 import type { ProviderConfig, ProviderListing } from '../types.js';
 import { type Credentials, PROVIDER, credentials } from './connection.js';
 import { a1111ResponseError } from './errors.js';
+import { checkpointsOf, listLibraryExtras } from './library-listing.js';
 
 const TEST_TIMEOUT_MS = 15_000;
 
-/** The connection test: the checkpoints (kept as the model list), the sampler count and the upscalers. */
+/** The connection test: the checkpoints (kept as the model list), the sampler count, the upscalers and the model library's lists. */
 export async function testConnection(config: ProviderConfig, signal: AbortSignal): Promise<ProviderListing> {
   const started = Date.now();
   const elapsed = () => Date.now() - started;
@@ -23,10 +24,11 @@ export async function testConnection(config: ProviderConfig, signal: AbortSignal
   const deadline = new Deadline(signal, Math.min(config.timeoutMs, TEST_TIMEOUT_MS));
   const scope: CallScope = { provider: PROVIDER, deadline, secrets: creds.secrets };
   try {
-    const [modelsRes, samplersRes, upscalers] = await Promise.all([
+    const [modelsRes, samplersRes, upscalers, extras] = await Promise.all([
       send(joinUrl(creds.base, 'sdapi/v1/sd-models'), { headers: creds.headers }, scope),
       send(joinUrl(creds.base, 'sdapi/v1/samplers'), { headers: creds.headers }, scope),
       listUpscalers(creds, config, scope),
+      listLibraryExtras(creds, config.maxResponseBytes, scope),
     ]);
     for (const response of [modelsRes, samplersRes]) {
       if (response.status !== 200) {
@@ -61,6 +63,7 @@ export async function testConnection(config: ProviderConfig, signal: AbortSignal
       authenticated: true,
       models,
       ...(upscalers === undefined ? {} : { upscalers }),
+      library: [...checkpointsOf(modelsJson), ...extras],
       latencyMs: elapsed(),
       message:
         `Connected to A1111: ${models.length} model${models.length === 1 ? '' : 's'}, ${samplers} ` +

@@ -8,6 +8,7 @@ import type { ProviderConfig, ProviderListing } from '../types.js';
 import { type Connection, PROVIDER, connection } from './connection.js';
 import { NO_PREVIEWS_HINT, previewsFromArgv } from './preview-hint.js';
 import { comboOptions, fetchUpscalers } from './upscalers.js';
+import { asKind, listLibraryExtras } from './library-listing.js';
 import { promptError } from './validation-errors.js';
 
 const TEST_TIMEOUT_MS = 15_000;
@@ -20,7 +21,7 @@ export function checkpointNames(json: unknown): string[] {
   return comboOptions(json, 'CheckpointLoaderSimple', 'ckpt_name');
 }
 
-/** "Test connection": version, checkpoints and upscale models, and a hint when the server sends no previews. */
+/** "Test connection": version, checkpoints, upscale models, the model library's lists, and a hint when the server sends no previews. */
 export async function testConnection(
   config: ProviderConfig,
   signal: AbortSignal,
@@ -56,7 +57,10 @@ export async function testConnection(
     const models =
       info.status === 200 ? checkpointNames(await readJson(info, config.maxResponseBytes, scope, 'the node info')) : [];
     if (info.status !== 200) await info.body?.cancel();
-    const upscalers = await fetchUpscalers(conn.base, conn.headers, scope, config.maxResponseBytes);
+    const [upscalers, extras] = await Promise.all([
+      fetchUpscalers(conn.base, conn.headers, scope, config.maxResponseBytes),
+      listLibraryExtras(conn.base, conn.headers, scope, config.maxResponseBytes),
+    ]);
     memo.set(conn.base, upscalers);
     const version = typeof system.system?.comfyui_version === 'string' ? ` ${system.system.comfyui_version}` : '';
     const upscaleNote =
@@ -68,6 +72,7 @@ export async function testConnection(
       authenticated: true,
       models,
       upscalers,
+      library: [...asKind('checkpoint', models), ...extras],
       latencyMs: elapsed(),
       message:
         `Connected to ComfyUI${version}: ${models.length} ` +
