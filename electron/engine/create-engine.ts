@@ -446,6 +446,7 @@ export async function createEngine(options: EngineOptions, seams: EngineTestSeam
       models,
       similar,
       inputs,
+      originals,
       dataDir,
       log,
       engineCandidates: seams.engineCandidates,

@@ -25,7 +25,7 @@ import { createSimilarHandlers } from './similar-handlers.js';
 import { createInstanceHandlers } from './instance-handlers.js';
 import { partMessage, splitBatch } from '../scheduler/split-batch.js';
 import { createSweepHandlers } from './sweep-handlers.js';
-import { createSweepSheetHandlers } from './sweep-sheet-handlers.js';
+import { createSweepSheetHandlers, originalBytes } from './sweep-sheet-handlers.js';
 import { createModelLibraryHandlers } from './model-library-handlers.js';
 import { createPresetHandlers } from './preset-handlers.js';
 import { createPromptRecorder } from './prompt-recorder.js';
@@ -35,6 +35,7 @@ import type { ProviderRegistry } from './provider-registry.js';
 import type { SettingsService } from './settings-service.js';
 import type { Logger } from '../base/logger.js';
 import type { JobInputs } from './job-inputs.js';
+import type { OriginalReader } from '../library/originals/original-reader.js';
 import { checkOperationSupported } from './operation-support.js';
 import { createExportHandlers } from './export-handlers.js';
 import type { Exporter } from '../library/export/exporter.js';
@@ -74,6 +75,8 @@ export interface HandlerDeps {
   similar: ReturnType<typeof createSimilarIndex>;
   /** The images a request works from (image-to-image, masked edit, upscale). */
   inputs: Pick<JobInputs, 'check'>;
+  /** Guarded reads of originals (a sweep's sheet draws each cell from its image's own bytes). */
+  originals: Pick<OriginalReader, 'read'>;
   dataDir: string;
   /** Exports of a selection or a query to a ZIP or a folder. */
   exporter: Pick<Exporter, 'start' | 'list' | 'cancel'>;
@@ -192,7 +195,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     return results[0]!;
   };
 
-  return {
+  const handlers: Handlers = {
     'jobs.submit': submit,
     'jobs.list': async (query) => store.list(query),
     'jobs.get': async ({ id }) => store.get(id),
@@ -323,7 +326,12 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     ...createInstanceHandlers({ providers, store, announce, kick: () => scheduler.kick() }),
     ...createPresetHandlers(store),
     ...createSweepHandlers(),
-    ...createSweepSheetHandlers(),
+    ...createSweepSheetHandlers({
+      getSweep: (id) => handlers['sweeps.get']({ id }),
+      readImage: originalBytes(deps.dataDir, store, deps.originals),
+      dataDir: deps.dataDir,
+      now: () => Date.now(),
+    }),
     ...createModelLibraryHandlers(),
     ...createIterateHandlers({ store, dataDir: deps.dataDir, now: () => Date.now() }),
     ...createExportHandlers(deps.exporter),
@@ -342,4 +350,5 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       ...(deps.engineCandidates === undefined ? {} : { candidates: deps.engineCandidates }),
     }),
   };
+  return handlers;
 }
