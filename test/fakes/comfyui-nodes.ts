@@ -30,10 +30,12 @@ export function transcript(): Transcript {
   return loaded;
 }
 
-/** What the server has: its checkpoints, upscale models and the files uploaded to input/. */
+/** What the server has: its checkpoints, upscale models, LoRAs and the files uploaded to input/. */
 export interface NodeEnv {
   checkpoints: string[];
   upscaleModels: string[];
+  /** Files in models/loras (LoraLoader's lora_name list). */
+  loras?: string[];
   inputFiles: () => string[];
   /** Node classes a test pretends are installed (custom nodes): they validate without checks and output nothing. */
   extraNodes?: readonly string[];
@@ -47,6 +49,7 @@ export function knownNodes(): string[] {
 const FILE_INPUTS: Record<string, Record<string, (env: NodeEnv) => string[]>> = {
   CheckpointLoaderSimple: { ckpt_name: (env) => env.checkpoints },
   UpscaleModelLoader: { model_name: (env) => env.upscaleModels },
+  LoraLoader: { lora_name: (env) => env.loras ?? [] },
   LoadImage: { image: (env) => env.inputFiles() },
   LoadImageMask: { image: (env) => env.inputFiles() },
 };

@@ -65,6 +65,8 @@ export interface FakeComfyOptions {
   echoCredentials?: boolean;
   /** Files in models/upscale_models (UpscaleModelLoader's model_name list); none by default. */
   upscaleModels?: string[];
+  /** Files in models/loras (LoraLoader's lora_name list); none by default, as the real kit has. */
+  loras?: string[];
   /** An older server without `overwrite`: a new file under a taken name is always renamed "x (1).png". */
   ignoreOverwrite?: boolean;
   /** /upload/image answers this instead of doing its work (a broken proxy, a server bug). */
@@ -153,6 +155,7 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
       ];
     },
     upscaleModels: options.upscaleModels ?? [],
+    loras: options.loras ?? [],
     inputFiles: () =>
       [...files.keys()].filter((k) => k.startsWith('input/')).map((k) => k.slice('input/'.length).replace(/^\//, '')),
     extraNodes: options.extraNodes ?? [],

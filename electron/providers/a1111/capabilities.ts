@@ -1,6 +1,8 @@
 import type { GenerateRequest, ProviderCapabilities } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
+import { assetBaseName } from '../../../shared/mapping/asset-names.js';
 import { formatSeed, seedToBigInt } from '../../../shared/seed.js';
+import { LORA_TAG_UNSAFE } from '../lora-text.js';
 import type { ProviderConfig } from '../types.js';
 import { credentials } from './connection.js';
 import { a1111Operations, validateA1111Operation } from './operations.js';
@@ -50,6 +52,7 @@ export function capabilities(config: ProviderConfig): ProviderCapabilities {
     outputFormats: ['png'],
     operations: a1111Operations(config),
     samplers: SAMPLERS,
+    loras: true,
   };
 }
 
@@ -60,6 +63,7 @@ function invalid(message: string, field: string): AppError {
 export function validate(request: GenerateRequest, config: ProviderConfig): void {
   credentials(config);
   validateA1111Operation(request, config);
+  validateLoras(request);
   // An upscale's size is its source's times the factor; the request's width and height do not apply.
   if (request.upscale !== undefined) return;
   const caps = capabilities(config);
@@ -81,4 +85,17 @@ export function validate(request: GenerateRequest, config: ProviderConfig): void
   if (request.background !== undefined) throw invalid('A1111 has no background setting.', 'background');
   if (request.outputFormat !== undefined && request.outputFormat !== 'png')
     throw invalid('Atelier asks A1111 for PNG only.', 'outputFormat');
+}
+
+/** A LoRA tag is `<lora:name:weight>`: a name holding `:`, `<` or `>` would be read as something else. */
+function validateLoras(request: GenerateRequest): void {
+  (request.loras ?? []).forEach((lora, index) => {
+    const name = assetBaseName(lora.name);
+    if (name === '' || LORA_TAG_UNSAFE.test(name))
+      throw invalid(
+        `A1111 cannot use the LoRA “${lora.name}”: its <lora:name:weight> tag cannot hold a name with “:”, “<” or “>”. ` +
+          'Rename the file on the server.',
+        `loras.${index}.name`,
+      );
+  });
 }

@@ -5,6 +5,8 @@ import type { ProviderConfig } from '../types.js';
 import { COMFYUI_DEFAULTS, upscalersOf } from './capabilities.js';
 import { connection } from './connection.js';
 import { DEFAULT_STRENGTH, defaultImageWorkflow } from './image-graphs.js';
+import { loraTags } from '../lora-text.js';
+import { withLoraChain } from './lora-chain.js';
 import type { UpscalerMemo } from './test-connection.js';
 import {
   type ApiGraph,
@@ -99,6 +101,12 @@ export function buildGraph(
       if (value !== undefined && value !== '' && !used.has(placeholder))
         throw invalid(`This ComfyUI workflow has no {{${placeholder}}} placeholder, so it cannot take ${what}.`, field);
     }
+    if ((request.loras?.length ?? 0) > 0 && !used.has('loras'))
+      throw invalid(
+        'This ComfyUI workflow has no {{loras}} placeholder, so it cannot take LoRAs: give a LoRA-tag node (such as ' +
+          'LoraTagLoader) the text "{{loras}}", or clear the workflow to use the default graph.',
+        'loras',
+      );
   }
   const values: WorkflowValues = {
     prompt: request.prompt,
@@ -117,8 +125,11 @@ export function buildGraph(
     input_image: fromImage ? (uploaded?.image ?? 'atelier-input.png') : undefined,
     mask: op === 'inpaint' ? (uploaded?.mask ?? 'atelier-mask.png') : undefined,
     denoise: fromImage ? (request.inputImage?.strength ?? DEFAULT_STRENGTH) : 1,
+    loras: loraTags(request.loras ?? []),
   };
-  return { graph: fillWorkflow(graph, values), used, values };
+  const filled = fillWorkflow(graph, values);
+  // Added after filling: a LoRA's file name is the server's text, never a placeholder.
+  return { graph: custom ? filled : withLoraChain(filled, request.loras ?? []), used, values };
 }
 
 /** A person's workflow works from an image only through its placeholders; say which one is missing. */

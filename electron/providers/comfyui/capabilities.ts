@@ -86,6 +86,16 @@ function operations(config: ProviderConfig, memo: UpscalerMemo): OperationCapabi
   return { img2img, inpaint, upscale };
 }
 
+/** The default graphs chain LoraLoader nodes; a person's workflow takes LoRAs only through {{loras}}. */
+function takesLoras(config: ProviderConfig): boolean {
+  try {
+    const custom = customGraph(config);
+    return custom === undefined || checkPlaceholders(custom).has('loras');
+  } catch {
+    return false;
+  }
+}
+
 export function capabilities(config: ProviderConfig, memo: UpscalerMemo): ProviderCapabilities {
   return {
     sizes: {
@@ -109,5 +119,6 @@ export function capabilities(config: ProviderConfig, memo: UpscalerMemo): Provid
     outputFormats: ['png'],
     operations: operations(config, memo),
     samplers: SAMPLERS,
+    loras: takesLoras(config),
   };
 }

@@ -2,7 +2,9 @@ import { isInteger, parse } from 'lossless-json';
 import { AppError } from '../../../shared/errors.js';
 
 /**
- * Placeholders a user workflow may contain. A JSON string that is exactly "{{name}}" becomes the typed value
+ * Placeholders a user workflow may contain. `{{loras}}` is the request's LoRAs as A1111-style text,
+ * `<lora:name:weight> <lora:name:weight>`, the input LoRA-tag nodes read (LoraTagLoader's `text`, rgthree's Power
+ * Prompt); empty without LoRAs. A JSON string that is exactly "{{name}}" becomes the typed value
  * (numbers stay numbers, so "{{seed}}" → 1234); inside a longer string ("a photo of {{prompt}}") it is substituted
  * as text. Any other {{...}} is an error, so a typo cannot silently send a literal "{{promt}}".
  */
@@ -21,13 +23,14 @@ export const PLACEHOLDERS = [
   'input_image',
   'denoise',
   'mask',
+  'loras',
 ] as const;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 /** A bigint (a seed beyond 2^53) is sent as its exact digits (http/request.ts serialises it losslessly). */
 type Value = string | number | bigint | undefined;
-/** The image placeholders have values only when the job works from an image. */
-export type WorkflowValues = Record<Exclude<Placeholder, 'input_image' | 'denoise' | 'mask'>, Value> &
-  Partial<Record<'input_image' | 'denoise' | 'mask', Value>>;
+/** The image placeholders have values only when the job works from an image; an absent {{loras}} is empty. */
+export type WorkflowValues = Record<Exclude<Placeholder, 'input_image' | 'denoise' | 'mask' | 'loras'>, Value> &
+  Partial<Record<'input_image' | 'denoise' | 'mask' | 'loras', Value>>;
 export type ApiGraph = Record<string, { class_type: string; inputs: Record<string, unknown>; _meta?: unknown }>;
 
 const TOKEN = /\{\{\s*([a-zA-Z_]+)\s*\}\}/g;

@@ -15,19 +15,31 @@ export const FAL_MODELS = [
   'fal-ai/recraft-v3',
   'fal-ai/ideogram/v2',
   'fal-ai/flux/dev/image-to-image',
+  'fal-ai/flux-lora',
 ] as const;
 export const DEFAULT_FAL_MODEL = 'fal-ai/flux/dev';
 export const FAL_EDIT_MODEL = 'fal-ai/flux/dev/image-to-image';
 
 /** How a model's input is shaped: FLUX's toolkit inputs, Recraft's, Ideogram's aspect ratio, or a typed id. */
 export type FalFamily =
-  'flux-dev' | 'flux-schnell' | 'flux-pro' | 'flux-edit' | 'recraft' | 'ideogram' | 'generic' | 'generic-edit';
+  | 'flux-dev'
+  | 'flux-schnell'
+  | 'flux-pro'
+  | 'flux-edit'
+  | 'flux-lora'
+  | 'flux-lora-edit'
+  | 'recraft'
+  | 'ideogram'
+  | 'generic'
+  | 'generic-edit';
 
 const FAMILIES: Record<string, FalFamily> = {
   'fal-ai/flux/dev': 'flux-dev',
   'fal-ai/flux/schnell': 'flux-schnell',
   'fal-ai/flux-pro/v1.1': 'flux-pro',
   'fal-ai/flux/dev/image-to-image': 'flux-edit',
+  'fal-ai/flux-lora': 'flux-lora',
+  'fal-ai/flux-lora/image-to-image': 'flux-lora-edit',
   'fal-ai/recraft-v3': 'recraft',
   'fal-ai/recraft/v3/text-to-image': 'recraft',
   'fal-ai/ideogram/v2': 'ideogram',
@@ -41,8 +53,16 @@ export function familyOf(model: string): FalFamily {
 }
 
 export function isEditFamily(family: FalFamily): boolean {
-  return family === 'flux-edit' || family === 'generic-edit';
+  return family === 'flux-edit' || family === 'flux-lora-edit' || family === 'generic-edit';
 }
+
+/** The FLUX-LoRA endpoints take `loras: [{path, scale}]`; fal's other models have no LoRA input. */
+export function takesLoras(family: FalFamily): boolean {
+  return family === 'flux-lora' || family === 'flux-lora-edit';
+}
+
+// fal loads LoRA weights from a URL (Hugging Face, civitai downloads, any https file) or a Hugging Face `owner/repo`.
+const LORA_PATH = /^(https:\/\/\S+|[\w.-]+\/[\w.-]+(\/[\w./-]+)?)$/;
 
 /** fal's named `image_size` presets, as width and height (square_hd, portrait_4_3, portrait_16_9, …). */
 const TOOLKIT_PRESETS: [number, number][] = [
@@ -108,6 +128,8 @@ export function falCapabilities(model: string): ProviderCapabilities {
   switch (family) {
     case 'flux-dev':
     case 'flux-edit':
+    case 'flux-lora':
+    case 'flux-lora-edit':
       return {
         ...common,
         sizes: { min: 256, max: 2048, multipleOf: 16, presets: TOOLKIT_PRESETS },
@@ -116,6 +138,7 @@ export function falCapabilities(model: string): ProviderCapabilities {
         guidance: { min: 1, max: 20, default: 3.5 },
         seed: true,
         negativePrompt: false,
+        ...(takesLoras(family) ? { loras: true } : {}),
       };
     case 'flux-schnell':
       return {
@@ -190,6 +213,7 @@ export function validateFalRequest(request: GenerateRequest, model: string): voi
       'inputImage',
     );
   }
+  validateLoras(request, model, family);
   const limit = PROMPT_LIMITS[family];
   if (limit !== undefined && request.prompt.length > limit)
     throw invalid(`${model} takes prompts of at most ${limit.toLocaleString('en-US')} characters.`, 'prompt');
@@ -215,4 +239,18 @@ export function validateFalRequest(request: GenerateRequest, model: string): voi
       'count',
     );
   }
+}
+
+/** LoRAs only where the endpoint takes them, each by a path fal can fetch (not a file name on a local server). */
+function validateLoras(request: GenerateRequest, model: string, family: FalFamily): void {
+  const loras = request.loras ?? [];
+  if (loras.length === 0) return;
+  if (!takesLoras(family)) throw invalid(`${model} takes no LoRAs: pick fal-ai/flux-lora to use them.`, 'loras');
+  loras.forEach((lora, index) => {
+    if (!LORA_PATH.test(lora.name))
+      throw invalid(
+        `fal.ai loads a LoRA from an https URL or a Hugging Face reference (owner/repo), not “${lora.name}”.`,
+        `loras.${index}.name`,
+      );
+  });
 }

@@ -1,7 +1,7 @@
 import type { GenerateRequest } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
 import type { WorkInputs } from '../types.js';
-import { type FalFamily, familyOf, ideogramRatioFor, isEditFamily } from './models.js';
+import { type FalFamily, familyOf, ideogramRatioFor, isEditFamily, takesLoras } from './models.js';
 
 export type FalBody = Record<string, unknown> & { prompt: string };
 
@@ -19,6 +19,8 @@ function seedOf(seed: GenerateRequest['seed']): number | bigint | undefined {
 
 const TAKES_SEED: ReadonlySet<FalFamily> = new Set([
   'flux-dev',
+  'flux-lora',
+  'flux-lora-edit',
   'flux-schnell',
   'flux-pro',
   'flux-edit',
@@ -26,11 +28,19 @@ const TAKES_SEED: ReadonlySet<FalFamily> = new Set([
   'generic',
   'generic-edit',
 ]);
-const TAKES_STEPS: Partial<Record<FalFamily, number>> = { 'flux-dev': 50, 'flux-edit': 50, 'flux-schnell': 12 };
-const TAKES_GUIDANCE: ReadonlySet<FalFamily> = new Set(['flux-dev', 'flux-edit']);
+const TAKES_STEPS: Partial<Record<FalFamily, number>> = {
+  'flux-dev': 50,
+  'flux-edit': 50,
+  'flux-lora': 50,
+  'flux-lora-edit': 50,
+  'flux-schnell': 12,
+};
+const TAKES_GUIDANCE: ReadonlySet<FalFamily> = new Set(['flux-dev', 'flux-edit', 'flux-lora', 'flux-lora-edit']);
 const TAKES_NEGATIVE: ReadonlySet<FalFamily> = new Set(['ideogram', 'generic', 'generic-edit']);
 const TAKES_COUNT: ReadonlySet<FalFamily> = new Set([
   'flux-dev',
+  'flux-lora',
+  'flux-lora-edit',
   'flux-schnell',
   'flux-pro',
   'flux-edit',
@@ -38,12 +48,19 @@ const TAKES_COUNT: ReadonlySet<FalFamily> = new Set([
   'generic-edit',
 ]);
 /** FLUX's toolkit models answer PNG when asked and run fal's safety checker (it flags `has_nsfw_concepts`). */
-const FLUX_TOOLKIT: ReadonlySet<FalFamily> = new Set(['flux-dev', 'flux-schnell', 'flux-pro', 'flux-edit']);
+const FLUX_TOOLKIT: ReadonlySet<FalFamily> = new Set([
+  'flux-dev',
+  'flux-schnell',
+  'flux-pro',
+  'flux-edit',
+  'flux-lora',
+  'flux-lora-edit',
+]);
 
 /**
  * The model's JSON input (docs/hosted-protocols.md §1.3): FLUX and typed ids take `image_size: {width, height}`,
  * `num_images` and `seed`; Ideogram V2 the nearest `aspect_ratio` (MagicPrompt off, so the prompt is the one kept);
- * Recraft V3 `image_size` and its default style. An edit sends the source image as a data URI in `image_url`.
+ * Recraft V3 `image_size` and its default style; FLUX-LoRA also `loras: [{path, scale}]`. An edit sends the source image as a data URI in `image_url`.
  */
 export function submitBody(request: GenerateRequest, model: string, inputs: WorkInputs | undefined): BodyNotes {
   const family = familyOf(model);
@@ -73,6 +90,11 @@ export function submitBody(request: GenerateRequest, model: string, inputs: Work
   if (request.negativePrompt !== undefined && request.negativePrompt.trim() !== '') {
     if (TAKES_NEGATIVE.has(family)) body.negative_prompt = request.negativePrompt;
     else dropped.push('negative prompt');
+  }
+  // FLUX-LoRA's `loras`: each a path (URL or Hugging Face reference) and its scale.
+  if (request.loras !== undefined && request.loras.length > 0) {
+    if (takesLoras(family)) body.loras = request.loras.map((lora) => ({ path: lora.name, scale: lora.weight }));
+    else dropped.push('LoRAs');
   }
   if (FLUX_TOOLKIT.has(family)) {
     body.output_format = 'png';

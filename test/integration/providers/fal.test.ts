@@ -231,6 +231,7 @@ describe('fal: text to image', () => {
       'fal-ai/recraft-v3',
       'fal-ai/ideogram/v2',
       'fal-ai/flux/dev/image-to-image',
+      'fal-ai/flux-lora',
       'someone/thing',
     ]);
     expect(provider.isConfigured(config())).toBe(false);

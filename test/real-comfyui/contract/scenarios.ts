@@ -33,6 +33,7 @@ export const CONTRACT_NODES = [
   'ImageScaleBy',
   'ImageScale',
   'PreviewImage',
+  'LoraLoader',
 ];
 
 export type Facts = Record<string, unknown>;
