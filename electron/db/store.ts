@@ -34,6 +34,7 @@ import { createRereads } from './rereads.js';
 import { createQueue } from './queue.js';
 import { createMasks } from './masks.js';
 import { createCosts } from './costs.js';
+import { createSweeps } from './sweeps.js';
 import { DEFAULT_SLOW_QUERY_MS, Statements, defaultClock } from './statements.js';
 import { createStats } from './stats.js';
 import type { JobReads, JobStore, JobWrites, StoreOptions } from './types.js';
@@ -187,6 +188,7 @@ function composeStore(
     presets: guard.compose(createPresets(ctx)),
     prompts: guard.compose(createPromptHistory(ctx)),
     costs: guard.compose(createCosts(ctx), 'record what the job cost'),
+    sweeps: guard.compose(createSweeps(ctx, images), 'record the sweep'),
     info: {
       databasePath: '',
       migratedFrom: 0,

@@ -6,6 +6,7 @@ import type { AnnotationStore } from './annotations-store.js';
 import type { CurationStore } from './curation-store.js';
 import type { PresetStore } from './presets.js';
 import type { CostStore } from './costs.js';
+import type { SweepStore } from './sweeps.js';
 import type { PromptHistoryStore } from './prompt-history.js';
 import type { XmpSidecarStore } from './xmp-sidecars.js';
 import type { ErrorBody } from '../../shared/errors.js';
@@ -153,6 +154,8 @@ export interface JobStore extends JobReads, JobWrites {
   readonly prompts: PromptHistoryStore;
   /** What paid jobs cost, per provider per day (costs.ts; electron/spend/ reads and writes it). */
   readonly costs: CostStore;
+  /** Sweeps and the jobs of each cell (sweeps.ts). */
+  readonly sweeps: SweepStore;
 }
 
 export interface StoreOpenInfo {

@@ -160,9 +160,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     return { removed: result.removed, bytesFreed: result.bytesFreed };
   };
 
-  const submit = async (
-    asked: Parameters<Handlers['jobs.submit']>[0],
-  ): Promise<{ job: JobDetail; created: boolean }> => {
+  // jobs.submit's checks with nothing stored: a sweep checks every cell before it stores any.
+  const checked = async (asked: Parameters<Handlers['jobs.submit']>[0]) => {
     deps.inputs.check(asked);
     const { provider, config } = await providers.ready(asked.provider, asked.model);
     const request = withListedModel(asked, provider, config, deps.models);
@@ -173,8 +172,16 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       provider.capabilities({ ...config, ...(request.model === undefined ? {} : { model: request.model }) }),
     );
     provider.validate(request, config);
+    return { request, provider, config };
+  };
+
+  const submit = async (
+    asked: Parameters<Handlers['jobs.submit']>[0],
+    split = true,
+  ): Promise<{ job: JobDetail; created: boolean }> => {
+    const { request, provider, config } = await checked(asked);
     // A batch for any of a local kind becomes one job per server; the first is the answer, the rest are announced.
-    const parts = splitBatch(request, providers);
+    const parts = split ? splitBatch(request, providers) : [{ request, first: 0, part: 1, parts: 1 }];
     for (const part of parts) provider.validate(part.request, config);
     const results = await Promise.all(parts.map((part) => batcher.submit(part.request)));
     results.forEach((r, i) => {
@@ -196,7 +203,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   };
 
   const handlers: Handlers = {
-    'jobs.submit': submit,
+    'jobs.submit': (asked) => submit(asked),
     'jobs.list': async (query) => store.list(query),
     'jobs.get': async ({ id }) => store.get(id),
     'jobs.cancel': async ({ id }) => {
@@ -325,7 +332,13 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     ...createAnnotationHandlers({ store, bus, now: () => Date.now(), announce, sidecars: deps.sidecars }),
     ...createInstanceHandlers({ providers, store, announce, kick: () => scheduler.kick() }),
     ...createPresetHandlers(store),
-    ...createSweepHandlers(),
+    // Each cell one job through jobs.submit's path; unsplit, so a cell's images stay one job in its cell.
+    ...createSweepHandlers({
+      store,
+      check: async (request) => void (await checked(request)),
+      submit: (request) => submit(request, false),
+      now: () => Date.now(),
+    }),
     ...createSweepSheetHandlers({
       getSweep: (id) => handlers['sweeps.get']({ id }),
       readImage: originalBytes(deps.dataDir, store, deps.originals),

@@ -1,0 +1,112 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { defaultProviders } from '../../../electron/engine/default-providers.js';
+import { AppError } from '../../../shared/errors.js';
+import type { StartSweep, SweepDetail } from '../../../shared/contract.js';
+import { startFakeA1111, type FakeA1111 } from '../../fakes/index.js';
+import { startHarness, waitFor, type Harness } from './harness.js';
+
+const TERMINAL = ['succeeded', 'failed', 'cancelled', 'interrupted'];
+
+describe('sweeps: each cell a normal job, read back as one grid', () => {
+  let h: Harness | undefined;
+  const fakes: FakeA1111[] = [];
+  afterEach(async () => {
+    await h?.cleanup();
+    for (const fake of fakes.splice(0)) await fake.close();
+    h = undefined;
+  });
+
+  async function twoServers(): Promise<Harness> {
+    const a = await startFakeA1111();
+    const b = await startFakeA1111();
+    fakes.push(a, b);
+    const harness = await startHarness({ providers: defaultProviders() });
+    await harness.engine.handlers['settings.update']({ providers: { a1111: { enabled: true, baseUrl: a.url } } });
+    await harness.engine.handlers['providers.add']({ kind: 'a1111', name: 'Second', baseUrl: b.url });
+    await harness.engine.handlers['settings.update']({ providers: { 'a1111-2': { enabled: true } } });
+    return harness;
+  }
+
+  const start: StartSweep = {
+    base: { provider: 'any:a1111', prompt: 'a red fox', width: 64, height: 64, count: 1, seed: 7, steps: 2 },
+    axes: [
+      { field: 'steps', values: '1-3' },
+      { field: 'guidance', values: '5, 7.5' },
+    ],
+    idempotencyKey: 'fox-sweep',
+  };
+
+  async function settled(harness: Harness, id: string): Promise<SweepDetail> {
+    return waitFor(async () => {
+      const detail = await harness.engine.handlers['sweeps.get']({ id });
+      return detail.cells.every((c) => c.job !== null && TERMINAL.includes(c.job.status)) ? detail : undefined;
+    }, 20_000);
+  }
+
+  it('any:a1111 places the cells across both servers; the grid holds each cell’s settings; the key makes it once', async () => {
+    h = await twoServers();
+    const { sweep } = await h.engine.handlers['sweeps.start'](start);
+    expect(sweep).toMatchObject({ cellCount: 6, name: 'steps × guidance' });
+    expect(sweep.axes).toEqual([
+      { field: 'steps', values: ['1', '2', '3'] },
+      { field: 'guidance', values: ['5', '7.5'] },
+    ]);
+
+    const detail = await settled(h, sweep.id);
+    expect(detail.cells.map((c) => [c.x, c.y, c.z, c.job?.status])).toEqual([
+      [0, 0, 0, 'succeeded'],
+      [1, 0, 0, 'succeeded'],
+      [2, 0, 0, 'succeeded'],
+      [0, 1, 0, 'succeeded'],
+      [1, 1, 0, 'succeeded'],
+      [2, 1, 0, 'succeeded'],
+    ]);
+    expect(detail).toMatchObject({ succeeded: 6, failed: 0, pending: 0, base: { prompt: 'a red fox' } });
+    const requests = await Promise.all(
+      detail.cells.map(async (c) => (await h!.engine.handlers['jobs.get']({ id: c.job!.id })).request),
+    );
+    expect(requests.map((r) => [r.steps, r.guidance, r.seed, r.provider])).toEqual([
+      [1, 5, 7, 'any:a1111'],
+      [2, 5, 7, 'any:a1111'],
+      [3, 5, 7, 'any:a1111'],
+      [1, 7.5, 7, 'any:a1111'],
+      [2, 7.5, 7, 'any:a1111'],
+      [3, 7.5, 7, 'any:a1111'],
+    ]);
+    // Both servers ran cells: the scheduler placed them, nothing sweep-specific.
+    expect(new Set(detail.cells.map((c) => c.job!.instance))).toEqual(new Set(['a1111', 'a1111-2']));
+    expect(fakes.every((f) => f.generationRequests().length > 0)).toBe(true);
+    // The same key makes the sweep once.
+    const again = await h.engine.handlers['sweeps.start'](start);
+    expect(again.sweep.id).toBe(sweep.id);
+    expect((await h.engine.handlers['sweeps.list']({})).items.map((s) => s.id)).toEqual([sweep.id]);
+    const { items } = await h.engine.handlers['jobs.list']({ limit: 50, view: 'active' });
+    expect(items).toHaveLength(6);
+  });
+
+  it('refuses a bad axis, and a sweep over the cap, naming the axis and storing nothing', async () => {
+    h = await twoServers();
+    const refusal = async (s: StartSweep) =>
+      h!.engine.handlers['sweeps.start'](s).then(
+        () => null,
+        (e: unknown) => e,
+      );
+    const bad = await refusal({ ...start, axes: [start.axes[0]!, { field: 'guidance', values: '5, 40' }] });
+    expect(bad).toBeInstanceOf(AppError);
+    expect(bad).toMatchObject({ code: 'invalid_request', details: { field: 'axes.1.values' } });
+    expect((bad as Error).message).toContain('Guidance goes from 0 to 30: 40 is outside.');
+
+    const over = await refusal({
+      ...start,
+      axes: [
+        { field: 'seed', values: '1-30' },
+        { field: 'steps', values: '1-20' },
+      ],
+    });
+    expect(over).toMatchObject({ code: 'invalid_request', details: { field: 'axes' } });
+    expect((over as Error).message).toBe('This sweep makes 600 cells; a sweep has at most 500.');
+
+    expect((await h.engine.handlers['sweeps.list']({})).items).toEqual([]);
+    expect((await h.engine.handlers['jobs.list']({ limit: 50, view: 'active' })).items).toEqual([]);
+  });
+});
