@@ -121,7 +121,10 @@ describe('an axis’s values as typed', () => {
   it('labels read back as the same values (what the grid records re-runs its cells from)', () => {
     const name = fc
       .string({ minLength: 1, maxLength: 30 })
-      .filter((s) => s.trim() === s && !s.includes('"') && !/[\u0000-\u001f\u007f]/.test(s));
+      .filter(
+        (s) =>
+          s.trim() === s && !s.includes('"') && ![...s].some((ch) => ch.charCodeAt(0) < 32 || ch.charCodeAt(0) === 127),
+      );
     fc.assert(
       fc.property(fc.array(name, { minLength: 1, maxLength: 20 }), (names) => {
         const read = readAxisValues('model', names.map((n) => `"${n}"`).join(', '));
