@@ -82,6 +82,8 @@ export async function writeSheetToFolder(folder: string, name: string, bytes: Ui
 export function keptSheetName(name: string, z: number, sweepId: string): string {
   const ascii = name
     .normalize('NFKD')
+    // Accents apart from their letters (NFKD), then dropped: Été → ete.
+    .replace(/\p{M}/gu, '')
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter((w) => w !== '')

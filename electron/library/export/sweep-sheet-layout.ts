@@ -39,11 +39,11 @@ export interface LayoutInput {
   /** Width over height of the cell box (the sweep's first picture; 1 when there is none). */
   aspect: number;
   /** The largest cell picture's long side: boxes never upscale pictures past it. */
-  longestSide?: number;
+  longestSide?: number | undefined;
   /** Whether there is a Y axis to label (a one-axis sweep has one unlabelled row). */
   yAxis: boolean;
   /** The widest Y label (its field or a value) in em: the left column is as wide as it, within bounds. */
-  yLabelEm?: number;
+  yLabelEm?: number | undefined;
 }
 
 const clamp = (value: number, low: number, high: number): number => Math.min(high, Math.max(low, value));

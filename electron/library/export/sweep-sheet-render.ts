@@ -1,7 +1,7 @@
 /** A sweep's page as one labelled PNG: each cell's picture fitted into its box, headers drawn, settings embedded. */
 import sharp, { type OverlayOptions } from 'sharp';
 import type { ImageSummary, JobSummary, SweepDetail } from '../../../shared/contract.js';
-import { layoutSheet, TITLE_SCALE, type Rect } from './sweep-sheet-layout.js';
+import { layoutSheet, TITLE_SCALE, type Rect, type SheetLayout } from './sweep-sheet-layout.js';
 import { emptyCellSvg, labelsSvg, SHEET_COLOURS, textEm, type Label } from './sweep-sheet-labels.js';
 import {
   axisName,
@@ -21,6 +21,8 @@ export interface RenderedSheet {
   png: Uint8Array;
   width: number;
   height: number;
+  /** Where each part was drawn. */
+  layout: SheetLayout;
 }
 
 /** How many pages (Z values) a sweep's sheet has. */
@@ -175,5 +177,5 @@ export async function renderSweepSheet(sweep: SweepDetail, z: number, deps: Shee
     base: sweep.base,
     cells: records,
   });
-  return { png: embedded, width: layout.width, height: layout.height };
+  return { png: embedded, width: layout.width, height: layout.height, layout };
 }
