@@ -25,6 +25,8 @@ import { Toasts } from './Toasts';
 import { UpdateBanner } from './UpdateBanner';
 import { TrashView } from '../curation/TrashView';
 import { Viewer } from '../viewer/Viewer';
+import { SweepGrid } from '../sweeps/SweepGrid';
+import { SweepsList } from '../sweeps/SweepsList';
 import { focusGrid } from '../gallery/grid-focus';
 import { useMediaQuery } from '../common/use-media-query';
 import { PanelToggles } from './PanelToggles';
@@ -129,6 +131,7 @@ export function App() {
         <aside className="library-nav" aria-label="Library" hidden={!libraryShown}>
           <BoardsList />
           <TagsList />
+          <SweepsList />
         </aside>
         <main className="content">
           <ImportsPanel />
@@ -140,6 +143,7 @@ export function App() {
         {queueOpen ? <QueuePanel /> : null}
       </div>
       <SimilarView />
+      <SweepGrid />
       {viewerOpen ? <Viewer /> : null}
       <CompareView />
       {panel === 'settings' ? <SettingsPanel /> : null}

@@ -19,6 +19,8 @@ import { PresetMenu } from './PresetMenu';
 import { PromptHistory } from './PromptHistory';
 import { SamplerFields } from './SamplerFields';
 import { SizeField } from './SizeField';
+import { SweepSection } from '../sweeps/SweepSection';
+import { useComposerSweep } from '../sweeps/use-composer-sweep';
 
 function randomSeed(): number {
   const values = new Uint32Array(1);
@@ -55,7 +57,9 @@ export function Composer() {
   // When the person pressed, from the input event itself: a busy page may handle two clicks far later than they happened.
   const pressedAt = (e: { timeStamp: number }) => performance.timeOrigin + e.timeStamp;
   const clickedAt = useRef<number | null>(null);
-  const onSubmit = (at: number) => void submit({ at });
+  const sweep = useComposerSweep(draft, caps);
+  // With a sweep's axes filled, Generate runs the sweep (its own key guards a double click).
+  const onSubmit = (at: number) => (sweep.active ? sweep.run() : void submit({ at }));
   const [advancedRemembered, setAdvancedOpen] = useAdvancedOpen();
   // An error under Advanced opens it, so the inline message is seen.
   const advancedOpen = advancedRemembered || hasAdvancedError(errors);
@@ -337,16 +341,34 @@ export function Composer() {
         </div>
       </details>
 
+      <SweepSection view={sweep.view} loras={draft.loras.map((l) => l.name)} />
+
       {/* Pinned to the panel's bottom edge (composer-size.css): Generate stays in view however long the form grows. */}
       <div className="composer-footer">
-        <BatchCount plan={plan} hint={hint} />
+        {sweep.active ? (
+          <span className={sweep.view.ok ? 'muted sweep-footnote' : 'field-error sweep-footnote'} id="sweep-reason">
+            {sweep.view.ok ? `${sweep.view.images} images` : sweep.view.reason}
+          </span>
+        ) : (
+          <BatchCount plan={plan} hint={hint} />
+        )}
         <button
           type="submit"
           className="btn primary generate"
-          aria-busy={submitting}
+          aria-busy={submitting || (sweep.active && sweep.starting)}
+          disabled={sweep.active && !sweep.view.ok}
+          aria-describedby={sweep.active ? 'sweep-reason' : undefined}
           onClick={(e) => (clickedAt.current = pressedAt(e))}
         >
-          {submitting ? 'Queuing…' : hint !== null ? `Generate ${plan.ok ? plan.prompts.length : ''} jobs` : 'Generate'}
+          {sweep.active
+            ? sweep.starting
+              ? 'Starting…'
+              : sweep.view.label
+            : submitting
+              ? 'Queuing…'
+              : hint !== null
+                ? `Generate ${plan.ok ? plan.prompts.length : ''} jobs`
+                : 'Generate'}
           <kbd aria-hidden="true">Ctrl ↵</kbd>
         </button>
       </div>

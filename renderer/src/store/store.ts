@@ -11,6 +11,7 @@ import { createQueueSlice } from './queue-slice';
 import { createSelectionSlice } from './selection-slice';
 import { createSettingsSlice } from './settings-slice';
 import { createTrashSlice } from './trash-slice';
+import { createSweepsSlice } from '../sweeps/sweeps-slice';
 import type { AppState } from './types';
 import { createUiSlice } from './ui-slice';
 
@@ -31,5 +32,6 @@ export function createAppStore(deps: StoreDeps): AppStore {
     ...createIterateSlice(deps)(...a),
     ...createQueueSlice(deps)(...a),
     ...createTrashSlice(deps)(...a),
+    ...createSweepsSlice(deps)(...a),
   }));
 }

@@ -31,6 +31,9 @@ import type { PanelName, PanelState } from '../app/panels';
 import type { IterateAction, Support, WorkingFrom } from '../iterate/iterate';
 import type { Mask } from '../iterate/mask-brush';
 import type { ReferencePick } from '../iterate/references';
+import type { SweepAxisDraft } from '../sweeps/sweep-axes';
+import type { SweepCellPosition, SweepDetail, SweepSummary } from '../../../shared/contract';
+import type { RequestWithoutKey } from '../composer/composer';
 
 /**
  * Every slice's type, composed into AppState. The slices import these; this file imports nothing from a slice, so the
@@ -350,7 +353,31 @@ export interface TrashSlice {
   restoreFromTrash(jobIds: readonly string[], imageIds?: readonly string[]): Promise<void>;
 }
 
+/** Sweeps (sweeps/sweeps-slice.ts): the composer's axes, the list of sweeps and the one grid open. */
+export interface SweepsSlice {
+  /** null until first fetched. */
+  sweeps: SweepSummary[] | null;
+  loadSweeps(): Promise<void>;
+  /** The grid on screen: its sweep (null while it loads), the Z page shown, why it could not load. */
+  sweepView: { id: string; detail: SweepDetail | null; page: number; error: string | null } | null;
+  openSweep(id: string): Promise<void>;
+  closeSweep(): void;
+  setSweepPage(page: number): void;
+  /** Re-submits these cells, or every failed or missing one; the grid is read again. */
+  rerunSweep(cells?: SweepCellPosition[]): Promise<void>;
+  /** The composer's Sweep section: open or folded, its axes, and an engine's refusal per axis. */
+  sweepSectionOpen: boolean;
+  setSweepSectionOpen(open: boolean): void;
+  sweepAxes: SweepAxisDraft[];
+  setSweepAxes(axes: SweepAxisDraft[]): void;
+  sweepErrors: Record<number, string>;
+  sweepStarting: boolean;
+  /** Starts the sweep over `base`; the same axes and base keep one key until it starts (a double click makes one). */
+  startSweep(base: RequestWithoutKey): Promise<boolean>;
+}
+
 export type AppState = CurationSlice &
+  SweepsSlice &
   TrashSlice &
   QueueSlice &
   HistorySlice &

@@ -26,8 +26,11 @@ export function errorMessage(error: unknown): string {
 }
 
 /** Whether the boards/tags column is on screen: it holds boards or tags, or was opened by hand. */
-export function sidebarVisible(s: Pick<AppState, 'panels' | 'sidebarRevealed' | 'boards' | 'tags'>): boolean {
-  return sidebarShown(s.panels, (s.boards?.length ?? 0) > 0 || (s.tags?.length ?? 0) > 0, s.sidebarRevealed);
+export function sidebarVisible(
+  s: Pick<AppState, 'panels' | 'sidebarRevealed' | 'boards' | 'tags' | 'sweeps'>,
+): boolean {
+  const holds = (s.boards?.length ?? 0) > 0 || (s.tags?.length ?? 0) > 0 || (s.sweeps?.length ?? 0) > 0;
+  return sidebarShown(s.panels, holds, s.sidebarRevealed);
 }
 
 export const createUiSlice: SliceCreator<UiSlice> = () => (set, get) => ({

@@ -13,6 +13,7 @@ import { ExportDialog } from '../library/export/ExportDialog';
 import { StatusBadge } from '../common/StatusBadge';
 import { CorrectableSettings, PromptFileSays } from './CorrectableSettings';
 import { ImageNoteField } from './ImageNoteField';
+import { sweepOf } from '../sweeps/sweeps-slice';
 
 function Row({ label, value }: { label: string; value: string | number | undefined | null }) {
   if (value === undefined || value === null || value === '') return null;
@@ -56,6 +57,9 @@ export function DetailsPanel({
     reuseSettings: s.reuseSettings,
     retry: s.retry,
     favoriteImages: s.favoriteImages,
+    setSweepSectionOpen: s.setSweepSectionOpen,
+    openSweep: s.openSweep,
+    closeSweep: s.closeSweep,
   }));
   const [exporting, setExporting] = useState(false);
   if (job === undefined) return <aside className="details" aria-label="Details" />;
@@ -136,6 +140,35 @@ export function DetailsPanel({
         >
           Reuse settings
         </button>
+        <button
+          type="button"
+          className="btn small"
+          disabled={detail === null}
+          title="Open the composer with these settings and its Sweep section, to vary them along axes"
+          onClick={() => {
+            if (detail === null) return;
+            actions.reuseSettings(detail, imageId);
+            actions.setSweepSectionOpen(true);
+            onClose();
+            // Opened from a sweep's grid: the composer it fills is under the grid, which steps aside.
+            if (store.getState().sweepView !== null) actions.closeSweep();
+            requestAnimationFrame(() => document.querySelector<HTMLElement>('.sweep-values')?.focus());
+          }}
+        >
+          Sweep from these settings…
+        </button>
+        {sweepOf(job) === undefined ? null : (
+          <button
+            type="button"
+            className="btn small"
+            onClick={() => {
+              onClose();
+              void actions.openSweep(sweepOf(job)!.id);
+            }}
+          >
+            Open sweep grid
+          </button>
+        )}
         {['failed', 'cancelled', 'interrupted'].includes(job.status) || imported ? (
           <button
             type="button"
