@@ -15,6 +15,7 @@ import { BodyTooLarge, readBody } from './body.js';
 import { createSseHub, type SseHub } from './sse.js';
 import { STATUS_BY_CODE } from './status.js';
 import { EXPORT_PREFIX, handleExportDownload } from './export-download.js';
+import { SWEEP_SHEET_PREFIX, handleSweepSheetDownload } from './sweep-sheet-download.js';
 
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 /** Channels that carry an image in their body (a painted mask) get more room; everything else stays small. */
@@ -132,6 +133,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
     if (pathname.startsWith(EXPORT_PREFIX)) return handleExportDownload(req, res, pathname, options.engine);
+    if (pathname.startsWith(SWEEP_SHEET_PREFIX))
+      return handleSweepSheetDownload(req, res, pathname, options.engine.dataDir);
     if (pathname === '/api/events') {
       if (req.method !== 'GET') return sendError(res, 405, bad('Use GET for /api/events.'));
       sse.attach(res);

@@ -25,7 +25,7 @@ export function sheetFileStem(name: string): string {
     .replace(/[\u0000-\u001f\u007f<>:"/\\|?*]+/g, '-')
     .replace(/\s+/g, ' ')
     .trim()
-    .replace(/^[.\s-]+|[.\s]+$/g, '');
+    .replace(/^[.\s-]+|[.\s-]+$/g, '');
   const short = Array.from(cleaned).slice(0, 80).join('').trim();
   if (short === '') return 'sweep';
   return RESERVED.test(short) ? `sweep-${short}` : short;

@@ -1,6 +1,6 @@
 /** A sweep's page as one labelled PNG: each cell's picture fitted into its box, headers drawn, settings embedded. */
 import sharp, { type OverlayOptions } from 'sharp';
-import type { ImageSummary, JobSummary, SweepDetail } from '../../../shared/contract.js';
+import type { ImageSummary, JobSummary, SweepDetail, SweepField } from '../../../shared/contract.js';
 import { layoutSheet, TITLE_SCALE, type Rect, type SheetLayout } from './sweep-sheet-layout.js';
 import { emptyCellSvg, labelsSvg, SHEET_COLOURS, textEm, type Label } from './sweep-sheet-labels.js';
 import {
@@ -43,18 +43,23 @@ export function cellPicture(
   return image === undefined ? { shown: 'missing' } : { shown: 'image', image };
 }
 
-/** The base settings on one line, as a person reads them. */
-export function baseSettingsLine(base: SweepDetail['base']): string {
+/** The base settings on one line, as a person reads them; a setting an axis varies is left to its header. */
+export function baseSettingsLine(base: SweepDetail['base'], axes: SweepDetail['axes'] = []): string {
+  const varied = new Set(axes.map((a) => a.field));
+  const unless = (field: SweepField, text: string | undefined): string | undefined =>
+    varied.has(field) ? undefined : text;
   const parts = [
     base.prompt,
-    base.model,
-    base.steps === undefined ? undefined : `${base.steps} steps`,
-    base.guidance === undefined ? undefined : `CFG ${base.guidance}`,
-    base.sampler,
-    base.seed === undefined ? undefined : `seed ${base.seed}`,
-    `${base.width}×${base.height}`,
-    ...(base.loras ?? []).map((l) => `LoRA ${l.name} ${l.weight}`),
-    base.provider,
+    unless('model', base.model),
+    unless('steps', base.steps === undefined ? undefined : `${base.steps} steps`),
+    unless('guidance', base.guidance === undefined ? undefined : `CFG ${base.guidance}`),
+    unless('sampler', base.sampler),
+    unless('seed', base.seed === undefined ? undefined : `seed ${base.seed}`),
+    unless('size', `${base.width}×${base.height}`),
+    ...(varied.has('lora') ? [] : (base.loras ?? [])).map((l) =>
+      axes.some((a) => a.field === 'loraWeight' && a.lora === l.name) ? `LoRA ${l.name}` : `LoRA ${l.name} ${l.weight}`,
+    ),
+    unless('provider', base.provider),
   ];
   return parts.filter((p): p is string => p !== undefined && p !== '').join(' · ');
 }
@@ -138,7 +143,7 @@ export async function renderSweepSheet(sweep: SweepDetail, z: number, deps: Shee
     zAxis === undefined ? '' : ` — ${axisName(zAxis)}: ${zAxis.values[z] ?? '?'} (page ${z + 1} of ${pages})`;
   const header: Label[] = [
     { text: `${name}${page}`, rect: layout.title, bold: true, scale: TITLE_SCALE },
-    { text: baseSettingsLine(sweep.base), rect: layout.settings, muted: true },
+    { text: baseSettingsLine(sweep.base, sweep.axes), rect: layout.settings, muted: true },
   ];
   if (xAxis !== undefined) {
     header.push({ text: axisName(xAxis), rect: layout.xField, align: 'middle', bold: true });

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { readChunks } from '../../../../electron/media/png/chunks.js';
 import { readTextChunks } from '../../../../electron/media/png/text-chunks.js';
-import { renderSweepSheet } from '../../../../electron/library/export/sweep-sheet-render.js';
+import { baseSettingsLine, renderSweepSheet } from '../../../../electron/library/export/sweep-sheet-render.js';
 import type { Rect } from '../../../../electron/library/export/sweep-sheet-layout.js';
 import { MAX_SHEET_PIXELS, MAX_SHEET_SIDE } from '../../../../electron/library/export/sweep-sheet-layout.js';
 import { SHEET_COLOURS } from '../../../../electron/library/export/sweep-sheet-labels.js';
@@ -215,4 +215,18 @@ describe('renderSweepSheet', () => {
       { numRuns: 25 },
     );
   }, 60_000);
+
+  it('sums up the base settings on one line, leaving what an axis varies to its header', () => {
+    const { base } = sweep([], []);
+    expect(baseSettingsLine(base)).toBe(
+      'a lighthouse at dusk · sdxl-base · 20 steps · CFG 7 · euler · seed 42 · 512×512 · LoRA detail-tweaker 0.5 · builtin',
+    );
+    expect(
+      baseSettingsLine(base, [
+        { field: 'steps', values: ['1'] },
+        { field: 'loraWeight', lora: 'detail-tweaker', values: ['1'] },
+        { field: 'size', values: ['64x64'] },
+      ]),
+    ).toBe('a lighthouse at dusk · sdxl-base · CFG 7 · euler · seed 42 · LoRA detail-tweaker · builtin');
+  });
 });
