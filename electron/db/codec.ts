@@ -48,6 +48,10 @@ export function toSummary(row: SummaryRow, images: ImageSummary[]): JobSummary {
   if (row.parent_image_id !== null) summary.parentImageId = row.parent_image_id;
   if (row.parent_job_id !== null) summary.parentJobId = row.parent_job_id;
   if (row.instance !== null) summary.instance = row.instance;
+  if (row.sweep_link !== null) {
+    const [id, x, y, z] = JSON.parse(row.sweep_link) as [string, number, number, number];
+    summary.sweep = { id, x, y, z };
+  }
   return summary;
 }
 

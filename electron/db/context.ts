@@ -47,6 +47,7 @@ const SUMMARY_FIELDS = [
   'parent_image_id',
   'instance',
   'parent_job_id',
+  'sweep_link',
 ] as const satisfies ReadonlyArray<keyof SummaryRow>;
 
 /** An imported job's original: the first location still found, else the first known (index image_locations_image). */
@@ -57,9 +58,14 @@ const ORIGINAL_PATH_SQL = `CASE WHEN j.source = 'atelier' THEN NULL ELSE COALESC
 /** The job that holds a derived job's source image, while that image is in the library (one primary-key read). */
 const PARENT_JOB_SQL = '(SELECT p.job_id FROM images AS p WHERE p.id = j.parent_image_id) AS parent_job_id';
 
+/** The sweep cell a job ran for, as [sweep_id, x, y, z] (one read of the unique index sweep_jobs_job). */
+const SWEEP_LINK_SQL =
+  '(SELECT json_array(w.sweep_id, w.x, w.y, w.z) FROM sweep_jobs AS w WHERE w.job_id = j.id) AS sweep_link';
+
 const COMPUTED: Partial<Record<(typeof SUMMARY_FIELDS)[number], string>> = {
   original_path: ORIGINAL_PATH_SQL,
   parent_job_id: PARENT_JOB_SQL,
+  sweep_link: SWEEP_LINK_SQL,
 };
 export const SUMMARY_COLUMNS = SUMMARY_FIELDS.map((f) => COMPUTED[f] ?? `j.${f}`).join(', ');
 
@@ -94,6 +100,8 @@ export interface SummaryRow {
   parent_image_id: string | null;
   instance: string | null;
   parent_job_id: string | null;
+  /** JSON [sweep_id, x, y, z] when the job is a sweep's cell (migration 0024). */
+  sweep_link: string | null;
 }
 
 /** A row of SUMMARY_COLUMNS fetched raw (as an array of values: a list page reads 60 of them per call). */

@@ -130,6 +130,10 @@ export const JobSummary = z.object({
   parentJobId: Id.optional(),
   /** The instance that ran (or runs) it, when the job asked for any instance of a kind or was moved. */
   instance: z.string().optional(),
+  /** The sweep cell this job ran for (the viewer links back to the grid). */
+  sweep: z
+    .object({ id: Id, x: z.number().int().min(0), y: z.number().int().min(0), z: z.number().int().min(0) })
+    .optional(),
 });
 export type JobSummary = z.infer<typeof JobSummary>;
 

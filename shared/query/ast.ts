@@ -51,7 +51,9 @@ export type Term =
   | { kind: 'date'; match: DateMatch }
   | { kind: 'is'; value: (typeof IS_VALUES)[number] }
   /** Made from this image (image-to-image, masked edit, variation, upscale). */
-  | { kind: 'from'; imageId: string };
+  | { kind: 'from'; imageId: string }
+  /** A sweep's cells: its id, or the first 8 or more characters of it. */
+  | { kind: 'sweep'; id: string };
 
 export interface Clause {
   negated: boolean;

@@ -54,6 +54,8 @@ export function formatTerm(t: Term): string {
       return `is:${t.value}`;
     case 'from':
       return `from:${t.imageId}`;
+    case 'sweep':
+      return `sweep:${t.id}`;
   }
 }
 

@@ -20,6 +20,7 @@ export const KEY_HELP: ReadonlyArray<{ key: string; hint: string; example: strin
     example: 'is:favorite',
   },
   { key: 'from', hint: 'Made from this image (its id)', example: 'from:0190a6e2-…' },
+  { key: 'sweep', hint: "A sweep's cells (its id, or its first 8 characters)", example: 'sweep:0190a6e2' },
   { key: 'date', hint: 'today, yesterday, 7d, a month or a range', example: 'date:2026-11' },
   { key: 'source', hint: 'The tool that made it', example: 'source:comfyui' },
   { key: 'provider', hint: 'The provider that ran it', example: 'provider:openai' },

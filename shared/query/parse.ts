@@ -18,8 +18,10 @@ import { scan, type Token } from './scan.js';
 
 const MAX_SEED = 18446744073709551615n;
 const ALIASES: Record<string, string> = { guidance: 'cfg', width: 'w', height: 'h', stars: 'rating' };
-const KEYS = [...TEXT_KEYS, ...NUMBER_KEYS, 'seed', 'size', 'ratio', 'date', 'is', 'from'] as const;
+const KEYS = [...TEXT_KEYS, ...NUMBER_KEYS, 'seed', 'size', 'ratio', 'date', 'is', 'from', 'sweep'] as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** The start of an id: 8 or more of its characters (a sweep's id as the grid's header shows it). */
+const ID_PREFIX = /^[0-9a-f]{8}(?:-[0-9a-f-]{0,27})?$/;
 
 type Atom = Extract<Token, { kind: 'atom' }>;
 const fail = (at: number, message: string): QueryError => ({ at, message });
@@ -124,6 +126,12 @@ function term(atom: Atom, key: string | null): Term | QueryError {
     return UUID.test(id)
       ? { kind: 'from', imageId: id }
       : fail(valueAt, "from: takes an image's id, as the details panel's “Made from this image” uses it.");
+  }
+  if (k === 'sweep') {
+    const id = value.toLowerCase();
+    return UUID.test(id) || ID_PREFIX.test(id)
+      ? { kind: 'sweep', id }
+      : fail(valueAt, "sweep: takes a sweep's id, or its first 8 or more characters.");
   }
   const near = nearestKey(key, [...KEYS, ...Object.keys(ALIASES)]);
   if (near !== null)

@@ -503,6 +503,19 @@ export function compileQuery(
           image: false,
           driver: { index: 'jobs_parent_created', rows: Number.MAX_SAFE_INTEGER, ordered: true },
         };
+      case 'sweep': {
+        // A whole id is one value of sweep_jobs_cell; a prefix is a range of it (ids are lowercase hex and dashes).
+        const whole = t.id.length === 36;
+        const match = whole ? 'sweep_id = ?' : 'sweep_id >= ? AND sweep_id < ?';
+        const params = whole ? [t.id] : [t.id, `${t.id}~`];
+        const sql = `j.id IN (SELECT job_id FROM sweep_jobs WHERE ${match})`;
+        return {
+          sql,
+          params,
+          image: false,
+          imageDriver: { name: 'sweep', sql, params, rows: null, probeSql: `SELECT 1 FROM sweep_jobs WHERE ${match}` },
+        };
+      }
       case 'is':
         switch (t.value) {
           case 'favorite':
