@@ -6,6 +6,7 @@ import type {
   QUALITIES,
 } from '../../../shared/contract';
 import { capabilitiesFor } from './capabilities-for';
+import { draftLoras } from './draft-loras';
 import { MAX_SEED_TEXT, formatSeed, normalizeSeed, type Seed } from '../../../shared/seed';
 
 export type Quality = (typeof QUALITIES)[number];
@@ -210,6 +211,8 @@ export function draftFromRequest(
     previews: (request.partialImages ?? 1) > 0,
     sampler: request.sampler ?? '',
     scheduler: request.scheduler ?? '',
+    // A job without LoRAs reused is one without them; an imported file's come in through the request too.
+    loras: draftLoras(request.loras),
   };
 }
 
@@ -243,5 +246,6 @@ export function afterGenerate(draft: ComposerDraft): ComposerDraft {
 
 /** A draft read back after a reload: a reused seed is not kept fixed (only one the person fixed is). */
 export function restoredDraft(draft: ComposerDraft): ComposerDraft {
-  return afterGenerate(draft);
+  // Saved by an older build or edited by hand: LoRAs that are not a list of named LoRAs are none.
+  return afterGenerate({ ...draft, loras: draftLoras(draft.loras) });
 }

@@ -12,6 +12,7 @@ import { presetFromDraft, draftWithPreset } from '../composer/composer-presets';
 import { stepPromptWalk } from '../composer/prompt-walk';
 import { kindOf, resolveTarget } from '../composer/composer-targets';
 import { capabilitiesFor } from '../composer/capabilities-for';
+import { draftLoras } from '../composer/draft-loras';
 import { seedOfImage } from '../viewer/image-seed';
 import { withInputImage } from '../iterate/iterate';
 import { planReferences, withReferences } from '../iterate/references';
@@ -186,6 +187,9 @@ export const createComposerSlice: SliceCreator<ComposerSlice> = ({ api, makeKey,
       // An imported A1111 file keeps its "Schedule type" in the metadata only.
       if (request.scheduler === undefined && request.sampler !== undefined && job.metadata?.scheduler !== undefined)
         request.scheduler = job.metadata.scheduler;
+      // An imported file's LoRAs are in its metadata (weights where it gave them, else 1).
+      if (request.loras === undefined && job.metadata?.loras !== undefined)
+        request.loras = draftLoras(job.metadata.loras);
       const enabled = state.providers.filter((p) => p.enabled);
       let target = resolveTarget(request.provider, enabled);
       let provider = request.provider;
