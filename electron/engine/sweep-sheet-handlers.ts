@@ -6,7 +6,13 @@ import { RefusedRead } from '../library/originals/guarded-open.js';
 import { imageSourceOf } from '../library/originals/image-source.js';
 import type { OriginalReader } from '../library/originals/original-reader.js';
 import { renderSweepSheet, sheetPages } from '../library/export/sweep-sheet-render.js';
-import { keepSheet, keptSheetName, sheetFileName, writeSheetToFolder } from '../library/export/sweep-sheet-file.js';
+import {
+  checkSheetFolder,
+  keepSheet,
+  keptSheetName,
+  sheetFileName,
+  writeSheetToFolder,
+} from '../library/export/sweep-sheet-file.js';
 import { APP_VERSION } from './job-media.js';
 
 /** Where the headless host serves a kept sheet (electron/serve/sweep-sheet-download.ts). */
@@ -71,6 +77,7 @@ export function createSweepSheetHandlers(deps: SweepSheetDeps): Pick<Handlers, '
         const message = `This sweep has ${pages === 1 ? 'one page' : `${pages} pages`}: choose a page from 0 to ${pages - 1}.`;
         throw new AppError('invalid_request', message, { details: { fields: { z: message } } });
       }
+      if (folder !== undefined) await checkSheetFolder(folder, deps.dataDir);
       const sheet = await renderSweepSheet(sweep, z, {
         readImage: deps.readImage,
         appVersion: deps.appVersion ?? APP_VERSION,

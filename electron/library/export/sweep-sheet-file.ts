@@ -4,8 +4,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { copyFile, link, mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { copyFile, link, mkdir, open, readdir, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { AppError } from '../../../shared/errors.js';
+import { isInside } from '../../base/paths.js';
 
 /** Under the data dir: sheets kept for download. */
 export const SHEETS_DIR = join('exports', 'sweep-sheets');
@@ -49,6 +51,24 @@ async function writeDurably(path: string, bytes: Uint8Array): Promise<void> {
   } finally {
     await handle.close();
   }
+}
+
+/** A folder a sheet may go into: one that exists, outside Atelier's own data folder (followed through links). */
+export async function checkSheetFolder(folder: string, dataDir: string): Promise<void> {
+  const info = await stat(folder).catch(() => null);
+  if (info === null || !info.isDirectory())
+    throw new AppError('invalid_request', `${folder} is not a folder Atelier can write to.`, {
+      details: { fields: { folder: 'Choose an existing folder.' } },
+    });
+  const [real, data] = await Promise.all([realpath(folder), realpath(dataDir).catch(() => dataDir)]);
+  if (isInside(data, real))
+    throw new AppError(
+      'invalid_request',
+      `${folder} is inside Atelier's own data folder: choose a folder outside it.`,
+      {
+        details: { fields: { folder: 'Choose a folder outside the library.' } },
+      },
+    );
 }
 
 /**

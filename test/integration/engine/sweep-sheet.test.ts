@@ -95,7 +95,7 @@ describe('sweeps.sheet on a real sweep', () => {
     );
   }, 60_000);
 
-  it('refuses a page past the last and an unknown sweep', async () => {
+  it('refuses a page past the last, an unknown sweep, and a folder missing or inside the library', async () => {
     h = await startHarness({ providers: undefined });
     const detail = await finishedSweep(h);
     const past = await rejection(h.engine.handlers['sweeps.sheet']({ id: detail.id, z: 2 }));
@@ -105,6 +105,15 @@ describe('sweeps.sheet on a real sweep', () => {
       h.engine.handlers['sweeps.sheet']({ id: '0190c000-0000-7000-8000-0000000000ff', z: 0 }),
     );
     expect(unknown.code).toBe('not_found');
+    // A folder that is not there, and Atelier's own data folder, are refused before anything is drawn.
+    const absent = await rejection(
+      h.engine.handlers['sweeps.sheet']({ id: detail.id, z: 0, folder: join(h.dataDir, 'no-such-folder') }),
+    );
+    expect(absent.code).toBe('invalid_request');
+    const own = await rejection(
+      h.engine.handlers['sweeps.sheet']({ id: detail.id, z: 0, folder: join(h.dataDir, 'library') }),
+    );
+    expect(own.message).toContain("inside Atelier's own data folder");
   }, 60_000);
 
   it('keeps a page for the headless host, which serves it only with the token, as a PNG download', async () => {
