@@ -60,7 +60,7 @@ function refusedField(error: AppError): string | undefined {
 }
 
 const cellLabel = (axes: readonly PlannedAxis[], pos: readonly number[]): string =>
-  axes.map((a, i) => `${a.field} ${a.labels[pos[i]!]}`).join(', ');
+  axes.map((a, i) => `${a.field} = ${a.labels[pos[i]!] || '""'}`).join(', ');
 
 /** What the grid records of an axis: its field, LoRA and the values it took, as labels. */
 const axisView = (a: PlannedAxis): SweepAxisView => ({
@@ -90,7 +90,7 @@ export function createSweepHandlers(deps: SweepHandlerDeps): Pick<Handlers, Swee
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
         const field = axisFieldFor(issue.path.join('.'), axes);
-        throw new AppError('invalid_request', `The cell ${cellLabel(axes, pos)}: ${issue.message}`, {
+        throw new AppError('invalid_request', `The cell at ${cellLabel(axes, pos)}: ${issue.message}`, {
           details: { field, fields: { [field]: issue.message } },
         });
       }
@@ -99,7 +99,7 @@ export function createSweepHandlers(deps: SweepHandlerDeps): Pick<Handlers, Swee
       } catch (error) {
         if (!(error instanceof AppError) || error.code !== 'invalid_request') throw error;
         const field = axisFieldFor(refusedField(error), axes);
-        throw new AppError('invalid_request', `The cell ${cellLabel(axes, pos)}: ${error.message}`, {
+        throw new AppError('invalid_request', `The cell at ${cellLabel(axes, pos)}: ${error.message}`, {
           details: { ...error.details, field, fields: { [field]: error.message } },
         });
       }

@@ -1,8 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultProviders } from '../../../electron/engine/default-providers.js';
 import { AppError } from '../../../shared/errors.js';
 import type { StartSweep, SweepDetail } from '../../../shared/contract.js';
-import { startFakeA1111, type FakeA1111 } from '../../fakes/index.js';
+import { a1111Errors, startFakeA1111, type FakeA1111 } from '../../fakes/index.js';
+import { exportDone, readZip } from '../export/helpers.js';
 import { startHarness, waitFor, type Harness } from './harness.js';
 
 const TERMINAL = ['succeeded', 'failed', 'cancelled', 'interrupted'];
@@ -108,5 +110,76 @@ describe('sweeps: each cell a normal job, read back as one grid', () => {
 
     expect((await h.engine.handlers['sweeps.list']({})).items).toEqual([]);
     expect((await h.engine.handlers['jobs.list']({ limit: 50, view: 'active' })).items).toEqual([]);
+  });
+
+  it('re-runs failed and purged cells by default, or the cells named; older jobs stay in the history', async () => {
+    const a = await startFakeA1111();
+    fakes.push(a);
+    h = await startHarness({ providers: defaultProviders() });
+    await h.engine.handlers['settings.update']({ providers: { a1111: { enabled: true, baseUrl: a.url } } });
+    // One server runs the cells in order: the second one's sampler is refused.
+    a.setScenario([{ kind: 'success' }, a1111Errors.samplerNotFound(), { kind: 'success' }]);
+    const { sweep } = await h.engine.handlers['sweeps.start']({
+      base: { provider: 'a1111', prompt: 'a lighthouse', width: 64, height: 64, count: 1, steps: 2 },
+      axes: [{ field: 'seed', values: '1-3' }],
+    });
+    const first = await settled(h, sweep.id);
+    expect(first.cells.map((c) => c.job!.status)).toEqual(['succeeded', 'failed', 'succeeded']);
+    expect(first).toMatchObject({ succeeded: 2, failed: 1 });
+    await h.engine.handlers['jobs.purge']({ ids: [first.cells[2]!.job!.id] });
+
+    a.setScenario({ kind: 'success' });
+    expect(await h.engine.handlers['sweeps.rerun']({ id: sweep.id })).toEqual({ submitted: 2 });
+    const second = await settled(h, sweep.id);
+    expect(second.cells.map((c) => c.job!.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+    expect(second.cells[0]!.job!.id).toBe(first.cells[0]!.job!.id);
+    expect(second.cells[1]!.job!.id).not.toBe(first.cells[1]!.job!.id);
+    const rerun = await h.engine.handlers['jobs.get']({ id: second.cells[2]!.job!.id });
+    expect(rerun.request.seed).toBe(3);
+    expect(rerun.sweep).toEqual({ id: sweep.id, x: 2, y: 0, z: 0 });
+    // The failed job stays in the history beside its re-run.
+    expect((await h.engine.handlers['jobs.get']({ id: first.cells[1]!.job!.id })).status).toBe('failed');
+
+    // Named cells run again whatever they hold; nothing to re-run submits nothing.
+    expect(await h.engine.handlers['sweeps.rerun']({ id: sweep.id, cells: [{ x: 0, y: 0, z: 0 }] })).toEqual({
+      submitted: 1,
+    });
+    await settled(h, sweep.id);
+    expect(await h.engine.handlers['sweeps.rerun']({ id: sweep.id })).toEqual({ submitted: 0 });
+    await expect(
+      h.engine.handlers['sweeps.rerun']({ id: sweep.id, cells: [{ x: 5, y: 0, z: 0 }] }),
+    ).rejects.toMatchObject({
+      code: 'invalid_request',
+      details: { field: 'cells' },
+    });
+
+    // sweep:<id> finds every job of the sweep, and a query's ZIP export takes their images.
+    const found = await h.engine.handlers['jobs.list']({ limit: 50, view: 'active', search: `sweep:${sweep.id}` });
+    expect(found.items).toHaveLength(5);
+    const out = mkdtempSync(`${h.dataDir}-zip`);
+    const { export: started } = await h.engine.handlers['export.start']({
+      target: { query: { view: 'active', search: `sweep:${sweep.id.slice(0, 8)}` } },
+      format: 'zip',
+      folder: out,
+      manifest: 'none',
+    });
+    expect(started.total).toBe(4);
+    const done = await exportDone(h.engine, started.id);
+    expect(readZip(done.path!)).toHaveLength(4);
+    rmSync(out, { recursive: true, force: true });
+  });
+
+  it('a cell the contract refuses points at its axis', async () => {
+    h = await twoServers();
+    await expect(
+      h.engine.handlers['sweeps.start']({
+        base: { provider: 'any:a1111', prompt: 'fox', width: 64, height: 64, count: 1 },
+        axes: [{ field: 'prompt', values: 'fox, ""' }],
+      }),
+    ).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: 'The cell at prompt = "": Write a prompt.',
+      details: { field: 'axes.0.values' },
+    });
   });
 });
