@@ -35,6 +35,8 @@ import { createQueue } from './queue.js';
 import { createMasks } from './masks.js';
 import { createCosts } from './costs.js';
 import { createSweeps } from './sweeps.js';
+import { createModelNotes } from './model-notes.js';
+import { createModelUsage } from './model-usage.js';
 import { DEFAULT_SLOW_QUERY_MS, Statements, defaultClock } from './statements.js';
 import { createStats } from './stats.js';
 import type { JobReads, JobStore, JobWrites, StoreOptions } from './types.js';
@@ -188,6 +190,8 @@ function composeStore(
     presets: guard.compose(createPresets(ctx)),
     prompts: guard.compose(createPromptHistory(ctx)),
     costs: guard.compose(createCosts(ctx), 'record what the job cost'),
+    modelNotes: guard.compose(createModelNotes(ctx), 'save the note'),
+    modelUsage: guard.compose(createModelUsage(ctx)),
     sweeps: guard.compose(createSweeps(ctx, images), 'record the sweep'),
     info: {
       databasePath: '',

@@ -8,6 +8,8 @@ import type { PresetStore } from './presets.js';
 import type { CostStore } from './costs.js';
 import type { SweepStore } from './sweeps.js';
 import type { PromptHistoryStore } from './prompt-history.js';
+import type { ModelNoteReads, ModelNoteWrites } from './model-notes.js';
+import type { ModelUsageReads } from './model-usage.js';
 import type { XmpSidecarStore } from './xmp-sidecars.js';
 import type { ErrorBody } from '../../shared/errors.js';
 import type { Db } from './connection.js';
@@ -154,6 +156,10 @@ export interface JobStore extends JobReads, JobWrites {
   readonly prompts: PromptHistoryStore;
   /** What paid jobs cost, per provider per day (costs.ts; electron/spend/ reads and writes it). */
   readonly costs: CostStore;
+  /** A note per model library entry (model-notes.ts). */
+  readonly modelNotes: ModelNoteReads & ModelNoteWrites;
+  /** The images made with each model and LoRA, counted and ranked (model-usage.ts). */
+  readonly modelUsage: ModelUsageReads;
   /** Sweeps and the jobs of each cell (sweeps.ts). */
   readonly sweeps: SweepStore;
 }

@@ -345,7 +345,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       dataDir: deps.dataDir,
       now: () => Date.now(),
     }),
-    ...createModelLibraryHandlers(),
+    ...createModelLibraryHandlers({ store, providers, settings: deps.settings, models: deps.models }),
     ...createIterateHandlers({ store, dataDir: deps.dataDir, now: () => Date.now() }),
     ...createExportHandlers(deps.exporter),
     ...createSpendHandlers(deps.spend),

@@ -2,6 +2,7 @@ import { CONTROL_CHARS, type GenerateRequest, type ServerModel } from '../../sha
 import type { JobStore } from '../db/types.js';
 import type { Provider, ProviderConfig, ProviderListing } from '../providers/types.js';
 import { systemClock, type Clock } from '../base/clock.js';
+import { cleanServerModels } from '../providers/server-models.js';
 
 /** A server's model list as last fetched: kept across restarts so the pickers work offline. */
 export interface ModelList {
@@ -16,7 +17,12 @@ export interface ModelList {
 export interface ModelCache {
   get(providerId: string): ModelList | undefined;
   /** Keeps what a successful test or listing fetched (cleaned: a server's names are untrusted text). */
-  put(providerId: string, models: readonly unknown[], upscalers?: readonly unknown[]): void;
+  put(
+    providerId: string,
+    models: readonly unknown[],
+    upscalers?: readonly unknown[],
+    library?: readonly unknown[],
+  ): void;
   /** The models a picker offers: those known without the network first, then the server's list. */
   merged(providerId: string, known: readonly string[]): string[];
   /**
@@ -33,6 +39,8 @@ const MAX_NAME = 200;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export const MODEL_LIST_STALE_MS = 10 * 60_000;
+// One server's library as kept in settings: past this many characters of text the rest waits for a smaller list.
+const MAX_LIBRARY_CHARS = 2_000_000;
 const LIST_WAIT_MS = 1_500;
 
 function clean(models: readonly unknown[]): string[] {
@@ -50,6 +58,19 @@ function clean(models: readonly unknown[]): string[] {
     if (out.size >= MAX_MODELS) break;
   }
   return [...out];
+}
+
+/** The library list cleaned again (it may come from an older file or a server) and bounded in total size. */
+function cleanLibrary(raw: readonly unknown[]): ServerModel[] {
+  const out: ServerModel[] = [];
+  let chars = 0;
+  for (const model of cleanServerModels(raw)) {
+    chars += 32 + model.name.length + (model.hash?.length ?? 0) + (model.baseModel?.length ?? 0);
+    for (const word of model.triggerWords ?? []) chars += word.length + 3;
+    if (chars > MAX_LIBRARY_CHARS) break;
+    out.push(model);
+  }
+  return out;
 }
 
 export function createModelCache(
@@ -73,6 +94,7 @@ export function createModelCache(
               models: clean(stored.models),
               listedAt: Number(stored.listedAt) || 0,
               ...(Array.isArray(stored.upscalers) ? { upscalers: clean(stored.upscalers) } : {}),
+              ...(Array.isArray(stored.library) ? { library: cleanLibrary(stored.library) } : {}),
             }
           : undefined,
       );
@@ -80,11 +102,17 @@ export function createModelCache(
     return loaded.get(id);
   };
 
-  const put = (id: string, models: readonly unknown[], upscalers?: readonly unknown[]): void => {
+  const put = (
+    id: string,
+    models: readonly unknown[],
+    upscalers?: readonly unknown[],
+    library?: readonly unknown[],
+  ): void => {
     const list: ModelList = {
       models: clean(models),
       listedAt: clock.now(),
       ...(upscalers === undefined ? {} : { upscalers: clean(upscalers) }),
+      ...(library === undefined ? {} : { library: cleanLibrary(library) }),
     };
     store.setSetting(`${KEY_PREFIX}${id}`, list);
     loaded.set(id, list);
@@ -96,7 +124,7 @@ export function createModelCache(
     tried.set(id, clock.now());
     const run = fetch()
       .then((result) => {
-        if (result.ok) put(id, result.models, result.upscalers);
+        if (result.ok) put(id, result.models, result.upscalers, result.library);
       })
       // A server that is down keeps its last list: that is the point of keeping it.
       .catch(() => undefined)

@@ -1,12 +1,55 @@
 import type { Handlers } from '../../shared/contract.js';
-import { AppError } from '../../shared/errors.js';
+import type { JobStore } from '../db/types.js';
+import type { ModelCache } from './model-cache.js';
+import { modelLibrary, type ServerLibrary } from './model-library.js';
+import type { ProviderRegistry } from './provider-registry.js';
+import type { SettingsService } from './settings-service.js';
 
 export type ModelLibraryChannels = 'models.library' | 'models.setNote' | 'models.refresh';
 
-// Placeholder while the model library is built: every channel answers with a clear error.
-export function createModelLibraryHandlers(): Pick<Handlers, ModelLibraryChannels> {
-  const unbuilt = async (): Promise<never> => {
-    throw new AppError('internal', 'The model library is not built yet.');
+export interface ModelLibraryDeps {
+  store: Pick<JobStore, 'modelNotes' | 'modelUsage'>;
+  providers: Pick<ProviderRegistry, 'instances' | 'get' | 'placeable' | 'test'>;
+  settings: Pick<SettingsService, 'provider'>;
+  models?: Pick<ModelCache, 'get'> | undefined;
+}
+
+/** The model library: every connected server's files with the images made with each (model-library.ts). */
+export function createModelLibraryHandlers(deps: ModelLibraryDeps): Pick<Handlers, ModelLibraryChannels> {
+  const { store, providers } = deps;
+  // Turned on, and a server that lists its models: an instance turned off is not connected.
+  const listing = () =>
+    providers
+      .instances()
+      .filter((i) => deps.settings.provider(i.id)?.enabled === true && providers.get(i.id).listsModels === true);
+
+  const servers = (): ServerLibrary[] =>
+    listing().flatMap((i) => {
+      const library = deps.models?.get(i.id)?.library;
+      return library === undefined ? [] : [{ provider: i.id, library }];
+    });
+
+  return {
+    'models.library': async (query) =>
+      modelLibrary(
+        {
+          servers: servers(),
+          usage: store.modelUsage.usage(),
+          notes: store.modelNotes.notes(),
+          previewImage: (jobId) => store.modelUsage.previewImage(jobId),
+        },
+        query,
+      ),
+    'models.setNote': async ({ key, note }) => ({ note: store.modelNotes.setNote(key, note) }),
+    // The registry's test lists each server again and keeps what it listed in the model cache.
+    'models.refresh': async () => {
+      const results = await Promise.all(
+        listing()
+          .filter((i) => providers.placeable(i.id))
+          .map((i) => providers.test(i.id).then((r) => (r.ok ? (deps.models?.get(i.id)?.library?.length ?? 0) : -1))),
+      );
+      const listed = results.filter((n) => n >= 0);
+      return { servers: listed.length, models: listed.reduce((a, b) => a + b, 0) };
+    },
   };
-  return { 'models.library': unbuilt, 'models.setNote': unbuilt, 'models.refresh': unbuilt };
 }

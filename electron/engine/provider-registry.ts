@@ -294,7 +294,8 @@ export function createProviderRegistry(
       let result: ProviderListing;
       try {
         result = await provider.test(c, controller.signal);
-        if (result.ok && provider.listsModels === true) options.models?.put(id, result.models, result.upscalers);
+        if (result.ok && provider.listsModels === true)
+          options.models?.put(id, result.models, result.upscalers, result.library);
       } catch (error) {
         const message = error instanceof AppError ? error.message : 'The connection test failed.';
         result = { ok: false, reachable: false, models: [], latencyMs: 0, message };

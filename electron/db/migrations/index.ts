@@ -22,6 +22,7 @@ import { migration0021 } from './0021_prompt_only_search.js';
 import { migration0022 } from './0022_curation_history_order.js';
 import { migration0023 } from './0023_seed_job_index.js';
 import { migration0024 } from './0024_sweeps.js';
+import { migration0025 } from './0025_model_library.js';
 import type { Migration } from './types.js';
 
 /** Every migration, in order. Append only: a released migration never changes. */
@@ -50,6 +51,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0022,
   migration0023,
   migration0024,
+  migration0025,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
