@@ -25,6 +25,7 @@ import { Toasts } from './Toasts';
 import { UpdateBanner } from './UpdateBanner';
 import { TrashView } from '../curation/TrashView';
 import { Viewer } from '../viewer/Viewer';
+import { ModelLibrary } from '../models/ModelLibrary';
 import { SweepGrid } from '../sweeps/SweepGrid';
 import { SweepsList } from '../sweeps/SweepsList';
 import { focusGrid } from '../gallery/grid-focus';
@@ -56,6 +57,9 @@ export function App() {
   const openImport = useApp((s) => s.openImportDialog);
   const composerOpen = useApp((s) => s.composerOpen);
   const queueOpen = useApp((s) => s.queueOpen);
+  const modelsOpen = useApp((s) => s.modelsOpen);
+  const openModels = useApp((s) => s.openModels);
+  const closeModels = useApp((s) => s.closeModels);
   const setComposerOpen = useApp((s) => s.setComposerOpen);
   const composerShown = useApp((s) => s.panels.composer);
   const libraryShown = useApp(sidebarVisible);
@@ -101,6 +105,15 @@ export function App() {
           <QueueButton />
           <button
             type="button"
+            className={modelsOpen ? 'btn ghost active' : 'btn ghost'}
+            aria-pressed={modelsOpen}
+            title="Models and LoRAs, through your own images (M)"
+            onClick={() => (modelsOpen ? closeModels() : openModels())}
+          >
+            Models
+          </button>
+          <button
+            type="button"
             className="btn ghost"
             onClick={() => openImport()}
             aria-haspopup="dialog"
@@ -139,6 +152,8 @@ export function App() {
           <SelectionBar />
           <MatchesBar />
           <HistoryView />
+          {/* Over the gallery, which keeps its place beneath (models/models.css). */}
+          {modelsOpen ? <ModelLibrary /> : null}
         </main>
         {queueOpen ? <QueuePanel /> : null}
       </div>

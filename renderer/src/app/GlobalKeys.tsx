@@ -60,6 +60,13 @@ export function GlobalKeys() {
       } else if (command === 'queue') {
         event.preventDefault();
         state.setQueueOpen(!state.queueOpen);
+      } else if (command === 'models') {
+        event.preventDefault();
+        if (state.modelsOpen) state.closeModels();
+        else state.openModels();
+      } else if (command === 'close' && state.modelsOpen) {
+        event.preventDefault();
+        state.closeModels();
       } else if (command === 'close' && state.composerOpen) {
         event.preventDefault();
         state.setComposerOpen(false);

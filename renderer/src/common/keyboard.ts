@@ -32,6 +32,7 @@ export type Command =
   | 'compose'
   | 'reject'
   | 'queue'
+  | 'models'
   | 'shortcuts';
 
 export type KeyContext = 'grid' | 'viewer' | 'composer' | 'other';
@@ -82,6 +83,10 @@ export function keyToCommand(input: KeyInput, context: KeyContext): Command | nu
     case 'q':
     case 'Q':
       return context === 'grid' || context === 'other' ? 'queue' : null;
+    // M: the Models screen (models/ModelLibrary.tsx), and back.
+    case 'm':
+    case 'M':
+      return context === 'grid' || context === 'other' ? 'models' : null;
     case 'f':
     case 'F':
       return context === 'grid' || context === 'viewer' ? 'favorite' : null;

@@ -19,6 +19,8 @@ import { PresetMenu } from './PresetMenu';
 import { PromptHistory } from './PromptHistory';
 import { SamplerFields } from './SamplerFields';
 import { SizeField } from './SizeField';
+import { LoraPicker } from '../models/LoraPicker';
+import { missingOnServers, targetServers } from '../models/lora-picker';
 import { SweepSection } from '../sweeps/SweepSection';
 import { useComposerSweep } from '../sweeps/use-composer-sweep';
 
@@ -53,13 +55,23 @@ export function Composer() {
   const plan = useMemo(() => planBatch(draft), [draft]);
   const hint = plan.ok ? batchHint(plan.prompts.length, draft.count) : null;
   const recalledJobs = useMemo(() => recalledExpansion(draft), [draft]);
+  const library = useApp((s) => s.modelLibrary);
+  const servers = useMemo(() => targetServers(draft.provider, providers), [draft.provider, providers]);
+  // What the chosen server(s) lack is named before anything is sent, and Generate waits for it (the engine refuses too).
+  const missing = useMemo(
+    () => missingOnServers(draft, servers, library?.items ?? null, caps?.loras === true),
+    [draft, servers, library, caps],
+  );
+  const missingModel = missing.find((m) => m.startsWith('Model '));
+  const missingLoras = missing.filter((m) => m !== missingModel);
 
   // When the person pressed, from the input event itself: a busy page may handle two clicks far later than they happened.
   const pressedAt = (e: { timeStamp: number }) => performance.timeOrigin + e.timeStamp;
   const clickedAt = useRef<number | null>(null);
   const sweep = useComposerSweep(draft, caps);
   // With a sweep's axes filled, Generate runs the sweep (its own key guards a double click).
-  const onSubmit = (at: number) => (sweep.active ? sweep.run() : void submit({ at }));
+  const blocked = !sweep.active && missing.length > 0;
+  const onSubmit = (at: number) => (blocked ? undefined : sweep.active ? sweep.run() : void submit({ at }));
   const [advancedRemembered, setAdvancedOpen] = useAdvancedOpen();
   // An error under Advanced opens it, so the inline message is seen.
   const advancedOpen = advancedRemembered || hasAdvancedError(errors);
@@ -170,9 +182,12 @@ export function Composer() {
           )}
         </Field>
         {provider !== undefined && (provider.models.length > 0 || takesTypedModel(provider.kind)) ? (
-          <ModelField provider={provider} />
+          <ModelField provider={provider} missing={missingModel} />
         ) : null}
       </div>
+      {provider !== undefined ? (
+        <LoraPicker servers={servers} takesLoras={caps?.loras === true} problems={missingLoras} />
+      ) : null}
       <SizeField width={draft.width} height={draft.height} caps={caps} errors={errors} onChange={update}>
         <Field label="Count" error={errors.count}>
           {(props) => (
@@ -349,6 +364,10 @@ export function Composer() {
           <span className={sweep.view.ok ? 'muted sweep-footnote' : 'field-error sweep-footnote'} id="sweep-reason">
             {sweep.view.ok ? `${sweep.view.images} images` : sweep.view.reason}
           </span>
+        ) : blocked ? (
+          <span className="field-error missing-reason" id="missing-reason">
+            {missing.length === 1 ? missing[0] : `${missing[0]} (and ${missing.length - 1} more)`}
+          </span>
         ) : (
           <BatchCount plan={plan} hint={hint} />
         )}
@@ -356,8 +375,8 @@ export function Composer() {
           type="submit"
           className="btn primary generate"
           aria-busy={submitting || (sweep.active && sweep.starting)}
-          disabled={sweep.active && !sweep.view.ok}
-          aria-describedby={sweep.active ? 'sweep-reason' : undefined}
+          disabled={(sweep.active && !sweep.view.ok) || blocked}
+          aria-describedby={sweep.active ? 'sweep-reason' : blocked ? 'missing-reason' : undefined}
           onClick={(e) => (clickedAt.current = pressedAt(e))}
         >
           {sweep.active

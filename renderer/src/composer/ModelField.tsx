@@ -9,10 +9,13 @@ import { capabilitySummary, modelOptions, modelsDiffer, takesTypedModel } from '
 /** The menu's entry that opens the id field; no model id starts with a control character. */
 const TYPE_AN_ID = '\u0001type-an-id';
 
-/** The model menu, each model with what it can do; where the provider runs any id (fal, Replicate), a field to type one. */
-export function ModelField({ provider }: { provider: ProviderInfo }) {
+/**
+ * The model menu, each model with what it can do; where the provider runs any id (fal, Replicate), a field to type one.
+ * `missing`: the chosen server(s) lack the model (models/lora-picker.ts missingOnServers), said under it before sending.
+ */
+export function ModelField({ provider, missing }: { provider: ProviderInfo; missing?: string | undefined }) {
   const draft = useApp((s) => s.draft);
-  const error = useApp((s) => s.fieldErrors.model);
+  const error = useApp((s) => s.fieldErrors.model) ?? missing;
   const update = useApp((s) => s.updateDraft);
   const [typing, setTyping] = useState(false);
   const typedAllowed = takesTypedModel(provider.kind);

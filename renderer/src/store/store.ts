@@ -7,6 +7,7 @@ import type { StoreDeps } from './deps';
 import { createHistorySlice } from './history-slice';
 import { createImportsSlice } from './imports-slice';
 import { createIterateSlice } from './iterate-slice';
+import { createModelsSlice } from '../models/models-slice';
 import { createQueueSlice } from './queue-slice';
 import { createSelectionSlice } from './selection-slice';
 import { createSettingsSlice } from './settings-slice';
@@ -32,6 +33,7 @@ export function createAppStore(deps: StoreDeps): AppStore {
     ...createIterateSlice(deps)(...a),
     ...createQueueSlice(deps)(...a),
     ...createTrashSlice(deps)(...a),
+    ...createModelsSlice(deps)(...a),
     ...createSweepsSlice(deps)(...a),
   }));
 }

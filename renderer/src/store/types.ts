@@ -31,6 +31,8 @@ import type { PanelName, PanelState } from '../app/panels';
 import type { IterateAction, Support, WorkingFrom } from '../iterate/iterate';
 import type { Mask } from '../iterate/mask-brush';
 import type { ReferencePick } from '../iterate/references';
+import type { LibraryModel, ModelLibrary } from '../../../shared/contract';
+import type { ModelFilter } from '../models/model-view';
 import type { SweepAxisDraft } from '../sweeps/sweep-axes';
 import type { SweepCellPosition, SweepDetail, SweepSummary } from '../../../shared/contract';
 import type { RequestWithoutKey } from '../composer/composer';
@@ -376,7 +378,31 @@ export interface SweepsSlice {
   startSweep(base: RequestWithoutKey): Promise<boolean>;
 }
 
-export type AppState = CurationSlice &
+/** The Models screen and the library of models and LoRAs it and the composer's LoRA picker read (models/models-slice.ts). */
+export interface ModelsSlice {
+  modelsOpen: boolean;
+  modelFilter: ModelFilter;
+  /** Every model and LoRA as last loaded; null until first asked for. */
+  modelLibrary: ModelLibrary | null;
+  modelsState: LoadState | 'idle';
+  modelsError: string | null;
+  /** Opens the Models screen, filtered as given (the viewer's "In model library"), and loads the library again. */
+  openModels(filter?: Partial<ModelFilter>): void;
+  closeModels(): void;
+  setModelFilter(patch: Partial<ModelFilter>): void;
+  loadModels(): Promise<void>;
+  /** Loads the library unless it is already here (the LoRA picker). */
+  ensureModels(): Promise<void>;
+  /** Asks every server for its lists again, then reloads. */
+  refreshModels(): Promise<void>;
+  /** Saves a model's note (empty removes it); false when refused (the reason is shown, the old note back). */
+  saveModelNote(key: string, note: string): Promise<boolean>;
+  /** Closes the screen and runs the gallery search for the images made with it. */
+  showModelImages(model: Pick<LibraryModel, 'kind' | 'name'>): void;
+}
+
+export type AppState = ModelsSlice &
+  CurationSlice &
   SweepsSlice &
   TrashSlice &
   QueueSlice &

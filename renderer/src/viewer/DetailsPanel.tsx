@@ -13,6 +13,7 @@ import { ExportDialog } from '../library/export/ExportDialog';
 import { StatusBadge } from '../common/StatusBadge';
 import { CorrectableSettings, PromptFileSays } from './CorrectableSettings';
 import { ImageNoteField } from './ImageNoteField';
+import { ModelLink } from '../models/ModelLink';
 import { sweepOf } from '../sweeps/sweeps-slice';
 
 function Row({ label, value }: { label: string; value: string | number | undefined | null }) {
@@ -21,6 +22,19 @@ function Row({ label, value }: { label: string; value: string | number | undefin
     <>
       <dt>{label}</dt>
       <dd>{value}</dd>
+    </>
+  );
+}
+
+/** The model as a link to its images and its card in the model library. */
+function ModelRow({ name }: { name: string | undefined }) {
+  if (name === undefined || name === '') return null;
+  return (
+    <>
+      <dt>Model</dt>
+      <dd>
+        <ModelLink kind="checkpoint" name={name} />
+      </dd>
     </>
   );
 }
@@ -98,7 +112,21 @@ export function DetailsPanel({
       ) : (
         <dl className="details-list details-settings" aria-label="Settings">
           <Row label="Negative" value={job.negativePrompt} />
-          <Row label="Model" value={job.model ?? request?.model ?? detail?.metadata?.model} />
+          <ModelRow name={job.model ?? request?.model ?? detail?.metadata?.model} />
+          {request?.loras === undefined || request.loras.length === 0 ? null : (
+            <>
+              <dt>LoRAs</dt>
+              <dd>
+                <ul className="loras">
+                  {request.loras.map((l) => (
+                    <li key={l.name}>
+                      <ModelLink kind="lora" name={l.name} weight={l.weight} />
+                    </li>
+                  ))}
+                </ul>
+              </dd>
+            </>
+          )}
           <Row
             label="Seed"
             value={describeSeed(seedOfImage({ images: job.images, request, result }, imageId), job.count)}

@@ -4,6 +4,7 @@ import { SOURCE_LABELS } from '../library/import/sources';
 import { useApp } from '../store/context';
 import { allRawTexts, rawOrigin } from './raw-origin';
 import { passLabel, passSummary } from './passes';
+import { ModelLink } from '../models/ModelLink';
 
 /** Past this many characters a raw text is cut on screen (it is kept whole, and "Show all" shows it). */
 export const RAW_PREVIEW_CHARS = 600;
@@ -64,6 +65,15 @@ export function ImportedDetails({ source, metadata }: { source: ImageSource; met
         </dd>
         <dt>Kept</dt>
         <dd>{metadata.mode === 'link' ? 'Where it is (linked)' : 'Copied into the library'}</dd>
+        {/* The model as the file names it (Settings above shows it corrected): its images and its library card. */}
+        {metadata.model === undefined || metadata.model === '' ? null : (
+          <>
+            <dt>Made with</dt>
+            <dd>
+              <ModelLink kind="checkpoint" name={metadata.model} />
+            </dd>
+          </>
+        )}
         {metadata.scheduler === undefined ? null : (
           <>
             <dt>Scheduler</dt>
@@ -89,8 +99,7 @@ export function ImportedDetails({ source, metadata }: { source: ImageSource; met
               <ul className="loras">
                 {metadata.loras.map((l, i) => (
                   <li key={`${l.name}-${i}`}>
-                    {l.name}
-                    {l.weight === undefined ? null : <span className="muted"> × {l.weight}</span>}
+                    <ModelLink kind="lora" name={l.name} weight={l.weight} />
                   </li>
                 ))}
               </ul>

@@ -1,0 +1,69 @@
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import type { LibraryModel } from '../../../shared/contract';
+import { mark } from '../app/perf-marks';
+import { ModelCard } from './ModelCard';
+import { MODEL_CARD, modelGridLayout } from './model-grid-layout';
+
+/** The cards in a scrolled box, only the rows near the view in the DOM (model-grid-layout.ts). */
+export function ModelGrid({ items }: { items: readonly LibraryModel[] }) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const [box, setBox] = useState({ width: 0, height: 0 });
+  const [scrollTop, setScrollTop] = useState(0);
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (el === null) return;
+    const measure = () => setBox({ width: el.clientWidth, height: el.clientHeight });
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  // Other filters are another list: it starts at its top (the scroll event brings the window with it).
+  useEffect(() => {
+    scroller.current?.scrollTo({ top: 0 });
+  }, [items]);
+  const layout = modelGridLayout(box.width, items.length, scrollTop, box.height);
+  const drawn = box.width > 0 && items.length > 0;
+  useEffect(() => {
+    if (drawn) mark('models-drawn');
+  }, [drawn]);
+  const cards = [];
+  if (box.width > 0) {
+    for (let row = layout.firstRow; row < layout.endRow; row++) {
+      for (let col = 0; col < layout.columns; col++) {
+        const model = items[row * layout.columns + col];
+        if (model === undefined) break;
+        cards.push(
+          <ModelCard
+            key={model.key}
+            model={model}
+            pictureHeight={layout.pictureHeight}
+            style={{
+              position: 'absolute',
+              top: row * (layout.rowHeight + MODEL_CARD.gap),
+              left: col * (layout.cardWidth + MODEL_CARD.gap),
+              width: layout.cardWidth,
+              height: layout.rowHeight,
+            }}
+          />,
+        );
+      }
+    }
+  }
+  return (
+    <div
+      ref={scroller}
+      className="models-scroll"
+      onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+      tabIndex={-1}
+    >
+      <div className="models-canvas" role="list" aria-label="Models" style={{ height: layout.totalHeight }}>
+        {cards.map((card) => (
+          <div role="listitem" key={card.key}>
+            {card}
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
