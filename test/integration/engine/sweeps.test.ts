@@ -181,5 +181,30 @@ describe('sweeps: each cell a normal job, read back as one grid', () => {
       message: 'The cell at prompt = "": Write a prompt.',
       details: { field: 'axes.0.values' },
     });
+    // A provider that cannot take a base setting: the provider axis is what to change.
+    await expect(
+      h.engine.handlers['sweeps.start']({
+        base: { provider: 'a1111', prompt: 'fox', width: 64, height: 64, count: 1, scheduler: 'karras' },
+        axes: [
+          { field: 'steps', values: '2, 3' },
+          { field: 'provider', values: 'a1111, builtin' },
+        ],
+      }),
+    ).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: 'The cell at steps = 2, provider = builtin: The built-in generator has no schedulers to choose from.',
+      details: { field: 'axes.1.values' },
+    });
+    // A setting an axis sets that the provider cannot take: that axis.
+    await expect(
+      h.engine.handlers['sweeps.start']({
+        base: { provider: 'builtin', prompt: 'fox', width: 64, height: 64, count: 1 },
+        axes: [
+          { field: 'steps', values: '2, 3' },
+          { field: 'scheduler', values: 'karras' },
+        ],
+      }),
+    ).rejects.toMatchObject({ details: { field: 'axes.1.values' } });
+    expect((await h.engine.handlers['jobs.list']({ limit: 50, view: 'active' })).items).toEqual([]);
   });
 });
