@@ -117,25 +117,30 @@ export async function renderSweepSheet(sweep: SweepDetail, z: number, deps: Shee
   });
   const { font } = layout;
 
-  const overlays: OverlayOptions[] = [];
-  // One cell at a time: only the small fitted copies are held, never every original at once.
-  for (let i = 0; i < pictures.length; i += 1) {
-    const picture = pictures[i]!;
-    const record = records[i]!;
-    const rect = layout.cells[record.y]![record.x]!;
-    if (picture.shown === 'image') {
-      const bytes = await deps.readImage(picture.image.id);
-      const cell = bytes === null ? null : await fitted(bytes, rect);
-      if (cell !== null) {
-        overlays.push({ input: cell, left: rect.left, top: rect.top });
-        continue;
+  // Two cells at a time (a PNG decodes on one thread): only the small fitted copies are held, never every original.
+  const drawn: OverlayOptions[] = new Array<OverlayOptions>(pictures.length);
+  let next = 0;
+  const work = async (): Promise<void> => {
+    for (let i = next++; i < pictures.length; i = next++) {
+      const picture = pictures[i]!;
+      const record = records[i]!;
+      const rect = layout.cells[record.y]![record.x]!;
+      if (picture.shown === 'image') {
+        const bytes = await deps.readImage(picture.image.id);
+        const cell = bytes === null ? null : await fitted(bytes, rect);
+        if (cell !== null) {
+          drawn[i] = { input: cell, left: rect.left, top: rect.top };
+          continue;
+        }
+        record.shown = 'missing';
+        record.imageId = null;
       }
-      record.shown = 'missing';
-      record.imageId = null;
+      const svg = emptyCellSvg(rect, record.shown, font, record.shown === 'failed');
+      drawn[i] = { input: Buffer.from(svg), left: rect.left, top: rect.top };
     }
-    const svg = emptyCellSvg(rect, record.shown, font, record.shown === 'failed');
-    overlays.push({ input: Buffer.from(svg), left: rect.left, top: rect.top });
-  }
+  };
+  await Promise.all([work(), work()]);
+  const overlays: OverlayOptions[] = [...drawn];
 
   const pages = zAxis === undefined ? 1 : zAxis.values.length;
   const name = sweep.name.trim() === '' ? 'Sweep' : sweep.name;
