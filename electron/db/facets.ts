@@ -20,7 +20,7 @@ interface FacetSource {
   model?: string | null | undefined;
   request: Pick<
     StoredRequest,
-    'width' | 'height' | 'sampler' | 'steps' | 'guidance' | 'negativePrompt' | 'model' | 'seed'
+    'width' | 'height' | 'sampler' | 'steps' | 'guidance' | 'negativePrompt' | 'model' | 'seed' | 'loras'
   >;
   metadata?:
     | {
@@ -50,7 +50,8 @@ export function facetsOf(source: FacetSource): JobFacets {
   const samplerKey = key(metadata?.sampler ?? request.sampler);
   const schedulerKey = key(metadata?.scheduler);
   const loras = new Map<string, string>();
-  for (const lora of metadata?.loras ?? []) {
+  // An imported file's LoRAs, or those a job made here asked for: `lora:` finds both alike.
+  for (const lora of [...(metadata?.loras ?? []), ...(request.loras ?? [])]) {
     const k = key(lora.name);
     if (k !== null && !loras.has(k) && loras.size < 64) loras.set(k, lora.name.slice(0, MAX_KEY));
   }

@@ -40,6 +40,10 @@ export function createSubmit(ctx: StoreContext, events: Events, detail: (id: str
   // Around the insert, the jobs_grams trigger stands aside (migration 0004): the tokens are made here, in linear time.
   const gramsFromApp = sql.prepare('jobs.gramsFromApp', 'UPDATE store_totals SET grams_from_app = ? WHERE id = 1');
   const insertGrams = sql.prepare('jobs.insertGrams', 'INSERT INTO jobs_grams (rowid, grams) VALUES (?, ?)');
+  const insertLora = sql.prepare(
+    'jobs.insertLora',
+    'INSERT OR IGNORE INTO job_loras (job_id, key, name) VALUES (?, ?, ?)',
+  );
 
   const submitTx = ctx.db.transaction((request: GenerateRequest): { id: string; created: boolean } => {
     const keyHash = request.idempotencyKey === undefined ? null : idempotencyKeyHash(request.idempotencyKey);
@@ -119,6 +123,7 @@ export function createSubmit(ctx: StoreContext, events: Events, detail: (id: str
       throw new AppError('internal', 'The job could not be stored.');
     }
     insertGrams.run(inserted.lastInsertRowid, gramsOf(searchText));
+    for (const lora of facets.loras) insertLora.run(id, lora.key, lora.name);
     events.append(id, 'submitted', `Queued for ${request.provider}.`);
     return { id, created: true };
   });

@@ -24,6 +24,7 @@ import type { SidecarWriter } from '../library/xmp/sidecar-writer.js';
 import { createSimilarHandlers } from './similar-handlers.js';
 import { createInstanceHandlers } from './instance-handlers.js';
 import { partMessage, splitBatch } from '../scheduler/split-batch.js';
+import { checkMissingAssets } from './missing-assets.js';
 import { createSweepHandlers } from './sweep-handlers.js';
 import { createSweepSheetHandlers, originalBytes } from './sweep-sheet-handlers.js';
 import { createModelLibraryHandlers } from './model-library-handlers.js';
@@ -164,6 +165,12 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   const checked = async (asked: Parameters<Handlers['jobs.submit']>[0]) => {
     deps.inputs.check(asked);
     const { provider, config } = await providers.ready(asked.provider, asked.model);
+    // The model and LoRAs the person named, against the servers' last listings (a default model is Settings' own).
+    checkMissingAssets(asked, {
+      models: deps.models,
+      instances: () => providers.instances(),
+      listsFiles: (id) => providers.get(id).listsModels === true,
+    });
     const request = withListedModel(asked, provider, config, deps.models);
     // What the request's own model can do (a default of dall-e-3 must not refuse an image for gpt-image-1).
     checkOperationSupported(
