@@ -2,6 +2,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readChunks } from '../../../electron/media/png/chunks.js';
@@ -12,7 +13,8 @@ import type { SweepSheetChunk } from '../../../electron/library/export/sweep-she
 import { startServer, type RunningServer } from '../../../electron/serve/server.js';
 import type { SweepDetail } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
-import { startHarness, waitFor, type Harness } from './harness.js';
+import { exportDone, readZip } from '../export/helpers.js';
+import { startHarness, waitFor, waitForStatus, type Harness } from './harness.js';
 
 const TOKEN = 'sheet-token-0123456789abcdefghijklmnopq';
 const TERMINAL = ['succeeded', 'failed', 'cancelled', 'interrupted'];
@@ -145,5 +147,33 @@ describe('sweeps.sheet on a real sweep', () => {
       expect(missing.status).toBe(404);
       expect(await missing.json()).toMatchObject({ ok: false, error: { code: 'not_found' } });
     }
+  }, 60_000);
+
+  it('exports the sweep’s cells, and nothing else, as a ZIP of their originals (the search sweep:<id>)', async () => {
+    h = await startHarness({ providers: undefined });
+    const other = await h.engine.handlers['jobs.submit']({
+      provider: 'builtin',
+      prompt: 'not in the sweep',
+      width: 64,
+      height: 64,
+      count: 1,
+    });
+    await waitForStatus(h.engine, other.job.id, ['succeeded'], 30_000);
+    const detail = await finishedSweep(h);
+    const folder = mkdtempSync(join(tmpdir(), 'atelier-sheet-zip-'));
+    temps.push(folder);
+    const { export: started } = await h.engine.handlers['export.start']({
+      target: { query: { view: 'active', search: `sweep:${detail.id}` } },
+      format: 'zip',
+      folder,
+      manifest: 'none',
+    });
+    const done = await exportDone(h.engine, started.id);
+    expect(done.status).toBe('completed');
+    const sha = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+    const cells = detail.cells.map((c) =>
+      sha(readFileSync(h!.engine.resolveMedia('image', c.job!.images[0]!.id)!.path)),
+    );
+    expect(new Set(readZip(done.path!).map((e) => sha(e.data)))).toEqual(new Set(cells));
   }, 60_000);
 });
