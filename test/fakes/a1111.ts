@@ -107,7 +107,37 @@ export const a1111Errors = {
   }),
 };
 
+/** GET /sdapi/v1/loras as the built-in Lora extension answers it: name, alias, path and the file's training metadata. */
+export const A1111_LORAS = [
+  {
+    name: 'add_detail',
+    alias: 'add_detail',
+    path: '/models/Lora/add_detail.safetensors',
+    metadata: {
+      ss_sd_model_name: 'runwayml/stable-diffusion-v1-5',
+      ss_base_model_version: 'sd_v1',
+      sshs_model_hash: '7c6bad76eb54f3a1c5f4e0b2c2d43a5dc0b8a4f0e5c7a3e1f2d9b8c7a6e5f4d3',
+      ss_tag_frequency: { '10_detail': { detailed: 12, 'sharp focus': 30, intricate: 5 } },
+    },
+  },
+  { name: 'pixel_art_xl', alias: 'pixel-art', path: '/models/Lora/styles/pixel_art_xl.safetensors', metadata: {} },
+];
+
+/** What the fake lists beside its checkpoints; `404` answers that endpoint as a server without it does. */
+export interface A1111Library {
+  /** GET /sdapi/v1/sd-models instead of the two stock checkpoints. */
+  sdModels?: unknown;
+  /** GET /sdapi/v1/loras; default A1111_LORAS. */
+  loras?: unknown;
+  /** GET /sdapi/v1/embeddings; default one loaded, one skipped. */
+  embeddings?: unknown;
+  /** GET /sdapi/v1/sd-vae; default one VAE. */
+  vaes?: unknown;
+}
+
 export interface FakeA1111Options {
+  /** The model library's lists (loras, embeddings, VAEs, checkpoints). */
+  library?: A1111Library;
   /** Enables --api-auth with these credentials. */
   auth?: { username: string; password: string };
   /** false: /internal/progress is missing (--nowebui), so clients must fall back to /sdapi/v1/progress. */
@@ -284,6 +314,28 @@ export async function startFakeA1111(options: FakeA1111Options = {}): Promise<Fa
         textinfo: null,
       });
     }
+    const listed = (value: unknown) =>
+      value === 404 ? json(res, 404, { detail: 'Not Found' }) : json(res, 200, value);
+    if (req.method === 'GET' && path === '/sdapi/v1/loras') return listed(options.library?.loras ?? A1111_LORAS);
+    if (req.method === 'GET' && path === '/sdapi/v1/embeddings')
+      return listed(
+        options.library?.embeddings ?? {
+          loaded: {
+            EasyNegative: { step: null, sd_checkpoint: null, sd_checkpoint_name: null, shape: 768, vectors: 8 },
+          },
+          skipped: {
+            'bad-hands-xl': { step: null, sd_checkpoint: null, sd_checkpoint_name: null, shape: 2048, vectors: 2 },
+          },
+        },
+      );
+    if (req.method === 'GET' && path === '/sdapi/v1/sd-vae')
+      return listed(
+        options.library?.vaes ?? [
+          { model_name: 'vae-ft-mse-840000.safetensors', filename: '/models/VAE/vae-ft-mse-840000.safetensors' },
+        ],
+      );
+    if (req.method === 'GET' && path === '/sdapi/v1/sd-models' && options.library?.sdModels !== undefined)
+      return listed(options.library.sdModels);
     if (req.method === 'GET' && path === '/sdapi/v1/sd-models') {
       return json(res, 200, [
         ...(echo === ''

@@ -67,6 +67,8 @@ export interface FakeComfyOptions {
   upscaleModels?: string[];
   /** Files in models/loras (LoraLoader's lora_name list); none by default, as the real kit has. */
   loras?: string[];
+  /** GET /embeddings: the names in models/embeddings (without extension); none by default. */
+  embeddings?: string[];
   /** An older server without `overwrite`: a new file under a taken name is always renamed "x (1).png". */
   ignoreOverwrite?: boolean;
   /** /upload/image answers this instead of doing its work (a broken proxy, a server bug). */
@@ -301,6 +303,7 @@ export async function startFakeComfyUI(options: FakeComfyOptions = {}): Promise<
           ],
         });
       }
+      if (req.method === 'GET' && path === '/embeddings') return json(res, 200, options.embeddings ?? []);
       if (req.method === 'GET' && path === '/object_info') {
         return json(
           res,
