@@ -40,7 +40,9 @@ export const SweepCellView = memo(function SweepCellView({
       className={`sweep-cell${selected ? ' selected' : ''}${failed || job === null ? ' failed' : ''}`}
       data-cell={index}
       data-state={state}
-      aria-label={`${label}: ${state === 'done' ? (rating === undefined ? 'done' : `rated ${rating}`) : state}`}
+      // A cell with words on it (waiting, failed) is named by them after its place; a picture by its place and mark.
+      aria-label={images.length > 0 ? `${label}: ${rating === undefined ? 'done' : `rated ${rating}`}` : undefined}
+      title={label}
       aria-pressed={selected}
       tabIndex={focused ? 0 : -1}
       style={{ left, top, width, height }}

@@ -7,6 +7,7 @@ import {
   cellAspect,
   cellRectangle,
   clampZoom,
+  fitZoom,
   columnLeft,
   gridShape,
   layoutGrid,
@@ -91,7 +92,8 @@ function SweepGridOpen() {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const scrollerRef = useRef<HTMLDivElement>(null);
   const viewport = useViewport(scrollerRef);
-  const [zoom, setZoom] = useState<number>(ZOOM.initial);
+  // null: the page fits the window (as it is resized) until the person zooms.
+  const [zoomSet, setZoom] = useState<number | null>(null);
   const [focus, setFocus] = useState(0);
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [anchor, setAnchor] = useState(0);
@@ -111,6 +113,7 @@ function SweepGridOpen() {
   const cells = useMemo(() => pageCells(detail?.cells ?? [], columns, rows, page), [detail, columns, rows, page]);
   const jobs = cells.map(jobOf);
   const base = detail?.base ?? { width: 1, height: 1 };
+  const zoom = zoomSet ?? fitZoom(columns, rows, base, viewport, HEADS);
   // The layout reads only each cell's size: written as one string, a job's other changes leave it as it is.
   const sizes = jobs.map((job) => {
     const { width, height } = cellAspect(job, base);
@@ -205,7 +208,7 @@ function SweepGridOpen() {
     const state = store.getState();
     if (command.kind === 'move') moveTo(moveFocus(focus, command.key, columns, rows));
     else if (command.kind === 'open') openCell(focus);
-    else if (command.kind === 'zoom') setZoom((z) => clampZoom(z + command.by * ZOOM.step));
+    else if (command.kind === 'zoom') setZoom(clampZoom(zoom + command.by * ZOOM.step));
     else if (command.kind === 'page') setPage(page + command.by);
     else if (command.kind === 'compare') compare();
     else if (command.kind === 'rerun') rerunPicked();
@@ -342,14 +345,7 @@ function SweepGridOpen() {
           Loading the sweep…
         </p>
       ) : null}
-      <div
-        ref={scrollerRef}
-        className="sweep-scroll"
-        role="grid"
-        aria-label="Sweep cells"
-        aria-rowcount={rows}
-        aria-colcount={columns}
-      >
+      <div ref={scrollerRef} className="sweep-scroll" role="region" aria-label="Sweep cells">
         <div
           className="sweep-canvas"
           style={{ width: layout.width, height: layout.height }}
@@ -369,7 +365,6 @@ function SweepGridOpen() {
                   <div
                     key={x}
                     className="sweep-label x"
-                    role="columnheader"
                     style={{ left: columnLeft(layout, x), width: layout.columnWidth }}
                     title={`${axisTitle(xAxis)} ${xAxis.values[x]}`}
                   >
@@ -382,7 +377,6 @@ function SweepGridOpen() {
               <div
                 key={y}
                 className="sweep-label y"
-                role="rowheader"
                 style={{ top: layout.rowTops[y], height: layout.rowHeights[y] }}
                 title={yAxis === undefined ? undefined : `${axisTitle(yAxis)} ${yAxis.values[y]}`}
               >

@@ -16,7 +16,7 @@ export interface GridLayout {
 }
 
 /** Zoom is a cell's width in px: from a glance at a 20×20 grid to one cell filling a laptop screen. */
-export const ZOOM = { min: 64, max: 640, step: 32, initial: 192 } as const;
+export const ZOOM = { min: 64, max: 640, step: 32 } as const;
 
 export function clampZoom(width: number): number {
   return Math.min(ZOOM.max, Math.max(ZOOM.min, Math.round(width)));
@@ -141,4 +141,18 @@ export function moveFocus(index: number, key: string, columns: number, rows: num
   if (key === 'Home') return 0;
   if (key === 'End') return columns * rows - 1;
   return index;
+}
+
+/** The zoom at which the whole page fits the window (cells of the base's aspect), within the zoom's bounds. */
+export function fitZoom(
+  columns: number,
+  rows: number,
+  aspect: { width: number; height: number },
+  viewport: { width: number; height: number },
+  heads: { headWidth: number; headHeight: number; gap: number },
+): number {
+  const ratio = cellHeight(1000, aspect) / 1000;
+  const byWidth = (viewport.width - heads.headWidth) / columns - heads.gap;
+  const byHeight = (viewport.height - heads.headHeight) / rows / ratio - heads.gap;
+  return clampZoom(Math.floor(Math.min(byWidth, byHeight) / ZOOM.step) * ZOOM.step);
 }

@@ -37,7 +37,9 @@ export function sweepView(
     axes: axesForRequest(filled),
   });
   const cells = readings.reduce((n, r, i) => (axes[i]!.values.trim() === '' ? n : n * r.labels.length), 1);
-  const label = `Run sweep · ${formatCount(cells, 'cell')}`;
+  // An axis that does not read has no count yet: the button says only what it does.
+  const unread = readings.some((r) => r.message !== null);
+  const label = unread ? 'Run sweep' : `Run sweep · ${formatCount(cells, 'cell')}`;
   if (!plan.ok) {
     const at = /^axes\.(\d+)/.exec(plan.field);
     // planSweep numbers the filled axes: its pointer is turned back into the composer's own axis.

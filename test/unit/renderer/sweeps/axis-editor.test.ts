@@ -68,6 +68,7 @@ describe('the composer’s sweep axes', () => {
     expect(view.axes[0]!.message).toBeNull();
     expect(view.axes[1]!.message).not.toBeNull();
     expect(view.reason).toBe(view.axes[1]!.message);
+    expect(view.label).toBe('Run sweep');
   });
 
   it('refuses over the cap with the numbers, and points a blank axis between filled ones back at the right axis', () => {

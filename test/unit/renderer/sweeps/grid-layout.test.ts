@@ -4,6 +4,7 @@ import {
   cellHeight,
   cellRectangle,
   clampZoom,
+  fitZoom,
   columnLeft,
   gridShape,
   layoutGrid,
@@ -77,6 +78,16 @@ describe('the sweep grid layout', () => {
         },
       ),
     );
+  });
+
+  it('fits a small page to the window and holds a large one at the smallest zoom', () => {
+    const square = { width: 512, height: 512 };
+    const zoom = fitZoom(3, 2, square, { width: 1440, height: 800 }, HEADS);
+    const layout = layoutGrid(3, 2, zoom, () => square, HEADS);
+    expect(layout.width).toBeLessThanOrEqual(1440);
+    expect(layout.height).toBeLessThanOrEqual(800);
+    expect(layoutGrid(3, 2, zoom + ZOOM.step, () => square, HEADS).height).toBeGreaterThan(800);
+    expect(fitZoom(20, 20, square, { width: 1440, height: 800 }, HEADS)).toBe(ZOOM.min);
   });
 
   it('draws only a screenful of a 20×20 grid', () => {
