@@ -64,6 +64,41 @@ export function fitLabel(text: string, width: number, font: number, bold = false
   return `${chars.slice(0, end).join('').trimEnd()}${ELLIPSIS}`;
 }
 
+/** A wrapped line may end after these: file names break at their underscores, dashes and dots. */
+const BREAK_AFTER = new Set([' ', '_', '-', '/', '.', ',']);
+
+/**
+ * The label over at most `maxLines` lines of `width` pixels, each broken after a space or separator where one is
+ * near, the last cut with an ellipsis when the rest does not fit.
+ */
+export function wrapLabel(text: string, width: number, font: number, maxLines: number, bold = false): string[] {
+  const chars = Array.from(cleanLabel(text)).slice(0, MAX_LABEL_CHARS);
+  const scale = bold ? BOLD : 1;
+  const room = width / font;
+  const lines: string[] = [];
+  let start = 0;
+  while (lines.length < maxLines - 1) {
+    let used = 0;
+    let end = start;
+    let lastBreak = -1;
+    while (end < chars.length && used + charWidth(chars[end]!) * scale <= room) {
+      used += charWidth(chars[end]!) * scale;
+      if (BREAK_AFTER.has(chars[end]!)) lastBreak = end + 1;
+      end += 1;
+    }
+    // The rest fits on this line, or not even one character does: the last line below takes it.
+    if (end >= chars.length || end === start) break;
+    const cut = lastBreak > start ? lastBreak : end;
+    const line = chars.slice(start, cut).join('').trim();
+    if (line !== '') lines.push(line);
+    start = cut;
+    while (chars[start] === ' ') start += 1;
+  }
+  const last = fitLabel(chars.slice(start).join(''), width, font, bold);
+  if (last !== '') lines.push(last);
+  return lines;
+}
+
 export type Align = 'start' | 'middle' | 'end';
 
 export interface Label {
@@ -77,6 +112,8 @@ export interface Label {
   alert?: boolean;
   /** Times the sheet's font size (the title is larger). */
   scale?: number;
+  /** Lines the label may wrap over (one when absent). */
+  lines?: number;
 }
 
 export const SHEET_COLOURS = {
@@ -92,15 +129,29 @@ export const SHEET_COLOURS = {
 function textElement(label: Label, sheetFont: number): string {
   const { rect } = label;
   const font = Math.round(sheetFont * (label.scale ?? 1));
-  const words = fitLabel(label.text, rect.width, font, label.bold === true);
-  if (words === '') return '';
+  const bold = label.bold === true;
+  const maxLines = label.lines ?? 1;
+  const lines =
+    maxLines > 1
+      ? wrapLabel(label.text, rect.width, font, maxLines, bold)
+      : [fitLabel(label.text, rect.width, font, bold)];
+  if (lines.length === 0 || lines[0] === '') return '';
   const align = label.align ?? 'start';
   const x = align === 'start' ? rect.left : align === 'middle' ? rect.left + rect.width / 2 : rect.left + rect.width;
-  const y = rect.top + rect.height / 2;
+  const step = font * 1.25;
+  const first = rect.top + rect.height / 2 - ((lines.length - 1) * step) / 2;
   const fill = label.alert ? SHEET_COLOURS.alert : label.muted ? SHEET_COLOURS.muted : SHEET_COLOURS.text;
+  const body =
+    lines.length === 1
+      ? escapeXml(lines[0]!)
+      : lines
+          .map(
+            (line, i) => `<tspan x="${x.toFixed(1)}" y="${(first + i * step).toFixed(1)}">${escapeXml(line)}</tspan>`,
+          )
+          .join('');
   return (
-    `<text x="${x.toFixed(1)}" y="${y.toFixed(1)}" font-size="${font}" text-anchor="${align}" ` +
-    `dominant-baseline="central" fill="${fill}"${label.bold ? ' font-weight="bold"' : ''}>${escapeXml(words)}</text>`
+    `<text x="${x.toFixed(1)}" y="${first.toFixed(1)}" font-size="${font}" text-anchor="${align}" ` +
+    `dominant-baseline="central" fill="${fill}"${bold ? ' font-weight="bold"' : ''}>${body}</text>`
   );
 }
 

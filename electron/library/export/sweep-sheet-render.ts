@@ -166,7 +166,9 @@ export async function renderSweepSheet(sweep: SweepDetail, z: number, deps: Shee
       width: layout.yField.width,
       height: last.top + last.height - top,
     };
-    const labels = yAxis.values.map((value, y): Label => ({ text: value, rect: layout.yHeaders[y]! }));
+    // A row is as tall as its cells: a long value wraps over a few lines there instead of losing its end.
+    const lines = Math.max(1, Math.min(6, Math.floor(layout.yHeaders[0]!.height / (font * 1.3))));
+    const labels = yAxis.values.map((value, y): Label => ({ text: value, rect: layout.yHeaders[y]!, lines }));
     overlays.push({ input: Buffer.from(labelsSvg(band, labels, font)), left: band.left, top: band.top });
   }
 

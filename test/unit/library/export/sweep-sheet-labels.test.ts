@@ -7,6 +7,7 @@ import {
   fitLabel,
   labelsSvg,
   textEm,
+  wrapLabel,
 } from '../../../../electron/library/export/sweep-sheet-labels.js';
 
 describe('sheet labels', () => {
@@ -51,5 +52,42 @@ describe('sheet labels', () => {
     expect(svg).not.toContain('<script>');
     expect(svg.match(/<text /g)).toHaveLength(1);
     expect(svg).toContain('x="0.0" y="20.0"');
+  });
+
+  it('wraps a long value over the lines it may take, breaking after separators', () => {
+    const lines = wrapLabel('add_detail_lora_v11_extra_long_file_name.safetensors', 12 * 14, 14, 4);
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.join('')).toBe('add_detail_lora_v11_extra_long_file_name.safetensors');
+    expect(lines.slice(0, -1).every((l) => /[_.-]$/.test(l))).toBe(true);
+    expect(wrapLabel('a short one', 400, 14, 4)).toEqual(['a short one']);
+    const cut = wrapLabel('word '.repeat(200), 100, 14, 3);
+    expect(cut).toHaveLength(3);
+    expect(cut[2]!.endsWith('…')).toBe(true);
+  });
+
+  it('keeps every wrapped line within its width and the line count', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 300 }),
+        fc.integer({ min: 0, max: 400 }),
+        fc.integer({ min: 1, max: 6 }),
+        (text, width, maxLines) => {
+          const lines = wrapLabel(text, width, 12, maxLines);
+          expect(lines.length).toBeLessThanOrEqual(maxLines);
+          for (const line of lines) expect(textEm(line) * 12).toBeLessThanOrEqual(width + 1e-9);
+        },
+      ),
+    );
+  });
+
+  it('draws a wrapped label as one text of lines, centred on its box', () => {
+    const svg = labelsSvg(
+      { left: 0, top: 0, width: 100, height: 200 },
+      [{ text: 'one_two_three_four_five_six', rect: { left: 0, top: 0, width: 100, height: 200 }, lines: 4 }],
+      14,
+    );
+    const ys = [...svg.matchAll(/<tspan x="0.0" y="([0-9.]+)">/g)].map((m) => Number(m[1]));
+    expect(ys.length).toBeGreaterThan(1);
+    expect((ys[0]! + ys[ys.length - 1]!) / 2).toBeCloseTo(100, 0);
   });
 });
