@@ -129,7 +129,12 @@ export interface RealComfy {
  * (comfy/cli_args.py), which wins over the kit's `--preview-method auto` because argparse keeps the last value.
  * Without upscale models it gets a base directory of its own whose models are links to the kit's checkpoints only.
  */
-export async function startComfy(options: { previews: boolean; upscaleModels?: boolean }): Promise<RealComfy> {
+export async function startComfy(options: {
+  previews: boolean;
+  upscaleModels?: boolean;
+  /** More ComfyUI flags (e.g. `--extra-model-paths-config` for a test's own LoRAs folder). */
+  extraArgs?: string[];
+}): Promise<RealComfy> {
   const port = await freePort();
   const dir = await mkdtemp(join(tmpdir(), 'atelier-real-comfyui-'));
   for (const sub of ['in', 'out', 'tmp']) await mkdir(join(dir, sub));
@@ -152,6 +157,7 @@ export async function startComfy(options: { previews: boolean; upscaleModels?: b
     '--temp-directory',
     join(dir, 'tmp'),
     ...(options.previews ? [] : ['--preview-method', 'none']),
+    ...(options.extraArgs ?? []),
   ];
   const start = async (): Promise<number> => {
     const ran = await runScript('start.sh', args, 4 * 60_000);
