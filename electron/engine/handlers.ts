@@ -344,6 +344,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       store,
       check: async (request) => void (await checked(request)),
       submit: (request) => submit(request, false),
+      announce,
       now: () => Date.now(),
     }),
     ...createSweepSheetHandlers({

@@ -14,6 +14,8 @@ export interface SweepHandlerDeps {
   check(request: GenerateRequest): Promise<void>;
   /** jobs.submit's path for one cell: stored, announced and scheduled as one job, never split across servers. */
   submit(request: GenerateRequest): Promise<{ job: JobDetail; created: boolean }>;
+  /** Announces jobs as they are now (jobs.changed): a cell's job again once it names its cell. */
+  announce(ids: string[]): void;
   now(): number;
 }
 
@@ -112,22 +114,24 @@ export function createSweepHandlers(deps: SweepHandlerDeps): Pick<Handlers, Swee
     cells: ReadonlyArray<{ x: number; y: number; z: number; request: SweepBase }>,
     attempt: string,
   ): Promise<number> {
+    let linked = 0;
     const outcomes = await Promise.allSettled(
-      cells.map((c) =>
-        deps.submit({
+      cells.map(async (c) => {
+        const { job, created } = await deps.submit({
           ...c.request,
           idempotencyKey: `sweep:${sweepId}:${c.x},${c.y},${c.z}:${attempt}`,
-        } as GenerateRequest),
-      ),
+        } as GenerateRequest);
+        if (!created) return;
+        // Linked as soon as it is stored, and announced again so the grid hears of it with its cell.
+        const link: CellLink = { x: c.x, y: c.y, z: c.z, jobId: job.id };
+        sweeps.linkCells(sweepId, [link]);
+        deps.announce([job.id]);
+        linked += 1;
+      }),
     );
-    const links: CellLink[] = [];
-    outcomes.forEach((o, i) => {
-      if (o.status === 'fulfilled' && o.value.created) links.push({ ...cells[i]!, jobId: o.value.job.id });
-    });
-    sweeps.linkCells(sweepId, links);
     const refused = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
-    if (links.length === 0 && refused !== undefined) throw refused.reason;
-    return links.length;
+    if (linked === 0 && refused !== undefined) throw refused.reason;
+    return linked;
   }
 
   return {

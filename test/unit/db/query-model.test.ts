@@ -218,6 +218,9 @@ function naiveTerm(t: Term, m: ModelImage): boolean {
     // Imported images are made from nothing in the library: lineage has its own test (curation/lineage.test.ts).
     case 'from':
       return false;
+    // Nor are they a sweep's cells: sweep: has its own test (db/sweeps.test.ts).
+    case 'sweep':
+      return false;
   }
 }
 
