@@ -24,6 +24,8 @@ import './sweeps.css';
 
 const HEADS = { headWidth: 132, headHeight: 40, gap: 6 };
 const FAILED = new Set(['failed', 'cancelled', 'interrupted']);
+/** Scroll offsets are read in steps of this many px; the cells drawn reach one band further. */
+const BAND = 128;
 
 function useViewport(scroller: React.RefObject<HTMLDivElement | null>) {
   const [viewport, setViewport] = useState({ left: 0, top: 0, width: 1200, height: 800 });
@@ -34,12 +36,18 @@ function useViewport(scroller: React.RefObject<HTMLDivElement | null>) {
     // One read per frame however many scroll events arrive: the cells shown follow the scroll without a stutter.
     const read = () => {
       frame = 0;
-      setViewport({
-        left: element.scrollLeft,
-        top: element.scrollTop,
+      // The offset in bands: a slow scroll renders the grid again only when it crosses into the next band.
+      const next = {
+        left: Math.floor(element.scrollLeft / BAND) * BAND,
+        top: Math.floor(element.scrollTop / BAND) * BAND,
         width: element.clientWidth,
         height: element.clientHeight,
-      });
+      };
+      setViewport((now) =>
+        now.left === next.left && now.top === next.top && now.width === next.width && now.height === next.height
+          ? now
+          : next,
+      );
     };
     const onScroll = () => {
       if (frame === 0) frame = requestAnimationFrame(read);
@@ -120,7 +128,7 @@ function SweepGridOpen() {
     return `${width}x${height}`;
   });
   const layout = useGridLayout(columns, rows, zoom, sizes.join());
-  const range = visibleRange(layout, viewport);
+  const range = visibleRange(layout, { ...viewport, width: viewport.width + BAND, height: viewport.height + BAND });
 
   const allJobs = (detail?.cells ?? []).map(jobOf);
   const failedCells = (detail?.cells ?? []).filter((cell, i) => {
