@@ -36,15 +36,14 @@ const MODELS = `FROM jobs AS j INDEXED BY jobs_model_usage WHERE j.model_key IS 
 const LORAS = `FROM job_loras AS jl JOIN jobs AS j INDEXED BY jobs_usage ON j.id = jl.job_id WHERE ${SHOWN} GROUP BY jl.key`;
 
 /**
- * GROUP BYs over the job roll-ups (best_rating, favorite, trashed_images: migration 0010; rejected: 0020) read from
- * covering indexes (migration 0025), never a jobs row: per kind, the counts and newest in one, the best job in another
- * (SQLite takes a bare column from the row holding the query's one max()). Query plans: test/unit/db/model-usage.test.ts.
+ * One GROUP BY per kind over the job roll-ups (best_rating, favorite, trashed_images: migration 0010; rejected: 0020)
+ * read from covering indexes (migration 0025), never a jobs row: the counts, the newest, and the best job through
+ * model_usage_best (a rank's job id; SQLite's bare column would need the query's only max()). Query plans:
+ * test/unit/db/model-usage.test.ts.
  */
 export const USAGE_SQL = {
-  modelCounts: `SELECT j.model_key, sum(j.count - j.trashed_images), max(j.created_at) ${MODELS}`,
-  modelBest: `SELECT j.model_key, max(${RANK}), j.id ${MODELS}`,
-  loraCounts: `SELECT jl.key, sum(j.count - j.trashed_images), max(j.created_at) ${LORAS}`,
-  loraBest: `SELECT jl.key, max(${RANK}), j.id ${LORAS}`,
+  models: `SELECT j.model_key, sum(j.count - j.trashed_images), max(j.created_at), model_usage_best(${RANK}, j.id) ${MODELS}`,
+  loras: `SELECT jl.key, sum(j.count - j.trashed_images), max(j.created_at), model_usage_best(${RANK}, j.id) ${LORAS}`,
   labels: `SELECT kind, key, label FROM facet_values WHERE kind IN ('model', 'lora') AND jobs > 0`,
   hashes: `SELECT DISTINCT model_key AS key, lower(json_extract(metadata_json, '$.modelHash')) AS hash
     FROM jobs INDEXED BY jobs_model_hash
@@ -53,24 +52,39 @@ export const USAGE_SQL = {
     ORDER BY favorite DESC, rating DESC, idx LIMIT 1`,
 } as const;
 
-type Counted = [key: string, images: number, last: number];
-type Best = [key: string, rank: number, jobId: string];
+type Used = [key: string, images: number, last: number, best: string];
 
-function rows(counts: Counted[], best: Best[], labels: Map<string, string>): UsageRow[] {
-  const bestOf = new Map(best.map(([key, rank, jobId]) => [key, { rank, jobId }]));
-  return counts.map(([key, images, last]) => ({
-    key,
-    label: labels.get(key) ?? key,
-    images,
-    lastUsedAt: last,
-    bestJobId: bestOf.get(key)!.jobId,
-    bestRank: bestOf.get(key)!.rank,
-  }));
+// model_usage_best's answer: the rank, a space, the job id (ranks are integers, ids have no space).
+function rows(used: Used[], labels: Map<string, string>): UsageRow[] {
+  return used.map(([key, images, last, best]) => {
+    const space = best.indexOf(' ');
+    return {
+      key,
+      label: labels.get(key) ?? key,
+      images,
+      lastUsedAt: last,
+      bestJobId: best.slice(space + 1),
+      bestRank: Number(best.slice(0, space)),
+    };
+  });
 }
 
 /** How many images each model and LoRA made, and the best of them (the model library's usage). */
 export function createModelUsage(ctx: StoreContext): Access<ModelUsageReads, Record<never, never>> {
   const { sql } = ctx;
+  // The job id of the highest rank in a group, with the rank: one pass where a bare column would take two.
+  ctx.db.aggregate('model_usage_best', {
+    start: () => ({ rank: -1, id: '' }),
+    step: (best: { rank: number; id: string }, rank: number, id: string) => {
+      if (rank > best.rank) {
+        best.rank = rank;
+        best.id = id;
+      }
+      return best;
+    },
+    result: (best: { rank: number; id: string }) => `${best.rank} ${best.id}`,
+    // better-sqlite3's typings allow one argument per step; the aggregate takes two (rank, id).
+  } as unknown as Parameters<StoreContext['db']['aggregate']>[1]);
   const raw = (name: keyof typeof USAGE_SQL) =>
     sql.cached(`modelUsage.${name}`, `modelUsage.${name}`, () => USAGE_SQL[name], { raw: true });
   const labelRows = sql.prepare<{ kind: 'model' | 'lora'; key: string; label: string }>(
@@ -86,8 +100,8 @@ export function createModelUsage(ctx: StoreContext): Access<ModelUsageReads, Rec
     const labels = { model: new Map<string, string>(), lora: new Map<string, string>() };
     for (const r of labelRows.all()) labels[r.kind].set(r.key, r.label);
     return {
-      models: rows(raw('modelCounts').all() as Counted[], raw('modelBest').all() as Best[], labels.model),
-      loras: rows(raw('loraCounts').all() as Counted[], raw('loraBest').all() as Best[], labels.lora),
+      models: rows(raw('models').all() as Used[], labels.model),
+      loras: rows(raw('loras').all() as Used[], labels.lora),
       hashes: hashRows
         .all()
         .filter((r): r is { key: string; hash: string } => typeof r.hash === 'string' && r.hash.length > 0)

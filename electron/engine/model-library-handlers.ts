@@ -1,9 +1,12 @@
 import type { Handlers } from '../../shared/contract.js';
 import type { JobStore } from '../db/types.js';
 import type { ModelCache } from './model-cache.js';
-import { modelLibrary, type ServerLibrary } from './model-library.js';
+import { mergeLibrary, queryLibrary, type MergedLibrary, type ServerLibrary } from './model-library.js';
+import type { ModelUsage } from '../db/model-usage.js';
 import type { ProviderRegistry } from './provider-registry.js';
 import type { SettingsService } from './settings-service.js';
+
+type Preview = ReturnType<JobStore['modelUsage']['previewImage']>;
 
 export type ModelLibraryChannels = 'models.library' | 'models.setNote' | 'models.refresh';
 
@@ -29,17 +32,32 @@ export function createModelLibraryHandlers(deps: ModelLibraryDeps): Pick<Handler
       return library === undefined ? [] : [{ provider: i.id, library }];
     });
 
+  // The merge and the previews kept while the usage copy and every server's list are the same objects.
+  let kept: { usage: ModelUsage; lists: unknown[]; merged: MergedLibrary; previews: Map<string, Preview> } | undefined;
+  const current = () => {
+    const usage = store.modelUsage.usage();
+    const list = servers();
+    const lists = list.flatMap((s) => [s.provider, s.library]);
+    if (kept?.usage !== usage || kept.lists.length !== lists.length || kept.lists.some((x, i) => x !== lists[i]))
+      kept = { usage, lists, merged: mergeLibrary(list, usage), previews: new Map() };
+    return kept;
+  };
+
   return {
-    'models.library': async (query) =>
-      modelLibrary(
+    'models.library': async (query) => {
+      const { merged, previews } = current();
+      return queryLibrary(
+        merged,
         {
-          servers: servers(),
-          usage: store.modelUsage.usage(),
           notes: store.modelNotes.notes(),
-          previewImage: (jobId) => store.modelUsage.previewImage(jobId),
+          previewImage: (jobId) => {
+            if (!previews.has(jobId)) previews.set(jobId, store.modelUsage.previewImage(jobId));
+            return previews.get(jobId);
+          },
         },
         query,
-      ),
+      );
+    },
     'models.setNote': async ({ key, note }) => ({ note: store.modelNotes.setNote(key, note) }),
     // The registry's test lists each server again and keeps what it listed in the model cache.
     'models.refresh': async () => {

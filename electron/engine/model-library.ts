@@ -133,44 +133,64 @@ export function entryKey(entry: { kind: ModelKind; stem: string; hash?: string |
   return `${entry.kind}:${entry.hash === undefined ? entry.stem : entry.hash.slice(0, HASH_PREFIX)}`;
 }
 
-const byName = (a: Entry, b: Entry) =>
-  a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: 'base' }) || (a.stem < b.stem ? -1 : 1);
-const SORTS: Record<ModelLibraryQuery['sort'], (a: Entry, b: Entry) => number> = {
+const COLLATOR = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+const byName = (a: Merged, b: Merged) => COLLATOR.compare(a.name, b.name) || (a.stem < b.stem ? -1 : 1);
+const SORTS: Record<ModelLibraryQuery['sort'], (a: Merged, b: Merged) => number> = {
   used: (a, b) => b.images - a.images || byName(a, b),
   recent: (a, b) => (b.lastUsedAt ?? -1) - (a.lastUsedAt ?? -1) || byName(a, b),
   name: byName,
 };
 
-export interface LibrarySources {
-  servers: readonly ServerLibrary[];
-  usage: ModelUsage;
+/** An entry as merged, with what filtering needs folded once. */
+export interface Merged extends Entry {
+  key: string;
+  /** Name, base model and trigger words, folded: what the search words are looked for in. */
+  text: string;
+  foldedBase?: string;
+}
+
+export interface MergedLibrary {
+  entries: Merged[];
+  baseModels: string[];
+}
+
+/** Every server's files and every model images know, merged once per change of either (the handler keeps it). */
+export function mergeLibrary(servers: readonly ServerLibrary[], usage: ModelUsage): MergedLibrary {
+  const entries = fromServers(servers);
+  withUsage(entries, usage);
+  const merged = entries.all.map((e): Merged => ({
+    ...e,
+    key: entryKey(e),
+    text: foldForSearch([e.name, e.baseModel ?? '', ...e.triggerWords].join('\n')),
+    ...(e.baseModel === undefined ? {} : { foldedBase: foldForSearch(e.baseModel) }),
+  }));
+  const baseModels = [...new Set(merged.flatMap((e) => (e.baseModel === undefined ? [] : [e.baseModel])))].sort();
+  return { entries: merged, baseModels };
+}
+
+export interface LibraryLookups {
   notes: ReadonlyMap<string, string>;
   previewImage(jobId: string): { imageId: string; rating: number } | undefined;
 }
 
-/** The library as asked: every server's files and every model images know, merged, filtered, sorted, bounded. */
-export function modelLibrary(sources: LibrarySources, query: ModelLibraryQuery): ModelLibrary {
-  const entries = fromServers(sources.servers);
-  withUsage(entries, sources.usage);
-  const baseModels = [...new Set(entries.all.flatMap((e) => (e.baseModel === undefined ? [] : [e.baseModel])))].sort();
+/** The library as asked: filtered by kind, base model and search words, sorted, bounded; previews for what is shown. */
+export function queryLibrary(library: MergedLibrary, lookups: LibraryLookups, query: ModelLibraryQuery): ModelLibrary {
   const words = foldForSearch(query.search ?? '')
     .split(/\s+/u)
     .filter((w) => w.length > 0);
   const base = query.baseModel === undefined ? undefined : foldForSearch(query.baseModel);
-  const matches = entries.all.filter((e) => {
-    if (query.kind !== undefined && e.kind !== query.kind) return false;
-    if (base !== undefined && (e.baseModel === undefined || foldForSearch(e.baseModel) !== base)) return false;
-    if (words.length === 0) return true;
-    const text = foldForSearch([e.name, e.baseModel ?? '', ...e.triggerWords].join('\n'));
-    return words.every((w) => text.includes(w));
-  });
+  const matches = library.entries.filter(
+    (e) =>
+      (query.kind === undefined || e.kind === query.kind) &&
+      (base === undefined || e.foldedBase === base) &&
+      words.every((w) => e.text.includes(w)),
+  );
   matches.sort(SORTS[query.sort]);
   const items = matches.slice(0, query.limit).map((e): LibraryModel => {
-    const key = entryKey(e);
-    const note = sources.notes.get(key);
-    const preview = e.best === undefined ? undefined : sources.previewImage(e.best.jobId);
+    const note = lookups.notes.get(e.key);
+    const preview = e.best === undefined ? undefined : lookups.previewImage(e.best.jobId);
     return {
-      key,
+      key: e.key,
       kind: e.kind,
       name: e.name,
       ...(e.hash === undefined ? {} : { hash: e.hash }),
@@ -191,5 +211,15 @@ export function modelLibrary(sources: LibrarySources, query: ModelLibraryQuery):
           }),
     };
   });
-  return { items, total: matches.length, baseModels };
+  return { items, total: matches.length, baseModels: library.baseModels };
+}
+
+export interface LibrarySources extends LibraryLookups {
+  servers: readonly ServerLibrary[];
+  usage: ModelUsage;
+}
+
+/** Merge and query in one call (tests; the handler keeps the merge between calls). */
+export function modelLibrary(sources: LibrarySources, query: ModelLibraryQuery): ModelLibrary {
+  return queryLibrary(mergeLibrary(sources.servers, sources.usage), sources, query);
 }
