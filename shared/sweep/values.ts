@@ -154,7 +154,8 @@ function readNumberItem(text: string, signed: boolean): NumberItem | null {
     if (count === null || !c.take(']')) return null;
     out = { from, to, count };
   } else if (c.take('(')) {
-    c.take('+');
+    // A1111 writes the step signed, `(+2)` or `(-2)`; the ends already say which way the range runs.
+    if (!c.take('+')) c.take('-');
     const step = c.number(false);
     if (step === null || !c.take(')')) return null;
     out = { from, to, step };

@@ -33,6 +33,7 @@ describe('an axis’s values as typed', () => {
     expect(values('guidance', '0.5-1.5 step 0.25')).toEqual({ kind: 'number', values: [0.5, 0.75, 1, 1.25, 1.5] });
     expect(values('steps', '4-12 [5]')).toEqual({ kind: 'number', values: [4, 6, 8, 10, 12] });
     expect(values('steps', '1-9 (+2)')).toEqual({ kind: 'number', values: [1, 3, 5, 7, 9] });
+    expect(values('steps', '9-1 (-4)')).toEqual({ kind: 'number', values: [9, 5, 1] });
     expect(values('steps', '20-5 step 5')).toEqual({ kind: 'number', values: [20, 15, 10, 5] });
     expect(values('steps', '1-3, 10')).toEqual({ kind: 'number', values: [1, 2, 3, 10] });
     expect(values('loraWeight', '-1--0.5 step 0.25')).toEqual({ kind: 'number', values: [-1, -0.75, -0.5] });
