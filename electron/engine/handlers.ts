@@ -24,7 +24,7 @@ import type { SidecarWriter } from '../library/xmp/sidecar-writer.js';
 import { createSimilarHandlers } from './similar-handlers.js';
 import { createInstanceHandlers } from './instance-handlers.js';
 import { partMessage, splitBatch } from '../scheduler/split-batch.js';
-import { checkMissingAssets } from './missing-assets.js';
+import { checkMissingAssets, withListedLoraNames } from './missing-assets.js';
 import { createSweepHandlers } from './sweep-handlers.js';
 import { createSweepSheetHandlers, originalBytes } from './sweep-sheet-handlers.js';
 import { createModelLibraryHandlers } from './model-library-handlers.js';
@@ -166,12 +166,13 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     deps.inputs.check(asked);
     const { provider, config } = await providers.ready(asked.provider, asked.model);
     // The model and LoRAs the person named, against the servers' last listings (a default model is Settings' own).
-    checkMissingAssets(asked, {
+    const assets = {
       models: deps.models,
       instances: () => providers.instances(),
-      listsFiles: (id) => providers.get(id).listsModels === true,
-    });
-    const request = withListedModel(asked, provider, config, deps.models);
+      listsFiles: (id: string) => providers.get(id).listsModels === true,
+    };
+    checkMissingAssets(asked, assets);
+    const request = withListedModel(withListedLoraNames(asked, assets), provider, config, deps.models);
     // What the request's own model can do (a default of dall-e-3 must not refuse an image for gpt-image-1).
     checkOperationSupported(
       request,

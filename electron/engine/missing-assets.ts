@@ -85,3 +85,27 @@ export function missingMessage(missing: readonly MissingAsset[]): string {
   ];
   return `No connected server has ${parts.join(' or ')}.`;
 }
+
+/**
+ * The request with each LoRA named as its one target server lists it ("add_detail" from an A1111 image becomes
+ * ComfyUI's "styles/add_detail.safetensors"), so the server finds it and the job records what ran. An `any:` target
+ * is left alone: each instance may spell it differently.
+ */
+export function withListedLoraNames(request: GenerateRequest, deps: MissingAssetDeps): GenerateRequest {
+  if (request.loras === undefined || request.loras.length === 0 || kindOfTarget(request.provider) !== undefined)
+    return request;
+  if (!deps.listsFiles(request.provider)) return request;
+  const listed = deps.models
+    ?.get(request.provider)
+    ?.library?.filter((m) => m.kind === 'lora')
+    .map((m) => m.name);
+  if (listed === undefined) return request;
+  let changed = false;
+  const loras = request.loras.map((lora) => {
+    const found = findAsset(lora.name, listed);
+    if (found === undefined || found === lora.name) return lora;
+    changed = true;
+    return { ...lora, name: found };
+  });
+  return changed ? { ...request, loras } : request;
+}

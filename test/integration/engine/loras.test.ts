@@ -66,4 +66,39 @@ describe('LoRAs on jobs made here', () => {
     const { job } = await engine.handlers['jobs.submit'](ask('a fox', { model: 'Dreamshaper_8' }));
     expect(job.status).toBe('queued');
   });
+  it('a LoRA the server lists under another spelling runs by its name there; ones it lacks are all named', async () => {
+    const { engine } = await connected();
+    const refused = await engine.handlers['jobs.submit'](
+      ask('a fox', {
+        loras: [
+          { name: 'add_detail', weight: 1 },
+          { name: 'gone', weight: 1 },
+          { name: 'also-gone.safetensors', weight: 0.5 },
+        ],
+      }),
+    ).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).toMatchObject({
+      code: 'invalid_request',
+      message: 'No connected server has the LoRAs “gone”, “also-gone.safetensors”.',
+      details: { field: 'loras.1.name' },
+    });
+    expect(comfy!.promptRequests()).toHaveLength(0);
+
+    const { job } = await engine.handlers['jobs.submit'](
+      ask('a fox', { loras: [{ name: 'Add_Detail', weight: 0.5 }] }),
+    );
+    expect(job.request.loras).toEqual([{ name: 'styles/add_detail.safetensors', weight: 0.5 }]);
+    expect((await waitForStatus(engine, job.id, ['succeeded', 'failed'])).status).toBe('succeeded');
+    const graph = (
+      comfy!.promptRequests()[0]!.json as {
+        prompt: Record<string, { class_type: string; inputs: Record<string, unknown> }>;
+      }
+    ).prompt;
+    expect(Object.values(graph).find((n) => n.class_type === 'LoraLoader')?.inputs.lora_name).toBe(
+      'styles/add_detail.safetensors',
+    );
+  });
 });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { type MissingAssetDeps, checkMissingAssets } from '../../../electron/engine/missing-assets.js';
+import {
+  type MissingAssetDeps,
+  checkMissingAssets,
+  withListedLoraNames,
+} from '../../../electron/engine/missing-assets.js';
 import type { ModelList } from '../../../electron/engine/model-cache.js';
 import type { GenerateRequest, ServerModel } from '../../../shared/contract.js';
 import { AppError } from '../../../shared/errors.js';
@@ -133,5 +137,27 @@ describe('missing models and LoRAs before sending', () => {
         deps({ comfyui: comfy }),
       ),
     ).not.toThrow();
+  });
+});
+
+describe('LoRAs named as the one target server lists them', () => {
+  const loras = [
+    { name: 'Add_Detail', weight: 0.5 },
+    { name: 'ink.safetensors', weight: 1 },
+    { name: 'unknown', weight: 1 },
+  ];
+  it('a single server: its spelling; exact and unknown names unchanged', () => {
+    expect(withListedLoraNames(ask({ loras }), deps({ comfyui: comfy })).loras).toEqual([
+      { name: 'styles/add_detail.safetensors', weight: 0.5 },
+      { name: 'ink.safetensors', weight: 1 },
+      { name: 'unknown', weight: 1 },
+    ]);
+  });
+  it('any:<kind>, a server without a library, or a hosted provider: left as asked', () => {
+    const asked = ask({ provider: 'any:comfyui', loras });
+    expect(withListedLoraNames(asked, deps({ comfyui: comfy }))).toBe(asked);
+    const plain = ask({ loras });
+    expect(withListedLoraNames(plain, deps({ comfyui: { models: [], listedAt: 1 } }))).toBe(plain);
+    expect(withListedLoraNames(plain, deps({ comfyui: comfy }, ['comfyui']))).toBe(plain);
   });
 });
