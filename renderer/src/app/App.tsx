@@ -26,6 +26,7 @@ import { UpdateBanner } from './UpdateBanner';
 import { TrashView } from '../curation/TrashView';
 import { Viewer } from '../viewer/Viewer';
 import { ModelLibrary } from '../models/ModelLibrary';
+import { ModelsNavLink } from '../models/ModelsNavLink';
 import { SweepGrid } from '../sweeps/SweepGrid';
 import { SweepsList } from '../sweeps/SweepsList';
 import { focusGrid } from '../gallery/grid-focus';
@@ -105,7 +106,7 @@ export function App() {
           <QueueButton />
           <button
             type="button"
-            className={modelsOpen ? 'btn ghost active' : 'btn ghost'}
+            className={modelsOpen ? 'btn ghost models-toggle active' : 'btn ghost models-toggle'}
             aria-pressed={modelsOpen}
             title="Models and LoRAs, through your own images (M)"
             onClick={() => (modelsOpen ? closeModels() : openModels())}
@@ -142,6 +143,7 @@ export function App() {
         </aside>
         {/* Mounted even when hidden: its lists load the boards and tags that decide whether it stands at all. */}
         <aside className="library-nav" aria-label="Library" hidden={!libraryShown}>
+          <ModelsNavLink />
           <BoardsList />
           <TagsList />
           <SweepsList />

@@ -212,7 +212,7 @@ function LoraMenu({
                   onClick={() => onPick(choice.sendName)}
                 >
                   {m.preview === undefined ? (
-                    <span className="lora-thumb empty" aria-hidden="true" />
+                    <span className="lora-thumb" aria-hidden="true" />
                   ) : (
                     <img className="lora-thumb" src={api.mediaUrl('thumb', m.preview.imageId)} alt="" />
                   )}

@@ -1,4 +1,4 @@
-import type { CSSProperties } from 'react';
+import { memo } from 'react';
 import type { LibraryModel } from '../../../shared/contract';
 import { useNow } from '../common/use-now';
 import { useApi, useApp, useAppStore } from '../store/context';
@@ -9,15 +9,24 @@ import { NoteField } from './NoteField';
 /** Trigger words shown on a card; the rest are counted. */
 const CARD_TRIGGERS = 6;
 
-/** One model or LoRA: the person's own best picture made with it first, then its name, use, servers, words and note. */
-export function ModelCard({
+/**
+ * One model or LoRA: the person's own best picture made with it first, then its name, use, servers, words and note.
+ * Placed by the grid (top, left, width, height); memoised, so a scroll renders only the cards it brings in.
+ */
+export const ModelCard = memo(function ModelCard({
   model,
-  style,
   pictureHeight,
+  top,
+  left,
+  width,
+  height,
 }: {
   model: LibraryModel;
-  style?: CSSProperties;
   pictureHeight: number;
+  top?: number;
+  left?: number;
+  width?: number;
+  height?: number;
 }) {
   const api = useApi();
   const store = useAppStore();
@@ -40,7 +49,11 @@ export function ModelCard({
   };
   const extra = model.triggerWords.length - CARD_TRIGGERS;
   return (
-    <article className="model-card" style={style} aria-label={`${kind} ${model.name}`}>
+    <article
+      className="model-card"
+      style={top === undefined ? undefined : { position: 'absolute', top, left, width, height }}
+      aria-label={`${kind} ${model.name}`}
+    >
       <div className="model-picture" style={{ height: pictureHeight }}>
         {model.preview === undefined ? (
           <div className="model-placeholder" aria-hidden="true">
@@ -55,7 +68,8 @@ export function ModelCard({
           />
         )}
         <span className="model-marks">
-          <span className={`model-mark kind-${model.kind}`}>{kind}</span>
+          {/* Without a picture the placeholder already names the kind. */}
+          {model.preview === undefined ? null : <span className={`model-mark kind-${model.kind}`}>{kind}</span>}
           {model.baseModel === undefined ? null : <span className="model-mark">{model.baseModel}</span>}
         </span>
       </div>
@@ -67,7 +81,10 @@ export function ModelCard({
         <p className={model.servers.length === 0 ? 'model-servers missing' : 'model-servers'}>
           {serversLine(model, nameOf)}
         </p>
-        {model.triggerWords.length === 0 ? null : (
+        {model.triggerWords.length === 0 ? (
+          // The row stays, so every card's note and buttons sit at the same height.
+          <div className="model-triggers" aria-hidden="true" />
+        ) : (
           <ul className="model-triggers" aria-label="Trigger words">
             {model.triggerWords.slice(0, CARD_TRIGGERS).map((word) => (
               <li key={word}>
@@ -110,4 +127,4 @@ export function ModelCard({
       </div>
     </article>
   );
-}
+});

@@ -8,11 +8,17 @@ import { MODEL_CARD, modelGridLayout } from './model-grid-layout';
 export function ModelGrid({ items }: { items: readonly LibraryModel[] }) {
   const scroller = useRef<HTMLDivElement>(null);
   const [box, setBox] = useState({ width: 0, height: 0 });
+  // The scroll position rounded to the rows drawn: a scroll within them renders nothing.
   const [scrollTop, setScrollTop] = useState(0);
   useLayoutEffect(() => {
     const el = scroller.current;
     if (el === null) return;
-    const measure = () => setBox({ width: el.clientWidth, height: el.clientHeight });
+    // The cards fill the box inside its padding (models.css).
+    const measure = () => {
+      const style = getComputedStyle(el);
+      const inner = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      setBox({ width: Math.max(0, inner), height: el.clientHeight });
+    };
     measure();
     const observer = new ResizeObserver(measure);
     observer.observe(el);
@@ -34,18 +40,16 @@ export function ModelGrid({ items }: { items: readonly LibraryModel[] }) {
         const model = items[row * layout.columns + col];
         if (model === undefined) break;
         cards.push(
-          <ModelCard
-            key={model.key}
-            model={model}
-            pictureHeight={layout.pictureHeight}
-            style={{
-              position: 'absolute',
-              top: row * (layout.rowHeight + MODEL_CARD.gap),
-              left: col * (layout.cardWidth + MODEL_CARD.gap),
-              width: layout.cardWidth,
-              height: layout.rowHeight,
-            }}
-          />,
+          <div role="listitem" key={model.key}>
+            <ModelCard
+              model={model}
+              top={row * (layout.rowHeight + MODEL_CARD.gap)}
+              left={col * (layout.cardWidth + MODEL_CARD.gap)}
+              width={layout.cardWidth}
+              height={layout.rowHeight}
+              pictureHeight={layout.pictureHeight}
+            />
+          </div>,
         );
       }
     }
@@ -54,15 +58,16 @@ export function ModelGrid({ items }: { items: readonly LibraryModel[] }) {
     <div
       ref={scroller}
       className="models-scroll"
-      onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+      onScroll={(e) => {
+        const top = e.currentTarget.scrollTop;
+        const next = modelGridLayout(box.width, items.length, top, box.height);
+        // Only a change of the rows drawn re-renders the grid.
+        if (next.firstRow !== layout.firstRow || next.endRow !== layout.endRow) setScrollTop(top);
+      }}
       tabIndex={-1}
     >
       <div className="models-canvas" role="list" aria-label="Models" style={{ height: layout.totalHeight }}>
-        {cards.map((card) => (
-          <div role="listitem" key={card.key}>
-            {card}
-          </div>
-        ))}
+        {cards}
       </div>
     </div>
   );
