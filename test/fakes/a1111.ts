@@ -123,6 +123,23 @@ export const A1111_LORAS = [
   { name: 'pixel_art_xl', alias: 'pixel-art', path: '/models/Lora/styles/pixel_art_xl.safetensors', metadata: {} },
 ];
 
+/**
+ * The infotext's `Lora hashes: "name: hash, …", ` for the prompt's `<lora:name:weight>` tags the server has (by name or
+ * alias; the Lora extension's short hash, 12 hex digits), as A1111 writes it; empty when none is used.
+ */
+function loraHashesOf(prompt: string, listed: unknown): string {
+  const known = Array.isArray(listed)
+    ? (listed as Array<{ name?: string; alias?: string; metadata?: Record<string, unknown> }>)
+    : [];
+  const used: string[] = [];
+  for (const match of prompt.matchAll(/<lora:([^:<>]+):[^>]*>/g)) {
+    const lora = known.find((l) => l.name === match[1] || l.alias === match[1]);
+    const hash = lora?.metadata?.sshs_model_hash;
+    if (typeof hash === 'string') used.push(`${match[1]}: ${hash.slice(0, 12)}`);
+  }
+  return used.length === 0 ? '' : `Lora hashes: "${used.join(', ')}", `;
+}
+
 /** What the fake lists beside its checkpoints; `404` answers that endpoint as a server without it does. */
 export interface A1111Library {
   /** GET /sdapi/v1/sd-models instead of the two stock checkpoints. */
@@ -486,9 +503,10 @@ export async function startFakeA1111(options: FakeA1111Options = {}): Promise<Fa
     const tail = echo === '' ? '' : ` ${echo}`;
     const prompt = (typeof body.prompt === 'string' ? body.prompt : '') + tail;
     const negative = typeof body.negative_prompt === 'string' ? body.negative_prompt : '';
+    const loraHashes = loraHashesOf(prompt, options.library?.loras ?? A1111_LORAS);
     const infotexts = seeds.map(
       (s) =>
-        `${prompt}${negative ? `\nNegative prompt: ${negative}` : ''}\nSteps: ${steps}, Sampler: ${String(body.sampler_name)}, Schedule type: ${String(body.scheduler)}, CFG scale: ${String(body.cfg_scale)}, Seed: ${s}, Size: ${String(body.width)}x${String(body.height)}, Model hash: 6ce0161689, Model: v1-5-pruned-emaonly, Version: v1.10.1`,
+        `${prompt}${negative ? `\nNegative prompt: ${negative}` : ''}\nSteps: ${steps}, Sampler: ${String(body.sampler_name)}, Schedule type: ${String(body.scheduler)}, CFG scale: ${String(body.cfg_scale)}, Seed: ${s}, Size: ${String(body.width)}x${String(body.height)}, Model hash: 6ce0161689, Model: v1-5-pruned-emaonly, ${loraHashes}Version: v1.10.1`,
     );
     const info = pyJson({
       prompt,

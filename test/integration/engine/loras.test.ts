@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultProviders } from '../../../electron/engine/default-providers.js';
 import { AppError } from '../../../shared/errors.js';
-import { type FakeComfy, startFakeComfyUI } from '../../fakes/index.js';
+import { type FakeA1111, type FakeComfy, startFakeA1111, startFakeComfyUI } from '../../fakes/index.js';
 import { type Harness, startHarness, waitForStatus } from './harness.js';
 
 const CHECKPOINTS = ['dreamshaper_8.safetensors'];
@@ -100,5 +100,29 @@ describe('LoRAs on jobs made here', () => {
     expect(Object.values(graph).find((n) => n.class_type === 'LoraLoader')?.inputs.lora_name).toBe(
       'styles/add_detail.safetensors',
     );
+  });
+  it('A1111: a LoRA from a ComfyUI image runs by A1111’s name as a tag; one its /sdapi/v1/loras lacks is named', async () => {
+    const a1111: FakeA1111 = await startFakeA1111();
+    try {
+      h = await startHarness({ providers: defaultProviders() });
+      const { engine } = h;
+      await engine.handlers['settings.update']({ providers: { a1111: { enabled: true, baseUrl: a1111.url } } });
+      await engine.handlers['providers.test']({ id: 'a1111' });
+      const asked = (loras: Array<{ name: string; weight: number }>) =>
+        ask('a moth', { provider: 'a1111', steps: 2, loras });
+      await expect(engine.handlers['jobs.submit'](asked([{ name: 'nothing', weight: 1 }]))).rejects.toMatchObject({
+        message: 'No connected server has the LoRA “nothing”.',
+      });
+      const { job } = await engine.handlers['jobs.submit'](
+        asked([{ name: 'styles/pixel_art_xl.safetensors', weight: 0.75 }]),
+      );
+      expect((await waitForStatus(engine, job.id, ['succeeded', 'failed'])).status).toBe('succeeded');
+      expect(job.request.prompt).toBe('a moth');
+      expect((a1111.generationRequests()[0]!.json as { prompt: string }).prompt).toBe(
+        'a moth <lora:pixel_art_xl:0.75>',
+      );
+    } finally {
+      await a1111.close();
+    }
   });
 });

@@ -32,6 +32,13 @@ describe('a1111: LoRAs as <lora:name:weight> in the prompt', () => {
     expect(sent.prompt).toBe('a red fox in snow <lora:add_detail:0.7> <lora:Ink Wash:-0.5> <lora:flat:1>');
   });
 
+  it('A1111 names the LoRAs it applied in its infotext (Lora hashes), as a real server does', async () => {
+    const out = await provider.generate(sd({ loras: [{ name: 'add_detail', weight: 0.5 }] }), cfg, recordingContext());
+    expect((out.info?.infotexts as string[])[0]).toMatch(
+      /<lora:add_detail:0\.5>\n.*Lora hashes: "add_detail: 7c6bad76eb54", /s,
+    );
+  });
+
   it('image to image carries the tags too', async () => {
     const { sourcePng } = await import('./helpers.js');
     const ctx = Object.assign(recordingContext(), { inputs: { image: sourcePng(64, 48) } });
