@@ -351,6 +351,7 @@ describe.each(SIZES)('the screen tour at $width×$height', (size) => {
         'Gallery',
         'Viewer',
         'Composer',
+        'Sweep grid',
         'Curation',
       ]);
       // The whole sheet inside the window, every group's last row on screen, no key group broken over two lines.

@@ -130,6 +130,7 @@ describe('the keyboard cheat sheet', () => {
       'Gallery',
       'Viewer',
       'Composer',
+      'Sweep grid',
       'Curation',
     ]);
     const curation = sheet.getByRole('region', { name: 'Curation' });

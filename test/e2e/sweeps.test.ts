@@ -144,5 +144,27 @@ describe('sweeps', () => {
     await listed.first().click();
     await grid().waitFor();
     await waitFor(async () => (await cells().count()) === 6, 'the grid again', 10_000);
+
+    // Export sheet (PNG): the browser downloads the page as one labelled picture.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      grid().getByRole('button', { name: 'Export sheet (PNG)' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/\.png$/);
+
+    // From a cell's image: Sweep from these settings… fills the composer and opens its Sweep section.
+    await cells().nth(2).click();
+    await page.locator('dialog.viewer').waitFor();
+    await page.getByRole('button', { name: 'Sweep from these settings…' }).click();
+    await grid().waitFor({ state: 'detached' });
+    expect(await composer.getByLabel('Prompt', { exact: true }).inputValue()).toBe('a teapot on a windowsill');
+    expect(await composer.locator('details.sweep-section').getAttribute('open')).not.toBeNull();
+
+    // A sweep's image in the gallery links back to its grid.
+    await page.locator('.grid-canvas img.thumb').first().dblclick();
+    await page.locator('dialog.viewer').waitFor();
+    await page.getByRole('button', { name: 'Open sweep grid' }).click();
+    await grid().waitFor();
+    expect(await page.locator('dialog.viewer').count()).toBe(0);
   }, 120_000);
 });

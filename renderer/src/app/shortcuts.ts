@@ -13,7 +13,7 @@ export interface Shortcut {
 }
 
 export interface ShortcutGroup {
-  title: 'Gallery' | 'Viewer' | 'Composer' | 'Curation';
+  title: 'Gallery' | 'Viewer' | 'Composer' | 'Curation' | 'Sweep grid';
   items: readonly Shortcut[];
 }
 
@@ -58,6 +58,27 @@ export const SHORTCUT_GROUPS: readonly ShortcutGroup[] = [
       { keys: ['Ctrl+Enter'], does: 'Generate' },
       { keys: ['ArrowUp', 'ArrowDown'], show: '↑ ↓', does: 'Past prompts (at the start or end of the prompt)' },
       { keys: ['Escape'], show: 'Esc', does: 'Close the composer drawer' },
+    ],
+  },
+  {
+    // The grid's own keys (sweeps/sweep-keys.ts; a unit test holds this group to them).
+    title: 'Sweep grid',
+    items: [
+      {
+        keys: ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End'],
+        show: '← → ↑ ↓',
+        does: 'Move between cells',
+      },
+      { keys: ['Enter'], does: 'Open the cell in the viewer' },
+      { keys: ['+', '=', '-', '_'], show: '+ −', does: 'Larger or smaller cells' },
+      { keys: ['PageUp', 'PageDown'], show: 'PgUp PgDn', does: 'Previous or next page (Z)' },
+      {
+        keys: ['0', '1', '2', '3', '4', '5', 'x', 'X', 'Delete', 'Backspace'],
+        show: '1–5 X Del',
+        does: 'Rate, reject or trash the cells',
+      },
+      { keys: ['c', 'C'], show: 'C', does: 'Compare the selected cells' },
+      { keys: ['r', 'R'], show: 'R', does: 'Run the cells again' },
     ],
   },
   {

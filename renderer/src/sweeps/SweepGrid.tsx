@@ -209,7 +209,12 @@ function SweepGridOpen() {
   const onKeyDown = (e: React.KeyboardEvent) => {
     if (exporting || isTextField(e.target) || (e.target as HTMLElement).closest?.('.sweep-head') != null) return;
     const command = sweepKeyToCommand(e);
-    if (command === null) return;
+    // The gallery's keys (N, Q, B, Tab…) would act behind the grid: only undo and the cheat sheet pass through.
+    const passes = ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'z') || e.key === '?' || e.key === 'Tab';
+    if (command === null) {
+      if (!passes) e.stopPropagation();
+      return;
+    }
     e.preventDefault();
     // The grid's keys are the grid's: the gallery under it never sees them.
     e.stopPropagation();

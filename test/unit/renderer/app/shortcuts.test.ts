@@ -81,8 +81,8 @@ describe('the keyboard cheat sheet', () => {
     ).toBeNull();
   });
 
-  it('has the four groups, each entry with keys to show and what they do', () => {
-    expect(SHORTCUT_GROUPS.map((g) => g.title)).toEqual(['Gallery', 'Viewer', 'Composer', 'Curation']);
+  it('has the five groups, each entry with keys to show and what they do', () => {
+    expect(SHORTCUT_GROUPS.map((g) => g.title)).toEqual(['Gallery', 'Viewer', 'Composer', 'Sweep grid', 'Curation']);
     for (const item of SHORTCUT_GROUPS.flatMap((g) => g.items)) {
       expect(shownKeys(item).length).toBeGreaterThan(0);
       expect(item.does).not.toBe('');

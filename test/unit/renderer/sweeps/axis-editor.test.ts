@@ -9,6 +9,7 @@ import { createAppStore } from '../../../../renderer/src/store/store';
 import type { SweepAxisDraft } from '../../../../renderer/src/sweeps/sweep-axes';
 import { sweepTally, sweepView } from '../../../../renderer/src/sweeps/sweep-plan';
 import { sweepKeyToCommand } from '../../../../renderer/src/sweeps/sweep-keys';
+import { SHORTCUT_GROUPS } from '../../../../renderer/src/app/shortcuts';
 import { fakeApi } from '../helpers';
 
 const BASE = { prompt: 'a red fox', count: 1 };
@@ -110,5 +111,18 @@ describe('the grid’s keys', () => {
     expect(key('Enter')).toEqual({ kind: 'open' });
     // Ctrl+Z and the like belong to the app (undo).
     expect(key('z', { ctrlKey: true })).toBeNull();
+  });
+});
+
+describe('the grid’s keys on the cheat sheet', () => {
+  it('lists every key the grid binds in its Sweep grid group', () => {
+    const group = SHORTCUT_GROUPS.find((g) => g.title === 'Sweep grid')!;
+    const listed = new Set(group.items.flatMap((item) => item.keys));
+    const named = ['Enter', 'Delete', 'Backspace', 'ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End'];
+    const keys = [...Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)), ...named, 'PageUp', 'PageDown'];
+    const bound = keys.filter(
+      (key) => sweepKeyToCommand({ key, ctrlKey: false, metaKey: false, altKey: false }) !== null,
+    );
+    expect(bound.filter((key) => !listed.has(key))).toEqual([]);
   });
 });
