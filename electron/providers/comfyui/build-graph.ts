@@ -5,7 +5,7 @@ import type { ProviderConfig } from '../types.js';
 import { COMFYUI_DEFAULTS, upscalersOf } from './capabilities.js';
 import { connection } from './connection.js';
 import { DEFAULT_STRENGTH, defaultImageWorkflow } from './image-graphs.js';
-import { loraTags } from '../lora-text.js';
+import { LORA_TAG_UNSAFE, loraTags } from '../lora-text.js';
 import { withLoraChain } from './lora-chain.js';
 import type { UpscalerMemo } from './test-connection.js';
 import {
@@ -107,6 +107,14 @@ export function buildGraph(
           'LoraTagLoader) the text "{{loras}}", or clear the workflow to use the default graph.',
         'loras',
       );
+    (request.loras ?? []).forEach((lora, index) => {
+      // The text is read back as `<lora:name:weight>` tags: a name holding one of the tag's own marks would break it.
+      if (LORA_TAG_UNSAFE.test(lora.name))
+        throw invalid(
+          `The LoRA “${lora.name}” cannot go into {{loras}}: a <lora:name:weight> tag cannot hold “:”, “<” or “>”.`,
+          `loras.${index}.name`,
+        );
+    });
   }
   const values: WorkflowValues = {
     prompt: request.prompt,

@@ -126,6 +126,20 @@ describe('comfyui: LoRAs in a person’s workflow', () => {
     expect(Object.values(sentGraph()).some((n) => n.class_type === 'LoraLoader')).toBe(false);
   });
 
+  it('{{loras}} refuses a name its tags cannot hold, before sending', async () => {
+    await start(['LoraTagLoader'], tagLoader('{{loras}}'));
+    const error = await rejectsWith(
+      provider.generate(
+        request({ width: 512, height: 512, loras: [{ name: 'a>b.safetensors', weight: 1 }] }),
+        cfg,
+        recordingContext(),
+      ),
+      'invalid_request',
+    );
+    expect(error.details).toMatchObject({ field: 'loras.0.name' });
+    expect(fake.promptRequests()).toHaveLength(0);
+  });
+
   it('{{loras}} is empty when the request has none', async () => {
     await start(['LoraTagLoader'], tagLoader('{{loras}}'));
     await provider.generate(request({ width: 512, height: 512 }), cfg, recordingContext());
