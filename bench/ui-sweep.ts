@@ -2,6 +2,7 @@
  * `npm run bench -- ui-sweep`: a 20×20 sweep (400 cells, each a finished job with its image and thumbnail) made
  * through the engine on a scripted provider, then its grid opened in Chromium: frames per second while scrolling
  * (reading speed and a fling, down and across) and while zooming step by step every frame. Target 55+ fps.
+ * `-- --no-pictures` hides the thumbnails: what is left is the grid's own work.
  */
 import { defaultProviders } from '../electron/engine/default-providers.js';
 import { buildRenderer, launchBrowser, rm, startHost, tempDir } from '../test/e2e/harness.js';
@@ -42,7 +43,9 @@ function withMean(intervals: number[]): FrameStats & { meanFps: number } {
   return { ...frameStats(intervals), meanFps: (intervals.length / total) * 1000 };
 }
 
-export async function run(): Promise<void> {
+export async function run(args: string[] = []): Promise<void> {
+  // --no-pictures: the cells without their thumbnails, to tell the grid's own work from the pictures' raster.
+  const noPictures = args.includes('--no-pictures');
   const renderer = await buildRenderer();
   const dataDir = await tempDir('atelier-bench-ui-sweep-');
   const scripted = createScriptedProvider('scripted', [{ kind: 'succeed', delayMs: 0, progressSteps: 1 }]);
@@ -85,6 +88,7 @@ export async function run(): Promise<void> {
       await page.getByRole('region', { name: 'Sweeps' }).getByRole('button').first().click();
       await page.locator('dialog.sweep-view .sweep-cell img').first().waitFor({ timeout: 30_000 });
       const openMs = Date.now() - opened;
+      if (noPictures) await page.addStyleTag({ content: '.sweep-thumb { visibility: hidden; }' });
       // From the whole page fitted to the window to cells 256 px wide: the grid then scrolls both ways.
       await page.locator('dialog.sweep-view .sweep-cell').first().focus();
       for (let i = 0; i < 6; i += 1) await page.keyboard.press('+');
@@ -161,7 +165,9 @@ export async function run(): Promise<void> {
         ['zoom a step every frame (+ / −)', fps(zooming), '55+ fps'],
         ['cells in the DOM at 256 px (virtualised)', `${cellsDrawn} of ${SIDE * SIDE}`, ''],
       ];
-      console.log(`\nAtelier sweep grid bench: ${SIDE}×${SIDE} cells, Chromium headless, 1440×900\n`);
+      console.log(
+        `\nAtelier sweep grid bench: ${SIDE}×${SIDE} cells, Chromium headless, 1440×900${noPictures ? ', pictures hidden' : ''}\n`,
+      );
       console.log('| measure | result | target |\n|---|---|---|');
       for (const [a, b, c] of rows) console.log(`| ${a} | ${b} | ${c} |`);
     } finally {
