@@ -102,6 +102,22 @@ describe('the Models screen', () => {
     );
     expect(await card(/^LoRA pixel_art_xl$/).innerText()).toContain('No images yet');
 
+    // A trigger word's chip adds it to the prompt; Use in composer adds the LoRA after the one picked before.
+    await detail.getByRole('button', { name: 'detailed', exact: true }).click();
+    const prompt = composer().getByLabel('Prompt', { exact: true });
+    expect(await prompt.inputValue()).toBe('a lighthouse in a storm, sharp focus, detailed');
+    await prompt.fill('a lighthouse in a storm, sharp focus');
+    await card(/^LoRA pixel_art_xl$/)
+      .getByRole('button', { name: 'Use in composer' })
+      .click();
+    const applied = composer().getByRole('list', { name: 'LoRAs applied, in order' }).getByRole('listitem');
+    expect(await applied.allInnerTexts()).toEqual([
+      expect.stringContaining('add_detail'),
+      expect.stringContaining('pixel_art_xl'),
+    ]);
+    await composer().getByRole('button', { name: 'Remove pixel_art_xl' }).click();
+    expect(await applied.count()).toBe(1);
+
     const note = detail.getByLabel('Note on add_detail');
     await note.fill('crisp at 0.6, mushy above 1');
     await screen.getByLabel('Search models').click();
