@@ -9,7 +9,7 @@ describe('the model library from a real ComfyUI', () => {
     expect(listing.ok).toBe(true);
     expect(listing.library).toContainEqual({ kind: 'checkpoint', name: KIT_CHECKPOINT });
     for (const model of listing.library ?? []) expect(ServerModel.safeParse(model).success).toBe(true);
-    // The loader nodes' lists are the library's own: every LoRA and VAE file the server names is there.
+    // The checkpoints are the same list the model picker offers.
     expect(listing.library?.filter((m) => m.kind === 'checkpoint').map((m) => m.name)).toEqual(listing.models);
   });
 });
