@@ -88,7 +88,13 @@ export async function run(args: string[] = []): Promise<void> {
       await page.getByRole('region', { name: 'Sweeps' }).getByRole('button').first().click();
       await page.locator('dialog.sweep-view .sweep-cell img').first().waitFor({ timeout: 30_000 });
       const openMs = Date.now() - opened;
-      if (noPictures) await page.addStyleTag({ content: '.sweep-thumb { visibility: hidden; }' });
+      // A constructed sheet: the page's CSP refuses a <style> element.
+      if (noPictures)
+        await page.evaluate(`(() => {
+          const sheet = new CSSStyleSheet();
+          sheet.replaceSync('.sweep-thumb { visibility: hidden; }');
+          document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+        })()`);
       // From the whole page fitted to the window to cells 256 px wide: the grid then scrolls both ways.
       await page.locator('dialog.sweep-view .sweep-cell').first().focus();
       for (let i = 0; i < 6; i += 1) await page.keyboard.press('+');
