@@ -150,6 +150,16 @@ describe('the Models screen', () => {
     expect(await screen.getByLabel('Search models').inputValue()).toBe('add_detail');
     await screen.getByRole('article', { name: 'LoRA add_detail' }).waitFor();
     expect(await screen.getByRole('article').count()).toBe(1);
+    // A narrow window: the filters wrap, the cards keep their width.
+    await screen.getByLabel('Search models').fill('');
+    await screen.getByRole('tab', { name: /^All/ }).click();
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await screen
+      .getByRole('article', { name: /^Checkpoint / })
+      .first()
+      .waitFor();
+    await screenshot(page, 'model-library-1024x700');
+    await page.setViewportSize({ width: 1440, height: 900 });
     await page.keyboard.press('Escape');
     await screen.waitFor({ state: 'detached' });
   }, 60_000);

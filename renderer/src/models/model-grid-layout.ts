@@ -1,7 +1,7 @@
 /** The Models screen's windowed grid: equal cards in rows, only the rows near the view drawn (2,000 cards stay cheap). */
 
 /** A card's narrowest width, the gap between cards, and the fixed height of its words under the picture. */
-export const MODEL_CARD = { minWidth: 220, gap: 16, bodyHeight: 208 } as const;
+export const MODEL_CARD = { minWidth: 240, gap: 16, bodyHeight: 208 } as const;
 /** Rows drawn beyond the view on each side, so a scroll shows cards already painted. */
 const OVERSCAN_ROWS = 2;
 

@@ -167,13 +167,14 @@ describe('Details’ model names', () => {
 describe('the windowed grid', () => {
   it('fits as many cards as the width takes and draws only the rows near the view', () => {
     const layout = modelGridLayout(1000, 2_000, 0, 800);
-    expect(layout.columns).toBe(4);
-    expect(layout.cardWidth * 4 + MODEL_CARD.gap * 3).toBeLessThanOrEqual(1000);
+    expect(layout.columns).toBe(3);
+    expect(layout.cardWidth * 3 + MODEL_CARD.gap * 2).toBeLessThanOrEqual(1000);
+    expect(layout.cardWidth).toBeGreaterThanOrEqual(MODEL_CARD.minWidth);
     expect(layout.firstRow).toBe(0);
     expect(layout.endRow).toBeLessThan(10);
-    expect(layout.totalHeight).toBe(500 * layout.rowHeight + 499 * MODEL_CARD.gap);
+    expect(layout.totalHeight).toBe(667 * layout.rowHeight + 666 * MODEL_CARD.gap);
     const far = modelGridLayout(1000, 2_000, layout.totalHeight - 800, 800);
-    expect(far.endRow).toBe(500);
+    expect(far.endRow).toBe(667);
     expect(far.endRow - far.firstRow).toBeLessThan(10);
     expect(modelGridLayout(100, 3, 0, 800).columns).toBe(1);
     expect(modelGridLayout(1000, 0, 0, 800)).toMatchObject({ totalHeight: 0, firstRow: 0, endRow: 0 });
