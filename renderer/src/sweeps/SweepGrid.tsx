@@ -128,7 +128,7 @@ function SweepGridOpen() {
     return `${width}x${height}`;
   });
   const layout = useGridLayout(columns, rows, zoom, sizes.join());
-  const range = visibleRange(layout, { ...viewport, width: viewport.width + BAND, height: viewport.height + BAND });
+  const range = visibleRange(layout, { ...viewport, width: viewport.width + BAND, height: viewport.height + BAND }, 2);
 
   const allJobs = (detail?.cells ?? []).map(jobOf);
   const failedCells = (detail?.cells ?? []).filter((cell, i) => {
