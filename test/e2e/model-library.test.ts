@@ -47,7 +47,9 @@ describe('LoRAs in the composer', () => {
 
     const weight = composer().getByLabel('Weight of add_detail, typed');
     expect(await weight.inputValue()).toBe('1');
-    await weight.fill('0.6');
+    // Typed as a person types: "0." on the way to 0.6 stays in the box.
+    await weight.fill('');
+    await weight.pressSequentially('0.6');
     expect(await composer().getByLabel('Weight of add_detail', { exact: true }).inputValue()).toBe('0.6');
     await composer()
       .getByRole('button', { name: /^Add trigger words/ })

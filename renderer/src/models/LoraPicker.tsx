@@ -90,7 +90,7 @@ export function LoraPicker({
             const model = byName.get(lora.name);
             const words = model?.triggerWords ?? [];
             return (
-              <li key={lora.name} className="lora-row">
+              <li key={`${lora.name}-${index}`} className="lora-row">
                 <span className="lora-name" title={lora.name}>
                   {model?.name ?? lora.name}
                 </span>
@@ -113,19 +113,10 @@ export function LoraPicker({
                   value={Math.min(SLIDER.max, Math.max(SLIDER.min, lora.weight))}
                   onChange={(e) => update({ loras: setLoraWeight(loras, index, Number(e.target.value)) })}
                 />
-                <input
-                  type="number"
-                  className="lora-weight"
-                  aria-label={`Weight of ${lora.name}, typed`}
-                  min={WEIGHT.min}
-                  max={WEIGHT.max}
-                  step={SLIDER.step}
-                  value={lora.weight}
-                  onChange={(e) => {
-                    // A half-typed number ("-", "") waits for its digits.
-                    if (e.target.value === '' || !Number.isFinite(Number(e.target.value))) return;
-                    update({ loras: setLoraWeight(loras, index, Number(e.target.value)) });
-                  }}
+                <WeightBox
+                  name={lora.name}
+                  weight={lora.weight}
+                  onWeight={(w) => update({ loras: setLoraWeight(store.getState().draft.loras, index, w) })}
                 />
                 {words.length === 0 ? null : (
                   <button
@@ -150,6 +141,28 @@ export function LoraPicker({
         </p>
       ))}
     </div>
+  );
+}
+
+/** The typed weight: its own text while typed ("-", "0."), the draft's weight once it reads as a number. */
+function WeightBox({ name, weight, onWeight }: { name: string; weight: number; onWeight: (w: number) => void }) {
+  const [text, setText] = useState<string | null>(null);
+  return (
+    <input
+      type="number"
+      className="lora-weight"
+      aria-label={`Weight of ${name}, typed`}
+      min={WEIGHT.min}
+      max={WEIGHT.max}
+      step={SLIDER.step}
+      value={text ?? String(weight)}
+      onChange={(e) => {
+        setText(e.target.value);
+        const typed = e.target.valueAsNumber;
+        if (e.target.value !== '' && Number.isFinite(typed)) onWeight(typed);
+      }}
+      onBlur={() => setText(null)}
+    />
   );
 }
 
