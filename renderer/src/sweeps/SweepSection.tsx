@@ -18,12 +18,12 @@ export function SweepSection({ view, loras }: { view: SweepView; loras: readonly
     setAxes(axes.map((axis, i) => (i === index ? { ...axis, ...patch } : axis)));
 
   return (
-    <details className="advanced sweep-section" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+    <details className="sweep-section" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>
         Sweep
-        {view.active ? <span className="advanced-note">{sweepTally(view, axes)}</span> : null}
+        {view.active ? <span className="sweep-note">{sweepTally(view, axes)}</span> : null}
       </summary>
-      <div className="advanced-body sweep-axes">
+      <div className="sweep-axes">
         <p className="muted sweep-intro">
           Vary up to three settings; each combination is a job, read as one labelled grid.
         </p>
