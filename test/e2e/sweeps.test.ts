@@ -66,7 +66,14 @@ describe('sweeps', () => {
     expect(await run.isDisabled()).toBe(true);
     await composer.getByLabel('Y axis values').fill('4-8 step 4');
     await expect.poll(() => run.isDisabled()).toBe(false);
-    await composer.locator('.sweep-section').scrollIntoViewIfNeeded();
+    // To the composer's end: the chips and the count sit above the pinned Generate.
+    await composer.locator('.sweep-intro').hover();
+    await page.mouse.wheel(0, 2000);
+    await waitFor(
+      async () => (await composer.locator('.sweep-tally').boundingBox())!.y < 780,
+      'the composer to scroll',
+      5_000,
+    );
     await screenshot(page, 'sweeps-composer-section');
 
     await run.click();

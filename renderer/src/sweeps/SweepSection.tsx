@@ -21,7 +21,8 @@ export function SweepSection({ view, loras }: { view: SweepView; loras: readonly
     <details className="sweep-section" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>
         Sweep
-        {view.active ? <span className="sweep-note">{sweepTally(view, axes)}</span> : null}
+        {/* Folded, the axes wait (Generate is plain): the note says they are kept, the open section counts them. */}
+        {view.active && !open ? <span className="sweep-note">{sweepTally(view, axes)}, kept for later</span> : null}
       </summary>
       <div className="sweep-axes">
         <p className="muted sweep-intro">

@@ -91,7 +91,9 @@ describe('the composer’s sweep axes', () => {
     expect(bad).toMatch(/<button type="submit"[^>]*disabled/);
     expect(bad).toContain('aria-invalid="true"');
     // Folded, the section sends nothing of its axes.
-    expect(composerHtml([axis('guidance', '3, 5')], false)).not.toContain('Run sweep');
+    const folded = composerHtml([axis('guidance', '3, 5')], false);
+    expect(folded).not.toContain('Run sweep');
+    expect(folded).toContain('2 cells · 2 images, kept for later');
   });
 });
 
