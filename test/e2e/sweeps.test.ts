@@ -21,7 +21,7 @@ const scripted = createScriptedProvider('scripted', [
 ]);
 const base = scripted.capabilities.bind(scripted);
 // The scripted provider takes CFG too, so both axes apply.
-scripted.capabilities = () => ({ ...base(), guidance: { min: 0, max: 30, default: 7 } });
+scripted.capabilities = (config) => ({ ...base(config), guidance: { min: 0, max: 30, default: 7 } });
 
 const grid = () => app.page.locator('dialog.sweep-view');
 const cells = () => grid().locator('.sweep-cell');
