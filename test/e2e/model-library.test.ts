@@ -127,6 +127,11 @@ describe('the Models screen', () => {
       const library = await apiCall(app.host, 'models.library', { sort: 'used', limit: 100, search: 'add_detail' });
       return library.items[0]?.note === 'crisp at 0.6, mushy above 1';
     }, 'the note saved');
+    // Esc in the note puts the saved one back, and saves nothing.
+    await note.fill('scratch that');
+    await note.press('Escape');
+    expect(await note.inputValue()).toBe('crisp at 0.6, mushy above 1');
+    await screen.waitFor();
 
     await screen.getByRole('tab', { name: /^All/ }).click();
     await card(/^Checkpoint /)

@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import type { LibraryModel } from '../../../shared/contract';
+import { useLatch } from '../common/use-latch';
 import { useNow } from '../common/use-now';
 import { useApi, useApp, useAppStore } from '../store/context';
 import { withTriggerWords, addLora } from './lora-picker';
@@ -20,8 +21,11 @@ export const ModelCard = memo(function ModelCard({
   left,
   width,
   height,
+  lite = false,
 }: {
   model: LibraryModel;
+  /** Mounted during a fling (gallery/fling.ts): no picture asked for until the scroll slows; then it stays. */
+  lite?: boolean;
   pictureHeight: number;
   top?: number;
   left?: number;
@@ -30,6 +34,7 @@ export const ModelCard = memo(function ModelCard({
 }) {
   const api = useApi();
   const store = useAppStore();
+  const pictureAllowed = useLatch(!lite);
   const providerNames = useApp((s) => s.providers);
   const now = useNow();
   const nameOf = (id: string) => providerNames.find((p) => p.id === id)?.name ?? id;
@@ -59,7 +64,7 @@ export const ModelCard = memo(function ModelCard({
           <div className="model-placeholder" aria-hidden="true">
             {kind}
           </div>
-        ) : (
+        ) : !pictureAllowed ? null : (
           <img
             src={api.mediaUrl('thumb', model.preview.imageId)}
             alt={`Your ${model.preview.rating === undefined ? 'newest' : 'best-rated'} image made with ${model.name}`}

@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { LibraryModel } from '../../../shared/contract';
 import { mark } from '../app/perf-marks';
+import { useFling } from '../gallery/history-hooks';
 import { ModelCard } from './ModelCard';
 import { MODEL_CARD, modelGridLayout } from './model-grid-layout';
 
@@ -10,6 +11,8 @@ export function ModelGrid({ items }: { items: readonly LibraryModel[] }) {
   const [box, setBox] = useState({ width: 0, height: 0 });
   // The scroll position rounded to the rows drawn: a scroll within them renders nothing.
   const [scrollTop, setScrollTop] = useState(0);
+  // A fling's new cards wait for their pictures until it slows, as the gallery's rows do.
+  const flinging = useFling(scroller);
   useLayoutEffect(() => {
     const el = scroller.current;
     if (el === null) return;
@@ -48,6 +51,7 @@ export function ModelGrid({ items }: { items: readonly LibraryModel[] }) {
               width={layout.cardWidth}
               height={layout.rowHeight}
               pictureHeight={layout.pictureHeight}
+              lite={flinging}
             />
           </div>,
         );

@@ -57,6 +57,12 @@ describe('a model card', () => {
     expect(text).toContain('Use in composer');
   });
 
+  it('mounted during a fling, asks for no picture (the words are there at once)', () => {
+    const { html, text } = render(createElement(ModelCard, { model: lora, pictureHeight: 150, lite: true }));
+    expect(html).not.toContain('<img');
+    expect(text).toContain('detail_tweaker');
+  });
+
   it('without images: a quiet placeholder naming the kind; a file on no connected server says so', () => {
     const vae = libraryModel({ name: 'sdxl_vae', kind: 'vae' });
     const { html, text } = render(createElement(ModelCard, { model: vae, pictureHeight: 150 }));
