@@ -27,7 +27,7 @@ export const SHORTCUT_GROUPS: readonly ShortcutGroup[] = [
       { keys: ['/'], does: 'Search' },
       { keys: ['n', 'N'], show: 'N', does: 'New prompt (opens the composer)' },
       { keys: ['q', 'Q'], show: 'Q', does: 'Show or hide the queue' },
-      { keys: ['m', 'M'], show: 'M', does: 'Models and LoRAs (and back)' },
+      { keys: ['m', 'M'], show: 'M', does: 'Models and LoRAs' },
       { keys: ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'], show: '← → ↑ ↓', does: 'Move between pictures' },
       { keys: ['Home', 'End'], show: 'Home End', does: 'First or last picture' },
       { keys: ['Enter'], does: 'Open the picture in the viewer' },
