@@ -13,6 +13,14 @@ export interface AxeViolation {
 
 /** Runs axe-core in the page (injected once) and returns the serious and critical violations, with their elements. */
 export async function seriousViolations(page: Page, context?: string): Promise<AxeViolation[]> {
+  // Two frames let a transition just started (a chip enabled as capabilities arrive) reach its end before colours are read.
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const raf = (globalThis as unknown as { requestAnimationFrame(cb: () => void): void }).requestAnimationFrame;
+        raf(() => raf(() => resolve()));
+      }),
+  );
   const loaded = await page.evaluate(() => 'axe' in globalThis);
   // Evaluated through the debugger protocol: the app's CSP (script-src 'self') rightly refuses an inline script tag.
   if (!loaded) await page.evaluate(source);

@@ -151,7 +151,7 @@ describe('the Models screen', () => {
     const { page } = app;
     await page.getByRole('button', { name: 'a lighthouse in a storm, sharp focus', exact: true }).dblclick();
     const details = page.getByRole('complementary', { name: 'Details' });
-    await details.getByRole('button', { name: 'add_detail in the model library' }).click();
+    await details.getByRole('button', { name: 'In model library: add_detail' }).click();
     const screen = page.getByRole('region', { name: 'Models' });
     await screen.waitFor();
     expect(await screen.getByLabel('Search models').inputValue()).toBe('add_detail');

@@ -37,7 +37,7 @@ export function ModelLink({
       <button
         type="button"
         className="link small muted-link"
-        aria-label={`${shown} in the model library`}
+        aria-label={`In model library: ${shown}`}
         onClick={() => {
           leaveViewer();
           store.getState().openModels({ search: shown, kind });

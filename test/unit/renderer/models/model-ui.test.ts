@@ -166,7 +166,7 @@ describe('Details’ model names', () => {
     );
     expect(text).toContain('styles/ghibli.safetensors × 0.6 In model library');
     expect(html).toContain('title="Show every image made with ghibli"');
-    expect(html).toContain('aria-label="ghibli in the model library"');
+    expect(html).toContain('aria-label="In model library: ghibli"');
   });
 });
 
