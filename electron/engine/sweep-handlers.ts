@@ -3,6 +3,7 @@ import { AppError } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { cellRequest, expandSweep, planSweep, type PlannedAxis, type SweepBase } from '../../shared/sweep/expand.js';
 import type { SweepAxisField } from '../../shared/sweep/limits.js';
+import { defaultSweepName } from '../../shared/sweep/labels.js';
 import type { JobStore } from '../db/types.js';
 import type { CellLink, SweepRecord } from '../db/sweeps.js';
 
@@ -150,7 +151,7 @@ export function createSweepHandlers(deps: SweepHandlerDeps): Pick<Handlers, Swee
       const now = deps.now();
       const record: SweepRecord = {
         id: uuidv7(now),
-        name: start.name?.trim() || expanded.axes.map((a) => a.field).join(' × '),
+        name: start.name?.trim() || defaultSweepName(expanded.axes.map(axisView)),
         createdAt: now,
         axes: expanded.axes.map(axisView),
         typed: start.axes,

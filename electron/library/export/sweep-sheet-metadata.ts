@@ -26,8 +26,8 @@ const A1111_AXIS: Record<SweepField, string> = {
   provider: 'Provider',
 };
 
-/** The axis's name as a person reads it on the sheet and in the infotext (a LoRA weight names its LoRA). */
-export function axisName(axis: Pick<SweepAxisView, 'field' | 'lora'>): string {
+/** The axis as A1111's X/Y/Z plot names it in an infotext (a LoRA weight names its LoRA). */
+export function a1111AxisName(axis: Pick<SweepAxisView, 'field' | 'lora'>): string {
   const name = A1111_AXIS[axis.field];
   return axis.field === 'loraWeight' && axis.lora !== undefined ? `${name} (${axis.lora})` : name;
 }
@@ -66,7 +66,7 @@ export function sheetParameters(sweep: SweepDetail, appVersion: string): string 
   sweep.axes.forEach((axis, i) => {
     const letter = 'XYZ'[i];
     if (letter === undefined) return;
-    axes.push([`${letter} Type`, axisName(axis)], [`${letter} Values`, csvValues(axis.values)]);
+    axes.push([`${letter} Type`, a1111AxisName(axis)], [`${letter} Values`, csvValues(axis.values)]);
   });
   return formatParameters({
     prompt: base.prompt,

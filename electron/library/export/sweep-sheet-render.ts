@@ -1,10 +1,10 @@
 /** A sweep's page as one labelled PNG: each cell's picture fitted into its box, headers drawn, settings embedded. */
 import sharp, { type OverlayOptions } from 'sharp';
 import type { ImageSummary, JobSummary, SweepDetail, SweepField } from '../../../shared/contract.js';
+import { axisLabel } from '../../../shared/sweep/labels.js';
 import { layoutSheet, TITLE_SCALE, type Rect, type SheetLayout } from './sweep-sheet-layout.js';
 import { emptyCellSvg, labelsSvg, SHEET_COLOURS, textEm, type Label } from './sweep-sheet-labels.js';
 import {
-  axisName,
   embedSheetMetadata,
   sheetParameters,
   SWEEP_SHEET_FORMAT,
@@ -64,7 +64,7 @@ export function baseSettingsLine(base: SweepDetail['base'], axes: SweepDetail['a
   return parts.filter((p): p is string => p !== undefined && p !== '').join(' · ');
 }
 
-const yFieldLabel = (axis: SweepDetail['axes'][number]): string => `${axisName(axis)} ↓`;
+const yFieldLabel = (axis: SweepDetail['axes'][number]): string => `${axisLabel(axis)} ↓`;
 
 async function fitted(bytes: Uint8Array, rect: Rect): Promise<Buffer | null> {
   try {
@@ -145,13 +145,13 @@ export async function renderSweepSheet(sweep: SweepDetail, z: number, deps: Shee
   const pages = zAxis === undefined ? 1 : zAxis.values.length;
   const name = sweep.name.trim() === '' ? 'Sweep' : sweep.name;
   const page =
-    zAxis === undefined ? '' : ` — ${axisName(zAxis)}: ${zAxis.values[z] ?? '?'} (page ${z + 1} of ${pages})`;
+    zAxis === undefined ? '' : ` — ${axisLabel(zAxis)}: ${zAxis.values[z] ?? '?'} (page ${z + 1} of ${pages})`;
   const header: Label[] = [
     { text: `${name}${page}`, rect: layout.title, bold: true, scale: TITLE_SCALE },
     { text: baseSettingsLine(sweep.base, sweep.axes), rect: layout.settings, muted: true },
   ];
   if (xAxis !== undefined) {
-    header.push({ text: axisName(xAxis), rect: layout.xField, align: 'middle', bold: true });
+    header.push({ text: axisLabel(xAxis), rect: layout.xField, align: 'middle', bold: true });
     xAxis.values.forEach((value, x) => header.push({ text: value, rect: layout.xHeaders[x]!, align: 'middle' }));
   }
   if (yAxis !== undefined) header.push({ text: yFieldLabel(yAxis), rect: layout.yField, bold: true });

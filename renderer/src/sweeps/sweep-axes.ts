@@ -1,4 +1,5 @@
 import type { SweepField } from '../../../shared/contract';
+import { AXIS_LABELS } from '../../../shared/sweep/labels';
 
 /** An axis as the composer holds it: the field, the values as typed, and for loraWeight which LoRA. */
 export interface SweepAxisDraft {
@@ -7,21 +8,8 @@ export interface SweepAxisDraft {
   lora: string;
 }
 
-/** The field picker's order and names; typed by the contract's fields, so a field added there must be named here. */
-export const FIELD_LABELS: Record<SweepField, string> = {
-  prompt: 'Prompt S/R',
-  seed: 'Seed',
-  steps: 'Steps',
-  guidance: 'CFG',
-  sampler: 'Sampler',
-  scheduler: 'Scheduler',
-  model: 'Model',
-  lora: 'LoRA',
-  loraWeight: 'LoRA weight',
-  size: 'Size',
-  strength: 'Strength',
-  provider: 'Provider',
-};
+/** The field picker's order and names (shared/sweep/labels.ts: the same names the grid, the sheet and a default name use). */
+export const FIELD_LABELS: Record<SweepField, string> = AXIS_LABELS;
 
 export const FIELD_ORDER = Object.keys(FIELD_LABELS) as SweepField[];
 

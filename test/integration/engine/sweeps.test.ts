@@ -48,7 +48,7 @@ describe('sweeps: each cell a normal job, read back as one grid', () => {
   it('any:a1111 places the cells across both servers; the grid holds each cell’s settings; the key makes it once', async () => {
     h = await twoServers();
     const { sweep } = await h.engine.handlers['sweeps.start'](start);
-    expect(sweep).toMatchObject({ cellCount: 6, name: 'steps × guidance' });
+    expect(sweep).toMatchObject({ cellCount: 6, name: 'Steps × CFG' });
     expect(sweep.axes).toEqual([
       { field: 'steps', values: ['1', '2', '3'] },
       { field: 'guidance', values: ['5', '7.5'] },
