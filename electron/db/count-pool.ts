@@ -35,6 +35,8 @@ export interface CountPool {
    * with every write): the same statements at the same version are answered from the cache.
    */
   count(statements: CountStatement[], version: number): Promise<number[]>;
+  /** Each statement's rows (arrays of columns), read on the pool's thread and cached by version like counts. */
+  rows(statements: CountStatement[], version: number): Promise<unknown[][][]>;
   /** Answers read from SQLite, and the id of the thread that read the last one (never the main thread's). */
   stats(): { counted: number; lastThread: number | null };
   close(): Promise<void>;
@@ -42,7 +44,8 @@ export interface CountPool {
 
 interface Pending {
   statements: CountStatement[];
-  resolve(counts: number[]): void;
+  rows?: true;
+  resolve(answer: number[] | unknown[][][]): void;
   reject(error: Error): void;
 }
 
@@ -55,8 +58,8 @@ export function createCountPool(options: CountPoolOptions): CountPool {
   let worker: Worker | null = null;
   let running: { id: number; task: Pending } | null = null;
   const queue: Pending[] = [];
-  const cache = new Map<string, { version: number; counts: number[] }>();
-  const inFlight = new Map<string, { version: number; answer: Promise<number[]> }>();
+  const cache = new Map<string, { version: number; counts: number[] | unknown[][][] }>();
+  const inFlight = new Map<string, { version: number; answer: Promise<number[] | unknown[][][]> }>();
   let nextId = 0;
   let last: number | null = null;
   let counted = 0;
@@ -92,11 +95,12 @@ export function createCountPool(options: CountPoolOptions): CountPool {
       const { task } = running;
       running = null;
       w.unref();
-      if ('counts' in reply) {
+      if ('error' in reply) task.reject(new Error(`Could not count the matches: ${reply.error}`));
+      else {
         last = reply.thread;
         counted += 1;
-        task.resolve(reply.counts);
-      } else task.reject(new Error(`Could not count the matches: ${reply.error}`));
+        task.resolve('counts' in reply ? reply.counts : reply.rows);
+      }
       pump();
     });
     w.on('error', (error) => {
@@ -115,38 +119,42 @@ export function createCountPool(options: CountPoolOptions): CountPool {
     const id = (nextId += 1);
     running = { id, task };
     worker.ref();
-    worker.postMessage({ id, statements: task.statements });
+    worker.postMessage({ id, statements: task.statements, ...(task.rows ? { rows: true } : {}) });
   }
 
+  // Counts and rows share the thread, the queue and the cache (their keys apart).
+  const ask = (statements: CountStatement[], version: number, rows: boolean): Promise<number[] | unknown[][][]> => {
+    if (closed) return Promise.reject(new Error('Atelier is closing.'));
+    const key = `${rows ? 'rows' : 'count'}:${JSON.stringify(statements)}`;
+    const hit = cache.get(key);
+    if (hit !== undefined && hit.version === version) {
+      // Most recently used last: the oldest entry is the first to go.
+      cache.delete(key);
+      cache.set(key, hit);
+      return Promise.resolve(hit.counts);
+    }
+    const asked = inFlight.get(key);
+    if (asked !== undefined && asked.version === version) return asked.answer;
+    const answer = new Promise<number[] | unknown[][][]>((resolve, reject) => {
+      queue.push({ statements, ...(rows ? { rows: true as const } : {}), resolve, reject });
+      pump();
+    });
+    inFlight.set(key, { version, answer });
+    const settle = () => {
+      if (inFlight.get(key)?.answer === answer) inFlight.delete(key);
+    };
+    answer.then((counts) => {
+      settle();
+      cache.delete(key);
+      cache.set(key, { version, counts });
+      if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    }, settle);
+    return answer;
+  };
+
   return {
-    count(statements, version) {
-      if (closed) return Promise.reject(new Error('Atelier is closing.'));
-      const key = JSON.stringify(statements);
-      const hit = cache.get(key);
-      if (hit !== undefined && hit.version === version) {
-        // Most recently used last: the oldest entry is the first to go.
-        cache.delete(key);
-        cache.set(key, hit);
-        return Promise.resolve(hit.counts);
-      }
-      const asked = inFlight.get(key);
-      if (asked !== undefined && asked.version === version) return asked.answer;
-      const answer = new Promise<number[]>((resolve, reject) => {
-        queue.push({ statements, resolve, reject });
-        pump();
-      });
-      inFlight.set(key, { version, answer });
-      const settle = () => {
-        if (inFlight.get(key)?.answer === answer) inFlight.delete(key);
-      };
-      answer.then((counts) => {
-        settle();
-        cache.delete(key);
-        cache.set(key, { version, counts });
-        if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
-      }, settle);
-      return answer;
-    },
+    count: (statements, version) => ask(statements, version, false) as Promise<number[]>,
+    rows: (statements, version) => ask(statements, version, true) as Promise<unknown[][][]>,
     stats: () => ({ counted, lastThread: last }),
     async close() {
       closed = true;

@@ -5,6 +5,7 @@
  */
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { registerModelUsageBest } from './model-usage-best.js';
 
 export interface CountWorkerData {
   path: string;
@@ -16,9 +17,13 @@ export interface CountStatement {
   params: unknown[];
 }
 
-export type CountRequest = { id: number; statements: CountStatement[] };
+/** `rows`: each statement's rows as arrays of columns (the model library's usage), not one number. */
+export type CountRequest = { id: number; statements: CountStatement[]; rows?: true };
 /** `thread`: the id of the thread that counted (never the main thread's, 0). */
-export type CountReply = { id: number; counts: number[]; thread: number } | { id: number; error: string };
+export type CountReply =
+  | { id: number; counts: number[]; thread: number }
+  | { id: number; rows: unknown[][][]; thread: number }
+  | { id: number; error: string };
 
 /** Statements kept prepared: a few shapes of query repeat as a person types. */
 const PREPARED_MAX = 64;
@@ -32,20 +37,29 @@ if (port !== null && data !== null && typeof data === 'object' && typeof data.pa
     ...(data.nativeBinding === undefined ? {} : { nativeBinding: data.nativeBinding }),
   });
   db.pragma('busy_timeout = 5000');
+  registerModelUsageBest(db);
   const prepared = new Map<string, Database.Statement>();
-  const statement = (sql: string): Database.Statement => {
-    let stmt = prepared.get(sql);
+  const statement = (sql: string, rows: boolean): Database.Statement => {
+    const key = `${rows ? 'rows' : 'one'}:${sql}`;
+    let stmt = prepared.get(key);
     if (stmt === undefined) {
       if (prepared.size >= PREPARED_MAX) prepared.delete(prepared.keys().next().value!);
-      stmt = db.prepare(sql).pluck();
-      prepared.set(sql, stmt);
+      stmt = rows ? db.prepare(sql).raw() : db.prepare(sql).pluck();
+      prepared.set(key, stmt);
     }
     return stmt;
   };
-  port.on('message', ({ id, statements }: CountRequest) => {
+  port.on('message', ({ id, statements, rows }: CountRequest) => {
     try {
       // One read transaction: the figures of one answer come from one snapshot of the library.
-      const counts = db.transaction(() => statements.map((s) => Number(statement(s.sql).get(...s.params))))();
+      if (rows === true) {
+        const all = db.transaction(() =>
+          statements.map((s) => statement(s.sql, true).all(...s.params) as unknown[][]),
+        )();
+        port.postMessage({ id, rows: all, thread: threadId } satisfies CountReply);
+        return;
+      }
+      const counts = db.transaction(() => statements.map((s) => Number(statement(s.sql, false).get(...s.params))))();
       port.postMessage({ id, counts, thread: threadId } satisfies CountReply);
     } catch (error) {
       port.postMessage({ id, error: error instanceof Error ? error.message : String(error) } satisfies CountReply);

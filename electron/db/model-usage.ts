@@ -1,5 +1,7 @@
 import type { StoreContext } from './context.js';
 import type { Access } from './guard.js';
+import type { CountStatement } from './count-worker.js';
+import { registerModelUsageBest } from './model-usage-best.js';
 
 /** The images made with one model or LoRA, by its folded name (jobs.model_key, job_loras.key). */
 export interface UsageRow {
@@ -25,6 +27,11 @@ export interface ModelUsage {
 export interface ModelUsageReads {
   /** Every model's and LoRA's use, answered from a copy while the library has not changed (total_changes). */
   usage(): ModelUsage;
+  /**
+   * The same read for another thread (count-pool.ts), so a library of a million jobs never holds this one: the
+   * statements, the library's version, and how their rows become the usage (the same copy while the version holds).
+   */
+  usagePlan(): { statements: CountStatement[]; version: number; finish(rows: unknown[][][]): ModelUsage };
   /** The image a preview shows in a job: a favourite first, then the best rating, outside the trash, not rejected. */
   previewImage(jobId: string): { imageId: string; rating: number } | undefined;
 }
@@ -69,22 +76,33 @@ function rows(used: Used[], labels: Map<string, string>): UsageRow[] {
   });
 }
 
+/** The usage reads in the order fromRows takes their rows. */
+const USAGE_STATEMENTS: CountStatement[] = [
+  { sql: USAGE_SQL.models, params: [] },
+  { sql: USAGE_SQL.loras, params: [] },
+  { sql: USAGE_SQL.labels, params: [] },
+  { sql: USAGE_SQL.hashes, params: [] },
+];
+
+/** The usage from its reads' rows (models, loras, labels, hashes), read here or on the counting thread. */
+function fromRows([models, loras, labelRows, hashRows]: unknown[][][]): ModelUsage {
+  const labels = { model: new Map<string, string>(), lora: new Map<string, string>() };
+  for (const [kind, key, label] of labelRows ?? [])
+    if ((kind === 'model' || kind === 'lora') && typeof key === 'string' && typeof label === 'string')
+      labels[kind].set(key, label);
+  return {
+    models: rows((models ?? []) as Used[], labels.model),
+    loras: rows((loras ?? []) as Used[], labels.lora),
+    hashes: (hashRows ?? [])
+      .filter((r): r is [string, string] => typeof r[0] === 'string' && typeof r[1] === 'string' && r[1].length > 0)
+      .map(([key, hash]) => ({ key, hash })),
+  };
+}
+
 /** How many images each model and LoRA made, and the best of them (the model library's usage). */
 export function createModelUsage(ctx: StoreContext): Access<ModelUsageReads, Record<never, never>> {
   const { sql } = ctx;
-  // The job id of the highest rank in a group, with the rank: one pass where a bare column would take two.
-  ctx.db.aggregate('model_usage_best', {
-    start: () => ({ rank: -1, id: '' }),
-    step: (best: { rank: number; id: string }, rank: number, id: string) => {
-      if (rank > best.rank) {
-        best.rank = rank;
-        best.id = id;
-      }
-      return best;
-    },
-    result: (best: { rank: number; id: string }) => `${best.rank} ${best.id}`,
-    // better-sqlite3's typings allow one argument per step; the aggregate takes two (rank, id).
-  } as unknown as Parameters<StoreContext['db']['aggregate']>[1]);
+  registerModelUsageBest(ctx.db);
   const raw = (name: keyof typeof USAGE_SQL) =>
     sql.cached(`modelUsage.${name}`, `modelUsage.${name}`, () => USAGE_SQL[name], { raw: true });
   const labelRows = sql.prepare<{ kind: 'model' | 'lora'; key: string; label: string }>(
@@ -96,18 +114,13 @@ export function createModelUsage(ctx: StoreContext): Access<ModelUsageReads, Rec
   const version = sql.prepare<{ n: number }>('modelUsage.version', 'SELECT total_changes() AS n');
   let cached: { version: number; usage: ModelUsage } | undefined;
 
-  const read = (): ModelUsage => {
-    const labels = { model: new Map<string, string>(), lora: new Map<string, string>() };
-    for (const r of labelRows.all()) labels[r.kind].set(r.key, r.label);
-    return {
-      models: rows(raw('models').all() as Used[], labels.model),
-      loras: rows(raw('loras').all() as Used[], labels.lora),
-      hashes: hashRows
-        .all()
-        .filter((r): r is { key: string; hash: string } => typeof r.hash === 'string' && r.hash.length > 0)
-        .map((r) => ({ key: r.key, hash: r.hash })),
-    };
-  };
+  const read = (): ModelUsage =>
+    fromRows([
+      raw('models').all() as unknown[][],
+      raw('loras').all() as unknown[][],
+      labelRows.all().map((r) => [r.kind, r.key, r.label]),
+      hashRows.all().map((r) => [r.key, r.hash]),
+    ]);
 
   return {
     reads: {
@@ -115,6 +128,17 @@ export function createModelUsage(ctx: StoreContext): Access<ModelUsageReads, Rec
         const now = version.get()!.n;
         if (cached?.version !== now) cached = { version: now, usage: sql.time('modelUsage.read', read) };
         return cached.usage;
+      },
+      usagePlan() {
+        const now = version.get()!.n;
+        return {
+          statements: USAGE_STATEMENTS,
+          version: now,
+          finish(found) {
+            if (cached?.version !== now) cached = { version: now, usage: fromRows(found) };
+            return cached.usage;
+          },
+        };
       },
       previewImage(jobId) {
         const row = preview.get(jobId);

@@ -68,8 +68,8 @@ export interface HandlerDeps {
   importer: Importer;
   folders: LibraryFolders;
   sidecars: Pick<SidecarWriter, 'queue'>;
-  /** The thread that counts a query's matches (electron/db/count-pool.ts). */
-  counts?: Pick<CountPool, 'count'>;
+  /** The thread that counts a query's matches and reads the model library's usage (electron/db/count-pool.ts). */
+  counts?: Pick<CountPool, 'count' | 'rows'>;
   /** Warnings that answer no request (a prompt the history could not record). */
   log?: Pick<Logger, 'warn'>;
   /** Find similar and duplicates over the perceptual hashes. */
@@ -354,7 +354,13 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       dataDir: deps.dataDir,
       now: () => Date.now(),
     }),
-    ...createModelLibraryHandlers({ store, providers, settings: deps.settings, models: deps.models }),
+    ...createModelLibraryHandlers({
+      store,
+      providers,
+      settings: deps.settings,
+      models: deps.models,
+      counts: deps.counts,
+    }),
     ...createIterateHandlers({ store, dataDir: deps.dataDir, now: () => Date.now() }),
     ...createExportHandlers(deps.exporter),
     ...createSpendHandlers(deps.spend),

@@ -1,5 +1,6 @@
 import type { Handlers } from '../../shared/contract.js';
 import type { JobStore } from '../db/types.js';
+import type { CountPool } from '../db/count-pool.js';
 import type { ModelCache } from './model-cache.js';
 import { mergeLibrary, queryLibrary, type MergedLibrary, type ServerLibrary } from './model-library.js';
 import type { ModelUsage } from '../db/model-usage.js';
@@ -15,6 +16,8 @@ export interface ModelLibraryDeps {
   providers: Pick<ProviderRegistry, 'instances' | 'get' | 'placeable' | 'test'>;
   settings: Pick<SettingsService, 'provider'>;
   models?: Pick<ModelCache, 'get'> | undefined;
+  /** Reads the usage on the counting thread (absent: on this one, as unit tests do). */
+  counts?: Pick<CountPool, 'rows'> | undefined;
 }
 
 /** The model library: every connected server's files with the images made with each (model-library.ts). */
@@ -34,8 +37,13 @@ export function createModelLibraryHandlers(deps: ModelLibraryDeps): Pick<Handler
 
   // The merge and the previews kept while the usage copy and every server's list are the same objects.
   let kept: { usage: ModelUsage; lists: unknown[]; merged: MergedLibrary; previews: Map<string, Preview> } | undefined;
-  const current = () => {
-    const usage = store.modelUsage.usage();
+  const readUsage = async (): Promise<ModelUsage> => {
+    if (deps.counts === undefined) return store.modelUsage.usage();
+    const plan = store.modelUsage.usagePlan();
+    return plan.finish(await deps.counts.rows(plan.statements, plan.version));
+  };
+  const current = async () => {
+    const usage = await readUsage();
     const list = servers();
     const lists = list.flatMap((s) => [s.provider, s.library]);
     if (kept?.usage !== usage || kept.lists.length !== lists.length || kept.lists.some((x, i) => x !== lists[i]))
@@ -45,7 +53,7 @@ export function createModelLibraryHandlers(deps: ModelLibraryDeps): Pick<Handler
 
   return {
     'models.library': async (query) => {
-      const { merged, previews } = current();
+      const { merged, previews } = await current();
       return queryLibrary(
         merged,
         {
