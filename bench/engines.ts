@@ -109,7 +109,7 @@ async function lanes(limit: number): Promise<Lane[]> {
 async function openBenchEngine(dataDir: string, all: Lane[], global: number): Promise<Engine> {
   const engine = await createEngine(
     { dataDir, keyring: memoryKeyring() },
-    { providers: all.map((l) => l.entry), sweepGraceMs: 0, maintenanceIntervalMs: 0, housekeepingDelayMs: 0 },
+    { providers: all.map((l) => l.entry), orphanGraceMs: 0, maintenanceIntervalMs: 0, housekeepingDelayMs: 0 },
   );
   await engine.handlers['settings.update']({
     concurrency: { global },
@@ -307,7 +307,7 @@ async function resume(count: number): Promise<void> {
     const start = performance.now();
     engine = await createEngine(
       { dataDir, keyring: await createFileKeyring(dataDir) },
-      { sweepGraceMs: 0, maintenanceIntervalMs: 0 },
+      { orphanGraceMs: 0, maintenanceIntervalMs: 0 },
     );
     const opened = performance.now();
     const done = await Promise.race([

@@ -66,7 +66,7 @@ export async function run(args: string[]): Promise<void> {
     const engine = await createEngine(
       { dataDir, keyring: memoryKeyring() },
       // The start-up passes (missing files, hashes of 100,000 images with no files) wait: they would share the loop.
-      { providers: defaultProviders(), sweepGraceMs: 0, maintenanceIntervalMs: 0, housekeepingDelayMs: 3_600_000 },
+      { providers: defaultProviders(), orphanGraceMs: 0, maintenanceIntervalMs: 0, housekeepingDelayMs: 3_600_000 },
     );
     try {
       await engine.handlers['settings.update']({ providers: { a1111: { enabled: true, baseUrl: fake.url } } });

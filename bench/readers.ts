@@ -115,7 +115,7 @@ async function importWhileMeasuring(files: HostileFile[]): Promise<string[][]> {
       keyring: memoryKeyring(),
     },
     {
-      sweepGraceMs: 0,
+      orphanGraceMs: 0,
       maintenanceIntervalMs: 0,
     },
   );

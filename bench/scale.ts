@@ -61,7 +61,7 @@ async function scenario(options: {
     },
     {
       providers: defaultProviders(),
-      sweepGraceMs: 0,
+      orphanGraceMs: 0,
       maintenanceIntervalMs: 0,
     },
   );

@@ -84,7 +84,7 @@ export async function run(args: string[]): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'atelier-bench-sweep-'));
   const engine = await createEngine(
     { dataDir, keyring: memoryKeyring() },
-    { providers: defaultProviders(), sweepGraceMs: 0, maintenanceIntervalMs: 0, housekeepingDelayMs: 0 },
+    { providers: defaultProviders(), orphanGraceMs: 0, maintenanceIntervalMs: 0, housekeepingDelayMs: 0 },
   );
   try {
     await engine.handlers['settings.update']({ providers: { a1111: { enabled: true, baseUrl: fakes[0]!.url } } });

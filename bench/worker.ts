@@ -61,7 +61,7 @@ async function scenario(
     },
     {
       providers: entries,
-      sweepGraceMs: 0,
+      orphanGraceMs: 0,
       maintenanceIntervalMs: 0,
     },
   );

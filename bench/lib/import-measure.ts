@@ -11,7 +11,7 @@ import { memoryKeyring } from './engine-kit.js';
 /** The same method as bench/worker.ts: the histogram counts from the timer's resolution, so that is subtracted. */
 export const LOOP_RESOLUTION_MS = 10;
 
-/** `housekeepingDelayMs`: the start-up sweep and originals check (the app's default: 3 s after opening). */
+/** `housekeepingDelayMs`: the start-up orphan collection and originals check (the app's default: 3 s after opening). */
 export const openEngine = (dataDir: string, housekeepingDelayMs?: number): Promise<Engine> =>
   createEngine(
     {

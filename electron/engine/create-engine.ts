@@ -59,9 +59,9 @@ export interface EngineTestSeams {
   providers?: ProviderEntry[] | undefined;
   retry?: RetryPolicy;
   maxResponseBytes?: number;
-  /** Orphan files younger than this survive the start-up sweep. */
-  sweepGraceMs?: number;
-  /** Delay before the start-up library sweep and missing-file check (default 3 s); 0 runs them at once. */
+  /** Orphan files younger than this survive the start-up orphan collection. */
+  orphanGraceMs?: number;
+  /** Delay before the start-up orphan collection and missing-file check (default 3 s); 0 runs them at once. */
   housekeepingDelayMs?: number;
   /** How long past a provider's timeout the scheduler waits before aborting it itself. */
   hardTimeoutGraceMs?: number;
@@ -237,14 +237,14 @@ export async function createEngine(options: EngineOptions, seams: EngineTestSeam
     };
 
     let housekeepingDone: Promise<void> = Promise.resolve();
-    let sweepStarted = false;
+    let collectionStarted = false;
     const recovery = createLibraryRecovery({
       dataDir,
       store,
       log,
       now: () => clock.now(),
       announce: announceOrLog('rebuilt jobs'),
-      sweepDone: () => (sweepStarted ? housekeepingDone : Promise.resolve()),
+      collectionDone: () => (collectionStarted ? housekeepingDone : Promise.resolve()),
     });
 
     // The importer feeds the thumbnailer and the folder sync, which are made after it: joined by these signals.
@@ -346,7 +346,7 @@ export async function createEngine(options: EngineOptions, seams: EngineTestSeam
       setWatch: (id, on) => sync.setWatch(id, on),
     });
 
-    // Leftover previews go before the scheduler starts (afterwards their folders are live). The library sweep and
+    // Leftover previews go before the scheduler starts (afterwards their folders are live). The orphan collection and
     // the missing-file check stat every file, so they wait until the window has its first page and run in the
     // background; files younger than the grace period (a job that is committing) are never taken.
     let housekeepingTimer: ReturnType<typeof setTimeout> | undefined;
@@ -358,7 +358,7 @@ export async function createEngine(options: EngineOptions, seams: EngineTestSeam
         thumbnailer.kick();
         sync.start().catch((error: unknown) => log.error('could not start watching folders', { error: String(error) }));
         const run = (): void => {
-          sweepStarted = true;
+          collectionStarted = true;
           // Old images get their hashes once the window has its first page, like the other start-up passes.
           hashes.start();
           // Files older readers read (after an upgrade) are read again, in the background.
@@ -373,7 +373,7 @@ export async function createEngine(options: EngineOptions, seams: EngineTestSeam
             maintain,
             closing,
             setMissing: (count) => (missing = count),
-            ...(seams.sweepGraceMs === undefined ? {} : { sweepGraceMs: seams.sweepGraceMs }),
+            ...(seams.orphanGraceMs === undefined ? {} : { orphanGraceMs: seams.orphanGraceMs }),
           }).catch((error: unknown) => log.error('start-up housekeeping failed', { error: String(error) }));
         };
         const delay = seams.housekeepingDelayMs ?? 3_000;

@@ -2,7 +2,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { JobStore } from '../db/types.js';
 
 export interface ImagePaths {
-  /** Every file the store references (originals and thumbnails), for the orphan sweep. */
+  /** Every file the store references (originals and thumbnails), for the orphan collection. */
   referenced: Set<string>;
   /** Image rows, for the missing-file check. */
   images: Array<{ id: string; path: string }>;

@@ -85,7 +85,7 @@ async function importedCopy(dataDir: string, rel: string): Promise<FileOutcome |
   return { kind: 'imported', seq: 0, path: null, folderId: null, bytes: probe.size, mtimeMs: probe.mtimeMs, image };
 }
 
-/** Files the start-up sweep set aside in orphans/library/ go back to library/ (never over a file already there). */
+/** Files the start-up orphan collection set aside in orphans/library/ go back to library/ (never over a file already there). */
 async function restoreSetAside(dataDir: string): Promise<number> {
   const { paths } = await countOrphans(dataDir);
   let restored = 0;

@@ -10,7 +10,7 @@ import {
   nodeMediaFs,
   removeOrphans,
   shardedFiles,
-  type SweepResult,
+  type OrphanCollection,
 } from '../media/index.js';
 import { rebuildFromFiles } from './rebuild-from-files.js';
 
@@ -21,8 +21,8 @@ export interface LibraryRecoveryDeps {
   now: () => number;
   /** Announces jobs the rebuild recreated. */
   announce(ids: string[]): void;
-  /** Resolves once the start-up sweep is over: the rebuild never races it. */
-  sweepDone(): Promise<void>;
+  /** Resolves once the start-up orphan collection is over: the rebuild never races it. */
+  collectionDone(): Promise<void>;
 }
 
 /**
@@ -52,35 +52,35 @@ export function createLibraryRecovery(deps: LibraryRecoveryDeps) {
   return {
     stats: () => ({ recovery, orphans }),
 
-    /** Takes in the start-up sweep's findings, and says what it did (and did not do) in the log. */
-    async afterSweep(sweep: SweepResult): Promise<void> {
+    /** Takes in the start-up orphan collection's findings, and says what it did (and did not do) in the log. */
+    async afterCollection(collection: OrphanCollection): Promise<void> {
       // Counted before the state leaves 'checking': a settled state means every number is in.
       await refreshOrphans();
       recovery = {
-        state: sweep.held ? 'needed' : 'ok',
-        libraryFiles: sweep.libraryFiles,
-        unknownFiles: sweep.unreferencedLibraryFiles,
+        state: collection.held ? 'needed' : 'ok',
+        libraryFiles: collection.libraryFiles,
+        unknownFiles: collection.unreferencedLibraryFiles,
       };
-      if (sweep.held) {
+      if (collection.held) {
         log.warn(
           'the database knows fewer than half of the files in library/: nothing was swept; rebuild the history from the files',
           {
-            libraryFiles: sweep.libraryFiles,
-            unknownFiles: sweep.unreferencedLibraryFiles,
+            libraryFiles: collection.libraryFiles,
+            unknownFiles: collection.unreferencedLibraryFiles,
           },
         );
       }
-      if (sweep.moved.length > 0)
-        log.info('moved orphan files to orphans/', { count: sweep.moved.length, bytes: sweep.bytesMoved });
-      if (sweep.tmpRemoved > 0) log.info('removed stale temp files', { count: sweep.tmpRemoved });
-      if (sweep.failed > 0)
-        log.warn('could not move some orphan files aside; they stay where they are', { count: sweep.failed });
+      if (collection.moved.length > 0)
+        log.info('moved orphan files to orphans/', { count: collection.moved.length, bytes: collection.bytesMoved });
+      if (collection.tmpRemoved > 0) log.info('removed stale temp files', { count: collection.tmpRemoved });
+      if (collection.failed > 0)
+        log.warn('could not move some orphan files aside; they stay where they are', { count: collection.failed });
     },
 
     rebuild(): Promise<RebuildResult> {
       if (rebuilding !== null)
         throw new AppError('conflict', 'The history is already being rebuilt from the files: wait for it to finish.');
-      // Before the start-up check the sweep has yet to run: a rebuild then could race it for the same files.
+      // Before the start-up check the orphan collection has yet to run: a rebuild then could race it for the same files.
       if (recovery.state === 'checking') {
         throw new AppError('conflict', 'Atelier is still checking the library folder: try again in a few seconds.', {
           retryable: true,
@@ -90,7 +90,7 @@ export function createLibraryRecovery(deps: LibraryRecoveryDeps) {
       recovery = { ...recovery, state: 'rebuilding' };
       rebuilding = (async () => {
         try {
-          await deps.sweepDone();
+          await deps.collectionDone();
           const outcome = await rebuildFromFiles({ dataDir, store, now: deps.now, onBatch: deps.announce });
           log.info('rebuilt the history from library files', {
             jobs: outcome.jobs,
@@ -99,7 +99,7 @@ export function createLibraryRecovery(deps: LibraryRecoveryDeps) {
             unreadable: outcome.unreadable,
           });
           await census(outcome.unreadable);
-          // Files the sweep had set aside may be back in library/ now.
+          // Files the orphan collection had set aside may be back in library/ now.
           await refreshOrphans();
           return { jobs: outcome.jobs, images: outcome.images, known: outcome.known, unreadable: outcome.unreadable };
         } catch (error) {

@@ -3,7 +3,7 @@ import { errnoOf, nodeMediaFs, type MediaFs } from './media-fs.js';
 import { absolute } from './media-paths.js';
 import { toStorageError } from './storage-error.js';
 
-/** Where the sweep moves files no row references: kept until the person removes them (a counted confirmation). */
+/** Where the orphan collection moves files no row references: kept until the person removes them (a counted confirmation). */
 export const ORPHANS_DIR = 'orphans';
 
 export interface OrphanCount {
@@ -35,7 +35,7 @@ async function walk(fs: MediaFs, dataDir: string, rel: string, out: OrphanCount,
   }
 }
 
-/** Every file under orphans/ (the sweep's layout is orphans/<library|thumbs>/ab/file). */
+/** Every file under orphans/ (the collection's layout is orphans/<library|thumbs>/ab/file). */
 export async function countOrphans(dataDir: string, fs: MediaFs = nodeMediaFs): Promise<OrphanCount> {
   const out: OrphanCount = { files: 0, bytes: 0, paths: [] };
   await walk(fs, dataDir, ORPHANS_DIR, out, 4);
@@ -44,7 +44,7 @@ export async function countOrphans(dataDir: string, fs: MediaFs = nodeMediaFs): 
 
 /**
  * Deletes the kept orphans for good, only if the person confirmed the number that is there now: a count that
- * changed since they were asked (another sweep, files put back by hand) is a `conflict`, and nothing is removed.
+ * changed since they were asked (another collection, files put back by hand) is a `conflict`, and nothing is removed.
  */
 export async function removeOrphans(
   dataDir: string,

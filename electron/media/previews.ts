@@ -59,7 +59,7 @@ export function createPreviewRegistry(dataDir: string, options: PreviewOptions =
     const rel = `${PREVIEWS_DIR}/${jobId}/${n}.webp`;
     try {
       await ensureDir(dataDir, `${PREVIEWS_DIR}/${jobId}`, fs);
-      // Previews are throwaway: no fsync, a crash just leaves a folder the start-up sweep removes.
+      // Previews are throwaway: no fsync, a crash just leaves a folder the start-up orphan collection removes.
       const handle = await fs.open(absolute(dataDir, rel), 'w', 0o644);
       try {
         await handle.writeFile(bytes);

@@ -39,7 +39,7 @@ export const RebuildResult = z.object({
 });
 export type RebuildResult = z.infer<typeof RebuildResult>;
 
-/** Files in the orphans folder: moved out of library/ and thumbs/ by the start-up sweep, never deleted by it. */
+/** Files in the orphans folder: moved out of library/ and thumbs/ by the start-up orphan collection, never deleted by it. */
 export const OrphanStats = z.object({ files: count, bytes: count });
 
 /**

@@ -112,11 +112,11 @@ describe('an emptied database beside the library', () => {
 });
 
 describe('kept orphans', () => {
-  it('Settings shows the orphans the sweep kept, and removes them only after a counted confirmation', async () => {
+  it('Settings shows the orphans the orphan collection kept, and removes them only after a counted confirmation', async () => {
     const { page } = app;
     const port = app.host.server.port;
     await app.host.stop();
-    // A leftover no job lists, named as Atelier names its files and older than the sweep's grace period.
+    // A leftover no job lists, named as Atelier names its files and older than the orphan collection's grace period.
     const orphan = join(app.dataDir, 'library', 'ff', `${'f'.repeat(62)}.png`);
     await mkdir(join(app.dataDir, 'library', 'ff'), { recursive: true });
     await writeFile(orphan, 'an orphaned leftover');

@@ -9,7 +9,7 @@ const SEAM_KEYS: Record<keyof EngineTestSeams, true> = {
   providers: true,
   retry: true,
   maxResponseBytes: true,
-  sweepGraceMs: true,
+  orphanGraceMs: true,
   housekeepingDelayMs: true,
   hardTimeoutGraceMs: true,
   maintenanceIntervalMs: true,

@@ -45,7 +45,7 @@ describe('the data dir removed or unmounted while the engine runs', () => {
       },
       {
         providers: [scriptedEntry(provider)],
-        sweepGraceMs: 0,
+        orphanGraceMs: 0,
         housekeepingDelayMs: 0,
         maintenanceIntervalMs: 0,
       },

@@ -33,7 +33,7 @@ const PROMPTS = [
   { prompt: 'harbour in the rain', seed: 44, count: 1 },
 ];
 
-/** A library of PROMPTS made for real, then aged past the sweep's one-hour grace period. */
+/** A library of PROMPTS made for real, then aged past the orphan collection's one-hour grace period. */
 async function populatedLibrary(): Promise<{ h: Harness; files: string[] }> {
   const h = await startHarness({ providers: [scriptedEntry(createScriptedProvider())] });
   for (const p of PROMPTS) {
@@ -81,7 +81,7 @@ describe('an empty or missing database beside a populated library', () => {
 
       const { lines, log } = recordingLog();
       // The real grace period (one hour): the files are two hours old, as in the reported case.
-      const engine = await h.open({ providers: [scriptedEntry(createScriptedProvider())], sweepGraceMs: HOUR, log });
+      const engine = await h.open({ providers: [scriptedEntry(createScriptedProvider())], orphanGraceMs: HOUR, log });
       const stats = await settled(engine);
 
       for (const file of made.files) expect(existsSync(file)).toBe(true);
@@ -122,7 +122,7 @@ describe('an empty or missing database beside a populated library', () => {
 
       // And the next start sweeps nothing the history now knows.
       await engine.close();
-      const again = await h.open({ providers: [scriptedEntry(createScriptedProvider())], sweepGraceMs: HOUR });
+      const again = await h.open({ providers: [scriptedEntry(createScriptedProvider())], orphanGraceMs: HOUR });
       expect((await settled(again)).recovery.state).toBe('ok');
       for (const file of made.files) expect(existsSync(file)).toBe(true);
     });

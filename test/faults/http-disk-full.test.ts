@@ -64,7 +64,7 @@ describe('a full disk over HTTP', () => {
       },
       {
         providers: [scriptedEntry(createScriptedProvider('builtin'))],
-        sweepGraceMs: 0,
+        orphanGraceMs: 0,
         housekeepingDelayMs: 0,
         maintenanceIntervalMs: 0,
         wrapDatabase: disk.wrapDatabase,

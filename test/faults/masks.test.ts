@@ -66,7 +66,7 @@ describe('masks over HTTP: truncated, oversized and huge inputs', () => {
         },
         {
           providers: [scriptedEntry(createScriptedProvider())],
-          sweepGraceMs: 0,
+          orphanGraceMs: 0,
           housekeepingDelayMs: 0,
           maintenanceIntervalMs: 0,
           wrapDatabase: (raw) => (db = raw),

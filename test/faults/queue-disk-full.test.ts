@@ -81,7 +81,7 @@ describe('the queue on a full disk', () => {
       {
         // One job at a time on this server: the second waits in the queue behind the first.
         providers: [heldEntry(held, 1)],
-        sweepGraceMs: 0,
+        orphanGraceMs: 0,
         housekeepingDelayMs: 0,
         maintenanceIntervalMs: 0,
         ...inject,

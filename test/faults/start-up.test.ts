@@ -61,7 +61,7 @@ async function engineOn(dataDir: string, extra: EngineTestSeams = {}): Promise<E
     },
     {
       providers: [scriptedEntry(createScriptedProvider('scripted'))],
-      sweepGraceMs: 0,
+      orphanGraceMs: 0,
       housekeepingDelayMs: 0,
       maintenanceIntervalMs: 0,
       ...extra,

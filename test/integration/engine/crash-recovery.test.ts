@@ -48,7 +48,7 @@ describe('a killed engine', () => {
         providerDefaults: { openai: { baseUrl: fake.url } },
       },
       {
-        sweepGraceMs: 0,
+        orphanGraceMs: 0,
         maintenanceIntervalMs: 0,
       },
     );

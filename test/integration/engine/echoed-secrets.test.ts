@@ -88,7 +88,7 @@ describe('a provider that echoes the credentials it is sent', () => {
       },
       {
         providers: defaultProviders(),
-        sweepGraceMs: 0,
+        orphanGraceMs: 0,
         housekeepingDelayMs: 0,
         maintenanceIntervalMs: 0,
         retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 20 },

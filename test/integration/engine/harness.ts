@@ -49,7 +49,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
           ...mixed.options,
         },
         {
-          sweepGraceMs: 0,
+          orphanGraceMs: 0,
           housekeepingDelayMs: 0,
           maintenanceIntervalMs: 0,
           retry: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 50 },

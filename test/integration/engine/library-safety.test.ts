@@ -43,7 +43,7 @@ describe('orphans are kept, counted and removed only on a counted confirmation',
       return path;
     });
 
-    await h.open({ ...scripted(), sweepGraceMs: 3_600_000 });
+    await h.open({ ...scripted(), orphanGraceMs: 3_600_000 });
     const stats = await waitFor(async () => {
       const s = await h.engine.handlers['jobs.stats']({});
       return s.recovery.state === 'checking' ? undefined : s;

@@ -64,7 +64,7 @@ describe('paid work survives a crash', () => {
       for (const task of fake.tasks()) fake.setTaskScenario(task, { kind: 'success', pendingPolls: 0 });
       engine = await createEngine(
         { dataDir, keyring: await createFileKeyring(dataDir) },
-        { sweepGraceMs: 0, maintenanceIntervalMs: 0 },
+        { orphanGraceMs: 0, maintenanceIntervalMs: 0 },
       );
       const done = await Promise.all(
         ids.map((id) => waitForStatus(engine!, id, ['succeeded', 'failed', 'interrupted'])),
@@ -92,7 +92,7 @@ describe('paid work survives a crash', () => {
     fake.forgetTasks();
     engine = await createEngine(
       { dataDir, keyring: await createFileKeyring(dataDir) },
-      { sweepGraceMs: 0, maintenanceIntervalMs: 0 },
+      { orphanGraceMs: 0, maintenanceIntervalMs: 0 },
     );
     const job = await waitForStatus(engine, ids[0]!, ['succeeded', 'failed', 'interrupted']);
     expect(job.status).toBe('failed');

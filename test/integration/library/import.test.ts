@@ -372,7 +372,7 @@ describe('originals that change while Atelier is closed', () => {
 });
 
 describe('rebuilding a lost history from the files', () => {
-  it('reads copied imports back with their tool and settings, including one the sweep had set aside', async () => {
+  it('reads copied imports back with their tool and settings, including one the orphan collection had set aside', async () => {
     h = await startHarness({ housekeepingDelayMs: 0 });
     const files = (await toolFiles('rb')).slice(0, 4);
     writeAll(join(outside, 'c'), files);

@@ -32,7 +32,7 @@ describe('Help → Copy diagnostics', () => {
         keyring: memoryKeyring(),
       },
       {
-        sweepGraceMs: 0,
+        orphanGraceMs: 0,
         housekeepingDelayMs: 0,
         maintenanceIntervalMs: 0,
       },

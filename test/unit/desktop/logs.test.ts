@@ -118,7 +118,7 @@ describe('the desktop log file', () => {
         secrets: book,
       },
       {
-        sweepGraceMs: 0,
+        orphanGraceMs: 0,
         housekeepingDelayMs: 0,
         maintenanceIntervalMs: 0,
       },
@@ -163,7 +163,7 @@ describe('the desktop log file', () => {
         secrets: book,
       },
       {
-        sweepGraceMs: 0,
+        orphanGraceMs: 0,
         housekeepingDelayMs: 0,
         maintenanceIntervalMs: 0,
       },

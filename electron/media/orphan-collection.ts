@@ -3,15 +3,15 @@ import { ensureDir } from './atomic-write.js';
 import { absolute, LIBRARY_DIR, PREVIEWS_DIR, THUMBS_DIR, TMP_DIR } from './media-paths.js';
 import { ORPHANS_DIR } from './orphans.js';
 
-export const DEFAULT_SWEEP_GRACE_MS = 60 * 60 * 1000;
+export const DEFAULT_ORPHAN_GRACE_MS = 60 * 60 * 1000;
 
-export interface SweepResult {
+export interface OrphanCollection {
   /** Relative paths moved from library/ and thumbs/ into orphans/ (same relative layout beneath it). */
   moved: string[];
   bytesMoved: number;
   /** Stale tmp/ files removed (Atelier's own half-written temp files). */
   tmpRemoved: number;
-  /** Orphans younger than the grace period, left for a later sweep (a write may still be committing). */
+  /** Orphans younger than the grace period, left for a later collection (a write may still be committing). */
   keptYoung: number;
   /** Unreferenced entries whose names are not Atelier's content-addressed ones: never touched. */
   leftAlone: number;
@@ -63,7 +63,7 @@ function isOwnName(rel: string): boolean {
 }
 
 /**
- * The library needs recovery, not a sweep, when more of library/'s files are unknown to the database than known:
+ * The library needs recovery, not an orphan collection, when more of library/'s files are unknown to the database than known:
  * an orphan is a rare leftover of a crash, while an empty or replaced database leaves nearly every file unknown.
  */
 export function databaseLooksLost(libraryFiles: number, unreferenced: number): boolean {
@@ -77,25 +77,25 @@ async function moveAside(fs: MediaFs, dataDir: string, rel: string): Promise<voi
 }
 
 /**
- * Start-up sweep. Nothing under library/ or thumbs/ is ever deleted: a file no row references, older than
+ * Start-up orphan collection. Nothing under library/ or thumbs/ is ever deleted: a file no row references, older than
  * `graceMs` (so a write between "file renamed" and "row committed" is never taken) and named as Atelier names its
  * files, is moved to orphans/, where it is counted and kept until the person removes it. When the database looks
  * lost (see `databaseLooksLost`) nothing is moved at all. Stale tmp/ files are removed, and every preview folder
  * (no job is running at start). Rows are never touched: see `findMissingFiles`.
  */
-export async function sweepOrphans(
+export async function collectOrphans(
   dataDir: string,
   referenced: ReadonlySet<string>,
   now: number,
-  graceMs: number = DEFAULT_SWEEP_GRACE_MS,
+  graceMs: number = DEFAULT_ORPHAN_GRACE_MS,
   fs: MediaFs = nodeMediaFs,
   /** `previews: false` once jobs may be running: their preview folders are live. */
   options: { previews?: boolean } = {},
-): Promise<SweepResult> {
+): Promise<OrphanCollection> {
   const library = await shardedFiles(fs, dataDir, LIBRARY_DIR);
   const unreferencedLibrary = library.filter((rel) => !referenced.has(rel));
   const held = databaseLooksLost(library.length, unreferencedLibrary.length);
-  const result: SweepResult = {
+  const result: OrphanCollection = {
     moved: [],
     bytesMoved: 0,
     tmpRemoved: 0,
@@ -134,7 +134,7 @@ export async function sweepOrphans(
       result.moved.push(rel);
       result.bytesMoved += stat.size;
     } catch (error) {
-      // One stubborn file must not stop the sweep: it stays where it is, and is counted.
+      // One stubborn file must not stop the collection: it stays where it is, and is counted.
       if (errnoOf(error) !== 'ENOENT') result.failed += 1;
     }
   }

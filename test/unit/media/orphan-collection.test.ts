@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdir, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { nodeMediaFs } from '../../../electron/media/media-fs.js';
-import { findMissingFiles, sweepOrphans } from '../../../electron/media/sweep.js';
+import { findMissingFiles, collectOrphans } from '../../../electron/media/orphan-collection.js';
 import { faultFs } from './fault-fs.js';
 import { tempDir } from './helpers.js';
 
@@ -36,7 +36,7 @@ function own(root: string, seed: number, ext = root === 'thumbs' ? 'webp' : 'png
   return `${root}/${hex.slice(0, 2)}/${hex.slice(2)}.${ext}`;
 }
 
-describe('start-up sweep', () => {
+describe('start-up orphan collection', () => {
   it('moves old unreferenced originals and thumbnails to orphans/, removes stale temp files; keeps referenced and young ones', async () => {
     const referencedLib = [own('library', 1), own('library', 2), own('library', 3)];
     for (const rel of referencedLib) await put(rel, 5 * HOUR);
@@ -53,7 +53,7 @@ describe('start-up sweep', () => {
     await put('atelier.db', 10 * HOUR);
 
     const referenced = new Set([...referencedLib, own('thumbs', 1)]);
-    const result = await sweepOrphans(dir, referenced, NOW, HOUR);
+    const result = await collectOrphans(dir, referenced, NOW, HOUR);
 
     expect(result.held).toBe(false);
     expect(result.moved.sort()).toEqual([own('library', 10), own('thumbs', 10)].sort());
@@ -84,14 +84,14 @@ describe('start-up sweep', () => {
       await put(own('library', i), 5 * HOUR);
       await put(own('thumbs', i), 5 * HOUR);
     }
-    const result = await sweepOrphans(dir, new Set([own('library', 1), own('library', 2)]), NOW, HOUR);
+    const result = await collectOrphans(dir, new Set([own('library', 1), own('library', 2)]), NOW, HOUR);
     expect(result).toMatchObject({ held: true, moved: [], libraryFiles: 6, unreferencedLibraryFiles: 4 });
     for (let i = 1; i <= 6; i += 1) {
       expect(await exists(own('library', i))).toBe(true);
       expect(await exists(own('thumbs', i))).toBe(true);
     }
-    // Known half or more: an ordinary sweep.
-    const healthy = await sweepOrphans(dir, new Set([1, 2, 3].map((i) => own('library', i))), NOW, HOUR);
+    // Known half or more: an ordinary collection.
+    const healthy = await collectOrphans(dir, new Set([1, 2, 3].map((i) => own('library', i))), NOW, HOUR);
     expect(healthy.held).toBe(false);
     expect(healthy.moved.filter((rel) => rel.startsWith('library/'))).toHaveLength(3);
   });
@@ -112,7 +112,7 @@ describe('start-up sweep', () => {
             all.push(rel);
             if (f.referenced) referenced.add(rel);
           }
-          const result = await sweepOrphans(dir, referenced, NOW, HOUR);
+          const result = await collectOrphans(dir, referenced, NOW, HOUR);
           const lib = all.filter((rel) => rel.startsWith('library/'));
           const unknown = lib.filter((rel) => !referenced.has(rel)).length;
           expect(result.held).toBe(unknown > 0 && unknown > lib.length - unknown);
@@ -135,7 +135,7 @@ describe('start-up sweep', () => {
     await put(own('library', 1), 5 * HOUR);
     await put(own('library', 2), 5 * HOUR);
     await put(own('thumbs', 9), 5 * HOUR);
-    const result = await sweepOrphans(
+    const result = await collectOrphans(
       dir,
       new Set([own('library', 1), own('library', 2)]),
       NOW,
@@ -147,7 +147,7 @@ describe('start-up sweep', () => {
   });
 
   it('uses a one-hour grace period by default and copes with a fresh, empty data dir', async () => {
-    const empty = await sweepOrphans(dir, new Set(), NOW);
+    const empty = await collectOrphans(dir, new Set(), NOW);
     expect(empty).toMatchObject({
       moved: [],
       bytesMoved: 0,
@@ -159,8 +159,8 @@ describe('start-up sweep', () => {
     await put(own('library', 1), 5 * HOUR);
     await put(own('thumbs', 7), 59 * 60_000);
     const referenced = new Set([own('library', 1)]);
-    expect((await sweepOrphans(dir, referenced, NOW)).keptYoung).toBe(1);
-    expect((await sweepOrphans(dir, referenced, NOW + 2 * 60_000)).moved).toEqual([own('thumbs', 7)]);
+    expect((await collectOrphans(dir, referenced, NOW)).keptYoung).toBe(1);
+    expect((await collectOrphans(dir, referenced, NOW + 2 * 60_000)).moved).toEqual([own('thumbs', 7)]);
   });
 
   it('reports rows whose file is missing without touching them', async () => {
