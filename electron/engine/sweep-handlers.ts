@@ -2,7 +2,7 @@ import { GenerateRequest, type Handlers, type JobDetail, type SweepAxisView } fr
 import { AppError } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { cellRequest, expandSweep, planSweep, type PlannedAxis, type SweepBase } from '../../shared/sweep/expand.js';
-import type { SweepAxisField } from '../../shared/sweep/limits.js';
+import { SWEEP_AXIS_FIELDS, type SweepAxisField } from '../../shared/sweep/limits.js';
 import { defaultSweepName } from '../../shared/sweep/labels.js';
 import type { JobStore } from '../db/types.js';
 import type { CellLink, SweepRecord } from '../db/sweeps.js';
@@ -30,17 +30,8 @@ function sweepFieldOf(requestField: string): SweepAxisField | null {
   if (head === 'width' || head === 'height') return 'size';
   if (head === 'loras') return 'lora';
   if (head === 'inputImage' && requestField.endsWith('strength')) return 'strength';
-  const direct: readonly string[] = [
-    'prompt',
-    'seed',
-    'steps',
-    'guidance',
-    'sampler',
-    'scheduler',
-    'model',
-    'provider',
-  ];
-  return direct.includes(head) ? (head as SweepAxisField) : null;
+  // The other axes are named as the request field they set (size, strength and the LoRA ones were mapped above).
+  return (SWEEP_AXIS_FIELDS as readonly string[]).includes(head) ? (head as SweepAxisField) : null;
 }
 
 /** `axes.<i>.values` for the axis that set the refused field; else a provider or model axis (what cannot take it); else the base. */

@@ -3,31 +3,26 @@ import { z } from 'zod';
 import { Id, int } from './common.js';
 import { AbsolutePath } from './imports.js';
 import { GenerateRequest, JobSummary, StoredRequest } from './jobs.js';
+import {
+  SWEEP_AXIS_CAP,
+  SWEEP_AXIS_FIELDS,
+  SWEEP_CELL_CAP,
+  SWEEP_IMAGE_CAP,
+  type SweepAxisField,
+} from '../sweep/limits.js';
 
 /**
- * The settings an axis can vary. `prompt` is A1111's search/replace (its first value is the text searched for),
- * `lora` swaps which LoRA is applied, `loraWeight` varies one LoRA's weight, `size` takes `WxH` values.
+ * The settings an axis can vary, and the caps: one list in shared/sweep/limits.ts (plain values the renderer counts
+ * with, without zod). `prompt` is A1111's search/replace (its first value is the text searched for), `lora` swaps
+ * which LoRA is applied, `loraWeight` varies one LoRA's weight, `size` takes `WxH` values.
  */
-export const SWEEP_FIELDS = [
-  'prompt',
-  'seed',
-  'steps',
-  'guidance',
-  'sampler',
-  'scheduler',
-  'model',
-  'lora',
-  'loraWeight',
-  'size',
-  'strength',
-  'provider',
-] as const;
-export type SweepField = (typeof SWEEP_FIELDS)[number];
+export const SWEEP_FIELDS = SWEEP_AXIS_FIELDS;
+export type SweepField = SweepAxisField;
 
-export const MAX_SWEEP_AXES = 3;
+export const MAX_SWEEP_AXES = SWEEP_AXIS_CAP;
 /** A sweep is refused past this many cells (jobs), and past this many images (cells × count). */
-export const MAX_SWEEP_CELLS = 500;
-export const MAX_SWEEP_IMAGES = 1_000;
+export const MAX_SWEEP_CELLS = SWEEP_CELL_CAP;
+export const MAX_SWEEP_IMAGES = SWEEP_IMAGE_CAP;
 
 export const SweepAxis = z.strictObject({
   field: z.enum(SWEEP_FIELDS, { error: `An axis varies one of ${SWEEP_FIELDS.join(', ')}.` }),

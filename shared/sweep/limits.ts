@@ -1,6 +1,6 @@
 /**
- * The sweep contract's caps and fields as plain values (shared/contract/sweeps.ts holds the same): the renderer
- * counts cells as the person types without building a zod schema. A unit test holds them equal.
+ * The sweep's caps and fields as plain values, the one list shared/contract/sweeps.ts takes its own from: the renderer
+ * counts cells as the person types without building a zod schema.
  */
 export const SWEEP_CELL_CAP = 500;
 export const SWEEP_IMAGE_CAP = 1_000;
