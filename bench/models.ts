@@ -16,7 +16,7 @@ import { defaultProviders } from '../electron/engine/default-providers.js';
 import { openStore } from '../electron/db/store.js';
 import { startFakeA1111 } from '../test/fakes/a1111.js';
 import { memoryKeyring, percentile } from './lib/engine-kit.js';
-import { seedModelLibrary, seededCheckpoint, seededLora } from './lib/model-library-seed.js';
+import { seedModelLibrary, seededServerLists } from './lib/model-library-seed.js';
 import { printTable } from './lib/text-table.js';
 
 const TARGET_MS = 300;
@@ -35,25 +35,7 @@ export async function run(args: string[]): Promise<void> {
   const loras = models - checkpoints;
   const dataDir = mkdtempSync(join(tmpdir(), 'atelier-bench-models-'));
   const fake = await startFakeA1111({
-    library: {
-      sdModels: Array.from({ length: checkpoints }, (_, i) => {
-        const c = seededCheckpoint(i);
-        return { title: c.name, model_name: c.name, hash: c.sha256.slice(0, 10), sha256: c.sha256, filename: c.name };
-      }),
-      loras: Array.from({ length: loras }, (_, i) => {
-        const l = seededLora(i);
-        return {
-          name: l.name,
-          alias: l.name,
-          path: `/models/Lora/${l.name}.safetensors`,
-          metadata: {
-            sshs_model_hash: l.sha256,
-            ss_base_model_version: i % 2 === 0 ? 'sdxl_base_v1-0' : 'sd_v1',
-            ss_tag_frequency: { '10_style': { [`style ${i}`]: 20, detailed: 10, [`subject ${i % 13}`]: 5 } },
-          },
-        };
-      }),
-    },
+    library: seededServerLists(checkpoints, loras),
   });
   try {
     openStore({ dataDir }).close();

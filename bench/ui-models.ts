@@ -15,7 +15,7 @@ import { startServeProcess } from '../test/fixtures/serve-process.js';
 import { openStore } from '../electron/db/store.js';
 import { frameStats, formatFrames, percentile } from './lib/frame-stats.js';
 import { hostApi } from './lib/host-api.js';
-import { seedModelLibrary, seededCheckpoint, seededLora } from './lib/model-library-seed.js';
+import { seedModelLibrary, seededServerLists } from './lib/model-library-seed.js';
 import { printTable } from './lib/text-table.js';
 
 const TARGET_MS = 300;
@@ -47,28 +47,6 @@ async function writeThumbnails(dataDir: string): Promise<void> {
 }
 
 /** The fake server's lists: every seeded checkpoint with its sha256, every LoRA with training metadata. */
-function serverLists(checkpoints: number, loras: number) {
-  return {
-    sdModels: Array.from({ length: checkpoints }, (_, i) => {
-      const c = seededCheckpoint(i);
-      return { title: c.name, model_name: c.name, hash: c.sha256.slice(0, 10), sha256: c.sha256, filename: c.name };
-    }),
-    loras: Array.from({ length: loras }, (_, i) => {
-      const l = seededLora(i);
-      return {
-        name: l.name,
-        alias: l.name,
-        path: `/models/Lora/${l.name}.safetensors`,
-        metadata: {
-          sshs_model_hash: l.sha256,
-          ss_base_model_version: i % 2 === 0 ? 'sdxl_base_v1-0' : 'sd_v1',
-          ss_tag_frequency: { '10_style': { [`style ${i}`]: 20, detailed: 10, [`subject ${i % 13}`]: 5 } },
-        },
-      };
-    }),
-  };
-}
-
 // Strings, not functions: tsx would wrap named inner functions in a helper the page does not have.
 const OPEN_AND_WAIT = `(async () => {
   const t0 = performance.now();
@@ -136,7 +114,7 @@ export async function run(args: string[]): Promise<void> {
   const loras = models - checkpoints;
   const dataDir = await tempDir('atelier-bench-ui-models-');
   const renderer = await buildRenderer();
-  const fake = await startFakeA1111({ library: serverLists(checkpoints, loras) });
+  const fake = await startFakeA1111({ library: seededServerLists(checkpoints, loras) });
   try {
     openStore({ dataDir }).close();
     seedModelLibrary(join(dataDir, 'atelier.db'), { jobs, checkpoints, loras, now: Date.now() });

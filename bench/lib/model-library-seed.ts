@@ -129,3 +129,26 @@ export function seedModelLibrary(
   db.close();
   return { jobs: made, checkpoints: spec.checkpoints, loras: spec.loras, newest: created } satisfies ModelSeed;
 }
+
+/** What a fake A1111 lists for the seeded checkpoints and LoRAs (hashes, base models, training tags). */
+export function seededServerLists(checkpoints: number, loras: number) {
+  return {
+    sdModels: Array.from({ length: checkpoints }, (_, i) => {
+      const c = seededCheckpoint(i);
+      return { title: c.name, model_name: c.name, hash: c.sha256.slice(0, 10), sha256: c.sha256, filename: c.name };
+    }),
+    loras: Array.from({ length: loras }, (_, i) => {
+      const l = seededLora(i);
+      return {
+        name: l.name,
+        alias: l.name,
+        path: `/models/Lora/${l.name}.safetensors`,
+        metadata: {
+          sshs_model_hash: l.sha256,
+          ss_base_model_version: i % 2 === 0 ? 'sdxl_base_v1-0' : 'sd_v1',
+          ss_tag_frequency: { '10_style': { [`style ${i}`]: 20, detailed: 10, [`subject ${i % 13}`]: 5 } },
+        },
+      };
+    }),
+  };
+}
