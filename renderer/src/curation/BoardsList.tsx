@@ -167,7 +167,7 @@ export function BoardsList() {
       ) : null}
       <button
         type="button"
-        className="btn small ghost"
+        className="btn small ghost save-smart-board"
         disabled={search === '' || (boards ?? []).some((b) => b.query === search)}
         title={
           search === '' ? 'Search for something first' : `Save “${search}” as a board that always shows what matches`
