@@ -78,7 +78,8 @@ describe('sweeps', () => {
 
     await run.click();
     await grid().waitFor();
-    // Headers: CFG across, steps down.
+    // Headers: CFG across, steps down (drawn once the sweep's detail has arrived, after the grid itself opens).
+    await grid().locator('.sweep-label.y').first().waitFor();
     expect(await grid().locator('.sweep-label.x').allTextContents()).toEqual(['3', '5', '7']);
     expect(await grid().locator('.sweep-label.y').allTextContents()).toEqual(['4', '8']);
     expect(await grid().locator('.sweep-corner').textContent()).toContain('CFG');
