@@ -93,7 +93,8 @@ describe('the Models screen', () => {
 
     await screen.getByRole('tab', { name: /^LoRAs/ }).click();
     await card(/^LoRA add_detail$/).waitFor();
-    expect(await screen.getByRole('article').count()).toBe(2);
+    // The LoRA card stood under All too: wait for the tab's own list.
+    await waitFor(async () => (await screen.getByRole('article').count()) === 2, 'only the LoRAs listed');
     expect(await card(/^Checkpoint /).count()).toBe(0);
     const detail = card(/^LoRA add_detail$/);
     expect(await detail.innerText()).toMatch(/1 image · last used today/);
@@ -113,12 +114,13 @@ describe('the Models screen', () => {
       .getByRole('button', { name: 'Use in composer' })
       .click();
     const applied = composer().getByRole('list', { name: 'LoRAs applied, in order' }).getByRole('listitem');
+    await waitFor(async () => (await applied.count()) === 2, 'pixel_art_xl applied');
     expect(await applied.allInnerTexts()).toEqual([
       expect.stringContaining('add_detail'),
       expect.stringContaining('pixel_art_xl'),
     ]);
     await composer().getByRole('button', { name: 'Remove pixel_art_xl' }).click();
-    expect(await applied.count()).toBe(1);
+    await waitFor(async () => (await applied.count()) === 1, 'pixel_art_xl removed');
 
     const note = detail.getByLabel('Note on add_detail');
     await note.fill('crisp at 0.6, mushy above 1');
